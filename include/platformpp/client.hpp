@@ -1,0 +1,125 @@
+#pragma once
+// platformpp::Client: the one object a game holds. It owns a network thread (or shares an IoContext), a callback
+// queue that only RunCallbacks drains, and everything the social features need.
+//
+// Threading contract:
+// - Every callback runs inside RunCallbacks(), on the thread that calls it; never on an internal thread, never from
+//   inside another SDK call. RunCallbacks never blocks.
+// - State is updated before the callback that announces it is queued.
+// - A callback may call any method of the Client, destroying it included.
+// - Every operation ends exactly once: success, an error, a timeout, Aborted, or ClientDestroyed.
+// - Destroying a Client completes each pending operation with ClientDestroyed inside the destructor, on the
+//   destroying thread, joins the Client's threads, and calls nothing after it returns.
+// Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with each
+// other or with other methods of the same Client.
+
+#include <platformpp/client_result.hpp>
+#include <platformpp/logging.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace platformpp {
+
+class IoContext;
+
+/// How a token passed to the SDK is to be presented; values match the platform's own Social SDK.
+enum class AuthorizationTokenType : int32_t {
+  User = 0,
+  Bearer = 1,
+};
+
+struct ClientOptions {
+  /// Base address of the HTTP API, version included.
+  std::string apiBase = "https://discord.com/api/v10";
+  /// PEM file of extra certificate authorities to trust (e.g. the emulator's `ca_file`).
+  std::string caFile;
+  /// Trust the system's certificate store as well. TLS peer and host name verification is always on.
+  bool useSystemCertificates = true;
+  /// Share network threads with other Clients; null gives this Client a network thread of its own.
+  std::shared_ptr<IoContext> ioContext;
+  /// Appended to the SDK's own User-Agent.
+  std::string userAgentSuffix;
+};
+
+namespace core {
+class ClientCore;
+}
+
+class Client {
+ public:
+  /// Connection status; values match the platform's own Social SDK.
+  enum class Status : int32_t {
+    Disconnected = 0,
+    Connecting = 1,
+    Connected = 2,
+    Ready = 3,
+    Reconnecting = 4,
+    Disconnecting = 5,
+    HttpWait = 6,
+  };
+  enum class Error : int32_t {
+    None = 0,
+    ConnectionFailed = 1,
+    UnexpectedClose = 2,
+    ConnectionCanceled = 3,
+  };
+  enum class Thread : int32_t {
+    Client = 0,
+    Voice = 1,
+    Network = 2,
+  };
+
+  using FetchCurrentUserCallback = std::function<void(ClientResult result, uint64_t id, std::string name)>;
+
+  Client();
+  explicit Client(ClientOptions options);
+  /// The platform SDK's constructor shape: API base and web base (the web base is used for browser flows).
+  Client(std::string apiBase, std::string webBase);
+  ~Client();
+  Client(Client&& other) noexcept;
+  Client& operator=(Client&& other) noexcept;
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// Runs every callback queued so far, on this thread. Never blocks. Calls made from inside a callback to
+  /// RunCallbacks return at once.
+  void RunCallbacks();
+
+  void SetApplicationId(uint64_t applicationId);
+  uint64_t GetApplicationId() const;
+
+  /// Timeout of one HTTP exchange (connect, TLS, request, response). Default 30000 ms; values < 1 are refused.
+  void SetHttpRequestTimeout(int32_t httpTimeoutInMilliseconds);
+  int32_t GetHttpRequestTimeout() const;
+
+  /// Adds a log sink; messages at `minSeverity` and above reach `callback` inside RunCallbacks.
+  void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
+  /// Also writes messages at `minSeverity` and above to a file in `path` (created if missing). An empty path stops
+  /// file logging. Returns false when the directory or file cannot be created.
+  bool SetLogDir(const std::string& path, LoggingSeverity minSeverity);
+
+  /// GET /users/@me with the given token: the id and username of the token's user.
+  void FetchCurrentUser(AuthorizationTokenType tokenType, std::string token, FetchCurrentUserCallback callback);
+
+  static std::string GetDefaultCommunicationScopes();
+  static std::string GetDefaultPresenceScopes();
+
+  static int32_t GetVersionMajor();
+  static int32_t GetVersionMinor();
+  static int32_t GetVersionPatch();
+  static std::string GetVersionHash();
+  static std::string StatusToString(Status status);
+  static std::string ErrorToString(Error error);
+  static std::string ThreadToString(Thread thread);
+
+  /// False only for a moved-from Client.
+  explicit operator bool() const noexcept { return core_ != nullptr; }
+
+ private:
+  std::shared_ptr<core::ClientCore> core_;
+};
+
+}  // namespace platformpp

@@ -1,0 +1,8 @@
+#pragma once
+// Everything platformpp offers a game, in one include.
+
+#include <platformpp/client.hpp>
+#include <platformpp/client_result.hpp>
+#include <platformpp/io_context.hpp>
+#include <platformpp/logging.hpp>
+#include <platformpp/version.hpp>

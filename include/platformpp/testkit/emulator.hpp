@@ -1,0 +1,126 @@
+#pragma once
+// Drive platformpp-emulator from tests, bots and samples: start it on a free port, read its connection file, seed
+// it through the admin API, move its clock, inject faults, and stop it. Calls here block the calling thread and
+// throw std::runtime_error when the emulator answers with an error: they are for test code, not for a game loop.
+
+#include <platformpp/client.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace platformpp::testkit {
+
+/// The emulator's connection file.
+struct ConnectionInfo {
+  std::string apiBase;
+  std::string gatewayUrl;
+  std::string adminBase;
+  std::string caFile;
+  std::string ipcPath;
+  int port = 0;
+  bool tls = true;
+
+  /// Reads and validates a connection file; throws std::runtime_error when it is missing or incomplete.
+  static ConnectionInfo Load(const std::string& path);
+  /// ClientOptions that reach this emulator (API base and CA file set).
+  ClientOptions ClientOptionsFor() const;
+};
+
+class EmulatorProcess {
+ public:
+  struct Options {
+    /// Path of platformpp-emulator; empty = $PLATFORMPP_EMULATOR, else found on $PATH.
+    std::string binary;
+    bool plainHttp = false;
+    std::vector<std::string> extraArguments;
+    std::chrono::milliseconds startTimeout{15000};
+  };
+
+  /// Starts the emulator on a free loopback port and waits for its connection file. Throws when it cannot.
+  static std::unique_ptr<EmulatorProcess> Start(Options options);
+  static std::unique_ptr<EmulatorProcess> Start() { return Start(Options{}); }
+  ~EmulatorProcess();  ///< Stop()
+  EmulatorProcess(const EmulatorProcess&) = delete;
+  EmulatorProcess& operator=(const EmulatorProcess&) = delete;
+
+  const ConnectionInfo& Connection() const noexcept { return connection_; }
+  const std::string& ConnectionFile() const noexcept { return connectionFile_; }
+  int Pid() const noexcept { return pid_; }
+  /// SIGTERM, then waits (SIGKILL after 10 s). Returns the exit status (0 = clean), -1 if killed by a signal.
+  int Stop();
+
+ private:
+  EmulatorProcess() = default;
+  int pid_ = -1;
+  int exitStatus_ = -1;
+  std::string dataDir_;
+  std::string connectionFile_;
+  ConnectionInfo connection_;
+};
+
+/// Typed wrappers of the admin API (tools/emulator/README.md).
+class EmulatorAdmin {
+ public:
+  struct Response {
+    int status = 0;
+    std::string body;
+  };
+  struct App {
+    uint64_t id = 0;
+    std::string clientSecret;
+    std::string botToken;
+  };
+  struct User {
+    uint64_t id = 0;
+    std::string username;
+  };
+  struct Token {
+    std::string accessToken;
+    std::string refreshToken;
+    int64_t expiresIn = 0;
+  };
+  struct Fault {
+    std::string route;  ///< "<METHOD> <path pattern>", e.g. "GET /users/@me"
+    std::optional<int> status;
+    std::optional<double> retryAfter;
+    std::optional<bool> global;
+    std::optional<int> delayMs;
+    std::optional<bool> drop;
+    std::optional<bool> truncate;
+    std::optional<std::string> body;
+    std::optional<std::string> contentType;
+    std::optional<int> count;
+  };
+
+  explicit EmulatorAdmin(ConnectionInfo connection);
+  ~EmulatorAdmin();
+  EmulatorAdmin(const EmulatorAdmin&) = delete;
+  EmulatorAdmin& operator=(const EmulatorAdmin&) = delete;
+
+  /// Any admin or API route; `path` is relative to the admin base ("/apps"). Throws only on network failure.
+  Response Request(const std::string& method, const std::string& path, const std::string& jsonBody = {});
+
+  bool Healthy();
+  App CreateApp(const std::string& name);
+  User CreateUser(const std::string& username, const std::string& globalName = {});
+  Token MintToken(uint64_t userId, uint64_t appId, const std::string& scopes);
+  /// Epoch milliseconds of the emulator's fake clock.
+  int64_t ClockMs();
+  void AdvanceClock(std::chrono::milliseconds by);
+  std::string AddFault(const Fault& fault);
+  void ClearFaults();
+  void SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window);
+  void SetGlobalRateLimit(int perSecond);
+  void ResetRateLimits();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  ConnectionInfo connection_;
+};
+
+}  // namespace platformpp::testkit

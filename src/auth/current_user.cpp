@@ -1,0 +1,36 @@
+#include "auth/current_user.hpp"
+
+#include "net/http_result.hpp"
+
+namespace platformpp::auth {
+
+std::string AuthorizationHeader(AuthorizationTokenType tokenType, const std::string& token) {
+  return tokenType == AuthorizationTokenType::Bearer ? "Bearer " + token : token;
+}
+
+void FetchCurrentUser(core::ClientCore& core, AuthorizationTokenType tokenType, std::string token,
+                      core::Completion<uint64_t, std::string> completion) {
+  if (token.empty()) {
+    completion(ClientResult::Failure(ErrorType::ValidationError, "token: must not be empty"), 0, {});
+    return;
+  }
+  core.Log().Secrets().AddSecret(token);
+  net::HttpRequest request;
+  request.url = core.ApiUrl("/users/@me");
+  request.headers.emplace_back("Authorization", AuthorizationHeader(tokenType, token));
+  core.Http().Send(std::move(request), [completion = std::make_shared<decltype(completion)>(std::move(completion))](
+                                           net::HttpResponse response) {
+    json::Document body;
+    ClientResult result = net::ParseJsonResponse(response, body);
+    if (!result.Successful()) return (*completion)(std::move(result), 0, {});
+    auto id = json::GetSnowflake(body, "id");
+    auto username = json::GetString(body, "username");
+    if (!id || !username) {
+      return (*completion)(ClientResult::Failure(ErrorType::HTTPError, "malformed response: user without id or username"),
+                           0, {});
+    }
+    (*completion)({}, *id, std::string(*username));
+  });
+}
+
+}  // namespace platformpp::auth

@@ -1,0 +1,82 @@
+#pragma once
+// The queue between the network side and the game thread. Anything may push (any thread); only RunCallbacks
+// drains it, on the game thread. Destroying a Client shuts it down: every queued or later-dropped operation is
+// completed with ClientDestroyed right there, plain events are dropped, and nothing runs afterwards.
+
+#include "core/queued_callback.hpp"
+
+#include <atomic>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <utility>
+#include <vector>
+
+namespace platformpp::core {
+
+class CallbackQueue {
+ public:
+  CallbackQueue() = default;
+  ~CallbackQueue();
+  CallbackQueue(const CallbackQueue&) = delete;
+  CallbackQueue& operator=(const CallbackQueue&) = delete;
+
+  /// Queues `f`, a callable taking CallbackMode. Thread-safe. After Shutdown has finished, `f` is destroyed
+  /// with CallbackMode::Discard and never called for real.
+  template <class F>
+  void Push(F&& f) {
+    {
+      std::lock_guard lock(mutex_);
+      if (!closed_) {
+        Slot().Emplace(std::forward<F>(f));
+        ++pendingCount_;
+        return;
+      }
+    }
+    f(CallbackMode::Discard);
+  }
+
+  /// Runs what was queued before the call, in order. Game thread only; a nested call from inside a callback
+  /// returns at once. If a callback throws, the exception propagates and the rest stays queued, in order.
+  void Drain();
+
+  /// From now on operations that end report ClientDestroyed and RunCallbacks delivers nothing. Any thread.
+  void BeginShutdown() noexcept { shuttingDown_.store(true, std::memory_order_release); }
+
+  /// Completes everything queued (also what callbacks queue meanwhile) in CallbackMode::Cancel, then closes.
+  /// Game thread only; may be called from inside a callback that Drain is running.
+  void Shutdown() noexcept;
+
+  bool ShuttingDown() const noexcept { return shuttingDown_.load(std::memory_order_acquire); }
+  /// Number of callbacks queued and not yet run (for diagnostics and tests).
+  std::size_t PendingCount() const;
+
+ private:
+  static constexpr std::size_t kChunkSlots = 1024;
+  struct Chunk {
+    CallbackSlot slots[kChunkSlots];
+    std::size_t count = 0;
+  };
+  using ChunkList = std::vector<std::unique_ptr<Chunk>>;
+
+  CallbackSlot& Slot();  // mutex_ held
+  bool TakePending();    // moves pending_ to the end of draining_; false when nothing was pending
+  void RunDraining(CallbackMode mode);
+  void Recycle();
+
+  mutable std::mutex mutex_;
+  ChunkList pending_;
+  ChunkList spare_;
+  std::size_t pendingCount_ = 0;
+  bool closed_ = false;
+  std::atomic<bool> shuttingDown_{false};
+
+  // Game thread only.
+  ChunkList draining_;
+  std::size_t drainChunk_ = 0;
+  std::size_t drainSlot_ = 0;
+  bool running_ = false;
+  bool shutdownStarted_ = false;
+};
+
+}  // namespace platformpp::core

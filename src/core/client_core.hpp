@@ -1,0 +1,54 @@
+#pragma once
+// Everything one Client owns, wired together: the callback queue, the logger, the network context and the HTTP
+// client. Feature code (auth, social, ...) reaches the network and the queue through this.
+
+#include "core/callback_queue.hpp"
+#include "core/completion.hpp"
+#include "core/logger.hpp"
+#include "net/http_client.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace platformpp::core {
+
+class ClientCore {
+ public:
+  explicit ClientCore(ClientOptions options);
+  ~ClientCore();
+  ClientCore(const ClientCore&) = delete;
+  ClientCore& operator=(const ClientCore&) = delete;
+
+  /// The destroy sequence of the threading contract; see Client::~Client. Idempotent.
+  void Destroy() noexcept;
+  bool Destroying() const noexcept { return queue_->ShuttingDown(); }
+
+  void RunCallbacks();
+
+  template <class... Args>
+  Completion<Args...> MakeCompletion(typename Completion<Args...>::Callback callback) {
+    return Completion<Args...>(queue_, std::move(callback));
+  }
+
+  CallbackQueue& Queue() noexcept { return *queue_; }
+  Logger& Log() noexcept { return *logger_; }
+  net::HttpClient& Http() noexcept { return *http_; }
+  /// `apiBase` + `path` ("/users/@me").
+  std::string ApiUrl(std::string_view path) const { return options_.apiBase + std::string(path); }
+
+  std::atomic<uint64_t> applicationId{0};
+
+ private:
+  ClientOptions options_;
+  std::shared_ptr<CallbackQueue> queue_;
+  std::shared_ptr<Logger> logger_;
+  std::shared_ptr<IoContext> io_;
+  std::unique_ptr<net::HttpClient> http_;
+  bool destroyed_ = false;
+};
+
+}  // namespace platformpp::core

@@ -1,0 +1,585 @@
+// The library's one Beast HTTP translation unit: connection pools, TLS, rate limits, retries.
+#include "core/asio_prelude.hpp"
+
+#include "net/http_client.hpp"
+
+#include "core/io_context_access.hpp"
+#include "core/logger.hpp"
+#include "core/redaction.hpp"
+#include "json/json.hpp"
+#include "net/backoff.hpp"
+#include "net/rate_limiter.hpp"
+#include "net/url.hpp"
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <atomic>
+#include <charconv>
+#include <cstdlib>
+#include <cmath>
+#include <deque>
+#include <map>
+#include <sstream>
+#include <unordered_map>
+
+namespace platformpp::net {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using Strand = asio::strand<asio::io_context::executor_type>;
+using SteadyClock = std::chrono::steady_clock;
+
+constexpr auto kAwait = asio::use_awaitable;
+
+bool IsIpLiteral(const std::string& host) {
+  error_code ec;
+  asio::ip::make_address(host, ec);
+  return !ec;
+}
+
+std::optional<double> ParseSeconds(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  double value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0) {
+    return std::nullopt;
+  }
+  return value;
+}
+
+std::optional<int> ParseInt(std::string_view text) {
+  int value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+bool HasLineBreak(std::string_view text) { return text.find_first_of("\r\n") != std::string_view::npos; }
+
+ClientResult NetworkFailure(std::string message, bool retryable) {
+  ClientResult::Details details;
+  details.type = ErrorType::NetworkError;
+  details.error = std::move(message);
+  details.retryable = retryable;
+  return ClientResult(std::move(details));
+}
+
+// Cancels whatever is waiting when the client shuts down: timers, resolvers, sockets.
+class CancelRegistry {
+ public:
+  uint64_t Add(std::function<void()> cancel) {
+    uint64_t id = next_++;
+    entries_.emplace(id, std::move(cancel));
+    return id;
+  }
+  void Remove(uint64_t id) { entries_.erase(id); }
+  void CancelAll() {
+    auto entries = std::move(entries_);
+    entries_.clear();
+    for (auto& [id, cancel] : entries) cancel();
+  }
+
+ private:
+  uint64_t next_ = 0;
+  std::unordered_map<uint64_t, std::function<void()>> entries_;
+};
+
+class ScopedCancel {
+ public:
+  ScopedCancel(CancelRegistry& registry, std::function<void()> cancel)
+      : registry_(registry), id_(registry.Add(std::move(cancel))) {}
+  ~ScopedCancel() { registry_.Remove(id_); }
+  ScopedCancel(const ScopedCancel&) = delete;
+  ScopedCancel& operator=(const ScopedCancel&) = delete;
+
+ private:
+  CancelRegistry& registry_;
+  uint64_t id_;
+};
+
+struct Connection {
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
+  std::unique_ptr<beast::tcp_stream> plain;
+  beast::flat_buffer buffer;
+  int uses = 0;
+
+  beast::tcp_stream& Tcp() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
+  void Close() {
+    error_code ignored;
+    Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
+    Tcp().close();
+  }
+};
+
+struct Pool {
+  std::deque<std::unique_ptr<Connection>> idle;
+  int open = 0;  // connections checked out, connecting included
+  std::deque<asio::steady_timer*> waiters;
+};
+
+// The outcome of one network attempt.
+struct Attempt {
+  error_code ec;
+  std::string failure;     // what failed, for messages: "connect", "TLS handshake", ...
+  bool sent = false;       // request bytes may have reached the server
+  bool reused = false;     // on a keep-alive connection that served an earlier request
+  bool gotBytes = false;   // any response byte arrived
+  http::response<http::string_body> response;
+};
+
+}  // namespace
+
+class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
+ public:
+  Impl(asio::io_context& io, std::shared_ptr<core::Logger> logger, HttpClientOptions options)
+      : strand_(asio::make_strand(io)), logger_(std::move(logger)), options_(std::move(options)) {
+    timeoutMs_.store(options_.timeout.count());
+  }
+
+  // Certificate stores are loaded on the first https request (on the network thread), not when the Client is
+  // created: parsing a CA bundle costs tens of milliseconds that a Client which never uses TLS should not pay.
+  void EnsureTls() {
+    if (tlsReady_) return;
+    tlsReady_ = true;
+    tls_.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                     ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+    tls_.set_verify_mode(ssl::verify_peer);
+    error_code ec;
+    if (options_.useSystemCertificates) {
+      if (SSL_CTX_set_default_verify_dir(tls_.native_handle()) != 1) {
+        logger_->Warning("HTTP: cannot use the system's certificate directory");
+      }
+      if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file) {
+        tls_.load_verify_file(file, ec);
+        if (ec) logger_->Warning(std::string("HTTP: cannot load SSL_CERT_FILE ") + file + ": " + ec.message());
+      }
+    }
+    if (!options_.caFile.empty()) {
+      tls_.load_verify_file(options_.caFile, ec);
+      if (ec) tlsError_ = "cannot load the CA file " + options_.caFile + ": " + ec.message();
+    }
+  }
+  ~Impl() { stopped_.set_value(); }
+
+  std::future<void> StoppedFuture() { return stopped_.get_future(); }
+
+  void Send(HttpRequest request, Handler handler) {
+    asio::co_spawn(
+        strand_,
+        [self = shared_from_this(), request = std::move(request),
+         handler = std::move(handler)]() mutable -> asio::awaitable<void> {
+          HttpResponse response = co_await self->Execute(request);
+          if (self->shutdown_) co_return;  // the handler is destroyed instead; its owner reports the shutdown
+          handler(std::move(response));
+        },
+        [self = shared_from_this()](std::exception_ptr error) {
+          if (!error) return;
+          try {
+            std::rethrow_exception(error);
+          } catch (const std::exception& e) {
+            self->logger_->Error(std::string("HTTP: request failed with an exception: ") + e.what());
+          } catch (...) {
+            self->logger_->Error("HTTP: request failed with an unknown exception");
+          }
+        });
+  }
+
+  void Shutdown() {
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      self->shutdown_ = true;
+      self->cancels_.CancelAll();
+      for (auto& [origin, pool] : self->pools_) {
+        for (auto& connection : pool.idle) connection->Close();
+        for (asio::steady_timer* waiter : pool.waiters) waiter->cancel();
+      }
+      self->pools_.clear();
+    });
+  }
+
+  std::atomic<int64_t> timeoutMs_{30000};
+
+ private:
+  asio::awaitable<void> SleepUntil(SteadyClock::time_point until) {
+    asio::steady_timer timer(strand_, until);
+    ScopedCancel cancel(cancels_, [&timer] { timer.cancel(); });
+    error_code ec;
+    co_await timer.async_wait(asio::redirect_error(kAwait, ec));
+  }
+
+  asio::awaitable<HttpResponse> Execute(const HttpRequest& request) {
+    HttpResponse response;
+    std::optional<Url> url = ParseUrl(request.url);
+    if (!url || (url->scheme != "https" && url->scheme != "http")) {
+      response.transport = ClientResult::Failure(ErrorType::ValidationError, "invalid request URL");
+      co_return response;
+    }
+    if (HasLineBreak(request.method) || HasLineBreak(request.contentType) ||
+        std::any_of(request.headers.begin(), request.headers.end(),
+                    [](const HttpHeader& h) { return HasLineBreak(h.first) || HasLineBreak(h.second); })) {
+      response.transport = ClientResult::Failure(ErrorType::ValidationError, "line break in an HTTP header");
+      co_return response;
+    }
+    if (url->Secure()) EnsureTls();
+    if (url->Secure() && !tlsError_.empty()) {
+      response.transport = NetworkFailure(tlsError_, false);
+      co_return response;
+    }
+
+    const std::string routeKey = RateLimiter::RouteKey(request.method, url->Path());
+    const bool retrySafe = request.retrySafe || IsIdempotentMethod(request.method);
+    const auto timeout = request.timeout.value_or(std::chrono::milliseconds(timeoutMs_.load()));
+    Backoff backoff(options_.backoffInitial, options_.backoffMaximum);
+    int rateLimited = 0;
+    bool staleRetried = false;
+    const auto started = SteadyClock::now();
+
+    for (;;) {
+      // Rate limits: wait while the route's bucket (or the global limit) is exhausted.
+      while (auto until = limiter_.TryAcquire(routeKey, SteadyClock::now())) {
+        if (logger_->Enabled(LoggingSeverity::Verbose)) {
+          auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*until - SteadyClock::now());
+          logger_->Verbose("HTTP: " + routeKey + " waits " + std::to_string(wait.count()) + " ms for its rate limit");
+        }
+        co_await SleepUntil(*until);
+        if (shutdown_) co_return response;
+      }
+
+      ++response.attempts;
+      LogRequest(request, *url);
+      Attempt attempt = co_await Exchange(request, *url, timeout);
+      if (shutdown_) co_return response;
+
+      if (attempt.ec) {
+        bool timedOut = attempt.ec == beast::error::timeout;
+        std::string message = timedOut ? "request timed out after " + std::to_string(timeout.count()) + " ms"
+                                       : attempt.failure + " failed: " + attempt.ec.message();
+        // A keep-alive connection the server closed while it sat idle: try once more on a fresh one.
+        bool stale = attempt.reused && !attempt.gotBytes && !timedOut && (retrySafe || !attempt.sent);
+        if (stale && !staleRetried) {
+          staleRetried = true;
+          --response.attempts;
+          logger_->Verbose("HTTP: " + routeKey + " reused connection was closed; retrying on a new one");
+          continue;
+        }
+        bool retry = !timedOut && (retrySafe || !attempt.sent) && response.attempts < options_.maxAttempts &&
+                     attempt.ec != ssl::error::stream_truncated && attempt.failure != "TLS handshake";
+        if (retry) {
+          auto delay = backoff.Next();
+          logger_->Warning("HTTP: " + request.method + " " + routeKey + " " + message + "; retry in " +
+                           std::to_string(delay.count()) + " ms");
+          co_await SleepUntil(SteadyClock::now() + delay);
+          if (shutdown_) co_return response;
+          continue;
+        }
+        logger_->Warning("HTTP: " + request.method + " " + routeKey + " " + message);
+        response.transport = NetworkFailure(message, !timedOut && attempt.failure != "TLS handshake");
+        co_return response;
+      }
+
+      auto& res = attempt.response;
+      response.status = static_cast<int>(res.result_int());
+      response.headers.clear();
+      for (const auto& field : res) response.headers.emplace_back(field.name_string(), field.value());
+      response.body = std::move(res.body());
+      LogResponse(request, routeKey, response, started);
+
+      RateLimitHeaders limits = ReadRateLimitHeaders(response);
+      limiter_.Update(routeKey, limits, SteadyClock::now());
+
+      if (response.status == 429) {
+        bool global = limits.global;
+        double retryAfter = RetryAfterOf(response, limits, global);
+        limiter_.OnTooManyRequests(routeKey, global, retryAfter, SteadyClock::now());
+        if (++rateLimited <= options_.maxRateLimitRetries && retryAfter <= options_.maxRateLimitWait) {
+          logger_->Info("HTTP: " + routeKey + " rate limited" + (global ? " (global)" : "") + "; retry in " +
+                        std::to_string(static_cast<int>(retryAfter * 1000)) + " ms");
+          continue;
+        }
+        co_return response;
+      }
+      if (response.status >= 500 && retrySafe && response.attempts < options_.maxAttempts) {
+        auto delay = backoff.Next();
+        logger_->Warning("HTTP: " + request.method + " " + routeKey + " answered " +
+                         std::to_string(response.status) + "; retry in " + std::to_string(delay.count()) + " ms");
+        co_await SleepUntil(SteadyClock::now() + delay);
+        if (shutdown_) co_return response;
+        continue;
+      }
+      co_return response;
+    }
+  }
+
+  static RateLimitHeaders ReadRateLimitHeaders(const HttpResponse& response) {
+    RateLimitHeaders h;
+    h.limit = ParseInt(response.Header("X-RateLimit-Limit"));
+    h.remaining = ParseInt(response.Header("X-RateLimit-Remaining"));
+    h.resetAfter = ParseSeconds(response.Header("X-RateLimit-Reset-After"));
+    h.bucket = std::string(response.Header("X-RateLimit-Bucket"));
+    h.global = response.Header("X-RateLimit-Global") == "true";
+    h.scope = std::string(response.Header("X-RateLimit-Scope"));
+    h.retryAfter = ParseSeconds(response.Header("Retry-After"));
+    return h;
+  }
+
+  // The 429 body's retry_after is the precise one; the headers are fallbacks.
+  static double RetryAfterOf(const HttpResponse& response, const RateLimitHeaders& limits, bool& global) {
+    json::Document body;
+    if (json::Parse(response.body, body) && body.IsObject()) {
+      global = global || json::GetBool(body, "global").value_or(false);
+      if (auto value = json::GetNumber(body, "retry_after"); value && *value >= 0 && std::isfinite(*value)) {
+        return *value;
+      }
+    }
+    if (limits.retryAfter) return *limits.retryAfter;
+    if (limits.resetAfter) return *limits.resetAfter;
+    return 1.0;
+  }
+
+  // One network attempt: a pooled or new connection, the request written, the response read.
+  asio::awaitable<Attempt> Exchange(const HttpRequest& request, const Url& url, std::chrono::milliseconds timeout) {
+    Attempt attempt;
+    const std::string origin = url.scheme + "://" + url.Authority();
+    const auto deadline = SteadyClock::now() + timeout;
+    std::unique_ptr<Connection> connection = co_await Acquire(origin, url, deadline, attempt);
+    if (!connection) co_return attempt;
+    ScopedCancel cancel(cancels_, [c = connection.get()] { c->Close(); });
+    attempt.reused = connection->uses > 0;
+    connection->Tcp().expires_at(deadline);
+
+    http::request<http::string_body> req;
+    req.method_string(request.method);
+    req.target(url.target);
+    req.version(11);
+    req.set(http::field::host, url.Authority());
+    req.set(http::field::user_agent, options_.userAgent);
+    for (const HttpHeader& header : request.headers) req.set(header.first, header.second);
+    if (!request.body.empty() || request.method == "POST" || request.method == "PUT" || request.method == "PATCH") {
+      if (!request.contentType.empty()) req.set(http::field::content_type, request.contentType);
+      req.body() = request.body;
+      req.prepare_payload();
+    }
+
+    http::response_parser<http::string_body> parser;
+    parser.header_limit(64 * 1024);
+    parser.body_limit(options_.maxResponseBytes);
+    attempt.sent = true;
+    attempt.failure = "request";
+    if (connection->tls) {
+      co_await WriteRead(*connection->tls, req, parser, connection->buffer, attempt);
+    } else {
+      co_await WriteRead(*connection->plain, req, parser, connection->buffer, attempt);
+    }
+    if (attempt.ec) {
+      ReleaseBroken(origin);
+      co_return attempt;
+    }
+    attempt.response = parser.release();
+    ++connection->uses;
+    if (attempt.response.keep_alive() && !shutdown_) {
+      connection->Tcp().expires_never();
+      Release(origin, std::move(connection));
+    } else {
+      connection->Close();
+      ReleaseBroken(origin);
+    }
+    co_return attempt;
+  }
+
+  template <class Stream>
+  asio::awaitable<void> WriteRead(Stream& stream, http::request<http::string_body>& req,
+                                  http::response_parser<http::string_body>& parser, beast::flat_buffer& buffer,
+                                  Attempt& attempt) {
+    co_await http::async_write(stream, req, asio::redirect_error(kAwait, attempt.ec));
+    if (attempt.ec) co_return;
+    attempt.failure = "response";
+    co_await http::async_read(stream, buffer, parser, asio::redirect_error(kAwait, attempt.ec));
+    attempt.gotBytes = parser.got_some();
+  }
+
+  // An idle keep-alive connection, or a new one (connected and, for https, handshaken) when the pool has room.
+  asio::awaitable<std::unique_ptr<Connection>> Acquire(const std::string& origin, const Url& url,
+                                                       SteadyClock::time_point deadline, Attempt& attempt) {
+    for (;;) {
+      Pool& pool = pools_[origin];
+      if (!pool.idle.empty()) {
+        auto connection = std::move(pool.idle.back());
+        pool.idle.pop_back();
+        ++pool.open;
+        co_return connection;
+      }
+      if (pool.open < options_.maxConnectionsPerOrigin) {
+        ++pool.open;
+        auto connection = co_await Connect(url, deadline, attempt);
+        if (!connection) ReleaseBroken(origin);
+        co_return connection;
+      }
+      // Full: wait until a connection comes back (or the deadline passes).
+      asio::steady_timer waiter(strand_, deadline);
+      pool.waiters.push_back(&waiter);
+      error_code ec;
+      co_await waiter.async_wait(asio::redirect_error(kAwait, ec));
+      Pool& after = pools_[origin];
+      std::erase(after.waiters, &waiter);
+      if (shutdown_) co_return nullptr;
+      if (!ec) {
+        attempt.ec = beast::error::timeout;
+        attempt.failure = "waiting for a connection";
+        co_return nullptr;
+      }
+    }
+  }
+
+  asio::awaitable<std::unique_ptr<Connection>> Connect(const Url& url, SteadyClock::time_point deadline,
+                                                       Attempt& attempt) {
+    auto connection = std::make_unique<Connection>();
+    tcp::resolver resolver(strand_);
+    tcp::resolver::results_type endpoints;
+    {
+      ScopedCancel cancel(cancels_, [&resolver] { resolver.cancel(); });
+      attempt.failure = "resolve " + url.host;
+      endpoints = co_await resolver.async_resolve(url.host, std::to_string(url.port),
+                                                  asio::redirect_error(kAwait, attempt.ec));
+      if (attempt.ec || shutdown_) co_return nullptr;
+    }
+    if (url.Secure()) {
+      connection->tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(strand_, tls_);
+    } else {
+      connection->plain = std::make_unique<beast::tcp_stream>(strand_);
+    }
+    ScopedCancel cancel(cancels_, [c = connection.get()] { c->Close(); });
+    connection->Tcp().expires_at(deadline);
+    attempt.failure = "connect to " + url.Authority();
+    co_await connection->Tcp().async_connect(endpoints, asio::redirect_error(kAwait, attempt.ec));
+    if (attempt.ec || shutdown_) co_return nullptr;
+    error_code ignored;
+    connection->Tcp().socket().set_option(tcp::no_delay(true), ignored);
+    if (connection->tls) {
+      SSL* ssl = connection->tls->native_handle();
+      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+      X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+      if (IsIpLiteral(url.host)) {
+        X509_VERIFY_PARAM_set1_ip_asc(param, url.host.c_str());
+      } else {
+        SSL_set_tlsext_host_name(ssl, url.host.c_str());
+        X509_VERIFY_PARAM_set1_host(param, url.host.c_str(), url.host.size());
+      }
+      attempt.failure = "TLS handshake";
+      co_await connection->tls->async_handshake(ssl::stream_base::client, asio::redirect_error(kAwait, attempt.ec));
+      if (attempt.ec) {
+        long verify = SSL_get_verify_result(ssl);
+        if (verify != X509_V_OK) {
+          attempt.failure = std::string("TLS handshake (certificate: ") + X509_verify_cert_error_string(verify) + ")";
+        }
+        co_return nullptr;
+      }
+      if (shutdown_) co_return nullptr;
+    }
+    co_return connection;
+  }
+
+  void Release(const std::string& origin, std::unique_ptr<Connection> connection) {
+    Pool& pool = pools_[origin];
+    --pool.open;
+    if (static_cast<int>(pool.idle.size()) < options_.maxConnectionsPerOrigin) {
+      pool.idle.push_back(std::move(connection));
+    }
+    WakeWaiter(pool);
+  }
+
+  void ReleaseBroken(const std::string& origin) {
+    Pool& pool = pools_[origin];
+    --pool.open;
+    WakeWaiter(pool);
+  }
+
+  static void WakeWaiter(Pool& pool) {
+    if (pool.waiters.empty()) return;
+    pool.waiters.front()->cancel();
+    pool.waiters.pop_front();
+  }
+
+  void LogRequest(const HttpRequest& request, const Url& url) {
+    if (!logger_->Enabled(LoggingSeverity::Verbose)) return;
+    std::ostringstream out;
+    out << "HTTP -> " << request.method << " " << url.scheme << "://" << url.Authority() << url.target;
+    for (const HttpHeader& header : request.headers) {
+      out << "\n  " << header.first << ": "
+          << (core::IsSensitiveHeader(header.first) ? core::kRedacted : std::string_view(header.second));
+    }
+    if (!request.body.empty()) out << "\n  body: " << request.body;
+    logger_->Verbose(out.str());
+  }
+
+  void LogResponse(const HttpRequest& request, const std::string& routeKey, const HttpResponse& response,
+                   SteadyClock::time_point started) {
+    if (!logger_->Enabled(LoggingSeverity::Verbose)) return;
+    auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(SteadyClock::now() - started);
+    std::ostringstream out;
+    out << "HTTP <- " << response.status << " " << request.method << " " << routeKey << " in "
+        << static_cast<double>(elapsed.count()) / 1000.0 << " ms";
+    for (const HttpHeader& header : response.headers) {
+      out << "\n  " << header.first << ": "
+          << (core::IsSensitiveHeader(header.first) ? core::kRedacted : std::string_view(header.second));
+    }
+    if (!response.body.empty()) out << "\n  body: " << response.body;
+    logger_->Verbose(out.str());
+  }
+
+  std::promise<void> stopped_;
+  Strand strand_;
+  std::shared_ptr<core::Logger> logger_;
+  HttpClientOptions options_;
+  ssl::context tls_{ssl::context::tls_client};
+  std::string tlsError_;
+  bool tlsReady_ = false;
+  RateLimiter limiter_;
+  std::map<std::string, Pool> pools_;
+  CancelRegistry cancels_;
+  bool shutdown_ = false;
+};
+
+HttpClient::HttpClient(IoContext& context, std::shared_ptr<core::Logger> logger, HttpClientOptions options)
+    : impl_(std::make_shared<Impl>(core::IoContextAccess::Get(context), std::move(logger), std::move(options))),
+      stopped_(impl_->StoppedFuture()) {}
+
+HttpClient::~HttpClient() { Shutdown(); }
+
+void HttpClient::Send(HttpRequest request, Handler handler) {
+  if (!impl_) return;  // shut down: the handler is destroyed here
+  impl_->Send(std::move(request), std::move(handler));
+}
+
+void HttpClient::SetTimeout(std::chrono::milliseconds timeout) {
+  if (impl_) impl_->timeoutMs_.store(timeout.count());
+}
+
+std::chrono::milliseconds HttpClient::Timeout() const {
+  return std::chrono::milliseconds(impl_ ? impl_->timeoutMs_.load() : 0);
+}
+
+void HttpClient::Shutdown() {
+  if (!impl_) return;
+  impl_->Shutdown();
+  impl_.reset();
+  stopped_.wait();
+}
+
+}  // namespace platformpp::net

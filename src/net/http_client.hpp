@@ -1,0 +1,66 @@
+#pragma once
+// HTTPS (and plain HTTP, for the emulator's debug mode) to the platform: keep-alive connection pools per origin,
+// TLS with peer and host name verification, the platform's rate limits, and bounded retries where a retry cannot
+// duplicate an effect. All I/O runs on one strand of the Client's IoContext; the header stays free of Asio.
+
+#include "net/http_types.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <future>
+#include <memory>
+#include <string>
+
+namespace platformpp {
+class IoContext;
+}
+
+namespace platformpp::core {
+class Logger;
+}
+
+namespace platformpp::net {
+
+struct HttpClientOptions {
+  std::string caFile;                 ///< extra PEM CAs to trust
+  bool useSystemCertificates = true;  ///< also trust the system store
+  std::string userAgent = "platformpp";
+  std::chrono::milliseconds timeout{30000};
+  int maxConnectionsPerOrigin = 8;
+  int maxAttempts = 3;  ///< network attempts for retry-safe requests (network errors, 5xx)
+  std::chrono::milliseconds backoffInitial{250};
+  std::chrono::milliseconds backoffMaximum{4000};
+  int maxRateLimitRetries = 5;     ///< 429s absorbed before the 429 is reported
+  double maxRateLimitWait = 60.0;  ///< seconds; a longer retry_after is reported instead of waited out
+  std::size_t maxResponseBytes = 16 * 1024 * 1024;
+};
+
+class HttpClient {
+ public:
+  /// Called exactly once on the network thread, or never if the client shuts down first (then it is destroyed
+  /// there, which is how a Completion it owns learns of the shutdown).
+  using Handler = std::function<void(HttpResponse)>;
+
+  HttpClient(IoContext& context, std::shared_ptr<core::Logger> logger, HttpClientOptions options);
+  ~HttpClient();
+  HttpClient(const HttpClient&) = delete;
+  HttpClient& operator=(const HttpClient&) = delete;
+
+  /// Thread-safe. Invalid requests (bad URL, header injection) end at once with a ValidationError response.
+  void Send(HttpRequest request, Handler handler);
+
+  void SetTimeout(std::chrono::milliseconds timeout);
+  std::chrono::milliseconds Timeout() const;
+
+  /// Cancels every request and closes every connection, then waits until the network side holds nothing of this
+  /// client any more. Handlers of unfinished requests are destroyed, not called. Must not run on the network thread.
+  void Shutdown();
+
+ private:
+  class Impl;
+  std::shared_ptr<Impl> impl_;
+  std::future<void> stopped_;
+};
+
+}  // namespace platformpp::net

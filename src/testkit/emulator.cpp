@@ -1,0 +1,330 @@
+#include <platformpp/io_context.hpp>
+#include <platformpp/testkit/emulator.hpp>
+
+#include "core/callback_queue.hpp"
+#include "core/logger.hpp"
+#include "json/json.hpp"
+#include "net/http_client.hpp"
+
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include <csignal>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace platformpp::testkit {
+namespace {
+
+std::string RequireString(const json::Document& document, const char* name, const std::string& where) {
+  auto value = json::GetString(document, name);
+  if (!value) throw std::runtime_error(where + ": missing string field '" + name + "'");
+  return std::string(*value);
+}
+
+json::Document ParseOrThrow(const std::string& text, const std::string& where) {
+  json::Document document;
+  std::string error;
+  if (!json::Parse(text, document, &error) || !document.IsObject()) {
+    throw std::runtime_error(where + ": invalid JSON (" + error + "): " + text.substr(0, 200));
+  }
+  return document;
+}
+
+// Minimal JSON object builder for admin request bodies.
+class JsonObject {
+ public:
+  JsonObject() { writer_.StartObject(); }
+  JsonObject& Add(const char* key, const std::string& value) {
+    writer_.Key(key);
+    writer_.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+    return *this;
+  }
+  JsonObject& Add(const char* key, int64_t value) {
+    writer_.Key(key);
+    writer_.Int64(value);
+    return *this;
+  }
+  JsonObject& Add(const char* key, double value) {
+    writer_.Key(key);
+    writer_.Double(value);
+    return *this;
+  }
+  JsonObject& Add(const char* key, bool value) {
+    writer_.Key(key);
+    writer_.Bool(value);
+    return *this;
+  }
+  std::string Done() {
+    writer_.EndObject();
+    return std::string(buffer_.GetString(), buffer_.GetSize());
+  }
+
+ private:
+  rapidjson::StringBuffer buffer_;
+  rapidjson::Writer<rapidjson::StringBuffer> writer_{buffer_};
+};
+
+std::string FindBinary(const std::string& configured) {
+  if (!configured.empty()) return configured;
+  if (const char* env = std::getenv("PLATFORMPP_EMULATOR"); env && *env) return env;
+  return "platformpp-emulator";
+}
+
+}  // namespace
+
+ConnectionInfo ConnectionInfo::Load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read connection file " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  json::Document document = ParseOrThrow(text.str(), path);
+  ConnectionInfo info;
+  info.apiBase = RequireString(document, "api_base", path);
+  info.gatewayUrl = RequireString(document, "gateway_url", path);
+  info.adminBase = RequireString(document, "admin_base", path);
+  info.caFile = json::GetString(document, "ca_file").value_or("");
+  info.ipcPath = json::GetString(document, "ipc_path").value_or("");
+  info.port = static_cast<int>(json::GetInt(document, "port").value_or(0));
+  info.tls = info.apiBase.rfind("https://", 0) == 0;
+  if (info.tls && info.caFile.empty()) throw std::runtime_error(path + ": TLS without a ca_file");
+  return info;
+}
+
+ClientOptions ConnectionInfo::ClientOptionsFor() const {
+  ClientOptions options;
+  options.apiBase = apiBase;
+  options.caFile = caFile;
+  return options;
+}
+
+std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
+  std::unique_ptr<EmulatorProcess> process(new EmulatorProcess());
+  std::string base = (std::filesystem::temp_directory_path() / "platformpp-emulator-XXXXXX").string();
+  if (!::mkdtemp(base.data())) throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
+  process->dataDir_ = base;
+  process->connectionFile_ = base + "/connection.json";
+
+  std::string binary = FindBinary(options.binary);
+  std::vector<std::string> args = {binary, "--port", "0", "--connection-file", process->connectionFile_,
+                                   "--data-dir", base};
+  if (options.plainHttp) args.push_back("--plain-http");
+  args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
+  std::vector<char*> argv;
+  for (std::string& arg : args) argv.push_back(arg.data());
+  argv.push_back(nullptr);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  std::string log = base + "/emulator.log";
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  int rc = ::posix_spawnp(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + binary + ": " + std::strerror(rc));
+  process->pid_ = pid;
+
+  auto deadline = std::chrono::steady_clock::now() + options.startTimeout;
+  while (!std::filesystem::exists(process->connectionFile_)) {
+    int status = 0;
+    if (::waitpid(pid, &status, WNOHANG) == pid) {
+      process->pid_ = -1;
+      std::ifstream in(log);
+      std::stringstream text;
+      text << in.rdbuf();
+      throw std::runtime_error("the emulator exited before it was ready: " + text.str());
+    }
+    if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("the emulator did not start in time");
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  process->connection_ = ConnectionInfo::Load(process->connectionFile_);
+  return process;
+}
+
+EmulatorProcess::~EmulatorProcess() {
+  Stop();
+  std::error_code ignored;
+  if (!dataDir_.empty()) std::filesystem::remove_all(dataDir_, ignored);
+}
+
+int EmulatorProcess::Stop() {
+  if (pid_ <= 0) return exitStatus_;
+  ::kill(pid_, SIGTERM);
+  int status = 0;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  for (;;) {
+    pid_t done = ::waitpid(pid_, &status, WNOHANG);
+    if (done == pid_ || (done < 0 && errno != EINTR)) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      ::kill(pid_, SIGKILL);
+      ::waitpid(pid_, &status, 0);
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  pid_ = -1;
+  exitStatus_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return exitStatus_;
+}
+
+struct EmulatorAdmin::Impl {
+  std::shared_ptr<IoContext> io = std::make_shared<IoContext>(1);
+  std::shared_ptr<core::CallbackQueue> queue = std::make_shared<core::CallbackQueue>();
+  std::shared_ptr<core::Logger> logger = std::make_shared<core::Logger>(queue);
+  std::unique_ptr<net::HttpClient> http;
+};
+
+EmulatorAdmin::EmulatorAdmin(ConnectionInfo connection)
+    : impl_(std::make_unique<Impl>()), connection_(std::move(connection)) {
+  net::HttpClientOptions options;
+  options.caFile = connection_.caFile;
+  options.useSystemCertificates = false;
+  options.userAgent = "platformpp-testkit";
+  options.timeout = std::chrono::milliseconds(10000);
+  impl_->http = std::make_unique<net::HttpClient>(*impl_->io, impl_->logger, options);
+}
+
+EmulatorAdmin::~EmulatorAdmin() {
+  impl_->http->Shutdown();
+  impl_->queue->Shutdown();
+}
+
+EmulatorAdmin::Response EmulatorAdmin::Request(const std::string& method, const std::string& path,
+                                               const std::string& jsonBody) {
+  net::HttpRequest request;
+  request.method = method;
+  request.url = connection_.adminBase + path;
+  request.body = jsonBody;
+  if (!jsonBody.empty()) request.contentType = "application/json";
+  auto promise = std::make_shared<std::promise<net::HttpResponse>>();
+  auto future = promise->get_future();
+  impl_->http->Send(std::move(request), [promise](net::HttpResponse response) {
+    promise->set_value(std::move(response));
+  });
+  net::HttpResponse response = future.get();
+  if (!response.transport.Successful()) {
+    throw std::runtime_error("emulator admin " + method + " " + path + ": " + response.transport.ToString());
+  }
+  return {response.status, std::move(response.body)};
+}
+
+namespace {
+
+json::Document Expect(EmulatorAdmin::Response response, int status, const std::string& what) {
+  if (response.status != status) {
+    throw std::runtime_error(what + ": HTTP " + std::to_string(response.status) + ": " + response.body);
+  }
+  if (response.body.empty()) return json::Document(rapidjson::kObjectType);
+  return ParseOrThrow(response.body, what);
+}
+
+uint64_t RequireSnowflake(const json::Document& document, const char* name, const std::string& where) {
+  auto value = json::GetSnowflake(document, name);
+  if (!value) throw std::runtime_error(where + ": missing snowflake '" + name + "'");
+  return *value;
+}
+
+}  // namespace
+
+bool EmulatorAdmin::Healthy() {
+  try {
+    return Request("GET", "/health").status == 200;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+EmulatorAdmin::App EmulatorAdmin::CreateApp(const std::string& name) {
+  auto document = Expect(Request("POST", "/apps", JsonObject().Add("name", name).Done()), 200, "create app");
+  return {RequireSnowflake(document, "id", "create app"), RequireString(document, "client_secret", "create app"),
+          RequireString(document, "bot_token", "create app")};
+}
+
+EmulatorAdmin::User EmulatorAdmin::CreateUser(const std::string& username, const std::string& globalName) {
+  JsonObject body;
+  body.Add("username", username);
+  if (!globalName.empty()) body.Add("global_name", globalName);
+  auto document = Expect(Request("POST", "/users", body.Done()), 200, "create user");
+  return {RequireSnowflake(document, "id", "create user"), RequireString(document, "username", "create user")};
+}
+
+EmulatorAdmin::Token EmulatorAdmin::MintToken(uint64_t userId, uint64_t appId, const std::string& scopes) {
+  std::string body = JsonObject()
+                         .Add("user_id", std::to_string(userId))
+                         .Add("app_id", std::to_string(appId))
+                         .Add("scopes", scopes)
+                         .Done();
+  auto document = Expect(Request("POST", "/tokens", body), 200, "mint token");
+  return {RequireString(document, "access_token", "mint token"), RequireString(document, "refresh_token", "mint token"),
+          json::GetInt(document, "expires_in").value_or(0)};
+}
+
+int64_t EmulatorAdmin::ClockMs() {
+  auto document = Expect(Request("GET", "/clock"), 200, "clock");
+  auto now = json::GetInt(document, "now_ms");
+  if (!now) throw std::runtime_error("clock: missing now_ms");
+  return *now;
+}
+
+void EmulatorAdmin::AdvanceClock(std::chrono::milliseconds by) {
+  Expect(Request("POST", "/clock", JsonObject().Add("advance_ms", static_cast<int64_t>(by.count())).Done()), 200,
+         "advance clock");
+}
+
+std::string EmulatorAdmin::AddFault(const Fault& fault) {
+  JsonObject body;
+  body.Add("route", fault.route);
+  if (fault.status) body.Add("status", static_cast<int64_t>(*fault.status));
+  if (fault.retryAfter) body.Add("retry_after", *fault.retryAfter);
+  if (fault.global) body.Add("global", *fault.global);
+  if (fault.delayMs) body.Add("delay_ms", static_cast<int64_t>(*fault.delayMs));
+  if (fault.drop) body.Add("drop", *fault.drop);
+  if (fault.truncate) body.Add("truncate", *fault.truncate);
+  if (fault.body) body.Add("body", *fault.body);
+  if (fault.contentType) body.Add("content_type", *fault.contentType);
+  if (fault.count) body.Add("count", static_cast<int64_t>(*fault.count));
+  auto document = Expect(Request("POST", "/faults", body.Done()), 200, "add fault");
+  return std::string(json::GetString(document, "id").value_or(""));
+}
+
+void EmulatorAdmin::ClearFaults() {
+  auto response = Request("DELETE", "/faults");
+  if (response.status != 204 && response.status != 200) throw std::runtime_error("clear faults: " + response.body);
+}
+
+void EmulatorAdmin::SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window) {
+  Expect(Request("POST", "/ratelimits",
+                 JsonObject()
+                     .Add("route", route)
+                     .Add("limit", static_cast<int64_t>(limit))
+                     .Add("window_ms", static_cast<int64_t>(window.count()))
+                     .Done()),
+         200, "set rate limit");
+}
+
+void EmulatorAdmin::SetGlobalRateLimit(int perSecond) {
+  Expect(Request("POST", "/ratelimits", JsonObject().Add("global_per_second", static_cast<int64_t>(perSecond)).Done()),
+         200, "set global rate limit");
+}
+
+void EmulatorAdmin::ResetRateLimits() {
+  auto response = Request("DELETE", "/ratelimits");
+  if (response.status != 204 && response.status != 200) throw std::runtime_error("reset rate limits: " + response.body);
+}
+
+}  // namespace platformpp::testkit

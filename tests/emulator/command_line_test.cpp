@@ -1,0 +1,50 @@
+#include <doctest/doctest.h>
+
+#include "command_line.hpp"
+
+using namespace platformpp::emulator;
+using Action = ParsedCommandLine::Action;
+
+TEST_CASE("defaults") {
+  const auto parsed = parse_command_line({});
+  CHECK(parsed.action == Action::run);
+  CHECK(parsed.options.host == "127.0.0.1");
+  CHECK(parsed.options.port == 0);
+  CHECK_FALSE(parsed.options.plain_http);
+  CHECK(parsed.options.ipc_name == "platformpp");
+  CHECK_FALSE(parsed.options.connection_file);
+}
+
+TEST_CASE("every flag, in both spellings") {
+  const auto parsed =
+      parse_command_line({"--host", "::1", "--port=8443", "--connection-file", "/tmp/c.json",
+                          "--data-dir=/tmp/d", "--plain-http", "--ipc-name", "game", "--frozen-clock"});
+  REQUIRE(parsed.action == Action::run);
+  CHECK(parsed.options.host == "::1");
+  CHECK(parsed.options.port == 8443);
+  CHECK(parsed.options.connection_file == "/tmp/c.json");
+  CHECK(parsed.options.data_dir == "/tmp/d");
+  CHECK(parsed.options.plain_http);
+  CHECK(parsed.options.ipc_name == "game");
+  CHECK(parsed.options.frozen_clock);
+}
+
+TEST_CASE("help, version and usage errors") {
+  CHECK(parse_command_line({"--help"}).action == Action::help);
+  CHECK(parse_command_line({"--version"}).action == Action::version);
+  CHECK(parse_command_line({"--bogus"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--port"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--port", "65536"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--port", "65535"}).action == Action::run);
+  CHECK(parse_command_line({"--port", "12x"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--plain-http=yes"}).action == Action::usage_error);
+}
+
+TEST_CASE("only loopback hosts are accepted") {
+  CHECK(parse_command_line({"--host", "localhost"}).action == Action::run);
+  CHECK(parse_command_line({"--host", "[::1]"}).options.host == "::1");
+  const auto refused = parse_command_line({"--host", "0.0.0.0"});
+  CHECK(refused.action == Action::refused_host);
+  CHECK(refused.error.find("0.0.0.0") != std::string::npos);
+  CHECK(parse_command_line({"--host", "192.168.1.2"}).action == Action::refused_host);
+}

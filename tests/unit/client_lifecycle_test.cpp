@@ -1,0 +1,120 @@
+// Client create/destroy and the threading contract, without sockets.
+#include <platformpp/client.hpp>
+#include <platformpp/io_context.hpp>
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <memory>
+#include <thread>
+#include <vector>
+
+using namespace platformpp;
+
+namespace {
+std::size_t ThreadCount() {
+  std::size_t n = 0;
+  for ([[maybe_unused]] auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("1,000 Clients created and destroyed leave no thread behind") {
+  std::size_t before = ThreadCount();
+  for (int i = 0; i < 1000; ++i) {
+    Client client;
+    client.SetApplicationId(static_cast<uint64_t>(i));
+    client.RunCallbacks();
+  }
+  CHECK(ThreadCount() == before);
+}
+
+TEST_CASE("Clients sharing an IoContext use its threads, not their own") {
+  std::size_t before = ThreadCount();
+  {
+    auto io = std::make_shared<IoContext>(2);
+    CHECK(ThreadCount() == before + 2);
+    std::vector<std::unique_ptr<Client>> clients;
+    for (int i = 0; i < 50; ++i) {
+      ClientOptions options;
+      options.ioContext = io;
+      clients.push_back(std::make_unique<Client>(options));
+    }
+    CHECK(ThreadCount() == before + 2);
+    clients.clear();
+  }
+  CHECK(ThreadCount() == before);
+}
+
+TEST_CASE("validation failures are reported inside RunCallbacks, not from the call") {
+  Client client;
+  int calls = 0;
+  client.FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult result, uint64_t, std::string) {
+    ++calls;
+    CHECK(result.Type() == ErrorType::ValidationError);
+    CHECK(result.Error().find("token") != std::string::npos);
+  });
+  CHECK(calls == 0);
+  client.RunCallbacks();
+  CHECK(calls == 1);
+  client.RunCallbacks();
+  CHECK(calls == 1);
+}
+
+TEST_CASE("a callback may destroy the Client: later operations end as ClientDestroyed, nothing after") {
+  auto client = std::make_unique<Client>();
+  std::vector<ErrorType> results;
+  client->FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult r, uint64_t, std::string) {
+    results.push_back(r.Type());
+    client.reset();  // destroy from inside RunCallbacks
+  });
+  client->FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult r, uint64_t, std::string) {
+    results.push_back(r.Type());
+  });
+  client->RunCallbacks();
+  REQUIRE(results.size() == 2);
+  CHECK(results[0] == ErrorType::ValidationError);
+  CHECK(results[1] == ErrorType::ClientDestroyed);
+}
+
+TEST_CASE("destroying a Client completes queued operations inside the destructor") {
+  std::vector<ErrorType> results;
+  {
+    Client client;
+    for (int i = 0; i < 3; ++i) {
+      client.FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult r, uint64_t, std::string) {
+        results.push_back(r.Type());
+      });
+    }
+    CHECK(results.empty());
+  }
+  REQUIRE(results.size() == 3);
+  for (ErrorType type : results) CHECK(type == ErrorType::ClientDestroyed);
+}
+
+TEST_CASE("HTTP timeout setting") {
+  Client client;
+  CHECK(client.GetHttpRequestTimeout() == 30000);
+  client.SetHttpRequestTimeout(500);
+  CHECK(client.GetHttpRequestTimeout() == 500);
+  client.SetHttpRequestTimeout(0);  // refused
+  CHECK(client.GetHttpRequestTimeout() == 500);
+}
+
+TEST_CASE("a moved Client keeps working; the moved-from one is empty") {
+  Client a;
+  a.SetApplicationId(42);
+  Client b(std::move(a));
+  CHECK_FALSE(static_cast<bool>(a));
+  CHECK(b.GetApplicationId() == 42);
+}
+
+TEST_CASE("version and scopes") {
+  CHECK(Client::GetVersionMajor() >= 0);
+  CHECK(Client::GetDefaultCommunicationScopes() == "openid sdk.social_layer");
+  CHECK(Client::GetDefaultPresenceScopes() == "openid sdk.social_layer_presence");
+  CHECK(Client::StatusToString(Client::Status::HttpWait) == "HttpWait");
+  CHECK(static_cast<int>(Client::Status::HttpWait) == 6);
+  CHECK(static_cast<int>(ErrorType::RPCError) == 9);
+  CHECK(static_cast<int>(LoggingSeverity::None) == 5);
+}

@@ -1,0 +1,33 @@
+// platformpp-emulator's command line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace platformpp::emulator {
+
+struct EmulatorOptions {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 0;  // 0 = any free port
+  std::optional<std::string> connection_file;
+  std::optional<std::string> data_dir;
+  bool plain_http = false;
+  std::string ipc_name = "platformpp";
+  bool frozen_clock = false;
+};
+
+struct ParsedCommandLine {
+  enum class Action { run, help, version, usage_error, refused_host };
+  Action action = Action::run;
+  EmulatorOptions options;
+  std::string error;  // for usage_error and refused_host
+};
+
+// `args` excludes the program name. Accepts "--flag value" and "--flag=value".
+ParsedCommandLine parse_command_line(const std::vector<std::string>& args);
+std::string usage_text();
+bool is_loopback_host(const std::string& host);
+
+}  // namespace platformpp::emulator

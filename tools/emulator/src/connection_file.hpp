@@ -1,0 +1,37 @@
+// The connection file tests and samples read to find a running emulator, plus the IPC path convention.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace platformpp::emulator {
+
+struct ConnectionInfo {
+  std::string host;  // as given on the command line: 127.0.0.1, ::1 or localhost
+  std::uint16_t port = 0;
+  bool tls = true;
+  std::string ca_file;   // absolute path; meaningful only with TLS
+  std::string ipc_path;  // reported for the desktop-client stand-in (a later issue)
+  long pid = 0;
+  std::string version;
+
+  [[nodiscard]] std::string authority() const;  // "127.0.0.1:PORT" or "[::1]:PORT"
+  [[nodiscard]] std::string api_base() const;
+  [[nodiscard]] std::string gateway_url() const;
+  [[nodiscard]] std::string admin_base() const;
+};
+
+std::string connection_file_json(const ConnectionInfo& info);
+
+// Per the IPC convention: first set of $XDG_RUNTIME_DIR, $TMPDIR, $TMP, $TEMP, else /tmp.
+using EnvironmentLookup = std::function<std::optional<std::string>(const char*)>;
+std::optional<std::string> process_environment(const char* name);
+std::string ipc_socket_path(const std::string& prefix, const EnvironmentLookup& env = &process_environment);
+
+// Writes `content` to a temporary file beside `path`, sets `mode`, then renames it over `path`, so readers
+// never see a partial file. Throws std::system_error.
+void write_file_atomically(const std::string& path, const std::string& content, unsigned mode);
+
+}  // namespace platformpp::emulator

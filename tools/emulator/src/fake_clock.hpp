@@ -1,0 +1,47 @@
+// The emulator's notion of "now". Every time-based rule (token expiry, rate-limit windows, snowflakes) reads
+// it so that tests can move time instead of sleeping. It flows with real time plus an offset unless frozen,
+// and never moves backwards.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace platformpp::emulator {
+
+class FakeClock {
+ public:
+  // Source of real wall-clock time in milliseconds since the Unix epoch; injectable for tests.
+  using RealTimeSource = std::function<std::int64_t()>;
+
+  static std::int64_t system_now_ms();
+
+  explicit FakeClock(RealTimeSource real_time = &FakeClock::system_now_ms, bool frozen = false);
+
+  // Milliseconds since the Unix epoch. Monotonic even if the real clock steps back.
+  std::int64_t now_ms();
+  [[nodiscard]] bool frozen() const noexcept { return frozen_; }
+
+  // Moves time forward by `delta_ms`; false (and no change) if negative.
+  bool advance(std::int64_t delta_ms);
+  // Jumps to `epoch_ms`; false (and no change) if that is earlier than now.
+  bool set(std::int64_t epoch_ms);
+  // Frozen time moves only through advance() and set().
+  void set_frozen(bool frozen);
+
+ private:
+  RealTimeSource real_time_;
+  bool frozen_;
+  std::int64_t offset_ms_ = 0;     // added to real time while flowing
+  std::int64_t frozen_at_ms_ = 0;  // the time while frozen
+  std::int64_t last_ms_ = 0;       // highest value returned, so now_ms() never decreases
+};
+
+// "2026-11-22T10:00:00.000Z" (UTC, millisecond precision).
+std::string format_rfc3339_ms(std::int64_t epoch_ms);
+// Accepts "YYYY-MM-DDTHH:MM:SS[.fraction](Z|+HH:MM|-HH:MM)" ('t'/'z'/' ' tolerated); nullopt if malformed.
+std::optional<std::int64_t> parse_rfc3339(std::string_view text);
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,44 @@
+// Socket-free HTTP request/response types: the server translates Beast messages to and from these so that all
+// emulator logic stays plain C++ and unit-testable.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace platformpp::emulator {
+
+using HeaderList = std::vector<std::pair<std::string, std::string>>;
+
+struct HttpRequest {
+  std::string method;  // e.g. "GET"
+  std::string target;  // path plus optional query, e.g. "/api/v10/users/@me?x=1"
+  HeaderList headers;
+  std::string body;
+  std::string client_address;  // peer IP, identifies unauthenticated callers for rate limits
+
+  // Case-insensitive header lookup; the first occurrence wins.
+  [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
+  // The target without its query string.
+  [[nodiscard]] std::string_view path() const;
+};
+
+struct HttpResponse {
+  int status = 200;
+  HeaderList headers;
+  std::string body;
+  bool close_connection = false;
+
+  // Replaces an existing header of the same name (case-insensitive) or appends it.
+  void set_header(std::string_view name, std::string value);
+  [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
+
+  static HttpResponse json(int status, std::string body);
+  static HttpResponse empty(int status);
+};
+
+[[nodiscard]] bool iequals(std::string_view a, std::string_view b) noexcept;
+
+}  // namespace platformpp::emulator

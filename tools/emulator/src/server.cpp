@@ -1,0 +1,311 @@
+// The only translation unit that instantiates Boost.Asio/Beast templates (they are slow to compile).
+#include "asio_prelude.hpp"
+
+#include "server.hpp"
+
+#include <openssl/ssl.h>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+
+#include "api_error.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+
+constexpr std::uint64_t kBodyLimit = 1024 * 1024;
+constexpr std::uint32_t kHeaderLimit = 16 * 1024;
+constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
+constexpr auto kIdleTimeout = std::chrono::seconds(60);
+constexpr auto kWriteTimeout = std::chrono::seconds(30);
+
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+bool is_http_parse_error(const beast::error_code& ec) {
+  return &ec.category() == &http::make_error_code(http::error::bad_target).category();
+}
+
+// One connection: reads requests one at a time (keep-alive), waits out a fault's delay on a timer without
+// blocking other connections, then writes the outcome.
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+ public:
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+  template <class... StreamArgs>
+  Session(EmulatorService& service, tcp::socket socket, StreamArgs&... stream_args)
+      : stream_(std::move(socket), stream_args...), service_(service), delay_timer_(stream_.get_executor()) {
+    beast::error_code ec;
+    const auto endpoint = lowest().socket().remote_endpoint(ec);
+    client_address_ = ec ? "unknown" : endpoint.address().to_string();
+  }
+
+  void start() {
+    if constexpr (kTls) {
+      lowest().expires_after(kHandshakeTimeout);
+      stream_.async_handshake(
+          ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
+            if (ec) return self->close();  // TLS garbage or a plain-HTTP client: nothing sensible to answer
+            self->read_request();
+          });
+    } else {
+      read_request();
+    }
+  }
+
+ private:
+  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+
+  void read_request() {
+    parser_.emplace();
+    parser_->body_limit(kBodyLimit);
+    parser_->header_limit(kHeaderLimit);
+    lowest().expires_after(kIdleTimeout);
+    http::async_read(
+        stream_, buffer_, *parser_,
+        [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec == http::error::body_limit) return send_error(413);
+    if (ec == http::error::header_limit) return send_error(431);
+    if (ec == http::error::end_of_stream || ec == http::error::partial_message) return close();
+    if (ec && is_http_parse_error(ec)) return send_error(400);
+    if (ec) return close();  // timeout, reset, TLS error
+
+    auto& message = parser_->get();
+    request_ = HttpRequest{};
+    request_.method = std::string(message.method_string());
+    request_.target = std::string(message.target());
+    for (const auto& field : message) {
+      request_.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    }
+    request_.body = std::move(message.body());
+    request_.client_address = client_address_;
+    keep_alive_ = message.keep_alive();
+    version_ = message.version();
+    // Later: a WebSocket upgrade on "/" hands the stream to the Gateway here.
+
+    try {
+      plan_ = service_.plan(request_);
+    } catch (const std::exception&) {
+      plan_ = RequestPlan{};
+    }
+    if (plan_.delay.count() > 0) {
+      delay_timer_.expires_after(plan_.delay);
+      delay_timer_.async_wait([self = this->shared_from_this()](beast::error_code wait_ec) {
+        if (!wait_ec) self->finish_request();
+      });
+    } else {
+      finish_request();
+    }
+  }
+
+  void finish_request() {
+    Outcome outcome;
+    try {
+      outcome = service_.complete(request_, plan_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "platformpp-emulator: internal error on %s %s: %s\n", request_.method.c_str(),
+                   request_.target.c_str(), e.what());
+      outcome = Outcome{Outcome::Delivery::respond, status_error(500)};
+    }
+    switch (outcome.delivery) {
+      case Outcome::Delivery::drop:
+        return close();
+      case Outcome::Delivery::truncate:
+        return write_truncated(outcome.response);
+      case Outcome::Delivery::respond:
+        return write_response(std::move(outcome.response));
+    }
+  }
+
+  void send_error(int status) {
+    keep_alive_ = false;
+    version_ = 11;
+    auto response = status_error(status);
+    response.close_connection = true;
+    write_response(std::move(response));
+  }
+
+  void write_response(HttpResponse response) {
+    auto message = std::make_shared<http::response<http::string_body>>();
+    message->version(version_);
+    message->result(static_cast<unsigned>(response.status));
+    message->set(http::field::server, "platformpp-emulator");
+    for (auto& [name, value] : response.headers)
+      message->set(name, value);
+    message->body() = std::move(response.body);
+    message->keep_alive(keep_alive_ && !response.close_connection);
+    message->prepare_payload();
+    response_ = message;
+    lowest().expires_after(kWriteTimeout);
+    http::async_write(stream_, *response_,
+                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                        if (ec) return self->close();
+                        if (!self->response_->keep_alive()) return self->shutdown();
+                        self->response_.reset();
+                        self->read_request();
+                      });
+  }
+
+  // Headers announce the full body, but only half of it is sent before the connection closes.
+  void write_truncated(const HttpResponse& response) {
+    const auto status = static_cast<unsigned>(response.status);
+    raw_ = "HTTP/1.1 " + std::to_string(status) + " " +
+           std::string(http::obsolete_reason(http::int_to_status(status))) + "\r\n";
+    for (const auto& [name, value] : response.headers)
+      raw_ += name + ": " + value + "\r\n";
+    const std::size_t announced = response.body.empty() ? 64 : response.body.size();
+    raw_ += "Content-Length: " + std::to_string(announced) + "\r\nConnection: close\r\n\r\n";
+    raw_ += response.body.substr(0, response.body.size() / 2);
+    lowest().expires_after(kWriteTimeout);
+    net::async_write(stream_, net::buffer(raw_),
+                     [self = this->shared_from_this()](beast::error_code, std::size_t) { self->close(); });
+  }
+
+  void shutdown() {
+    if constexpr (kTls) {
+      lowest().expires_after(std::chrono::seconds(2));
+      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) { self->close(); });
+    } else {
+      beast::error_code ec;
+      lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
+      close();
+    }
+  }
+
+  void close() {
+    beast::error_code ec;
+    delay_timer_.cancel();
+    lowest().socket().close(ec);
+  }
+
+  Stream stream_;
+  EmulatorService& service_;
+  net::steady_timer delay_timer_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::string client_address_;
+  HttpRequest request_;
+  RequestPlan plan_;
+  bool keep_alive_ = true;
+  unsigned version_ = 11;
+  std::shared_ptr<http::response<http::string_body>> response_;
+  std::string raw_;
+};
+
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(tcp::acceptor& acceptor, EmulatorService& service, ssl::context* tls)
+      : acceptor_(acceptor), service_(service), tls_(tls), retry_timer_(acceptor.get_executor()) {}
+
+  void accept() {
+    acceptor_.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+      self->on_accept(ec, std::move(socket));
+    });
+  }
+
+ private:
+  void on_accept(beast::error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) {
+      // E.g. out of file descriptors: back off briefly instead of spinning.
+      retry_timer_.expires_after(std::chrono::milliseconds(100));
+      retry_timer_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+        if (!wait_ec) self->accept();
+      });
+      return;
+    }
+    beast::error_code option_ec;
+    socket.set_option(tcp::no_delay(true), option_ec);
+    if (tls_ != nullptr) {
+      std::make_shared<Session<TlsStream>>(service_, std::move(socket), *tls_)->start();
+    } else {
+      std::make_shared<Session<PlainStream>>(service_, std::move(socket))->start();
+    }
+    accept();
+  }
+
+  tcp::acceptor& acceptor_;
+  EmulatorService& service_;
+  ssl::context* tls_;
+  net::steady_timer retry_timer_;
+};
+
+void configure_tls(ssl::context& context, const GeneratedCertificates& certificates) {
+  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  SSL_CTX_set_min_proto_version(context.native_handle(), TLS1_2_VERSION);
+  const std::string chain = certificates.server_certificate_pem + certificates.ca_certificate_pem;
+  context.use_certificate_chain(net::buffer(chain));
+  context.use_private_key(net::buffer(certificates.server_private_key_pem), ssl::context::pem);
+}
+
+}  // namespace
+
+void run_server(const ServerSettings& settings, const ServiceFactory& make_service) {
+  // Declared before the io_context so they outlive every session destroyed with it.
+  std::unique_ptr<EmulatorService> service;
+  std::optional<ssl::context> tls;
+  if (settings.certificates != nullptr) {
+    tls.emplace(ssl::context::tls_server);
+    configure_tls(*tls, *settings.certificates);
+  }
+
+  net::io_context io_context(1);
+  const auto address = settings.host == "localhost" ? net::ip::make_address("127.0.0.1")
+                                                    : net::ip::make_address(settings.host);
+  const tcp::endpoint endpoint(address, settings.port);
+  tcp::acceptor acceptor(io_context);
+  try {
+    acceptor.open(endpoint.protocol());
+    acceptor.set_option(net::socket_base::reuse_address(true));
+    acceptor.bind(endpoint);
+    acceptor.listen(net::socket_base::max_listen_connections);
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error("cannot listen on " + settings.host + ":" + std::to_string(settings.port) +
+                             ": " + e.code().message());
+  }
+
+  service = make_service(acceptor.local_endpoint().port());
+
+  net::signal_set signals(io_context, SIGINT, SIGTERM);
+  signals.async_wait([&](beast::error_code, int) {
+    beast::error_code ec;
+    acceptor.close(ec);
+    io_context.stop();
+  });
+
+  std::make_shared<Listener>(acceptor, *service, tls ? &*tls : nullptr)->accept();
+  while (!io_context.stopped()) {
+    try {
+      io_context.run();
+    } catch (const std::exception& e) {
+      // A handler threw: log and keep serving rather than take the whole emulator down.
+      std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
+    }
+  }
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,29 @@
+// The network front end: accepts loopback connections (TLS or plain), parses HTTP with Beast and feeds
+// requests to an EmulatorService. This header is Asio-free so only server.cpp compiles Beast's templates.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "emulator_service.hpp"
+#include "tls_certificates.hpp"
+
+namespace platformpp::emulator {
+
+struct ServerSettings {
+  std::string host;                                     // 127.0.0.1, ::1 or localhost
+  std::uint16_t port = 0;                               // 0 = any free port
+  const GeneratedCertificates* certificates = nullptr;  // null = plain HTTP
+};
+
+// Called once the listener is bound, with the actual port; builds the service to serve (and may publish the
+// connection file). Exceptions it throws abort the start.
+using ServiceFactory = std::function<std::unique_ptr<EmulatorService>(std::uint16_t bound_port)>;
+
+// Binds, calls `make_service`, then serves on one thread until SIGINT or SIGTERM, and returns after closing
+// the listener and all sessions. Throws std::runtime_error if it cannot start (e.g. the port is in use).
+void run_server(const ServerSettings& settings, const ServiceFactory& make_service);
+
+}  // namespace platformpp::emulator
