@@ -19,17 +19,33 @@ ClientResult ClientResult::Failure(ErrorType type, std::string error) {
   return ClientResult(std::move(details));
 }
 
-ErrorType ClientResult::Type() const noexcept { return details_ ? details_->type : ErrorType::None; }
-int32_t ClientResult::Status() const noexcept { return details_ ? details_->status : 0; }
-int32_t ClientResult::ErrorCode() const noexcept { return details_ ? details_->errorCode : 0; }
-const std::string& ClientResult::Error() const noexcept { return details_ ? details_->error : kEmpty; }
-const std::string& ClientResult::OAuthError() const noexcept { return details_ ? details_->oauthError : kEmpty; }
-bool ClientResult::Retryable() const noexcept { return details_ && details_->retryable; }
-float ClientResult::RetryAfter() const noexcept { return details_ ? details_->retryAfter : 0.0f; }
+ErrorType ClientResult::Type() const noexcept {
+  return details_ ? details_->type : ErrorType::None;
+}
+int32_t ClientResult::Status() const noexcept {
+  return details_ ? details_->status : 0;
+}
+int32_t ClientResult::ErrorCode() const noexcept {
+  return details_ ? details_->errorCode : 0;
+}
+const std::string& ClientResult::Error() const noexcept {
+  return details_ ? details_->error : kEmpty;
+}
+const std::string& ClientResult::OAuthError() const noexcept {
+  return details_ ? details_->oauthError : kEmpty;
+}
+bool ClientResult::Retryable() const noexcept {
+  return details_ && details_->retryable;
+}
+float ClientResult::RetryAfter() const noexcept {
+  return details_ ? details_->retryAfter : 0.0f;
+}
 const std::vector<FieldError>& ClientResult::FieldErrors() const noexcept {
   return details_ ? details_->fieldErrors : kNoFieldErrors;
 }
-const std::string& ClientResult::ResponseBody() const noexcept { return details_ ? details_->responseBody : kEmpty; }
+const std::string& ClientResult::ResponseBody() const noexcept {
+  return details_ ? details_->responseBody : kEmpty;
+}
 
 std::string ClientResult::ToString() const {
   if (!details_) return "None";
@@ -47,16 +63,26 @@ std::string ClientResult::ToString() const {
 
 const char* ErrorTypeToString(ErrorType type) noexcept {
   switch (type) {
-    case ErrorType::None: return "None";
-    case ErrorType::NetworkError: return "NetworkError";
-    case ErrorType::HTTPError: return "HTTPError";
-    case ErrorType::ClientNotReady: return "ClientNotReady";
-    case ErrorType::Disabled: return "Disabled";
-    case ErrorType::ClientDestroyed: return "ClientDestroyed";
-    case ErrorType::ValidationError: return "ValidationError";
-    case ErrorType::Aborted: return "Aborted";
-    case ErrorType::AuthorizationFailed: return "AuthorizationFailed";
-    case ErrorType::RPCError: return "RPCError";
+    case ErrorType::None:
+      return "None";
+    case ErrorType::NetworkError:
+      return "NetworkError";
+    case ErrorType::HTTPError:
+      return "HTTPError";
+    case ErrorType::ClientNotReady:
+      return "ClientNotReady";
+    case ErrorType::Disabled:
+      return "Disabled";
+    case ErrorType::ClientDestroyed:
+      return "ClientDestroyed";
+    case ErrorType::ValidationError:
+      return "ValidationError";
+    case ErrorType::Aborted:
+      return "Aborted";
+    case ErrorType::AuthorizationFailed:
+      return "AuthorizationFailed";
+    case ErrorType::RPCError:
+      return "RPCError";
   }
   return "Unknown";
 }

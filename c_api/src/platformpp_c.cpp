@@ -21,8 +21,12 @@ struct platformpp_client_result {
 
 namespace {
 
-std::string ToString(const char* ptr, size_t size) { return ptr && size ? std::string(ptr, size) : std::string(); }
-std::string ToString(platformpp_string s) { return ToString(s.ptr, s.size); }
+std::string ToString(const char* ptr, size_t size) {
+  return ptr && size ? std::string(ptr, size) : std::string();
+}
+std::string ToString(platformpp_string s) {
+  return ToString(s.ptr, s.size);
+}
 
 // Owns a caller's user_data and frees it exactly once, when the last callback that could use it is gone.
 class UserData {
@@ -65,9 +69,13 @@ void platformpp_version(int32_t* major, int32_t* minor, int32_t* patch) {
   if (patch) *patch = PLATFORMPP_VERSION_PATCH;
 }
 
-const char* platformpp_version_string(void) { return PLATFORMPP_VERSION_STRING; }
+const char* platformpp_version_string(void) {
+  return PLATFORMPP_VERSION_STRING;
+}
 
-void platformpp_free(void* ptr) { std::free(ptr); }
+void platformpp_free(void* ptr) {
+  std::free(ptr);
+}
 
 void platformpp_client_options_init(platformpp_client_options* options) {
   if (!options) return;
@@ -92,7 +100,9 @@ platformpp_client* platformpp_client_create(const platformpp_client_options* opt
   }
 }
 
-void platformpp_client_destroy(platformpp_client* client) { delete client; }
+void platformpp_client_destroy(platformpp_client* client) {
+  delete client;
+}
 
 void platformpp_client_run_callbacks(platformpp_client* client) {
   if (!client) return;
@@ -131,7 +141,8 @@ void platformpp_client_add_log_callback(platformpp_client* client, platformpp_lo
     auto owned = Own(user_data, user_data_free);
     client->client.AddLogCallback(
         [callback, owned](std::string message, platformpp::LoggingSeverity severity) {
-          callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity), owned->Get());
+          callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
+                   owned->Get());
         },
         static_cast<platformpp::LoggingSeverity>(min_severity));
   } catch (...) {
@@ -142,7 +153,8 @@ int32_t platformpp_client_set_log_dir(platformpp_client* client, const char* pat
                                       platformpp_logging_severity min_severity) {
   if (!client) return 0;
   try {
-    return client->client.SetLogDir(ToString(path, path_size), static_cast<platformpp::LoggingSeverity>(min_severity))
+    return client->client.SetLogDir(ToString(path, path_size),
+                                    static_cast<platformpp::LoggingSeverity>(min_severity))
                ? 1
                : 0;
   } catch (...) {
@@ -150,10 +162,10 @@ int32_t platformpp_client_set_log_dir(platformpp_client* client, const char* pat
   }
 }
 
-void platformpp_client_fetch_current_user(platformpp_client* client, platformpp_authorization_token_type token_type,
-                                          const char* token, size_t token_size,
-                                          platformpp_fetch_current_user_fn callback, void* user_data,
-                                          platformpp_user_data_free_fn user_data_free) {
+void platformpp_client_fetch_current_user(platformpp_client* client,
+                                          platformpp_authorization_token_type token_type, const char* token,
+                                          size_t token_size, platformpp_fetch_current_user_fn callback,
+                                          void* user_data, platformpp_user_data_free_fn user_data_free) {
   if (!client) {
     if (user_data_free) user_data_free(user_data);
     return;
@@ -219,6 +231,8 @@ platformpp_client_result* platformpp_client_result_clone(const platformpp_client
   return new (std::nothrow) platformpp_client_result{result->result};
 }
 
-void platformpp_client_result_destroy(platformpp_client_result* result) { delete result; }
+void platformpp_client_result_destroy(platformpp_client_result* result) {
+  delete result;
+}
 
 }  // extern "C"

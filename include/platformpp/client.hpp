@@ -1,17 +1,18 @@
 #pragma once
-// platformpp::Client: the one object a game holds. It owns a network thread (or shares an IoContext), a callback
-// queue that only RunCallbacks drains, and everything the social features need.
+// platformpp::Client: the one object a game holds. It owns a network thread (or shares an IoContext), a
+// callback queue that only RunCallbacks drains, and everything the social features need.
 //
 // Threading contract:
-// - Every callback runs inside RunCallbacks(), on the thread that calls it; never on an internal thread, never from
+// - Every callback runs inside RunCallbacks(), on the thread that calls it; never on an internal thread,
+// never from
 //   inside another SDK call. RunCallbacks never blocks.
 // - State is updated before the callback that announces it is queued.
 // - A callback may call any method of the Client, destroying it included.
 // - Every operation ends exactly once: success, an error, a timeout, Aborted, or ClientDestroyed.
 // - Destroying a Client completes each pending operation with ClientDestroyed inside the destructor, on the
 //   destroying thread, joins the Client's threads, and calls nothing after it returns.
-// Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with each
-// other or with other methods of the same Client.
+// Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with
+// each other or with other methods of the same Client.
 
 #include <platformpp/client_result.hpp>
 #include <platformpp/logging.hpp>
@@ -88,21 +89,28 @@ class Client {
   /// RunCallbacks return at once.
   void RunCallbacks();
 
+  /// Blocks the calling thread until a callback is ready to run or `timeoutMilliseconds` pass; returns true
+  /// when RunCallbacks has something to do. For bots, tools and tests that have nothing else to do between
+  /// callbacks; a game keeps calling RunCallbacks once a frame. Runs no callback itself.
+  bool WaitForCallbacks(int32_t timeoutMilliseconds);
+
   void SetApplicationId(uint64_t applicationId);
   uint64_t GetApplicationId() const;
 
-  /// Timeout of one HTTP exchange (connect, TLS, request, response). Default 30000 ms; values < 1 are refused.
+  /// Timeout of one HTTP exchange (connect, TLS, request, response). Default 30000 ms; values < 1 are
+  /// refused.
   void SetHttpRequestTimeout(int32_t httpTimeoutInMilliseconds);
   int32_t GetHttpRequestTimeout() const;
 
   /// Adds a log sink; messages at `minSeverity` and above reach `callback` inside RunCallbacks.
   void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
-  /// Also writes messages at `minSeverity` and above to a file in `path` (created if missing). An empty path stops
-  /// file logging. Returns false when the directory or file cannot be created.
+  /// Also writes messages at `minSeverity` and above to a file in `path` (created if missing). An empty path
+  /// stops file logging. Returns false when the directory or file cannot be created.
   bool SetLogDir(const std::string& path, LoggingSeverity minSeverity);
 
   /// GET /users/@me with the given token: the id and username of the token's user.
-  void FetchCurrentUser(AuthorizationTokenType tokenType, std::string token, FetchCurrentUserCallback callback);
+  void FetchCurrentUser(AuthorizationTokenType tokenType, std::string token,
+                        FetchCurrentUserCallback callback);
 
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();

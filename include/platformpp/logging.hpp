@@ -1,6 +1,6 @@
 #pragma once
-// Log severities and the log callback shape. Secrets (tokens, codes, verifiers, client secrets) are removed from
-// every message at every severity before any sink sees it.
+// Log severities and the log callback shape. Secrets (tokens, codes, verifiers, client secrets) are removed
+// from every message at every severity before any sink sees it.
 
 #include <cstdint>
 #include <functional>

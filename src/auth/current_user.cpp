@@ -18,16 +18,17 @@ void FetchCurrentUser(core::ClientCore& core, AuthorizationTokenType tokenType, 
   net::HttpRequest request;
   request.url = core.ApiUrl("/users/@me");
   request.headers.emplace_back("Authorization", AuthorizationHeader(tokenType, token));
-  core.Http().Send(std::move(request), [completion = std::make_shared<decltype(completion)>(std::move(completion))](
-                                           net::HttpResponse response) {
+  core.Http().Send(std::move(request), [completion = std::make_shared<decltype(completion)>(
+                                            std::move(completion))](net::HttpResponse response) {
     json::Document body;
     ClientResult result = net::ParseJsonResponse(response, body);
     if (!result.Successful()) return (*completion)(std::move(result), 0, {});
     auto id = json::GetSnowflake(body, "id");
     auto username = json::GetString(body, "username");
     if (!id || !username) {
-      return (*completion)(ClientResult::Failure(ErrorType::HTTPError, "malformed response: user without id or username"),
-                           0, {});
+      return (*completion)(
+          ClientResult::Failure(ErrorType::HTTPError, "malformed response: user without id or username"), 0,
+          {});
     }
     (*completion)({}, *id, std::string(*username));
   });

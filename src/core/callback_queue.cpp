@@ -26,7 +26,8 @@ CallbackSlot& CallbackQueue::Slot() {
 bool CallbackQueue::TakePending() {
   std::lock_guard lock(mutex_);
   if (pending_.empty()) return false;
-  for (auto& chunk : pending_) draining_.push_back(std::move(chunk));
+  for (auto& chunk : pending_)
+    draining_.push_back(std::move(chunk));
   pending_.clear();
   pendingCount_ = 0;
   return true;
@@ -68,8 +69,8 @@ void CallbackQueue::Drain() {
     ~Reset() { running = false; }
   } reset{running_};
   RunDraining(CallbackMode::Deliver);
-  // After a shutdown from inside a callback the chunks stay put: the callback that shut down was still running
-  // from one of them. The destructor frees them.
+  // After a shutdown from inside a callback the chunks stay put: the callback that shut down was still
+  // running from one of them. The destructor frees them.
   if (!shuttingDown_.load(std::memory_order_relaxed)) Recycle();
 }
 
@@ -95,6 +96,15 @@ void CallbackQueue::Shutdown() noexcept {
     closed_ = true;
   }
   running_ = wasRunning;
+}
+
+bool CallbackQueue::Wait(std::chrono::nanoseconds timeout) {
+  std::unique_lock lock(mutex_);
+  if (drainChunk_ < draining_.size()) return true;  // left over from a drain a callback interrupted
+  ++waiters_;
+  bool ready = ready_.wait_for(lock, timeout, [&] { return pendingCount_ > 0 || closed_; });
+  --waiters_;
+  return ready && pendingCount_ > 0;
 }
 
 std::size_t CallbackQueue::PendingCount() const {

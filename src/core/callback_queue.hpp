@@ -1,11 +1,13 @@
 #pragma once
 // The queue between the network side and the game thread. Anything may push (any thread); only RunCallbacks
-// drains it, on the game thread. Destroying a Client shuts it down: every queued or later-dropped operation is
-// completed with ClientDestroyed right there, plain events are dropped, and nothing runs afterwards.
+// drains it, on the game thread. Destroying a Client shuts it down: every queued or later-dropped operation
+// is completed with ClientDestroyed right there, plain events are dropped, and nothing runs afterwards.
 
 #include "core/queued_callback.hpp"
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstddef>
 #include <memory>
 #include <mutex>
@@ -30,6 +32,7 @@ class CallbackQueue {
       if (!closed_) {
         Slot().Emplace(std::forward<F>(f));
         ++pendingCount_;
+        if (waiters_ > 0) ready_.notify_all();
         return;
       }
     }
@@ -42,6 +45,10 @@ class CallbackQueue {
 
   /// From now on operations that end report ClientDestroyed and RunCallbacks delivers nothing. Any thread.
   void BeginShutdown() noexcept { shuttingDown_.store(true, std::memory_order_release); }
+
+  /// Blocks until something is queued or `timeout` passes; true when something is queued. For loops that have
+  /// nothing else to do (bots, tools, tests): a game keeps calling Drain once a frame instead.
+  bool Wait(std::chrono::nanoseconds timeout);
 
   /// Completes everything queued (also what callbacks queue meanwhile) in CallbackMode::Cancel, then closes.
   /// Game thread only; may be called from inside a callback that Drain is running.
@@ -68,6 +75,8 @@ class CallbackQueue {
   ChunkList pending_;
   ChunkList spare_;
   std::size_t pendingCount_ = 0;
+  int waiters_ = 0;
+  std::condition_variable ready_;
   bool closed_ = false;
   std::atomic<bool> shuttingDown_{false};
 

@@ -1,6 +1,6 @@
 #pragma once
-// Everything one Client owns, wired together: the callback queue, the logger, the network context and the HTTP
-// client. Feature code (auth, social, ...) reaches the network and the queue through this.
+// Everything one Client owns, wired together: the callback queue, the logger, the network context and the
+// HTTP client. Feature code (auth, social, ...) reaches the network and the queue through this.
 
 #include "core/callback_queue.hpp"
 #include "core/completion.hpp"
@@ -10,6 +10,7 @@
 #include <platformpp/client.hpp>
 
 #include <atomic>
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,6 +29,7 @@ class ClientCore {
   bool Destroying() const noexcept { return queue_->ShuttingDown(); }
 
   void RunCallbacks();
+  bool WaitForCallbacks(std::chrono::milliseconds timeout);
 
   template <class... Args>
   Completion<Args...> MakeCompletion(typename Completion<Args...>::Callback callback) {
@@ -49,6 +51,7 @@ class ClientCore {
   std::shared_ptr<IoContext> io_;
   std::unique_ptr<net::HttpClient> http_;
   bool destroyed_ = false;
+  bool pumping_ = false;  // inside a pump of a threadless IoContext (nested RunCallbacks do not pump again)
 };
 
 }  // namespace platformpp::core

@@ -3,7 +3,8 @@
 namespace platformpp::core {
 
 ClientResult DestroyedResult() {
-  static const ClientResult result = ClientResult::Failure(ErrorType::ClientDestroyed, "the Client was destroyed");
+  static const ClientResult result =
+      ClientResult::Failure(ErrorType::ClientDestroyed, "the Client was destroyed");
   return result;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
-// The one way an SDK operation ends. A Completion owns the user's callback from the moment the operation starts;
-// calling it queues the result for RunCallbacks, and dropping it unfinished queues a terminal result instead
-// (ClientDestroyed while the Client is being destroyed, Aborted otherwise). So every operation ends exactly once
-// by construction, whatever path the network side takes.
+// The one way an SDK operation ends. A Completion owns the user's callback from the moment the operation
+// starts; calling it queues the result for RunCallbacks, and dropping it unfinished queues a terminal result
+// instead (ClientDestroyed while the Client is being destroyed, Aborted otherwise). So every operation ends
+// exactly once by construction, whatever path the network side takes.
 
 #include "core/callback_queue.hpp"
 

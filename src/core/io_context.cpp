@@ -5,6 +5,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -18,13 +19,38 @@ struct IoContext::Impl {
   std::vector<std::thread> threads;
 };
 
-IoContext::IoContext(int32_t threads) : impl_(std::make_unique<Impl>()) {
-  int32_t count = std::max<int32_t>(threads, 1);
+namespace {
+
+// run(), except that after handlers ran the thread polls for `spin` before blocking again, so that the next
+// step of a request/response burst needs no wake-up.
+void RunWithSpin(boost::asio::io_context& io, std::chrono::microseconds spin) {
+  if (spin.count() <= 0) {
+    io.run();
+    return;
+  }
+  using Clock = std::chrono::steady_clock;
+  auto lastWork = Clock::now();
+  while (!io.stopped()) {
+    if (io.poll() > 0) {
+      lastWork = Clock::now();
+      continue;
+    }
+    if (Clock::now() - lastWork < spin) continue;
+    if (io.run_one() == 0) break;
+    lastWork = Clock::now();
+  }
+}
+
+}  // namespace
+
+IoContext::IoContext(int32_t threads, int32_t spinMicroseconds) : impl_(std::make_unique<Impl>()) {
+  int32_t count = std::max<int32_t>(threads, 0);
+  auto spin = std::chrono::microseconds(std::max<int32_t>(spinMicroseconds, 0));
   impl_->threads.reserve(static_cast<std::size_t>(count));
   for (int32_t i = 0; i < count; ++i) {
-    impl_->threads.emplace_back([io = &impl_->io] {
+    impl_->threads.emplace_back([io = &impl_->io, spin] {
       pthread_setname_np(pthread_self(), "platformpp-net");
-      io->run();
+      RunWithSpin(*io, spin);
     });
   }
 }
@@ -33,13 +59,18 @@ IoContext::~IoContext() {
   // Clients hold this context until their own network work is gone, so nothing of theirs is left to run here.
   impl_->work.reset();
   impl_->io.stop();
-  for (std::thread& thread : impl_->threads) thread.join();
+  for (std::thread& thread : impl_->threads)
+    thread.join();
 }
 
-int32_t IoContext::ThreadCount() const noexcept { return static_cast<int32_t>(impl_->threads.size()); }
+int32_t IoContext::ThreadCount() const noexcept {
+  return static_cast<int32_t>(impl_->threads.size());
+}
 
 namespace core {
-boost::asio::io_context& IoContextAccess::Get(IoContext& context) noexcept { return context.impl_->io; }
+boost::asio::io_context& IoContextAccess::Get(IoContext& context) noexcept {
+  return context.impl_->io;
+}
 }  // namespace core
 
 }  // namespace platformpp

@@ -73,7 +73,8 @@ bool Logger::SetLogDir(const std::string& dir, LoggingSeverity minSeverity) {
 
 void Logger::UpdateMinEnabled() {
   int min = static_cast<int>(file_ ? fileMin_ : LoggingSeverity::None);
-  for (const Sink& sink : sinks_) min = std::min(min, static_cast<int>(sink.minSeverity));
+  for (const Sink& sink : sinks_)
+    min = std::min(min, static_cast<int>(sink.minSeverity));
   minEnabled_.store(min, std::memory_order_relaxed);
 }
 
@@ -82,8 +83,7 @@ void Logger::Log(LoggingSeverity severity, std::string_view message) {
   std::string clean = redactor_.Redact(message);
   std::lock_guard lock(mutex_);
   if (file_ && severity >= fileMin_) {
-    std::string line = UtcTimestamp(false) + " [" + LoggingSeverityToString(severity) + "] " + clean +
-                       "\n";
+    std::string line = UtcTimestamp(false) + " [" + LoggingSeverityToString(severity) + "] " + clean + "\n";
     std::fwrite(line.data(), 1, line.size(), file_);
     std::fflush(file_);
   }
@@ -99,11 +99,16 @@ namespace platformpp {
 
 const char* LoggingSeverityToString(LoggingSeverity severity) noexcept {
   switch (severity) {
-    case LoggingSeverity::Verbose: return "Verbose";
-    case LoggingSeverity::Info: return "Info";
-    case LoggingSeverity::Warning: return "Warning";
-    case LoggingSeverity::Error: return "Error";
-    case LoggingSeverity::None: return "None";
+    case LoggingSeverity::Verbose:
+      return "Verbose";
+    case LoggingSeverity::Info:
+      return "Info";
+    case LoggingSeverity::Warning:
+      return "Warning";
+    case LoggingSeverity::Error:
+      return "Error";
+    case LoggingSeverity::None:
+      return "None";
   }
   return "Unknown";
 }

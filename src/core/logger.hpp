@@ -1,6 +1,6 @@
 #pragma once
-// Per-Client logging: user callbacks (delivered inside RunCallbacks) and an optional log file. Every message passes
-// the SecretRedactor first, whatever its severity and sink.
+// Per-Client logging: user callbacks (delivered inside RunCallbacks) and an optional log file. Every message
+// passes the SecretRedactor first, whatever its severity and sink.
 
 #include "core/redaction.hpp"
 
@@ -26,7 +26,8 @@ class Logger {
   Logger& operator=(const Logger&) = delete;
 
   void AddCallback(LogCallback callback, LoggingSeverity minSeverity);
-  /// Opens `<dir>/platformpp-<UTC time>-<pid>.log`; an empty dir closes the file. False when it cannot be opened.
+  /// Opens `<dir>/platformpp-<UTC time>-<pid>.log`; an empty dir closes the file. False when it cannot be
+  /// opened.
   bool SetLogDir(const std::string& dir, LoggingSeverity minSeverity);
 
   /// Cheap check so callers skip formatting messages nobody will see.

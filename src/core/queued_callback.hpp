@@ -1,7 +1,7 @@
 #pragma once
-// A type-erased, move-only callable that is invoked at most once and stores small callables inline. The callback
-// queue keeps these in fixed chunks so that draining a million of them costs one indirect call each, no
-// allocation and no relocation.
+// A type-erased, move-only callable that is invoked at most once and stores small callables inline. The
+// callback queue keeps these in fixed chunks so that draining a million of them costs one indirect call each,
+// no allocation and no relocation.
 
 #include <cstddef>
 #include <new>
@@ -10,9 +10,9 @@
 
 namespace platformpp::core {
 
-/// How a queued callback is consumed: delivered to the user inside RunCallbacks; cancelled because the Client is
-/// being destroyed (operations then report ClientDestroyed, plain events are dropped); or discarded without any
-/// user code running (the queue is already closed).
+/// How a queued callback is consumed: delivered to the user inside RunCallbacks; cancelled because the Client
+/// is being destroyed (operations then report ClientDestroyed, plain events are dropped); or discarded
+/// without any user code running (the queue is already closed).
 enum class CallbackMode { Deliver, Cancel, Discard };
 
 /// Raw storage for one queued callable. Trivially destructible on purpose: the owner consumes or destroys the

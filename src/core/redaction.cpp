@@ -8,8 +8,9 @@ namespace platformpp::core {
 namespace {
 
 constexpr std::array<std::string_view, 14> kSensitiveKeys = {
-    "access_token", "refresh_token", "id_token",      "token",          "code",      "code_verifier", "client_secret",
-    "bot_token",    "secret",        "device_code",   "external_auth_token", "password", "parent_token", "child_token",
+    "access_token",        "refresh_token", "id_token",     "token",       "code",
+    "code_verifier",       "client_secret", "bot_token",    "secret",      "device_code",
+    "external_auth_token", "password",      "parent_token", "child_token",
 };
 
 constexpr std::array<std::string_view, 3> kAuthSchemes = {"bearer", "bot", "basic"};
@@ -21,13 +22,16 @@ bool IEquals(std::string_view a, std::string_view b) noexcept {
 }
 
 bool IsSensitiveKey(std::string_view key) noexcept {
-  return std::any_of(kSensitiveKeys.begin(), kSensitiveKeys.end(), [&](std::string_view k) { return IEquals(k, key); });
+  return std::any_of(kSensitiveKeys.begin(), kSensitiveKeys.end(),
+                     [&](std::string_view k) { return IEquals(k, key); });
 }
 
-bool IsKeyChar(char c) noexcept { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; }
+bool IsKeyChar(char c) noexcept {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+}
 bool IsTokenChar(char c) noexcept {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '~' || c == '+' ||
-         c == '/' || c == '=' || c == '%';
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.' || c == '~' ||
+         c == '+' || c == '/' || c == '=' || c == '%';
 }
 
 // "Bearer <credential>": the scheme as a whole word, then spaces, then the credential.
@@ -37,9 +41,11 @@ std::size_t RedactAuthScheme(std::string_view text, std::size_t i, std::string& 
     if (text.size() - i <= scheme.size() || !IEquals(text.substr(i, scheme.size()), scheme)) continue;
     std::size_t j = i + scheme.size();
     if (text[j] != ' ') continue;
-    while (j < text.size() && text[j] == ' ') ++j;
+    while (j < text.size() && text[j] == ' ')
+      ++j;
     std::size_t end = j;
-    while (end < text.size() && IsTokenChar(text[end])) ++end;
+    while (end < text.size() && IsTokenChar(text[end]))
+      ++end;
     if (end == j) continue;
     out.append(text.substr(i, j - i));
     out.append(kRedacted);
@@ -54,19 +60,23 @@ std::size_t RedactKeyValue(std::string_view text, std::size_t i, std::string& ou
   if (!quoted && i > 0 && IsKeyChar(text[i - 1])) return 0;
   std::size_t keyStart = quoted ? i + 1 : i;
   std::size_t keyEnd = keyStart;
-  while (keyEnd < text.size() && IsKeyChar(text[keyEnd])) ++keyEnd;
+  while (keyEnd < text.size() && IsKeyChar(text[keyEnd]))
+    ++keyEnd;
   if (keyEnd == keyStart || !IsSensitiveKey(text.substr(keyStart, keyEnd - keyStart))) return 0;
   std::size_t j = keyEnd;
   if (quoted) {
     if (j >= text.size() || text[j] != '"') return 0;
     ++j;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t')) ++j;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t'))
+      ++j;
     if (j >= text.size() || text[j] != ':') return 0;
     ++j;
-    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r')) ++j;
+    while (j < text.size() && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'))
+      ++j;
     if (j >= text.size() || text[j] != '"') return 0;
     std::size_t end = j + 1;
-    while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
+    while (end < text.size() && text[end] != '"')
+      end += text[end] == '\\' ? 2 : 1;
     out.append(text.substr(i, j + 1 - i));
     out.append(kRedacted);
     out.push_back('"');

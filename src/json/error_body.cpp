@@ -24,31 +24,45 @@ void FlattenErrors(const Value& node, const std::string& path, int depth, std::v
         out.push_back(std::move(error));
       }
     } else {
-      FlattenErrors(it->value, path.empty() ? std::string(key) : path + "." + std::string(key), depth + 1, out);
+      FlattenErrors(it->value, path.empty() ? std::string(key) : path + "." + std::string(key), depth + 1,
+                    out);
     }
   }
 }
 
 std::string StatusText(int status) {
   switch (status) {
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 413: return "Payload Too Large";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "HTTP error";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 413:
+      return "Payload Too Large";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
+    default:
+      return "HTTP error";
   }
 }
 
 }  // namespace
 
-ClientResult::Details ParseErrorResponse(int status, std::string_view body, std::optional<double> retryAfterHeader) {
+ClientResult::Details ParseErrorResponse(int status, std::string_view body,
+                                         std::optional<double> retryAfterHeader) {
   ClientResult::Details details;
   details.type = ErrorType::HTTPError;
   details.status = status;

@@ -1,6 +1,6 @@
 #pragma once
-// RapidJSON, set up the one way the SDK parses network input: iteratively (no recursion, so no stack overflow on
-// deeply nested input), with typed lookups that never assert.
+// RapidJSON, set up the one way the SDK parses network input: iteratively (no recursion, so no stack overflow
+// on deeply nested input), with typed lookups that never assert.
 
 #include <rapidjson/document.h>
 #include <rapidjson/error/en.h>

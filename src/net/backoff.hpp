@@ -1,6 +1,6 @@
 #pragma once
-// Exponential backoff with full jitter: the n-th delay is uniform in [base * 2^n / 2, base * 2^n], capped, so that
-// many clients that failed together do not retry together.
+// Exponential backoff with full jitter: the n-th delay is uniform in [base * 2^n / 2, base * 2^n], capped, so
+// that many clients that failed together do not retry together.
 
 #include <chrono>
 #include <cstdint>
@@ -10,8 +10,9 @@ namespace platformpp::net {
 
 class Backoff {
  public:
-  Backoff(std::chrono::milliseconds initial, std::chrono::milliseconds maximum)
-      : initial_(initial), maximum_(maximum), random_(std::random_device{}()) {}
+  /// `random` is borrowed: one generator per client, seeded once (seeding per request is expensive).
+  Backoff(std::chrono::milliseconds initial, std::chrono::milliseconds maximum, std::mt19937_64& random)
+      : initial_(initial), maximum_(maximum), random_(random) {}
 
   std::chrono::milliseconds Next() {
     int64_t ceiling = initial_.count() << std::min(attempt_, 20);
@@ -27,7 +28,7 @@ class Backoff {
   std::chrono::milliseconds initial_;
   std::chrono::milliseconds maximum_;
   int attempt_ = 0;
-  std::mt19937_64 random_;
+  std::mt19937_64& random_;
 };
 
 }  // namespace platformpp::net

@@ -3,6 +3,8 @@
 
 #include "net/http_client.hpp"
 
+#include <platformpp/io_context.hpp>
+
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
 #include "core/redaction.hpp"
@@ -28,8 +30,8 @@
 
 #include <atomic>
 #include <charconv>
-#include <cstdlib>
 #include <cmath>
+#include <cstdlib>
 #include <deque>
 #include <map>
 #include <sstream>
@@ -72,7 +74,9 @@ std::optional<int> ParseInt(std::string_view text) {
   return value;
 }
 
-bool HasLineBreak(std::string_view text) { return text.find_first_of("\r\n") != std::string_view::npos; }
+bool HasLineBreak(std::string_view text) {
+  return text.find_first_of("\r\n") != std::string_view::npos;
+}
 
 ClientResult NetworkFailure(std::string message, bool retryable) {
   ClientResult::Details details;
@@ -94,7 +98,8 @@ class CancelRegistry {
   void CancelAll() {
     auto entries = std::move(entries_);
     entries_.clear();
-    for (auto& [id, cancel] : entries) cancel();
+    for (auto& [id, cancel] : entries)
+      cancel();
   }
 
  private:
@@ -138,10 +143,11 @@ struct Pool {
 // The outcome of one network attempt.
 struct Attempt {
   error_code ec;
-  std::string failure;     // what failed, for messages: "connect", "TLS handshake", ...
-  bool sent = false;       // request bytes may have reached the server
-  bool reused = false;     // on a keep-alive connection that served an earlier request
-  bool gotBytes = false;   // any response byte arrived
+  std::string failure;      // what failed, for messages: "connect", "TLS handshake", ...
+  bool sent = false;        // request bytes may have reached the server
+  bool reused = false;      // on a keep-alive connection that served an earlier request
+  bool gotBytes = false;    // any response byte arrived
+  bool tlsRefused = false;  // the handshake failed: retrying cannot help
   http::response<http::string_body> response;
 };
 
@@ -155,7 +161,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   // Certificate stores are loaded on the first https request (on the network thread), not when the Client is
-  // created: parsing a CA bundle costs tens of milliseconds that a Client which never uses TLS should not pay.
+  // created: parsing a CA bundle costs tens of milliseconds that a Client which never uses TLS should not
+  // pay.
   void EnsureTls() {
     if (tlsReady_) return;
     tlsReady_ = true;
@@ -169,7 +176,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       }
       if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file) {
         tls_.load_verify_file(file, ec);
-        if (ec) logger_->Warning(std::string("HTTP: cannot load SSL_CERT_FILE ") + file + ": " + ec.message());
+        if (ec)
+          logger_->Warning(std::string("HTTP: cannot load SSL_CERT_FILE ") + file + ": " + ec.message());
       }
     }
     if (!options_.caFile.empty()) {
@@ -207,8 +215,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       self->shutdown_ = true;
       self->cancels_.CancelAll();
       for (auto& [origin, pool] : self->pools_) {
-        for (auto& connection : pool.idle) connection->Close();
-        for (asio::steady_timer* waiter : pool.waiters) waiter->cancel();
+        for (auto& connection : pool.idle)
+          connection->Close();
+        for (asio::steady_timer* waiter : pool.waiters)
+          waiter->cancel();
       }
       self->pools_.clear();
     });
@@ -246,7 +256,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     const std::string routeKey = RateLimiter::RouteKey(request.method, url->Path());
     const bool retrySafe = request.retrySafe || IsIdempotentMethod(request.method);
     const auto timeout = request.timeout.value_or(std::chrono::milliseconds(timeoutMs_.load()));
-    Backoff backoff(options_.backoffInitial, options_.backoffMaximum);
+    Backoff backoff(options_.backoffInitial, options_.backoffMaximum, random_);
     int rateLimited = 0;
     bool staleRetried = false;
     const auto started = SteadyClock::now();
@@ -256,7 +266,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       while (auto until = limiter_.TryAcquire(routeKey, SteadyClock::now())) {
         if (logger_->Enabled(LoggingSeverity::Verbose)) {
           auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*until - SteadyClock::now());
-          logger_->Verbose("HTTP: " + routeKey + " waits " + std::to_string(wait.count()) + " ms for its rate limit");
+          logger_->Verbose("HTTP: " + routeKey + " waits " + std::to_string(wait.count()) +
+                           " ms for its rate limit");
         }
         co_await SleepUntil(*until);
         if (shutdown_) co_return response;
@@ -280,7 +291,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
           continue;
         }
         bool retry = !timedOut && (retrySafe || !attempt.sent) && response.attempts < options_.maxAttempts &&
-                     attempt.ec != ssl::error::stream_truncated && attempt.failure != "TLS handshake";
+                     !attempt.tlsRefused;
         if (retry) {
           auto delay = backoff.Next();
           logger_->Warning("HTTP: " + request.method + " " + routeKey + " " + message + "; retry in " +
@@ -290,14 +301,15 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
           continue;
         }
         logger_->Warning("HTTP: " + request.method + " " + routeKey + " " + message);
-        response.transport = NetworkFailure(message, !timedOut && attempt.failure != "TLS handshake");
+        response.transport = NetworkFailure(message, !attempt.tlsRefused);
         co_return response;
       }
 
       auto& res = attempt.response;
       response.status = static_cast<int>(res.result_int());
       response.headers.clear();
-      for (const auto& field : res) response.headers.emplace_back(field.name_string(), field.value());
+      for (const auto& field : res)
+        response.headers.emplace_back(field.name_string(), field.value());
       response.body = std::move(res.body());
       LogResponse(request, routeKey, response, started);
 
@@ -318,7 +330,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       if (response.status >= 500 && retrySafe && response.attempts < options_.maxAttempts) {
         auto delay = backoff.Next();
         logger_->Warning("HTTP: " + request.method + " " + routeKey + " answered " +
-                         std::to_string(response.status) + "; retry in " + std::to_string(delay.count()) + " ms");
+                         std::to_string(response.status) + "; retry in " + std::to_string(delay.count()) +
+                         " ms");
         co_await SleepUntil(SteadyClock::now() + delay);
         if (shutdown_) co_return response;
         continue;
@@ -354,7 +367,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   // One network attempt: a pooled or new connection, the request written, the response read.
-  asio::awaitable<Attempt> Exchange(const HttpRequest& request, const Url& url, std::chrono::milliseconds timeout) {
+  asio::awaitable<Attempt> Exchange(const HttpRequest& request, const Url& url,
+                                    std::chrono::milliseconds timeout) {
     Attempt attempt;
     const std::string origin = url.scheme + "://" + url.Authority();
     const auto deadline = SteadyClock::now() + timeout;
@@ -370,8 +384,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     req.version(11);
     req.set(http::field::host, url.Authority());
     req.set(http::field::user_agent, options_.userAgent);
-    for (const HttpHeader& header : request.headers) req.set(header.first, header.second);
-    if (!request.body.empty() || request.method == "POST" || request.method == "PUT" || request.method == "PATCH") {
+    for (const HttpHeader& header : request.headers)
+      req.set(header.first, header.second);
+    if (!request.body.empty() || request.method == "POST" || request.method == "PUT" ||
+        request.method == "PATCH") {
       if (!request.contentType.empty()) req.set(http::field::content_type, request.contentType);
       req.body() = request.body;
       req.prepare_payload();
@@ -405,8 +421,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
 
   template <class Stream>
   asio::awaitable<void> WriteRead(Stream& stream, http::request<http::string_body>& req,
-                                  http::response_parser<http::string_body>& parser, beast::flat_buffer& buffer,
-                                  Attempt& attempt) {
+                                  http::response_parser<http::string_body>& parser,
+                                  beast::flat_buffer& buffer, Attempt& attempt) {
     co_await http::async_write(stream, req, asio::redirect_error(kAwait, attempt.ec));
     if (attempt.ec) co_return;
     attempt.failure = "response";
@@ -414,7 +430,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     attempt.gotBytes = parser.got_some();
   }
 
-  // An idle keep-alive connection, or a new one (connected and, for https, handshaken) when the pool has room.
+  // An idle keep-alive connection, or a new one (connected and, for https, handshaken) when the pool has
+  // room.
   asio::awaitable<std::unique_ptr<Connection>> Acquire(const std::string& origin, const Url& url,
                                                        SteadyClock::time_point deadline, Attempt& attempt) {
     for (;;) {
@@ -482,11 +499,14 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
         X509_VERIFY_PARAM_set1_host(param, url.host.c_str(), url.host.size());
       }
       attempt.failure = "TLS handshake";
-      co_await connection->tls->async_handshake(ssl::stream_base::client, asio::redirect_error(kAwait, attempt.ec));
+      co_await connection->tls->async_handshake(ssl::stream_base::client,
+                                                asio::redirect_error(kAwait, attempt.ec));
       if (attempt.ec) {
+        attempt.tlsRefused = true;
         long verify = SSL_get_verify_result(ssl);
         if (verify != X509_V_OK) {
-          attempt.failure = std::string("TLS handshake (certificate: ") + X509_verify_cert_error_string(verify) + ")";
+          attempt.failure =
+              std::string("TLS handshake (certificate: ") + X509_verify_cert_error_string(verify) + ")";
         }
         co_return nullptr;
       }
@@ -551,16 +571,21 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   std::string tlsError_;
   bool tlsReady_ = false;
   RateLimiter limiter_;
+  std::mt19937_64 random_{std::random_device{}()};
   std::map<std::string, Pool> pools_;
   CancelRegistry cancels_;
   bool shutdown_ = false;
 };
 
 HttpClient::HttpClient(IoContext& context, std::shared_ptr<core::Logger> logger, HttpClientOptions options)
-    : impl_(std::make_shared<Impl>(core::IoContextAccess::Get(context), std::move(logger), std::move(options))),
+    : context_(context),
+      impl_(
+          std::make_shared<Impl>(core::IoContextAccess::Get(context), std::move(logger), std::move(options))),
       stopped_(impl_->StoppedFuture()) {}
 
-HttpClient::~HttpClient() { Shutdown(); }
+HttpClient::~HttpClient() {
+  Shutdown();
+}
 
 void HttpClient::Send(HttpRequest request, Handler handler) {
   if (!impl_) return;  // shut down: the handler is destroyed here
@@ -579,6 +604,13 @@ void HttpClient::Shutdown() {
   if (!impl_) return;
   impl_->Shutdown();
   impl_.reset();
+  if (context_.Pumped()) {
+    // Nobody else runs a threadless context: run the cancellations ourselves.
+    auto& io = core::IoContextAccess::Get(context_);
+    while (stopped_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      io.run_one_for(std::chrono::milliseconds(10));
+    }
+  }
   stopped_.wait();
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// HTTPS (and plain HTTP, for the emulator's debug mode) to the platform: keep-alive connection pools per origin,
-// TLS with peer and host name verification, the platform's rate limits, and bounded retries where a retry cannot
-// duplicate an effect. All I/O runs on one strand of the Client's IoContext; the header stays free of Asio.
+// HTTPS (and plain HTTP, for the emulator's debug mode) to the platform: keep-alive connection pools per
+// origin, TLS with peer and host name verification, the platform's rate limits, and bounded retries where a
+// retry cannot duplicate an effect. All I/O runs on one strand of the Client's IoContext; the header stays
+// free of Asio.
 
 #include "net/http_types.hpp"
 
@@ -53,12 +54,14 @@ class HttpClient {
   void SetTimeout(std::chrono::milliseconds timeout);
   std::chrono::milliseconds Timeout() const;
 
-  /// Cancels every request and closes every connection, then waits until the network side holds nothing of this
-  /// client any more. Handlers of unfinished requests are destroyed, not called. Must not run on the network thread.
+  /// Cancels every request and closes every connection, then waits until the network side holds nothing of
+  /// this client any more. Handlers of unfinished requests are destroyed, not called. Must not run on the
+  /// network thread.
   void Shutdown();
 
  private:
   class Impl;
+  IoContext& context_;
   std::shared_ptr<Impl> impl_;
   std::future<void> stopped_;
 };

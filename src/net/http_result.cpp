@@ -38,10 +38,12 @@ ClientResult ParseJsonResponse(const HttpResponse& response, json::Document& doc
   if (!result.Successful()) return result;
   std::string_view type = response.Header("Content-Type");
   if (type.substr(0, type.find(';')) != "application/json") {
-    return Malformed(response, "Content-Type is '" + std::string(type.substr(0, 64)) + "', not application/json");
+    return Malformed(response,
+                     "Content-Type is '" + std::string(type.substr(0, 64)) + "', not application/json");
   }
   std::string error;
-  if (!json::Parse(response.body, document, &error)) return Malformed(response, "invalid JSON (" + error + ")");
+  if (!json::Parse(response.body, document, &error))
+    return Malformed(response, "invalid JSON (" + error + ")");
   return {};
 }
 

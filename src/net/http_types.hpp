@@ -28,7 +28,8 @@ struct HttpRequest {
 };
 
 struct HttpResponse {
-  /// Not Successful when no usable response arrived (NetworkError, timeout, invalid request). Then `status` is 0.
+  /// Not Successful when no usable response arrived (NetworkError, timeout, invalid request). Then `status`
+  /// is 0.
   ClientResult transport;
   int status = 0;
   std::vector<HttpHeader> headers;

@@ -8,8 +8,8 @@ namespace platformpp::net {
 namespace {
 
 bool IsId(std::string_view segment) {
-  return !segment.empty() && std::all_of(segment.begin(), segment.end(),
-                                         [](unsigned char c) { return std::isdigit(c) != 0; });
+  return !segment.empty() &&
+         std::all_of(segment.begin(), segment.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
 
 bool IsMajor(std::string_view previous) {
@@ -33,8 +33,8 @@ std::string RateLimiter::RouteKey(std::string_view method, std::string_view path
   std::size_t i = 0;
   while (i < path.size()) {
     std::size_t slash = path.find('/', i + 1);
-    std::string_view segment = path.substr(i + 1, slash == std::string_view::npos ? std::string_view::npos
-                                                                                   : slash - i - 1);
+    std::string_view segment =
+        path.substr(i + 1, slash == std::string_view::npos ? std::string_view::npos : slash - i - 1);
     key.push_back('/');
     if (IsId(segment) && !IsMajor(previous)) {
       key += "{id}";
@@ -87,7 +87,8 @@ void RateLimiter::Update(const std::string& routeKey, const RateLimitHeaders& he
   bucket.resetAt = now + Seconds(*headers.resetAfter);
 }
 
-void RateLimiter::OnTooManyRequests(const std::string& routeKey, bool global, double retryAfter, TimePoint now) {
+void RateLimiter::OnTooManyRequests(const std::string& routeKey, bool global, double retryAfter,
+                                    TimePoint now) {
   TimePoint until = now + Seconds(retryAfter);
   if (global) {
     globalUntil_ = std::max(globalUntil_, until);

@@ -1,8 +1,8 @@
 #pragma once
-// The client side of the platform's rate limits. Routes map to buckets the server names in X-RateLimit-Bucket;
-// a bucket with nothing Remaining holds its next request until Reset-After has passed, and a 429 pauses its route
-// (or every route, when global) for retry_after. Pure logic with the time passed in: the HTTP client waits, this
-// only says until when.
+// The client side of the platform's rate limits. Routes map to buckets the server names in
+// X-RateLimit-Bucket; a bucket with nothing Remaining holds its next request until Reset-After has passed,
+// and a 429 pauses its route (or every route, when global) for retry_after. Pure logic with the time passed
+// in: the HTTP client waits, this only says until when.
 
 #include <chrono>
 #include <optional>
@@ -28,9 +28,9 @@ class RateLimiter {
   using Clock = std::chrono::steady_clock;
   using TimePoint = Clock::time_point;
 
-  /// "GET /channels/123/messages/{id}": the method and path with minor ids folded, so that requests which share a
-  /// server-side bucket share a key. Major parameters (channel, guild, webhook ids) are kept: buckets are per
-  /// major parameter.
+  /// "GET /channels/123/messages/{id}": the method and path with minor ids folded, so that requests which
+  /// share a server-side bucket share a key. Major parameters (channel, guild, webhook ids) are kept: buckets
+  /// are per major parameter.
   static std::string RouteKey(std::string_view method, std::string_view path);
 
   /// Takes a slot for one request on `routeKey`. Returns nullopt when it may be sent now (the slot is then

@@ -56,7 +56,8 @@ std::optional<Url> ParseUrl(std::string_view text) {
     if (url.host.empty() || url.host.find(':') != std::string::npos) return std::nullopt;
   }
   for (char c : url.host) {
-    if (std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c))) return std::nullopt;
+    if (std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c)))
+      return std::nullopt;
   }
   url.port = defaultPort;
   if (!portText.empty()) {

@@ -19,11 +19,11 @@
 #include <stdexcept>
 #include <thread>
 
-#include <csignal>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 extern char** environ;
 
@@ -115,17 +115,19 @@ ClientOptions ConnectionInfo::ClientOptionsFor() const {
 std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   std::unique_ptr<EmulatorProcess> process(new EmulatorProcess());
   std::string base = (std::filesystem::temp_directory_path() / "platformpp-emulator-XXXXXX").string();
-  if (!::mkdtemp(base.data())) throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
+  if (!::mkdtemp(base.data()))
+    throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
   process->dataDir_ = base;
   process->connectionFile_ = base + "/connection.json";
 
   std::string binary = FindBinary(options.binary);
-  std::vector<std::string> args = {binary, "--port", "0", "--connection-file", process->connectionFile_,
+  std::vector<std::string> args = {binary,       "--port", "0", "--connection-file", process->connectionFile_,
                                    "--data-dir", base};
   if (options.plainHttp) args.push_back("--plain-http");
   args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
   std::vector<char*> argv;
-  for (std::string& arg : args) argv.push_back(arg.data());
+  for (std::string& arg : args)
+    argv.push_back(arg.data());
   argv.push_back(nullptr);
 
   posix_spawn_file_actions_t actions;
@@ -149,7 +151,8 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
       text << in.rdbuf();
       throw std::runtime_error("the emulator exited before it was ready: " + text.str());
     }
-    if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("the emulator did not start in time");
+    if (std::chrono::steady_clock::now() > deadline)
+      throw std::runtime_error("the emulator did not start in time");
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   process->connection_ = ConnectionInfo::Load(process->connectionFile_);
@@ -213,9 +216,8 @@ EmulatorAdmin::Response EmulatorAdmin::Request(const std::string& method, const 
   if (!jsonBody.empty()) request.contentType = "application/json";
   auto promise = std::make_shared<std::promise<net::HttpResponse>>();
   auto future = promise->get_future();
-  impl_->http->Send(std::move(request), [promise](net::HttpResponse response) {
-    promise->set_value(std::move(response));
-  });
+  impl_->http->Send(std::move(request),
+                    [promise](net::HttpResponse response) { promise->set_value(std::move(response)); });
   net::HttpResponse response = future.get();
   if (!response.transport.Successful()) {
     throw std::runtime_error("emulator admin " + method + " " + path + ": " + response.transport.ToString());
@@ -249,9 +251,17 @@ bool EmulatorAdmin::Healthy() {
   }
 }
 
+int64_t EmulatorAdmin::ConnectionsAccepted() {
+  auto document = Expect(Request("GET", "/health"), 200, "health");
+  auto count = json::GetInt(document, "connections_accepted");
+  if (!count) throw std::runtime_error("health: missing connections_accepted");
+  return *count;
+}
+
 EmulatorAdmin::App EmulatorAdmin::CreateApp(const std::string& name) {
   auto document = Expect(Request("POST", "/apps", JsonObject().Add("name", name).Done()), 200, "create app");
-  return {RequireSnowflake(document, "id", "create app"), RequireString(document, "client_secret", "create app"),
+  return {RequireSnowflake(document, "id", "create app"),
+          RequireString(document, "client_secret", "create app"),
           RequireString(document, "bot_token", "create app")};
 }
 
@@ -260,7 +270,8 @@ EmulatorAdmin::User EmulatorAdmin::CreateUser(const std::string& username, const
   body.Add("username", username);
   if (!globalName.empty()) body.Add("global_name", globalName);
   auto document = Expect(Request("POST", "/users", body.Done()), 200, "create user");
-  return {RequireSnowflake(document, "id", "create user"), RequireString(document, "username", "create user")};
+  return {RequireSnowflake(document, "id", "create user"),
+          RequireString(document, "username", "create user")};
 }
 
 EmulatorAdmin::Token EmulatorAdmin::MintToken(uint64_t userId, uint64_t appId, const std::string& scopes) {
@@ -270,7 +281,8 @@ EmulatorAdmin::Token EmulatorAdmin::MintToken(uint64_t userId, uint64_t appId, c
                          .Add("scopes", scopes)
                          .Done();
   auto document = Expect(Request("POST", "/tokens", body), 200, "mint token");
-  return {RequireString(document, "access_token", "mint token"), RequireString(document, "refresh_token", "mint token"),
+  return {RequireString(document, "access_token", "mint token"),
+          RequireString(document, "refresh_token", "mint token"),
           json::GetInt(document, "expires_in").value_or(0)};
 }
 
@@ -282,8 +294,8 @@ int64_t EmulatorAdmin::ClockMs() {
 }
 
 void EmulatorAdmin::AdvanceClock(std::chrono::milliseconds by) {
-  Expect(Request("POST", "/clock", JsonObject().Add("advance_ms", static_cast<int64_t>(by.count())).Done()), 200,
-         "advance clock");
+  Expect(Request("POST", "/clock", JsonObject().Add("advance_ms", static_cast<int64_t>(by.count())).Done()),
+         200, "advance clock");
 }
 
 std::string EmulatorAdmin::AddFault(const Fault& fault) {
@@ -304,7 +316,8 @@ std::string EmulatorAdmin::AddFault(const Fault& fault) {
 
 void EmulatorAdmin::ClearFaults() {
   auto response = Request("DELETE", "/faults");
-  if (response.status != 204 && response.status != 200) throw std::runtime_error("clear faults: " + response.body);
+  if (response.status != 204 && response.status != 200)
+    throw std::runtime_error("clear faults: " + response.body);
 }
 
 void EmulatorAdmin::SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window) {
@@ -318,13 +331,15 @@ void EmulatorAdmin::SetRateLimit(const std::string& route, int limit, std::chron
 }
 
 void EmulatorAdmin::SetGlobalRateLimit(int perSecond) {
-  Expect(Request("POST", "/ratelimits", JsonObject().Add("global_per_second", static_cast<int64_t>(perSecond)).Done()),
+  Expect(Request("POST", "/ratelimits",
+                 JsonObject().Add("global_per_second", static_cast<int64_t>(perSecond)).Done()),
          200, "set global rate limit");
 }
 
 void EmulatorAdmin::ResetRateLimits() {
   auto response = Request("DELETE", "/ratelimits");
-  if (response.status != 204 && response.status != 200) throw std::runtime_error("reset rate limits: " + response.body);
+  if (response.status != 204 && response.status != 200)
+    throw std::runtime_error("reset rate limits: " + response.body);
 }
 
 }  // namespace platformpp::testkit

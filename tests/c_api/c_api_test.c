@@ -6,12 +6,12 @@
 #include <string.h>
 
 static int failures = 0;
-#define CHECK(cond)                                                   \
-  do {                                                                \
-    if (!(cond)) {                                                    \
+#define CHECK(cond)                                                            \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
       fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                     \
-    }                                                                 \
+      ++failures;                                                              \
+    }                                                                          \
   } while (0)
 
 typedef struct counters {
@@ -22,11 +22,13 @@ typedef struct counters {
   int logs;
 } counters;
 
-static void count_free(void *user_data) { ((counters *)user_data)->frees++; }
+static void count_free(void* user_data) {
+  ((counters*)user_data)->frees++;
+}
 
-static void on_user(const platformpp_client_result *result, uint64_t user_id, const char *username,
-                    size_t username_size, void *user_data) {
-  counters *c = (counters *)user_data;
+static void on_user(const platformpp_client_result* result, uint64_t user_id, const char* username,
+                    size_t username_size, void* user_data) {
+  counters* c = (counters*)user_data;
   c->callbacks++;
   c->last_type = (int)platformpp_client_result_type(result);
   if (c->last_type == PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED) c->destroyed++;
@@ -34,27 +36,27 @@ static void on_user(const platformpp_client_result *result, uint64_t user_id, co
   CHECK(username != NULL && username_size == 0 && username[0] == '\0');
 }
 
-static void on_log(const char *message, size_t size, platformpp_logging_severity severity, void *user_data) {
+static void on_log(const char* message, size_t size, platformpp_logging_severity severity, void* user_data) {
   (void)severity;
   CHECK(strlen(message) == size);
-  ((counters *)user_data)->logs++;
+  ((counters*)user_data)->logs++;
 }
 
 typedef struct destroy_ctx {
-  platformpp_client *client;
+  platformpp_client* client;
   int calls;
 } destroy_ctx;
 
-static void destroy_from_callback(const platformpp_client_result *result, uint64_t user_id, const char *username,
-                                  size_t username_size, void *user_data) {
-  destroy_ctx *ctx = (destroy_ctx *)user_data;
+static void destroy_from_callback(const platformpp_client_result* result, uint64_t user_id,
+                                  const char* username, size_t username_size, void* user_data) {
+  destroy_ctx* ctx = (destroy_ctx*)user_data;
   (void)result;
   (void)user_id;
   (void)username;
   (void)username_size;
   ctx->calls++;
   if (ctx->client) {
-    platformpp_client *client = ctx->client;
+    platformpp_client* client = ctx->client;
     ctx->client = NULL;
     platformpp_client_destroy(client); /* allowed from inside a callback */
   }
@@ -79,7 +81,7 @@ int main(void) {
 
   counters ops = {0, 0, 0, 0, 0};
   counters logs = {0, 0, 0, 0, 0};
-  platformpp_client *client = platformpp_client_create(&options);
+  platformpp_client* client = platformpp_client_create(&options);
   CHECK(client != NULL);
   platformpp_client_add_log_callback(client, on_log, PLATFORMPP_LOGGING_SEVERITY_VERBOSE, &logs, count_free);
   platformpp_client_set_application_id(client, 1234);
@@ -89,8 +91,8 @@ int main(void) {
   CHECK(platformpp_client_get_http_request_timeout(client) == 250);
 
   /* An empty token: a validation error, delivered only inside run_callbacks; user_data freed once after. */
-  platformpp_client_fetch_current_user(client, PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER, NULL, 0, on_user, &ops,
-                                       count_free);
+  platformpp_client_fetch_current_user(client, PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER, NULL, 0, on_user,
+                                       &ops, count_free);
   CHECK(ops.callbacks == 0);
   platformpp_client_run_callbacks(client);
   CHECK(ops.callbacks == 1);
@@ -119,7 +121,7 @@ int main(void) {
   CHECK(ctx.client == NULL);
 
   /* Results: to_string is freed by the caller; NULL-safety. */
-  char *text = platformpp_client_result_to_string(NULL);
+  char* text = platformpp_client_result_to_string(NULL);
   CHECK(text != NULL && strcmp(text, "None") == 0);
   platformpp_free(text);
   platformpp_client_destroy(NULL);

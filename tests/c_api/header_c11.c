@@ -2,4 +2,6 @@
 #include <platformpp/platformpp_c.h>
 
 int platformpp_header_c11_check(void);
-int platformpp_header_c11_check(void) { return PLATFORMPP_C_API_VERSION; }
+int platformpp_header_c11_check(void) {
+  return PLATFORMPP_C_API_VERSION;
+}

@@ -2,4 +2,6 @@
 #include <platformpp/platformpp_c.h>
 
 int platformpp_header_cxx_check();
-int platformpp_header_cxx_check() { return PLATFORMPP_C_API_VERSION; }
+int platformpp_header_cxx_check() {
+  return PLATFORMPP_C_API_VERSION;
+}

@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "emulator_service.hpp"
 #include "snowflake.hpp"
@@ -370,4 +371,61 @@ TEST_CASE_FIXTURE(Fixture, "faults: status, 429, raw body, drop, truncate, delay
   CHECK(body["errors"].HasMember("route"));
   CHECK(body["errors"].HasMember("status"));
   CHECK(body["errors"].HasMember("count"));
+}
+
+TEST_CASE_FIXTURE(Fixture, "random input never throws and always gets a well-formed answer") {
+  std::uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  const std::vector<std::string> targets = {"/_emulator/users",
+                                            "/_emulator/apps",
+                                            "/_emulator/tokens",
+                                            "/_emulator/clock",
+                                            "/_emulator/faults",
+                                            "/_emulator/ratelimits",
+                                            "/api/v10/users/@me",
+                                            "/api/v10/gateway",
+                                            "/api/v10",
+                                            "/api/v",
+                                            "/_emulator/tokens/%00",
+                                            "//"};
+  const std::vector<std::string> fragments = {"{",
+                                              "}",
+                                              "[",
+                                              "]",
+                                              "\"username\"",
+                                              ":",
+                                              ",",
+                                              "\"route\"",
+                                              "\"* /**\"",
+                                              "1e999",
+                                              "-1",
+                                              "null",
+                                              "true",
+                                              "\"\\u0000\"",
+                                              "\xff",
+                                              "\"scopes\"",
+                                              "\"now\"",
+                                              "\"advance_ms\"",
+                                              "9223372036854775807",
+                                              "\"status\""};
+  const std::vector<std::string> methods = {"GET", "POST", "DELETE", "PUT", "PATCH", "BREW"};
+  call("DELETE", "/_emulator/faults");
+  for (int i = 0; i < 3000; ++i) {
+    std::string body;
+    const auto pieces = next() % 12;
+    for (std::uint64_t j = 0; j < pieces; ++j)
+      body += fragments[next() % fragments.size()];
+    auto request = make_request(methods[next() % methods.size()], targets[next() % targets.size()], body);
+    Outcome outcome;
+    CHECK_NOTHROW(outcome = service.handle(request));
+    if (outcome.delivery != Outcome::Delivery::respond)
+      continue;  // a random fault body may ask for drop/truncate
+    CHECK(outcome.response.status >= 200);
+    CHECK(outcome.response.status <= 599);
+  }
 }

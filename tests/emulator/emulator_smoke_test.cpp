@@ -20,6 +20,7 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -98,6 +99,8 @@ class EmulatorProcess {
       ::kill(pid_, SIGKILL);
       ::waitpid(pid_, nullptr, 0);
     }
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
   }
   EmulatorProcess(const EmulatorProcess&) = delete;
   EmulatorProcess& operator=(const EmulatorProcess&) = delete;
@@ -224,8 +227,14 @@ TEST_CASE("TLS emulator: connection file, health, auth, faults and SIGTERM") {
   struct stat info {};
   REQUIRE(::stat(emulator.connection_file().c_str(), &info) == 0);
   CHECK((info.st_mode & 0777) == 0600);
-  CHECK(emulator.stdout_text() == "platformpp-emulator listening on https://" + authority +
-                                      " (connection file: " + emulator.connection_file() + ")\n");
+  // The line is printed right after the connection file is written.
+  const std::string expected_line = "platformpp-emulator listening on https://" + authority +
+                                    " (connection file: " + emulator.connection_file() + ")\n";
+  const auto deadline = Clock::now() + std::chrono::seconds(10);
+  while (emulator.stdout_text() != expected_line && Clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  CHECK(emulator.stdout_text() == expected_line);
 
   auto response = tls_exchange(emulator, make_request(http::verb::get, "/_emulator/health"));
   CHECK(response.result_int() == 200);
@@ -254,18 +263,18 @@ TEST_CASE("TLS emulator: connection file, health, auth, faults and SIGTERM") {
 
   SUBCASE("a delayed request does not hold up others") {
     tls_exchange(emulator, make_request(http::verb::post, "/_emulator/faults",
-                                        R"({"route":"GET /gateway","delay_ms":700})"));
+                                        R"({"route":"GET /gateway","delay_ms":1000})"));
     TlsClient slow(emulator);
     const auto started = Clock::now();
     slow.send(make_request(http::verb::get, "/api/v10/gateway"));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     CHECK(tls_exchange(emulator, make_request(http::verb::get, "/_emulator/health")).result_int() == 200);
-    CHECK(Clock::now() - started < std::chrono::milliseconds(650));
+    CHECK(Clock::now() - started < std::chrono::milliseconds(900));
     beast::error_code ec;
     response = slow.receive(ec);
     REQUIRE(!ec);
     CHECK(response.result_int() == 200);
-    CHECK(Clock::now() - started >= std::chrono::milliseconds(700));
+    CHECK(Clock::now() - started >= std::chrono::milliseconds(1000));
   }
 
   SUBCASE("drop closes without an answer; truncate announces more than it sends") {

@@ -1,4 +1,5 @@
-// The callback queue and Completion: the core of "callbacks only inside RunCallbacks, each operation ends once".
+// The callback queue and Completion: the core of "callbacks only inside RunCallbacks, each operation ends
+// once".
 #include "core/callback_queue.hpp"
 #include "core/completion.hpp"
 
@@ -31,7 +32,8 @@ TEST_CASE("events run only when drained, in order, on the draining thread") {
   CHECK(queue.PendingCount() == 3000);
   queue.Drain();
   REQUIRE(seen.size() == 3000);
-  for (int i = 0; i < 3000; ++i) CHECK(seen[static_cast<std::size_t>(i)] == i);
+  for (int i = 0; i < 3000; ++i)
+    CHECK(seen[static_cast<std::size_t>(i)] == i);
   CHECK(queue.PendingCount() == 0);
 }
 
@@ -59,7 +61,8 @@ TEST_CASE("pushes from another thread are delivered on the draining thread") {
       ++pushed;
     }
   });
-  while (pushed.load() < 10000) queue.Drain();
+  while (pushed.load() < 10000)
+    queue.Drain();
   producer.join();
   queue.Drain();
   CHECK(delivered == 10000);
@@ -87,13 +90,17 @@ TEST_CASE("a completion delivers its result exactly once") {
 TEST_CASE("a completion dropped unfinished reports Aborted, or ClientDestroyed during shutdown") {
   auto queue = std::make_shared<CallbackQueue>();
   std::vector<ErrorType> types;
-  { Completion<int> dropped(queue, [&](ClientResult r, int) { types.push_back(r.Type()); }); }
+  {
+    Completion<int> dropped(queue, [&](ClientResult r, int) { types.push_back(r.Type()); });
+  }
   queue->Drain();
   REQUIRE(types.size() == 1);
   CHECK(types[0] == ErrorType::Aborted);
 
   queue->BeginShutdown();
-  { Completion<int> dropped(queue, [&](ClientResult r, int) { types.push_back(r.Type()); }); }
+  {
+    Completion<int> dropped(queue, [&](ClientResult r, int) { types.push_back(r.Type()); });
+  }
   queue->Shutdown();
   REQUIRE(types.size() == 2);
   CHECK(types[1] == ErrorType::ClientDestroyed);
@@ -112,7 +119,9 @@ TEST_CASE("shutdown completes queued operations with ClientDestroyed and drops e
   CHECK(results[0] == ErrorType::ClientDestroyed);
 
   // Closed: nothing runs any more, not even for completions dropped later.
-  { Completion<> late(queue, [&](ClientResult r) { results.push_back(r.Type()); }); }
+  {
+    Completion<> late(queue, [&](ClientResult r) { results.push_back(r.Type()); });
+  }
   queue->Drain();
   CHECK(results.size() == 1);
 }

@@ -14,7 +14,8 @@ using namespace platformpp;
 namespace {
 std::size_t ThreadCount() {
   std::size_t n = 0;
-  for ([[maybe_unused]] auto& entry : std::filesystem::directory_iterator("/proc/self/task")) ++n;
+  for ([[maybe_unused]] auto& entry : std::filesystem::directory_iterator("/proc/self/task"))
+    ++n;
   return n;
 }
 }  // namespace
@@ -49,11 +50,12 @@ TEST_CASE("Clients sharing an IoContext use its threads, not their own") {
 TEST_CASE("validation failures are reported inside RunCallbacks, not from the call") {
   Client client;
   int calls = 0;
-  client.FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult result, uint64_t, std::string) {
-    ++calls;
-    CHECK(result.Type() == ErrorType::ValidationError);
-    CHECK(result.Error().find("token") != std::string::npos);
-  });
+  client.FetchCurrentUser(AuthorizationTokenType::Bearer, "",
+                          [&](ClientResult result, uint64_t, std::string) {
+                            ++calls;
+                            CHECK(result.Type() == ErrorType::ValidationError);
+                            CHECK(result.Error().find("token") != std::string::npos);
+                          });
   CHECK(calls == 0);
   client.RunCallbacks();
   CHECK(calls == 1);
@@ -68,9 +70,8 @@ TEST_CASE("a callback may destroy the Client: later operations end as ClientDest
     results.push_back(r.Type());
     client.reset();  // destroy from inside RunCallbacks
   });
-  client->FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult r, uint64_t, std::string) {
-    results.push_back(r.Type());
-  });
+  client->FetchCurrentUser(AuthorizationTokenType::Bearer, "",
+                           [&](ClientResult r, uint64_t, std::string) { results.push_back(r.Type()); });
   client->RunCallbacks();
   REQUIRE(results.size() == 2);
   CHECK(results[0] == ErrorType::ValidationError);
@@ -82,14 +83,14 @@ TEST_CASE("destroying a Client completes queued operations inside the destructor
   {
     Client client;
     for (int i = 0; i < 3; ++i) {
-      client.FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult r, uint64_t, std::string) {
-        results.push_back(r.Type());
-      });
+      client.FetchCurrentUser(AuthorizationTokenType::Bearer, "",
+                              [&](ClientResult r, uint64_t, std::string) { results.push_back(r.Type()); });
     }
     CHECK(results.empty());
   }
   REQUIRE(results.size() == 3);
-  for (ErrorType type : results) CHECK(type == ErrorType::ClientDestroyed);
+  for (ErrorType type : results)
+    CHECK(type == ErrorType::ClientDestroyed);
 }
 
 TEST_CASE("HTTP timeout setting") {

@@ -24,8 +24,8 @@ TEST_CASE("nested errors are flattened to field paths") {
 }
 
 TEST_CASE("429 bodies give retry_after and are retryable") {
-  auto d = ParseErrorResponse(429, R"({"message": "You are being rate limited.", "retry_after": 0.25, "global": false})",
-                              1.0);
+  auto d = ParseErrorResponse(
+      429, R"({"message": "You are being rate limited.", "retry_after": 0.25, "global": false})", 1.0);
   CHECK(d.retryable);
   CHECK(d.retryAfter == doctest::Approx(0.25));
   auto header = ParseErrorResponse(429, "not json", 2.0);
@@ -33,8 +33,8 @@ TEST_CASE("429 bodies give retry_after and are retryable") {
 }
 
 TEST_CASE("OAuth2 errors keep their error code") {
-  auto d = ParseErrorResponse(400, R"({"error": "invalid_grant", "error_description": "Invalid refresh token"})",
-                              std::nullopt);
+  auto d = ParseErrorResponse(
+      400, R"({"error": "invalid_grant", "error_description": "Invalid refresh token"})", std::nullopt);
   CHECK(d.oauthError == "invalid_grant");
   CHECK(d.error == "Invalid refresh token");
 }
@@ -52,9 +52,11 @@ TEST_CASE("bodies that are not the platform's shape still give a clean error") {
 
 TEST_CASE("deep nesting does not overflow the stack") {
   std::string deep = "{\"errors\":";
-  for (int i = 0; i < 100000; ++i) deep += "{\"a\":";
+  for (int i = 0; i < 100000; ++i)
+    deep += "{\"a\":";
   deep += "1";
-  for (int i = 0; i < 100000; ++i) deep += "}";
+  for (int i = 0; i < 100000; ++i)
+    deep += "}";
   deep += "}";
   auto d = ParseErrorResponse(400, deep, std::nullopt);
   CHECK(d.fieldErrors.empty());

@@ -29,7 +29,8 @@ TEST_CASE("route keys fold minor ids and keep major parameters") {
 TEST_CASE("unknown routes are not held") {
   RateLimiter limiter;
   auto now = RateLimiter::Clock::now();
-  for (int i = 0; i < 100; ++i) CHECK_FALSE(limiter.TryAcquire("GET /gateway", now));
+  for (int i = 0; i < 100; ++i)
+    CHECK_FALSE(limiter.TryAcquire("GET /gateway", now));
 }
 
 TEST_CASE("a bucket lets exactly Remaining requests through, then waits for Reset-After") {

@@ -11,7 +11,8 @@ TEST_CASE("credentials after an auth scheme are removed") {
   CHECK(RedactByShape("Authorization: Bearer abc.DEF-123_x") == "Authorization: Bearer [redacted]");
   CHECK(RedactByShape("authorization: bot MTIz.abc.def") == "authorization: bot [redacted]");
   CHECK(RedactByShape("Basic dXNlcjpwYXNz") == "Basic [redacted]");
-  CHECK(RedactByShape("the Bearer of bad news") == "the Bearer [redacted] bad news");  // shape wins: safe side
+  CHECK(RedactByShape("the Bearer of bad news") ==
+        "the Bearer [redacted] bad news");  // shape wins: safe side
   CHECK(RedactByShape("Bearer") == "Bearer");
 }
 

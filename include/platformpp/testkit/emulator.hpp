@@ -1,7 +1,8 @@
 #pragma once
-// Drive platformpp-emulator from tests, bots and samples: start it on a free port, read its connection file, seed
-// it through the admin API, move its clock, inject faults, and stop it. Calls here block the calling thread and
-// throw std::runtime_error when the emulator answers with an error: they are for test code, not for a game loop.
+// Drive platformpp-emulator from tests, bots and samples: start it on a free port, read its connection file,
+// seed it through the admin API, move its clock, inject faults, and stop it. Calls here block the calling
+// thread and throw std::runtime_error when the emulator answers with an error: they are for test code, not
+// for a game loop.
 
 #include <platformpp/client.hpp>
 
@@ -85,15 +86,15 @@ class EmulatorAdmin {
   };
   struct Fault {
     std::string route;  ///< "<METHOD> <path pattern>", e.g. "GET /users/@me"
-    std::optional<int> status;
-    std::optional<double> retryAfter;
-    std::optional<bool> global;
-    std::optional<int> delayMs;
-    std::optional<bool> drop;
-    std::optional<bool> truncate;
-    std::optional<std::string> body;
-    std::optional<std::string> contentType;
-    std::optional<int> count;
+    std::optional<int> status{};
+    std::optional<double> retryAfter{};
+    std::optional<bool> global{};
+    std::optional<int> delayMs{};
+    std::optional<bool> drop{};
+    std::optional<bool> truncate{};
+    std::optional<std::string> body{};
+    std::optional<std::string> contentType{};
+    std::optional<int> count{};
   };
 
   explicit EmulatorAdmin(ConnectionInfo connection);
@@ -105,6 +106,8 @@ class EmulatorAdmin {
   Response Request(const std::string& method, const std::string& path, const std::string& jsonBody = {});
 
   bool Healthy();
+  /// TCP connections the emulator has accepted since it started (its health report).
+  int64_t ConnectionsAccepted();
   App CreateApp(const std::string& name);
   User CreateUser(const std::string& username, const std::string& globalName = {});
   Token MintToken(uint64_t userId, uint64_t appId, const std::string& scopes);

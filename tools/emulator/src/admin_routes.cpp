@@ -90,6 +90,8 @@ HttpResponse EmulatorService::admin_health(const RouteContext&) {
                               writer.String(kEmulatorVersion);
                               writer.Key("uptime_ms");
                               writer.Int64(uptime);
+                              writer.Key("connections_accepted");
+                              writer.Uint64(connections_accepted_);
                               writer.EndObject();
                             }));
 }

@@ -44,6 +44,8 @@ struct Outcome {
 
 class EmulatorService {
  public:
+  /// Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
+  void note_connection_accepted() { ++connections_accepted_; }
   EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits = {});
 
   RequestPlan plan(const HttpRequest& request);
@@ -97,6 +99,7 @@ class EmulatorService {
   Router api_router_;
   Router admin_router_;
   std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
+  uint64_t connections_accepted_ = 0;
 };
 
 // Serializes a user object as the API returns it.

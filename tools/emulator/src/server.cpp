@@ -237,6 +237,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
       });
       return;
     }
+    service_.note_connection_accepted();
     beast::error_code option_ec;
     socket.set_option(tcp::no_delay(true), option_ec);
     if (tls_ != nullptr) {
@@ -288,14 +289,15 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
                              ": " + e.code().message());
   }
 
-  service = make_service(acceptor.local_endpoint().port());
-
+  // Installed before the connection file is published, so a SIGTERM sent as soon as it appears exits cleanly.
   net::signal_set signals(io_context, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code, int) {
     beast::error_code ec;
     acceptor.close(ec);
     io_context.stop();
   });
+
+  service = make_service(acceptor.local_endpoint().port());
 
   std::make_shared<Listener>(acceptor, *service, tls ? &*tls : nullptr)->accept();
   while (!io_context.stopped()) {

@@ -1,0 +1,164 @@
+// 2,000 sequential keep-alive HTTPS GETs to the emulator: through the SDK (FetchCurrentUser, callbacks
+// drained by a spinning game loop) against a bare Beast client doing the same request and parsing the same
+// JSON, in the same process, interleaved in blocks so both see the same machine. Prints the median-latency
+// ratio last (target <= 1.3x).
+#include "core/asio_prelude.hpp"
+
+#include <platformpp/client.hpp>
+#include <platformpp/io_context.hpp>
+#include <platformpp/testkit/emulator.hpp>
+
+#include <rapidjson/document.h>
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr int kRequests = 2000;
+constexpr int kBlock = 200;
+
+double Median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+class BareBeastClient {
+ public:
+  BareBeastClient(const platformpp::testkit::ConnectionInfo& info, std::string token)
+      : tls_(asio::ssl::context::tls_client), stream_(io_, tls_), token_(std::move(token)) {
+    tls_.load_verify_file(info.caFile);
+    stream_.set_verify_mode(asio::ssl::verify_peer);
+    X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(stream_.native_handle()), "127.0.0.1");
+    asio::ip::tcp::resolver resolver(io_);
+    beast::get_lowest_layer(stream_).connect(resolver.resolve("127.0.0.1", std::to_string(info.port)));
+    beast::get_lowest_layer(stream_).socket().set_option(asio::ip::tcp::no_delay(true));
+    stream_.handshake(asio::ssl::stream_base::client);
+    target_ = info.apiBase.substr(info.apiBase.find("/api/")) + "/users/@me";
+    host_ = "127.0.0.1:" + std::to_string(info.port);
+  }
+
+  uint64_t Get() {
+    http::request<http::empty_body> request{http::verb::get, target_, 11};
+    request.set(http::field::host, host_);
+    request.set(http::field::user_agent, "bare-beast");
+    request.set(http::field::authorization, "Bearer " + token_);
+    http::write(stream_, request);
+    http::response<http::string_body> response;
+    http::read(stream_, buffer_, response);
+    rapidjson::Document document;
+    document.Parse(response.body().data(), response.body().size());
+    return document.IsObject() && document.HasMember("id") ? 1 : 0;
+  }
+
+ private:
+  asio::io_context io_;
+  asio::ssl::context tls_;
+  beast::ssl_stream<beast::tcp_stream> stream_;
+  beast::flat_buffer buffer_;
+  std::string token_, target_, host_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  platformpp::testkit::EmulatorProcess::Options options;
+  if (argc > 1) options.binary = argv[1];
+  auto emulator = platformpp::testkit::EmulatorProcess::Start(options);
+  platformpp::testkit::EmulatorAdmin admin(emulator->Connection());
+  auto app = admin.CreateApp("Bench");
+  auto user = admin.CreateUser("bench_user");
+  auto token = admin.MintToken(user.id, app.id, "openid sdk.social_layer");
+  // Measure the clients, not the emulator's rate limits.
+  admin.SetGlobalRateLimit(0);
+  admin.SetRateLimit("GET /users/@me", 1'000'000, std::chrono::milliseconds(1000));
+
+  // Three ways to run the SDK: its own network thread (the default), that thread spinning briefly after each
+  // burst, and a threadless IoContext pumped by the waiting thread (no hand-off between threads at all).
+  struct Mode {
+    const char* name;
+    std::shared_ptr<platformpp::IoContext> io;
+    std::unique_ptr<platformpp::Client> client;
+    std::vector<double> times;
+  };
+  std::vector<Mode> modes;
+  modes.push_back({"own network thread (default)", nullptr, nullptr, {}});
+  modes.push_back(
+      {"own network thread, 200 us spin", std::make_shared<platformpp::IoContext>(1, 200), nullptr, {}});
+  modes.push_back({"threadless IoContext, pumped by the caller",
+                   std::make_shared<platformpp::IoContext>(0),
+                   nullptr,
+                   {}});
+  for (Mode& mode : modes) {
+    auto clientOptions = emulator->Connection().ClientOptionsFor();
+    clientOptions.ioContext = mode.io;
+    mode.client = std::make_unique<platformpp::Client>(clientOptions);
+  }
+  BareBeastClient bare(emulator->Connection(), token.accessToken);
+
+  auto sdkGet = [&](platformpp::Client& client) {
+    bool done = false, ok = false;
+    client.FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, token.accessToken,
+                            [&](platformpp::ClientResult result, uint64_t, std::string) {
+                              done = true;
+                              ok = result.Successful();
+                            });
+    while (!done) {
+      client.WaitForCallbacks(1000);  // a bot's loop: sleep (or pump) until the SDK has something
+      client.RunCallbacks();
+    }
+    return ok;
+  };
+  // Warm up: connections, handshakes, caches.
+  for (int i = 0; i < 50; ++i) {
+    bool ok = bare.Get() != 0;
+    for (Mode& mode : modes)
+      ok = sdkGet(*mode.client) && ok;
+    if (!ok) {
+      std::printf("error: warm-up request failed\n");
+      return 1;
+    }
+  }
+
+  std::vector<double> bareTimes;
+  int failures = 0;
+  auto timed = [&](std::vector<double>& into, auto&& get) {
+    for (int i = 0; i < kBlock; ++i) {
+      auto start = Clock::now();
+      failures += get() ? 0 : 1;
+      into.push_back(std::chrono::duration<double, std::micro>(Clock::now() - start).count());
+    }
+  };
+  for (int done = 0; done < kRequests; done += kBlock) {
+    timed(bareTimes, [&] { return bare.Get() != 0; });
+    for (Mode& mode : modes)
+      timed(mode.times, [&] { return sdkGet(*mode.client); });
+  }
+  if (failures) {
+    std::printf("error: %d requests failed\n", failures);
+    return 1;
+  }
+  double b = Median(bareTimes);
+  std::printf("bare Beast, sync, one keep-alive TLS connection: median %.1f us over %d GETs\n", b, kRequests);
+  for (Mode& mode : modes) {
+    std::printf("platformpp, %s: median %.1f us (%.2fx)\n", mode.name, Median(mode.times),
+                Median(mode.times) / b);
+  }
+  std::printf("ratio: %.2fx (threadless IoContext vs bare Beast; target <= 1.3x)\n",
+              Median(modes.back().times) / b);
+  return 0;
+}
