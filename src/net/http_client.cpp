@@ -10,6 +10,7 @@
 #include "core/redaction.hpp"
 #include "json/json.hpp"
 #include "net/backoff.hpp"
+#include "net/http_result.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/url.hpp"
 
@@ -55,23 +56,6 @@ bool IsIpLiteral(const std::string& host) {
   error_code ec;
   asio::ip::make_address(host, ec);
   return !ec;
-}
-
-std::optional<double> ParseSeconds(std::string_view text) {
-  if (text.empty()) return std::nullopt;
-  double value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value < 0) {
-    return std::nullopt;
-  }
-  return value;
-}
-
-std::optional<int> ParseInt(std::string_view text) {
-  int value = 0;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (text.empty() || ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  return value;
 }
 
 bool HasLineBreak(std::string_view text) {
@@ -318,7 +302,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
 
       if (response.status == 429) {
         bool global = limits.global;
-        double retryAfter = RetryAfterOf(response, limits, global);
+        double retryAfter = RetryAfterSeconds(response, limits, global);
         limiter_.OnTooManyRequests(routeKey, global, retryAfter, SteadyClock::now());
         if (++rateLimited <= options_.maxRateLimitRetries && retryAfter <= options_.maxRateLimitWait) {
           logger_->Info("HTTP: " + routeKey + " rate limited" + (global ? " (global)" : "") + "; retry in " +
@@ -338,32 +322,6 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       }
       co_return response;
     }
-  }
-
-  static RateLimitHeaders ReadRateLimitHeaders(const HttpResponse& response) {
-    RateLimitHeaders h;
-    h.limit = ParseInt(response.Header("X-RateLimit-Limit"));
-    h.remaining = ParseInt(response.Header("X-RateLimit-Remaining"));
-    h.resetAfter = ParseSeconds(response.Header("X-RateLimit-Reset-After"));
-    h.bucket = std::string(response.Header("X-RateLimit-Bucket"));
-    h.global = response.Header("X-RateLimit-Global") == "true";
-    h.scope = std::string(response.Header("X-RateLimit-Scope"));
-    h.retryAfter = ParseSeconds(response.Header("Retry-After"));
-    return h;
-  }
-
-  // The 429 body's retry_after is the precise one; the headers are fallbacks.
-  static double RetryAfterOf(const HttpResponse& response, const RateLimitHeaders& limits, bool& global) {
-    json::Document body;
-    if (json::Parse(response.body, body) && body.IsObject()) {
-      global = global || json::GetBool(body, "global").value_or(false);
-      if (auto value = json::GetNumber(body, "retry_after"); value && *value >= 0 && std::isfinite(*value)) {
-        return *value;
-      }
-    }
-    if (limits.retryAfter) return *limits.retryAfter;
-    if (limits.resetAfter) return *limits.resetAfter;
-    return 1.0;
   }
 
   // One network attempt: a pooled or new connection, the request written, the response read.

@@ -55,10 +55,15 @@ std::optional<Url> ParseUrl(std::string_view text) {
     if (portColon != std::string_view::npos) portText = authority.substr(portColon + 1);
     if (url.host.empty() || url.host.find(':') != std::string::npos) return std::nullopt;
   }
+  // Registered names and IPv4 as RFC 3986 unreserved characters; IPv6 literals as hex digits, ':' and '.'.
+  bool ipv6 = authority.front() == '[';
   for (char c : url.host) {
-    if (std::isspace(static_cast<unsigned char>(c)) || std::iscntrl(static_cast<unsigned char>(c)))
-      return std::nullopt;
+    auto u = static_cast<unsigned char>(c);
+    bool ok = ipv6 ? (std::isxdigit(u) || c == ':' || c == '.')
+                   : (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~');
+    if (!ok) return std::nullopt;
   }
+  if (ipv6 && url.host.find(':') == std::string::npos) return std::nullopt;
   url.port = defaultPort;
   if (!portText.empty()) {
     unsigned value = 0;

@@ -31,7 +31,8 @@ TEST_CASE("URLs the SDK meets") {
 TEST_CASE("malformed URLs are refused") {
   for (const char* bad :
        {"", "nope", "ftp://x/", "https://", "https://:80/", "https://h:0/", "https://h:65536/",
-        "https://h:12ab/", "https://u@h/", "https://[::1/", "https://h/a b", "https://h\r\n/"}) {
+        "https://h:12ab/", "https://u@h/", "https://[::1/", "https://h/a b", "https://h\r\n/", "wss://[[]/",
+        "https://[1.2.3.4]/", "https://ho st/", "https://h\"/"}) {
     CAPTURE(bad);
     CHECK_FALSE(ParseUrl(bad));
   }
