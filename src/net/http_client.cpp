@@ -29,6 +29,10 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#include <sys/socket.h>
+
+#include <cerrno>
+
 #include <atomic>
 #include <charconv>
 #include <cmath>
@@ -51,6 +55,8 @@ using Strand = asio::strand<asio::io_context::executor_type>;
 using SteadyClock = std::chrono::steady_clock;
 
 constexpr auto kAwait = asio::use_awaitable;
+// Below the idle timeouts servers commonly use (60 s and more), so we close first.
+constexpr auto kMaxIdle = std::chrono::seconds(50);
 
 bool IsIpLiteral(const std::string& host) {
   error_code ec;
@@ -109,6 +115,7 @@ struct Connection {
   std::unique_ptr<beast::tcp_stream> plain;
   beast::flat_buffer buffer;
   int uses = 0;
+  std::chrono::steady_clock::time_point idleSince;
 
   beast::tcp_stream& Tcp() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
   void Close() {
@@ -394,9 +401,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
                                                        SteadyClock::time_point deadline, Attempt& attempt) {
     for (;;) {
       Pool& pool = pools_[origin];
-      if (!pool.idle.empty()) {
+      while (!pool.idle.empty()) {
         auto connection = std::move(pool.idle.back());
         pool.idle.pop_back();
+        if (!StillOpen(*connection)) continue;
         ++pool.open;
         co_return connection;
       }
@@ -473,7 +481,18 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     co_return connection;
   }
 
+  // Servers close idle keep-alive connections. Sending on one that is gone fails in a way that cannot be
+  // retried safely for a POST, so look first: too long idle, or a FIN (or anything at all) waiting, and it is
+  // dropped.
+  static bool StillOpen(Connection& connection) {
+    if (SteadyClock::now() - connection.idleSince > kMaxIdle) return false;
+    char byte;
+    ssize_t n = ::recv(connection.Tcp().socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+
   void Release(const std::string& origin, std::unique_ptr<Connection> connection) {
+    connection->idleSince = SteadyClock::now();
     Pool& pool = pools_[origin];
     --pool.open;
     if (static_cast<int>(pool.idle.size()) < options_.maxConnectionsPerOrigin) {

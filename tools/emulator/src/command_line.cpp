@@ -11,6 +11,7 @@ bool is_loopback_host(const std::string& host) {
 std::string usage_text() {
   return "usage: platformpp-emulator [--host 127.0.0.1|::1|localhost] [--port N] [--connection-file PATH]\n"
          "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--frozen-clock]\n"
+         "                           [--idle-timeout-ms N]\n"
          "                           [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
@@ -21,7 +22,8 @@ std::string usage_text() {
          "dir)\n"
          "  --plain-http         serve http:// and ws:// instead of TLS\n"
          "  --ipc-name P         IPC socket name prefix to report (default platformpp)\n"
-         "  --frozen-clock       start with the fake clock frozen\n";
+         "  --frozen-clock       start with the fake clock frozen\n"
+         "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n";
 }
 
 ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
@@ -58,7 +60,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (flag == "--frozen-clock") {
       result.options.frozen_clock = true;
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
-               flag == "--ipc-name") {
+               flag == "--ipc-name" || flag == "--idle-timeout-ms") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -69,6 +71,14 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         const auto [ptr, ec] = std::from_chars(value->data(), end, port);
         if (ec != std::errc() || ptr != end || port > 65535) return fail("--port must be an integer 0-65535");
         result.options.port = static_cast<std::uint16_t>(port);
+      } else if (flag == "--idle-timeout-ms") {
+        unsigned ms = 0;
+        const auto* end = value->data() + value->size();
+        const auto [ptr, ec] = std::from_chars(value->data(), end, ms);
+        if (ec != std::errc() || ptr != end || ms < 1 || ms > 3600000) {
+          return fail("--idle-timeout-ms must be an integer 1-3600000");
+        }
+        result.options.idle_timeout_ms = ms;
       } else if (flag == "--connection-file") {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {

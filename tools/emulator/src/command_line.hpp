@@ -15,6 +15,7 @@ struct EmulatorOptions {
   std::optional<std::string> data_dir;
   bool plain_http = false;
   std::string ipc_name = "platformpp";
+  std::uint32_t idle_timeout_ms = 60000;  // idle keep-alive connections are closed after this
   bool frozen_clock = false;
 };
 

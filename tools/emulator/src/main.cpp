@@ -94,7 +94,8 @@ int main(int argc, char** argv) {
     }
 
     FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock);
-    ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr};
+    ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
+                            std::chrono::milliseconds(options.idle_timeout_ms)};
     run_server(settings, [&](std::uint16_t port) {
       ConnectionInfo info;
       info.host = options.host;

@@ -35,7 +35,6 @@ using tcp = net::ip::tcp;
 constexpr std::uint64_t kBodyLimit = 1024 * 1024;
 constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
-constexpr auto kIdleTimeout = std::chrono::seconds(60);
 constexpr auto kWriteTimeout = std::chrono::seconds(30);
 
 using PlainStream = beast::tcp_stream;
@@ -60,7 +59,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     client_address_ = ec ? "unknown" : endpoint.address().to_string();
   }
 
-  void start() {
+  void start(std::chrono::milliseconds idle_timeout) {
+    idle_timeout_ = idle_timeout;
     if constexpr (kTls) {
       lowest().expires_after(kHandshakeTimeout);
       stream_.async_handshake(
@@ -80,7 +80,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     parser_.emplace();
     parser_->body_limit(kBodyLimit);
     parser_->header_limit(kHeaderLimit);
-    lowest().expires_after(kIdleTimeout);
+    lowest().expires_after(idle_timeout_);
     http::async_read(
         stream_, buffer_, *parser_,
         [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
@@ -211,14 +211,20 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   RequestPlan plan_;
   bool keep_alive_ = true;
   unsigned version_ = 11;
+  std::chrono::milliseconds idle_timeout_{60000};
   std::shared_ptr<http::response<http::string_body>> response_;
   std::string raw_;
 };
 
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(tcp::acceptor& acceptor, EmulatorService& service, ssl::context* tls)
-      : acceptor_(acceptor), service_(service), tls_(tls), retry_timer_(acceptor.get_executor()) {}
+  Listener(tcp::acceptor& acceptor, EmulatorService& service, ssl::context* tls,
+           std::chrono::milliseconds idle_timeout)
+      : acceptor_(acceptor),
+        service_(service),
+        tls_(tls),
+        idle_timeout_(idle_timeout),
+        retry_timer_(acceptor.get_executor()) {}
 
   void accept() {
     acceptor_.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
@@ -241,9 +247,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
     beast::error_code option_ec;
     socket.set_option(tcp::no_delay(true), option_ec);
     if (tls_ != nullptr) {
-      std::make_shared<Session<TlsStream>>(service_, std::move(socket), *tls_)->start();
+      std::make_shared<Session<TlsStream>>(service_, std::move(socket), *tls_)->start(idle_timeout_);
     } else {
-      std::make_shared<Session<PlainStream>>(service_, std::move(socket))->start();
+      std::make_shared<Session<PlainStream>>(service_, std::move(socket))->start(idle_timeout_);
     }
     accept();
   }
@@ -251,6 +257,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor& acceptor_;
   EmulatorService& service_;
   ssl::context* tls_;
+  std::chrono::milliseconds idle_timeout_;
   net::steady_timer retry_timer_;
 };
 
@@ -299,7 +306,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
 
   service = make_service(acceptor.local_endpoint().port());
 
-  std::make_shared<Listener>(acceptor, *service, tls ? &*tls : nullptr)->accept();
+  std::make_shared<Listener>(acceptor, *service, tls ? &*tls : nullptr, settings.idle_timeout)->accept();
   while (!io_context.stopped()) {
     try {
       io_context.run();

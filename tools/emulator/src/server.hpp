@@ -2,6 +2,7 @@
 // requests to an EmulatorService. This header is Asio-free so only server.cpp compiles Beast's templates.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,6 +17,7 @@ struct ServerSettings {
   std::string host;                                     // 127.0.0.1, ::1 or localhost
   std::uint16_t port = 0;                               // 0 = any free port
   const GeneratedCertificates* certificates = nullptr;  // null = plain HTTP
+  std::chrono::milliseconds idle_timeout{60000};        // an idle keep-alive connection is closed after this
 };
 
 // Called once the listener is bound, with the actual port; builds the service to serve (and may publish the
