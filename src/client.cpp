@@ -3,6 +3,8 @@
 #include <platformpp/version.hpp>
 
 #include "auth/current_user.hpp"
+#include "auth/pkce.hpp"
+#include "auth/token_endpoint.hpp"
 #include "core/client_core.hpp"
 
 #include <algorithm>
@@ -76,6 +78,102 @@ void Client::FetchCurrentUser(AuthorizationTokenType tokenType, std::string toke
   auto completion = core_->MakeCompletion<uint64_t, std::string>(std::move(callback));
   if (core_->Destroying()) return;  // dropping the completion reports ClientDestroyed
   auth::FetchCurrentUser(*core_, tokenType, std::move(token), std::move(completion));
+}
+
+AuthorizationCodeVerifier Client::CreateAuthorizationCodeVerifier() {
+  return auth::CreateCodeVerifier();
+}
+
+namespace {
+
+ClientResult Invalid(std::string message) {
+  return ClientResult::Failure(ErrorType::ValidationError, std::move(message));
+}
+
+}  // namespace
+
+void Client::GetToken(uint64_t applicationId, std::string code, std::string codeVerifier,
+                      std::string redirectUri, TokenExchangeCallback callback) {
+  auto completion =
+      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+          std::move(callback));
+  if (core_->Destroying()) return;
+  auto fail = [&](std::string message) {
+    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
+  };
+  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
+  if (code.empty()) return fail("code: must not be empty");
+  if (!auth::IsValidCodeVerifier(codeVerifier)) {
+    return fail(
+        "codeVerifier: 43 to 128 characters of [A-Za-z0-9-._~] (use CreateAuthorizationCodeVerifier)");
+  }
+  if (redirectUri.empty()) return fail("redirectUri: must not be empty");
+  auth::RequestToken(*core_,
+                     {{"grant_type", "authorization_code"},
+                      {"code", std::move(code)},
+                      {"code_verifier", std::move(codeVerifier)},
+                      {"redirect_uri", std::move(redirectUri)},
+                      {"client_id", std::to_string(applicationId)}},
+                     std::move(completion));
+}
+
+void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, TokenExchangeCallback callback) {
+  // invalid_grant means the link is gone (seed: treat it as APPLICATION_DEAUTHORIZED): drop our token too.
+  core::ClientCore* core = core_.get();
+  auto completion =
+      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+          [core, callback = std::move(callback)](ClientResult result, std::string access, std::string refresh,
+                                                 AuthorizationTokenType type, int32_t expiresIn,
+                                                 std::string scopes) {
+            if (result.Type() == ErrorType::AuthorizationFailed && result.OAuthError() == "invalid_grant" &&
+                !core->Destroying()) {
+              core->credentials.Clear();
+              core->Log().Warning(
+                  "RefreshToken: invalid_grant: the authorization is gone; the Client dropped its token");
+            }
+            if (callback)
+              callback(std::move(result), std::move(access), std::move(refresh), type, expiresIn,
+                       std::move(scopes));
+          });
+  if (core_->Destroying()) return;
+  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) {
+    return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"), {}, {},
+                      AuthorizationTokenType::Bearer, 0, {});
+  }
+  if (refreshToken.empty()) {
+    return completion(Invalid("refreshToken: must not be empty"), {}, {}, AuthorizationTokenType::Bearer, 0,
+                      {});
+  }
+  auth::RequestToken(*core_,
+                     {{"grant_type", "refresh_token"},
+                      {"refresh_token", std::move(refreshToken)},
+                      {"client_id", std::to_string(applicationId)}},
+                     std::move(completion));
+}
+
+void Client::RevokeToken(uint64_t applicationId, std::string token, RevokeTokenCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0)
+    return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"));
+  if (token.empty()) return completion(Invalid("token: must not be empty"));
+  auth::RevokeToken(*core_, applicationId, std::move(token), std::move(completion));
+}
+
+void Client::UpdateToken(AuthorizationTokenType tokenType, std::string token, UpdateTokenCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  if (token.empty()) return completion(Invalid("token: must not be empty"));
+  core_->Log().Secrets().AddSecret(token);
+  core_->credentials.Set({tokenType, std::move(token)});
+  completion({});
+}
+
+bool Client::IsAuthenticated() const {
+  return core_ && core_->credentials.Get().has_value();
 }
 
 std::string Client::GetDefaultCommunicationScopes() {

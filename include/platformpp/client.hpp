@@ -14,6 +14,7 @@
 // Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with
 // each other or with other methods of the same Client.
 
+#include <platformpp/authorization.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/logging.hpp>
 
@@ -74,6 +75,11 @@ class Client {
   };
 
   using FetchCurrentUserCallback = std::function<void(ClientResult result, uint64_t id, std::string name)>;
+  using TokenExchangeCallback =
+      std::function<void(ClientResult result, std::string accessToken, std::string refreshToken,
+                         AuthorizationTokenType tokenType, int32_t expiresIn, std::string scopes)>;
+  using RevokeTokenCallback = std::function<void(ClientResult result)>;
+  using UpdateTokenCallback = std::function<void(ClientResult result)>;
 
   Client();
   explicit Client(ClientOptions options);
@@ -111,6 +117,23 @@ class Client {
   /// GET /users/@me with the given token: the id and username of the token's user.
   void FetchCurrentUser(AuthorizationTokenType tokenType, std::string token,
                         FetchCurrentUserCallback callback);
+
+  /// A fresh PKCE pair (S256): pass Challenge() in AuthorizationArgs, keep Verifier() for GetToken.
+  static AuthorizationCodeVerifier CreateAuthorizationCodeVerifier();
+  /// Exchanges an authorization code for tokens (PKCE, public client: no secret). `applicationId` 0 means the
+  /// value of SetApplicationId. Does not change the Client's own token: call UpdateToken with the result.
+  void GetToken(uint64_t applicationId, std::string code, std::string codeVerifier, std::string redirectUri,
+                TokenExchangeCallback callback);
+  /// Exchanges a refresh token for a new pair; both old tokens stop working. An `invalid_grant` answer (the
+  /// authorization was revoked, the account unlinked, or the token deleted) ends as AuthorizationFailed with
+  /// OAuthError() == "invalid_grant", and the Client drops its token as on deauthorization.
+  void RefreshToken(uint64_t applicationId, std::string refreshToken, TokenExchangeCallback callback);
+  /// Revokes the whole authorization `token` belongs to (access and refresh tokens).
+  void RevokeToken(uint64_t applicationId, std::string token, RevokeTokenCallback callback);
+  /// Sets the token the Client uses from now on.
+  void UpdateToken(AuthorizationTokenType tokenType, std::string token, UpdateTokenCallback callback);
+  /// True once UpdateToken has given the Client a token (and it was not revoked or refused since).
+  bool IsAuthenticated() const;
 
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();

@@ -1,6 +1,7 @@
 #pragma once
 // Everything platformpp offers a game, in one include.
 
+#include <platformpp/authorization.hpp>
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/io_context.hpp>

@@ -4,6 +4,7 @@
 
 #include "core/callback_queue.hpp"
 #include "core/completion.hpp"
+#include "core/credentials.hpp"
 #include "core/logger.hpp"
 #include "net/http_client.hpp"
 
@@ -43,6 +44,7 @@ class ClientCore {
   std::string ApiUrl(std::string_view path) const { return options_.apiBase + std::string(path); }
 
   std::atomic<uint64_t> applicationId{0};
+  CredentialStore credentials;
 
  private:
   ClientOptions options_;

@@ -1,0 +1,119 @@
+#pragma once
+// Arguments and values of the OAuth2 authorization flow (PKCE), named and shaped as in the platform's own
+// Social SDK: AuthorizationArgs for Client::Authorize, AuthorizationCodeVerifier from
+// Client::CreateAuthorizationCodeVerifier.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace platformpp {
+
+/// Values match the platform's own Social SDK.
+enum class AuthenticationCodeChallengeMethod : int32_t {
+  S256 = 0,
+};
+
+/// How the application is installed; values match the platform's own Social SDK.
+enum class IntegrationType : int32_t {
+  GuildInstall = 0,
+  UserInstall = 1,
+};
+
+/// Identity providers for provisional accounts; values match the platform's own Social SDK.
+enum class AuthenticationExternalAuthType : int32_t {
+  OIDC = 0,
+  EpicOnlineServicesAccessToken = 1,
+  EpicOnlineServicesIdToken = 2,
+  SteamSessionTicket = 3,
+  UnityServicesIdToken = 4,
+  DiscordBotIssuedAccessToken = 5,
+  AppleIdToken = 6,
+  PlayStationNetworkIdToken = 7,
+};
+
+/// The wire name of an external auth type ("OIDC", "STEAM_SESSION_TICKET", ...).
+const char* ExternalAuthTypeToWireName(AuthenticationExternalAuthType type) noexcept;
+
+class AuthorizationCodeChallenge {
+ public:
+  AuthorizationCodeChallenge() = default;
+  AuthenticationCodeChallengeMethod Method() const noexcept { return method_; }
+  void SetMethod(AuthenticationCodeChallengeMethod method) noexcept { method_ = method; }
+  const std::string& Challenge() const noexcept { return challenge_; }
+  void SetChallenge(std::string challenge) { challenge_ = std::move(challenge); }
+
+ private:
+  AuthenticationCodeChallengeMethod method_ = AuthenticationCodeChallengeMethod::S256;
+  std::string challenge_;
+};
+
+/// A PKCE pair: keep Verifier() secret until GetToken; pass Challenge() in
+/// AuthorizationArgs::SetCodeChallenge.
+class AuthorizationCodeVerifier {
+ public:
+  AuthorizationCodeVerifier() = default;
+  AuthorizationCodeVerifier(AuthorizationCodeChallenge challenge, std::string verifier)
+      : challenge_(std::move(challenge)), verifier_(std::move(verifier)) {}
+  const AuthorizationCodeChallenge& Challenge() const noexcept { return challenge_; }
+  void SetChallenge(AuthorizationCodeChallenge challenge) { challenge_ = std::move(challenge); }
+  const std::string& Verifier() const noexcept { return verifier_; }
+  void SetVerifier(std::string verifier) { verifier_ = std::move(verifier); }
+
+ private:
+  AuthorizationCodeChallenge challenge_;
+  std::string verifier_;
+};
+
+/// Arguments of Client::Authorize. Each field has a getter and a Set<Field> setter.
+class AuthorizationArgs {
+ public:
+  /// An uninitialised instance: operator bool is false, and Authorize refuses it.
+  static const AuthorizationArgs nullobj;
+
+  AuthorizationArgs() = default;
+  /// True for every instance except nullobj and its copies.
+  explicit operator bool() const noexcept { return valid_; }
+
+  /// Application id; 0 (unset) means the value given to Client::SetApplicationId.
+  uint64_t ClientId() const noexcept { return clientId_; }
+  void SetClientId(uint64_t clientId) noexcept { clientId_ = clientId; }
+  /// Space-separated scopes; required. Client::GetDefaultCommunicationScopes or GetDefaultPresenceScopes.
+  const std::string& Scopes() const noexcept { return scopes_; }
+  void SetScopes(std::string scopes) { scopes_ = std::move(scopes); }
+  /// Leave unset: the SDK then generates a secure random value and checks it when the code comes back.
+  const std::optional<std::string>& State() const noexcept { return state_; }
+  void SetState(std::optional<std::string> state) { state_ = std::move(state); }
+  /// Only useful for backends that use ID tokens.
+  const std::optional<std::string>& Nonce() const noexcept { return nonce_; }
+  void SetNonce(std::optional<std::string> nonce) { nonce_ = std::move(nonce); }
+  /// Needed for the GetToken flow: the Challenge() of Client::CreateAuthorizationCodeVerifier.
+  const std::optional<AuthorizationCodeChallenge>& CodeChallenge() const noexcept { return codeChallenge_; }
+  void SetCodeChallenge(std::optional<AuthorizationCodeChallenge> challenge) {
+    codeChallenge_ = std::move(challenge);
+  }
+  const std::optional<platformpp::IntegrationType>& IntegrationType() const noexcept {
+    return integrationType_;
+  }
+  void SetIntegrationType(std::optional<platformpp::IntegrationType> type) noexcept {
+    integrationType_ = type;
+  }
+  /// A custom URI scheme for mobile redirects: "<scheme>" gives the redirect "<scheme>:/authorize/callback".
+  const std::optional<std::string>& CustomSchemeParam() const noexcept { return customSchemeParam_; }
+  void SetCustomSchemeParam(std::optional<std::string> scheme) { customSchemeParam_ = std::move(scheme); }
+
+ private:
+  struct Null {};
+  explicit AuthorizationArgs(Null) noexcept : valid_(false) {}
+
+  bool valid_ = true;
+  uint64_t clientId_ = 0;
+  std::string scopes_;
+  std::optional<std::string> state_;
+  std::optional<std::string> nonce_;
+  std::optional<AuthorizationCodeChallenge> codeChallenge_;
+  std::optional<platformpp::IntegrationType> integrationType_;
+  std::optional<std::string> customSchemeParam_;
+};
+
+}  // namespace platformpp

@@ -1,0 +1,103 @@
+#include "auth/token_endpoint.hpp"
+
+#include "json/json.hpp"
+
+#include <algorithm>
+#include <climits>
+#include "net/http_result.hpp"
+#include "net/url.hpp"
+
+namespace platformpp::auth {
+namespace {
+
+constexpr const char* kFormContentType = "application/x-www-form-urlencoded";
+
+net::HttpRequest FormPost(core::ClientCore& core, std::string_view path, const FormFields& fields) {
+  net::HttpRequest request;
+  request.method = "POST";
+  request.url = core.ApiUrl(path);
+  request.contentType = kFormContentType;
+  request.body = FormEncode(fields);
+  for (const auto& [name, value] : fields) {
+    if (name == "code" || name == "code_verifier" || name == "refresh_token" || name == "token" ||
+        name == "client_secret" || name == "external_auth_token") {
+      core.Log().Secrets().AddSecret(value);
+    }
+  }
+  return request;
+}
+
+}  // namespace
+
+std::string FormEncode(const FormFields& fields) {
+  std::string out;
+  for (const auto& [name, value] : fields) {
+    if (!out.empty()) out.push_back('&');
+    out += net::UrlEncode(name);
+    out.push_back('=');
+    out += net::UrlEncode(value);
+  }
+  return out;
+}
+
+ClientResult TokenEndpointResult(const net::HttpResponse& response) {
+  ClientResult result = net::ResultOf(response);
+  if (result.Successful() || result.Type() != ErrorType::HTTPError || response.status >= 500 ||
+      result.OAuthError().empty()) {
+    return result;
+  }
+  ClientResult::Details details;
+  details.type = ErrorType::AuthorizationFailed;
+  details.status = result.Status();
+  details.errorCode = result.ErrorCode();
+  details.oauthError = result.OAuthError();
+  details.error = result.Error();
+  details.fieldErrors = result.FieldErrors();
+  details.responseBody = result.ResponseBody();
+  return ClientResult(std::move(details));
+}
+
+void RequestToken(core::ClientCore& core, FormFields fields, TokenCompletion completion) {
+  net::HttpRequest request = FormPost(core, "/oauth2/token", fields);
+  auto shared = std::make_shared<TokenCompletion>(std::move(completion));
+  core.Http().Send(std::move(request), [&core, shared](net::HttpResponse response) {
+    auto fail = [&](ClientResult result) {
+      (*shared)(std::move(result), {}, {}, AuthorizationTokenType::Bearer, 0, {});
+    };
+    ClientResult result = TokenEndpointResult(response);
+    if (!result.Successful()) return fail(std::move(result));
+    json::Document body;
+    result = net::ParseJsonResponse(response, body);
+    if (!result.Successful()) return fail(std::move(result));
+    auto access = json::GetString(body, "access_token");
+    if (!access || access->empty()) {
+      return fail(ClientResult::Failure(ErrorType::HTTPError,
+                                        "malformed response: token response without access_token"));
+    }
+    std::string refresh(json::GetString(body, "refresh_token").value_or(""));
+    core.Log().Secrets().AddSecret(*access);
+    core.Log().Secrets().AddSecret(refresh);
+    if (auto id = json::GetString(body, "id_token")) core.Log().Secrets().AddSecret(*id);
+    std::string_view type = json::GetString(body, "token_type").value_or("Bearer");
+    int64_t expiresIn = json::GetInt(body, "expires_in").value_or(0);
+    (*shared)(
+        {}, std::string(*access), std::move(refresh),
+        type == "Bearer" || type == "bearer" ? AuthorizationTokenType::Bearer : AuthorizationTokenType::User,
+        static_cast<int32_t>(std::clamp<int64_t>(expiresIn, 0, INT32_MAX)),
+        std::string(json::GetString(body, "scope").value_or("")));
+  });
+}
+
+void RevokeToken(core::ClientCore& core, uint64_t applicationId, std::string token,
+                 core::Completion<> completion) {
+  net::HttpRequest request = FormPost(core, "/oauth2/token/revoke",
+                                      {{"token", token}, {"client_id", std::to_string(applicationId)}});
+  auto shared = std::make_shared<core::Completion<>>(std::move(completion));
+  core.Http().Send(std::move(request), [&core, shared, token](net::HttpResponse response) {
+    ClientResult result = TokenEndpointResult(response);
+    if (result.Successful()) core.credentials.ClearIf(token);  // a revoked token is no use to the Client
+    (*shared)(std::move(result));
+  });
+}
+
+}  // namespace platformpp::auth

@@ -1,0 +1,33 @@
+#pragma once
+// The OAuth2 token endpoint (POST /oauth2/token, form-encoded) and revocation (POST /oauth2/token/revoke).
+
+#include "core/client_core.hpp"
+#include "net/http_types.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace platformpp::auth {
+
+using FormFields = std::vector<std::pair<std::string, std::string>>;
+/// accessToken, refreshToken, tokenType, expiresIn, scopes: the shape of the SDK's token callbacks.
+using TokenCompletion =
+    core::Completion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>;
+
+std::string FormEncode(const FormFields& fields);
+
+/// Token endpoint failures: OAuth2 errors (4xx with an RFC 6749 body) become AuthorizationFailed carrying the
+/// `error` code in OAuthError() (e.g. "invalid_grant"); transport and 5xx failures stay as they are.
+ClientResult TokenEndpointResult(const net::HttpResponse& response);
+
+/// Posts `fields` to the token endpoint and completes with the token response. Every secret in the request
+/// and the response is registered with the logger's redactor first.
+void RequestToken(core::ClientCore& core, FormFields fields, TokenCompletion completion);
+
+void RevokeToken(core::ClientCore& core, uint64_t applicationId, std::string token,
+                 core::Completion<> completion);
+
+}  // namespace platformpp::auth
