@@ -17,16 +17,20 @@ using itest::Shared;
 
 namespace {
 
-// The HTTP layer alone, as feature code uses it.
+// The HTTP layer alone, as feature code uses it, against the shared emulator or another one.
 struct Http {
   std::shared_ptr<IoContext> io = std::make_shared<IoContext>(1);
   std::shared_ptr<core::CallbackQueue> queue = std::make_shared<core::CallbackQueue>();
   std::shared_ptr<core::Logger> logger = std::make_shared<core::Logger>(queue);
   std::unique_ptr<net::HttpClient> client;
+  testkit::ConnectionInfo connection;
+  std::string token;
 
-  Http() {
+  explicit Http(testkit::ConnectionInfo info = Shared().process->Connection(),
+                std::string accessToken = Shared().token.accessToken)
+      : connection(std::move(info)), token(std::move(accessToken)) {
     net::HttpClientOptions options;
-    options.caFile = Shared().process->Connection().caFile;
+    options.caFile = connection.caFile;
     options.backoffInitial = std::chrono::milliseconds(20);
     client = std::make_unique<net::HttpClient>(*io, logger, options);
   }
@@ -38,8 +42,8 @@ struct Http {
   net::HttpResponse Send(const std::string& method, const std::string& path, bool retrySafe = false) {
     net::HttpRequest request;
     request.method = method;
-    request.url = Shared().process->Connection().apiBase + path;
-    request.headers.emplace_back("Authorization", "Bearer " + Shared().token.accessToken);
+    request.url = connection.apiBase + path;
+    request.headers.emplace_back("Authorization", "Bearer " + token);
     if (method == "POST") {
       request.body = "{}";
       request.contentType = "application/json";
@@ -113,38 +117,14 @@ TEST_CASE("a keep-alive connection the server closed while idle is not used for 
   auto user = admin.CreateUser("idle_user");
   auto token = admin.MintToken(user.id, app.id, "openid");
 
-  auto io = std::make_shared<IoContext>(1);
-  auto queue = std::make_shared<core::CallbackQueue>();
-  auto logger = std::make_shared<core::Logger>(queue);
-  net::HttpClientOptions httpOptions;
-  httpOptions.caFile = emulator->Connection().caFile;
-  net::HttpClient http(*io, logger, httpOptions);
-  auto send = [&](const std::string& method) {
-    net::HttpRequest request;
-    request.method = method;
-    request.url = emulator->Connection().apiBase + (method == "GET" ? "/users/@me" : "/lobbies");
-    request.headers.emplace_back("Authorization", "Bearer " + token.accessToken);
-    if (method == "POST") {
-      request.body = "{}";
-      request.contentType = "application/json";
-    }
-    std::promise<net::HttpResponse> promise;
-    auto future = promise.get_future();
-    http.Send(std::move(request),
-              [&](net::HttpResponse response) { promise.set_value(std::move(response)); });
-    return future.get();
-  };
-
-  REQUIRE(send("GET").status == 200);  // one idle connection in the pool now
+  Http http(emulator->Connection(), token.accessToken);
+  REQUIRE(http.Send("GET", "/users/@me").status == 200);  // one idle connection in the pool now
   int64_t before = admin.ConnectionsAccepted();
   std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the server closes it
-  auto post = send("POST");
+  auto post = http.Send("POST", "/lobbies");
   CHECK(post.transport.Successful());  // not a NetworkError on the dead connection
   CHECK(post.status != 0);
   CHECK(post.attempts == 1);
   // A fresh connection for the POST, and one for this admin call (its own connection was closed too).
   CHECK(admin.ConnectionsAccepted() == before + 2);
-
-  http.Shutdown();
-  queue->Shutdown();
 }
