@@ -19,6 +19,7 @@ TEST_CASE("connection file JSON for TLS") {
   CHECK(str(json["api_base"]) == "https://127.0.0.1:4567/api/v10");
   CHECK(str(json["gateway_url"]) == "wss://127.0.0.1:4567");
   CHECK(str(json["admin_base"]) == "https://127.0.0.1:4567/_emulator");
+  CHECK(str(json["web_base"]) == "https://127.0.0.1:4567");
   CHECK(str(json["ca_file"]) == "/data/ca.pem");
   CHECK(str(json["ipc_path"]) == "/run/user/1/platformpp-ipc-0");
   CHECK(json["port"].GetInt() == 4567);
@@ -32,6 +33,7 @@ TEST_CASE("connection file JSON for plain HTTP on ::1") {
   const auto json = parse(connection_file_json(info));
   CHECK(str(json["api_base"]) == "http://[::1]:80/api/v10");
   CHECK(str(json["gateway_url"]) == "ws://[::1]:80");
+  CHECK(str(json["web_base"]) == "http://[::1]:80");
   CHECK(json["ca_file"].IsNull());
   CHECK_FALSE(json["tls"].GetBool());
 }

@@ -222,6 +222,7 @@ TEST_CASE("TLS emulator: connection file, health, auth, faults and SIGTERM") {
   CHECK(std::string(connection["api_base"].GetString()) == "https://" + authority + "/api/v10");
   CHECK(std::string(connection["gateway_url"].GetString()) == "wss://" + authority);
   CHECK(std::string(connection["admin_base"].GetString()) == "https://" + authority + "/_emulator");
+  CHECK(std::string(connection["web_base"].GetString()) == "https://" + authority);
   CHECK(connection["tls"].GetBool());
   CHECK(std::string(connection["ipc_path"].GetString()).ends_with("/platformpp-ipc-0"));
   struct stat info {};
@@ -245,6 +246,15 @@ TEST_CASE("TLS emulator: connection file, health, auth, faults and SIGTERM") {
       tls_exchange(emulator, make_request(http::verb::post, "/_emulator/users", R"({"username":"smoke"})")));
   const auto app = json_of(
       tls_exchange(emulator, make_request(http::verb::post, "/_emulator/apps", R"({"name":"Smoke"})")));
+  // The consent page at the web root answers a real redirect.
+  response = tls_exchange(
+      emulator, make_request(http::verb::get, std::string("/oauth2/authorize?response_type=code&scope=openid"
+                                                          "&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
+                                                          "&state=s1&client_id=") +
+                                                  app["id"].GetString()));
+  CHECK(response.result_int() == 302);
+  CHECK(std::string(response[http::field::location]).starts_with("http://127.0.0.1:9/cb?code="));
+  CHECK(std::string(response[http::field::location]).ends_with("&state=s1"));
   const auto token = json_of(tls_exchange(
       emulator, make_request(http::verb::post, "/_emulator/tokens",
                              std::string(R"({"user_id":")") + user["id"].GetString() + R"(","app_id":")" +

@@ -5,9 +5,11 @@
 
 #include "api_error.hpp"
 #include "emulator_service.hpp"
+#include "external_auth.hpp"
 #include "json.hpp"
 #include "json_body.hpp"
 #include "random_token.hpp"
+#include "scopes.hpp"
 #include "validation.hpp"
 
 namespace platformpp::emulator {
@@ -36,27 +38,6 @@ std::string clock_json(FakeClock& clock) {
   });
 }
 
-// Splits space-separated scopes, dropping empty pieces.
-std::vector<std::string> split_scopes(std::string_view text) {
-  std::vector<std::string> scopes;
-  while (!text.empty()) {
-    const auto space = text.find(' ');
-    if (space != 0) scopes.emplace_back(text.substr(0, space));
-    if (space == std::string_view::npos) break;
-    text.remove_prefix(space + 1);
-  }
-  return scopes;
-}
-
-std::string join_scopes(const std::vector<std::string>& scopes) {
-  std::string joined;
-  for (const auto& scope : scopes) {
-    if (!joined.empty()) joined += ' ';
-    joined += scope;
-  }
-  return joined;
-}
-
 }  // namespace
 
 void EmulatorService::register_admin_routes() {
@@ -76,6 +57,9 @@ void EmulatorService::register_admin_routes() {
   admin_router_.add("GET", "/ratelimits", bind(&EmulatorService::admin_get_ratelimits));
   admin_router_.add("POST", "/ratelimits", bind(&EmulatorService::admin_set_ratelimits));
   admin_router_.add("DELETE", "/ratelimits", bind(&EmulatorService::admin_reset_ratelimits));
+  admin_router_.add("POST", "/users/{user_id}/ban", bind(&EmulatorService::admin_ban_user));
+  admin_router_.add("DELETE", "/users/{user_id}/ban", bind(&EmulatorService::admin_unban_user));
+  admin_router_.add("POST", "/external-identities", bind(&EmulatorService::admin_map_external_identity));
 }
 
 HttpResponse EmulatorService::admin_health(const RouteContext&) {
@@ -106,6 +90,26 @@ HttpResponse EmulatorService::admin_create_app(const RouteContext& context) {
     if (auto issue = check_app_name(*name)) fields.add_issue("name", std::move(*issue));
   }
   auto parent_id = fields.string("parent_id", false);
+  std::vector<std::string> redirect_uris;
+  if (const auto* raw = fields.value("redirect_uris", false)) {
+    if (!raw->IsArray()) {
+      fields.add_issue("redirect_uris", {"BASE_TYPE_ARRAY", "Must be an array of URIs."});
+    } else {
+      for (rapidjson::SizeType i = 0; i < raw->Size(); ++i) {
+        const auto& uri = (*raw)[i];
+        const std::string_view text =
+            uri.IsString() ? std::string_view(uri.GetString(), uri.GetStringLength()) : std::string_view();
+        // Absolute ("scheme:...") and without a fragment (RFC 6749 section 3.1.2).
+        const auto colon = text.find(':');
+        if (colon == 0 || colon == std::string_view::npos || text.find('#') != std::string_view::npos) {
+          errors.add({"redirect_uris", std::to_string(i)},
+                     {"URL_TYPE_INVALID_URL", "Must be an absolute URI without a fragment."});
+        } else {
+          redirect_uris.emplace_back(text);
+        }
+      }
+    }
+  }
   if (!errors.empty()) return invalid_form_body(errors);
   if (parent_id && state_.find_application(*parent_id) == nullptr) {
     return error_response(404, error_code::kUnknownApplication, "Unknown Application");
@@ -122,6 +126,7 @@ HttpResponse EmulatorService::admin_create_app(const RouteContext& context) {
   app.bot_token = base64url_encode(app.id) + "." + random_token(32);
   app.bot_user_id = bot.id;
   app.parent_id = parent_id;
+  app.redirect_uris = std::move(redirect_uris);
   state_.add_user(std::move(bot));
   const auto& stored = state_.add_application(std::move(app));
 
@@ -143,6 +148,11 @@ HttpResponse EmulatorService::admin_create_app(const RouteContext& context) {
                                 writer.Key("parent_id");
                                 write_string(writer, *stored.parent_id);
                               }
+                              writer.Key("redirect_uris");
+                              writer.StartArray();
+                              for (const auto& uri : stored.redirect_uris)
+                                write_string(writer, uri);
+                              writer.EndArray();
                               writer.EndObject();
                             }));
 }
@@ -226,25 +236,12 @@ HttpResponse EmulatorService::admin_create_token(const RouteContext& context) {
   grant.app_id = *app_id;
   grant.scopes = std::move(scopes);
   grant.expires_at_ms = clock_.now_ms() + kAccessTokenLifetimeS * 1000;
-  const auto& stored = state_.add_grant(std::move(grant));
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              writer.Key("access_token");
-                              write_string(writer, stored.access_token);
-                              writer.Key("refresh_token");
-                              write_string(writer, stored.refresh_token);
-                              writer.Key("token_type");
-                              writer.String("Bearer");
-                              writer.Key("expires_in");
-                              writer.Int64(kAccessTokenLifetimeS);
-                              writer.Key("scope");
-                              write_string(writer, join_scopes(stored.scopes));
-                              writer.EndObject();
-                            }));
+  return HttpResponse::json(200, token_json(state_.add_grant(std::move(grant))));
 }
 
 HttpResponse EmulatorService::admin_revoke_token(const RouteContext& context) {
-  // Idempotent: revoking an unknown or already revoked token also answers 204.
+  // Idempotent: revoking an unknown or already revoked token also answers 204. The whole grant goes, so
+  // deleting an access token also kills its refresh token (a refresh then gets invalid_grant).
   state_.revoke_token(context.params.at("token"));
   return HttpResponse::empty(204);
 }
@@ -426,6 +423,98 @@ HttpResponse EmulatorService::admin_set_ratelimits(const RouteContext& context) 
 
 HttpResponse EmulatorService::admin_reset_ratelimits(const RouteContext&) {
   rate_limiter_.reset_to_defaults();
+  return HttpResponse::empty(204);
+}
+
+HttpResponse EmulatorService::admin_set_consent(const RouteContext& context) {
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  auto user_id = fields.string("user_id", false);
+  const auto deny = fields.boolean("deny", false);
+  if (!errors.empty()) return invalid_form_body(errors);
+  if (user_id) {
+    const User* user = state_.find_user(*user_id);
+    if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+    if (user->bot || user->provisional) {
+      fields.add_issue("user_id", {"USER_NOT_REGULAR", "Bots and provisional accounts cannot consent."});
+      return invalid_form_body(errors);
+    }
+    state_.consent.user_id = std::move(user_id);
+  }
+  state_.consent.deny = deny.value_or(false);
+  const auto effective = state_.consent.user_id ? state_.consent.user_id : state_.first_regular_user_id();
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("user_id");
+                              write_optional_string(writer, effective);
+                              writer.Key("deny");
+                              writer.Bool(state_.consent.deny);
+                              writer.EndObject();
+                            }));
+}
+
+HttpResponse EmulatorService::admin_ban_user(const RouteContext& context) {
+  bool permanent = false;
+  if (!context.request.body.empty()) {
+    rapidjson::Document body;
+    if (auto error = read_json_object(context.request, body)) return std::move(*error);
+    FieldErrors errors;
+    BodyFields fields(body, errors);
+    permanent = fields.boolean("permanent", false).value_or(false);
+    if (!errors.empty()) return invalid_form_body(errors);
+  }
+  User* user = state_.find_user_mutable(context.params.at("user_id"));
+  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  const auto restricted = ban_user(*user, permanent);
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("user_id");
+                              write_string(writer, user->id);
+                              writer.Key("permanent");
+                              writer.Bool(user->ban->permanent);
+                              writer.Key("restricted_user_ids");
+                              writer.StartArray();
+                              for (const auto& id : restricted)
+                                write_string(writer, id);
+                              writer.EndArray();
+                              writer.EndObject();
+                            }));
+}
+
+HttpResponse EmulatorService::admin_unban_user(const RouteContext& context) {
+  User* user = state_.find_user_mutable(context.params.at("user_id"));
+  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (!user->ban) return HttpResponse::empty(204);  // idempotent
+  if (user->ban->permanent)
+    return error_response(400, error_code::kGeneral, "A permanent ban cannot be lifted");
+  user->ban.reset();
+  // The restricted provisional accounts made by the ban may link (merge) again.
+  for (auto* identity : state_.identities_restricted_by(user->id)) {
+    identity->restricted_by_ban_of.reset();
+    if (User* provisional = state_.find_user_mutable(identity->user_id)) provisional->restricted = false;
+  }
+  return HttpResponse::empty(204);
+}
+
+HttpResponse EmulatorService::admin_map_external_identity(const RouteContext& context) {
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  auto type = fields.string("type", true);
+  if (type && (!is_external_auth_type(*type) || *type == kBotIssuedAuthType)) {
+    fields.add_issue("type", {"ENUM_TYPE_COERCE",
+                              "Must be an external_auth_type other than DISCORD_BOT_ISSUED_ACCESS_TOKEN."});
+  }
+  auto token = fields.string("token", true);
+  auto external_user_id = fields.string("external_user_id", true);
+  if (token && token->empty()) fields.add_issue("token", required_field_issue());
+  if (external_user_id && external_user_id->empty())
+    fields.add_issue("external_user_id", required_field_issue());
+  if (!errors.empty()) return invalid_form_body(errors);
+  state_.map_external_token(*type, *token, *external_user_id);
   return HttpResponse::empty(204);
 }
 

@@ -21,6 +21,9 @@ inline constexpr int kUnknownUser = 10013;
 inline constexpr int kInvalidApiVersion = 50041;
 inline constexpr int kInvalidFormBody = 50035;
 inline constexpr int kInvalidJson = 50109;
+inline constexpr int kInvalidToken = 50014;
+inline constexpr int kNotMerged = 530010;         // unmerge of an identity that is not merged
+inline constexpr int kMergeWhileBanned = 530017;  // also sent in RFC 6749 bodies as "code"
 }  // namespace error_code
 
 struct FieldIssue {

@@ -28,6 +28,10 @@ std::string ConnectionInfo::admin_base() const {
   return (tls ? "https://" : "http://") + authority() + "/_emulator";
 }
 
+std::string ConnectionInfo::web_base() const {
+  return (tls ? "https://" : "http://") + authority();
+}
+
 std::string connection_file_json(const ConnectionInfo& info) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -37,6 +41,8 @@ std::string connection_file_json(const ConnectionInfo& info) {
     write_string(writer, info.gateway_url());
     writer.Key("admin_base");
     write_string(writer, info.admin_base());
+    writer.Key("web_base");
+    write_string(writer, info.web_base());
     writer.Key("ca_file");
     if (info.tls) {
       write_string(writer, info.ca_file);

@@ -21,6 +21,7 @@ struct ConnectionInfo {
   [[nodiscard]] std::string api_base() const;
   [[nodiscard]] std::string gateway_url() const;
   [[nodiscard]] std::string admin_base() const;
+  [[nodiscard]] std::string web_base() const;  // the web root: /oauth2/authorize lives there
 };
 
 std::string connection_file_json(const ConnectionInfo& info);

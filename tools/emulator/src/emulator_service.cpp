@@ -65,6 +65,15 @@ std::string user_json(const User& user) {
     writer.Int(0);
     writer.Key("premium_type");
     writer.Int(0);
+    // Only on provisional accounts, so regular user objects keep the platform's exact shape.
+    if (user.provisional) {
+      writer.Key("provisional");
+      writer.Bool(true);
+    }
+    if (user.restricted) {
+      writer.Key("restricted");
+      writer.Bool(true);
+    }
     writer.EndObject();
   });
 }
@@ -73,6 +82,8 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
     : clock_(clock), endpoints_(std::move(endpoints)), snowflakes_(clock), rate_limiter_(rate_limits) {
   register_api_routes();
   register_admin_routes();
+  register_oauth_routes();
+  register_provisional_routes();
 }
 
 RequestPlan EmulatorService::plan(const HttpRequest& request) {
@@ -117,8 +128,8 @@ Outcome EmulatorService::complete(const HttpRequest& request, const RequestPlan&
                            ? error_response(400, error_code::kInvalidApiVersion, "Invalid API version")
                            : status_error(404);
   } else {
-    // "/" is reserved for the Gateway's WebSocket upgrade (a later issue).
-    outcome.response = status_error(404);
+    // The platform's web pages (/oauth2/authorize); "/" is reserved for the Gateway's WebSocket upgrade.
+    outcome.response = handle_web(request, path);
   }
 
   if (fault != nullptr && fault->truncate) outcome.delivery = Outcome::Delivery::truncate;
@@ -148,6 +159,19 @@ HttpResponse EmulatorService::handle_api(const HttpRequest& request, std::string
 
 HttpResponse EmulatorService::handle_admin(const HttpRequest& request, std::string_view admin_path) {
   const auto match = admin_router_.match(request.method, admin_path);
+  switch (match.kind) {
+    case Router::MatchKind::found:
+      return match.route->handler(RouteContext{request, match.params});
+    case Router::MatchKind::method_not_allowed:
+      return status_error(405);
+    case Router::MatchKind::not_found:
+      break;
+  }
+  return status_error(404);
+}
+
+HttpResponse EmulatorService::handle_web(const HttpRequest& request, std::string_view path) {
+  const auto match = web_router_.match(request.method, path);
   switch (match.kind) {
     case Router::MatchKind::found:
       return match.route->handler(RouteContext{request, match.params});

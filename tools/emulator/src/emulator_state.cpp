@@ -5,6 +5,7 @@
 namespace platformpp::emulator {
 
 const User& EmulatorState::add_user(User user) {
+  if (!first_regular_user_ && !user.bot && !user.provisional) first_regular_user_ = user.id;
   auto id = user.id;
   return users_.insert_or_assign(std::move(id), std::move(user)).first->second;
 }
@@ -14,10 +15,27 @@ const User* EmulatorState::find_user(std::string_view id) const {
   return it == users_.end() ? nullptr : &it->second;
 }
 
+User* EmulatorState::find_user_mutable(std::string_view id) {
+  const auto it = users_.find(id);
+  return it == users_.end() ? nullptr : &it->second;
+}
+
 bool EmulatorState::username_taken(std::string_view username) const {
   return std::any_of(users_.begin(), users_.end(), [&](const auto& entry) {
     return !entry.second.bot && entry.second.username == username;
   });
+}
+
+void EmulatorState::remove_user(std::string_view id) {
+  revoke_user_grants(id);
+  if (const auto it = users_.find(id); it != users_.end()) users_.erase(it);
+}
+
+std::string EmulatorState::next_provisional_username() {
+  for (;;) {
+    auto name = "provisional_" + std::to_string(++provisional_counter_);
+    if (!username_taken(name)) return name;
+  }
 }
 
 const Application& EmulatorState::add_application(Application app) {
@@ -38,7 +56,7 @@ const Application* EmulatorState::find_application_by_bot_token(std::string_view
 }
 
 const AccessGrant& EmulatorState::add_grant(AccessGrant grant) {
-  access_by_refresh_token_[grant.refresh_token] = grant.access_token;
+  if (!grant.refresh_token.empty()) access_by_refresh_token_[grant.refresh_token] = grant.access_token;
   auto key = grant.access_token;
   return grants_.insert_or_assign(std::move(key), std::move(grant)).first->second;
 }
@@ -48,6 +66,11 @@ const AccessGrant* EmulatorState::find_grant_by_access_token(std::string_view to
   return it == grants_.end() ? nullptr : &it->second;
 }
 
+const AccessGrant* EmulatorState::find_grant_by_refresh_token(std::string_view token) const {
+  const auto refresh = access_by_refresh_token_.find(token);
+  return refresh == access_by_refresh_token_.end() ? nullptr : find_grant_by_access_token(refresh->second);
+}
+
 bool EmulatorState::revoke_token(std::string_view token) {
   std::string access_token(token);
   if (const auto refresh = access_by_refresh_token_.find(token); refresh != access_by_refresh_token_.end()) {
@@ -55,9 +78,70 @@ bool EmulatorState::revoke_token(std::string_view token) {
   }
   const auto grant = grants_.find(access_token);
   if (grant == grants_.end()) return false;
-  access_by_refresh_token_.erase(grant->second.refresh_token);
+  // The whole grant goes: its refresh token must not outlive the access token (refresh -> invalid_grant).
+  if (!grant->second.refresh_token.empty()) access_by_refresh_token_.erase(grant->second.refresh_token);
   grants_.erase(grant);
   return true;
+}
+
+std::size_t EmulatorState::revoke_user_grants(std::string_view user_id,
+                                              std::optional<std::string_view> app_id) {
+  std::vector<std::string> doomed;
+  for (const auto& [token, grant] : grants_) {
+    if (grant.user_id == user_id && (!app_id || grant.app_id == *app_id)) doomed.push_back(token);
+  }
+  for (const auto& token : doomed)
+    revoke_token(token);
+  return doomed.size();
+}
+
+void EmulatorState::add_code(AuthorizationCode code) {
+  auto key = code.code;
+  codes_.insert_or_assign(std::move(key), std::move(code));
+}
+
+std::optional<AuthorizationCode> EmulatorState::take_code(std::string_view code) {
+  const auto it = codes_.find(code);
+  if (it == codes_.end()) return std::nullopt;
+  auto taken = std::move(it->second);
+  codes_.erase(it);
+  return taken;
+}
+
+ExternalIdentity& EmulatorState::upsert_identity(ExternalIdentity identity) {
+  auto key = identity.key;
+  return identities_.insert_or_assign(std::move(key), std::move(identity)).first->second;
+}
+
+ExternalIdentity* EmulatorState::find_identity(const IdentityKey& key) {
+  const auto it = identities_.find(key);
+  return it == identities_.end() ? nullptr : &it->second;
+}
+
+std::vector<ExternalIdentity*> EmulatorState::identities_of_user(std::string_view user_id) {
+  std::vector<ExternalIdentity*> result;
+  for (auto& [key, identity] : identities_) {
+    if (identity.user_id == user_id) result.push_back(&identity);
+  }
+  return result;
+}
+
+std::vector<ExternalIdentity*> EmulatorState::identities_restricted_by(std::string_view user_id) {
+  std::vector<ExternalIdentity*> result;
+  for (auto& [key, identity] : identities_) {
+    if (identity.restricted_by_ban_of == user_id) result.push_back(&identity);
+  }
+  return result;
+}
+
+void EmulatorState::map_external_token(std::string type, std::string token, std::string external_user_id) {
+  external_token_ids_[{std::move(type), std::move(token)}] = std::move(external_user_id);
+}
+
+std::string EmulatorState::external_user_id_for(std::string_view type, std::string_view token) const {
+  const auto it = external_token_ids_.find({std::string(type), std::string(token)});
+  // Without a mapping the external token itself stands for the external account.
+  return it == external_token_ids_.end() ? std::string(token) : it->second;
 }
 
 }  // namespace platformpp::emulator

@@ -1,4 +1,5 @@
-// In-memory platform data seeded through the admin API: users, applications and their tokens.
+// In-memory platform data seeded through the admin API and the OAuth2 routes: users, applications, their
+// tokens, pending authorization codes, external identities (provisional accounts) and bans.
 #pragma once
 
 #include <cstdint>
@@ -11,11 +12,18 @@
 
 namespace platformpp::emulator {
 
+struct Ban {
+  bool permanent = false;
+};
+
 struct User {
   std::string id;
   std::string username;
   std::optional<std::string> global_name;
   bool bot = false;
+  bool provisional = false;  // created for an external identity (partner-sdk token routes)
+  bool restricted = false;   // provisional account made by a ban: no cross-platform use until it lifts
+  std::optional<Ban> ban;
 };
 
 struct Application {
@@ -25,23 +33,62 @@ struct Application {
   std::string bot_token;
   std::string bot_user_id;
   std::optional<std::string> parent_id;
+  std::vector<std::string>
+      redirect_uris;                // besides loopback and "<scheme>:/authorize/callback", always allowed
   bool public_client_flows = true;  // PKCE with client_id and no secret, as Social SDK apps allow
+};
+
+// An external account of a game (Steam, OIDC, the game's own backend...) as the platform knows it.
+struct IdentityKey {
+  std::string app_id;
+  std::string type;              // an external_auth_type, e.g. "OIDC"
+  std::string external_user_id;  // stable id of the external account
+
+  friend auto operator<=>(const IdentityKey&, const IdentityKey&) = default;
+};
+
+struct ExternalIdentity {
+  IdentityKey key;
+  std::string user_id;  // the provisional account, or the platform user it is merged into
+  bool merged = false;
+  // Set while the identity's provisional account is restricted because its merged user was banned.
+  std::optional<std::string> restricted_by_ban_of;
 };
 
 struct AccessGrant {
   std::string access_token;
-  std::string refresh_token;
+  std::string refresh_token;  // empty when none was issued (client_credentials, most partner-sdk tokens)
   std::string user_id;
   std::string app_id;
   std::vector<std::string> scopes;
-  std::int64_t expires_at_ms = 0;  // fake-clock epoch ms
+  std::int64_t expires_at_ms = 0;       // fake-clock epoch ms
+  bool refresh_deprecated = false;      // OIDC partner-sdk tokens: the refresh grant is refused
+  std::optional<IdentityKey> identity;  // set for tokens issued by the partner-sdk routes
+};
+
+struct AuthorizationCode {
+  std::string code;
+  std::string app_id;
+  std::string user_id;
+  std::string redirect_uri;
+  std::vector<std::string> scopes;
+  std::optional<std::string> code_challenge;  // S256
+  std::int64_t expires_at_ms = 0;
 };
 
 class EmulatorState {
  public:
   const User& add_user(User user);
   [[nodiscard]] const User* find_user(std::string_view id) const;
+  [[nodiscard]] User* find_user_mutable(std::string_view id);
   [[nodiscard]] bool username_taken(std::string_view username) const;
+  void remove_user(std::string_view id);
+  // The first regular (non-bot, non-provisional) user created: the default consenting user.
+  [[nodiscard]] const std::optional<std::string>& first_regular_user_id() const {
+    return first_regular_user_;
+  }
+  // "provisional_<n>" with the next n no one has taken.
+  std::string next_provisional_username();
 
   const Application& add_application(Application app);
   [[nodiscard]] const Application* find_application(std::string_view id) const;
@@ -49,14 +96,42 @@ class EmulatorState {
 
   const AccessGrant& add_grant(AccessGrant grant);
   [[nodiscard]] const AccessGrant* find_grant_by_access_token(std::string_view token) const;
+  [[nodiscard]] const AccessGrant* find_grant_by_refresh_token(std::string_view token) const;
   // Revokes the grant owning this access or refresh token; false if none does.
   bool revoke_token(std::string_view token);
+  // Revokes every grant of `user_id` (of one application if `app_id` is set); returns how many.
+  std::size_t revoke_user_grants(std::string_view user_id, std::optional<std::string_view> app_id = {});
+
+  void add_code(AuthorizationCode code);
+  // Removes and returns the code (codes are single use).
+  std::optional<AuthorizationCode> take_code(std::string_view code);
+
+  ExternalIdentity& upsert_identity(ExternalIdentity identity);
+  [[nodiscard]] ExternalIdentity* find_identity(const IdentityKey& key);
+  [[nodiscard]] std::vector<ExternalIdentity*> identities_of_user(std::string_view user_id);
+  [[nodiscard]] std::vector<ExternalIdentity*> identities_restricted_by(std::string_view user_id);
+
+  // (type, external token) -> external user id, so several tokens can name one external account.
+  void map_external_token(std::string type, std::string token, std::string external_user_id);
+  [[nodiscard]] std::string external_user_id_for(std::string_view type, std::string_view token) const;
+
+  // Who consents at /oauth2/authorize; falls back to first_regular_user_id().
+  struct Consent {
+    std::optional<std::string> user_id;
+    bool deny = false;
+  };
+  Consent consent;
 
  private:
   std::map<std::string, User, std::less<>> users_;
+  std::optional<std::string> first_regular_user_;
+  int provisional_counter_ = 0;
   std::map<std::string, Application, std::less<>> applications_;
   std::map<std::string, AccessGrant, std::less<>> grants_;                   // by access token
   std::map<std::string, std::string, std::less<>> access_by_refresh_token_;  // refresh -> access token
+  std::map<std::string, AuthorizationCode, std::less<>> codes_;
+  std::map<IdentityKey, ExternalIdentity> identities_;
+  std::map<std::pair<std::string, std::string>, std::string> external_token_ids_;
 };
 
 }  // namespace platformpp::emulator

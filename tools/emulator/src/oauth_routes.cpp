@@ -1,0 +1,421 @@
+// OAuth2: the headless consent page /oauth2/authorize (web root), the token and revoke endpoints and
+// /oauth2/@me under /api/v10. Token endpoints answer RFC 6749 error bodies, not the platform's error shape.
+#include <algorithm>
+#include <cctype>
+
+#include "api_error.hpp"
+#include "basic_auth.hpp"
+#include "emulator_service.hpp"
+#include "external_auth.hpp"
+#include "json.hpp"
+#include "oauth_error.hpp"
+#include "pkce.hpp"
+#include "random_token.hpp"
+#include "scopes.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+namespace oe = oauth_error_code;
+
+constexpr const char* kRefreshDeprecated =
+    "The refresh_token grant is deprecated for provisional accounts: re-authenticate with the identity "
+    "provider and call UpdateToken with the new token.";
+
+// "http://127.0.0.1[:port][/path]" (or [::1]): native apps listen on any loopback port (RFC 8252
+// section 7.3).
+bool is_loopback_redirect(std::string_view uri) {
+  for (const std::string_view origin : {"http://127.0.0.1", "http://[::1]"}) {
+    if (!uri.starts_with(origin)) continue;
+    auto rest = uri.substr(origin.size());
+    if (rest.starts_with(':')) {
+      rest.remove_prefix(1);
+      const auto digits = std::min(rest.find_first_not_of("0123456789"), rest.size());
+      if (digits == 0 || digits > 5 || std::stoi(std::string(rest.substr(0, digits))) > 65535) return false;
+      rest.remove_prefix(digits);
+    }
+    return rest.empty() || rest.front() == '/' || rest.front() == '?';
+  }
+  return false;
+}
+
+// "<scheme>:/authorize/callback", the mobile redirect (not http/https, which must be registered).
+bool is_custom_scheme_callback(std::string_view uri) {
+  const auto colon = uri.find(':');
+  if (colon == 0 || colon == std::string_view::npos) return false;
+  const auto scheme = uri.substr(0, colon);
+  if (std::isalpha(static_cast<unsigned char>(scheme.front())) == 0) return false;
+  const bool valid = std::all_of(scheme.begin(), scheme.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '+' || c == '-' || c == '.';
+  });
+  if (!valid || iequals(scheme, "http") || iequals(scheme, "https")) return false;
+  return uri.substr(colon) == ":/authorize/callback";
+}
+
+bool redirect_uri_allowed(const Application& app, std::string_view uri) {
+  if (uri.find('#') != std::string_view::npos) return false;  // RFC 6749 section 3.1.2: no fragment
+  if (is_loopback_redirect(uri) || is_custom_scheme_callback(uri)) return true;
+  return std::find(app.redirect_uris.begin(), app.redirect_uris.end(), uri) != app.redirect_uris.end();
+}
+
+HttpResponse no_store(HttpResponse response) {
+  response.set_header("Cache-Control", "no-store");
+  response.set_header("Pragma", "no-cache");
+  return response;
+}
+
+// Parses a token-endpoint body: form-urlencoded only (JSON is a common client bug the platform refuses).
+std::variant<FormFields, HttpResponse> read_form(const HttpRequest& request) {
+  if (!has_form_content_type(request)) {
+    return oauth_error(oe::kInvalidRequest, "The body must be application/x-www-form-urlencoded.");
+  }
+  auto form = FormFields::parse(request.body);
+  if (!form) return oauth_error(oe::kInvalidRequest, "The body has a malformed percent-encoding.");
+  if (const auto name = form->repeated()) {
+    return oauth_error(oe::kInvalidRequest, "Parameter " + *name + " is repeated.");
+  }
+  return std::move(*form);
+}
+
+}  // namespace
+
+std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token) {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("access_token");
+    write_string(writer, grant.access_token);
+    writer.Key("token_type");
+    writer.String("Bearer");
+    writer.Key("expires_in");
+    writer.Int64(kAccessTokenLifetimeS);
+    if (!grant.refresh_token.empty()) {
+      writer.Key("refresh_token");
+      write_string(writer, grant.refresh_token);
+    }
+    writer.Key("scope");
+    write_string(writer, join_scopes(grant.scopes));
+    if (id_token) {
+      writer.Key("id_token");
+      write_string(writer, *id_token);
+    }
+    writer.EndObject();
+  });
+}
+
+void EmulatorService::register_oauth_routes() {
+  web_router_.add("GET", "/oauth2/authorize", [this](const RouteContext& c) { return web_authorize(c); });
+  admin_router_.add("GET", "/authorize", [this](const RouteContext& c) { return admin_authorize(c); });
+  admin_router_.add("POST", "/consent", [this](const RouteContext& c) { return admin_set_consent(c); });
+  api_router_.add("POST", "/oauth2/token", [this](const RouteContext& c) { return api_oauth_token(c); });
+  api_router_.add("POST", "/oauth2/token/revoke",
+                  [this](const RouteContext& c) { return api_oauth_revoke(c); });
+  api_router_.add("GET", "/oauth2/@me",
+                  [this](const RouteContext& c) { return api_oauth_current_authorization(c); });
+}
+
+const AccessGrant& EmulatorService::issue_grant(AccessGrant grant, bool with_refresh_token) {
+  grant.access_token = random_token(32);
+  grant.refresh_token = with_refresh_token ? random_token(32) : std::string();
+  grant.expires_at_ms = clock_.now_ms() + kAccessTokenLifetimeS * 1000;
+  return state_.add_grant(std::move(grant));
+}
+
+EmulatorService::AuthorizeOutcome EmulatorService::authorize(const HttpRequest& request) {
+  AuthorizeOutcome outcome;
+  const auto query = FormFields::parse(query_of(request));
+  if (!query) {
+    outcome.error = oauth_error(oe::kInvalidRequest, "The query string has a malformed percent-encoding.");
+    return outcome;
+  }
+  if (const auto name = query->repeated()) {
+    outcome.error = oauth_error(oe::kInvalidRequest, "Parameter " + *name + " is repeated.");
+    return outcome;
+  }
+  // Until client and redirect URI are known good, errors are shown here, never redirected (RFC 6749 4.1.2.1).
+  const auto client_id = query->get("client_id");
+  const Application* app = client_id ? state_.find_application(*client_id) : nullptr;
+  if (app == nullptr) {
+    outcome.error =
+        oauth_error(oe::kInvalidRequest, client_id ? "Unknown client_id." : "client_id is required.");
+    return outcome;
+  }
+  auto redirect_uri = query->get("redirect_uri");
+  if (!redirect_uri && app->redirect_uris.size() == 1) redirect_uri = app->redirect_uris.front();
+  if (!redirect_uri) {
+    outcome.error = oauth_error(oe::kInvalidRequest, "redirect_uri is required.");
+    return outcome;
+  }
+  if (!redirect_uri_allowed(*app, *redirect_uri)) {
+    outcome.error = oauth_error(oe::kInvalidRequest, "redirect_uri is not allowed for this application.");
+    return outcome;
+  }
+
+  const auto state = query->get("state");
+  auto redirect = [&](std::vector<std::pair<std::string, std::string>> params) {
+    if (state) params.emplace_back("state", *state);
+    outcome.location = append_query(*redirect_uri, params);
+    return outcome;
+  };
+  auto redirect_error = [&](const char* error, std::string description) {
+    return redirect({{"error", error}, {"error_description", std::move(description)}});
+  };
+
+  if (query->get("response_type") != "code") {
+    return redirect_error(oe::kUnsupportedResponseType, "response_type must be code.");
+  }
+  auto scopes = split_scopes(query->get("scope").value_or(""));
+  if (scopes.empty()) return redirect_error(oe::kInvalidScope, "scope is required.");
+  const auto challenge = query->get("code_challenge");
+  const auto method = query->get("code_challenge_method");
+  if (method && *method != "S256") {
+    return redirect_error(oe::kInvalidRequest, "code_challenge_method must be S256.");
+  }
+  if (challenge && !method) {
+    return redirect_error(oe::kInvalidRequest, "code_challenge_method=S256 must accompany code_challenge.");
+  }
+  if (method && !challenge) return redirect_error(oe::kInvalidRequest, "code_challenge is required.");
+  if (challenge && !is_valid_code_verifier(*challenge)) {
+    return redirect_error(oe::kInvalidRequest,
+                          "code_challenge must be 43-128 characters of [A-Za-z0-9-._~].");
+  }
+
+  // Headless consent: the configured user answers the consent screen.
+  const auto consenting_id = state_.consent.user_id ? state_.consent.user_id : state_.first_regular_user_id();
+  const User* user = consenting_id ? state_.find_user(*consenting_id) : nullptr;
+  if (user == nullptr) {
+    outcome.error = oauth_error(oe::kInvalidRequest,
+                                "No consenting user: create one (POST /_emulator/users) or choose one "
+                                "(POST /_emulator/consent).");
+    return outcome;
+  }
+  if (state_.consent.deny) return redirect_error(oe::kAccessDenied, "The user denied the authorization.");
+
+  AuthorizationCode code;
+  code.code = random_token(32);
+  code.app_id = app->id;
+  code.user_id = user->id;
+  code.redirect_uri = *redirect_uri;
+  code.scopes = std::move(scopes);
+  code.code_challenge = challenge;
+  code.expires_at_ms = clock_.now_ms() + kAuthorizationCodeLifetimeMs;
+  auto code_value = code.code;
+  state_.add_code(std::move(code));
+  return redirect({{"code", std::move(code_value)}});
+}
+
+HttpResponse EmulatorService::web_authorize(const RouteContext& context) {
+  auto outcome = authorize(context.request);
+  if (!outcome.location) return outcome.error;
+  auto response = HttpResponse::empty(302);
+  response.set_header("Location", std::move(*outcome.location));
+  response.set_header("Cache-Control", "no-store");
+  return response;
+}
+
+HttpResponse EmulatorService::admin_authorize(const RouteContext& context) {
+  auto outcome = authorize(context.request);
+  if (!outcome.location) return outcome.error;
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("location");
+                              write_string(writer, *outcome.location);
+                              writer.EndObject();
+                            }));
+}
+
+std::variant<EmulatorService::ClientAuth, HttpResponse> EmulatorService::authenticate_client(
+    const HttpRequest& request, const FormFields& form) {
+  auto client_id = form.get("client_id");
+  auto secret = form.get("client_secret");
+  if (const auto header = request.header("Authorization")) {
+    const auto basic = parse_basic_authorization(*header);
+    if (!basic)
+      return oauth_error(oe::kInvalidClient, "Client authentication failed: malformed Basic credentials.");
+    if (secret) return oauth_error(oe::kInvalidRequest, "Use one client authentication method, not two.");
+    if (client_id && *client_id != basic->user) {
+      return oauth_error(oe::kInvalidRequest, "client_id differs from the Basic credentials.");
+    }
+    client_id = basic->user;
+    if (!basic->password.empty()) secret = basic->password;
+  }
+  if (!client_id) {
+    return oauth_error(oe::kInvalidClient,
+                       "Client authentication failed: send HTTP Basic credentials or a client_id.");
+  }
+  const Application* app = state_.find_application(*client_id);
+  if (app == nullptr) return oauth_error(oe::kInvalidClient, "Client authentication failed: unknown client.");
+  if (secret) {
+    if (*secret != app->client_secret) {
+      return oauth_error(oe::kInvalidClient, "Client authentication failed: wrong client secret.");
+    }
+    return ClientAuth{app, true};
+  }
+  if (!app->public_client_flows) {
+    return oauth_error(oe::kInvalidClient, "Client authentication failed: the client secret is required.");
+  }
+  return ClientAuth{app, false};
+}
+
+HttpResponse EmulatorService::api_oauth_token(const RouteContext& context) {
+  auto form = read_form(context.request);
+  if (auto* error = std::get_if<HttpResponse>(&form)) return std::move(*error);
+  const auto& fields = std::get<FormFields>(form);
+  auto client = authenticate_client(context.request, fields);
+  if (auto* error = std::get_if<HttpResponse>(&client)) return std::move(*error);
+  const auto& auth = std::get<ClientAuth>(client);
+
+  const auto grant_type = fields.get("grant_type");
+  if (!grant_type) return oauth_error(oe::kInvalidRequest, "grant_type is required.");
+  if (*grant_type == "authorization_code") return no_store(grant_authorization_code(fields, auth));
+  if (*grant_type == "refresh_token") return no_store(grant_refresh_token(fields, auth));
+  if (*grant_type == "client_credentials") return no_store(grant_client_credentials(fields, auth));
+  return oauth_error(oe::kUnsupportedGrantType, "Unsupported grant_type " + *grant_type + ".");
+}
+
+HttpResponse EmulatorService::grant_authorization_code(const FormFields& form, const ClientAuth& client) {
+  const auto code_value = form.get("code");
+  if (!code_value) return oauth_error(oe::kInvalidRequest, "code is required.");
+  const auto redirect_uri = form.get("redirect_uri");
+  if (!redirect_uri) return oauth_error(oe::kInvalidRequest, "redirect_uri is required.");
+  const auto verifier = form.get("code_verifier");
+  if (verifier && !is_valid_code_verifier(*verifier)) {
+    return oauth_error(oe::kInvalidRequest, "code_verifier must be 43-128 characters of [A-Za-z0-9-._~].");
+  }
+  const auto external_type = form.get("external_auth_type");
+  const auto external_token = form.get("external_auth_token");
+  if (external_type.has_value() != external_token.has_value()) {
+    return oauth_error(oe::kInvalidRequest, "external_auth_type and external_auth_token go together.");
+  }
+  if (external_type && !is_external_auth_type(*external_type)) {
+    return oauth_error(oe::kInvalidRequest, "Unknown external_auth_type " + *external_type + ".");
+  }
+
+  // Any attempt with a well-formed request spends the code, so a guessed verifier gets one try.
+  const auto code = state_.take_code(*code_value);
+  if (!code) return oauth_error(oe::kInvalidGrant, "Invalid authorization code (unknown or already used).");
+  if (code->app_id != client.app->id) {
+    return oauth_error(oe::kInvalidGrant, "The authorization code was issued to another client.");
+  }
+  if (clock_.now_ms() >= code->expires_at_ms) {
+    return oauth_error(oe::kInvalidGrant, "The authorization code has expired.");
+  }
+  if (*redirect_uri != code->redirect_uri) {
+    return oauth_error(oe::kInvalidGrant, "redirect_uri does not match the authorization request.");
+  }
+  if (code->code_challenge) {
+    if (!verifier)
+      return oauth_error(oe::kInvalidGrant, "code_verifier is required (the request used PKCE).");
+    if (s256_code_challenge(*verifier) != *code->code_challenge) {
+      return oauth_error(oe::kInvalidGrant, "PKCE verification failed: code_verifier does not match.");
+    }
+  } else if (verifier) {
+    return oauth_error(oe::kInvalidGrant, "code_verifier sent, but the authorization had no code_challenge.");
+  } else if (!client.confidential) {
+    return oauth_error(oe::kInvalidRequest, "Public clients must use PKCE (code_challenge, code_verifier).");
+  }
+  const User* user = state_.find_user(code->user_id);
+  if (user == nullptr) return oauth_error(oe::kInvalidGrant, "The authorizing user no longer exists.");
+
+  if (external_type) {
+    const auto key = external_identity_key(*client.app, *external_type, *external_token);
+    if (!key) return oauth_error(oe::kInvalidGrant, "external_auth_token is not valid.");
+    if (auto error = merge_identity(*key, *user)) return std::move(*error);
+  } else if (user->ban) {
+    return oauth_error(oe::kInvalidGrant, "The user is banned.");
+  }
+
+  AccessGrant grant;
+  grant.user_id = user->id;
+  grant.app_id = client.app->id;
+  grant.scopes = code->scopes;
+  return HttpResponse::json(200, token_json(issue_grant(std::move(grant), true)));
+}
+
+HttpResponse EmulatorService::grant_refresh_token(const FormFields& form, const ClientAuth& client) {
+  const auto refresh_token = form.get("refresh_token");
+  if (!refresh_token) return oauth_error(oe::kInvalidRequest, "refresh_token is required.");
+  const AccessGrant* old = state_.find_grant_by_refresh_token(*refresh_token);
+  if (old == nullptr) {
+    return oauth_error(oe::kInvalidGrant, "Invalid refresh token (unknown, rotated, revoked or deleted).");
+  }
+  if (old->app_id != client.app->id) {
+    return oauth_error(oe::kInvalidGrant, "The refresh token was issued to another client.");
+  }
+  if (old->refresh_deprecated) return oauth_error(oe::kInvalidGrant, kRefreshDeprecated);
+  auto scopes = old->scopes;
+  if (const auto requested = form.get("scope")) {
+    scopes = split_scopes(*requested);
+    for (const auto& scope : scopes) {
+      if (std::find(old->scopes.begin(), old->scopes.end(), scope) == old->scopes.end()) {
+        return oauth_error(oe::kInvalidScope, "scope " + scope + " was not granted.");
+      }
+    }
+    if (scopes.empty()) scopes = old->scopes;
+  }
+  AccessGrant grant;
+  grant.user_id = old->user_id;
+  grant.app_id = old->app_id;
+  grant.scopes = std::move(scopes);
+  grant.identity = old->identity;
+  // Rotation: both old tokens die with the old grant.
+  state_.revoke_token(*refresh_token);
+  return HttpResponse::json(200, token_json(issue_grant(std::move(grant), true)));
+}
+
+HttpResponse EmulatorService::grant_client_credentials(const FormFields& form, const ClientAuth& client) {
+  if (!client.confidential) {
+    return oauth_error(oe::kInvalidClient, "client_credentials needs the client secret (HTTP Basic).");
+  }
+  AccessGrant grant;
+  grant.user_id = client.app->bot_user_id;
+  grant.app_id = client.app->id;
+  grant.scopes = split_scopes(form.get("scope").value_or("identify"));
+  if (grant.scopes.empty()) grant.scopes = {"identify"};
+  return HttpResponse::json(200, token_json(issue_grant(std::move(grant), false)));
+}
+
+HttpResponse EmulatorService::api_oauth_revoke(const RouteContext& context) {
+  auto form = read_form(context.request);
+  if (auto* error = std::get_if<HttpResponse>(&form)) return std::move(*error);
+  const auto& fields = std::get<FormFields>(form);
+  auto client = authenticate_client(context.request, fields);
+  if (auto* error = std::get_if<HttpResponse>(&client)) return std::move(*error);
+  const auto token = fields.get("token");
+  if (!token) return oauth_error(oe::kInvalidRequest, "token is required.");
+  // token_type_hint is optional and may be ignored (RFC 7009 section 2.1): both kinds are looked up.
+  const AccessGrant* grant = state_.find_grant_by_access_token(*token);
+  if (grant == nullptr) grant = state_.find_grant_by_refresh_token(*token);
+  // Unknown tokens, and other clients' tokens, answer 200 too: nothing to reveal (RFC 7009 section 2.2).
+  if (grant != nullptr && grant->app_id == std::get<ClientAuth>(client).app->id) state_.revoke_token(*token);
+  return HttpResponse::json(200, "{}");
+}
+
+HttpResponse EmulatorService::api_oauth_current_authorization(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal || principal->grant == nullptr) return status_error(401);
+  const auto& grant = *principal->grant;
+  const auto user = user_json(*principal->user);
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("application");
+                              writer.StartObject();
+                              writer.Key("id");
+                              write_string(writer, principal->application->id);
+                              writer.Key("name");
+                              write_string(writer, principal->application->name);
+                              writer.EndObject();
+                              writer.Key("scopes");
+                              writer.StartArray();
+                              for (const auto& scope : grant.scopes)
+                                write_string(writer, scope);
+                              writer.EndArray();
+                              writer.Key("expires");
+                              write_string(writer, format_rfc3339_ms(grant.expires_at_ms));
+                              writer.Key("user");
+                              writer.RawValue(user.data(), user.size(), rapidjson::kObjectType);
+                              writer.EndObject();
+                            }));
+}
+
+}  // namespace platformpp::emulator
