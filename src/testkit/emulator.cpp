@@ -5,6 +5,7 @@
 #include "core/logger.hpp"
 #include "json/json.hpp"
 #include "net/http_client.hpp"
+#include "net/url.hpp"
 
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
@@ -97,6 +98,7 @@ ConnectionInfo ConnectionInfo::Load(const std::string& path) {
   info.apiBase = RequireString(document, "api_base", path);
   info.gatewayUrl = RequireString(document, "gateway_url", path);
   info.adminBase = RequireString(document, "admin_base", path);
+  info.webBase = json::GetString(document, "web_base").value_or("");
   info.caFile = json::GetString(document, "ca_file").value_or("");
   info.ipcPath = json::GetString(document, "ipc_path").value_or("");
   info.port = static_cast<int>(json::GetInt(document, "port").value_or(0));
@@ -312,6 +314,54 @@ std::string EmulatorAdmin::AddFault(const Fault& fault) {
   if (fault.count) body.Add("count", static_cast<int64_t>(*fault.count));
   auto document = Expect(Request("POST", "/faults", body.Done()), 200, "add fault");
   return std::string(json::GetString(document, "id").value_or(""));
+}
+
+void EmulatorAdmin::SetConsent(uint64_t userId, bool deny) {
+  Expect(Request("POST", "/consent",
+                 JsonObject().Add("user_id", std::to_string(userId)).Add("deny", deny).Done()),
+         200, "set consent");
+}
+
+std::string EmulatorAdmin::Authorize(uint64_t appId, const std::string& scopes,
+                                     const std::string& redirectUri, const std::string& codeChallenge,
+                                     const std::string& state) {
+  std::string query = "?response_type=code&client_id=" + std::to_string(appId) +
+                      "&scope=" + net::UrlEncode(scopes) + "&redirect_uri=" + net::UrlEncode(redirectUri) +
+                      "&code_challenge=" + net::UrlEncode(codeChallenge) + "&code_challenge_method=S256";
+  if (!state.empty()) query += "&state=" + net::UrlEncode(state);
+  auto document = Expect(Request("GET", "/authorize" + query), 200, "authorize");
+  return RequireString(document, "location", "authorize");
+}
+
+std::string EmulatorAdmin::CodeFromRedirect(const std::string& location) {
+  std::size_t query = location.find('?');
+  if (query == std::string::npos) return {};
+  std::string_view rest = std::string_view(location).substr(query + 1);
+  while (!rest.empty()) {
+    std::size_t amp = rest.find('&');
+    std::string_view pair = rest.substr(0, amp);
+    if (pair.substr(0, 5) == "code=") return std::string(pair.substr(5));
+    if (amp == std::string_view::npos) break;
+    rest = rest.substr(amp + 1);
+  }
+  return {};
+}
+
+void EmulatorAdmin::Ban(uint64_t userId, bool permanent) {
+  Expect(Request("POST", "/users/" + std::to_string(userId) + "/ban",
+                 JsonObject().Add("permanent", permanent).Done()),
+         200, "ban");
+}
+
+void EmulatorAdmin::Unban(uint64_t userId) {
+  auto response = Request("DELETE", "/users/" + std::to_string(userId) + "/ban");
+  if (response.status != 204 && response.status != 200) throw std::runtime_error("unban: " + response.body);
+}
+
+void EmulatorAdmin::DeleteToken(const std::string& token) {
+  auto response = Request("DELETE", "/tokens/" + net::UrlEncode(token));
+  if (response.status != 204 && response.status != 200)
+    throw std::runtime_error("delete token: " + response.body);
 }
 
 void EmulatorAdmin::ClearFaults() {

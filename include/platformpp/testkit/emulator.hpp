@@ -20,6 +20,7 @@ struct ConnectionInfo {
   std::string apiBase;
   std::string gatewayUrl;
   std::string adminBase;
+  std::string webBase;  ///< where /oauth2/authorize lives
   std::string caFile;
   std::string ipcPath;
   int port = 0;
@@ -115,6 +116,19 @@ class EmulatorAdmin {
   int64_t ClockMs();
   void AdvanceClock(std::chrono::milliseconds by);
   std::string AddFault(const Fault& fault);
+  /// The user the emulator consents as in the authorize step (default: the first user); `deny` refuses
+  /// consent.
+  void SetConsent(uint64_t userId, bool deny = false);
+  /// Runs the authorize step headlessly and returns the redirect it answers with (code and state in its
+  /// query).
+  std::string Authorize(uint64_t appId, const std::string& scopes, const std::string& redirectUri,
+                        const std::string& codeChallenge, const std::string& state = {});
+  /// The `code` query parameter of an authorize redirect, empty when there is none.
+  static std::string CodeFromRedirect(const std::string& location);
+  void Ban(uint64_t userId, bool permanent = false);
+  void Unban(uint64_t userId);
+  /// Deletes a token the way the platform does when a user unlinks; its pair dies with it.
+  void DeleteToken(const std::string& token);
   void ClearFaults();
   void SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window);
   void SetGlobalRateLimit(int perSecond);
