@@ -4,6 +4,7 @@
 
 #include "auth/current_user.hpp"
 #include "auth/pkce.hpp"
+#include "auth/provisional.hpp"
 #include "auth/token_endpoint.hpp"
 #include "core/client_core.hpp"
 
@@ -146,6 +147,10 @@ void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, Toke
     return completion(Invalid("refreshToken: must not be empty"), {}, {}, AuthorizationTokenType::Bearer, 0,
                       {});
   }
+  if (core_->credentials.IsReauthenticateOnly(refreshToken)) {
+    return completion(ClientResult::Failure(ErrorType::AuthorizationFailed, auth::kProvisionalRefreshRefused),
+                      {}, {}, AuthorizationTokenType::Bearer, 0, {});
+  }
   auth::RequestToken(*core_,
                      {{"grant_type", "refresh_token"},
                       {"refresh_token", std::move(refreshToken)},
@@ -170,6 +175,71 @@ void Client::UpdateToken(AuthorizationTokenType tokenType, std::string token, Up
   core_->Log().Secrets().AddSecret(token);
   core_->credentials.Set({tokenType, std::move(token)});
   completion({});
+}
+
+void Client::GetProvisionalToken(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
+                                 std::string externalAuthToken, TokenExchangeCallback callback) {
+  auto completion =
+      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+          std::move(callback));
+  if (core_->Destroying()) return;
+  auto fail = [&](std::string message) {
+    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
+  };
+  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
+  if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') return fail("externalAuthType: unknown value");
+  if (externalAuthToken.empty()) return fail("externalAuthToken: must not be empty");
+  auth::GetProvisionalToken(*core_, applicationId, externalAuthType, std::move(externalAuthToken),
+                            std::move(completion));
+}
+
+void Client::GetTokenFromProvisionalMerge(uint64_t applicationId, std::string code, std::string codeVerifier,
+                                          std::string redirectUri,
+                                          AuthenticationExternalAuthType externalAuthType,
+                                          std::string externalAuthToken, TokenExchangeCallback callback) {
+  auto completion =
+      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+          std::move(callback));
+  if (core_->Destroying()) return;
+  auto fail = [&](std::string message) {
+    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
+  };
+  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
+  if (code.empty()) return fail("code: must not be empty");
+  if (!auth::IsValidCodeVerifier(codeVerifier)) {
+    return fail(
+        "codeVerifier: 43 to 128 characters of [A-Za-z0-9-._~] (use CreateAuthorizationCodeVerifier)");
+  }
+  if (redirectUri.empty()) return fail("redirectUri: must not be empty");
+  if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') return fail("externalAuthType: unknown value");
+  if (externalAuthToken.empty()) return fail("externalAuthToken: must not be empty");
+  auth::RequestToken(*core_,
+                     {{"grant_type", "authorization_code"},
+                      {"code", std::move(code)},
+                      {"code_verifier", std::move(codeVerifier)},
+                      {"redirect_uri", std::move(redirectUri)},
+                      {"client_id", std::to_string(applicationId)},
+                      {"external_auth_type", ExternalAuthTypeToWireName(externalAuthType)},
+                      {"external_auth_token", std::move(externalAuthToken)}},
+                     std::move(completion));
+}
+
+void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,
+                                           AuthenticationExternalAuthType externalAuthType,
+                                           std::string externalAuthToken, UpdateTokenCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0)
+    return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"));
+  if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') {
+    return completion(Invalid("externalAuthType: unknown value"));
+  }
+  if (externalAuthToken.empty()) return completion(Invalid("externalAuthToken: must not be empty"));
+  auth::UnmergeIntoProvisionalAccount(*core_, applicationId, externalAuthType, std::move(externalAuthToken),
+                                      std::move(completion));
 }
 
 bool Client::IsAuthenticated() const {

@@ -135,6 +135,21 @@ class Client {
   /// True once UpdateToken has given the Client a token (and it was not revoked or refused since).
   bool IsAuthenticated() const;
 
+  /// A token for a provisional account: the platform identity of the player's account with the game's own
+  /// identity provider. OIDC may also return a refresh token; RefreshToken refuses it (re-authenticate
+  /// instead).
+  void GetProvisionalToken(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
+                           std::string externalAuthToken, TokenExchangeCallback callback);
+  /// GetToken that also merges the provisional account of `externalAuthToken` into the consenting platform
+  /// account. Fails with AuthorizationFailed and ErrorCode() 530017 while that account is banned.
+  void GetTokenFromProvisionalMerge(uint64_t applicationId, std::string code, std::string codeVerifier,
+                                    std::string redirectUri, AuthenticationExternalAuthType externalAuthType,
+                                    std::string externalAuthToken, TokenExchangeCallback callback);
+  /// Severs a merged account: the platform account keeps its data, the external identity gets a new
+  /// provisional account, and the link's tokens (including the Client's own) stop working.
+  void UnmergeIntoProvisionalAccount(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
+                                     std::string externalAuthToken, UpdateTokenCallback callback);
+
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();
 

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_set>
 
 namespace platformpp::core {
 
@@ -38,9 +39,20 @@ class CredentialStore {
     credentials_.reset();
   }
 
+  /// Refresh tokens that must not be used with the refresh grant (provisional OIDC accounts re-authenticate).
+  void NoteReauthenticateOnly(const std::string& refreshToken) {
+    std::lock_guard lock(mutex_);
+    reauthenticateOnly_.insert(refreshToken);
+  }
+  bool IsReauthenticateOnly(const std::string& refreshToken) const {
+    std::lock_guard lock(mutex_);
+    return reauthenticateOnly_.count(refreshToken) > 0;
+  }
+
  private:
   mutable std::mutex mutex_;
   std::optional<Credentials> credentials_;
+  std::unordered_set<std::string> reauthenticateOnly_;
 };
 
 }  // namespace platformpp::core
