@@ -2,6 +2,7 @@
 #include <platformpp/client.hpp>
 #include <platformpp/version.hpp>
 
+#include "auth/authorizer.hpp"
 #include "auth/current_user.hpp"
 #include "auth/pkce.hpp"
 #include "auth/provisional.hpp"
@@ -79,6 +80,20 @@ void Client::FetchCurrentUser(AuthorizationTokenType tokenType, std::string toke
   auto completion = core_->MakeCompletion<uint64_t, std::string>(std::move(callback));
   if (core_->Destroying()) return;  // dropping the completion reports ClientDestroyed
   auth::FetchCurrentUser(*core_, tokenType, std::move(token), std::move(completion));
+}
+
+void Client::Authorize(AuthorizationArgs args, AuthorizationCallback callback) {
+  auto completion = core_->MakeCompletion<std::string, std::string>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Authorizer().Authorize(std::move(args), std::move(completion));
+}
+
+void Client::AbortAuthorize() {
+  core_->Authorizer().Abort();
+}
+
+void Client::SetUrlOpener(UrlOpener opener) {
+  core_->Authorizer().SetUrlOpener(std::move(opener));
 }
 
 AuthorizationCodeVerifier Client::CreateAuthorizationCodeVerifier() {

@@ -18,6 +18,7 @@
 #include <platformpp/client_result.hpp>
 #include <platformpp/logging.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -44,6 +45,10 @@ struct ClientOptions {
   std::shared_ptr<IoContext> ioContext;
   /// Appended to the SDK's own User-Agent.
   std::string userAgentSuffix;
+  /// Where the platform's authorize page lives (the browser flow of Authorize).
+  std::string webBase = "https://discord.com";
+  /// How long Authorize waits for the browser to come back.
+  std::chrono::milliseconds authorizeTimeout{std::chrono::minutes(5)};
 };
 
 namespace core {
@@ -80,6 +85,10 @@ class Client {
                          AuthorizationTokenType tokenType, int32_t expiresIn, std::string scopes)>;
   using RevokeTokenCallback = std::function<void(ClientResult result)>;
   using UpdateTokenCallback = std::function<void(ClientResult result)>;
+  using AuthorizationCallback =
+      std::function<void(ClientResult result, std::string code, std::string redirectUri)>;
+  /// Opens a URL in a browser and returns whether it could; runs inside RunCallbacks.
+  using UrlOpener = std::function<bool(const std::string& url)>;
 
   Client();
   explicit Client(ClientOptions options);
@@ -117,6 +126,18 @@ class Client {
   /// GET /users/@me with the given token: the id and username of the token's user.
   void FetchCurrentUser(AuthorizationTokenType tokenType, std::string token,
                         FetchCurrentUserCallback callback);
+
+  /// Asks the player to authorize the game: the platform's authorize page opens in a browser and the code
+  /// comes back to a listener on 127.0.0.1. The callback gets the code and the redirect URI to pass to
+  /// GetToken (with the verifier of args.CodeChallenge()). The state is generated when unset and checked: a
+  /// mismatch is AuthorizationFailed, as is a refusal (OAuthError() "access_denied") or no answer within
+  /// ClientOptions::authorizeTimeout. A new Authorize ends a pending one with Aborted.
+  void Authorize(AuthorizationArgs args, AuthorizationCallback callback);
+  /// Ends a pending Authorize with Aborted.
+  void AbortAuthorize();
+  /// Replaces how Authorize opens the authorize page (default: the system's browser). Headless tests and
+  /// consoles hand the URL to their own browser or device flow here.
+  void SetUrlOpener(UrlOpener opener);
 
   /// A fresh PKCE pair (S256): pass Challenge() in AuthorizationArgs, keep Verifier() for GetToken.
   static AuthorizationCodeVerifier CreateAuthorizationCodeVerifier();

@@ -1,5 +1,6 @@
 #include "core/client_core.hpp"
 
+#include "auth/authorizer.hpp"
 #include "core/io_context_access.hpp"
 
 #include <platformpp/io_context.hpp>
@@ -20,6 +21,9 @@ ClientCore::ClientCore(ClientOptions options)
   http.userAgent = "platformpp/" PLATFORMPP_VERSION_STRING;
   if (!options_.userAgentSuffix.empty()) http.userAgent += " " + options_.userAgentSuffix;
   http_ = std::make_unique<net::HttpClient>(*io_, logger_, std::move(http));
+  authorizer_ = std::make_unique<auth::Authorizer>(*this);
+  while (!options_.webBase.empty() && options_.webBase.back() == '/')
+    options_.webBase.pop_back();
 }
 
 ClientCore::~ClientCore() {
@@ -34,6 +38,7 @@ void ClientCore::Destroy() noexcept {
   // 2. Stop the network side and wait until it holds nothing of ours: every in-flight operation's Completion
   // is
   //    then either queued or dropped (which queues ClientDestroyed).
+  authorizer_->Shutdown();
   http_->Shutdown();
   // 3. Complete everything queued with ClientDestroyed, here on the destroying thread.
   queue_->Shutdown();

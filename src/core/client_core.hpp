@@ -16,6 +16,10 @@
 #include <string>
 #include <string_view>
 
+namespace platformpp::auth {
+class Authorizer;
+}
+
 namespace platformpp::core {
 
 class ClientCore {
@@ -40,6 +44,9 @@ class ClientCore {
   CallbackQueue& Queue() noexcept { return *queue_; }
   Logger& Log() noexcept { return *logger_; }
   net::HttpClient& Http() noexcept { return *http_; }
+  IoContext& Io() noexcept { return *io_; }
+  const ClientOptions& Options() const noexcept { return options_; }
+  auth::Authorizer& Authorizer() noexcept { return *authorizer_; }
   /// `apiBase` + `path` ("/users/@me").
   std::string ApiUrl(std::string_view path) const { return options_.apiBase + std::string(path); }
 
@@ -52,6 +59,7 @@ class ClientCore {
   std::shared_ptr<Logger> logger_;
   std::shared_ptr<IoContext> io_;
   std::unique_ptr<net::HttpClient> http_;
+  std::unique_ptr<auth::Authorizer> authorizer_;
   bool destroyed_ = false;
   bool pumping_ = false;  // inside a pump of a threadless IoContext (nested RunCallbacks do not pump again)
 };

@@ -71,6 +71,15 @@ namespace core {
 boost::asio::io_context& IoContextAccess::Get(IoContext& context) noexcept {
   return context.impl_->io;
 }
+
+void IoContextAccess::WaitFor(IoContext& context, std::future<void>& done) {
+  if (context.Pumped()) {
+    while (done.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      context.impl_->io.run_one_for(std::chrono::milliseconds(10));
+    }
+  }
+  done.wait();
+}
 }  // namespace core
 
 }  // namespace platformpp

@@ -581,14 +581,7 @@ void HttpClient::Shutdown() {
   if (!impl_) return;
   impl_->Shutdown();
   impl_.reset();
-  if (context_.Pumped()) {
-    // Nobody else runs a threadless context: run the cancellations ourselves.
-    auto& io = core::IoContextAccess::Get(context_);
-    while (stopped_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-      io.run_one_for(std::chrono::milliseconds(10));
-    }
-  }
-  stopped_.wait();
+  core::IoContextAccess::WaitFor(context_, stopped_);
 }
 
 }  // namespace platformpp::net

@@ -25,5 +25,9 @@ std::optional<Url> ParseUrl(std::string_view text);
 
 /// application/x-www-form-urlencoded / RFC 3986 unreserved escaping.
 std::string UrlEncode(std::string_view text);
+/// Percent-decoding ('+' as space); invalid escapes stay as they are.
+std::string UrlDecode(std::string_view text);
+/// The decoded value of `name` in the query of `target` ("/path?a=1&b=2"), empty when absent.
+std::optional<std::string> QueryParameter(std::string_view target, std::string_view name);
 
 }  // namespace platformpp::net

@@ -111,6 +111,7 @@ ClientOptions ConnectionInfo::ClientOptionsFor() const {
   ClientOptions options;
   options.apiBase = apiBase;
   options.caFile = caFile;
+  if (!webBase.empty()) options.webBase = webBase;
   return options;
 }
 
@@ -331,6 +332,25 @@ std::string EmulatorAdmin::Authorize(uint64_t appId, const std::string& scopes,
   if (!state.empty()) query += "&state=" + net::UrlEncode(state);
   auto document = Expect(Request("GET", "/authorize" + query), 200, "authorize");
   return RequireString(document, "location", "authorize");
+}
+
+int EmulatorAdmin::Browse(const std::string& url) {
+  std::string next = url;
+  for (int hop = 0; hop < 5; ++hop) {
+    net::HttpRequest request;
+    request.url = next;
+    auto promise = std::make_shared<std::promise<net::HttpResponse>>();
+    auto future = promise->get_future();
+    impl_->http->Send(std::move(request),
+                      [promise](net::HttpResponse r) { promise->set_value(std::move(r)); });
+    net::HttpResponse response = future.get();
+    if (!response.transport.Successful())
+      throw std::runtime_error("browse " + next + ": " + response.transport.ToString());
+    if (response.status < 300 || response.status >= 400) return response.status;
+    next = std::string(response.Header("Location"));
+    if (next.empty()) return response.status;
+  }
+  throw std::runtime_error("browse: too many redirects");
 }
 
 std::string EmulatorAdmin::CodeFromRedirect(const std::string& location) {

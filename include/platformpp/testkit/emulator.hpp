@@ -123,6 +123,9 @@ class EmulatorAdmin {
   /// query).
   std::string Authorize(uint64_t appId, const std::string& scopes, const std::string& redirectUri,
                         const std::string& codeChallenge, const std::string& state = {});
+  /// A headless browser: GETs `url` (the emulator's authorize page), follows its redirect (to the game's
+  /// loopback listener) and returns the final HTTP status.
+  int Browse(const std::string& url);
   /// The `code` query parameter of an authorize redirect, empty when there is none.
   static std::string CodeFromRedirect(const std::string& location);
   void Ban(uint64_t userId, bool permanent = false);

@@ -1,0 +1,59 @@
+#pragma once
+// Client::Authorize, the desktop browser flow: a loopback listener as redirect target, the platform's
+// authorize page handed to a URL opener, and the code taken from the redirect (state checked). At most one at
+// a time: a new Authorize ends the previous one with Aborted.
+
+#include "core/client_core.hpp"
+
+#include <platformpp/authorization.hpp>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace platformpp::net {
+class LoopbackRedirectListener;
+}
+
+namespace platformpp::auth {
+
+/// code, redirectUri
+using AuthorizeCompletion = core::Completion<std::string, std::string>;
+/// Opens `url` in a browser; runs inside RunCallbacks. Returns false when it could not.
+using UrlOpener = std::function<bool(const std::string& url)>;
+
+/// The redirect the seed specifies for mobile flows: "<CustomSchemeParam>:/authorize/callback", else the
+/// platform's standard scheme containing the application id ("discord-<id>:/authorize/callback").
+std::string MobileRedirectUri(const AuthorizationArgs& args, uint64_t applicationId);
+/// The system's opener (xdg-open on Linux, open on macOS), started without a shell.
+bool OpenWithSystemBrowser(const std::string& url);
+
+class Authorizer {
+ public:
+  explicit Authorizer(core::ClientCore& core);
+  ~Authorizer();
+
+  void SetUrlOpener(UrlOpener opener);
+  void Authorize(AuthorizationArgs args, AuthorizeCompletion completion);
+  /// Ends a pending Authorize with Aborted (nothing happens when none is pending).
+  void Abort();
+  /// Stops the listener; the pending completion is dropped (ClientDestroyed). Called by Client destruction.
+  void Shutdown();
+
+ private:
+  struct Pending;
+  // Ends the pending Authorize if it is still `which`. Any thread: a listener it owned is retired, not
+  // stopped (stopping waits for the network thread, which may be the caller).
+  void Finish(const std::shared_ptr<Pending>& which, ClientResult result, std::string code);
+  void StopRetired();  // not on the network thread
+
+  core::ClientCore& core_;
+  std::mutex mutex_;
+  std::shared_ptr<Pending> pending_;
+  std::shared_ptr<UrlOpener> opener_;
+  std::vector<std::unique_ptr<net::LoopbackRedirectListener>> retired_;
+};
+
+}  // namespace platformpp::auth
