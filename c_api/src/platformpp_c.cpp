@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <new>
 #include <string>
@@ -17,6 +18,10 @@ struct platformpp_client {
 
 struct platformpp_client_result {
   platformpp::ClientResult result;
+};
+
+struct platformpp_authorization_code_verifier {
+  platformpp::AuthorizationCodeVerifier verifier;
 };
 
 namespace {
@@ -51,6 +56,45 @@ std::shared_ptr<UserData> Own(void* data, platformpp_user_data_free_fn free) {
     if (free) free(data);
     throw;
   }
+}
+
+const char* StringOut(const std::string& text, size_t* size) {
+  if (size) *size = text.size();
+  return text.c_str();
+}
+
+const char* EmptyOut(size_t* size) {
+  if (size) *size = 0;
+  return "";
+}
+
+// A C++ token-exchange callback that forwards to a C one (which may be NULL) and owns its user_data.
+platformpp::Client::TokenExchangeCallback TokenExchange(platformpp_token_exchange_fn callback,
+                                                        void* user_data,
+                                                        platformpp_user_data_free_fn user_data_free) {
+  return [callback, owned = Own(user_data, user_data_free)](
+             platformpp::ClientResult result, std::string access, std::string refresh,
+             platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
+    if (!callback) return;
+    platformpp_client_result view{std::move(result)};
+    callback(&view, access.c_str(), access.size(), refresh.c_str(), refresh.size(),
+             static_cast<platformpp_authorization_token_type>(type), expiresIn, scopes.c_str(), scopes.size(),
+             owned->Get());
+  };
+}
+
+std::function<void(platformpp::ClientResult)> ResultOnly(platformpp_result_fn callback, void* user_data,
+                                                         platformpp_user_data_free_fn user_data_free) {
+  return [callback, owned = Own(user_data, user_data_free)](platformpp::ClientResult result) {
+    if (!callback) return;
+    platformpp_client_result view{std::move(result)};
+    callback(&view, owned->Get());
+  };
+}
+
+// user_data of a call refused for a NULL client.
+void Refuse(void* user_data, platformpp_user_data_free_fn user_data_free) {
+  if (user_data_free) user_data_free(user_data);
 }
 
 char* CopyOut(const std::string& text) {
@@ -183,6 +227,155 @@ void platformpp_client_fetch_current_user(platformpp_client* client,
   }
 }
 
+platformpp_authorization_code_verifier* platformpp_client_create_authorization_code_verifier(void) {
+  try {
+    return new platformpp_authorization_code_verifier{platformpp::Client::CreateAuthorizationCodeVerifier()};
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+void platformpp_authorization_code_verifier_destroy(platformpp_authorization_code_verifier* verifier) {
+  delete verifier;
+}
+
+const char* platformpp_authorization_code_verifier_verifier(
+    const platformpp_authorization_code_verifier* verifier, size_t* size) {
+  return verifier ? StringOut(verifier->verifier.Verifier(), size) : EmptyOut(size);
+}
+
+const char* platformpp_authorization_code_verifier_challenge(
+    const platformpp_authorization_code_verifier* verifier, size_t* size) {
+  return verifier ? StringOut(verifier->verifier.Challenge().Challenge(), size) : EmptyOut(size);
+}
+
+platformpp_authentication_code_challenge_method platformpp_authorization_code_verifier_challenge_method(
+    const platformpp_authorization_code_verifier* verifier) {
+  return verifier ? static_cast<platformpp_authentication_code_challenge_method>(
+                        verifier->verifier.Challenge().Method())
+                  : PLATFORMPP_AUTHENTICATION_CODE_CHALLENGE_METHOD_S256;
+}
+
+void platformpp_client_get_token(platformpp_client* client, uint64_t application_id, const char* code,
+                                 size_t code_size, const char* code_verifier, size_t code_verifier_size,
+                                 const char* redirect_uri, size_t redirect_uri_size,
+                                 platformpp_token_exchange_fn callback, void* user_data,
+                                 platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = TokenExchange(callback, user_data, user_data_free);  // first: it owns user_data from here on
+    client->client.GetToken(application_id, ToString(code, code_size),
+                            ToString(code_verifier, code_verifier_size),
+                            ToString(redirect_uri, redirect_uri_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_refresh_token(platformpp_client* client, uint64_t application_id,
+                                     const char* refresh_token, size_t refresh_token_size,
+                                     platformpp_token_exchange_fn callback, void* user_data,
+                                     platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = TokenExchange(callback, user_data, user_data_free);
+    client->client.RefreshToken(application_id, ToString(refresh_token, refresh_token_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_revoke_token(platformpp_client* client, uint64_t application_id, const char* token,
+                                    size_t token_size, platformpp_result_fn callback, void* user_data,
+                                    platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = ResultOnly(callback, user_data, user_data_free);
+    client->client.RevokeToken(application_id, ToString(token, token_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_update_token(platformpp_client* client, platformpp_authorization_token_type token_type,
+                                    const char* token, size_t token_size, platformpp_result_fn callback,
+                                    void* user_data, platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = ResultOnly(callback, user_data, user_data_free);
+    client->client.UpdateToken(static_cast<platformpp::AuthorizationTokenType>(token_type),
+                               ToString(token, token_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_get_provisional_token(platformpp_client* client, uint64_t application_id,
+                                             platformpp_authentication_external_auth_type external_auth_type,
+                                             const char* external_auth_token, size_t external_auth_token_size,
+                                             platformpp_token_exchange_fn callback, void* user_data,
+                                             platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = TokenExchange(callback, user_data, user_data_free);
+    client->client.GetProvisionalToken(
+        application_id, static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
+        ToString(external_auth_token, external_auth_token_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_get_token_from_provisional_merge(
+    platformpp_client* client, uint64_t application_id, const char* code, size_t code_size,
+    const char* code_verifier, size_t code_verifier_size, const char* redirect_uri, size_t redirect_uri_size,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_token_exchange_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = TokenExchange(callback, user_data, user_data_free);
+    client->client.GetTokenFromProvisionalMerge(
+        application_id, ToString(code, code_size), ToString(code_verifier, code_verifier_size),
+        ToString(redirect_uri, redirect_uri_size),
+        static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
+        ToString(external_auth_token, external_auth_token_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_unmerge_into_provisional_account(
+    platformpp_client* client, uint64_t application_id,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_result_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = ResultOnly(callback, user_data, user_data_free);
+    client->client.UnmergeIntoProvisionalAccount(
+        application_id, static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
+        ToString(external_auth_token, external_auth_token_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+int32_t platformpp_client_is_authenticated(const platformpp_client* client) {
+  return client && client->client.IsAuthenticated() ? 1 : 0;
+}
+
+const char* platformpp_client_get_default_communication_scopes(void) {
+  try {
+    static const std::string scopes = platformpp::Client::GetDefaultCommunicationScopes();
+    return scopes.c_str();
+  } catch (...) {
+    return "";
+  }
+}
+
+const char* platformpp_client_get_default_presence_scopes(void) {
+  try {
+    static const std::string scopes = platformpp::Client::GetDefaultPresenceScopes();
+    return scopes.c_str();
+  } catch (...) {
+    return "";
+  }
+}
+
 platformpp_error_type platformpp_client_result_type(const platformpp_client_result* result) {
   return result ? static_cast<platformpp_error_type>(result->result.Type()) : PLATFORMPP_ERROR_TYPE_NONE;
 }
@@ -208,6 +401,10 @@ const char* platformpp_client_result_error(const platformpp_client_result* resul
   const std::string& error = result->result.Error();
   if (size) *size = error.size();
   return error.c_str();
+}
+
+const char* platformpp_client_result_oauth_error(const platformpp_client_result* result, size_t* size) {
+  return result ? StringOut(result->result.OAuthError(), size) : EmptyOut(size);
 }
 
 int32_t platformpp_client_result_retryable(const platformpp_client_result* result) {

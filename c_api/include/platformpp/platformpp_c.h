@@ -40,6 +40,7 @@ extern "C" {
 
 typedef struct platformpp_client platformpp_client;
 typedef struct platformpp_client_result platformpp_client_result;
+typedef struct platformpp_authorization_code_verifier platformpp_authorization_code_verifier;
 
 typedef enum platformpp_error_type {
   PLATFORMPP_ERROR_TYPE_NONE = 0,
@@ -70,6 +71,30 @@ typedef enum platformpp_authorization_token_type {
   PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_FORCE_INT32 = 0x7FFFFFFF
 } platformpp_authorization_token_type;
 
+typedef enum platformpp_authentication_code_challenge_method {
+  PLATFORMPP_AUTHENTICATION_CODE_CHALLENGE_METHOD_S256 = 0,
+  PLATFORMPP_AUTHENTICATION_CODE_CHALLENGE_METHOD_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_authentication_code_challenge_method;
+
+typedef enum platformpp_integration_type {
+  PLATFORMPP_INTEGRATION_TYPE_GUILD_INSTALL = 0,
+  PLATFORMPP_INTEGRATION_TYPE_USER_INSTALL = 1,
+  PLATFORMPP_INTEGRATION_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_integration_type;
+
+/** Identity providers for provisional accounts. */
+typedef enum platformpp_authentication_external_auth_type {
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_OIDC = 0,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_EPIC_ONLINE_SERVICES_ACCESS_TOKEN = 1,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_EPIC_ONLINE_SERVICES_ID_TOKEN = 2,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_STEAM_SESSION_TICKET = 3,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_UNITY_SERVICES_ID_TOKEN = 4,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_DISCORD_BOT_ISSUED_ACCESS_TOKEN = 5,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_APPLE_ID_TOKEN = 6,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_PLAYSTATION_NETWORK_ID_TOKEN = 7,
+  PLATFORMPP_AUTHENTICATION_EXTERNAL_AUTH_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_authentication_external_auth_type;
+
 /** A borrowed UTF-8 string. */
 typedef struct platformpp_string {
   const char* ptr;
@@ -88,6 +113,16 @@ typedef void (*platformpp_log_fn)(const char* message, size_t message_size,
                                   platformpp_logging_severity severity, void* user_data);
 typedef void (*platformpp_fetch_current_user_fn)(const platformpp_client_result* result, uint64_t user_id,
                                                  const char* username, size_t username_size, void* user_data);
+/** Completion of an operation that returns nothing but its result. */
+typedef void (*platformpp_result_fn)(const platformpp_client_result* result, void* user_data);
+/** Completion of a token exchange. On failure the strings are "" (never NULL), token_type is
+ * PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER and expires_in (seconds) is 0. */
+typedef void (*platformpp_token_exchange_fn)(const platformpp_client_result* result, const char* access_token,
+                                             size_t access_token_size, const char* refresh_token,
+                                             size_t refresh_token_size,
+                                             platformpp_authorization_token_type token_type,
+                                             int32_t expires_in, const char* scopes, size_t scopes_size,
+                                             void* user_data);
 
 /* Library */
 PLATFORMPP_C_API void platformpp_version(int32_t* major, int32_t* minor, int32_t* patch);
@@ -126,6 +161,88 @@ PLATFORMPP_C_API void platformpp_client_fetch_current_user(platformpp_client* cl
                                                            void* user_data,
                                                            platformpp_user_data_free_fn user_data_free);
 
+/* Authorization (OAuth2 with PKCE, public client: no secret).
+ * Every call below that takes a callback: a NULL client frees user_data at once and calls nothing; a NULL
+ * callback is allowed. Otherwise the callback runs exactly once, inside platformpp_client_run_callbacks (or
+ * inside platformpp_client_destroy with PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED), also for invalid input
+ * (PLATFORMPP_ERROR_TYPE_VALIDATION_ERROR), and user_data_free runs once after it. application_id 0 means the
+ * value of platformpp_client_set_application_id. */
+
+/** A fresh PKCE pair (S256); NULL when no secure randomness is available. Release it with
+ * platformpp_authorization_code_verifier_destroy. */
+PLATFORMPP_C_API platformpp_authorization_code_verifier* platformpp_client_create_authorization_code_verifier(
+    void);
+PLATFORMPP_C_API void platformpp_authorization_code_verifier_destroy(
+    platformpp_authorization_code_verifier* verifier);
+/** The secret verifier (43 characters) to pass to platformpp_client_get_token. Owned by the handle; *size (if
+ * not NULL) receives its length. NULL handle: "". */
+PLATFORMPP_C_API const char* platformpp_authorization_code_verifier_verifier(
+    const platformpp_authorization_code_verifier* verifier, size_t* size);
+/** The S256 challenge (base64url of SHA-256 of the verifier) to send with the authorize request. Owned by the
+ * handle; *size (if not NULL) receives its length. NULL handle: "". */
+PLATFORMPP_C_API const char* platformpp_authorization_code_verifier_challenge(
+    const platformpp_authorization_code_verifier* verifier, size_t* size);
+PLATFORMPP_C_API platformpp_authentication_code_challenge_method
+platformpp_authorization_code_verifier_challenge_method(
+    const platformpp_authorization_code_verifier* verifier);
+
+/** Exchanges an authorization code for tokens. Does not change the client's own token: pass the result to
+ * platformpp_client_update_token. */
+PLATFORMPP_C_API void platformpp_client_get_token(platformpp_client* client, uint64_t application_id,
+                                                  const char* code, size_t code_size,
+                                                  const char* code_verifier, size_t code_verifier_size,
+                                                  const char* redirect_uri, size_t redirect_uri_size,
+                                                  platformpp_token_exchange_fn callback, void* user_data,
+                                                  platformpp_user_data_free_fn user_data_free);
+/** Exchanges a refresh token for a new pair; both old tokens stop working. An "invalid_grant" answer ends as
+ * PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED (see platformpp_client_result_oauth_error) and the client drops
+ * its token. */
+PLATFORMPP_C_API void platformpp_client_refresh_token(platformpp_client* client, uint64_t application_id,
+                                                      const char* refresh_token, size_t refresh_token_size,
+                                                      platformpp_token_exchange_fn callback, void* user_data,
+                                                      platformpp_user_data_free_fn user_data_free);
+/** Revokes the whole authorization the token belongs to (access and refresh tokens). */
+PLATFORMPP_C_API void platformpp_client_revoke_token(platformpp_client* client, uint64_t application_id,
+                                                     const char* token, size_t token_size,
+                                                     platformpp_result_fn callback, void* user_data,
+                                                     platformpp_user_data_free_fn user_data_free);
+/** Sets the token the client uses from now on (effective before this returns; the callback confirms). */
+PLATFORMPP_C_API void platformpp_client_update_token(platformpp_client* client,
+                                                     platformpp_authorization_token_type token_type,
+                                                     const char* token, size_t token_size,
+                                                     platformpp_result_fn callback, void* user_data,
+                                                     platformpp_user_data_free_fn user_data_free);
+/** A token for a provisional account: the platform identity of the player's account with the game's own
+ * identity provider (external_auth_token, borrowed for the call). An OIDC answer may carry a refresh token;
+ * platformpp_client_refresh_token refuses it with PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED (get a new
+ * provisional token instead). An external_auth_type outside the enum is a validation error. */
+PLATFORMPP_C_API void platformpp_client_get_provisional_token(
+    platformpp_client* client, uint64_t application_id,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_token_exchange_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** platformpp_client_get_token that also merges the provisional account of external_auth_token into the
+ * consenting platform account. While that account is banned: PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED with
+ * platformpp_client_result_error_code 530017. */
+PLATFORMPP_C_API void platformpp_client_get_token_from_provisional_merge(
+    platformpp_client* client, uint64_t application_id, const char* code, size_t code_size,
+    const char* code_verifier, size_t code_verifier_size, const char* redirect_uri, size_t redirect_uri_size,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_token_exchange_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** Severs a merged account: the platform account keeps its data, the external identity gets a new provisional
+ * account, and the link's tokens (the client's own included) stop working. */
+PLATFORMPP_C_API void platformpp_client_unmerge_into_provisional_account(
+    platformpp_client* client, uint64_t application_id,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_result_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** Non-zero once update_token gave the client a token (and it was not revoked or refused since). NULL: 0. */
+PLATFORMPP_C_API int32_t platformpp_client_is_authenticated(const platformpp_client* client);
+/** Static, NUL-terminated strings (never free them): space-separated scopes for the authorize request. */
+PLATFORMPP_C_API const char* platformpp_client_get_default_communication_scopes(void);
+PLATFORMPP_C_API const char* platformpp_client_get_default_presence_scopes(void);
+
 /* Results: valid for the callback that receives them; clone to keep one longer. */
 PLATFORMPP_C_API platformpp_error_type platformpp_client_result_type(const platformpp_client_result* result);
 PLATFORMPP_C_API int32_t platformpp_client_result_successful(const platformpp_client_result* result);
@@ -134,6 +251,10 @@ PLATFORMPP_C_API int32_t platformpp_client_result_error_code(const platformpp_cl
 /** The message; *size (if not NULL) receives its length. Valid as long as the result. */
 PLATFORMPP_C_API const char* platformpp_client_result_error(const platformpp_client_result* result,
                                                             size_t* size);
+/** The OAuth2 error of a token endpoint (e.g. "invalid_grant"), "" when none; *size (if not NULL) receives
+ * its length. Valid as long as the result. */
+PLATFORMPP_C_API const char* platformpp_client_result_oauth_error(const platformpp_client_result* result,
+                                                                  size_t* size);
 PLATFORMPP_C_API int32_t platformpp_client_result_retryable(const platformpp_client_result* result);
 PLATFORMPP_C_API float platformpp_client_result_retry_after(const platformpp_client_result* result);
 /** A one-line description; free it with platformpp_free. */
