@@ -57,9 +57,9 @@ int main(int argc, char** argv) {
     platformpp::testkit::EmulatorAdmin admin(emulator);
     auto app = admin.CreateApp("Hello Game");
     auto player = admin.CreateUser("hello_player", "Hello Player");
-    auto token = admin.MintToken(player.id, app.id, platformpp::Client::GetDefaultCommunicationScopes());
+    admin.SetConsent(player.id);
     std::cout << "seeded: application " << app.id << ", player " << player.username << " (" << player.id
-              << "), a token for scopes '" << platformpp::Client::GetDefaultCommunicationScopes() << "'\n";
+              << ") who consents on the authorize page\n";
 
     auto client = std::make_unique<platformpp::Client>(emulator.ClientOptionsFor());
     client->SetApplicationId(app.id);
@@ -69,11 +69,64 @@ int main(int argc, char** argv) {
         },
         platformpp::LoggingSeverity::Info);
 
-    // 1. Who am I? Over TLS, verified against the emulator's CA.
+    // 1. Log in with PKCE: Authorize opens the authorize page (here: handed to a headless browser), the code
+    // comes
+    //    back to the SDK's loopback listener, GetToken exchanges it with the verifier, UpdateToken keeps it.
+    std::string pageUrl;
+    client->SetUrlOpener([&](const std::string& url) {
+      pageUrl = url;
+      return true;
+    });
+    auto pkce = platformpp::Client::CreateAuthorizationCodeVerifier();
+    platformpp::AuthorizationArgs args;
+    args.SetScopes(platformpp::Client::GetDefaultCommunicationScopes());
+    args.SetCodeChallenge(pkce.Challenge());
     bool done = false;
     bool ok = true;
+    std::string code, redirectUri, accessToken;
+    client->Authorize(args, [&](platformpp::ClientResult result, std::string c, std::string redirect) {
+      done = true;
+      ok = result.Successful();
+      if (!ok) std::cout << "Authorize failed: " << result.ToString() << "\n";
+      code = std::move(c);
+      redirectUri = std::move(redirect);
+    });
+    if (!Frames(*client, [&] { return !pageUrl.empty(); })) return 1;
+    std::cout << "Authorize opened the authorize page; the headless browser answered "
+              << admin.Browse(pageUrl) << "\n";
+    if (!Frames(*client, [&] { return done; }) || !ok) return 1;
+    done = false;
+    client->GetToken(app.id, code, pkce.Verifier(), redirectUri,
+                     [&](platformpp::ClientResult result, std::string access, std::string,
+                         platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
+                       done = true;
+                       ok = result.Successful();
+                       if (!ok) return void(std::cout << "GetToken failed: " << result.ToString() << "\n");
+                       std::cout << "logged in with PKCE: a token for '" << scopes << "', valid "
+                                 << expiresIn / 3600 << " h\n";
+                       accessToken = access;
+                       client->UpdateToken(type, access, [](platformpp::ClientResult) {});
+                     });
+    if (!Frames(*client, [&] { return done; }) || !ok) return 1;
+
+    // 2. A provisional account: the player's identity with the game's own provider (OIDC here), no platform
+    // login.
+    done = false;
+    client->GetProvisionalToken(app.id, platformpp::AuthenticationExternalAuthType::OIDC,
+                                "hello-player-oidc-id-token",
+                                [&](platformpp::ClientResult result, std::string access, std::string,
+                                    platformpp::AuthorizationTokenType, int32_t, std::string) {
+                                  done = true;
+                                  ok = result.Successful() && !access.empty();
+                                  std::cout << "provisional account from an OIDC identity: "
+                                            << (ok ? "token issued" : result.ToString()) << "\n";
+                                });
+    if (!Frames(*client, [&] { return done; }) || !ok) return 1;
+
+    // 3. Who am I? Over TLS, verified against the emulator's CA.
+    done = false;
     auto start = Clock::now();
-    client->FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, token.accessToken,
+    client->FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, accessToken,
                              [&](platformpp::ClientResult result, uint64_t id, std::string name) {
                                done = true;
                                if (!result.Successful()) {
@@ -88,11 +141,11 @@ int main(int argc, char** argv) {
                              });
     if (!Frames(*client, [&] { return done; }) || !ok) return 1;
 
-    // 2. The platform says "slow down" (429, retry after 0.25 s): the SDK waits and retries by itself.
+    // 4. The platform says "slow down" (429, retry after 0.25 s): the SDK waits and retries by itself.
     admin.AddFault({.route = "GET /users/@me", .status = 429, .retryAfter = 0.25, .count = 1});
     done = false;
     start = Clock::now();
-    client->FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, token.accessToken,
+    client->FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, accessToken,
                              [&](platformpp::ClientResult result, uint64_t, std::string) {
                                done = true;
                                ok = result.Successful();
@@ -102,11 +155,11 @@ int main(int argc, char** argv) {
                              });
     if (!Frames(*client, [&] { return done; }) || !ok) return 1;
 
-    // 3. Destroying a Client ends what is in flight, once, with ClientDestroyed, inside the destructor.
+    // 5. Destroying a Client ends what is in flight, once, with ClientDestroyed, inside the destructor.
     admin.AddFault({.route = "GET /users/@me", .delayMs = 5000, .count = 1});
     platformpp::ErrorType ended = platformpp::ErrorType::None;
     client->FetchCurrentUser(
-        platformpp::AuthorizationTokenType::Bearer, token.accessToken,
+        platformpp::AuthorizationTokenType::Bearer, accessToken,
         [&](platformpp::ClientResult result, uint64_t, std::string) { ended = result.Type(); });
     client.reset();
     std::cout << "destroyed the Client with a request in flight: it ended as "
