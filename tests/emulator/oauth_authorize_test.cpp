@@ -74,7 +74,8 @@ TEST_CASE_FIXTURE(OAuthFixture, "client and redirect URI problems are shown, not
 
   response = call("POST", "/_emulator/apps", R"({"name":"Bad","redirect_uris":["no-scheme","x#y",5]})");
   CHECK(response.status == 400);
-  const auto errors = parse(response.body)["errors"]["redirect_uris"].GetObject();
+  const auto document = parse(response.body);  // keep it alive: GetObject() is a view into it
+  const auto errors = document["errors"]["redirect_uris"].GetObject();
   CHECK(errors.HasMember("0"));
   CHECK(errors.HasMember("1"));
   CHECK(errors.HasMember("2"));
