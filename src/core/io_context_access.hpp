@@ -17,8 +17,8 @@ class IoContextAccess {
  public:
   static boost::asio::io_context& Get(IoContext& context) noexcept;
 
-  /// Waits until `done` is ready. A threadless context has nobody else to run the work that makes it ready, so
-  /// the waiting thread runs it. Must not be called on a network thread.
+  /// Waits until `done` is ready. A threadless context has nobody else to run the work that makes it ready,
+  /// so the waiting thread runs it. Must not be called on a network thread.
   static void WaitFor(IoContext& context, std::future<void>& done);
 };
 

@@ -19,8 +19,8 @@ ClientResult ParseJsonResponse(const HttpResponse& response, json::Document& doc
 /// The X-RateLimit-* and Retry-After headers of a response; malformed values are left empty.
 RateLimitHeaders ReadRateLimitHeaders(const HttpResponse& response);
 
-/// How long a 429 asks to wait, in seconds: the body's precise `retry_after`, else Retry-After, else Reset-After,
-/// else 1. Sets `global` when the body says so.
+/// How long a 429 asks to wait, in seconds: the body's precise `retry_after`, else Retry-After, else
+/// Reset-After, else 1. Sets `global` when the body says so.
 double RetryAfterSeconds(const HttpResponse& response, const RateLimitHeaders& limits, bool& global);
 
 }  // namespace platformpp::net

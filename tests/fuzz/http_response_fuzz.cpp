@@ -1,5 +1,5 @@
-// What the SDK does with an HTTP response once Beast has parsed it: rate-limit headers, 429 bodies, error bodies,
-// JSON bodies, and the limiter fed with all of it.
+// What the SDK does with an HTTP response once Beast has parsed it: rate-limit headers, 429 bodies, error
+// bodies, JSON bodies, and the limiter fed with all of it.
 #include "net/http_result.hpp"
 #include "net/rate_limiter.hpp"
 
@@ -22,7 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size_t colon = line.find(':');
     std::string_view name = line.substr(0, colon);
     std::string_view value = colon == std::string_view::npos ? std::string_view() : line.substr(colon + 1);
-    while (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+    while (!value.empty() && value.front() == ' ')
+      value.remove_prefix(1);
     response.headers.emplace_back(std::string(name), std::string(value));
   }
   response.body.assign(rest);

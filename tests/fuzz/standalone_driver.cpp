@@ -1,6 +1,6 @@
 // Runs a libFuzzer target without libFuzzer (GCC builds, CI): every file given (or every file in a directory
-// given), then a fixed number of deterministic mutations of them and of random bytes. A crash or sanitizer report
-// fails the run. Real coverage-guided fuzzing: tools/run-fuzz (clang + libFuzzer).
+// given), then a fixed number of deterministic mutations of them and of random bytes. A crash or sanitizer
+// report fails the run. Real coverage-guided fuzzing: tools/run-fuzz (clang + libFuzzer).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -25,7 +25,8 @@ int main(int argc, char** argv) {
     }
     std::vector<std::filesystem::path> files;
     if (std::filesystem::is_directory(arg)) {
-      for (auto& entry : std::filesystem::directory_iterator(arg)) files.push_back(entry.path());
+      for (auto& entry : std::filesystem::directory_iterator(arg))
+        files.push_back(entry.path());
     } else {
       files.emplace_back(arg);
     }
@@ -44,18 +45,29 @@ int main(int argc, char** argv) {
       input = seeds[random() % seeds.size()];
     } else {
       input.assign(random() % 64, '\0');
-      for (char& c : input) c = static_cast<char>(random());
+      for (char& c : input)
+        c = static_cast<char>(random());
     }
     // A few byte flips, insertions, deletions and duplications.
     int edits = 1 + static_cast<int>(random() % 8);
     for (int e = 0; e < edits; ++e) {
       size_t at = input.empty() ? 0 : random() % input.size();
       switch (random() % 5) {
-        case 0: if (!input.empty()) input[at] = static_cast<char>(random()); break;
-        case 1: input.insert(at, 1, static_cast<char>(random())); break;
-        case 2: if (!input.empty()) input.erase(at, 1 + random() % 4); break;
-        case 3: input.insert(at, input.substr(at, random() % 16)); break;
-        default: input.insert(at, std::string(1 + random() % 3, "{}[]\":,\\"[random() % 8])); break;
+        case 0:
+          if (!input.empty()) input[at] = static_cast<char>(random());
+          break;
+        case 1:
+          input.insert(at, 1, static_cast<char>(random()));
+          break;
+        case 2:
+          if (!input.empty()) input.erase(at, 1 + random() % 4);
+          break;
+        case 3:
+          input.insert(at, input.substr(at, random() % 16));
+          break;
+        default:
+          input.insert(at, std::string(1 + random() % 3, "{}[]\":,\\"[random() % 8]));
+          break;
       }
     }
     LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(input.data()), input.size());

@@ -123,7 +123,8 @@ TEST_CASE("token endpoint errors: OAuth2 errors are AuthorizationFailed, the res
   net::HttpResponse response;
   response.status = 400;
   response.headers = {{"Content-Type", "application/json"}};
-  response.body = R"({"error": "invalid_grant", "error_description": "Invalid \"refresh_token\" in request."})";
+  response.body =
+      R"({"error": "invalid_grant", "error_description": "Invalid \"refresh_token\" in request."})";
   auto result = auth::TokenEndpointResult(response);
   CHECK(result.Type() == ErrorType::AuthorizationFailed);
   CHECK(result.OAuthError() == "invalid_grant");
@@ -139,6 +140,7 @@ TEST_CASE("token endpoint errors: OAuth2 errors are AuthorizationFailed, the res
 }
 
 TEST_CASE("form encoding of token requests") {
-  CHECK(auth::FormEncode({{"grant_type", "authorization_code"}, {"redirect_uri", "http://127.0.0.1:5/cb?x=1"}}) ==
+  CHECK(auth::FormEncode(
+            {{"grant_type", "authorization_code"}, {"redirect_uri", "http://127.0.0.1:5/cb?x=1"}}) ==
         "grant_type=authorization_code&redirect_uri=http%3A%2F%2F127.0.0.1%3A5%2Fcb%3Fx%3D1");
 }
