@@ -188,7 +188,7 @@ void Client::UpdateToken(AuthorizationTokenType tokenType, std::string token, Up
   if (core_->Destroying()) return;
   if (token.empty()) return completion(Invalid("token: must not be empty"));
   core_->Log().Secrets().AddSecret(token);
-  core_->credentials.Set({tokenType, std::move(token)});
+  core_->SetToken(tokenType, std::move(token));
   completion({});
 }
 
@@ -255,6 +255,10 @@ void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,
   if (externalAuthToken.empty()) return completion(Invalid("externalAuthToken: must not be empty"));
   auth::UnmergeIntoProvisionalAccount(*core_, applicationId, externalAuthType, std::move(externalAuthToken),
                                       std::move(completion));
+}
+
+void Client::SetTokenExpirationCallback(std::function<void()> callback) {
+  core_->SetTokenExpirationCallback(std::move(callback));
 }
 
 bool Client::IsAuthenticated() const {

@@ -358,6 +358,24 @@ int32_t platformpp_client_is_authenticated(const platformpp_client* client) {
   return client && client->client.IsAuthenticated() ? 1 : 0;
 }
 
+void platformpp_client_set_token_expiration_callback(platformpp_client* client, platformpp_event_fn callback,
+                                                     void* user_data,
+                                                     platformpp_user_data_free_fn user_data_free) {
+  if (!client) {
+    if (user_data_free) user_data_free(user_data);
+    return;
+  }
+  try {
+    auto owned = Own(user_data, user_data_free);
+    if (!callback) {
+      client->client.SetTokenExpirationCallback(nullptr);
+      return;  // `owned` frees user_data here
+    }
+    client->client.SetTokenExpirationCallback([callback, owned] { callback(owned->Get()); });
+  } catch (...) {
+  }
+}
+
 const char* platformpp_client_get_default_communication_scopes(void) {
   try {
     static const std::string scopes = platformpp::Client::GetDefaultCommunicationScopes();

@@ -49,6 +49,8 @@ struct ClientOptions {
   std::string webBase = "https://discord.com";
   /// How long Authorize waits for the browser to come back.
   std::chrono::milliseconds authorizeTimeout{std::chrono::minutes(5)};
+  /// The wall clock the SDK reads for token expiry; empty = the system clock. Tests inject a fake one.
+  std::function<std::chrono::system_clock::time_point()> clock;
 };
 
 namespace core {
@@ -155,6 +157,10 @@ class Client {
   void UpdateToken(AuthorizationTokenType tokenType, std::string token, UpdateTokenCallback callback);
   /// True once UpdateToken has given the Client a token (and it was not revoked or refused since).
   bool IsAuthenticated() const;
+  /// Called once per token, inside RunCallbacks, when the token set by UpdateToken is 5 minutes from expiring
+  /// (or already closer): time to RefreshToken (or re-authenticate a provisional account) and UpdateToken.
+  /// The SDK knows the expiry of tokens it saw issued (GetToken, RefreshToken, GetProvisionalToken, ...).
+  void SetTokenExpirationCallback(std::function<void()> callback);
 
   /// A token for a provisional account: the platform identity of the player's account with the game's own
   /// identity provider. OIDC may also return a refresh token; RefreshToken refuses it (re-authenticate

@@ -50,6 +50,9 @@ void GetProvisionalToken(core::ClientCore& core, uint64_t applicationId, Authent
     }
     std::string refresh(json::GetString(body, "refresh_token").value_or(""));
     core.Log().Secrets().AddSecret(*access);
+    if (auto seconds = json::GetInt(body, "expires_in"); seconds && *seconds > 0) {
+      core.credentials.NoteExpiry(std::string(*access), core.Now() + std::chrono::seconds(*seconds));
+    }
     core.Log().Secrets().AddSecret(refresh);
     if (auto id = json::GetString(body, "id_token")) core.Log().Secrets().AddSecret(*id);
     if (!refresh.empty() && type == AuthenticationExternalAuthType::OIDC)

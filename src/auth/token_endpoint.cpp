@@ -76,6 +76,9 @@ void RequestToken(core::ClientCore& core, FormFields fields, TokenCompletion com
     }
     std::string refresh(json::GetString(body, "refresh_token").value_or(""));
     core.Log().Secrets().AddSecret(*access);
+    if (auto seconds = json::GetInt(body, "expires_in"); seconds && *seconds > 0) {
+      core.credentials.NoteExpiry(std::string(*access), core.Now() + std::chrono::seconds(*seconds));
+    }
     core.Log().Secrets().AddSecret(refresh);
     if (auto id = json::GetString(body, "id_token")) core.Log().Secrets().AddSecret(*id);
     std::string_view type = json::GetString(body, "token_type").value_or("Bearer");

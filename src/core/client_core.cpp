@@ -46,9 +46,42 @@ void ClientCore::Destroy() noexcept {
   io_.reset();
 }
 
+namespace {
+constexpr auto kExpiryWarning = std::chrono::minutes(5);
+int64_t EpochMs(std::chrono::system_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
+}
+}  // namespace
+
+void ClientCore::SetToken(AuthorizationTokenType type, std::string token) {
+  Credentials credentials = this->credentials.Set(type, std::move(token));
+  // A new token gets its own warning, once.
+  expiryWarnAtMs_.store(
+      credentials.expiresAt ? std::max<int64_t>(EpochMs(*credentials.expiresAt - kExpiryWarning), 1) : 0);
+}
+
+void ClientCore::SetTokenExpirationCallback(std::function<void()> callback) {
+  std::lock_guard lock(expiryMutex_);
+  expirationCallback_ = callback ? std::make_shared<std::function<void()>>(std::move(callback)) : nullptr;
+}
+
+void ClientCore::CheckTokenExpiry() {
+  int64_t warnAt = expiryWarnAtMs_.load(std::memory_order_relaxed);
+  if (warnAt == 0 || EpochMs(Now()) < warnAt) return;
+  if (!expiryWarnAtMs_.compare_exchange_strong(warnAt, 0)) return;
+  std::shared_ptr<std::function<void()>> callback;
+  {
+    std::lock_guard lock(expiryMutex_);
+    callback = expirationCallback_;
+  }
+  logger_->Info("the Client's token expires in less than 5 minutes");
+  if (callback) PostEvent(*queue_, [callback] { (*callback)(); });
+}
+
 void ClientCore::RunCallbacks() {
   // The queue outlives a callback that destroys the Client.
   std::shared_ptr<CallbackQueue> queue = queue_;
+  if (!queue->ShuttingDown()) CheckTokenExpiry();
   if (io_ && io_->Pumped() && !pumping_ && !queue->ShuttingDown()) {
     pumping_ = true;
     IoContextAccess::Get(*io_).poll();  // network handlers only queue callbacks; none runs here

@@ -12,7 +12,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -53,6 +55,13 @@ class ClientCore {
   std::atomic<uint64_t> applicationId{0};
   CredentialStore credentials;
 
+  std::chrono::system_clock::time_point Now() const {
+    return options_.clock ? options_.clock() : std::chrono::system_clock::now();
+  }
+  /// UpdateToken: use `token` from now on and arm the expiry warning when its expiry is known.
+  void SetToken(AuthorizationTokenType type, std::string token);
+  void SetTokenExpirationCallback(std::function<void()> callback);
+
  private:
   ClientOptions options_;
   std::shared_ptr<CallbackQueue> queue_;
@@ -61,6 +70,10 @@ class ClientCore {
   std::unique_ptr<net::HttpClient> http_;
   std::unique_ptr<auth::Authorizer> authorizer_;
   bool destroyed_ = false;
+  void CheckTokenExpiry();  // game thread, each RunCallbacks
+  std::mutex expiryMutex_;
+  std::shared_ptr<std::function<void()>> expirationCallback_;
+  std::atomic<int64_t> expiryWarnAtMs_{0};  // 0: nothing to warn about (no token, unknown expiry, or warned)
   bool pumping_ = false;  // inside a pump of a threadless IoContext (nested RunCallbacks do not pump again)
 };
 

@@ -4,9 +4,11 @@
 
 #include <platformpp/client.hpp>
 
+#include <chrono>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace platformpp::core {
@@ -14,6 +16,8 @@ namespace platformpp::core {
 struct Credentials {
   AuthorizationTokenType type = AuthorizationTokenType::Bearer;
   std::string token;
+  /// When the token stops working, if the SDK saw it issued (expires_in of a token response).
+  std::optional<std::chrono::system_clock::time_point> expiresAt;
 
   /// The Authorization header value.
   std::string Header() const { return type == AuthorizationTokenType::Bearer ? "Bearer " + token : token; }
@@ -21,9 +25,20 @@ struct Credentials {
 
 class CredentialStore {
  public:
-  void Set(Credentials credentials) {
+  /// Sets the token; its expiry comes from NoteExpiry when the SDK saw it issued.
+  Credentials Set(AuthorizationTokenType type, std::string token) {
     std::lock_guard lock(mutex_);
-    credentials_ = std::move(credentials);
+    Credentials credentials{type, std::move(token), std::nullopt};
+    if (auto it = expiries_.find(credentials.token); it != expiries_.end())
+      credentials.expiresAt = it->second;
+    credentials_ = credentials;
+    return credentials;
+  }
+  /// Remembers when an issued token expires (the SDK saw its token response).
+  void NoteExpiry(const std::string& token, std::chrono::system_clock::time_point expiresAt) {
+    std::lock_guard lock(mutex_);
+    if (expiries_.size() > 64) expiries_.clear();  // only recent tokens matter
+    expiries_[token] = expiresAt;
   }
   std::optional<Credentials> Get() const {
     std::lock_guard lock(mutex_);
@@ -53,6 +68,7 @@ class CredentialStore {
   mutable std::mutex mutex_;
   std::optional<Credentials> credentials_;
   std::unordered_set<std::string> reauthenticateOnly_;
+  std::unordered_map<std::string, std::chrono::system_clock::time_point> expiries_;
 };
 
 }  // namespace platformpp::core

@@ -422,6 +422,28 @@ static void test_destroy_pending(void) {
   CHECK(unmerge.last_type == PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED);
 }
 
+static void count_event(void* user_data) {
+  ((counters*)user_data)->callbacks++;
+}
+
+static void check_token_expiration_callback(void) {
+  /* Registration and replacement free user_data exactly once each; destroy frees the last one. */
+  counters first = {0, 0, 0, 0, 0};
+  counters second = {0, 0, 0, 0, 0};
+  platformpp_client* client = platformpp_client_create(NULL);
+  CHECK(client != NULL);
+  platformpp_client_set_token_expiration_callback(client, count_event, &first, count_free);
+  platformpp_client_set_token_expiration_callback(client, count_event, &second, count_free);
+  CHECK(first.frees == 1);
+  CHECK(second.frees == 0);
+  platformpp_client_run_callbacks(client);
+  CHECK(first.callbacks == 0 && second.callbacks == 0); /* no token with a known expiry */
+  platformpp_client_destroy(client);
+  CHECK(second.frees == 1);
+  platformpp_client_set_token_expiration_callback(NULL, count_event, &second, count_free);
+  CHECK(second.frees == 2);
+}
+
 int main(void) {
   int32_t major = -1, minor = -1, patch = -1;
   platformpp_version(&major, &minor, &patch);
@@ -493,6 +515,8 @@ int main(void) {
   test_validation();
   test_update_token();
   test_destroy_pending();
+
+  check_token_expiration_callback();
 
   if (failures) {
     fprintf(stderr, "0 passed, %d failed\n", failures);

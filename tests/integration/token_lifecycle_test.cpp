@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+#include <atomic>
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -196,4 +198,49 @@ TEST_CASE("no code, verifier or token reaches the Verbose logs of the token flow
     CAPTURE(secret);
     CHECK(logs.find(secret) == std::string::npos);
   }
+}
+
+TEST_CASE("the token expiration callback fires once per token, 5 minutes ahead, by the Client's clock") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  emu.admin->SetConsent(emu.user.id);
+  auto offset = std::make_shared<std::atomic<int64_t>>(0);  // seconds added to the real clock
+  auto options = emu.Options();
+  options.clock = [offset] {
+    return std::chrono::system_clock::now() + std::chrono::seconds(offset->load());
+  };
+  Client client(options);
+  int warnings = 0;
+  client.SetTokenExpirationCallback([&] { ++warnings; });
+
+  Tokens tokens = Login(client);
+  REQUIRE(tokens.result.Successful());
+  REQUIRE(tokens.expiresIn == 604800);
+  client.UpdateToken(tokens.type, tokens.access, [](ClientResult) {});
+  client.RunCallbacks();
+  CHECK(warnings == 0);
+
+  offset->store(604800 - 5 * 60 - 10);  // 10 s before the warning point
+  client.RunCallbacks();
+  CHECK(warnings == 0);
+  offset->store(604800 - 5 * 60 + 1);  // just past it
+  client.RunCallbacks();
+  CHECK(warnings == 1);
+  offset->store(604800 + 60);  // expired: still only once for this token
+  client.RunCallbacks();
+  client.RunCallbacks();
+  CHECK(warnings == 1);
+
+  // A refreshed token gets its own warning, once.
+  Tokens refreshed;
+  client.RefreshToken(emu.app.id, tokens.refresh, Into(refreshed));
+  Wait(client, refreshed);
+  REQUIRE(refreshed.result.Successful());
+  client.UpdateToken(refreshed.type, refreshed.access, [](ClientResult) {});
+  client.RunCallbacks();
+  CHECK(warnings == 1);
+  offset->store(offset->load() + 604800);
+  client.RunCallbacks();
+  client.RunCallbacks();
+  CHECK(warnings == 2);
 }

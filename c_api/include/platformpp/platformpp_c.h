@@ -239,6 +239,13 @@ PLATFORMPP_C_API void platformpp_client_unmerge_into_provisional_account(
     platformpp_user_data_free_fn user_data_free);
 /** Non-zero once update_token gave the client a token (and it was not revoked or refused since). NULL: 0. */
 PLATFORMPP_C_API int32_t platformpp_client_is_authenticated(const platformpp_client* client);
+typedef void (*platformpp_event_fn)(void* user_data);
+/** Called once per token, inside run_callbacks, when the token set by update_token is 5 minutes from
+ * expiring. Replaces any earlier callback; the earlier user_data_free runs then (or when the client is
+ * destroyed). */
+PLATFORMPP_C_API void platformpp_client_set_token_expiration_callback(
+    platformpp_client* client, platformpp_event_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
 /** Static, NUL-terminated strings (never free them): space-separated scopes for the authorize request. */
 PLATFORMPP_C_API const char* platformpp_client_get_default_communication_scopes(void);
 PLATFORMPP_C_API const char* platformpp_client_get_default_presence_scopes(void);
