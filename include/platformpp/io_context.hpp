@@ -28,7 +28,7 @@ class IoContext {
   IoContext(const IoContext&) = delete;
   IoContext& operator=(const IoContext&) = delete;
 
-  static constexpr int32_t kDefaultSpinMicroseconds = 0;
+  static constexpr int32_t kDefaultSpinMicroseconds = 200;
 
   int32_t ThreadCount() const noexcept;
   bool Pumped() const noexcept { return ThreadCount() == 0; }
