@@ -10,6 +10,7 @@
 #include "core/client_core.hpp"
 
 #include <algorithm>
+#include <optional>
 
 namespace platformpp {
 
@@ -106,18 +107,23 @@ ClientResult Invalid(std::string message) {
   return ClientResult::Failure(ErrorType::ValidationError, std::move(message));
 }
 
-}  // namespace
+struct ExternalIdentity {
+  AuthenticationExternalAuthType type;
+  std::string token;
+};
 
-void Client::GetToken(uint64_t applicationId, std::string code, std::string codeVerifier,
-                      std::string redirectUri, TokenExchangeCallback callback) {
+// The authorization_code grant (PKCE, public client), merging a provisional account when `external` is set.
+void ExchangeCode(core::ClientCore& core, uint64_t applicationId, std::string code, std::string codeVerifier,
+                  std::string redirectUri, std::optional<ExternalIdentity> external,
+                  Client::TokenExchangeCallback callback) {
   auto completion =
-      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+      core.MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
           std::move(callback));
-  if (core_->Destroying()) return;
+  if (core.Destroying()) return;
   auto fail = [&](std::string message) {
     completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
   };
-  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) applicationId = core.applicationId.load();
   if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
   if (code.empty()) return fail("code: must not be empty");
   if (!auth::IsValidCodeVerifier(codeVerifier)) {
@@ -125,13 +131,26 @@ void Client::GetToken(uint64_t applicationId, std::string code, std::string code
         "codeVerifier: 43 to 128 characters of [A-Za-z0-9-._~] (use CreateAuthorizationCodeVerifier)");
   }
   if (redirectUri.empty()) return fail("redirectUri: must not be empty");
-  auth::RequestToken(*core_,
-                     {{"grant_type", "authorization_code"},
-                      {"code", std::move(code)},
-                      {"code_verifier", std::move(codeVerifier)},
-                      {"redirect_uri", std::move(redirectUri)},
-                      {"client_id", std::to_string(applicationId)}},
-                     std::move(completion));
+  auth::FormFields fields = {{"grant_type", "authorization_code"},
+                             {"code", std::move(code)},
+                             {"code_verifier", std::move(codeVerifier)},
+                             {"redirect_uri", std::move(redirectUri)},
+                             {"client_id", std::to_string(applicationId)}};
+  if (external) {
+    if (*ExternalAuthTypeToWireName(external->type) == '\0') return fail("externalAuthType: unknown value");
+    if (external->token.empty()) return fail("externalAuthToken: must not be empty");
+    fields.emplace_back("external_auth_type", ExternalAuthTypeToWireName(external->type));
+    fields.emplace_back("external_auth_token", std::move(external->token));
+  }
+  auth::RequestToken(core, std::move(fields), std::move(completion));
+}
+
+}  // namespace
+
+void Client::GetToken(uint64_t applicationId, std::string code, std::string codeVerifier,
+                      std::string redirectUri, TokenExchangeCallback callback) {
+  ExchangeCode(*core_, applicationId, std::move(code), std::move(codeVerifier), std::move(redirectUri),
+               std::nullopt, std::move(callback));
 }
 
 void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, TokenExchangeCallback callback) {
@@ -213,32 +232,8 @@ void Client::GetTokenFromProvisionalMerge(uint64_t applicationId, std::string co
                                           std::string redirectUri,
                                           AuthenticationExternalAuthType externalAuthType,
                                           std::string externalAuthToken, TokenExchangeCallback callback) {
-  auto completion =
-      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          std::move(callback));
-  if (core_->Destroying()) return;
-  auto fail = [&](std::string message) {
-    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
-  };
-  if (applicationId == 0) applicationId = core_->applicationId.load();
-  if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
-  if (code.empty()) return fail("code: must not be empty");
-  if (!auth::IsValidCodeVerifier(codeVerifier)) {
-    return fail(
-        "codeVerifier: 43 to 128 characters of [A-Za-z0-9-._~] (use CreateAuthorizationCodeVerifier)");
-  }
-  if (redirectUri.empty()) return fail("redirectUri: must not be empty");
-  if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') return fail("externalAuthType: unknown value");
-  if (externalAuthToken.empty()) return fail("externalAuthToken: must not be empty");
-  auth::RequestToken(*core_,
-                     {{"grant_type", "authorization_code"},
-                      {"code", std::move(code)},
-                      {"code_verifier", std::move(codeVerifier)},
-                      {"redirect_uri", std::move(redirectUri)},
-                      {"client_id", std::to_string(applicationId)},
-                      {"external_auth_type", ExternalAuthTypeToWireName(externalAuthType)},
-                      {"external_auth_token", std::move(externalAuthToken)}},
-                     std::move(completion));
+  ExchangeCode(*core_, applicationId, std::move(code), std::move(codeVerifier), std::move(redirectUri),
+               ExternalIdentity{externalAuthType, std::move(externalAuthToken)}, std::move(callback));
 }
 
 void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,

@@ -38,29 +38,11 @@ void GetProvisionalToken(core::ClientCore& core, uint64_t applicationId, Authent
   auto request = PartnerPost(core, "/partner-sdk/token", applicationId, type, externalAuthToken);
   auto shared = std::make_shared<TokenCompletion>(std::move(completion));
   core.Http().Send(std::move(request), [&core, shared, type](net::HttpResponse response) {
-    auto fail = [&](ClientResult r) {
-      (*shared)(std::move(r), {}, {}, AuthorizationTokenType::Bearer, 0, {});
-    };
-    json::Document body;
-    ClientResult result = net::ParseJsonResponse(response, body);
-    if (!result.Successful()) return fail(std::move(result));
-    auto access = json::GetString(body, "access_token");
-    if (!access || access->empty()) {
-      return fail(ClientResult::Failure(ErrorType::HTTPError, "malformed response: no access_token"));
-    }
-    std::string refresh(json::GetString(body, "refresh_token").value_or(""));
-    core.Log().Secrets().AddSecret(*access);
-    if (auto seconds = json::GetInt(body, "expires_in"); seconds && *seconds > 0) {
-      core.credentials.NoteExpiry(std::string(*access), core.Now() + std::chrono::seconds(*seconds));
-    }
-    core.Log().Secrets().AddSecret(refresh);
-    if (auto id = json::GetString(body, "id_token")) core.Log().Secrets().AddSecret(*id);
-    if (!refresh.empty() && type == AuthenticationExternalAuthType::OIDC)
-      core.credentials.NoteReauthenticateOnly(refresh);
-    (*shared)(
-        {}, std::string(*access), std::move(refresh), AuthorizationTokenType::Bearer,
-        static_cast<int32_t>(std::clamp<int64_t>(json::GetInt(body, "expires_in").value_or(0), 0, INT32_MAX)),
-        std::string(json::GetString(body, "scope").value_or("")));
+    CompleteFromTokenResponse(core, net::ResultOf(response), response, *shared,
+                              [&core, type](const std::string& refresh) {
+                                if (type == AuthenticationExternalAuthType::OIDC)
+                                  core.credentials.NoteReauthenticateOnly(refresh);
+                              });
   });
 }
 

@@ -57,37 +57,41 @@ ClientResult TokenEndpointResult(const net::HttpResponse& response) {
   return ClientResult(std::move(details));
 }
 
+void CompleteFromTokenResponse(core::ClientCore& core, ClientResult result, const net::HttpResponse& response,
+                               TokenCompletion& completion,
+                               const std::function<void(const std::string&)>& onRefreshToken) {
+  auto fail = [&](ClientResult failure) {
+    completion(std::move(failure), {}, {}, AuthorizationTokenType::Bearer, 0, {});
+  };
+  if (!result.Successful()) return fail(std::move(result));
+  json::Document body;
+  result = net::ParseJsonResponse(response, body);
+  if (!result.Successful()) return fail(std::move(result));
+  auto access = json::GetString(body, "access_token");
+  if (!access || access->empty()) {
+    return fail(ClientResult::Failure(ErrorType::HTTPError,
+                                      "malformed response: token response without access_token"));
+  }
+  std::string refresh(json::GetString(body, "refresh_token").value_or(""));
+  core.Log().Secrets().AddSecret(*access);
+  core.Log().Secrets().AddSecret(refresh);
+  if (auto id = json::GetString(body, "id_token")) core.Log().Secrets().AddSecret(*id);
+  int64_t expiresIn = std::clamp<int64_t>(json::GetInt(body, "expires_in").value_or(0), 0, INT32_MAX);
+  if (expiresIn > 0)
+    core.credentials.NoteExpiry(std::string(*access), core.Now() + std::chrono::seconds(expiresIn));
+  if (!refresh.empty() && onRefreshToken) onRefreshToken(refresh);
+  std::string_view type = json::GetString(body, "token_type").value_or("Bearer");
+  completion(
+      {}, std::string(*access), std::move(refresh),
+      type == "Bearer" || type == "bearer" ? AuthorizationTokenType::Bearer : AuthorizationTokenType::User,
+      static_cast<int32_t>(expiresIn), std::string(json::GetString(body, "scope").value_or("")));
+}
+
 void RequestToken(core::ClientCore& core, FormFields fields, TokenCompletion completion) {
   net::HttpRequest request = FormPost(core, "/oauth2/token", fields);
   auto shared = std::make_shared<TokenCompletion>(std::move(completion));
   core.Http().Send(std::move(request), [&core, shared](net::HttpResponse response) {
-    auto fail = [&](ClientResult result) {
-      (*shared)(std::move(result), {}, {}, AuthorizationTokenType::Bearer, 0, {});
-    };
-    ClientResult result = TokenEndpointResult(response);
-    if (!result.Successful()) return fail(std::move(result));
-    json::Document body;
-    result = net::ParseJsonResponse(response, body);
-    if (!result.Successful()) return fail(std::move(result));
-    auto access = json::GetString(body, "access_token");
-    if (!access || access->empty()) {
-      return fail(ClientResult::Failure(ErrorType::HTTPError,
-                                        "malformed response: token response without access_token"));
-    }
-    std::string refresh(json::GetString(body, "refresh_token").value_or(""));
-    core.Log().Secrets().AddSecret(*access);
-    if (auto seconds = json::GetInt(body, "expires_in"); seconds && *seconds > 0) {
-      core.credentials.NoteExpiry(std::string(*access), core.Now() + std::chrono::seconds(*seconds));
-    }
-    core.Log().Secrets().AddSecret(refresh);
-    if (auto id = json::GetString(body, "id_token")) core.Log().Secrets().AddSecret(*id);
-    std::string_view type = json::GetString(body, "token_type").value_or("Bearer");
-    int64_t expiresIn = json::GetInt(body, "expires_in").value_or(0);
-    (*shared)(
-        {}, std::string(*access), std::move(refresh),
-        type == "Bearer" || type == "bearer" ? AuthorizationTokenType::Bearer : AuthorizationTokenType::User,
-        static_cast<int32_t>(std::clamp<int64_t>(expiresIn, 0, INT32_MAX)),
-        std::string(json::GetString(body, "scope").value_or("")));
+    CompleteFromTokenResponse(core, TokenEndpointResult(response), response, *shared);
   });
 }
 

@@ -6,6 +6,7 @@
 
 #include <platformpp/client.hpp>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +23,13 @@ std::string FormEncode(const FormFields& fields);
 /// Token endpoint failures: OAuth2 errors (4xx with an RFC 6749 body) become AuthorizationFailed carrying the
 /// `error` code in OAuthError() (e.g. "invalid_grant"); transport and 5xx failures stay as they are.
 ClientResult TokenEndpointResult(const net::HttpResponse& response);
+
+/// Completes `completion` from a token response (`{access_token, refresh_token?, id_token?, token_type,
+/// expires_in, scope}`) whose status has already been checked into `result`: registers its secrets with the
+/// redactor and its expiry with the credentials. `onRefreshToken` sees a returned refresh token first.
+void CompleteFromTokenResponse(core::ClientCore& core, ClientResult result, const net::HttpResponse& response,
+                               TokenCompletion& completion,
+                               const std::function<void(const std::string&)>& onRefreshToken = {});
 
 /// Posts `fields` to the token endpoint and completes with the token response. Every secret in the request
 /// and the response is registered with the logger's redactor first.
