@@ -4,6 +4,7 @@
 #include <platformpp/client.hpp>
 #include <platformpp/version.hpp>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -137,6 +138,11 @@ platformpp_client* platformpp_client_create(const platformpp_client_options* opt
       if (!apiBase.empty()) cpp.apiBase = std::move(apiBase);
       cpp.caFile = ToString(options->ca_file);
       cpp.useSystemCertificates = options->use_system_certificates != 0;
+      std::string webBase = ToString(options->web_base);
+      if (!webBase.empty()) cpp.webBase = std::move(webBase);
+      if (options->authorize_timeout_ms > 0) {
+        cpp.authorizeTimeout = std::chrono::milliseconds(options->authorize_timeout_ms);
+      }
     }
     return new platformpp_client(std::move(cpp));
   } catch (...) {
@@ -350,6 +356,74 @@ void platformpp_client_unmerge_into_provisional_account(
     client->client.UnmergeIntoProvisionalAccount(
         application_id, static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
         ToString(external_auth_token, external_auth_token_size), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_authorization_args_init(platformpp_authorization_args* args) {
+  if (!args) return;
+  std::memset(args, 0, sizeof *args);
+  args->api_version = PLATFORMPP_C_API_VERSION;
+  args->integration_type = -1;
+}
+
+void platformpp_client_authorize(platformpp_client* client, const platformpp_authorization_args* args,
+                                 platformpp_authorization_fn callback, void* user_data,
+                                 platformpp_user_data_free_fn user_data_free) {
+  if (!client) {
+    if (user_data_free) user_data_free(user_data);
+    return;
+  }
+  try {
+    auto owned = Own(user_data, user_data_free);
+    auto done = [callback, owned](platformpp::ClientResult result, std::string code, std::string redirect) {
+      if (!callback) return;
+      platformpp_client_result view{std::move(result)};
+      callback(&view, code.c_str(), code.size(), redirect.c_str(), redirect.size(), owned->Get());
+    };
+    if (!args || args->api_version != PLATFORMPP_C_API_VERSION) {
+      // nullobj gives the C++ API's own validation error, delivered inside run_callbacks.
+      client->client.Authorize(platformpp::AuthorizationArgs::nullobj, std::move(done));
+      return;
+    }
+    platformpp::AuthorizationArgs cpp;
+    cpp.SetClientId(args->client_id);
+    cpp.SetScopes(ToString(args->scopes));
+    if (args->state.size) cpp.SetState(ToString(args->state));
+    if (args->nonce.size) cpp.SetNonce(ToString(args->nonce));
+    if (args->code_challenge.size) {
+      platformpp::AuthorizationCodeChallenge challenge;
+      challenge.SetChallenge(ToString(args->code_challenge));
+      cpp.SetCodeChallenge(std::move(challenge));
+    }
+    if (args->integration_type == 0 || args->integration_type == 1) {
+      cpp.SetIntegrationType(static_cast<platformpp::IntegrationType>(args->integration_type));
+    }
+    if (args->custom_scheme_param.size) cpp.SetCustomSchemeParam(ToString(args->custom_scheme_param));
+    client->client.Authorize(std::move(cpp), std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_abort_authorize(platformpp_client* client) {
+  if (client) client->client.AbortAuthorize();
+}
+
+void platformpp_client_set_url_opener(platformpp_client* client, platformpp_url_opener_fn opener,
+                                      void* user_data, platformpp_user_data_free_fn user_data_free) {
+  if (!client) {
+    if (user_data_free) user_data_free(user_data);
+    return;
+  }
+  try {
+    auto owned = Own(user_data, user_data_free);
+    if (!opener) {
+      client->client.SetUrlOpener(nullptr);
+      return;  // `owned` frees user_data here
+    }
+    client->client.SetUrlOpener([opener, owned](const std::string& url) {
+      return opener(url.c_str(), url.size(), owned->Get()) != 0;
+    });
   } catch (...) {
   }
 }

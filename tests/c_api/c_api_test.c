@@ -444,6 +444,88 @@ static void check_token_expiration_callback(void) {
   CHECK(second.frees == 2);
 }
 
+typedef struct opener_state {
+  int opened;
+  int frees;
+  char url[2048];
+} opener_state;
+
+static int32_t remember_url(const char* url, size_t url_size, void* user_data) {
+  opener_state* state = (opener_state*)user_data;
+  state->opened++;
+  if (url_size < sizeof state->url) {
+    memcpy(state->url, url, url_size);
+    state->url[url_size] = '\0';
+  }
+  return 1;
+}
+
+static void free_opener(void* user_data) {
+  ((opener_state*)user_data)->frees++;
+}
+
+static void on_authorize(const platformpp_client_result* result, const char* code, size_t code_size,
+                         const char* redirect_uri, size_t redirect_uri_size, void* user_data) {
+  counters* c = (counters*)user_data;
+  c->callbacks++;
+  c->last_type = (int)platformpp_client_result_type(result);
+  CHECK(code != NULL && redirect_uri != NULL);
+  (void)code_size;
+  (void)redirect_uri_size;
+}
+
+static void check_authorize(void) {
+  counters results = {0, 0, 0, 0, 0};
+  opener_state opener;
+  memset(&opener, 0, sizeof opener);
+  platformpp_client* client = platformpp_client_create(NULL);
+  CHECK(client != NULL);
+  platformpp_client_set_application_id(client, 4242);
+  platformpp_client_set_url_opener(client, remember_url, &opener, free_opener);
+
+  /* NULL args and missing scopes: validation errors, inside run_callbacks. */
+  platformpp_client_authorize(client, NULL, on_authorize, &results, count_free);
+  platformpp_authorization_args args;
+  platformpp_authorization_args_init(&args);
+  CHECK(args.api_version == PLATFORMPP_C_API_VERSION && args.integration_type == -1);
+  platformpp_client_authorize(client, &args, on_authorize, &results, count_free);
+  CHECK(results.callbacks == 0);
+  platformpp_client_run_callbacks(client);
+  CHECK(results.callbacks == 2 && results.frees == 2);
+  CHECK(results.last_type == PLATFORMPP_ERROR_TYPE_VALIDATION_ERROR);
+
+  /* A valid request opens the authorize page through the opener, inside run_callbacks. */
+  platformpp_authorization_code_verifier* pkce = platformpp_client_create_authorization_code_verifier();
+  size_t challenge_size = 0;
+  const char* challenge = platformpp_authorization_code_verifier_challenge(pkce, &challenge_size);
+  args.scopes.ptr = platformpp_client_get_default_communication_scopes();
+  args.scopes.size = strlen(args.scopes.ptr);
+  args.code_challenge.ptr = challenge;
+  args.code_challenge.size = challenge_size;
+  platformpp_client_authorize(client, &args, on_authorize, &results, count_free);
+  platformpp_client_run_callbacks(client);
+  CHECK(opener.opened == 1);
+  CHECK(strstr(opener.url, "/oauth2/authorize?") != NULL);
+  CHECK(strstr(opener.url, "client_id=4242") != NULL);
+  CHECK(strstr(opener.url, "code_challenge_method=S256") != NULL);
+  CHECK(strstr(opener.url, challenge) != NULL);
+  CHECK(strstr(opener.url, "redirect_uri=http%3A%2F%2F127.0.0.1%3A") != NULL);
+  platformpp_authorization_code_verifier_destroy(pkce);
+
+  /* Abort ends it once with ABORTED. */
+  platformpp_client_abort_authorize(client);
+  platformpp_client_run_callbacks(client);
+  CHECK(results.callbacks == 3 && results.frees == 3);
+  CHECK(results.last_type == PLATFORMPP_ERROR_TYPE_ABORTED);
+
+  /* Pending at destroy: CLIENT_DESTROYED; the opener's user_data is freed with the client. */
+  platformpp_client_authorize(client, &args, on_authorize, &results, count_free);
+  platformpp_client_destroy(client);
+  CHECK(results.callbacks == 4 && results.frees == 4);
+  CHECK(results.last_type == PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED);
+  CHECK(opener.frees == 1);
+}
+
 int main(void) {
   int32_t major = -1, minor = -1, patch = -1;
   platformpp_version(&major, &minor, &patch);
@@ -517,6 +599,7 @@ int main(void) {
   test_destroy_pending();
 
   check_token_expiration_callback();
+  check_authorize();
 
   if (failures) {
     fprintf(stderr, "0 passed, %d failed\n", failures);

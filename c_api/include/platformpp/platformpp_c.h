@@ -106,6 +106,8 @@ typedef struct platformpp_client_options {
   platformpp_string api_base;      /**< empty: the platform's API */
   platformpp_string ca_file;       /**< PEM file of extra CAs to trust, e.g. the emulator's ca_file */
   int32_t use_system_certificates; /**< non-zero (default): also trust the system's store */
+  platformpp_string web_base;      /**< where the authorize page lives; empty: the platform's */
+  int32_t authorize_timeout_ms;    /**< how long authorize waits for the browser; 0: 5 minutes */
 } platformpp_client_options;
 
 typedef void (*platformpp_user_data_free_fn)(void* user_data);
@@ -239,6 +241,41 @@ PLATFORMPP_C_API void platformpp_client_unmerge_into_provisional_account(
     platformpp_user_data_free_fn user_data_free);
 /** Non-zero once update_token gave the client a token (and it was not revoked or refused since). NULL: 0. */
 PLATFORMPP_C_API int32_t platformpp_client_is_authenticated(const platformpp_client* client);
+/** Arguments of platformpp_client_authorize; set api_version with platformpp_authorization_args_init. */
+typedef struct platformpp_authorization_args {
+  int32_t api_version;                   /**< PLATFORMPP_C_API_VERSION */
+  uint64_t client_id;                    /**< 0: the client's application id */
+  platformpp_string scopes;              /**< required, space-separated */
+  platformpp_string state;               /**< empty: a secure random value, checked on return */
+  platformpp_string nonce;               /**< empty: none */
+  platformpp_string code_challenge;      /**< S256 challenge of a verifier; empty: none */
+  int32_t integration_type;              /**< -1 (default): unset, else a platformpp_integration_type */
+  platformpp_string custom_scheme_param; /**< mobile redirect scheme; empty: none */
+} platformpp_authorization_args;
+
+typedef void (*platformpp_authorization_fn)(const platformpp_client_result* result, const char* code,
+                                            size_t code_size, const char* redirect_uri,
+                                            size_t redirect_uri_size, void* user_data);
+/** Opens `url` in a browser; returns non-zero when it could. Runs inside run_callbacks. */
+typedef int32_t (*platformpp_url_opener_fn)(const char* url, size_t url_size, void* user_data);
+
+PLATFORMPP_C_API void platformpp_authorization_args_init(platformpp_authorization_args* args);
+/** The browser flow: the authorize page opens (system browser, or the opener set below) and the code comes
+ * back to a listener on 127.0.0.1. The callback gets the code and the redirect URI to pass to get_token. A
+ * state mismatch, a refusal (oauth error "access_denied") or a timeout is AUTHORIZATION_FAILED; a new
+ * authorize or abort_authorize ends a pending one with ABORTED. NULL args or an unknown api_version:
+ * VALIDATION_ERROR. */
+PLATFORMPP_C_API void platformpp_client_authorize(platformpp_client* client,
+                                                  const platformpp_authorization_args* args,
+                                                  platformpp_authorization_fn callback, void* user_data,
+                                                  platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_abort_authorize(platformpp_client* client);
+/** Replaces how authorize opens its page. NULL opener: the system browser again. The previous user_data_free
+ * runs then (or when the client is destroyed). */
+PLATFORMPP_C_API void platformpp_client_set_url_opener(platformpp_client* client,
+                                                       platformpp_url_opener_fn opener, void* user_data,
+                                                       platformpp_user_data_free_fn user_data_free);
+
 typedef void (*platformpp_event_fn)(void* user_data);
 /** Called once per token, inside run_callbacks, when the token set by update_token is 5 minutes from
  * expiring. Replaces any earlier callback; the earlier user_data_free runs then (or when the client is
