@@ -510,7 +510,6 @@ static void check_authorize(void) {
   CHECK(strstr(opener.url, "code_challenge_method=S256") != NULL);
   CHECK(strstr(opener.url, challenge) != NULL);
   CHECK(strstr(opener.url, "redirect_uri=http%3A%2F%2F127.0.0.1%3A") != NULL);
-  platformpp_authorization_code_verifier_destroy(pkce);
 
   /* Abort ends it once with ABORTED. */
   platformpp_client_abort_authorize(client);
@@ -524,6 +523,7 @@ static void check_authorize(void) {
   CHECK(results.callbacks == 4 && results.frees == 4);
   CHECK(results.last_type == PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED);
   CHECK(opener.frees == 1);
+  platformpp_authorization_code_verifier_destroy(pkce); /* args.code_challenge borrowed from it until here */
 }
 
 int main(void) {
