@@ -183,10 +183,7 @@ int32_t platformpp_client_get_http_request_timeout(const platformpp_client* clie
 void platformpp_client_add_log_callback(platformpp_client* client, platformpp_log_fn callback,
                                         platformpp_logging_severity min_severity, void* user_data,
                                         platformpp_user_data_free_fn user_data_free) {
-  if (!client || !callback) {
-    if (user_data_free) user_data_free(user_data);
-    return;
-  }
+  if (!client || !callback) return Refuse(user_data, user_data_free);
   try {
     auto owned = Own(user_data, user_data_free);
     client->client.AddLogCallback(
@@ -216,10 +213,7 @@ void platformpp_client_fetch_current_user(platformpp_client* client,
                                           platformpp_authorization_token_type token_type, const char* token,
                                           size_t token_size, platformpp_fetch_current_user_fn callback,
                                           void* user_data, platformpp_user_data_free_fn user_data_free) {
-  if (!client) {
-    if (user_data_free) user_data_free(user_data);
-    return;
-  }
+  if (!client) return Refuse(user_data, user_data_free);
   try {
     auto owned = Own(user_data, user_data_free);
     client->client.FetchCurrentUser(
@@ -370,10 +364,7 @@ void platformpp_authorization_args_init(platformpp_authorization_args* args) {
 void platformpp_client_authorize(platformpp_client* client, const platformpp_authorization_args* args,
                                  platformpp_authorization_fn callback, void* user_data,
                                  platformpp_user_data_free_fn user_data_free) {
-  if (!client) {
-    if (user_data_free) user_data_free(user_data);
-    return;
-  }
+  if (!client) return Refuse(user_data, user_data_free);
   try {
     auto owned = Own(user_data, user_data_free);
     auto done = [callback, owned](platformpp::ClientResult result, std::string code, std::string redirect) {
@@ -411,10 +402,7 @@ void platformpp_client_abort_authorize(platformpp_client* client) {
 
 void platformpp_client_set_url_opener(platformpp_client* client, platformpp_url_opener_fn opener,
                                       void* user_data, platformpp_user_data_free_fn user_data_free) {
-  if (!client) {
-    if (user_data_free) user_data_free(user_data);
-    return;
-  }
+  if (!client) return Refuse(user_data, user_data_free);
   try {
     auto owned = Own(user_data, user_data_free);
     if (!opener) {
@@ -435,10 +423,7 @@ int32_t platformpp_client_is_authenticated(const platformpp_client* client) {
 void platformpp_client_set_token_expiration_callback(platformpp_client* client, platformpp_event_fn callback,
                                                      void* user_data,
                                                      platformpp_user_data_free_fn user_data_free) {
-  if (!client) {
-    if (user_data_free) user_data_free(user_data);
-    return;
-  }
+  if (!client) return Refuse(user_data, user_data_free);
   try {
     auto owned = Own(user_data, user_data_free);
     if (!callback) {
