@@ -158,20 +158,16 @@ HttpResponse EmulatorService::handle_api(const HttpRequest& request, std::string
 }
 
 HttpResponse EmulatorService::handle_admin(const HttpRequest& request, std::string_view admin_path) {
-  const auto match = admin_router_.match(request.method, admin_path);
-  switch (match.kind) {
-    case Router::MatchKind::found:
-      return match.route->handler(RouteContext{request, match.params});
-    case Router::MatchKind::method_not_allowed:
-      return status_error(405);
-    case Router::MatchKind::not_found:
-      break;
-  }
-  return status_error(404);
+  return dispatch(admin_router_, request, admin_path);
 }
 
 HttpResponse EmulatorService::handle_web(const HttpRequest& request, std::string_view path) {
-  const auto match = web_router_.match(request.method, path);
+  return dispatch(web_router_, request, path);
+}
+
+HttpResponse EmulatorService::dispatch(const Router& router, const HttpRequest& request,
+                                       std::string_view path) {
+  const auto match = router.match(request.method, path);
   switch (match.kind) {
     case Router::MatchKind::found:
       return match.route->handler(RouteContext{request, match.params});

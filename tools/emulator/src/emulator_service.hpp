@@ -86,6 +86,8 @@ class EmulatorService {
   HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
   HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
   HttpResponse handle_web(const HttpRequest& request, std::string_view path);
+  // Routes an admin or web request: 404/405 in the platform's error shape when nothing matches.
+  HttpResponse dispatch(const Router& router, const HttpRequest& request, std::string_view path);
   HttpResponse fault_response(const HttpRequest& request, std::string_view api_path, const Fault& fault);
   std::optional<Principal> authenticate(const HttpRequest& request);
 

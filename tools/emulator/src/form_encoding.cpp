@@ -97,14 +97,7 @@ std::string_view query_of(const HttpRequest& request) {
 }
 
 bool has_form_content_type(const HttpRequest& request) {
-  const auto content_type = request.header("Content-Type");
-  if (!content_type) return false;
-  std::string_view media = content_type->substr(0, content_type->find(';'));
-  while (!media.empty() && (media.back() == ' ' || media.back() == '\t'))
-    media.remove_suffix(1);
-  while (!media.empty() && (media.front() == ' ' || media.front() == '\t'))
-    media.remove_prefix(1);
-  return iequals(media, "application/x-www-form-urlencoded");
+  return request.has_media_type("application/x-www-form-urlencoded");
 }
 
 std::string append_query(std::string url, const std::vector<std::pair<std::string, std::string>>& params) {

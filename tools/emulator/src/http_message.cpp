@@ -29,6 +29,17 @@ std::string_view HttpRequest::path() const {
   return view.substr(0, view.find('?'));
 }
 
+bool HttpRequest::has_media_type(std::string_view media_type) const {
+  const auto content_type = header("Content-Type");
+  if (!content_type) return false;
+  std::string_view media = content_type->substr(0, content_type->find(';'));
+  while (!media.empty() && (media.back() == ' ' || media.back() == '\t'))
+    media.remove_suffix(1);
+  while (!media.empty() && (media.front() == ' ' || media.front() == '\t'))
+    media.remove_prefix(1);
+  return iequals(media, media_type);
+}
+
 void HttpResponse::set_header(std::string_view name, std::string value) {
   for (auto& [key, existing] : headers) {
     if (iequals(key, name)) {

@@ -23,6 +23,8 @@ struct HttpRequest {
   [[nodiscard]] std::optional<std::string_view> header(std::string_view name) const;
   // The target without its query string.
   [[nodiscard]] std::string_view path() const;
+  // True when Content-Type names `media_type` (parameters such as charset ignored, case-insensitive).
+  [[nodiscard]] bool has_media_type(std::string_view media_type) const;
 };
 
 struct HttpResponse {

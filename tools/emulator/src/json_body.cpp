@@ -5,14 +5,7 @@
 namespace platformpp::emulator {
 
 bool has_json_content_type(const HttpRequest& request) {
-  const auto content_type = request.header("Content-Type");
-  if (!content_type) return false;
-  std::string_view media = content_type->substr(0, content_type->find(';'));
-  while (!media.empty() && (media.back() == ' ' || media.back() == '\t'))
-    media.remove_suffix(1);
-  while (!media.empty() && (media.front() == ' ' || media.front() == '\t'))
-    media.remove_prefix(1);
-  return iequals(media, "application/json");
+  return request.has_media_type("application/json");
 }
 
 std::optional<HttpResponse> read_json_object(const HttpRequest& request, rapidjson::Document& document) {
