@@ -22,6 +22,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <csignal>
@@ -101,6 +102,8 @@ ConnectionInfo ConnectionInfo::Load(const std::string& path) {
   info.webBase = json::GetString(document, "web_base").value_or("");
   info.caFile = json::GetString(document, "ca_file").value_or("");
   info.ipcPath = json::GetString(document, "ipc_path").value_or("");
+  info.ipcName = json::GetString(document, "ipc_name").value_or("");
+  info.ipcDirectory = json::GetString(document, "ipc_dir").value_or("");
   info.port = static_cast<int>(json::GetInt(document, "port").value_or(0));
   info.tls = info.apiBase.rfind("https://", 0) == 0;
   if (info.tls && info.caFile.empty()) throw std::runtime_error(path + ": TLS without a ca_file");
@@ -112,6 +115,8 @@ ClientOptions ConnectionInfo::ClientOptionsFor() const {
   options.apiBase = apiBase;
   options.caFile = caFile;
   if (!webBase.empty()) options.webBase = webBase;
+  if (!ipcName.empty()) options.ipcName = ipcName;
+  if (!ipcDirectory.empty()) options.ipcDirectory = ipcDirectory;
   return options;
 }
 
@@ -122,11 +127,19 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
     throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
   process->dataDir_ = base;
   process->connectionFile_ = base + "/connection.json";
+  // Private: it holds the IPC socket, which must be reachable by this user only.
+  if (::chmod(base.c_str(), 0700) != 0)
+    throw std::runtime_error("chmod " + base + " failed: " + std::strerror(errno));
 
   std::string binary = FindBinary(options.binary);
   std::vector<std::string> args = {binary,       "--port", "0", "--connection-file", process->connectionFile_,
                                    "--data-dir", base};
   if (options.plainHttp) args.push_back("--plain-http");
+  if (options.ipc) {
+    args.insert(args.end(), {"--ipc-dir", base, "--ipc-name", options.ipcName});
+  } else {
+    args.push_back("--no-ipc");
+  }
   args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
   std::vector<char*> argv;
   for (std::string& arg : args)
@@ -410,6 +423,54 @@ void EmulatorAdmin::ResetRateLimits() {
   auto response = Request("DELETE", "/ratelimits");
   if (response.status != 204 && response.status != 200)
     throw std::runtime_error("reset rate limits: " + response.body);
+}
+
+EmulatorAdmin::IpcState EmulatorAdmin::IpcStatus() {
+  auto document = Expect(Request("GET", "/ipc"), 200, "ipc status");
+  IpcState state;
+  state.listening = json::GetBool(document, "listening").value_or(false);
+  state.path = std::string(json::GetString(document, "path").value_or(""));
+  state.handshakes = json::GetInt(document, "handshakes").value_or(0);
+  if (const json::Value* connections = json::Member(document, "connections");
+      connections && connections->IsArray()) {
+    for (const auto& entry : connections->GetArray()) {
+      if (!entry.IsObject()) continue;
+      IpcConnection connection;
+      connection.clientId = json::GetSnowflake(entry, "client_id").value_or(0);
+      if (const json::Value* events = json::Member(entry, "subscriptions"); events && events->IsArray()) {
+        for (const auto& event : events->GetArray()) {
+          if (event.IsString())
+            connection.subscriptions.emplace_back(event.GetString(), event.GetStringLength());
+        }
+      }
+      if (const json::Value* activity = json::Member(entry, "activity"); activity && activity->IsObject()) {
+        connection.activityJson = json::Serialize(*activity);
+      }
+      state.connections.push_back(std::move(connection));
+    }
+  }
+  return state;
+}
+
+int EmulatorAdmin::RaiseAuthorizeRequest(std::optional<uint64_t> appId) {
+  std::string body;
+  if (appId) body = JsonObject().Add("application_id", std::to_string(*appId)).Done();
+  auto document = Expect(Request("POST", "/ipc/authorize-request", body), 200, "raise authorize request");
+  return static_cast<int>(json::GetInt(document, "delivered").value_or(0));
+}
+
+void EmulatorAdmin::DropIpc() {
+  Expect(Request("POST", "/ipc/drop"), 200, "drop ipc");
+}
+
+void EmulatorAdmin::RestoreIpc() {
+  Expect(Request("POST", "/ipc/restore"), 200, "restore ipc");
+}
+
+void EmulatorAdmin::CloseIpc(int code, std::string message) {
+  Expect(Request("POST", "/ipc/close",
+                 JsonObject().Add("code", static_cast<int64_t>(code)).Add("message", message).Done()),
+         200, "close ipc");
 }
 
 }  // namespace platformpp::testkit

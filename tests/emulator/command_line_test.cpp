@@ -12,13 +12,15 @@ TEST_CASE("defaults") {
   CHECK(parsed.options.port == 0);
   CHECK_FALSE(parsed.options.plain_http);
   CHECK(parsed.options.ipc_name == "platformpp");
+  CHECK_FALSE(parsed.options.ipc_dir);
+  CHECK(parsed.options.ipc);
   CHECK_FALSE(parsed.options.connection_file);
 }
 
 TEST_CASE("every flag, in both spellings") {
-  const auto parsed =
-      parse_command_line({"--host", "::1", "--port=8443", "--connection-file", "/tmp/c.json",
-                          "--data-dir=/tmp/d", "--plain-http", "--ipc-name", "game", "--frozen-clock"});
+  const auto parsed = parse_command_line({"--host", "::1", "--port=8443", "--connection-file", "/tmp/c.json",
+                                          "--data-dir=/tmp/d", "--plain-http", "--ipc-name", "game",
+                                          "--frozen-clock", "--ipc-dir=/run/x", "--no-ipc"});
   REQUIRE(parsed.action == Action::run);
   CHECK(parsed.options.host == "::1");
   CHECK(parsed.options.port == 8443);
@@ -27,6 +29,8 @@ TEST_CASE("every flag, in both spellings") {
   CHECK(parsed.options.plain_http);
   CHECK(parsed.options.ipc_name == "game");
   CHECK(parsed.options.frozen_clock);
+  CHECK(parsed.options.ipc_dir == "/run/x");
+  CHECK_FALSE(parsed.options.ipc);
 }
 
 TEST_CASE("help, version and usage errors") {
@@ -38,6 +42,9 @@ TEST_CASE("help, version and usage errors") {
   CHECK(parse_command_line({"--port", "65535"}).action == Action::run);
   CHECK(parse_command_line({"--port", "12x"}).action == Action::usage_error);
   CHECK(parse_command_line({"--plain-http=yes"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--no-ipc=1"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--ipc-dir"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--ipc-name", "a/b"}).action == Action::usage_error);
 }
 
 TEST_CASE("only loopback hosts are accepted") {

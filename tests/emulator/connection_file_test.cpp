@@ -14,7 +14,8 @@ using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
 TEST_CASE("connection file JSON for TLS") {
-  ConnectionInfo info{"127.0.0.1", 4567, true, "/data/ca.pem", "/run/user/1/platformpp-ipc-0", 99, "0.1.0"};
+  ConnectionInfo info{"127.0.0.1", 4567,    true,         "/data/ca.pem", "/run/user/1/platformpp-ipc-0",
+                      99,          "0.1.0", "platformpp", "/run/user/1"};
   const auto json = parse(connection_file_json(info));
   CHECK(str(json["api_base"]) == "https://127.0.0.1:4567/api/v10");
   CHECK(str(json["gateway_url"]) == "wss://127.0.0.1:4567");
@@ -22,6 +23,8 @@ TEST_CASE("connection file JSON for TLS") {
   CHECK(str(json["web_base"]) == "https://127.0.0.1:4567");
   CHECK(str(json["ca_file"]) == "/data/ca.pem");
   CHECK(str(json["ipc_path"]) == "/run/user/1/platformpp-ipc-0");
+  CHECK(str(json["ipc_name"]) == "platformpp");
+  CHECK(str(json["ipc_dir"]) == "/run/user/1");
   CHECK(json["port"].GetInt() == 4567);
   CHECK(json["pid"].GetInt() == 99);
   CHECK(json["tls"].GetBool());
@@ -29,12 +32,14 @@ TEST_CASE("connection file JSON for TLS") {
 }
 
 TEST_CASE("connection file JSON for plain HTTP on ::1") {
-  ConnectionInfo info{"::1", 80, false, "", "/tmp/x-ipc-0", 1, "0.1.0"};
+  ConnectionInfo info{"::1", 80, false, "", "", 1, "0.1.0", "x", "/tmp"};
   const auto json = parse(connection_file_json(info));
   CHECK(str(json["api_base"]) == "http://[::1]:80/api/v10");
   CHECK(str(json["gateway_url"]) == "ws://[::1]:80");
   CHECK(str(json["web_base"]) == "http://[::1]:80");
   CHECK(json["ca_file"].IsNull());
+  CHECK(json["ipc_path"].IsNull());  // --no-ipc
+  CHECK(str(json["ipc_name"]) == "x");
   CHECK_FALSE(json["tls"].GetBool());
 }
 
@@ -53,6 +58,9 @@ TEST_CASE("the IPC path uses the first set of XDG_RUNTIME_DIR, TMPDIR, TMP, TEMP
   CHECK(ipc_socket_path("game", lookup) == "/var/tmp/game-ipc-0");
   env["XDG_RUNTIME_DIR"] = "/run/user/1000";
   CHECK(ipc_socket_path("platformpp", lookup) == "/run/user/1000/platformpp-ipc-0");
+  CHECK(ipc_directory(lookup) == "/run/user/1000");
+  CHECK(ipc_socket_path("/run/user/1000", "game", 9) == "/run/user/1000/game-ipc-9");
+  CHECK(ipc_socket_path("/", "game", 0) == "/game-ipc-0");
 }
 
 TEST_CASE("files are written atomically with the requested mode") {

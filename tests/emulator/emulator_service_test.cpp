@@ -16,7 +16,8 @@ namespace {
 struct Fixture {
   std::int64_t real_now = 1'795'000'000'000;
   FakeClock clock{[this] { return real_now; }};
-  EmulatorService service{clock, ServiceEndpoints{"wss://127.0.0.1:1234"}};
+  EmulatorService service{
+      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
 
   HttpResponse call(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
     const auto outcome = service.handle(

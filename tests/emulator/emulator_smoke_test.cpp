@@ -28,6 +28,7 @@
 #include <thread>
 #include <vector>
 
+#include "emulator_process.hpp"
 #include "json.hpp"
 
 extern char** environ;
@@ -41,99 +42,8 @@ namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using Response = http::response<http::string_body>;
-
-std::string g_emulator_path;
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream content;
-  content << in.rdbuf();
-  return content.str();
-}
-
-std::string make_temp_dir() {
-  char dir_template[] = "/tmp/emulator-smoke-XXXXXX";
-  REQUIRE(::mkdtemp(dir_template) != nullptr);
-  return dir_template;
-}
-
-// A child emulator process; SIGKILLed on destruction if a test left it running.
-class EmulatorProcess {
- public:
-  explicit EmulatorProcess(std::vector<std::string> extra_args, bool expect_start = true)
-      : dir_(make_temp_dir()) {
-    connection_file_ = dir_ + "/connection.json";
-    std::vector<std::string> args = {g_emulator_path,  "--port",     "0",           "--connection-file",
-                                     connection_file_, "--data-dir", dir_ + "/data"};
-    for (auto& arg : extra_args)
-      args.push_back(std::move(arg));
-    std::vector<char*> argv;
-    for (auto& arg : args)
-      argv.push_back(arg.data());
-    argv.push_back(nullptr);
-
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    const std::string out = dir_ + "/stdout.txt";
-    const std::string err = dir_ + "/stderr.txt";
-    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    REQUIRE(posix_spawn(&pid_, g_emulator_path.c_str(), &actions, nullptr, argv.data(), environ) == 0);
-    posix_spawn_file_actions_destroy(&actions);
-    if (!expect_start) return;
-
-    const auto deadline = Clock::now() + std::chrono::seconds(20);
-    while (::access(connection_file_.c_str(), F_OK) != 0) {
-      REQUIRE_MESSAGE(Clock::now() < deadline, "no connection file; stderr: " << stderr_text());
-      int status = 0;
-      REQUIRE_MESSAGE(::waitpid(pid_, &status, WNOHANG) == 0, "emulator exited early: " << stderr_text());
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    connection_json_ = read_file(connection_file_);
-    REQUIRE(platformpp::emulator::parse_json(connection_json_, connection_));
-    port_ = static_cast<unsigned short>(connection_["port"].GetUint());
-  }
-
-  ~EmulatorProcess() {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, nullptr, 0);
-    }
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-  }
-  EmulatorProcess(const EmulatorProcess&) = delete;
-  EmulatorProcess& operator=(const EmulatorProcess&) = delete;
-
-  // Waits for the process to exit (after sending `signal` if non-zero); the exit code, or -1 on a
-  // signal/timeout.
-  int wait_exit(int signal_number = 0) {
-    if (signal_number != 0) ::kill(pid_, signal_number);
-    const auto deadline = Clock::now() + std::chrono::seconds(20);
-    int status = 0;
-    while (::waitpid(pid_, &status, WNOHANG) == 0) {
-      if (Clock::now() > deadline) return -1;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    pid_ = -1;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  }
-
-  [[nodiscard]] const rapidjson::Document& connection() const { return connection_; }
-  [[nodiscard]] unsigned short port() const { return port_; }
-  [[nodiscard]] std::string ca_file() const { return connection_["ca_file"].GetString(); }
-  [[nodiscard]] const std::string& connection_file() const { return connection_file_; }
-  [[nodiscard]] std::string stdout_text() const { return read_file(dir_ + "/stdout.txt"); }
-  [[nodiscard]] std::string stderr_text() const { return read_file(dir_ + "/stderr.txt"); }
-
- private:
-  std::string dir_;
-  std::string connection_file_;
-  std::string connection_json_;
-  rapidjson::Document connection_;
-  unsigned short port_ = 0;
-  pid_t pid_ = -1;
-};
+using platformpp::emulator::test::EmulatorProcess;
+using platformpp::emulator::test::g_emulator_path;
 
 http::request<http::string_body> make_request(http::verb method, const std::string& target,
                                               const std::string& body = {},
@@ -224,13 +134,15 @@ TEST_CASE("TLS emulator: connection file, health, auth, faults and SIGTERM") {
   CHECK(std::string(connection["admin_base"].GetString()) == "https://" + authority + "/_emulator");
   CHECK(std::string(connection["web_base"].GetString()) == "https://" + authority);
   CHECK(connection["tls"].GetBool());
-  CHECK(std::string(connection["ipc_path"].GetString()).ends_with("/platformpp-ipc-0"));
+  CHECK(std::string(connection["ipc_path"].GetString()) == emulator.dir() + "/platformpp-ipc-0");
+  CHECK(std::string(connection["ipc_name"].GetString()) == "platformpp");
   struct stat info {};
   REQUIRE(::stat(emulator.connection_file().c_str(), &info) == 0);
   CHECK((info.st_mode & 0777) == 0600);
   // The line is printed right after the connection file is written.
-  const std::string expected_line = "platformpp-emulator listening on https://" + authority +
-                                    " (connection file: " + emulator.connection_file() + ")\n";
+  const std::string expected_line =
+      "platformpp-emulator listening on https://" + authority + " and unix:" + emulator.dir() +
+      "/platformpp-ipc-0 (connection file: " + emulator.connection_file() + ")\n";
   const auto deadline = Clock::now() + std::chrono::seconds(10);
   while (emulator.stdout_text() != expected_line && Clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

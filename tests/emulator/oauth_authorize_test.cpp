@@ -136,7 +136,7 @@ TEST_CASE_FIXTURE(OAuthFixture, "consent: default user, chosen user, deny") {
 
 TEST_CASE("authorize without any user is a 400") {
   FakeClock clock;
-  EmulatorService service{clock, ServiceEndpoints{"wss://x"}};
+  EmulatorService service{clock, ServiceEndpoints{"wss://x", "https://x/api/v10", "x"}};
   const auto app =
       parse(service.handle(make_request("POST", "/_emulator/apps", R"({"name":"G"})")).response.body);
   const auto response =

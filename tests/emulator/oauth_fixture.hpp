@@ -41,8 +41,9 @@ struct OAuthFixture {
   std::int64_t real_now = 1'795'000'000'000;
   FakeClock clock{[this] { return real_now; }, true};
   // Frozen time: every call lands in one rate-limit window, so the limits are lifted out of the way.
-  EmulatorService service{clock, ServiceEndpoints{"wss://127.0.0.1:1234"},
-                          RateLimitSettings{1'000'000, 1000, 0}};
+  EmulatorService service{
+      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
+      RateLimitSettings{1'000'000, 1000, 0}};
   std::string user_id;
   std::string app_id;
   std::string client_secret;

@@ -22,13 +22,16 @@ struct ConnectionInfo {
   std::string adminBase;
   std::string webBase;  ///< where /oauth2/authorize lives
   std::string caFile;
-  std::string ipcPath;
+  std::string ipcPath;       ///< the desktop-client stand-in's socket; empty when the emulator runs --no-ipc
+  std::string ipcName;       ///< its name prefix: the socket is `<ipcDirectory>/<ipcName>-ipc-<n>`
+  std::string ipcDirectory;  ///< where the SDK should look for it
   int port = 0;
   bool tls = true;
 
   /// Reads and validates a connection file; throws std::runtime_error when it is missing or incomplete.
   static ConnectionInfo Load(const std::string& path);
-  /// ClientOptions that reach this emulator (API base and CA file set).
+  /// ClientOptions that reach this emulator: API base, web base and CA file, and its IPC socket (ipcName,
+  /// ipcDirectory) so the SDK finds the emulator's desktop-client stand-in and never a real desktop client.
   ClientOptions ClientOptionsFor() const;
 };
 
@@ -38,6 +41,10 @@ class EmulatorProcess {
     /// Path of platformpp-emulator; empty = $PLATFORMPP_EMULATOR, else found on $PATH.
     std::string binary;
     bool plainHttp = false;
+    /// Serve the desktop-client stand-in on IPC; false passes --no-ipc.
+    bool ipc = true;
+    /// The IPC socket's name prefix; the socket lives in the process's private (0700) data directory.
+    std::string ipcName = "platformpp-test";
     std::vector<std::string> extraArguments;
     std::chrono::milliseconds startTimeout{15000};
   };
@@ -84,6 +91,20 @@ class EmulatorAdmin {
     std::string accessToken;
     std::string refreshToken;
     int64_t expiresIn = 0;
+  };
+  /// One handshaken IPC connection (GET /_emulator/ipc).
+  struct IpcConnection {
+    uint64_t clientId = 0;
+    std::vector<std::string> subscriptions;  ///< event names, sorted
+    std::string activityJson;                ///< the last SET_ACTIVITY activity as JSON; empty when none
+  };
+  /// The desktop-client stand-in (GET /_emulator/ipc).
+  struct IpcState {
+    bool listening = false;
+    std::string path;
+    std::vector<IpcConnection> connections;
+    int64_t handshakes = 0;  ///< successful handshakes since start: grows with every reconnect
+    size_t ConnectionCount() const noexcept { return connections.size(); }
   };
   struct Fault {
     std::string route;  ///< "<METHOD> <path pattern>", e.g. "GET /users/@me"
@@ -136,6 +157,18 @@ class EmulatorAdmin {
   void SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window);
   void SetGlobalRateLimit(int perSecond);
   void ResetRateLimits();
+
+  /// IPC: the stand-in's state.
+  IpcState IpcStatus();
+  /// Dispatches AUTHORIZE_REQUEST to every connection subscribed to it (of `appId` only, if set); returns how
+  /// many got it.
+  int RaiseAuthorizeRequest(std::optional<uint64_t> appId = std::nullopt);
+  /// The desktop client quits: every IPC connection closes and the socket is removed. Idempotent.
+  void DropIpc();
+  /// The desktop client comes back on the same socket path. Idempotent.
+  void RestoreIpc();
+  /// Sends CLOSE {code, message} on every IPC connection, then closes them; the socket keeps listening.
+  void CloseIpc(int code, std::string message);
 
  private:
   struct Impl;

@@ -18,6 +18,7 @@ namespace error_code {
 inline constexpr int kGeneral = 0;
 inline constexpr int kUnknownApplication = 10002;
 inline constexpr int kUnknownUser = 10013;
+inline constexpr int kMissingAccess = 50001;
 inline constexpr int kInvalidApiVersion = 50041;
 inline constexpr int kInvalidFormBody = 50035;
 inline constexpr int kInvalidJson = 50109;

@@ -10,8 +10,8 @@ bool is_loopback_host(const std::string& host) {
 
 std::string usage_text() {
   return "usage: platformpp-emulator [--host 127.0.0.1|::1|localhost] [--port N] [--connection-file PATH]\n"
-         "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--frozen-clock]\n"
-         "                           [--idle-timeout-ms N]\n"
+         "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
+         "                           [--no-ipc] [--frozen-clock] [--idle-timeout-ms N]\n"
          "                           [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
@@ -21,7 +21,10 @@ std::string usage_text() {
          "  --data-dir D         directory for ca.pem and the connection file (default: a fresh private temp "
          "dir)\n"
          "  --plain-http         serve http:// and ws:// instead of TLS\n"
-         "  --ipc-name P         IPC socket name prefix to report (default platformpp)\n"
+         "  --ipc-name P         IPC socket name prefix: listens on <dir>/P-ipc-<0..9> (default platformpp)\n"
+         "  --ipc-dir D          directory of the IPC socket (default: $XDG_RUNTIME_DIR, $TMPDIR, $TMP,\n"
+         "                       $TEMP, else /tmp)\n"
+         "  --no-ipc             do not serve the desktop-client stand-in on IPC\n"
          "  --frozen-clock       start with the fake clock frozen\n"
          "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n";
 }
@@ -46,7 +49,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
       return std::nullopt;
     };
     const bool is_switch = flag == "--help" || flag == "-h" || flag == "--version" ||
-                           flag == "--plain-http" || flag == "--frozen-clock";
+                           flag == "--plain-http" || flag == "--frozen-clock" || flag == "--no-ipc";
     if (is_switch && inline_value) return fail(flag + " takes no value");
 
     if (flag == "--help" || flag == "-h") {
@@ -59,8 +62,10 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
       result.options.plain_http = true;
     } else if (flag == "--frozen-clock") {
       result.options.frozen_clock = true;
+    } else if (flag == "--no-ipc") {
+      result.options.ipc = false;
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
-               flag == "--ipc-name" || flag == "--idle-timeout-ms") {
+               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -83,6 +88,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {
         result.options.data_dir = *value;
+      } else if (flag == "--ipc-dir") {
+        result.options.ipc_dir = *value;
       } else {
         if (value->find('/') != std::string::npos) return fail("--ipc-name must not contain '/'");
         result.options.ipc_name = *value;

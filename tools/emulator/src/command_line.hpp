@@ -15,6 +15,8 @@ struct EmulatorOptions {
   std::optional<std::string> data_dir;
   bool plain_http = false;
   std::string ipc_name = "platformpp";
+  std::optional<std::string> ipc_dir;     // default: $XDG_RUNTIME_DIR, $TMPDIR, $TMP, $TEMP, else /tmp
+  bool ipc = true;                        // --no-ipc turns the desktop-client stand-in off
   std::uint32_t idle_timeout_ms = 60000;  // idle keep-alive connections are closed after this
   bool frozen_clock = false;
 };

@@ -50,7 +50,15 @@ std::string connection_file_json(const ConnectionInfo& info) {
       writer.Null();
     }
     writer.Key("ipc_path");
-    write_string(writer, info.ipc_path);
+    if (info.ipc_path.empty()) {
+      writer.Null();
+    } else {
+      write_string(writer, info.ipc_path);
+    }
+    writer.Key("ipc_name");
+    write_string(writer, info.ipc_name);
+    writer.Key("ipc_dir");
+    write_string(writer, info.ipc_dir);
     writer.Key("port");
     writer.Uint(info.port);
     writer.Key("pid");
@@ -69,7 +77,7 @@ std::optional<std::string> process_environment(const char* name) {
   return std::string(value);
 }
 
-std::string ipc_socket_path(const std::string& prefix, const EnvironmentLookup& env) {
+std::string ipc_directory(const EnvironmentLookup& env) {
   std::string dir = "/tmp";
   for (const char* name : {"XDG_RUNTIME_DIR", "TMPDIR", "TMP", "TEMP"}) {
     if (auto value = env(name)) {
@@ -79,7 +87,15 @@ std::string ipc_socket_path(const std::string& prefix, const EnvironmentLookup& 
   }
   while (dir.size() > 1 && dir.back() == '/')
     dir.pop_back();
-  return dir + "/" + prefix + "-ipc-0";
+  return dir;
+}
+
+std::string ipc_socket_path(const std::string& dir, const std::string& prefix, int index) {
+  return (dir == "/" ? std::string() : dir) + "/" + prefix + "-ipc-" + std::to_string(index);
+}
+
+std::string ipc_socket_path(const std::string& prefix, const EnvironmentLookup& env) {
+  return ipc_socket_path(ipc_directory(env), prefix, 0);
 }
 
 void write_file_atomically(const std::string& path, const std::string& content, unsigned mode) {

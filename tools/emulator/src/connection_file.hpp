@@ -13,9 +13,11 @@ struct ConnectionInfo {
   std::uint16_t port = 0;
   bool tls = true;
   std::string ca_file;   // absolute path; meaningful only with TLS
-  std::string ipc_path;  // reported for the desktop-client stand-in (a later issue)
+  std::string ipc_path;  // the bound IPC socket; empty (null in the file) with --no-ipc
   long pid = 0;
   std::string version;
+  std::string ipc_name;  // the socket name prefix (--ipc-name)
+  std::string ipc_dir;   // the directory searched for <ipc_name>-ipc-<n>
 
   [[nodiscard]] std::string authority() const;  // "127.0.0.1:PORT" or "[::1]:PORT"
   [[nodiscard]] std::string api_base() const;
@@ -29,6 +31,10 @@ std::string connection_file_json(const ConnectionInfo& info);
 // Per the IPC convention: first set of $XDG_RUNTIME_DIR, $TMPDIR, $TMP, $TEMP, else /tmp.
 using EnvironmentLookup = std::function<std::optional<std::string>(const char*)>;
 std::optional<std::string> process_environment(const char* name);
+std::string ipc_directory(const EnvironmentLookup& env = &process_environment);
+// "<dir>/<prefix>-ipc-<index>" (index 0..9).
+std::string ipc_socket_path(const std::string& dir, const std::string& prefix, int index);
+// The convention's first candidate: "<ipc_directory()>/<prefix>-ipc-0".
 std::string ipc_socket_path(const std::string& prefix, const EnvironmentLookup& env = &process_environment);
 
 // Writes `content` to a temporary file beside `path`, sets `mode`, then renames it over `path`, so readers

@@ -84,6 +84,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   register_admin_routes();
   register_oauth_routes();
   register_provisional_routes();
+  register_ipc_routes();
 }
 
 RequestPlan EmulatorService::plan(const HttpRequest& request) {

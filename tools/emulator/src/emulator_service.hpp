@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <variant>
@@ -14,6 +15,8 @@
 #include "fault_injector.hpp"
 #include "form_encoding.hpp"
 #include "http_message.hpp"
+#include "ipc_connection.hpp"
+#include "json.hpp"
 #include "rate_limiter.hpp"
 #include "router.hpp"
 #include "snowflake.hpp"
@@ -28,6 +31,8 @@ inline constexpr std::int64_t kAuthorizationCodeLifetimeMs = 10 * 60 * 1000;
 
 struct ServiceEndpoints {
   std::string gateway_url;  // returned by GET /gateway
+  std::string api_base;     // "https://127.0.0.1:PORT/api/v10": the IPC READY's config.api_endpoint
+  std::string cdn_host;     // "127.0.0.1:PORT": the IPC READY's config.cdn_host
 };
 
 struct RequestPlan {
@@ -59,6 +64,17 @@ class EmulatorService {
   [[nodiscard]] EmulatorState& state() noexcept { return state_; }
   [[nodiscard]] FakeClock& clock() noexcept { return clock_; }
 
+  // The desktop-client stand-in on IPC (ipc_routes.cpp). The server reports socket events here and the
+  // service answers through the IpcPeer. `listener` is null when IPC is off (--no-ipc).
+  void set_ipc_listener(IpcListenerControl* listener) noexcept { ipc_listener_ = listener; }
+  // Registers a freshly accepted peer; the returned id names it in the calls below.
+  std::uint64_t ipc_connected(IpcPeer& peer);
+  // Bytes read from the peer: frames are decoded and answered; protocol errors close the connection.
+  void ipc_received(std::uint64_t connection, std::string_view bytes);
+  // The peer is gone (end of stream, error or destruction). A no-op for connections the service closed.
+  void ipc_disconnected(std::uint64_t connection);
+  [[nodiscard]] std::size_t ipc_connection_count() const noexcept { return ipc_connections_.size(); }
+
  private:
   struct Principal {
     const User* user = nullptr;
@@ -77,11 +93,18 @@ class EmulatorService {
     std::optional<std::string> location;
     HttpResponse error;
   };
+  // Why the consent step (shared by /oauth2/authorize and the IPC AUTHORIZE command) gave no code.
+  struct ConsentFailure {
+    enum class Kind { invalid_scope, invalid_request, access_denied, no_consenting_user };
+    Kind kind = Kind::invalid_request;
+    std::string description;
+  };
 
   void register_api_routes();
   void register_admin_routes();
   void register_oauth_routes();
   void register_provisional_routes();
+  void register_ipc_routes();
 
   HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
   HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
@@ -114,6 +137,7 @@ class EmulatorService {
   // API handlers.
   HttpResponse api_get_gateway(const RouteContext& context);
   HttpResponse api_get_current_user(const RouteContext& context);
+  HttpResponse api_patch_current_user(const RouteContext& context);
 
   // OAuth2 (oauth_routes.cpp).
   AuthorizeOutcome authorize(const HttpRequest& request);
@@ -126,6 +150,19 @@ class EmulatorService {
   HttpResponse grant_authorization_code(const FormFields& form, const ClientAuth& client);
   HttpResponse grant_refresh_token(const FormFields& form, const ClientAuth& client);
   HttpResponse grant_client_credentials(const FormFields& form, const ClientAuth& client);
+  HttpResponse grant_token_exchange(const FormFields& form, const ClientAuth& client);
+  // The consenting user (POST /_emulator/consent, else the first regular user), if any.
+  [[nodiscard]] const User* consenting_user() const;
+  // The consent step after the client and redirect URI are known good: validates scopes and the PKCE
+  // parameters, consents as the consenting user and stores a code bound to all of them. Returns the code.
+  std::variant<std::string, ConsentFailure> consent_code(const Application& app,
+                                                         const std::string& redirect_uri,
+                                                         std::vector<std::string> scopes,
+                                                         const std::optional<std::string>& challenge,
+                                                         const std::optional<std::string>& method);
+  // {"application", "scopes", "expires", "user"}: /oauth2/@me and the IPC AUTHENTICATE answer.
+  std::string authorization_json(const AccessGrant& grant, const User& user, const Application& app,
+                                 bool with_access_token);
   // Fills in fresh tokens and the expiry, stores the grant.
   const AccessGrant& issue_grant(AccessGrant grant, bool with_refresh_token);
 
@@ -148,6 +185,29 @@ class EmulatorService {
   // Returns the restricted provisional accounts created for the user's linked identities.
   std::vector<std::string> ban_user(User& user, bool permanent);
 
+  // IPC (ipc_routes.cpp).
+  void ipc_handle_frame(std::uint64_t id, IpcFrame frame);
+  void ipc_handshake(std::uint64_t id, const rapidjson::Document& payload);
+  void ipc_command(std::uint64_t id, const rapidjson::Document& payload);
+  // Sends CLOSE {code, message} (unless code is 0), then closes and forgets the connection.
+  void ipc_close(std::uint64_t id, int code, std::string_view message);
+  void ipc_send_frame(std::uint64_t id, std::string_view payload);
+  // A command's answer: `data` (JSON text), or an ERROR with an RPC error code.
+  struct IpcReply {
+    std::string data = "null";
+    int error = 0;  // 0 = success
+    std::string message;
+  };
+  IpcReply ipc_authorize(const IpcConnection& connection, const rapidjson::Value* args);
+  IpcReply ipc_authenticate(const IpcConnection& connection, const rapidjson::Value* args);
+  IpcReply ipc_subscribe(IpcConnection& connection, const rapidjson::Value& payload, bool subscribe);
+  IpcReply ipc_set_activity(IpcConnection& connection, const rapidjson::Value* args);
+  HttpResponse admin_ipc_status(const RouteContext& context);
+  HttpResponse admin_ipc_authorize_request(const RouteContext& context);
+  HttpResponse admin_ipc_drop(const RouteContext& context);
+  HttpResponse admin_ipc_restore(const RouteContext& context);
+  HttpResponse admin_ipc_close(const RouteContext& context);
+
   FakeClock& clock_;
   ServiceEndpoints endpoints_;
   SnowflakeGenerator snowflakes_;
@@ -159,10 +219,17 @@ class EmulatorService {
   Router web_router_;  // the platform's web pages at the root (/oauth2/authorize)
   std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
   uint64_t connections_accepted_ = 0;
+  IpcListenerControl* ipc_listener_ = nullptr;
+  std::map<std::uint64_t, IpcConnection> ipc_connections_;
+  std::uint64_t next_ipc_connection_ = 1;
+  std::uint64_t ipc_handshakes_ = 0;  // successful handshakes since start (GET /_emulator/ipc)
 };
 
 // Serializes a user object as the API returns it.
 std::string user_json(const User& user);
+// Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
+// (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
+bool redirect_uri_allowed(const Application& app, std::string_view uri);
 // The OAuth2 token response: {access_token, token_type, expires_in, refresh_token?, scope, id_token?}.
 std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token = std::nullopt);
 

@@ -33,15 +33,18 @@ std::string absolute_path(const std::string& path) {
   return resolved;
 }
 
+// An existing directory, or one created 0700.
+std::string prepare_directory(const std::string& dir, const char* what) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    throw std::system_error(errno, std::generic_category(), std::string("cannot create ") + what + " " + dir);
+  }
+  return absolute_path(dir);
+}
+
 // The given data dir (created 0700 if missing), or a fresh private temporary one.
 std::string prepare_data_dir(const EmulatorOptions& options, bool& created_temporary) {
   created_temporary = false;
-  if (options.data_dir) {
-    if (::mkdir(options.data_dir->c_str(), 0700) != 0 && errno != EEXIST) {
-      throw std::system_error(errno, std::generic_category(), "cannot create data dir " + *options.data_dir);
-    }
-    return absolute_path(*options.data_dir);
-  }
+  if (options.data_dir) return prepare_directory(*options.data_dir, "data dir");
   std::string base = process_environment("TMPDIR").value_or("/tmp");
   while (base.size() > 1 && base.back() == '/')
     base.pop_back();
@@ -93,22 +96,31 @@ int main(int argc, char** argv) {
       write_file_atomically(ca_file, certificates->ca_certificate_pem, 0644);  // public: clients trust it
     }
 
+    const std::string ipc_dir =
+        options.ipc_dir ? prepare_directory(*options.ipc_dir, "IPC dir") : ipc_directory();
+
     FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock);
     ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
-                            std::chrono::milliseconds(options.idle_timeout_ms)};
-    run_server(settings, [&](std::uint16_t port) {
+                            std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
+    if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name};
+    run_server(settings, [&](const BoundAddresses& bound) {
       ConnectionInfo info;
       info.host = options.host;
-      info.port = port;
+      info.port = bound.port;
       info.tls = !options.plain_http;
       info.ca_file = ca_file;
-      info.ipc_path = ipc_socket_path(options.ipc_name);
+      info.ipc_path = bound.ipc_path;
+      info.ipc_name = options.ipc_name;
+      info.ipc_dir = ipc_dir;
       info.pid = static_cast<long>(::getpid());
       info.version = kEmulatorVersion;
-      auto service = std::make_unique<EmulatorService>(clock, ServiceEndpoints{info.gateway_url()});
+      auto service = std::make_unique<EmulatorService>(
+          clock, ServiceEndpoints{info.gateway_url(), info.api_base(), info.authority()});
       write_file_atomically(connection_path, connection_file_json(info), 0600);
-      std::printf("platformpp-emulator listening on %s://%s (connection file: %s)\n",
-                  info.tls ? "https" : "http", info.authority().c_str(), connection_path.c_str());
+      const std::string ipc_part = bound.ipc_path.empty() ? std::string() : " and unix:" + bound.ipc_path;
+      std::printf("platformpp-emulator listening on %s://%s%s (connection file: %s)\n",
+                  info.tls ? "https" : "http", info.authority().c_str(), ipc_part.c_str(),
+                  connection_path.c_str());
       std::fflush(stdout);
       return service;
     });

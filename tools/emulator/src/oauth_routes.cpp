@@ -53,12 +53,6 @@ bool is_custom_scheme_callback(std::string_view uri) {
   return uri.substr(colon) == ":/authorize/callback";
 }
 
-bool redirect_uri_allowed(const Application& app, std::string_view uri) {
-  if (uri.find('#') != std::string_view::npos) return false;  // RFC 6749 section 3.1.2: no fragment
-  if (is_loopback_redirect(uri) || is_custom_scheme_callback(uri)) return true;
-  return std::find(app.redirect_uris.begin(), app.redirect_uris.end(), uri) != app.redirect_uris.end();
-}
-
 HttpResponse no_store(HttpResponse response) {
   response.set_header("Cache-Control", "no-store");
   response.set_header("Pragma", "no-cache");
@@ -78,7 +72,32 @@ std::variant<FormFields, HttpResponse> read_form(const HttpRequest& request) {
   return std::move(*form);
 }
 
+constexpr std::string_view kTokenExchangeGrant = "urn:ietf:params:oauth:grant-type:token-exchange";
+constexpr std::string_view kAccessTokenType = "urn:ietf:params:oauth:token-type:access_token";
+
+// The form's `scope`, which may narrow `granted` (RFC 6749 section 6), or the invalid_scope error when it
+// asks for more; `granted` when absent.
+std::variant<std::vector<std::string>, HttpResponse> requested_scopes(
+    const FormFields& form, const std::vector<std::string>& granted) {
+  const auto requested = form.get("scope");
+  if (!requested) return granted;
+  auto scopes = split_scopes(*requested);
+  for (const auto& scope : scopes) {
+    if (std::find(granted.begin(), granted.end(), scope) == granted.end()) {
+      return oauth_error(oe::kInvalidScope, "scope " + scope + " was not granted.");
+    }
+  }
+  if (scopes.empty()) return granted;
+  return scopes;
+}
+
 }  // namespace
+
+bool redirect_uri_allowed(const Application& app, std::string_view uri) {
+  if (uri.find('#') != std::string_view::npos) return false;  // RFC 6749 section 3.1.2: no fragment
+  if (is_loopback_redirect(uri) || is_custom_scheme_callback(uri)) return true;
+  return std::find(app.redirect_uris.begin(), app.redirect_uris.end(), uri) != app.redirect_uris.end();
+}
 
 std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token) {
   return to_json([&](JsonWriter& writer) {
@@ -164,44 +183,65 @@ EmulatorService::AuthorizeOutcome EmulatorService::authorize(const HttpRequest& 
   if (query->get("response_type") != "code") {
     return redirect_error(oe::kUnsupportedResponseType, "response_type must be code.");
   }
-  auto scopes = split_scopes(query->get("scope").value_or(""));
-  if (scopes.empty()) return redirect_error(oe::kInvalidScope, "scope is required.");
-  const auto challenge = query->get("code_challenge");
-  const auto method = query->get("code_challenge_method");
-  if (method && *method != "S256") {
-    return redirect_error(oe::kInvalidRequest, "code_challenge_method must be S256.");
+  auto consent = consent_code(*app, *redirect_uri, split_scopes(query->get("scope").value_or("")),
+                              query->get("code_challenge"), query->get("code_challenge_method"));
+  if (auto* code = std::get_if<std::string>(&consent)) return redirect({{"code", std::move(*code)}});
+  auto& failure = std::get<ConsentFailure>(consent);
+  switch (failure.kind) {
+    case ConsentFailure::Kind::no_consenting_user:
+      outcome.error = oauth_error(oe::kInvalidRequest, failure.description);
+      return outcome;
+    case ConsentFailure::Kind::invalid_scope:
+      return redirect_error(oe::kInvalidScope, std::move(failure.description));
+    case ConsentFailure::Kind::access_denied:
+      return redirect_error(oe::kAccessDenied, std::move(failure.description));
+    case ConsentFailure::Kind::invalid_request:
+      break;
   }
+  return redirect_error(oe::kInvalidRequest, std::move(failure.description));
+}
+
+const User* EmulatorService::consenting_user() const {
+  const auto& id = state_.consent.user_id ? state_.consent.user_id : state_.first_regular_user_id();
+  return id ? state_.find_user(*id) : nullptr;
+}
+
+std::variant<std::string, EmulatorService::ConsentFailure> EmulatorService::consent_code(
+    const Application& app, const std::string& redirect_uri, std::vector<std::string> scopes,
+    const std::optional<std::string>& challenge, const std::optional<std::string>& method) {
+  using Kind = ConsentFailure::Kind;
+  if (scopes.empty()) return ConsentFailure{Kind::invalid_scope, "scope is required."};
+  if (method && *method != "S256")
+    return ConsentFailure{Kind::invalid_request, "code_challenge_method must be S256."};
   if (challenge && !method) {
-    return redirect_error(oe::kInvalidRequest, "code_challenge_method=S256 must accompany code_challenge.");
+    return ConsentFailure{Kind::invalid_request, "code_challenge_method=S256 must accompany code_challenge."};
   }
-  if (method && !challenge) return redirect_error(oe::kInvalidRequest, "code_challenge is required.");
+  if (method && !challenge) return ConsentFailure{Kind::invalid_request, "code_challenge is required."};
   if (challenge && !is_valid_code_verifier(*challenge)) {
-    return redirect_error(oe::kInvalidRequest,
-                          "code_challenge must be 43-128 characters of [A-Za-z0-9-._~].");
+    return ConsentFailure{Kind::invalid_request,
+                          "code_challenge must be 43-128 characters of [A-Za-z0-9-._~]."};
   }
 
   // Headless consent: the configured user answers the consent screen.
-  const auto consenting_id = state_.consent.user_id ? state_.consent.user_id : state_.first_regular_user_id();
-  const User* user = consenting_id ? state_.find_user(*consenting_id) : nullptr;
+  const User* user = consenting_user();
   if (user == nullptr) {
-    outcome.error = oauth_error(oe::kInvalidRequest,
-                                "No consenting user: create one (POST /_emulator/users) or choose one "
-                                "(POST /_emulator/consent).");
-    return outcome;
+    return ConsentFailure{Kind::no_consenting_user,
+                          "No consenting user: create one (POST /_emulator/users) or choose one "
+                          "(POST /_emulator/consent)."};
   }
-  if (state_.consent.deny) return redirect_error(oe::kAccessDenied, "The user denied the authorization.");
+  if (state_.consent.deny) return ConsentFailure{Kind::access_denied, "The user denied the authorization."};
 
   AuthorizationCode code;
   code.code = random_token(32);
-  code.app_id = app->id;
+  code.app_id = app.id;
   code.user_id = user->id;
-  code.redirect_uri = *redirect_uri;
+  code.redirect_uri = redirect_uri;
   code.scopes = std::move(scopes);
   code.code_challenge = challenge;
   code.expires_at_ms = clock_.now_ms() + kAuthorizationCodeLifetimeMs;
   auto code_value = code.code;
   state_.add_code(std::move(code));
-  return redirect({{"code", std::move(code_value)}});
+  return code_value;
 }
 
 HttpResponse EmulatorService::web_authorize(const RouteContext& context) {
@@ -270,6 +310,7 @@ HttpResponse EmulatorService::api_oauth_token(const RouteContext& context) {
   if (*grant_type == "authorization_code") return no_store(grant_authorization_code(fields, auth));
   if (*grant_type == "refresh_token") return no_store(grant_refresh_token(fields, auth));
   if (*grant_type == "client_credentials") return no_store(grant_client_credentials(fields, auth));
+  if (*grant_type == kTokenExchangeGrant) return no_store(grant_token_exchange(fields, auth));
   return oauth_error(oe::kUnsupportedGrantType, "Unsupported grant_type " + *grant_type + ".");
 }
 
@@ -343,20 +384,12 @@ HttpResponse EmulatorService::grant_refresh_token(const FormFields& form, const 
     return oauth_error(oe::kInvalidGrant, "The refresh token was issued to another client.");
   }
   if (old->refresh_deprecated) return oauth_error(oe::kInvalidGrant, kRefreshDeprecated);
-  auto scopes = old->scopes;
-  if (const auto requested = form.get("scope")) {
-    scopes = split_scopes(*requested);
-    for (const auto& scope : scopes) {
-      if (std::find(old->scopes.begin(), old->scopes.end(), scope) == old->scopes.end()) {
-        return oauth_error(oe::kInvalidScope, "scope " + scope + " was not granted.");
-      }
-    }
-    if (scopes.empty()) scopes = old->scopes;
-  }
+  auto scopes = requested_scopes(form, old->scopes);
+  if (auto* error = std::get_if<HttpResponse>(&scopes)) return std::move(*error);
   AccessGrant grant;
   grant.user_id = old->user_id;
   grant.app_id = old->app_id;
-  grant.scopes = std::move(scopes);
+  grant.scopes = std::move(std::get<std::vector<std::string>>(scopes));
   grant.identity = old->identity;
   // Rotation: both old tokens die with the old grant.
   state_.revoke_token(*refresh_token);
@@ -373,6 +406,50 @@ HttpResponse EmulatorService::grant_client_credentials(const FormFields& form, c
   grant.scopes = split_scopes(form.get("scope").value_or("identify"));
   if (grant.scopes.empty()) grant.scopes = {"identify"};
   return HttpResponse::json(200, token_json(issue_grant(std::move(grant), false)));
+}
+
+// RFC 8693 token exchange, our wire format for publisher parent/child applications (the platform does not
+// document one): a parent application's user access token buys the same user a token of a child application.
+HttpResponse EmulatorService::grant_token_exchange(const FormFields& form, const ClientAuth& client) {
+  const auto subject_token = form.get("subject_token");
+  if (!subject_token || subject_token->empty())
+    return oauth_error(oe::kInvalidRequest, "subject_token is required.");
+  const auto subject_type = form.get("subject_token_type");
+  if (!subject_type) return oauth_error(oe::kInvalidRequest, "subject_token_type is required.");
+  if (*subject_type != kAccessTokenType) {
+    return oauth_error(oe::kInvalidRequest,
+                       "subject_token_type must be urn:ietf:params:oauth:token-type:access_token.");
+  }
+  if (const auto requested = form.get("requested_token_type"); requested && *requested != kAccessTokenType) {
+    return oauth_error(oe::kInvalidRequest,
+                       "requested_token_type must be urn:ietf:params:oauth:token-type:access_token.");
+  }
+  const AccessGrant* parent = state_.find_grant_by_access_token(*subject_token);
+  if (parent == nullptr || clock_.now_ms() >= parent->expires_at_ms) {
+    return oauth_error(oe::kInvalidGrant,
+                       "subject_token is not a valid access token (unknown, revoked or expired).");
+  }
+  if (!client.app->parent_id || parent->app_id != *client.app->parent_id) {
+    return oauth_error(oe::kInvalidGrant, "The token's application is not the parent of this application.");
+  }
+  const User* user = state_.find_user(parent->user_id);
+  if (user == nullptr || user->bot) {
+    return oauth_error(oe::kInvalidGrant, "subject_token does not belong to a user account.");
+  }
+  if (user->ban) return oauth_error(oe::kInvalidGrant, "The user is banned.");
+  auto scopes = requested_scopes(form, parent->scopes);
+  if (auto* error = std::get_if<HttpResponse>(&scopes)) return std::move(*error);
+
+  // An authorization of its own: revoking either side leaves the other alone.
+  AccessGrant grant;
+  grant.user_id = user->id;
+  grant.app_id = client.app->id;
+  grant.scopes = std::move(std::get<std::vector<std::string>>(scopes));
+  const auto& stored = issue_grant(std::move(grant), true);
+  auto body = token_json(stored);
+  // RFC 8693 section 2.2.1 requires issued_token_type: splice it in before the closing brace.
+  body.insert(body.size() - 1, R"(,"issued_token_type":")" + std::string(kAccessTokenType) + "\"");
+  return HttpResponse::json(200, std::move(body));
 }
 
 HttpResponse EmulatorService::api_oauth_revoke(const RouteContext& context) {
@@ -393,29 +470,39 @@ HttpResponse EmulatorService::api_oauth_revoke(const RouteContext& context) {
 
 HttpResponse EmulatorService::api_oauth_current_authorization(const RouteContext& context) {
   const auto principal = authenticate(context.request);
-  if (!principal || principal->grant == nullptr) return status_error(401);
-  const auto& grant = *principal->grant;
-  const auto user = user_json(*principal->user);
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              writer.Key("application");
-                              writer.StartObject();
-                              writer.Key("id");
-                              write_string(writer, principal->application->id);
-                              writer.Key("name");
-                              write_string(writer, principal->application->name);
-                              writer.EndObject();
-                              writer.Key("scopes");
-                              writer.StartArray();
-                              for (const auto& scope : grant.scopes)
-                                write_string(writer, scope);
-                              writer.EndArray();
-                              writer.Key("expires");
-                              write_string(writer, format_rfc3339_ms(grant.expires_at_ms));
-                              writer.Key("user");
-                              writer.RawValue(user.data(), user.size(), rapidjson::kObjectType);
-                              writer.EndObject();
-                            }));
+  if (!principal || principal->grant == nullptr || principal->application == nullptr)
+    return status_error(401);
+  return HttpResponse::json(
+      200, authorization_json(*principal->grant, *principal->user, *principal->application, false));
+}
+
+std::string EmulatorService::authorization_json(const AccessGrant& grant, const User& user,
+                                                const Application& app, bool with_access_token) {
+  const auto user_text = user_json(user);
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("application");
+    writer.StartObject();
+    writer.Key("id");
+    write_string(writer, app.id);
+    writer.Key("name");
+    write_string(writer, app.name);
+    writer.EndObject();
+    writer.Key("scopes");
+    writer.StartArray();
+    for (const auto& scope : grant.scopes)
+      write_string(writer, scope);
+    writer.EndArray();
+    writer.Key("expires");
+    write_string(writer, format_rfc3339_ms(grant.expires_at_ms));
+    writer.Key("user");
+    writer.RawValue(user_text.data(), user_text.size(), rapidjson::kObjectType);
+    if (with_access_token) {
+      writer.Key("access_token");
+      write_string(writer, grant.access_token);
+    }
+    writer.EndObject();
+  });
 }
 
 }  // namespace platformpp::emulator

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "emulator_service.hpp"
@@ -13,19 +14,32 @@
 
 namespace platformpp::emulator {
 
+// The desktop-client stand-in's Unix socket: the first free "<directory>/<prefix>-ipc-<n>", n = 0..9.
+struct IpcSettings {
+  std::string directory;  // absolute
+  std::string prefix;
+};
+
 struct ServerSettings {
   std::string host;                                     // 127.0.0.1, ::1 or localhost
   std::uint16_t port = 0;                               // 0 = any free port
   const GeneratedCertificates* certificates = nullptr;  // null = plain HTTP
   std::chrono::milliseconds idle_timeout{60000};        // an idle keep-alive connection is closed after this
+  std::optional<IpcSettings> ipc;                       // none = no IPC listener (--no-ipc)
 };
 
-// Called once the listener is bound, with the actual port; builds the service to serve (and may publish the
-// connection file). Exceptions it throws abort the start.
-using ServiceFactory = std::function<std::unique_ptr<EmulatorService>(std::uint16_t bound_port)>;
+struct BoundAddresses {
+  std::uint16_t port = 0;
+  std::string ipc_path;  // empty without IPC
+};
+
+// Called once the listeners are bound, with their actual addresses; builds the service to serve (and may
+// publish the connection file). Exceptions it throws abort the start.
+using ServiceFactory = std::function<std::unique_ptr<EmulatorService>(const BoundAddresses& bound)>;
 
 // Binds, calls `make_service`, then serves on one thread until SIGINT or SIGTERM, and returns after closing
-// the listener and all sessions. Throws std::runtime_error if it cannot start (e.g. the port is in use).
+// the listeners (unlinking the IPC socket) and all sessions. Throws std::runtime_error if it cannot start
+// (e.g. the port is in use, or no IPC socket path is free).
 void run_server(const ServerSettings& settings, const ServiceFactory& make_service);
 
 }  // namespace platformpp::emulator

@@ -1,0 +1,117 @@
+// platformpp::testkit against the real binary (path in argv[1]): the private IPC socket it sets up, the
+// ClientOptions it hands the SDK, and its typed IPC admin calls.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <sys/stat.h>
+#include <platformpp/testkit/emulator.hpp>
+
+#include <string>
+
+#include "ipc_test_client.hpp"
+
+using namespace platformpp::emulator;
+using namespace platformpp::emulator::test;
+using platformpp::testkit::EmulatorAdmin;
+using platformpp::testkit::EmulatorProcess;
+
+namespace {
+
+std::string g_binary;
+
+std::string directory_of(const std::string& path) {
+  return path.substr(0, path.rfind('/'));
+}
+
+}  // namespace
+
+TEST_CASE("testkit: a private IPC socket, ClientOptions that find it, and the IPC admin calls") {
+  EmulatorProcess::Options options;
+  options.binary = g_binary;
+  options.plainHttp = true;
+  auto process = EmulatorProcess::Start(options);
+  const auto& connection = process->Connection();
+  CHECK(connection.ipcName == "platformpp-test");
+  CHECK(connection.ipcPath == connection.ipcDirectory + "/platformpp-test-ipc-0");
+  CHECK(directory_of(process->ConnectionFile()) == connection.ipcDirectory);  // the data dir
+  struct stat info {};
+  REQUIRE(::stat(connection.ipcDirectory.c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0700);
+  REQUIRE(::lstat(connection.ipcPath.c_str(), &info) == 0);
+  CHECK((info.st_mode & 0777) == 0600);
+
+  const auto client_options = connection.ClientOptionsFor();
+  CHECK(client_options.ipcName == "platformpp-test");
+  CHECK(client_options.ipcDirectory == connection.ipcDirectory);
+  CHECK(client_options.ipcEnabled);
+
+  EmulatorAdmin admin(connection);
+  const auto app = admin.CreateApp("Testkit Game");
+  admin.CreateUser("testkit.player");
+  auto status = admin.IpcStatus();
+  CHECK(status.listening);
+  CHECK(status.path == connection.ipcPath);
+  CHECK(status.ConnectionCount() == 0);
+  CHECK(status.handshakes == 0);
+
+  IpcClient ipc(connection.ipcPath);
+  REQUIRE(ipc.connected());
+  ipc.handshake(std::to_string(app.id));
+  const auto subscribed =
+      ipc.command(R"({"cmd":"SUBSCRIBE","evt":"AUTHORIZE_REQUEST","args":{},"nonce":"1"})");
+  REQUIRE(subscribed["evt"].IsNull());
+  ipc.command(R"({"cmd":"SET_ACTIVITY","nonce":"2","args":{"pid":7,"activity":{"type":0,"state":"Lobby"}}})");
+  status = admin.IpcStatus();
+  REQUIRE(status.ConnectionCount() == 1);
+  CHECK(status.handshakes == 1);
+  CHECK(status.connections[0].clientId == app.id);
+  REQUIRE(status.connections[0].subscriptions.size() == 1);
+  CHECK(status.connections[0].subscriptions[0] == "AUTHORIZE_REQUEST");
+  CHECK(status.connections[0].activityJson == R"({"type":0,"state":"Lobby"})");
+
+  CHECK(admin.RaiseAuthorizeRequest(app.id) == 1);
+  CHECK(admin.RaiseAuthorizeRequest(std::nullopt) == 1);
+  CHECK(std::string(ipc.receive_json()["evt"].GetString()) == "AUTHORIZE_REQUEST");
+  CHECK(std::string(ipc.receive_json()["evt"].GetString()) == "AUTHORIZE_REQUEST");
+
+  admin.CloseIpc(4003, "Token revoked");
+  const auto close = ipc.receive_json(IpcOpcode::close);
+  CHECK(close["code"].GetInt() == 4003);
+  CHECK(ipc.closed_by_server());
+  CHECK(admin.IpcStatus().listening);
+
+  admin.DropIpc();
+  admin.DropIpc();
+  CHECK_FALSE(admin.IpcStatus().listening);
+  CHECK_FALSE(IpcClient(connection.ipcPath).connected());
+  admin.RestoreIpc();
+  admin.RestoreIpc();
+  CHECK(admin.IpcStatus().listening);
+  IpcClient again(connection.ipcPath);
+  REQUIRE(again.connected());
+  again.handshake(std::to_string(app.id));
+  CHECK(admin.IpcStatus().handshakes == 2);
+  CHECK(process->Stop() == 0);
+}
+
+TEST_CASE("testkit: Options::ipc = false runs without IPC") {
+  EmulatorProcess::Options options;
+  options.binary = g_binary;
+  options.plainHttp = true;
+  options.ipc = false;
+  auto process = EmulatorProcess::Start(options);
+  CHECK(process->Connection().ipcPath.empty());
+  EmulatorAdmin admin(process->Connection());
+  CHECK_FALSE(admin.IpcStatus().listening);
+  CHECK_THROWS_AS(admin.RestoreIpc(), std::runtime_error);
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: emulator_testkit_test <path to platformpp-emulator> [doctest options]\n");
+    return 2;
+  }
+  g_binary = argv[1];
+  doctest::Context context;
+  context.applyCommandLine(argc - 1, argv + 1);
+  return context.run();
+}
