@@ -110,18 +110,64 @@ class ScopedCancel {
   uint64_t id_;
 };
 
+// A connection's timeout: one timer per connection rather than Beast's per-operation expiry, which arms and
+// cancels a timer around every read and write (timer syscalls and extra handler runs on each request). The
+// timer sleeps until the current deadline; a later request only moves the deadline forward, and when the
+// connection is idle at the deadline the timer simply lapses.
+struct Watchdog {
+  SteadyClock::time_point deadline;
+  bool busy = false;   // an exchange (or the connect) is running under `deadline`
+  bool armed = false;  // a wait is pending
+  bool fired = false;  // the deadline passed while busy: the socket was closed
+};
+
 struct Connection {
+  explicit Connection(const Strand& strand) : timer(strand) {}
+  ~Connection() { watch.reset(); }  // a wait still pending finds nothing to look after
+
   std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
   std::unique_ptr<beast::tcp_stream> plain;
   beast::flat_buffer buffer;
   int uses = 0;
   std::chrono::steady_clock::time_point idleSince;
+  std::shared_ptr<Watchdog> watch = std::make_shared<Watchdog>();
+  asio::steady_timer timer;
 
   beast::tcp_stream& Tcp() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
   void Close() {
     error_code ignored;
     Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
     Tcp().close();
+  }
+
+  /// Work under `deadline` starts now (strand only).
+  void Guard(SteadyClock::time_point deadline) {
+    watch->deadline = deadline;
+    watch->busy = true;
+    watch->fired = false;
+    Arm();
+  }
+  /// The work is done; the pending wait, if any, lapses at its deadline.
+  void Unguard() { watch->busy = false; }
+  bool TimedOut() const { return watch->fired; }
+
+ private:
+  void Arm() {
+    if (watch->armed) return;  // the pending wait re-arms itself for the moved deadline
+    watch->armed = true;
+    timer.expires_at(watch->deadline);
+    timer.async_wait([weak = std::weak_ptr<Watchdog>(watch), self = this](error_code) {
+      auto w = weak.lock();
+      if (!w) return;  // the connection is gone
+      w->armed = false;
+      if (!w->busy) return;
+      if (SteadyClock::now() >= w->deadline) {
+        w->fired = true;
+        self->Close();
+        return;
+      }
+      self->Arm();
+    });
   }
 };
 
@@ -341,7 +387,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     if (!connection) co_return attempt;
     ScopedCancel cancel(cancels_, [c = connection.get()] { c->Close(); });
     attempt.reused = connection->uses > 0;
-    connection->Tcp().expires_at(deadline);
+    connection->Guard(deadline);
 
     http::request<http::string_body> req;
     req.method_string(request.method);
@@ -368,14 +414,15 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     } else {
       co_await WriteRead(*connection->plain, req, parser, connection->buffer, attempt);
     }
+    connection->Unguard();
     if (attempt.ec) {
+      if (connection->TimedOut()) attempt.ec = beast::error::timeout;
       ReleaseBroken(origin);
       co_return attempt;
     }
     attempt.response = parser.release();
     ++connection->uses;
     if (attempt.response.keep_alive() && !shutdown_) {
-      connection->Tcp().expires_never();
       Release(origin, std::move(connection));
     } else {
       connection->Close();
@@ -432,7 +479,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
 
   asio::awaitable<std::unique_ptr<Connection>> Connect(const Url& url, SteadyClock::time_point deadline,
                                                        Attempt& attempt) {
-    auto connection = std::make_unique<Connection>();
+    auto connection = std::make_unique<Connection>(strand_);
     tcp::resolver resolver(strand_);
     tcp::resolver::results_type endpoints;
     {
@@ -448,10 +495,14 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       connection->plain = std::make_unique<beast::tcp_stream>(strand_);
     }
     ScopedCancel cancel(cancels_, [c = connection.get()] { c->Close(); });
-    connection->Tcp().expires_at(deadline);
+    connection->Guard(deadline);
+    auto timedOut = [&] {
+      if (connection->TimedOut()) attempt.ec = beast::error::timeout;
+      return nullptr;
+    };
     attempt.failure = "connect to " + url.Authority();
     co_await connection->Tcp().async_connect(endpoints, asio::redirect_error(kAwait, attempt.ec));
-    if (attempt.ec || shutdown_) co_return nullptr;
+    if (attempt.ec || shutdown_) co_return timedOut();
     error_code ignored;
     connection->Tcp().socket().set_option(tcp::no_delay(true), ignored);
     if (connection->tls) {
@@ -467,6 +518,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       attempt.failure = "TLS handshake";
       co_await connection->tls->async_handshake(ssl::stream_base::client,
                                                 asio::redirect_error(kAwait, attempt.ec));
+      if (attempt.ec && connection->TimedOut()) co_return timedOut();
       if (attempt.ec) {
         attempt.tlsRefused = true;
         long verify = SSL_get_verify_result(ssl);
