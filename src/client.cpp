@@ -2,6 +2,7 @@
 #include <platformpp/client.hpp>
 #include <platformpp/version.hpp>
 
+#include "auth/authorize_requests.hpp"
 #include "auth/authorizer.hpp"
 #include "auth/current_user.hpp"
 #include "auth/pkce.hpp"
@@ -50,6 +51,7 @@ bool Client::WaitForCallbacks(int32_t timeoutMilliseconds) {
 
 void Client::SetApplicationId(uint64_t applicationId) {
   core_->applicationId.store(applicationId);
+  core_->AuthorizeRequests().Resume();  // a subscription that waited for the id
 }
 uint64_t Client::GetApplicationId() const {
   return core_->applicationId.load();
@@ -192,6 +194,30 @@ void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, Toke
                      std::move(completion));
 }
 
+void Client::ExchangeChildToken(std::string parentApplicationToken, uint64_t childApplicationId,
+                                ExchangeChildTokenCallback callback) {
+  // The token endpoint's completion has a refresh token too; the child exchange's callback does not.
+  auto completion =
+      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+          [callback = std::move(callback)](ClientResult result, std::string access, std::string,
+                                           AuthorizationTokenType type, int32_t expiresIn,
+                                           std::string scopes) {
+            if (callback) callback(std::move(result), std::move(access), type, expiresIn, std::move(scopes));
+          });
+  if (core_->Destroying()) return;
+  auto fail = [&](std::string message) {
+    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
+  };
+  if (parentApplicationToken.empty()) return fail("parentApplicationToken: must not be empty");
+  if (childApplicationId == 0) return fail("childApplicationId: must not be 0");
+  auth::RequestToken(*core_,
+                     {{"grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"},
+                      {"subject_token", std::move(parentApplicationToken)},
+                      {"subject_token_type", "urn:ietf:params:oauth:token-type:access_token"},
+                      {"client_id", std::to_string(childApplicationId)}},
+                     std::move(completion));
+}
+
 void Client::RevokeToken(uint64_t applicationId, std::string token, RevokeTokenCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
@@ -250,6 +276,21 @@ void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,
   if (externalAuthToken.empty()) return completion(Invalid("externalAuthToken: must not be empty"));
   auth::UnmergeIntoProvisionalAccount(*core_, applicationId, externalAuthType, std::move(externalAuthToken),
                                       std::move(completion));
+}
+
+void Client::UpdateProvisionalAccountDisplayName(std::string name,
+                                                 UpdateProvisionalAccountDisplayNameCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  auth::UpdateProvisionalAccountDisplayName(*core_, std::move(name), std::move(completion));
+}
+
+void Client::RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback) {
+  core_->AuthorizeRequests().Register(std::move(callback));
+}
+
+void Client::RemoveAuthorizeRequestCallback() {
+  core_->AuthorizeRequests().Remove();
 }
 
 void Client::SetTokenExpirationCallback(std::function<void()> callback) {

@@ -127,6 +127,7 @@ void platformpp_client_options_init(platformpp_client_options* options) {
   std::memset(options, 0, sizeof *options);
   options->api_version = PLATFORMPP_C_API_VERSION;
   options->use_system_certificates = 1;
+  options->ipc_enabled = 1;
 }
 
 platformpp_client* platformpp_client_create(const platformpp_client_options* options) {
@@ -143,6 +144,10 @@ platformpp_client* platformpp_client_create(const platformpp_client_options* opt
       if (options->authorize_timeout_ms > 0) {
         cpp.authorizeTimeout = std::chrono::milliseconds(options->authorize_timeout_ms);
       }
+      std::string ipcName = ToString(options->ipc_name);
+      if (!ipcName.empty()) cpp.ipcName = std::move(ipcName);
+      cpp.ipcDirectory = ToString(options->ipc_directory);
+      cpp.ipcEnabled = options->ipc_enabled != 0;
     }
     return new platformpp_client(std::move(cpp));
   } catch (...) {
@@ -152,6 +157,15 @@ platformpp_client* platformpp_client_create(const platformpp_client_options* opt
 
 void platformpp_client_destroy(platformpp_client* client) {
   delete client;
+}
+
+int32_t platformpp_client_wait_for_callbacks(platformpp_client* client, int32_t timeout_ms) {
+  if (!client) return 0;
+  try {
+    return client->client.WaitForCallbacks(timeout_ms) ? 1 : 0;
+  } catch (...) {
+    return 0;
+  }
 }
 
 void platformpp_client_run_callbacks(platformpp_client* client) {
@@ -339,6 +353,38 @@ void platformpp_client_get_token_from_provisional_merge(
   }
 }
 
+void platformpp_client_exchange_child_token(platformpp_client* client, const char* parent_application_token,
+                                            size_t parent_application_token_size,
+                                            uint64_t child_application_id, platformpp_child_token_fn callback,
+                                            void* user_data, platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = [callback, owned = Own(user_data, user_data_free)](
+                    platformpp::ClientResult result, std::string access,
+                    platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
+      if (!callback) return;
+      platformpp_client_result view{std::move(result)};
+      callback(&view, access.c_str(), access.size(), static_cast<platformpp_authorization_token_type>(type),
+               expiresIn, scopes.c_str(), scopes.size(), owned->Get());
+    };
+    client->client.ExchangeChildToken(ToString(parent_application_token, parent_application_token_size),
+                                      child_application_id, std::move(done));
+  } catch (...) {
+  }
+}
+
+void platformpp_client_update_provisional_account_display_name(platformpp_client* client, const char* name,
+                                                               size_t name_size,
+                                                               platformpp_result_fn callback, void* user_data,
+                                                               platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto done = ResultOnly(callback, user_data, user_data_free);
+    client->client.UpdateProvisionalAccountDisplayName(ToString(name, name_size), std::move(done));
+  } catch (...) {
+  }
+}
+
 void platformpp_client_unmerge_into_provisional_account(
     platformpp_client* client, uint64_t application_id,
     platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
@@ -418,6 +464,29 @@ void platformpp_client_set_url_opener(platformpp_client* client, platformpp_url_
 
 int32_t platformpp_client_is_authenticated(const platformpp_client* client) {
   return client && client->client.IsAuthenticated() ? 1 : 0;
+}
+
+void platformpp_client_register_authorize_request_callback(platformpp_client* client,
+                                                           platformpp_event_fn callback, void* user_data,
+                                                           platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto owned = Own(user_data, user_data_free);
+    if (!callback) {
+      client->client.RemoveAuthorizeRequestCallback();
+      return;  // `owned` frees user_data here
+    }
+    client->client.RegisterAuthorizeRequestCallback([callback, owned] { callback(owned->Get()); });
+  } catch (...) {
+  }
+}
+
+void platformpp_client_remove_authorize_request_callback(platformpp_client* client) {
+  if (!client) return;
+  try {
+    client->client.RemoveAuthorizeRequestCallback();
+  } catch (...) {
+  }
 }
 
 void platformpp_client_set_token_expiration_callback(platformpp_client* client, platformpp_event_fn callback,

@@ -51,6 +51,13 @@ struct ClientOptions {
   std::chrono::milliseconds authorizeTimeout{std::chrono::minutes(5)};
   /// The wall clock the SDK reads for token expiry; empty = the system clock. Tests inject a fake one.
   std::function<std::chrono::system_clock::time_point()> clock;
+  /// The local desktop client's IPC socket name prefix: sockets are `<dir>/<ipcName>-ipc-<0..9>`.
+  std::string ipcName = "discord";
+  /// Where to look for the IPC socket; empty = `$XDG_RUNTIME_DIR`, `$TMPDIR`, `$TMP`, `$TEMP`, else `/tmp`
+  /// (plus the snap and flatpak subdirectories there).
+  std::string ipcDirectory;
+  /// Talk to the local desktop client at all (Authorize tries it first; account-link requests need it).
+  bool ipcEnabled = true;
 };
 
 namespace core {
@@ -85,7 +92,12 @@ class Client {
   using TokenExchangeCallback =
       std::function<void(ClientResult result, std::string accessToken, std::string refreshToken,
                          AuthorizationTokenType tokenType, int32_t expiresIn, std::string scopes)>;
+  using ExchangeChildTokenCallback =
+      std::function<void(ClientResult result, std::string accessToken, AuthorizationTokenType tokenType,
+                         int32_t expiresIn, std::string scopes)>;
   using RevokeTokenCallback = std::function<void(ClientResult result)>;
+  using UpdateProvisionalAccountDisplayNameCallback = std::function<void(ClientResult result)>;
+  using AuthorizeRequestCallback = std::function<void()>;
   using UpdateTokenCallback = std::function<void(ClientResult result)>;
   using AuthorizationCallback =
       std::function<void(ClientResult result, std::string code, std::string redirectUri)>;
@@ -151,6 +163,10 @@ class Client {
   /// authorization was revoked, the account unlinked, or the token deleted) ends as AuthorizationFailed with
   /// OAuthError() == "invalid_grant", and the Client drops its token as on deauthorization.
   void RefreshToken(uint64_t applicationId, std::string refreshToken, TokenExchangeCallback callback);
+  /// Publisher-level account linking: exchanges an access token of the parent application for one of
+  /// `childApplicationId` (an application whose parent it is), for the same player and scopes.
+  void ExchangeChildToken(std::string parentApplicationToken, uint64_t childApplicationId,
+                          ExchangeChildTokenCallback callback);
   /// Revokes the whole authorization `token` belongs to (access and refresh tokens).
   void RevokeToken(uint64_t applicationId, std::string token, RevokeTokenCallback callback);
   /// Sets the token the Client uses from now on.
@@ -176,6 +192,18 @@ class Client {
   /// provisional account, and the link's tokens (including the Client's own) stop working.
   void UnmergeIntoProvisionalAccount(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
                                      std::string externalAuthToken, UpdateTokenCallback callback);
+
+  /// Sets the display name of the provisional account whose token the Client holds (UpdateToken). 1 to 32
+  /// characters once trimmed.
+  void UpdateProvisionalAccountDisplayName(std::string name,
+                                           UpdateProvisionalAccountDisplayNameCallback callback);
+
+  /// Account linking started from the desktop client: `callback` runs (inside RunCallbacks) each time the
+  /// player asks the desktop client to link this game, which is the game's cue to call Authorize. The
+  /// subscription lives over IPC and is renewed whenever the desktop client comes back after it quit or
+  /// restarted. A new call replaces the callback.
+  void RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback);
+  void RemoveAuthorizeRequestCallback();
 
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();

@@ -1,6 +1,8 @@
 #include "auth/authorizer.hpp"
 
 #include "auth/pkce.hpp"
+#include "ipc/ipc_connection.hpp"
+#include "json/json.hpp"
 #include "net/loopback_redirect_listener.hpp"
 #include "net/url.hpp"
 
@@ -17,9 +19,11 @@ namespace platformpp::auth {
 
 struct Authorizer::Pending {
   AuthorizeCompletion completion;
-  std::unique_ptr<net::LoopbackRedirectListener> listener;
+  std::unique_ptr<net::LoopbackRedirectListener> listener;  // mutex_; the browser flow only
   std::string state;
-  std::string redirectUri;
+  std::string redirectUri;  // set before the code can come back
+  AuthorizationArgs args;
+  uint64_t applicationId = 0;
 };
 
 namespace {
@@ -80,16 +84,127 @@ void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completio
 
   auto pending = std::make_shared<Pending>();
   pending->completion = std::move(completion);
-  // At least 128 bits, checked when the browser comes back.
+  // At least 128 bits, checked when the code comes back.
   pending->state = args.State() ? *args.State() : SecureRandomToken(24);
   core_.Log().Secrets().AddSecret(pending->state);
+  pending->args = std::move(args);
+  pending->applicationId = applicationId;
+  {
+    std::lock_guard lock(mutex_);
+    pending_ = pending;
+  }
 
+  // The desktop client first, when one answers; the browser otherwise.
+  ipc::IpcConnection* ipc = core_.Ipc(applicationId);
+  if (!ipc) return StartBrowser(pending);
+  std::weak_ptr<Pending> weak = pending;
+  ipc->WhenSettled([this, weak, ipc](bool ready) {
+    auto which = weak.lock();
+    if (!which) return;
+    if (ready) return AuthorizeOverIpc(which, *ipc);
+    core::PostEvent(core_.Queue(), [this, weak] {
+      if (auto still = weak.lock()) StartBrowser(still);
+    });
+  });
+}
+
+void Authorizer::AuthorizeOverIpc(const std::shared_ptr<Pending>& pending, ipc::IpcConnection& ipc) {
+  const AuthorizationArgs& args = pending->args;
+  pending->redirectUri = MobileRedirectUri(args, pending->applicationId);
+  json::Document body(rapidjson::kObjectType);
+  auto& a = body.GetAllocator();
+  auto text = [&a](const std::string& value) {
+    return json::Value(value.c_str(), static_cast<rapidjson::SizeType>(value.size()), a);
+  };
+  body.AddMember("client_id", text(std::to_string(pending->applicationId)), a);
+  json::Value scopes(rapidjson::kArrayType);
+  for (std::string_view rest = args.Scopes(); !rest.empty();) {
+    auto space = rest.find(' ');
+    std::string scope(rest.substr(0, space));
+    if (!scope.empty()) scopes.PushBack(text(scope), a);
+    rest = space == std::string_view::npos ? std::string_view() : rest.substr(space + 1);
+  }
+  body.AddMember("scopes", scopes, a);
+  body.AddMember("state", text(pending->state), a);
+  body.AddMember("redirect_uri", text(pending->redirectUri), a);
+  if (args.CodeChallenge()) {
+    body.AddMember("code_challenge", text(args.CodeChallenge()->Challenge()), a);
+    body.AddMember("code_challenge_method", "S256", a);
+  }
+  if (args.Nonce()) body.AddMember("nonce", text(*args.Nonce()), a);
+  if (args.IntegrationType())
+    body.AddMember("integration_type", static_cast<int>(*args.IntegrationType()), a);
+
+  core_.Log().Info("Authorize: asking the desktop client");
+  std::weak_ptr<Pending> weak = pending;
+  ipc.Send("AUTHORIZE", json::Serialize(body), std::nullopt, core_.Options().authorizeTimeout,
+           [this, weak](ipc::IpcReply reply) {
+             auto which = weak.lock();
+             if (!which) return;
+             if (reply.ok) return FinishFromIpc(which, reply.dataJson);
+             if (reply.errorCode == ipc::IpcReply::kNotConnected ||
+                 reply.errorCode == ipc::IpcReply::kConnectionLost) {
+               // The desktop client went away before it answered: the browser can still do it.
+               core_.Log().Warning("Authorize: the desktop client went away; trying the browser");
+               core::PostEvent(core_.Queue(), [this, weak] {
+                 if (auto still = weak.lock()) StartBrowser(still);
+               });
+               return;
+             }
+             if (reply.errorCode == ipc::IpcReply::kTimeout) {
+               return Finish(which,
+                             Failed(ErrorType::AuthorizationFailed,
+                                    "Authorize timed out waiting for the desktop client"),
+                             {});
+             }
+             ClientResult::Details details;
+             // 5000: the OAuth2 step failed (the player refused, most often); anything else is the RPC's.
+             details.type = reply.errorCode == 5000 ? ErrorType::AuthorizationFailed : ErrorType::RPCError;
+             details.errorCode = reply.errorCode;
+             details.error = "the desktop client refused Authorize: " + reply.message;
+             Finish(which, ClientResult(std::move(details)), {});
+           });
+}
+
+void Authorizer::FinishFromIpc(const std::shared_ptr<Pending>& which, const std::string& dataJson) {
+  json::Document data;
+  data.Parse(dataJson.data(), dataJson.size());
+  std::string code, state;
+  bool hasState = false;
+  if (data.IsObject()) {
+    if (auto value = json::GetString(data, "code")) code = *value;
+    if (auto value = json::GetString(data, "state")) {
+      hasState = true;
+      state = *value;
+    }
+  }
+  if (hasState && state != which->state) {
+    return Finish(
+        which,
+        Failed(ErrorType::AuthorizationFailed, "the desktop client's state does not match the request's"),
+        {});
+  }
+  if (code.empty()) {
+    return Finish(which,
+                  Failed(ErrorType::AuthorizationFailed, "the desktop client's answer carries no code"), {});
+  }
+  core_.Log().Secrets().AddSecret(code);
+  Finish(which, {}, std::move(code));
+}
+
+void Authorizer::StartBrowser(const std::shared_ptr<Pending>& pending) {
+  {
+    std::lock_guard lock(mutex_);
+    if (pending != pending_) return;  // aborted or replaced meanwhile
+  }
+  const AuthorizationArgs& args = pending->args;
   std::weak_ptr<Pending> weak = pending;
   auto finish = [this, weak](ClientResult result, std::string code) {
     if (auto which = weak.lock()) Finish(which, std::move(result), std::move(code));
   };
+  std::unique_ptr<net::LoopbackRedirectListener> listener;
   try {
-    pending->listener = std::make_unique<net::LoopbackRedirectListener>(
+    listener = std::make_unique<net::LoopbackRedirectListener>(
         core_.Io(),
         [this, finish, state = pending->state](const std::string& target) {
           std::string_view path = std::string_view(target).substr(0, target.find('?'));
@@ -118,14 +233,26 @@ void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completio
           finish(Failed(ErrorType::AuthorizationFailed, "Authorize timed out waiting for the browser"), {});
         });
   } catch (const std::exception& e) {
-    return pending->completion(Failed(ErrorType::NetworkError, e.what()), {}, {});
+    return Finish(pending, Failed(ErrorType::NetworkError, e.what()), {});
   }
-  pending->redirectUri = "http://127.0.0.1:" + std::to_string(pending->listener->Port()) + "/callback";
+  std::string redirectUri = "http://127.0.0.1:" + std::to_string(listener->Port()) + "/callback";
+  std::shared_ptr<UrlOpener> opener;
+  {
+    std::lock_guard lock(mutex_);
+    if (pending != pending_) {
+      retired_.push_back(std::move(listener));  // aborted while the listener started
+    } else {
+      pending->redirectUri = redirectUri;
+      pending->listener = std::move(listener);
+      opener = opener_;
+    }
+  }
+  if (!pending->listener) return StopRetired();
 
-  std::string url = core_.Options().webBase +
-                    "/oauth2/authorize?response_type=code&client_id=" + std::to_string(applicationId) +
-                    "&scope=" + net::UrlEncode(args.Scopes()) + "&state=" + net::UrlEncode(pending->state) +
-                    "&redirect_uri=" + net::UrlEncode(pending->redirectUri);
+  std::string url = core_.Options().webBase + "/oauth2/authorize?response_type=code&client_id=" +
+                    std::to_string(pending->applicationId) + "&scope=" + net::UrlEncode(args.Scopes()) +
+                    "&state=" + net::UrlEncode(pending->state) +
+                    "&redirect_uri=" + net::UrlEncode(redirectUri);
   if (args.CodeChallenge()) {
     url += "&code_challenge=" + net::UrlEncode(args.CodeChallenge()->Challenge()) +
            "&code_challenge_method=S256";
@@ -134,13 +261,7 @@ void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completio
   if (args.IntegrationType())
     url += "&integration_type=" + std::to_string(static_cast<int>(*args.IntegrationType()));
 
-  std::shared_ptr<UrlOpener> opener;
-  {
-    std::lock_guard lock(mutex_);
-    pending_ = pending;
-    opener = opener_;
-  }
-  core_.Log().Info("Authorize: waiting for the browser on " + pending->redirectUri);
+  core_.Log().Info("Authorize: waiting for the browser on " + redirectUri);
   // The opener is the game's code (or starts a browser): it runs inside RunCallbacks like every callback.
   core::PostEvent(core_.Queue(), [this, opener, url, weak] {
     bool opened = opener ? (*opener)(url) : OpenWithSystemBrowser(url);

@@ -1,7 +1,8 @@
 #pragma once
-// Client::Authorize, the desktop browser flow: a loopback listener as redirect target, the platform's
-// authorize page handed to a URL opener, and the code taken from the redirect (state checked). At most one at
-// a time: a new Authorize ends the previous one with Aborted.
+// Client::Authorize: through the local desktop client over IPC (AUTHORIZE) when one answers, else the browser
+// flow: a loopback listener as redirect target, the platform's authorize page handed to a URL opener, and the
+// code taken from the redirect. The state is checked either way. At most one at a time: a new Authorize ends
+// the previous one with Aborted.
 
 #include "core/client_core.hpp"
 
@@ -15,6 +16,10 @@
 
 namespace platformpp::net {
 class LoopbackRedirectListener;
+}
+
+namespace platformpp::ipc {
+class IpcConnection;
 }
 
 namespace platformpp::auth {
@@ -44,6 +49,9 @@ class Authorizer {
 
  private:
   struct Pending;
+  void AuthorizeOverIpc(const std::shared_ptr<Pending>& pending, ipc::IpcConnection& ipc);  // network thread
+  void FinishFromIpc(const std::shared_ptr<Pending>& which, const std::string& dataJson);
+  void StartBrowser(const std::shared_ptr<Pending>& pending);  // game thread
   // Ends the pending Authorize if it is still `which`. Any thread: a listener it owned is retired, not
   // stopped (stopping waits for the network thread, which may be the caller).
   void Finish(const std::shared_ptr<Pending>& which, ClientResult result, std::string code);

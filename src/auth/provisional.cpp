@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <climits>
+#include <optional>
+#include <string_view>
 
 namespace platformpp::auth {
 namespace {
@@ -29,6 +31,35 @@ net::HttpRequest PartnerPost(core::ClientCore& core, std::string_view path, uint
   request.contentType = "application/json";
   request.body = PartnerBody(applicationId, type, token);
   return request;
+}
+
+// Code points of valid UTF-8 (continuation bytes are not counted); nullopt for invalid UTF-8.
+std::optional<std::size_t> CodePoints(std::string_view text) {
+  std::size_t count = 0;
+  for (std::size_t i = 0; i < text.size();) {
+    auto byte = static_cast<unsigned char>(text[i]);
+    std::size_t length = byte < 0x80           ? 1
+                         : (byte >> 5) == 0x6  ? 2
+                         : (byte >> 4) == 0xE  ? 3
+                         : (byte >> 3) == 0x1E ? 4
+                                               : 0;
+    if (length == 0 || i + length > text.size()) return std::nullopt;
+    for (std::size_t k = 1; k < length; ++k) {
+      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return std::nullopt;
+    }
+    i += length;
+    ++count;
+  }
+  return count;
+}
+
+std::string_view Trimmed(std::string_view text) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!text.empty() && space(text.front()))
+    text.remove_prefix(1);
+  while (!text.empty() && space(text.back()))
+    text.remove_suffix(1);
+  return text;
 }
 
 }  // namespace
@@ -58,6 +89,33 @@ void UnmergeIntoProvisionalAccount(core::ClientCore& core, uint64_t applicationI
     if (result.Successful()) core.credentials.Clear();
     (*shared)(std::move(result));
   });
+}
+
+void UpdateProvisionalAccountDisplayName(core::ClientCore& core, std::string name,
+                                         core::Completion<> completion) {
+  auto invalid = [&](const char* message) {
+    completion(ClientResult::Failure(ErrorType::ValidationError, message));
+  };
+  std::string_view trimmed = Trimmed(name);
+  auto length = CodePoints(trimmed);
+  if (!length) return invalid("name: not valid UTF-8");
+  if (*length < 1 || *length > 32) return invalid("name: 1 to 32 characters");
+  auto credentials = core.credentials.Get();
+  if (!credentials) return invalid("no token: call UpdateToken with the provisional account's token first");
+
+  json::Document body(rapidjson::kObjectType);
+  auto& a = body.GetAllocator();
+  body.AddMember("global_name",
+                 json::Value(trimmed.data(), static_cast<rapidjson::SizeType>(trimmed.size()), a), a);
+  net::HttpRequest request;
+  request.method = "PATCH";
+  request.url = core.ApiUrl("/users/@me");
+  request.contentType = "application/json";
+  request.body = json::Serialize(body);
+  request.headers.emplace_back("Authorization", credentials->Header());
+  auto shared = std::make_shared<core::Completion<>>(std::move(completion));
+  core.Http().Send(std::move(request),
+                   [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
 }
 
 }  // namespace platformpp::auth

@@ -19,6 +19,11 @@ void UnmergeIntoProvisionalAccount(core::ClientCore& core, uint64_t applicationI
                                    AuthenticationExternalAuthType type, std::string externalAuthToken,
                                    core::Completion<> completion);
 
+/// PATCH /users/@me `{global_name}` with the Client's own (provisional) token. `name` must be 1 to 32
+/// characters (code points) once trimmed; checked before anything is sent.
+void UpdateProvisionalAccountDisplayName(core::ClientCore& core, std::string name,
+                                         core::Completion<> completion);
+
 /// The message RefreshToken gives for a provisional account's refresh token.
 inline constexpr const char* kProvisionalRefreshRefused =
     "refreshToken: the refresh_token grant is deprecated for provisional accounts: re-authenticate with the "

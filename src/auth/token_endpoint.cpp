@@ -20,7 +20,7 @@ net::HttpRequest FormPost(core::ClientCore& core, std::string_view path, const F
   request.body = FormEncode(fields);
   for (const auto& [name, value] : fields) {
     if (name == "code" || name == "code_verifier" || name == "refresh_token" || name == "token" ||
-        name == "client_secret" || name == "external_auth_token") {
+        name == "client_secret" || name == "external_auth_token" || name == "subject_token") {
       core.Log().Secrets().AddSecret(value);
     }
   }

@@ -1,7 +1,9 @@
 #include "core/client_core.hpp"
 
+#include "auth/authorize_requests.hpp"
 #include "auth/authorizer.hpp"
 #include "core/io_context_access.hpp"
+#include "ipc/ipc_connection.hpp"
 
 #include <platformpp/io_context.hpp>
 #include <platformpp/version.hpp>
@@ -22,6 +24,7 @@ ClientCore::ClientCore(ClientOptions options)
   if (!options_.userAgentSuffix.empty()) http.userAgent += " " + options_.userAgentSuffix;
   http_ = std::make_unique<net::HttpClient>(*io_, logger_, std::move(http));
   authorizer_ = std::make_unique<auth::Authorizer>(*this);
+  authorizeRequests_ = std::make_unique<auth::AuthorizeRequests>(*this);
   while (!options_.webBase.empty() && options_.webBase.back() == '/')
     options_.webBase.pop_back();
 }
@@ -38,12 +41,40 @@ void ClientCore::Destroy() noexcept {
   // 2. Stop the network side and wait until it holds nothing of ours: every in-flight operation's Completion
   // is
   //    then either queued or dropped (which queues ClientDestroyed).
+  {
+    std::lock_guard lock(ipcMutex_);
+    ipcClosed_ = true;  // no new connection from here on
+  }
+  if (ipc_) ipc_->Shutdown();
   authorizer_->Shutdown();
   http_->Shutdown();
   // 3. Complete everything queued with ClientDestroyed, here on the destroying thread.
   queue_->Shutdown();
   // 4. Join our network thread (or let go of the shared context).
   io_.reset();
+}
+
+ipc::IpcConnection* ClientCore::Ipc(uint64_t applicationId) {
+  std::lock_guard lock(ipcMutex_);
+  if (ipc_) {
+    return ipc_.get();
+  }
+  if (!options_.ipcEnabled || applicationId == 0 || ipcClosed_) return nullptr;
+  ipc::IpcConnectionOptions options;
+  options.name = options_.ipcName;
+  options.directory = options_.ipcDirectory;
+  options.clientId = std::to_string(applicationId);
+  ipc_ = std::make_unique<ipc::IpcConnection>(*io_, logger_, std::move(options));
+  // The handlers run on the network thread and end before Shutdown returns, which is before the features they
+  // call are destroyed.
+  ipc_->SetOnReady([this](const ipc::IpcReady&) { authorizeRequests_->OnIpcReady(); });
+  ipc_->SetOnEvent([this](const ipc::IpcMessage& message) { authorizeRequests_->OnIpcEvent(message); });
+  return ipc_.get();
+}
+
+ipc::IpcConnection* ClientCore::ExistingIpc() {
+  std::lock_guard lock(ipcMutex_);
+  return ipc_.get();
 }
 
 namespace {

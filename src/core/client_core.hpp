@@ -20,6 +20,11 @@
 
 namespace platformpp::auth {
 class Authorizer;
+class AuthorizeRequests;
+}  // namespace platformpp::auth
+
+namespace platformpp::ipc {
+class IpcConnection;
 }
 
 namespace platformpp::core {
@@ -48,7 +53,14 @@ class ClientCore {
   net::HttpClient& Http() noexcept { return *http_; }
   IoContext& Io() noexcept { return *io_; }
   const ClientOptions& Options() const noexcept { return options_; }
+  std::shared_ptr<Logger> LoggerPtr() const noexcept { return logger_; }
   auth::Authorizer& Authorizer() noexcept { return *authorizer_; }
+  auth::AuthorizeRequests& AuthorizeRequests() noexcept { return *authorizeRequests_; }
+  /// The connection to the local desktop client, created (not started) on first use for `applicationId`
+  /// (sent in the handshake). Null when IPC is disabled, the id is 0, or the Client is being destroyed.
+  ipc::IpcConnection* Ipc(uint64_t applicationId);
+  /// The connection if one was created.
+  ipc::IpcConnection* ExistingIpc();
   /// `apiBase` + `path` ("/users/@me").
   std::string ApiUrl(std::string_view path) const { return options_.apiBase + std::string(path); }
 
@@ -69,6 +81,10 @@ class ClientCore {
   std::shared_ptr<IoContext> io_;
   std::unique_ptr<net::HttpClient> http_;
   std::unique_ptr<auth::Authorizer> authorizer_;
+  std::unique_ptr<auth::AuthorizeRequests> authorizeRequests_;
+  std::mutex ipcMutex_;
+  std::unique_ptr<ipc::IpcConnection> ipc_;
+  bool ipcClosed_ = false;  // ipcMutex_
   bool destroyed_ = false;
   void CheckTokenExpiry();  // game thread, each RunCallbacks
   std::mutex expiryMutex_;

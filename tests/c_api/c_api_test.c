@@ -478,7 +478,12 @@ static void check_authorize(void) {
   counters results = {0, 0, 0, 0, 0};
   opener_state opener;
   memset(&opener, 0, sizeof opener);
-  platformpp_client* client = platformpp_client_create(NULL);
+  /* The browser flow alone: a desktop client running on this machine must not answer instead. */
+  platformpp_client_options options;
+  platformpp_client_options_init(&options);
+  CHECK(options.ipc_enabled == 1);
+  options.ipc_enabled = 0;
+  platformpp_client* client = platformpp_client_create(&options);
   CHECK(client != NULL);
   platformpp_client_set_application_id(client, 4242);
   platformpp_client_set_url_opener(client, remember_url, &opener, free_opener);

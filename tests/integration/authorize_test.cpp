@@ -23,11 +23,18 @@ Client::AuthorizationCallback Into(Outcome& out) {
   };
 }
 
+// The browser flow alone: the desktop client (the emulator's IPC stand-in) is authorize_ipc_test's.
+ClientOptions BrowserOnly() {
+  auto options = Shared().Options();
+  options.ipcEnabled = false;
+  return options;
+}
+
 // A Client whose URL opener just remembers the URL, as a test's stand-in for the system browser.
 struct Game {
   Client client;
   std::string openedUrl;
-  explicit Game(ClientOptions options = Shared().Options()) : client(std::move(options)) {
+  explicit Game(ClientOptions options = BrowserOnly()) : client(std::move(options)) {
     client.SetApplicationId(Shared().app.id);
     client.SetUrlOpener([this](const std::string& url) {
       openedUrl = url;
@@ -137,7 +144,7 @@ TEST_CASE("AbortAuthorize, a second Authorize, a timeout, no browser: each ends 
     itest::RunUntil(game.client, [&] { return second.done; });
   }
   SUBCASE("timeout") {
-    auto options = emu.Options();
+    auto options = BrowserOnly();
     options.authorizeTimeout = std::chrono::milliseconds(300);
     Game game(options);
     Outcome outcome;

@@ -140,3 +140,69 @@ TEST_CASE("unmerge severs the link: the link's refresh token then gets invalid_g
   REQUIRE(fresh.result.Successful());
   CHECK(itest::Fetch(client, fresh.access).id != player.id);
 }
+
+TEST_CASE("UpdateProvisionalAccountDisplayName: 1 to 32 characters, on the Client's provisional token") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  Client client(emu.Options());
+  auto rename = [&](const std::string& name) {
+    bool done = false;
+    ClientResult result;
+    client.UpdateProvisionalAccountDisplayName(name, [&](ClientResult r) {
+      done = true;
+      result = std::move(r);
+    });
+    itest::RunUntil(client, [&] { return done; });
+    REQUIRE(done);
+    return result;
+  };
+  CHECK(rename("Nobody Yet").Type() == ErrorType::ValidationError);  // no token set
+
+  Tokens tokens = Provisional(client, AuthenticationExternalAuthType::SteamSessionTicket, Unique("name-"));
+  REQUIRE(tokens.result.Successful());
+  bool updated = false;
+  client.UpdateToken(AuthorizationTokenType::Bearer, tokens.access,
+                     [&](ClientResult r) { updated = r.Successful(); });
+  itest::RunUntil(client, [&] { return updated; });
+
+  CHECK(rename("A").Successful());
+  CHECK(rename(std::string(32, 'n')).Successful());
+  CHECK(rename("\u00e9" + std::string(31, 'x')).Successful());  // characters, not bytes
+  CHECK(rename(std::string(33, 'n')).Type() == ErrorType::ValidationError);
+  CHECK(rename("").Type() == ErrorType::ValidationError);
+  CHECK(rename("   ").Type() == ErrorType::ValidationError);
+  CHECK(rename("\xff\xfe").Type() == ErrorType::ValidationError);
+
+  CHECK(rename("  Sir Provisional  ").Successful());  // trimmed, then 15 characters
+}
+
+TEST_CASE(
+    "no external token, access, refresh or id token reaches the Verbose logs of the provisional flows") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  std::string logs;
+  Client client(emu.Options());
+  client.AddLogCallback([&](std::string m, LoggingSeverity) { logs += m + "\n"; }, LoggingSeverity::Verbose);
+  auto player = emu.admin->CreateUser(Unique("logged_"));
+  std::string identity = Unique("secret-oidc-");
+  Tokens provisional = Provisional(client, AuthenticationExternalAuthType::OIDC, identity);
+  REQUIRE(provisional.result.Successful());
+  Tokens refused;
+  client.RefreshToken(emu.app.id, provisional.refresh, Into(refused));  // OIDC: refused locally
+  itest::RunUntil(client, [&] { return refused.done; });
+  Tokens merged = Merge(client, player.id, identity);
+  REQUIRE(merged.result.Successful());
+  emu.admin->SetConsent(emu.user.id);
+  bool done = false;
+  client.UnmergeIntoProvisionalAccount(emu.app.id, AuthenticationExternalAuthType::OIDC, identity,
+                                       [&](ClientResult) { done = true; });
+  itest::RunUntil(client, [&] { return done; });
+  client.RunCallbacks();
+  REQUIRE(logs.find("HTTP -> POST") != std::string::npos);
+  REQUIRE(logs.find("partner-sdk") != std::string::npos);
+  for (const std::string& secret :
+       {identity, provisional.access, provisional.refresh, merged.access, merged.refresh}) {
+    CAPTURE(secret);
+    CHECK(logs.find(secret) == std::string::npos);
+  }
+}

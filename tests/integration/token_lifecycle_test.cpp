@@ -244,3 +244,73 @@ TEST_CASE("the token expiration callback fires once per token, 5 minutes ahead, 
   client.RunCallbacks();
   CHECK(warnings == 2);
 }
+
+namespace {
+
+struct ChildTokens {
+  bool done = false;
+  ClientResult result;
+  std::string access, scopes;
+  AuthorizationTokenType type = AuthorizationTokenType::User;
+  int32_t expiresIn = 0;
+};
+
+ChildTokens ExchangeChild(Client& client, const std::string& parentToken, uint64_t childId) {
+  ChildTokens out;
+  client.ExchangeChildToken(parentToken, childId,
+                            [&out](ClientResult r, std::string access, AuthorizationTokenType type,
+                                   int32_t expiresIn, std::string scopes) {
+                              out = {true, std::move(r), std::move(access), std::move(scopes),
+                                     type, expiresIn};
+                            });
+  itest::RunUntil(client, [&] { return out.done; });
+  return out;
+}
+
+uint64_t CreateApp(const std::string& body) {
+  auto response = Shared().admin->Request("POST", "/apps", body);
+  REQUIRE(response.status == 200);
+  auto at = response.body.find("\"id\":\"");
+  REQUIRE(at != std::string::npos);
+  return std::stoull(response.body.substr(at + 6));
+}
+
+}  // namespace
+
+TEST_CASE("ExchangeChildToken: a parent application's token becomes the child's, for the same player") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  emu.admin->SetConsent(emu.user.id);
+  uint64_t child = CreateApp(R"({"name": "Child Game", "parent_id": ")" + std::to_string(emu.app.id) + "\"}");
+  uint64_t stranger = CreateApp(R"({"name": "Unrelated Game"})");
+  Client client(emu.Options());
+  Tokens parent = Login(client);
+  REQUIRE(parent.result.Successful());
+
+  ChildTokens exchanged = ExchangeChild(client, parent.access, child);
+  REQUIRE_MESSAGE(exchanged.result.Successful(), exchanged.result.ToString());
+  CHECK(exchanged.type == AuthorizationTokenType::Bearer);
+  CHECK(exchanged.expiresIn == 604800);
+  CHECK(exchanged.scopes.find("sdk.social_layer") != std::string::npos);
+  CHECK(exchanged.access != parent.access);
+  CHECK(itest::Fetch(client, exchanged.access).id == emu.user.id);
+
+  SUBCASE("an application that is not the parent's child is refused") {
+    ChildTokens refused = ExchangeChild(client, parent.access, stranger);
+    CHECK(refused.result.Type() == ErrorType::AuthorizationFailed);
+    CHECK(refused.result.OAuthError() == "invalid_grant");
+  }
+  SUBCASE("a revoked parent token is refused; the child's own authorization lives on") {
+    bool revoked = false;
+    client.RevokeToken(emu.app.id, parent.access, [&](ClientResult r) { revoked = r.Successful(); });
+    itest::RunUntil(client, [&] { return revoked; });
+    REQUIRE(revoked);
+    ChildTokens refused = ExchangeChild(client, parent.access, child);
+    CHECK(refused.result.OAuthError() == "invalid_grant");
+    CHECK(itest::Fetch(client, exchanged.access).result.Successful());
+  }
+  SUBCASE("bad arguments are refused before anything is sent") {
+    CHECK(ExchangeChild(client, "", child).result.Type() == ErrorType::ValidationError);
+    CHECK(ExchangeChild(client, parent.access, 0).result.Type() == ErrorType::ValidationError);
+  }
+}

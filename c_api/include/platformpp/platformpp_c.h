@@ -108,6 +108,9 @@ typedef struct platformpp_client_options {
   int32_t use_system_certificates; /**< non-zero (default): also trust the system's store */
   platformpp_string web_base;      /**< where the authorize page lives; empty: the platform's */
   int32_t authorize_timeout_ms;    /**< how long authorize waits for the browser; 0: 5 minutes */
+  platformpp_string ipc_name;      /**< the desktop client's IPC socket prefix; empty: "discord" */
+  platformpp_string ipc_directory; /**< where its socket is; empty: $XDG_RUNTIME_DIR, $TMPDIR, ..., /tmp */
+  int32_t ipc_enabled;             /**< non-zero (default): talk to the local desktop client */
 } platformpp_client_options;
 
 typedef void (*platformpp_user_data_free_fn)(void* user_data);
@@ -140,6 +143,9 @@ PLATFORMPP_C_API void platformpp_client_options_init(platformpp_client_options* 
 PLATFORMPP_C_API platformpp_client* platformpp_client_create(const platformpp_client_options* options);
 PLATFORMPP_C_API void platformpp_client_destroy(platformpp_client* client);
 PLATFORMPP_C_API void platformpp_client_run_callbacks(platformpp_client* client);
+/** Blocks until a callback is ready for run_callbacks or timeout_ms pass; non-zero when one is ready. For
+ * bots and tools with nothing else to do; runs no callback itself. NULL client: 0 at once. */
+PLATFORMPP_C_API int32_t platformpp_client_wait_for_callbacks(platformpp_client* client, int32_t timeout_ms);
 PLATFORMPP_C_API void platformpp_client_set_application_id(platformpp_client* client,
                                                            uint64_t application_id);
 PLATFORMPP_C_API uint64_t platformpp_client_get_application_id(const platformpp_client* client);
@@ -203,6 +209,18 @@ PLATFORMPP_C_API void platformpp_client_refresh_token(platformpp_client* client,
                                                       const char* refresh_token, size_t refresh_token_size,
                                                       platformpp_token_exchange_fn callback, void* user_data,
                                                       platformpp_user_data_free_fn user_data_free);
+/** Completion of platformpp_client_exchange_child_token: as platformpp_token_exchange_fn, without a refresh
+ * token. */
+typedef void (*platformpp_child_token_fn)(const platformpp_client_result* result, const char* access_token,
+                                          size_t access_token_size,
+                                          platformpp_authorization_token_type token_type, int32_t expires_in,
+                                          const char* scopes, size_t scopes_size, void* user_data);
+/** Publisher-level linking: exchanges an access token of the parent application for one of
+ * child_application_id, for the same player and scopes. */
+PLATFORMPP_C_API void platformpp_client_exchange_child_token(
+    platformpp_client* client, const char* parent_application_token, size_t parent_application_token_size,
+    uint64_t child_application_id, platformpp_child_token_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
 /** Revokes the whole authorization the token belongs to (access and refresh tokens). */
 PLATFORMPP_C_API void platformpp_client_revoke_token(platformpp_client* client, uint64_t application_id,
                                                      const char* token, size_t token_size,
@@ -239,6 +257,11 @@ PLATFORMPP_C_API void platformpp_client_unmerge_into_provisional_account(
     platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
     size_t external_auth_token_size, platformpp_result_fn callback, void* user_data,
     platformpp_user_data_free_fn user_data_free);
+/** Sets the display name (1 to 32 characters once trimmed) of the provisional account whose token the client
+ * holds. */
+PLATFORMPP_C_API void platformpp_client_update_provisional_account_display_name(
+    platformpp_client* client, const char* name, size_t name_size, platformpp_result_fn callback,
+    void* user_data, platformpp_user_data_free_fn user_data_free);
 /** Non-zero once update_token gave the client a token (and it was not revoked or refused since). NULL: 0. */
 PLATFORMPP_C_API int32_t platformpp_client_is_authenticated(const platformpp_client* client);
 /** Arguments of platformpp_client_authorize; set api_version with platformpp_authorization_args_init. */
@@ -283,6 +306,14 @@ typedef void (*platformpp_event_fn)(void* user_data);
 PLATFORMPP_C_API void platformpp_client_set_token_expiration_callback(
     platformpp_client* client, platformpp_event_fn callback, void* user_data,
     platformpp_user_data_free_fn user_data_free);
+/** Account linking started from the desktop client: the callback runs inside run_callbacks each time the
+ * player asks the desktop client to link this game (time to call platformpp_client_authorize). Renewed
+ * whenever the desktop client comes back. Replaces an earlier callback; the earlier user_data_free runs then
+ * (or at remove, or when the client is destroyed). */
+PLATFORMPP_C_API void platformpp_client_register_authorize_request_callback(
+    platformpp_client* client, platformpp_event_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_remove_authorize_request_callback(platformpp_client* client);
 /** Static, NUL-terminated strings (never free them): space-separated scopes for the authorize request. */
 PLATFORMPP_C_API const char* platformpp_client_get_default_communication_scopes(void);
 PLATFORMPP_C_API const char* platformpp_client_get_default_presence_scopes(void);

@@ -1,0 +1,188 @@
+// Client::Authorize through the local desktop client (the emulator's IPC stand-in), the fallback to the
+// browser when no desktop client answers, and account-link requests (AUTHORIZE_REQUEST) renewed after the
+// desktop client restarts.
+#include "emulator_fixture.hpp"
+
+#include <doctest/doctest.h>
+
+using namespace platformpp;
+using itest::Shared;
+
+namespace {
+
+struct Outcome {
+  bool done = false;
+  ClientResult result;
+  std::string code, redirectUri;
+};
+
+Client::AuthorizationCallback Into(Outcome& out) {
+  return [&out](ClientResult r, std::string code, std::string redirect) {
+    out = {true, std::move(r), std::move(code), std::move(redirect)};
+  };
+}
+
+AuthorizationArgs Args(const AuthorizationCodeVerifier& pkce) {
+  AuthorizationArgs args;
+  args.SetScopes(Client::GetDefaultCommunicationScopes());
+  args.SetCodeChallenge(pkce.Challenge());
+  return args;
+}
+
+// A Client that talks to the emulator's desktop-client stand-in; its URL opener only counts.
+struct Game {
+  Client client;
+  std::string openedUrl;
+  std::string logs;
+  Game() : client(Shared().Options()) {
+    client.SetApplicationId(Shared().app.id);
+    client.SetUrlOpener([this](const std::string& url) {
+      openedUrl = url;
+      return true;
+    });
+    client.AddLogCallback([this](std::string m, LoggingSeverity) { logs += m + "\n"; },
+                          LoggingSeverity::Verbose);
+  }
+};
+
+// Leaves the desktop-client stand-in running, whatever the test did to it.
+struct IpcScope {
+  ~IpcScope() { Shared().admin->RestoreIpc(); }
+};
+
+struct TokenOutcome {
+  bool done = false;
+  ClientResult result;
+  std::string access, refresh;
+};
+
+TokenOutcome Exchange(Client& client, const Outcome& authorized, const AuthorizationCodeVerifier& pkce) {
+  TokenOutcome out;
+  client.GetToken(Shared().app.id, authorized.code, pkce.Verifier(), authorized.redirectUri,
+                  [&out](ClientResult r, std::string access, std::string refresh, AuthorizationTokenType,
+                         int32_t, std::string) {
+                    out = {true, std::move(r), std::move(access), std::move(refresh)};
+                  });
+  itest::RunUntil(client, [&] { return out.done; });
+  return out;
+}
+
+// Raises AUTHORIZE_REQUEST until the stand-in delivers it to a subscribed connection (the SUBSCRIBE may still
+// be on its way); returns what the last raise reported.
+int RaiseUntilDelivered(Client& client, int expected,
+                        std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  int delivered = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    delivered = Shared().admin->RaiseAuthorizeRequest(Shared().app.id);
+    if (delivered == expected) break;
+    for (int i = 0; i < 20; ++i) {
+      client.RunCallbacks();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+  }
+  return delivered;
+}
+
+}  // namespace
+
+TEST_CASE("the full PKCE round trip through the desktop client over IPC") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  emu.admin->SetConsent(emu.user.id);
+  Game game;
+  auto pkce = Client::CreateAuthorizationCodeVerifier();
+  Outcome outcome;
+  game.client.Authorize(Args(pkce), Into(outcome));
+  REQUIRE(itest::RunUntil(game.client, [&] { return outcome.done; }));
+  REQUIRE_MESSAGE(outcome.result.Successful(), outcome.result.ToString());
+  CHECK(game.openedUrl.empty());  // no browser
+  CHECK(outcome.redirectUri == "discord-" + std::to_string(emu.app.id) + ":/authorize/callback");
+  CHECK_FALSE(outcome.code.empty());
+
+  TokenOutcome tokens = Exchange(game.client, outcome, pkce);
+  REQUIRE_MESSAGE(tokens.result.Successful(), tokens.result.ToString());
+  CHECK(itest::Fetch(game.client, tokens.access).id == emu.user.id);
+
+  SUBCASE("the code is single-use, and bound to its verifier") {
+    CHECK(Exchange(game.client, outcome, pkce).result.OAuthError() == "invalid_grant");
+    Outcome second;
+    game.client.Authorize(Args(pkce), Into(second));
+    REQUIRE(itest::RunUntil(game.client, [&] { return second.done; }));
+    REQUIRE(second.result.Successful());
+    CHECK(Exchange(game.client, second, Client::CreateAuthorizationCodeVerifier()).result.OAuthError() ==
+          "invalid_grant");
+  }
+  SUBCASE("no code, verifier, state or token reaches the Verbose logs") {
+    game.client.RunCallbacks();
+    CHECK(game.logs.find("desktop client") != std::string::npos);
+    for (const std::string& secret : {outcome.code, pkce.Verifier(), tokens.access, tokens.refresh}) {
+      CAPTURE(secret);
+      CHECK(game.logs.find(secret) == std::string::npos);
+    }
+  }
+}
+
+TEST_CASE("the player refuses in the desktop client: AuthorizationFailed with RPC code 5000") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  emu.admin->SetConsent(emu.user.id, /*deny=*/true);
+  Game game;
+  Outcome outcome;
+  game.client.Authorize(Args(Client::CreateAuthorizationCodeVerifier()), Into(outcome));
+  REQUIRE(itest::RunUntil(game.client, [&] { return outcome.done; }));
+  emu.admin->SetConsent(emu.user.id);
+  CHECK(outcome.result.Type() == ErrorType::AuthorizationFailed);
+  CHECK(outcome.result.ErrorCode() == 5000);
+  CHECK(game.openedUrl.empty());
+}
+
+TEST_CASE("no desktop client answers: Authorize falls back to the browser") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  IpcScope ipc;
+  emu.admin->SetConsent(emu.user.id);
+  emu.admin->DropIpc();
+  Game game;
+  auto pkce = Client::CreateAuthorizationCodeVerifier();
+  Outcome outcome;
+  game.client.Authorize(Args(pkce), Into(outcome));
+  REQUIRE(itest::RunUntil(game.client, [&] { return !game.openedUrl.empty(); }));
+  CHECK(game.openedUrl.find(emu.process->Connection().webBase + "/oauth2/authorize?") == 0);
+  CHECK(emu.admin->Browse(game.openedUrl) == 200);
+  REQUIRE(itest::RunUntil(game.client, [&] { return outcome.done; }));
+  REQUIRE_MESSAGE(outcome.result.Successful(), outcome.result.ToString());
+  CHECK(outcome.redirectUri.rfind("http://127.0.0.1:", 0) == 0);
+  CHECK(Exchange(game.client, outcome, pkce).result.Successful());
+}
+
+TEST_CASE("AUTHORIZE_REQUEST reaches the callback, and again after the desktop client restarts") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  IpcScope ipc;
+  Game game;
+  int requests = 0;
+  game.client.RegisterAuthorizeRequestCallback([&] { ++requests; });
+
+  REQUIRE(RaiseUntilDelivered(game.client, 1) == 1);
+  REQUIRE(itest::RunUntil(game.client, [&] { return requests == 1; }));
+
+  // The desktop client quits and comes back: the SDK reconnects (jittered backoff from 0.5 s) and subscribes
+  // again without the game doing anything.
+  auto before = emu.admin->IpcStatus().handshakes;
+  emu.admin->DropIpc();
+  CHECK(emu.admin->RaiseAuthorizeRequest(emu.app.id) == 0);
+  emu.admin->RestoreIpc();
+  REQUIRE(RaiseUntilDelivered(game.client, 1, std::chrono::seconds(15)) == 1);
+  REQUIRE(itest::RunUntil(game.client, [&] { return requests == 2; }));
+  CHECK(emu.admin->IpcStatus().handshakes > before);
+
+  // Removed: the SDK unsubscribes, and nothing more reaches the game.
+  game.client.RemoveAuthorizeRequestCallback();
+  CHECK(RaiseUntilDelivered(game.client, 0) == 0);
+  for (int i = 0; i < 20; ++i) {
+    game.client.RunCallbacks();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  CHECK(requests == 2);
+}
