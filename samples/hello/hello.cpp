@@ -69,9 +69,10 @@ int main(int argc, char** argv) {
         },
         platformpp::LoggingSeverity::Info);
 
-    // 1. Log in with PKCE: Authorize opens the authorize page (here: handed to a headless browser), the code
-    // comes
-    //    back to the SDK's loopback listener, GetToken exchanges it with the verifier, UpdateToken keeps it.
+    // 1. Log in with PKCE. Authorize asks the desktop client over IPC (here: the emulator's stand-in, which
+    //    consents as the seeded player); without one it opens the authorize page in a browser (here: handed
+    //    to a headless one) and the code comes back to the SDK's loopback listener. GetToken exchanges the
+    //    code with the verifier; UpdateToken keeps the token.
     std::string pageUrl;
     client->SetUrlOpener([&](const std::string& url) {
       pageUrl = url;
@@ -91,10 +92,15 @@ int main(int argc, char** argv) {
       code = std::move(c);
       redirectUri = std::move(redirect);
     });
-    if (!Frames(*client, [&] { return !pageUrl.empty(); })) return 1;
-    std::cout << "Authorize opened the authorize page; the headless browser answered "
-              << admin.Browse(pageUrl) << "\n";
-    if (!Frames(*client, [&] { return done; }) || !ok) return 1;
+    if (!Frames(*client, [&] { return done || !pageUrl.empty(); })) return 1;
+    if (!pageUrl.empty()) {
+      std::cout << "Authorize opened the authorize page; the headless browser answered "
+                << admin.Browse(pageUrl) << "\n";
+      if (!Frames(*client, [&] { return done; })) return 1;
+    } else {
+      std::cout << "Authorize: the desktop client consented over IPC (redirect " << redirectUri << ")\n";
+    }
+    if (!ok) return 1;
     done = false;
     client->GetToken(app.id, code, pkce.Verifier(), redirectUri,
                      [&](platformpp::ClientResult result, std::string access, std::string,
@@ -108,6 +114,25 @@ int main(int argc, char** argv) {
                        client->UpdateToken(type, access, [](platformpp::ClientResult) {});
                      });
     if (!Frames(*client, [&] { return done; }) || !ok) return 1;
+
+    // Account linking can also start in the desktop client: the game subscribes, and when the player clicks
+    // "link" there (here: the emulator's admin API plays the player) the game hears of it and would
+    // Authorize.
+    bool linkAsked = false;
+    client->RegisterAuthorizeRequestCallback([&] { linkAsked = true; });
+    int delivered = 0;
+    if (!Frames(*client, [&] {
+          std::this_thread::sleep_for(
+              std::chrono::milliseconds(10));  // the SUBSCRIBE may still be on its way
+          if (delivered == 0) delivered = admin.RaiseAuthorizeRequest(app.id);
+          return linkAsked;
+        })) {
+      std::cout << "the account-link request from the desktop client never arrived\n";
+      return 1;
+    }
+    std::cout
+        << "the desktop client asked to link this game (AUTHORIZE_REQUEST): the game would Authorize now\n";
+    client->RemoveAuthorizeRequestCallback();
 
     // 2. A provisional account: the player's identity with the game's own provider (OIDC here), no platform
     // login.
