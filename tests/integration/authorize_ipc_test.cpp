@@ -2,6 +2,7 @@
 // browser when no desktop client answers, and account-link requests (AUTHORIZE_REQUEST) renewed after the
 // desktop client restarts.
 #include "emulator_fixture.hpp"
+#include "fake_desktop_client.hpp"
 
 #include <doctest/doctest.h>
 
@@ -34,7 +35,7 @@ struct Game {
   Client client;
   std::string openedUrl;
   std::string logs;
-  Game() : client(Shared().Options()) {
+  explicit Game(ClientOptions options = Shared().Options()) : client(std::move(options)) {
     client.SetApplicationId(Shared().app.id);
     client.SetUrlOpener([this](const std::string& url) {
       openedUrl = url;
@@ -185,4 +186,101 @@ TEST_CASE("AUTHORIZE_REQUEST reaches the callback, and again after the desktop c
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   CHECK(requests == 2);
+}
+
+// What the emulator's stand-in never does: answer with another state, or vanish mid-AUTHORIZE.
+namespace {
+
+struct FakeDesktopGame {
+  itest::fake_desktop::TempDir dir;
+  itest::fake_desktop::FakeDesktop desktop{dir.Socket(0)};
+  std::unique_ptr<Game> game;
+  FakeDesktopGame() {
+    auto options = Shared().Options();
+    options.ipcName = "discord";
+    options.ipcDirectory = dir.Path();
+    game = std::make_unique<Game>(options);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("the desktop client answers AUTHORIZE with another state: AuthorizationFailed") {
+  FakeDesktopGame fake;
+  Client& client = fake.game->client;
+  auto pkce = Client::CreateAuthorizationCodeVerifier();
+  Outcome outcome;
+  client.Authorize(Args(pkce), Into(outcome));
+  auto peer = fake.desktop.AcceptReady();
+  auto command = peer->ReadCommand();
+  REQUIRE(command.cmd == "AUTHORIZE");
+  json::Document args;
+  REQUIRE(json::Parse(command.argsJson, args));
+  CHECK(json::GetString(args, "client_id").value_or("") == std::to_string(Shared().app.id));
+  CHECK(json::GetString(args, "code_challenge").value_or("") == pkce.Challenge().Challenge());
+  CHECK(json::GetString(args, "code_challenge_method").value_or("") == "S256");
+  std::string state(json::GetString(args, "state").value_or(""));
+  CHECK(state.size() >= 22);  // >= 128 bits, base64url
+  peer->Reply(command, R"({"code":"a-code","state":"not-the-one-sent"})");
+  REQUIRE(itest::RunUntil(client, [&] { return outcome.done; }));
+  CHECK(outcome.result.Type() == ErrorType::AuthorizationFailed);
+  CHECK(outcome.result.Error().find("state") != std::string::npos);
+  CHECK(outcome.code.empty());
+}
+
+TEST_CASE("the desktop client vanishes mid-AUTHORIZE: Authorize goes on in the browser") {
+  FakeDesktopGame fake;
+  Client& client = fake.game->client;
+  Outcome outcome;
+  client.Authorize(Args(Client::CreateAuthorizationCodeVerifier()), Into(outcome));
+  auto peer = fake.desktop.AcceptReady();
+  REQUIRE(peer->ReadCommand().cmd == "AUTHORIZE");
+  peer->Close();
+  REQUIRE(itest::RunUntil(client, [&] { return !fake.game->openedUrl.empty(); }));
+  CHECK(fake.game->openedUrl.find("/oauth2/authorize?") != std::string::npos);
+  CHECK_FALSE(outcome.done);
+  client.AbortAuthorize();
+  REQUIRE(itest::RunUntil(client, [&] { return outcome.done; }));
+  CHECK(outcome.result.Type() == ErrorType::Aborted);
+}
+
+TEST_CASE("AbortAuthorize while the desktop client shows its consent: Aborted once, the late code ignored") {
+  FakeDesktopGame fake;
+  Client& client = fake.game->client;
+  int calls = 0;
+  ErrorType type = ErrorType::None;
+  client.Authorize(Args(Client::CreateAuthorizationCodeVerifier()),
+                   [&](ClientResult r, std::string, std::string) {
+                     ++calls;
+                     type = r.Type();
+                   });
+  auto peer = fake.desktop.AcceptReady();
+  auto command = peer->ReadCommand();
+  client.AbortAuthorize();
+  client.RunCallbacks();
+  CHECK(calls == 1);
+  CHECK(type == ErrorType::Aborted);
+  peer->Reply(command, R"({"code":"late"})");
+  for (int i = 0; i < 50; ++i) {
+    client.RunCallbacks();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  CHECK(calls == 1);
+  CHECK(fake.game->openedUrl.empty());
+}
+
+TEST_CASE("destroying the Client while the desktop client shows its consent: ClientDestroyed once") {
+  FakeDesktopGame fake;
+  int calls = 0;
+  ErrorType type = ErrorType::None;
+  fake.game->client.Authorize(Args(Client::CreateAuthorizationCodeVerifier()),
+                              [&](ClientResult r, std::string, std::string) {
+                                ++calls;
+                                type = r.Type();
+                              });
+  auto peer = fake.desktop.AcceptReady();
+  REQUIRE(peer->ReadCommand().cmd == "AUTHORIZE");
+  fake.game.reset();
+  CHECK(calls == 1);
+  CHECK(type == ErrorType::ClientDestroyed);
 }
