@@ -4,18 +4,13 @@
  * <api_base> <ca_file> <web_base> <ipc_name> <ipc_dir> <application_id> <user_id> */
 #include <platformpp/platformpp_c.h>
 
+#include "c_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int failures = 0;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 static platformpp_string str(const char* s) {
   platformpp_string out;

@@ -1,18 +1,13 @@
 /* The C ABI driven from pure C11, the way an engine binding uses it. */
 #include <platformpp/platformpp_c.h>
 
+#include "c_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int failures = 0;
-#define CHECK(cond)                                                            \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 typedef struct counters {
   int callbacks;

@@ -1,6 +1,7 @@
 // Client::Authorize through the local desktop client (the emulator's IPC stand-in), the fallback to the
 // browser when no desktop client answers, and account-link requests (AUTHORIZE_REQUEST) renewed after the
 // desktop client restarts.
+#include "authorize_fixture.hpp"
 #include "emulator_fixture.hpp"
 #include "fake_desktop_client.hpp"
 
@@ -11,24 +12,9 @@ using itest::Shared;
 
 namespace {
 
-struct Outcome {
-  bool done = false;
-  ClientResult result;
-  std::string code, redirectUri;
-};
-
-Client::AuthorizationCallback Into(Outcome& out) {
-  return [&out](ClientResult r, std::string code, std::string redirect) {
-    out = {true, std::move(r), std::move(code), std::move(redirect)};
-  };
-}
-
-AuthorizationArgs Args(const AuthorizationCodeVerifier& pkce) {
-  AuthorizationArgs args;
-  args.SetScopes(Client::GetDefaultCommunicationScopes());
-  args.SetCodeChallenge(pkce.Challenge());
-  return args;
-}
+using Outcome = itest::AuthorizeOutcome;
+using itest::Args;
+using itest::Into;
 
 // A Client that talks to the emulator's desktop-client stand-in; its URL opener only counts.
 struct Game {

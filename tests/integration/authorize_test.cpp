@@ -1,5 +1,6 @@
 // Client::Authorize, the desktop browser flow, against the emulator's authorize page: a loopback listener as
 // the redirect target, the state checked, refusals, aborts and timeouts.
+#include "authorize_fixture.hpp"
 #include "emulator_fixture.hpp"
 
 #include "net/url.hpp"
@@ -11,17 +12,9 @@ using itest::Shared;
 
 namespace {
 
-struct Outcome {
-  bool done = false;
-  ClientResult result;
-  std::string code, redirectUri;
-};
-
-Client::AuthorizationCallback Into(Outcome& out) {
-  return [&out](ClientResult r, std::string code, std::string redirect) {
-    out = {true, std::move(r), std::move(code), std::move(redirect)};
-  };
-}
+using Outcome = itest::AuthorizeOutcome;
+using itest::Args;
+using itest::Into;
 
 // The browser flow alone: the desktop client (the emulator's IPC stand-in) is authorize_ipc_test's.
 ClientOptions BrowserOnly() {
@@ -45,13 +38,6 @@ struct Game {
     itest::RunUntil(client, [&] { return !openedUrl.empty(); });
   }
 };
-
-AuthorizationArgs Args(const AuthorizationCodeVerifier& pkce) {
-  AuthorizationArgs args;
-  args.SetScopes(Client::GetDefaultCommunicationScopes());
-  args.SetCodeChallenge(pkce.Challenge());
-  return args;
-}
 
 }  // namespace
 

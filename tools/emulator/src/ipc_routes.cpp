@@ -67,17 +67,6 @@ std::string json_text(const rapidjson::Value& value) {
   return to_json([&](JsonWriter& writer) { value.Accept(writer); });
 }
 
-std::string close_payload(int code, std::string_view message) {
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("code");
-    writer.Int(code);
-    writer.Key("message");
-    write_string(writer, message);
-    writer.EndObject();
-  });
-}
-
 }  // namespace
 
 void EmulatorService::register_ipc_routes() {
@@ -134,7 +123,8 @@ void EmulatorService::ipc_close(std::uint64_t id, int code, std::string_view mes
   if (it == ipc_connections_.end()) return;
   IpcPeer* peer = it->second.peer;
   ipc_connections_.erase(it);
-  if (code != 0) peer->send(encode_ipc_frame(IpcOpcode::close, close_payload(code, message)));
+  // A CLOSE payload has the API error's shape: {code, message}.
+  if (code != 0) peer->send(encode_ipc_frame(IpcOpcode::close, error_body(code, message)));
   peer->close();
 }
 
