@@ -14,6 +14,9 @@ using namespace platformpp::emulator::test;
 using platformpp::testkit::EmulatorAdmin;
 using platformpp::testkit::EmulatorProcess;
 
+// The binary, for the other translation units of this test (testkit_gateway_test.cpp).
+std::string g_testkit_emulator_binary;
+
 namespace {
 
 std::string g_binary;
@@ -111,6 +114,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   g_binary = argv[1];
+  g_testkit_emulator_binary = argv[1];
   doctest::Context context;
   context.applyCommandLine(argc - 1, argv + 1);
   return context.run();

@@ -119,6 +119,38 @@ class EmulatorAdmin {
     std::optional<int> count{};
   };
 
+  /// One Gateway session (GET /_emulator/gateway/sessions).
+  struct GatewaySession {
+    std::string sessionId;
+    uint64_t userId = 0;
+    uint64_t applicationId = 0;
+    bool connected = false;          ///< has a live connection
+    bool resumable = false;          ///< connected, or disconnected within the resume window
+    int64_t seq = 0;                 ///< the last dispatch's s
+    bool compress = false;           ///< its connection uses zlib-stream
+    bool stalled = false;            ///< its connection gets no heartbeat ACKs
+    int64_t heartbeatsReceived = 0;  ///< on the current connection
+    int64_t acksSent = 0;            ///< on the current connection
+  };
+  /// Which Gateway connections an admin fault hits: a session, all of a user's, or (both empty) every one.
+  struct GatewayTarget {
+    std::string sessionId;
+    uint64_t userId = 0;
+  };
+  /// The Gateway's tunables (POST /_emulator/gateway/limits); unset fields keep their value.
+  struct GatewayLimits {
+    std::optional<int64_t> heartbeatIntervalMs{};
+    std::optional<double> zombieTimeoutFactor{};
+    std::optional<int64_t> eventsPerWindow{};
+    std::optional<int64_t> eventWindowMs{};
+    std::optional<int64_t> identifyBudget{};
+    std::optional<int64_t> identifyWindowMs{};
+    std::optional<int64_t> resumeWindowMs{};
+    std::optional<int64_t> bufferSize{};
+    std::optional<int64_t> maxPayloadBytes{};
+    bool reset = false;  ///< back to the platform's defaults (applied instead of the fields)
+  };
+
   explicit EmulatorAdmin(ConnectionInfo connection);
   ~EmulatorAdmin();
   EmulatorAdmin(const EmulatorAdmin&) = delete;
@@ -169,6 +201,31 @@ class EmulatorAdmin {
   void RestoreIpc();
   /// Sends CLOSE {code, message} on every IPC connection, then closes them; the socket keeps listening.
   void CloseIpc(int code, std::string message);
+
+  /// Gateway: a friendship (type 1 both ways); RELATIONSHIP_ADD goes to both users' sessions.
+  void MakeFriends(uint64_t userId, uint64_t otherUserId);
+  std::vector<GatewaySession> GatewaySessions();
+  /// Cuts the TCP connection(s) without a close frame; the sessions stay resumable. Returns how many.
+  int DropGateway(const GatewayTarget& target);
+  int DropGateway() { return DropGateway(GatewayTarget{}); }  ///< every connection
+  /// Stops (or resumes) heartbeat ACKs, so the SDK sees a zombie connection. Returns how many.
+  int StallGateway(const GatewayTarget& target, bool stalled = true);
+  /// Closes with `code` (1000-4999) and `reason`. Returns how many.
+  int CloseGateway(const GatewayTarget& target, int code, const std::string& reason = {});
+  /// Sends op 7 Reconnect; later dispatches wait for the resume. Returns how many.
+  int ReconnectGateway(const GatewayTarget& target);
+  int ReconnectGateway() { return ReconnectGateway(GatewayTarget{}); }  ///< every connection
+  /// Sends op 9 with d = `resumable`; false ends the session. Returns how many.
+  int InvalidateGateway(const GatewayTarget& target, bool resumable);
+  /// Sends a server op 1 (asks for an immediate heartbeat). Returns how many.
+  int RequestHeartbeat(const GatewayTarget& target);
+  int RequestHeartbeat() { return RequestHeartbeat(GatewayTarget{}); }  ///< every connection
+  /// The heartbeat_interval sent in Hello to new connections.
+  void SetHeartbeatInterval(std::chrono::milliseconds interval);
+  void SetGatewayLimits(const GatewayLimits& limits);
+  /// A dispatch `t` with `dJson` (JSON text) to every session of the user, sequenced like any other;
+  /// returns the s it got in each session.
+  std::vector<int64_t> InjectDispatch(uint64_t userId, const std::string& t, const std::string& dJson);
 
  private:
   struct Impl;

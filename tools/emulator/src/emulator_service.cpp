@@ -85,6 +85,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   register_oauth_routes();
   register_provisional_routes();
   register_ipc_routes();
+  register_gateway_routes();
 }
 
 RequestPlan EmulatorService::plan(const HttpRequest& request) {

@@ -5,15 +5,18 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "emulator_state.hpp"
 #include "fake_clock.hpp"
 #include "fault_injector.hpp"
 #include "form_encoding.hpp"
+#include "gateway.hpp"
 #include "http_message.hpp"
 #include "ipc_connection.hpp"
 #include "json.hpp"
@@ -75,6 +78,20 @@ class EmulatorService {
   void ipc_disconnected(std::uint64_t connection);
   [[nodiscard]] std::size_t ipc_connection_count() const noexcept { return ipc_connections_.size(); }
 
+  // The Gateway (gateway_routes.cpp). The server reports WebSocket events here and the service answers
+  // through the GatewayPeer. A freshly accepted WebSocket at `target` ("/?v=10&encoding=json..."): sends
+  // Hello, or closes it (bad query); the returned id names it in the calls below.
+  std::uint64_t gateway_opened(GatewayPeer& peer, std::string_view target);
+  // One complete WebSocket message (`text` false for a binary frame).
+  void gateway_received(std::uint64_t connection, std::string_view message, bool text);
+  // The peer is gone, with the client's close code if it sent a close frame. A no-op for connections the
+  // service closed or dropped.
+  void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code);
+  // Called every few tens of ms: closes zombies (no heartbeat in time) and forgets sessions past their
+  // resume window.
+  void gateway_tick();
+  [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_connections_.size(); }
+
  private:
   struct Principal {
     const User* user = nullptr;
@@ -105,6 +122,7 @@ class EmulatorService {
   void register_oauth_routes();
   void register_provisional_routes();
   void register_ipc_routes();
+  void register_gateway_routes();
 
   HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
   HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
@@ -208,6 +226,46 @@ class EmulatorService {
   HttpResponse admin_ipc_restore(const RouteContext& context);
   HttpResponse admin_ipc_close(const RouteContext& context);
 
+  // Gateway (gateway_routes.cpp).
+  void gateway_close_connection(std::uint64_t id, int code, std::string_view reason);
+  void gateway_drop_connection(std::uint64_t id);
+  // Unbinds the connection from its session (op 7, op 9 true): later dispatches wait for a resume.
+  void gateway_detach(std::uint64_t id);
+  void gateway_end_session(const std::string& session_id);
+  void gateway_heartbeat(std::uint64_t id);
+  void gateway_identify(std::uint64_t id, const rapidjson::Value& d);
+  void gateway_resume(std::uint64_t id, const rapidjson::Value& d);
+  void gateway_presence_update(std::uint64_t id, const rapidjson::Value& d);
+  std::optional<Principal> gateway_authenticate(std::string_view token);
+  // Sequences, buffers and (if connected) sends one dispatch; returns its s (0 if no such session).
+  std::int64_t gateway_dispatch(const std::string& session_id, std::string_view type,
+                                std::string_view d_json);
+  // To every session of the user (live or resumable): (session id, s) of each.
+  std::vector<std::pair<std::string, std::int64_t>> gateway_dispatch_to_user(std::string_view user_id,
+                                                                             std::string_view type,
+                                                                             std::string_view d_json);
+  [[nodiscard]] bool gateway_user_online(std::string_view user_id) const;
+  // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible).
+  [[nodiscard]] std::optional<std::string> presence_update_json(std::string_view user_id) const;
+  // Tells the user's friends when what they see of the user's presence changed (always if `force`).
+  void gateway_presence_changed(const std::string& user_id, bool force = false);
+  [[nodiscard]] std::string relationship_json(const std::string& other_id, int type) const;
+  [[nodiscard]] std::string gateway_limits_json() const;
+  std::variant<std::vector<std::uint64_t>, HttpResponse> gateway_select(const RouteContext& context,
+                                                                        rapidjson::Document& body);
+  HttpResponse admin_make_friends(const RouteContext& context);
+  HttpResponse admin_gateway_sessions(const RouteContext& context);
+  HttpResponse admin_gateway_drop(const RouteContext& context);
+  HttpResponse admin_gateway_stall(const RouteContext& context);
+  HttpResponse admin_gateway_close(const RouteContext& context);
+  HttpResponse admin_gateway_reconnect(const RouteContext& context);
+  HttpResponse admin_gateway_invalidate(const RouteContext& context);
+  HttpResponse admin_gateway_heartbeat(const RouteContext& context);
+  HttpResponse admin_gateway_heartbeat_interval(const RouteContext& context);
+  HttpResponse admin_gateway_dispatch(const RouteContext& context);
+  HttpResponse admin_gateway_limits(const RouteContext& context);
+  HttpResponse admin_gateway_set_limits(const RouteContext& context);
+
   FakeClock& clock_;
   ServiceEndpoints endpoints_;
   SnowflakeGenerator snowflakes_;
@@ -223,6 +281,13 @@ class EmulatorService {
   std::map<std::uint64_t, IpcConnection> ipc_connections_;
   std::uint64_t next_ipc_connection_ = 1;
   std::uint64_t ipc_handshakes_ = 0;  // successful handshakes since start (GET /_emulator/ipc)
+  GatewaySettings gateway_settings_;
+  std::map<std::uint64_t, GatewayConnection> gateway_connections_;
+  std::uint64_t next_gateway_connection_ = 1;
+  std::map<std::string, GatewaySession> gateway_sessions_;
+  std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
+  std::map<std::string, Presence> presences_;                       // by user id
+  std::map<std::string, std::string> last_presence_sent_;           // by user id: friends' last view
 };
 
 // Serializes a user object as the API returns it.

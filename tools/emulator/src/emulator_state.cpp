@@ -144,4 +144,21 @@ std::string EmulatorState::external_user_id_for(std::string_view type, std::stri
   return it == external_token_ids_.end() ? std::string(token) : it->second;
 }
 
+void EmulatorState::set_relationship(std::string_view user_id, std::string_view other_id, int type) {
+  auto& mine = relationships_[std::string(user_id)];
+  if (type == 0) {
+    mine.erase(std::string(other_id));
+  } else {
+    mine[std::string(other_id)] = type;
+  }
+}
+
+std::vector<std::pair<std::string, int>> EmulatorState::relationships_of(std::string_view user_id) const {
+  std::vector<std::pair<std::string, int>> result;
+  const auto it = relationships_.find(user_id);
+  if (it == relationships_.end()) return result;
+  result.assign(it->second.begin(), it->second.end());
+  return result;
+}
+
 }  // namespace platformpp::emulator

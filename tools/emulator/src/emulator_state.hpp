@@ -122,7 +122,14 @@ class EmulatorState {
   };
   Consent consent;
 
+  // Relationships as the platform types them (1 friend, 2 blocked, 3 incoming, 4 outgoing), one direction:
+  // what `user_id` sees of `other_id`. Type 0 removes it.
+  void set_relationship(std::string_view user_id, std::string_view other_id, int type);
+  // (other user id, type) pairs, sorted by id.
+  [[nodiscard]] std::vector<std::pair<std::string, int>> relationships_of(std::string_view user_id) const;
+
  private:
+  std::map<std::string, std::map<std::string, int>, std::less<>> relationships_;
   std::map<std::string, User, std::less<>> users_;
   std::optional<std::string> first_regular_user_;
   int provisional_counter_ = 0;

@@ -19,12 +19,16 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+#include <boost/beast/zlib/deflate_stream.hpp>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
@@ -39,6 +43,7 @@ namespace {
 namespace net = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
+namespace websocket = beast::websocket;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 using local = net::local::stream_protocol;
@@ -54,6 +59,153 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 bool is_http_parse_error(const beast::error_code& ec) {
   return &ec.category() == &http::make_error_code(http::error::bad_target).category();
 }
+
+// One Gateway WebSocket (taken over from a Session after an upgrade request on "/"): reads messages into the
+// service, writes what the service sends (deflated into one zlib stream when compression is on), one write
+// at a time.
+template <class Stream>
+class GatewaySocket final : public std::enable_shared_from_this<GatewaySocket<Stream>>, public GatewayPeer {
+ public:
+  GatewaySocket(EmulatorService& service, Stream&& stream)
+      : ws_(std::move(stream)), service_(service), close_timer_(ws_.get_executor()) {}
+  ~GatewaySocket() override {
+    if (opened_) service_.gateway_disconnected(id_, std::nullopt);
+  }
+  GatewaySocket(const GatewaySocket&) = delete;
+  GatewaySocket& operator=(const GatewaySocket&) = delete;
+
+  void start(http::request<http::string_body> request) {
+    request_ = std::move(request);
+    beast::get_lowest_layer(ws_).expires_never();
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+      response.set(http::field::server, "platformpp-emulator");
+    }));
+    // Larger than the Gateway's payload limit, so an oversized payload gets the platform's 4002.
+    ws_.read_message_max(64 * 1024);
+    ws_.async_accept(request_, [self = this->shared_from_this()](beast::error_code ec) {
+      if (ec) return self->finish();
+      self->opened_ = true;
+      self->id_ = self->service_.gateway_opened(*self, std::string(self->request_.target()));
+      self->read();
+    });
+  }
+
+  void enable_compression() override {
+    compress_ = true;
+    deflate_.reset(6, 15, 8, beast::zlib::Strategy::normal);
+  }
+
+  void send(std::string json) override {
+    if (closing_) return;
+    if (compress_) json = deflate(json);
+    queue_.push_back(std::move(json));
+    if (!writing_) write_next();
+  }
+
+  void close(int code, std::string reason) override {
+    if (closing_) return;
+    closing_ = true;
+    close_reason_.code = static_cast<std::uint16_t>(code);
+    close_reason_.reason = reason;
+    if (!writing_) send_close();
+  }
+
+  void drop() override {
+    closing_ = true;
+    dropped_ = true;
+    finish();  // an in-flight write fails and its handler drops the rest of the queue
+  }
+
+ private:
+  // The zlib header (what zlib's deflateInit writes: 32 KiB window, default level) before the first
+  // message, then each message as raw deflate data ending in a sync flush (00 00 ff ff). One stream per
+  // connection, never finished.
+  std::string deflate(const std::string& json) {
+    std::string out;
+    if (!header_sent_) {
+      out = "\x78\x9c";
+      header_sent_ = true;
+    }
+    beast::zlib::z_params zs;
+    zs.next_in = json.data();
+    zs.avail_in = json.size();
+    std::array<char, 4096> chunk{};
+    do {
+      zs.next_out = chunk.data();
+      zs.avail_out = chunk.size();
+      beast::error_code ec;
+      deflate_.write(zs, beast::zlib::Flush::sync, ec);
+      out.append(chunk.data(), chunk.size() - zs.avail_out);
+      if (ec) break;  // need_buffers: nothing more to flush
+    } while (zs.avail_out == 0 || zs.avail_in > 0);
+    return out;
+  }
+
+  void read() {
+    ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) {
+        std::optional<int> code;
+        if (ec == websocket::error::closed) code = self->ws_.reason().code;
+        self->service_.gateway_disconnected(self->id_, code);
+        return self->finish();
+      }
+      auto message = beast::buffers_to_string(self->buffer_.data());
+      self->buffer_.consume(self->buffer_.size());
+      self->service_.gateway_received(self->id_, message, self->ws_.got_text());
+      if (!self->dropped_) self->read();  // also while closing: the peer's close frame ends the handshake
+    });
+  }
+
+  void write_next() {
+    writing_ = true;
+    ws_.binary(compress_);
+    ws_.async_write(net::buffer(queue_.front()),
+                    [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->writing_ = false;
+                      if (!self->queue_.empty()) self->queue_.pop_front();
+                      if (ec || self->dropped_) {
+                        self->queue_.clear();
+                        return self->finish();
+                      }
+                      if (!self->queue_.empty()) return self->write_next();
+                      if (self->closing_ && !self->dropped_) self->send_close();
+                    });
+  }
+
+  void send_close() {
+    // A peer that never answers the close frame must not hold the socket open.
+    close_timer_.expires_after(std::chrono::seconds(5));
+    close_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      if (!ec) self->finish();
+    });
+    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) { self->finish(); });
+  }
+
+  void finish() {
+    beast::error_code ec;
+    close_timer_.cancel();
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+    socket.close(ec);
+  }
+
+  websocket::stream<Stream> ws_;
+  EmulatorService& service_;
+  net::steady_timer close_timer_;
+  http::request<http::string_body> request_;
+  beast::flat_buffer buffer_;
+  std::uint64_t id_ = 0;
+  bool opened_ = false;
+  bool compress_ = false;
+  bool header_sent_ = false;
+  beast::zlib::deflate_stream deflate_;
+  std::deque<std::string> queue_;
+  bool writing_ = false;
+  bool closing_ = false;
+  bool dropped_ = false;
+  websocket::close_reason close_reason_;
+};
 
 // One connection: reads requests one at a time (keep-alive), waits out a fault's delay on a timer without
 // blocking other connections, then writes the outcome.
@@ -104,6 +256,17 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (ec && is_http_parse_error(ec)) return send_error(400);
     if (ec) return close();  // timeout, reset, TLS error
 
+    // The Gateway: a WebSocket upgrade on "/" hands the stream over.
+    if (websocket::is_upgrade(parser_->get())) {
+      const auto target = parser_->get().target();
+      const auto path = target.substr(0, target.find('?'));
+      if (path == "/" || path.empty()) {
+        lowest().expires_never();
+        std::make_shared<GatewaySocket<Stream>>(service_, std::move(stream_))->start(parser_->release());
+        return;
+      }
+    }
+
     auto& message = parser_->get();
     request_ = HttpRequest{};
     request_.method = std::string(message.method_string());
@@ -115,7 +278,6 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     request_.client_address = client_address_;
     keep_alive_ = message.keep_alive();
     version_ = message.version();
-    // Later: a WebSocket upgrade on "/" hands the stream to the Gateway here.
 
     try {
       plan_ = service_.plan(request_);
@@ -554,6 +716,17 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   }
 
   std::make_shared<Listener>(acceptor, *service, tls ? &*tls : nullptr, settings.idle_timeout)->accept();
+  // The Gateway's clocks: zombie connections and expired resumable sessions.
+  net::steady_timer gateway_timer(io_context);
+  std::function<void()> schedule_gateway_tick = [&] {
+    gateway_timer.expires_after(std::chrono::milliseconds(25));
+    gateway_timer.async_wait([&](beast::error_code ec) {
+      if (ec) return;
+      service->gateway_tick();
+      schedule_gateway_tick();
+    });
+  };
+  schedule_gateway_tick();
   while (!io_context.stopped()) {
     try {
       io_context.run();

@@ -1,0 +1,205 @@
+// The Gateway's session logic without sockets: a fake GatewayPeer records what the service sends.
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "emulator_service.hpp"
+#include "test_support.hpp"
+
+using namespace platformpp::emulator;
+using namespace platformpp::emulator::test;
+
+namespace {
+
+struct FakePeer final : GatewayPeer {
+  void enable_compression() override { compressed = true; }
+  void send(std::string json) override {
+    if (!closed && !dropped) sent.push_back(std::move(json));
+  }
+  void close(int code, std::string reason) override {
+    closed = true;
+    close_code = code;
+    close_reason = std::move(reason);
+  }
+  void drop() override { dropped = true; }
+
+  rapidjson::Document last() {
+    REQUIRE(!sent.empty());
+    return parse(sent.back());
+  }
+
+  std::vector<std::string> sent;
+  bool compressed = false;
+  bool closed = false;
+  bool dropped = false;
+  int close_code = 0;
+  std::string close_reason;
+};
+
+struct Fixture {
+  std::int64_t real_now = 1'795'000'000'000;
+  FakeClock clock{[this] { return real_now; }};
+  EmulatorService service{
+      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
+  std::string user_id;
+  std::string app_id;
+  std::string token;
+
+  Fixture() {
+    user_id = str(parse(call("POST", "/_emulator/users", R"({"username":"alice"})").body)["id"]);
+    app_id = str(parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body)["id"]);
+    token = str(parse(call("POST", "/_emulator/tokens",
+                           R"({"user_id":")" + user_id + R"(","app_id":")" + app_id +
+                               R"(","scopes":"openid sdk.social_layer"})")
+                          .body)["access_token"]);
+  }
+
+  HttpResponse call(std::string method, std::string target, std::string body = {}) {
+    const auto outcome = service.handle(make_request(std::move(method), std::move(target), std::move(body)));
+    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
+    REQUIRE_MESSAGE(outcome.response.status < 300, outcome.response.body);
+    return outcome.response;
+  }
+
+  // Opens a connection and identifies; returns (connection id, session id).
+  std::pair<std::uint64_t, std::string> ready(FakePeer& peer) {
+    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
+    service.gateway_received(
+        id, R"({"op":2,"d":{"token":"Bearer )" + token + R"(","properties":{},"intents":0}})", true);
+    auto ready_payload = peer.last();
+    REQUIRE(str(ready_payload["t"]) == "READY");
+    return {id, str(ready_payload["d"]["session_id"])};
+  }
+
+  void resume(FakePeer& peer, const std::string& session_id, std::int64_t seq) {
+    const auto id = service.gateway_opened(peer, "/?v=10");
+    service.gateway_received(id,
+                             R"({"op":6,"d":{"token":"Bearer )" + token + R"(","session_id":")" + session_id +
+                                 R"(","seq":)" + std::to_string(seq) + "}}",
+                             true);
+  }
+
+  void inject(int n) {
+    call("POST", "/_emulator/gateway/dispatch",
+         R"({"user_id":")" + user_id + R"(","t":"TEST_EVENT","d":{"n":)" + std::to_string(n) + "}}");
+  }
+};
+
+}  // namespace
+
+TEST_CASE_FIXTURE(Fixture, "gateway: the query selects version, encoding and compression") {
+  FakePeer none;
+  service.gateway_opened(none, "/");
+  CHECK(none.close_code == 4012);
+  FakePeer v9;
+  service.gateway_opened(v9, "/?v=9&encoding=json");
+  CHECK(v9.close_code == 4012);
+  FakePeer etf;
+  service.gateway_opened(etf, "/?v=10&encoding=etf");
+  CHECK(etf.close_code == 4002);
+  FakePeer zlib;
+  service.gateway_opened(zlib, "/?v=10&encoding=json&compress=zlib-stream");
+  CHECK(zlib.compressed);
+  CHECK_FALSE(zlib.closed);
+  CHECK(zlib.last()["op"].GetInt() == 10);
+}
+
+TEST_CASE_FIXTURE(Fixture, "gateway: a seq older than the buffer gets op 9 false; a seq ahead closes 4007") {
+  call("POST", "/_emulator/gateway/limits", R"({"buffer_size":2})");
+  FakePeer first;
+  const auto [id, session_id] = ready(first);
+  service.gateway_disconnected(id, std::nullopt);  // a drop
+  for (int n = 1; n <= 3; ++n)
+    inject(n);  // s = 2, 3, 4; only 3 and 4 stay buffered
+
+  FakePeer ahead;
+  resume(ahead, session_id, 5);
+  CHECK(ahead.close_code == 4007);
+
+  FakePeer replayable;
+  resume(replayable, session_id, 2);     // needs 3 and 4: buffered
+  REQUIRE(replayable.sent.size() == 4);  // Hello, 3, 4, RESUMED
+  CHECK(parse(replayable.sent[1])["s"].GetInt() == 3);
+  CHECK(parse(replayable.sent[2])["s"].GetInt() == 4);
+  CHECK(str(parse(replayable.sent[3])["t"]) == "RESUMED");
+  CHECK(first.sent.size() == 2);  // Hello and READY: the dropped connection got nothing more
+}
+
+TEST_CASE_FIXTURE(Fixture, "gateway: too old a seq ends the session") {
+  call("POST", "/_emulator/gateway/limits", R"({"buffer_size":2})");
+  FakePeer first;
+  const auto [id, session_id] = ready(first);
+  service.gateway_disconnected(id, 4000);
+  for (int n = 1; n <= 3; ++n)
+    inject(n);
+  FakePeer late;
+  resume(late, session_id, 1);  // needs s 2, evicted
+  CHECK(late.last()["op"].GetInt() == 9);
+  CHECK(late.last()["d"].IsFalse());
+  CHECK_FALSE(late.closed);
+  FakePeer again;
+  resume(again, session_id, 4);
+  CHECK(again.last()["d"].IsFalse());
+}
+
+TEST_CASE_FIXTURE(Fixture, "gateway: a session is forgotten after its resume window") {
+  call("POST", "/_emulator/gateway/limits", R"({"resume_window_ms":0})");
+  FakePeer first;
+  const auto [id, session_id] = ready(first);
+  service.gateway_disconnected(id, std::nullopt);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  service.gateway_tick();
+  FakePeer late;
+  resume(late, session_id, 1);
+  CHECK(late.last()["d"].IsFalse());
+}
+
+TEST_CASE_FIXTURE(Fixture, "gateway: client close 1001 ends the session; 4000 keeps it") {
+  FakePeer a;
+  const auto [a_id, a_session] = ready(a);
+  service.gateway_disconnected(a_id, 1001);
+  FakePeer b;
+  const auto [b_id, b_session] = ready(b);
+  service.gateway_disconnected(b_id, 4000);
+  const auto sessions = parse(call("GET", "/_emulator/gateway/sessions").body);
+  REQUIRE(sessions["sessions"].Size() == 1);
+  CHECK(str(sessions["sessions"][0]["session_id"]) == b_session);
+  CHECK(sessions["sessions"][0]["resumable"].GetBool());
+  CHECK_FALSE(sessions["sessions"][0]["connected"].GetBool());
+}
+
+TEST_CASE_FIXTURE(Fixture, "gateway: binary frames and non-object payloads close with 4002") {
+  FakePeer binary;
+  const auto id = service.gateway_opened(binary, "/?v=10");
+  service.gateway_received(id, R"({"op":1,"d":null})", false);
+  CHECK(binary.close_code == 4002);
+  FakePeer array;
+  const auto id2 = service.gateway_opened(array, "/?v=10");
+  service.gateway_received(id2, "[1]", true);
+  CHECK(array.close_code == 4002);
+  FakePeer no_op;
+  const auto id3 = service.gateway_opened(no_op, "/?v=10");
+  service.gateway_received(id3, R"({"d":null})", true);
+  CHECK(no_op.close_code == 4002);
+}
+
+TEST_CASE_FIXTURE(Fixture, "gateway admin: bad bodies are 50035, unknown users 10013") {
+  auto raw = [&](const std::string& path, const std::string& body) {
+    return service.handle(make_request("POST", "/_emulator" + path, body)).response;
+  };
+  CHECK(raw("/gateway/close", R"({"code":999})").status == 400);
+  CHECK(raw("/gateway/heartbeat-interval", R"({"ms":5})").status == 400);
+  CHECK(raw("/gateway/dispatch", R"({"user_id":"1","t":"lower"})").status == 400);
+  CHECK(raw("/gateway/dispatch", R"({"user_id":"1","t":"OK"})").status == 404);
+  CHECK(raw("/friendships", R"({"user_id":")" + user_id + R"(","other_user_id":")" + user_id + R"("})")
+            .status == 400);
+  CHECK(raw("/friendships", R"({"user_id":")" + user_id + R"(","other_user_id":"1"})").status == 404);
+  const auto limits = parse(raw("/gateway/limits", R"({"reset":true})").body);
+  CHECK(limits["heartbeat_interval_ms"].GetInt() == 45000);
+  CHECK(limits["identify_budget"].GetInt() == 1000);
+}
