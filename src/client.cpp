@@ -301,6 +301,22 @@ bool Client::IsAuthenticated() const {
   return core_ && core_->credentials.Get().has_value();
 }
 
+void Client::Connect() {
+  core_->Connect();
+}
+
+void Client::Disconnect() {
+  core_->Disconnect();
+}
+
+Client::Status Client::GetStatus() const {
+  return core_ ? core_->GetStatus() : Status::Disconnected;
+}
+
+void Client::SetStatusChangedCallback(StatusChangedCallback callback) {
+  core_->SetStatusChangedCallback(std::move(callback));
+}
+
 std::string Client::GetDefaultCommunicationScopes() {
   return "openid sdk.social_layer";
 }

@@ -101,6 +101,14 @@ class Client {
   using UpdateTokenCallback = std::function<void(ClientResult result)>;
   using AuthorizationCallback =
       std::function<void(ClientResult result, std::string code, std::string redirectUri)>;
+  /// A status change of the realtime connection, inside RunCallbacks, in order; GetStatus already returns the
+  /// new status (or a later one). `error` and `errorDetail` explain a Disconnected that was not asked for:
+  /// - ConnectionFailed, 401: Connect without a token (UpdateToken first), or GET /gateway refused the token
+  ///   (401/403: the HTTP status).
+  /// - UnexpectedClose, the Gateway close code: the server closed with a code that forbids reconnecting
+  ///   (4004 authentication failed, 4010-4014 shard/version/intents).
+  /// Otherwise None and 0.
+  using StatusChangedCallback = std::function<void(Status status, Error error, int32_t errorDetail)>;
   /// Opens a URL in a browser and returns whether it could; runs inside RunCallbacks.
   using UrlOpener = std::function<bool(const std::string& url)>;
 
@@ -204,6 +212,18 @@ class Client {
   /// restarted. A new call replaces the callback.
   void RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback);
   void RemoveAuthorizeRequestCallback();
+
+  /// Opens the realtime connection (the Gateway) with the token of UpdateToken: HttpWait (GET /gateway)
+  /// -> Connecting -> Connected -> Ready, and keeps it up (resuming, Reconnecting meanwhile) until
+  /// Disconnect or a close the platform marks final. Without a token the status stays Disconnected and the
+  /// status callback reports ConnectionFailed (errorDetail 401). Does nothing while already connecting or
+  /// connected. A later UpdateToken with another token makes a connected session identify again with it.
+  void Connect();
+  /// Closes the realtime connection (close code 1000, which ends the session): Disconnecting ->
+  /// Disconnected.
+  void Disconnect();
+  Status GetStatus() const;
+  void SetStatusChangedCallback(StatusChangedCallback callback);
 
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();

@@ -25,6 +25,28 @@ ClientCore::ClientCore(ClientOptions options)
   http_ = std::make_unique<net::HttpClient>(*io_, logger_, std::move(http));
   authorizer_ = std::make_unique<auth::Authorizer>(*this);
   authorizeRequests_ = std::make_unique<auth::AuthorizeRequests>(*this);
+  gateway::GatewayOptions gatewayOptions;
+  gatewayOptions.apiBase = options_.apiBase;
+  gatewayOptions.caFile = options_.caFile;
+  gatewayOptions.useSystemCertificates = options_.useSystemCertificates;
+  gatewayOptions.userAgent = http.userAgent;
+  gatewayOptions.token = [this] {
+    std::optional<Credentials> current = credentials.Get();
+    return current ? current->Header() : std::string();
+  };
+  gateway_ = std::make_unique<gateway::GatewayConnection>(*io_, logger_, *http_, std::move(gatewayOptions));
+  // The handlers run on the network thread and end before the gateway's Shutdown returns (Destroy).
+  gateway_->SetStatusHandler([this](Client::Status status, Client::Error error, int32_t detail) {
+    OnGatewayStatus(status, error, detail);
+  });
+  gateway_->SetReadyHandler([this](const gateway::ReadyInfo& ready) {
+    std::lock_guard lock(gatewayMutex_);
+    readyUserJson_ = ready.userJson;
+  });
+  gateway_->SetDispatchSink([this](const gateway::Dispatch& dispatch) {
+    for (auto& sink : gatewaySinks_)
+      sink(dispatch);
+  });
   while (!options_.webBase.empty() && options_.webBase.back() == '/')
     options_.webBase.pop_back();
 }
@@ -46,6 +68,7 @@ void ClientCore::Destroy() noexcept {
     ipcClosed_ = true;  // no new connection from here on
   }
   if (ipc_) ipc_->Shutdown();
+  gateway_->Shutdown();  // before the HTTP client, whose GET /gateway it may be waiting for
   authorizer_->Shutdown();
   http_->Shutdown();
   // 3. Complete everything queued with ClientDestroyed, here on the destroying thread.
@@ -85,10 +108,58 @@ int64_t EpochMs(std::chrono::system_clock::time_point t) {
 }  // namespace
 
 void ClientCore::SetToken(AuthorizationTokenType type, std::string token) {
+  std::optional<Credentials> previous = this->credentials.Get();
   Credentials credentials = this->credentials.Set(type, std::move(token));
+  // A connected session identifies again with the new token (a no-op while not connected).
+  if (previous && (previous->token != credentials.token || previous->type != credentials.type) &&
+      !Destroying()) {
+    gateway_->Reidentify();
+  }
   // A new token gets its own warning, once.
   expiryWarnAtMs_.store(
       credentials.expiresAt ? std::max<int64_t>(EpochMs(*credentials.expiresAt - kExpiryWarning), 1) : 0);
+}
+
+void ClientCore::Connect() {
+  if (Destroying()) return;
+  if (!credentials.Get()) {
+    // Nothing to identify with: the status stays Disconnected and the callback says why.
+    logger_->Error("Connect: no token; call UpdateToken first");
+    OnGatewayStatus(Client::Status::Disconnected, Client::Error::ConnectionFailed,
+                    gateway::kErrorDetailNoToken);
+    return;
+  }
+  gateway_->Connect();
+}
+
+void ClientCore::Disconnect() {
+  if (!Destroying()) gateway_->Disconnect();
+}
+
+void ClientCore::SetStatusChangedCallback(Client::StatusChangedCallback callback) {
+  std::lock_guard lock(gatewayMutex_);
+  statusCallback_ = callback ? std::make_shared<Client::StatusChangedCallback>(std::move(callback)) : nullptr;
+}
+
+std::string ClientCore::ReadyUserJson() const {
+  std::lock_guard lock(gatewayMutex_);
+  return readyUserJson_;
+}
+
+void ClientCore::AddGatewaySink(gateway::DispatchSink sink) {
+  gatewaySinks_.push_back(std::move(sink));
+}
+
+void ClientCore::OnGatewayStatus(Client::Status status, Client::Error error, int32_t errorDetail) {
+  status_.store(status);  // before the callback is queued
+  PostEvent(*queue_, [this, status, error, errorDetail] {
+    std::shared_ptr<Client::StatusChangedCallback> callback;
+    {
+      std::lock_guard lock(gatewayMutex_);
+      callback = statusCallback_;
+    }
+    if (callback && *callback) (*callback)(status, error, errorDetail);
+  });
 }
 
 void ClientCore::SetTokenExpirationCallback(std::function<void()> callback) {

@@ -6,6 +6,7 @@
 #include "core/completion.hpp"
 #include "core/credentials.hpp"
 #include "core/logger.hpp"
+#include "gateway/gateway_connection.hpp"
 #include "net/http_client.hpp"
 
 #include <platformpp/client.hpp>
@@ -17,6 +18,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace platformpp::auth {
 class Authorizer;
@@ -74,7 +76,23 @@ class ClientCore {
   void SetToken(AuthorizationTokenType type, std::string token);
   void SetTokenExpirationCallback(std::function<void()> callback);
 
+  /// The Gateway session (Client::Connect). Status changes reach the status callback inside RunCallbacks;
+  /// GetStatus returns the new status before that callback is queued.
+  void Connect();
+  void Disconnect();
+  Client::Status GetStatus() const noexcept { return status_.load(); }
+  void SetStatusChangedCallback(Client::StatusChangedCallback callback);
+  /// READY's `user` as JSON text of the current (or last) session; empty before the first READY.
+  std::string ReadyUserJson() const;
+  /// Where features (presence, relationships, lobbies, ...) receive Gateway dispatches: each sink gets every
+  /// dispatch on the network thread, once per sequence number, in order (see gateway::Dispatch). Register in
+  /// the ClientCore constructor, before anything can call Connect; a sink updates its state and then queues
+  /// its callbacks with PostEvent.
+  void AddGatewaySink(gateway::DispatchSink sink);
+
  private:
+  void OnGatewayStatus(Client::Status status, Client::Error error, int32_t errorDetail);
+
   ClientOptions options_;
   std::shared_ptr<CallbackQueue> queue_;
   std::shared_ptr<Logger> logger_;
@@ -82,6 +100,12 @@ class ClientCore {
   std::unique_ptr<net::HttpClient> http_;
   std::unique_ptr<auth::Authorizer> authorizer_;
   std::unique_ptr<auth::AuthorizeRequests> authorizeRequests_;
+  std::unique_ptr<gateway::GatewayConnection> gateway_;
+  std::vector<gateway::DispatchSink> gatewaySinks_;  // filled during construction, read on the network thread
+  std::atomic<Client::Status> status_{Client::Status::Disconnected};
+  mutable std::mutex gatewayMutex_;
+  std::shared_ptr<Client::StatusChangedCallback> statusCallback_;  // gatewayMutex_
+  std::string readyUserJson_;                                      // gatewayMutex_
   std::mutex ipcMutex_;
   std::unique_ptr<ipc::IpcConnection> ipc_;
   bool ipcClosed_ = false;  // ipcMutex_

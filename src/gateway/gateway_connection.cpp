@@ -1,0 +1,827 @@
+// The Gateway layer's one Beast translation unit: the WebSocket to the platform's realtime Gateway.
+#include "core/asio_prelude.hpp"
+
+#include "gateway/gateway_connection.hpp"
+
+#include <platformpp/io_context.hpp>
+
+#include "core/io_context_access.hpp"
+#include "core/logger.hpp"
+#include "gateway/session_policy.hpp"
+#include "gateway/zlib_stream.hpp"
+#include "net/http_client.hpp"
+#include "net/url.hpp"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <cstdlib>
+#include <deque>
+#include <random>
+#include <type_traits>
+
+namespace platformpp::gateway {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using Strand = asio::strand<asio::io_context::executor_type>;
+
+constexpr auto kAwait = asio::use_awaitable;
+// How long a close handshake may take before the socket is simply closed (a zombie never answers).
+constexpr auto kCloseGrace = std::chrono::milliseconds(1000);
+
+bool IsIpLiteral(const std::string& host) {
+  error_code ec;
+  asio::ip::make_address(host, ec);
+  return !ec;
+}
+
+// One WebSocket connection, plain or TLS. Handlers of a closed link find `closed` set and do nothing more.
+class Link {
+ public:
+  virtual ~Link() = default;
+  virtual asio::awaitable<void> Read(beast::flat_buffer& buffer, error_code& ec) = 0;
+  virtual bool GotText() const = 0;
+  /// Queued; frames go out one at a time, in order.
+  virtual void Send(std::string text) = 0;
+  /// A close frame with `code` (after the write in progress), then the socket closes.
+  virtual void Close(uint16_t code) = 0;
+  /// Closes the socket at once.
+  virtual void Teardown() = 0;
+  /// The code of the server's close frame, if one arrived.
+  virtual std::optional<int> CloseCode() const = 0;
+
+  bool closing = false;  // we sent (or are about to send) a close frame
+  bool gotHello = false;
+};
+
+template <class Ws>
+class WsLink : public Link, public std::enable_shared_from_this<WsLink<Ws>> {
+ public:
+  WsLink(std::unique_ptr<Ws> ws, const Strand& strand)
+      : ws_(std::move(ws)), strand_(strand), timer_(strand) {}
+
+  asio::awaitable<void> Read(beast::flat_buffer& buffer, error_code& ec) override {
+    co_await ws_->async_read(buffer, asio::redirect_error(kAwait, ec));
+  }
+  bool GotText() const override { return ws_->got_text(); }
+
+  void Send(std::string text) override {
+    if (closing || tornDown_) return;
+    writes_.push_back(std::move(text));
+    if (!writing_) WriteNext();
+  }
+
+  void Close(uint16_t code) override {
+    if (closing || tornDown_) return;
+    closing = true;
+    closeCode_ = code;
+    timer_.expires_after(kCloseGrace);
+    timer_.async_wait([self = this->shared_from_this()](error_code ec) {
+      if (!ec) self->Teardown();
+    });
+    if (!writing_) DoClose();
+  }
+
+  void Teardown() override {
+    if (tornDown_) return;
+    tornDown_ = true;
+    timer_.cancel();
+    error_code ignored;
+    auto& tcp = beast::get_lowest_layer(*ws_);
+    tcp.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    tcp.close();
+  }
+
+  std::optional<int> CloseCode() const override {
+    int code = ws_->reason().code;
+    if (code == 0) return std::nullopt;
+    return code;
+  }
+
+ private:
+  void WriteNext() {
+    writing_ = true;
+    ws_->text(true);
+    ws_->async_write(
+        asio::buffer(writes_.front()),
+        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code ec, std::size_t) {
+          self->writing_ = false;
+          if (self->tornDown_) return;
+          if (ec) {
+            self->Teardown();
+            return;
+          }
+          self->writes_.pop_front();
+          if (self->closing) {
+            self->DoClose();
+          } else if (!self->writes_.empty()) {
+            self->WriteNext();
+          }
+        }));
+  }
+
+  void DoClose() {
+    if (closeSent_ || tornDown_) return;
+    closeSent_ = true;
+    ws_->async_close(
+        websocket::close_reason(closeCode_),
+        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code) { self->Teardown(); }));
+  }
+
+  std::unique_ptr<Ws> ws_;
+  Strand strand_;
+  asio::steady_timer timer_;
+  std::deque<std::string> writes_;
+  bool writing_ = false;
+  bool closeSent_ = false;
+  bool tornDown_ = false;
+  uint16_t closeCode_ = 1000;
+};
+
+using PlainWs = websocket::stream<beast::tcp_stream>;
+using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+
+const char* StepName(NextStep step) {
+  switch (step) {
+    case NextStep::Resume:
+      return "resume";
+    case NextStep::Identify:
+      return "identify afresh";
+    case NextStep::Stop:
+      return "stop";
+  }
+  return "?";
+}
+
+}  // namespace
+
+class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
+ public:
+  Impl(asio::io_context& io, std::shared_ptr<core::Logger> logger, net::HttpClient& http,
+       GatewayOptions options)
+      : strand_(asio::make_strand(io)),
+        logger_(std::move(logger)),
+        http_(http),
+        options_(std::move(options)),
+        backoff_(options_.backoffInitial, options_.backoffMaximum, random_),
+        heartbeatTimer_(strand_),
+        waitTimer_(strand_),
+        helloTimer_(strand_),
+        decoder_(options_.maxMessageBytes) {}
+  ~Impl() { stopped_.set_value(); }
+
+  std::future<void> StoppedFuture() { return stopped_.get_future(); }
+
+  // Set before Connect; read only on the strand afterwards.
+  StatusHandler onStatus_;
+  DispatchSink sink_;
+  std::function<void(const ReadyInfo&)> onReady_;
+
+  void Connect() {
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      if (self->shutdown_) return;
+      self->wanted_ = true;
+      if (self->running_) return;
+      self->Spawn();
+    });
+  }
+
+  void Disconnect() {
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      if (self->shutdown_ || !self->running_ || !self->wanted_) return;
+      self->wanted_ = false;
+      self->SetStatus(Status::Disconnecting);
+      self->ForgetSession();
+      self->forced_ = NextStep::Stop;
+      self->Interrupt();
+      if (self->link_) self->link_->Close(kNormalCloseCode);
+    });
+  }
+
+  void Reidentify() {
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      if (self->shutdown_ || !self->running_ || !self->wanted_) return;
+      self->logger_->Info("Gateway: the token changed; identifying again");
+      self->ForgetSession();
+      self->next_ = NextStep::Identify;
+      self->skipBackoff_ = true;
+      if (self->link_) {
+        self->forced_ = NextStep::Identify;
+        self->link_->Close(kNormalCloseCode);  // ends the old token's session on the server
+      } else {
+        self->waitTimer_.cancel();
+      }
+    });
+  }
+
+  void Shutdown() {
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      self->shutdown_ = true;
+      self->wanted_ = false;
+      self->Interrupt();
+      if (self->link_) self->link_->Teardown();
+      self->onStatus_ = nullptr;
+      self->sink_ = nullptr;
+      self->onReady_ = nullptr;
+    });
+  }
+
+ private:
+  void Spawn() {
+    running_ = true;
+    asio::co_spawn(
+        strand_, [self = shared_from_this()]() -> asio::awaitable<void> { co_await self->Run(); },
+        [self = shared_from_this()](std::exception_ptr error) {
+          if (!error) return;
+          self->running_ = false;
+          try {
+            std::rethrow_exception(error);
+          } catch (const std::exception& e) {
+            self->logger_->Error(std::string("Gateway: the session loop failed with an exception: ") +
+                                 e.what());
+          } catch (...) {
+            self->logger_->Error("Gateway: the session loop failed with an unknown exception");
+          }
+        });
+  }
+
+  // Cancels whatever the session loop waits for (HTTP, backoff, connect, Hello, heartbeats).
+  void Interrupt() {
+    waitTimer_.cancel();
+    helloTimer_.cancel();
+    heartbeatTimer_.cancel();
+    heartbeat_.Stop();
+    if (abortOpen_) abortOpen_();
+  }
+
+  void ForgetSession() {
+    sessionId_.clear();
+    resumeUrl_.clear();
+    seq_.Reset();
+  }
+
+  void SetStatus(Status status, Error error = Error::None, int32_t detail = 0) {
+    if (status == status_ && error == Error::None) return;
+    status_ = status;
+    if (shutdown_) return;
+    logger_->Verbose(std::string("Gateway: status ") + Client::StatusToString(status) +
+                     (error != Error::None
+                          ? " (" + Client::ErrorToString(error) + ", " + std::to_string(detail) + ")"
+                          : std::string()));
+    Invoke("status", onStatus_, status, error, detail);
+  }
+
+  // Fetch the URL, connect, serve the connection until it ends, back off, again; until Disconnect, a close
+  // that forbids reconnecting, or shutdown.
+  asio::awaitable<void> Run() {
+    Error stopError = Error::None;
+    int32_t stopDetail = 0;
+    bool everConnected = false;
+    next_ = sessionId_.empty() ? NextStep::Identify : next_;
+    while (wanted_ && !shutdown_) {
+      if (gatewayUrl_.empty()) {
+        SetStatus(Status::HttpWait);
+        int32_t httpStatus = 0;
+        std::string failure;
+        bool ok = co_await FetchGatewayUrl(httpStatus, failure);
+        if (!wanted_ || shutdown_) break;
+        if (!ok) {
+          if (httpStatus == 401 || httpStatus == 403) {
+            logger_->Error("Gateway: GET /gateway: " + failure + "; not reconnecting");
+            stopError = Error::ConnectionFailed;
+            stopDetail = httpStatus;
+            break;
+          }
+          // GCC 12 mishandles non-trivial temporaries in co_await expressions: named locals only.
+          std::string why = "GET /gateway: " + failure;
+          co_await Backoff(why);
+          continue;
+        }
+      }
+      std::string token = options_.token ? options_.token() : std::string();
+      if (token.empty()) {
+        logger_->Error("Gateway: no token (call UpdateToken before Connect)");
+        stopError = Error::ConnectionFailed;
+        stopDetail = kErrorDetailNoToken;
+        break;
+      }
+      const bool resume = next_ == NextStep::Resume && !sessionId_.empty();
+      if (!resume) ForgetSession();
+      std::string url =
+          GatewayConnectUrl(resume && !resumeUrl_.empty() ? resumeUrl_ : gatewayUrl_, options_.compress);
+      SetStatus(everConnected ? Status::Reconnecting : Status::Connecting);
+      std::string failure;
+      std::shared_ptr<Link> link = co_await Open(url, failure);
+      if (!wanted_ || shutdown_) {
+        if (link) link->Teardown();
+        break;
+      }
+      if (!link) {
+        if (!failure.empty() && failure.find("certificate") != std::string::npos) {
+          logger_->Error("Gateway: " + failure);
+        }
+        everConnected = true;  // later attempts show as Reconnecting
+        co_await Backoff(failure);
+        continue;
+      }
+      everConnected = true;
+      link_ = link;
+      SetStatus(Status::Connected);
+      std::optional<int> closeCode;
+      NextStep step = co_await Serve(link, token, resume, closeCode);
+      link_.reset();
+      if (!wanted_ || shutdown_) break;
+      if (step == NextStep::Stop) {
+        logger_->Error("Gateway: closed with " + std::to_string(closeCode.value_or(0)) +
+                       "; not reconnecting");
+        stopError = Error::UnexpectedClose;
+        stopDetail = closeCode.value_or(0);
+        ForgetSession();
+        break;
+      }
+      next_ = step;
+      if (step == NextStep::Identify) ForgetSession();
+      if (skipBackoff_) {
+        skipBackoff_ = false;
+        SetStatus(Status::Reconnecting);
+        continue;
+      }
+      std::string why = "the connection ended (" +
+                        (closeCode ? "close " + std::to_string(*closeCode) : std::string("no close code")) +
+                        "); will " + StepName(step);
+      co_await Backoff(why);
+    }
+    running_ = false;
+    if (shutdown_) co_return;
+    if (!wanted_ || stopError != Error::None) {
+      wanted_ = false;
+      gatewayUrl_.clear();
+      SetStatus(Status::Disconnected, stopError, stopDetail);
+    }
+    if (wanted_) Spawn();  // Connect again while the loop was ending
+  }
+
+  asio::awaitable<void> Backoff(const std::string& why) {
+    SetStatus(Status::Reconnecting);
+    auto delay = backoff_.Next();
+    logger_->Warning("Gateway: " + why + "; next attempt in " + std::to_string(delay.count()) + " ms");
+    waitTimer_.expires_after(delay);
+    error_code ec;
+    co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+  }
+
+  asio::awaitable<bool> FetchGatewayUrl(int32_t& httpStatus, std::string& failure) {
+    struct Outcome {
+      std::optional<net::HttpResponse> response;
+    };
+    auto outcome = std::make_shared<Outcome>();
+    net::HttpRequest request;
+    request.url = options_.apiBase + "/gateway";
+    if (options_.token) {
+      std::string token = options_.token();
+      if (!token.empty()) request.headers.emplace_back("Authorization", std::move(token));
+    }
+    waitTimer_.expires_at(SteadyClock::time_point::max());
+    http_.Send(std::move(request), [weak = weak_from_this(), outcome](net::HttpResponse response) {
+      auto self = weak.lock();
+      if (!self) return;
+      asio::dispatch(self->strand_, [self, outcome, response = std::move(response)]() mutable {
+        outcome->response = std::move(response);
+        self->waitTimer_.cancel();
+      });
+    });
+    while (!outcome->response && wanted_ && !shutdown_) {
+      error_code ec;
+      co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+      if (!ec) break;                 // cannot happen: the timer never expires
+      if (!outcome->response) break;  // cancelled by Disconnect or shutdown
+    }
+    if (!outcome->response) co_return false;
+    net::HttpResponse& response = *outcome->response;
+    httpStatus = response.status;
+    if (!response.transport.Successful()) {
+      failure = response.transport.Error();
+      co_return false;
+    }
+    if (!response.Ok()) {
+      failure = "HTTP " + std::to_string(response.status);
+      co_return false;
+    }
+    std::optional<std::string> url = ParseGatewayUrl(response.body);
+    std::optional<net::Url> parsed = url ? net::ParseUrl(*url) : std::nullopt;
+    if (!parsed || (parsed->scheme != "ws" && parsed->scheme != "wss")) {
+      failure = "the answer has no ws:// or wss:// url";
+      co_return false;
+    }
+    std::optional<net::Url> api = net::ParseUrl(options_.apiBase);
+    if (api && api->Secure() && !parsed->Secure()) {
+      failure = "refusing a plain ws:// Gateway behind an https API";
+      co_return false;
+    }
+    gatewayUrl_ = *url;
+    logger_->Verbose("Gateway: URL " + gatewayUrl_);
+    co_return true;
+  }
+
+  void EnsureTls() {
+    if (tlsReady_) return;
+    tlsReady_ = true;
+    tls_.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                     ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+    tls_.set_verify_mode(ssl::verify_peer);
+    error_code ec;
+    if (options_.useSystemCertificates) {
+      if (SSL_CTX_set_default_verify_dir(tls_.native_handle()) != 1) {
+        logger_->Warning("Gateway: cannot use the system's certificate directory");
+      }
+      if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file) {
+        tls_.load_verify_file(file, ec);
+        if (ec)
+          logger_->Warning(std::string("Gateway: cannot load SSL_CERT_FILE ") + file + ": " + ec.message());
+      }
+    }
+    if (!options_.caFile.empty()) {
+      tls_.load_verify_file(options_.caFile, ec);
+      if (ec) tlsError_ = "cannot load the CA file " + options_.caFile + ": " + ec.message();
+    }
+  }
+
+  // TCP connect, TLS handshake with peer and host name verification (wss), WebSocket handshake.
+  asio::awaitable<std::shared_ptr<Link>> Open(const std::string& text, std::string& failure) {
+    std::optional<net::Url> url = net::ParseUrl(text);
+    if (!url) {
+      failure = "invalid Gateway URL";
+      co_return nullptr;
+    }
+    if (url->Secure()) {
+      EnsureTls();
+      if (!tlsError_.empty()) {
+        failure = tlsError_;
+        co_return nullptr;
+      }
+    }
+    tcp::resolver resolver(strand_);
+    abortOpen_ = [&resolver] { resolver.cancel(); };
+    error_code ec;
+    const std::string port = std::to_string(url->port);
+    auto endpoints = co_await resolver.async_resolve(url->host, port, asio::redirect_error(kAwait, ec));
+    abortOpen_ = nullptr;
+    if (ec || shutdown_ || !wanted_) {
+      failure = "resolve " + url->host + ": " + ec.message();
+      co_return nullptr;
+    }
+    if (url->Secure()) {
+      auto ws = std::make_unique<TlsWs>(strand_, tls_);
+      std::shared_ptr<Link> link = co_await Handshake(std::move(ws), *url, endpoints, failure);
+      co_return link;
+    }
+    auto ws = std::make_unique<PlainWs>(strand_);
+    std::shared_ptr<Link> link = co_await Handshake(std::move(ws), *url, endpoints, failure);
+    co_return link;
+  }
+
+  template <class Ws>
+  asio::awaitable<std::shared_ptr<Link>> Handshake(std::unique_ptr<Ws> ws, const net::Url& url,
+                                                   const tcp::resolver::results_type& endpoints,
+                                                   std::string& failure) {
+    auto& tcpStream = beast::get_lowest_layer(*ws);
+    abortOpen_ = [&tcpStream] { tcpStream.close(); };
+    struct Clear {
+      std::function<void()>& f;
+      ~Clear() { f = nullptr; }
+    } clear{abortOpen_};
+    tcpStream.expires_after(options_.connectTimeout);
+    error_code ec;
+    co_await tcpStream.async_connect(endpoints, asio::redirect_error(kAwait, ec));
+    if (ec || shutdown_ || !wanted_) {
+      failure = "connect to " + url.Authority() + ": " + ec.message();
+      co_return nullptr;
+    }
+    tcpStream.socket().set_option(tcp::no_delay(true), ec);
+    if constexpr (std::is_same_v<Ws, TlsWs>) {
+      SSL* ssl = ws->next_layer().native_handle();
+      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
+      X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+      if (IsIpLiteral(url.host)) {
+        X509_VERIFY_PARAM_set1_ip_asc(param, url.host.c_str());
+      } else {
+        SSL_set_tlsext_host_name(ssl, url.host.c_str());
+        X509_VERIFY_PARAM_set1_host(param, url.host.c_str(), url.host.size());
+      }
+      co_await ws->next_layer().async_handshake(ssl::stream_base::client, asio::redirect_error(kAwait, ec));
+      if (ec || shutdown_ || !wanted_) {
+        long verify = SSL_get_verify_result(ssl);
+        failure = verify != X509_V_OK ? std::string("TLS handshake (certificate: ") +
+                                            X509_verify_cert_error_string(verify) + ")"
+                                      : "TLS handshake: " + ec.message();
+        co_return nullptr;
+      }
+    }
+    ws->set_option(
+        websocket::stream_base::decorator([agent = options_.userAgent](websocket::request_type& req) {
+          req.set(beast::http::field::user_agent, agent);
+        }));
+    ws->read_message_max(options_.maxMessageBytes);
+    const std::string host = url.Authority();
+    co_await ws->async_handshake(host, url.target, asio::redirect_error(kAwait, ec));
+    if (ec || shutdown_ || !wanted_) {
+      failure = "WebSocket handshake with " + url.Authority() + ": " + ec.message();
+      co_return nullptr;
+    }
+    tcpStream.expires_never();
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = options_.connectTimeout;
+    timeouts.idle_timeout = websocket::stream_base::none();
+    timeouts.keep_alive_pings = false;
+    ws->set_option(timeouts);
+    logger_->Info("Gateway: connected to " + url.Authority());
+    co_return std::make_shared<WsLink<Ws>>(std::move(ws), strand_);
+  }
+
+  // Reads until the connection ends; returns what the next connection does.
+  asio::awaitable<NextStep> Serve(std::shared_ptr<Link> link, const std::string& token, bool resume,
+                                  std::optional<int>& closeCode) {
+    forced_.reset();
+    decoder_.Reset();
+    token_ = token;
+    resuming_ = resume;
+    helloTimer_.expires_after(options_.connectTimeout);
+    helloTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
+      if (ec || link->gotHello || link->closing) return;
+      self->logger_->Warning("Gateway: no Hello within " +
+                             std::to_string(self->options_.connectTimeout.count()) + " ms");
+      self->CloseFor(link, NextStep::Resume);
+    });
+    beast::flat_buffer buffer;
+    std::string inflated;
+    for (;;) {
+      error_code ec;
+      co_await link->Read(buffer, ec);
+      if (ec) {
+        if (ec != websocket::error::closed && !link->closing) {
+          logger_->Warning("Gateway: the connection dropped: " + ec.message());
+        }
+        break;
+      }
+      std::string_view bytes(static_cast<const char*>(buffer.data().data()), buffer.size());
+      if (link->GotText()) {
+        HandleText(link, bytes);
+      } else {
+        switch (decoder_.Feed(bytes, inflated)) {
+          case ZlibStreamDecoder::Result::NeedMore:
+            break;
+          case ZlibStreamDecoder::Result::Message:
+            HandleText(link, inflated);
+            break;
+          case ZlibStreamDecoder::Result::Failed:
+            logger_->Error("Gateway: " + decoder_.Error());
+            CloseFor(link, NextStep::Resume);
+            break;
+        }
+      }
+      buffer.consume(buffer.size());
+      if (shutdown_) break;
+    }
+    heartbeat_.Stop();
+    heartbeatTimer_.cancel();
+    helloTimer_.cancel();
+    link->Teardown();
+    closeCode = link->CloseCode();
+    if (forced_) co_return *forced_;
+    NextStep step = DecideOnClose(closeCode);
+    logger_->Info("Gateway: closed by the server (" +
+                  (closeCode ? "code " + std::to_string(*closeCode) : std::string("no close code")) +
+                  "): " + StepName(step));
+    co_return step;
+  }
+
+  void CloseFor(const std::shared_ptr<Link>& link, NextStep step) {
+    if (!forced_) forced_ = step;
+    heartbeat_.Stop();
+    heartbeatTimer_.cancel();
+    link->Close(kResumableCloseCode);
+  }
+
+  void HandleText(const std::shared_ptr<Link>& link, std::string_view text) {
+    if (link->closing) return;
+    std::string error;
+    std::optional<Envelope> envelope = ParseEnvelope(text, &error);
+    if (!envelope) {
+      logger_->Error("Gateway: malformed payload ignored: " + error);
+      return;
+    }
+    switch (static_cast<Opcode>(envelope->op)) {
+      case Opcode::Hello:
+        return OnHello(link, envelope->d);
+      case Opcode::HeartbeatAck:
+        heartbeat_.OnAck();
+        return;
+      case Opcode::Heartbeat:
+        heartbeat_.OnImmediateBeat();
+        link->Send(BuildHeartbeat(seq_.Last()));
+        return;
+      case Opcode::Reconnect:
+        logger_->Info("Gateway: the server asked to reconnect (op 7)");
+        return CloseFor(link, DecideOnReconnectRequest());
+      case Opcode::InvalidSession: {
+        bool resumable = ParseInvalidSessionResumable(envelope->d);
+        logger_->Warning(std::string("Gateway: invalid session (op 9, ") +
+                         (resumable ? "resumable" : "not resumable") + ")");
+        NextStep step = DecideOnInvalidSession(resumable);
+        if (step == NextStep::Identify) ForgetSession();
+        return CloseFor(link, step);
+      }
+      case Opcode::Dispatch:
+        return OnDispatch(*envelope);
+      default:
+        logger_->Verbose("Gateway: op " + std::to_string(envelope->op) + " ignored");
+        return;
+    }
+  }
+
+  void OnHello(const std::shared_ptr<Link>& link, std::string_view d) {
+    std::optional<int64_t> interval = ParseHelloInterval(d);
+    if (!interval) {
+      logger_->Error("Gateway: Hello without a valid heartbeat_interval");
+      return CloseFor(link, NextStep::Resume);
+    }
+    link->gotHello = true;
+    helloTimer_.cancel();
+    std::uniform_real_distribution<double> jitter(0.0, 1.0);
+    heartbeat_.Start(std::chrono::milliseconds(*interval), SteadyClock::now(), jitter(random_));
+    ScheduleHeartbeat(link);
+    std::string error;
+    std::optional<std::string> payload;
+    if (resuming_) {
+      logger_->Info("Gateway: resuming session after seq " +
+                    (seq_.Last() ? std::to_string(*seq_.Last()) : std::string("null")));
+      payload = BuildResume(token_, sessionId_, seq_.Last(), &error);
+    } else {
+      IdentifyParams params;
+      params.token = token_;
+      params.intents = options_.intents;
+      params.capabilities = options_.capabilities;
+      params.transportCompression = options_.compress;
+      payload = BuildIdentify(params, &error);
+    }
+    if (!payload) {
+      logger_->Error("Gateway: cannot " + std::string(resuming_ ? "resume" : "identify") + ": " + error);
+      return CloseFor(link, NextStep::Stop);
+    }
+    link->Send(std::move(*payload));
+  }
+
+  void ScheduleHeartbeat(const std::shared_ptr<Link>& link) {
+    heartbeatTimer_.expires_at(heartbeat_.NextBeat());
+    heartbeatTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
+      if (ec || link->closing || !self->heartbeat_.Running() || self->link_ != link) return;
+      if (self->heartbeat_.OnDue(SteadyClock::now()) == HeartbeatPolicy::Beat::Zombie) {
+        self->logger_->Warning(
+            "Gateway: no heartbeat ACK since the last heartbeat (zombie connection); resuming");
+        return self->CloseFor(link, NextStep::Resume);
+      }
+      link->Send(BuildHeartbeat(self->seq_.Last()));
+      self->ScheduleHeartbeat(link);
+    });
+  }
+
+  void OnDispatch(const Envelope& envelope) {
+    if (!seq_.Accept(envelope.s)) {
+      logger_->Verbose("Gateway: " + envelope.t + " seq " + std::to_string(*envelope.s) +
+                       " already delivered; dropped");
+      return;
+    }
+    bool ready = false;
+    if (envelope.t == "READY") {
+      std::string error;
+      std::optional<ReadyInfo> info = ParseReady(envelope.d, &error);
+      if (!info) {
+        logger_->Error("Gateway: " + error);
+      } else {
+        sessionId_ = info->sessionId;
+        resumeUrl_ = info->resumeGatewayUrl;
+        logger_->Info("Gateway: ready");
+        Invoke("ready", onReady_, *info);
+        ready = true;
+      }
+    } else if (envelope.t == "RESUMED") {
+      logger_->Info("Gateway: resumed");
+      ready = true;
+    }
+    // The consumers' state first, then the status that announces it.
+    Invoke("dispatch", sink_, Dispatch{envelope.t, envelope.d, envelope.s.value_or(0)});
+    if (ready) {
+      resuming_ = false;
+      next_ = NextStep::Resume;
+      backoff_.Reset();
+      SetStatus(Status::Ready);
+    }
+  }
+
+  // Handler code runs on the network thread: an exception from it is logged, never allowed to end the loop.
+  template <class F, class... Args>
+  void Invoke(const char* what, F& f, Args&&... args) {
+    if (!f) return;
+    try {
+      f(std::forward<Args>(args)...);
+    } catch (const std::exception& e) {
+      logger_->Error(std::string("Gateway: the ") + what + " handler threw: " + e.what());
+    } catch (...) {
+      logger_->Error(std::string("Gateway: the ") + what + " handler threw");
+    }
+  }
+
+  std::promise<void> stopped_;
+  Strand strand_;
+  std::shared_ptr<core::Logger> logger_;
+  net::HttpClient& http_;
+  GatewayOptions options_;
+  std::mt19937_64 random_{std::random_device{}()};
+  ReconnectBackoff backoff_;
+  asio::steady_timer heartbeatTimer_;
+  asio::steady_timer waitTimer_;  // backoff, and the wait for GET /gateway
+  asio::steady_timer helloTimer_;
+  ZlibStreamDecoder decoder_;
+  ssl::context tls_{ssl::context::tls_client};
+  std::string tlsError_;
+  bool tlsReady_ = false;
+
+  bool shutdown_ = false;
+  bool wanted_ = false;   // Connect called and not Disconnect since
+  bool running_ = false;  // the session loop runs
+  bool skipBackoff_ = false;
+  Status status_ = Status::Disconnected;
+  std::function<void()> abortOpen_;
+  std::shared_ptr<Link> link_;
+  std::string gatewayUrl_;
+  std::string sessionId_;
+  std::string resumeUrl_;
+  std::string token_;
+  bool resuming_ = false;
+  NextStep next_ = NextStep::Identify;
+  std::optional<NextStep> forced_;  // decided by the SDK when it closed the connection itself
+  SequenceTracker seq_;
+  HeartbeatPolicy heartbeat_;
+};
+
+GatewayConnection::GatewayConnection(IoContext& context, std::shared_ptr<core::Logger> logger,
+                                     net::HttpClient& http, GatewayOptions options)
+    : context_(context),
+      impl_(std::make_shared<Impl>(core::IoContextAccess::Get(context), std::move(logger), http,
+                                   std::move(options))),
+      stopped_(impl_->StoppedFuture()) {}
+
+GatewayConnection::~GatewayConnection() {
+  Shutdown();
+}
+
+void GatewayConnection::SetStatusHandler(StatusHandler handler) {
+  if (impl_) impl_->onStatus_ = std::move(handler);
+}
+void GatewayConnection::SetDispatchSink(DispatchSink sink) {
+  if (impl_) impl_->sink_ = std::move(sink);
+}
+void GatewayConnection::SetReadyHandler(std::function<void(const ReadyInfo&)> handler) {
+  if (impl_) impl_->onReady_ = std::move(handler);
+}
+
+void GatewayConnection::Connect() {
+  if (impl_) impl_->Connect();
+}
+void GatewayConnection::Disconnect() {
+  if (impl_) impl_->Disconnect();
+}
+void GatewayConnection::Reidentify() {
+  if (impl_) impl_->Reidentify();
+}
+
+void GatewayConnection::Shutdown() {
+  if (!impl_) return;
+  impl_->Shutdown();
+  impl_.reset();
+  core::IoContextAccess::WaitFor(context_, stopped_);
+}
+
+}  // namespace platformpp::gateway

@@ -1,0 +1,61 @@
+// Gateway input as the socket delivers it: the bytes as one text message through the envelope parser (and
+// the parsers of Hello, READY and op 9 on its `d`), and as binary messages through one zlib-stream decoder
+// (split at several points, as WebSocket frames would split it), every inflated message through the
+// envelope parser too.
+#include "gateway/gateway_payload.hpp"
+#include "gateway/zlib_stream.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using namespace platformpp::gateway;
+
+void ParseText(std::string_view text) {
+  std::string error;
+  std::optional<Envelope> envelope = ParseEnvelope(text, &error);
+  if (!envelope) {
+    if (error.empty()) __builtin_trap();
+    return;
+  }
+  // `d` is a view into the text.
+  if (envelope->d.data() != std::string_view("null").data() &&
+      (envelope->d.data() < text.data() ||
+       envelope->d.data() + envelope->d.size() > text.data() + text.size()))
+    __builtin_trap();
+  (void)ParseHelloInterval(envelope->d);
+  (void)ParseInvalidSessionResumable(envelope->d);
+  if (auto ready = ParseReady(envelope->d); ready && ready->sessionId.empty()) __builtin_trap();
+  // What the SDK builds is always within the limit, or refused.
+  if (auto payload = BuildPayload(Opcode::PresenceUpdate, envelope->d); payload && payload->size() > 4096)
+    __builtin_trap();
+}
+
+void Inflate(std::string_view input, std::size_t chunk) {
+  ZlibStreamDecoder decoder(64 * 1024);
+  std::string out;
+  for (std::size_t at = 0; at < input.size(); at += chunk) {
+    ZlibStreamDecoder::Result result = decoder.Feed(input.substr(at, chunk), out);
+    if (result == ZlibStreamDecoder::Result::Message) {
+      if (out.size() > 64 * 1024) __builtin_trap();
+      ParseText(out);
+    } else if (result == ZlibStreamDecoder::Result::Failed) {
+      if (decoder.Error().empty()) __builtin_trap();
+      if (decoder.Feed("\x00\x00\xff\xff", out) != ZlibStreamDecoder::Result::Failed) __builtin_trap();
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  ParseText(input);
+  for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096}})
+    Inflate(input, chunk);
+  return 0;
+}
