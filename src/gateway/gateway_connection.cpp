@@ -10,6 +10,7 @@
 #include "gateway/session_policy.hpp"
 #include "gateway/zlib_stream.hpp"
 #include "net/http_client.hpp"
+#include "net/tls_setup.hpp"
 #include "net/url.hpp"
 
 #include <boost/asio/bind_executor.hpp>
@@ -50,12 +51,6 @@ using Strand = asio::strand<asio::io_context::executor_type>;
 constexpr auto kAwait = asio::use_awaitable;
 // How long a close handshake may take before the socket is simply closed (a zombie never answers).
 constexpr auto kCloseGrace = std::chrono::milliseconds(1000);
-
-bool IsIpLiteral(const std::string& host) {
-  error_code ec;
-  asio::ip::make_address(host, ec);
-  return !ec;
-}
 
 // One WebSocket connection, plain or TLS. Handlers of a closed link find `closed` set and do nothing more.
 class Link {
@@ -448,24 +443,8 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   void EnsureTls() {
     if (tlsReady_) return;
     tlsReady_ = true;
-    tls_.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                     ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-    tls_.set_verify_mode(ssl::verify_peer);
-    error_code ec;
-    if (options_.useSystemCertificates) {
-      if (SSL_CTX_set_default_verify_dir(tls_.native_handle()) != 1) {
-        logger_->Warning("Gateway: cannot use the system's certificate directory");
-      }
-      if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file) {
-        tls_.load_verify_file(file, ec);
-        if (ec)
-          logger_->Warning(std::string("Gateway: cannot load SSL_CERT_FILE ") + file + ": " + ec.message());
-      }
-    }
-    if (!options_.caFile.empty()) {
-      tls_.load_verify_file(options_.caFile, ec);
-      if (ec) tlsError_ = "cannot load the CA file " + options_.caFile + ": " + ec.message();
-    }
+    tlsError_ = net::ConfigureClientTls(
+        tls_.native_handle(), {options_.caFile, options_.useSystemCertificates}, *logger_, "Gateway");
   }
 
   // TCP connect, TLS handshake with peer and host name verification (wss), WebSocket handshake.
@@ -522,14 +501,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     tcpStream.socket().set_option(tcp::no_delay(true), ec);
     if constexpr (std::is_same_v<Ws, TlsWs>) {
       SSL* ssl = ws->next_layer().native_handle();
-      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-      X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-      if (IsIpLiteral(url.host)) {
-        X509_VERIFY_PARAM_set1_ip_asc(param, url.host.c_str());
-      } else {
-        SSL_set_tlsext_host_name(ssl, url.host.c_str());
-        X509_VERIFY_PARAM_set1_host(param, url.host.c_str(), url.host.size());
-      }
+      net::ExpectPeerName(ssl, url.host);
       co_await ws->next_layer().async_handshake(ssl::stream_base::client, asio::redirect_error(kAwait, ec));
       if (ec || shutdown_ || !wanted_) {
         long verify = SSL_get_verify_result(ssl);

@@ -12,6 +12,7 @@
 #include "net/backoff.hpp"
 #include "net/http_result.hpp"
 #include "net/rate_limiter.hpp"
+#include "net/tls_setup.hpp"
 #include "net/url.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -57,12 +58,6 @@ using SteadyClock = std::chrono::steady_clock;
 constexpr auto kAwait = asio::use_awaitable;
 // Below the idle timeouts servers commonly use (60 s and more), so we close first.
 constexpr auto kMaxIdle = std::chrono::seconds(50);
-
-bool IsIpLiteral(const std::string& host) {
-  error_code ec;
-  asio::ip::make_address(host, ec);
-  return !ec;
-}
 
 bool HasLineBreak(std::string_view text) {
   return text.find_first_of("\r\n") != std::string_view::npos;
@@ -203,25 +198,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   void EnsureTls() {
     if (tlsReady_) return;
     tlsReady_ = true;
-    tls_.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                     ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-    tls_.set_verify_mode(ssl::verify_peer);
-    error_code ec;
-    if (options_.useSystemCertificates) {
-      if (SSL_CTX_set_default_verify_dir(tls_.native_handle()) != 1) {
-        logger_->Warning("HTTP: cannot use the system's certificate directory");
-      }
-      if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file) {
-        tls_.load_verify_file(file, ec);
-        if (ec)
-          logger_->Warning(std::string("HTTP: cannot load SSL_CERT_FILE ") + file + ": " + ec.message());
-      }
-    }
-    if (!options_.caFile.empty()) {
-      tls_.load_verify_file(options_.caFile, ec);
-      if (ec) tlsError_ = "cannot load the CA file " + options_.caFile + ": " + ec.message();
-    }
+    tlsError_ = ConfigureClientTls(tls_.native_handle(), {options_.caFile, options_.useSystemCertificates},
+                                   *logger_, "HTTP");
   }
+
   ~Impl() { stopped_.set_value(); }
 
   std::future<void> StoppedFuture() { return stopped_.get_future(); }
@@ -507,14 +487,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     connection->Tcp().socket().set_option(tcp::no_delay(true), ignored);
     if (connection->tls) {
       SSL* ssl = connection->tls->native_handle();
-      X509_VERIFY_PARAM* param = SSL_get0_param(ssl);
-      X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-      if (IsIpLiteral(url.host)) {
-        X509_VERIFY_PARAM_set1_ip_asc(param, url.host.c_str());
-      } else {
-        SSL_set_tlsext_host_name(ssl, url.host.c_str());
-        X509_VERIFY_PARAM_set1_host(param, url.host.c_str(), url.host.size());
-      }
+      ExpectPeerName(ssl, url.host);
       attempt.failure = "TLS handshake";
       co_await connection->tls->async_handshake(ssl::stream_base::client,
                                                 asio::redirect_error(kAwait, attempt.ec));
