@@ -5,6 +5,7 @@
 
 #include <platformpp/io_context.hpp>
 
+#include "core/guarded_call.hpp"
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
 #include "gateway/session_policy.hpp"
@@ -712,17 +713,9 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     }
   }
 
-  // Handler code runs on the network thread: an exception from it is logged, never allowed to end the loop.
   template <class F, class... Args>
   void Invoke(const char* what, F& f, Args&&... args) {
-    if (!f) return;
-    try {
-      f(std::forward<Args>(args)...);
-    } catch (const std::exception& e) {
-      logger_->Error(std::string("Gateway: the ") + what + " handler threw: " + e.what());
-    } catch (...) {
-      logger_->Error(std::string("Gateway: the ") + what + " handler threw");
-    }
+    core::GuardedCall(*logger_, "Gateway", what, f, std::forward<Args>(args)...);
   }
 
   std::promise<void> stopped_;

@@ -5,6 +5,7 @@
 
 #include <platformpp/io_context.hpp>
 
+#include "core/guarded_call.hpp"
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
 #include "ipc/ipc_frame.hpp"
@@ -501,17 +502,9 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
       Invoke("WhenSettled", waiter, ready);
   }
 
-  // User code runs on the network thread: an exception from it is logged, never allowed to end the loop.
   template <class F, class... Args>
   void Invoke(const char* what, F& f, Args&&... args) {
-    if (!f) return;
-    try {
-      f(std::forward<Args>(args)...);
-    } catch (const std::exception& e) {
-      logger_->Error(std::string("IPC: the ") + what + " handler threw: " + e.what());
-    } catch (...) {
-      logger_->Error(std::string("IPC: the ") + what + " handler threw");
-    }
+    core::GuardedCall(*logger_, "IPC", what, f, std::forward<Args>(args)...);
   }
 
   std::promise<void> stopped_;
