@@ -466,6 +466,52 @@ int32_t platformpp_client_is_authenticated(const platformpp_client* client) {
   return client && client->client.IsAuthenticated() ? 1 : 0;
 }
 
+static_assert(static_cast<int>(platformpp::Client::Status::HttpWait) == PLATFORMPP_CLIENT_STATUS_HTTP_WAIT);
+static_assert(static_cast<int>(platformpp::Client::Status::Ready) == PLATFORMPP_CLIENT_STATUS_READY);
+static_assert(static_cast<int>(platformpp::Client::Error::ConnectionCanceled) ==
+              PLATFORMPP_CLIENT_ERROR_CONNECTION_CANCELED);
+
+void platformpp_client_connect(platformpp_client* client) {
+  if (!client) return;
+  try {
+    client->client.Connect();
+  } catch (...) {
+  }
+}
+
+void platformpp_client_disconnect(platformpp_client* client) {
+  if (!client) return;
+  try {
+    client->client.Disconnect();
+  } catch (...) {
+  }
+}
+
+platformpp_client_status platformpp_client_get_status(const platformpp_client* client) {
+  if (!client) return PLATFORMPP_CLIENT_STATUS_DISCONNECTED;
+  return static_cast<platformpp_client_status>(client->client.GetStatus());
+}
+
+void platformpp_client_set_status_changed_callback(platformpp_client* client,
+                                                   platformpp_status_changed_fn callback, void* user_data,
+                                                   platformpp_user_data_free_fn user_data_free) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto owned = Own(user_data, user_data_free);
+    if (!callback) {
+      client->client.SetStatusChangedCallback(nullptr);
+      return;  // `owned` frees user_data here
+    }
+    client->client.SetStatusChangedCallback([callback, owned](platformpp::Client::Status status,
+                                                              platformpp::Client::Error error,
+                                                              int32_t detail) {
+      callback(static_cast<platformpp_client_status>(status), static_cast<platformpp_client_error>(error),
+               detail, owned->Get());
+    });
+  } catch (...) {
+  }
+}
+
 void platformpp_client_register_authorize_request_callback(platformpp_client* client,
                                                            platformpp_event_fn callback, void* user_data,
                                                            platformpp_user_data_free_fn user_data_free) {

@@ -84,6 +84,21 @@ static void on_user(const platformpp_client_result* result, uint64_t user_id, co
   copy(o->text, username, username_size);
 }
 
+typedef struct status_log {
+  int count;
+  platformpp_client_status last;
+  platformpp_client_error last_error;
+} status_log;
+
+static void on_status(platformpp_client_status status, platformpp_client_error error, int32_t detail,
+                      void* user_data) {
+  status_log* log = (status_log*)user_data;
+  (void)detail;
+  log->count++;
+  log->last = status;
+  log->last_error = error;
+}
+
 static int wait_for(platformpp_client* client, outcome* o) {
   int rounds = 0;
   while (!o->done && rounds++ < 300) {
@@ -161,6 +176,27 @@ int main(int argc, char** argv) {
   CHECK(wait_for(client, &me));
   CHECK(me.type == PLATFORMPP_ERROR_TYPE_NONE);
   CHECK(me.user_id == user_id);
+
+  /* The realtime connection with that token: statuses arrive in order, READY among them. */
+  status_log statuses = {0};
+  platformpp_client_set_status_changed_callback(client, on_status, &statuses, NULL);
+  platformpp_client_connect(client);
+  int rounds = 0;
+  while (platformpp_client_get_status(client) != PLATFORMPP_CLIENT_STATUS_READY && rounds++ < 300) {
+    platformpp_client_wait_for_callbacks(client, 100);
+    platformpp_client_run_callbacks(client);
+  }
+  platformpp_client_run_callbacks(client);
+  CHECK(platformpp_client_get_status(client) == PLATFORMPP_CLIENT_STATUS_READY);
+  CHECK(statuses.count >= 2 && statuses.last == PLATFORMPP_CLIENT_STATUS_READY);
+  platformpp_client_disconnect(client);
+  rounds = 0;
+  while (statuses.last != PLATFORMPP_CLIENT_STATUS_DISCONNECTED && rounds++ < 300) {
+    platformpp_client_wait_for_callbacks(client, 100);
+    platformpp_client_run_callbacks(client);
+  }
+  CHECK(platformpp_client_get_status(client) == PLATFORMPP_CLIENT_STATUS_DISCONNECTED);
+  CHECK(statuses.last_error == PLATFORMPP_CLIENT_ERROR_NONE);
 
   /* 3. The code is single-use. */
   outcome reused = {0};

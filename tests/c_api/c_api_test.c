@@ -526,6 +526,56 @@ static void check_authorize(void) {
   platformpp_authorization_code_verifier_destroy(pkce); /* args.code_challenge borrowed from it until here */
 }
 
+typedef struct status_counters {
+  int calls;
+  int frees;
+  int last_status;
+  int last_error;
+  int32_t last_detail;
+} status_counters;
+
+static void record_status(platformpp_client_status status, platformpp_client_error error, int32_t detail,
+                          void* user_data) {
+  status_counters* c = (status_counters*)user_data;
+  c->calls++;
+  c->last_status = (int)status;
+  c->last_error = (int)error;
+  c->last_detail = detail;
+}
+
+static void status_free(void* user_data) {
+  ((status_counters*)user_data)->frees++;
+}
+
+/* Connect without a token: no network, Disconnected with CONNECTION_FAILED 401, reported inside
+ * run_callbacks. */
+static void test_connect_without_token(void) {
+  status_counters c;
+  memset(&c, 0, sizeof c);
+  CHECK(platformpp_client_get_status(NULL) == PLATFORMPP_CLIENT_STATUS_DISCONNECTED);
+  platformpp_client* client = platformpp_client_create(NULL);
+  CHECK(client != NULL);
+  platformpp_client_set_status_changed_callback(client, record_status, &c, status_free);
+  platformpp_client_connect(client);
+  CHECK(c.calls == 0);
+  int rounds = 0;
+  while (c.calls == 0 && rounds++ < 100) {
+    platformpp_client_wait_for_callbacks(client, 20);
+    platformpp_client_run_callbacks(client);
+  }
+  CHECK(c.calls >= 1);
+  CHECK(c.last_status == PLATFORMPP_CLIENT_STATUS_DISCONNECTED);
+  CHECK(c.last_error == PLATFORMPP_CLIENT_ERROR_CONNECTION_FAILED);
+  CHECK(c.last_detail == 401);
+  CHECK(platformpp_client_get_status(client) == PLATFORMPP_CLIENT_STATUS_DISCONNECTED);
+  platformpp_client_set_status_changed_callback(client, NULL, NULL, NULL);
+  CHECK(c.frees == 1); /* replaced: the earlier user_data is released */
+  platformpp_client_disconnect(client);
+  platformpp_client_destroy(client);
+  platformpp_client_connect(NULL);
+  platformpp_client_disconnect(NULL);
+}
+
 int main(void) {
   int32_t major = -1, minor = -1, patch = -1;
   platformpp_version(&major, &minor, &patch);
@@ -597,6 +647,7 @@ int main(void) {
   test_validation();
   test_update_token();
   test_destroy_pending();
+  test_connect_without_token();
 
   check_token_expiration_callback();
   check_authorize();

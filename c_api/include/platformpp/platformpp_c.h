@@ -101,6 +101,26 @@ typedef struct platformpp_string {
   size_t size;
 } platformpp_string;
 
+/** The realtime connection's status (values of the platform's Social SDK). */
+typedef enum platformpp_client_status {
+  PLATFORMPP_CLIENT_STATUS_DISCONNECTED = 0,
+  PLATFORMPP_CLIENT_STATUS_CONNECTING = 1,
+  PLATFORMPP_CLIENT_STATUS_CONNECTED = 2,
+  PLATFORMPP_CLIENT_STATUS_READY = 3,
+  PLATFORMPP_CLIENT_STATUS_RECONNECTING = 4,
+  PLATFORMPP_CLIENT_STATUS_DISCONNECTING = 5,
+  PLATFORMPP_CLIENT_STATUS_HTTP_WAIT = 6,
+  PLATFORMPP_CLIENT_STATUS_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_client_status;
+
+typedef enum platformpp_client_error {
+  PLATFORMPP_CLIENT_ERROR_NONE = 0,
+  PLATFORMPP_CLIENT_ERROR_CONNECTION_FAILED = 1,
+  PLATFORMPP_CLIENT_ERROR_UNEXPECTED_CLOSE = 2,
+  PLATFORMPP_CLIENT_ERROR_CONNECTION_CANCELED = 3,
+  PLATFORMPP_CLIENT_ERROR_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_client_error;
+
 typedef struct platformpp_client_options {
   int32_t api_version;             /**< PLATFORMPP_C_API_VERSION */
   platformpp_string api_base;      /**< empty: the platform's API */
@@ -168,6 +188,24 @@ PLATFORMPP_C_API void platformpp_client_fetch_current_user(platformpp_client* cl
                                                            platformpp_fetch_current_user_fn callback,
                                                            void* user_data,
                                                            platformpp_user_data_free_fn user_data_free);
+
+/* The realtime connection (the Gateway). */
+/** Called inside run_callbacks for each status change, in order. error and error_detail explain a
+ * Disconnected that was not asked for: CONNECTION_FAILED with 401 (no token: call update_token first; or the
+ * token was refused), UNEXPECTED_CLOSE with the close code that forbids reconnecting (4004, 4010-4014);
+ * otherwise NONE, 0. */
+typedef void (*platformpp_status_changed_fn)(platformpp_client_status status, platformpp_client_error error,
+                                             int32_t error_detail, void* user_data);
+/** Connects with the token given to update_token; reconnects and resumes by itself until disconnect. */
+PLATFORMPP_C_API void platformpp_client_connect(platformpp_client* client);
+PLATFORMPP_C_API void platformpp_client_disconnect(platformpp_client* client);
+/** NULL client: DISCONNECTED. */
+PLATFORMPP_C_API platformpp_client_status platformpp_client_get_status(const platformpp_client* client);
+/** Replaces any earlier callback; the earlier user_data_free runs then (or when the client is destroyed). A
+ * NULL callback removes it. */
+PLATFORMPP_C_API void platformpp_client_set_status_changed_callback(
+    platformpp_client* client, platformpp_status_changed_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
 
 /* Authorization (OAuth2 with PKCE, public client: no secret).
  * Every call below that takes a callback: a NULL client frees user_data at once and calls nothing; a NULL
