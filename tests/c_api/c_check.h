@@ -1,4 +1,5 @@
-/* CHECK for the pure-C tests: reports a failed condition and counts it in `failures` (each test defines it). */
+/* CHECK for the pure-C tests: reports a failed condition and counts it in `failures` (each test defines it).
+ */
 #ifndef PLATFORMPP_TESTS_C_CHECK_H
 #define PLATFORMPP_TESTS_C_CHECK_H
 
