@@ -99,13 +99,34 @@ static void on_status(platformpp_client_status status, platformpp_client_error e
   log->last_error = error;
 }
 
-static int wait_for(platformpp_client* client, outcome* o) {
+/* Runs callbacks (up to 30 s) until `done(arg)`. */
+static int run_until(platformpp_client* client, int (*done)(const void*), const void* arg) {
   int rounds = 0;
-  while (!o->done && rounds++ < 300) {
+  while (!done(arg) && rounds++ < 300) {
     platformpp_client_wait_for_callbacks(client, 100);
     platformpp_client_run_callbacks(client);
   }
-  return o->done;
+  return done(arg);
+}
+
+static int outcome_done(const void* arg) {
+  return ((const outcome*)arg)->done;
+}
+
+static int wait_for(platformpp_client* client, outcome* o) {
+  return run_until(client, outcome_done, o);
+}
+
+static platformpp_client_status wanted_status;
+static int status_reached(const void* arg) {
+  return ((const status_log*)arg)->last == wanted_status;
+}
+
+/* Until the status callback has reported `status` (so the callback ran, not only the state changed). */
+static void wait_for_status(platformpp_client* client, const status_log* log,
+                            platformpp_client_status status) {
+  wanted_status = status;
+  run_until(client, status_reached, log);
 }
 
 static int opener_calls = 0;
@@ -181,20 +202,11 @@ int main(int argc, char** argv) {
   status_log statuses = {0};
   platformpp_client_set_status_changed_callback(client, on_status, &statuses, NULL);
   platformpp_client_connect(client);
-  int rounds = 0;
-  while (platformpp_client_get_status(client) != PLATFORMPP_CLIENT_STATUS_READY && rounds++ < 300) {
-    platformpp_client_wait_for_callbacks(client, 100);
-    platformpp_client_run_callbacks(client);
-  }
-  platformpp_client_run_callbacks(client);
+  wait_for_status(client, &statuses, PLATFORMPP_CLIENT_STATUS_READY);
   CHECK(platformpp_client_get_status(client) == PLATFORMPP_CLIENT_STATUS_READY);
   CHECK(statuses.count >= 2 && statuses.last == PLATFORMPP_CLIENT_STATUS_READY);
   platformpp_client_disconnect(client);
-  rounds = 0;
-  while (statuses.last != PLATFORMPP_CLIENT_STATUS_DISCONNECTED && rounds++ < 300) {
-    platformpp_client_wait_for_callbacks(client, 100);
-    platformpp_client_run_callbacks(client);
-  }
+  wait_for_status(client, &statuses, PLATFORMPP_CLIENT_STATUS_DISCONNECTED);
   CHECK(platformpp_client_get_status(client) == PLATFORMPP_CLIENT_STATUS_DISCONNECTED);
   CHECK(statuses.last_error == PLATFORMPP_CLIENT_ERROR_NONE);
 

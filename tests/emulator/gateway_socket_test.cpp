@@ -16,6 +16,7 @@
 #include "emulator_process.hpp"
 #include "gateway_test_client.hpp"
 #include "json.hpp"
+#include "test_support.hpp"
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
@@ -24,17 +25,6 @@ namespace {
 
 using http_verb = boost::beast::http::verb;
 using namespace std::chrono_literals;
-
-rapidjson::Document parse(std::string_view text) {
-  rapidjson::Document document;
-  REQUIRE_MESSAGE(parse_json(text, document), "not JSON: " << text);
-  return document;
-}
-
-std::string str(const rapidjson::Value& value) {
-  REQUIRE(value.IsString());
-  return std::string(value.GetString(), value.GetStringLength());
-}
 
 std::string identify(const std::string& token, std::uint64_t intents = 0, const std::string& extra = {}) {
   return R"({"op":2,"d":{"token":")" + token +

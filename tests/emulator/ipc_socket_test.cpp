@@ -23,6 +23,7 @@
 #include "ipc_test_client.hpp"
 #include "json.hpp"
 #include "pkce.hpp"
+#include "test_support.hpp"
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
@@ -30,17 +31,6 @@ using namespace platformpp::emulator::test;
 namespace {
 
 const std::string kVerifier = "abcdefghijklmnopqrstuvwxyz0123456789-._~ABC";
-
-rapidjson::Document parse(std::string_view text) {
-  rapidjson::Document document;
-  REQUIRE_MESSAGE(parse_json(text, document), "not JSON: " << text);
-  return document;
-}
-
-std::string str(const rapidjson::Value& value) {
-  REQUIRE(value.IsString());
-  return std::string(value.GetString(), value.GetStringLength());
-}
 
 struct HttpResult {
   int status = 0;
