@@ -21,7 +21,8 @@ class IoContext {
   /// Starts `threads` network threads (0: pumped by the Clients, see above). They stop and are joined when
   /// the last owner lets go. After each burst of network activity a thread keeps polling for
   /// `spinMicroseconds` before it sleeps: the next request or response of a burst is then served without a
-  /// thread wake-up (tens of microseconds on virtual machines). 0 turns spinning off; the cost is that much
+  /// thread wake-up (tens of microseconds on virtual machines). A threadless context's WaitForCallbacks
+  /// spins the same way. 0 turns spinning off; the cost is that much
   /// CPU time after each burst.
   explicit IoContext(int32_t threads = 1, int32_t spinMicroseconds = kDefaultSpinMicroseconds);
   ~IoContext();

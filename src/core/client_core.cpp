@@ -194,13 +194,24 @@ void ClientCore::RunCallbacks() {
 
 bool ClientCore::WaitForCallbacks(std::chrono::milliseconds timeout) {
   if (!io_ || !io_->Pumped() || pumping_) return queue_->Wait(timeout);
-  // Threadless: do the network work ourselves until a callback is ready.
-  auto deadline = std::chrono::steady_clock::now() + timeout;
+  // Threadless: do the network work ourselves until a callback is ready. Like a network thread, poll for
+  // the spin time after each piece of work before sleeping in the reactor: the response of a request just
+  // sent then needs no wake-up.
+  using Clock = std::chrono::steady_clock;
+  auto deadline = Clock::now() + timeout;
   auto& io = IoContextAccess::Get(*io_);
+  auto spin = IoContextAccess::Spin(*io_);
   pumping_ = true;
   bool ready = queue_->PendingCount() > 0;
-  while (!ready && std::chrono::steady_clock::now() < deadline) {
-    io.run_one_until(deadline);
+  auto lastWork = Clock::now();
+  while (!ready) {
+    auto now = Clock::now();
+    if (now >= deadline) break;
+    if (io.poll_one() > 0) {
+      lastWork = now;
+    } else if (now - lastWork >= spin && io.run_one_until(deadline) > 0) {
+      lastWork = Clock::now();
+    }
     ready = queue_->PendingCount() > 0;
   }
   pumping_ = false;

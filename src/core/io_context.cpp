@@ -17,6 +17,7 @@ struct IoContext::Impl {
   boost::asio::io_context io;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
   std::vector<std::thread> threads;
+  std::chrono::microseconds spin{0};
 };
 
 namespace {
@@ -46,6 +47,7 @@ void RunWithSpin(boost::asio::io_context& io, std::chrono::microseconds spin) {
 IoContext::IoContext(int32_t threads, int32_t spinMicroseconds) : impl_(std::make_unique<Impl>()) {
   int32_t count = std::max<int32_t>(threads, 0);
   auto spin = std::chrono::microseconds(std::max<int32_t>(spinMicroseconds, 0));
+  impl_->spin = spin;
   impl_->threads.reserve(static_cast<std::size_t>(count));
   for (int32_t i = 0; i < count; ++i) {
     impl_->threads.emplace_back([io = &impl_->io, spin] {
@@ -70,6 +72,10 @@ int32_t IoContext::ThreadCount() const noexcept {
 namespace core {
 boost::asio::io_context& IoContextAccess::Get(IoContext& context) noexcept {
   return context.impl_->io;
+}
+
+std::chrono::microseconds IoContextAccess::Spin(IoContext& context) noexcept {
+  return context.impl_->spin;
 }
 
 void IoContextAccess::WaitFor(IoContext& context, std::future<void>& done) {

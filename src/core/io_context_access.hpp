@@ -5,6 +5,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <chrono>
 #include <future>
 
 namespace platformpp {
@@ -16,6 +17,9 @@ namespace platformpp::core {
 class IoContextAccess {
  public:
   static boost::asio::io_context& Get(IoContext& context) noexcept;
+
+  /// How long a thread running this context keeps polling after work before it sleeps.
+  static std::chrono::microseconds Spin(IoContext& context) noexcept;
 
   /// Waits until `done` is ready. A threadless context has nobody else to run the work that makes it ready,
   /// so the waiting thread runs it. Must not be called on a network thread.
