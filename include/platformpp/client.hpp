@@ -14,15 +14,19 @@
 // Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with
 // each other or with other methods of the same Client.
 
+#include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/logging.hpp>
+#include <platformpp/social.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace platformpp {
 
@@ -224,6 +228,105 @@ class Client {
   void Disconnect();
   Status GetStatus() const;
   void SetStatusChangedCallback(StatusChangedCallback callback);
+
+  // --- Rich presence and activity invites ---------------------------------------------------------------
+
+  using UpdateRichPresenceCallback = std::function<void(ClientResult result)>;
+  using UpdateStatusCallback = std::function<void(ClientResult result)>;
+  using SendActivityInviteCallback = std::function<void(ClientResult result)>;
+  using AcceptActivityInviteCallback = std::function<void(ClientResult result, std::string joinSecret)>;
+  using ActivityInviteCallback = std::function<void(ActivityInvite invite)>;
+  using ActivityJoinCallback = std::function<void(std::string joinSecret)>;
+
+  /// Shows `activity` to the player's friends. Checked before anything is sent; a violation ends as
+  /// ValidationError whose FieldErrors() name the field ("activity.state", ...):
+  /// - Type is Playing, Listening, Watching or Competing;
+  /// - State and Details 2 to 128 characters; Name, the buttons' labels and the texts at most 128;
+  /// - StateUrl, DetailsUrl, LargeUrl, SmallUrl and button URLs are http(s) URLs of at most 256 characters;
+  /// - at most 2 buttons; party id and join secret 2 to 128 characters, 0 <= CurrentSize <= MaxSize;
+  /// - InviteCoverImage is an https URL or an asset key.
+  /// Sent over the realtime connection when it is Ready, else over the local desktop client (no token or
+  /// Connect needed); kept and sent again after a reconnect. ClientNotReady when neither is there.
+  void UpdateRichPresence(Activity activity, UpdateRichPresenceCallback callback);
+  /// Removes the game's activity.
+  void ClearRichPresence();
+  /// Online, Idle, Dnd or Invisible, for the player's presence over the realtime connection.
+  void SetOnlineStatus(StatusType status, UpdateStatusCallback callback);
+  /// Invites `userId` (a friend) to join the player's current activity, which must be joinable (party with
+  /// room and a join secret). `content` is an optional message.
+  void SendActivityInvite(uint64_t userId, std::string content, SendActivityInviteCallback callback);
+  /// Asks `userId` to invite the player into their activity.
+  void SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback);
+  /// Accepts an invite: the callback gets the join secret of the sender's activity.
+  void AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCallback callback);
+  /// An invite or join request arrived for the player (from a friend, over the realtime connection).
+  void SetActivityInviteCreatedCallback(ActivityInviteCallback callback);
+  /// An invite (or an invite accepted in the desktop client) became valid or invalid.
+  void SetActivityInviteUpdatedCallback(ActivityInviteCallback callback);
+  /// The player joined a friend's activity from the desktop client: here is its join secret.
+  void SetActivityJoinCallback(ActivityJoinCallback callback);
+  /// Registers how the desktop client starts the game to join an activity (`command` runs with the join
+  /// URL). Returns false when it could not be registered.
+  bool RegisterLaunchCommand(uint64_t applicationId, std::string command);
+  bool RegisterLaunchSteamApplication(uint64_t applicationId, uint32_t steamAppId);
+
+  // --- Relationships ---------------------------------------------------------------------------------------
+
+  using RelationshipCallback = std::function<void(ClientResult result)>;
+  using RelationshipCreatedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
+  using RelationshipDeletedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
+  using RelationshipGroupsUpdatedCallback = std::function<void(uint64_t userId)>;
+
+  /// Everyone the player has a relationship with (friends, requests, blocks; platform and game).
+  std::vector<RelationshipHandle> GetRelationships() const;
+  /// Friends (platform or game) in `group`, sorted as the desktop client sorts them: by display name
+  /// (case-insensitive), then id.
+  std::vector<RelationshipHandle> GetRelationshipsByGroup(RelationshipGroupType group) const;
+  RelationshipHandle GetRelationshipHandle(uint64_t userId) const;
+  void SendDiscordFriendRequest(std::string username, RelationshipCallback callback);
+  void SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback callback);
+  void SendGameFriendRequest(std::string username, RelationshipCallback callback);
+  void SendGameFriendRequestById(uint64_t userId, RelationshipCallback callback);
+  void AcceptDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
+  void AcceptGameFriendRequest(uint64_t userId, RelationshipCallback callback);
+  void RejectDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
+  void RejectGameFriendRequest(uint64_t userId, RelationshipCallback callback);
+  void CancelDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
+  void CancelGameFriendRequest(uint64_t userId, RelationshipCallback callback);
+  void RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback callback);
+  void RemoveGameFriend(uint64_t userId, RelationshipCallback callback);
+  void BlockUser(uint64_t userId, RelationshipCallback callback);
+  void UnblockUser(uint64_t userId, RelationshipCallback callback);
+  /// Friends whose username or display name starts with `searchStr` (case-insensitive), sorted as above.
+  std::vector<UserHandle> SearchFriendsByUsername(std::string searchStr) const;
+  void SetRelationshipCreatedCallback(RelationshipCreatedCallback callback);
+  void SetRelationshipDeletedCallback(RelationshipDeletedCallback callback);
+  /// A user moved between groups of GetRelationshipsByGroup, or within one (a new display name).
+  void SetRelationshipGroupsUpdatedCallback(RelationshipGroupsUpdatedCallback callback);
+
+  // --- Users and guilds ------------------------------------------------------------------------------------
+
+  using UserUpdatedCallback = std::function<void(uint64_t userId)>;
+  using GetUserGuildsCallback = std::function<void(ClientResult result, std::vector<GuildMinimal> guilds)>;
+  using GetGuildChannelsCallback =
+      std::function<void(ClientResult result, std::vector<GuildChannel> guildChannels)>;
+
+  /// The player, once the realtime connection is Ready.
+  std::optional<UserHandle> GetCurrentUserV2() const;
+  [[deprecated("use GetCurrentUserV2")]] UserHandle GetCurrentUser() const;
+  /// A user the Client knows (the player, relationships, users seen in presences).
+  std::optional<UserHandle> GetUser(uint64_t userId) const;
+  /// A known user changed (name, avatar, status, activity, relationship).
+  void SetUserUpdatedCallback(UserUpdatedCallback callback);
+  /// The player's guilds (needs the `guilds` scope); each with its banner.
+  void GetUserGuilds(GetUserGuildsCallback callback);
+  /// The channels of a guild the player may see, sorted by position as the desktop client shows them.
+  void GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callback);
+  /// The player's identities in this game outside the platform (from the realtime connection's READY).
+  std::vector<UserApplicationProfileHandle> GetUserApplicationProfiles() const;
+  /// The same. The platform's SDK offers it for callers that must not take its lock; platformpp never holds
+  /// its state lock while running a callback, so both are safe everywhere. Kept for source compatibility.
+  std::vector<UserApplicationProfileHandle> GetUserApplicationProfilesNoLock() const;
 
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();

@@ -1,9 +1,11 @@
 #pragma once
 // Everything platformpp offers a game, in one include.
 
+#include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/logging.hpp>
+#include <platformpp/social.hpp>
 #include <platformpp/version.hpp>

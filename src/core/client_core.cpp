@@ -4,6 +4,8 @@
 #include "auth/authorizer.hpp"
 #include "core/io_context_access.hpp"
 #include "ipc/ipc_connection.hpp"
+#include "presence/presence_service.hpp"
+#include "social/social_store.hpp"
 
 #include <platformpp/io_context.hpp>
 #include <platformpp/version.hpp>
@@ -43,6 +45,10 @@ ClientCore::ClientCore(ClientOptions options)
     std::lock_guard lock(gatewayMutex_);
     readyUserJson_ = ready.userJson;
   });
+  social_ = std::make_unique<social::SocialStore>(*this);
+  presence_ = std::make_unique<presence::PresenceService>(*this);
+  AddGatewaySink([this](const gateway::Dispatch& dispatch) { social_->OnDispatch(dispatch); });
+  AddGatewaySink([this](const gateway::Dispatch& dispatch) { presence_->OnDispatch(dispatch); });
   gateway_->SetDispatchSink([this](const gateway::Dispatch& dispatch) {
     for (auto& sink : gatewaySinks_)
       sink(dispatch);

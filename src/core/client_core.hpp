@@ -29,6 +29,14 @@ namespace platformpp::ipc {
 class IpcConnection;
 }
 
+namespace platformpp::social {
+class SocialStore;
+}
+
+namespace platformpp::presence {
+class PresenceService;
+}
+
 namespace platformpp::core {
 
 class ClientCore {
@@ -58,6 +66,9 @@ class ClientCore {
   std::shared_ptr<Logger> LoggerPtr() const noexcept { return logger_; }
   auth::Authorizer& Authorizer() noexcept { return *authorizer_; }
   auth::AuthorizeRequests& AuthorizeRequests() noexcept { return *authorizeRequests_; }
+  gateway::GatewayConnection& Gateway() noexcept { return *gateway_; }
+  social::SocialStore& Social() noexcept { return *social_; }
+  presence::PresenceService& Presence() noexcept { return *presence_; }
   /// The connection to the local desktop client, created (not started) on first use for `applicationId`
   /// (sent in the handshake). Null when IPC is disabled, the id is 0, or the Client is being destroyed.
   ipc::IpcConnection* Ipc(uint64_t applicationId);
@@ -101,6 +112,8 @@ class ClientCore {
   std::unique_ptr<auth::Authorizer> authorizer_;
   std::unique_ptr<auth::AuthorizeRequests> authorizeRequests_;
   std::unique_ptr<gateway::GatewayConnection> gateway_;
+  std::unique_ptr<social::SocialStore> social_;
+  std::unique_ptr<presence::PresenceService> presence_;
   std::vector<gateway::DispatchSink> gatewaySinks_;  // filled during construction, read on the network thread
   std::atomic<Client::Status> status_{Client::Status::Disconnected};
   mutable std::mutex gatewayMutex_;
