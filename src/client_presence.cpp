@@ -1,0 +1,1 @@
+// Placeholder created for the rich presence work; filled in by it.

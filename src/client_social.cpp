@@ -1,0 +1,1 @@
+// Placeholder created for the relationships/users/guilds work; filled in by it.

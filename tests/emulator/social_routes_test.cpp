@@ -1,0 +1,2 @@
+// Tests of the emulator social work; filled in by it.
+#include <doctest/doctest.h>

@@ -1,0 +1,2 @@
+// Tests of the rich presence work; filled in by it.
+#include <doctest/doctest.h>

@@ -1,0 +1,2 @@
+// Tests of the relationships/users/guilds work; filled in by it.
+#include <doctest/doctest.h>

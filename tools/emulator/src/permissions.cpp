@@ -1,0 +1,1 @@
+// Placeholder created for the emulator guilds work; filled in by it.

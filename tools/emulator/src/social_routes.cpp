@@ -1,0 +1,1 @@
+// Placeholder created for the emulator social work; filled in by it.
