@@ -508,6 +508,46 @@ void EmulatorAdmin::MakeFriends(uint64_t userId, uint64_t otherUserId) {
          200, "make friends");
 }
 
+std::string EmulatorAdmin::SetUserProfile(uint64_t userId, const UserProfile& profile) {
+  JsonObject body;
+  const auto field = [&](const char* key, const std::optional<std::string>& value, bool clear) {
+    if (clear) {
+      body.AddRaw(key, "null");
+    } else if (value) {
+      body.Add(key, *value);
+    }
+  };
+  field("global_name", profile.globalName, profile.clearGlobalName);
+  field("avatar", profile.avatar, profile.clearAvatar);
+  field("tag", profile.tag, profile.clearTag);
+  field("identity_guild_id", profile.guildId, false);
+  field("badge", profile.badge, false);
+  if (profile.premiumType) body.Add("premium_type", static_cast<int64_t>(*profile.premiumType));
+  const auto response = Request("POST", "/users/" + std::to_string(userId) + "/profile", body.Done());
+  Expect(response, 200, "set user profile");
+  return response.body;
+}
+
+void EmulatorAdmin::FlagSpammer(uint64_t userId, bool spammer) {
+  Expect(Request("POST", "/users/" + std::to_string(userId) + "/spammer",
+                 JsonObject().Add("spammer", spammer).Done()),
+         200, "flag spammer");
+}
+
+void EmulatorAdmin::ApprovePremium(uint64_t appId, bool approved) {
+  Expect(Request("POST", "/apps/" + std::to_string(appId) + "/premium",
+                 JsonObject().Add("approved", approved).Done()),
+         200, "approve premium");
+}
+
+int EmulatorAdmin::RaiseActivityJoin(const std::string& secret, std::optional<uint64_t> appId) {
+  JsonObject body;
+  body.Add("secret", secret);
+  if (appId) body.Add("application_id", std::to_string(*appId));
+  auto document = Expect(Request("POST", "/ipc/activity-join", body.Done()), 200, "raise activity join");
+  return static_cast<int>(json::GetInt(document, "delivered").value_or(0));
+}
+
 std::vector<EmulatorAdmin::GatewaySession> EmulatorAdmin::GatewaySessions() {
   auto document = Expect(Request("GET", "/gateway/sessions"), 200, "gateway sessions");
   std::vector<GatewaySession> sessions;
@@ -605,6 +645,81 @@ std::vector<int64_t> EmulatorAdmin::InjectDispatch(uint64_t userId, const std::s
     }
   }
   return seqs;
+}
+
+namespace {
+
+std::string ChannelBody(const EmulatorAdmin::ChannelSpec& channel) {
+  JsonObject body;
+  if (channel.name) body.Add("name", *channel.name);
+  if (channel.type) body.Add("type", static_cast<int64_t>(*channel.type));
+  if (channel.position) body.Add("position", static_cast<int64_t>(*channel.position));
+  if (channel.parentId) {
+    body.AddRaw("parent_id", *channel.parentId == 0 ? std::string("null")
+                                                    : "\"" + std::to_string(*channel.parentId) + "\"");
+  }
+  if (channel.topic) body.Add("topic", *channel.topic);
+  if (channel.permissionOverwrites) {
+    std::string list = "[";
+    for (const auto& overwrite : *channel.permissionOverwrites) {
+      if (list.size() > 1) list += ",";
+      list += JsonObject()
+                  .Add("id", std::to_string(overwrite.id))
+                  .Add("type", static_cast<int64_t>(overwrite.type))
+                  .Add("allow", std::to_string(overwrite.allow))
+                  .Add("deny", std::to_string(overwrite.deny))
+                  .Done();
+    }
+    body.AddRaw("permission_overwrites", list + "]");
+  }
+  return body.Done();
+}
+
+}  // namespace
+
+uint64_t EmulatorAdmin::CreateGuild(const std::string& name, uint64_t ownerId, const std::string& banner) {
+  JsonObject body;
+  body.Add("name", name).Add("owner_id", std::to_string(ownerId));
+  if (!banner.empty()) body.Add("banner", banner);
+  return RequireSnowflake(Expect(Request("POST", "/guilds", body.Done()), 200, "create guild"), "id",
+                          "create guild");
+}
+
+void EmulatorAdmin::AddGuildMember(uint64_t guildId, uint64_t userId, const std::vector<uint64_t>& roleIds) {
+  std::string roles = "[";
+  for (const auto role : roleIds) {
+    if (roles.size() > 1) roles += ",";
+    roles += "\"" + std::to_string(role) + "\"";
+  }
+  Expect(Request("POST", "/guilds/" + std::to_string(guildId) + "/members",
+                 JsonObject().Add("user_id", std::to_string(userId)).AddRaw("roles", roles + "]").Done()),
+         200, "add guild member");
+}
+
+uint64_t EmulatorAdmin::CreateRole(uint64_t guildId, const std::string& name, uint64_t permissions) {
+  return RequireSnowflake(
+      Expect(Request("POST", "/guilds/" + std::to_string(guildId) + "/roles",
+                     JsonObject().Add("name", name).Add("permissions", std::to_string(permissions)).Done()),
+             200, "create role"),
+      "id", "create role");
+}
+
+uint64_t EmulatorAdmin::CreateChannel(uint64_t guildId, const ChannelSpec& channel) {
+  return RequireSnowflake(
+      Expect(Request("POST", "/guilds/" + std::to_string(guildId) + "/channels", ChannelBody(channel)), 200,
+             "create channel"),
+      "id", "create channel");
+}
+
+void EmulatorAdmin::UpdateChannel(uint64_t guildId, uint64_t channelId, const ChannelSpec& changes) {
+  Expect(Request("PATCH", "/guilds/" + std::to_string(guildId) + "/channels/" + std::to_string(channelId),
+                 ChannelBody(changes)),
+         200, "update channel");
+}
+
+void EmulatorAdmin::DeleteChannel(uint64_t guildId, uint64_t channelId) {
+  Expect(Request("DELETE", "/guilds/" + std::to_string(guildId) + "/channels/" + std::to_string(channelId)),
+         200, "delete channel");
 }
 
 }  // namespace platformpp::testkit

@@ -476,7 +476,8 @@ TEST_CASE("zombie connections (no heartbeat in interval * 1.5) are closed with 4
   CHECK(world.sessions()["sessions"].Size() == 0);  // 4009: a new session is needed
 }
 
-TEST_CASE("presence from A reaches friend B as PRESENCE_UPDATE; invalid activities close with 4002") {
+TEST_CASE(
+    "presence from A reaches friend B without secrets; invalid activities are dropped; offline at the end") {
   World world;
   const auto alice = world.user("alice");
   const auto bob = world.user("bob");
@@ -488,16 +489,70 @@ TEST_CASE("presence from A reaches friend B as PRESENCE_UPDATE; invalid activiti
   CHECK(str(b.next_dispatch("PRESENCE_UPDATE")["d"]["status"]) == "online");
 
   a.send(
-      R"({"op":3,"d":{"since":null,"status":"dnd","afk":false,"activities":[{"name":"Chess","type":0,"state":"In a match"}]}})");
+      R"({"op":3,"d":{"since":null,"status":"dnd","afk":false,"activities":[{"name":"Chess","type":0,)"
+      R"("state":"In a match","party":{"id":"party-1","size":[1,2]},"secrets":{"join":"s3cret"},)"
+      R"("buttons":["Spectate"],"metadata":{"button_urls":["https://example.com/x"]}},{"name":"x","type":1}]}})");
   auto update = b.next_dispatch("PRESENCE_UPDATE");
   CHECK(str(update["d"]["user"]["id"]) == alice);
+  CHECK(str(update["d"]["user"]["username"]) == "alice");
   CHECK(str(update["d"]["status"]) == "dnd");
-  REQUIRE(update["d"]["activities"].Size() == 1);
-  CHECK(str(update["d"]["activities"][0]["name"]) == "Chess");
+  REQUIRE(update["d"]["activities"].Size() == 1);  // type 1 is not fanned out
+  const auto& activity = update["d"]["activities"][0];
+  CHECK(str(activity["name"]) == "Chess");
+  CHECK(str(activity["application_id"]) == world.app_id);
+  CHECK_FALSE(activity.HasMember("secrets"));
+  CHECK_FALSE(activity.HasMember("metadata"));
+  CHECK(str(activity["buttons"][0]) == "Spectate");
   CHECK(str(update["d"]["client_status"]["desktop"]) == "dnd");
 
-  a.send(R"({"op":3,"d":{"since":null,"status":"online","afk":false,"activities":[{"name":"x","type":1}]}})");
-  CHECK(a.expect_close() == 4002);
+  // A bob connecting later sees alice's last presence in READY.
+  GatewayClient late(world.emulator);
+  late.next();
+  late.send(identify("Bearer " + world.token(bob)));
+  const auto ready = late.next_dispatch("READY");
+  REQUIRE(ready["d"]["presences"].Size() == 1);
+  CHECK(str(ready["d"]["presences"][0]["status"]) == "dnd");
+  CHECK_FALSE(ready["d"]["presences"][0]["activities"][0].HasMember("secrets"));
+
+  // Alice's only session ends: her friends see her offline.
+  a.close(1000);
+  const auto offline = b.next_dispatch("PRESENCE_UPDATE");
+  CHECK(str(offline["d"]["user"]["id"]) == alice);
+  CHECK(str(offline["d"]["status"]) == "offline");
+  CHECK(offline["d"]["activities"].Empty());
+}
+
+TEST_CASE("a friend request over HTTP dispatches RELATIONSHIP_ADD to both sides, then type 1 on accept") {
+  World world;
+  const auto alice = world.user("alice");
+  const auto bob = world.user("bob");
+  const auto alice_token = world.token(alice);
+  const auto bob_token = world.token(bob);
+  GatewayClient a(world.emulator);
+  connect_ready(a, alice_token);
+  GatewayClient b(world.emulator);
+  connect_ready(b, bob_token);
+  auto result = https_request(world.emulator, http_verb::put, "/api/v10/users/@me/relationships/" + bob, "{}",
+                              "Bearer " + alice_token);
+  REQUIRE_MESSAGE(result.status == 204, result.body);
+  auto to_a = a.next_dispatch("RELATIONSHIP_ADD");
+  CHECK(str(to_a["d"]["id"]) == bob);
+  CHECK(to_a["d"]["type"].GetInt() == 4);
+  auto to_b = b.next_dispatch("RELATIONSHIP_ADD");
+  CHECK(str(to_b["d"]["id"]) == alice);
+  CHECK(to_b["d"]["type"].GetInt() == 3);
+  CHECK_FALSE(to_b["d"]["is_spam_request"].GetBool());
+  result = https_request(world.emulator, http_verb::put, "/api/v10/users/@me/relationships/" + alice, "{}",
+                         "Bearer " + bob_token);
+  REQUIRE_MESSAGE(result.status == 204, result.body);
+  CHECK(a.next_dispatch("RELATIONSHIP_ADD")["d"]["type"].GetInt() == 1);
+  CHECK(b.next_dispatch("RELATIONSHIP_ADD")["d"]["type"].GetInt() == 1);
+  result = https_request(world.emulator, http_verb::get, "/api/v10/users/@me/relationships", {},
+                         "Bearer " + alice_token);
+  REQUIRE(result.status == 200);
+  const auto list = parse(result.body);
+  REQUIRE(list.Size() == 1);
+  CHECK(list[0]["type"].GetInt() == 1);
 }
 
 TEST_CASE("POST /_emulator/friendships dispatches RELATIONSHIP_ADD to both users") {

@@ -40,7 +40,8 @@ struct AdminResult {
 
 // One HTTPS request to the emulator on its own connection.
 inline AdminResult https_request(const EmulatorProcess& emulator, gw::http::verb method,
-                                 const std::string& target, const std::string& body = {}) {
+                                 const std::string& target, const std::string& body = {},
+                                 const std::string& authorization = {}) {
   using namespace gw;
   net::io_context io;
   ssl::context context(ssl::context::tls_client);
@@ -52,6 +53,7 @@ inline AdminResult https_request(const EmulatorProcess& emulator, gw::http::verb
   stream.handshake(ssl::stream_base::client);
   http::request<http::string_body> request(method, target, 11);
   request.set(http::field::host, "127.0.0.1");
+  if (!authorization.empty()) request.set(http::field::authorization, authorization);
   if (!body.empty()) {
     request.set(http::field::content_type, "application/json");
     request.body() = body;

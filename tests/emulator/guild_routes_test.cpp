@@ -1,2 +1,536 @@
-// Tests of the emulator guilds work; filled in by it.
+// Guilds without sockets: GET /users/@me/guilds, GET /guilds/{id}/channels around the 16 November 2026
+// cut-over, READY `guilds`, CHANNEL_* dispatches with obfuscation (capability bit 15, the date), op 8
+// Request Guild Members and its all-members limit, and the admin routes that seed guilds.
 #include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "emulator_service.hpp"
+#include "permissions.hpp"
+#include "test_support.hpp"
+
+using namespace platformpp::emulator;
+using namespace platformpp::emulator::test;
+
+namespace {
+
+struct FakePeer final : GatewayPeer {
+  void enable_compression() override {}
+  void send(std::string json) override {
+    if (!closed) sent.push_back(std::move(json));
+  }
+  void close(int code, std::string) override {
+    closed = true;
+    close_code = code;
+  }
+  void drop() override { closed = true; }
+
+  // The dispatches of type `t` received so far.
+  std::vector<rapidjson::Document> dispatches(std::string_view t) const {
+    std::vector<rapidjson::Document> found;
+    for (const auto& text : sent) {
+      auto payload = parse(text);
+      if (payload["op"].GetInt() == 0 && str(payload["t"]) == t) found.push_back(std::move(payload));
+    }
+    return found;
+  }
+  rapidjson::Document nth(std::string_view t, std::size_t index) const {
+    auto found = dispatches(t);
+    REQUIRE_MESSAGE(found.size() > index, "expected " << index + 1 << " " << t << ", got " << found.size());
+    return std::move(found[index]);
+  }
+  rapidjson::Document only(std::string_view t) const {
+    auto found = dispatches(t);
+    REQUIRE_MESSAGE(found.size() == 1, "expected one " << t << ", got " << found.size());
+    return std::move(found.front());
+  }
+
+  std::vector<std::string> sent;
+  bool closed = false;
+  int close_code = 0;
+};
+
+constexpr std::int64_t kLastSecondBefore = 1794787199000;  // 2026-11-15T23:59:59Z
+constexpr std::uint64_t kBit15 = std::uint64_t{1} << 15;
+
+// Owner Olivia, member Alice, outsider Mallory and the app's bot (a member) in guild "Home", which has
+// #general (everyone), #secret (@everyone denied VIEW_CHANNEL, with a topic), a hidden category "staff"
+// and #staff-chat in it (no overwrites of its own); and a second guild "Away" with Alice and the bot.
+struct Fixture {
+  std::int64_t real_now = kLastSecondBefore;
+  FakeClock clock{[this] { return real_now; }};
+  EmulatorService service{
+      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
+  std::string olivia, alice, mallory;
+  std::string app_id, bot_token, bot_id;
+  std::string guild_id, away_id;
+  std::string general_id, secret_id, staff_id, staff_chat_id;
+
+  Fixture() {
+    olivia = create_user("olivia");
+    alice = create_user("alice");
+    mallory = create_user("mallory");
+    auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+    app_id = str(app["id"]);
+    bot_token = str(app["bot_token"]);
+    bot_id = str(app["bot_user_id"]);
+    guild_id = str(parse(call("POST", "/_emulator/guilds",
+                              R"({"name":"Home","owner_id":")" + olivia + R"(","banner":"b4nn3r"})")
+                             .body)["id"]);
+    away_id = str(parse(
+        call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + olivia + R"("})").body)["id"]);
+    for (const auto& guild : {guild_id, away_id}) {
+      for (const auto& user : {alice, bot_id})
+        call("POST", "/_emulator/guilds/" + guild + "/members", R"({"user_id":")" + user + R"("})");
+    }
+    general_id = create_channel(R"({"name":"general","type":0,"position":0})");
+    secret_id = create_channel(R"({"name":"secret","type":0,"position":1,"topic":"plans",)"
+                               R"("permission_overwrites":[{"id":")" +
+                               guild_id + R"(","type":0,"allow":"0","deny":"1024"}]})");
+    staff_id = create_channel(R"({"name":"staff","type":4,"position":2,"permission_overwrites":[{"id":")" +
+                              guild_id + R"(","type":0,"deny":"1024"}]})");
+    staff_chat_id =
+        create_channel(R"({"name":"staff-chat","type":0,"position":3,"parent_id":")" + staff_id + R"("})");
+  }
+
+  std::string create_user(const std::string& name) {
+    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
+  }
+  std::string create_channel(const std::string& body) {
+    return str(parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", body).body)["id"]);
+  }
+  std::string token(const std::string& user_id, const std::string& scopes) {
+    return str(parse(
+        call("POST", "/_emulator/tokens",
+             R"({"user_id":")" + user_id + R"(","app_id":")" + app_id + R"(","scopes":")" + scopes + R"("})")
+            .body)["access_token"]);
+  }
+
+  HttpResponse raw(std::string method, std::string target, std::string body = {},
+                   std::string authorization = {}) {
+    HeaderList headers;
+    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
+    const auto outcome = service.handle(
+        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
+    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
+    return outcome.response;
+  }
+  HttpResponse call(std::string method, std::string target, std::string body = {}) {
+    auto response = raw(std::move(method), std::move(target), std::move(body));
+    REQUIRE_MESSAGE(response.status < 300, response.body);
+    return response;
+  }
+
+  // The channel names GET /guilds/{id}/channels lists for `authorization`.
+  std::vector<std::string> channel_names(const std::string& authorization, const std::string& guild = {}) {
+    const auto response =
+        raw("GET", "/api/v10/guilds/" + (guild.empty() ? guild_id : guild) + "/channels", {}, authorization);
+    REQUIRE_MESSAGE(response.status == 200, response.body);
+    std::vector<std::string> names;
+    const auto list = parse(response.body);
+    for (const auto& channel : list.GetArray())
+      names.push_back(str(channel["name"]));
+    return names;
+  }
+
+  void set_clock(std::int64_t ms) { real_now = ms; }
+
+  // Opens a connection and identifies with `token` ("Bearer ..." or a bot token) and `capabilities`.
+  std::uint64_t identify(FakePeer& peer, const std::string& identify_token, std::uint64_t capabilities = 0) {
+    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
+    service.gateway_received(id,
+                             R"({"op":2,"d":{"token":")" + identify_token +
+                                 R"(","properties":{},"intents":0,"capabilities":)" +
+                                 std::to_string(capabilities) + "}}",
+                             true);
+    REQUIRE_FALSE(peer.closed);
+    REQUIRE(peer.dispatches("READY").size() == 1);
+    return id;
+  }
+};
+
+// The channel object with this id in a READY guild's channels.
+const rapidjson::Value& ready_channel(const rapidjson::Value& guild, const std::string& channel_id) {
+  for (const auto& channel : guild["channels"].GetArray()) {
+    if (str(channel["id"]) == channel_id) return channel;
+  }
+  FAIL("no channel " << channel_id);
+  throw;
+}
+
+// Checks the obfuscated shape exactly: the platform's name, flag and single overwrite; no topic.
+void check_obfuscated(const rapidjson::Value& channel, const std::string& channel_id,
+                      const std::string& guild_id, int position) {
+  CHECK(str(channel["id"]) == channel_id);
+  CHECK(str(channel["guild_id"]) == guild_id);
+  CHECK(str(channel["name"]) == "___hidden___");
+  CHECK(channel["type"].GetInt() == 0);
+  CHECK(channel["position"].GetInt() == position);
+  CHECK(channel["parent_id"].IsNull());
+  CHECK(channel["flags"].GetUint64() == kChannelObfuscatedFlag);
+  REQUIRE(channel["permission_overwrites"].Size() == 1);
+  const auto& overwrite = channel["permission_overwrites"][0];
+  CHECK(overwrite.MemberCount() == 4);
+  CHECK(str(overwrite["id"]) == guild_id);
+  CHECK(overwrite["type"].GetInt() == 0);
+  CHECK(str(overwrite["allow"]) == "0");
+  CHECK(str(overwrite["deny"]) == "1024");
+  CHECK_FALSE(channel.HasMember("topic"));
+  CHECK(channel.MemberCount() == 8);
+}
+
+void check_full_secret(const rapidjson::Value& channel, const std::string& guild_id) {
+  CHECK(str(channel["name"]) == "secret");
+  CHECK(channel["flags"].GetUint64() == 0);
+  CHECK(str(channel["topic"]) == "plans");
+  REQUIRE(channel["permission_overwrites"].Size() == 1);
+  CHECK(str(channel["permission_overwrites"][0]["id"]) == guild_id);
+  CHECK(str(channel["permission_overwrites"][0]["deny"]) == "1024");
+}
+
+}  // namespace
+
+TEST_CASE("guilds: the cut-over constant is 2026-11-16T00:00:00Z") {
+  CHECK(kChannelObfuscationDateMs == parse_rfc3339("2026-11-16T00:00:00Z"));
+  CHECK(kLastSecondBefore + 1000 == kChannelObfuscationDateMs);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: GET /users/@me/guilds needs scope guilds (or sdk.social_layer)") {
+  const auto without =
+      raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "identify openid"));
+  CHECK(without.status == 403);
+  CHECK(parse(without.body)["code"].GetInt() == 50001);
+  const auto presence_only = raw("GET", "/api/v10/users/@me/guilds", {},
+                                 "Bearer " + token(alice, "openid sdk.social_layer_presence"));
+  CHECK(presence_only.status == 403);
+  CHECK(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "identify guilds")).status ==
+        200);
+  CHECK(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "openid sdk.social_layer"))
+            .status == 200);
+  CHECK(raw("GET", "/api/v10/users/@me/guilds").status == 401);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: each listed guild has banner, owner, permissions as a string, features") {
+  const auto response = raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "guilds"));
+  REQUIRE(response.status == 200);
+  const auto list = parse(response.body);
+  REQUIRE(list.Size() == 2);
+  const auto& home = list[0];
+  CHECK(str(home["id"]) == guild_id);
+  CHECK(str(home["name"]) == "Home");
+  CHECK(str(home["banner"]) == "b4nn3r");
+  CHECK(home["icon"].IsNull());
+  CHECK(home["owner"].GetBool() == false);
+  CHECK(str(home["permissions"]) == "68608");  // the default @everyone: VIEW_CHANNEL, SEND, HISTORY
+  CHECK(home["features"].IsArray());
+  CHECK(list[1]["banner"].IsNull());  // "Away" has no banner: the member is there, null
+
+  const auto owner =
+      parse(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(olivia, "guilds")).body);
+  CHECK(owner[0]["owner"].GetBool());
+  CHECK(str(owner[0]["permissions"]) == std::to_string(permission::kAll));
+
+  const auto outsider =
+      parse(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(mallory, "guilds")).body);
+  CHECK(outsider.Size() == 0);
+
+  // Bot tokens need no scope and list the bot's guilds.
+  const auto bot = raw("GET", "/api/v10/users/@me/guilds", {}, "Bot " + bot_token);
+  REQUIRE(bot.status == 200);
+  CHECK(parse(bot.body).Size() == 2);
+}
+
+TEST_CASE_FIXTURE(Fixture,
+                  "guilds: the HTTP channel list shows hidden channels until 16 Nov 2026, then omits them") {
+  const auto bearer = "Bearer " + token(alice, "guilds");
+  const auto bot = "Bot " + bot_token;
+  SUBCASE("15 Nov 2026 23:59:59: every channel, full metadata") {
+    CHECK(channel_names(bearer) == std::vector<std::string>{"general", "secret", "staff", "staff-chat"});
+    CHECK(channel_names(bot) == std::vector<std::string>{"general", "secret", "staff", "staff-chat"});
+    const auto list = parse(raw("GET", "/api/v10/guilds/" + guild_id + "/channels", {}, bearer).body);
+    check_full_secret(list[1], guild_id);
+    CHECK(str(list[3]["parent_id"]) == staff_id);
+  }
+  SUBCASE("16 Nov 2026 00:00:00: channels without VIEW_CHANNEL are gone; a hidden category's channel stays") {
+    set_clock(kChannelObfuscationDateMs);
+    CHECK(channel_names(bearer) == std::vector<std::string>{"general", "staff-chat"});
+    CHECK(channel_names(bot) == std::vector<std::string>{"general", "staff-chat"});
+    // The owner sees everything; so does a member whose own overwrite allows the channel.
+    CHECK(channel_names("Bearer " + token(olivia, "guilds")).size() == 4);
+    call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id,
+         R"({"permission_overwrites":[{"id":")" + guild_id + R"(","type":0,"deny":"1024"},{"id":")" + alice +
+             R"(","type":1,"allow":"1024"}]})");
+    CHECK(channel_names(bearer) == std::vector<std::string>{"general", "secret", "staff-chat"});
+    CHECK(channel_names(bot) == std::vector<std::string>{"general", "staff-chat"});
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: the channel list needs membership; unknown guilds are 404 10004") {
+  const auto outsider =
+      raw("GET", "/api/v10/guilds/" + guild_id + "/channels", {}, "Bearer " + token(mallory, "guilds"));
+  CHECK(outsider.status == 403);
+  CHECK(parse(outsider.body)["code"].GetInt() == 50001);
+  const auto unknown = raw("GET", "/api/v10/guilds/123/channels", {}, "Bearer " + token(alice, "guilds"));
+  CHECK(unknown.status == 404);
+  CHECK(parse(unknown.body)["code"].GetInt() == 10004);
+  CHECK(raw("GET", "/api/v10/guilds/" + guild_id + "/channels").status == 401);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: READY lists the user's guilds with channels, obfuscated per session") {
+  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  FakePeer plain, opted_in, bit14;
+  identify(plain, bearer);
+  identify(opted_in, bearer, kBit15);
+  identify(bit14, bearer, kBit15 >> 1);
+
+  auto ready = plain.only("READY");
+  const auto& guilds = ready["d"]["guilds"];
+  REQUIRE(guilds.Size() == 2);
+  CHECK(str(guilds[0]["id"]) == guild_id);
+  CHECK(str(guilds[0]["name"]) == "Home");
+  CHECK(str(guilds[0]["banner"]) == "b4nn3r");
+  CHECK(guilds[0]["channels"].Size() == 4);
+  check_full_secret(ready_channel(guilds[0], secret_id), guild_id);  // before the date, without bit 15
+  check_full_secret(ready_channel(bit14.only("READY")["d"]["guilds"][0], secret_id), guild_id);
+
+  auto opted = opted_in.only("READY");
+  check_obfuscated(ready_channel(opted["d"]["guilds"][0], secret_id), secret_id, guild_id, 1);
+  CHECK(str(ready_channel(opted["d"]["guilds"][0], general_id)["name"]) == "general");
+  CHECK(str(ready_channel(opted["d"]["guilds"][0], staff_chat_id)["name"]) == "staff-chat");
+  CHECK(str(ready_channel(opted["d"]["guilds"][0], staff_id)["name"]) == "___hidden___");
+
+  set_clock(kChannelObfuscationDateMs);
+  FakePeer after;
+  identify(after, bearer);
+  check_obfuscated(ready_channel(after.only("READY")["d"]["guilds"][0], secret_id), secret_id, guild_id, 1);
+
+  FakePeer owner;
+  identify(owner, "Bearer " + token(olivia, "openid"), kBit15);
+  check_full_secret(ready_channel(owner.only("READY")["d"]["guilds"][0], secret_id), guild_id);
+
+  FakePeer outsider;
+  identify(outsider, "Bearer " + token(mallory, "openid"));
+  CHECK(outsider.only("READY")["d"]["guilds"].Size() == 0);
+}
+
+TEST_CASE_FIXTURE(
+    Fixture, "guilds: CHANNEL_CREATE of a hidden channel: full before the date, obfuscated with bit 15") {
+  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  FakePeer plain, opted_in, owner, outsider;
+  identify(plain, bearer);
+  identify(opted_in, bearer, kBit15);
+  identify(owner, "Bearer " + token(olivia, "openid"), kBit15);
+  identify(outsider, "Bearer " + token(mallory, "openid"));
+  const auto body =
+      R"({"name":"vault","type":0,"position":7,"topic":"gold","permission_overwrites":[{"id":")" + guild_id +
+      R"(","type":0,"deny":"1024"}]})";
+  const auto vault_id = create_channel(body);
+
+  auto full = plain.only("CHANNEL_CREATE");
+  CHECK(str(full["d"]["name"]) == "vault");
+  CHECK(str(full["d"]["topic"]) == "gold");
+  CHECK(full["d"]["flags"].GetUint64() == 0);
+  check_obfuscated(opted_in.only("CHANNEL_CREATE")["d"], vault_id, guild_id, 7);
+  CHECK(str(owner.only("CHANNEL_CREATE")["d"]["name"]) == "vault");  // the owner can view it
+  CHECK(outsider.dispatches("CHANNEL_CREATE").empty());              // not a member
+
+  // A channel Alice can view is never obfuscated.
+  create_channel(R"({"name":"lobby","type":0,"position":8})");
+  CHECK(str(opted_in.nth("CHANNEL_CREATE", 1)["d"]["name"]) == "lobby");
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: from 16 Nov 2026 every session gets hidden channels obfuscated") {
+  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  FakePeer before_date;
+  identify(before_date, bearer);
+  set_clock(kChannelObfuscationDateMs - 1);
+  call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id, R"({"position":5})");
+  check_full_secret(before_date.only("CHANNEL_UPDATE")["d"], guild_id);
+
+  set_clock(kChannelObfuscationDateMs);  // the same session: the date decides, not when it identified
+  call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id, R"({"position":6})");
+  check_obfuscated(before_date.nth("CHANNEL_UPDATE", 1)["d"], secret_id, guild_id, 6);
+
+  FakePeer bot, opted_in;
+  identify(bot, bot_token);  // bots too
+  identify(opted_in, bearer, kBit15);
+  call("DELETE", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id);
+  check_obfuscated(bot.only("CHANNEL_DELETE")["d"], secret_id, guild_id, 6);
+  check_obfuscated(opted_in.only("CHANNEL_DELETE")["d"], secret_id, guild_id, 6);
+  check_obfuscated(before_date.only("CHANNEL_DELETE")["d"], secret_id, guild_id, 6);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: CHANNEL_UPDATE follows visibility changes") {
+  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  FakePeer opted_in;
+  identify(opted_in, bearer, kBit15);
+  // Hiding #general: the update is already obfuscated.
+  call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + general_id,
+       R"({"permission_overwrites":[{"id":")" + guild_id + R"(","type":0,"deny":"1024"}]})");
+  check_obfuscated(opted_in.only("CHANNEL_UPDATE")["d"], general_id, guild_id, 0);
+  // Alice's own overwrite shows it again: full metadata, her overwrite included.
+  call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + general_id,
+       R"({"permission_overwrites":[{"id":")" + guild_id + R"(","type":0,"deny":"1024"},{"id":")" + alice +
+           R"(","type":1,"allow":"1024"}]})");
+  const auto shown = opted_in.nth("CHANNEL_UPDATE", 1);
+  CHECK(str(shown["d"]["name"]) == "general");
+  CHECK(shown["d"]["permission_overwrites"].Size() == 2);
+}
+
+TEST_CASE_FIXTURE(Fixture,
+                  "guilds: deleting a category frees its channels (CHANNEL_UPDATE with parent_id null)") {
+  FakePeer owner;
+  identify(owner, "Bearer " + token(olivia, "openid"));
+  call("DELETE", "/_emulator/guilds/" + guild_id + "/channels/" + staff_id);
+  CHECK(str(owner.only("CHANNEL_DELETE")["d"]["id"]) == staff_id);
+  const auto update = owner.only("CHANNEL_UPDATE");
+  CHECK(str(update["d"]["id"]) == staff_chat_id);
+  CHECK(update["d"]["parent_id"].IsNull());
+}
+
+namespace {
+
+std::string request_members(const std::string& guild, const std::string& query, int limit,
+                            const std::string& nonce = {}) {
+  return R"({"op":8,"d":{"guild_id":")" + guild + R"(","query":")" + query + R"(","limit":)" +
+         std::to_string(limit) + (nonce.empty() ? std::string() : R"(,"nonce":")" + nonce + "\"") + "}}";
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members answers one GUILD_MEMBERS_CHUNK") {
+  FakePeer bot;
+  const auto id = identify(bot, bot_token);
+  call("POST", "/_emulator/guilds/" + guild_id + "/roles", R"({"name":"mods","permissions":"8192"})");
+  const auto mods = str(
+      parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles", R"({"name":"mods2","permissions":8192})")
+                .body)["id"]);
+  call("POST", "/_emulator/guilds/" + guild_id + "/members",
+       R"({"user_id":")" + alice + R"(","roles":[")" + mods + R"("]})");
+
+  service.gateway_received(id, request_members(guild_id, "", 0, "n1"), true);
+  const auto chunk = bot.only("GUILD_MEMBERS_CHUNK");
+  const auto& d = chunk["d"];
+  CHECK(str(d["guild_id"]) == guild_id);
+  CHECK(d["chunk_index"].GetInt() == 0);
+  CHECK(d["chunk_count"].GetInt() == 1);
+  CHECK(str(d["nonce"]) == "n1");
+  REQUIRE(d["members"].Size() == 3);  // Olivia (the owner), Alice, the bot
+  bool saw_alice = false;
+  for (const auto& member : d["members"].GetArray()) {
+    CHECK(member["roles"].IsArray());
+    if (str(member["user"]["id"]) != alice) continue;
+    saw_alice = true;
+    CHECK(str(member["user"]["username"]) == "alice");
+    REQUIRE(member["roles"].Size() == 1);
+    CHECK(str(member["roles"][0]) == mods);
+  }
+  CHECK(saw_alice);
+
+  // A query (username prefix, case-insensitive) and a limit.
+  service.gateway_received(id, request_members(guild_id, "AL", 0), true);
+  const auto by_query = bot.nth("GUILD_MEMBERS_CHUNK", 1);
+  REQUIRE(by_query["d"]["members"].Size() == 1);
+  CHECK(str(by_query["d"]["members"][0]["user"]["id"]) == alice);
+  CHECK_FALSE(by_query["d"].HasMember("nonce"));
+  service.gateway_received(id, request_members(guild_id, "", 2), true);
+  CHECK(bot.nth("GUILD_MEMBERS_CHUNK", 2)["d"]["members"].Size() == 2);
+
+  // A guild the user is not in: ignored.
+  service.gateway_received(id, request_members("123", "", 0), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 3);
+  CHECK_FALSE(bot.closed);
+  // A guild_id that is not a string: a decode error.
+  service.gateway_received(id, R"({"op":8,"d":{"guild_id":5,"query":"","limit":0}})", true);
+  CHECK(bot.close_code == 4002);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: all-members requests: 1 per guild per 30 s, then RATE_LIMITED") {
+  FakePeer bot;
+  const auto id = identify(bot, bot_token);
+  const auto start = clock.now_ms();
+  service.gateway_received(id, request_members(guild_id, "", 0, "first"), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
+
+  set_clock(start + 29999);
+  service.gateway_received(id, request_members(guild_id, "", 0, "second"), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);  // no chunk
+  const auto limited = bot.only("RATE_LIMITED");
+  CHECK(limited["d"]["opcode"].GetInt() == 8);
+  CHECK(limited["d"]["retry_after"].IsDouble());
+  CHECK(limited["d"]["retry_after"].GetDouble() == doctest::Approx(0.001));
+  CHECK(str(limited["d"]["meta"]["guild_id"]) == guild_id);
+  CHECK(str(limited["d"]["meta"]["nonce"]) == "second");
+  CHECK(limited["d"].MemberCount() == 3);
+
+  // Without a nonce, meta has none.
+  service.gateway_received(id, request_members(guild_id, "", 0), true);
+  const auto again = bot.dispatches("RATE_LIMITED");
+  REQUIRE(again.size() == 2);
+  CHECK_FALSE(again[1]["d"]["meta"].HasMember("nonce"));
+
+  // Other guilds are independent; a query or a limit is not limited.
+  service.gateway_received(id, request_members(away_id, "", 0), true);
+  service.gateway_received(id, request_members(guild_id, "a", 0), true);
+  service.gateway_received(id, request_members(guild_id, "", 1), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 4);
+  CHECK(bot.dispatches("RATE_LIMITED").size() == 2);
+
+  // Refused requests do not move the window: 30 s after the first it is allowed again.
+  set_clock(start + 30000);
+  service.gateway_received(id, request_members(guild_id, "", 0), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 5);
+  CHECK(bot.dispatches("RATE_LIMITED").size() == 2);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: the all-members limit is per user: another requester has its own") {
+  FakePeer bot, user;
+  const auto bot_connection = identify(bot, bot_token);
+  const auto user_connection = identify(user, "Bearer " + token(alice, "openid sdk.social_layer"));
+  service.gateway_received(bot_connection, request_members(guild_id, "", 0), true);
+  service.gateway_received(user_connection, request_members(guild_id, "", 0), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
+  CHECK(user.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
+  service.gateway_received(user_connection, request_members(guild_id, "", 0), true);
+  CHECK(user.dispatches("RATE_LIMITED").size() == 1);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: admin validation") {
+  const auto unknown_owner = raw("POST", "/_emulator/guilds", R"({"name":"X1","owner_id":"1"})");
+  CHECK(unknown_owner.status == 404);
+  CHECK(parse(unknown_owner.body)["code"].GetInt() == 10013);
+  const auto no_name = raw("POST", "/_emulator/guilds", R"({"owner_id":")" + olivia + R"("})");
+  CHECK(no_name.status == 400);
+  CHECK(parse(no_name.body)["errors"].HasMember("name"));
+  CHECK(raw("POST", "/_emulator/guilds", R"({"name":"X","owner_id":")" + olivia + R"("})").status == 400);
+
+  const auto channels = "/_emulator/guilds/" + guild_id + "/channels";
+  const auto bad_parent = raw("POST", channels, R"({"name":"a","parent_id":")" + general_id + R"("})");
+  CHECK(bad_parent.status == 400);
+  CHECK(parse(bad_parent.body)["errors"].HasMember("parent_id"));
+  const auto bad_role =
+      raw("POST", channels, R"({"name":"a","permission_overwrites":[{"id":"42","type":0,"deny":"1024"}]})");
+  CHECK(bad_role.status == 400);
+  CHECK(parse(bad_role.body)["errors"]["permission_overwrites"]["0"].HasMember("id"));
+  const auto bad_bits =
+      raw("POST", channels,
+          R"({"name":"a","permission_overwrites":[{"id":")" + guild_id + R"(","type":0,"deny":"lots"}]})");
+  CHECK(bad_bits.status == 400);
+  CHECK(raw("POST", channels, R"({"name":"a","type":3})").status == 400);
+  CHECK(raw("POST", channels, R"({"name":""})").status == 400);
+  CHECK(raw("POST", "/_emulator/guilds/1/channels", R"({"name":"a"})").status == 404);
+  const auto unknown_channel = raw("PATCH", channels + "/1", R"({"name":"a"})");
+  CHECK(unknown_channel.status == 404);
+  CHECK(parse(unknown_channel.body)["code"].GetInt() == 10003);
+  CHECK(raw("DELETE", channels + "/1").status == 404);
+  // A category with channels stays a category.
+  CHECK(raw("PATCH", channels + "/" + staff_id, R"({"type":0})").status == 400);
+
+  const auto members = "/_emulator/guilds/" + guild_id + "/members";
+  CHECK(raw("POST", members, R"({"user_id":"1"})").status == 404);
+  CHECK(raw("POST", members, R"({"user_id":")" + mallory + R"(","roles":["42"]})").status == 400);
+  CHECK(raw("POST", "/_emulator/guilds/" + guild_id + "/roles", R"({"name":"r","permissions":"x"})").status ==
+        400);
+}

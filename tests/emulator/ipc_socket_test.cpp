@@ -1,5 +1,8 @@
 // Starts the real platformpp-emulator binary (path in argv[1]) and speaks raw IPC frames to it over its Unix
-// socket, with plain HTTP (POSIX sockets, no Beast) for the admin API and the token endpoint.
+// socket, with plain HTTP (POSIX sockets, no Beast) for the admin API and the token endpoint; the social
+// checks also open a Gateway session over TLS (gateway_test_client.hpp).
+#include "asio_prelude.hpp"
+
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
@@ -19,6 +22,7 @@
 
 #include "emulator_process.hpp"
 #include "form_encoding.hpp"
+#include "gateway_test_client.hpp"
 #include "ipc_frame.hpp"
 #include "ipc_test_client.hpp"
 #include "json.hpp"
@@ -418,6 +422,62 @@ TEST_CASE("no free IPC path, or an unusable IPC dir, is a startup failure") {
   CHECK(full.wait_exit() == 1);
   CHECK(full.stderr_text().find("cannot listen on an IPC socket") != std::string::npos);
   CHECK(read_file(dir + "/full-ipc-0") == "not a socket");
+}
+
+TEST_CASE("SET_ACTIVITY fans out to a friend's Gateway session without a token; ACTIVITY_JOIN is delivered") {
+  EmulatorProcess emulator{{"--ipc-name", "social"}};  // TLS, for the Gateway client
+  const auto admin = [&](const std::string& path, const std::string& body) {
+    auto result = https_request(emulator, gw::http::verb::post, "/_emulator" + path, body);
+    REQUIRE_MESSAGE(result.status < 300, path << ": " << result.body);
+    return parse(result.body);
+  };
+  // The first user is the desktop client's logged-in user.
+  const auto alice = str(admin("/users", R"({"username":"desktop.alice"})")["id"]);
+  const auto bob = str(admin("/users", R"({"username":"friend.bob"})")["id"]);
+  const auto app_id = str(admin("/apps", R"({"name":"Social Game"})")["id"]);
+  admin("/friendships", R"({"user_id":")" + alice + R"(","other_user_id":")" + bob + R"("})");
+  const auto bob_token =
+      str(admin("/tokens", R"({"user_id":")" + bob + R"(","app_id":")" + app_id +
+                               R"(","scopes":"openid sdk.social_layer"})")["access_token"]);
+  GatewayClient gateway(emulator);
+  REQUIRE(gateway.next()["op"].GetInt() == 10);
+  gateway.send(R"({"op":2,"d":{"token":"Bearer )" + bob_token + R"(","properties":{},"intents":0}})");
+  const auto ready = gateway.next_dispatch("READY");
+  CHECK(ready["d"]["presences"].Empty());  // alice is offline: no session, no activity
+
+  IpcClient ipc(str(emulator.connection()["ipc_path"]));
+  ipc.handshake(app_id);
+  auto response = ipc.command(R"({"cmd":"SET_ACTIVITY","nonce":"1","args":{"pid":4242,"activity":{)"
+                              R"("name":"Chess","type":0,"party":{"id":"party-9","size":[1,2]},)"
+                              R"("secrets":{"join":"join-9"}}}})");
+  REQUIRE(response["evt"].IsNull());
+  auto update = gateway.next_dispatch("PRESENCE_UPDATE");
+  CHECK(str(update["d"]["user"]["id"]) == alice);
+  CHECK(str(update["d"]["status"]) == "online");
+  REQUIRE(update["d"]["activities"].Size() == 1);
+  CHECK(str(update["d"]["activities"][0]["name"]) == "Chess");
+  CHECK(str(update["d"]["activities"][0]["application_id"]) == app_id);
+  CHECK_FALSE(update["d"]["activities"][0].HasMember("secrets"));
+
+  response = ipc.command(R"({"cmd":"SET_ACTIVITY","nonce":"2","args":{"pid":4242,"activity":{"type":1}}})");
+  CHECK(str(response["evt"]) == "ERROR");
+  CHECK(response["data"]["code"].GetInt() == 4000);
+  CHECK(str(response["data"]["message"]).find("activity.type") != std::string::npos);
+
+  response = ipc.command(R"({"cmd":"SUBSCRIBE","evt":"ACTIVITY_JOIN","nonce":"3"})");
+  REQUIRE(response["evt"].IsNull());
+  CHECK(admin("/ipc/activity-join", R"({"secret":"join-9"})")["delivered"].GetInt() == 1);
+  const auto join = ipc.receive_json();
+  CHECK(str(join["cmd"]) == "DISPATCH");
+  CHECK(str(join["evt"]) == "ACTIVITY_JOIN");
+  CHECK(str(join["data"]["secret"]) == "join-9");
+
+  // Clearing the activity takes alice offline again (she has no Gateway session).
+  response = ipc.command(R"({"cmd":"SET_ACTIVITY","nonce":"4","args":{"pid":4242,"activity":null}})");
+  REQUIRE(response["evt"].IsNull());
+  update = gateway.next_dispatch("PRESENCE_UPDATE");
+  CHECK(str(update["d"]["user"]["id"]) == alice);
+  CHECK(str(update["d"]["status"]) == "offline");
 }
 
 int main(int argc, char** argv) {

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 #include <platformpp/testkit/emulator.hpp>
 
+#include <stdexcept>
 #include <string>
 
 #include "gateway_test_client.hpp"
@@ -107,4 +108,57 @@ TEST_CASE("testkit: Gateway admin calls") {
   e.next();
   e.send(identify(alice_token));
   CHECK(e.expect_close() == 4008);
+}
+
+TEST_CASE("testkit: social admin calls (profile, spammer, premium)") {
+  EmulatorProcess::Options options;
+  options.binary = g_testkit_emulator_binary;
+  options.ipc = false;
+  auto process = EmulatorProcess::Start(options);
+  const auto& connection = process->Connection();
+  EmulatorAdmin admin(connection);
+  const auto app = admin.CreateApp("Social Testkit");
+  const auto alice = admin.CreateUser("alice");
+  const auto bob = admin.CreateUser("bob");
+  admin.MakeFriends(alice.id, bob.id);
+  const auto port = static_cast<unsigned short>(connection.port);
+
+  GatewayClient a(connection.caFile, port, "/?v=10&encoding=json");
+  a.next();
+  a.send(identify(admin.MintToken(alice.id, app.id, "openid sdk.social_layer").accessToken));
+  a.next_dispatch("READY");
+
+  EmulatorAdmin::UserProfile profile;
+  profile.globalName = "Bobby";
+  profile.tag = "BOB";
+  profile.premiumType = 2;
+  const auto user = admin.SetUserProfile(bob.id, profile);
+  CHECK(user.find("\"tag\":\"BOB\"") != std::string::npos);
+  const auto update = a.next_dispatch("RELATIONSHIP_UPDATE");
+  CHECK(str(update["d"]["user"]["global_name"]) == "Bobby");
+  CHECK(str(update["d"]["user"]["primary_guild"]["tag"]) == "BOB");
+  CHECK(update["d"]["user"]["premium_type"].GetInt() == 0);  // the app is not approved
+
+  EmulatorAdmin::UserProfile too_long;
+  too_long.tag = "BOBBY";
+  CHECK_THROWS_AS(admin.SetUserProfile(bob.id, too_long), std::runtime_error);
+  EmulatorAdmin::UserProfile cleared;
+  cleared.clearTag = true;
+  CHECK(admin.SetUserProfile(bob.id, cleared).find("\"primary_guild\":null") != std::string::npos);
+
+  admin.FlagSpammer(bob.id);
+  admin.FlagSpammer(bob.id, false);
+  CHECK_THROWS_AS(admin.FlagSpammer(1), std::runtime_error);
+
+  admin.ApprovePremium(app.id);
+  GatewayClient b(connection.caFile, port, "/?v=10&encoding=json");
+  b.next();
+  b.send(identify(admin.MintToken(bob.id, app.id, "identify identify.premium").accessToken));
+  CHECK(b.next_dispatch("READY")["d"]["user"]["premium_type"].GetInt() == 2);
+  admin.ApprovePremium(app.id, false);
+  GatewayClient c(connection.caFile, port, "/?v=10&encoding=json");
+  c.next();
+  c.send(identify(admin.MintToken(bob.id, app.id, "identify identify.premium").accessToken));
+  CHECK(c.next_dispatch("READY")["d"]["user"]["premium_type"].GetInt() == 0);
+  CHECK_THROWS_AS(admin.ApprovePremium(1), std::runtime_error);
 }

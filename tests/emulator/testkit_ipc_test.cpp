@@ -69,12 +69,22 @@ TEST_CASE("testkit: a private IPC socket, ClientOptions that find it, and the IP
   CHECK(status.connections[0].clientId == app.id);
   REQUIRE(status.connections[0].subscriptions.size() == 1);
   CHECK(status.connections[0].subscriptions[0] == "AUTHORIZE_REQUEST");
-  CHECK(status.connections[0].activityJson == R"({"type":0,"state":"Lobby"})");
+  // The server names the application of the activity.
+  CHECK(status.connections[0].activityJson ==
+        R"({"type":0,"state":"Lobby","application_id":")" + std::to_string(app.id) + R"("})");
 
   CHECK(admin.RaiseAuthorizeRequest(app.id) == 1);
   CHECK(admin.RaiseAuthorizeRequest(std::nullopt) == 1);
   CHECK(std::string(ipc.receive_json()["evt"].GetString()) == "AUTHORIZE_REQUEST");
   CHECK(std::string(ipc.receive_json()["evt"].GetString()) == "AUTHORIZE_REQUEST");
+
+  CHECK(admin.RaiseActivityJoin("join-secret") == 0);  // not subscribed yet
+  REQUIRE(ipc.command(R"({"cmd":"SUBSCRIBE","evt":"ACTIVITY_JOIN","args":{},"nonce":"3"})")["evt"].IsNull());
+  CHECK(admin.RaiseActivityJoin("join-secret", app.id + 1) == 0);  // another application
+  CHECK(admin.RaiseActivityJoin("join-secret") == 1);
+  const auto join = ipc.receive_json();
+  CHECK(std::string(join["evt"].GetString()) == "ACTIVITY_JOIN");
+  CHECK(std::string(join["data"]["secret"].GetString()) == "join-secret");
 
   admin.CloseIpc(4003, "Token revoked");
   const auto close = ipc.receive_json(IpcOpcode::close);

@@ -151,6 +151,18 @@ class EmulatorAdmin {
     bool reset = false;  ///< back to the platform's defaults (applied instead of the fields)
   };
 
+  /// A user's public profile (POST /_emulator/users/{id}/profile); unset fields keep their value.
+  struct UserProfile {
+    std::optional<std::string> globalName{};
+    std::optional<std::string> avatar{};   ///< avatar hash
+    std::optional<std::string> tag{};      ///< primary guild tag, 1 to 4 characters (others are refused)
+    std::optional<std::string> guildId{};  ///< the tag's identity_guild_id (default: a fresh snowflake)
+    std::optional<std::string> badge{};
+    std::optional<int> premiumType{};  ///< the real subscription level (shown only to approved apps)
+    bool clearGlobalName = false;      ///< sends null instead
+    bool clearAvatar = false;
+    bool clearTag = false;  ///< no primary guild
+  };
   explicit EmulatorAdmin(ConnectionInfo connection);
   ~EmulatorAdmin();
   EmulatorAdmin(const EmulatorAdmin&) = delete;
@@ -204,6 +216,16 @@ class EmulatorAdmin {
 
   /// Gateway: a friendship (type 1 both ways); RELATIONSHIP_ADD goes to both users' sessions.
   void MakeFriends(uint64_t userId, uint64_t otherUserId);
+  /// Sets a user's name, avatar, guild tag or premium type; a visible change dispatches USER_UPDATE to the
+  /// user and RELATIONSHIP_UPDATE to those with a relationship to them. Returns the user object (JSON).
+  std::string SetUserProfile(uint64_t userId, const UserProfile& profile);
+  /// Flags (or unflags) a user as a spammer: their friend requests arrive with is_spam_request.
+  void FlagSpammer(uint64_t userId, bool spammer = true);
+  /// Approves (or not) an application for identify.premium: its tokens with that scope see premium_type.
+  void ApprovePremium(uint64_t appId, bool approved = true);
+  /// IPC: the player joins from the desktop client; ACTIVITY_JOIN {secret} goes to every connection
+  /// subscribed to it (of `appId` only, if set). Returns how many got it.
+  int RaiseActivityJoin(const std::string& secret, std::optional<uint64_t> appId = std::nullopt);
   std::vector<GatewaySession> GatewaySessions();
   /// Cuts the TCP connection(s) without a close frame; the sessions stay resumable. Returns how many.
   int DropGateway(const GatewayTarget& target);
@@ -226,6 +248,34 @@ class EmulatorAdmin {
   /// A dispatch `t` with `dJson` (JSON text) to every session of the user, sequenced like any other;
   /// returns the s it got in each session.
   std::vector<int64_t> InjectDispatch(uint64_t userId, const std::string& t, const std::string& dJson);
+
+  /// A guild channel's permission overwrite: a role's (type 0; the guild's id is @everyone's role) or a
+  /// member's (type 1). VIEW_CHANNEL is 1 << 10.
+  struct ChannelOverwrite {
+    uint64_t id = 0;
+    int type = 0;
+    uint64_t allow = 0;
+    uint64_t deny = 0;
+  };
+  /// A guild channel to create, or the changes to one (UpdateChannel leaves unset fields alone).
+  struct ChannelSpec {
+    std::optional<std::string> name{};
+    std::optional<int> type{};  ///< 0 text (default), 2 voice, 4 category, 5, 13, 15, 16
+    std::optional<int> position{};
+    std::optional<uint64_t> parentId{};  ///< a category of the same guild; 0 clears it
+    std::optional<std::vector<ChannelOverwrite>> permissionOverwrites{};
+    std::optional<std::string> topic{};
+  };
+  /// Guilds: a guild owned by `ownerId` (its first member); its @everyone role has the guild's id.
+  uint64_t CreateGuild(const std::string& name, uint64_t ownerId, const std::string& banner = {});
+  /// Adds a member (or replaces a member's roles).
+  void AddGuildMember(uint64_t guildId, uint64_t userId, const std::vector<uint64_t>& roleIds = {});
+  /// A role with these permission bits; returns its id.
+  uint64_t CreateRole(uint64_t guildId, const std::string& name, uint64_t permissions);
+  /// Returns the channel's id; members' sessions get CHANNEL_CREATE (obfuscated where they cannot view it).
+  uint64_t CreateChannel(uint64_t guildId, const ChannelSpec& channel);
+  void UpdateChannel(uint64_t guildId, uint64_t channelId, const ChannelSpec& changes);
+  void DeleteChannel(uint64_t guildId, uint64_t channelId);
 
  private:
   struct Impl;

@@ -37,7 +37,7 @@ HttpResponse EmulatorService::api_get_gateway(const RouteContext&) {
 HttpResponse EmulatorService::api_get_current_user(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  return HttpResponse::json(200, user_json(*principal->user));
+  return HttpResponse::json(200, user_json(*principal->user, premium_visible(*principal)));
 }
 
 // A provisional account's display name ({"global_name"}); regular accounts edit their profile on the
@@ -60,8 +60,10 @@ HttpResponse EmulatorService::api_patch_current_user(const RouteContext& context
   }
   if (!errors.empty()) return invalid_form_body(errors);
   User* user = state_.find_user_mutable(principal->user->id);
+  const bool changed = user->global_name != trimmed;
   user->global_name = std::move(trimmed);
-  return HttpResponse::json(200, user_json(*user));
+  if (changed) dispatch_user_changed(user->id);
+  return HttpResponse::json(200, user_json(*user, premium_visible(*principal)));
 }
 
 }  // namespace platformpp::emulator

@@ -42,7 +42,7 @@ HttpResponse rate_limited_response(double retry_after_s, bool global) {
 
 }  // namespace
 
-std::string user_json(const User& user) {
+std::string user_json(const User& user, bool show_premium) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("id");
@@ -58,18 +58,38 @@ std::string user_json(const User& user) {
     writer.Key("discriminator");
     writer.String("0");
     writer.Key("avatar");
-    writer.Null();
+    if (user.avatar) {
+      write_string(writer, *user.avatar);
+    } else {
+      writer.Null();
+    }
     writer.Key("bot");
     writer.Bool(user.bot);
     writer.Key("flags");
     writer.Int(0);
     writer.Key("premium_type");
-    writer.Int(0);
-    // Only on provisional accounts, so regular user objects keep the platform's exact shape.
-    if (user.provisional) {
-      writer.Key("provisional");
+    writer.Int(show_premium ? user.premium_type : 0);
+    writer.Key("primary_guild");
+    if (user.primary_guild) {
+      writer.StartObject();
+      writer.Key("identity_guild_id");
+      write_string(writer, user.primary_guild->identity_guild_id);
+      writer.Key("identity_enabled");
       writer.Bool(true);
+      writer.Key("tag");
+      write_string(writer, user.primary_guild->tag);
+      writer.Key("badge");
+      if (user.primary_guild->badge) {
+        write_string(writer, *user.primary_guild->badge);
+      } else {
+        writer.Null();
+      }
+      writer.EndObject();
+    } else {
+      writer.Null();
     }
+    writer.Key("provisional");
+    writer.Bool(user.provisional);
     if (user.restricted) {
       writer.Key("restricted");
       writer.Bool(true);
@@ -86,6 +106,8 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   register_provisional_routes();
   register_ipc_routes();
   register_gateway_routes();
+  register_social_routes();
+  register_guild_routes();
 }
 
 RequestPlan EmulatorService::plan(const HttpRequest& request) {

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -123,6 +124,8 @@ class EmulatorService {
   void register_provisional_routes();
   void register_ipc_routes();
   void register_gateway_routes();
+  void register_social_routes();
+  void register_guild_routes();
 
   HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
   HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
@@ -219,12 +222,68 @@ class EmulatorService {
   IpcReply ipc_authorize(const IpcConnection& connection, const rapidjson::Value* args);
   IpcReply ipc_authenticate(const IpcConnection& connection, const rapidjson::Value* args);
   IpcReply ipc_subscribe(IpcConnection& connection, const rapidjson::Value& payload, bool subscribe);
-  IpcReply ipc_set_activity(IpcConnection& connection, const rapidjson::Value* args);
+  IpcReply ipc_set_activity(std::uint64_t id, IpcConnection& connection, const rapidjson::Value* args);
+  void ipc_forget_activity(std::uint64_t connection);
   HttpResponse admin_ipc_status(const RouteContext& context);
   HttpResponse admin_ipc_authorize_request(const RouteContext& context);
   HttpResponse admin_ipc_drop(const RouteContext& context);
   HttpResponse admin_ipc_restore(const RouteContext& context);
   HttpResponse admin_ipc_close(const RouteContext& context);
+
+  // Relationships, users, DM channels and activity invites (social_routes.cpp).
+  // Whether user objects show the real premium_type to this app's token with these scopes.
+  [[nodiscard]] bool premium_visible(std::string_view app_id, const std::vector<std::string>& scopes) const;
+  [[nodiscard]] bool premium_visible(const Principal& principal) const;
+  [[nodiscard]] bool premium_visible(const GatewaySession& session) const;
+  HttpResponse api_get_user(const RouteContext& context);
+  HttpResponse api_list_relationships(const RouteContext& context);
+  HttpResponse api_add_relationship_by_username(const RouteContext& context);
+  HttpResponse api_put_relationship(const RouteContext& context);
+  HttpResponse api_delete_relationship(const RouteContext& context);
+  HttpResponse api_list_game_relationships(const RouteContext& context);
+  HttpResponse api_add_game_relationship_by_username(const RouteContext& context);
+  HttpResponse api_put_game_relationship(const RouteContext& context);
+  HttpResponse api_delete_game_relationship(const RouteContext& context);
+  HttpResponse api_create_dm_channel(const RouteContext& context);
+  HttpResponse api_create_message(const RouteContext& context);
+  HttpResponse api_activity_join(const RouteContext& context);
+  HttpResponse admin_set_user_profile(const RouteContext& context);
+  HttpResponse admin_set_spammer(const RouteContext& context);
+  HttpResponse admin_approve_premium(const RouteContext& context);
+  // The state machine behind PUT/POST: send a request, accept an incoming one, or block.
+  HttpResponse relationship_put(const User& user, const std::string& other_id, bool block);
+  HttpResponse relationship_delete(const User& user, const std::string& other_id);
+  HttpResponse game_relationship_put(const User& user, const std::string& app_id,
+                                     const std::string& other_id);
+  HttpResponse game_relationship_delete(const User& user, const std::string& app_id,
+                                        const std::string& other_id);
+  // Removes every game relationship between the two users (in all applications), with dispatches.
+  void remove_game_relationships_between(const std::string& user_id, const std::string& other_id);
+  // What `user_id` sees of `other_id` (platform relationship); nullopt if nothing.
+  [[nodiscard]] std::optional<std::string> relationship_json(const std::string& user_id,
+                                                             const std::string& other_id,
+                                                             bool show_premium = false) const;
+  [[nodiscard]] std::optional<std::string> game_relationship_json(const std::string& app_id,
+                                                                  const std::string& user_id,
+                                                                  const std::string& other_id,
+                                                                  bool show_premium = false) const;
+  // RELATIONSHIP_ADD/UPDATE with what `user_id` now sees of `other_id`, built per session (premium_type).
+  void dispatch_relationship(const std::string& user_id, const std::string& other_id, std::string_view type);
+  void dispatch_game_relationship_add(const std::string& app_id, const std::string& user_id,
+                                      const std::string& other_id);
+  void dispatch_game_relationship_remove(const std::string& app_id, const std::string& user_id,
+                                         const std::string& other_id);
+  // USER_UPDATE to the user and RELATIONSHIP_UPDATE to everyone with a relationship to them.
+  void dispatch_user_changed(const std::string& user_id);
+  // Each now sees the other's presence (after they became friends).
+  void exchange_presences(const std::string& user_id, const std::string& other_id);
+  [[nodiscard]] std::string message_json(const Message& message) const;
+  // The user's current activities with secrets (JSON texts), from the Gateway and the IPC stand-in.
+  [[nodiscard]] std::vector<std::string> current_activities(std::string_view user_id) const;
+  // READY's user_application_profiles: the user's external identities in this application.
+  [[nodiscard]] std::string user_application_profiles_json(const std::string& user_id,
+                                                           const std::string& app_id);
+  HttpResponse admin_ipc_activity_join(const RouteContext& context);
 
   // Gateway (gateway_routes.cpp).
   void gateway_close_connection(std::uint64_t id, int code, std::string_view reason);
@@ -244,12 +303,16 @@ class EmulatorService {
   std::vector<std::pair<std::string, std::int64_t>> gateway_dispatch_to_user(std::string_view user_id,
                                                                              std::string_view type,
                                                                              std::string_view d_json);
+  // To every session of the user, with d built per session (e.g. premium_type depends on its token).
+  void gateway_dispatch_each(std::string_view user_id, std::string_view type,
+                             const std::function<std::optional<std::string>(const GatewaySession&)>& d_json);
   [[nodiscard]] bool gateway_user_online(std::string_view user_id) const;
   // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible).
   [[nodiscard]] std::optional<std::string> presence_update_json(std::string_view user_id) const;
-  // Tells the user's friends when what they see of the user's presence changed (always if `force`).
-  void gateway_presence_changed(const std::string& user_id, bool force = false);
-  [[nodiscard]] std::string relationship_json(const std::string& other_id, int type) const;
+  // Tells the user's friends when what they see of the user's presence changed (always if `force`, then
+  // also the user's own sessions but `origin_session`).
+  void gateway_presence_changed(const std::string& user_id, bool force = false,
+                                const std::string& origin_session = {});
   [[nodiscard]] std::string gateway_limits_json() const;
   std::variant<std::vector<std::uint64_t>, HttpResponse> gateway_select(const RouteContext& context,
                                                                         rapidjson::Document& body);
@@ -265,6 +328,24 @@ class EmulatorService {
   HttpResponse admin_gateway_dispatch(const RouteContext& context);
   HttpResponse admin_gateway_limits(const RouteContext& context);
   HttpResponse admin_gateway_set_limits(const RouteContext& context);
+
+  // Guilds, channels and permissions (guild_routes.cpp).
+  HttpResponse api_get_current_user_guilds(const RouteContext& context);
+  HttpResponse api_get_guild_channels(const RouteContext& context);
+  HttpResponse admin_create_guild(const RouteContext& context);
+  HttpResponse admin_add_guild_member(const RouteContext& context);
+  HttpResponse admin_create_role(const RouteContext& context);
+  HttpResponse admin_create_channel(const RouteContext& context);
+  HttpResponse admin_update_channel(const RouteContext& context);
+  HttpResponse admin_delete_channel(const RouteContext& context);
+  // Whether the session gets channels it cannot view obfuscated (capability bit 15, or the date).
+  bool guild_obfuscates_for(const GatewaySession& session);
+  // READY's `guilds` (a JSON array) for the session.
+  std::string guild_ready_json(const GatewaySession& session);
+  // CHANNEL_CREATE|UPDATE|DELETE to every session of the guild's members, obfuscated per session.
+  void guild_channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
+  // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
+  void gateway_request_guild_members(std::uint64_t id, const rapidjson::Value& d);
 
   FakeClock& clock_;
   ServiceEndpoints endpoints_;
@@ -288,10 +369,13 @@ class EmulatorService {
   std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
   std::map<std::string, Presence> presences_;                       // by user id
   std::map<std::string, std::string> last_presence_sent_;           // by user id: friends' last view
+  // IPC connections whose SET_ACTIVITY is part of a user's presence: connection id -> user id (the desktop
+  // client's logged-in user when it was set).
+  std::map<std::uint64_t, std::string> ipc_activity_users_;
 };
 
-// Serializes a user object as the API returns it.
-std::string user_json(const User& user);
+// Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
+std::string user_json(const User& user, bool show_premium = false);
 // Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
 // (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
 bool redirect_uri_allowed(const Application& app, std::string_view uri);

@@ -29,6 +29,17 @@ bool EmulatorState::username_taken(std::string_view username) const {
 void EmulatorState::remove_user(std::string_view id) {
   revoke_user_grants(id);
   if (const auto it = users_.find(id); it != users_.end()) users_.erase(it);
+  // No relationship may point at a user that is gone (a provisional account merged away).
+  if (const auto it = relationships_.find(id); it != relationships_.end()) relationships_.erase(it);
+  for (auto& [user_id, others] : relationships_) {
+    if (const auto it = others.find(id); it != others.end()) others.erase(it);
+  }
+  for (auto& [app_id, users] : game_relationships_) {
+    if (const auto it = users.find(id); it != users.end()) users.erase(it);
+    for (auto& [user_id, others] : users) {
+      if (const auto it = others.find(id); it != others.end()) others.erase(it);
+    }
+  }
 }
 
 std::string EmulatorState::next_provisional_username() {
@@ -144,12 +155,13 @@ std::string EmulatorState::external_user_id_for(std::string_view type, std::stri
   return it == external_token_ids_.end() ? std::string(token) : it->second;
 }
 
-void EmulatorState::set_relationship(std::string_view user_id, std::string_view other_id, int type) {
+void EmulatorState::set_relationship(std::string_view user_id, std::string_view other_id, int type,
+                                     std::int64_t since_ms, bool spam_request) {
   auto& mine = relationships_[std::string(user_id)];
   if (type == 0) {
-    mine.erase(std::string(other_id));
+    if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
   } else {
-    mine[std::string(other_id)] = type;
+    mine[std::string(other_id)] = Relationship{type, since_ms, spam_request};
   }
 }
 
@@ -157,8 +169,108 @@ std::vector<std::pair<std::string, int>> EmulatorState::relationships_of(std::st
   std::vector<std::pair<std::string, int>> result;
   const auto it = relationships_.find(user_id);
   if (it == relationships_.end()) return result;
-  result.assign(it->second.begin(), it->second.end());
+  for (const auto& [other_id, relationship] : it->second)
+    result.emplace_back(other_id, relationship.type);
   return result;
+}
+
+const Relationship* EmulatorState::find_relationship(std::string_view user_id,
+                                                     std::string_view other_id) const {
+  const auto mine = relationships_.find(user_id);
+  if (mine == relationships_.end()) return nullptr;
+  const auto it = mine->second.find(other_id);
+  return it == mine->second.end() ? nullptr : &it->second;
+}
+
+int EmulatorState::relationship_type(std::string_view user_id, std::string_view other_id) const {
+  const auto* relationship = find_relationship(user_id, other_id);
+  return relationship == nullptr ? 0 : relationship->type;
+}
+
+void EmulatorState::set_game_relationship(std::string_view app_id, std::string_view user_id,
+                                          std::string_view other_id, int type, std::int64_t since_ms) {
+  auto& mine = game_relationships_[std::string(app_id)][std::string(user_id)];
+  if (type == 0) {
+    if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
+  } else {
+    mine[std::string(other_id)] = Relationship{type, since_ms, false};
+  }
+}
+
+const Relationship* EmulatorState::find_game_relationship(std::string_view app_id, std::string_view user_id,
+                                                          std::string_view other_id) const {
+  const auto app = game_relationships_.find(app_id);
+  if (app == game_relationships_.end()) return nullptr;
+  const auto mine = app->second.find(user_id);
+  if (mine == app->second.end()) return nullptr;
+  const auto it = mine->second.find(other_id);
+  return it == mine->second.end() ? nullptr : &it->second;
+}
+
+std::vector<std::pair<std::string, Relationship>> EmulatorState::game_relationships_of(
+    std::string_view app_id, std::string_view user_id) const {
+  std::vector<std::pair<std::string, Relationship>> result;
+  const auto app = game_relationships_.find(app_id);
+  if (app == game_relationships_.end()) return result;
+  const auto mine = app->second.find(user_id);
+  if (mine == app->second.end()) return result;
+  result.assign(mine->second.begin(), mine->second.end());
+  return result;
+}
+
+std::vector<std::string> EmulatorState::game_relationship_apps(std::string_view user_id,
+                                                               std::string_view other_id) const {
+  std::vector<std::string> result;
+  for (const auto& [app_id, users] : game_relationships_) {
+    if (find_game_relationship(app_id, user_id, other_id) != nullptr ||
+        find_game_relationship(app_id, other_id, user_id) != nullptr) {
+      result.push_back(app_id);
+    }
+  }
+  return result;
+}
+
+const User* EmulatorState::find_user_by_username(std::string_view username) const {
+  for (const auto& [id, user] : users_) {
+    if (!user.bot && user.username == username) return &user;
+  }
+  return nullptr;
+}
+
+Application* EmulatorState::find_application_mutable(std::string_view id) {
+  const auto it = applications_.find(id);
+  return it == applications_.end() ? nullptr : &it->second;
+}
+
+const DmChannel* EmulatorState::find_dm_channel(std::string_view id) const {
+  const auto it = dm_channels_.find(id);
+  return it == dm_channels_.end() ? nullptr : &it->second;
+}
+
+const DmChannel* EmulatorState::find_dm_channel_between(std::string_view user_id,
+                                                        std::string_view other_id) const {
+  for (const auto& [id, channel] : dm_channels_) {
+    const auto& r = channel.recipient_ids;
+    if (r.size() == 2 && ((r[0] == user_id && r[1] == other_id) || (r[0] == other_id && r[1] == user_id)))
+      return &channel;
+  }
+  return nullptr;
+}
+
+const DmChannel& EmulatorState::add_dm_channel(DmChannel channel) {
+  auto id = channel.id;
+  return dm_channels_.insert_or_assign(std::move(id), std::move(channel)).first->second;
+}
+
+const Message& EmulatorState::add_message(Message message) {
+  auto id = message.id;
+  return messages_.insert_or_assign(std::move(id), std::move(message)).first->second;
+}
+
+const Message* EmulatorState::find_message(std::string_view channel_id, std::string_view message_id) const {
+  const auto it = messages_.find(message_id);
+  if (it == messages_.end() || it->second.channel_id != channel_id) return nullptr;
+  return &it->second;
 }
 
 }  // namespace platformpp::emulator

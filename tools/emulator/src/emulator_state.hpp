@@ -10,16 +10,30 @@
 #include <unordered_map>
 #include <vector>
 
+#include "guild_state.hpp"
+
 namespace platformpp::emulator {
 
 struct Ban {
   bool permanent = false;
 };
 
+// The guild tag a user shows beside their name (user.primary_guild).
+struct PrimaryGuild {
+  std::string identity_guild_id;
+  std::string tag;  // 1 to 4 characters
+  std::optional<std::string> badge;
+};
+
 struct User {
   std::string id;
   std::string username;
   std::optional<std::string> global_name;
+  std::optional<std::string> avatar;  // avatar hash
+  // The user's real subscription level; user objects show it only to approved apps (identify.premium).
+  int premium_type = 0;
+  std::optional<PrimaryGuild> primary_guild;
+  bool spammer = false;  // admin flag: this user's friend requests arrive with is_spam_request
   bool bot = false;
   bool provisional = false;  // created for an external identity (partner-sdk token routes)
   bool restricted = false;   // provisional account made by a ban: no cross-platform use until it lifts
@@ -36,6 +50,38 @@ struct Application {
   std::vector<std::string>
       redirect_uris;                // besides loopback and "<scheme>:/authorize/callback", always allowed
   bool public_client_flows = true;  // PKCE with client_id and no secret, as Social SDK apps allow
+  bool premium_approved = false;    // approved for the identify.premium scope (real premium_type)
+};
+
+// One direction of a platform or game relationship: what a user sees of another.
+struct Relationship {
+  int type = 0;               // 1 friend, 2 blocked, 3 incoming request, 4 outgoing request
+  std::int64_t since_ms = 0;  // fake clock
+  bool spam_request = false;  // incoming request from a user flagged as a spammer
+};
+
+// A DM channel between two users (POST /users/@me/channels).
+struct DmChannel {
+  std::string id;
+  std::vector<std::string> recipient_ids;  // both participants
+};
+
+// An activity invite's payload (message.activity).
+struct MessageActivity {
+  int type = 1;  // 1 join, 5 join request
+  std::string party_id;
+  std::optional<std::string> session_id;
+};
+
+// A stored message: only what the DM and invite routes need so far.
+struct Message {
+  std::string id;
+  std::string channel_id;
+  std::string author_id;
+  std::string content;
+  std::int64_t timestamp_ms = 0;  // fake clock
+  std::optional<std::string> application_id;
+  std::optional<MessageActivity> activity;
 };
 
 // An external account of a game (Steam, OIDC, the game's own backend...) as the platform knows it.
@@ -122,14 +168,50 @@ class EmulatorState {
   };
   Consent consent;
 
+  // Guilds, roles, members and channels (guild_routes.cpp).
+  GuildState guilds;
+
   // Relationships as the platform types them (1 friend, 2 blocked, 3 incoming, 4 outgoing), one direction:
   // what `user_id` sees of `other_id`. Type 0 removes it.
-  void set_relationship(std::string_view user_id, std::string_view other_id, int type);
+  void set_relationship(std::string_view user_id, std::string_view other_id, int type,
+                        std::int64_t since_ms = 0, bool spam_request = false);
   // (other user id, type) pairs, sorted by id.
   [[nodiscard]] std::vector<std::pair<std::string, int>> relationships_of(std::string_view user_id) const;
+  [[nodiscard]] const Relationship* find_relationship(std::string_view user_id,
+                                                      std::string_view other_id) const;
+  [[nodiscard]] int relationship_type(std::string_view user_id, std::string_view other_id) const;
+
+  // Game relationships (types 1, 3, 4) of one application, same direction as above. Type 0 removes it.
+  void set_game_relationship(std::string_view app_id, std::string_view user_id, std::string_view other_id,
+                             int type, std::int64_t since_ms = 0);
+  [[nodiscard]] const Relationship* find_game_relationship(std::string_view app_id, std::string_view user_id,
+                                                           std::string_view other_id) const;
+  // (other user id, relationship) pairs of one application, sorted by id.
+  [[nodiscard]] std::vector<std::pair<std::string, Relationship>> game_relationships_of(
+      std::string_view app_id, std::string_view user_id) const;
+  // Applications in which the two users have a game relationship (either direction).
+  [[nodiscard]] std::vector<std::string> game_relationship_apps(std::string_view user_id,
+                                                                std::string_view other_id) const;
+
+  [[nodiscard]] const User* find_user_by_username(std::string_view username) const;
+  [[nodiscard]] Application* find_application_mutable(std::string_view id);
+
+  // DM channels and messages.
+  [[nodiscard]] const DmChannel* find_dm_channel(std::string_view id) const;
+  [[nodiscard]] const DmChannel* find_dm_channel_between(std::string_view user_id,
+                                                         std::string_view other_id) const;
+  const DmChannel& add_dm_channel(DmChannel channel);
+  const Message& add_message(Message message);
+  [[nodiscard]] const Message* find_message(std::string_view channel_id, std::string_view message_id) const;
 
  private:
-  std::map<std::string, std::map<std::string, int>, std::less<>> relationships_;
+  std::map<std::string, std::map<std::string, Relationship, std::less<>>, std::less<>> relationships_;
+  // application id -> user id -> other user id -> relationship
+  std::map<std::string, std::map<std::string, std::map<std::string, Relationship, std::less<>>, std::less<>>,
+           std::less<>>
+      game_relationships_;
+  std::map<std::string, DmChannel, std::less<>> dm_channels_;
+  std::map<std::string, Message, std::less<>> messages_;  // by message id
   std::map<std::string, User, std::less<>> users_;
   std::optional<std::string> first_regular_user_;
   int provisional_counter_ = 0;

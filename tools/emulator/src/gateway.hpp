@@ -63,7 +63,8 @@ struct GatewaySession {
   bool bot = false;
   std::uint64_t intents = 0;
   std::uint64_t capabilities = 0;
-  std::int64_t seq = 0;                                     // the last dispatch's s
+  bool premium_scope = false;  // its token has identify.premium (premium_type shows if the app is approved)
+  std::int64_t seq = 0;        // the last dispatch's s
   std::deque<std::pair<std::int64_t, std::string>> buffer;  // (s, full op 0 payload), oldest first
   std::optional<std::uint64_t> connection;                  // the live connection, if any
   std::int64_t detached_at_steady_ms = 0;                   // when it lost its connection

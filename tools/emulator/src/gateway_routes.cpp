@@ -14,6 +14,7 @@
 #include "json.hpp"
 #include "json_body.hpp"
 #include "random_token.hpp"
+#include "social_routes.hpp"
 
 namespace platformpp::emulator {
 
@@ -61,9 +62,10 @@ bool close_ends_session(int code) {
          (code >= 4010 && code <= 4014);
 }
 
-// Validates op 3's (and Identify presence's) d: {since, activities, status, afk}. Activities: objects with a
-// string name and type 0, 2, 3 or 5.
-std::optional<Presence> read_presence(const rapidjson::Value& d) {
+// Validates op 3's (and Identify presence's) d: {since, activities, status, afk}. Activities must be objects
+// with a string name; those of a type other than 0, 2, 3 or 5 are dropped (never fanned out), and the server
+// sets each one's application_id to the session's application.
+std::optional<Presence> read_presence(const rapidjson::Value& d, const std::string& app_id) {
   if (!d.IsObject()) return std::nullopt;
   Presence presence;
   const auto status = d.FindMember("status");
@@ -86,16 +88,22 @@ std::optional<Presence> read_presence(const rapidjson::Value& d) {
   const auto activities = d.FindMember("activities");
   if (activities != d.MemberEnd() && !activities->value.IsNull()) {
     if (!activities->value.IsArray()) return std::nullopt;
+    rapidjson::Document kept(rapidjson::kArrayType);
+    auto& allocator = kept.GetAllocator();
     for (const auto& activity : activities->value.GetArray()) {
       if (!activity.IsObject()) return std::nullopt;
-      const auto type = activity.FindMember("type");
-      if (type == activity.MemberEnd() || !type->value.IsInt()) return std::nullopt;
-      const int t = type->value.GetInt();
-      if (t != 0 && t != 2 && t != 3 && t != 5) return std::nullopt;
       const auto name = activity.FindMember("name");
       if (name != activity.MemberEnd() && !name->value.IsString()) return std::nullopt;
+      const auto type = activity.FindMember("type");
+      if (type == activity.MemberEnd() || !type->value.IsInt() ||
+          !activity_type_allowed(type->value.GetInt()))
+        continue;
+      rapidjson::Value copy(activity, allocator);
+      copy.RemoveMember("application_id");
+      copy.AddMember("application_id", rapidjson::Value(app_id.c_str(), allocator), allocator);
+      kept.PushBack(copy, allocator);
     }
-    presence.activities = json_text(activities->value);
+    presence.activities = json_text(kept);
   }
   return presence;
 }
@@ -280,6 +288,7 @@ void EmulatorService::gateway_received(std::uint64_t id, std::string_view messag
         return gateway_close_connection(id, gateway_close::kNotAuthenticated, "Not authenticated.");
       }
       if (opcode == op::kPresenceUpdate) return gateway_presence_update(id, d);
+      if (opcode == op::kRequestGuildMembers) return gateway_request_guild_members(id, d);
       return;  // accepted; not modelled yet
     default:
       return gateway_close_connection(id, gateway_close::kUnknownOpcode, "Unknown opcode.");
@@ -330,7 +339,7 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   std::optional<Presence> presence;
   const auto presence_member = d.FindMember("presence");
   if (presence_member != d.MemberEnd() && !presence_member->value.IsNull()) {
-    presence = read_presence(presence_member->value);
+    presence = read_presence(presence_member->value, principal->application->id);
     if (!presence) {
       return gateway_close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
     }
@@ -353,6 +362,9 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   session.bot = bot;
   session.intents = intents;
   session.capabilities = capabilities;
+  session.premium_scope = principal->grant != nullptr &&
+                          std::find(principal->grant->scopes.begin(), principal->grant->scopes.end(),
+                                    "identify.premium") != principal->grant->scopes.end();
   session.connection = id;
   auto& connection = gateway_connections_.at(id);
   connection.session_id = session.id;
@@ -362,15 +374,18 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   if (presence) presences_[principal->user->id] = *presence;
 
   const auto& user = *principal->user;
+  const bool show_premium = premium_visible(*principal);
+  const auto app_id = principal->application->id;
   const auto ready = to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("v");
     writer.Int(10);
     writer.Key("user");
-    writer.RawValue(user_json(user).c_str(), user_json(user).size(), rapidjson::kObjectType);
+    const auto user_text = user_json(user, show_premium);
+    writer.RawValue(user_text.c_str(), user_text.size(), rapidjson::kObjectType);
     writer.Key("guilds");
-    writer.StartArray();
-    writer.EndArray();
+    const auto guilds = guild_ready_json(gateway_sessions_.at(session_id));
+    writer.RawValue(guilds.c_str(), guilds.size(), rapidjson::kArrayType);
     writer.Key("session_id");
     write_string(writer, session_id);
     writer.Key("resume_gateway_url");
@@ -383,10 +398,20 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
     writer.Key("relationships");
     writer.StartArray();
     for (const auto& [other_id, type] : state_.relationships_of(user.id)) {
-      const auto json = relationship_json(other_id, type);
-      writer.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
+      const auto json = relationship_json(user.id, other_id, show_premium);
+      if (json) writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
     }
     writer.EndArray();
+    writer.Key("game_relationships");
+    writer.StartArray();
+    for (const auto& [other_id, relationship] : state_.game_relationships_of(app_id, user.id)) {
+      const auto json = game_relationship_json(app_id, user.id, other_id, show_premium);
+      if (json) writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
+    }
+    writer.EndArray();
+    writer.Key("user_application_profiles");
+    const auto profiles = user_application_profiles_json(user.id, app_id);
+    writer.RawValue(profiles.c_str(), profiles.size(), rapidjson::kArrayType);
     writer.Key("presences");
     writer.StartArray();
     for (const auto& [other_id, type] : state_.relationships_of(user.id)) {
@@ -462,16 +487,17 @@ void EmulatorService::gateway_resume(std::uint64_t id, const rapidjson::Value& d
 }
 
 void EmulatorService::gateway_presence_update(std::uint64_t id, const rapidjson::Value& d) {
-  auto presence = read_presence(d);
+  const auto& connection = gateway_connections_.at(id);
+  const auto session =
+      connection.session_id ? gateway_sessions_.find(*connection.session_id) : gateway_sessions_.end();
+  auto presence =
+      read_presence(d, session == gateway_sessions_.end() ? std::string() : session->second.app_id);
   if (!presence) {
     return gateway_close_connection(id, gateway_close::kDecodeError, "Invalid presence.");
   }
-  const auto& connection = gateway_connections_.at(id);
-  if (!connection.session_id) return;
-  const auto session = gateway_sessions_.find(*connection.session_id);
   if (session == gateway_sessions_.end()) return;
   presences_[session->second.user_id] = std::move(*presence);
-  gateway_presence_changed(session->second.user_id, true);
+  gateway_presence_changed(session->second.user_id, true, session->first);
 }
 
 // ---- dispatches ------------------------------------------------------------------------------------------
@@ -507,6 +533,18 @@ std::vector<std::pair<std::string, std::int64_t>> EmulatorService::gateway_dispa
   return sent;
 }
 
+void EmulatorService::gateway_dispatch_each(
+    std::string_view user_id, std::string_view type,
+    const std::function<std::optional<std::string>(const GatewaySession&)>& d_json) {
+  std::vector<std::pair<std::string, std::string>> targets;  // (session id, d)
+  for (const auto& [id, session] : gateway_sessions_) {
+    if (session.user_id != user_id) continue;
+    if (auto d = d_json(session)) targets.emplace_back(id, std::move(*d));
+  }
+  for (const auto& [id, d] : targets)
+    gateway_dispatch(id, type, d);
+}
+
 // A session that lost its connection but may still be resumed keeps its user online, so a brief drop does
 // not flap the presence friends see.
 bool EmulatorService::gateway_user_online(std::string_view user_id) const {
@@ -515,29 +553,58 @@ bool EmulatorService::gateway_user_online(std::string_view user_id) const {
 }
 
 std::optional<std::string> EmulatorService::presence_update_json(std::string_view user_id) const {
+  const bool on_gateway = gateway_user_online(user_id);
+  std::vector<std::string> activities;
   std::string status = "offline";
-  std::string activities = "[]";
-  if (gateway_user_online(user_id)) {
+  if (on_gateway) {
     const auto it = presences_.find(std::string(user_id));
     if (it == presences_.end()) {
       status = "online";
     } else {
       status = it->second.status == "invisible" ? "offline" : it->second.status;
-      if (status != "offline") activities = it->second.activities;
+      if (status != "offline") activities.push_back(it->second.activities);
     }
   }
+  // The desktop client's activity (IPC SET_ACTIVITY) keeps its user online even without a Gateway session.
+  bool on_desktop = false;
+  for (const auto& [connection_id, owner] : ipc_activity_users_) {
+    if (owner != user_id) continue;
+    const auto connection = ipc_connections_.find(connection_id);
+    if (connection == ipc_connections_.end() || !connection->second.activity) continue;
+    on_desktop = true;
+    if (status != "offline" || !on_gateway) activities.push_back("[" + *connection->second.activity + "]");
+  }
+  if (on_desktop && !on_gateway) status = "online";
   if (status == "offline") return std::nullopt;
+  const auto* user = state_.find_user(user_id);
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("user");
     writer.StartObject();
     writer.Key("id");
     write_string(writer, user_id);
+    if (user != nullptr) {
+      writer.Key("username");
+      write_string(writer, user->username);
+      writer.Key("global_name");
+      if (user->global_name) {
+        write_string(writer, *user->global_name);
+      } else {
+        writer.Null();
+      }
+      writer.Key("avatar");
+      if (user->avatar) {
+        write_string(writer, *user->avatar);
+      } else {
+        writer.Null();
+      }
+    }
     writer.EndObject();
     writer.Key("status");
     write_string(writer, status);
     writer.Key("activities");
-    writer.RawValue(activities.c_str(), activities.size(), rapidjson::kArrayType);
+    const auto shown = public_activities_json(activities);
+    writer.RawValue(shown.c_str(), shown.size(), rapidjson::kArrayType);
     writer.Key("client_status");
     writer.StartObject();
     writer.Key("desktop");
@@ -547,7 +614,8 @@ std::optional<std::string> EmulatorService::presence_update_json(std::string_vie
   });
 }
 
-void EmulatorService::gateway_presence_changed(const std::string& user_id, bool force) {
+void EmulatorService::gateway_presence_changed(const std::string& user_id, bool force,
+                                               const std::string& origin_session) {
   auto json = presence_update_json(user_id);
   std::string text;
   if (json) {
@@ -566,23 +634,14 @@ void EmulatorService::gateway_presence_changed(const std::string& user_id, bool 
   for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
     if (type == kRelationshipFriend) gateway_dispatch_to_user(other_id, "PRESENCE_UPDATE", text);
   }
-}
-
-std::string EmulatorService::relationship_json(const std::string& other_id, int type) const {
-  const auto* other = state_.find_user(other_id);
-  const auto user = other != nullptr ? user_json(*other) : "{\"id\":\"" + other_id + "\"}";
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("id");
-    write_string(writer, other_id);
-    writer.Key("type");
-    writer.Int(type);
-    writer.Key("user");
-    writer.RawValue(user.c_str(), user.size(), rapidjson::kObjectType);
-    writer.Key("nickname");
-    writer.Null();
-    writer.EndObject();
-  });
+  if (!force) return;
+  // The user's other sessions learn what their friends now see.
+  std::vector<std::string> own;
+  for (const auto& [id, session] : gateway_sessions_) {
+    if (session.user_id == user_id && id != origin_session) own.push_back(id);
+  }
+  for (const auto& id : own)
+    gateway_dispatch(id, "PRESENCE_UPDATE", text);
 }
 
 std::optional<EmulatorService::Principal> EmulatorService::gateway_authenticate(std::string_view token) {
@@ -675,15 +734,12 @@ HttpResponse EmulatorService::admin_make_friends(const RouteContext& context) {
   if (state_.find_user(*user_id) == nullptr || state_.find_user(*other_id) == nullptr) {
     return error_response(404, error_code::kUnknownUser, "Unknown User");
   }
-  state_.set_relationship(*user_id, *other_id, kRelationshipFriend);
-  state_.set_relationship(*other_id, *user_id, kRelationshipFriend);
-  gateway_dispatch_to_user(*user_id, "RELATIONSHIP_ADD", relationship_json(*other_id, kRelationshipFriend));
-  gateway_dispatch_to_user(*other_id, "RELATIONSHIP_ADD", relationship_json(*user_id, kRelationshipFriend));
-  // Each now sees the other's presence.
-  if (auto presence = presence_update_json(*other_id))
-    gateway_dispatch_to_user(*user_id, "PRESENCE_UPDATE", *presence);
-  if (auto presence = presence_update_json(*user_id))
-    gateway_dispatch_to_user(*other_id, "PRESENCE_UPDATE", *presence);
+  const auto now = clock_.now_ms();
+  state_.set_relationship(*user_id, *other_id, kRelationshipFriend, now);
+  state_.set_relationship(*other_id, *user_id, kRelationshipFriend, now);
+  dispatch_relationship(*user_id, *other_id, "RELATIONSHIP_ADD");
+  dispatch_relationship(*other_id, *user_id, "RELATIONSHIP_ADD");
+  exchange_presences(*user_id, *other_id);
   return HttpResponse::json(
       200, "{\"user_id\":\"" + *user_id + "\",\"other_user_id\":\"" + *other_id + "\",\"type\":1}");
 }

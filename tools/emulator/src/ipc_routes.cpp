@@ -11,6 +11,7 @@
 #include "emulator_service.hpp"
 #include "json.hpp"
 #include "json_body.hpp"
+#include "social_routes.hpp"
 
 namespace platformpp::emulator {
 
@@ -78,6 +79,7 @@ void EmulatorService::register_ipc_routes() {
   admin_router_.add("POST", "/ipc/drop", bind(&EmulatorService::admin_ipc_drop));
   admin_router_.add("POST", "/ipc/restore", bind(&EmulatorService::admin_ipc_restore));
   admin_router_.add("POST", "/ipc/close", bind(&EmulatorService::admin_ipc_close));
+  admin_router_.add("POST", "/ipc/activity-join", bind(&EmulatorService::admin_ipc_activity_join));
 }
 
 std::uint64_t EmulatorService::ipc_connected(IpcPeer& peer) {
@@ -88,6 +90,16 @@ std::uint64_t EmulatorService::ipc_connected(IpcPeer& peer) {
 
 void EmulatorService::ipc_disconnected(std::uint64_t connection) {
   ipc_connections_.erase(connection);
+  ipc_forget_activity(connection);
+}
+
+// A closed connection's activity leaves its user's presence.
+void EmulatorService::ipc_forget_activity(std::uint64_t connection) {
+  const auto it = ipc_activity_users_.find(connection);
+  if (it == ipc_activity_users_.end()) return;
+  const auto user_id = it->second;
+  ipc_activity_users_.erase(it);
+  gateway_presence_changed(user_id, true);
 }
 
 void EmulatorService::ipc_received(std::uint64_t id, std::string_view bytes) {
@@ -126,6 +138,7 @@ void EmulatorService::ipc_close(std::uint64_t id, int code, std::string_view mes
   // A CLOSE payload has the API error's shape: {code, message}.
   if (code != 0) peer->send(encode_ipc_frame(IpcOpcode::close, error_body(code, message)));
   peer->close();
+  ipc_forget_activity(id);
 }
 
 void EmulatorService::ipc_send_frame(std::uint64_t id, std::string_view payload) {
@@ -238,7 +251,7 @@ void EmulatorService::ipc_command(std::uint64_t id, const rapidjson::Document& p
   } else if (*cmd == "SUBSCRIBE" || *cmd == "UNSUBSCRIBE") {
     reply = ipc_subscribe(connection, payload, *cmd == "SUBSCRIBE");
   } else if (*cmd == "SET_ACTIVITY") {
-    reply = ipc_set_activity(connection, args);
+    reply = ipc_set_activity(id, connection, args);
   } else {
     reply = {"null", rpc_error::kInvalidCommand, "Invalid command"};
   }
@@ -387,7 +400,7 @@ EmulatorService::IpcReply EmulatorService::ipc_subscribe(IpcConnection& connecti
           {}};
 }
 
-EmulatorService::IpcReply EmulatorService::ipc_set_activity(IpcConnection& connection,
+EmulatorService::IpcReply EmulatorService::ipc_set_activity(std::uint64_t id, IpcConnection& connection,
                                                             const rapidjson::Value* args) {
   auto invalid = [](std::string message) {
     return IpcReply{"null", rpc_error::kInvalidPayload, "Invalid payload: " + std::move(message)};
@@ -399,16 +412,34 @@ EmulatorService::IpcReply EmulatorService::ipc_set_activity(IpcConnection& conne
   const auto* activity = member_or_null(*args, "activity");
   if (activity == nullptr) {
     connection.activity.reset();  // cleared
+    ipc_forget_activity(id);
     return {};
   }
   if (!activity->IsObject()) return invalid("args.activity must be an object or null");
   if (const auto* type = member_or_null(*activity, "type")) {
-    const bool allowed = type->IsInt() && (type->GetInt() == 0 || type->GetInt() == 2 ||
-                                           type->GetInt() == 3 || type->GetInt() == 5);
-    if (!allowed) return invalid("args.activity.type must be 0, 2, 3 or 5");
+    if (!type->IsInt() || !activity_type_allowed(type->GetInt()))
+      return invalid("args.activity.type must be 0, 2, 3 or 5");
   }
-  connection.activity = json_text(*activity);
-  return {*connection.activity, 0, {}};
+  // As with op 3, the server names the application: the one this connection handshook as.
+  rapidjson::Document stored;
+  stored.CopyFrom(*activity, stored.GetAllocator());
+  stored.RemoveMember("application_id");
+  stored.AddMember("application_id", rapidjson::Value(connection.client_id->c_str(), stored.GetAllocator()),
+                   stored.GetAllocator());
+  connection.activity = json_text(stored);
+  const auto reply = *connection.activity;
+  // The activity is the desktop client's logged-in user's presence (no token involved).
+  if (const User* user = consenting_user()) {
+    const auto previous = ipc_activity_users_.find(id);
+    if (previous != ipc_activity_users_.end() && previous->second != user->id) {
+      const auto previous_user = previous->second;
+      ipc_activity_users_.erase(previous);
+      gateway_presence_changed(previous_user, true);
+    }
+    ipc_activity_users_[id] = user->id;
+    gateway_presence_changed(user->id, true);
+  }
+  return {reply, 0, {}};
 }
 
 HttpResponse EmulatorService::admin_ipc_status(const RouteContext&) {
@@ -477,6 +508,38 @@ HttpResponse EmulatorService::admin_ipc_authorize_request(const RouteContext& co
                               writer.Int(delivered);
                               writer.EndObject();
                             }));
+}
+
+// The player joins from the desktop client: ACTIVITY_JOIN {secret} to every subscribed connection.
+HttpResponse EmulatorService::admin_ipc_activity_join(const RouteContext& context) {
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto secret = fields.string("secret", true);
+  const auto application_id = fields.string("application_id", false);
+  if (!errors.empty()) return invalid_form_body(errors);
+  const auto dispatch = to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("cmd");
+    writer.String("DISPATCH");
+    writer.Key("evt");
+    writer.String("ACTIVITY_JOIN");
+    writer.Key("data");
+    writer.StartObject();
+    writer.Key("secret");
+    write_string(writer, *secret);
+    writer.EndObject();
+    writer.EndObject();
+  });
+  int delivered = 0;
+  for (auto& [id, connection] : ipc_connections_) {
+    if (!connection.client_id || (application_id && *connection.client_id != *application_id)) continue;
+    if (connection.subscriptions.count("ACTIVITY_JOIN") == 0) continue;
+    connection.peer->send(encode_ipc_frame(IpcOpcode::frame, dispatch));
+    ++delivered;
+  }
+  return HttpResponse::json(200, "{\"delivered\":" + std::to_string(delivered) + "}");
 }
 
 HttpResponse EmulatorService::admin_ipc_drop(const RouteContext& context) {

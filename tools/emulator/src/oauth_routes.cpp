@@ -478,7 +478,7 @@ HttpResponse EmulatorService::api_oauth_current_authorization(const RouteContext
 
 std::string EmulatorService::authorization_json(const AccessGrant& grant, const User& user,
                                                 const Application& app, bool with_access_token) {
-  const auto user_text = user_json(user);
+  const auto user_text = user_json(user, premium_visible(grant.app_id, grant.scopes));
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("application");

@@ -1,0 +1,144 @@
+// Guilds as the emulator models them for the social features: roles with permission bits, members with
+// roles, channels with permission overwrites, seeded through the admin API (guild_routes.cpp). Plain data;
+// permission rules live in permissions.hpp.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace platformpp::emulator {
+
+// From 2026-11-16T00:00:00Z (fake clock) GET /guilds/{id}/channels omits channels the caller cannot view
+// (the platform's date), and the Gateway dispatches them obfuscated to every session (our choice: the
+// platform gives no date for the Gateway).
+inline constexpr std::int64_t kChannelObfuscationDateMs = 1794787200000;
+// Identify capability bit that opts a session in to channel obfuscation before that date.
+inline constexpr std::uint64_t kChannelObfuscationCapability = std::uint64_t{1} << 15;
+// Request Guild Members for all members: one per guild per user (bot) per this window of the fake clock.
+inline constexpr std::int64_t kAllMembersRequestWindowMs = 30000;
+
+// PermissionOverwrite::type on the wire.
+namespace overwrite_type {
+inline constexpr int kRole = 0;
+inline constexpr int kMember = 1;
+}  // namespace overwrite_type
+
+struct PermissionOverwrite {
+  std::string id;  // a role id (the guild's id for @everyone) or a user id
+  int type = overwrite_type::kRole;
+  std::uint64_t allow = 0;
+  std::uint64_t deny = 0;
+};
+
+struct GuildRole {
+  std::string id;  // the guild's id for @everyone
+  std::string name;
+  std::uint64_t permissions = 0;
+};
+
+struct GuildMember {
+  std::string user_id;
+  std::vector<std::string> roles;  // role ids, without @everyone (everyone has it)
+};
+
+struct GuildChannel {
+  std::string id;
+  std::string guild_id;
+  int type = 0;  // 0 text, 2 voice, 4 category, ...
+  std::string name;
+  int position = 0;
+  std::optional<std::string> parent_id;  // a category of the same guild
+  std::vector<PermissionOverwrite> permission_overwrites;
+  std::uint64_t flags = 0;
+  std::optional<std::string> topic;  // sensitive: never in an obfuscated channel
+};
+
+struct Guild {
+  std::string id;
+  std::string name;
+  std::optional<std::string> icon;
+  std::optional<std::string> banner;
+  std::string owner_id;
+  std::vector<std::string> features;
+  std::vector<GuildRole> roles;                               // creation order; [0] is @everyone
+  std::map<std::string, GuildMember, std::less<>> members;    // by user id (the owner is one)
+  std::map<std::string, GuildChannel, std::less<>> channels;  // by id
+
+  [[nodiscard]] const GuildRole* find_role(std::string_view role_id) const {
+    const auto it = std::find_if(roles.begin(), roles.end(), [&](const auto& r) { return r.id == role_id; });
+    return it == roles.end() ? nullptr : &*it;
+  }
+  [[nodiscard]] const GuildMember* find_member(std::string_view user_id) const {
+    const auto it = members.find(user_id);
+    return it == members.end() ? nullptr : &it->second;
+  }
+  [[nodiscard]] bool has_member(std::string_view user_id) const { return find_member(user_id) != nullptr; }
+  // Channels by position, then id (the order the platform's client shows).
+  [[nodiscard]] std::vector<const GuildChannel*> sorted_channels() const {
+    std::vector<const GuildChannel*> sorted;
+    for (const auto& [id, channel] : channels)
+      sorted.push_back(&channel);
+    std::sort(sorted.begin(), sorted.end(), [](const GuildChannel* a, const GuildChannel* b) {
+      if (a->position != b->position) return a->position < b->position;
+      if (a->id.size() != b->id.size()) return a->id.size() < b->id.size();  // snowflakes: numeric order
+      return a->id < b->id;
+    });
+    return sorted;
+  }
+};
+
+class GuildState {
+ public:
+  Guild& add_guild(Guild guild) {
+    auto id = guild.id;
+    return guilds_.insert_or_assign(std::move(id), std::move(guild)).first->second;
+  }
+  [[nodiscard]] Guild* find_guild(std::string_view id) {
+    const auto it = guilds_.find(id);
+    return it == guilds_.end() ? nullptr : &it->second;
+  }
+  [[nodiscard]] const Guild* find_guild(std::string_view id) const {
+    const auto it = guilds_.find(id);
+    return it == guilds_.end() ? nullptr : &it->second;
+  }
+  // The guilds `user_id` is a member of, by id.
+  [[nodiscard]] std::vector<const Guild*> guilds_of_user(std::string_view user_id) const {
+    std::vector<const Guild*> result;
+    for (const auto& [id, guild] : guilds_) {
+      if (guild.has_member(user_id)) result.push_back(&guild);
+    }
+    std::sort(result.begin(), result.end(), [](const Guild* a, const Guild* b) {
+      if (a->id.size() != b->id.size()) return a->id.size() < b->id.size();
+      return a->id < b->id;
+    });
+    return result;
+  }
+
+  // Request Guild Members for all members (empty query, limit 0): one per guild per requesting user (a bot)
+  // per `window_ms` of the fake clock. Records the request and returns nullopt when allowed, else the ms
+  // until the next one is (the refused request does not move the window).
+  std::optional<std::int64_t> take_all_members_request(const std::string& user_id,
+                                                       const std::string& guild_id, std::int64_t now_ms,
+                                                       std::int64_t window_ms) {
+    auto key = std::make_pair(user_id, guild_id);
+    const auto it = all_members_requests_.find(key);
+    if (it != all_members_requests_.end() && now_ms - it->second < window_ms) {
+      return it->second + window_ms - now_ms;
+    }
+    all_members_requests_[std::move(key)] = now_ms;
+    return std::nullopt;
+  }
+
+ private:
+  std::map<std::string, Guild, std::less<>> guilds_;
+  // (user id, guild id) -> fake-clock ms of the last allowed all-members request.
+  std::map<std::pair<std::string, std::string>, std::int64_t> all_members_requests_;
+};
+
+}  // namespace platformpp::emulator
