@@ -1,1 +1,116 @@
-// Placeholder created for the rich presence work; filled in by it.
+// Client: rich presence, online status, activity invites and launch registration (see PresenceService).
+#include "core/client_core.hpp"
+#include "presence/launch_command.hpp"
+#include "presence/presence_service.hpp"
+
+#include <platformpp/activity.hpp>
+#include <platformpp/client.hpp>
+
+#include <tuple>
+
+namespace platformpp {
+namespace {
+
+auto Tie(const ActivityAssets& a) {
+  return std::make_tuple(a.LargeImage(), a.LargeText(), a.LargeUrl(), a.SmallImage(), a.SmallText(),
+                         a.SmallUrl(), a.InviteCoverImage());
+}
+bool Same(const ActivityAssets& a, const ActivityAssets& b) {
+  return Tie(a) == Tie(b);
+}
+bool Same(const ActivityTimestamps& a, const ActivityTimestamps& b) {
+  return a.Start() == b.Start() && a.End() == b.End();
+}
+bool Same(const ActivityParty& a, const ActivityParty& b) {
+  return a.Id() == b.Id() && a.CurrentSize() == b.CurrentSize() && a.MaxSize() == b.MaxSize() &&
+         a.Privacy() == b.Privacy();
+}
+bool Same(const ActivitySecrets& a, const ActivitySecrets& b) {
+  return a.Join() == b.Join();
+}
+bool Same(const ActivityButton& a, const ActivityButton& b) {
+  return a.Label() == b.Label() && a.Url() == b.Url();
+}
+
+template <class T>
+bool SameOpt(const std::optional<T>& a, const std::optional<T>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || Same(*a, *b);
+}
+
+}  // namespace
+
+bool Activity::Equals(const Activity& other) const {
+  if (name_ != other.name_ || type_ != other.type_ || statusDisplayType_ != other.statusDisplayType_ ||
+      state_ != other.state_ || stateUrl_ != other.stateUrl_ || details_ != other.details_ ||
+      detailsUrl_ != other.detailsUrl_ || applicationId_ != other.applicationId_ ||
+      supportedPlatforms_ != other.supportedPlatforms_ || buttons_.size() != other.buttons_.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < buttons_.size(); ++i) {
+    if (!Same(buttons_[i], other.buttons_[i])) return false;
+  }
+  return SameOpt(assets_, other.assets_) && SameOpt(timestamps_, other.timestamps_) &&
+         SameOpt(party_, other.party_) && SameOpt(secrets_, other.secrets_);
+}
+
+void Client::UpdateRichPresence(Activity activity, UpdateRichPresenceCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Presence().UpdateRichPresence(std::move(activity), std::move(completion));
+}
+
+void Client::ClearRichPresence() {
+  if (core_->Destroying()) return;
+  core_->Presence().ClearRichPresence();
+}
+
+void Client::SetOnlineStatus(StatusType status, UpdateStatusCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Presence().SetOnlineStatus(status, std::move(completion));
+}
+
+void Client::SendActivityInvite(uint64_t userId, std::string content, SendActivityInviteCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Presence().SendActivityInvite(userId, std::move(content), std::move(completion));
+}
+
+void Client::SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Presence().SendActivityJoinRequest(userId, std::move(completion));
+}
+
+void Client::AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCallback callback) {
+  auto completion = core_->MakeCompletion<std::string>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Presence().AcceptActivityInvite(std::move(invite), std::move(completion));
+}
+
+void Client::SetActivityInviteCreatedCallback(ActivityInviteCallback callback) {
+  core_->Presence().SetInviteCreatedCallback(std::move(callback));
+}
+
+void Client::SetActivityInviteUpdatedCallback(ActivityInviteCallback callback) {
+  core_->Presence().SetInviteUpdatedCallback(std::move(callback));
+}
+
+void Client::SetActivityJoinCallback(ActivityJoinCallback callback) {
+  if (core_->Destroying()) return;
+  core_->Presence().SetJoinCallback(std::move(callback));
+}
+
+bool Client::RegisterLaunchCommand(uint64_t applicationId, std::string command) {
+  std::string error;
+  if (presence::RegisterLaunchCommand(applicationId, command, &error)) return true;
+  core_->Log().Error("RegisterLaunchCommand: " + error);
+  return false;
+}
+
+bool Client::RegisterLaunchSteamApplication(uint64_t applicationId, uint32_t steamAppId) {
+  return RegisterLaunchCommand(applicationId, presence::SteamLaunchCommand(steamAppId));
+}
+
+}  // namespace platformpp

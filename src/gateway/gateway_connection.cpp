@@ -232,6 +232,23 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     });
   }
 
+  void Send(std::string payload, std::function<void(bool)> done) {
+    // Posted, never dispatched: from a sink handling READY, it runs once the status is Ready.
+    asio::post(strand_, [self = shared_from_this(), payload = std::move(payload), done = std::move(done)] {
+      bool sendable = !self->shutdown_ && self->status_ == Status::Ready && self->link_ &&
+                      !self->link_->closing && payload.size() <= kMaxClientPayloadBytes;
+      if (!sendable) {
+        self->logger_->Verbose(payload.size() > kMaxClientPayloadBytes
+                                   ? "Gateway: payload over " + std::to_string(kMaxClientPayloadBytes) +
+                                         " bytes dropped"
+                                   : std::string("Gateway: not ready; payload dropped"));
+      } else {
+        self->link_->Send(payload);
+      }
+      if (done) self->Invoke("send", done, sendable);
+    });
+  }
+
   void Shutdown() {
     asio::dispatch(strand_, [self = shared_from_this()] {
       self->shutdown_ = true;
@@ -780,6 +797,10 @@ void GatewayConnection::Disconnect() {
 }
 void GatewayConnection::Reidentify() {
   if (impl_) impl_->Reidentify();
+}
+
+void GatewayConnection::Send(std::string payload, std::function<void(bool sent)> done) {
+  if (impl_) impl_->Send(std::move(payload), std::move(done));
 }
 
 void GatewayConnection::Shutdown() {

@@ -92,6 +92,14 @@ class GatewayConnection {
   /// The token changed: when connected, close and identify afresh with the new one. Thread-safe.
   void Reidentify();
 
+  /// Sends one client payload (e.g. op 3 Presence Update, as JSON text) on the current session if it is
+  /// Ready, after what is already queued; dropped otherwise (not Ready, over kMaxClientPayloadBytes, shut
+  /// down). `done` (optional) runs on the network thread with true once the payload was handed to the socket,
+  /// false when it was dropped; destroyed unrun at shutdown. Never runs `done` inside Send. A sink that calls
+  /// Send while handling READY or RESUMED gets its payload out right after that dispatch, as the first of the
+  /// new session. Thread-safe.
+  void Send(std::string payload, std::function<void(bool sent)> done = {});
+
   /// Closes everything and waits until the network side holds nothing of this connection. Handlers are not
   /// called any more. Must not run on the network thread. Idempotent.
   void Shutdown();

@@ -1,12 +1,585 @@
 #include "presence/presence_service.hpp"
 
 #include "core/client_core.hpp"
+#include "gateway/gateway_payload.hpp"
+#include "ipc/ipc_connection.hpp"
+#include "json/json.hpp"
+#include "net/http_result.hpp"
+#include "presence/activity_json.hpp"
+#include "presence/activity_validation.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <string_view>
+#include <utility>
 
 namespace platformpp::presence {
+namespace {
+
+constexpr auto kIpcTimeout = std::chrono::seconds(10);
+constexpr const char* kActivityJoin = "ACTIVITY_JOIN";
+constexpr std::size_t kMaxKeptInvites = 100;
+
+using Writer = rapidjson::Writer<rapidjson::StringBuffer>;
+
+void WriteString(Writer& w, std::string_view text) {
+  w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
+}
+
+ClientResult NotReady(std::string why) {
+  return ClientResult::Failure(ErrorType::ClientNotReady, std::move(why));
+}
+
+ClientResult NoToken() {
+  return NotReady("no token: call UpdateToken first");
+}
+
+ClientResult FromIpcReply(const ipc::IpcReply& reply) {
+  if (reply.ok) return {};
+  ClientResult::Details details;
+  details.errorCode = reply.errorCode;
+  details.error = "SET_ACTIVITY: " + reply.message;
+  if (reply.errorCode == ipc::IpcReply::kNotConnected) {
+    details.type = ErrorType::ClientNotReady;
+  } else if (reply.errorCode < 0) {
+    details.type = ErrorType::NetworkError;
+    details.retryable = true;
+  } else {
+    details.type = ErrorType::RPCError;
+  }
+  return ClientResult(std::move(details));
+}
+
+/// `d` of op 3: `{since, activities, status, afk}`.
+std::string PresenceData(const std::optional<Activity>& activity, StatusType status) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("since");
+  w.Null();
+  w.Key("activities");
+  w.StartArray();
+  if (activity) WriteActivityJson(*activity, w);
+  w.EndArray();
+  w.Key("status");
+  w.String(StatusToWire(status));
+  w.Key("afk");
+  w.Bool(false);
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+/// The args of SET_ACTIVITY: `{pid, activity}` (`activity: null` clears).
+std::string SetActivityArgs(const std::optional<Activity>& activity) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("pid");
+  w.Int64(static_cast<int64_t>(::getpid()));
+  w.Key("activity");
+  if (activity) {
+    WriteActivityJson(*activity, w);
+  } else {
+    w.Null();
+  }
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
+net::HttpRequest Authorized(core::ClientCore& core, const core::Credentials& credentials, std::string path,
+                            std::string body) {
+  net::HttpRequest request;
+  request.method = "POST";
+  request.url = core.ApiUrl(path);
+  request.headers.emplace_back("Authorization", credentials.Header());
+  request.body = std::move(body);
+  request.contentType = "application/json";
+  return request;
+}
+
+// The party id of `presence`'s activity in application `applicationId` (any application when 0); empty
+// string when it has none, nullopt when `presence` is malformed.
+std::optional<std::pair<uint64_t, std::string>> PresenceParty(const json::Value& presence,
+                                                              uint64_t applicationId) {
+  if (!presence.IsObject()) return std::nullopt;
+  const json::Value* user = json::Member(presence, "user");
+  if (!user || !user->IsObject()) return std::nullopt;
+  auto userId = json::GetSnowflake(*user, "id");
+  if (!userId) return std::nullopt;
+  std::string party;
+  if (const json::Value* activities = json::Member(presence, "activities");
+      activities && activities->IsArray()) {
+    for (const auto& item : activities->GetArray()) {
+      std::optional<Activity> activity = ActivityFromJson(item);
+      if (!activity || !activity->Party()) continue;
+      if (applicationId != 0 && activity->ApplicationId() && *activity->ApplicationId() != applicationId)
+        continue;
+      party = activity->Party()->Id();
+      if (!party.empty()) break;
+    }
+  }
+  return std::make_pair(*userId, std::move(party));
+}
+
+}  // namespace
 
 PresenceService::PresenceService(core::ClientCore& core) : core_(core) {}
 PresenceService::~PresenceService() = default;
 
-void PresenceService::OnDispatch(const gateway::Dispatch&) {}
+// --- Rich presence and status ------------------------------------------------------------------------------
+
+void PresenceService::UpdateRichPresence(Activity activity, Done done) {
+  if (auto errors = ValidateActivity(activity); !errors.empty()) {
+    return done(ValidationResult(std::move(errors)));
+  }
+  StatusType status;
+  {
+    std::lock_guard lock(mutex_);
+    status = status_;
+  }
+  if (!gateway::BuildPayload(gateway::Opcode::PresenceUpdate, PresenceData(activity, status))) {
+    return done(ValidationResult(
+        {FieldError{"activity", "BASE_TYPE_MAX_LENGTH",
+                    "activity: the presence would be over the Gateway's " +
+                        std::to_string(gateway::kMaxClientPayloadBytes) + "-byte payload limit"}}));
+  }
+  if (auto secrets = activity.Secrets(); secrets && !secrets->Join().empty()) {
+    core_.Log().Secrets().AddSecret(secrets->Join());
+  }
+  {
+    std::lock_guard lock(mutex_);
+    activity_ = std::move(activity);
+    presenceSet_ = true;
+  }
+  auto shared = std::make_shared<Done>(std::move(done));
+  if (core_.GetStatus() == Client::Status::Ready) return SendOverGateway(shared);
+
+  ipc::IpcConnection* ipc = core_.Ipc(core_.applicationId.load());
+  if (!ipc) {
+    return (*shared)(
+        NotReady("neither the realtime connection (Connect) nor the desktop client (SetApplicationId) is "
+                 "available; the "
+                 "activity goes out once Connect reaches Ready"));
+  }
+  ipc->WhenSettled([this, shared](bool ready) {
+    if (!ready) {
+      return (*shared)(NotReady(
+          "the realtime connection is not Ready and no desktop client answered; the activity goes out once "
+          "Connect reaches Ready"));
+    }
+    SendOverIpc(shared);
+  });
+}
+
+void PresenceService::ClearRichPresence() {
+  bool viaIpc;
+  {
+    std::lock_guard lock(mutex_);
+    activity_.reset();
+    presenceSet_ = true;
+    viaIpc = viaIpc_;  // before SendOverGateway resets it: the desktop client may still show the activity
+  }
+  if (core_.GetStatus() == Client::Status::Ready) SendOverGateway(nullptr);
+  if (ipc::IpcConnection* ipc = core_.ExistingIpc(); viaIpc && ipc && ipc->IsReady()) SendOverIpc(nullptr);
+}
+
+void PresenceService::SetOnlineStatus(StatusType status, Done done) {
+  switch (status) {
+    case StatusType::Online:
+    case StatusType::Idle:
+    case StatusType::Dnd:
+    case StatusType::Invisible:
+      break;
+    default:
+      return done(ValidationResult({FieldError{"status", "ENUM_TYPE_COERCE",
+                                               "status: must be Online, Idle, Dnd or Invisible, not " +
+                                                   std::to_string(static_cast<int32_t>(status))}}));
+  }
+  {
+    std::lock_guard lock(mutex_);
+    status_ = status;
+    presenceSet_ = true;
+  }
+  if (core_.GetStatus() != Client::Status::Ready) {
+    return done(
+        NotReady("the online status goes over the realtime connection, which is not Ready; it goes out "
+                 "once Connect reaches Ready"));
+  }
+  SendOverGateway(std::make_shared<Done>(std::move(done)));
+}
+
+void PresenceService::SendOverGateway(std::shared_ptr<Done> done) {
+  std::string data;
+  {
+    std::lock_guard lock(mutex_);
+    data = PresenceData(activity_, status_);
+    viaIpc_ = false;
+  }
+  std::string error;
+  std::optional<std::string> payload = gateway::BuildPayload(gateway::Opcode::PresenceUpdate, data, &error);
+  if (!payload) {
+    core_.Log().Error("presence: cannot send: " + error);
+    if (done) (*done)(ClientResult::Failure(ErrorType::ValidationError, "activity: " + error));
+    return;
+  }
+  core_.Gateway().Send(std::move(*payload), [done](bool sent) {
+    if (!done) return;
+    (*done)(sent ? ClientResult()
+                 : NotReady("the realtime connection went away before the presence was sent; it goes out "
+                            "again after the next READY"));
+  });
+}
+
+void PresenceService::SendOverIpc(std::shared_ptr<Done> done) {
+  ipc::IpcConnection* ipc = core_.ExistingIpc();
+  if (!ipc) {
+    if (done) (*done)(NotReady("no desktop client connection"));
+    return;
+  }
+  std::string args;
+  {
+    std::lock_guard lock(mutex_);
+    args = SetActivityArgs(activity_);
+    viaIpc_ = true;
+  }
+  ipc->Send("SET_ACTIVITY", std::move(args), std::nullopt, kIpcTimeout,
+            [done, logger = core_.LoggerPtr()](ipc::IpcReply reply) {
+              ClientResult result = FromIpcReply(reply);
+              if (!result.Successful()) logger->Warning("presence: " + result.Error());
+              if (done) (*done)(std::move(result));
+            });
+}
+
+// --- Invites
+// -------------------------------------------------------------------------------------------------
+
+void PresenceService::SendActivityInvite(uint64_t userId, std::string content, Done done) {
+  std::optional<Activity> activity;
+  {
+    std::lock_guard lock(mutex_);
+    activity = activity_;
+  }
+  if (auto errors = CheckJoinable(activity); !errors.empty())
+    return done(ValidationResult(std::move(errors)));
+  SendInviteMessage(userId, std::move(content), ActivityActionTypes::Join, activity->Party()->Id(),
+                    std::move(done));
+}
+
+void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
+  std::string party;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = friendParties_.find(userId); it != friendParties_.end()) party = it->second;
+  }
+  if (party.empty()) {
+    return done(ValidationResult({FieldError{
+        "userId", "ACTIVITY_NOT_JOINABLE", "userId: that user has no activity with a party in this game"}}));
+  }
+  SendInviteMessage(userId, std::string(), ActivityActionTypes::JoinRequest, std::move(party),
+                    std::move(done));
+}
+
+void PresenceService::SendInviteMessage(uint64_t userId, std::string content, ActivityActionTypes type,
+                                        std::string partyId, Done done) {
+  uint64_t applicationId = core_.applicationId.load();
+  if (applicationId == 0) return done(NotReady("no application id: call SetApplicationId first"));
+  if (userId == 0) {
+    return done(ValidationResult({FieldError{"userId", "BASE_TYPE_REQUIRED", "userId: must not be 0"}}));
+  }
+  auto credentials = core_.credentials.Get();
+  if (!credentials) return done(NoToken());
+
+  rapidjson::StringBuffer channelBody;
+  {
+    Writer w(channelBody);
+    w.StartObject();
+    w.Key("recipient_id");
+    WriteString(w, std::to_string(userId));
+    w.EndObject();
+  }
+  rapidjson::StringBuffer messageBody;
+  {
+    Writer w(messageBody);
+    w.StartObject();
+    w.Key("content");
+    WriteString(w, content);
+    w.Key("application_id");
+    WriteString(w, std::to_string(applicationId));
+    w.Key("activity");
+    w.StartObject();
+    w.Key("type");
+    w.Int(static_cast<int>(type));
+    w.Key("party_id");
+    WriteString(w, partyId);
+    w.EndObject();
+    w.EndObject();
+  }
+  auto shared = std::make_shared<Done>(std::move(done));
+  core::ClientCore& core = core_;
+  core.Http().Send(
+      Authorized(core, *credentials, "/users/@me/channels", channelBody.GetString()),
+      [&core, shared, credentials = *credentials,
+       message = std::string(messageBody.GetString(), messageBody.GetSize())](net::HttpResponse response) {
+        json::Document channel;
+        ClientResult result = net::ParseJsonResponse(response, channel);
+        if (!result.Successful()) return (*shared)(std::move(result));
+        auto channelId = json::GetSnowflake(channel, "id");
+        if (!channelId) {
+          return (*shared)(
+              ClientResult::Failure(ErrorType::HTTPError, "malformed response: DM channel without id"));
+        }
+        core.Http().Send(
+            Authorized(core, credentials, "/channels/" + std::to_string(*channelId) + "/messages", message),
+            [shared](net::HttpResponse posted) { (*shared)(net::ResultOf(posted)); });
+      });
+}
+
+void PresenceService::AcceptActivityInvite(ActivityInvite invite, core::Completion<std::string> done) {
+  if (invite.ChannelId() == 0 || invite.MessageId() == 0) {
+    return done(
+        ValidationResult({FieldError{"invite", "BASE_TYPE_REQUIRED",
+                                     "invite: needs the channel and message ids of a received invite"}}),
+        {});
+  }
+  auto credentials = core_.credentials.Get();
+  if (!credentials) return done(NoToken(), {});
+  auto shared = std::make_shared<core::Completion<std::string>>(std::move(done));
+  core_.Http().Send(Authorized(core_, *credentials,
+                               "/channels/" + std::to_string(invite.ChannelId()) + "/messages/" +
+                                   std::to_string(invite.MessageId()) + "/activity-join",
+                               "{}"),
+                    [shared, logger = core_.LoggerPtr()](net::HttpResponse response) {
+                      json::Document body;
+                      ClientResult result = net::ParseJsonResponse(response, body);
+                      if (!result.Successful()) return (*shared)(std::move(result), {});
+                      auto secret = json::GetString(body, "secret");
+                      if (!secret) {
+                        return (*shared)(
+                            ClientResult::Failure(ErrorType::HTTPError, "malformed response: no join secret"),
+                            {});
+                      }
+                      logger->Secrets().AddSecret(*secret);
+                      (*shared)({}, std::string(*secret));
+                    });
+}
+
+void PresenceService::SetInviteCreatedCallback(Client::ActivityInviteCallback callback) {
+  std::lock_guard lock(callbacks_->mutex);
+  callbacks_->created =
+      callback ? std::make_shared<Client::ActivityInviteCallback>(std::move(callback)) : nullptr;
+}
+
+void PresenceService::SetInviteUpdatedCallback(Client::ActivityInviteCallback callback) {
+  std::lock_guard lock(callbacks_->mutex);
+  callbacks_->updated =
+      callback ? std::make_shared<Client::ActivityInviteCallback>(std::move(callback)) : nullptr;
+}
+
+void PresenceService::SetJoinCallback(Client::ActivityJoinCallback callback) {
+  bool wanted = static_cast<bool>(callback);
+  {
+    std::lock_guard lock(callbacks_->mutex);
+    callbacks_->join = wanted ? std::make_shared<Client::ActivityJoinCallback>(std::move(callback)) : nullptr;
+  }
+  if (!wanted) return;
+  ipc::IpcConnection* ipc = core_.Ipc(core_.applicationId.load());
+  if (!ipc) {
+    core_.Log().Warning(
+        "SetActivityJoinCallback: no desktop client connection (IPC disabled, or no application id yet: call "
+        "SetApplicationId first)");
+    return;
+  }
+  ipc->Start();
+  // When READY already, subscribe now; otherwise (and after every reconnect) OnIpcReady does.
+  if (ipc->IsReady()) SubscribeJoin();
+}
+
+void PresenceService::SubscribeJoin() {
+  ipc::IpcConnection* ipc = core_.ExistingIpc();
+  if (!ipc) return;
+  ipc->Send("SUBSCRIBE", "{}", std::string(kActivityJoin), kIpcTimeout,
+            [logger = core_.LoggerPtr()](ipc::IpcReply reply) {
+              if (!reply.ok) {
+                logger->Warning("IPC: SUBSCRIBE ACTIVITY_JOIN failed (" + std::to_string(reply.errorCode) +
+                                "): " + reply.message);
+              }
+            });
+}
+
+// --- Network side
+// --------------------------------------------------------------------------------------------
+
+void PresenceService::OnIpcReady() {
+  bool joinWanted;
+  {
+    std::lock_guard lock(callbacks_->mutex);
+    joinWanted = callbacks_->join != nullptr;
+  }
+  if (joinWanted) SubscribeJoin();
+  bool resend;
+  {
+    std::lock_guard lock(mutex_);
+    resend = viaIpc_;
+  }
+  if (resend && core_.GetStatus() != Client::Status::Ready) SendOverIpc(nullptr);
+}
+
+void PresenceService::OnIpcEvent(const ipc::IpcMessage& message) {
+  if (!message.evt || *message.evt != kActivityJoin) return;
+  json::Document data;
+  if (!json::Parse(message.dataJson, data) || !data.IsObject()) {
+    core_.Log().Warning("IPC: ACTIVITY_JOIN without data ignored");
+    return;
+  }
+  auto secret = json::GetString(data, "secret");
+  if (!secret) {
+    core_.Log().Warning("IPC: ACTIVITY_JOIN without a secret ignored");
+    return;
+  }
+  core_.Log().Secrets().AddSecret(*secret);
+  core_.Log().Info("the player joins a friend's activity from the desktop client (ACTIVITY_JOIN)");
+  core::PostEvent(core_.Queue(), [callbacks = callbacks_, secret = std::string(*secret)]() mutable {
+    std::shared_ptr<Client::ActivityJoinCallback> callback;
+    {
+      std::lock_guard lock(callbacks->mutex);
+      callback = callbacks->join;
+    }
+    if (callback) (*callback)(std::move(secret));
+  });
+}
+
+void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
+  if (dispatch.type == "READY") {
+    OnReady(dispatch.dataJson);
+  } else if (dispatch.type == "RESUMED") {
+    bool resend;
+    {
+      std::lock_guard lock(mutex_);
+      resend = presenceSet_;
+    }
+    // Posted to the network thread by Send: it goes out right after this dispatch, once the session is Ready.
+    if (resend) SendOverGateway(nullptr);
+  } else if (dispatch.type == "PRESENCE_UPDATE") {
+    OnPresenceUpdate(dispatch.dataJson);
+  } else if (dispatch.type == "MESSAGE_CREATE") {
+    OnMessageCreate(dispatch.dataJson);
+  }
+}
+
+void PresenceService::OnReady(std::string_view dataJson) {
+  json::Document d;
+  if (!json::Parse(dataJson, d) || !d.IsObject()) return;
+  uint64_t applicationId = core_.applicationId.load();
+  std::vector<ActivityInvite> flipped;
+  bool resend;
+  {
+    std::lock_guard lock(mutex_);
+    if (const json::Value* user = json::Member(d, "user"); user && user->IsObject()) {
+      selfId_ = json::GetSnowflake(*user, "id").value_or(0);
+    }
+    friendParties_.clear();
+    if (const json::Value* presences = json::Member(d, "presences"); presences && presences->IsArray()) {
+      for (const auto& presence : presences->GetArray()) {
+        if (auto party = PresenceParty(presence, applicationId)) {
+          auto changed = NoteParty(party->first, std::move(party->second));
+          flipped.insert(flipped.end(), changed.begin(), changed.end());
+        }
+      }
+    }
+    resend = presenceSet_;
+  }
+  if (resend) SendOverGateway(nullptr);
+  for (auto& invite : flipped)
+    PostInviteEvent(false, std::move(invite));
+}
+
+void PresenceService::OnPresenceUpdate(std::string_view dataJson) {
+  json::Document d;
+  if (!json::Parse(dataJson, d)) return;
+  auto party = PresenceParty(d, core_.applicationId.load());
+  if (!party) return;
+  std::vector<ActivityInvite> flipped;
+  {
+    std::lock_guard lock(mutex_);
+    if (party->first == selfId_) return;
+    flipped = NoteParty(party->first, std::move(party->second));
+  }
+  for (auto& invite : flipped)
+    PostInviteEvent(false, std::move(invite));
+}
+
+std::vector<ActivityInvite> PresenceService::NoteParty(uint64_t userId, std::optional<std::string> partyId) {
+  std::string party = partyId.value_or(std::string());
+  if (party.empty()) {
+    friendParties_.erase(userId);
+  } else {
+    friendParties_[userId] = party;
+  }
+  std::vector<ActivityInvite> flipped;
+  for (auto& invite : invites_) {
+    if (invite.SenderId() != userId || invite.Type() != ActivityActionTypes::Join) continue;
+    bool valid = !party.empty() && party == invite.PartyId();
+    if (valid != invite.IsValid()) {
+      invite.SetIsValid(valid);
+      flipped.push_back(invite);
+    }
+  }
+  return flipped;
+}
+
+void PresenceService::OnMessageCreate(std::string_view dataJson) {
+  json::Document m;
+  if (!json::Parse(dataJson, m) || !m.IsObject()) return;
+  const json::Value* activity = json::Member(m, "activity");
+  if (!activity || !activity->IsObject()) return;
+  auto type = json::GetInt(*activity, "type");
+  if (!type || (*type != static_cast<int>(ActivityActionTypes::Join) &&
+                *type != static_cast<int>(ActivityActionTypes::JoinRequest))) {
+    return;
+  }
+  const json::Value* author = json::Member(m, "author");
+  auto senderId = author && author->IsObject() ? json::GetSnowflake(*author, "id") : std::nullopt;
+  auto channelId = json::GetSnowflake(m, "channel_id");
+  auto messageId = json::GetSnowflake(m, "id");
+  auto applicationId = json::GetSnowflake(m, "application_id");
+  if (!senderId || !channelId || !messageId || !applicationId) return;
+  uint64_t ours = core_.applicationId.load();
+  if (ours != 0 && *applicationId != ours) return;  // another game's invite
+
+  ActivityInvite invite;
+  invite.SetSenderId(*senderId);
+  invite.SetChannelId(*channelId);
+  invite.SetMessageId(*messageId);
+  invite.SetType(static_cast<ActivityActionTypes>(*type));
+  invite.SetApplicationId(*applicationId);
+  invite.SetPartyId(std::string(json::GetString(*activity, "party_id").value_or("")));
+  invite.SetSessionId(std::string(json::GetString(*activity, "session_id").value_or("")));
+  {
+    std::lock_guard lock(mutex_);
+    if (*senderId == selfId_ || selfId_ == 0) return;  // our own message echoed back, or not Ready yet
+    bool valid = true;
+    if (invite.Type() == ActivityActionTypes::Join) {
+      // Valid while the sender's known activity still has the party (unknown: trust the fresh invite).
+      auto it = friendParties_.find(*senderId);
+      valid = it == friendParties_.end() || it->second == invite.PartyId();
+    }
+    invite.SetIsValid(valid);
+    invites_.push_back(invite);
+    if (invites_.size() > kMaxKeptInvites) invites_.pop_front();
+  }
+  PostInviteEvent(true, std::move(invite));
+}
+
+void PresenceService::PostInviteEvent(bool created, ActivityInvite invite) {
+  core::PostEvent(core_.Queue(), [callbacks = callbacks_, created, invite = std::move(invite)]() mutable {
+    std::shared_ptr<Client::ActivityInviteCallback> callback;
+    {
+      std::lock_guard lock(callbacks->mutex);
+      callback = created ? callbacks->created : callbacks->updated;
+    }
+    if (callback) (*callback)(std::move(invite));
+  });
+}
 
 }  // namespace platformpp::presence

@@ -1,27 +1,97 @@
 #pragma once
 // The player's own rich presence and activity invites: validation, sending over the Gateway (op 3) or the
 // desktop client (SET_ACTIVITY), re-sending after reconnects, and the invite and join callbacks.
+//
+// Threading: the public calls come from any thread; OnDispatch, OnIpcReady and OnIpcEvent run on the network
+// thread. State lives under one mutex, never held while calling out (Gateway, IPC, HTTP, the queue).
+// User callbacks only ever run inside RunCallbacks (Completion, PostEvent).
 
+#include "core/completion.hpp"
 #include "gateway/gateway_connection.hpp"
+
+#include <platformpp/activity.hpp>
+#include <platformpp/client.hpp>
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
 
 namespace platformpp::core {
 class ClientCore;
+}
+
+namespace platformpp::ipc {
+struct IpcMessage;
 }
 
 namespace platformpp::presence {
 
 class PresenceService {
  public:
+  using Done = core::Completion<>;
+
   explicit PresenceService(core::ClientCore& core);
   ~PresenceService();
   PresenceService(const PresenceService&) = delete;
   PresenceService& operator=(const PresenceService&) = delete;
 
+  /// Validates, keeps, and sends (Gateway when Ready, else the desktop client). A ClientNotReady result
+  /// still keeps the activity: it goes out with the next READY.
+  void UpdateRichPresence(Activity activity, Done done);
+  void ClearRichPresence();
+  /// Over the Gateway only (SET_ACTIVITY carries no status); kept for the next READY when not Ready.
+  void SetOnlineStatus(StatusType status, Done done);
+  void SendActivityInvite(uint64_t userId, std::string content, Done done);
+  void SendActivityJoinRequest(uint64_t userId, Done done);
+  void AcceptActivityInvite(ActivityInvite invite, core::Completion<std::string> done);
+  void SetInviteCreatedCallback(Client::ActivityInviteCallback callback);
+  void SetInviteUpdatedCallback(Client::ActivityInviteCallback callback);
+  void SetJoinCallback(Client::ActivityJoinCallback callback);
+
   /// The Gateway sink (network thread).
   void OnDispatch(const gateway::Dispatch& dispatch);
+  /// The desktop client connection (network thread): every READY, and every other event.
+  void OnIpcReady();
+  void OnIpcEvent(const ipc::IpcMessage& message);
 
  private:
+  struct Callbacks {
+    std::mutex mutex;
+    std::shared_ptr<Client::ActivityInviteCallback> created, updated;
+    std::shared_ptr<Client::ActivityJoinCallback> join;
+  };
+
+  // Sends the kept presence over the Gateway; `done` may be null (re-sends).
+  void SendOverGateway(std::shared_ptr<Done> done);
+  // Sends the kept activity with SET_ACTIVITY; `done` may be null.
+  void SendOverIpc(std::shared_ptr<Done> done);
+  void SubscribeJoin();
+  void SendInviteMessage(uint64_t userId, std::string content, ActivityActionTypes type, std::string partyId,
+                         Done done);
+  void OnReady(std::string_view dataJson);
+  void OnPresenceUpdate(std::string_view dataJson);
+  void OnMessageCreate(std::string_view dataJson);
+  // Under mutex_: the friend's current party in this game changed; returns the invites whose validity
+  // flipped.
+  std::vector<ActivityInvite> NoteParty(uint64_t userId, std::optional<std::string> partyId);
+  void PostInviteEvent(bool created, ActivityInvite invite);
+
   core::ClientCore& core_;
+  std::shared_ptr<Callbacks> callbacks_ = std::make_shared<Callbacks>();
+
+  std::mutex mutex_;
+  std::optional<Activity> activity_;  // the game's activity; empty when cleared
+  StatusType status_ = StatusType::Online;
+  bool presenceSet_ = false;  // something was set: re-send after every READY/RESUMED
+  bool viaIpc_ = false;       // last sent over the desktop client: re-send after its READY
+  uint64_t selfId_ = 0;       // READY's user
+  std::unordered_map<uint64_t, std::string>
+      friendParties_;                   // user -> party id of their activity in this game
+  std::deque<ActivityInvite> invites_;  // received invites, newest last, bounded
 };
 
 }  // namespace platformpp::presence

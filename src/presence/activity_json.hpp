@@ -1,0 +1,30 @@
+#pragma once
+// The activity wire shape of docs/social-protocol.md ("activity (wire)"), both ways. Shared by the SDK (op 3,
+// SET_ACTIVITY, presences in READY/PRESENCE_UPDATE) and the emulator.
+
+#include "json/json.hpp"
+
+#include <platformpp/activity.hpp>
+
+#include <optional>
+#include <string>
+
+namespace platformpp::presence {
+
+/// Reads an activity; lenient about absent or mistyped optional members (they stay unset). Empty when
+/// `value` is not an object or `type` is not a known ActivityTypes value.
+std::optional<Activity> ActivityFromJson(const json::Value& value);
+
+/// Writes `activity` as one JSON object. Unset optionals and zero timestamps are left out; button labels go
+/// to `buttons` and their URLs to `metadata.button_urls`.
+void WriteActivityJson(const Activity& activity, rapidjson::Writer<rapidjson::StringBuffer>& writer);
+
+/// WriteActivityJson into a string.
+std::string ActivityToJson(const Activity& activity);
+
+/// The wire names of StatusType ("online", "idle", "dnd", "invisible", "offline"); Unknown/Blocked/Streaming
+/// map to "online". StatusFromWire maps anything unknown to StatusType::Unknown.
+const char* StatusToWire(StatusType status) noexcept;
+StatusType StatusFromWire(std::string_view status) noexcept;
+
+}  // namespace platformpp::presence
