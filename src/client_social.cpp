@@ -1,1 +1,333 @@
-// Placeholder created for the relationships/users/guilds work; filled in by it.
+// Client's relationships, users and guilds: the state comes from the SocialStore (kept by the Gateway), the
+// changes go over HTTP (docs/social-protocol.md) and come back as Gateway dispatches.
+#include "core/client_core.hpp"
+#include "json/json.hpp"
+#include "net/http_result.hpp"
+#include "social/social_json.hpp"
+#include "social/social_store.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace platformpp {
+namespace {
+
+using Done = core::Completion<>;
+
+constexpr std::string_view kRelationships = "/users/@me/relationships";
+constexpr std::string_view kGameRelationships = "/users/@me/game-relationships";
+constexpr int kUnknownRelationship = 10070;
+
+net::HttpRequest Authorized(core::ClientCore& core, const core::Credentials& credentials, std::string method,
+                            std::string path, std::optional<std::string> body) {
+  net::HttpRequest request;
+  request.method = std::move(method);
+  request.url = core.ApiUrl(path);
+  request.headers.emplace_back("Authorization", credentials.Header());
+  if (body) {
+    request.body = std::move(*body);
+    request.contentType = "application/json";
+  }
+  return request;
+}
+
+ClientResult NoToken() {
+  return ClientResult::Failure(ErrorType::ClientNotReady, "no token: call UpdateToken first");
+}
+
+/// One relationship call: 2xx is success, anything else the platform's error.
+void SendRelationshipCall(core::ClientCore& core, std::string method, std::string path,
+                          std::optional<std::string> body, Done done) {
+  auto credentials = core.credentials.Get();
+  if (!credentials) return done(NoToken());
+  auto request = Authorized(core, *credentials, std::move(method), std::move(path), std::move(body));
+  auto shared = std::make_shared<Done>(std::move(done));
+  core.Http().Send(std::move(request),
+                   [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+}
+
+std::string UsernameBody(std::string_view username) {
+  json::Document body(rapidjson::kObjectType);
+  auto& a = body.GetAllocator();
+  body.AddMember("username",
+                 json::Value(username.data(), static_cast<rapidjson::SizeType>(username.size()), a), a);
+  return json::Serialize(body);
+}
+
+std::string_view Trimmed(std::string_view text) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!text.empty() && space(text.front()))
+    text.remove_prefix(1);
+  while (!text.empty() && space(text.back()))
+    text.remove_suffix(1);
+  return text;
+}
+
+// A user id the player may act on; the error otherwise.
+std::optional<ClientResult> CheckUserId(core::ClientCore& core, uint64_t userId) {
+  if (userId == 0) return ClientResult::Failure(ErrorType::ValidationError, "userId: must not be 0");
+  auto self = core.Social().CurrentUser();
+  if (self && self->Id() == userId) {
+    return ClientResult::Failure(ErrorType::ValidationError, "userId: must not be the player's own id");
+  }
+  return std::nullopt;
+}
+
+void ByUsername(core::ClientCore& core, std::string_view route, std::string username, Done done) {
+  std::string_view name = Trimmed(username);
+  if (name.empty()) {
+    return done(ClientResult::Failure(ErrorType::ValidationError, "username: must not be empty"));
+  }
+  SendRelationshipCall(core, "POST", std::string(route), UsernameBody(name), std::move(done));
+}
+
+void OnUser(core::ClientCore& core, std::string method, std::string_view route, uint64_t userId,
+            std::optional<std::string> body, Done done) {
+  if (auto invalid = CheckUserId(core, userId)) return done(std::move(*invalid));
+  SendRelationshipCall(core, std::move(method), std::string(route) + "/" + std::to_string(userId),
+                       std::move(body), std::move(done));
+}
+
+/// The completion of a Client call; empty while the Client is being destroyed (dropping the completion then
+/// reported ClientDestroyed).
+std::optional<Done> Start(core::ClientCore& core, Client::RelationshipCallback callback) {
+  auto completion = core.MakeCompletion<>(std::move(callback));
+  if (core.Destroying()) return std::nullopt;
+  return completion;
+}
+
+bool NoSuchRelationship(const ClientResult& result) {
+  return result.Status() == 404 && result.ErrorCode() == kUnknownRelationship;
+}
+
+}  // namespace
+
+// --- Relationships ---------------------------------------------------------------------------------------
+
+std::vector<RelationshipHandle> Client::GetRelationships() const {
+  return core_->Social().Relationships();
+}
+
+std::vector<RelationshipHandle> Client::GetRelationshipsByGroup(RelationshipGroupType group) const {
+  return core_->Social().RelationshipsByGroup(group);
+}
+
+RelationshipHandle Client::GetRelationshipHandle(uint64_t userId) const {
+  return core_->Social().Relationship(userId);
+}
+
+void Client::SendDiscordFriendRequest(std::string username, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    ByUsername(*core_, kRelationships, std::move(username), std::move(*done));
+}
+
+void Client::SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "PUT", kRelationships, userId, "{}", std::move(*done));
+}
+
+void Client::SendGameFriendRequest(std::string username, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    ByUsername(*core_, kGameRelationships, std::move(username), std::move(*done));
+}
+
+void Client::SendGameFriendRequestById(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "PUT", kGameRelationships, userId, "{}", std::move(*done));
+}
+
+void Client::AcceptDiscordFriendRequest(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "PUT", kRelationships, userId, "{}", std::move(*done));
+}
+
+void Client::AcceptGameFriendRequest(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "PUT", kGameRelationships, userId, "{}", std::move(*done));
+}
+
+void Client::RejectDiscordFriendRequest(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "DELETE", kRelationships, userId, std::nullopt, std::move(*done));
+}
+
+void Client::RejectGameFriendRequest(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "DELETE", kGameRelationships, userId, std::nullopt, std::move(*done));
+}
+
+void Client::CancelDiscordFriendRequest(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "DELETE", kRelationships, userId, std::nullopt, std::move(*done));
+}
+
+void Client::CancelGameFriendRequest(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "DELETE", kGameRelationships, userId, std::nullopt, std::move(*done));
+}
+
+void Client::RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback callback) {
+  auto done = Start(*core_, std::move(callback));
+  if (!done) return;
+  if (auto invalid = CheckUserId(*core_, userId)) return (*done)(std::move(*invalid));
+  // Both relationships go; "no such relationship" on one side is not an error when the other was removed.
+  core::ClientCore& core = *core_;
+  std::string id = std::to_string(userId);
+  auto game = std::make_shared<Done>(std::move(*done));
+  auto credentials = core.credentials.Get();
+  if (!credentials) return (*game)(NoToken());
+  auto request =
+      Authorized(core, *credentials, "DELETE", std::string(kRelationships) + "/" + id, std::nullopt);
+  core.Http().Send(
+      std::move(request), [&core, credentials = *credentials, id, game](net::HttpResponse response) mutable {
+        ClientResult platform = net::ResultOf(response);
+        if (core.Destroying()) return;  // dropping `game` reports ClientDestroyed
+        auto second =
+            Authorized(core, credentials, "DELETE", std::string(kGameRelationships) + "/" + id, std::nullopt);
+        core.Http().Send(std::move(second),
+                         [platform = std::move(platform), game](net::HttpResponse gameResponse) {
+                           ClientResult gameResult = net::ResultOf(gameResponse);
+                           bool platformFailed = !platform.Successful() && !NoSuchRelationship(platform);
+                           bool gameFailed = !gameResult.Successful() && !NoSuchRelationship(gameResult);
+                           if (platformFailed) return (*game)(platform);
+                           if (gameFailed) return (*game)(std::move(gameResult));
+                           if (!platform.Successful() && !gameResult.Successful())
+                             return (*game)(platform);  // neither existed
+                           (*game)({});
+                         });
+      });
+}
+
+void Client::RemoveGameFriend(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "DELETE", kGameRelationships, userId, std::nullopt, std::move(*done));
+}
+
+void Client::BlockUser(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "PUT", kRelationships, userId, R"({"type":2})", std::move(*done));
+}
+
+void Client::UnblockUser(uint64_t userId, RelationshipCallback callback) {
+  if (auto done = Start(*core_, std::move(callback)))
+    OnUser(*core_, "DELETE", kRelationships, userId, std::nullopt, std::move(*done));
+}
+
+std::vector<UserHandle> Client::SearchFriendsByUsername(std::string searchStr) const {
+  return core_->Social().SearchFriends(searchStr);
+}
+
+void Client::SetRelationshipCreatedCallback(RelationshipCreatedCallback callback) {
+  core_->Social().SetRelationshipCreatedCallback(std::move(callback));
+}
+
+void Client::SetRelationshipDeletedCallback(RelationshipDeletedCallback callback) {
+  core_->Social().SetRelationshipDeletedCallback(std::move(callback));
+}
+
+void Client::SetRelationshipGroupsUpdatedCallback(RelationshipGroupsUpdatedCallback callback) {
+  core_->Social().SetRelationshipGroupsUpdatedCallback(std::move(callback));
+}
+
+// --- Users and guilds ------------------------------------------------------------------------------------
+
+std::optional<UserHandle> Client::GetCurrentUserV2() const {
+  return core_->Social().CurrentUser();
+}
+
+UserHandle Client::GetCurrentUser() const {
+  return core_->Social().CurrentUser().value_or(UserHandle());
+}
+
+std::optional<UserHandle> Client::GetUser(uint64_t userId) const {
+  return core_->Social().User(userId);
+}
+
+void Client::SetUserUpdatedCallback(UserUpdatedCallback callback) {
+  core_->Social().SetUserUpdatedCallback(std::move(callback));
+}
+
+void Client::GetUserGuilds(GetUserGuildsCallback callback) {
+  auto completion = core_->MakeCompletion<std::vector<GuildMinimal>>(std::move(callback));
+  if (core_->Destroying()) return;
+  core::ClientCore& core = *core_;
+  auto credentials = core.credentials.Get();
+  if (!credentials) return completion(NoToken(), {});
+  auto shared = std::make_shared<decltype(completion)>(std::move(completion));
+  core.Http().Send(
+      Authorized(core, *credentials, "GET", "/users/@me/guilds", std::nullopt),
+      [&core, shared](net::HttpResponse response) {
+        json::Document body;
+        ClientResult result = net::ParseJsonResponse(response, body);
+        if (!result.Successful()) return (*shared)(std::move(result), {});
+        if (!body.IsArray()) {
+          return (*shared)(
+              ClientResult::Failure(ErrorType::HTTPError, "malformed response: guilds is not an array"), {});
+        }
+        std::vector<GuildMinimal> guilds;
+        std::size_t skipped = 0;
+        for (const json::Value& item : body.GetArray()) {
+          if (auto guild = social::ParseGuild(item)) {
+            guilds.push_back(std::move(*guild));
+          } else {
+            ++skipped;
+          }
+        }
+        if (skipped > 0) {
+          core.Log().Warning("GetUserGuilds: skipped " + std::to_string(skipped) + " malformed guilds");
+        }
+        (*shared)({}, std::move(guilds));
+      });
+}
+
+void Client::GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callback) {
+  auto completion = core_->MakeCompletion<std::vector<GuildChannel>>(std::move(callback));
+  if (core_->Destroying()) return;
+  if (guildId == 0) {
+    return completion(ClientResult::Failure(ErrorType::ValidationError, "guildId: must not be 0"), {});
+  }
+  core::ClientCore& core = *core_;
+  auto credentials = core.credentials.Get();
+  if (!credentials) return completion(NoToken(), {});
+  auto shared = std::make_shared<decltype(completion)>(std::move(completion));
+  core.Http().Send(
+      Authorized(core, *credentials, "GET", "/guilds/" + std::to_string(guildId) + "/channels", std::nullopt),
+      [&core, shared](net::HttpResponse response) {
+        json::Document body;
+        ClientResult result = net::ParseJsonResponse(response, body);
+        if (!result.Successful()) return (*shared)(std::move(result), {});
+        if (!body.IsArray()) {
+          return (*shared)(
+              ClientResult::Failure(ErrorType::HTTPError, "malformed response: channels is not an array"),
+              {});
+        }
+        std::vector<GuildChannel> channels;
+        std::size_t skipped = 0;
+        for (const json::Value& item : body.GetArray()) {
+          if (auto channel = social::ParseChannel(item)) {
+            channels.push_back(std::move(*channel));
+          } else {
+            ++skipped;
+          }
+        }
+        if (skipped > 0) {
+          core.Log().Warning("GetGuildChannels: skipped " + std::to_string(skipped) + " malformed channels");
+        }
+        social::SortChannels(channels);
+        (*shared)({}, std::move(channels));
+      });
+}
+
+std::vector<UserApplicationProfileHandle> Client::GetUserApplicationProfiles() const {
+  return core_->Social().ApplicationProfiles();
+}
+
+std::vector<UserApplicationProfileHandle> Client::GetUserApplicationProfilesNoLock() const {
+  return core_->Social().ApplicationProfiles();
+}
+
+}  // namespace platformpp

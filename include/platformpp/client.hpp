@@ -239,40 +239,69 @@ class Client {
   using ActivityJoinCallback = std::function<void(std::string joinSecret)>;
 
   /// Shows `activity` to the player's friends. Checked before anything is sent; a violation ends as
-  /// ValidationError whose FieldErrors() name the field ("activity.state", ...):
+  /// ValidationError whose FieldErrors() name the field in the wire's names ("activity.state",
+  /// "activity.buttons.1.url", ...), every violation at once:
   /// - Type is Playing, Listening, Watching or Competing;
-  /// - State and Details 2 to 128 characters; Name, the buttons' labels and the texts at most 128;
+  /// - State and Details (when set) 2 to 128 characters, counted as Unicode code points; Name, LargeText,
+  ///   SmallText at most 128, LargeImage and SmallImage at most 256; every string valid UTF-8;
   /// - StateUrl, DetailsUrl, LargeUrl, SmallUrl and button URLs are http(s) URLs of at most 256 characters;
-  /// - at most 2 buttons; party id and join secret 2 to 128 characters, 0 <= CurrentSize <= MaxSize;
-  /// - InviteCoverImage is an https URL or an asset key.
-  /// Sent over the realtime connection when it is Ready, else over the local desktop client (no token or
-  /// Connect needed); kept and sent again after a reconnect. ClientNotReady when neither is there.
+  /// - at most 2 buttons with labels of 1 to 32; party id and join secret (when not empty) 2 to 128
+  ///   characters, 0 <= CurrentSize <= MaxSize;
+  /// - InviteCoverImage is an https URL or an asset key (letters, digits, '_', '-', '.');
+  /// - SupportedPlatforms is a non-empty set of ActivityGamePlatforms bits;
+  /// - the field StatusDisplayType chooses (Name, State or Details) is set;
+  /// - the whole presence fits the realtime connection's 4096-byte payload limit (path "activity").
+  /// Sent over the realtime connection when it is Ready (the callback runs once it is handed to the socket),
+  /// else over the local desktop client (no token or Connect needed; the callback runs once it answered).
+  /// Kept and sent again after every reconnect of either. ClientNotReady when neither is there; the activity
+  /// is still kept and goes out once Connect reaches Ready.
   void UpdateRichPresence(Activity activity, UpdateRichPresenceCallback callback);
-  /// Removes the game's activity.
+  /// Removes the game's activity (from the realtime connection and the desktop client, whichever has it).
   void ClearRichPresence();
-  /// Online, Idle, Dnd or Invisible, for the player's presence over the realtime connection.
+  /// Online, Idle, Dnd or Invisible (else ValidationError), for the player's presence over the realtime
+  /// connection only (the desktop client keeps its own). ClientNotReady when it is not Ready; the status is
+  /// still kept and goes out with the next READY.
   void SetOnlineStatus(StatusType status, UpdateStatusCallback callback);
-  /// Invites `userId` (a friend) to join the player's current activity, which must be joinable (party with
-  /// room and a join secret). `content` is an optional message.
+  /// Invites `userId` (a friend) to join the player's current activity, which must be joinable (party id,
+  /// CurrentSize < MaxSize, and a join secret; else ValidationError naming what is missing). `content` is an
+  /// optional message. Needs a token and SetApplicationId.
   void SendActivityInvite(uint64_t userId, std::string content, SendActivityInviteCallback callback);
-  /// Asks `userId` to invite the player into their activity.
+  /// Asks `userId` to invite the player into their activity; ValidationError while no activity of theirs
+  /// with a party in this game is known (from their presence).
   void SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback);
-  /// Accepts an invite: the callback gets the join secret of the sender's activity.
+  /// Accepts an invite: the callback gets the join secret of the sender's activity. HTTPError 400 code 50083
+  /// when the sender's activity no longer has the invite's party.
   void AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCallback callback);
-  /// An invite or join request arrived for the player (from a friend, over the realtime connection).
+  /// An invite or join request for this game arrived for the player (from a friend, over the realtime
+  /// connection).
   void SetActivityInviteCreatedCallback(ActivityInviteCallback callback);
-  /// An invite (or an invite accepted in the desktop client) became valid or invalid.
+  /// A received invite became invalid (its sender left the party) or valid again.
   void SetActivityInviteUpdatedCallback(ActivityInviteCallback callback);
-  /// The player joined a friend's activity from the desktop client: here is its join secret.
+  /// The player joined a friend's activity from the desktop client: here is its join secret. Needs
+  /// SetApplicationId first; the subscription is renewed whenever the desktop client comes back.
   void SetActivityJoinCallback(ActivityJoinCallback callback);
   /// Registers how the desktop client starts the game to join an activity (`command` runs with the join
-  /// URL). Returns false when it could not be registered.
+  /// URL). On Linux: a desktop entry for the URL scheme `discord-<applicationId>` in
+  /// $XDG_DATA_HOME/applications and that scheme's default in $XDG_CONFIG_HOME/mimeapps.list. Returns false
+  /// (and logs why) when it could not be registered.
   bool RegisterLaunchCommand(uint64_t applicationId, std::string command);
+  /// RegisterLaunchCommand with `xdg-open steam://rungameid/<steamAppId>`.
   bool RegisterLaunchSteamApplication(uint64_t applicationId, uint32_t steamAppId);
 
   // --- Relationships ---------------------------------------------------------------------------------------
 
+  // The state (GetRelationships, GetUser, ...) comes from the realtime connection: READY, then its updates.
+  // The calls that change a relationship send an HTTP request with the token of UpdateToken and end when the
+  // platform answered; the new state follows over the realtime connection (with the callbacks below), to both
+  // players. Refused before anything is sent: an empty username or a user id of 0 or of the player
+  // (ValidationError); no token (ClientNotReady). The platform's refusals end as HTTPError with its code:
+  // 80004 no such username, 80000 not allowed (e.g. blocked), 80007 already friends, 10013 unknown user,
+  // 10070 no such relationship to accept, reject, cancel or remove.
+  // The callbacks of one change run in this order: created/deleted, groups updated, user updated.
+
   using RelationshipCallback = std::function<void(ClientResult result)>;
+  /// A relationship of the given kind (platform when isDiscordRelationshipUpdate, else the game's) appeared
+  /// or changed type (a request accepted, a block).
   using RelationshipCreatedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
   using RelationshipDeletedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
   using RelationshipGroupsUpdatedCallback = std::function<void(uint64_t userId)>;
@@ -280,8 +309,10 @@ class Client {
   /// Everyone the player has a relationship with (friends, requests, blocks; platform and game).
   std::vector<RelationshipHandle> GetRelationships() const;
   /// Friends (platform or game) in `group`, sorted as the desktop client sorts them: by display name
-  /// (case-insensitive), then id.
+  /// (case-insensitive), then id. OnlinePlayingGame: online with an activity of this application
+  /// (SetApplicationId); OnlineElsewhere: online otherwise; Offline: the rest (invisible friends included).
   std::vector<RelationshipHandle> GetRelationshipsByGroup(RelationshipGroupType group) const;
+  /// The relationship with `userId`; both types None when there is none.
   RelationshipHandle GetRelationshipHandle(uint64_t userId) const;
   void SendDiscordFriendRequest(std::string username, RelationshipCallback callback);
   void SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback callback);
@@ -293,6 +324,7 @@ class Client {
   void RejectGameFriendRequest(uint64_t userId, RelationshipCallback callback);
   void CancelDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
   void CancelGameFriendRequest(uint64_t userId, RelationshipCallback callback);
+  /// Removes the platform and the game relationship; succeeds when at least one was there.
   void RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback callback);
   void RemoveGameFriend(uint64_t userId, RelationshipCallback callback);
   void BlockUser(uint64_t userId, RelationshipCallback callback);
@@ -301,7 +333,8 @@ class Client {
   std::vector<UserHandle> SearchFriendsByUsername(std::string searchStr) const;
   void SetRelationshipCreatedCallback(RelationshipCreatedCallback callback);
   void SetRelationshipDeletedCallback(RelationshipDeletedCallback callback);
-  /// A user moved between groups of GetRelationshipsByGroup, or within one (a new display name).
+  /// A user moved between groups of GetRelationshipsByGroup (also into or out of them), or within one (a
+  /// new display name).
   void SetRelationshipGroupsUpdatedCallback(RelationshipGroupsUpdatedCallback callback);
 
   // --- Users and guilds ------------------------------------------------------------------------------------
@@ -311,16 +344,20 @@ class Client {
   using GetGuildChannelsCallback =
       std::function<void(ClientResult result, std::vector<GuildChannel> guildChannels)>;
 
-  /// The player, once the realtime connection is Ready.
+  /// The player, once the realtime connection is Ready (empty before the first READY).
   std::optional<UserHandle> GetCurrentUserV2() const;
+  /// The player, or an empty handle (Id() 0) before the first READY.
   [[deprecated("use GetCurrentUserV2")]] UserHandle GetCurrentUser() const;
   /// A user the Client knows (the player, relationships, users seen in presences).
   std::optional<UserHandle> GetUser(uint64_t userId) const;
   /// A known user changed (name, avatar, status, activity, relationship).
   void SetUserUpdatedCallback(UserUpdatedCallback callback);
-  /// The player's guilds (needs the `guilds` scope); each with its banner.
+  /// The player's guilds (needs the `guilds` scope: HTTPError 403, code 50001, without it); each with its
+  /// banner. ClientNotReady without a token.
   void GetUserGuilds(GetUserGuildsCallback callback);
-  /// The channels of a guild the player may see, sorted by position as the desktop client shows them.
+  /// The channels of a guild the player may see, as the desktop client lists them: channels outside any
+  /// category first, then each category followed by its channels; within one, text-like channels before
+  /// voice and stage channels, then by position, then id. ValidationError for guild id 0.
   void GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callback);
   /// The player's identities in this game outside the platform (from the realtime connection's READY).
   std::vector<UserApplicationProfileHandle> GetUserApplicationProfiles() const;

@@ -52,10 +52,13 @@ class UserHandle {
   /// The CDN URL of the avatar (animated avatars in `animatedType`, others in `staticType`), or of the
   /// default avatar when the user has none.
   std::string AvatarUrl(AvatarType animatedType, AvatarType staticType) const;
+  /// The file extension of `type`: "gif", "webp", "png", "jpg".
   static std::string AvatarTypeToString(AvatarType type);
-  /// Online status as this player may see it (Offline for invisible friends).
+  /// Online status as this player may see it (Offline for invisible friends and users without a presence;
+  /// the player's own status is Online while connected unless its presence says otherwise).
   StatusType Status() const { return status_; }
-  /// The friend's activity in the current game, if they are playing it.
+  /// The user's activity in the current game (the application of Client::SetApplicationId), if they are
+  /// playing it.
   std::optional<Activity> GameActivity() const { return gameActivity_; }
   bool IsProvisional() const { return provisional_; }
   /// The guild tag shown beside the display name: 1 to 4 characters, or none.
@@ -64,6 +67,7 @@ class UserHandle {
   }
   /// The platform's `premium_type`: 0 unless the application is approved for `identify.premium`.
   int32_t PremiumType() const { return premiumType_; }
+  /// The player's relationship with this user: the platform one, else the game one (None for the player).
   RelationshipType Relationship() const { return relationship_; }
 
   // Filled by the SDK.
@@ -98,6 +102,7 @@ class RelationshipHandle {
   RelationshipType GameRelationshipType() const { return gameType_; }
   /// An incoming request the platform flagged as likely spam; games should not surface it prominently.
   bool IsSpamRequest() const { return spamRequest_; }
+  /// The other user, when the Client knows them.
   std::optional<UserHandle> User() const { return user_; }
 
   // Filled by the SDK.
@@ -164,7 +169,7 @@ class UserApplicationProfileHandle {
   std::string Metadata() const { return metadata_; }
   std::optional<std::string> ProviderId() const { return providerId_; }
   std::string ProviderIssuedUserId() const { return providerIssuedUserId_; }
-  /// The external auth type's name as the platform reports it (e.g. "oidc").
+  /// The external auth type's wire name as the platform reports it (e.g. "OIDC").
   std::string ProviderType() const { return providerType_; }
   std::string Username() const { return username_; }
 

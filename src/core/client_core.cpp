@@ -96,8 +96,14 @@ ipc::IpcConnection* ClientCore::Ipc(uint64_t applicationId) {
   ipc_ = std::make_unique<ipc::IpcConnection>(*io_, logger_, std::move(options));
   // The handlers run on the network thread and end before Shutdown returns, which is before the features they
   // call are destroyed.
-  ipc_->SetOnReady([this](const ipc::IpcReady&) { authorizeRequests_->OnIpcReady(); });
-  ipc_->SetOnEvent([this](const ipc::IpcMessage& message) { authorizeRequests_->OnIpcEvent(message); });
+  ipc_->SetOnReady([this](const ipc::IpcReady&) {
+    authorizeRequests_->OnIpcReady();
+    presence_->OnIpcReady();
+  });
+  ipc_->SetOnEvent([this](const ipc::IpcMessage& message) {
+    authorizeRequests_->OnIpcEvent(message);
+    presence_->OnIpcEvent(message);
+  });
   return ipc_.get();
 }
 
