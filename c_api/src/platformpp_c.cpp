@@ -1,4 +1,6 @@
 // The C ABI over platformpp::Client. Nothing may throw across this boundary: every entry point catches.
+#include "c_support.hpp"
+
 #include <platformpp/platformpp_c.h>
 
 #include <platformpp/client.hpp>
@@ -12,99 +14,7 @@
 #include <new>
 #include <string>
 
-struct platformpp_client {
-  platformpp::Client client;
-  explicit platformpp_client(platformpp::ClientOptions options) : client(std::move(options)) {}
-};
-
-struct platformpp_client_result {
-  platformpp::ClientResult result;
-};
-
-struct platformpp_authorization_code_verifier {
-  platformpp::AuthorizationCodeVerifier verifier;
-};
-
-namespace {
-
-std::string ToString(const char* ptr, size_t size) {
-  return ptr && size ? std::string(ptr, size) : std::string();
-}
-std::string ToString(platformpp_string s) {
-  return ToString(s.ptr, s.size);
-}
-
-// Owns a caller's user_data and frees it exactly once, when the last callback that could use it is gone.
-class UserData {
- public:
-  UserData(void* data, platformpp_user_data_free_fn free) : data_(data), free_(free) {}
-  ~UserData() {
-    if (free_) free_(data_);
-  }
-  UserData(const UserData&) = delete;
-  UserData& operator=(const UserData&) = delete;
-  void* Get() const noexcept { return data_; }
-
- private:
-  void* data_;
-  platformpp_user_data_free_fn free_;
-};
-
-std::shared_ptr<UserData> Own(void* data, platformpp_user_data_free_fn free) {
-  try {
-    return std::make_shared<UserData>(data, free);
-  } catch (...) {
-    if (free) free(data);
-    throw;
-  }
-}
-
-const char* StringOut(const std::string& text, size_t* size) {
-  if (size) *size = text.size();
-  return text.c_str();
-}
-
-const char* EmptyOut(size_t* size) {
-  if (size) *size = 0;
-  return "";
-}
-
-// A C++ token-exchange callback that forwards to a C one (which may be NULL) and owns its user_data.
-platformpp::Client::TokenExchangeCallback TokenExchange(platformpp_token_exchange_fn callback,
-                                                        void* user_data,
-                                                        platformpp_user_data_free_fn user_data_free) {
-  return [callback, owned = Own(user_data, user_data_free)](
-             platformpp::ClientResult result, std::string access, std::string refresh,
-             platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
-    if (!callback) return;
-    platformpp_client_result view{std::move(result)};
-    callback(&view, access.c_str(), access.size(), refresh.c_str(), refresh.size(),
-             static_cast<platformpp_authorization_token_type>(type), expiresIn, scopes.c_str(), scopes.size(),
-             owned->Get());
-  };
-}
-
-std::function<void(platformpp::ClientResult)> ResultOnly(platformpp_result_fn callback, void* user_data,
-                                                         platformpp_user_data_free_fn user_data_free) {
-  return [callback, owned = Own(user_data, user_data_free)](platformpp::ClientResult result) {
-    if (!callback) return;
-    platformpp_client_result view{std::move(result)};
-    callback(&view, owned->Get());
-  };
-}
-
-// user_data of a call refused for a NULL client.
-void Refuse(void* user_data, platformpp_user_data_free_fn user_data_free) {
-  if (user_data_free) user_data_free(user_data);
-}
-
-char* CopyOut(const std::string& text) {
-  char* out = static_cast<char*>(std::malloc(text.size() + 1));
-  if (out) std::memcpy(out, text.c_str(), text.size() + 1);
-  return out;
-}
-
-}  // namespace
+using namespace platformpp::c_api;
 
 extern "C" {
 

@@ -37,6 +37,12 @@ static void on_log(const char* message, size_t size, platformpp_logging_severity
   ((counters*)user_data)->logs++;
 }
 
+static void on_result_counter(const platformpp_client_result* result, void* user_data) {
+  counters* c = (counters*)user_data;
+  c->callbacks++;
+  c->last_type = (int)platformpp_client_result_type(result);
+}
+
 typedef struct destroy_ctx {
   platformpp_client* client;
   int calls;
@@ -576,6 +582,84 @@ static void test_connect_without_token(void) {
   platformpp_client_disconnect(NULL);
 }
 
+/* Activities, invites, users and relationships without a network: handles round-trip what was set, every
+ * entry point is NULL-safe, and presence calls end exactly once (not ready, or destroyed). */
+static void test_social_offline(void) {
+  size_t size = 99;
+  platformpp_activity* activity = platformpp_activity_create();
+  CHECK(activity != NULL);
+  CHECK(platformpp_activity_state(activity, &size) == NULL && size == 0);
+  platformpp_activity_set_name(activity, "Arena", 5);
+  platformpp_activity_set_type(activity, PLATFORMPP_ACTIVITY_TYPE_COMPETING);
+  platformpp_activity_set_state(activity, "In a match", 10);
+  platformpp_activity_set_details(activity, "Round 2", 7);
+  platformpp_activity_set_application_id(activity, 42);
+  platformpp_activity_set_party(activity, "p1", 2, 1, 4, PLATFORMPP_ACTIVITY_PARTY_PRIVACY_PUBLIC);
+  platformpp_activity_add_button(activity, "Watch", 5, "https://example.com/w", 21);
+  platformpp_activity_set_asset(activity, PLATFORMPP_ACTIVITY_ASSET_INVITE_COVER_IMAGE, "cover", 5);
+  platformpp_activity* copy = platformpp_activity_clone(activity);
+  platformpp_activity_destroy(activity);
+  CHECK(strcmp(platformpp_activity_name(copy, &size), "Arena") == 0 && size == 5);
+  CHECK(platformpp_activity_get_type(copy) == PLATFORMPP_ACTIVITY_TYPE_COMPETING);
+  CHECK(strcmp(platformpp_activity_state(copy, NULL), "In a match") == 0);
+  CHECK(strcmp(platformpp_activity_details(copy, NULL), "Round 2") == 0);
+  CHECK(platformpp_activity_application_id(copy) == 42);
+  CHECK(strcmp(platformpp_activity_party_id(copy, NULL), "p1") == 0);
+  CHECK(platformpp_activity_party_current_size(copy) == 1 && platformpp_activity_party_max_size(copy) == 4);
+  CHECK(platformpp_activity_button_count(copy) == 1);
+  platformpp_activity_set_state(copy, NULL, 0); /* unset */
+  CHECK(platformpp_activity_state(copy, NULL) == NULL);
+  platformpp_activity_set_party(copy, NULL, 0, 0, 0, PLATFORMPP_ACTIVITY_PARTY_PRIVACY_PRIVATE);
+  CHECK(platformpp_activity_party_id(copy, NULL) == NULL);
+
+  /* NULL handles and clients: defaults, and user_data freed once with no callback. */
+  CHECK(platformpp_activity_name(NULL, &size) != NULL && size == 0);
+  CHECK(platformpp_activity_invite_sender_id(NULL) == 0);
+  CHECK(platformpp_activity_invite_is_valid(NULL) == 0);
+  CHECK(platformpp_user_handle_id(NULL) == 0);
+  CHECK(platformpp_user_handle_avatar(NULL, &size) == NULL && size == 0);
+  CHECK(platformpp_relationship_list_size(NULL) == 0);
+  CHECK(platformpp_relationship_list_at(NULL, 0) == NULL);
+  CHECK(platformpp_client_get_current_user(NULL) == NULL);
+  CHECK(platformpp_client_get_relationships(NULL) == NULL);
+  CHECK(platformpp_client_register_launch_command(NULL, 1, "x", 1) == 0);
+  CHECK(platformpp_client_result_field_error_count(NULL) == 0);
+  CHECK(strcmp(platformpp_client_result_field_error_path(NULL, 0, &size), "") == 0 && size == 0);
+  counters c = {0, 0, 0, 0, 0};
+  platformpp_client_update_rich_presence(NULL, copy, NULL, &c, count_free);
+  platformpp_client_set_online_status(NULL, PLATFORMPP_STATUS_TYPE_IDLE, NULL, &c, count_free);
+  platformpp_client_send_activity_invite(NULL, 1, "", 0, NULL, &c, count_free);
+  platformpp_client_relationship_action(NULL, PLATFORMPP_RELATIONSHIP_ACTION_BLOCK_USER, 1, NULL, &c,
+                                        count_free);
+  platformpp_client_get_user_guilds(NULL, NULL, &c, count_free);
+  platformpp_client_set_user_updated_callback(NULL, NULL, &c, count_free);
+  CHECK(c.frees == 6);
+
+  /* A client with no connection: lists are empty, the player is unknown, and presence ends once. */
+  platformpp_client* client = platformpp_client_create(NULL);
+  CHECK(client != NULL);
+  platformpp_client_set_application_id(client, 42);
+  platformpp_relationship_list* list = platformpp_client_get_relationships(client);
+  CHECK(list != NULL && platformpp_relationship_list_size(list) == 0);
+  platformpp_relationship_list_destroy(list);
+  CHECK(platformpp_client_get_current_user(client) == NULL);
+  CHECK(platformpp_client_get_user(client, 7) == NULL);
+  platformpp_user_application_profile_list* profiles = platformpp_client_get_user_application_profiles(client);
+  CHECK(platformpp_user_application_profile_list_size(profiles) == 0);
+  platformpp_user_application_profile_list_destroy(profiles);
+  counters presence = {0, 0, 0, 0, 0};
+  platformpp_client_update_rich_presence(client, NULL, on_result_counter, &presence, count_free);
+  platformpp_client_run_callbacks(client);
+  CHECK(presence.callbacks == 1);
+  CHECK(presence.last_type == PLATFORMPP_ERROR_TYPE_VALIDATION_ERROR);
+  CHECK(presence.frees == 1);
+  platformpp_client_send_discord_friend_request(client, "someone", 7, on_result_counter, &presence, count_free);
+  platformpp_client_destroy(client); /* pending or not, it ends exactly once */
+  CHECK(presence.callbacks == 2);
+  CHECK(presence.frees == 2);
+  platformpp_activity_destroy(copy);
+}
+
 int main(void) {
   int32_t major = -1, minor = -1, patch = -1;
   platformpp_version(&major, &minor, &patch);
@@ -648,6 +732,7 @@ int main(void) {
   test_update_token();
   test_destroy_pending();
   test_connect_without_token();
+  test_social_offline();
 
   check_token_expiration_callback();
   check_authorize();

@@ -1,6 +1,8 @@
 // Starts an emulator, seeds an application and a consenting user, and runs a pure-C test program against it
 // with the connection details on its command line (a C test has no testkit of its own).
-//   c_api_with_emulator <emulator binary> <C test program>
+//   c_api_with_emulator <emulator binary> <C test program> [--social]
+// With --social it also seeds a second player who is the first one's friend, and passes both players' tokens
+// (scopes for presence, relationships and guilds) after the other arguments.
 #include <platformpp/testkit/emulator.hpp>
 
 #include <cstdio>
@@ -14,8 +16,9 @@
 extern char** environ;
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::fprintf(stderr, "usage: %s <emulator binary> <C test program>\n", argv[0]);
+  bool social = argc == 4 && std::string(argv[3]) == "--social";
+  if (argc != 3 && !social) {
+    std::fprintf(stderr, "usage: %s <emulator binary> <C test program> [--social]\n", argv[0]);
     return 2;
   }
   try {
@@ -36,6 +39,30 @@ int main(int argc, char** argv) {
                                      info.ipcDirectory,
                                      std::to_string(app.id),
                                      std::to_string(user.id)};
+    if (social) {
+      auto friendUser = admin.CreateUser("c_friend", "C Friend");
+      admin.MakeFriends(user.id, friendUser.id);
+      const std::string scopes = "openid sdk.social_layer guilds";
+      args.push_back(admin.MintToken(user.id, app.id, scopes).accessToken);
+      args.push_back(std::to_string(friendUser.id));
+      args.push_back(admin.MintToken(friendUser.id, app.id, scopes).accessToken);
+      // A guild of the friend's that the player is in: a category with two text channels (given out of
+      // order), a voice channel, and one channel hidden from @everyone, which the player must not see.
+      using Spec = platformpp::testkit::EmulatorAdmin::ChannelSpec;
+      uint64_t guild = admin.CreateGuild("C Guild", friendUser.id, "bannerhash");
+      admin.AddGuildMember(guild, user.id);
+      uint64_t category = admin.CreateChannel(guild, Spec{.name = "General", .type = 4, .position = 0});
+      admin.CreateChannel(guild, Spec{.name = "lobby", .type = 0, .position = 1, .parentId = category});
+      admin.CreateChannel(guild, Spec{.name = "chat", .type = 0, .position = 0, .parentId = category});
+      admin.CreateChannel(guild, Spec{.name = "voice", .type = 2, .position = 2});
+      admin.CreateChannel(guild, Spec{.name = "secret",
+                                      .type = 0,
+                                      .position = 3,
+                                      .permissionOverwrites =
+                                          std::vector<platformpp::testkit::EmulatorAdmin::ChannelOverwrite>{
+                                              {.id = guild, .type = 0, .allow = 0, .deny = 1u << 10}}});
+      args.push_back(std::to_string(guild));
+    }
     std::vector<char*> argvOut;
     for (auto& arg : args)
       argvOut.push_back(arg.data());

@@ -377,6 +377,396 @@ PLATFORMPP_C_API platformpp_client_result* platformpp_client_result_clone(
     const platformpp_client_result* result);
 PLATFORMPP_C_API void platformpp_client_result_destroy(platformpp_client_result* result);
 
+/** Field errors of a VALIDATION_ERROR (or of the platform's nested `errors`): count, then each one's JSON
+ * path (e.g. "activity.state") and message. Valid as long as the result; out of range: "". */
+PLATFORMPP_C_API size_t platformpp_client_result_field_error_count(const platformpp_client_result* result);
+PLATFORMPP_C_API const char* platformpp_client_result_field_error_path(const platformpp_client_result* result,
+                                                                       size_t index, size_t* size);
+PLATFORMPP_C_API const char* platformpp_client_result_field_error_message(
+    const platformpp_client_result* result, size_t index, size_t* size);
+
+/* Rich presence and activity invites.
+ * Getters of the handles below return strings owned by the handle (valid until it is destroyed); *size (if
+ * not NULL) receives the length. An optional string that is unset reads as NULL with size 0. */
+
+typedef enum platformpp_activity_type {
+  PLATFORMPP_ACTIVITY_TYPE_PLAYING = 0,
+  PLATFORMPP_ACTIVITY_TYPE_STREAMING = 1,
+  PLATFORMPP_ACTIVITY_TYPE_LISTENING = 2,
+  PLATFORMPP_ACTIVITY_TYPE_WATCHING = 3,
+  PLATFORMPP_ACTIVITY_TYPE_CUSTOM_STATUS = 4,
+  PLATFORMPP_ACTIVITY_TYPE_COMPETING = 5,
+  PLATFORMPP_ACTIVITY_TYPE_HANG_STATUS = 6,
+  PLATFORMPP_ACTIVITY_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_activity_type;
+
+typedef enum platformpp_status_display_type {
+  PLATFORMPP_STATUS_DISPLAY_TYPE_UNSET = -1,
+  PLATFORMPP_STATUS_DISPLAY_TYPE_NAME = 0,
+  PLATFORMPP_STATUS_DISPLAY_TYPE_STATE = 1,
+  PLATFORMPP_STATUS_DISPLAY_TYPE_DETAILS = 2,
+  PLATFORMPP_STATUS_DISPLAY_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_status_display_type;
+
+typedef enum platformpp_activity_action_type {
+  PLATFORMPP_ACTIVITY_ACTION_TYPE_INVALID = 0,
+  PLATFORMPP_ACTIVITY_ACTION_TYPE_JOIN = 1,
+  PLATFORMPP_ACTIVITY_ACTION_TYPE_JOIN_REQUEST = 5,
+  PLATFORMPP_ACTIVITY_ACTION_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_activity_action_type;
+
+typedef enum platformpp_activity_party_privacy {
+  PLATFORMPP_ACTIVITY_PARTY_PRIVACY_PRIVATE = 0,
+  PLATFORMPP_ACTIVITY_PARTY_PRIVACY_PUBLIC = 1,
+  PLATFORMPP_ACTIVITY_PARTY_PRIVACY_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_activity_party_privacy;
+
+typedef enum platformpp_status_type {
+  PLATFORMPP_STATUS_TYPE_ONLINE = 0,
+  PLATFORMPP_STATUS_TYPE_OFFLINE = 1,
+  PLATFORMPP_STATUS_TYPE_BLOCKED = 2,
+  PLATFORMPP_STATUS_TYPE_IDLE = 3,
+  PLATFORMPP_STATUS_TYPE_DND = 4,
+  PLATFORMPP_STATUS_TYPE_INVISIBLE = 5,
+  PLATFORMPP_STATUS_TYPE_STREAMING = 6,
+  PLATFORMPP_STATUS_TYPE_UNKNOWN = 7,
+  PLATFORMPP_STATUS_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_status_type;
+
+/** An activity: what the player is doing, for platformpp_client_update_rich_presence. */
+typedef struct platformpp_activity platformpp_activity;
+PLATFORMPP_C_API platformpp_activity* platformpp_activity_create(void);
+PLATFORMPP_C_API platformpp_activity* platformpp_activity_clone(const platformpp_activity* activity);
+PLATFORMPP_C_API void platformpp_activity_destroy(platformpp_activity* activity);
+PLATFORMPP_C_API void platformpp_activity_set_name(platformpp_activity* activity, const char* name,
+                                                   size_t name_size);
+PLATFORMPP_C_API void platformpp_activity_set_type(platformpp_activity* activity,
+                                                   platformpp_activity_type type);
+PLATFORMPP_C_API void platformpp_activity_set_status_display_type(platformpp_activity* activity,
+                                                                  platformpp_status_display_type type);
+/* Optional strings: a NULL pointer unsets the field. */
+PLATFORMPP_C_API void platformpp_activity_set_state(platformpp_activity* activity, const char* state,
+                                                    size_t state_size);
+PLATFORMPP_C_API void platformpp_activity_set_state_url(platformpp_activity* activity, const char* url,
+                                                        size_t url_size);
+PLATFORMPP_C_API void platformpp_activity_set_details(platformpp_activity* activity, const char* details,
+                                                      size_t details_size);
+PLATFORMPP_C_API void platformpp_activity_set_details_url(platformpp_activity* activity, const char* url,
+                                                          size_t url_size);
+/** 0 unsets it. */
+PLATFORMPP_C_API void platformpp_activity_set_application_id(platformpp_activity* activity,
+                                                             uint64_t application_id);
+/** Which asset: the large and small images, their hover texts and links, and the cover image of invites. */
+typedef enum platformpp_activity_asset {
+  PLATFORMPP_ACTIVITY_ASSET_LARGE_IMAGE = 0,
+  PLATFORMPP_ACTIVITY_ASSET_LARGE_TEXT = 1,
+  PLATFORMPP_ACTIVITY_ASSET_LARGE_URL = 2,
+  PLATFORMPP_ACTIVITY_ASSET_SMALL_IMAGE = 3,
+  PLATFORMPP_ACTIVITY_ASSET_SMALL_TEXT = 4,
+  PLATFORMPP_ACTIVITY_ASSET_SMALL_URL = 5,
+  PLATFORMPP_ACTIVITY_ASSET_INVITE_COVER_IMAGE = 6,
+  PLATFORMPP_ACTIVITY_ASSET_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_activity_asset;
+/** NULL value: unset. Unknown asset: ignored. */
+PLATFORMPP_C_API void platformpp_activity_set_asset(platformpp_activity* activity,
+                                                    platformpp_activity_asset asset, const char* value,
+                                                    size_t value_size);
+/** Unix milliseconds; 0 for none. Both 0: no timestamps. */
+PLATFORMPP_C_API void platformpp_activity_set_timestamps(platformpp_activity* activity, uint64_t start_ms,
+                                                         uint64_t end_ms);
+/** A NULL id removes the party. */
+PLATFORMPP_C_API void platformpp_activity_set_party(platformpp_activity* activity, const char* id,
+                                                    size_t id_size, int32_t current_size, int32_t max_size,
+                                                    platformpp_activity_party_privacy privacy);
+/** A NULL secret removes it. */
+PLATFORMPP_C_API void platformpp_activity_set_join_secret(platformpp_activity* activity, const char* secret,
+                                                          size_t secret_size);
+/** Bits of the platform's ActivityGamePlatforms (Desktop 1, Xbox 2, ... PS5 128). */
+PLATFORMPP_C_API void platformpp_activity_set_supported_platforms(platformpp_activity* activity,
+                                                                  int32_t platforms);
+/** At most 2 buttons are accepted by update_rich_presence. */
+PLATFORMPP_C_API void platformpp_activity_add_button(platformpp_activity* activity, const char* label,
+                                                     size_t label_size, const char* url, size_t url_size);
+PLATFORMPP_C_API const char* platformpp_activity_name(const platformpp_activity* activity, size_t* size);
+PLATFORMPP_C_API platformpp_activity_type platformpp_activity_get_type(const platformpp_activity* activity);
+PLATFORMPP_C_API const char* platformpp_activity_state(const platformpp_activity* activity, size_t* size);
+PLATFORMPP_C_API const char* platformpp_activity_details(const platformpp_activity* activity, size_t* size);
+PLATFORMPP_C_API uint64_t platformpp_activity_application_id(const platformpp_activity* activity);
+PLATFORMPP_C_API const char* platformpp_activity_party_id(const platformpp_activity* activity, size_t* size);
+PLATFORMPP_C_API int32_t platformpp_activity_party_current_size(const platformpp_activity* activity);
+PLATFORMPP_C_API int32_t platformpp_activity_party_max_size(const platformpp_activity* activity);
+PLATFORMPP_C_API size_t platformpp_activity_button_count(const platformpp_activity* activity);
+
+/** Shows the activity to friends (borrowed for the call). Checked first: a violation is VALIDATION_ERROR
+ * whose field errors name the field. Sent over the realtime connection when ready, else over the desktop
+ * client. */
+PLATFORMPP_C_API void platformpp_client_update_rich_presence(platformpp_client* client,
+                                                             const platformpp_activity* activity,
+                                                             platformpp_result_fn callback, void* user_data,
+                                                             platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_clear_rich_presence(platformpp_client* client);
+PLATFORMPP_C_API void platformpp_client_set_online_status(platformpp_client* client,
+                                                          platformpp_status_type status,
+                                                          platformpp_result_fn callback, void* user_data,
+                                                          platformpp_user_data_free_fn user_data_free);
+
+/** An invite (or join request) received from a friend. Borrowed inside its callback; clone to keep it. */
+typedef struct platformpp_activity_invite platformpp_activity_invite;
+PLATFORMPP_C_API platformpp_activity_invite* platformpp_activity_invite_clone(
+    const platformpp_activity_invite* invite);
+PLATFORMPP_C_API void platformpp_activity_invite_destroy(platformpp_activity_invite* invite);
+PLATFORMPP_C_API uint64_t platformpp_activity_invite_sender_id(const platformpp_activity_invite* invite);
+PLATFORMPP_C_API uint64_t platformpp_activity_invite_channel_id(const platformpp_activity_invite* invite);
+PLATFORMPP_C_API uint64_t platformpp_activity_invite_message_id(const platformpp_activity_invite* invite);
+PLATFORMPP_C_API platformpp_activity_action_type
+platformpp_activity_invite_type(const platformpp_activity_invite* invite);
+PLATFORMPP_C_API uint64_t platformpp_activity_invite_application_id(const platformpp_activity_invite* invite);
+PLATFORMPP_C_API const char* platformpp_activity_invite_party_id(const platformpp_activity_invite* invite,
+                                                                 size_t* size);
+PLATFORMPP_C_API const char* platformpp_activity_invite_session_id(const platformpp_activity_invite* invite,
+                                                                   size_t* size);
+PLATFORMPP_C_API int32_t platformpp_activity_invite_is_valid(const platformpp_activity_invite* invite);
+
+typedef void (*platformpp_activity_invite_fn)(const platformpp_activity_invite* invite, void* user_data);
+/** Completion of accept_activity_invite: the join secret ("" on failure). */
+typedef void (*platformpp_join_secret_fn)(const platformpp_client_result* result, const char* join_secret,
+                                          size_t join_secret_size, void* user_data);
+typedef void (*platformpp_activity_join_fn)(const char* join_secret, size_t join_secret_size,
+                                            void* user_data);
+/** content may be empty. The player's activity must be joinable (party with room and a join secret). */
+PLATFORMPP_C_API void platformpp_client_send_activity_invite(platformpp_client* client, uint64_t user_id,
+                                                             const char* content, size_t content_size,
+                                                             platformpp_result_fn callback, void* user_data,
+                                                             platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_send_activity_join_request(
+    platformpp_client* client, uint64_t user_id, platformpp_result_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** NULL invite: VALIDATION_ERROR. */
+PLATFORMPP_C_API void platformpp_client_accept_activity_invite(platformpp_client* client,
+                                                               const platformpp_activity_invite* invite,
+                                                               platformpp_join_secret_fn callback,
+                                                               void* user_data,
+                                                               platformpp_user_data_free_fn user_data_free);
+/* Event registrations below: replace any earlier callback (whose user_data_free runs then, or when the client
+ * is destroyed); a NULL callback removes it. */
+PLATFORMPP_C_API void platformpp_client_set_activity_invite_created_callback(
+    platformpp_client* client, platformpp_activity_invite_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_set_activity_invite_updated_callback(
+    platformpp_client* client, platformpp_activity_invite_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_set_activity_join_callback(
+    platformpp_client* client, platformpp_activity_join_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** Non-zero when registered. */
+PLATFORMPP_C_API int32_t platformpp_client_register_launch_command(platformpp_client* client,
+                                                                   uint64_t application_id,
+                                                                   const char* command, size_t command_size);
+PLATFORMPP_C_API int32_t platformpp_client_register_launch_steam_application(platformpp_client* client,
+                                                                             uint64_t application_id,
+                                                                             uint32_t steam_app_id);
+
+/* Users and relationships. Handles and lists are snapshots the caller owns and destroys. */
+
+typedef enum platformpp_relationship_type {
+  PLATFORMPP_RELATIONSHIP_TYPE_NONE = 0,
+  PLATFORMPP_RELATIONSHIP_TYPE_FRIEND = 1,
+  PLATFORMPP_RELATIONSHIP_TYPE_BLOCKED = 2,
+  PLATFORMPP_RELATIONSHIP_TYPE_PENDING_INCOMING = 3,
+  PLATFORMPP_RELATIONSHIP_TYPE_PENDING_OUTGOING = 4,
+  PLATFORMPP_RELATIONSHIP_TYPE_IMPLICIT = 5,
+  PLATFORMPP_RELATIONSHIP_TYPE_SUGGESTION = 6,
+  PLATFORMPP_RELATIONSHIP_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_relationship_type;
+
+typedef enum platformpp_relationship_group_type {
+  PLATFORMPP_RELATIONSHIP_GROUP_TYPE_ONLINE_PLAYING_GAME = 0,
+  PLATFORMPP_RELATIONSHIP_GROUP_TYPE_ONLINE_ELSEWHERE = 1,
+  PLATFORMPP_RELATIONSHIP_GROUP_TYPE_OFFLINE = 2,
+  PLATFORMPP_RELATIONSHIP_GROUP_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_relationship_group_type;
+
+typedef enum platformpp_avatar_type {
+  PLATFORMPP_AVATAR_TYPE_GIF = 0,
+  PLATFORMPP_AVATAR_TYPE_WEBP = 1,
+  PLATFORMPP_AVATAR_TYPE_PNG = 2,
+  PLATFORMPP_AVATAR_TYPE_JPEG = 3,
+  PLATFORMPP_AVATAR_TYPE_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_avatar_type;
+
+typedef struct platformpp_user_handle platformpp_user_handle;
+/** The player, once the realtime connection is ready; NULL before. Destroy it. */
+PLATFORMPP_C_API platformpp_user_handle* platformpp_client_get_current_user(const platformpp_client* client);
+/** A user the client knows; NULL otherwise. Destroy it. */
+PLATFORMPP_C_API platformpp_user_handle* platformpp_client_get_user(const platformpp_client* client,
+                                                                    uint64_t user_id);
+PLATFORMPP_C_API platformpp_user_handle* platformpp_user_handle_clone(const platformpp_user_handle* user);
+PLATFORMPP_C_API void platformpp_user_handle_destroy(platformpp_user_handle* user);
+PLATFORMPP_C_API uint64_t platformpp_user_handle_id(const platformpp_user_handle* user);
+PLATFORMPP_C_API const char* platformpp_user_handle_username(const platformpp_user_handle* user,
+                                                             size_t* size);
+PLATFORMPP_C_API const char* platformpp_user_handle_display_name(const platformpp_user_handle* user,
+                                                                 size_t* size);
+/** NULL when the user has no avatar. */
+PLATFORMPP_C_API const char* platformpp_user_handle_avatar(const platformpp_user_handle* user, size_t* size);
+/** The avatar's CDN URL (or the default avatar's). Owned by the handle, valid until the next call on it. */
+PLATFORMPP_C_API const char* platformpp_user_handle_avatar_url(const platformpp_user_handle* user,
+                                                               platformpp_avatar_type animated_type,
+                                                               platformpp_avatar_type static_type,
+                                                               size_t* size);
+PLATFORMPP_C_API platformpp_status_type platformpp_user_handle_status(const platformpp_user_handle* user);
+/** The user's activity in this game, or NULL. Destroy it. */
+PLATFORMPP_C_API platformpp_activity* platformpp_user_handle_game_activity(
+    const platformpp_user_handle* user);
+PLATFORMPP_C_API int32_t platformpp_user_handle_is_provisional(const platformpp_user_handle* user);
+/** The guild tag (1 to 4 characters), or NULL. */
+PLATFORMPP_C_API const char* platformpp_user_handle_primary_guild_tag(const platformpp_user_handle* user,
+                                                                      size_t* size);
+PLATFORMPP_C_API int32_t platformpp_user_handle_premium_type(const platformpp_user_handle* user);
+PLATFORMPP_C_API platformpp_relationship_type
+platformpp_user_handle_relationship(const platformpp_user_handle* user);
+
+typedef struct platformpp_relationship_handle platformpp_relationship_handle;
+typedef struct platformpp_relationship_list platformpp_relationship_list;
+typedef struct platformpp_user_list platformpp_user_list;
+PLATFORMPP_C_API platformpp_relationship_handle* platformpp_client_get_relationship_handle(
+    const platformpp_client* client, uint64_t user_id);
+PLATFORMPP_C_API void platformpp_relationship_handle_destroy(platformpp_relationship_handle* relationship);
+PLATFORMPP_C_API uint64_t
+platformpp_relationship_handle_id(const platformpp_relationship_handle* relationship);
+PLATFORMPP_C_API platformpp_relationship_type
+platformpp_relationship_handle_discord_type(const platformpp_relationship_handle* relationship);
+PLATFORMPP_C_API platformpp_relationship_type
+platformpp_relationship_handle_game_type(const platformpp_relationship_handle* relationship);
+PLATFORMPP_C_API int32_t
+platformpp_relationship_handle_is_spam_request(const platformpp_relationship_handle* relationship);
+/** The user, borrowed from the relationship handle; NULL when unknown. */
+PLATFORMPP_C_API const platformpp_user_handle* platformpp_relationship_handle_user(
+    const platformpp_relationship_handle* relationship);
+/** Never NULL for a non-NULL client (possibly empty). Destroy it. */
+PLATFORMPP_C_API platformpp_relationship_list* platformpp_client_get_relationships(
+    const platformpp_client* client);
+/** Sorted as the desktop client sorts: by display name, then id. */
+PLATFORMPP_C_API platformpp_relationship_list* platformpp_client_get_relationships_by_group(
+    const platformpp_client* client, platformpp_relationship_group_type group);
+PLATFORMPP_C_API size_t platformpp_relationship_list_size(const platformpp_relationship_list* list);
+/** Borrowed from the list; NULL out of range. */
+PLATFORMPP_C_API const platformpp_relationship_handle* platformpp_relationship_list_at(
+    const platformpp_relationship_list* list, size_t index);
+PLATFORMPP_C_API void platformpp_relationship_list_destroy(platformpp_relationship_list* list);
+PLATFORMPP_C_API platformpp_user_list* platformpp_client_search_friends_by_username(
+    const platformpp_client* client, const char* search, size_t search_size);
+PLATFORMPP_C_API size_t platformpp_user_list_size(const platformpp_user_list* list);
+PLATFORMPP_C_API const platformpp_user_handle* platformpp_user_list_at(const platformpp_user_list* list,
+                                                                       size_t index);
+PLATFORMPP_C_API void platformpp_user_list_destroy(platformpp_user_list* list);
+
+/** Friend requests and blocks; each completes with its result. */
+PLATFORMPP_C_API void platformpp_client_send_discord_friend_request(
+    platformpp_client* client, const char* username, size_t username_size, platformpp_result_fn callback,
+    void* user_data, platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_send_game_friend_request(platformpp_client* client,
+                                                                 const char* username, size_t username_size,
+                                                                 platformpp_result_fn callback,
+                                                                 void* user_data,
+                                                                 platformpp_user_data_free_fn user_data_free);
+/** What platformpp_client_relationship_action does to the relationship with user_id. */
+typedef enum platformpp_relationship_action {
+  PLATFORMPP_RELATIONSHIP_ACTION_SEND_DISCORD_FRIEND_REQUEST = 0,
+  PLATFORMPP_RELATIONSHIP_ACTION_SEND_GAME_FRIEND_REQUEST = 1,
+  PLATFORMPP_RELATIONSHIP_ACTION_ACCEPT_DISCORD_FRIEND_REQUEST = 2,
+  PLATFORMPP_RELATIONSHIP_ACTION_ACCEPT_GAME_FRIEND_REQUEST = 3,
+  PLATFORMPP_RELATIONSHIP_ACTION_REJECT_DISCORD_FRIEND_REQUEST = 4,
+  PLATFORMPP_RELATIONSHIP_ACTION_REJECT_GAME_FRIEND_REQUEST = 5,
+  PLATFORMPP_RELATIONSHIP_ACTION_CANCEL_DISCORD_FRIEND_REQUEST = 6,
+  PLATFORMPP_RELATIONSHIP_ACTION_CANCEL_GAME_FRIEND_REQUEST = 7,
+  PLATFORMPP_RELATIONSHIP_ACTION_REMOVE_DISCORD_AND_GAME_FRIEND = 8,
+  PLATFORMPP_RELATIONSHIP_ACTION_REMOVE_GAME_FRIEND = 9,
+  PLATFORMPP_RELATIONSHIP_ACTION_BLOCK_USER = 10,
+  PLATFORMPP_RELATIONSHIP_ACTION_UNBLOCK_USER = 11,
+  PLATFORMPP_RELATIONSHIP_ACTION_FORCE_INT32 = 0x7FFFFFFF
+} platformpp_relationship_action;
+/** One entry point for the id-based relationship calls (SendDiscordFriendRequestById, Accept..., Block...).
+ * An unknown action: VALIDATION_ERROR. */
+PLATFORMPP_C_API void platformpp_client_relationship_action(platformpp_client* client,
+                                                            platformpp_relationship_action action,
+                                                            uint64_t user_id, platformpp_result_fn callback,
+                                                            void* user_data,
+                                                            platformpp_user_data_free_fn user_data_free);
+typedef void (*platformpp_relationship_changed_fn)(uint64_t user_id, int32_t is_discord_relationship_update,
+                                                   void* user_data);
+typedef void (*platformpp_user_id_fn)(uint64_t user_id, void* user_data);
+PLATFORMPP_C_API void platformpp_client_set_relationship_created_callback(
+    platformpp_client* client, platformpp_relationship_changed_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_set_relationship_deleted_callback(
+    platformpp_client* client, platformpp_relationship_changed_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_set_relationship_groups_updated_callback(
+    platformpp_client* client, platformpp_user_id_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_set_user_updated_callback(
+    platformpp_client* client, platformpp_user_id_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+
+/* Guilds. The arrays are borrowed for the callback. */
+typedef struct platformpp_guild_minimal {
+  uint64_t id;
+  const char* name;
+  size_t name_size;
+  const char* banner; /**< "" when none */
+  size_t banner_size;
+} platformpp_guild_minimal;
+
+typedef struct platformpp_guild_channel {
+  uint64_t id;
+  const char* name;
+  size_t name_size;
+  int32_t type; /**< the platform's channel type: 0 text, 2 voice, 4 category, ... */
+  int32_t position;
+  uint64_t parent_category_id; /**< 0 when the channel is in no category */
+} platformpp_guild_channel;
+
+typedef void (*platformpp_user_guilds_fn)(const platformpp_client_result* result,
+                                          const platformpp_guild_minimal* guilds, size_t count,
+                                          void* user_data);
+typedef void (*platformpp_guild_channels_fn)(const platformpp_client_result* result,
+                                             const platformpp_guild_channel* channels, size_t count,
+                                             void* user_data);
+PLATFORMPP_C_API void platformpp_client_get_user_guilds(platformpp_client* client,
+                                                        platformpp_user_guilds_fn callback, void* user_data,
+                                                        platformpp_user_data_free_fn user_data_free);
+/** Sorted by position as the desktop client shows them. */
+PLATFORMPP_C_API void platformpp_client_get_guild_channels(platformpp_client* client, uint64_t guild_id,
+                                                           platformpp_guild_channels_fn callback,
+                                                           void* user_data,
+                                                           platformpp_user_data_free_fn user_data_free);
+
+/** The player's identities in this game outside the platform. Strings are borrowed from the list. */
+typedef struct platformpp_user_application_profile {
+  const char* avatar_hash;
+  size_t avatar_hash_size;
+  const char* metadata;
+  size_t metadata_size;
+  const char* provider_id; /**< NULL when none */
+  size_t provider_id_size;
+  const char* provider_issued_user_id;
+  size_t provider_issued_user_id_size;
+  const char* provider_type;
+  size_t provider_type_size;
+  const char* username;
+  size_t username_size;
+} platformpp_user_application_profile;
+typedef struct platformpp_user_application_profile_list platformpp_user_application_profile_list;
+PLATFORMPP_C_API platformpp_user_application_profile_list* platformpp_client_get_user_application_profiles(
+    const platformpp_client* client);
+PLATFORMPP_C_API size_t
+platformpp_user_application_profile_list_size(const platformpp_user_application_profile_list* list);
+PLATFORMPP_C_API const platformpp_user_application_profile* platformpp_user_application_profile_list_at(
+    const platformpp_user_application_profile_list* list, size_t index);
+PLATFORMPP_C_API void platformpp_user_application_profile_list_destroy(
+    platformpp_user_application_profile_list* list);
+
 #ifdef __cplusplus
 }
 #endif
