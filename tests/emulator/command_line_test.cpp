@@ -55,3 +55,15 @@ TEST_CASE("only loopback hosts are accepted") {
   CHECK(refused.error.find("0.0.0.0") != std::string::npos);
   CHECK(parse_command_line({"--host", "192.168.1.2"}).action == Action::refused_host);
 }
+
+TEST_CASE("--clock-start takes an RFC 3339 time") {
+  const auto parsed = parse_command_line({"--clock-start", "2026-11-15T23:59:00Z"});
+  REQUIRE(parsed.action == Action::run);
+  REQUIRE(parsed.options.clock_start_ms.has_value());
+  CHECK(*parsed.options.clock_start_ms == 1'794'787'140'000);
+  CHECK_FALSE(parse_command_line({}).options.clock_start_ms.has_value());
+  CHECK(parse_command_line({"--clock-start=2026-11-16T01:00:00+01:00"}).options.clock_start_ms ==
+        1'794'787'200'000);
+  CHECK(parse_command_line({"--clock-start", "yesterday"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--clock-start"}).action == Action::usage_error);
+}

@@ -80,3 +80,19 @@ TEST_CASE("RFC 3339 formatting and parsing") {
   CHECK_FALSE(parse_rfc3339("2026-11-22T10:00:00Zjunk"));
   CHECK_FALSE(parse_rfc3339(""));
 }
+
+TEST_CASE("a clock can start before or after now, then flows or stays frozen from there") {
+  ManualRealTime real;
+  const std::int64_t earlier = real.now - 86'400'000;
+  FakeClock flowing(real.source(), false, earlier);
+  CHECK(flowing.now_ms() == earlier);
+  real.now += 100;
+  CHECK(flowing.now_ms() == earlier + 100);
+  CHECK_FALSE(flowing.set(earlier));  // still never backwards
+  REQUIRE(flowing.set(real.now));     // and can catch up with real time
+  CHECK(flowing.now_ms() == real.now);
+
+  FakeClock frozen(real.source(), true, real.now + 5000);
+  real.now += 1000;
+  CHECK(frozen.now_ms() == real.now - 1000 + 5000);
+}

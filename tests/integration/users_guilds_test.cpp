@@ -297,3 +297,51 @@ TEST_CASE("a provisional account's external identity is among its user applicati
   CHECK(profiles[0].Metadata() == "{}");
   CHECK(client.GetUserApplicationProfilesNoLock().size() == 1);
 }
+
+// Seed: "from 16 November 2026 channels the bot lacks VIEW_CHANNEL for are omitted" from the HTTP list. An
+// emulator of its own, started frozen one second before that date, crosses it by one millisecond.
+TEST_CASE("GetGuildChannels before and after 16 November 2026: a channel the player cannot view") {
+  platformpp::testkit::EmulatorProcess::Options options;
+  options.binary = PLATFORMPP_EMULATOR_PATH;
+  options.extraArguments = {"--frozen-clock", "--clock-start", "2026-11-15T23:59:59Z"};
+  auto emulator = platformpp::testkit::EmulatorProcess::Start(options);
+  platformpp::testkit::EmulatorAdmin admin(emulator->Connection());
+  auto app = admin.CreateApp("Dated Game");
+  auto owner = admin.CreateUser("dated_owner");
+  auto player = admin.CreateUser("dated_player");
+  uint64_t guild = admin.CreateGuild("Dated Guild", owner.id);
+  admin.AddGuildMember(guild, player.id);
+  using Spec = platformpp::testkit::EmulatorAdmin::ChannelSpec;
+  uint64_t general = admin.CreateChannel(guild, Spec{.name = "general", .position = 0});
+  uint64_t staff = admin.CreateChannel(
+      guild, Spec{.name = "staff",
+                  .position = 1,
+                  .permissionOverwrites = std::vector<platformpp::testkit::EmulatorAdmin::ChannelOverwrite>{
+                      {.id = guild, .type = 0, .allow = 0, .deny = uint64_t{1} << 10}}});
+
+  Client client(emulator->Connection().ClientOptionsFor());
+  client.SetApplicationId(app.id);
+  client.UpdateToken(platformpp::AuthorizationTokenType::Bearer,
+                     admin.MintToken(player.id, app.id, "openid sdk.social_layer guilds").accessToken,
+                     nullptr);
+  auto fetch = [&] {
+    std::optional<std::pair<ClientResult, std::vector<uint64_t>>> out;
+    client.GetGuildChannels(guild, [&](ClientResult result, std::vector<platformpp::GuildChannel> channels) {
+      std::vector<uint64_t> ids;
+      for (const auto& c : channels)
+        ids.push_back(c.Id());
+      out.emplace(std::move(result), std::move(ids));
+    });
+    REQUIRE(itest::RunUntil(
+        client, [&] { return out.has_value(); }, 20s));
+    CHECK(out->first.Successful());
+    return out->second;
+  };
+
+  constexpr int64_t kOmittedFrom = 1'794'787'200'000;  // 2026-11-16T00:00:00Z
+  admin.AdvanceClock(std::chrono::milliseconds(kOmittedFrom - 1 - admin.ClockMs()));
+  REQUIRE(admin.ClockMs() == kOmittedFrom - 1);
+  CHECK(fetch() == std::vector<uint64_t>{general, staff});  // 15 November, 23:59:59.999: still listed
+  admin.AdvanceClock(std::chrono::milliseconds(1));
+  CHECK(fetch() == std::vector<uint64_t>{general});  // 16 November, 00:00:00.000: omitted
+}

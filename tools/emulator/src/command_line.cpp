@@ -1,5 +1,7 @@
 #include "command_line.hpp"
 
+#include "fake_clock.hpp"
+
 #include <charconv>
 
 namespace platformpp::emulator {
@@ -11,7 +13,7 @@ bool is_loopback_host(const std::string& host) {
 std::string usage_text() {
   return "usage: platformpp-emulator [--host 127.0.0.1|::1|localhost] [--port N] [--connection-file PATH]\n"
          "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
-         "                           [--no-ipc] [--frozen-clock] [--idle-timeout-ms N]\n"
+         "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
          "                           [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
@@ -26,6 +28,7 @@ std::string usage_text() {
          "                       $TEMP, else /tmp)\n"
          "  --no-ipc             do not serve the desktop-client stand-in on IPC\n"
          "  --frozen-clock       start with the fake clock frozen\n"
+         "  --clock-start TIME   start the fake clock at TIME (RFC 3339, e.g. 2026-11-15T23:59:00Z)\n"
          "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n";
 }
 
@@ -65,7 +68,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (flag == "--no-ipc") {
       result.options.ipc = false;
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
-               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms") {
+               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
+               flag == "--clock-start") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -84,6 +88,10 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
           return fail("--idle-timeout-ms must be an integer 1-3600000");
         }
         result.options.idle_timeout_ms = ms;
+      } else if (flag == "--clock-start") {
+        const auto start = parse_rfc3339(*value);
+        if (!start) return fail("--clock-start must be an RFC 3339 time, e.g. 2026-11-15T23:59:00Z");
+        result.options.clock_start_ms = *start;
       } else if (flag == "--connection-file") {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {

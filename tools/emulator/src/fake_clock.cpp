@@ -13,10 +13,12 @@ std::int64_t FakeClock::system_now_ms() {
       .count();
 }
 
-FakeClock::FakeClock(RealTimeSource real_time, bool frozen)
+FakeClock::FakeClock(RealTimeSource real_time, bool frozen, std::optional<std::int64_t> start_ms)
     : real_time_(std::move(real_time)), frozen_(frozen) {
-  last_ms_ = real_time_();
+  const std::int64_t real_now = real_time_();
+  last_ms_ = start_ms.value_or(real_now);
   frozen_at_ms_ = last_ms_;
+  offset_ms_ = last_ms_ - real_now;
 }
 
 std::int64_t FakeClock::now_ms() {

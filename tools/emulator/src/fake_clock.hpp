@@ -18,7 +18,10 @@ class FakeClock {
 
   static std::int64_t system_now_ms();
 
-  explicit FakeClock(RealTimeSource real_time = &FakeClock::system_now_ms, bool frozen = false);
+  // `start_ms` (milliseconds since the epoch) starts the clock at that time instead of now, earlier or later:
+  // runs a game as of a date (before or after a platform change).
+  explicit FakeClock(RealTimeSource real_time = &FakeClock::system_now_ms, bool frozen = false,
+                     std::optional<std::int64_t> start_ms = std::nullopt);
 
   // Milliseconds since the Unix epoch. Monotonic even if the real clock steps back.
   std::int64_t now_ms();

@@ -99,7 +99,7 @@ int main(int argc, char** argv) {
     const std::string ipc_dir =
         options.ipc_dir ? prepare_directory(*options.ipc_dir, "IPC dir") : ipc_directory();
 
-    FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock);
+    FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock, options.clock_start_ms);
     ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
                             std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
     if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name};
