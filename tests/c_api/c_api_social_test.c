@@ -149,9 +149,9 @@ static platformpp_client* connect_client(const platformpp_client_options* option
   if (!client) return NULL;
   platformpp_client_set_application_id(client, application_id);
   platformpp_client_set_status_changed_callback(client, on_status, ready, NULL);
-  outcome updated = {0};
+  /* The token is in effect before this returns; nobody waits for the confirmation. */
   platformpp_client_update_token(client, PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER, token, strlen(token),
-                                 on_result, &updated, on_free);
+                                 NULL, NULL, NULL);
   platformpp_client_connect(client);
   return client;
 }
