@@ -16,6 +16,7 @@
 #include "net/url.hpp"
 
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/connect.hpp>
 #include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -23,9 +24,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/read_size.hpp>
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/parser.hpp>
+#include <boost/beast/http/string_body.hpp>
 
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
@@ -54,10 +58,29 @@ using tcp = asio::ip::tcp;
 using boost::system::error_code;
 using Strand = asio::strand<asio::io_context::executor_type>;
 using SteadyClock = std::chrono::steady_clock;
+// Everything is typed on the strand rather than any_io_executor: no type-erased executor is copied, compared
+// or dispatched through on each step of a request.
+template <class T>
+using Task = asio::awaitable<T, Strand>;
+using Timer = asio::basic_waitable_timer<SteadyClock, asio::wait_traits<SteadyClock>, Strand>;
+using Socket = asio::basic_stream_socket<tcp, Strand>;
+using Resolver = asio::ip::basic_resolver<tcp, Strand>;
+using TlsStream = ssl::stream<Socket>;
 
-constexpr auto kAwait = asio::use_awaitable;
+constexpr asio::use_awaitable_t<Strand> kAwait;
 // Below the idle timeouts servers commonly use (60 s and more), so we close first.
 constexpr auto kMaxIdle = std::chrono::seconds(50);
+
+bool IEquals(std::string_view a, std::string_view b) noexcept {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    char x = a[i], y = b[i];
+    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
+    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
+    if (x != y) return false;
+  }
+  return true;
+}
 
 bool HasLineBreak(std::string_view text) {
   return text.find_first_of("\r\n") != std::string_view::npos;
@@ -71,39 +94,69 @@ ClientResult NetworkFailure(std::string message, bool retryable) {
   return ClientResult(std::move(details));
 }
 
-// Cancels whatever is waiting when the client shuts down: timers, resolvers, sockets.
+class ScopedCancel;
+
+// Cancels whatever is waiting when the client shuts down: timers, resolvers, sockets. An intrusive list of
+// the ScopedCancels living in coroutine frames, so that registering one allocates nothing (strand only).
 class CancelRegistry {
  public:
-  uint64_t Add(std::function<void()> cancel) {
-    uint64_t id = next_++;
-    entries_.emplace(id, std::move(cancel));
-    return id;
-  }
-  void Remove(uint64_t id) { entries_.erase(id); }
-  void CancelAll() {
-    auto entries = std::move(entries_);
-    entries_.clear();
-    for (auto& [id, cancel] : entries)
-      cancel();
-  }
+  void Link(ScopedCancel& entry);
+  void Unlink(ScopedCancel& entry);
+  void CancelAll();
 
  private:
-  uint64_t next_ = 0;
-  std::unordered_map<uint64_t, std::function<void()>> entries_;
+  ScopedCancel* head_ = nullptr;
 };
 
 class ScopedCancel {
  public:
+  // `cancel` captures a pointer or reference: it fits std::function's local storage.
   ScopedCancel(CancelRegistry& registry, std::function<void()> cancel)
-      : registry_(registry), id_(registry.Add(std::move(cancel))) {}
-  ~ScopedCancel() { registry_.Remove(id_); }
+      : registry_(registry), cancel_(std::move(cancel)) {
+    registry_.Link(*this);
+  }
+  ~ScopedCancel() { registry_.Unlink(*this); }
   ScopedCancel(const ScopedCancel&) = delete;
   ScopedCancel& operator=(const ScopedCancel&) = delete;
 
  private:
+  friend class CancelRegistry;
   CancelRegistry& registry_;
-  uint64_t id_;
+  std::function<void()> cancel_;
+  bool linked_ = false;
+  ScopedCancel* prev_ = nullptr;
+  ScopedCancel* next_ = nullptr;
 };
+
+void CancelRegistry::Link(ScopedCancel& entry) {
+  entry.prev_ = nullptr;
+  entry.next_ = head_;
+  if (head_) head_->prev_ = &entry;
+  head_ = &entry;
+  entry.linked_ = true;
+}
+
+void CancelRegistry::Unlink(ScopedCancel& entry) {
+  if (!entry.linked_) return;
+  if (entry.prev_) {
+    entry.prev_->next_ = entry.next_;
+  } else {
+    head_ = entry.next_;
+  }
+  if (entry.next_) entry.next_->prev_ = entry.prev_;
+  entry.linked_ = false;
+}
+
+void CancelRegistry::CancelAll() {
+  // Unlinked first: a cancel only posts completions, but the entries must not be cancelled twice.
+  std::vector<ScopedCancel*> entries;
+  for (ScopedCancel* entry = head_; entry; entry = entry->next_)
+    entries.push_back(entry);
+  for (ScopedCancel* entry : entries)
+    Unlink(*entry);
+  for (ScopedCancel* entry : entries)
+    entry->cancel_();
+}
 
 // A connection's timeout: one timer per connection rather than Beast's per-operation expiry, which arms and
 // cancels a timer around every read and write (timer syscalls and extra handler runs on each request). The
@@ -120,19 +173,20 @@ struct Connection {
   explicit Connection(const Strand& strand) : timer(strand) {}
   ~Connection() { watch.reset(); }  // a wait still pending finds nothing to look after
 
-  std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls;
-  std::unique_ptr<beast::tcp_stream> plain;
+  std::unique_ptr<TlsStream> tls;
+  std::unique_ptr<Socket> plain;
   beast::flat_buffer buffer;
+  std::string wire;  // the request being sent; kept to reuse its capacity
   int uses = 0;
   std::chrono::steady_clock::time_point idleSince;
   std::shared_ptr<Watchdog> watch = std::make_shared<Watchdog>();
-  asio::steady_timer timer;
+  Timer timer;
 
-  beast::tcp_stream& Tcp() { return tls ? beast::get_lowest_layer(*tls) : *plain; }
+  Socket& Tcp() { return tls ? tls->next_layer() : *plain; }
   void Close() {
     error_code ignored;
-    Tcp().socket().shutdown(tcp::socket::shutdown_both, ignored);
-    Tcp().close();
+    Tcp().shutdown(tcp::socket::shutdown_both, ignored);
+    Tcp().close(ignored);
   }
 
   /// Work under `deadline` starts now (strand only).
@@ -166,10 +220,19 @@ struct Connection {
   }
 };
 
+// A request URL with the strings each exchange needs from it.
+struct Endpoint {
+  explicit Endpoint(Url parsed)
+      : url(std::move(parsed)), authority(url.Authority()), origin(url.scheme + "://" + authority) {}
+  Url url;
+  std::string authority;  // the Host header
+  std::string origin;     // the connection pool
+};
+
 struct Pool {
   std::deque<std::unique_ptr<Connection>> idle;
   int open = 0;  // connections checked out, connecting included
-  std::deque<asio::steady_timer*> waiters;
+  std::deque<Timer*> waiters;
 };
 
 // The outcome of one network attempt.
@@ -210,7 +273,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     asio::co_spawn(
         strand_,
         [self = shared_from_this(), request = std::move(request),
-         handler = std::move(handler)]() mutable -> asio::awaitable<void> {
+         handler = std::move(handler)]() mutable -> Task<void> {
           HttpResponse response = co_await self->Execute(request);
           if (self->shutdown_) co_return;  // the handler is destroyed instead; its owner reports the shutdown
           handler(std::move(response));
@@ -234,7 +297,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       for (auto& [origin, pool] : self->pools_) {
         for (auto& connection : pool.idle)
           connection->Close();
-        for (asio::steady_timer* waiter : pool.waiters)
+        for (Timer* waiter : pool.waiters)
           waiter->cancel();
       }
       self->pools_.clear();
@@ -244,16 +307,23 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   std::atomic<int64_t> timeoutMs_{30000};
 
  private:
-  asio::awaitable<void> SleepUntil(SteadyClock::time_point until) {
-    asio::steady_timer timer(strand_, until);
+  Task<void> SleepUntil(SteadyClock::time_point until) {
+    Timer timer(strand_, until);
     ScopedCancel cancel(cancels_, [&timer] { timer.cancel(); });
     error_code ec;
     co_await timer.async_wait(asio::redirect_error(kAwait, ec));
   }
 
-  asio::awaitable<HttpResponse> Execute(const HttpRequest& request) {
+  Task<HttpResponse> Execute(const HttpRequest& request) {
     HttpResponse response;
-    std::optional<Url> url = ParseUrl(request.url);
+    // Requests in a row mostly go to the same URL: parse it (and build its strings) once.
+    if (request.url != parsedText_) {
+      parsedText_ = request.url;
+      std::optional<Url> parsed = ParseUrl(request.url);
+      parsed_ = parsed ? std::make_shared<const Endpoint>(*parsed) : nullptr;
+    }
+    const std::shared_ptr<const Endpoint> endpoint = parsed_;
+    const Url* url = endpoint ? &endpoint->url : nullptr;
     if (!url || (url->scheme != "https" && url->scheme != "http")) {
       response.transport = ClientResult::Failure(ErrorType::ValidationError, "invalid request URL");
       co_return response;
@@ -292,7 +362,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
 
       ++response.attempts;
       LogRequest(request, *url);
-      Attempt attempt = co_await Exchange(request, *url, timeout);
+      Attempt attempt = co_await Exchange(request, *endpoint, timeout);
       if (shutdown_) co_return response;
 
       if (attempt.ec) {
@@ -325,6 +395,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       auto& res = attempt.response;
       response.status = static_cast<int>(res.result_int());
       response.headers.clear();
+      response.headers.reserve(static_cast<std::size_t>(std::distance(res.begin(), res.end())));
       for (const auto& field : res)
         response.headers.emplace_back(field.name_string(), field.value());
       response.body = std::move(res.body());
@@ -358,10 +429,11 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   // One network attempt: a pooled or new connection, the request written, the response read.
-  asio::awaitable<Attempt> Exchange(const HttpRequest& request, const Url& url,
-                                    std::chrono::milliseconds timeout) {
+  Task<Attempt> Exchange(const HttpRequest& request, const Endpoint& endpoint,
+                         std::chrono::milliseconds timeout) {
     Attempt attempt;
-    const std::string origin = url.scheme + "://" + url.Authority();
+    const Url& url = endpoint.url;
+    const std::string& origin = endpoint.origin;
     const auto deadline = SteadyClock::now() + timeout;
     std::unique_ptr<Connection> connection = co_await Acquire(origin, url, deadline, attempt);
     if (!connection) co_return attempt;
@@ -369,30 +441,16 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     attempt.reused = connection->uses > 0;
     connection->Guard(deadline);
 
-    http::request<http::string_body> req;
-    req.method_string(request.method);
-    req.target(url.target);
-    req.version(11);
-    req.set(http::field::host, url.Authority());
-    req.set(http::field::user_agent, options_.userAgent);
-    for (const HttpHeader& header : request.headers)
-      req.set(header.first, header.second);
-    if (!request.body.empty() || request.method == "POST" || request.method == "PUT" ||
-        request.method == "PATCH") {
-      if (!request.contentType.empty()) req.set(http::field::content_type, request.contentType);
-      req.body() = request.body;
-      req.prepare_payload();
-    }
-
+    Serialize(request, endpoint, connection->wire);
     http::response_parser<http::string_body> parser;
     parser.header_limit(64 * 1024);
     parser.body_limit(options_.maxResponseBytes);
     attempt.sent = true;
     attempt.failure = "request";
     if (connection->tls) {
-      co_await WriteRead(*connection->tls, req, parser, connection->buffer, attempt);
+      co_await WriteRead(*connection->tls, connection->wire, parser, connection->buffer, attempt);
     } else {
-      co_await WriteRead(*connection->plain, req, parser, connection->buffer, attempt);
+      co_await WriteRead(*connection->plain, connection->wire, parser, connection->buffer, attempt);
     }
     connection->Unguard();
     if (attempt.ec) {
@@ -411,21 +469,97 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     co_return attempt;
   }
 
+  // The request head and body in one buffer: one TLS record and one send, where Beast's serializer hands the
+  // stream a buffer sequence that takes a composed operation per layer to flatten. Same fields as Beast's
+  // message::set and prepare_payload would send: a caller's header replaces Host or User-Agent, and a body
+  // (or a POST, PUT or OPTIONS) gets its Content-Length.
+  void Serialize(const HttpRequest& request, const Endpoint& endpoint, std::string& out) const {
+    const Url& url = endpoint.url;
+    out.clear();
+    out.append(request.method).append(" ").append(url.target).append(" HTTP/1.1\r\n");
+    auto overridden = [&request](std::string_view name) {
+      return std::any_of(request.headers.begin(), request.headers.end(),
+                         [name](const HttpHeader& h) { return IEquals(h.first, name); });
+    };
+    bool withBody = !request.body.empty() || request.method == "POST" || request.method == "PUT" ||
+                    request.method == "PATCH";
+    bool withType = withBody && !request.contentType.empty();
+    bool withLength = withBody && (!request.body.empty() || request.method == "POST" ||
+                                   request.method == "PUT" || request.method == "OPTIONS");
+    auto field = [&out](std::string_view name, std::string_view value) {
+      out.append(name).append(": ").append(value).append("\r\n");
+    };
+    if (!overridden("Host")) field("Host", endpoint.authority);
+    if (!overridden("User-Agent")) field("User-Agent", options_.userAgent);
+    for (std::size_t i = 0; i < request.headers.size(); ++i) {
+      const HttpHeader& header = request.headers[i];
+      // set() semantics: the last header of a name wins, and ours replace the caller's framing fields.
+      bool later =
+          std::any_of(request.headers.begin() + static_cast<std::ptrdiff_t>(i) + 1, request.headers.end(),
+                      [&](const HttpHeader& h) { return IEquals(h.first, header.first); });
+      if (later || (withType && IEquals(header.first, "Content-Type")) ||
+          (withLength && IEquals(header.first, "Content-Length"))) {
+        continue;
+      }
+      field(header.first, header.second);
+    }
+    if (withType) field("Content-Type", request.contentType);
+    if (withLength) {
+      char digits[24];
+      auto end = std::to_chars(digits, digits + sizeof digits, request.body.size()).ptr;
+      field("Content-Length", std::string_view(digits, static_cast<std::size_t>(end - digits)));
+    }
+    out.append("\r\n");
+    if (withBody) out.append(request.body);
+  }
+
+  // Beast's async_write and async_read, flattened into this one frame: the parser is fed straight from the
+  // connection's buffer, with no composed operation (and its own work tracking and post) per layer.
   template <class Stream>
-  asio::awaitable<void> WriteRead(Stream& stream, http::request<http::string_body>& req,
-                                  http::response_parser<http::string_body>& parser,
-                                  beast::flat_buffer& buffer, Attempt& attempt) {
-    co_await http::async_write(stream, req, asio::redirect_error(kAwait, attempt.ec));
-    if (attempt.ec) co_return;
+  Task<void> WriteRead(Stream& stream, const std::string& wire,
+                       http::response_parser<http::string_body>& parser, beast::flat_buffer& buffer,
+                       Attempt& attempt) {
+    error_code& ec = attempt.ec;
+    co_await asio::async_write(stream, asio::buffer(wire), asio::redirect_error(kAwait, ec));
+    if (ec) co_return;
     attempt.failure = "response";
-    co_await http::async_read(stream, buffer, parser, asio::redirect_error(kAwait, attempt.ec));
+    for (;;) {
+      if (buffer.size() > 0) {
+        std::size_t used = parser.put(buffer.data(), ec);
+        buffer.consume(used);
+        if (ec == http::error::need_more) {
+          ec = {};
+        } else if (ec || parser.is_done()) {
+          break;
+        } else if (used > 0 && buffer.size() > 0) {
+          continue;
+        }
+      }
+      std::size_t size = beast::read_size(buffer, 65536);
+      if (size == 0) {
+        ec = http::error::buffer_overflow;
+        break;
+      }
+      std::size_t n = co_await stream.async_read_some(buffer.prepare(size), asio::redirect_error(kAwait, ec));
+      buffer.commit(n);
+      if (ec == asio::error::eof) {
+        if (!parser.got_some()) {
+          ec = http::error::end_of_stream;
+          break;
+        }
+        ec = {};
+        parser.put_eof(ec);
+        break;
+      }
+      if (ec) break;
+    }
     attempt.gotBytes = parser.got_some();
   }
 
   // An idle keep-alive connection, or a new one (connected and, for https, handshaken) when the pool has
   // room.
-  asio::awaitable<std::unique_ptr<Connection>> Acquire(const std::string& origin, const Url& url,
-                                                       SteadyClock::time_point deadline, Attempt& attempt) {
+  Task<std::unique_ptr<Connection>> Acquire(const std::string& origin, const Url& url,
+                                            SteadyClock::time_point deadline, Attempt& attempt) {
     for (;;) {
       Pool& pool = pools_[origin];
       while (!pool.idle.empty()) {
@@ -442,7 +576,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
         co_return connection;
       }
       // Full: wait until a connection comes back (or the deadline passes).
-      asio::steady_timer waiter(strand_, deadline);
+      Timer waiter(strand_, deadline);
       pool.waiters.push_back(&waiter);
       error_code ec;
       co_await waiter.async_wait(asio::redirect_error(kAwait, ec));
@@ -457,10 +591,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     }
   }
 
-  asio::awaitable<std::unique_ptr<Connection>> Connect(const Url& url, SteadyClock::time_point deadline,
-                                                       Attempt& attempt) {
+  Task<std::unique_ptr<Connection>> Connect(const Url& url, SteadyClock::time_point deadline,
+                                            Attempt& attempt) {
     auto connection = std::make_unique<Connection>(strand_);
-    tcp::resolver resolver(strand_);
+    Resolver resolver(strand_);
     tcp::resolver::results_type endpoints;
     {
       ScopedCancel cancel(cancels_, [&resolver] { resolver.cancel(); });
@@ -470,9 +604,9 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       if (attempt.ec || shutdown_) co_return nullptr;
     }
     if (url.Secure()) {
-      connection->tls = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(strand_, tls_);
+      connection->tls = std::make_unique<TlsStream>(strand_, tls_);
     } else {
-      connection->plain = std::make_unique<beast::tcp_stream>(strand_);
+      connection->plain = std::make_unique<Socket>(strand_);
     }
     ScopedCancel cancel(cancels_, [c = connection.get()] { c->Close(); });
     connection->Guard(deadline);
@@ -481,10 +615,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       return nullptr;
     };
     attempt.failure = "connect to " + url.Authority();
-    co_await connection->Tcp().async_connect(endpoints, asio::redirect_error(kAwait, attempt.ec));
+    co_await asio::async_connect(connection->Tcp(), endpoints, asio::redirect_error(kAwait, attempt.ec));
     if (attempt.ec || shutdown_) co_return timedOut();
     error_code ignored;
-    connection->Tcp().socket().set_option(tcp::no_delay(true), ignored);
+    connection->Tcp().set_option(tcp::no_delay(true), ignored);
     if (connection->tls) {
       SSL* ssl = connection->tls->native_handle();
       ExpectPeerName(ssl, url.host);
@@ -512,7 +646,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   static bool StillOpen(Connection& connection) {
     if (SteadyClock::now() - connection.idleSince > kMaxIdle) return false;
     char byte;
-    ssize_t n = ::recv(connection.Tcp().socket().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    ssize_t n = ::recv(connection.Tcp().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
   }
 
@@ -575,6 +709,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   RateLimiter limiter_;
   std::mt19937_64 random_{std::random_device{}()};
   std::map<std::string, Pool> pools_;
+  std::string parsedText_;
+  std::shared_ptr<const Endpoint> parsed_;
   CancelRegistry cancels_;
   bool shutdown_ = false;
 };

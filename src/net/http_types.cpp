@@ -1,16 +1,17 @@
 #include "net/http_types.hpp"
 
 #include <algorithm>
-#include <cctype>
 
 namespace platformpp::net {
 
 std::string_view HttpResponse::Header(std::string_view name) const noexcept {
+  // ASCII folding, not std::tolower: field names are ASCII, and a locale call per character showed up in
+  // every response's rate-limit header lookups.
+  auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
   for (const HttpHeader& header : headers) {
     if (header.first.size() == name.size() &&
-        std::equal(name.begin(), name.end(), header.first.begin(), [](char a, char b) {
-          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
-        })) {
+        std::equal(name.begin(), name.end(), header.first.begin(),
+                   [&lower](char a, char b) { return a == b || lower(a) == lower(b); })) {
       return header.second;
     }
   }

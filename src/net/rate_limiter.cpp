@@ -51,15 +51,9 @@ std::string RateLimiter::RouteKey(std::string_view method, std::string_view path
   return key;
 }
 
-std::string RateLimiter::BucketKey(const std::string& routeKey) const {
+const std::string& RateLimiter::BucketKey(const std::string& routeKey) const {
   auto it = routeBuckets_.find(routeKey);
-  if (it == routeBuckets_.end()) return routeKey;
-  // Major parameters are the digits kept in the route key.
-  std::string majors;
-  for (char c : routeKey) {
-    if (std::isdigit(static_cast<unsigned char>(c)) || c == '/') majors.push_back(c);
-  }
-  return it->second + ":" + majors;
+  return it == routeBuckets_.end() ? routeKey : it->second.key;
 }
 
 std::optional<RateLimiter::TimePoint> RateLimiter::TryAcquire(const std::string& routeKey, TimePoint now) {
@@ -79,7 +73,18 @@ std::optional<RateLimiter::TimePoint> RateLimiter::TryAcquire(const std::string&
 }
 
 void RateLimiter::Update(const std::string& routeKey, const RateLimitHeaders& headers, TimePoint now) {
-  if (!headers.bucket.empty()) routeBuckets_[routeKey] = headers.bucket;
+  if (!headers.bucket.empty()) {
+    NamedBucket& named = routeBuckets_[routeKey];
+    if (named.bucket != headers.bucket) {  // most responses repeat it: build the key once
+      named.bucket = headers.bucket;
+      // Major parameters are the digits kept in the route key.
+      std::string majors;
+      for (char c : routeKey) {
+        if (std::isdigit(static_cast<unsigned char>(c)) || c == '/') majors.push_back(c);
+      }
+      named.key = headers.bucket + ":" + majors;
+    }
+  }
   if (!headers.remaining || !headers.resetAfter) return;
   Bucket& bucket = buckets_[BucketKey(routeKey)];
   bucket.limit = std::max(headers.limit.value_or(*headers.remaining), 1);

@@ -50,9 +50,13 @@ class RateLimiter {
     TimePoint resetAt{};
   };
   // "<bucket id>:<major parameters>" for routes the server has named a bucket for, else the route key itself.
-  std::string BucketKey(const std::string& routeKey) const;
+  const std::string& BucketKey(const std::string& routeKey) const;
 
-  std::unordered_map<std::string, std::string> routeBuckets_;
+  struct NamedBucket {
+    std::string bucket;  // as the server named it
+    std::string key;     // "<bucket>:<major parameters>"
+  };
+  std::unordered_map<std::string, NamedBucket> routeBuckets_;
   std::unordered_map<std::string, Bucket> buckets_;
   TimePoint globalUntil_{};
 };

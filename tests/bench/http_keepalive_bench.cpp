@@ -1,7 +1,9 @@
 // 2,000 sequential keep-alive HTTPS GETs to the emulator: through the SDK (FetchCurrentUser, callbacks
 // drained by a spinning game loop) against a bare Beast client doing the same request and parsing the same
-// JSON, in the same process, in short interleaved blocks so all see the same machine. Prints the
-// median-latency ratio last (target <= 1.3x).
+// JSON, in the same process, in short interleaved blocks so all see the same machine. Also prints the CPU
+// time this process spends per request with the bare client and with a threadless, non-spinning SDK Client
+// (robust on a busy machine: waiting costs no CPU), and the median-latency ratio last (target <= 1.3x).
+// PLATFORMPP_BENCH_PROFILE=sdk|bare runs one client alone, for perf record / strace.
 #include "core/asio_prelude.hpp"
 
 #include <platformpp/client.hpp>
@@ -16,9 +18,14 @@
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
 
+#include <sched.h>
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -31,6 +38,16 @@ namespace {
 
 constexpr int kRequests = 2000;
 constexpr int kBlock = 50;
+
+// CPU time of the whole process (every thread), in microseconds.
+double CpuMicros() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto us = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) * 1e6 + static_cast<double>(t.tv_usec);
+  };
+  return us(usage.ru_utime) + us(usage.ru_stime);
+}
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -110,6 +127,11 @@ int main(int argc, char** argv) {
     mode.client = std::make_unique<platformpp::Client>(clientOptions);
   }
   BareBeastClient bare(emulator->Connection(), token.accessToken);
+  // No spinning anywhere: what this process burns per request is then the clients' own CPU cost, whatever
+  // else runs on the machine.
+  auto idleClientOptions = emulator->Connection().ClientOptionsFor();
+  idleClientOptions.ioContext = std::make_shared<platformpp::IoContext>(0, 0);
+  platformpp::Client idleClient(idleClientOptions);
 
   auto sdkGet = [&](platformpp::Client& client) {
     bool done = false, ok = false;
@@ -124,9 +146,25 @@ int main(int argc, char** argv) {
     }
     return ok;
   };
+  // Profiling aid: PLATFORMPP_BENCH_PROFILE=sdk|bare runs only that client (the SDK threadless without spin)
+  // for 20,000 requests, e.g. under perf record.
+  if (const char* profile = std::getenv("PLATFORMPP_BENCH_PROFILE")) {
+    bool sdk = std::strcmp(profile, "sdk") == 0;
+    constexpr int kProfileRequests = 20000;
+    double cpu = CpuMicros();
+    auto start = Clock::now();
+    int failed = 0;
+    for (int i = 0; i < kProfileRequests; ++i)
+      failed += (sdk ? sdkGet(idleClient) : bare.Get() != 0) ? 0 : 1;
+    double wall = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
+    std::printf("%s: %.1f us CPU, %.1f us wall per request, %d failed\n", sdk ? "sdk" : "bare",
+                (CpuMicros() - cpu) / kProfileRequests, wall / kProfileRequests, failed);
+    return failed ? 1 : 0;
+  }
+
   // Warm up: connections, handshakes, caches.
   for (int i = 0; i < 50; ++i) {
-    bool ok = bare.Get() != 0;
+    bool ok = bare.Get() != 0 && sdkGet(idleClient);
     for (Mode& mode : modes)
       ok = sdkGet(*mode.client) && ok;
     if (!ok) {
@@ -139,6 +177,7 @@ int main(int argc, char** argv) {
   // has just been busy), the clients take turns block by block, and the order rotates every round, so that a
   // burst of noise from the machine lands on all of them alike.
   std::vector<double> bareTimes;
+  double bareCpu = 0, idleCpu = 0;  // process CPU time of the no-spin blocks
   int failures = 0;
   auto timed = [&](std::vector<double>& into, auto&& get) {
     for (int i = 0; i < kBlock; ++i) {
@@ -153,6 +192,15 @@ int main(int argc, char** argv) {
       int which = (round + k) % clients;
       if (which == 0) {
         timed(bareTimes, [&] { return bare.Get() != 0; });
+        // Right after the bare block, CPU cost of both clients without any spin.
+        double before = CpuMicros();
+        for (int i = 0; i < kBlock; ++i)
+          failures += bare.Get() != 0 ? 0 : 1;
+        double middle = CpuMicros();
+        for (int i = 0; i < kBlock; ++i)
+          failures += sdkGet(idleClient) ? 0 : 1;
+        bareCpu += middle - before;
+        idleCpu += CpuMicros() - middle;
       } else {
         Mode& mode = modes[which - 1];
         timed(mode.times, [&] { return sdkGet(*mode.client); });
@@ -165,6 +213,13 @@ int main(int argc, char** argv) {
   }
   double b = Median(bareTimes);
   std::printf("bare Beast, sync, one keep-alive TLS connection: median %.1f us over %d GETs\n", b, kRequests);
+  std::printf(
+      "CPU time of this process per request (no spinning): bare %.1f us, platformpp %.1f us (+%.1f us)\n",
+      bareCpu / kRequests, idleCpu / kRequests, (idleCpu - bareCpu) / kRequests);
+  cpu_set_t cpus;
+  if (sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) == 1) {
+    std::printf("note: pinned to one core: the latencies include the emulator's CPU time\n");
+  }
   for (Mode& mode : modes) {
     std::printf("platformpp, %s: median %.1f us (%.2fx)\n", mode.name, Median(mode.times),
                 Median(mode.times) / b);

@@ -86,3 +86,17 @@ TEST_CASE("absurd reset times are capped") {
   REQUIRE(wait);
   CHECK(*wait <= t0 + 24h);
 }
+
+TEST_CASE("a route the server moves to another bucket takes that bucket's limit") {
+  RateLimiter limiter;
+  auto now = RateLimiter::Clock::now();
+  const std::string route = "GET /guilds/7/channels";
+  limiter.Update(route, Headers(5, 0, 10, "b1"), now);
+  CHECK(limiter.TryAcquire(route, now).has_value());  // b1 is spent
+  limiter.Update(route, Headers(5, 1, 10, "b2"), now);
+  CHECK_FALSE(limiter.TryAcquire(route, now).has_value());  // b2's last slot
+  CHECK(limiter.TryAcquire(route, now).has_value());
+  limiter.Update(route, Headers(5, 1, 10, "b1"), now);  // and back
+  CHECK_FALSE(limiter.TryAcquire(route, now).has_value());
+  CHECK(limiter.TryAcquire(route, now).has_value());
+}
