@@ -7,6 +7,7 @@
 #include "net/http_result.hpp"
 #include "presence/activity_json.hpp"
 #include "presence/activity_validation.hpp"
+#include "social/social_store.hpp"
 
 #include <unistd.h>
 
@@ -267,8 +268,14 @@ void PresenceService::SendActivityInvite(uint64_t userId, std::string content, D
 }
 
 void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
+  // The party the game sees (GetUser(userId).GameActivity()): the store takes each dispatch before this
+  // service does, so a game that just saw the party there must be able to ask to join it.
   std::string party;
-  {
+  if (auto user = core_.Social().User(userId);
+      user && user->GameActivity() && user->GameActivity()->Party()) {
+    party = user->GameActivity()->Party()->Id();
+  }
+  if (party.empty()) {
     std::lock_guard lock(mutex_);
     if (auto it = friendParties_.find(userId); it != friendParties_.end()) party = it->second;
   }
