@@ -1,5 +1,7 @@
 #include "auth/provisional.hpp"
 
+#include "core/utf8.hpp"
+
 #include "json/json.hpp"
 #include "net/http_result.hpp"
 
@@ -31,26 +33,6 @@ net::HttpRequest PartnerPost(core::ClientCore& core, std::string_view path, uint
   request.contentType = "application/json";
   request.body = PartnerBody(applicationId, type, token);
   return request;
-}
-
-// Code points of valid UTF-8 (continuation bytes are not counted); nullopt for invalid UTF-8.
-std::optional<std::size_t> CodePoints(std::string_view text) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t length = byte < 0x80           ? 1
-                         : (byte >> 5) == 0x6  ? 2
-                         : (byte >> 4) == 0xE  ? 3
-                         : (byte >> 3) == 0x1E ? 4
-                                               : 0;
-    if (length == 0 || i + length > text.size()) return std::nullopt;
-    for (std::size_t k = 1; k < length; ++k) {
-      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return std::nullopt;
-    }
-    i += length;
-    ++count;
-  }
-  return count;
 }
 
 std::string_view Trimmed(std::string_view text) {
@@ -97,7 +79,7 @@ void UpdateProvisionalAccountDisplayName(core::ClientCore& core, std::string nam
     completion(ClientResult::Failure(ErrorType::ValidationError, message));
   };
   std::string_view trimmed = Trimmed(name);
-  auto length = CodePoints(trimmed);
+  auto length = core::CountCodePoints(trimmed);
   if (!length) return invalid("name: not valid UTF-8");
   if (*length < 1 || *length > 32) return invalid("name: 1 to 32 characters");
   auto credentials = core.credentials.Get();

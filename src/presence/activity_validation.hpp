@@ -2,6 +2,8 @@
 // The rules UpdateRichPresence checks before anything is sent (see Client::UpdateRichPresence), and the
 // joinability SendActivityInvite needs. Pure functions: no I/O, no state.
 
+#include "core/utf8.hpp"
+
 #include <platformpp/activity.hpp>
 #include <platformpp/client_result.hpp>
 
@@ -21,9 +23,7 @@ constexpr std::size_t kMaxButtonLabelLength = 32;
 constexpr std::size_t kMinIdLength = 2;    ///< party id, join secret
 constexpr std::size_t kMaxIdLength = 128;  ///< party id, join secret
 
-/// The number of Unicode code points of `text`; empty when it is not valid UTF-8 (overlong forms,
-/// surrogates, code points above U+10FFFF and truncated sequences are invalid).
-std::optional<std::size_t> CountCodePoints(std::string_view text) noexcept;
+using core::CountCodePoints;
 
 /// An absolute http:// or https:// URL with a host and no whitespace or control characters.
 bool IsHttpUrl(std::string_view url) noexcept;

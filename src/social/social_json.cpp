@@ -1,30 +1,12 @@
 #include "social/social_json.hpp"
 
+#include "core/utf8.hpp"
+
 #include <algorithm>
 #include <tuple>
 
 namespace platformpp::social {
 namespace {
-
-// Code points of valid UTF-8; nullopt for invalid UTF-8.
-std::optional<std::size_t> CodePoints(std::string_view text) {
-  std::size_t count = 0;
-  for (std::size_t i = 0; i < text.size();) {
-    auto byte = static_cast<unsigned char>(text[i]);
-    std::size_t length = byte < 0x80           ? 1
-                         : (byte >> 5) == 0x6  ? 2
-                         : (byte >> 4) == 0xE  ? 3
-                         : (byte >> 3) == 0x1E ? 4
-                                               : 0;
-    if (length == 0 || i + length > text.size()) return std::nullopt;
-    for (std::size_t k = 1; k < length; ++k) {
-      if ((static_cast<unsigned char>(text[i + k]) >> 6) != 0x2) return std::nullopt;
-    }
-    i += length;
-    ++count;
-  }
-  return count;
-}
 
 std::string StringOr(const json::Value& object, std::string_view name) {
   auto value = json::GetString(object, name);
@@ -57,7 +39,7 @@ std::optional<UserRecord> ParseUser(const json::Value& value) {
   if (premium && *premium >= 0 && *premium <= INT32_MAX) user.premiumType = static_cast<int32_t>(*premium);
   if (const json::Value* guild = json::Member(value, "primary_guild"); guild && guild->IsObject()) {
     std::string tag = StringOr(*guild, "tag");
-    auto length = CodePoints(tag);
+    auto length = core::CountCodePoints(tag);
     // A guild tag is 1 to 4 characters; anything else is not shown.
     if (length && *length >= 1 && *length <= 4) user.primaryGuildTag = std::move(tag);
   }

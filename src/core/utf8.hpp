@@ -1,0 +1,14 @@
+#pragma once
+// UTF-8 as the platform counts text limits: in code points, and only for valid UTF-8.
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace platformpp::core {
+
+/// The number of Unicode code points of `text`; empty when it is not valid UTF-8 (overlong forms,
+/// surrogates, code points above U+10FFFF and truncated sequences are invalid).
+std::optional<std::size_t> CountCodePoints(std::string_view text) noexcept;
+
+}  // namespace platformpp::core
