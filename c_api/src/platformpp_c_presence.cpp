@@ -61,6 +61,18 @@ platformpp::Client::ActivityInviteCallback InviteCallback(platformpp_activity_in
   };
 }
 
+// The created and updated invite registrations differ only in the Client method they call.
+void SetInviteCallback(platformpp_client* client, platformpp_activity_invite_fn callback, void* user_data,
+                       platformpp_user_data_free_fn user_data_free,
+                       void (platformpp::Client::*set)(platformpp::Client::ActivityInviteCallback)) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto owned = Own(user_data, user_data_free);
+    (client->client.*set)(callback ? InviteCallback(callback, owned) : nullptr);
+  } catch (...) {
+  }
+}
+
 }  // namespace
 
 extern "C" {
@@ -445,24 +457,16 @@ void platformpp_client_set_activity_invite_created_callback(platformpp_client* c
                                                             platformpp_activity_invite_fn callback,
                                                             void* user_data,
                                                             platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    client->client.SetActivityInviteCreatedCallback(callback ? InviteCallback(callback, owned) : nullptr);
-  } catch (...) {
-  }
+  SetInviteCallback(client, callback, user_data, user_data_free,
+                    &platformpp::Client::SetActivityInviteCreatedCallback);
 }
 
 void platformpp_client_set_activity_invite_updated_callback(platformpp_client* client,
                                                             platformpp_activity_invite_fn callback,
                                                             void* user_data,
                                                             platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    client->client.SetActivityInviteUpdatedCallback(callback ? InviteCallback(callback, owned) : nullptr);
-  } catch (...) {
-  }
+  SetInviteCallback(client, callback, user_data, user_data_free,
+                    &platformpp::Client::SetActivityInviteUpdatedCallback);
 }
 
 void platformpp_client_set_activity_join_callback(platformpp_client* client,

@@ -644,7 +644,8 @@ static void test_social_offline(void) {
   platformpp_relationship_list_destroy(list);
   CHECK(platformpp_client_get_current_user(client) == NULL);
   CHECK(platformpp_client_get_user(client, 7) == NULL);
-  platformpp_user_application_profile_list* profiles = platformpp_client_get_user_application_profiles(client);
+  platformpp_user_application_profile_list* profiles =
+      platformpp_client_get_user_application_profiles(client);
   CHECK(platformpp_user_application_profile_list_size(profiles) == 0);
   platformpp_user_application_profile_list_destroy(profiles);
   counters presence = {0, 0, 0, 0, 0};
@@ -653,7 +654,8 @@ static void test_social_offline(void) {
   CHECK(presence.callbacks == 1);
   CHECK(presence.last_type == PLATFORMPP_ERROR_TYPE_VALIDATION_ERROR);
   CHECK(presence.frees == 1);
-  platformpp_client_send_discord_friend_request(client, "someone", 7, on_result_counter, &presence, count_free);
+  platformpp_client_send_discord_friend_request(client, "someone", 7, on_result_counter, &presence,
+                                                count_free);
   platformpp_client_destroy(client); /* pending or not, it ends exactly once */
   CHECK(presence.callbacks == 2);
   CHECK(presence.frees == 2);

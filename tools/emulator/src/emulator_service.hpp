@@ -238,6 +238,7 @@ class EmulatorService {
   HttpResponse api_get_user(const RouteContext& context);
   HttpResponse api_list_relationships(const RouteContext& context);
   HttpResponse api_add_relationship_by_username(const RouteContext& context);
+  std::optional<HttpResponse> user_named_in_body(const RouteContext& context, const User*& user);
   HttpResponse api_put_relationship(const RouteContext& context);
   HttpResponse api_delete_relationship(const RouteContext& context);
   HttpResponse api_list_game_relationships(const RouteContext& context);

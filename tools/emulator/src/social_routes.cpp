@@ -333,19 +333,28 @@ HttpResponse EmulatorService::api_list_relationships(const RouteContext& context
                             }));
 }
 
-HttpResponse EmulatorService::api_add_relationship_by_username(const RouteContext& context) {
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
+// The user a `{username}` body names (friend requests by name, platform or game): the error to answer when
+// the body is malformed or nobody has that name.
+std::optional<HttpResponse> EmulatorService::user_named_in_body(const RouteContext& context,
+                                                                const User*& user) {
   rapidjson::Document body;
-  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  if (auto error = read_json_object(context.request, body)) return error;
   FieldErrors errors;
   BodyFields fields(body, errors);
   const auto username = fields.string("username", true);
   if (!errors.empty()) return invalid_form_body(errors);
-  const auto* other = state_.find_user_by_username(*username);
-  if (other == nullptr) {
+  user = state_.find_user_by_username(*username);
+  if (user == nullptr) {
     return error_response(400, social_error::kNoSuchUsername, "No users with this username exist.");
   }
+  return std::nullopt;
+}
+
+HttpResponse EmulatorService::api_add_relationship_by_username(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const User* other = nullptr;
+  if (auto error = user_named_in_body(context, other)) return std::move(*error);
   return relationship_put(*principal->user, other->id, false);
 }
 
@@ -451,16 +460,8 @@ HttpResponse EmulatorService::api_list_game_relationships(const RouteContext& co
 HttpResponse EmulatorService::api_add_game_relationship_by_username(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  rapidjson::Document body;
-  if (auto error = read_json_object(context.request, body)) return std::move(*error);
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto username = fields.string("username", true);
-  if (!errors.empty()) return invalid_form_body(errors);
-  const auto* other = state_.find_user_by_username(*username);
-  if (other == nullptr) {
-    return error_response(400, social_error::kNoSuchUsername, "No users with this username exist.");
-  }
+  const User* other = nullptr;
+  if (auto error = user_named_in_body(context, other)) return std::move(*error);
   return game_relationship_put(*principal->user, principal->application->id, other->id);
 }
 
