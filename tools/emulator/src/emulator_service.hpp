@@ -261,6 +261,8 @@ class EmulatorService {
   // Removes every game relationship between the two users (in all applications), with dispatches.
   void remove_game_relationships_between(const std::string& user_id, const std::string& other_id);
   // What `user_id` sees of `other_id` (platform relationship); nullopt if nothing.
+  void write_relationship_fields(JsonWriter& writer, const std::string& other_id, int type,
+                                 std::int64_t since_ms, bool show_premium) const;
   [[nodiscard]] std::optional<std::string> relationship_json(const std::string& user_id,
                                                              const std::string& other_id,
                                                              bool show_premium = false) const;

@@ -177,23 +177,30 @@ bool EmulatorService::premium_visible(const GatewaySession& session) const {
 
 // ---- JSON and dispatches ---------------------------------------------------------------------------------
 
+// What platform and game relationship objects share: the other user (as the caller may see them), the type
+// and since when.
+void EmulatorService::write_relationship_fields(JsonWriter& writer, const std::string& other_id, int type,
+                                                std::int64_t since_ms, bool show_premium) const {
+  const auto* other = state_.find_user(other_id);
+  const auto user = other != nullptr ? user_json(*other, show_premium) : "{\"id\":\"" + other_id + "\"}";
+  writer.Key("id");
+  write_string(writer, other_id);
+  writer.Key("type");
+  writer.Int(type);
+  writer.Key("user");
+  writer.RawValue(user.c_str(), user.size(), rapidjson::kObjectType);
+  writer.Key("since");
+  write_string(writer, format_rfc3339_ms(since_ms));
+}
+
 std::optional<std::string> EmulatorService::relationship_json(const std::string& user_id,
                                                               const std::string& other_id,
                                                               bool show_premium) const {
   const auto* relationship = state_.find_relationship(user_id, other_id);
   if (relationship == nullptr) return std::nullopt;
-  const auto* other = state_.find_user(other_id);
-  const auto user = other != nullptr ? user_json(*other, show_premium) : "{\"id\":\"" + other_id + "\"}";
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
-    writer.Key("id");
-    write_string(writer, other_id);
-    writer.Key("type");
-    writer.Int(relationship->type);
-    writer.Key("user");
-    writer.RawValue(user.c_str(), user.size(), rapidjson::kObjectType);
-    writer.Key("since");
-    write_string(writer, format_rfc3339_ms(relationship->since_ms));
+    write_relationship_fields(writer, other_id, relationship->type, relationship->since_ms, show_premium);
     writer.Key("is_spam_request");
     writer.Bool(relationship->spam_request);
     writer.Key("nickname");
@@ -208,18 +215,9 @@ std::optional<std::string> EmulatorService::game_relationship_json(const std::st
                                                                    bool show_premium) const {
   const auto* relationship = state_.find_game_relationship(app_id, user_id, other_id);
   if (relationship == nullptr) return std::nullopt;
-  const auto* other = state_.find_user(other_id);
-  const auto user = other != nullptr ? user_json(*other, show_premium) : "{\"id\":\"" + other_id + "\"}";
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
-    writer.Key("id");
-    write_string(writer, other_id);
-    writer.Key("type");
-    writer.Int(relationship->type);
-    writer.Key("user");
-    writer.RawValue(user.c_str(), user.size(), rapidjson::kObjectType);
-    writer.Key("since");
-    write_string(writer, format_rfc3339_ms(relationship->since_ms));
+    write_relationship_fields(writer, other_id, relationship->type, relationship->since_ms, show_premium);
     writer.Key("application_id");
     write_string(writer, app_id);
     writer.EndObject();
