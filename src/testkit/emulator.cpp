@@ -328,6 +328,7 @@ std::string EmulatorAdmin::AddFault(const Fault& fault) {
   if (fault.global) body.Add("global", *fault.global);
   if (fault.delayMs) body.Add("delay_ms", static_cast<int64_t>(*fault.delayMs));
   if (fault.drop) body.Add("drop", *fault.drop);
+  if (fault.dropAfter) body.Add("drop_after", *fault.dropAfter);
   if (fault.truncate) body.Add("truncate", *fault.truncate);
   if (fault.body) body.Add("body", *fault.body);
   if (fault.contentType) body.Add("content_type", *fault.contentType);
@@ -429,6 +430,11 @@ void EmulatorAdmin::ResetRateLimits() {
   auto response = Request("DELETE", "/ratelimits");
   if (response.status != 204 && response.status != 200)
     throw std::runtime_error("reset rate limits: " + response.body);
+}
+
+void EmulatorAdmin::SetSocialRateLimits(bool enabled) {
+  Expect(Request("POST", "/social-rate-limits", JsonObject().Add("enabled", enabled).Done()), 200,
+         "set social rate limits");
 }
 
 EmulatorAdmin::IpcState EmulatorAdmin::IpcStatus() {

@@ -113,6 +113,8 @@ class EmulatorAdmin {
     std::optional<bool> global{};
     std::optional<int> delayMs{};
     std::optional<bool> drop{};
+    /// Handle the request (its effects and dispatches happen), then close without answering: a lost response.
+    std::optional<bool> dropAfter{};
     std::optional<bool> truncate{};
     std::optional<std::string> body{};
     std::optional<std::string> contentType{};
@@ -201,6 +203,8 @@ class EmulatorAdmin {
   void SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window);
   void SetGlobalRateLimit(int perSecond);
   void ResetRateLimits();
+  /// The Social SDK development rate limits (lobbies, messages, DMs): on by default; off for load tests.
+  void SetSocialRateLimits(bool enabled);
 
   /// IPC: the stand-in's state.
   IpcState IpcStatus();

@@ -272,6 +272,7 @@ HttpResponse EmulatorService::admin_set_clock(const RouteContext& context) {
   if (now_ms) clock_.set(*now_ms);
   if (advance_ms) clock_.advance(*advance_ms);
   if (frozen) clock_.set_frozen(*frozen);
+  lobby_sweep_idle();  // lobbies idle for their timeout by the new time go now
   return HttpResponse::json(200, clock_json(clock_));
 }
 
@@ -294,6 +295,7 @@ HttpResponse EmulatorService::admin_add_fault(const RouteContext& context) {
   const auto global = fields.boolean("global", false);
   const auto delay_ms = fields.integer("delay_ms", false, 0, 600'000);
   const auto drop = fields.boolean("drop", false);
+  const auto drop_after = fields.boolean("drop_after", false);
   const auto truncate = fields.boolean("truncate", false);
   auto raw_body = fields.string("body", false);
   auto content_type = fields.string("content_type", false);
@@ -306,6 +308,7 @@ HttpResponse EmulatorService::admin_add_fault(const RouteContext& context) {
   fault.global = global.value_or(false);
   fault.delay_ms = delay_ms.value_or(0);
   fault.drop = drop.value_or(false);
+  fault.drop_after = drop_after.value_or(false);
   fault.truncate = truncate.value_or(false);
   fault.body = std::move(raw_body);
   fault.content_type = std::move(content_type);
@@ -344,6 +347,8 @@ HttpResponse EmulatorService::admin_list_faults(const RouteContext&) {
                                 writer.Int64(fault.delay_ms);
                                 writer.Key("drop");
                                 writer.Bool(fault.drop);
+                                writer.Key("drop_after");
+                                writer.Bool(fault.drop_after);
                                 writer.Key("truncate");
                                 writer.Bool(fault.truncate);
                                 if (fault.body) {

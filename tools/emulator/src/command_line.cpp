@@ -14,7 +14,7 @@ std::string usage_text() {
   return "usage: platformpp-emulator [--host 127.0.0.1|::1|localhost] [--port N] [--connection-file PATH]\n"
          "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
          "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
-         "                           [--help] [--version]\n"
+         "                           [--no-social-rate-limits] [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
          "  --host H             loopback address to listen on (default 127.0.0.1)\n"
@@ -29,7 +29,9 @@ std::string usage_text() {
          "  --no-ipc             do not serve the desktop-client stand-in on IPC\n"
          "  --frozen-clock       start with the fake clock frozen\n"
          "  --clock-start TIME   start the fake clock at TIME (RFC 3339, e.g. 2026-11-15T23:59:00Z)\n"
-         "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n";
+         "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n"
+         "  --no-social-rate-limits\n"
+         "                       turn off the Social SDK development rate limits (lobbies, messages)\n";
 }
 
 ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
@@ -52,7 +54,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
       return std::nullopt;
     };
     const bool is_switch = flag == "--help" || flag == "-h" || flag == "--version" ||
-                           flag == "--plain-http" || flag == "--frozen-clock" || flag == "--no-ipc";
+                           flag == "--plain-http" || flag == "--frozen-clock" || flag == "--no-ipc" ||
+                           flag == "--no-social-rate-limits";
     if (is_switch && inline_value) return fail(flag + " takes no value");
 
     if (flag == "--help" || flag == "-h") {
@@ -67,6 +70,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
       result.options.frozen_clock = true;
     } else if (flag == "--no-ipc") {
       result.options.ipc = false;
+    } else if (flag == "--no-social-rate-limits") {
+      result.options.social_rate_limits = false;
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
                flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
                flag == "--clock-start") {

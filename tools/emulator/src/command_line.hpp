@@ -19,6 +19,7 @@ struct EmulatorOptions {
   bool ipc = true;                        // --no-ipc turns the desktop-client stand-in off
   std::uint32_t idle_timeout_ms = 60000;  // idle keep-alive connections are closed after this
   bool frozen_clock = false;
+  bool social_rate_limits = true;  // --no-social-rate-limits turns the Social SDK development limits off
   std::optional<std::int64_t> clock_start_ms;  // --clock-start: the fake clock's first reading
 };
 

@@ -23,7 +23,9 @@ void add_rate_limit_headers(HttpResponse& response, const RateLimitDecision& dec
   response.set_header("X-RateLimit-Bucket", decision.bucket);
 }
 
-HttpResponse rate_limited_response(double retry_after_s, bool global) {
+}  // namespace
+
+HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope) {
   auto response = HttpResponse::json(429, to_json([&](JsonWriter& writer) {
                                        writer.StartObject();
                                        writer.Key("message");
@@ -36,11 +38,10 @@ HttpResponse rate_limited_response(double retry_after_s, bool global) {
                                      }));
   response.set_header("Retry-After", std::to_string(static_cast<std::int64_t>(std::ceil(retry_after_s))));
   if (global) response.set_header("X-RateLimit-Global", "true");
-  response.set_header("X-RateLimit-Scope", global ? "global" : "user");
+  response.set_header("X-RateLimit-Scope", global ? std::string("global") : std::string(scope));
   return response;
 }
 
-}  // namespace
 
 std::string user_json(const User& user, bool show_premium) {
   return to_json([&](JsonWriter& writer) {
@@ -108,6 +109,8 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   register_gateway_routes();
   register_social_routes();
   register_guild_routes();
+  register_lobby_routes();
+  register_message_routes();
 }
 
 RequestPlan EmulatorService::plan(const HttpRequest& request) {
@@ -157,6 +160,7 @@ Outcome EmulatorService::complete(const HttpRequest& request, const RequestPlan&
   }
 
   if (fault != nullptr && fault->truncate) outcome.delivery = Outcome::Delivery::truncate;
+  if (fault != nullptr && fault->drop_after) outcome.delivery = Outcome::Delivery::drop;
   return outcome;
 }
 

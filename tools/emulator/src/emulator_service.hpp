@@ -13,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "api_error.hpp"
 #include "emulator_state.hpp"
 #include "fake_clock.hpp"
 #include "fault_injector.hpp"
@@ -21,9 +22,11 @@
 #include "http_message.hpp"
 #include "ipc_connection.hpp"
 #include "json.hpp"
+#include "lobby_state.hpp"
 #include "rate_limiter.hpp"
 #include "router.hpp"
 #include "snowflake.hpp"
+#include "social_rate_limits.hpp"
 
 namespace platformpp::emulator {
 
@@ -126,6 +129,8 @@ class EmulatorService {
   void register_gateway_routes();
   void register_social_routes();
   void register_guild_routes();
+  void register_lobby_routes();
+  void register_message_routes();
 
   HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
   HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
@@ -350,6 +355,89 @@ class EmulatorService {
   // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
   void gateway_request_guild_members(std::uint64_t id, const rapidjson::Value& d);
 
+  // ---- Lobbies (lobby_routes.cpp) ----
+  // Whether the member has a live Gateway connection identified with a token of the lobby's application.
+  [[nodiscard]] bool lobby_member_connected(const Lobby& lobby, const std::string& user_id) const;
+  // One dispatch to every session (live or resumable) of the lobby's members in the lobby's application.
+  void lobby_dispatch(const Lobby& lobby, std::string_view type, std::string_view d_json);
+  // The same to one user's sessions of the lobby's application (member or not: a leaver gets LOBBY_DELETE).
+  void lobby_dispatch_to_user(const Lobby& lobby, const std::string& user_id, std::string_view type,
+                              std::string_view d_json);
+  // The lobby object; members carry `user` when `with_users` (Gateway payloads).
+  [[nodiscard]] std::string lobby_json(const Lobby& lobby, bool with_users) const;
+  [[nodiscard]] std::string lobby_member_json(const Lobby& lobby, const LobbyMember& member,
+                                              bool with_users) const;
+  // READY's `lobbies` (a JSON array) for the session.
+  [[nodiscard]] std::string lobby_ready_json(const GatewaySession& session) const;
+  // Gateway hook: the user's live connection in the application may have changed (identify, resume, drop,
+  // close, session end). Sends LOBBY_MEMBER_CONNECT|DISCONNECT when it did and starts idle timers.
+  void lobby_connection_changed(const std::string& user_id, const std::string& app_id);
+  // Deletes the lobbies none of whose members has been connected for their idle timeout (fake clock).
+  void lobby_sweep_idle();
+  [[nodiscard]] bool lobby_any_connected(const Lobby& lobby) const;
+  // Adds or updates a member with dispatches: LOBBY_CREATE to a new member, LOBBY_MEMBER_ADD to the
+  // others; LOBBY_MEMBER_UPDATE to everyone for an existing one.
+  void lobby_upsert_member(Lobby& lobby, LobbyMember member);
+  // Removes a member: LOBBY_DELETE {reason: "removed"} to them, LOBBY_MEMBER_REMOVE to the others.
+  void lobby_remove_member(Lobby& lobby, const std::string& user_id);
+  // LOBBY_DELETE {reason} to the members, then forgets the lobby.
+  void lobby_delete(const std::string& lobby_id, std::string_view reason);
+  // A single-use invite to the linked channel's guild for the user, valid one hour.
+  HttpResponse lobby_create_invite(const Lobby& lobby, const std::string& user_id);
+  HttpResponse api_create_or_join_lobby(const RouteContext& context);
+  HttpResponse api_leave_lobby(const RouteContext& context);
+  HttpResponse api_link_lobby_channel(const RouteContext& context);
+  HttpResponse api_lobby_invite_self(const RouteContext& context);
+  HttpResponse api_lobby_invite_user(const RouteContext& context);
+  HttpResponse api_accept_invite(const RouteContext& context);
+  HttpResponse api_create_lobby(const RouteContext& context);
+  HttpResponse api_get_lobby(const RouteContext& context);
+  HttpResponse api_patch_lobby(const RouteContext& context);
+  HttpResponse api_delete_lobby(const RouteContext& context);
+  HttpResponse api_put_lobby_member(const RouteContext& context);
+  HttpResponse api_delete_lobby_member(const RouteContext& context);
+  HttpResponse api_bulk_lobby_members(const RouteContext& context);
+  HttpResponse admin_lobbies(const RouteContext& context);
+
+  // ---- Lobby messages, DMs, social rate limits (message_routes.cpp) ----
+ public:
+  // --no-social-rate-limits (and POST /_emulator/social-rate-limits).
+  void set_social_rate_limits_enabled(bool enabled) { social_limits_.set_enabled(enabled); }
+
+ private:
+  // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
+  struct MessageInput {
+    std::optional<std::string> content;
+    std::map<std::string, std::string> metadata;
+    std::optional<std::string> nonce;
+    bool nonce_is_number = false;
+    bool enforce_nonce = false;
+  };
+  // Reads metadata, nonce and enforce_nonce into `input` (content is read by the caller: DMs with an
+  // activity may have none), recording field errors.
+  void read_message_extras(const rapidjson::Value& body, MessageInput& input, FieldErrors& errors);
+  // The earlier message when `input` asks for the nonce dedupe and one matches.
+  std::optional<Message> nonce_duplicate(const std::string& channel_id, const std::string& author_id,
+                                         const MessageInput& input);
+  // Counts one use of a Social SDK development limit; the 429 to answer when over it.
+  std::optional<HttpResponse> take_social_limit(const std::string& app_id, SocialLimit category);
+  // The DM rule: nullopt if `user_id` may not DM `other_id` (50007), else whether it is ephemeral.
+  std::optional<bool> dm_allowed(const std::string& user_id, const std::string& other_id,
+                                 const std::string& channel_id, const std::string& app_id) const;
+  [[nodiscard]] std::string lobby_message_json(const Message& message) const;
+  void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
+  HttpResponse api_create_lobby_message(const RouteContext& context);
+  HttpResponse api_get_lobby_messages(const RouteContext& context);
+  HttpResponse api_put_lobby_message_moderation(const RouteContext& context);
+  HttpResponse api_get_dm_messages(const RouteContext& context);
+  HttpResponse api_edit_dm_message(const RouteContext& context);
+  HttpResponse api_delete_dm_message(const RouteContext& context);
+  HttpResponse api_message_summaries(const RouteContext& context);
+  HttpResponse api_put_dm_message_moderation(const RouteContext& context);
+  HttpResponse admin_get_social_rate_limits(const RouteContext& context);
+  HttpResponse admin_set_social_rate_limits(const RouteContext& context);
+  [[nodiscard]] std::string social_rate_limits_json() const;
+
   FakeClock& clock_;
   ServiceEndpoints endpoints_;
   SnowflakeGenerator snowflakes_;
@@ -375,8 +463,13 @@ class EmulatorService {
   // IPC connections whose SET_ACTIVITY is part of a user's presence: connection id -> user id (the desktop
   // client's logged-in user when it was set).
   std::map<std::uint64_t, std::string> ipc_activity_users_;
+  LobbyState lobbies_;
+  SocialRateLimits social_limits_;
 };
 
+// A 429 in the platform's shape: body {message, retry_after, global}, Retry-After and X-RateLimit-Scope
+// ("global" when global, else `scope`: "user", or "shared" for the Social SDK development limits).
+HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope = "user");
 // Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
 std::string user_json(const User& user, bool show_premium = false);
 // Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback

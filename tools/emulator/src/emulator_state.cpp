@@ -262,8 +262,19 @@ const DmChannel& EmulatorState::add_dm_channel(DmChannel channel) {
   return dm_channels_.insert_or_assign(std::move(id), std::move(channel)).first->second;
 }
 
+std::vector<const DmChannel*> EmulatorState::dm_channels_of(std::string_view user_id) const {
+  std::vector<const DmChannel*> result;
+  for (const auto& [id, channel] : dm_channels_) {
+    const auto& r = channel.recipient_ids;
+    if (std::find(r.begin(), r.end(), user_id) != r.end()) result.push_back(&channel);
+  }
+  return result;
+}
+
 const Message& EmulatorState::add_message(Message message) {
   auto id = message.id;
+  auto& order = channel_message_ids_[message.channel_id];
+  if (messages_.find(id) == messages_.end()) order.push_back(id);
   return messages_.insert_or_assign(std::move(id), std::move(message)).first->second;
 }
 
@@ -271,6 +282,72 @@ const Message* EmulatorState::find_message(std::string_view channel_id, std::str
   const auto it = messages_.find(message_id);
   if (it == messages_.end() || it->second.channel_id != channel_id) return nullptr;
   return &it->second;
+}
+
+Message* EmulatorState::find_message_mutable(std::string_view channel_id, std::string_view message_id) {
+  const auto it = messages_.find(message_id);
+  if (it == messages_.end() || it->second.channel_id != channel_id) return nullptr;
+  return &it->second;
+}
+
+bool EmulatorState::remove_message(std::string_view channel_id, std::string_view message_id) {
+  const auto it = messages_.find(message_id);
+  if (it == messages_.end() || it->second.channel_id != channel_id) return false;
+  messages_.erase(it);
+  if (const auto order = channel_message_ids_.find(channel_id); order != channel_message_ids_.end()) {
+    auto& ids = order->second;
+    ids.erase(std::remove(ids.begin(), ids.end(), message_id), ids.end());
+  }
+  return true;
+}
+
+std::vector<const Message*> EmulatorState::channel_messages(std::string_view channel_id) const {
+  std::vector<const Message*> result;
+  const auto order = channel_message_ids_.find(channel_id);
+  if (order == channel_message_ids_.end()) return result;
+  result.reserve(order->second.size());
+  for (const auto& id : order->second) {
+    if (const auto it = messages_.find(id); it != messages_.end()) result.push_back(&it->second);
+  }
+  return result;
+}
+
+void EmulatorState::prune_messages_before(std::string_view channel_id, std::int64_t cutoff_ms) {
+  const auto order = channel_message_ids_.find(channel_id);
+  if (order == channel_message_ids_.end()) return;
+  auto& ids = order->second;
+  // Kept in sending order, so the old ones are at the front (unless the fake clock was set back).
+  auto keep = ids.begin();
+  while (keep != ids.end()) {
+    const auto it = messages_.find(*keep);
+    if (it != messages_.end() && it->second.timestamp_ms >= cutoff_ms) break;
+    if (it != messages_.end()) messages_.erase(it);
+    ++keep;
+  }
+  ids.erase(ids.begin(), keep);
+}
+
+void EmulatorState::remember_nonce(const Message& message, std::int64_t window_ms) {
+  auto& recent = nonce_messages_[message.channel_id];
+  while (!recent.empty() && recent.front().timestamp_ms <= message.timestamp_ms - window_ms)
+    recent.pop_front();
+  recent.push_back(message);
+}
+
+std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id, std::string_view author_id,
+                                                    std::string_view nonce, std::int64_t now_ms,
+                                                    std::int64_t window_ms) {
+  const auto it = nonce_messages_.find(channel_id);
+  if (it == nonce_messages_.end()) return std::nullopt;
+  auto& recent = it->second;
+  while (!recent.empty() && recent.front().timestamp_ms <= now_ms - window_ms)
+    recent.pop_front();
+  for (auto entry = recent.rbegin(); entry != recent.rend(); ++entry) {
+    if (entry->author_id != author_id || entry->nonce != nonce) continue;
+    if (const auto* kept = find_message(channel_id, entry->id)) return *kept;
+    return *entry;
+  }
+  return std::nullopt;
 }
 
 }  // namespace platformpp::emulator

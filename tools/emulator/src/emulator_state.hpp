@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -73,15 +74,29 @@ struct MessageActivity {
   std::optional<std::string> session_id;
 };
 
-// A stored message: only what the DM and invite routes need so far.
+inline constexpr int kMessageFlagEphemeral = 1 << 6;
+// enforce_nonce: a message of the same author with the same nonce sent less than this long ago (fake clock)
+// is returned instead of creating another.
+inline constexpr std::int64_t kNonceWindowMs = 5LL * 60 * 1000;
+
+// A DM or lobby message (a lobby is its own channel: channel_id == lobby id).
 struct Message {
   std::string id;
   std::string channel_id;
   std::string author_id;
   std::string content;
   std::int64_t timestamp_ms = 0;  // fake clock
+  std::optional<std::int64_t> edited_ms;
   std::optional<std::string> application_id;
   std::optional<MessageActivity> activity;
+  std::optional<std::string> nonce;
+  bool nonce_is_number = false;  // echoed as the JSON type it was sent as
+  std::map<std::string, std::string> metadata;
+  std::map<std::string, std::string> moderation_metadata;  // set by the game's backend; cleared by edits
+  int flags = 0;
+  std::optional<std::string> recipient_id;     // DMs: the participant who is not the author
+  std::optional<std::string> lobby_id;         // lobby messages
+  std::optional<std::string> additional_name;  // lobby messages: the author member's, at send time
 };
 
 // An external account of a game (Steam, OIDC, the game's own backend...) as the platform knows it.
@@ -200,9 +215,26 @@ class EmulatorState {
   [[nodiscard]] const DmChannel* find_dm_channel(std::string_view id) const;
   [[nodiscard]] const DmChannel* find_dm_channel_between(std::string_view user_id,
                                                          std::string_view other_id) const;
+  [[nodiscard]] std::vector<const DmChannel*> dm_channels_of(std::string_view user_id) const;
   const DmChannel& add_dm_channel(DmChannel channel);
+  // Kept messages of DM channels and lobbies, in the order they were sent in each channel.
   const Message& add_message(Message message);
   [[nodiscard]] const Message* find_message(std::string_view channel_id, std::string_view message_id) const;
+  [[nodiscard]] Message* find_message_mutable(std::string_view channel_id, std::string_view message_id);
+  bool remove_message(std::string_view channel_id, std::string_view message_id);
+  // The channel's kept messages, oldest first.
+  [[nodiscard]] std::vector<const Message*> channel_messages(std::string_view channel_id) const;
+  // Forgets the kept messages sent before `cutoff_ms` (fake clock) in the channel.
+  void prune_messages_before(std::string_view channel_id, std::int64_t cutoff_ms);
+
+  // enforce_nonce: what a message created with a nonce looked like (ephemeral ones too, which are not kept),
+  // so that a retry with the same nonce gets it back. Entries `window_ms` older than it are forgotten.
+  void remember_nonce(const Message& message, std::int64_t window_ms);
+  // The earlier message of this author with this nonce in the channel, sent less than `window_ms` before
+  // `now_ms`: its kept version if it still exists, else the message as it was created.
+  [[nodiscard]] std::optional<Message> find_by_nonce(std::string_view channel_id, std::string_view author_id,
+                                                     std::string_view nonce, std::int64_t now_ms,
+                                                     std::int64_t window_ms);
 
  private:
   std::map<std::string, std::map<std::string, Relationship, std::less<>>, std::less<>> relationships_;
@@ -211,7 +243,9 @@ class EmulatorState {
            std::less<>>
       game_relationships_;
   std::map<std::string, DmChannel, std::less<>> dm_channels_;
-  std::map<std::string, Message, std::less<>> messages_;  // by message id
+  std::map<std::string, Message, std::less<>> messages_;                              // by message id
+  std::map<std::string, std::vector<std::string>, std::less<>> channel_message_ids_;  // oldest first
+  std::map<std::string, std::deque<Message>, std::less<>> nonce_messages_;  // by channel, oldest first
   std::map<std::string, User, std::less<>> users_;
   std::optional<std::string> first_regular_user_;
   int provisional_counter_ = 0;

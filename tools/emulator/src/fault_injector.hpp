@@ -1,5 +1,5 @@
 // Faults injected through the admin API into matching API requests: delays, error statuses (including 429s),
-// raw bodies, truncated responses and dropped connections.
+// raw bodies, truncated responses, dropped connections and lost responses (handled, then dropped).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +22,8 @@ struct Fault {
   bool global = false;                  // for 429s
   std::int64_t delay_ms = 0;
   bool drop = false;
+  // Handle the request (its effects and dispatches happen), then close without answering: a lost response.
+  bool drop_after = false;
   bool truncate = false;
   std::optional<std::string> body;
   std::optional<std::string> content_type;

@@ -161,6 +161,7 @@ void EmulatorService::gateway_disconnected(std::uint64_t id, std::optional<int> 
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
   gateway_presence_changed(session->second.user_id);
+  lobby_connection_changed(session->second.user_id, session->second.app_id);
 }
 
 void EmulatorService::gateway_close_connection(std::uint64_t id, int code, std::string_view reason) {
@@ -180,6 +181,7 @@ void EmulatorService::gateway_close_connection(std::uint64_t id, int code, std::
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
   gateway_presence_changed(session->second.user_id);
+  lobby_connection_changed(session->second.user_id, session->second.app_id);
 }
 
 void EmulatorService::gateway_drop_connection(std::uint64_t id) {
@@ -197,12 +199,14 @@ void EmulatorService::gateway_detach(std::uint64_t id) {
   if (session == gateway_sessions_.end() || session->second.connection != id) return;
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
+  lobby_connection_changed(session->second.user_id, session->second.app_id);
 }
 
 void EmulatorService::gateway_end_session(const std::string& session_id) {
   const auto session = gateway_sessions_.find(session_id);
   if (session == gateway_sessions_.end()) return;
   const auto user_id = session->second.user_id;
+  const auto app_id = session->second.app_id;
   if (session->second.connection) {
     const auto connection = gateway_connections_.find(*session->second.connection);
     if (connection != gateway_connections_.end()) connection->second.session_id.reset();
@@ -211,6 +215,7 @@ void EmulatorService::gateway_end_session(const std::string& session_id) {
   // The user's last session: a later one starts with a fresh presence (online, no activities).
   if (!gateway_user_online(user_id)) presences_.erase(user_id);
   gateway_presence_changed(user_id);
+  lobby_connection_changed(user_id, app_id);
 }
 
 void EmulatorService::gateway_tick() {
@@ -230,6 +235,7 @@ void EmulatorService::gateway_tick() {
   }
   for (const auto& id : expired)
     gateway_end_session(id);
+  lobby_sweep_idle();
 }
 
 // ---- client payloads -----------------------------------------------------------------------------------
@@ -421,12 +427,13 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
     }
     writer.EndArray();
     writer.Key("lobbies");
-    writer.StartArray();
-    writer.EndArray();
+    const auto lobbies = lobby_ready_json(gateway_sessions_.at(session_id));
+    writer.RawValue(lobbies.c_str(), lobbies.size(), rapidjson::kArrayType);
     writer.EndObject();
   });
   gateway_dispatch(session_id, "READY", ready);
   gateway_presence_changed(user.id);
+  lobby_connection_changed(user.id, app_id);
 }
 
 void EmulatorService::gateway_resume(std::uint64_t id, const rapidjson::Value& d) {
@@ -484,6 +491,7 @@ void EmulatorService::gateway_resume(std::uint64_t id, const rapidjson::Value& d
   }
   gateway_dispatch(session_id, "RESUMED", "{}");
   gateway_presence_changed(session.user_id);
+  lobby_connection_changed(session.user_id, session.app_id);
 }
 
 void EmulatorService::gateway_presence_update(std::uint64_t id, const rapidjson::Value& d) {

@@ -529,43 +529,7 @@ void EmulatorService::remove_game_relationships_between(const std::string& user_
 
 // ---- DM channels and activity invites --------------------------------------------------------------------
 
-std::string EmulatorService::message_json(const Message& message) const {
-  const auto* author = state_.find_user(message.author_id);
-  const auto author_text = author != nullptr ? user_json(*author) : "{\"id\":\"" + message.author_id + "\"}";
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("id");
-    write_string(writer, message.id);
-    writer.Key("channel_id");
-    write_string(writer, message.channel_id);
-    writer.Key("type");
-    writer.Int(0);
-    writer.Key("content");
-    write_string(writer, message.content);
-    writer.Key("author");
-    writer.RawValue(author_text.c_str(), author_text.size(), rapidjson::kObjectType);
-    writer.Key("timestamp");
-    write_string(writer, format_rfc3339_ms(message.timestamp_ms));
-    if (message.application_id) {
-      writer.Key("application_id");
-      write_string(writer, *message.application_id);
-    }
-    if (message.activity) {
-      writer.Key("activity");
-      writer.StartObject();
-      writer.Key("type");
-      writer.Int(message.activity->type);
-      writer.Key("party_id");
-      write_string(writer, message.activity->party_id);
-      if (message.activity->session_id) {
-        writer.Key("session_id");
-        write_string(writer, *message.activity->session_id);
-      }
-      writer.EndObject();
-    }
-    writer.EndObject();
-  });
-}
+// message_json: message_routes.cpp.
 
 HttpResponse EmulatorService::api_create_dm_channel(const RouteContext& context) {
   const auto principal = authenticate(context.request);
@@ -640,10 +604,15 @@ HttpResponse EmulatorService::api_create_message(const RouteContext& context) {
   }
   if (content && utf8_length(*content) > kMessageContentMax)
     fields.add_issue("content", {"BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."});
+  MessageInput input;
+  read_message_extras(body, input, errors);
   if (!errors.empty()) return invalid_form_body(errors);
   if (application_id && state_.find_application(*application_id) == nullptr) {
     return error_response(404, error_code::kUnknownApplication, "Unknown Application");
   }
+  // A retry of a message that was created (its answer lost) gets that message, whatever changed since.
+  if (auto earlier = nonce_duplicate(channel->id, user_id, input))
+    return HttpResponse::json(200, message_json(*earlier));
 
   const auto& other_id = recipients[0] == user_id ? recipients[1] : recipients[0];
   const int mine = state_.relationship_type(user_id, other_id);
@@ -653,6 +622,17 @@ HttpResponse EmulatorService::api_create_message(const RouteContext& context) {
       (activity && mine != relationship_type::kFriend)) {
     return error_response(400, social_error::kCannotMessageUser, "Cannot send messages to this user");
   }
+  // The game whose sessions count as "online in the game": the caller's token's application.
+  const std::string token_app = principal->application != nullptr ? principal->application->id : "";
+  bool ephemeral = false;
+  if (!activity) {
+    const auto allowed = dm_allowed(user_id, other_id, channel->id, token_app);
+    if (!allowed) {
+      return error_response(400, social_error::kCannotMessageUser, "Cannot send messages to this user");
+    }
+    ephemeral = *allowed;
+  }
+  if (auto limited = take_social_limit(token_app, SocialLimit::dm)) return std::move(*limited);
 
   Message message;
   message.id = snowflakes_.next_string();
@@ -662,7 +642,14 @@ HttpResponse EmulatorService::api_create_message(const RouteContext& context) {
   message.timestamp_ms = clock_.now_ms();
   message.application_id = application_id;
   message.activity = std::move(activity);
-  const auto json = message_json(state_.add_message(std::move(message)));
+  message.nonce = std::move(input.nonce);
+  message.nonce_is_number = input.nonce_is_number;
+  message.metadata = std::move(input.metadata);
+  message.recipient_id = other_id;
+  if (ephemeral) message.flags |= kMessageFlagEphemeral;
+  if (message.nonce) state_.remember_nonce(message, kNonceWindowMs);
+  // Ephemeral DMs are delivered, never kept: no history, no edit.
+  const auto json = message_json(ephemeral ? message : state_.add_message(std::move(message)));
   gateway_dispatch_to_user(user_id, "MESSAGE_CREATE", json);
   gateway_dispatch_to_user(other_id, "MESSAGE_CREATE", json);
   return HttpResponse::json(200, json);
