@@ -9,7 +9,10 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 struct platformpp_client {
   platformpp::Client client;
@@ -18,6 +21,13 @@ struct platformpp_client {
 
 struct platformpp_client_result {
   platformpp::ClientResult result;
+};
+
+struct platformpp_user_handle {
+  platformpp::UserHandle user;
+  std::string username, displayName;
+  std::optional<std::string> avatar, tag;
+  mutable std::string avatarUrl;  // the last avatar_url answer
 };
 
 struct platformpp_authorization_code_verifier {
@@ -103,6 +113,52 @@ inline char* CopyOut(const std::string& text) {
   if (out) std::memcpy(out, text.c_str(), text.size() + 1);
   return out;
 }
+
+inline platformpp_user_handle MakeUser(const platformpp::UserHandle& user) {
+  return platformpp_user_handle{user,          user.Username(),        user.DisplayName(),
+                                user.Avatar(), user.PrimaryGuildTag(), {}};
+}
+
+// Registers (or, for a NULL callback, clears) a callback that gets one id.
+template <class Setter>
+void SetUserIdCallback(platformpp_client* client, platformpp_user_id_fn callback, void* user_data,
+                       platformpp_user_data_free_fn user_data_free, Setter set) {
+  if (!client) return Refuse(user_data, user_data_free);
+  try {
+    auto owned = Own(user_data, user_data_free);
+    if (!callback) {
+      set(nullptr);
+      return;
+    }
+    set([callback, owned](uint64_t userId) { callback(userId, owned->Get()); });
+  } catch (...) {
+  }
+}
+
+// Borrowed C pairs -> Metadata; NULL with count 0 is empty.
+inline platformpp::Metadata ToMetadata(const platformpp_string_pair* pairs, size_t count) {
+  platformpp::Metadata metadata;
+  for (size_t i = 0; pairs && i < count; ++i)
+    metadata[ToString(pairs[i].key)] = ToString(pairs[i].value);
+  return metadata;
+}
+
+// Metadata kept alive for C views of it (pointers into `strings`).
+struct MetadataView {
+  std::vector<std::pair<std::string, std::string>> strings;
+  std::vector<platformpp_string_pair> pairs;
+
+  MetadataView() = default;
+  explicit MetadataView(const platformpp::Metadata& metadata) : strings(metadata.begin(), metadata.end()) {
+    pairs.reserve(strings.size());
+    for (const auto& [key, value] : strings)
+      pairs.push_back(platformpp_string_pair{{key.c_str(), key.size()}, {value.c_str(), value.size()}});
+  }
+  MetadataView(const MetadataView&) = delete;
+  MetadataView& operator=(const MetadataView&) = delete;
+  // Moving the vectors hands over their buffers; the strings stay where they are, so `pairs` stays valid.
+  MetadataView(MetadataView&& other) noexcept = default;
+};
 
 /// A new activity handle (the caller's to destroy), or NULL when out of memory.
 platformpp_activity* NewActivity(const platformpp::Activity& activity);

@@ -11,13 +11,6 @@
 
 using namespace platformpp::c_api;
 
-struct platformpp_user_handle {
-  platformpp::UserHandle user;
-  std::string username, displayName;
-  std::optional<std::string> avatar, tag;
-  mutable std::string avatarUrl;  // the last avatar_url answer
-};
-
 struct platformpp_relationship_handle {
   platformpp::RelationshipHandle relationship;
   std::optional<platformpp_user_handle> user;
@@ -42,11 +35,6 @@ struct platformpp_user_application_profile_list {
 };
 
 namespace {
-
-platformpp_user_handle MakeUser(const platformpp::UserHandle& user) {
-  return platformpp_user_handle{user,          user.Username(),        user.DisplayName(),
-                                user.Avatar(), user.PrimaryGuildTag(), {}};
-}
 
 platformpp_user_handle* NewUser(const platformpp::UserHandle& user) {
   return new (std::nothrow) platformpp_user_handle(MakeUser(user));
@@ -82,21 +70,6 @@ platformpp_relationship_list* NewList(const std::vector<platformpp::Relationship
     return nullptr;
   }
   return list;
-}
-
-template <class Setter>
-void SetUserIdCallback(platformpp_client* client, platformpp_user_id_fn callback, void* user_data,
-                       platformpp_user_data_free_fn user_data_free, Setter set) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      set(nullptr);
-      return;
-    }
-    set([callback, owned](uint64_t userId) { callback(userId, owned->Get()); });
-  } catch (...) {
-  }
 }
 
 template <class Setter>

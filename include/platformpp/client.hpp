@@ -17,7 +17,9 @@
 #include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
 #include <platformpp/client_result.hpp>
+#include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
+#include <platformpp/message.hpp>
 #include <platformpp/social.hpp>
 
 #include <chrono>
@@ -364,6 +366,100 @@ class Client {
   /// The same. The platform's SDK offers it for callers that must not take its lock; platformpp never holds
   /// its state lock while running a callback, so both are safe everywhere. Kept for source compatibility.
   std::vector<UserApplicationProfileHandle> GetUserApplicationProfilesNoLock() const;
+
+  // --- Lobbies ---------------------------------------------------------------------------------------------
+
+  // The state (GetLobbyHandle, GetLobbyIds) comes from the realtime connection: READY lists the lobbies of
+  // this game the player is in, then LOBBY_* dispatches keep them current. The calls below need a token and
+  // SetApplicationId (else ClientNotReady) and end when the platform answered; the new state (and its
+  // callbacks) follows over the realtime connection. Rules checked before anything is sent (else
+  // ValidationError naming the field): a secret of 1 to 250 characters; metadata of at most 1000 characters
+  // in total (keys and values, as Unicode code points) for the lobby and for the member. Lobbies the game's
+  // backend created cannot be joined or left from here (HTTPError 403, code 50001).
+
+  using CreateOrJoinLobbyCallback = std::function<void(ClientResult result, uint64_t lobbyId)>;
+  using LeaveLobbyCallback = std::function<void(ClientResult result)>;
+  using LinkOrUnlinkChannelCallback = std::function<void(ClientResult result)>;
+  using JoinLinkedLobbyGuildCallback = std::function<void(ClientResult result, std::string inviteUrl)>;
+  using ProvisionalUserMergeRequiredCallback = std::function<void()>;
+  using LobbyCreatedCallback = std::function<void(uint64_t lobbyId)>;
+  using LobbyUpdatedCallback = std::function<void(uint64_t lobbyId)>;
+  using LobbyDeletedCallback = std::function<void(uint64_t lobbyId)>;
+  using LobbyMemberAddedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
+  using LobbyMemberUpdatedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
+  using LobbyMemberRemovedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
+
+  /// Joins the game's lobby that has `secret`, creating it when there is none (a secret stays tied to its
+  /// lobby for 30 days). A lobby holds at most 1000 members.
+  void CreateOrJoinLobby(std::string secret, CreateOrJoinLobbyCallback callback);
+  /// The same, replacing the lobby's metadata and the player's member metadata with these.
+  void CreateOrJoinLobbyWithMetadata(std::string secret, Metadata lobbyMetadata, Metadata memberMetadata,
+                                     CreateOrJoinLobbyCallback callback);
+  void LeaveLobby(uint64_t lobbyId, LeaveLobbyCallback callback);
+  std::optional<LobbyHandle> GetLobbyHandle(uint64_t lobbyId) const;
+  std::vector<uint64_t> GetLobbyIds() const;
+  /// Links a guild text channel to the lobby; the player must be a member with the CanLinkLobby flag and
+  /// able to view the channel.
+  void LinkChannelToLobby(uint64_t lobbyId, uint64_t channelId, LinkOrUnlinkChannelCallback callback);
+  void UnlinkChannelFromLobby(uint64_t lobbyId, LinkOrUnlinkChannelCallback callback);
+  /// Creates a single-use invite (valid one hour) to the guild of the lobby's linked channel for the player
+  /// and opens it (SetUrlOpener); the callback gets its URL. A provisional account cannot join a guild:
+  /// `provisionalUserMergeRequiredCallback` runs instead and the operation ends as ValidationError.
+  void JoinLinkedLobbyGuild(uint64_t lobbyId,
+                            ProvisionalUserMergeRequiredCallback provisionalUserMergeRequiredCallback,
+                            JoinLinkedLobbyGuildCallback callback);
+  void SetLobbyCreatedCallback(LobbyCreatedCallback callback);
+  void SetLobbyUpdatedCallback(LobbyUpdatedCallback callback);
+  void SetLobbyDeletedCallback(LobbyDeletedCallback callback);
+  void SetLobbyMemberAddedCallback(LobbyMemberAddedCallback callback);
+  void SetLobbyMemberUpdatedCallback(LobbyMemberUpdatedCallback callback);
+  void SetLobbyMemberRemovedCallback(LobbyMemberRemovedCallback callback);
+
+  // --- Messages --------------------------------------------------------------------------------------------
+
+  // Lobby messages go to every member of the lobby; direct messages (DMs) to one player, who must be a
+  // friend (platform or game), or online in this game too (then the DM is ephemeral: delivered, not kept),
+  // or share a guild with the player after earlier DMs; otherwise HTTPError 400 code 50007. Content is 1 to
+  // 2000 characters (ValidationError otherwise). Nothing is lost: a message that cannot reach the platform
+  // (no connection, lost response, 5xx) is sent again with the same nonce and `enforce_nonce` until the
+  // platform answers, so it appears exactly once, and the messages of one Client to one channel arrive in
+  // the order they were sent. The callback gets the message's id once the platform has it.
+
+  using SendUserMessageCallback = std::function<void(ClientResult result, uint64_t messageId)>;
+  using EditUserMessageCallback = std::function<void(ClientResult result)>;
+  using DeleteUserMessageCallback = std::function<void(ClientResult result)>;
+  using GetMessagesCallback = std::function<void(ClientResult result, std::vector<MessageHandle> messages)>;
+  using UserMessageSummariesCallback =
+      std::function<void(ClientResult result, std::vector<UserMessageSummary> summaries)>;
+  using MessageCreatedCallback = std::function<void(uint64_t messageId)>;
+  using MessageUpdatedCallback = std::function<void(uint64_t messageId)>;
+  using MessageDeletedCallback = std::function<void(uint64_t messageId, uint64_t channelId)>;
+
+  void SendLobbyMessage(uint64_t lobbyId, std::string content, SendUserMessageCallback callback);
+  void SendLobbyMessageWithMetadata(uint64_t lobbyId, std::string content, Metadata metadata,
+                                    SendUserMessageCallback callback);
+  void SendUserMessage(uint64_t recipientId, std::string content, SendUserMessageCallback callback);
+  void SendUserMessageWithMetadata(uint64_t recipientId, std::string content, Metadata metadata,
+                                   SendUserMessageCallback callback);
+  /// Replaces the text of the player's own DM; its moderation metadata is cleared.
+  void EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content,
+                       EditUserMessageCallback callback);
+  void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, DeleteUserMessageCallback callback);
+  std::optional<MessageHandle> GetMessageHandle(uint64_t messageId) const;
+  /// A DM channel or a lobby the Client knows.
+  std::optional<ChannelHandle> GetChannelHandle(uint64_t channelId) const;
+  /// Up to `limit` (1 to 200) of the lobby's newest messages from the last 72 hours, oldest first; members
+  /// only.
+  void GetLobbyMessagesWithLimit(uint64_t lobbyId, int32_t limit, GetMessagesCallback callback);
+  /// Up to `limit` (1 to 200) of the newest DMs with `recipientId`, oldest first.
+  void GetUserMessagesWithLimit(uint64_t recipientId, int32_t limit, GetMessagesCallback callback);
+  /// The last DM with each player the player has a DM conversation with.
+  void GetUserMessageSummaries(UserMessageSummariesCallback callback);
+  void SetMessageCreatedCallback(MessageCreatedCallback callback);
+  void SetMessageUpdatedCallback(MessageUpdatedCallback callback);
+  void SetMessageDeletedCallback(MessageDeletedCallback callback);
+  /// Whether the game shows its chat now; the platform uses it to decide where to notify the player.
+  void SetShowingChat(bool showingChat);
 
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();

@@ -3,9 +3,12 @@
 
 #include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
+#include <platformpp/backend.hpp>
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/io_context.hpp>
+#include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
+#include <platformpp/message.hpp>
 #include <platformpp/social.hpp>
 #include <platformpp/version.hpp>

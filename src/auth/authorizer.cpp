@@ -70,6 +70,11 @@ void Authorizer::SetUrlOpener(UrlOpener opener) {
   opener_ = opener ? std::make_shared<UrlOpener>(std::move(opener)) : nullptr;
 }
 
+std::shared_ptr<UrlOpener> Authorizer::Opener() {
+  std::lock_guard lock(mutex_);
+  return opener_;
+}
+
 void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completion) {
   auto fail = [&](std::string message) {
     completion(Failed(ErrorType::ValidationError, std::move(message)), {}, {});

@@ -41,6 +41,8 @@ class Authorizer {
   ~Authorizer();
 
   void SetUrlOpener(UrlOpener opener);
+  /// The opener SetUrlOpener set; null for the system's browser. Any thread.
+  std::shared_ptr<UrlOpener> Opener();
   void Authorize(AuthorizationArgs args, AuthorizeCompletion completion);
   /// Ends a pending Authorize with Aborted (nothing happens when none is pending).
   void Abort();

@@ -4,6 +4,8 @@
 #include "auth/authorizer.hpp"
 #include "core/io_context_access.hpp"
 #include "ipc/ipc_connection.hpp"
+#include "lobby/lobby_store.hpp"
+#include "messaging/message_service.hpp"
 #include "presence/presence_service.hpp"
 #include "social/social_store.hpp"
 
@@ -48,7 +50,12 @@ ClientCore::ClientCore(ClientOptions options)
   social_ = std::make_unique<social::SocialStore>(*this);
   presence_ = std::make_unique<presence::PresenceService>(*this);
   AddGatewaySink([this](const gateway::Dispatch& dispatch) { social_->OnDispatch(dispatch); });
+  lobbies_ = std::make_unique<lobby::LobbyStore>(*this);
+  messages_ = std::make_unique<messaging::MessageService>(*this);
   AddGatewaySink([this](const gateway::Dispatch& dispatch) { presence_->OnDispatch(dispatch); });
+  // Lobbies before messages: a message's lobby (and its member's additional name) is known when it arrives.
+  AddGatewaySink([this](const gateway::Dispatch& dispatch) { lobbies_->OnDispatch(dispatch); });
+  AddGatewaySink([this](const gateway::Dispatch& dispatch) { messages_->OnDispatch(dispatch); });
   gateway_->SetDispatchSink([this](const gateway::Dispatch& dispatch) {
     for (auto& sink : gatewaySinks_)
       sink(dispatch);
@@ -74,7 +81,8 @@ void ClientCore::Destroy() noexcept {
     ipcClosed_ = true;  // no new connection from here on
   }
   if (ipc_) ipc_->Shutdown();
-  gateway_->Shutdown();  // before the HTTP client, whose GET /gateway it may be waiting for
+  messages_->Shutdown();  // its queued sends end before the HTTP client stops
+  gateway_->Shutdown();   // before the HTTP client, whose GET /gateway it may be waiting for
   authorizer_->Shutdown();
   http_->Shutdown();
   // 3. Complete everything queued with ClientDestroyed, here on the destroying thread.

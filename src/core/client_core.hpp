@@ -37,6 +37,14 @@ namespace platformpp::presence {
 class PresenceService;
 }
 
+namespace platformpp::lobby {
+class LobbyStore;
+}
+
+namespace platformpp::messaging {
+class MessageService;
+}
+
 namespace platformpp::core {
 
 class ClientCore {
@@ -69,6 +77,8 @@ class ClientCore {
   gateway::GatewayConnection& Gateway() noexcept { return *gateway_; }
   social::SocialStore& Social() noexcept { return *social_; }
   presence::PresenceService& Presence() noexcept { return *presence_; }
+  lobby::LobbyStore& Lobbies() noexcept { return *lobbies_; }
+  messaging::MessageService& Messages() noexcept { return *messages_; }
   /// The connection to the local desktop client, created (not started) on first use for `applicationId`
   /// (sent in the handshake). Null when IPC is disabled, the id is 0, or the Client is being destroyed.
   ipc::IpcConnection* Ipc(uint64_t applicationId);
@@ -114,6 +124,8 @@ class ClientCore {
   std::unique_ptr<gateway::GatewayConnection> gateway_;
   std::unique_ptr<social::SocialStore> social_;
   std::unique_ptr<presence::PresenceService> presence_;
+  std::unique_ptr<lobby::LobbyStore> lobbies_;
+  std::unique_ptr<messaging::MessageService> messages_;
   std::vector<gateway::DispatchSink> gatewaySinks_;  // filled during construction, read on the network thread
   std::atomic<Client::Status> status_{Client::Status::Disconnected};
   mutable std::mutex gatewayMutex_;

@@ -1,4 +1,5 @@
 #include "social/social_store.hpp"
+#include "core/shared_callback.hpp"
 
 #include "core/client_core.hpp"
 #include "presence/activity_json.hpp"
@@ -48,11 +49,6 @@ bool ReadType(const json::Value& relationship, RelationshipType& type) {
   if (!wire || !RelationshipTypeFromWire(*wire)) return false;
   type = static_cast<RelationshipType>(*wire);
   return true;
-}
-
-template <class Callback>
-std::shared_ptr<Callback> Share(Callback callback) {
-  return callback ? std::make_shared<Callback>(std::move(callback)) : nullptr;
 }
 
 }  // namespace
@@ -616,27 +612,19 @@ std::vector<GuildMinimal> SocialStore::ReadyGuilds() const {
 }
 
 void SocialStore::SetRelationshipCreatedCallback(Client::RelationshipCreatedCallback callback) {
-  auto shared = Share(std::move(callback));
-  std::lock_guard lock(mutex_);
-  createdCallback_ = std::move(shared);
+  core::ReplaceCallback(mutex_, createdCallback_, std::move(callback));
 }
 
 void SocialStore::SetRelationshipDeletedCallback(Client::RelationshipDeletedCallback callback) {
-  auto shared = Share(std::move(callback));
-  std::lock_guard lock(mutex_);
-  deletedCallback_ = std::move(shared);
+  core::ReplaceCallback(mutex_, deletedCallback_, std::move(callback));
 }
 
 void SocialStore::SetRelationshipGroupsUpdatedCallback(Client::RelationshipGroupsUpdatedCallback callback) {
-  auto shared = Share(std::move(callback));
-  std::lock_guard lock(mutex_);
-  groupsCallback_ = std::move(shared);
+  core::ReplaceCallback(mutex_, groupsCallback_, std::move(callback));
 }
 
 void SocialStore::SetUserUpdatedCallback(Client::UserUpdatedCallback callback) {
-  auto shared = Share(std::move(callback));
-  std::lock_guard lock(mutex_);
-  userCallback_ = std::move(shared);
+  core::ReplaceCallback(mutex_, userCallback_, std::move(callback));
 }
 
 }  // namespace platformpp::social

@@ -1,0 +1,146 @@
+#pragma once
+// platformpp::backend: what a game's own server does for lobbies and messaging with the application's bot
+// token: lobbies it owns (players cannot join or leave them from the game), their members with metadata,
+// flags and additional names, moderation metadata on lobby and direct messages, invites to a lobby's linked
+// channel, and provisional accounts for its players.
+//
+// Same threading contract as platformpp::Client: every callback runs inside RunCallbacks on the caller's
+// thread, each operation ends exactly once, destroying the BackendClient ends pending operations with
+// ClientDestroyed. The bot token never appears in logs.
+
+#include <platformpp/client_result.hpp>
+#include <platformpp/lobby.hpp>
+#include <platformpp/logging.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace platformpp {
+class IoContext;
+}
+
+namespace platformpp::backend {
+
+struct BackendOptions {
+  /// Base address of the HTTP API, version included.
+  std::string apiBase = "https://discord.com/api/v10";
+  /// PEM file of extra certificate authorities to trust (e.g. the emulator's `ca_file`).
+  std::string caFile;
+  bool useSystemCertificates = true;
+  /// The application's bot token (sent as `Authorization: Bot <token>`).
+  std::string botToken;
+  /// Share network threads with Clients or other BackendClients; null gives this one a thread of its own.
+  std::shared_ptr<IoContext> ioContext;
+  std::string userAgentSuffix;
+  /// Timeout of one HTTP exchange.
+  std::chrono::milliseconds httpTimeout{30000};
+};
+
+/// A lobby member as the backend sees it.
+struct LobbyMember {
+  uint64_t id = 0;
+  Metadata metadata;
+  uint32_t flags = 0;
+  /// Shown with the member's messages (MessageHandle::AdditionalName); empty when unset.
+  std::string additionalName;
+};
+
+struct Lobby {
+  uint64_t id = 0;
+  uint64_t applicationId = 0;
+  Metadata metadata;
+  std::vector<LobbyMember> members;
+  /// The linked guild channel, if any.
+  std::optional<uint64_t> linkedChannelId;
+  uint32_t flags = 0;
+};
+
+/// A member to add, update or (bulk only) remove. Unset fields keep their value on an update.
+struct LobbyMemberArgs {
+  uint64_t id = 0;
+  std::optional<Metadata> metadata;
+  std::optional<uint32_t> flags;  ///< LobbyMemberFlags bits
+  /// 1 to 80 characters.
+  std::optional<std::string> additionalName;
+  /// Bulk updates only: remove this member.
+  bool remove = false;
+};
+
+struct LobbyArgs {
+  std::optional<Metadata> metadata;
+  /// How long the lobby lives with no member connected: 5 to 604800 seconds (the platform's default: 300).
+  std::optional<int32_t> idleTimeoutSeconds;
+  std::optional<uint32_t> flags;
+  /// Members to add with the lobby (at most 25).
+  std::vector<LobbyMemberArgs> members;
+};
+
+/// A provisional account's token for one of the game's players (/partner-sdk/token/bot).
+struct ProvisionalToken {
+  std::string accessToken;
+  std::string tokenType;
+  int32_t expiresIn = 0;
+  std::string scopes;
+  std::string idToken;
+};
+
+class BackendClient {
+ public:
+  using ResultCallback = std::function<void(ClientResult result)>;
+  using LobbyCallback = std::function<void(ClientResult result, Lobby lobby)>;
+  using MemberCallback = std::function<void(ClientResult result, LobbyMember member)>;
+  using MembersCallback = std::function<void(ClientResult result, std::vector<LobbyMember> members)>;
+  using InviteCallback = std::function<void(ClientResult result, std::string code)>;
+  using ProvisionalTokenCallback = std::function<void(ClientResult result, ProvisionalToken token)>;
+
+  explicit BackendClient(BackendOptions options);
+  ~BackendClient();
+  BackendClient(BackendClient&&) noexcept;
+  BackendClient& operator=(BackendClient&&) noexcept;
+  BackendClient(const BackendClient&) = delete;
+  BackendClient& operator=(const BackendClient&) = delete;
+
+  void RunCallbacks();
+  bool WaitForCallbacks(int32_t timeoutMilliseconds);
+  void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
+
+  void CreateLobby(LobbyArgs args, LobbyCallback callback);
+  void GetLobby(uint64_t lobbyId, LobbyCallback callback);
+  /// Changes metadata, idle timeout or flags (`args.members` must be empty here; use the member calls).
+  void UpdateLobby(uint64_t lobbyId, LobbyArgs args, LobbyCallback callback);
+  void DeleteLobby(uint64_t lobbyId, ResultCallback callback);
+  /// Adds the member, or updates it when already in the lobby.
+  void AddLobbyMember(uint64_t lobbyId, LobbyMemberArgs member, MemberCallback callback);
+  void RemoveLobbyMember(uint64_t lobbyId, uint64_t userId, ResultCallback callback);
+  /// 1 to 25 member operations in one request (add, update or remove).
+  void BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMemberArgs> members,
+                              MembersCallback callback);
+  /// Links a guild channel to the lobby (or unlinks it: nullopt).
+  void SetLobbyLinkedChannel(uint64_t lobbyId, std::optional<uint64_t> channelId, LobbyCallback callback);
+  /// A single-use invite, valid for one hour, to the lobby's linked channel's guild for `userId`.
+  void CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64_t userId, InviteCallback callback);
+  /// Replaces a lobby message's moderation metadata (at most 5 pairs, values up to 2000 characters).
+  void SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t messageId, Metadata metadata,
+                                         ResultCallback callback);
+  /// The same for a DM between `userId1` and `userId2`.
+  void SetUserMessageModerationMetadata(uint64_t userId1, uint64_t userId2, uint64_t messageId,
+                                        Metadata metadata, ResultCallback callback);
+  /// A provisional account for the game's player `externalUserId` (1 to 1024 characters), created on first
+  /// use; `preferredGlobalName` (1 to 32) names a new account.
+  void GetProvisionalToken(std::string externalUserId, std::optional<std::string> preferredGlobalName,
+                           ProvisionalTokenCallback callback);
+
+  /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
+  explicit operator bool() const noexcept { return impl_ != nullptr; }
+
+ private:
+  class Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace platformpp::backend

@@ -1,0 +1,146 @@
+#pragma once
+// Lobbies as the Client keeps them from the realtime connection: the lobbies the player is a member of in
+// this game, their members and metadata, the guild channel linked to each and its call. Handles are
+// snapshots: each getter returns what the Client knew when the handle was made; ask the Client again after a
+// callback to see a change. Names and numeric values match the platform's own Social SDK.
+
+#include <platformpp/social.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace platformpp {
+
+/// String pairs a lobby or a member carries. At most 1000 characters in total per lobby and per member
+/// (keys and values, counted as Unicode code points).
+using Metadata = std::unordered_map<std::string, std::string>;
+
+/// Bits of LobbyMemberHandle::Flags(); only the game's backend sets them.
+enum class LobbyMemberFlags : uint32_t {
+  None = 0,
+  /// The member may link a guild channel to the lobby and unlink it.
+  CanLinkLobby = 1,
+};
+
+class LobbyMemberHandle {
+ public:
+  uint64_t Id() const { return id_; }
+  platformpp::Metadata Metadata() const { return metadata_; }
+  uint32_t Flags() const { return flags_; }
+  bool CanLinkLobby() const { return (flags_ & static_cast<uint32_t>(LobbyMemberFlags::CanLinkLobby)) != 0; }
+  /// Whether the member has a realtime connection to this game open now.
+  bool Connected() const { return connected_; }
+  /// The member as a user, when the Client knows them.
+  std::optional<UserHandle> User() const { return user_; }
+
+  // Filled by the SDK.
+  struct Data {
+    uint64_t id = 0;
+    platformpp::Metadata metadata;
+    uint32_t flags = 0;
+    bool connected = false;
+    std::optional<UserHandle> user;
+  };
+  LobbyMemberHandle() = default;
+  explicit LobbyMemberHandle(Data data)
+      : id_(data.id),
+        metadata_(std::move(data.metadata)),
+        flags_(data.flags),
+        connected_(data.connected),
+        user_(std::move(data.user)) {}
+
+ private:
+  uint64_t id_ = 0;
+  platformpp::Metadata metadata_;
+  uint32_t flags_ = 0;
+  bool connected_ = false;
+  std::optional<UserHandle> user_;
+};
+
+/// The guild text channel linked to a lobby: its messages and the lobby's are the same conversation.
+class LinkedChannel {
+ public:
+  uint64_t Id() const { return id_; }
+  std::string Name() const { return name_; }
+  uint64_t GuildId() const { return guildId_; }
+
+  LinkedChannel() = default;
+  LinkedChannel(uint64_t id, std::string name, uint64_t guildId)
+      : id_(id), name_(std::move(name)), guildId_(guildId) {}
+
+ private:
+  uint64_t id_ = 0;
+  std::string name_;
+  uint64_t guildId_ = 0;
+};
+
+/// Who is in the voice call of a lobby (from the realtime connection's voice states).
+class CallInfoHandle {
+ public:
+  uint64_t ChannelId() const { return channelId_; }
+  uint64_t GuildId() const { return guildId_; }
+  std::vector<uint64_t> GetParticipants() const { return participants_; }
+
+  CallInfoHandle() = default;
+  CallInfoHandle(uint64_t channelId, uint64_t guildId, std::vector<uint64_t> participants)
+      : channelId_(channelId), guildId_(guildId), participants_(std::move(participants)) {}
+
+ private:
+  uint64_t channelId_ = 0, guildId_ = 0;
+  std::vector<uint64_t> participants_;
+};
+
+class LobbyHandle {
+ public:
+  uint64_t Id() const { return id_; }
+  platformpp::Metadata Metadata() const { return metadata_; }
+  std::vector<uint64_t> LobbyMemberIds() const;
+  std::vector<LobbyMemberHandle> LobbyMembers() const { return members_; }
+  std::optional<LobbyMemberHandle> GetLobbyMemberHandle(uint64_t memberId) const;
+  std::optional<platformpp::LinkedChannel> LinkedChannel() const { return linkedChannel_; }
+  /// The lobby's call, while anyone is in it. Lobby voice states are not modelled yet (neither the SDK nor
+  /// the emulator carries them), so this is empty for now.
+  std::optional<CallInfoHandle> GetCallInfoHandle() const { return call_; }
+
+  // Filled by the SDK.
+  struct Data {
+    uint64_t id = 0;
+    platformpp::Metadata metadata;
+    std::vector<LobbyMemberHandle> members;
+    std::optional<platformpp::LinkedChannel> linkedChannel;
+    std::optional<CallInfoHandle> call;
+  };
+  LobbyHandle() = default;
+  explicit LobbyHandle(Data data)
+      : id_(data.id),
+        metadata_(std::move(data.metadata)),
+        members_(std::move(data.members)),
+        linkedChannel_(std::move(data.linkedChannel)),
+        call_(std::move(data.call)) {}
+
+ private:
+  uint64_t id_ = 0;
+  platformpp::Metadata metadata_;
+  std::vector<LobbyMemberHandle> members_;
+  std::optional<platformpp::LinkedChannel> linkedChannel_;
+  std::optional<CallInfoHandle> call_;
+};
+
+inline std::vector<uint64_t> LobbyHandle::LobbyMemberIds() const {
+  std::vector<uint64_t> ids;
+  ids.reserve(members_.size());
+  for (const auto& member : members_)
+    ids.push_back(member.Id());
+  return ids;
+}
+
+inline std::optional<LobbyMemberHandle> LobbyHandle::GetLobbyMemberHandle(uint64_t memberId) const {
+  for (const auto& member : members_)
+    if (member.Id() == memberId) return member;
+  return std::nullopt;
+}
+
+}  // namespace platformpp

@@ -1,0 +1,92 @@
+// Client's lobby messages and DMs: the state comes from the MessageService (kept by the Gateway and the
+// answers), sends go through its outbox (docs/social-protocol.md, "Lobbies and messages").
+#include "core/client_core.hpp"
+#include "messaging/message_service.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace platformpp {
+
+void Client::SendLobbyMessage(uint64_t lobbyId, std::string content, SendUserMessageCallback callback) {
+  SendLobbyMessageWithMetadata(lobbyId, std::move(content), {}, std::move(callback));
+}
+
+void Client::SendLobbyMessageWithMetadata(uint64_t lobbyId, std::string content, Metadata metadata,
+                                          SendUserMessageCallback callback) {
+  auto completion = core_->MakeCompletion<uint64_t>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Messages().SendLobbyMessage(lobbyId, std::move(content), std::move(metadata), std::move(completion));
+}
+
+void Client::SendUserMessage(uint64_t recipientId, std::string content, SendUserMessageCallback callback) {
+  SendUserMessageWithMetadata(recipientId, std::move(content), {}, std::move(callback));
+}
+
+void Client::SendUserMessageWithMetadata(uint64_t recipientId, std::string content, Metadata metadata,
+                                         SendUserMessageCallback callback) {
+  auto completion = core_->MakeCompletion<uint64_t>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Messages().SendUserMessage(recipientId, std::move(content), std::move(metadata),
+                                    std::move(completion));
+}
+
+void Client::EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content,
+                             EditUserMessageCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Messages().EditUserMessage(recipientId, messageId, std::move(content), std::move(completion));
+}
+
+void Client::DeleteUserMessage(uint64_t recipientId, uint64_t messageId, DeleteUserMessageCallback callback) {
+  auto completion = core_->MakeCompletion<>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Messages().DeleteUserMessage(recipientId, messageId, std::move(completion));
+}
+
+std::optional<MessageHandle> Client::GetMessageHandle(uint64_t messageId) const {
+  return core_->Messages().Message(messageId);
+}
+
+std::optional<ChannelHandle> Client::GetChannelHandle(uint64_t channelId) const {
+  return core_->Messages().Channel(channelId);
+}
+
+void Client::GetLobbyMessagesWithLimit(uint64_t lobbyId, int32_t limit, GetMessagesCallback callback) {
+  auto completion = core_->MakeCompletion<std::vector<MessageHandle>>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Messages().GetLobbyMessages(lobbyId, limit, std::move(completion));
+}
+
+void Client::GetUserMessagesWithLimit(uint64_t recipientId, int32_t limit, GetMessagesCallback callback) {
+  auto completion = core_->MakeCompletion<std::vector<MessageHandle>>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Messages().GetUserMessages(recipientId, limit, std::move(completion));
+}
+
+void Client::GetUserMessageSummaries(UserMessageSummariesCallback callback) {
+  auto completion = core_->MakeCompletion<std::vector<UserMessageSummary>>(std::move(callback));
+  if (core_->Destroying()) return;
+  core_->Messages().GetUserMessageSummaries(std::move(completion));
+}
+
+void Client::SetMessageCreatedCallback(MessageCreatedCallback callback) {
+  core_->Messages().SetMessageCreatedCallback(std::move(callback));
+}
+
+void Client::SetMessageUpdatedCallback(MessageUpdatedCallback callback) {
+  core_->Messages().SetMessageUpdatedCallback(std::move(callback));
+}
+
+void Client::SetMessageDeletedCallback(MessageDeletedCallback callback) {
+  core_->Messages().SetMessageDeletedCallback(std::move(callback));
+}
+
+void Client::SetShowingChat(bool showingChat) {
+  core_->Messages().SetShowingChat(showingChat);
+}
+
+}  // namespace platformpp

@@ -1,0 +1,418 @@
+#include "lobby/lobby_store.hpp"
+#include "core/shared_callback.hpp"
+
+#include "core/client_core.hpp"
+#include "social/social_store.hpp"
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+namespace platformpp::lobby {
+namespace {
+
+enum class Kind { Ready, Create, Update, Delete, Member };
+
+std::optional<Kind> KindOf(std::string_view type) {
+  if (type.substr(0, 13) == "LOBBY_MEMBER_") {
+    if (type == "LOBBY_MEMBER_ADD" || type == "LOBBY_MEMBER_UPDATE" || type == "LOBBY_MEMBER_REMOVE" ||
+        type == "LOBBY_MEMBER_CONNECT" || type == "LOBBY_MEMBER_DISCONNECT") {
+      return Kind::Member;
+    }
+    return std::nullopt;
+  }
+  if (type == "LOBBY_CREATE") return Kind::Create;
+  if (type == "LOBBY_UPDATE") return Kind::Update;
+  if (type == "LOBBY_DELETE") return Kind::Delete;
+  if (type == "READY") return Kind::Ready;
+  return std::nullopt;
+}
+
+// LOBBY_DELETEs remembered for the answers of joins in flight (LobbyStore::ApplyJoined): beyond this many,
+// those older than kDeletedKeptFor dispatches are forgotten.
+constexpr std::size_t kMaxDeleted = 1024;
+constexpr uint64_t kDeletedKeptFor = 10000;
+
+UserHandle HandleOf(const social::UserRecord& user) {
+  UserHandle::Data data;
+  data.id = user.id;
+  data.username = user.username;
+  data.globalName = user.globalName;
+  data.avatar = user.avatar;
+  data.primaryGuildTag = user.primaryGuildTag;
+  data.provisional = user.provisional;
+  data.premiumType = user.premiumType;
+  return UserHandle(std::move(data));
+}
+
+}  // namespace
+
+LobbyStore::LobbyStore(core::ClientCore& core) : core_(core) {}
+LobbyStore::~LobbyStore() = default;
+
+void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
+  std::optional<Kind> kind = KindOf(dispatch.type);
+  if (!kind) return;
+  json::Document document;
+  std::string error;
+  if (!json::Parse(dispatch.dataJson, document, &error) || !document.IsObject()) {
+    // The parse error names an offset, never the payload's contents.
+    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object" +
+                        (error.empty() ? std::string() : " (" + error + ")"));
+    return;
+  }
+  std::vector<Pending> events;
+  {
+    std::lock_guard lock(mutex_);
+    ++generation_;
+    switch (*kind) {
+      case Kind::Ready:
+        OnReady(document, events);
+        break;
+      case Kind::Create:
+        OnLobbyUpsert(document, true, events);
+        break;
+      case Kind::Update:
+        OnLobbyUpsert(document, false, events);
+        break;
+      case Kind::Delete:
+        OnLobbyDelete(document, events);
+        break;
+      case Kind::Member:
+        OnMember(document, dispatch.type, events);
+        break;
+    }
+  }
+  Post(std::move(events));
+}
+
+// --- Dispatches (network thread, mutex_ held) -----------------------------------------------------------
+
+void LobbyStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
+  std::unordered_map<uint64_t, LobbyRecord> lobbies;
+  std::vector<uint64_t> order;  // READY's order, for the callbacks of a later READY
+  std::size_t skipped = 0;
+  if (const json::Value* list = json::Member(d, "lobbies"); list && !list->IsNull()) {
+    if (!list->IsArray()) {
+      ++skipped;
+    } else {
+      for (const json::Value& item : list->GetArray()) {
+        auto lobby = ParseLobby(item);
+        if (!lobby || OtherApplication(lobby->applicationId) || lobbies.count(lobby->id)) {
+          if (!lobby || lobbies.count(lobby->id)) ++skipped;
+          continue;
+        }
+        order.push_back(lobby->id);
+        uint64_t id = lobby->id;
+        lobbies.emplace(id, std::move(*lobby));
+      }
+    }
+  }
+  if (skipped > 0) core_.Log().Warning("READY: skipped " + std::to_string(skipped) + " malformed lobbies");
+  bool announce = ready_;
+  ready_ = true;
+  fromAnswer_.clear();
+  std::unordered_map<uint64_t, LobbyRecord> previous = std::exchange(lobbies_, std::move(lobbies));
+  if (!announce) return;
+  // Lobbies gone since the last session first (ascending ids, for a stable order), then READY's.
+  std::vector<uint64_t> gone;
+  for (const auto& [id, lobby] : previous)
+    if (!lobbies_.count(id)) gone.push_back(id);
+  std::sort(gone.begin(), gone.end());
+  for (uint64_t id : gone) {
+    Add(events, Event::Deleted, id);
+    Forget(id);
+  }
+  for (uint64_t id : order) {
+    const LobbyRecord& now = lobbies_.at(id);
+    auto was = previous.find(id);
+    if (was == previous.end()) {
+      Add(events, Event::Created, id);
+      continue;
+    }
+    if (!was->second.SameState(now)) Add(events, Event::Updated, id);
+    CompareMembers(was->second, now, events);
+  }
+}
+
+void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pending>& events) {
+  const char* what = create ? "LOBBY_CREATE" : "LOBBY_UPDATE";
+  auto lobby = ParseLobby(d);
+  if (!lobby) {
+    core_.Log().Warning(std::string(what) + ": ignored, malformed lobby");
+    return;
+  }
+  if (OtherApplication(lobby->applicationId)) {
+    core_.Log().Verbose(std::string(what) + ": ignored, another application's");
+    return;
+  }
+  uint64_t id = lobby->id;
+  auto it = lobbies_.find(id);
+  if (it == lobbies_.end()) {
+    // An update of a lobby the store does not know introduces it all the same.
+    lobbies_.emplace(id, std::move(*lobby));
+    Add(events, Event::Created, id);
+    return;
+  }
+  bool answered = fromAnswer_.erase(id) > 0;
+  LobbyRecord before = std::exchange(it->second, std::move(*lobby));
+  // The LOBBY_CREATE of a join whose answer was applied already: the same lobby, announced once.
+  if (create && answered) return;
+  if (!create || !before.SameState(it->second)) Add(events, Event::Updated, id);
+  CompareMembers(before, it->second, events);
+}
+
+void LobbyStore::OnLobbyDelete(const json::Value& d, std::vector<Pending>& events) {
+  auto id = json::GetSnowflake(d, "id");
+  if (!id || *id == 0) {
+    core_.Log().Warning("LOBBY_DELETE: ignored, no valid `id`");
+    return;
+  }
+  Forget(*id);
+  fromAnswer_.erase(*id);
+  if (lobbies_.erase(*id) > 0) Add(events, Event::Deleted, *id);
+}
+
+void LobbyStore::OnMember(const json::Value& d, std::string_view type, std::vector<Pending>& events) {
+  auto event = ParseMemberEvent(d);
+  if (!event) {
+    core_.Log().Warning(std::string(type) + ": ignored, malformed lobby member");
+    return;
+  }
+  if (OtherApplication(event->applicationId)) {
+    core_.Log().Verbose(std::string(type) + ": ignored, another application's");
+    return;
+  }
+  auto lobby = lobbies_.find(event->lobbyId);
+  if (lobby == lobbies_.end()) {
+    core_.Log().Verbose(std::string(type) + ": ignored, unknown lobby");
+    return;
+  }
+  fromAnswer_.erase(event->lobbyId);
+  LobbyRecord& record = lobby->second;
+  uint64_t lobbyId = record.id;
+  uint64_t memberId = event->member.id;
+  MemberRecord* known = record.FindMember(memberId);
+  if (type == "LOBBY_MEMBER_REMOVE") {
+    if (!known) return;
+    record.members.erase(record.members.begin() + (known - record.members.data()));
+    Add(events, Event::MemberRemoved, lobbyId, memberId);
+    return;
+  }
+  if (type == "LOBBY_MEMBER_CONNECT" || type == "LOBBY_MEMBER_DISCONNECT") {
+    bool connected = type == "LOBBY_MEMBER_CONNECT";
+    if (!known) return;  // only a known member can connect; an add carries the whole member
+    MemberRecord updated = std::move(event->member);
+    updated.connected = connected;
+    if (!updated.user) updated.user = known->user;
+    bool changed = !known->SameState(updated);
+    *known = std::move(updated);
+    if (changed) Add(events, Event::MemberUpdated, lobbyId, memberId);
+    return;
+  }
+  // ADD or UPDATE: a member the store does not know is added, a known one updated.
+  if (!known) {
+    record.members.push_back(std::move(event->member));
+    Add(events, Event::MemberAdded, lobbyId, memberId);
+    return;
+  }
+  if (!event->member.user) event->member.user = known->user;
+  bool changed = !known->SameState(event->member);
+  *known = std::move(event->member);
+  // An UPDATE always says the member changed; an ADD of a known member only when it did.
+  if (changed || type == "LOBBY_MEMBER_UPDATE") Add(events, Event::MemberUpdated, lobbyId, memberId);
+}
+
+void LobbyStore::Forget(uint64_t lobbyId) {
+  deletedAt_[lobbyId] = generation_;
+  // Only answers of joins still in flight read these: entries many dispatches old can go.
+  if (deletedAt_.size() > kMaxDeleted) {
+    std::erase_if(deletedAt_,
+                  [&](const auto& entry) { return entry.second + kDeletedKeptFor < generation_; });
+  }
+}
+
+void LobbyStore::CompareMembers(const LobbyRecord& before, const LobbyRecord& after,
+                                std::vector<Pending>& events) const {
+  for (const MemberRecord& member : before.members)
+    if (!after.FindMember(member.id)) Add(events, Event::MemberRemoved, after.id, member.id);
+  for (const MemberRecord& member : after.members) {
+    const MemberRecord* was = before.FindMember(member.id);
+    if (!was) {
+      Add(events, Event::MemberAdded, after.id, member.id);
+    } else if (!was->SameState(member)) {
+      Add(events, Event::MemberUpdated, after.id, member.id);
+    }
+  }
+}
+
+bool LobbyStore::OtherApplication(uint64_t applicationId) const {
+  uint64_t ours = core_.applicationId.load();
+  return ours != 0 && applicationId != 0 && applicationId != ours;
+}
+
+void LobbyStore::Add(std::vector<Pending>& events, Event event, uint64_t lobbyId, uint64_t memberId) const {
+  // Only what a callback is set for is queued: nothing would be called for the rest.
+  if (HasCallback(event)) events.push_back({event, lobbyId, memberId});
+}
+
+bool LobbyStore::HasCallback(Event event) const {
+  switch (event) {
+    case Event::Created:
+      return createdCallback_ != nullptr;
+    case Event::Updated:
+      return updatedCallback_ != nullptr;
+    case Event::Deleted:
+      return deletedCallback_ != nullptr;
+    case Event::MemberAdded:
+      return memberAddedCallback_ != nullptr;
+    case Event::MemberUpdated:
+      return memberUpdatedCallback_ != nullptr;
+    case Event::MemberRemoved:
+      return memberRemovedCallback_ != nullptr;
+  }
+  return false;
+}
+
+void LobbyStore::Post(std::vector<Pending> events) {
+  for (const Pending& pending : events) {
+    core::PostEvent(core_.Queue(), [this, pending] {
+      // The callback current at delivery: a new Set*Callback replaces it for what is still queued.
+      std::unique_lock lock(mutex_);
+      switch (pending.event) {
+        case Event::Created: {
+          auto callback = createdCallback_;
+          lock.unlock();
+          if (callback) (*callback)(pending.lobbyId);
+          break;
+        }
+        case Event::Updated: {
+          auto callback = updatedCallback_;
+          lock.unlock();
+          if (callback) (*callback)(pending.lobbyId);
+          break;
+        }
+        case Event::Deleted: {
+          auto callback = deletedCallback_;
+          lock.unlock();
+          if (callback) (*callback)(pending.lobbyId);
+          break;
+        }
+        case Event::MemberAdded: {
+          auto callback = memberAddedCallback_;
+          lock.unlock();
+          if (callback) (*callback)(pending.lobbyId, pending.memberId);
+          break;
+        }
+        case Event::MemberUpdated: {
+          auto callback = memberUpdatedCallback_;
+          lock.unlock();
+          if (callback) (*callback)(pending.lobbyId, pending.memberId);
+          break;
+        }
+        case Event::MemberRemoved: {
+          auto callback = memberRemovedCallback_;
+          lock.unlock();
+          if (callback) (*callback)(pending.lobbyId, pending.memberId);
+          break;
+        }
+      }
+    });
+  }
+}
+
+// --- CreateOrJoinLobby's answer (any thread) -------------------------------------------------------------
+
+uint64_t LobbyStore::Generation() const {
+  std::lock_guard lock(mutex_);
+  return generation_;
+}
+
+void LobbyStore::ApplyJoined(LobbyRecord lobby, uint64_t generation) {
+  // HTTP answers carry no `user`; the player's own membership is live while the session is.
+  uint64_t self = 0;
+  if (auto user = core_.Social().CurrentUser()) self = user->Id();
+  std::vector<Pending> events;
+  {
+    std::lock_guard lock(mutex_);
+    if (!ready_ || lobby.id == 0 || lobbies_.count(lobby.id) || OtherApplication(lobby.applicationId)) return;
+    if (auto deleted = deletedAt_.find(lobby.id); deleted != deletedAt_.end() && deleted->second > generation)
+      return;  // left or deleted after the request was sent: the answer is stale
+    uint64_t id = lobby.id;
+    if (MemberRecord* me = lobby.FindMember(self)) me->connected = true;
+    lobbies_.emplace(id, std::move(lobby));
+    fromAnswer_.insert(id);
+    Add(events, Event::Created, id);
+  }
+  Post(std::move(events));
+}
+
+// --- Queries (any thread) --------------------------------------------------------------------------------
+
+std::optional<LobbyHandle> LobbyStore::Get(uint64_t lobbyId) const {
+  LobbyRecord record;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = lobbies_.find(lobbyId);
+    if (it == lobbies_.end()) return std::nullopt;
+    record = it->second;
+  }
+  // Users from the social store, outside this store's lock.
+  LobbyHandle::Data data;
+  data.id = record.id;
+  data.metadata = std::move(record.metadata);
+  data.members.reserve(record.members.size());
+  for (MemberRecord& member : record.members) {
+    LobbyMemberHandle::Data m;
+    m.id = member.id;
+    m.metadata = std::move(member.metadata);
+    m.flags = member.flags;
+    m.connected = member.connected;
+    m.user = core_.Social().User(member.id);
+    if (!m.user && member.user) m.user = HandleOf(*member.user);
+    data.members.emplace_back(std::move(m));
+  }
+  if (record.linkedChannel) {
+    data.linkedChannel =
+        LinkedChannel(record.linkedChannel->id, record.linkedChannel->name, record.linkedChannel->guildId);
+  }
+  return LobbyHandle(std::move(data));
+}
+
+std::vector<uint64_t> LobbyStore::Ids() const {
+  std::vector<uint64_t> ids;
+  {
+    std::lock_guard lock(mutex_);
+    ids.reserve(lobbies_.size());
+    for (const auto& [id, lobby] : lobbies_)
+      ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+void LobbyStore::SetLobbyCreatedCallback(Client::LobbyCreatedCallback callback) {
+  core::ReplaceCallback(mutex_, createdCallback_, std::move(callback));
+}
+
+void LobbyStore::SetLobbyUpdatedCallback(Client::LobbyUpdatedCallback callback) {
+  core::ReplaceCallback(mutex_, updatedCallback_, std::move(callback));
+}
+
+void LobbyStore::SetLobbyDeletedCallback(Client::LobbyDeletedCallback callback) {
+  core::ReplaceCallback(mutex_, deletedCallback_, std::move(callback));
+}
+
+void LobbyStore::SetLobbyMemberAddedCallback(Client::LobbyMemberAddedCallback callback) {
+  core::ReplaceCallback(mutex_, memberAddedCallback_, std::move(callback));
+}
+
+void LobbyStore::SetLobbyMemberUpdatedCallback(Client::LobbyMemberUpdatedCallback callback) {
+  core::ReplaceCallback(mutex_, memberUpdatedCallback_, std::move(callback));
+}
+
+void LobbyStore::SetLobbyMemberRemovedCallback(Client::LobbyMemberRemovedCallback callback) {
+  core::ReplaceCallback(mutex_, memberRemovedCallback_, std::move(callback));
+}
+
+}  // namespace platformpp::lobby

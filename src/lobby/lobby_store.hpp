@@ -1,0 +1,104 @@
+#pragma once
+// The lobbies of this game the player is a member of, kept current from the Gateway's READY and LOBBY_*
+// dispatches. Written on the network thread (a Gateway sink), read from any thread under one mutex, which
+// is never held while a callback runs. Callbacks of a dispatch are queued after its state is in place.
+//
+// Callbacks, each exactly once per change: LOBBY_CREATE of an unknown lobby -> created (its members come with
+// it: no member callbacks); LOBBY_UPDATE -> updated, then member removed / added / updated for what changed
+// in its member list; LOBBY_DELETE -> deleted; LOBBY_MEMBER_ADD -> member added (updated when already known),
+// LOBBY_MEMBER_UPDATE -> member updated, LOBBY_MEMBER_REMOVE -> member removed, LOBBY_MEMBER_CONNECT and
+// DISCONNECT -> member updated when `connected` changed. The first READY of a Client loads the state without
+// callbacks; a later READY (a new session) announces what changed since the last one. Dispatches for
+// unknown lobbies or of another application, and malformed ones, change nothing (malformed ones are logged
+// as a Warning that names no content).
+
+#include "gateway/gateway_connection.hpp"
+#include "json/json.hpp"
+#include "lobby/lobby_json.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace platformpp::core {
+class ClientCore;
+}
+
+namespace platformpp::lobby {
+
+class LobbyStore {
+ public:
+  explicit LobbyStore(core::ClientCore& core);
+  ~LobbyStore();
+  LobbyStore(const LobbyStore&) = delete;
+  LobbyStore& operator=(const LobbyStore&) = delete;
+
+  /// The Gateway sink (network thread): update the state, then queue the callbacks.
+  void OnDispatch(const gateway::Dispatch& dispatch);
+
+  std::optional<LobbyHandle> Get(uint64_t lobbyId) const;
+  /// Ids of the known lobbies, ascending.
+  std::vector<uint64_t> Ids() const;
+
+  /// A counter of the dispatches applied so far; take it before sending a request whose answer may be
+  /// applied with ApplyJoined.
+  uint64_t Generation() const;
+  /// CreateOrJoinLobby's answer (any thread): stores `lobby` (and queues "created") when the store does not
+  /// know it yet and no LOBBY_DELETE for it was applied since `generation`, so that the lobby is there when
+  /// the operation's callback runs. The LOBBY_CREATE of the same join then replaces it without callbacks.
+  /// Does nothing before the first READY (no session keeps the state current then).
+  void ApplyJoined(LobbyRecord lobby, uint64_t generation);
+
+  void SetLobbyCreatedCallback(Client::LobbyCreatedCallback callback);
+  void SetLobbyUpdatedCallback(Client::LobbyUpdatedCallback callback);
+  void SetLobbyDeletedCallback(Client::LobbyDeletedCallback callback);
+  void SetLobbyMemberAddedCallback(Client::LobbyMemberAddedCallback callback);
+  void SetLobbyMemberUpdatedCallback(Client::LobbyMemberUpdatedCallback callback);
+  void SetLobbyMemberRemovedCallback(Client::LobbyMemberRemovedCallback callback);
+
+ private:
+  enum class Event { Created, Updated, Deleted, MemberAdded, MemberUpdated, MemberRemoved };
+  struct Pending {
+    Event event;
+    uint64_t lobbyId;
+    uint64_t memberId;
+  };
+
+  // mutex_ held by these:
+  void OnReady(const json::Value& d, std::vector<Pending>& events);
+  void OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pending>& events);
+  void OnLobbyDelete(const json::Value& d, std::vector<Pending>& events);
+  void OnMember(const json::Value& d, std::string_view type, std::vector<Pending>& events);
+  /// Queues what changed in the members of one lobby: removed, then added and updated in the new order.
+  void CompareMembers(const LobbyRecord& before, const LobbyRecord& after,
+                      std::vector<Pending>& events) const;
+  /// Remembers that `lobbyId` was deleted now (for ApplyJoined).
+  void Forget(uint64_t lobbyId);
+  bool OtherApplication(uint64_t applicationId) const;
+  void Add(std::vector<Pending>& events, Event event, uint64_t lobbyId, uint64_t memberId = 0) const;
+  bool HasCallback(Event event) const;
+
+  void Post(std::vector<Pending> events);
+
+  core::ClientCore& core_;
+  mutable std::mutex mutex_;
+  bool ready_ = false;
+  uint64_t generation_ = 0;
+  std::unordered_map<uint64_t, LobbyRecord> lobbies_;
+  std::unordered_set<uint64_t> fromAnswer_;           // stored by ApplyJoined, awaiting their LOBBY_CREATE
+  std::unordered_map<uint64_t, uint64_t> deletedAt_;  // lobby id -> generation of its last LOBBY_DELETE
+  std::shared_ptr<Client::LobbyCreatedCallback> createdCallback_;
+  std::shared_ptr<Client::LobbyUpdatedCallback> updatedCallback_;
+  std::shared_ptr<Client::LobbyDeletedCallback> deletedCallback_;
+  std::shared_ptr<Client::LobbyMemberAddedCallback> memberAddedCallback_;
+  std::shared_ptr<Client::LobbyMemberUpdatedCallback> memberUpdatedCallback_;
+  std::shared_ptr<Client::LobbyMemberRemovedCallback> memberRemovedCallback_;
+};
+
+}  // namespace platformpp::lobby

@@ -1,0 +1,606 @@
+#include "messaging/message_service.hpp"
+#include "core/shared_callback.hpp"
+
+#include "core/client_core.hpp"
+#include "lobby/lobby_store.hpp"
+#include "messaging/retry_timer.hpp"
+#include "net/http_result.hpp"
+#include "social/social_store.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace platformpp::messaging {
+namespace {
+
+// Announced ids kept per channel; older ones count as announced (see ChannelRecord::announcedFloor).
+constexpr std::size_t kAnnouncedKept = 1024;
+
+ClientResult NoToken() {
+  return ClientResult::Failure(ErrorType::ClientNotReady, "no token: call UpdateToken first");
+}
+
+ClientResult Required(const char* path) {
+  return ValidationFailure({FieldError{path, "BASE_TYPE_REQUIRED", std::string(path) + ": must not be 0"}});
+}
+
+// What a failed exchange reports: the transport's failure, or the platform's error.
+ClientResult FailureOf(const net::HttpResponse& response) {
+  return response.transport.Successful() ? net::ResultOf(response) : response.transport;
+}
+
+// A response that ends an outbox message with `result` (not retried: the transport did not fail).
+net::HttpResponse Refused(ClientResult result) {
+  net::HttpResponse response;
+  response.transport = std::move(result);
+  return response;
+}
+
+enum class Kind { LobbyCreate, LobbyUpdate, LobbyDelete, DmCreate, DmUpdate, DmDelete };
+
+std::optional<Kind> KindOf(std::string_view type) {
+  if (type == "LOBBY_MESSAGE_CREATE") return Kind::LobbyCreate;
+  if (type == "LOBBY_MESSAGE_UPDATE") return Kind::LobbyUpdate;
+  if (type == "LOBBY_MESSAGE_DELETE") return Kind::LobbyDelete;
+  if (type == "MESSAGE_CREATE") return Kind::DmCreate;
+  if (type == "MESSAGE_UPDATE") return Kind::DmUpdate;
+  if (type == "MESSAGE_DELETE") return Kind::DmDelete;
+  return std::nullopt;
+}
+
+}  // namespace
+
+MessageService::MessageService(core::ClientCore& core) : core_(core) {
+  timer_ = std::make_unique<RetryTimer>(core.Io());
+  outbox_ = std::make_shared<Outbox>(
+      OutboxPolicy{},
+      [timer = timer_.get(), logger = core.LoggerPtr()](std::chrono::milliseconds delay,
+                                                        std::function<void()> task) {
+        logger->Info(
+            "message: no answer from the platform (network error, timeout or 5xx); sending again in " +
+            std::to_string(delay.count()) + " ms with the same nonce");
+        timer->After(delay, std::move(task));
+      },
+      [] { return Outbox::Clock::now(); });
+}
+
+MessageService::MessageService(core::ClientCore& core, OutboxPolicy policy, Outbox::Schedule schedule,
+                               Outbox::Now now)
+    : core_(core), outbox_(std::make_shared<Outbox>(policy, std::move(schedule), std::move(now))) {}
+
+MessageService::~MessageService() {
+  Shutdown();
+}
+
+void MessageService::Shutdown() {
+  if (timer_) timer_->Shutdown();
+  outbox_->Shutdown();
+}
+
+net::HttpRequest MessageService::Request(std::string method, std::string path, std::string body) const {
+  net::HttpRequest request;
+  request.method = std::move(method);
+  request.url = core_.ApiUrl(path);
+  if (auto credentials = core_.credentials.Get())
+    request.headers.emplace_back("Authorization", credentials->Header());
+  if (!body.empty()) {
+    request.body = std::move(body);
+    request.contentType = "application/json";
+  }
+  return request;
+}
+
+uint64_t MessageService::SelfId() const {
+  auto self = core_.Social().CurrentUser();
+  return self ? self->Id() : 0;
+}
+
+// --- Sending ----------------------------------------------------------------------------------------------
+
+void MessageService::SendLobbyMessage(uint64_t lobbyId, std::string content, Metadata metadata,
+                                      SendDone done) {
+  if (lobbyId == 0) return done(Required("lobbyId"), 0);
+  SendMessage(Outbox::Kind::Lobby, lobbyId, std::move(content), std::move(metadata), std::move(done));
+}
+
+void MessageService::SendUserMessage(uint64_t recipientId, std::string content, Metadata metadata,
+                                     SendDone done) {
+  if (recipientId == 0) return done(Required("recipientId"), 0);
+  SendMessage(Outbox::Kind::Dm, recipientId, std::move(content), std::move(metadata), std::move(done));
+}
+
+void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, std::string content, Metadata metadata,
+                                 SendDone done) {
+  auto errors = CheckContent(content);
+  auto metadataErrors = CheckMetadata(metadata);
+  errors.insert(errors.end(), metadataErrors.begin(), metadataErrors.end());
+  if (!errors.empty()) return done(ValidationFailure(std::move(errors)), 0);
+  if (!core_.credentials.Get()) return done(NoToken(), 0);
+
+  std::string body = MessageBody(content, metadata, outbox_->NewNonce());
+  auto shared = std::make_shared<SendDone>(std::move(done));
+  Outbox::Attempt attempt = [this, kind, target, body = std::move(body)](std::chrono::milliseconds timeout,
+                                                                         Outbox::Answer answer) {
+    if (!core_.credentials.Get()) return answer(Refused(NoToken()));
+    timeout = std::min(timeout, core_.Http().Timeout());
+    auto post = [this, body, timeout, answer](std::string path) {
+      net::HttpRequest request = Request("POST", std::move(path), body);
+      request.retrySafe = true;  // the nonce with enforce_nonce makes a repeat harmless
+      request.timeout = timeout;
+      core_.Http().Send(std::move(request), answer);
+    };
+    if (kind == Outbox::Kind::Lobby) return post("/lobbies/" + std::to_string(target) + "/messages");
+    WithDmChannel(target, timeout,
+                  [post, answer](std::optional<uint64_t> channelId, net::HttpResponse failed) {
+                    if (!channelId) return answer(std::move(failed));
+                    post("/channels/" + std::to_string(*channelId) + "/messages");
+                  });
+  };
+  Outbox::Finish finish = [this, shared](ClientResult result, const net::HttpResponse* response) {
+    if (!result.Successful() || !response) return (*shared)(std::move(result), 0);
+    json::Document document;
+    ClientResult parsed = net::ParseJsonResponse(*response, document);
+    if (!parsed.Successful()) return (*shared)(std::move(parsed), 0);
+    auto message = ParseMessage(document, SelfId());
+    if (!message) {
+      // Sent (the platform answered 2xx); only the answer is unusable.
+      auto id = document.IsObject() ? json::GetSnowflake(document, "id") : std::nullopt;
+      if (!id) {
+        return (*shared)(
+            ClientResult::Failure(ErrorType::HTTPError, "malformed response: message without id"), 0);
+      }
+      return (*shared)({}, *id);
+    }
+    uint64_t id = message->data.id;
+    std::vector<Pending> events;
+    Created(std::move(*message), Source::SendAnswer, events);
+    Post(std::move(events));
+    (*shared)({}, id);
+  };
+  outbox_->Enqueue({kind, target}, std::move(attempt), std::move(finish));
+}
+
+void MessageService::WithDmChannel(
+    uint64_t recipientId, std::chrono::milliseconds timeout,
+    std::function<void(std::optional<uint64_t> channelId, net::HttpResponse failed)> then) {
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = dmChannels_.find(recipientId); it != dmChannels_.end()) {
+      uint64_t channelId = it->second;
+      return then(channelId, {});
+    }
+  }
+  rapidjson::StringBuffer body;
+  {
+    rapidjson::Writer<rapidjson::StringBuffer> w(body);
+    w.StartObject();
+    w.Key("recipient_id");
+    std::string id = std::to_string(recipientId);
+    w.String(id.data(), static_cast<rapidjson::SizeType>(id.size()));
+    w.EndObject();
+  }
+  net::HttpRequest request = Request("POST", "/users/@me/channels", body.GetString());
+  request.retrySafe = true;  // opening a DM channel twice gives the same channel
+  request.timeout = timeout;
+  core_.Http().Send(
+      std::move(request), [this, recipientId, then = std::move(then)](net::HttpResponse response) {
+        if (!response.Ok()) return then(std::nullopt, std::move(response));
+        json::Document document;
+        ClientResult parsed = net::ParseJsonResponse(response, document);
+        auto channelId =
+            parsed.Successful() && document.IsObject() ? json::GetSnowflake(document, "id") : std::nullopt;
+        if (!channelId) {
+          return then(
+              std::nullopt,
+              Refused(parsed.Successful() ? ClientResult::Failure(ErrorType::HTTPError,
+                                                                  "malformed response: DM channel without id")
+                                          : parsed));
+        }
+        {
+          std::lock_guard lock(mutex_);
+          dmChannels_[recipientId] = *channelId;
+          ChannelRecord& channel = channels_[*channelId];
+          channel.otherUserId = recipientId;
+        }
+        then(*channelId, {});
+      });
+}
+
+// --- Edit, delete, history ---------------------------------------------------------------------------------
+
+void MessageService::EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content,
+                                     Done done) {
+  if (recipientId == 0) return done(Required("recipientId"));
+  if (messageId == 0) return done(Required("messageId"));
+  if (auto errors = CheckContent(content); !errors.empty()) return done(ValidationFailure(std::move(errors)));
+  if (!core_.credentials.Get()) return done(NoToken());
+  auto shared = std::make_shared<Done>(std::move(done));
+  WithDmChannel(
+      recipientId, core_.Http().Timeout(),
+      [this, shared, messageId, body = EditBody(content)](std::optional<uint64_t> channelId,
+                                                          net::HttpResponse failed) {
+        if (!channelId) return (*shared)(FailureOf(failed));
+        net::HttpRequest request = Request(
+            "PATCH", "/channels/" + std::to_string(*channelId) + "/messages/" + std::to_string(messageId),
+            body);
+        core_.Http().Send(std::move(request),
+                          [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+      });
+}
+
+void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done) {
+  if (recipientId == 0) return done(Required("recipientId"));
+  if (messageId == 0) return done(Required("messageId"));
+  if (!core_.credentials.Get()) return done(NoToken());
+  auto shared = std::make_shared<Done>(std::move(done));
+  WithDmChannel(recipientId, core_.Http().Timeout(),
+                [this, shared, messageId](std::optional<uint64_t> channelId, net::HttpResponse failed) {
+                  if (!channelId) return (*shared)(FailureOf(failed));
+                  net::HttpRequest request = Request("DELETE", "/channels/" + std::to_string(*channelId) +
+                                                                   "/messages/" + std::to_string(messageId));
+                  core_.Http().Send(std::move(request), [shared](net::HttpResponse response) {
+                    (*shared)(net::ResultOf(response));
+                  });
+                });
+}
+
+void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done) {
+  if (lobbyId == 0) return done(Required("lobbyId"), {});
+  if (auto errors = CheckHistoryLimit(limit); !errors.empty())
+    return done(ValidationFailure(std::move(errors)), {});
+  if (!core_.credentials.Get()) return done(NoToken(), {});
+  FetchHistory("/lobbies/" + std::to_string(lobbyId) + "/messages?limit=" + std::to_string(limit), limit,
+               Source::History, std::make_shared<MessagesDone>(std::move(done)));
+}
+
+void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, MessagesDone done) {
+  if (recipientId == 0) return done(Required("recipientId"), {});
+  if (auto errors = CheckHistoryLimit(limit); !errors.empty())
+    return done(ValidationFailure(std::move(errors)), {});
+  if (!core_.credentials.Get()) return done(NoToken(), {});
+  auto shared = std::make_shared<MessagesDone>(std::move(done));
+  WithDmChannel(recipientId, core_.Http().Timeout(),
+                [this, shared, limit](std::optional<uint64_t> channelId, net::HttpResponse failed) {
+                  if (!channelId) return (*shared)(FailureOf(failed), {});
+                  FetchHistory(
+                      "/channels/" + std::to_string(*channelId) + "/messages?limit=" + std::to_string(limit),
+                      limit, Source::History, shared);
+                });
+}
+
+void MessageService::FetchHistory(std::string path, int32_t limit, Source source,
+                                  std::shared_ptr<MessagesDone> done) {
+  core_.Http().Send(Request("GET", std::move(path)), [this, done, limit, source](net::HttpResponse response) {
+    json::Document document;
+    ClientResult result = net::ParseJsonResponse(response, document);
+    if (result.Successful() && !document.IsArray())
+      result = ClientResult::Failure(ErrorType::HTTPError, "malformed response: history is not a list");
+    if (!result.Successful()) {
+      if (!done) core_.Log().Warning("message catch-up after a new session failed: " + result.ToString());
+      if (done) (*done)(std::move(result), {});
+      return;
+    }
+    uint64_t self = SelfId();
+    std::vector<ParsedMessage> messages;
+    std::size_t skipped = 0;
+    for (const auto& item : document.GetArray()) {
+      auto message = ParseMessage(item, self);
+      if (message && !message->invite) {
+        messages.push_back(std::move(*message));
+      } else if (!message) {
+        ++skipped;
+      }
+    }
+    if (skipped > 0)
+      core_.Log().Warning("message history: " + std::to_string(skipped) + " malformed messages skipped");
+    // Newest first on the wire; the game gets (and the store takes) them oldest first.
+    std::sort(messages.begin(), messages.end(),
+              [](const ParsedMessage& a, const ParsedMessage& b) { return a.data.id < b.data.id; });
+    if (messages.size() > static_cast<std::size_t>(limit))
+      messages.erase(messages.begin(), messages.end() - limit);
+    std::vector<MessageHandle> handles;
+    handles.reserve(messages.size());
+    std::vector<Pending> events;
+    for (auto& message : messages) {
+      MessageHandle::Data data = message.data;
+      if (auto author = core_.Social().User(data.authorId)) data.author = std::move(author);
+      handles.emplace_back(std::move(data));
+      Created(std::move(message), source, events);
+    }
+    Post(std::move(events));
+    if (done) (*done)({}, std::move(handles));
+  });
+}
+
+void MessageService::GetUserMessageSummaries(SummariesDone done) {
+  if (!core_.credentials.Get()) return done(NoToken(), {});
+  auto shared = std::make_shared<SummariesDone>(std::move(done));
+  core_.Http().Send(Request("GET", "/users/@me/message-summaries"), [this,
+                                                                     shared](net::HttpResponse response) {
+    json::Document document;
+    ClientResult result = net::ParseJsonResponse(response, document);
+    if (!result.Successful()) return (*shared)(std::move(result), {});
+    if (!document.IsArray()) {
+      return (*shared)(
+          ClientResult::Failure(ErrorType::HTTPError, "malformed response: summaries are not a list"), {});
+    }
+    std::vector<UserMessageSummary> summaries;
+    {
+      std::lock_guard lock(mutex_);
+      for (const auto& item : document.GetArray()) {
+        if (!item.IsObject()) continue;
+        auto user = json::GetSnowflake(item, "user_id");
+        auto last = json::GetSnowflake(item, "last_message_id");
+        if (!user || !last) continue;
+        summaries.emplace_back(*user, *last);
+        if (auto channelId = json::GetSnowflake(item, "channel_id")) {
+          dmChannels_[*user] = *channelId;
+          channels_[*channelId].otherUserId = *user;
+        }
+      }
+    }
+    (*shared)({}, std::move(summaries));
+  });
+}
+
+// --- State
+// --------------------------------------------------------------------------------------------------
+
+std::optional<MessageHandle> MessageService::Message(uint64_t messageId) const {
+  MessageHandle::Data data;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = messages_.find(messageId);
+    if (it == messages_.end()) return std::nullopt;
+    data = it->second.data;
+  }
+  // The author as the Client knows them now (presence, relationship), else as the message carried them.
+  if (auto author = core_.Social().User(data.authorId)) data.author = std::move(author);
+  return MessageHandle(std::move(data));
+}
+
+std::optional<ChannelHandle> MessageService::Channel(uint64_t channelId) const {
+  if (channelId == 0) return std::nullopt;
+  if (auto lobby = core_.Lobbies().Get(channelId)) {
+    auto linked = lobby->LinkedChannel();
+    return ChannelHandle(channelId, linked ? linked->Name() : std::string(), lobby->LobbyMemberIds(),
+                         ChannelType::Lobby);
+  }
+  uint64_t other = 0;
+  bool ephemeral = false;
+  std::string carriedName;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = channels_.find(channelId);
+    if (it == channels_.end()) return std::nullopt;
+    if (it->second.lobby) return ChannelHandle(channelId, std::string(), {}, ChannelType::Lobby);
+    other = it->second.otherUserId;
+    ephemeral = it->second.ephemeral;
+    for (auto id = it->second.ids.rbegin(); id != it->second.ids.rend() && carriedName.empty(); ++id) {
+      const auto& data = messages_.at(*id).data;
+      if (data.authorId == other && data.author) carriedName = data.author->DisplayName();
+    }
+  }
+  std::string name = carriedName;
+  if (auto user = core_.Social().User(other)) name = user->DisplayName();
+  std::vector<uint64_t> recipients;
+  if (uint64_t self = SelfId()) recipients.push_back(self);
+  if (other != 0) recipients.push_back(other);
+  return ChannelHandle(channelId, std::move(name), std::move(recipients),
+                       ephemeral ? ChannelType::EphemeralDm : ChannelType::Dm);
+}
+
+std::vector<uint64_t> MessageService::ChannelMessageIds(uint64_t channelId) const {
+  std::lock_guard lock(mutex_);
+  auto it = channels_.find(channelId);
+  return it == channels_.end() ? std::vector<uint64_t>() : it->second.ids;
+}
+
+MessageService::ChannelRecord& MessageService::ChannelFor(const ParsedMessage& message) {
+  ChannelRecord& channel = channels_[message.data.channelId];
+  if (message.data.lobbyId) {
+    channel.lobby = true;
+  } else {
+    channel.ephemeral = message.Ephemeral();
+    uint64_t other = message.data.recipientId;
+    uint64_t self = 0;
+    if (auto user = core_.Social().CurrentUser()) self = user->Id();
+    if (self != 0 && message.data.authorId != self) other = message.data.authorId;
+    if (other != 0) {
+      channel.otherUserId = other;
+      dmChannels_[other] = message.data.channelId;
+    }
+  }
+  return channel;
+}
+
+bool MessageService::Keep(ChannelRecord& channel, ParsedMessage message) {
+  uint64_t id = message.data.id;
+  if (auto it = messages_.find(id); it != messages_.end()) {
+    // The newer state of the same message (an edit, moderation metadata) wins.
+    if (message.data.editedTimestamp >= it->second.data.editedTimestamp) it->second = std::move(message);
+    return true;
+  }
+  if (channel.ids.size() >= kWindow && id < channel.ids.front()) return false;
+  channel.ids.insert(std::upper_bound(channel.ids.begin(), channel.ids.end(), id), id);
+  messages_.emplace(id, std::move(message));
+  if (channel.ids.size() > kWindow) {
+    messages_.erase(channel.ids.front());
+    channel.ids.erase(channel.ids.begin());
+  }
+  return true;
+}
+
+bool MessageService::MarkAnnounced(ChannelRecord& channel, uint64_t id) {
+  if (id <= channel.announcedFloor || !channel.announced.insert(id).second) return false;
+  if (channel.announced.size() > kAnnouncedKept) {
+    channel.announcedFloor = *channel.announced.begin();
+    channel.announced.erase(channel.announced.begin());
+  }
+  channel.newestAnnounced = std::max(channel.newestAnnounced, id);
+  return true;
+}
+
+void MessageService::Created(ParsedMessage message, Source source, std::vector<Pending>& events) {
+  uint64_t id = message.data.id;
+  uint64_t channelId = message.data.channelId;
+  std::lock_guard lock(mutex_);
+  ChannelRecord& channel = ChannelFor(message);
+  // A history answer announces only what is newer than what the channel announced already: the gap a lost
+  // Gateway session left. Older history is the game's to read, not news.
+  bool announce = true;
+  if (source == Source::History) {
+    announce = channel.newestAnnounced != 0 && id > channel.newestAnnounced;
+  } else if (source == Source::CatchUp) {
+    announce = channel.catchUpFrom != 0 && id > channel.catchUpFrom;
+  }
+  Keep(channel, std::move(message));
+  if (announce && MarkAnnounced(channel, id)) events.push_back(Pending{Event::Created, id, channelId});
+}
+
+void MessageService::Updated(ParsedMessage message, std::vector<Pending>& events) {
+  uint64_t id = message.data.id;
+  uint64_t channelId = message.data.channelId;
+  std::lock_guard lock(mutex_);
+  ChannelRecord& channel = ChannelFor(message);
+  if (auto it = messages_.find(id); it != messages_.end()) {
+    it->second = std::move(message);
+  } else {
+    Keep(channel, std::move(message));
+  }
+  events.push_back(Pending{Event::Updated, id, channelId});
+}
+
+void MessageService::Deleted(uint64_t messageId, uint64_t channelId, std::vector<Pending>& events) {
+  std::lock_guard lock(mutex_);
+  messages_.erase(messageId);
+  if (auto it = channels_.find(channelId); it != channels_.end()) {
+    auto& ids = it->second.ids;
+    ids.erase(std::remove(ids.begin(), ids.end(), messageId), ids.end());
+    MarkAnnounced(it->second, messageId);  // a late copy of a deleted message is not news
+  }
+  events.push_back(Pending{Event::Deleted, messageId, channelId});
+}
+
+// --- Gateway (network thread)
+// -------------------------------------------------------------------------------
+
+void MessageService::CatchUp() {
+  std::vector<std::pair<uint64_t, bool>> channels;  // id, lobby
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& [id, channel] : channels_) {
+      if (channel.newestAnnounced == 0) continue;
+      channel.catchUpFrom = channel.newestAnnounced;
+      channels.emplace_back(id, channel.lobby);
+    }
+  }
+  if (!core_.credentials.Get()) return;
+  for (auto [id, lobby] : channels) {
+    // A lobby the player left is not fetched (the store took READY's lobbies before this sink).
+    if (lobby && !core_.Lobbies().Get(id)) continue;
+    std::string path = (lobby ? "/lobbies/" : "/channels/") + std::to_string(id) +
+                       "/messages?limit=" + std::to_string(kMaxHistoryLimit);
+    FetchHistory(std::move(path), kMaxHistoryLimit, Source::CatchUp, nullptr);
+  }
+}
+
+void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
+  if (dispatch.type == "READY") {
+    bool again;
+    {
+      std::lock_guard lock(mutex_);
+      again = std::exchange(readySeen_, true);
+    }
+    if (again) CatchUp();
+    return;
+  }
+  auto kind = KindOf(dispatch.type);
+  if (!kind) return;
+  json::Document document;
+  if (!json::Parse(dispatch.dataJson, document) || !document.IsObject()) {
+    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object");
+    return;
+  }
+  std::vector<Pending> events;
+  switch (*kind) {
+    case Kind::LobbyDelete:
+    case Kind::DmDelete: {
+      auto id = json::GetSnowflake(document, "id");
+      auto channelId = json::GetSnowflake(document, "channel_id");
+      if (!channelId) channelId = json::GetSnowflake(document, "lobby_id");
+      if (!id || !channelId) {
+        core_.Log().Warning(std::string(dispatch.type) + ": ignored, no message or channel id");
+        return;
+      }
+      Deleted(*id, *channelId, events);
+      break;
+    }
+    default: {
+      bool lobby = *kind == Kind::LobbyCreate || *kind == Kind::LobbyUpdate;
+      if (!lobby) {
+        // Guild channel messages are not the SDK's.
+        if (const json::Value* guild = json::Member(document, "guild_id"); guild && !guild->IsNull()) return;
+      }
+      auto message = ParseMessage(document, SelfId());
+      if (!message || (lobby && !message->data.lobbyId)) {
+        core_.Log().Warning(std::string(dispatch.type) + ": ignored, not a well-formed message");
+        return;
+      }
+      if (message->invite) return;  // an activity invite: the presence service's
+      if (*kind == Kind::LobbyCreate || *kind == Kind::DmCreate) {
+        Created(std::move(*message), Source::Gateway, events);
+      } else {
+        Updated(std::move(*message), events);
+      }
+    }
+  }
+  Post(std::move(events));
+}
+
+void MessageService::Post(std::vector<Pending> events) {
+  for (const Pending& pending : events) {
+    core::PostEvent(core_.Queue(), [callbacks = callbacks_, pending] {
+      // The callback set when the event is delivered; called without the lock (it may set callbacks).
+      std::shared_ptr<Client::MessageCreatedCallback> created;
+      std::shared_ptr<Client::MessageUpdatedCallback> updated;
+      std::shared_ptr<Client::MessageDeletedCallback> deleted;
+      {
+        std::lock_guard lock(callbacks->mutex);
+        created = callbacks->created;
+        updated = callbacks->updated;
+        deleted = callbacks->deleted;
+      }
+      switch (pending.event) {
+        case Event::Created:
+          if (created) (*created)(pending.messageId);
+          break;
+        case Event::Updated:
+          if (updated) (*updated)(pending.messageId);
+          break;
+        case Event::Deleted:
+          if (deleted) (*deleted)(pending.messageId, pending.channelId);
+          break;
+      }
+    });
+  }
+}
+
+void MessageService::SetMessageCreatedCallback(Client::MessageCreatedCallback callback) {
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->created, std::move(callback));
+}
+
+void MessageService::SetMessageUpdatedCallback(Client::MessageUpdatedCallback callback) {
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->updated, std::move(callback));
+}
+
+void MessageService::SetMessageDeletedCallback(Client::MessageDeletedCallback callback) {
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->deleted, std::move(callback));
+}
+
+void MessageService::SetShowingChat(bool showingChat) {
+  std::lock_guard lock(mutex_);
+  showingChat_ = showingChat;
+}
+
+}  // namespace platformpp::messaging

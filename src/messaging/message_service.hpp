@@ -1,0 +1,145 @@
+#pragma once
+// Lobby messages and DMs: the 25 newest messages of each channel, the DM channels the player has, and the
+// outbox that sends each message until the platform has it exactly once (same nonce, enforce_nonce), in
+// order per channel. State is written on the network thread (Gateway sink, HTTP answers) and read from any
+// thread under one mutex, never held while a callback runs.
+//
+// Each message id is announced (MessageCreated) once, whichever of the Gateway, the send's answer or a
+// history answer brings it first; a history answer announces only what is newer than what the channel
+// already announced. After a new Gateway session (a READY after an earlier one, e.g. when the old session
+// could not be resumed) the service fetches the history of each channel that had announced messages and
+// announces what the lost session did not deliver, oldest first. DMs that carry an
+// `activity` are activity invites, which the presence service handles; they are not kept here.
+
+#include "core/completion.hpp"
+#include "gateway/gateway_connection.hpp"
+#include "json/json.hpp"
+#include "messaging/message_json.hpp"
+#include "messaging/outbox.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace platformpp::core {
+class ClientCore;
+}
+
+namespace platformpp::messaging {
+
+class RetryTimer;
+
+class MessageService {
+ public:
+  using SendDone = core::Completion<uint64_t>;
+  using Done = core::Completion<>;
+  using MessagesDone = core::Completion<std::vector<MessageHandle>>;
+  using SummariesDone = core::Completion<std::vector<UserMessageSummary>>;
+
+  /// Messages kept per channel.
+  static constexpr std::size_t kWindow = 25;
+
+  explicit MessageService(core::ClientCore& core);
+  /// For tests: the outbox's policy, scheduler and clock instead of the defaults.
+  MessageService(core::ClientCore& core, OutboxPolicy policy, Outbox::Schedule schedule, Outbox::Now now);
+  ~MessageService();
+  MessageService(const MessageService&) = delete;
+  MessageService& operator=(const MessageService&) = delete;
+
+  void SendLobbyMessage(uint64_t lobbyId, std::string content, Metadata metadata, SendDone done);
+  void SendUserMessage(uint64_t recipientId, std::string content, Metadata metadata, SendDone done);
+  void EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content, Done done);
+  void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done);
+  void GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done);
+  void GetUserMessages(uint64_t recipientId, int32_t limit, MessagesDone done);
+  void GetUserMessageSummaries(SummariesDone done);
+
+  std::optional<MessageHandle> Message(uint64_t messageId) const;
+  std::optional<ChannelHandle> Channel(uint64_t channelId) const;
+  /// The ids kept for a channel, oldest first (tests).
+  std::vector<uint64_t> ChannelMessageIds(uint64_t channelId) const;
+
+  void SetMessageCreatedCallback(Client::MessageCreatedCallback callback);
+  void SetMessageUpdatedCallback(Client::MessageUpdatedCallback callback);
+  void SetMessageDeletedCallback(Client::MessageDeletedCallback callback);
+  void SetShowingChat(bool showingChat);
+
+  /// The Gateway sink (network thread): update the state, then queue the callbacks.
+  void OnDispatch(const gateway::Dispatch& dispatch);
+  /// Ends queued sends with ClientDestroyed (Destroy, before the HTTP client shuts down).
+  void Shutdown();
+
+ private:
+  struct ChannelRecord {
+    bool lobby = false;
+    bool ephemeral = false;        // a DM whose last message was ephemeral
+    uint64_t otherUserId = 0;      // DMs: the other participant
+    std::vector<uint64_t> ids;     // kept messages, ascending (snowflakes are ordered by time)
+    std::set<uint64_t> announced;  // bounded; ids at or below announcedFloor count as announced
+    uint64_t announcedFloor = 0;
+    uint64_t newestAnnounced = 0;
+    uint64_t catchUpFrom =
+        0;  // set at a new session: a catch-up announces what is newer and not yet announced
+  };
+  enum class Event { Created, Updated, Deleted };
+  struct Pending {
+    Event event;
+    uint64_t messageId;
+    uint64_t channelId;
+  };
+  enum class Source { Gateway, SendAnswer, History, CatchUp };
+  struct Callbacks {
+    std::mutex mutex;
+    std::shared_ptr<Client::MessageCreatedCallback> created;
+    std::shared_ptr<Client::MessageUpdatedCallback> updated;
+    std::shared_ptr<Client::MessageDeletedCallback> deleted;
+  };
+
+  void SendMessage(Outbox::Kind kind, uint64_t target, std::string content, Metadata metadata, SendDone done);
+  /// The DM channel with `recipientId` (cached, else POST /users/@me/channels), then `then` with its id, or
+  /// with the failed response.
+  void WithDmChannel(uint64_t recipientId, std::chrono::milliseconds timeout,
+                     std::function<void(std::optional<uint64_t> channelId, net::HttpResponse failed)> then);
+  net::HttpRequest Request(std::string method, std::string path, std::string body = {}) const;
+  /// GET of a history route; `done` null for a catch-up (after a new Gateway session), whose failures are
+  /// only logged.
+  void FetchHistory(std::string path, int32_t limit, Source source, std::shared_ptr<MessagesDone> done);
+  /// After a READY that follows an earlier one: the history of each channel that announced messages, for
+  /// what the lost session did not deliver.
+  void CatchUp();
+
+  // Store (takes mutex_; queues events into `events`).
+  void Created(ParsedMessage message, Source source, std::vector<Pending>& events);
+  void Updated(ParsedMessage message, std::vector<Pending>& events);
+  void Deleted(uint64_t messageId, uint64_t channelId, std::vector<Pending>& events);
+  // mutex_ held:
+  ChannelRecord& ChannelFor(const ParsedMessage& message);
+  /// Keeps `message` in its channel's window when it is among the 25 newest; false when it is not kept.
+  bool Keep(ChannelRecord& channel, ParsedMessage message);
+  /// Marks `id` announced; false when it already was.
+  static bool MarkAnnounced(ChannelRecord& channel, uint64_t id);
+  uint64_t SelfId() const;
+  void Post(std::vector<Pending> events);
+
+  core::ClientCore& core_;
+  std::unique_ptr<RetryTimer> timer_;
+  std::shared_ptr<Outbox> outbox_;
+  std::shared_ptr<Callbacks> callbacks_ = std::make_shared<Callbacks>();
+
+  mutable std::mutex mutex_;
+  std::unordered_map<uint64_t, ParsedMessage> messages_;  // the kept ones of every channel
+  std::unordered_map<uint64_t, ChannelRecord> channels_;  // by channel id (a lobby's is its id)
+  std::unordered_map<uint64_t, uint64_t> dmChannels_;     // recipient -> DM channel id
+  bool showingChat_ = false;
+  bool readySeen_ = false;  // a READY came before: the next one starts a new session with a possible gap
+};
+
+}  // namespace platformpp::messaging

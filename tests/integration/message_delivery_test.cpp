@@ -1,0 +1,197 @@
+// Nothing lost: 1,000 lobby messages from one Client to another member across 20 forced failures (requests
+// lost, responses lost after the platform handled them, 5xx, and the receiver's Gateway dropped) arrive
+// exactly once each, in order, and every send callback succeeds. Its own emulator, with the social rate
+// limits off (docs/social-protocol.md, "Social SDK development rate limits").
+#include "core/client_core.hpp"
+#include "json/json.hpp"
+#include "net/http_client.hpp"
+
+#include <platformpp/client.hpp>
+#include <platformpp/testkit/emulator.hpp>
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using platformpp::Client;
+using platformpp::ClientResult;
+using platformpp::testkit::EmulatorAdmin;
+using namespace std::chrono_literals;
+
+struct DeliveryEnv {
+  std::unique_ptr<platformpp::testkit::EmulatorProcess> process;
+  std::unique_ptr<EmulatorAdmin> admin;
+  EmulatorAdmin::App app;
+};
+
+struct Member {
+  EmulatorAdmin::User user;
+  std::string token;
+  std::unique_ptr<Client> client;
+  std::vector<uint64_t> created;
+};
+
+std::unique_ptr<Member> Connect(DeliveryEnv& env, const std::string& name) {
+  auto member = std::make_unique<Member>();
+  member->user = env.admin->CreateUser(name);
+  member->token = env.admin->MintToken(member->user.id, env.app.id, "openid sdk.social_layer").accessToken;
+  member->client = std::make_unique<Client>(env.process->Connection().ClientOptionsFor());
+  Client& client = *member->client;
+  client.SetApplicationId(env.app.id);
+  Member* m = member.get();
+  client.SetMessageCreatedCallback([m](uint64_t id) { m->created.push_back(id); });
+  bool updated = false;
+  client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, member->token,
+                     [&](ClientResult result) { updated = result.Successful(); });
+  client.Connect();
+  auto deadline = std::chrono::steady_clock::now() + 20s;
+  while ((!updated || client.GetStatus() != Client::Status::Ready) &&
+         std::chrono::steady_clock::now() < deadline) {
+    client.RunCallbacks();
+    std::this_thread::sleep_for(1ms);
+  }
+  REQUIRE(updated);
+  REQUIRE(client.GetStatus() == Client::Status::Ready);
+  return member;
+}
+
+bool RunBoth(Member& a, Member& b, const std::function<bool()>& done, std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    a.client->RunCallbacks();
+    b.client->RunCallbacks();
+    std::this_thread::sleep_for(100us);
+  }
+  return true;
+}
+
+/// PUT /lobbies with the member's token: joins (or creates) the lobby of `secret`.
+uint64_t JoinLobby(DeliveryEnv& env, const Member& member, const std::string& secret) {
+  platformpp::core::ClientCore core(env.process->Connection().ClientOptionsFor());
+  platformpp::net::HttpRequest request;
+  request.method = "PUT";
+  request.url = core.ApiUrl("/lobbies");
+  request.headers.emplace_back("Authorization", "Bearer " + member.token);
+  request.body = R"({"secret":")" + secret + R"("})";
+  request.contentType = "application/json";
+  std::promise<platformpp::net::HttpResponse> promise;
+  auto answer = promise.get_future();
+  core.Http().Send(std::move(request), [&promise](platformpp::net::HttpResponse response) {
+    promise.set_value(std::move(response));
+  });
+  auto response = answer.get();
+  REQUIRE(response.status == 200);
+  platformpp::json::Document document;
+  REQUIRE(platformpp::json::Parse(response.body, document));
+  return platformpp::json::GetSnowflake(document, "id").value_or(0);
+}
+
+}  // namespace
+
+TEST_CASE("1,000 lobby messages across 20 forced failures arrive exactly once each, in order") {
+  DeliveryEnv env;
+  platformpp::testkit::EmulatorProcess::Options options;
+  options.binary = PLATFORMPP_EMULATOR_PATH;
+  options.ipc = false;
+  options.extraArguments = {"--no-social-rate-limits"};
+  env.process = platformpp::testkit::EmulatorProcess::Start(options);
+  env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
+  env.app = env.admin->CreateApp("Delivery Test Game");
+
+  auto sender = Connect(env, "delivery_sender");
+  std::atomic<int> resent{0};
+  sender->client->AddLogCallback(
+      [&resent](std::string message, platformpp::LoggingSeverity) {
+        if (message.find("with the same nonce") != std::string::npos) ++resent;
+      },
+      platformpp::LoggingSeverity::Info);
+  auto receiver = Connect(env, "delivery_receiver");
+  uint64_t lobby = JoinLobby(env, *sender, "delivery-lobby");
+  REQUIRE(lobby != 0);
+  REQUIRE(JoinLobby(env, *receiver, "delivery-lobby") == lobby);
+
+  constexpr int kMessages = 1000;
+  constexpr int kBatches = 20;
+  const std::string route = "POST /lobbies/{lobby_id}/messages";
+  std::vector<std::optional<std::pair<ClientResult, uint64_t>>> results(kMessages);
+  int answered = 0;
+  int dropsOfReceiver = 0;
+  for (int batch = 0; batch < kBatches; ++batch) {
+    for (int i = batch * (kMessages / kBatches); i < (batch + 1) * (kMessages / kBatches); ++i) {
+      sender->client->SendLobbyMessage(lobby, "message " + std::to_string(i),
+                                       [&results, &answered, i](ClientResult result, uint64_t id) {
+                                         results[i].emplace(std::move(result), id);
+                                         ++answered;
+                                       });
+    }
+    // One forced failure per batch, while its messages are queued or in flight. Four in a row outlast the
+    // HTTP client's own retries (three attempts, plus one free retry when a kept-alive connection turns
+    // out closed), so the outbox's retry (same nonce) is what gets the message through.
+    switch (batch % 4) {
+      case 0:  // requests lost
+        env.admin->AddFault({.route = route, .drop = true, .count = 4});
+        break;
+      case 1:  // handled, then the responses lost: the retries must not create the message again
+        env.admin->AddFault({.route = route, .dropAfter = true, .count = 4});
+        break;
+      case 2:
+        env.admin->AddFault({.route = route, .status = 503, .count = 4});
+        break;
+      case 3:
+        dropsOfReceiver += env.admin->DropGateway(EmulatorAdmin::GatewayTarget{{}, receiver->user.id});
+        break;
+    }
+    int until = (batch + 1) * (kMessages / kBatches);
+    REQUIRE(RunBoth(
+        *sender, *receiver, [&] { return answered >= until; }, 120s));
+  }
+  CHECK(dropsOfReceiver == kBatches / 4);
+  // Each of the 15 HTTP faults outlasted the HTTP client's own retries: the outbox sent the message again.
+  CHECK(resent.load() >= 15);
+
+  std::vector<uint64_t> ids;
+  for (int i = 0; i < kMessages; ++i) {
+    REQUIRE(results[i]);
+    INFO("message " << i << ": " << results[i]->first.ToString());
+    REQUIRE(results[i]->first.Successful());
+    ids.push_back(results[i]->second);
+  }
+  for (int i = 1; i < kMessages; ++i)
+    CHECK(ids[i] > ids[i - 1]);  // created in call order
+
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return receiver->created.size() >= kMessages; }, 60s));
+  // A little longer: a duplicate would arrive now.
+  RunBoth(
+      *sender, *receiver, [] { return false; }, 500ms);
+  CHECK(receiver->created.size() == kMessages);
+  CHECK(receiver->created == ids);
+  CHECK(sender->created == ids);
+
+  // The platform's own view: the newest 200, in order, each once.
+  std::optional<std::vector<platformpp::MessageHandle>> history;
+  receiver->client->GetLobbyMessagesWithLimit(
+      lobby, 200, [&](ClientResult result, std::vector<platformpp::MessageHandle> list) {
+        CHECK(result.Successful());
+        history = std::move(list);
+      });
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return history.has_value(); }, 20s));
+  REQUIRE(history->size() == 200);
+  for (int i = 0; i < 200; ++i) {
+    CHECK((*history)[i].Id() == ids[800 + i]);
+    CHECK((*history)[i].Content() == "message " + std::to_string(800 + i));
+  }
+}
