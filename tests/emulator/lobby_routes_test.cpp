@@ -310,7 +310,8 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: idle_timeout_seconds 5..604800 on PUT and P
   // The default is 300 seconds.
   join(alice, "d");
   bool found_default = false;
-  for (const auto& entry : admin_lobbies()["lobbies"].GetArray())
+  const auto after = admin_lobbies();  // named: a range-for does not keep a temporary's parent alive
+  for (const auto& entry : after["lobbies"].GetArray())
     found_default = found_default || entry["idle_timeout_seconds"].GetInt64() == 300;
   CHECK(found_default);
 }
