@@ -42,7 +42,6 @@ HttpResponse rate_limited_response(double retry_after_s, bool global, std::strin
   return response;
 }
 
-
 std::string user_json(const User& user, bool show_premium) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();

@@ -260,12 +260,10 @@ HttpResponse EmulatorService::api_create_lobby_message(const RouteContext& conte
   lobby_sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto found = lobbies_.lobbies.find(context.params.at("lobby_id"));
-  if (found == lobbies_.lobbies.end()) return unknown_lobby();
-  const Lobby& lobby = found->second;
+  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
+  if (found == nullptr) return unknown_lobby();
+  const Lobby& lobby = *found;
   const bool bot = principal->grant == nullptr;
-  const auto caller_app = bot ? principal->application->id : principal->grant->app_id;
-  if (caller_app != lobby.app_id) return unknown_lobby();
   const LobbyMember* member = lobby.member(principal->user->id);
   if (!bot && member == nullptr) return unknown_lobby();
 
@@ -310,13 +308,10 @@ HttpResponse EmulatorService::api_get_lobby_messages(const RouteContext& context
   lobby_sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto found = lobbies_.lobbies.find(context.params.at("lobby_id"));
-  if (found == lobbies_.lobbies.end()) return unknown_lobby();
-  const Lobby& lobby = found->second;
-  const bool bot = principal->grant == nullptr;
-  const auto caller_app = bot ? principal->application->id : principal->grant->app_id;
-  if (caller_app != lobby.app_id) return unknown_lobby();
-  if (!bot && lobby.member(principal->user->id) == nullptr) return unknown_lobby();
+  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
+  if (found == nullptr) return unknown_lobby();
+  const Lobby& lobby = *found;
+  if (principal->grant != nullptr && lobby.member(principal->user->id) == nullptr) return unknown_lobby();
   auto limit = history_limit(context.request);
   if (auto* error = std::get_if<HttpResponse>(&limit)) return std::move(*error);
 
@@ -343,10 +338,9 @@ HttpResponse EmulatorService::api_put_lobby_message_moderation(const RouteContex
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();  // the game's backend only
-  const auto found = lobbies_.lobbies.find(context.params.at("lobby_id"));
-  if (found == lobbies_.lobbies.end() || found->second.app_id != principal->application->id)
-    return unknown_lobby();
-  const Lobby& lobby = found->second;
+  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
+  if (found == nullptr) return unknown_lobby();
+  const Lobby& lobby = *found;
   Message* message = state_.find_message_mutable(lobby.id, context.params.at("message_id"));
   if (message == nullptr) return unknown_message();
   auto pairs = read_moderation_metadata(context.request);
