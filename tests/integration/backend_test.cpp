@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -378,4 +379,70 @@ TEST_CASE("backend: destroying it with calls in flight ends each with ClientDest
   std::this_thread::sleep_for(200ms);
   backend.client.reset();
   CHECK(ends == std::vector<ErrorType>{ErrorType::ClientDestroyed});
+}
+
+TEST_CASE(
+    "backend: moderation metadata on a real lobby message and DM reaches the players; an edit clears it") {
+  Backend backend;
+  const uint64_t aId = NewUser("mod_a_"), bId = NewUser("mod_b_");
+  itest::Shared().admin->MakeFriends(aId, bId);
+  auto a = ConnectedPlayer(backend.app, aId);
+  auto b = ConnectedPlayer(backend.app, bId);
+  auto pump = [&](const std::function<bool()>& done) {
+    auto deadline = std::chrono::steady_clock::now() + 20s;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      a->RunCallbacks();
+      b->RunCallbacks();
+      backend.client->RunCallbacks();
+      std::this_thread::sleep_for(200us);
+    }
+    return true;
+  };
+  std::vector<uint64_t> updated;
+  b->SetMessageUpdatedCallback([&](uint64_t id) { updated.push_back(id); });
+
+  LobbyArgs args;
+  args.members = {MemberArgs(aId), MemberArgs(bId)};
+  auto [created, lobby] = backend.Create(args);
+  REQUIRE(created.Successful());
+  REQUIRE(pump([&] { return b->GetLobbyHandle(lobby.id).has_value(); }));
+
+  // A lobby message: the server's pairs reach the other member with MessageUpdated.
+  std::optional<uint64_t> lobbyMessage;
+  a->SendLobbyMessage(lobby.id, "first blood", [&](ClientResult r, uint64_t id) {
+    CHECK(r.Successful());
+    lobbyMessage = id;
+  });
+  REQUIRE(pump([&] { return lobbyMessage && b->GetMessageHandle(*lobbyMessage).has_value(); }));
+  auto set = backend
+                 .Call<>([&](auto cb) {
+                   backend.client->SetLobbyMessageModerationMetadata(lobby.id, *lobbyMessage,
+                                                                     {{"verdict", "ok"}}, cb);
+                 })
+                 .first;
+  CHECK(set.Successful());
+  REQUIRE(pump([&] { return std::count(updated.begin(), updated.end(), *lobbyMessage) == 1; }));
+  CHECK(b->GetMessageHandle(*lobbyMessage)->ModerationMetadata() == Metadata{{"verdict", "ok"}});
+
+  // A DM: flagged by the server, then edited by its author, which clears the pairs.
+  std::optional<uint64_t> dm;
+  a->SendUserMessage(bId, "psst", [&](ClientResult r, uint64_t id) {
+    CHECK(r.Successful());
+    dm = id;
+  });
+  REQUIRE(pump([&] { return dm && b->GetMessageHandle(*dm).has_value(); }));
+  set = backend
+            .Call<>([&](auto cb) {
+              backend.client->SetUserMessageModerationMetadata(aId, bId, *dm, {{"flag", "review"}}, cb);
+            })
+            .first;
+  CHECK(set.Successful());
+  REQUIRE(pump([&] { return std::count(updated.begin(), updated.end(), *dm) == 1; }));
+  CHECK(b->GetMessageHandle(*dm)->ModerationMetadata() == Metadata{{"flag", "review"}});
+  bool edited = false;
+  a->EditUserMessage(bId, *dm, "psst!", [&](ClientResult r) { edited = r.Successful(); });
+  REQUIRE(pump([&] { return edited && std::count(updated.begin(), updated.end(), *dm) == 2; }));
+  CHECK(b->GetMessageHandle(*dm)->ModerationMetadata().empty());
+  CHECK(b->GetMessageHandle(*dm)->Content() == "psst!");
 }
