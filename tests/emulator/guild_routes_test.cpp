@@ -9,6 +9,7 @@
 
 #include "emulator_service.hpp"
 #include "permissions.hpp"
+#include "recording_gateway_peer.hpp"
 #include "test_support.hpp"
 
 using namespace platformpp::emulator;
@@ -16,41 +17,7 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-struct FakePeer final : GatewayPeer {
-  void enable_compression() override {}
-  void send(std::string json) override {
-    if (!closed) sent.push_back(std::move(json));
-  }
-  void close(int code, std::string) override {
-    closed = true;
-    close_code = code;
-  }
-  void drop() override { closed = true; }
-
-  // The dispatches of type `t` received so far.
-  std::vector<rapidjson::Document> dispatches(std::string_view t) const {
-    std::vector<rapidjson::Document> found;
-    for (const auto& text : sent) {
-      auto payload = parse(text);
-      if (payload["op"].GetInt() == 0 && str(payload["t"]) == t) found.push_back(std::move(payload));
-    }
-    return found;
-  }
-  rapidjson::Document nth(std::string_view t, std::size_t index) const {
-    auto found = dispatches(t);
-    REQUIRE_MESSAGE(found.size() > index, "expected " << index + 1 << " " << t << ", got " << found.size());
-    return std::move(found[index]);
-  }
-  rapidjson::Document only(std::string_view t) const {
-    auto found = dispatches(t);
-    REQUIRE_MESSAGE(found.size() == 1, "expected one " << t << ", got " << found.size());
-    return std::move(found.front());
-  }
-
-  std::vector<std::string> sent;
-  bool closed = false;
-  int close_code = 0;
-};
+using FakePeer = RecordingGatewayPeer;
 
 constexpr std::int64_t kLastSecondBefore = 1794787199000;  // 2026-11-15T23:59:59Z
 constexpr std::uint64_t kBit15 = std::uint64_t{1} << 15;

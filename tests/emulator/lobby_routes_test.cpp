@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "emulator_service.hpp"
+#include "recording_gateway_peer.hpp"
 #include "test_support.hpp"
 
 using namespace platformpp::emulator;
@@ -17,43 +18,7 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-struct FakePeer final : GatewayPeer {
-  void enable_compression() override {}
-  void send(std::string json) override {
-    if (!closed) sent.push_back(std::move(json));
-  }
-  void close(int code, std::string) override {
-    closed = true;
-    close_code = code;
-  }
-  void drop() override { closed = true; }
-
-  std::vector<rapidjson::Document> dispatches(std::string_view t) const {
-    std::vector<rapidjson::Document> found;
-    for (const auto& text : sent) {
-      auto payload = parse(text);
-      if (payload["op"].GetInt() == 0 && str(payload["t"]) == t) found.push_back(std::move(payload));
-    }
-    return found;
-  }
-  rapidjson::Document only(std::string_view t) const {
-    auto found = dispatches(t);
-    REQUIRE_MESSAGE(found.size() == 1, "expected one " << t << ", got " << found.size());
-    return std::move(found.front());
-  }
-  std::int64_t last_seq() const {
-    std::int64_t seq = 0;
-    for (const auto& text : sent) {
-      const auto payload = parse(text);
-      if (payload["s"].IsInt64()) seq = payload["s"].GetInt64();
-    }
-    return seq;
-  }
-
-  std::vector<std::string> sent;
-  bool closed = false;
-  int close_code = 0;
-};
+using FakePeer = RecordingGatewayPeer;
 
 constexpr std::int64_t kStart = 1795000000000;  // 2026-11-18, fake clock
 constexpr std::int64_t kDayMs = 24LL * 60 * 60 * 1000;
