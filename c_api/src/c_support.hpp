@@ -9,12 +9,68 @@
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+namespace platformpp::c_api {
+
+// user_data_free calls of callbacks that the library may drop on one of its own threads (the voice thread
+// drops the audio callbacks, the network thread may drop a call's last reference): queued here, they run on
+// the caller's thread, in platformpp_client_run_callbacks or platformpp_client_destroy. Once closed (the
+// client is gone), a free runs at once on the thread that releases the user_data.
+class DeferredFrees {
+ public:
+  void Push(void* data, platformpp_user_data_free_fn free) noexcept {
+    {
+      std::lock_guard lock(mutex_);
+      if (!closed_) {
+        try {
+          pending_.emplace_back(data, free);
+          return;
+        } catch (...) {  // out of memory: better now, on this thread, than never
+        }
+      }
+    }
+    free(data);
+  }
+  void Drain() noexcept { Run(false); }
+  void Close() noexcept { Run(true); }
+
+ private:
+  void Run(bool close) noexcept {
+    std::vector<std::pair<void*, platformpp_user_data_free_fn>> due;
+    {
+      std::lock_guard lock(mutex_);
+      if (close) closed_ = true;
+      due.swap(pending_);
+    }
+    for (auto& [data, free] : due)
+      free(data);
+  }
+
+  std::mutex mutex_;
+  std::vector<std::pair<void*, platformpp_user_data_free_fn>> pending_;
+  bool closed_ = false;
+};
+
+// The client's queue of deferred frees, closed (its frees run) when the client is destroyed.
+struct ClientFrees {
+  std::shared_ptr<DeferredFrees> queue = std::make_shared<DeferredFrees>();
+  ClientFrees() = default;
+  ClientFrees(const ClientFrees&) = delete;
+  ClientFrees& operator=(const ClientFrees&) = delete;
+  ~ClientFrees() { queue->Close(); }
+};
+
+}  // namespace platformpp::c_api
+
 struct platformpp_client {
+  // Declared before `client` so that it is destroyed after it: once the Client has joined its threads and
+  // dropped every callback, the frees still queued run here, inside platformpp_client_destroy.
+  platformpp::c_api::ClientFrees frees;
   platformpp::Client client;
   explicit platformpp_client(platformpp::ClientOptions options) : client(std::move(options)) {}
 };
@@ -62,6 +118,34 @@ class UserData {
 inline std::shared_ptr<UserData> Own(void* data, platformpp_user_data_free_fn free) {
   try {
     return std::make_shared<UserData>(data, free);
+  } catch (...) {
+    if (free) free(data);
+    throw;
+  }
+}
+
+// Owns a caller's user_data like UserData, but hands its free to a DeferredFrees queue (see there).
+class DeferredUserData {
+ public:
+  DeferredUserData(std::shared_ptr<DeferredFrees> frees, void* data, platformpp_user_data_free_fn free)
+      : frees_(std::move(frees)), data_(data), free_(free) {}
+  ~DeferredUserData() {
+    if (free_) frees_->Push(data_, free_);
+  }
+  DeferredUserData(const DeferredUserData&) = delete;
+  DeferredUserData& operator=(const DeferredUserData&) = delete;
+  void* Get() const noexcept { return data_; }
+
+ private:
+  std::shared_ptr<DeferredFrees> frees_;
+  void* data_;
+  platformpp_user_data_free_fn free_;
+};
+
+inline std::shared_ptr<DeferredUserData> OwnDeferred(std::shared_ptr<DeferredFrees> frees, void* data,
+                                                     platformpp_user_data_free_fn free) {
+  try {
+    return std::make_shared<DeferredUserData>(std::move(frees), data, free);
   } catch (...) {
     if (free) free(data);
     throw;

@@ -80,12 +80,15 @@ int32_t platformpp_client_wait_for_callbacks(platformpp_client* client, int32_t 
 
 void platformpp_client_run_callbacks(platformpp_client* client) {
   if (!client) return;
-  // A callback may destroy the client; Client::RunCallbacks copes, and so must we: touch nothing afterwards.
+  // A callback may destroy the client; Client::RunCallbacks copes, and so must we: touch nothing afterwards
+  // but our own reference to its queue of deferred frees (closed and empty if the client is gone).
+  std::shared_ptr<DeferredFrees> frees = client->frees.queue;
   try {
     client->client.RunCallbacks();
   } catch (...) {
     // A C callback cannot throw; a C++ exception escaping one here has nowhere to go.
   }
+  frees->Drain();
 }
 
 void platformpp_client_set_application_id(platformpp_client* client, uint64_t application_id) {

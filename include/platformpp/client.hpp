@@ -16,6 +16,7 @@
 
 #include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
+#include <platformpp/call.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
@@ -460,6 +461,91 @@ class Client {
   void SetMessageDeletedCallback(MessageDeletedCallback callback);
   /// Whether the game shows its chat now; the platform uses it to decide where to notify the player.
   void SetShowingChat(bool showingChat);
+
+  // --- Voice -----------------------------------------------------------------------------------------------
+
+  // Calls in lobbies the player is a member of. Media goes over UDP to the platform's voice server, Opus at
+  // 48 kHz stereo in 20 ms frames, encrypted with AES-256-GCM (when the server offers it) or
+  // XChaCha20-Poly1305. Audio runs on its own threads (the device's and the Client's voice thread); every
+  // callback below except the two audio callbacks runs inside RunCallbacks. Without a sound device (or with
+  // PLATFORMPP_AUDIO=null in the environment) the null device is used: silence in, nothing out, real time.
+
+  /// Runs on the voice thread, not inside RunCallbacks, once per 20 ms frame per speaking participant, with
+  /// the decoded samples before the SDK mixes them; set outShouldMute to keep the SDK from playing them.
+  /// Keep it short and lock-free: it is on the audio path.
+  using UserAudioReceivedCallback =
+      std::function<void(uint64_t userId, int16_t* data, uint64_t samplesPerChannel, int32_t sampleRate,
+                         uint64_t channels, bool& outShouldMute)>;
+  /// Runs on the voice thread once per 20 ms microphone frame, before processing and sending; it may change
+  /// the samples in place (what it leaves is what is sent). The same budget as above.
+  using UserAudioCapturedCallback =
+      std::function<void(int16_t* data, uint64_t samplesPerChannel, int32_t sampleRate, uint64_t channels)>;
+  using EndCallCallback = std::function<void()>;
+  using EndCallsCallback = std::function<void()>;
+  using GetAudioDevicesCallback = std::function<void(std::vector<AudioDevice> devices)>;
+  using SetAudioDeviceCallback = std::function<void(ClientResult result)>;
+  using DeviceChangeCallback =
+      std::function<void(std::vector<AudioDevice> inputDevices, std::vector<AudioDevice> outputDevices)>;
+  using NoAudioInputCallback = std::function<void(bool inputDetected)>;
+
+  /// Joins the call of a lobby the player is a member of. Returns a null Call when the player is already in
+  /// that call (use GetCall), when the lobby is unknown to the Client, or before the Client is Ready.
+  Call StartCall(uint64_t lobbyId);
+  /// The same, with the two audio callbacks (either may be empty).
+  Call StartCallWithAudioCallbacks(uint64_t lobbyId, UserAudioReceivedCallback receivedCb,
+                                   UserAudioCapturedCallback capturedCb);
+  /// Leaves the call; `callback` runs (inside RunCallbacks) once the platform was told, or at once when there
+  /// is no such call.
+  void EndCall(uint64_t channelId, EndCallCallback callback);
+  void EndCalls(EndCallsCallback callback);
+  /// The player's call in that lobby, or a null Call.
+  Call GetCall(uint64_t channelId);
+  std::vector<Call> GetCalls();
+
+  void GetInputDevices(GetAudioDevicesCallback callback);
+  void GetOutputDevices(GetAudioDevicesCallback callback);
+  void GetCurrentInputDevice(std::function<void(AudioDevice device)> callback);
+  void GetCurrentOutputDevice(std::function<void(AudioDevice device)> callback);
+  /// Switches the microphone (or speaker) of every call; an unknown id is ValidationError.
+  void SetInputDevice(std::string deviceId, SetAudioDeviceCallback callback);
+  void SetOutputDevice(std::string deviceId, SetAudioDeviceCallback callback);
+  /// The device lists changed (a headset plugged in or out).
+  void SetDeviceChangeCallback(DeviceChangeCallback callback);
+  /// Microphone and speaker gain, 0 to 100 (default 100). Clamped.
+  void SetInputVolume(float inputVolume);
+  float GetInputVolume() const;
+  void SetOutputVolume(float outputVolume);
+  float GetOutputVolume() const;
+  /// Mute (or deafen) the player in every call, now and in calls started later.
+  void SetSelfMuteAll(bool mute);
+  bool GetSelfMuteAll() const;
+  void SetSelfDeafAll(bool deaf);
+  bool GetSelfDeafAll() const;
+  /// The microphone level (dBFS, -100 to 0, default -100: only digital silence) below which the input counts
+  /// as silent once it stays there for 5 s: `callback(false)` then, and `callback(true)` when sound comes
+  /// back.
+  void SetNoAudioInputThreshold(float dBFSThreshold);
+  void SetNoAudioInputCallback(NoAudioInputCallback callback);
+  /// Echo cancellation, noise suppression and automatic gain control of the microphone (speexdsp), on by
+  /// default.
+  void SetEchoCancellation(bool on);
+  bool GetEchoCancellation() const;
+  void SetNoiseSuppression(bool on);
+  bool GetNoiseSuppression() const;
+  void SetAutomaticGainControl(bool on);
+  bool GetAutomaticGainControl() const;
+  /// Whether the game manages the platform's audio session itself (iOS/Android); on desktop it only
+  /// records the choice. Returns whether it was accepted.
+  bool SetEngineManagedAudioSession(bool isEngineManaged);
+  /// Writes the echo canceller's diagnostics (far end, near end and processed microphone as WAV, plus a
+  /// summary) into the voice log directory (SetVoiceLogDir; else the log directory) while on.
+  void SetAecDump(bool on);
+  /// Voice engine messages to a file in `path` (created if missing). Returns false when it cannot be created.
+  bool SetVoiceLogDir(std::string path, LoggingSeverity minSeverity);
+  /// Voice engine messages (calls, media, devices) at `minSeverity` and above, inside RunCallbacks.
+  void AddVoiceLogCallback(LogCallback callback, LoggingSeverity minSeverity);
+  /// Scheduling priority hint for one of the Client's threads (Voice or Network); applied when allowed.
+  void SetThreadPriority(Thread thread, int32_t priority);
 
   static std::string GetDefaultCommunicationScopes();
   static std::string GetDefaultPresenceScopes();

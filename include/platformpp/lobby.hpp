@@ -101,8 +101,7 @@ class LobbyHandle {
   std::vector<LobbyMemberHandle> LobbyMembers() const { return members_; }
   std::optional<LobbyMemberHandle> GetLobbyMemberHandle(uint64_t memberId) const;
   std::optional<platformpp::LinkedChannel> LinkedChannel() const { return linkedChannel_; }
-  /// The lobby's call, while anyone is in it. Lobby voice states are not modelled yet (neither the SDK nor
-  /// the emulator carries them), so this is empty for now.
+  /// The lobby's call while anyone is in it: its channel is the lobby, its participants the users in it.
   std::optional<CallInfoHandle> GetCallInfoHandle() const { return call_; }
 
   // Filled by the SDK.

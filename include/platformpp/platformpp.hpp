@@ -4,6 +4,7 @@
 #include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
 #include <platformpp/backend.hpp>
+#include <platformpp/call.hpp>
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/io_context.hpp>

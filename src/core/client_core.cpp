@@ -1,4 +1,5 @@
 #include "core/client_core.hpp"
+#include "voice/voice_manager.hpp"
 
 #include "auth/authorize_requests.hpp"
 #include "auth/authorizer.hpp"
@@ -56,6 +57,10 @@ ClientCore::ClientCore(ClientOptions options)
   // Lobbies before messages: a message's lobby (and its member's additional name) is known when it arrives.
   AddGatewaySink([this](const gateway::Dispatch& dispatch) { lobbies_->OnDispatch(dispatch); });
   AddGatewaySink([this](const gateway::Dispatch& dispatch) { messages_->OnDispatch(dispatch); });
+  // After the lobby store: a call's participants change once the lobby shows them.
+  voiceLogger_ = std::make_shared<Logger>(queue_);
+  voice_ = std::make_unique<voice::VoiceManager>(*this);
+  AddGatewaySink([this](const gateway::Dispatch& dispatch) { voice_->OnDispatch(dispatch); });
   gateway_->SetDispatchSink([this](const gateway::Dispatch& dispatch) {
     for (auto& sink : gatewaySinks_)
       sink(dispatch);
@@ -82,6 +87,7 @@ void ClientCore::Destroy() noexcept {
   }
   if (ipc_) ipc_->Shutdown();
   messages_->Shutdown();  // its queued sends end before the HTTP client stops
+  voice_->Shutdown();     // the calls' voice gateways and the voice thread, while the network thread runs
   gateway_->Shutdown();   // before the HTTP client, whose GET /gateway it may be waiting for
   authorizer_->Shutdown();
   http_->Shutdown();

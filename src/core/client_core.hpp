@@ -44,6 +44,9 @@ class LobbyStore;
 namespace platformpp::messaging {
 class MessageService;
 }
+namespace platformpp::voice {
+class VoiceManager;
+}
 
 namespace platformpp::core {
 
@@ -79,6 +82,19 @@ class ClientCore {
   presence::PresenceService& Presence() noexcept { return *presence_; }
   lobby::LobbyStore& Lobbies() noexcept { return *lobbies_; }
   messaging::MessageService& Messages() noexcept { return *messages_; }
+  voice::VoiceManager& Voice() noexcept { return *voice_; }
+  /// The voice engine's own log (AddVoiceLogCallback, SetVoiceLogDir): calls, media, devices.
+  Logger& VoiceLog() noexcept { return *voiceLogger_; }
+  std::shared_ptr<Logger> VoiceLoggerPtr() const noexcept { return voiceLogger_; }
+  /// SetVoiceLogDir's directory (where SetAecDump writes too); empty when unset.
+  std::string VoiceLogDir() const {
+    std::lock_guard lock(voiceLogDirMutex_);
+    return voiceLogDir_;
+  }
+  void SetVoiceLogDir(std::string dir) {
+    std::lock_guard lock(voiceLogDirMutex_);
+    voiceLogDir_ = std::move(dir);
+  }
   /// The connection to the local desktop client, created (not started) on first use for `applicationId`
   /// (sent in the handshake). Null when IPC is disabled, the id is 0, or the Client is being destroyed.
   ipc::IpcConnection* Ipc(uint64_t applicationId);
@@ -126,6 +142,10 @@ class ClientCore {
   std::unique_ptr<presence::PresenceService> presence_;
   std::unique_ptr<lobby::LobbyStore> lobbies_;
   std::unique_ptr<messaging::MessageService> messages_;
+  std::shared_ptr<Logger> voiceLogger_;
+  mutable std::mutex voiceLogDirMutex_;
+  std::string voiceLogDir_;
+  std::unique_ptr<voice::VoiceManager> voice_;
   std::vector<gateway::DispatchSink> gatewaySinks_;  // filled during construction, read on the network thread
   std::atomic<Client::Status> status_{Client::Status::Disconnected};
   mutable std::mutex gatewayMutex_;

@@ -1,5 +1,7 @@
 #include "lobby/lobby_json.hpp"
 
+#include <algorithm>
+
 #include <limits>
 
 namespace platformpp::lobby {
@@ -92,7 +94,62 @@ std::optional<LobbyRecord> ParseLobby(const json::Value& value) {
       return std::nullopt;
     lobby.flags = static_cast<uint32_t>(flags->GetInt64());
   }
+  if (const json::Value* states = json::Member(value, "voice_states"); states && !states->IsNull()) {
+    if (!states->IsArray()) return std::nullopt;
+    std::vector<VoiceStateRecord> list;
+    for (const json::Value& item : states->GetArray()) {
+      auto state = ParseVoiceState(item);
+      if (!state) return std::nullopt;
+      const bool duplicate = std::any_of(list.begin(), list.end(), [&](const VoiceStateRecord& known) {
+        return known.userId == state->userId;
+      });
+      if (duplicate) return std::nullopt;
+      list.push_back(std::move(*state));
+    }
+    lobby.voiceStates = std::move(list);
+  }
   return lobby;
+}
+
+namespace {
+// An optional boolean member: absent or null is false; anything else but a boolean is malformed.
+std::optional<bool> OptionalBool(const json::Value& object, const char* name) {
+  const json::Value* value = json::Member(object, name);
+  if (!value || value->IsNull()) return false;
+  if (!value->IsBool()) return std::nullopt;
+  return value->GetBool();
+}
+}  // namespace
+
+std::optional<VoiceStateRecord> ParseVoiceState(const json::Value& value) {
+  if (!value.IsObject()) return std::nullopt;
+  auto userId = json::GetSnowflake(value, "user_id");
+  auto selfMute = OptionalBool(value, "self_mute");
+  auto selfDeaf = OptionalBool(value, "self_deaf");
+  if (!userId || *userId == 0 || !selfMute || !selfDeaf) return std::nullopt;
+  VoiceStateRecord state;
+  state.userId = *userId;
+  if (auto session = json::GetString(value, "session_id")) state.sessionId = std::string(*session);
+  state.selfMute = *selfMute;
+  state.selfDeaf = *selfDeaf;
+  return state;
+}
+
+std::optional<VoiceStateEvent> ParseVoiceStateEvent(const json::Value& value) {
+  if (!value.IsObject()) return std::nullopt;
+  auto lobbyId = json::GetSnowflake(value, "lobby_id");
+  auto state = ParseVoiceState(value);
+  if (!lobbyId || *lobbyId == 0 || !state) return std::nullopt;
+  const json::Value* channel = json::Member(value, "channel_id");
+  VoiceStateEvent event;
+  event.lobbyId = *lobbyId;
+  if (channel && !channel->IsNull()) {
+    auto channelId = json::GetSnowflake(value, "channel_id");
+    if (!channelId || *channelId != *lobbyId) return std::nullopt;  // a lobby call's channel is the lobby
+    event.inCall = true;
+  }
+  event.state = std::move(*state);
+  return event;
 }
 
 std::optional<MemberEvent> ParseMemberEvent(const json::Value& value) {

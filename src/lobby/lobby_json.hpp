@@ -40,6 +40,15 @@ struct LinkedChannelRecord {
   bool operator==(const LinkedChannelRecord&) const = default;
 };
 
+/// One participant of a lobby's call (docs/voice-protocol.md: `voice_states`, LOBBY_VOICE_STATE_UPDATE).
+struct VoiceStateRecord {
+  uint64_t userId = 0;
+  std::string sessionId;
+  bool selfMute = false;
+  bool selfDeaf = false;
+  bool operator==(const VoiceStateRecord&) const = default;
+};
+
 /// What the SDK keeps of a lobby; members in the order the platform listed them, then in order of arrival.
 struct LobbyRecord {
   uint64_t id = 0;
@@ -48,6 +57,9 @@ struct LobbyRecord {
   std::vector<MemberRecord> members;
   std::optional<LinkedChannelRecord> linkedChannel;
   uint32_t flags = 0;
+  /// Who is in the lobby's call; nullopt when the payload did not say (an HTTP answer), so that the store
+  /// keeps what it knew.
+  std::optional<std::vector<VoiceStateRecord>> voiceStates;
 
   /// The lobby's own fields (members aside) are equal.
   bool SameState(const LobbyRecord& other) const {
@@ -71,6 +83,17 @@ struct MemberEvent {
   MemberRecord member;
 };
 std::optional<MemberEvent> ParseMemberEvent(const json::Value& value);
+
+/// One entry of `voice_states`: needs a non-zero `user_id`; booleans default to false.
+std::optional<VoiceStateRecord> ParseVoiceState(const json::Value& value);
+
+/// LOBBY_VOICE_STATE_UPDATE: `{lobby_id, user_id, session_id, channel_id | null, self_mute, self_deaf}`.
+struct VoiceStateEvent {
+  uint64_t lobbyId = 0;
+  bool inCall = false;  ///< channel_id is the lobby; false when it is null (the user left the call)
+  VoiceStateRecord state;
+};
+std::optional<VoiceStateEvent> ParseVoiceStateEvent(const json::Value& value);
 
 /// Adds `metadata` as a JSON object member `name` of `object`.
 void AddMetadata(json::Value& object, const char* name, const platformpp::Metadata& metadata,

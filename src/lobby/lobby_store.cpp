@@ -11,7 +11,7 @@
 namespace platformpp::lobby {
 namespace {
 
-enum class Kind { Ready, Create, Update, Delete, Member };
+enum class Kind { Ready, Create, Update, Delete, Member, VoiceState };
 
 std::optional<Kind> KindOf(std::string_view type) {
   if (type.substr(0, 13) == "LOBBY_MEMBER_") {
@@ -25,6 +25,7 @@ std::optional<Kind> KindOf(std::string_view type) {
   if (type == "LOBBY_UPDATE") return Kind::Update;
   if (type == "LOBBY_DELETE") return Kind::Delete;
   if (type == "READY") return Kind::Ready;
+  if (type == "LOBBY_VOICE_STATE_UPDATE") return Kind::VoiceState;
   return std::nullopt;
 }
 
@@ -80,6 +81,9 @@ void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
         break;
       case Kind::Member:
         OnMember(document, dispatch.type, events);
+        break;
+      case Kind::VoiceState:
+        OnVoiceState(document);
         break;
     }
   }
@@ -155,11 +159,33 @@ void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pe
     return;
   }
   bool answered = fromAnswer_.erase(id) > 0;
+  if (!lobby->voiceStates) lobby->voiceStates = it->second.voiceStates;  // not said: unchanged
   LobbyRecord before = std::exchange(it->second, std::move(*lobby));
   // The LOBBY_CREATE of a join whose answer was applied already: the same lobby, announced once.
   if (create && answered) return;
   if (!create || !before.SameState(it->second)) Add(events, Event::Updated, id);
   CompareMembers(before, it->second, events);
+}
+
+void LobbyStore::OnVoiceState(const json::Value& d) {
+  auto event = ParseVoiceStateEvent(d);
+  if (!event) {
+    core_.Log().Warning("LOBBY_VOICE_STATE_UPDATE: ignored, malformed voice state");
+    return;
+  }
+  auto lobby = lobbies_.find(event->lobbyId);
+  if (lobby == lobbies_.end()) return;  // a call of a lobby this Client does not know (yet)
+  auto& states = lobby->second.voiceStates;
+  if (!states) states.emplace();
+  auto it = std::find_if(states->begin(), states->end(),
+                         [&](const VoiceStateRecord& known) { return known.userId == event->state.userId; });
+  if (!event->inCall) {
+    if (it != states->end()) states->erase(it);
+  } else if (it != states->end()) {
+    *it = event->state;
+  } else {
+    states->push_back(event->state);
+  }
 }
 
 void LobbyStore::OnLobbyDelete(const json::Value& d, std::vector<Pending>& events) {
@@ -375,6 +401,12 @@ std::optional<LobbyHandle> LobbyStore::Get(uint64_t lobbyId) const {
   if (record.linkedChannel) {
     data.linkedChannel =
         LinkedChannel(record.linkedChannel->id, record.linkedChannel->name, record.linkedChannel->guildId);
+  }
+  if (record.voiceStates && !record.voiceStates->empty()) {
+    std::vector<uint64_t> participants;
+    for (const VoiceStateRecord& state : *record.voiceStates)
+      participants.push_back(state.userId);
+    data.call = CallInfoHandle(record.id, 0, std::move(participants));
   }
   return LobbyHandle(std::move(data));
 }

@@ -74,6 +74,9 @@ class LobbyStore {
   void OnReady(const json::Value& d, std::vector<Pending>& events);
   void OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pending>& events);
   void OnLobbyDelete(const json::Value& d, std::vector<Pending>& events);
+  /// LOBBY_VOICE_STATE_UPDATE: who is in the lobby's call (GetCallInfoHandle). No lobby callback: the
+  /// Call's own callbacks announce participants.
+  void OnVoiceState(const json::Value& d);
   void OnMember(const json::Value& d, std::string_view type, std::vector<Pending>& events);
   /// Queues what changed in the members of one lobby: removed, then added and updated in the new order.
   void CompareMembers(const LobbyRecord& before, const LobbyRecord& after,

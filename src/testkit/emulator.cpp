@@ -437,6 +437,23 @@ void EmulatorAdmin::SetSocialRateLimits(bool enabled) {
          "set social rate limits");
 }
 
+void EmulatorAdmin::SetVoiceUdpFaults(double lossPercent, double reorderPercent, int64_t jitterMs,
+                                      uint64_t seed) {
+  Expect(Request("POST", "/voice/udp-faults",
+                 JsonObject()
+                     .Add("loss_percent", lossPercent)
+                     .Add("reorder_percent", reorderPercent)
+                     .Add("jitter_ms", jitterMs)
+                     .AddRaw("seed", std::to_string(seed))  // a u64: beyond what Add(int64_t) holds
+                     .Done()),
+         200, "set voice UDP faults");
+}
+
+void EmulatorAdmin::ClearVoiceUdpFaults() {
+  auto response = Request("DELETE", "/voice/udp-faults");
+  if (response.status != 204) throw std::runtime_error("clear voice UDP faults: " + response.body);
+}
+
 EmulatorAdmin::IpcState EmulatorAdmin::IpcStatus() {
   auto document = Expect(Request("GET", "/ipc"), 200, "ipc status");
   IpcState state;
@@ -651,6 +668,69 @@ std::vector<int64_t> EmulatorAdmin::InjectDispatch(uint64_t userId, const std::s
     }
   }
   return seqs;
+}
+
+std::vector<EmulatorAdmin::VoiceSession> EmulatorAdmin::VoiceSessions() {
+  // The answer is a bare array (docs/voice-protocol.md), which Expect (objects only) refuses.
+  const auto response = Request("GET", "/voice/sessions");
+  if (response.status != 200) {
+    throw std::runtime_error("voice sessions: HTTP " + std::to_string(response.status) + ": " +
+                             response.body);
+  }
+  json::Document document;
+  std::string error;
+  if (!json::Parse(response.body, document, &error) || !document.IsArray()) {
+    throw std::runtime_error("voice sessions: invalid JSON (" + error + "): " + response.body.substr(0, 200));
+  }
+  std::vector<VoiceSession> sessions;
+  for (const auto& entry : document.GetArray()) {
+    if (!entry.IsObject()) continue;
+    VoiceSession session;
+    session.userId = json::GetSnowflake(entry, "user_id").value_or(0);
+    session.lobbyId = json::GetSnowflake(entry, "lobby_id").value_or(0);
+    session.sessionId = std::string(json::GetString(entry, "session_id").value_or(""));
+    session.ssrc = static_cast<uint32_t>(json::GetInt(entry, "ssrc").value_or(0));
+    session.mode = std::string(json::GetString(entry, "mode").value_or(""));
+    session.connected = json::GetBool(entry, "connected").value_or(false);
+    session.mediaAddress = std::string(json::GetString(entry, "media_address").value_or(""));
+    session.packetsReceived = static_cast<uint64_t>(json::GetInt(entry, "packets_received").value_or(0));
+    session.packetsForwarded = static_cast<uint64_t>(json::GetInt(entry, "packets_forwarded").value_or(0));
+    session.packetsRejected = static_cast<uint64_t>(json::GetInt(entry, "packets_rejected").value_or(0));
+    sessions.push_back(std::move(session));
+  }
+  return sessions;
+}
+
+void EmulatorAdmin::SetVoiceSettings(const VoiceSettings& settings) {
+  JsonObject body;
+  if (settings.modes) {
+    rapidjson::StringBuffer buffer;
+    rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+    writer.StartArray();
+    for (const auto& mode : *settings.modes)
+      writer.String(mode.c_str(), static_cast<rapidjson::SizeType>(mode.size()));
+    writer.EndArray();
+    body.AddRaw("modes", std::string(buffer.GetString(), buffer.GetSize()));
+  }
+  if (settings.heartbeatIntervalMs) body.Add("heartbeat_interval_ms", *settings.heartbeatIntervalMs);
+  if (settings.resumeWindowMs) body.Add("resume_window_ms", *settings.resumeWindowMs);
+  if (settings.bufferSize) body.Add("buffer_size", *settings.bufferSize);
+  if (settings.reset) body.Add("reset", true);
+  Expect(Request("POST", "/voice/settings", body.Done()), 200, "set voice settings");
+}
+
+int EmulatorAdmin::DropVoice(uint64_t userId) {
+  JsonObject body;
+  if (userId != 0) body.Add("user_id", std::to_string(userId));
+  return ConnectionCount(Expect(Request("POST", "/voice/drop", body.Done()), 200, "drop voice"));
+}
+
+int EmulatorAdmin::CloseVoice(uint64_t userId, int code, const std::string& reason) {
+  JsonObject body;
+  if (userId != 0) body.Add("user_id", std::to_string(userId));
+  body.Add("code", static_cast<int64_t>(code));
+  if (!reason.empty()) body.Add("reason", reason);
+  return ConnectionCount(Expect(Request("POST", "/voice/close", body.Done()), 200, "close voice"));
 }
 
 namespace {

@@ -1,4 +1,5 @@
-// Lobbies and messages as the Gateway and HTTP deliver them (lobbies with their members, member dispatches,
+// Lobbies and messages as the Gateway and HTTP deliver them (lobbies with their members and voice states,
+// member and voice state dispatches,
 // lobby messages and DMs, message timestamps): every decoder on the parsed JSON, arrays element by element,
 // and the members of objects; then what was decoded is checked for the invariants the stores rely on.
 #include "json/json.hpp"
@@ -22,6 +23,10 @@ void Decode(const json::Value& value) {
     }
   }
   if (auto member = lobby::ParseMember(value); member && member->id == 0) __builtin_trap();
+  if (auto state = lobby::ParseVoiceState(value); state && state->userId == 0) __builtin_trap();
+  if (auto event = lobby::ParseVoiceStateEvent(value);
+      event && (event->lobbyId == 0 || event->state.userId == 0))
+    __builtin_trap();
   if (auto event = lobby::ParseMemberEvent(value); event && event->member.id == 0) __builtin_trap();
   (void)lobby::ParseMetadata(&value);
   for (uint64_t self : {uint64_t{0}, uint64_t{42}}) {

@@ -497,3 +497,49 @@ TEST_CASE("Client lobby calls check their rules before sending anything") {
   REQUIRE(leave);
   CHECK(leave->Type() == ErrorType::ValidationError);
 }
+
+TEST_CASE("lobby call: voice_states and LOBBY_VOICE_STATE_UPDATE make the lobby's CallInfoHandle") {
+  Fixture f;
+  auto lobbyWithCall = Lobby(kLobby, {Member(kSelf, "player"), Member(kBob, "bob")});
+  lobbyWithCall.insert(lobbyWithCall.size() - 1,
+                       R"(,"voice_states":[{"user_id":"1001","session_id":"sb","channel_id":"5000",)"
+                       R"("self_mute":true,"self_deaf":false}])");
+  f.Feed("READY", Ready({lobbyWithCall, Lobby(kLobby2, {Member(kSelf, "player")})}));
+  auto call = f.Store().Get(kLobby)->GetCallInfoHandle();
+  REQUIRE(call);
+  CHECK(call->ChannelId() == kLobby);
+  CHECK(call->GuildId() == 0);
+  CHECK(call->GetParticipants() == Ids{kBob});
+  CHECK_FALSE(f.Store().Get(kLobby2)->GetCallInfoHandle());
+
+  const auto state = [](uint64_t lobby, uint64_t user, bool inCall, bool mute = false) {
+    return R"({"lobby_id":")" + std::to_string(lobby) + R"(","user_id":")" + std::to_string(user) +
+           R"(","session_id":"s","channel_id":)" + (inCall ? "\"" + std::to_string(lobby) + "\"" : "null") +
+           R"(,"self_mute":)" + (mute ? "true" : "false") + R"(,"self_deaf":false})";
+  };
+  f.Feed("LOBBY_VOICE_STATE_UPDATE", state(kLobby, kSelf, true));
+  f.Feed("LOBBY_VOICE_STATE_UPDATE", state(kLobby, kSelf, true, true));  // an update, not a second entry
+  CHECK(f.Store().Get(kLobby)->GetCallInfoHandle()->GetParticipants() == Ids{kBob, kSelf});
+  // A lobby update without voice_states (as HTTP answers carry) keeps the call.
+  f.Feed("LOBBY_UPDATE", Lobby(kLobby, {Member(kSelf, "player"), Member(kBob, "bob")}, R"({"k":"v"})"));
+  CHECK(f.Store().Get(kLobby)->GetCallInfoHandle()->GetParticipants() == Ids{kBob, kSelf});
+  f.Feed("LOBBY_VOICE_STATE_UPDATE", state(kLobby, kBob, false));
+  f.Feed("LOBBY_VOICE_STATE_UPDATE", state(kLobby, kSelf, false));
+  CHECK_FALSE(f.Store().Get(kLobby)->GetCallInfoHandle());
+  // Voice states fire no lobby callbacks (the Call announces participants).
+  CHECK(f.Drain() == Events{"updated 5000"});
+
+  // Malformed: a channel that is not the lobby, a missing user, a bad boolean; an unknown lobby is ignored.
+  f.Feed("LOBBY_VOICE_STATE_UPDATE", R"({"lobby_id":"5000","user_id":"1001","channel_id":"77"})");
+  f.Feed("LOBBY_VOICE_STATE_UPDATE", R"({"lobby_id":"5000","channel_id":"5000"})");
+  f.Feed("LOBBY_VOICE_STATE_UPDATE",
+         R"({"lobby_id":"5000","user_id":"1001","channel_id":"5000","self_mute":1})");
+  f.Feed("LOBBY_VOICE_STATE_UPDATE", state(777, kBob, true));
+  CHECK_FALSE(f.Store().Get(kLobby)->GetCallInfoHandle());
+  CHECK(f.Drain().empty());  // log callbacks run inside RunCallbacks too
+  CHECK(f.warnings.size() == 3);
+  // A lobby whose voice_states is malformed is malformed.
+  CHECK_FALSE(ParseLobbyText(R"({"id":"1","voice_states":{}})"));
+  CHECK_FALSE(ParseLobbyText(R"({"id":"1","voice_states":[{"user_id":"2"},{"user_id":"2"}]})"));
+  CHECK(ParseLobbyText(R"({"id":"1","voice_states":[{"user_id":"2"}]})"));
+}

@@ -205,6 +205,11 @@ class EmulatorAdmin {
   void ResetRateLimits();
   /// The Social SDK development rate limits (lobbies, messages, DMs): on by default; off for load tests.
   void SetSocialRateLimits(bool enabled);
+  /// Voice media: faults on every datagram the forwarding unit sends from now on (POST
+  /// /_emulator/voice/udp-faults). Loss and reorder in percent (0 to 100); each datagram delayed by 0 to
+  /// `jitterMs` (at most 10000). The same seed makes the same decisions for the same traffic.
+  void SetVoiceUdpFaults(double lossPercent, double reorderPercent, int64_t jitterMs, uint64_t seed = 1);
+  void ClearVoiceUdpFaults();
 
   /// IPC: the stand-in's state.
   IpcState IpcStatus();
@@ -252,6 +257,38 @@ class EmulatorAdmin {
   /// A dispatch `t` with `dJson` (JSON text) to every session of the user, sequenced like any other;
   /// returns the s it got in each session.
   std::vector<int64_t> InjectDispatch(uint64_t userId, const std::string& t, const std::string& dJson);
+
+  /// One voice gateway session (GET /_emulator/voice/sessions).
+  struct VoiceSession {
+    uint64_t userId = 0;
+    uint64_t lobbyId = 0;
+    std::string sessionId;  ///< the main Gateway session that joined the call
+    uint32_t ssrc = 0;
+    std::string mode;          ///< the selected transport mode; empty before Select Protocol
+    bool connected = false;    ///< has a live voice gateway connection (else resumable for the window)
+    std::string mediaAddress;  ///< "ip:port" from Select Protocol; empty before it
+    uint64_t packetsReceived = 0;
+    uint64_t packetsForwarded = 0;
+    uint64_t packetsRejected = 0;
+  };
+  /// The voice gateway's tunables (POST /_emulator/voice/settings), for later Hellos and Readys; unset
+  /// fields keep their value.
+  struct VoiceSettings {
+    std::optional<std::vector<std::string>>
+        modes{};  ///< what Ready offers (deprecated ones are still refused)
+    std::optional<int64_t> heartbeatIntervalMs{};
+    std::optional<int64_t> resumeWindowMs{};  ///< real time a dropped voice session stays resumable
+    std::optional<int64_t> bufferSize{};      ///< server messages kept per voice session for resume
+    bool reset = false;                       ///< back to the platform's defaults (applied instead)
+  };
+  std::vector<VoiceSession> VoiceSessions();
+  void SetVoiceSettings(const VoiceSettings& settings);
+  /// Cuts the user's voice gateway connection(s) (every one when `userId` is 0) without a close frame; the
+  /// sessions stay resumable. Returns how many.
+  int DropVoice(uint64_t userId = 0);
+  /// Closes them with `code` (1000-4999): 4015 and codes below 4000 keep the sessions resumable, any other
+  /// ends the voice session and the user's voice state. Returns how many.
+  int CloseVoice(uint64_t userId, int code, const std::string& reason = {});
 
   /// A guild channel's permission overwrite: a role's (type 0; the guild's id is @everyone's role) or a
   /// member's (type 1). VIEW_CHANNEL is 1 << 10.

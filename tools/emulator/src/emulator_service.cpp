@@ -6,6 +6,7 @@
 
 #include "api_error.hpp"
 #include "json.hpp"
+#include "voice_media_routes.hpp"
 
 namespace platformpp::emulator {
 
@@ -110,6 +111,8 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   register_guild_routes();
   register_lobby_routes();
   register_message_routes();
+  register_voice_routes();
+  register_voice_media_routes(admin_router_, forwarding_unit_);
 }
 
 RequestPlan EmulatorService::plan(const HttpRequest& request) {

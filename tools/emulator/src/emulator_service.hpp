@@ -27,6 +27,7 @@
 #include "router.hpp"
 #include "snowflake.hpp"
 #include "social_rate_limits.hpp"
+#include "voice_state.hpp"
 
 namespace platformpp::emulator {
 
@@ -398,6 +399,61 @@ class EmulatorService {
   HttpResponse api_delete_lobby_member(const RouteContext& context);
   HttpResponse api_bulk_lobby_members(const RouteContext& context);
   HttpResponse admin_lobbies(const RouteContext& context);
+  // READY's and lobby objects' `voice_states` (a JSON array): who is in the lobby's call.
+  [[nodiscard]] std::string lobby_voice_states_json(const Lobby& lobby) const;
+
+  // ---- Lobby calls and the voice gateway (voice_gateway_routes.cpp) ----
+ public:
+  // The media relay: the UDP front end feeds it datagrams and gives it a MediaSink.
+  [[nodiscard]] ForwardingUnit& forwarding_unit() noexcept { return forwarding_unit_; }
+  // The forwarding unit's UDP port, as voice Ready announces it.
+  void set_voice_udp_port(std::uint16_t port) noexcept { voice_udp_port_ = port; }
+  // A freshly accepted WebSocket at `target` ("/voice/?v=8"): sends Hello, or closes it with 4012 (v 4..7).
+  // The server refuses other versions before the upgrade (voice_gateway_version). Returns the connection id.
+  std::uint64_t voice_opened(VoiceGatewayPeer& peer, std::string_view target);
+  // One complete WebSocket message (`text` false for a binary frame).
+  void voice_received(std::uint64_t connection, std::string_view message, bool text);
+  // The peer is gone. A no-op for connections the service closed or dropped.
+  void voice_disconnected(std::uint64_t connection, std::optional<int> close_code);
+  // Called from gateway_tick: closes voice connections without heartbeats (4009) and ends sessions past
+  // their resume window.
+  void voice_tick();
+  [[nodiscard]] std::size_t voice_connection_count() const noexcept { return voice_.connections.size(); }
+
+ private:
+  void register_voice_routes();
+  // Main Gateway op 4 (lobby calls).
+  void gateway_voice_state_update(std::uint64_t id, const rapidjson::Value& d);
+  // LOBBY_VOICE_STATE_UPDATE for the state to the lobby's members (channel_id null unless `in_call`).
+  void voice_dispatch_state(const Lobby& lobby, const VoiceState& state, bool in_call);
+  // Ends the user's voice state in the lobby's call: its voice session ends (close 4014, op 13 to the
+  // others) and the members get channel_id null. A no-op if the user is not in the call.
+  void voice_end_state(const std::string& lobby_id, const std::string& user_id);
+  void voice_end_lobby(const std::string& lobby_id);
+  void voice_end_gateway_session(const std::string& session_id);
+  // Forgets a voice session: its live connection is closed with `close_code`, the forwarding unit drops it
+  // and the rest of the call gets op 13. Its voice state (if any) stays.
+  void voice_end_session(const std::string& voice_session, int close_code);
+  // Sequences, buffers and (if connected) sends one server message; returns its seq (0 if no such session).
+  std::int64_t voice_send(const std::string& voice_session, int opcode, std::string_view d_json);
+  void voice_send_to_others(const VoiceSession& from, int opcode, std::string_view d_json);
+  // Closes a connection; codes other than 4015 and those below 4000 end its session and voice state.
+  void voice_close_connection(std::uint64_t id, int code, std::string_view reason);
+  void voice_drop_connection(std::uint64_t id);
+  void voice_heartbeat(std::uint64_t id, const rapidjson::Value& d);
+  void voice_identify(std::uint64_t id, const rapidjson::Value& d);
+  void voice_resume(std::uint64_t id, const rapidjson::Value& d);
+  void voice_select_protocol(std::uint64_t id, const rapidjson::Value& d);
+  void voice_speaking(std::uint64_t id, const rapidjson::Value& d);
+  static std::string speaking_json(const VoiceSession& session);
+  [[nodiscard]] std::string voice_settings_json() const;
+  std::variant<std::vector<std::uint64_t>, HttpResponse> voice_select(const RouteContext& context,
+                                                                      rapidjson::Document& body);
+  HttpResponse admin_voice_sessions(const RouteContext& context);
+  HttpResponse admin_voice_get_settings(const RouteContext& context);
+  HttpResponse admin_voice_settings(const RouteContext& context);
+  HttpResponse admin_voice_drop(const RouteContext& context);
+  HttpResponse admin_voice_close(const RouteContext& context);
 
   // ---- Lobby messages, DMs, social rate limits (message_routes.cpp) ----
  public:
@@ -464,6 +520,9 @@ class EmulatorService {
   // client's logged-in user when it was set).
   std::map<std::uint64_t, std::string> ipc_activity_users_;
   LobbyState lobbies_;
+  VoiceRegistry voice_;
+  ForwardingUnit forwarding_unit_;
+  std::uint16_t voice_udp_port_ = 0;
   SocialRateLimits social_limits_;
 };
 

@@ -211,6 +211,7 @@ void EmulatorService::gateway_end_session(const std::string& session_id) {
     const auto connection = gateway_connections_.find(*session->second.connection);
     if (connection != gateway_connections_.end()) connection->second.session_id.reset();
   }
+  voice_end_gateway_session(session_id);  // its lobby calls end with it
   gateway_sessions_.erase(session);
   // The user's last session: a later one starts with a fresh presence (online, no activities).
   if (!gateway_user_online(user_id)) presences_.erase(user_id);
@@ -236,6 +237,7 @@ void EmulatorService::gateway_tick() {
   for (const auto& id : expired)
     gateway_end_session(id);
   lobby_sweep_idle();
+  voice_tick();
 }
 
 // ---- client payloads -----------------------------------------------------------------------------------
@@ -295,6 +297,7 @@ void EmulatorService::gateway_received(std::uint64_t id, std::string_view messag
       }
       if (opcode == op::kPresenceUpdate) return gateway_presence_update(id, d);
       if (opcode == op::kRequestGuildMembers) return gateway_request_guild_members(id, d);
+      if (opcode == op::kVoiceStateUpdate) return gateway_voice_state_update(id, d);
       return;  // accepted; not modelled yet
     default:
       return gateway_close_connection(id, gateway_close::kUnknownOpcode, "Unknown opcode.");

@@ -364,6 +364,8 @@ std::string EmulatorService::lobby_json(const Lobby& lobby, bool with_users) con
     }
     writer.Key("flags");
     writer.Uint(lobby.flags);
+    writer.Key("voice_states");
+    write_raw(writer, lobby_voice_states_json(lobby), rapidjson::kArrayType);
     writer.EndObject();
   });
 }
@@ -453,6 +455,7 @@ void EmulatorService::lobby_upsert_member(Lobby& lobby, LobbyMember member) {
 void EmulatorService::lobby_remove_member(Lobby& lobby, const std::string& user_id) {
   const auto* member = lobby.member(user_id);
   if (member == nullptr) return;
+  voice_end_state(lobby.id, user_id);  // a member's call ends with their membership (they still hear it)
   const auto event = member_event_json(lobby, lobby_member_json(lobby, *member, true));
   const bool was_connected = lobby_any_connected(lobby);
   lobby.remove_member(user_id);
@@ -464,6 +467,7 @@ void EmulatorService::lobby_remove_member(Lobby& lobby, const std::string& user_
 void EmulatorService::lobby_delete(const std::string& lobby_id, std::string_view reason) {
   const auto it = lobbies_.lobbies.find(lobby_id);
   if (it == lobbies_.lobbies.end()) return;
+  voice_end_lobby(lobby_id);
   lobby_dispatch(it->second, "LOBBY_DELETE", lobby_delete_json(lobby_id, reason));
   lobbies_.erase(lobby_id);
 }

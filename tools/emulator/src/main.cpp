@@ -117,6 +117,7 @@ int main(int argc, char** argv) {
       auto service = std::make_unique<EmulatorService>(
           clock, ServiceEndpoints{info.gateway_url(), info.api_base(), info.authority()});
       service->set_social_rate_limits_enabled(options.social_rate_limits);
+      service->set_voice_udp_port(bound.voice_udp_port);  // what voice Ready announces
       write_file_atomically(connection_path, connection_file_json(info), 0600);
       const std::string ipc_part = bound.ipc_path.empty() ? std::string() : " and unix:" + bound.ipc_path;
       std::printf("platformpp-emulator listening on %s://%s%s (connection file: %s)\n",

@@ -35,6 +35,8 @@
 
 #include "api_error.hpp"
 #include "connection_file.hpp"
+#include "voice_gateway.hpp"
+#include "voice_udp_server.hpp"
 
 namespace platformpp::emulator {
 
@@ -207,6 +209,121 @@ class GatewaySocket final : public std::enable_shared_from_this<GatewaySocket<St
   websocket::close_reason close_reason_;
 };
 
+// One voice gateway WebSocket (taken over from a Session after an upgrade request on "/voice" with a valid
+// `v`): reads messages into the service's voice gateway, writes text and binary frames, one write at a time.
+template <class Stream>
+class VoiceSocket final : public std::enable_shared_from_this<VoiceSocket<Stream>>, public VoiceGatewayPeer {
+ public:
+  VoiceSocket(EmulatorService& service, Stream&& stream)
+      : ws_(std::move(stream)), service_(service), close_timer_(ws_.get_executor()) {}
+  ~VoiceSocket() override {
+    if (opened_) service_.voice_disconnected(id_, std::nullopt);
+  }
+  VoiceSocket(const VoiceSocket&) = delete;
+  VoiceSocket& operator=(const VoiceSocket&) = delete;
+
+  void start(http::request<http::string_body> request) {
+    request_ = std::move(request);
+    beast::get_lowest_layer(ws_).expires_never();
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+      response.set(http::field::server, "platformpp-emulator");
+    }));
+    ws_.read_message_max(64 * 1024);
+    ws_.async_accept(request_, [self = this->shared_from_this()](beast::error_code ec) {
+      if (ec) return self->finish();
+      self->opened_ = true;
+      self->id_ = self->service_.voice_opened(*self, std::string(self->request_.target()));
+      self->read();
+    });
+  }
+
+  void send_text(std::string json) override { enqueue(std::move(json), false); }
+  void send_binary(std::string bytes) override { enqueue(std::move(bytes), true); }
+
+  void close(int code, std::string reason) override {
+    if (closing_) return;
+    closing_ = true;
+    close_reason_.code = static_cast<std::uint16_t>(code);
+    close_reason_.reason = reason;
+    if (!writing_) send_close();
+  }
+
+  void drop() override {
+    closing_ = true;
+    dropped_ = true;
+    finish();  // an in-flight write fails and its handler drops the rest of the queue
+  }
+
+ private:
+  void enqueue(std::string frame, bool binary) {
+    if (closing_) return;
+    queue_.emplace_back(std::move(frame), binary);
+    if (!writing_) write_next();
+  }
+
+  void read() {
+    ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+      if (ec) {
+        std::optional<int> code;
+        if (ec == websocket::error::closed) code = self->ws_.reason().code;
+        self->service_.voice_disconnected(self->id_, code);
+        return self->finish();
+      }
+      auto message = beast::buffers_to_string(self->buffer_.data());
+      self->buffer_.consume(self->buffer_.size());
+      self->service_.voice_received(self->id_, message, self->ws_.got_text());
+      if (!self->dropped_) self->read();  // also while closing: the peer's close frame ends the handshake
+    });
+  }
+
+  void write_next() {
+    writing_ = true;
+    ws_.binary(queue_.front().second);
+    ws_.async_write(net::buffer(queue_.front().first),
+                    [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
+                      self->writing_ = false;
+                      if (!self->queue_.empty()) self->queue_.pop_front();
+                      if (ec || self->dropped_) {
+                        self->queue_.clear();
+                        return self->finish();
+                      }
+                      if (!self->queue_.empty()) return self->write_next();
+                      if (self->closing_ && !self->dropped_) self->send_close();
+                    });
+  }
+
+  void send_close() {
+    // A peer that never answers the close frame must not hold the socket open.
+    close_timer_.expires_after(std::chrono::seconds(5));
+    close_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
+      if (!ec) self->finish();
+    });
+    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) { self->finish(); });
+  }
+
+  void finish() {
+    beast::error_code ec;
+    close_timer_.cancel();
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+    socket.close(ec);
+  }
+
+  websocket::stream<Stream> ws_;
+  EmulatorService& service_;
+  net::steady_timer close_timer_;
+  http::request<http::string_body> request_;
+  beast::flat_buffer buffer_;
+  std::uint64_t id_ = 0;
+  bool opened_ = false;
+  std::deque<std::pair<std::string, bool>> queue_;  // (frame, binary)
+  bool writing_ = false;
+  bool closing_ = false;
+  bool dropped_ = false;
+  websocket::close_reason close_reason_;
+};
+
 // One connection: reads requests one at a time (keep-alive), waits out a fault's delay on a timer without
 // blocking other connections, then writes the outcome.
 template <class Stream>
@@ -263,6 +380,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       if (path == "/" || path.empty()) {
         lowest().expires_never();
         std::make_shared<GatewaySocket<Stream>>(service_, std::move(stream_))->start(parser_->release());
+        return;
+      }
+      // The voice gateway; without a valid `v` the request is answered as plain HTTP (400).
+      if (is_voice_gateway_path(std::string_view(path.data(), path.size())) &&
+          voice_gateway_version(std::string_view(target.data(), target.size()))) {
+        lowest().expires_never();
+        std::make_shared<VoiceSocket<Stream>>(service_, std::move(stream_))->start(parser_->release());
         return;
       }
     }
@@ -700,16 +824,22 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
     ipc->bind_first_free(*settings.ipc);
   }
 
+  // The forwarding unit's UDP socket (destroyed before the io_context, after detaching from the unit).
+  VoiceUdpServer voice_udp(io_context, settings.host);
+
   // Installed before the connection file is published, so a SIGTERM sent as soon as it appears exits cleanly.
   net::signal_set signals(io_context, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code, int) {
     beast::error_code ec;
     acceptor.close(ec);
     if (ipc) ipc->stop();
+    voice_udp.close();
     io_context.stop();
   });
 
-  service = make_service(BoundAddresses{acceptor.local_endpoint().port(), ipc ? ipc->path() : std::string()});
+  service = make_service(
+      BoundAddresses{acceptor.local_endpoint().port(), ipc ? ipc->path() : std::string(), voice_udp.port()});
+  voice_udp.start(service->forwarding_unit());
   if (ipc) {
     service->set_ipc_listener(&*ipc);
     ipc->serve(*service);
@@ -736,6 +866,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
     }
   }
   if (ipc) ipc->stop();
+  voice_udp.close();
   service->set_ipc_listener(nullptr);
 }
 

@@ -30,7 +30,8 @@ struct ServerSettings {
 
 struct BoundAddresses {
   std::uint16_t port = 0;
-  std::string ipc_path;  // empty without IPC
+  std::string ipc_path;              // empty without IPC
+  std::uint16_t voice_udp_port = 0;  // the forwarding unit's UDP socket, on the same host
 };
 
 // Called once the listeners are bound, with their actual addresses; builds the service to serve (and may

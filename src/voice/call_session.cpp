@@ -1,0 +1,511 @@
+#include "voice/call_session.hpp"
+
+#include "core/client_core.hpp"
+#include "core/completion.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace platformpp::voice {
+
+namespace {
+
+Call::Error ToPublic(CallError error) {
+  return static_cast<Call::Error>(static_cast<int32_t>(error));
+}
+
+template <class Callback>
+void Replace(std::mutex& mutex, std::shared_ptr<Callback>& slot, Callback callback) {
+  auto shared = callback ? std::make_shared<Callback>(std::move(callback)) : nullptr;
+  std::lock_guard lock(mutex);
+  slot = std::move(shared);
+}
+
+}  // namespace
+
+CallSession::CallSession(core::ClientCore& core, VoiceEngine& engine, messaging::RetryTimer& timer,
+                         uint64_t lobbyId, uint64_t selfId, uint64_t mediaId)
+    : core_(core),
+      engine_(engine),
+      timer_(timer),
+      lobbyId_(lobbyId),
+      selfId_(selfId),
+      mediaId_(mediaId),
+      plain_(core.Options().apiBase.rfind("http://", 0) == 0) {}
+
+CallSession::~CallSession() {
+  Shutdown();
+}
+
+// --- game thread ------------------------------------------------------------------------------------------
+
+void CallSession::Start(TransmitSettings settings, Client::UserAudioReceivedCallback received,
+                        Client::UserAudioCapturedCallback captured) {
+  {
+    std::lock_guard lock(mutex_);
+    transmit_ = settings;
+    SetStatusLocked(Call::Status::Joining);
+  }
+  engine_.SetAudioCallbacks(mediaId_, std::move(received), std::move(captured));
+  PushTransmit();
+  SendVoiceState(true);
+  std::weak_ptr<CallSession> weak = weak_from_this();
+  timer_.After(kJoinTimeout, [weak] {
+    auto self = weak.lock();
+    if (!self) return;
+    bool timedOut = false;
+    {
+      std::lock_guard lock(self->mutex_);
+      timedOut = !self->ended_ &&
+                 (self->status_ == Call::Status::Joining || self->status_ == Call::Status::Connecting);
+    }
+    if (timedOut) self->Fail(Call::Error::JoinTimeout, 0);
+  });
+}
+
+void CallSession::End(std::function<void()> done) {
+  std::shared_ptr<VoiceGatewayConnection> gateway;
+  bool wasInCall = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_) {
+      if (done) done();
+      return;
+    }
+    ended_ = true;
+    wasInCall = status_ != Call::Status::Disconnected;
+    if (wasInCall) SetStatusLocked(Call::Status::Disconnecting);
+    gateway = std::move(gateway_);
+  }
+  if (gateway) gateway->Close();
+  engine_.CloseMedia(mediaId_);
+  auto finish = [self = shared_from_this(), done = std::move(done)](bool) {
+    {
+      std::lock_guard lock(self->mutex_);
+      if (self->status_ != Call::Status::Disconnected) self->SetStatusLocked(Call::Status::Disconnected);
+    }
+    if (done) done();
+  };
+  if (!wasInCall) {
+    finish(true);
+    return;
+  }
+  std::string payload;
+  {
+    std::lock_guard lock(mutex_);
+    payload = VoiceStatePayloadLocked(false);
+  }
+  core_.Gateway().Send(std::move(payload), std::move(finish));
+}
+
+Call::Status CallSession::Status() const {
+  std::lock_guard lock(mutex_);
+  return status_;
+}
+
+std::vector<uint64_t> CallSession::Participants() const {
+  std::lock_guard lock(mutex_);
+  std::vector<uint64_t> ids;
+  ids.reserve(participants_.size());
+  for (const auto& [id, participant] : participants_)
+    ids.push_back(id);
+  return ids;
+}
+
+std::optional<VoiceStateHandle> CallSession::VoiceState(uint64_t userId) const {
+  std::lock_guard lock(mutex_);
+  auto it = participants_.find(userId);
+  if (it == participants_.end()) return std::nullopt;
+  return VoiceStateHandle(it->second.state.selfMute, it->second.state.selfDeaf);
+}
+
+void CallSession::SetStatusChangedCallback(Call::OnStatusChanged callback) {
+  Replace(mutex_, statusCallback_, std::move(callback));
+}
+void CallSession::SetParticipantChangedCallback(Call::OnParticipantChanged callback) {
+  Replace(mutex_, participantCallback_, std::move(callback));
+}
+void CallSession::SetSpeakingStatusChangedCallback(Call::OnSpeakingStatusChanged callback) {
+  Replace(mutex_, speakingCallback_, std::move(callback));
+}
+void CallSession::SetOnVoiceStateChangedCallback(Call::OnVoiceStateChanged callback) {
+  Replace(mutex_, voiceStateCallback_, std::move(callback));
+}
+
+void CallSession::SetSelfMute(bool mute) {
+  {
+    std::lock_guard lock(mutex_);
+    if (transmit_.selfMute == mute) return;
+    transmit_.selfMute = mute;
+  }
+  PushTransmit();
+  SendVoiceState(true);
+}
+
+void CallSession::SetSelfDeaf(bool deaf) {
+  {
+    std::lock_guard lock(mutex_);
+    if (transmit_.selfDeaf == deaf) return;
+    transmit_.selfDeaf = deaf;
+  }
+  PushTransmit();
+  SendVoiceState(true);
+}
+
+TransmitSettings CallSession::Transmit() const {
+  std::lock_guard lock(mutex_);
+  return transmit_;
+}
+
+void CallSession::SetLocalMute(uint64_t userId, bool mute) {
+  {
+    std::lock_guard lock(mutex_);
+    localMutes_[userId] = mute;
+  }
+  engine_.SetLocalMute(mediaId_, userId, mute);
+}
+
+bool CallSession::LocalMute(uint64_t userId) const {
+  std::lock_guard lock(mutex_);
+  auto it = localMutes_.find(userId);
+  return it != localMutes_.end() && it->second;
+}
+
+void CallSession::SetParticipantVolume(uint64_t userId, float volume) {
+  if (std::isnan(volume)) return;
+  volume = std::clamp(volume, 0.0f, 200.0f);
+  {
+    std::lock_guard lock(mutex_);
+    volumes_[userId] = volume;
+  }
+  engine_.SetUserVolume(mediaId_, userId, static_cast<int>(std::lround(volume)));
+}
+
+float CallSession::ParticipantVolume(uint64_t userId) const {
+  std::lock_guard lock(mutex_);
+  auto it = volumes_.find(userId);
+  return it == volumes_.end() ? 100.0f : it->second;
+}
+
+void CallSession::SetAudioMode(AudioModeType mode) {
+  if (mode != AudioModeType::VAD && mode != AudioModeType::PTT) return;
+  {
+    std::lock_guard lock(mutex_);
+    transmit_.mode = mode;
+  }
+  PushTransmit();
+}
+
+void CallSession::SetPTTActive(bool active) {
+  {
+    std::lock_guard lock(mutex_);
+    transmit_.pttActive = active;
+  }
+  PushTransmit();
+}
+
+void CallSession::SetPTTReleaseDelay(uint32_t ms) {
+  {
+    std::lock_guard lock(mutex_);
+    transmit_.pttReleaseDelayMs = std::min(ms, kMaxPttReleaseDelayMs);
+  }
+  PushTransmit();
+}
+
+void CallSession::SetVADThreshold(bool automatic, float threshold) {
+  if (std::isnan(threshold)) return;
+  {
+    std::lock_guard lock(mutex_);
+    transmit_.vadAutomatic = automatic;
+    transmit_.vadThresholdDb = std::clamp(threshold, -100.0f, 0.0f);
+  }
+  PushTransmit();
+}
+
+void CallSession::PushTransmit() {
+  engine_.SetTransmit(mediaId_, Transmit());
+}
+
+// --- the main Gateway
+// ---------------------------------------------------------------------------------------
+
+std::string CallSession::VoiceStatePayloadLocked(bool inCall) const {
+  const std::string id = std::to_string(lobbyId_);
+  return std::string(R"({"op":4,"d":{"lobby_id":")") + id + R"(","channel_id":)" +
+         (inCall ? "\"" + id + "\"" : std::string("null")) + R"(,"self_mute":)" +
+         (transmit_.selfMute ? "true" : "false") + R"(,"self_deaf":)" +
+         (transmit_.selfDeaf ? "true" : "false") + "}}";
+}
+
+void CallSession::SendVoiceState(bool inCall) {
+  std::string payload;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_ || status_ == Call::Status::Disconnected) return;
+    payload = VoiceStatePayloadLocked(inCall);
+  }
+  std::weak_ptr<CallSession> weak = weak_from_this();
+  core_.Gateway().Send(std::move(payload), [weak](bool sent) {
+    if (sent) return;
+    if (auto self = weak.lock()) {
+      bool joining = false;
+      {
+        std::lock_guard lock(self->mutex_);
+        joining = self->status_ == Call::Status::Joining && !self->ended_;
+      }
+      // Not connected to the Gateway: the platform cannot place the player in the call.
+      if (joining) self->Fail(Call::Error::SignalingConnectionFailed, 0);
+    }
+  });
+}
+
+void CallSession::OnVoiceStateDispatch(const lobby::VoiceStateEvent& event) {
+  const uint64_t userId = event.state.userId;
+  std::shared_ptr<VoiceGatewayConnection> started;
+  std::vector<std::function<void()>> events;
+  bool selfLeft = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_) return;
+    auto it = participants_.find(userId);
+    if (event.inCall) {
+      if (it == participants_.end()) {
+        participants_[userId].state = event.state;
+        if (auto cb = participantCallback_) events.push_back([cb, userId] { (*cb)(userId, true); });
+      } else if (!(it->second.state == event.state)) {
+        it->second.state = event.state;
+      }
+      if (auto cb = voiceStateCallback_) events.push_back([cb, userId] { (*cb)(userId); });
+      if (userId == selfId_ && sessionId_.empty()) {
+        sessionId_ = event.state.sessionId;
+        started = ConnectIfReadyLocked();
+      }
+    } else if (it != participants_.end()) {
+      participants_.erase(it);
+      if (auto cb = participantCallback_) events.push_back([cb, userId] { (*cb)(userId, false); });
+      if (auto cb = voiceStateCallback_) events.push_back([cb, userId] { (*cb)(userId); });
+      selfLeft = userId == selfId_ && status_ != Call::Status::Disconnected;
+    }
+  }
+  for (auto& e : events)
+    core::PostEvent(core_.Queue(), std::move(e));
+  if (!event.inCall) engine_.UnmapUser(mediaId_, userId);
+  if (started) started->Start();
+  // The platform took the player out of the call (another device joined it, a moderator, ...): it is over.
+  // The voice server closes its connection right after, with a code that says why (4014, 4022, ...): give
+  // that close a moment to arrive, so the status carries the code.
+  if (selfLeft) {
+    bool connected = false;
+    {
+      std::lock_guard lock(mutex_);
+      connected = gateway_ != nullptr;
+    }
+    if (!connected) {
+      Fail(Call::Error::SignalingUnexpectedClose, 0);
+    } else {
+      std::weak_ptr<CallSession> weak = weak_from_this();
+      timer_.After(kCloseReasonWait, [weak] {
+        if (auto self = weak.lock()) self->Fail(Call::Error::SignalingUnexpectedClose, 0);
+      });
+    }
+  }
+}
+
+void CallSession::OnVoiceServerDispatch(std::string token, std::string endpoint) {
+  // The voice token is a credential: filtered from both logs, whatever logs it by mistake.
+  core_.Log().Secrets().AddSecret(token);
+  core_.VoiceLog().Secrets().AddSecret(token);
+  std::shared_ptr<VoiceGatewayConnection> old;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_ || status_ == Call::Status::Disconnected) return;
+    // A new voice server for a call in progress means the old session is gone: start over on the new one.
+    if (gateway_) core_.VoiceLog().Info("voice: the voice server changed; reconnecting");
+    old = std::move(gateway_);
+    token_ = std::move(token);
+    endpoint_ = std::move(endpoint);
+  }
+  if (old) {
+    old->Close();
+    engine_.CloseMedia(mediaId_);
+  }
+  std::shared_ptr<VoiceGatewayConnection> started;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_ || status_ == Call::Status::Disconnected) return;
+    started = ConnectIfReadyLocked();
+  }
+  if (started) started->Start();
+}
+
+std::shared_ptr<VoiceGatewayConnection> CallSession::ConnectIfReadyLocked() {
+  if (gateway_ || sessionId_.empty() || token_.empty() || endpoint_.empty()) return nullptr;
+  const ClientOptions& options = core_.Options();
+  VoiceGatewayOptions gatewayOptions;
+  gatewayOptions.endpoint = endpoint_;
+  gatewayOptions.plain = plain_;
+  gatewayOptions.caFile = options.caFile;
+  gatewayOptions.useSystemCertificates = options.useSystemCertificates;
+  gatewayOptions.serverId = lobbyId_;
+  gatewayOptions.userId = selfId_;
+  gatewayOptions.sessionId = sessionId_;
+  gatewayOptions.token = token_;
+  gateway_ = std::make_shared<VoiceGatewayConnection>(core_.Io(), core_.VoiceLoggerPtr(),
+                                                      std::move(gatewayOptions), *this);
+  SetStatusLocked(Call::Status::Connecting);
+  return gateway_;
+}
+
+void CallSession::OnLobbyGone() {
+  bool active = false;
+  {
+    std::lock_guard lock(mutex_);
+    active = !ended_ && status_ != Call::Status::Disconnected;
+  }
+  if (active) Fail(Call::Error::Forbidden, 0);
+}
+
+// --- the voice gateway (network thread)
+// ---------------------------------------------------------------------
+
+void CallSession::OnVoiceReady(const VoiceReady& ready, TransportMode mode) {
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_) return;
+    SetStatusLocked(Call::Status::SignalingConnected);
+  }
+  (void)mode;  // the connection selects it with SelectProtocol and checks the Session Description against it
+  std::weak_ptr<CallSession> weak = weak_from_this();
+  MediaEvents events;
+  // Both run on the voice thread: move the work to the network thread, where the gateway connection lives.
+  events.discovered = [weak, &timer = timer_](std::optional<DiscoveredAddress> address, std::string error) {
+    timer.After(std::chrono::milliseconds(0), [weak, address = std::move(address), error = std::move(error)] {
+      auto self = weak.lock();
+      if (!self) return;
+      if (!address) {
+        self->core_.VoiceLog().Warning("voice: IP discovery failed: " + error);
+        self->Fail(Call::Error::VoiceConnectionFailed, 0);
+        return;
+      }
+      std::shared_ptr<VoiceGatewayConnection> gateway;
+      {
+        std::lock_guard lock(self->mutex_);
+        gateway = self->gateway_;
+      }
+      if (gateway) gateway->SelectProtocol(address->address, address->port);
+    });
+  };
+  events.speakingChanged = [weak, &timer = timer_](bool speaking) {
+    timer.After(std::chrono::milliseconds(0), [weak, speaking] {
+      auto self = weak.lock();
+      if (!self) return;
+      std::shared_ptr<VoiceGatewayConnection> gateway;
+      {
+        std::lock_guard lock(self->mutex_);
+        gateway = self->gateway_;
+      }
+      if (gateway) gateway->SetSpeaking(speaking ? 1u : 0u);
+      self->PostSpeaking(self->selfId_, speaking);
+    });
+  };
+  engine_.OpenMedia(mediaId_, ready.ip, ready.port, ready.ssrc, std::move(events));
+}
+
+void CallSession::OnVoiceSessionDescription(const VoiceSessionDescription& description) {
+  if (!description.parsedMode) {
+    Fail(Call::Error::VoiceConnectionFailed, 0);
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_) return;
+  }
+  engine_.StartMedia(mediaId_, *description.parsedMode, description.secretKey);
+  std::lock_guard lock(mutex_);
+  SetStatusLocked(Call::Status::Connected);
+}
+
+void CallSession::OnVoiceSpeaking(const VoiceSpeaking& speaking) {
+  if (speaking.userId == 0) return;
+  if (speaking.ssrc != 0) engine_.MapSsrc(mediaId_, speaking.ssrc, speaking.userId);
+  PostSpeaking(speaking.userId, (speaking.speaking & 1u) != 0);
+}
+
+void CallSession::OnVoiceClientDisconnect(const VoiceClientDisconnect& disconnect) {
+  engine_.UnmapUser(mediaId_, disconnect.userId);
+  PostSpeaking(disconnect.userId, false);
+}
+
+void CallSession::OnVoiceResuming() {
+  std::lock_guard lock(mutex_);
+  if (!ended_) SetStatusLocked(Call::Status::Reconnecting);
+}
+
+void CallSession::OnVoiceResumed() {
+  std::lock_guard lock(mutex_);
+  if (!ended_) SetStatusLocked(Call::Status::Connected);
+}
+
+void CallSession::OnVoiceEnded(CallError error, int32_t detail) {
+  Fail(ToPublic(error), detail);
+}
+
+void CallSession::PostSpeaking(uint64_t userId, bool speaking) {
+  std::shared_ptr<Call::OnSpeakingStatusChanged> callback;
+  {
+    std::lock_guard lock(mutex_);
+    bool* current = nullptr;
+    if (userId == selfId_) {
+      current = &selfSpeaking_;
+    } else {
+      auto it = participants_.find(userId);
+      if (it == participants_.end()) {
+        if (speaking) return;  // not (or no longer) in the call
+      } else {
+        current = &it->second.speaking;
+      }
+    }
+    if (!current || *current == speaking) return;
+    *current = speaking;
+    callback = speakingCallback_;
+  }
+  if (callback)
+    core::PostEvent(core_.Queue(), [callback, userId, speaking] { (*callback)(userId, speaking); });
+}
+
+// --- endings
+// ----------------------------------------------------------------------------------------------------
+
+void CallSession::Fail(Call::Error error, int32_t detail) {
+  std::shared_ptr<VoiceGatewayConnection> gateway;
+  {
+    std::lock_guard lock(mutex_);
+    if (status_ == Call::Status::Disconnected) return;
+    SetStatusLocked(Call::Status::Disconnected, error, detail);
+    gateway = std::move(gateway_);
+  }
+  core_.VoiceLog().Warning(std::string("voice: call ended: ") + Call::ErrorToString(error) +
+                           (detail ? " (" + std::to_string(detail) + ")" : std::string()));
+  if (gateway) gateway->Close();
+  engine_.CloseMedia(mediaId_);
+}
+
+void CallSession::Shutdown() {
+  std::shared_ptr<VoiceGatewayConnection> gateway;
+  {
+    std::lock_guard lock(mutex_);
+    ended_ = true;
+    gateway = std::move(gateway_);
+  }
+  if (gateway) gateway->Close();
+}
+
+void CallSession::SetStatusLocked(Call::Status status, Call::Error error, int32_t detail) {
+  if (status_ == status && error == Call::Error::None) return;
+  status_ = status;
+  if (auto callback = statusCallback_) {
+    core::PostEvent(core_.Queue(), [callback, status, error, detail] { (*callback)(status, error, detail); });
+  }
+}
+
+}  // namespace platformpp::voice

@@ -1,0 +1,143 @@
+#pragma once
+// The Client's voice thread (Client::Thread::Voice): every 20 ms it takes one microphone frame from the audio
+// engine's capture ring, runs the calls' captured-audio callbacks and the audio processing (echo
+// cancellation, noise suppression, gain control), feeds each call's send pipeline and UDP socket, reads the
+// calls' datagrams into their receive pipelines, mixes what they play out and queues it on the playback ring.
+// The device callback thread talks to it only through those lock-free rings; the network and game threads
+// only through a command queue whose lock the voice thread never waits for (it tries it once per tick), so
+// a busy network thread never stalls audio. Allocation-free per frame in steady state.
+//
+// Everything about devices (enumerate, open, switch) also runs here: PortAudio wants one thread.
+
+#include "audio/audio_device.hpp"
+#include "audio/audio_processing.hpp"
+#include "voice/ip_discovery.hpp"
+#include "voice/transport_cipher.hpp"
+
+#include <platformpp/call.hpp>
+#include <platformpp/client.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace platformpp::core {
+class ClientCore;
+}
+
+namespace platformpp::voice {
+
+/// What a call's media reports back; called on the voice thread (keep them short, no blocking).
+struct MediaEvents {
+  /// IP discovery finished: the address and port the server saw, or nullopt (with a reason) on failure.
+  std::function<void(std::optional<DiscoveredAddress> address, std::string error)> discovered;
+  /// The player's transmit gate opened (true) or closed (false): send op 5 Speaking, then announce it.
+  std::function<void(bool speaking)> speakingChanged;
+};
+
+struct MediaCounters {
+  uint64_t framesSent = 0;
+  uint64_t silenceFramesSent = 0;
+  uint64_t packetsReceived = 0;
+  uint64_t packetsAccepted = 0;
+  uint64_t tampered = 0;
+  uint64_t replayed = 0;
+  uint64_t malformed = 0;
+  uint64_t lost = 0;
+  uint64_t concealed = 0;
+  uint64_t framesDecoded = 0;
+};
+
+/// The player's transmit settings of one call (self mute, audio mode, PTT, VAD).
+struct TransmitSettings {
+  bool selfMute = false;
+  bool selfDeaf = false;
+  AudioModeType mode = AudioModeType::VAD;
+  bool pttActive = false;
+  uint32_t pttReleaseDelayMs = 20;
+  bool vadAutomatic = false;
+  float vadThresholdDb = -60.0f;
+};
+
+class VoiceEngine {
+ public:
+  explicit VoiceEngine(core::ClientCore& core);
+  ~VoiceEngine();  ///< Stop()
+  VoiceEngine(const VoiceEngine&) = delete;
+  VoiceEngine& operator=(const VoiceEngine&) = delete;
+
+  /// Ends the thread (closing sockets and devices); nothing it reports runs after this returns. Idempotent.
+  void Stop();
+
+  // --- calls (any thread; applied on the voice thread in call order) ---
+  /// Connects the call's UDP socket to the forwarding unit and runs IP discovery; events.discovered reports.
+  void OpenMedia(uint64_t callId, std::string ip, uint16_t port, uint32_t ssrc, MediaEvents events);
+  /// Starts sending and receiving with the Session Description's mode and key.
+  void StartMedia(uint64_t callId, TransportMode mode, const TransportKey& key);
+  /// Stops the call's media and closes its socket.
+  void CloseMedia(uint64_t callId);
+  void SetAudioCallbacks(uint64_t callId, Client::UserAudioReceivedCallback received,
+                         Client::UserAudioCapturedCallback captured);
+  void MapSsrc(uint64_t callId, uint32_t ssrc, uint64_t userId);
+  void UnmapUser(uint64_t callId, uint64_t userId);
+  void SetLocalMute(uint64_t callId, uint64_t userId, bool mute);
+  void SetUserVolume(uint64_t callId, uint64_t userId, int percent);
+  void SetTransmit(uint64_t callId, const TransmitSettings& settings);
+  /// The latest counters of the call's media (updated every tick); zeros for an unknown call.
+  MediaCounters Counters(uint64_t callId) const;
+
+  // --- audio (any thread) ---
+  void GetDevices(bool input, std::function<void(std::vector<AudioDevice>)> done);
+  void GetCurrentDevice(bool input, std::function<void(AudioDevice)> done);
+  void SetDevice(bool input, std::string id, std::function<void(bool ok, std::string error)> done);
+  void SetDeviceChangeCallback(Client::DeviceChangeCallback callback);
+  void SetNoAudioInputCallback(Client::NoAudioInputCallback callback);
+  void SetNoAudioInputThreshold(float dbfs);
+  void SetInputVolume(float volume);
+  void SetOutputVolume(float volume);
+  float InputVolume() const { return inputVolume_.load(); }
+  float OutputVolume() const { return outputVolume_.load(); }
+  void SetEchoCancellation(bool on);
+  void SetNoiseSuppression(bool on);
+  void SetAutomaticGainControl(bool on);
+  bool EchoCancellation() const { return aec_.load(); }
+  bool NoiseSuppression() const { return ns_.load(); }
+  bool AutomaticGainControl() const { return agc_.load(); }
+  /// Starts (into `directory`) or stops the echo canceller's dump.
+  void SetAecDump(bool on, std::filesystem::path directory);
+  void SetThreadPriority(int32_t priority);
+
+ private:
+  struct State;  // the voice thread's own
+  using Command = std::function<void(State&)>;
+  void Post(Command command);
+  void EnsureThread();
+  void Run();
+  audio::AudioEngine& EnsureAudio(State& state);  // voice thread
+
+  core::ClientCore& core_;
+  std::mutex commandsMutex_;  // guards commands_ and thread_ start; the voice thread only try_locks it
+  std::vector<Command> commands_;
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  bool stopped_ = false;
+  std::unique_ptr<State> state_;
+
+  mutable std::mutex countersMutex_;  // the voice thread publishes with try_lock
+  std::vector<std::pair<uint64_t, MediaCounters>> counters_;
+
+  std::atomic<float> inputVolume_{100.0f};
+  std::atomic<float> outputVolume_{100.0f};
+  std::atomic<bool> aec_{true};
+  std::atomic<bool> ns_{true};
+  std::atomic<bool> agc_{true};
+};
+
+}  // namespace platformpp::voice

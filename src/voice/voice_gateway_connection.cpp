@@ -1,0 +1,664 @@
+// The voice layer's one Beast translation unit: the WebSocket to the voice gateway (v8).
+#include "core/asio_prelude.hpp"
+
+#include "voice/voice_gateway_connection.hpp"
+
+#include <platformpp/io_context.hpp>
+
+#include "core/io_context_access.hpp"
+#include "core/logger.hpp"
+#include "net/tls_setup.hpp"
+#include "net/url.hpp"
+
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <atomic>
+#include <deque>
+#include <functional>
+#include <mutex>
+#include <type_traits>
+
+namespace platformpp::voice {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using Strand = asio::strand<asio::io_context::executor_type>;
+using Clock = std::chrono::steady_clock;
+
+constexpr auto kAwait = asio::use_awaitable;
+// How long a close handshake may take before the socket is simply closed (a zombie never answers).
+constexpr auto kCloseGrace = std::chrono::milliseconds(1000);
+constexpr uint16_t kNormalCloseCode = 1000;
+
+// One WebSocket connection, plain or TLS. Frames go out one at a time, in order.
+class Link {
+ public:
+  virtual ~Link() = default;
+  virtual asio::awaitable<void> Read(beast::flat_buffer& buffer, error_code& ec) = 0;
+  virtual bool GotText() const = 0;
+  virtual void Send(std::string text) = 0;
+  /// A close frame with `code` (after the write in progress), then the socket closes.
+  virtual void Close(uint16_t code) = 0;
+  /// Closes the socket at once, without a close frame: to the server, a drop.
+  virtual void Teardown() = 0;
+  /// The code of the server's close frame, if one arrived.
+  virtual std::optional<int> CloseCode() const = 0;
+
+  bool closing = false;
+  bool gotHello = false;
+};
+
+template <class Ws>
+class WsLink : public Link, public std::enable_shared_from_this<WsLink<Ws>> {
+ public:
+  WsLink(std::unique_ptr<Ws> ws, const Strand& strand)
+      : ws_(std::move(ws)), strand_(strand), timer_(strand) {}
+
+  asio::awaitable<void> Read(beast::flat_buffer& buffer, error_code& ec) override {
+    co_await ws_->async_read(buffer, asio::redirect_error(kAwait, ec));
+  }
+  bool GotText() const override { return ws_->got_text(); }
+
+  void Send(std::string text) override {
+    if (closing || tornDown_) return;
+    writes_.push_back(std::move(text));
+    if (!writing_) WriteNext();
+  }
+
+  void Close(uint16_t code) override {
+    if (closing || tornDown_) return;
+    closing = true;
+    closeCode_ = code;
+    timer_.expires_after(kCloseGrace);
+    timer_.async_wait([self = this->shared_from_this()](error_code ec) {
+      if (!ec) self->Teardown();
+    });
+    if (!writing_) DoClose();
+  }
+
+  void Teardown() override {
+    if (tornDown_) return;
+    tornDown_ = true;
+    closing = true;
+    timer_.cancel();
+    error_code ignored;
+    auto& lowest = beast::get_lowest_layer(*ws_);
+    lowest.socket().shutdown(tcp::socket::shutdown_both, ignored);
+    lowest.close();
+  }
+
+  std::optional<int> CloseCode() const override {
+    int code = ws_->reason().code;
+    if (code == 0) return std::nullopt;
+    return code;
+  }
+
+ private:
+  void WriteNext() {
+    writing_ = true;
+    ws_->text(true);
+    ws_->async_write(
+        asio::buffer(writes_.front()),
+        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code ec, std::size_t) {
+          self->writing_ = false;
+          if (self->tornDown_) return;
+          if (ec) {
+            self->Teardown();
+            return;
+          }
+          self->writes_.pop_front();
+          if (self->closing) {
+            self->DoClose();
+          } else if (!self->writes_.empty()) {
+            self->WriteNext();
+          }
+        }));
+  }
+
+  void DoClose() {
+    if (closeSent_ || tornDown_) return;
+    closeSent_ = true;
+    ws_->async_close(
+        websocket::close_reason(closeCode_),
+        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code) { self->Teardown(); }));
+  }
+
+  std::unique_ptr<Ws> ws_;
+  Strand strand_;
+  asio::steady_timer timer_;
+  std::deque<std::string> writes_;
+  bool writing_ = false;
+  bool closeSent_ = false;
+  bool tornDown_ = false;
+  uint16_t closeCode_ = kNormalCloseCode;
+};
+
+using PlainWs = websocket::stream<beast::tcp_stream>;
+using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+
+std::string Describe(std::optional<int> closeCode) {
+  return closeCode ? "close " + std::to_string(*closeCode) : std::string("no close frame");
+}
+
+}  // namespace
+
+class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
+ public:
+  Impl(asio::io_context& io, std::shared_ptr<core::Logger> logger, VoiceGatewayOptions options,
+       VoiceGatewaySink& sink)
+      : strand_(asio::make_strand(io)),
+        logger_(std::move(logger)),
+        options_(std::move(options)),
+        policy_(options_.reconnect),
+        heartbeatTimer_(strand_),
+        waitTimer_(strand_),
+        helloTimer_(strand_),
+        joinTimer_(strand_),
+        sink_(&sink) {
+    logger_->Secrets().AddSecret(options_.token);
+  }
+
+  std::atomic<uint32_t> ssrcPublished{0};
+  std::atomic<int64_t> seqAckPublished{-1};
+
+  void Start() {
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      if (self->started_ || self->closed_) return;
+      self->started_ = true;
+      self->joinTimer_.expires_after(self->options_.joinTimeout);
+      self->joinTimer_.async_wait([self](error_code ec) {
+        if (ec || self->described_) return;
+        self->logger_->Error("Voice gateway: no Session Description within " +
+                             std::to_string(self->options_.joinTimeout.count()) + " ms");
+        self->End(CallError::JoinTimeout, 0);
+      });
+      asio::co_spawn(
+          self->strand_, [self]() -> asio::awaitable<void> { co_await self->Run(); },
+          [self](std::exception_ptr error) {
+            if (!error) return;
+            try {
+              std::rethrow_exception(error);
+            } catch (const std::exception& e) {
+              self->logger_->Error(std::string("Voice gateway: the session loop failed: ") + e.what());
+            } catch (...) {
+              self->logger_->Error("Voice gateway: the session loop failed");
+            }
+            self->End(CallError::SignalingUnexpectedClose, 0);
+          });
+    });
+  }
+
+  void SelectProtocol(std::string address, uint16_t port) {
+    asio::post(strand_, [self = shared_from_this(), address = std::move(address), port]() mutable {
+      if (self->closed_ || self->ended_ || self->selectSent_) return;
+      self->pendingSelect_ = std::make_pair(std::move(address), port);
+      self->FlushPending();
+    });
+  }
+
+  void SetSpeaking(uint32_t speaking) {
+    asio::post(strand_, [self = shared_from_this(), speaking] {
+      if (self->closed_ || self->ended_) return;
+      self->pendingSpeaking_ = speaking;
+      self->FlushPending();
+    });
+  }
+
+  // Any thread, a sink method included: once the sink pointer is cleared under the lock, no sink method can
+  // start, and one in progress on another thread has finished.
+  void Close() {
+    {
+      std::lock_guard lock(sinkMutex_);
+      sink_ = nullptr;
+    }
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      if (self->closed_) return;
+      self->closed_ = true;
+      self->Interrupt();
+      if (self->link_) self->link_->Close(kNormalCloseCode);
+    });
+  }
+
+ private:
+  template <class F>
+  void Notify(F&& f) {
+    std::lock_guard lock(sinkMutex_);
+    if (!sink_ || closed_) return;
+    try {
+      f(*sink_);
+    } catch (const std::exception& e) {
+      logger_->Error(std::string("Voice gateway: a sink method threw: ") + e.what());
+    } catch (...) {
+      logger_->Error("Voice gateway: a sink method threw");
+    }
+  }
+
+  void Interrupt() {
+    waitTimer_.cancel();
+    helloTimer_.cancel();
+    heartbeatTimer_.cancel();
+    joinTimer_.cancel();
+    heartbeat_.Stop();
+    if (abortOpen_) abortOpen_();
+  }
+
+  // The call ends: report once, stop everything.
+  void End(CallError error, int32_t detail) {
+    if (ended_ || closed_) return;
+    ended_ = true;
+    Interrupt();
+    if (link_) link_->Close(kNormalCloseCode);
+    logger_->Warning(std::string("Voice gateway: the call ends (") + CallErrorName(error) +
+                     (detail ? ", " + std::to_string(detail) : std::string()) + ")");
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceEnded(error, detail); });
+  }
+
+  bool Stopped() const noexcept { return closed_ || ended_; }
+
+  asio::awaitable<void> Run() {
+    const std::string url = VoiceGatewayUrl(options_.endpoint, options_.plain);
+    bool resume = false;
+    while (!Stopped()) {
+      std::string failure;
+      std::shared_ptr<Link> link = co_await Open(url, failure);
+      if (Stopped()) {
+        if (link) link->Teardown();
+        break;
+      }
+      std::optional<int> closeCode;
+      if (link) {
+        link_ = link;
+        co_await Serve(link, resume, closeCode);
+        link_.reset();
+        live_ = false;
+        if (Stopped()) break;
+        logger_->Info("Voice gateway: the connection ended (" + Describe(closeCode) + ")");
+      } else {
+        logger_->Warning("Voice gateway: " + failure);
+      }
+      VoiceReconnectDecision decision = policy_.OnConnectionEnded(closeCode);
+      if (decision.step == VoiceNextStep::End) {
+        End(decision.error, decision.errorDetail);
+        break;
+      }
+      resume = decision.step == VoiceNextStep::Resume;
+      if (resume && !resumingReported_) {
+        resumingReported_ = true;
+        Notify([](VoiceGatewaySink& sink) { sink.OnVoiceResuming(); });
+      }
+      logger_->Info(std::string("Voice gateway: ") + (resume ? "resuming" : "connecting again") + " in " +
+                    std::to_string(decision.delay.count()) + " ms (attempt " +
+                    std::to_string(policy_.Attempts()) + ")");
+      waitTimer_.expires_after(decision.delay);
+      error_code ec;
+      co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+    }
+  }
+
+  void EnsureTls() {
+    if (tlsReady_) return;
+    tlsReady_ = true;
+    tlsError_ = net::ConfigureClientTls(
+        tls_.native_handle(), {options_.caFile, options_.useSystemCertificates}, *logger_, "Voice gateway");
+  }
+
+  // TCP connect, TLS handshake with peer and host name verification (wss), WebSocket handshake.
+  asio::awaitable<std::shared_ptr<Link>> Open(const std::string& text, std::string& failure) {
+    std::optional<net::Url> url = net::ParseUrl(text);
+    if (!url) {
+      failure = "invalid voice gateway URL " + text;
+      co_return nullptr;
+    }
+    if (url->Secure()) {
+      EnsureTls();
+      if (!tlsError_.empty()) {
+        failure = tlsError_;
+        co_return nullptr;
+      }
+    }
+    tcp::resolver resolver(strand_);
+    abortOpen_ = [&resolver] { resolver.cancel(); };
+    error_code ec;
+    const std::string port = std::to_string(url->port);
+    auto endpoints = co_await resolver.async_resolve(url->host, port, asio::redirect_error(kAwait, ec));
+    abortOpen_ = nullptr;
+    if (ec || Stopped()) {
+      failure = "resolve " + url->host + ": " + ec.message();
+      co_return nullptr;
+    }
+    if (url->Secure()) {
+      auto ws = std::make_unique<TlsWs>(strand_, tls_);
+      std::shared_ptr<Link> link = co_await Handshake(std::move(ws), *url, endpoints, failure);
+      co_return link;
+    }
+    auto ws = std::make_unique<PlainWs>(strand_);
+    std::shared_ptr<Link> link = co_await Handshake(std::move(ws), *url, endpoints, failure);
+    co_return link;
+  }
+
+  template <class Ws>
+  asio::awaitable<std::shared_ptr<Link>> Handshake(std::unique_ptr<Ws> ws, const net::Url& url,
+                                                   const tcp::resolver::results_type& endpoints,
+                                                   std::string& failure) {
+    auto& tcpStream = beast::get_lowest_layer(*ws);
+    abortOpen_ = [&tcpStream] { tcpStream.close(); };
+    struct Clear {
+      std::function<void()>& f;
+      ~Clear() { f = nullptr; }
+    } clear{abortOpen_};
+    tcpStream.expires_after(options_.connectTimeout);
+    error_code ec;
+    co_await tcpStream.async_connect(endpoints, asio::redirect_error(kAwait, ec));
+    if (ec || Stopped()) {
+      failure = "connect to " + url.Authority() + ": " + ec.message();
+      co_return nullptr;
+    }
+    tcpStream.socket().set_option(tcp::no_delay(true), ec);
+    if constexpr (std::is_same_v<Ws, TlsWs>) {
+      SSL* ssl = ws->next_layer().native_handle();
+      net::ExpectPeerName(ssl, url.host);
+      co_await ws->next_layer().async_handshake(ssl::stream_base::client, asio::redirect_error(kAwait, ec));
+      if (ec || Stopped()) {
+        long verify = SSL_get_verify_result(ssl);
+        failure = verify != X509_V_OK ? std::string("TLS handshake (certificate: ") +
+                                            X509_verify_cert_error_string(verify) + ")"
+                                      : "TLS handshake: " + ec.message();
+        co_return nullptr;
+      }
+    }
+    ws->set_option(
+        websocket::stream_base::decorator([agent = options_.userAgent](websocket::request_type& req) {
+          req.set(beast::http::field::user_agent, agent);
+        }));
+    ws->read_message_max(options_.maxMessageBytes);
+    const std::string host = url.Authority();
+    co_await ws->async_handshake(host, url.target, asio::redirect_error(kAwait, ec));
+    if (ec || Stopped()) {
+      failure = "WebSocket handshake with " + url.Authority() + ": " + ec.message();
+      co_return nullptr;
+    }
+    tcpStream.expires_never();
+    websocket::stream_base::timeout timeouts{};
+    timeouts.handshake_timeout = options_.connectTimeout;
+    timeouts.idle_timeout = websocket::stream_base::none();
+    timeouts.keep_alive_pings = false;
+    ws->set_option(timeouts);
+    logger_->Info("Voice gateway: connected to " + url.Authority());
+    co_return std::make_shared<WsLink<Ws>>(std::move(ws), strand_);
+  }
+
+  // Reads until the connection ends.
+  asio::awaitable<void> Serve(std::shared_ptr<Link> link, bool resume, std::optional<int>& closeCode) {
+    resumeOnHello_ = resume;
+    helloTimer_.expires_after(options_.connectTimeout);
+    helloTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
+      if (ec || link->gotHello || link->closing) return;
+      self->logger_->Warning("Voice gateway: no Hello within " +
+                             std::to_string(self->options_.connectTimeout.count()) + " ms");
+      link->Teardown();
+    });
+    beast::flat_buffer buffer;
+    for (;;) {
+      error_code ec;
+      co_await link->Read(buffer, ec);
+      if (ec) {
+        if (ec != websocket::error::closed && !link->closing)
+          logger_->Warning("Voice gateway: the connection dropped: " + ec.message());
+        break;
+      }
+      const auto* bytes = static_cast<const uint8_t*>(buffer.data().data());
+      if (link->GotText()) {
+        HandleText(link, std::string_view(reinterpret_cast<const char*>(bytes), buffer.size()));
+      } else {
+        HandleBinary(std::span<const uint8_t>(bytes, buffer.size()));
+      }
+      buffer.consume(buffer.size());
+      if (Stopped()) break;
+    }
+    heartbeat_.Stop();
+    heartbeatTimer_.cancel();
+    helloTimer_.cancel();
+    closeCode = link->CloseCode();
+    link->Teardown();
+  }
+
+  // The seq first: a message is acknowledged once received, even if it cannot be used.
+  bool AcceptSeq(const VoiceServerMessage& message, bool binary) {
+    if (!message.seq) return true;
+    bool fresh = binary ? seq_.AcceptBinary(static_cast<uint16_t>(*message.seq)) : seq_.Accept(*message.seq);
+    seqAckPublished.store(seq_.Last(), std::memory_order_relaxed);
+    if (!fresh)
+      logger_->Verbose("Voice gateway: op " + std::to_string(message.op) + " already received; dropped");
+    return fresh;
+  }
+
+  void HandleBinary(std::span<const uint8_t> frame) {
+    VoiceServerMessage message = ParseVoiceServerBinary(frame);
+    if (!AcceptSeq(message, true)) return;
+    if (const auto* binary = message.As<VoiceBinary>()) {
+      Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceBinary(binary->op, binary->payload); });
+    } else {
+      logger_->Warning("Voice gateway: " + message.As<VoiceMalformed>()->error);
+    }
+  }
+
+  void HandleText(const std::shared_ptr<Link>& link, std::string_view text) {
+    if (link->closing) return;
+    VoiceServerMessage message = ParseVoiceServerText(text);
+    if (!AcceptSeq(message, false)) return;
+    if (message.As<VoiceUnknown>()) {
+      logger_->Verbose("Voice gateway: op " + std::to_string(message.op) + " ignored");
+      return;
+    }
+    std::visit([&](const auto& payload) { On(link, payload); }, message.payload);
+  }
+
+  void On(const std::shared_ptr<Link>&, const VoiceMalformed& malformed) {
+    logger_->Warning("Voice gateway: message ignored: " + malformed.error);
+  }
+
+  void On(const std::shared_ptr<Link>& link, const VoiceHello& hello) {
+    if (link->gotHello) return;
+    link->gotHello = true;
+    helloTimer_.cancel();
+    heartbeat_.Start(std::chrono::milliseconds(hello.heartbeatIntervalMs), Clock::now());
+    ScheduleHeartbeat(link);
+    if (resumeOnHello_) {
+      logger_->Info("Voice gateway: resuming after seq " + std::to_string(seq_.Last()));
+      link->Send(BuildVoiceResume(options_.serverId, options_.sessionId, options_.token, seq_.Last()));
+    } else {
+      link->Send(BuildVoiceIdentify(options_.serverId, options_.userId, options_.sessionId, options_.token));
+    }
+  }
+
+  void On(const std::shared_ptr<Link>& link, const VoiceReady& ready) {
+    if (policy_.HasSession()) {
+      logger_->Warning("Voice gateway: a second Ready ignored");
+      return;
+    }
+    std::optional<TransportMode> mode = ChooseTransportMode(ready.modes);
+    if (!mode) {
+      std::string offered;
+      for (const std::string& name : ready.modes)
+        offered += (offered.empty() ? "" : ", ") + name;
+      logger_->Error("Voice gateway: no supported encryption mode offered (" + offered + ")");
+      return End(CallError::VoiceConnectionFailed, 0);
+    }
+    (void)link;
+    mode_ = mode;
+    ssrc_ = ready.ssrc;
+    ssrcPublished.store(ready.ssrc, std::memory_order_relaxed);
+    policy_.OnReady();
+    live_ = true;
+    logger_->Info("Voice gateway: ready (ssrc " + std::to_string(ready.ssrc) + ", media " + ready.ip + ":" +
+                  std::to_string(ready.port) + ", mode " + std::string(TransportModeName(*mode)) + ")");
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceReady(ready, *mode); });
+    FlushPending();
+  }
+
+  void On(const std::shared_ptr<Link>&, const VoiceSessionDescription& description) {
+    if (!mode_ || description.parsedMode != mode_) {
+      logger_->Error("Voice gateway: Session Description with mode " + description.mode +
+                     ", not the one selected");
+      return End(CallError::VoiceConnectionFailed, 0);
+    }
+    described_ = true;
+    joinTimer_.cancel();
+    logger_->Info("Voice gateway: session description (" + description.mode + ", dave " +
+                  std::to_string(description.daveProtocolVersion) + ")");
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceSessionDescription(description); });
+  }
+
+  void On(const std::shared_ptr<Link>&, const VoiceSpeaking& speaking) {
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceSpeaking(speaking); });
+  }
+  void On(const std::shared_ptr<Link>&, const VoiceClientsConnect& connect) {
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceClientsConnect(connect); });
+  }
+  void On(const std::shared_ptr<Link>&, const VoiceClientDisconnect& disconnect) {
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceClientDisconnect(disconnect); });
+  }
+
+  void On(const std::shared_ptr<Link>&, const VoiceHeartbeatAck& ack) {
+    if (std::optional<std::chrono::milliseconds> rtt = heartbeat_.OnAck(ack.t, Clock::now()))
+      Notify([&](VoiceGatewaySink& sink) { sink.OnVoicePing(*rtt); });
+  }
+
+  void On(const std::shared_ptr<Link>&, const VoiceResumed&) {
+    if (!resumeOnHello_ || live_) return;
+    live_ = true;
+    resumingReported_ = false;
+    policy_.OnResumed();
+    logger_->Info("Voice gateway: resumed at seq " + std::to_string(seq_.Last()));
+    Notify([](VoiceGatewaySink& sink) { sink.OnVoiceResumed(); });
+    FlushPending();
+  }
+
+  void On(const std::shared_ptr<Link>&, const VoiceBinary&) {}  // binary frames only
+  void On(const std::shared_ptr<Link>&, const VoiceUnknown&) {}
+
+  // Select Protocol and Speaking go out on a live session (after Ready, or after Resumed when resuming).
+  void FlushPending() {
+    if (!live_ || !link_ || link_->closing || Stopped()) return;
+    if (pendingSelect_ && mode_ && !selectSent_) {
+      link_->Send(BuildVoiceSelectProtocol(pendingSelect_->first, pendingSelect_->second, *mode_));
+      selectSent_ = true;
+      logger_->Info("Voice gateway: select protocol (" + pendingSelect_->first + ":" +
+                    std::to_string(pendingSelect_->second) + ")");
+      pendingSelect_.reset();
+    }
+    if (pendingSpeaking_) {
+      link_->Send(BuildVoiceSpeaking(*pendingSpeaking_, ssrc_));
+      pendingSpeaking_.reset();
+    }
+  }
+
+  uint64_t NextNonce() {
+    auto now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                   std::chrono::system_clock::now().time_since_epoch())
+                   .count();
+    uint64_t t = now > 0 ? static_cast<uint64_t>(now) : 0;
+    if (t <= lastNonce_) t = lastNonce_ + 1;
+    lastNonce_ = t;
+    return t;
+  }
+
+  void ScheduleHeartbeat(const std::shared_ptr<Link>& link) {
+    heartbeatTimer_.expires_at(heartbeat_.NextBeat());
+    heartbeatTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
+      if (ec || link->closing || !self->heartbeat_.Running() || self->link_ != link) return;
+      uint64_t t = self->NextNonce();
+      if (self->heartbeat_.OnDue(Clock::now(), t) == VoiceHeartbeat::Beat::Zombie) {
+        self->logger_->Warning("Voice gateway: no heartbeat ACK since the last heartbeat; resuming");
+        link->Teardown();
+        return;
+      }
+      link->Send(BuildVoiceHeartbeat(t, self->seq_.Last()));
+      self->ScheduleHeartbeat(link);
+    });
+  }
+
+  Strand strand_;
+  std::shared_ptr<core::Logger> logger_;
+  VoiceGatewayOptions options_;
+  VoiceSessionPolicy policy_;
+  VoiceHeartbeat heartbeat_;
+  VoiceSeqTracker seq_;
+  asio::steady_timer heartbeatTimer_;
+  asio::steady_timer waitTimer_;
+  asio::steady_timer helloTimer_;
+  asio::steady_timer joinTimer_;
+  ssl::context tls_{ssl::context::tls_client};
+  std::string tlsError_;
+  bool tlsReady_ = false;
+  std::function<void()> abortOpen_;
+  std::shared_ptr<Link> link_;
+
+  std::recursive_mutex sinkMutex_;
+  VoiceGatewaySink* sink_;  // guarded by sinkMutex_; null after Close()
+
+  bool started_ = false;
+  bool closed_ = false;  // Close() reached the strand
+  bool ended_ = false;   // OnVoiceEnded reported
+  bool resumeOnHello_ = false;
+  bool live_ = false;  // Ready (or Resumed) on the current connection
+  bool resumingReported_ = false;
+  bool described_ = false;
+  bool selectSent_ = false;
+  std::optional<TransportMode> mode_;
+  uint32_t ssrc_ = 0;
+  uint64_t lastNonce_ = 0;
+  std::optional<std::pair<std::string, uint16_t>> pendingSelect_;
+  std::optional<uint32_t> pendingSpeaking_;
+};
+
+VoiceGatewayConnection::VoiceGatewayConnection(IoContext& context, std::shared_ptr<core::Logger> logger,
+                                               VoiceGatewayOptions options, VoiceGatewaySink& sink)
+    : impl_(std::make_shared<Impl>(core::IoContextAccess::Get(context), std::move(logger), std::move(options),
+                                   sink)) {}
+
+VoiceGatewayConnection::~VoiceGatewayConnection() {
+  Close();
+}
+
+void VoiceGatewayConnection::Start() {
+  impl_->Start();
+}
+void VoiceGatewayConnection::SelectProtocol(std::string address, uint16_t port) {
+  impl_->SelectProtocol(std::move(address), port);
+}
+void VoiceGatewayConnection::SetSpeaking(uint32_t speaking) {
+  impl_->SetSpeaking(speaking);
+}
+void VoiceGatewayConnection::Close() {
+  impl_->Close();
+}
+uint32_t VoiceGatewayConnection::Ssrc() const noexcept {
+  return impl_->ssrcPublished.load(std::memory_order_relaxed);
+}
+int64_t VoiceGatewayConnection::SeqAck() const noexcept {
+  return impl_->seqAckPublished.load(std::memory_order_relaxed);
+}
+
+}  // namespace platformpp::voice

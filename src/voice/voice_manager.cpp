@@ -1,0 +1,170 @@
+#include "voice/voice_manager.hpp"
+
+#include "core/client_core.hpp"
+#include "core/completion.hpp"
+#include "json/json.hpp"
+#include "lobby/lobby_json.hpp"
+#include "lobby/lobby_store.hpp"
+#include "social/social_store.hpp"
+
+namespace platformpp::voice {
+
+VoiceManager::VoiceManager(core::ClientCore& core) : core_(core), engine_(core), timer_(core.Io()) {}
+
+VoiceManager::~VoiceManager() {
+  Shutdown();
+}
+
+uint64_t VoiceManager::SelfId() const {
+  auto user = core_.Social().CurrentUser();
+  return user ? user->Id() : 0;
+}
+
+std::shared_ptr<CallSession> VoiceManager::Find(uint64_t lobbyId) const {
+  std::lock_guard lock(mutex_);
+  auto it = calls_.find(lobbyId);
+  return it == calls_.end() ? nullptr : it->second;
+}
+
+void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
+  const std::string_view type = dispatch.type;
+  if (type != "LOBBY_VOICE_STATE_UPDATE" && type != "LOBBY_VOICE_SERVER_UPDATE" && type != "LOBBY_DELETE" &&
+      type != "LOBBY_MEMBER_REMOVE")
+    return;
+  json::Document document;
+  if (!json::Parse(dispatch.dataJson, document) || !document.IsObject()) {
+    core_.Log().Warning(std::string(type) + ": ignored, `d` is not a JSON object");
+    return;
+  }
+  if (type == "LOBBY_VOICE_STATE_UPDATE") {
+    auto event = lobby::ParseVoiceStateEvent(document);
+    if (!event) return;  // the lobby store logs malformed ones
+    if (auto call = Find(event->lobbyId)) call->OnVoiceStateDispatch(*event);
+  } else if (type == "LOBBY_VOICE_SERVER_UPDATE") {
+    auto lobbyId = json::GetSnowflake(document, "lobby_id");
+    auto token = json::GetString(document, "token");
+    auto endpoint = json::GetString(document, "endpoint");
+    if (!lobbyId || !token || !endpoint || token->empty() || endpoint->empty()) {
+      core_.Log().Warning("LOBBY_VOICE_SERVER_UPDATE: ignored, malformed");  // never the token itself
+      return;
+    }
+    if (auto call = Find(*lobbyId)) call->OnVoiceServerDispatch(std::string(*token), std::string(*endpoint));
+  } else if (type == "LOBBY_DELETE") {
+    if (auto id = json::GetSnowflake(document, "id"))
+      if (auto call = Find(*id)) call->OnLobbyGone();
+  } else {
+    auto event = lobby::ParseMemberEvent(document);
+    if (event && event->member.id == SelfId())
+      if (auto call = Find(event->lobbyId)) call->OnLobbyGone();
+  }
+}
+
+Call VoiceManager::StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback received,
+                             Client::UserAudioCapturedCallback captured) {
+  const uint64_t self = SelfId();
+  if (core_.GetStatus() != Client::Status::Ready || self == 0) {
+    core_.Log().Warning("StartCall: the Client is not Ready");
+    return Call();
+  }
+  auto lobby = core_.Lobbies().Get(lobbyId);
+  if (!lobby || !lobby->GetLobbyMemberHandle(self)) {
+    core_.Log().Warning("StartCall: the player is not a member of lobby " + std::to_string(lobbyId));
+    return Call();
+  }
+  std::shared_ptr<CallSession> session;
+  {
+    std::lock_guard lock(mutex_);
+    if (shutdown_ || calls_.count(lobbyId)) return Call();  // already in it (GetCall has it)
+    session = std::make_shared<CallSession>(core_, engine_, timer_, lobbyId, self, nextMediaId_++);
+    calls_.emplace(lobbyId, session);
+  }
+  TransmitSettings settings;
+  settings.selfMute = muteAll_.load();
+  settings.selfDeaf = deafAll_.load();
+  session->Start(settings, std::move(received), std::move(captured));
+  return Call(session);
+}
+
+void VoiceManager::EndCall(uint64_t lobbyId, Client::EndCallCallback callback) {
+  std::shared_ptr<CallSession> session;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = calls_.find(lobbyId);
+    if (it != calls_.end()) {
+      session = std::move(it->second);
+      calls_.erase(it);
+    }
+  }
+  auto done = [this, callback = std::move(callback)] {
+    if (callback) core::PostEvent(core_.Queue(), callback);
+  };
+  if (!session) {
+    done();
+    return;
+  }
+  session->End(std::move(done));
+}
+
+void VoiceManager::EndCalls(Client::EndCallsCallback callback) {
+  std::map<uint64_t, std::shared_ptr<CallSession>> calls;
+  {
+    std::lock_guard lock(mutex_);
+    calls.swap(calls_);
+  }
+  // The callback once every call has told the platform.
+  auto remaining = std::make_shared<std::atomic<std::size_t>>(calls.size());
+  auto shared = std::make_shared<Client::EndCallsCallback>(std::move(callback));
+  auto finish = [this, shared] {
+    if (*shared) core::PostEvent(core_.Queue(), [shared] { (*shared)(); });
+  };
+  if (calls.empty()) {
+    finish();
+    return;
+  }
+  for (auto& [id, session] : calls) {
+    session->End([remaining, finish] {
+      if (remaining->fetch_sub(1) == 1) finish();
+    });
+  }
+}
+
+Call VoiceManager::GetCall(uint64_t lobbyId) const {
+  auto session = Find(lobbyId);
+  return session ? Call(session) : Call();
+}
+
+std::vector<Call> VoiceManager::GetCalls() const {
+  std::lock_guard lock(mutex_);
+  std::vector<Call> calls;
+  for (const auto& [id, session] : calls_)
+    calls.emplace_back(session);
+  return calls;
+}
+
+void VoiceManager::SetSelfMuteAll(bool mute) {
+  muteAll_.store(mute);
+  for (Call call : GetCalls())
+    call.SetSelfMute(mute);
+}
+
+void VoiceManager::SetSelfDeafAll(bool deaf) {
+  deafAll_.store(deaf);
+  for (Call call : GetCalls())
+    call.SetSelfDeaf(deaf);
+}
+
+void VoiceManager::Shutdown() {
+  std::map<uint64_t, std::shared_ptr<CallSession>> calls;
+  {
+    std::lock_guard lock(mutex_);
+    if (shutdown_) return;
+    shutdown_ = true;
+    calls.swap(calls_);
+  }
+  for (auto& [id, session] : calls)
+    session->Shutdown();
+  timer_.Shutdown();
+  engine_.Stop();
+}
+
+}  // namespace platformpp::voice

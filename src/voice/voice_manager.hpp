@@ -1,0 +1,70 @@
+#pragma once
+// The Client's calls: one CallSession per lobby the player is in the call of, the Gateway sink that routes
+// LOBBY_VOICE_STATE_UPDATE / LOBBY_VOICE_SERVER_UPDATE (and the end of a lobby) to them, the Client-wide
+// mute/deafen, and the voice thread (VoiceEngine) with the audio devices, made when first needed.
+
+#include "gateway/gateway_connection.hpp"
+#include "messaging/retry_timer.hpp"
+#include "voice/call_session.hpp"
+#include "voice/voice_engine.hpp"
+
+#include <platformpp/call.hpp>
+#include <platformpp/client.hpp>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace platformpp::core {
+class ClientCore;
+}
+
+namespace platformpp::voice {
+
+class VoiceManager {
+ public:
+  explicit VoiceManager(core::ClientCore& core);
+  ~VoiceManager();
+  VoiceManager(const VoiceManager&) = delete;
+  VoiceManager& operator=(const VoiceManager&) = delete;
+
+  /// The Gateway sink (network thread).
+  void OnDispatch(const gateway::Dispatch& dispatch);
+
+  // Game thread.
+  Call StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback received,
+                 Client::UserAudioCapturedCallback captured);
+  void EndCall(uint64_t lobbyId, Client::EndCallCallback callback);
+  void EndCalls(Client::EndCallsCallback callback);
+  Call GetCall(uint64_t lobbyId) const;
+  std::vector<Call> GetCalls() const;
+  void SetSelfMuteAll(bool mute);
+  void SetSelfDeafAll(bool deaf);
+  bool SelfMuteAll() const { return muteAll_.load(); }
+  bool SelfDeafAll() const { return deafAll_.load(); }
+
+  VoiceEngine& Engine() noexcept { return engine_; }
+
+  /// Client destroy: closes every call's voice gateway, stops the voice thread and the timers; nothing runs
+  /// afterwards. Before the Gateway and the network thread stop.
+  void Shutdown();
+
+ private:
+  std::shared_ptr<CallSession> Find(uint64_t lobbyId) const;
+  uint64_t SelfId() const;
+
+  core::ClientCore& core_;
+  VoiceEngine engine_;
+  messaging::RetryTimer timer_;
+  mutable std::mutex mutex_;
+  std::map<uint64_t, std::shared_ptr<CallSession>> calls_;
+  bool shutdown_ = false;
+  uint64_t nextMediaId_ = 1;
+  std::atomic<bool> muteAll_{false};
+  std::atomic<bool> deafAll_{false};
+};
+
+}  // namespace platformpp::voice

@@ -1,0 +1,454 @@
+// Voice calls against the emulator: two (or three) headless players in a lobby call, over the real Gateway,
+// voice gateway (TLS WebSocket, v8) and UDP forwarding unit, with the null audio device
+// (PLATFORMPP_AUDIO=null: silence in, nothing out, paced in real time). The audio callbacks put a tone into
+// A's microphone frames and record what B receives, so the tests measure what a player would hear.
+#include "emulator_fixture.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <numbers>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace {
+
+using platformpp::Call;
+using platformpp::Client;
+using platformpp::ClientResult;
+using App = platformpp::testkit::EmulatorAdmin::App;
+using namespace std::chrono_literals;
+
+constexpr int kRate = 48000;
+
+std::string UniqueName(const std::string& base) {
+  static std::atomic<int> counter{0};
+  return base + std::to_string(counter++);
+}
+
+// Headless audio for every Client of this process.
+const bool kNullAudio = [] { return setenv("PLATFORMPP_AUDIO", "null", 1) == 0; }();
+
+/// What one player's audio callbacks saw; written on the voice thread, read by the test.
+struct AudioTap {
+  std::mutex mutex;
+  std::atomic<bool> tone{false};
+  // Speech-like: the tone's loudness rises and falls at 2 Hz (Opus codes FEC for speech, not for a steady
+  // tone, which its voice detector takes for background noise).
+  std::atomic<bool> syllables{false};
+  double phase = 0;          // voice thread only
+  uint64_t samplesMade = 0;  // voice thread only
+  double frequency = 440;
+  std::vector<float> received;  // left channel of the watched user's frames
+  uint64_t watchedUser = 0;
+  std::atomic<uint64_t> framesFromWatched{0};
+
+  Client::UserAudioCapturedCallback Captured() {
+    return [this](int16_t* data, uint64_t samples, int32_t rate, uint64_t channels) {
+      const double step = 2 * std::numbers::pi * frequency / rate;
+      for (uint64_t i = 0; i < samples; ++i) {
+        const double t = static_cast<double>(samplesMade++) / rate;
+        const double level = syllables ? 0.7 + 0.3 * std::sin(2 * std::numbers::pi * 2 * t) : 1.0;
+        const auto value =
+            tone ? static_cast<int16_t>(std::lround(9000 * level * std::sin(phase))) : int16_t{0};
+        phase = std::fmod(phase + step, 2 * std::numbers::pi);
+        for (uint64_t c = 0; c < channels; ++c)
+          data[i * channels + c] = value;
+      }
+    };
+  }
+  Client::UserAudioReceivedCallback Received() {
+    return [this](uint64_t userId, int16_t* data, uint64_t samples, int32_t, uint64_t channels, bool& mute) {
+      mute = true;  // nothing to play on the null device anyway
+      if (userId != watchedUser) return;
+      ++framesFromWatched;
+      std::lock_guard lock(mutex);
+      for (uint64_t i = 0; i < samples; ++i)
+        received.push_back(static_cast<float>(data[i * channels]));
+    };
+  }
+  std::vector<float> Take() {
+    std::lock_guard lock(mutex);
+    return std::exchange(received, {});
+  }
+};
+
+struct ToneFit {
+  double snrDb = 0;
+  std::vector<double> amplitudes;  // the fitted sine's amplitude in each window
+};
+
+/// Signal-to-noise ratio of a tone at `frequency`: in each window, the best-fitting sine (least squares on
+/// sin and cos: its amplitude and phase) is the signal and what is left the noise; energies summed over all
+/// windows.
+ToneFit FitTone(const std::vector<float>& x, double frequency, std::size_t window) {
+  ToneFit result;
+  double signal = 0, noise = 0;
+  for (std::size_t start = 0; start + window <= x.size(); start += window) {
+    double ss = 0, cc = 0, sc = 0, xs = 0, xc = 0;
+    for (std::size_t i = 0; i < window; ++i) {
+      const double t = 2 * std::numbers::pi * frequency * static_cast<double>(i) / kRate;
+      const double s = std::sin(t), c = std::cos(t);
+      ss += s * s;
+      cc += c * c;
+      sc += s * c;
+      xs += x[start + i] * s;
+      xc += x[start + i] * c;
+    }
+    const double det = ss * cc - sc * sc;
+    const double a = (xs * cc - xc * sc) / det, b = (xc * ss - xs * sc) / det;
+    result.amplitudes.push_back(std::hypot(a, b));
+    for (std::size_t i = 0; i < window; ++i) {
+      const double t = 2 * std::numbers::pi * frequency * static_cast<double>(i) / kRate;
+      const double fit = a * std::sin(t) + b * std::cos(t);
+      signal += fit * fit;
+      const double residual = x[start + i] - fit;
+      noise += residual * residual;
+    }
+  }
+  result.snrDb = 10 * std::log10(signal / std::max(noise, 1e-9));
+  return result;
+}
+
+double ToneSnrDb(const std::vector<float>& x, double frequency) {
+  return FitTone(x, frequency, kRate / 10).snrDb;
+}
+
+/// The frequency with the most energy between 100 Hz and 2 kHz (Goertzel, 10 Hz steps).
+double DominantFrequency(const std::vector<float>& x) {
+  double best = 0, bestPower = -1;
+  for (double f = 100; f <= 2000; f += 10) {
+    const double w = 2 * std::cos(2 * std::numbers::pi * f / kRate);
+    double s1 = 0, s2 = 0;
+    for (float v : x) {
+      const double s0 = v + w * s1 - s2;
+      s2 = s1;
+      s1 = s0;
+    }
+    const double power = s1 * s1 + s2 * s2 - w * s1 * s2;
+    if (power > bestPower) {
+      bestPower = power;
+      best = f;
+    }
+  }
+  return best;
+}
+
+std::string Joined(const std::vector<std::string>& events) {
+  std::string out;
+  for (const auto& e : events)
+    out += e + "; ";
+  return out;
+}
+
+int Count(const std::vector<std::string>& events, const std::string& what) {
+  return static_cast<int>(std::count(events.begin(), events.end(), what));
+}
+
+struct Player {
+  platformpp::testkit::EmulatorAdmin::User user;
+  std::unique_ptr<Client> client;
+  AudioTap tap;
+  Call call;
+  std::vector<std::string> events;  // call callbacks in delivery order
+  uint64_t Id() const { return user.id; }
+};
+
+struct VoiceFixture {
+  App app;
+  std::vector<std::unique_ptr<Player>> players;
+  uint64_t lobbyId = 0;
+  std::string secret = UniqueName("voice-lobby-");
+
+  VoiceFixture() : app(itest::Shared().admin->CreateApp(UniqueName("Voice Game "))) {
+    REQUIRE(kNullAudio);
+    itest::Shared().admin->ClearVoiceUdpFaults();
+  }
+
+  Player& Add() {
+    auto& e = itest::Shared();
+    auto player = std::make_unique<Player>();
+    player->user = e.admin->CreateUser(UniqueName("talker"));
+    const auto token = e.admin->MintToken(player->user.id, app.id, "openid sdk.social_layer").accessToken;
+    player->client = std::make_unique<Client>(e.Options());
+    Client& client = *player->client;
+    client.SetApplicationId(app.id);
+    // The tests measure the codec and transport path; audio processing has its own unit tests.
+    client.SetEchoCancellation(false);
+    client.SetNoiseSuppression(false);
+    client.SetAutomaticGainControl(false);
+    bool updated = false;
+    client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, token,
+                       [&](ClientResult result) { updated = result.Successful(); });
+    REQUIRE(itest::RunUntil(client, [&] { return updated; }));
+    client.Connect();
+    REQUIRE(itest::RunUntil(
+        client, [&] { return client.GetStatus() == Client::Status::Ready; }, 20s));
+    std::optional<ClientResult> joined;
+    client.CreateOrJoinLobby(secret, [&](ClientResult result, uint64_t id) {
+      joined = result;
+      lobbyId = id;
+    });
+    REQUIRE(itest::RunUntil(
+        client, [&] { return joined.has_value(); }, 20s));
+    REQUIRE(joined->Successful());
+    players.push_back(std::move(player));
+    return *players.back();
+  }
+
+  bool RunAll(const std::function<bool()>& done, std::chrono::milliseconds timeout = 15s) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done()) {
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      for (auto& p : players)
+        p->client->RunCallbacks();
+      std::this_thread::sleep_for(1ms);
+    }
+    return true;
+  }
+
+  void Pump(std::chrono::milliseconds duration) {
+    const auto until = std::chrono::steady_clock::now() + duration;
+    RunAll([&] { return std::chrono::steady_clock::now() >= until; }, duration + 1s);
+  }
+
+  void Join(Player& p) {
+    p.call = p.client->StartCallWithAudioCallbacks(lobbyId, p.tap.Received(), p.tap.Captured());
+    REQUIRE(p.call);
+    Player* self = &p;
+    p.call.SetStatusChangedCallback([self](Call::Status status, Call::Error error, int32_t detail) {
+      self->events.push_back("status " + Call::StatusToString(status) + " " + Call::ErrorToString(error) +
+                             " " + std::to_string(detail));
+    });
+    p.call.SetSpeakingStatusChangedCallback([self](uint64_t user, bool speaking) {
+      self->events.push_back("speaking " + std::to_string(user) + (speaking ? " on" : " off"));
+    });
+    p.call.SetParticipantChangedCallback([self](uint64_t user, bool added) {
+      self->events.push_back(std::string(added ? "joined " : "left ") + std::to_string(user));
+    });
+  }
+
+  bool AllConnected() {
+    return RunAll([&] {
+      for (auto& p : players)
+        if (!p->call || p->call.GetStatus() != Call::Status::Connected ||
+            p->call.GetParticipants().size() != players.size() ||
+            Count(p->events, "status Connected None 0") == 0)
+          return false;
+      return true;
+    });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("voice: a 440 Hz tone captured at A arrives at B with 440 Hz dominant and SNR >= 20 dB") {
+  VoiceFixture f;
+  Player& a = f.Add();
+  Player& b = f.Add();
+  f.Join(a);
+  f.Join(b);
+  REQUIRE(f.AllConnected());
+  CHECK(a.call.GetChannelId() == f.lobbyId);
+  CHECK(Count(a.events, "status Connected None 0") == 1);
+  // The lobby shows its call.
+  auto lobby = b.client->GetLobbyHandle(f.lobbyId);
+  REQUIRE(lobby);
+  REQUIRE(lobby->GetCallInfoHandle());
+  CHECK(lobby->GetCallInfoHandle()->GetParticipants().size() == 2);
+
+  b.tap.watchedUser = a.Id();
+  a.tap.tone = true;
+  f.Pump(600ms);  // codec and jitter buffer settle; speaking starts
+  b.tap.Take();
+  f.Pump(2000ms);
+  const auto heard = b.tap.Take();
+  INFO("samples heard: " << heard.size());
+  REQUIRE(heard.size() >= static_cast<std::size_t>(kRate));  // at least one of the two seconds
+  CHECK(DominantFrequency(heard) == doctest::Approx(440).epsilon(0.03));
+  const double snr = ToneSnrDb(heard, 440);
+  MESSAGE("440 Hz tone A -> B: SNR " << snr << " dB over " << heard.size() / 48 << " ms");
+  CHECK(snr >= 20.0);
+  CHECK(Count(b.events, "speaking " + std::to_string(a.Id()) + " on") == 1);
+  CHECK(Count(a.events, "speaking " + std::to_string(a.Id()) + " on") == 1);
+
+  // Mute stops the packets: the forwarding unit sees nothing more from A (after its five silence frames).
+  a.call.SetSelfMute(true);
+  f.Pump(300ms);
+  const uint64_t before = b.tap.framesFromWatched.load();
+  f.Pump(600ms);
+  CHECK(b.tap.framesFromWatched.load() - before <= 1);
+  CHECK(f.RunAll([&] { return Count(b.events, "speaking " + std::to_string(a.Id()) + " off") == 1; }));
+  REQUIRE(b.call.GetVoiceStateHandle(a.Id()));
+  CHECK(f.RunAll([&] { return b.call.GetVoiceStateHandle(a.Id())->SelfMute(); }));
+
+  // EndCall: A leaves, B sees it, A's call handle is done.
+  bool ended = false;
+  a.client->EndCall(f.lobbyId, [&] { ended = true; });
+  CHECK(f.RunAll([&] { return ended && Count(b.events, "left " + std::to_string(a.Id())) == 1; }));
+  CHECK(b.call.GetParticipants().size() == 1);
+  CHECK(a.call.GetStatus() == Call::Status::Disconnected);
+  CHECK(!a.client->GetCall(f.lobbyId));
+}
+
+TEST_CASE("voice: with 10 % of packets lost the tone continues (PLC, FEC) with SNR >= 10 dB") {
+  VoiceFixture f;
+  Player& a = f.Add();
+  Player& b = f.Add();
+  f.Join(a);
+  f.Join(b);
+  REQUIRE(f.AllConnected());
+  itest::Shared().admin->SetVoiceUdpFaults(10, 0, 0, 7);
+  b.tap.watchedUser = a.Id();
+  a.tap.syllables = true;
+  a.tap.tone = true;
+  f.Pump(600ms);
+  b.tap.Take();
+  f.Pump(3000ms);
+  const auto heard = b.tap.Take();
+  itest::Shared().admin->ClearVoiceUdpFaults();
+  // Concealment keeps the stream whole: close to 3 s of audio despite the losses.
+  CHECK(heard.size() >= static_cast<std::size_t>(kRate * 2.5));
+  // 20 ms windows follow the syllables' loudness; the gaps must be filled: in (nearly) every window the tone
+  // is there, at no less than a quarter of the quietest syllable level (0.4 x 9000): concealment fades a
+  // lost frame somewhat, silence would fail.
+  const auto fit = FitTone(heard, 440, kRate / 50);
+  const auto present = std::count_if(fit.amplitudes.begin(), fit.amplitudes.end(),
+                                     [](double amplitude) { return amplitude >= 900; });
+  MESSAGE("440 Hz syllables with 10 % loss: SNR " << fit.snrDb << " dB over " << heard.size() / 48 << " ms; "
+                                                  << present << " of " << fit.amplitudes.size()
+                                                  << " windows carry it");
+  CHECK(fit.snrDb >= 10.0);
+  CHECK(static_cast<double>(present) >= 0.95 * static_cast<double>(fit.amplitudes.size()));
+  CHECK(DominantFrequency(heard) == doctest::Approx(440).epsilon(0.03));
+}
+
+TEST_CASE("voice: StartCall needs lobby membership and refuses a second call in the same lobby") {
+  VoiceFixture f;
+  Player& a = f.Add();
+  CHECK_FALSE(a.client->StartCall(f.lobbyId + 1));  // not a lobby of the player
+  f.Join(a);
+  CHECK_FALSE(a.client->StartCall(f.lobbyId));  // already in it
+  CHECK(a.client->GetCall(f.lobbyId));
+  CHECK(a.client->GetCalls().size() == 1);
+  REQUIRE(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Connected; }));
+  bool ended = false;
+  a.client->EndCalls([&] { ended = true; });
+  CHECK(f.RunAll([&] { return ended; }));
+  CHECK(a.client->GetCalls().empty());
+  CHECK(a.events.back() == "status Disconnected None 0");
+}
+
+TEST_CASE(
+    "voice: a dropped voice gateway resumes (Reconnecting -> Connected) and nothing it missed is lost") {
+  VoiceFixture f;
+  Player& a = f.Add();
+  Player& b = f.Add();
+  f.Join(a);
+  f.Join(b);
+  REQUIRE(f.AllConnected());
+  auto sessionOf = [](uint64_t user) {
+    for (const auto& session : itest::Shared().admin->VoiceSessions())
+      if (session.userId == user) return session;
+    return platformpp::testkit::EmulatorAdmin::VoiceSession{};
+  };
+  const auto before = sessionOf(a.Id());
+  REQUIRE(before.ssrc != 0);
+  a.events.clear();
+
+  // A's connection is cut; while A is away (its first retry waits 125-250 ms), B starts to speak: the
+  // server's Speaking for A waits in A's session buffer and comes with the resume.
+  REQUIRE(itest::Shared().admin->DropVoice(a.Id()) == 1);
+  b.tap.tone = true;
+  const std::string bSpeaks = "speaking " + std::to_string(b.Id()) + " on";
+  CHECK(f.RunAll(
+      [&] { return a.call.GetStatus() == Call::Status::Connected && Count(a.events, bSpeaks) == 1; }));
+  CHECK(a.events.front() == "status Reconnecting None 0");
+  CHECK(Count(a.events, "status Connected None 0") == 1);
+  CHECK(Count(a.events, bSpeaks) == 1);
+  // The same voice session (resumed, not a new one): same SSRC and key, media never stopped.
+  const auto after = sessionOf(a.Id());
+  CHECK(after.ssrc == before.ssrc);
+  CHECK(after.connected);
+  // And A hears B.
+  a.tap.watchedUser = b.Id();
+  f.Pump(600ms);
+  CHECK(a.tap.framesFromWatched.load() >= 15);
+}
+
+TEST_CASE("voice: AES-256-GCM is chosen when offered, XChaCha20-Poly1305 otherwise, deprecated modes never") {
+  auto& admin = *itest::Shared().admin;
+  auto modeOf = [&](uint64_t user) {
+    for (const auto& session : admin.VoiceSessions())
+      if (session.userId == user) return session.mode;
+    return std::string();
+  };
+  {
+    VoiceFixture f;
+    Player& a = f.Add();
+    f.Join(a);
+    REQUIRE(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Connected; }));
+    CHECK(modeOf(a.Id()) == "aead_aes256_gcm_rtpsize");
+  }
+  platformpp::testkit::EmulatorAdmin::VoiceSettings offered;
+  offered.modes = std::vector<std::string>{"xsalsa20_poly1305_lite", "aead_aes256_gcm", "xsalsa20_poly1305",
+                                           "aead_xchacha20_poly1305_rtpsize"};
+  admin.SetVoiceSettings(offered);
+  {
+    VoiceFixture f;
+    Player& a = f.Add();
+    Player& b = f.Add();
+    f.Join(a);
+    f.Join(b);
+    REQUIRE(f.AllConnected());
+    CHECK(modeOf(a.Id()) == "aead_xchacha20_poly1305_rtpsize");
+    b.tap.watchedUser = a.Id();
+    a.tap.tone = true;
+    f.Pump(800ms);
+    CHECK(b.tap.framesFromWatched.load() >= 15);  // media flows in the mode chosen
+  }
+  offered.modes =
+      std::vector<std::string>{"xsalsa20_poly1305", "aead_aes256_gcm", "xsalsa20_poly1305_suffix"};
+  admin.SetVoiceSettings(offered);
+  {
+    VoiceFixture f;
+    Player& a = f.Add();
+    f.Join(a);
+    CHECK(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Disconnected; }));
+    f.Pump(100ms);
+    INFO("events: " << Joined(a.events));
+    CHECK(Count(a.events, "status Disconnected VoiceConnectionFailed 0") == 1);
+    CHECK(modeOf(a.Id()).empty());  // nothing was selected
+  }
+  platformpp::testkit::EmulatorAdmin::VoiceSettings reset;
+  reset.reset = true;
+  admin.SetVoiceSettings(reset);
+}
+
+TEST_CASE("voice: a voice gateway closing for good ends the call with the close code; it must be rejoined") {
+  VoiceFixture f;
+  Player& a = f.Add();
+  f.Join(a);
+  REQUIRE(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Connected; }));
+  REQUIRE(itest::Shared().admin->CloseVoice(a.Id(), 4014) == 1);
+  INFO("events: " << Joined(a.events));
+  CHECK(f.RunAll([&] { return Count(a.events, "status Disconnected SignalingUnexpectedClose 4014") == 1; }));
+  // Disconnected is final: the Call stays so until ended; a new call can then be started.
+  CHECK_FALSE(a.client->StartCall(f.lobbyId));
+  bool ended = false;
+  a.client->EndCall(f.lobbyId, [&] { ended = true; });
+  CHECK(f.RunAll([&] { return ended; }));
+  f.Join(a);
+  CHECK(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Connected; }));
+}
