@@ -89,7 +89,9 @@ void WavWriter::Close() noexcept {
 }
 
 AudioProcessor::AudioProcessor(AudioProcessingOptions options) : options_(options) {
-  const int frame = static_cast<int>(kFrameSamplesPerChannel);
+  // 10 ms blocks: the preprocessor's overlap-add delays its output by one block, so a 20 ms block would add
+  // 20 ms of latency to every call; two 10 ms blocks per frame halve that.
+  const int frame = static_cast<int>(kProcessingBlockSamples);
   echo_ = speex_echo_state_init(frame, kSampleRate * options_.echoTailMs / 1000);
   int rate = kSampleRate;
   speex_echo_ctl(echo_, SPEEX_ECHO_SET_SAMPLING_RATE, &rate);
@@ -159,7 +161,8 @@ void AudioProcessor::ProcessCapture(std::span<const int16_t, kFrameSamples> in,
     cancelled_ = near_;
   } else {
     if (aecApplied_) {
-      speex_echo_cancellation(echo_, near_.data(), far_.data(), cancelled_.data());
+      for (std::size_t at = 0; at < kFrameSamplesPerChannel; at += kProcessingBlockSamples)
+        speex_echo_cancellation(echo_, near_.data() + at, far_.data() + at, cancelled_.data() + at);
     } else {
       cancelled_ = near_;
     }
@@ -169,7 +172,10 @@ void AudioProcessor::ProcessCapture(std::span<const int16_t, kFrameSamples> in,
       ++dumpAecFrames_;
     }
     MonoFrame& result = cancelled_;  // processed in place from here on
-    if (nsApplied_ || agcApplied_) speex_preprocess_run(preprocess_, result.data());
+    if (nsApplied_ || agcApplied_) {
+      for (std::size_t at = 0; at < kFrameSamplesPerChannel; at += kProcessingBlockSamples)
+        speex_preprocess_run(preprocess_, result.data() + at);
+    }
     for (std::size_t i = 0; i < kFrameSamplesPerChannel; ++i)
       out[2 * i] = out[2 * i + 1] = result[i];
   }

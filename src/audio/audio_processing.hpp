@@ -1,6 +1,7 @@
 #pragma once
 // Echo cancellation, noise suppression and automatic gain control for the microphone, on the voice thread,
-// one 20 ms frame (48 kHz stereo int16) at a time.
+// one 20 ms frame (48 kHz stereo int16) at a time, processed as two 10 ms blocks (the preprocessor delays its
+// output by one block: 10 ms rather than 20).
 //
 // Why speexdsp and not webrtc-audio-processing: Debian's webrtc-audio-processing (0.3) is a 2016 snapshot
 // whose C++ API has no stable ABI and which upstream no longer ships in that form, while speexdsp is a small,
@@ -33,6 +34,9 @@ struct SpeexEchoState_;
 struct SpeexPreprocessState_;
 
 namespace platformpp::audio {
+
+/// Samples per channel speexdsp processes at a time (10 ms).
+inline constexpr std::size_t kProcessingBlockSamples = kFrameSamplesPerChannel / 2;
 
 struct AudioProcessingOptions {
   /// The echo path the canceller models, device latency included.
