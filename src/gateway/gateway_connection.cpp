@@ -13,6 +13,7 @@
 #include "net/http_client.hpp"
 #include "net/tls_setup.hpp"
 #include "net/url.hpp"
+#include "net/websocket_link.hpp"
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -50,114 +51,12 @@ using boost::system::error_code;
 using Strand = asio::strand<asio::io_context::executor_type>;
 
 constexpr auto kAwait = asio::use_awaitable;
-// How long a close handshake may take before the socket is simply closed (a zombie never answers).
-constexpr auto kCloseGrace = std::chrono::milliseconds(1000);
 
-// One WebSocket connection, plain or TLS. Handlers of a closed link find `closed` set and do nothing more.
-class Link {
- public:
-  virtual ~Link() = default;
-  virtual asio::awaitable<void> Read(beast::flat_buffer& buffer, error_code& ec) = 0;
-  virtual bool GotText() const = 0;
-  /// Queued; frames go out one at a time, in order.
-  virtual void Send(std::string text) = 0;
-  /// A close frame with `code` (after the write in progress), then the socket closes.
-  virtual void Close(uint16_t code) = 0;
-  /// Closes the socket at once.
-  virtual void Teardown() = 0;
-  /// The code of the server's close frame, if one arrived.
-  virtual std::optional<int> CloseCode() const = 0;
-
-  bool closing = false;  // we sent (or are about to send) a close frame
-  bool gotHello = false;
-};
-
+using net::ws::Link;
+using net::ws::PlainWs;
+using net::ws::TlsWs;
 template <class Ws>
-class WsLink : public Link, public std::enable_shared_from_this<WsLink<Ws>> {
- public:
-  WsLink(std::unique_ptr<Ws> ws, const Strand& strand)
-      : ws_(std::move(ws)), strand_(strand), timer_(strand) {}
-
-  asio::awaitable<void> Read(beast::flat_buffer& buffer, error_code& ec) override {
-    co_await ws_->async_read(buffer, asio::redirect_error(kAwait, ec));
-  }
-  bool GotText() const override { return ws_->got_text(); }
-
-  void Send(std::string text) override {
-    if (closing || tornDown_) return;
-    writes_.push_back(std::move(text));
-    if (!writing_) WriteNext();
-  }
-
-  void Close(uint16_t code) override {
-    if (closing || tornDown_) return;
-    closing = true;
-    closeCode_ = code;
-    timer_.expires_after(kCloseGrace);
-    timer_.async_wait([self = this->shared_from_this()](error_code ec) {
-      if (!ec) self->Teardown();
-    });
-    if (!writing_) DoClose();
-  }
-
-  void Teardown() override {
-    if (tornDown_) return;
-    tornDown_ = true;
-    timer_.cancel();
-    error_code ignored;
-    auto& tcp = beast::get_lowest_layer(*ws_);
-    tcp.socket().shutdown(tcp::socket::shutdown_both, ignored);
-    tcp.close();
-  }
-
-  std::optional<int> CloseCode() const override {
-    int code = ws_->reason().code;
-    if (code == 0) return std::nullopt;
-    return code;
-  }
-
- private:
-  void WriteNext() {
-    writing_ = true;
-    ws_->text(true);
-    ws_->async_write(
-        asio::buffer(writes_.front()),
-        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code ec, std::size_t) {
-          self->writing_ = false;
-          if (self->tornDown_) return;
-          if (ec) {
-            self->Teardown();
-            return;
-          }
-          self->writes_.pop_front();
-          if (self->closing) {
-            self->DoClose();
-          } else if (!self->writes_.empty()) {
-            self->WriteNext();
-          }
-        }));
-  }
-
-  void DoClose() {
-    if (closeSent_ || tornDown_) return;
-    closeSent_ = true;
-    ws_->async_close(
-        websocket::close_reason(closeCode_),
-        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code) { self->Teardown(); }));
-  }
-
-  std::unique_ptr<Ws> ws_;
-  Strand strand_;
-  asio::steady_timer timer_;
-  std::deque<std::string> writes_;
-  bool writing_ = false;
-  bool closeSent_ = false;
-  bool tornDown_ = false;
-  uint16_t closeCode_ = 1000;
-};
-
-using PlainWs = websocket::stream<beast::tcp_stream>;
-using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+using WsLink = net::ws::WsLink<Ws>;
 
 const char* StepName(NextStep step) {
   switch (step) {
