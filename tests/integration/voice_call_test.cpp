@@ -51,7 +51,7 @@ struct AudioTap {
   uint64_t samplesMade = 0;  // voice thread only
   double frequency = 440;
   std::vector<float> received;  // left channel of the watched user's frames
-  uint64_t watchedUser = 0;
+  std::atomic<uint64_t> watchedUser{0};  // set by the test thread, read on the voice thread
   std::atomic<uint64_t> framesFromWatched{0};
 
   Client::UserAudioCapturedCallback Captured() {
