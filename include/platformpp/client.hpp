@@ -494,8 +494,8 @@ class Client {
   /// The same, with the two audio callbacks (either may be empty).
   Call StartCallWithAudioCallbacks(uint64_t lobbyId, UserAudioReceivedCallback receivedCb,
                                    UserAudioCapturedCallback capturedCb);
-  /// Leaves the call; `callback` runs (inside RunCallbacks) once the platform was told, or at once when there
-  /// is no such call.
+  /// Leaves the call; `callback` runs (inside RunCallbacks) once the platform was told and the call's audio
+  /// callbacks have stopped for good (what they capture may go then), or at once when there is no such call.
   void EndCall(uint64_t channelId, EndCallCallback callback);
   void EndCalls(EndCallsCallback callback);
   /// The player's call in that lobby, or a null Call.

@@ -116,6 +116,12 @@ int main(int argc, char** argv) {
     auto bo = admin.CreateUser("bo_voice", "Bo");
     auto options = emulator.ClientOptionsFor();
     options.ipcEnabled = false;
+    // What the audio callbacks use lives longer than the Clients, whose voice threads call them.
+    std::atomic<bool> talking{false};
+    std::atomic<bool> syllables{false};  // speech-like loudness, rising and falling twice a second
+    double phase = 0;
+    uint64_t made = 0;
+    Ear ear;
     Player a{"Ada", ada.id, platformpp::Client(options), {}};
     Player b{"Bo", bo.id, platformpp::Client(options), {}};
     bool ok = true;
@@ -145,11 +151,6 @@ int main(int argc, char** argv) {
     ok &= Check(joined == 2, "both are in the lobby");
 
     // 2. Both join its call. Ada's "voice" is a tone her game writes into her microphone frames.
-    std::atomic<bool> talking{false};
-    std::atomic<bool> syllables{false};  // speech-like loudness, rising and falling twice a second
-    double phase = 0;
-    uint64_t made = 0;
-    Ear ear;
     ear.from = a.id;
     a.call = a.client.StartCallWithAudioCallbacks(
         lobbyId, nullptr, [&](int16_t* data, uint64_t samples, int32_t rate, uint64_t channels) {

@@ -4,6 +4,7 @@
 #include "core/completion.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace platformpp::voice {
@@ -78,18 +79,19 @@ void CallSession::End(std::function<void()> done) {
     gateway = std::move(gateway_);
   }
   if (gateway) gateway->Close();
-  engine_.CloseMedia(mediaId_);
-  auto finish = [self = shared_from_this(), done = std::move(done)](bool) {
+  // `done` once both the platform was told and the audio callbacks stopped (so none runs after EndCall's
+  // callback): the voice thread drops the media, the network thread sends op 4.
+  auto pending = std::make_shared<std::atomic<int>>(wasInCall ? 2 : 1);
+  auto finish = [self = shared_from_this(), done = std::move(done), pending](bool) {
+    if (pending->fetch_sub(1) != 1) return;
     {
       std::lock_guard lock(self->mutex_);
       if (self->status_ != Call::Status::Disconnected) self->SetStatusLocked(Call::Status::Disconnected);
     }
     if (done) done();
   };
-  if (!wasInCall) {
-    finish(true);
-    return;
-  }
+  engine_.CloseMedia(mediaId_, [finish]() mutable { finish(true); });
+  if (!wasInCall) return;
   std::string payload;
   {
     std::lock_guard lock(mutex_);

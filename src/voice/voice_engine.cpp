@@ -143,11 +143,12 @@ void VoiceEngine::EnsureThread() {
   thread_ = std::thread([this] { Run(); });
 }
 
-void VoiceEngine::Post(Command command) {
+bool VoiceEngine::Post(Command command) {
   std::lock_guard lock(commandsMutex_);
-  if (stopped_) return;
+  if (stopped_) return false;
   EnsureThread();
   commands_.push_back(std::move(command));
+  return true;
 }
 
 // --- the voice thread
@@ -343,12 +344,16 @@ void VoiceEngine::StartMedia(uint64_t callId, TransportMode mode, const Transpor
   });
 }
 
-void VoiceEngine::CloseMedia(uint64_t callId) {
-  Post([callId](State& state) {
+void VoiceEngine::CloseMedia(uint64_t callId, std::function<void()> closed) {
+  auto shared = std::make_shared<std::function<void()>>(std::move(closed));
+  const bool posted = Post([callId, shared](State& state) {
     auto it =
         std::find_if(state.calls.begin(), state.calls.end(), [&](const auto& c) { return c->id == callId; });
     if (it != state.calls.end()) state.calls.erase(it);
+    // The call's audio callbacks went with it: none of them runs from here on.
+    if (*shared) (*shared)();
   });
+  if (!posted && *shared) (*shared)();  // no voice thread any more: nothing can run them
   std::lock_guard lock(countersMutex_);
   std::erase_if(counters_, [&](const auto& entry) { return entry.first == callId; });
 }

@@ -81,8 +81,9 @@ class VoiceEngine {
   void OpenMedia(uint64_t callId, std::string ip, uint16_t port, uint32_t ssrc, MediaEvents events);
   /// Starts sending and receiving with the Session Description's mode and key.
   void StartMedia(uint64_t callId, TransportMode mode, const TransportKey& key);
-  /// Stops the call's media and closes its socket.
-  void CloseMedia(uint64_t callId);
+  /// Stops the call's media and closes its socket. `closed` runs (on the voice thread, or here when the
+  /// thread is gone) once the call's audio callbacks can no longer run.
+  void CloseMedia(uint64_t callId, std::function<void()> closed = {});
   void SetAudioCallbacks(uint64_t callId, Client::UserAudioReceivedCallback received,
                          Client::UserAudioCapturedCallback captured);
   void MapSsrc(uint64_t callId, uint32_t ssrc, uint64_t userId);
@@ -117,7 +118,8 @@ class VoiceEngine {
  private:
   struct State;  // the voice thread's own
   using Command = std::function<void(State&)>;
-  void Post(Command command);
+  /// False (and `command` dropped) once Stop has begun.
+  bool Post(Command command);
   void EnsureThread();
   void Run();
   audio::AudioEngine& EnsureAudio(State& state);  // voice thread

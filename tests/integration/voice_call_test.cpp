@@ -50,7 +50,7 @@ struct AudioTap {
   double phase = 0;          // voice thread only
   uint64_t samplesMade = 0;  // voice thread only
   double frequency = 440;
-  std::vector<float> received;  // left channel of the watched user's frames
+  std::vector<float> received;           // left channel of the watched user's frames
   std::atomic<uint64_t> watchedUser{0};  // set by the test thread, read on the voice thread
   std::atomic<uint64_t> framesFromWatched{0};
 
@@ -158,8 +158,8 @@ int Count(const std::vector<std::string>& events, const std::string& what) {
 
 struct Player {
   platformpp::testkit::EmulatorAdmin::User user;
+  AudioTap tap;  // before the Client: its audio callbacks may run until the Client is gone
   std::unique_ptr<Client> client;
-  AudioTap tap;
   Call call;
   std::vector<std::string> events;  // call callbacks in delivery order
   uint64_t Id() const { return user.id; }
