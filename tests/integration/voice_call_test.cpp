@@ -372,8 +372,10 @@ TEST_CASE(
   REQUIRE(itest::Shared().admin->DropVoice(a.Id()) == 1);
   b.tap.tone = true;
   const std::string bSpeaks = "speaking " + std::to_string(b.Id()) + " on";
+  // Wait for the callbacks themselves: a status is updated before its callback is queued.
   CHECK(f.RunAll(
-      [&] { return a.call.GetStatus() == Call::Status::Connected && Count(a.events, bSpeaks) == 1; }));
+      [&] { return Count(a.events, "status Connected None 0") == 1 && Count(a.events, bSpeaks) == 1; }));
+  CHECK(a.call.GetStatus() == Call::Status::Connected);
   CHECK(a.events.front() == "status Reconnecting None 0");
   CHECK(Count(a.events, "status Connected None 0") == 1);
   CHECK(Count(a.events, bSpeaks) == 1);
@@ -425,10 +427,9 @@ TEST_CASE("voice: AES-256-GCM is chosen when offered, XChaCha20-Poly1305 otherwi
     VoiceFixture f;
     Player& a = f.Add();
     f.Join(a);
-    CHECK(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Disconnected; }));
-    f.Pump(100ms);
     INFO("events: " << Joined(a.events));
-    CHECK(Count(a.events, "status Disconnected VoiceConnectionFailed 0") == 1);
+    CHECK(f.RunAll([&] { return Count(a.events, "status Disconnected VoiceConnectionFailed 0") == 1; }));
+    CHECK(a.call.GetStatus() == Call::Status::Disconnected);
     CHECK(modeOf(a.Id()).empty());  // nothing was selected
   }
   platformpp::testkit::EmulatorAdmin::VoiceSettings reset;
