@@ -131,6 +131,11 @@ int main(int argc, char** argv) {
     int joined = 0;
     for (auto* player : {&a, &b}) {
       player->client.SetApplicationId(app.id);
+      // Ada's "voice" is a test tone, not a voice: the noise suppressor would learn a steady tone as noise
+      // and the gain control would ride it, so this game measures the call path with audio processing off.
+      player->client.SetEchoCancellation(false);
+      player->client.SetNoiseSuppression(false);
+      player->client.SetAutomaticGainControl(false);
       auto token = admin.MintToken(player->id, app.id, platformpp::Client::GetDefaultCommunicationScopes());
       player->client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, token.accessToken, nullptr);
       player->client.Connect();
