@@ -22,8 +22,8 @@ class IoContext {
   /// the last owner lets go. After each burst of network activity a thread keeps polling for
   /// `spinMicroseconds` before it sleeps: the next request or response of a burst is then served without a
   /// thread wake-up (tens of microseconds on virtual machines). A threadless context's WaitForCallbacks
-  /// spins the same way. 0 turns spinning off; the cost is that much
-  /// CPU time after each burst.
+  /// spins the same way. 0 turns spinning off; the cost is that much CPU time after each burst. A process
+  /// allowed only one CPU never spins: there, polling only delays the thread it waits for.
   explicit IoContext(int32_t threads = 1, int32_t spinMicroseconds = kDefaultSpinMicroseconds);
   ~IoContext();
   IoContext(const IoContext&) = delete;

@@ -20,7 +20,11 @@ void FetchCurrentUser(core::ClientCore& core, AuthorizationTokenType tokenType, 
   request.headers.emplace_back("Authorization", AuthorizationHeader(tokenType, token));
   core.Http().Send(std::move(request), [completion = std::make_shared<decltype(completion)>(
                                             std::move(completion))](net::HttpResponse response) {
-    json::Document body;
+    // The user object fits this buffer: parsing it then allocates nothing (the pool's default first chunk
+    // is a 64 KiB malloc and free per response).
+    char pool[2048];
+    rapidjson::MemoryPoolAllocator<> allocator(pool, sizeof pool);
+    json::Document body(&allocator);
     ClientResult result = net::ParseJsonResponse(response, body);
     if (!result.Successful()) return (*completion)(std::move(result), 0, {});
     auto id = json::GetSnowflake(body, "id");

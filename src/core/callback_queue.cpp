@@ -30,6 +30,7 @@ bool CallbackQueue::TakePending() {
     draining_.push_back(std::move(chunk));
   pending_.clear();
   pendingCount_ = 0;
+  hasPending_.store(false, std::memory_order_relaxed);
   return true;
 }
 

@@ -27,16 +27,25 @@ class CallbackQueue {
   /// with CallbackMode::Discard and never called for real.
   template <class F>
   void Push(F&& f) {
+    bool queued = false;
+    bool wake = false;
     {
       std::lock_guard lock(mutex_);
       if (!closed_) {
         Slot().Emplace(std::forward<F>(f));
         ++pendingCount_;
-        if (waiters_ > 0) ready_.notify_all();
-        return;
+        hasPending_.store(true, std::memory_order_release);
+        queued = true;
+        wake = waiters_ > 0;
       }
     }
-    f(CallbackMode::Discard);
+    if (!queued) {
+      f(CallbackMode::Discard);
+      return;
+    }
+    // After unlocking: a woken waiter (on one CPU it runs at once) must not find the mutex still held and go
+    // back to sleep on it. It checks the queue under the mutex, so no wake-up is lost.
+    if (wake) ready_.notify_all();
   }
 
   /// Runs what was queued before the call, in order. Game thread only; a nested call from inside a callback
@@ -57,6 +66,11 @@ class CallbackQueue {
   bool ShuttingDown() const noexcept { return shuttingDown_.load(std::memory_order_acquire); }
   /// Number of callbacks queued and not yet run (for diagnostics and tests).
   std::size_t PendingCount() const;
+  /// PendingCount() > 0 without taking the lock, for the loops that pump a threadless context until a
+  /// callback is ready. Game thread only.
+  bool HasPending() const noexcept {
+    return hasPending_.load(std::memory_order_acquire) || drainChunk_ < draining_.size();
+  }
 
  private:
   static constexpr std::size_t kChunkSlots = 1024;
@@ -75,6 +89,7 @@ class CallbackQueue {
   ChunkList pending_;
   ChunkList spare_;
   std::size_t pendingCount_ = 0;
+  std::atomic<bool> hasPending_{false};  // pendingCount_ > 0, readable without the lock
   int waiters_ = 0;
   std::condition_variable ready_;
   bool closed_ = false;

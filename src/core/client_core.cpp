@@ -211,9 +211,15 @@ void ClientCore::RunCallbacks() {
   std::shared_ptr<CallbackQueue> queue = queue_;
   if (!queue->ShuttingDown()) CheckTokenExpiry();
   if (io_ && io_->Pumped() && !pumping_ && !queue->ShuttingDown()) {
-    pumping_ = true;
-    IoContextAccess::Get(*io_).poll();  // network handlers only queue callbacks; none runs here
-    pumping_ = false;
+    bool skip = justPumped_ && std::chrono::steady_clock::now() - pumpedAt_ < std::chrono::milliseconds(1);
+    justPumped_ = false;
+    if (!skip) {
+      // (Skipped when WaitForCallbacks pumped until a callback was ready right before this call: polling
+      // again would only cost a reactor pass, a syscall, for nothing. The next call polls.)
+      pumping_ = true;
+      IoContextAccess::Get(*io_).poll();  // network handlers only queue callbacks; none runs here
+      pumping_ = false;
+    }
   }
   queue->Drain();
 }
@@ -228,18 +234,24 @@ bool ClientCore::WaitForCallbacks(std::chrono::milliseconds timeout) {
   auto& io = IoContextAccess::Get(*io_);
   auto spin = IoContextAccess::Spin(*io_);
   pumping_ = true;
-  bool ready = queue_->PendingCount() > 0;
+  bool ready = queue_->HasPending();
+  bool pumped = false;
   auto lastWork = Clock::now();
   while (!ready) {
     auto now = Clock::now();
     if (now >= deadline) break;
-    if (io.poll_one() > 0) {
-      lastWork = now;
-    } else if (now - lastWork >= spin && io.run_one_until(deadline) > 0) {
+    pumped = true;
+    // While spinning, poll; after that (or without spin) run_one_until, which runs what is ready and blocks
+    // in the reactor only when nothing is: a poll_one before it would cost a reactor pass of its own.
+    if (now - lastWork < spin) {
+      if (io.poll_one() > 0) lastWork = now;
+    } else if (io.run_one_until(deadline) > 0) {
       lastWork = Clock::now();
     }
-    ready = queue_->PendingCount() > 0;
+    ready = queue_->HasPending();
   }
+  justPumped_ = pumped && ready;
+  if (justPumped_) pumpedAt_ = Clock::now();
   pumping_ = false;
   return ready;
 }

@@ -160,6 +160,8 @@ class ClientCore {
   std::shared_ptr<std::function<void()>> expirationCallback_;
   std::atomic<int64_t> expiryWarnAtMs_{0};  // 0: nothing to warn about (no token, unknown expiry, or warned)
   bool pumping_ = false;  // inside a pump of a threadless IoContext (nested RunCallbacks do not pump again)
+  bool justPumped_ = false;  // WaitForCallbacks pumped until a callback was ready, at pumpedAt_ (game thread)
+  std::chrono::steady_clock::time_point pumpedAt_;
 };
 
 }  // namespace platformpp::core

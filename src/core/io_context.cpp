@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <pthread.h>
+#include <sched.h>
 
 namespace platformpp {
 
@@ -21,6 +22,12 @@ struct IoContext::Impl {
 };
 
 namespace {
+
+bool RunsOnOneCpu() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) <= 1;
+}
 
 // run(), except that after handlers ran the thread polls for `spin` before blocking again, so that the next
 // step of a request/response burst needs no wake-up.
@@ -47,6 +54,9 @@ void RunWithSpin(boost::asio::io_context& io, std::chrono::microseconds spin) {
 IoContext::IoContext(int32_t threads, int32_t spinMicroseconds) : impl_(std::make_unique<Impl>()) {
   int32_t count = std::max<int32_t>(threads, 0);
   auto spin = std::chrono::microseconds(std::max<int32_t>(spinMicroseconds, 0));
+  // On a single CPU nothing can make progress while we poll: the peer (or the game thread) that would answer
+  // needs this very CPU, so spinning only delays it. Sleep at once instead.
+  if (RunsOnOneCpu()) spin = std::chrono::microseconds(0);
   impl_->spin = spin;
   impl_->threads.reserve(static_cast<std::size_t>(count));
   for (int32_t i = 0; i < count; ++i) {

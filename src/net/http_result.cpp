@@ -36,14 +36,59 @@ ClientResult Malformed(const HttpResponse& response, std::string why) {
 }  // namespace
 
 RateLimitHeaders ReadRateLimitHeaders(const HttpResponse& response) {
+  // One pass over the fields rather than a lookup per header (each a scan of every field); as with
+  // Header(), the first field of a name counts.
+  std::optional<std::string_view> limit, remaining, resetAfter, bucket, global, scope, retryAfter;
+  auto is = [](std::string_view name, std::string_view expected) {
+    // From the end: the names share their "x-ratelimit-" start. (Same size: the caller switched on it.)
+    for (std::size_t i = name.size(); i-- > 0;) {
+      char c = name[i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c != expected[i]) return false;  // `expected` is lower case
+    }
+    return true;
+  };
+  auto take = [](std::optional<std::string_view>& slot, std::string_view value) {
+    if (!slot) slot = value;
+  };
+  for (HttpHeaders::Field field : response.headers) {
+    std::string_view name = field.first;
+    switch (name.size()) {  // the names differ in length, mostly: at most two comparisons per field
+      case 11:
+        if (is(name, "retry-after")) take(retryAfter, field.second);
+        break;
+      case 17:
+        if (is(name, "x-ratelimit-limit")) {
+          take(limit, field.second);
+        } else if (is(name, "x-ratelimit-scope")) {
+          take(scope, field.second);
+        }
+        break;
+      case 18:
+        if (is(name, "x-ratelimit-bucket")) {
+          take(bucket, field.second);
+        } else if (is(name, "x-ratelimit-global")) {
+          take(global, field.second);
+        }
+        break;
+      case 21:
+        if (is(name, "x-ratelimit-remaining")) take(remaining, field.second);
+        break;
+      case 23:
+        if (is(name, "x-ratelimit-reset-after")) take(resetAfter, field.second);
+        break;
+      default:
+        break;
+    }
+  }
   RateLimitHeaders h;
-  h.limit = ParseInt(response.Header("X-RateLimit-Limit"));
-  h.remaining = ParseInt(response.Header("X-RateLimit-Remaining"));
-  h.resetAfter = ParseSeconds(response.Header("X-RateLimit-Reset-After"));
-  h.bucket = std::string(response.Header("X-RateLimit-Bucket").substr(0, 128));
-  h.global = response.Header("X-RateLimit-Global") == "true";
-  h.scope = std::string(response.Header("X-RateLimit-Scope").substr(0, 16));
-  h.retryAfter = ParseSeconds(response.Header("Retry-After"));
+  h.limit = ParseInt(limit.value_or(std::string_view()));
+  h.remaining = ParseInt(remaining.value_or(std::string_view()));
+  h.resetAfter = ParseSeconds(resetAfter.value_or(std::string_view()));
+  h.bucket = std::string(bucket.value_or(std::string_view()).substr(0, 128));
+  h.global = global.value_or(std::string_view()) == "true";
+  h.scope = std::string(scope.value_or(std::string_view()).substr(0, 16));
+  h.retryAfter = ParseSeconds(retryAfter.value_or(std::string_view()));
   return h;
 }
 

@@ -3,7 +3,8 @@
 // JSON, in the same process, in short interleaved blocks so all see the same machine. Also prints the CPU
 // time this process spends per request with the bare client and with a threadless, non-spinning SDK Client
 // (robust on a busy machine: waiting costs no CPU), and the median-latency ratio last (target <= 1.3x).
-// PLATFORMPP_BENCH_PROFILE=sdk|bare runs one client alone, for perf record / strace.
+// PLATFORMPP_BENCH_PROFILE=sdk|sdk-thread|bare runs one client alone, for perf record / strace / callgrind
+// (PLATFORMPP_BENCH_PROFILE_REQUESTS sets how many requests).
 #include "core/asio_prelude.hpp"
 
 #include <platformpp/client.hpp>
@@ -147,18 +148,25 @@ int main(int argc, char** argv) {
     return ok;
   };
   // Profiling aid: PLATFORMPP_BENCH_PROFILE=sdk|bare runs only that client (the SDK threadless without spin)
-  // for 20,000 requests, e.g. under perf record.
+  // for 20,000 requests, e.g. under perf record or valgrind --tool=callgrind; =sdk-thread runs the default
+  // Client (its own network thread) instead.
   if (const char* profile = std::getenv("PLATFORMPP_BENCH_PROFILE")) {
-    bool sdk = std::strcmp(profile, "sdk") == 0;
-    constexpr int kProfileRequests = 20000;
+    bool threaded = std::strcmp(profile, "sdk-thread") == 0;
+    bool sdk = threaded || std::strcmp(profile, "sdk") == 0;
+    platformpp::Client& profiled = threaded ? *modes.back().client : idleClient;
+    // PLATFORMPP_BENCH_PROFILE_REQUESTS overrides the count (fewer under valgrind).
+    int profileRequests = 20000;
+    if (const char* count = std::getenv("PLATFORMPP_BENCH_PROFILE_REQUESTS")) {
+      profileRequests = std::max(1, std::atoi(count));
+    }
     double cpu = CpuMicros();
     auto start = Clock::now();
     int failed = 0;
-    for (int i = 0; i < kProfileRequests; ++i)
-      failed += (sdk ? sdkGet(idleClient) : bare.Get() != 0) ? 0 : 1;
+    for (int i = 0; i < profileRequests; ++i)
+      failed += (sdk ? sdkGet(profiled) : bare.Get() != 0) ? 0 : 1;
     double wall = std::chrono::duration<double, std::micro>(Clock::now() - start).count();
-    std::printf("%s: %.1f us CPU, %.1f us wall per request, %d failed\n", sdk ? "sdk" : "bare",
-                (CpuMicros() - cpu) / kProfileRequests, wall / kProfileRequests, failed);
+    std::printf("%s: %.1f us CPU, %.1f us wall per request, %d failed\n", profile,
+                (CpuMicros() - cpu) / profileRequests, wall / profileRequests, failed);
     return failed ? 1 : 0;
   }
 

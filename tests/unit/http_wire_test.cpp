@@ -5,6 +5,7 @@
 #include "core/callback_queue.hpp"
 #include "core/logger.hpp"
 #include "net/http_client.hpp"
+#include "net/http_result.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,6 +19,8 @@
 #include <string>
 #include <thread>
 #include <vector>
+
+namespace http_wire_test {
 
 using namespace platformpp;
 
@@ -215,3 +218,136 @@ TEST_CASE("a connection closed before any answer is a network error, not a respo
   CHECK_FALSE(response.transport.Successful());
   CHECK(response.status == 0);
 }
+
+TEST_CASE("a body larger than the socket takes at once is sent whole") {
+  // Several megabytes: more than a loopback socket buffers, so the client's send is partial and the rest
+  // goes out asynchronously.
+  OneShotServer server(kOk);
+  Http http;
+  net::HttpRequest request;
+  request.method = "POST";
+  request.url = server.Url("/upload");
+  request.body.resize(8 * 1024 * 1024);
+  for (std::size_t i = 0; i < request.body.size(); ++i)
+    request.body[i] = static_cast<char>('a' + i % 26);
+  const std::string body = request.body;
+  request.contentType = "application/octet-stream";
+  auto response = http.Send(std::move(request));
+  std::string wire = server.Received();
+  CHECK(response.Ok());
+  std::size_t head = wire.find("\r\n\r\n");
+  REQUIRE(head != std::string::npos);
+  CHECK(wire.size() == head + 4 + body.size());
+  CHECK(wire.compare(head + 4, std::string::npos, body) == 0);
+}
+
+TEST_CASE("a chunked body is put together, and every field of the head is kept in order") {
+  OneShotServer server(
+      {"HTTP/1.1 201 Created\r\nX-RateLimit-Limit: 5\r\nSet-Cookie: a=1\r\nset-cookie: b=2\r\n"
+       "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n4\r\n{\"id",
+       "\r\n7\r\n\":\"42\"}\r\n0\r\n\r\n"});
+  Http http;
+  net::HttpRequest request;
+  request.url = server.Url("/x");
+  auto response = http.Send(std::move(request));
+  server.Received();
+  CHECK(response.Ok());
+  CHECK(response.status == 201);
+  CHECK(response.body == "{\"id\":\"42\"}");
+  std::vector<std::pair<std::string, std::string>> fields;
+  for (auto field : response.headers)
+    fields.emplace_back(field.first, field.second);
+  CHECK(fields == std::vector<std::pair<std::string, std::string>>{{"X-RateLimit-Limit", "5"},
+                                                                   {"Set-Cookie", "a=1"},
+                                                                   {"set-cookie", "b=2"},
+                                                                   {"Transfer-Encoding", "chunked"},
+                                                                   {"Connection", "close"}});
+  CHECK(response.headers.size() == 5);
+  CHECK(response.Header("SET-COOKIE") == "a=1");  // the first of a name
+  CHECK(response.Header("x-ratelimit-limit") == "5");
+  CHECK(response.Header("X-RateLimit-Limi").empty());
+}
+
+TEST_CASE("a response bigger than the client's limit is refused, not read into memory") {
+  OneShotServer server({"HTTP/1.1 200 OK\r\nContent-Length: 1025\r\nConnection: close\r\n\r\n"});
+  std::shared_ptr<IoContext> io = std::make_shared<IoContext>(1);
+  auto queue = std::make_shared<core::CallbackQueue>();
+  auto logger = std::make_shared<core::Logger>(queue);
+  net::HttpClientOptions options;
+  options.maxAttempts = 1;
+  options.maxResponseBytes = 1024;
+  net::HttpClient client(*io, logger, options);
+  std::promise<net::HttpResponse> promise;
+  net::HttpRequest request;
+  request.method = "POST";  // not retried
+  request.url = server.Url("/x");
+  client.Send(std::move(request),
+              [&](net::HttpResponse response) { promise.set_value(std::move(response)); });
+  auto response = promise.get_future().get();
+  server.Received();
+  CHECK_FALSE(response.transport.Successful());
+  CHECK(response.status == 0);
+  client.Shutdown();
+  queue->Shutdown();
+}
+
+TEST_CASE("HttpHeaders: flat storage that reads like a list of name/value pairs") {
+  net::HttpHeaders headers;
+  CHECK(headers.empty());
+  CHECK(headers.begin() == headers.end());
+  CHECK(headers.Find("a").empty());
+  headers.emplace_back("Content-Type", "application/json");
+  headers.emplace_back("X-Empty", "");
+  headers.emplace_back(std::string(300, 'n'), std::string(70000, 'v'));  // no size limit of its own
+  headers.emplace_back("content-type", "text/plain");
+  CHECK(headers.size() == 4);
+  CHECK(headers.Find("CONTENT-TYPE") == "application/json");
+  CHECK(headers.Find("x-empty").empty());
+  CHECK(headers.Find(std::string(300, 'N')) == std::string(70000, 'v'));
+  std::vector<std::string> names;
+  for (auto field : headers)
+    names.emplace_back(field.first);
+  CHECK(names == std::vector<std::string>{"Content-Type", "X-Empty", std::string(300, 'n'), "content-type"});
+  net::HttpHeaders copy = headers;
+  headers.clear();
+  CHECK(headers.empty());
+  CHECK(copy.Find("content-type") == "application/json");
+  net::HttpHeaders listed = {{"A", "1"}, {"b", "2"}};
+  CHECK(listed.size() == 2);
+  CHECK(listed.Find("B") == "2");
+}
+
+TEST_CASE(
+    "rate-limit headers are read in any case, the first of a name counts, malformed values are left out") {
+  net::HttpResponse response;
+  response.headers = {{"x-ratelimit-limit", "5"},
+                      {"X-RATELIMIT-REMAINING", "4"},
+                      {"X-RateLimit-Remaining", "3"},  // a second one: ignored
+                      {"X-RateLimit-Reset-After", "1.5"},
+                      {"X-RateLimit-Bucket", std::string(129, 'b')},
+                      {"X-RateLimit-Global", "true"},
+                      {"X-RateLimit-Scope", "shared-and-much-longer"},
+                      {"Retry-After", "2x"},  // malformed
+                      {"X-RateLimit-Limits", "9"},
+                      {"Content-Type", "application/json"}};
+  auto limits = net::ReadRateLimitHeaders(response);
+  CHECK(limits.limit == 5);
+  CHECK(limits.remaining == 4);
+  REQUIRE(limits.resetAfter);
+  CHECK(*limits.resetAfter == doctest::Approx(1.5));
+  CHECK(limits.bucket == std::string(128, 'b'));
+  CHECK(limits.global);
+  CHECK(limits.scope == "shared-and-much-");
+  CHECK_FALSE(limits.retryAfter);
+
+  net::HttpResponse none;
+  none.headers = {{"Retry-After", "3"}, {"X-RateLimit-Global", "TRUE"}, {"X-RateLimit-Limit", "-"}};
+  auto other = net::ReadRateLimitHeaders(none);
+  CHECK_FALSE(other.limit);
+  CHECK_FALSE(other.remaining);
+  CHECK_FALSE(other.global);  // only "true" counts
+  CHECK(other.retryAfter == 3.0);
+  CHECK(other.bucket.empty());
+}
+
+}  // namespace http_wire_test
