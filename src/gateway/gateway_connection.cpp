@@ -1,4 +1,4 @@
-// The Gateway layer's one Beast translation unit: the WebSocket to the platform's realtime Gateway.
+// The Gateway session over the WebSocket that net/websocket_link.hpp opens (Beast stays in its .cpp).
 #include "core/asio_prelude.hpp"
 
 #include "gateway/gateway_connection.hpp"
@@ -15,48 +15,28 @@
 #include "net/url.hpp"
 #include "net/websocket_link.hpp"
 
-#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/dispatch.hpp>
-#include <boost/asio/ip/address.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
-#include <boost/asio/ssl.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/ssl.hpp>
-#include <boost/beast/websocket.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 
-#include <openssl/ssl.h>
-#include <openssl/x509v3.h>
-
-#include <cstdlib>
-#include <deque>
 #include <random>
-#include <type_traits>
 
 namespace platformpp::gateway {
 namespace {
 
 namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace websocket = beast::websocket;
 namespace ssl = asio::ssl;
-using tcp = asio::ip::tcp;
 using boost::system::error_code;
-using Strand = asio::strand<asio::io_context::executor_type>;
+using net::ws::Strand;
 
 constexpr auto kAwait = asio::use_awaitable;
 
 using net::ws::Link;
-using net::ws::PlainWs;
-using net::ws::TlsWs;
-template <class Ws>
-using WsLink = net::ws::WsLink<Ws>;
 
 const char* StepName(NextStep step) {
   switch (step) {
@@ -378,75 +358,19 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
         co_return nullptr;
       }
     }
-    tcp::resolver resolver(strand_);
-    abortOpen_ = [&resolver] { resolver.cancel(); };
-    error_code ec;
-    const std::string port = std::to_string(url->port);
-    auto endpoints = co_await resolver.async_resolve(url->host, port, asio::redirect_error(kAwait, ec));
-    abortOpen_ = nullptr;
-    if (ec || shutdown_ || !wanted_) {
-      failure = "resolve " + url->host + ": " + ec.message();
+    net::ws::ConnectOptions options;
+    options.userAgent = options_.userAgent;
+    options.maxMessageBytes = options_.maxMessageBytes;
+    options.connectTimeout = options_.connectTimeout;
+    const std::function<bool()> stopped = [this] { return shutdown_ || !wanted_; };
+    net::ws::ConnectResult result =
+        co_await net::ws::Connect(strand_, tls_, *url, options, abortOpen_, stopped);
+    if (!result.link) {
+      failure = std::move(result.failure);
       co_return nullptr;
     }
-    if (url->Secure()) {
-      auto ws = std::make_unique<TlsWs>(strand_, tls_);
-      std::shared_ptr<Link> link = co_await Handshake(std::move(ws), *url, endpoints, failure);
-      co_return link;
-    }
-    auto ws = std::make_unique<PlainWs>(strand_);
-    std::shared_ptr<Link> link = co_await Handshake(std::move(ws), *url, endpoints, failure);
-    co_return link;
-  }
-
-  template <class Ws>
-  asio::awaitable<std::shared_ptr<Link>> Handshake(std::unique_ptr<Ws> ws, const net::Url& url,
-                                                   const tcp::resolver::results_type& endpoints,
-                                                   std::string& failure) {
-    auto& tcpStream = beast::get_lowest_layer(*ws);
-    abortOpen_ = [&tcpStream] { tcpStream.close(); };
-    struct Clear {
-      std::function<void()>& f;
-      ~Clear() { f = nullptr; }
-    } clear{abortOpen_};
-    tcpStream.expires_after(options_.connectTimeout);
-    error_code ec;
-    co_await tcpStream.async_connect(endpoints, asio::redirect_error(kAwait, ec));
-    if (ec || shutdown_ || !wanted_) {
-      failure = "connect to " + url.Authority() + ": " + ec.message();
-      co_return nullptr;
-    }
-    tcpStream.socket().set_option(tcp::no_delay(true), ec);
-    if constexpr (std::is_same_v<Ws, TlsWs>) {
-      SSL* ssl = ws->next_layer().native_handle();
-      net::ExpectPeerName(ssl, url.host);
-      co_await ws->next_layer().async_handshake(ssl::stream_base::client, asio::redirect_error(kAwait, ec));
-      if (ec || shutdown_ || !wanted_) {
-        long verify = SSL_get_verify_result(ssl);
-        failure = verify != X509_V_OK ? std::string("TLS handshake (certificate: ") +
-                                            X509_verify_cert_error_string(verify) + ")"
-                                      : "TLS handshake: " + ec.message();
-        co_return nullptr;
-      }
-    }
-    ws->set_option(
-        websocket::stream_base::decorator([agent = options_.userAgent](websocket::request_type& req) {
-          req.set(beast::http::field::user_agent, agent);
-        }));
-    ws->read_message_max(options_.maxMessageBytes);
-    const std::string host = url.Authority();
-    co_await ws->async_handshake(host, url.target, asio::redirect_error(kAwait, ec));
-    if (ec || shutdown_ || !wanted_) {
-      failure = "WebSocket handshake with " + url.Authority() + ": " + ec.message();
-      co_return nullptr;
-    }
-    tcpStream.expires_never();
-    websocket::stream_base::timeout timeouts{};
-    timeouts.handshake_timeout = options_.connectTimeout;
-    timeouts.idle_timeout = websocket::stream_base::none();
-    timeouts.keep_alive_pings = false;
-    ws->set_option(timeouts);
-    logger_->Info("Gateway: connected to " + url.Authority());
-    co_return std::make_shared<WsLink<Ws>>(std::move(ws), strand_);
+    logger_->Info("Gateway: connected to " + url->Authority());
+    co_return std::move(result.link);
   }
 
   // Reads until the connection ends; returns what the next connection does.
@@ -463,18 +387,17 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
                              std::to_string(self->options_.connectTimeout.count()) + " ms");
       self->CloseFor(link, NextStep::Resume);
     });
-    beast::flat_buffer buffer;
     std::string inflated;
     for (;;) {
       error_code ec;
-      co_await link->Read(buffer, ec);
+      co_await link->Read(ec);
       if (ec) {
-        if (ec != websocket::error::closed && !link->closing) {
+        if (!net::ws::IsCloseFrame(ec) && !link->closing) {
           logger_->Warning("Gateway: the connection dropped: " + ec.message());
         }
         break;
       }
-      std::string_view bytes(static_cast<const char*>(buffer.data().data()), buffer.size());
+      std::string_view bytes = link->Message();
       if (link->GotText()) {
         HandleText(link, bytes);
       } else {
@@ -490,7 +413,6 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
             break;
         }
       }
-      buffer.consume(buffer.size());
       if (shutdown_) break;
     }
     heartbeat_.Stop();

@@ -17,64 +17,154 @@
 #include <platformpp/client.hpp>
 #include <platformpp/io_context.hpp>
 
-#include <boost/asio/co_spawn.hpp>
-#include <boost/asio/detached.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/redirect_error.hpp>
-#include <boost/asio/use_awaitable.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/websocket.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/zlib/deflate_stream.hpp>
 
+#include <openssl/evp.h>
+#include <openssl/sha.h>
 #include <rapidjson/document.h>
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
-#include <deque>
-#include <future>
+#include <cctype>
 #include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
 
+namespace gateway_session_test {
+
 namespace {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
-namespace websocket = beast::websocket;
 using tcp = asio::ip::tcp;
 using boost::system::error_code;
 using namespace std::chrono_literals;
 using platformpp::Client;
 
 // ---------------------------------------------------------------------------------------------------------
-// The fake Gateway: one io_context thread; the test drives it through Do() (runs on that thread, waits).
+// The fake Gateway: blocking sockets, a thread per connection that reads, and everything else (the state,
+// every write) under one mutex, from any thread. The WebSocket framing is written out here rather than
+// taken from Beast: the server side is a few lines, and Beast's WebSocket templates cost a minute of compile
+// time in this file. The client side under test is still the SDK's Beast client.
+
+// The server side of RFC 6455, as much as the fake needs.
+namespace fake_ws {
+
+// What RFC 6455 section 1.3 asks of Sec-WebSocket-Accept.
+std::string WebSocketAccept(const std::string& key) {
+  std::string text = key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+  unsigned char digest[SHA_DIGEST_LENGTH];
+  SHA1(reinterpret_cast<const unsigned char*>(text.data()), text.size(), digest);
+  unsigned char encoded[4 * ((SHA_DIGEST_LENGTH + 2) / 3) + 1];
+  int length = EVP_EncodeBlock(encoded, digest, SHA_DIGEST_LENGTH);
+  return std::string(reinterpret_cast<const char*>(encoded), static_cast<std::size_t>(length));
+}
+
+// One unfragmented server frame (never masked).
+std::string EncodeFrame(uint8_t opcode, std::string_view payload) {
+  std::string out(1, static_cast<char>(0x80 | opcode));
+  const uint64_t size = payload.size();
+  if (size < 126) {
+    out.push_back(static_cast<char>(size));
+  } else if (size <= 0xFFFF) {
+    out.push_back(static_cast<char>(126));
+    for (int shift = 8; shift >= 0; shift -= 8)
+      out.push_back(static_cast<char>((size >> shift) & 0xFF));
+  } else {
+    out.push_back(static_cast<char>(127));
+    for (int shift = 56; shift >= 0; shift -= 8)
+      out.push_back(static_cast<char>((size >> shift) & 0xFF));
+  }
+  out.append(payload);
+  return out;
+}
+
+struct Frame {
+  bool fin = false;
+  uint8_t opcode = 0;
+  std::string payload;  // unmasked
+};
+
+// False when the connection ended or the frame is not one a client may send.
+bool ReadFrame(tcp::socket& socket, Frame& frame) {
+  error_code ec;
+  uint8_t head[2];
+  asio::read(socket, asio::buffer(head), ec);
+  if (ec) return false;
+  frame.fin = (head[0] & 0x80) != 0;
+  frame.opcode = head[0] & 0x0F;
+  uint64_t size = head[1] & 0x7F;
+  if (size >= 126) {
+    uint8_t extended[8];
+    const std::size_t bytes = size == 126 ? 2 : 8;
+    asio::read(socket, asio::buffer(extended, bytes), ec);
+    if (ec) return false;
+    size = 0;
+    for (std::size_t i = 0; i < bytes; ++i)
+      size = (size << 8) | extended[i];
+  }
+  if ((head[1] & 0x80) == 0 || size > (16u << 20)) return false;  // clients mask every frame
+  uint8_t mask[4];
+  asio::read(socket, asio::buffer(mask), ec);
+  if (ec) return false;
+  frame.payload.resize(size);
+  asio::read(socket, asio::buffer(frame.payload), ec);
+  if (ec) return false;
+  for (std::size_t i = 0; i < frame.payload.size(); ++i)
+    frame.payload[i] = static_cast<char>(frame.payload[i] ^ mask[i % 4]);
+  return true;
+}
+
+// The value of header `name` (lower case, with the colon) in a request's header block; empty when absent.
+std::string HeaderValue(const std::string& head, std::string_view name) {
+  std::string lower(head);
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::size_t at = lower.find("\r\n" + std::string(name));
+  if (at == std::string::npos) return {};
+  at += 2 + name.size();
+  std::size_t end = head.find("\r\n", at);
+  std::string value = head.substr(at, end - at);
+  value.erase(0, value.find_first_not_of(" \t"));
+  value.erase(value.find_last_not_of(" \t") + 1);
+  return value;
+}
+
+}  // namespace fake_ws
 
 class FakeGateway {
  public:
-  struct Conn : std::enable_shared_from_this<Conn> {
-    explicit Conn(beast::tcp_stream stream) : ws(std::move(stream)) {}
-    websocket::stream<beast::tcp_stream> ws;
+  struct Conn {
+    explicit Conn(tcp::socket s) : socket(std::move(s)) {}
+    tcp::socket socket;
+    std::thread thread;
     bool compress = false;
     beast::zlib::deflate_stream deflate;
     bool headerSent = false;
-    std::deque<std::pair<std::string, bool>> writes;
-    bool writing = false;
+    bool closeSent = false;
     bool dead = false;
 
+    // With the server's mutex held.
     void Send(const std::string& text) {
-      if (dead) return;
       if (compress) {
-        writes.emplace_back(Compress(text), true);
+        Write(fake_ws::EncodeFrame(0x2, Compress(text)));
       } else {
-        writes.emplace_back(text, false);
+        Write(fake_ws::EncodeFrame(0x1, text));
       }
-      if (!writing) WriteNext();
+    }
+    void Write(const std::string& frame) {
+      if (dead || closeSent) return;
+      error_code ec;
+      asio::write(socket, asio::buffer(frame), ec);
+      if (ec) dead = true;
     }
     std::string Compress(const std::string& text) {
       std::string out;
@@ -97,30 +187,31 @@ class FakeGateway {
       }
       return out;
     }
-    void WriteNext() {
-      writing = true;
-      ws.binary(writes.front().second);
-      ws.async_write(asio::buffer(writes.front().first),
-                     [self = shared_from_this()](error_code ec, std::size_t) {
-                       self->writing = false;
-                       if (ec) {
-                         self->dead = true;
-                         return;
-                       }
-                       self->writes.pop_front();
-                       if (!self->writes.empty()) self->WriteNext();
-                     });
-    }
   };
 
   FakeGateway() : acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     port_ = acceptor_.local_endpoint().port();
-    asio::co_spawn(io_, Accept(), asio::detached);
-    thread_ = std::thread([this] { io_.run(); });
+    thread_ = std::thread([this] { Accept(); });
   }
   ~FakeGateway() {
-    io_.stop();
-    thread_.join();
+    stopping_ = true;
+    {
+      tcp::socket wake(io_);  // unblocks accept()
+      error_code ignored;
+      wake.connect(acceptor_.local_endpoint(), ignored);
+      thread_.join();
+    }
+    std::vector<std::shared_ptr<Conn>> conns;
+    {
+      std::lock_guard lock(mutex_);
+      conns = conns_;
+      for (auto& conn : conns) {
+        error_code ignored;
+        conn->socket.shutdown(tcp::socket::shutdown_both, ignored);
+      }
+    }
+    for (auto& conn : conns)
+      conn->thread.join();
   }
 
   std::string ApiBase() const { return "http://127.0.0.1:" + std::to_string(port_) + "/api/v10"; }
@@ -148,14 +239,10 @@ class FakeGateway {
     return stats_;
   }
 
-  /// Runs `f` on the server's thread and waits for it.
-  void Do(std::function<void()> f) {
-    std::promise<void> done;
-    asio::post(io_, [&] {
-      f();
-      done.set_value();
-    });
-    done.get_future().wait();
+  /// Runs `f` with the server's state locked.
+  void Do(const std::function<void()>& f) {
+    std::lock_guard lock(mutex_);
+    f();
   }
 
   // Actions (call inside Do, or through the helpers).
@@ -166,8 +253,7 @@ class FakeGateway {
     Do([&] {
       if (!current_) return;
       error_code ignored;
-      beast::get_lowest_layer(current_->ws).socket().shutdown(tcp::socket::shutdown_both, ignored);
-      beast::get_lowest_layer(current_->ws).socket().close(ignored);
+      current_->socket.shutdown(tcp::socket::shutdown_both, ignored);  // its thread sees the end
       current_->dead = true;
       current_.reset();
     });
@@ -175,9 +261,10 @@ class FakeGateway {
   void CloseWith(uint16_t code) {
     Do([&] {
       if (!current_) return;
-      auto conn = current_;
+      std::string payload{static_cast<char>(code >> 8), static_cast<char>(code & 0xFF)};
+      current_->Write(fake_ws::EncodeFrame(0x8, payload));
+      current_->closeSent = true;  // its thread waits for the client's close frame, then closes
       current_.reset();
-      conn->ws.async_close(websocket::close_reason(code), [conn](error_code) {});
     });
   }
   void SendOp(int op, const std::string& d) {
@@ -199,67 +286,100 @@ class FakeGateway {
     if (deliver && current_) current_->Send(frame);
   }
 
-  asio::awaitable<void> Accept() {
+  void Accept() {
     for (;;) {
       tcp::socket socket(io_);
       error_code ec;
-      co_await acceptor_.async_accept(socket, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec) co_return;
-      asio::co_spawn(io_, Serve(beast::tcp_stream(std::move(socket))), asio::detached);
+      acceptor_.accept(socket, ec);
+      if (stopping_ || ec) return;
+      socket.set_option(tcp::no_delay(true), ec);
+      auto conn = std::make_shared<Conn>(std::move(socket));
+      std::lock_guard lock(mutex_);
+      conns_.push_back(conn);
+      conn->thread = std::thread([this, conn] { Serve(conn); });
     }
   }
 
-  asio::awaitable<void> Serve(beast::tcp_stream stream) {
-    beast::flat_buffer buffer;
-    http::request<http::string_body> request;
+  void Serve(const std::shared_ptr<Conn>& conn) {
+    std::string head;
     error_code ec;
-    co_await http::async_read(stream, buffer, request, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) co_return;
-    if (!websocket::is_upgrade(request)) {
-      http::response<http::string_body> response{http::status::not_found, 11};
-      if (request.target().ends_with("/gateway")) {
+    asio::read_until(conn->socket, asio::dynamic_buffer(head), "\r\n\r\n", ec);
+    if (ec) return;
+    // "GET <target> HTTP/1.1"
+    std::size_t targetAt = head.find(' ') + 1;
+    std::string target = head.substr(targetAt, head.find(' ', targetAt) - targetAt);
+    std::string key = fake_ws::HeaderValue(head, "sec-websocket-key:");
+    if (key.empty() || fake_ws::HeaderValue(head, "upgrade:").empty()) {
+      std::string response = "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      if (std::string_view(target).ends_with("/gateway")) {
+        std::string body = "{\"url\":\"" + WsUrl() + "\"}";
+        response = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+                   std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body;
         std::lock_guard lock(mutex_);
         ++stats_.httpGateway;
-        response.result(http::status::ok);
-        response.set(http::field::content_type, "application/json");
-        response.body() = "{\"url\":\"" + WsUrl() + "\"}";
       }
-      response.keep_alive(false);
-      response.prepare_payload();
-      co_await http::async_write(stream, response, asio::redirect_error(asio::use_awaitable, ec));
-      error_code ignored;
-      stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
-      co_return;
+      asio::write(conn->socket, asio::buffer(response), ec);
+      conn->socket.shutdown(tcp::socket::shutdown_both, ec);
+      return;
     }
-    auto conn = std::make_shared<Conn>(std::move(stream));
-    std::string target(request.target());
-    conn->compress = target.find("compress=zlib-stream") != std::string::npos;
-    co_await conn->ws.async_accept(request, asio::redirect_error(asio::use_awaitable, ec));
-    if (ec) co_return;
+    // As strict as a Beast server about what makes a WebSocket upgrade (RFC 6455 section 4.2.1).
+    std::string connection = fake_ws::HeaderValue(head, "connection:");
+    std::transform(connection.begin(), connection.end(), connection.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (!head.starts_with("GET ") || head.find(" HTTP/1.1\r\n") == std::string::npos ||
+        connection.find("upgrade") == std::string::npos ||
+        fake_ws::HeaderValue(head, "sec-websocket-version:") != "13") {
+      std::string response = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+      asio::write(conn->socket, asio::buffer(response), ec);
+      conn->socket.shutdown(tcp::socket::shutdown_both, ec);
+      return;
+    }
     {
       std::lock_guard lock(mutex_);
+      conn->Write(
+          "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+          "Sec-WebSocket-Accept: " +
+          fake_ws::WebSocketAccept(key) + "\r\n\r\n");
+      if (conn->dead) return;
+      conn->compress = target.find("compress=zlib-stream") != std::string::npos;
       ++stats_.websockets;
       stats_.lastQuery = target;
+      current_ = conn;
+      conn->Send("{\"op\":10,\"d\":{\"heartbeat_interval\":" + std::to_string(heartbeatIntervalMs.load()) +
+                 "}}");
     }
-    current_ = conn;
-    conn->Send("{\"op\":10,\"d\":{\"heartbeat_interval\":" + std::to_string(heartbeatIntervalMs.load()) +
-               "}}");
-    beast::flat_buffer in;
-    for (;;) {
-      co_await conn->ws.async_read(in, asio::redirect_error(asio::use_awaitable, ec));
-      if (ec) break;
-      std::string text = beast::buffers_to_string(in.data());
-      in.consume(in.size());
-      if (!conn->dead) OnMessage(conn, text);
-    }
-    {
+    std::string message;
+    int closeCode = 0;  // the client's close frame, 0 when the connection simply ended
+    fake_ws::Frame frame;
+    while (fake_ws::ReadFrame(conn->socket, frame)) {
+      if (frame.opcode == 0x8) {  // close: answer it (unless ours came first), then end the connection
+        closeCode = frame.payload.size() >= 2 ? (static_cast<uint8_t>(frame.payload[0]) << 8) |
+                                                    static_cast<uint8_t>(frame.payload[1])
+                                              : 0;
+        std::lock_guard lock(mutex_);
+        conn->Write(fake_ws::EncodeFrame(0x8, frame.payload.substr(0, 2)));
+        break;
+      }
+      if (frame.opcode == 0x9) {
+        std::lock_guard lock(mutex_);
+        conn->Write(fake_ws::EncodeFrame(0xA, frame.payload));
+        continue;
+      }
+      if (frame.opcode == 0xA) continue;
+      message += frame.payload;  // text, binary, or a continuation
+      if (!frame.fin) continue;
       std::lock_guard lock(mutex_);
-      stats_.clientCloseCodes.push_back(ec == websocket::error::closed ? conn->ws.reason().code : 0);
+      if (!conn->dead) OnMessage(conn, message);
+      message.clear();
     }
+    std::lock_guard lock(mutex_);
+    stats_.clientCloseCodes.push_back(closeCode);
     conn->dead = true;
+    conn->socket.shutdown(tcp::socket::shutdown_both, ec);
     if (current_ == conn) current_.reset();
   }
 
+  // With mutex_ held.
   void OnMessage(const std::shared_ptr<Conn>& conn, const std::string& text) {
     rapidjson::Document doc;
     doc.Parse(text.c_str());
@@ -267,17 +387,11 @@ class FakeGateway {
     int op = doc["op"].GetInt();
     const auto& d = doc["d"];
     if (op == 1) {
-      {
-        std::lock_guard lock(mutex_);
-        ++stats_.heartbeats;
-      }
+      ++stats_.heartbeats;
       if (ackHeartbeats) conn->Send("{\"op\":11}");
     } else if (op == 2) {
-      {
-        std::lock_guard lock(mutex_);
-        ++stats_.identifies;
-        stats_.lastIdentify = text;
-      }
+      ++stats_.identifies;
+      stats_.lastIdentify = text;
       sessionId_ = "sess-" + std::to_string(++sessions_);
       seq_ = 0;
       log_.clear();
@@ -288,10 +402,7 @@ class FakeGateway {
     } else if (op == 6) {
       std::optional<int64_t> seq;
       if (d.HasMember("seq") && d["seq"].IsInt64()) seq = d["seq"].GetInt64();
-      {
-        std::lock_guard lock(mutex_);
-        stats_.resumeSeqs.push_back(seq);
-      }
+      stats_.resumeSeqs.push_back(seq);
       if (!d.HasMember("session_id") || d["session_id"].GetString() != sessionId_) {
         conn->Send("{\"op\":9,\"d\":false}");
         return;
@@ -304,13 +415,15 @@ class FakeGateway {
     }
   }
 
-  asio::io_context io_;
+  asio::io_context io_;  // for the sockets only: every operation is synchronous
   tcp::acceptor acceptor_;
   uint16_t port_ = 0;
-  std::thread thread_;
+  std::thread thread_;  // accepts
+  std::atomic<bool> stopping_{false};
   std::mutex mutex_;
-  Stats stats_;  // mutex_
-  // Server thread only.
+  // Under mutex_.
+  Stats stats_;
+  std::vector<std::shared_ptr<Conn>> conns_;
   std::shared_ptr<Conn> current_;
   std::string sessionId_;
   int sessions_ = 0;
@@ -761,3 +874,5 @@ TEST_CASE("gateway against the emulator: close 4004 -> Disconnected with the err
   CHECK(session.StatusCount(Client::Status::Connecting) == 1);
   CHECK(session.Status() == Client::Status::Disconnected);
 }
+
+}  // namespace gateway_session_test
