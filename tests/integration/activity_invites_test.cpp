@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+namespace activity_invites_test {
+
 namespace {
 
 using platformpp::Activity;
@@ -305,3 +307,5 @@ TEST_CASE("activity invites: messages that are not an invite for this game are n
   CHECK(b->created[0].Type() == ActivityActionTypes::JoinRequest);
   CHECK(b->created[0].PartyId() == "pp");
 }
+
+}  // namespace activity_invites_test

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+namespace authorize_ipc_test {
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -270,3 +272,5 @@ TEST_CASE("destroying the Client while the desktop client shows its consent: Cli
   CHECK(calls == 1);
   CHECK(type == ErrorType::ClientDestroyed);
 }
+
+}  // namespace authorize_ipc_test

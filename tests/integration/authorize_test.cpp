@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+namespace authorize_test {
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -170,3 +172,5 @@ TEST_CASE("Authorize validation, and destroy with Authorize pending") {
   CHECK(types[2] == ErrorType::ClientDestroyed);
   (void)emu;
 }
+
+}  // namespace authorize_test

@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+namespace backend_test {
+
 namespace {
 
 using platformpp::Client;
@@ -446,3 +448,5 @@ TEST_CASE(
   CHECK(b->GetMessageHandle(*dm)->ModerationMetadata().empty());
   CHECK(b->GetMessageHandle(*dm)->Content() == "psst!");
 }
+
+}  // namespace backend_test

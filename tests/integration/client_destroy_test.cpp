@@ -9,6 +9,8 @@
 #include <atomic>
 #include <thread>
 
+namespace client_destroy_test {
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -84,3 +86,5 @@ TEST_CASE("Clients sharing one IoContext work and can be destroyed independently
   auto outcome = itest::Fetch(*clients.back(), emu.token.accessToken);
   CHECK(outcome.result.Successful());
 }
+
+}  // namespace client_destroy_test

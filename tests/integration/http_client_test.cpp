@@ -6,6 +6,8 @@
 
 #include <doctest/doctest.h>
 
+namespace http_client_test {
+
 using namespace platformpp;
 using itest::Fetch;
 using itest::SecondsSince;
@@ -203,3 +205,5 @@ TEST_CASE("a threadless IoContext is pumped by RunCallbacks and WaitForCallbacks
   client.reset();
   CHECK(ended == ErrorType::ClientDestroyed);
 }
+
+}  // namespace http_client_test

@@ -12,6 +12,8 @@
 #include <future>
 #include <thread>
 
+namespace http_retry_policy_test {
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -128,3 +130,5 @@ TEST_CASE("a keep-alive connection the server closed while idle is not used for 
   // A fresh connection for the POST, and one for this admin call (its own connection was closed too).
   CHECK(admin.ConnectionsAccepted() == before + 2);
 }
+
+}  // namespace http_retry_policy_test

@@ -29,6 +29,8 @@
 #include <mutex>
 #include <thread>
 
+namespace ipc_connection_test {
+
 using namespace platformpp;
 using namespace platformpp::ipc;
 using namespace std::chrono_literals;
@@ -545,3 +547,5 @@ TEST_CASE("ipc connection: logs name commands and codes, never args or reply dat
   CHECK(logs.find("AUTHENTICATE") != std::string::npos);
   CHECK(logs.find("SECRET") == std::string::npos);
 }
+
+}  // namespace ipc_connection_test

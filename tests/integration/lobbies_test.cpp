@@ -24,6 +24,8 @@
 #include <utility>
 #include <vector>
 
+namespace lobbies_test {
+
 namespace {
 
 using platformpp::Client;
@@ -520,3 +522,5 @@ TEST_CASE("destroying a Client with lobby calls in flight ends each with ClientD
   CHECK(joins == std::vector<ErrorType>{ErrorType::ClientDestroyed});
   CHECK(leaves == std::vector<ErrorType>{ErrorType::ClientDestroyed});
 }
+
+}  // namespace lobbies_test

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+namespace logging_test {
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -58,3 +60,5 @@ TEST_CASE("no secret reaches any log sink at Verbose") {
     CHECK(file.find(secret) == std::string::npos);
   }
 }
+
+}  // namespace logging_test

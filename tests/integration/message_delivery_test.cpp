@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+namespace message_delivery_test {
+
 namespace {
 
 using platformpp::Client;
@@ -195,3 +197,5 @@ TEST_CASE("1,000 lobby messages across 20 forced failures arrive exactly once ea
     CHECK((*history)[i].Content() == "message " + std::to_string(800 + i));
   }
 }
+
+}  // namespace message_delivery_test

@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+namespace messaging_test {
+
 namespace {
 
 using platformpp::ChannelType;
@@ -453,3 +455,5 @@ TEST_CASE("lobby messages: order, window, history of 200 (201 refused), addition
   REQUIRE(now.size() == 1);
   CHECK(now[0].Id() == freshId);
 }
+
+}  // namespace messaging_test

@@ -6,6 +6,8 @@
 
 #include <atomic>
 
+namespace provisional_accounts_test {
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -206,3 +208,5 @@ TEST_CASE(
     CHECK(logs.find(secret) == std::string::npos);
   }
 }
+
+}  // namespace provisional_accounts_test

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+namespace relationships_test {
+
 namespace {
 
 using platformpp::Client;
@@ -335,3 +337,5 @@ TEST_CASE("a friend starting the game moves to OnlinePlayingGame, then back as t
   CHECK(RunBoth(*a, *b, [&] { return groupOf(b->Id()) == platformpp::RelationshipGroupType::Offline; }));
   CHECK(a->client->GetUser(b->Id())->Status() == platformpp::StatusType::Offline);
 }
+
+}  // namespace relationships_test

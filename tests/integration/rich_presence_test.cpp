@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+namespace rich_presence_test {
+
 namespace {
 
 using platformpp::Activity;
@@ -435,3 +437,5 @@ TEST_CASE("gateway Send: dropped when not Ready or over 4096 bytes, handed to th
   CHECK(ready.load());  // nothing made the server close the connection
   gateway.Shutdown();
 }
+
+}  // namespace rich_presence_test

@@ -6,6 +6,8 @@
 
 #include <atomic>
 
+namespace token_lifecycle_test {
+
 using namespace platformpp;
 using itest::Shared;
 
@@ -314,3 +316,5 @@ TEST_CASE("ExchangeChildToken: a parent application's token becomes the child's,
     CHECK(ExchangeChild(client, parent.access, 0).result.Type() == ErrorType::ValidationError);
   }
 }
+
+}  // namespace token_lifecycle_test

@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+namespace users_guilds_test {
+
 namespace {
 
 using platformpp::Client;
@@ -345,3 +347,5 @@ TEST_CASE("GetGuildChannels before and after 16 November 2026: a channel the pla
   admin.AdvanceClock(std::chrono::milliseconds(1));
   CHECK(fetch() == std::vector<uint64_t>{general});  // 16 November, 00:00:00.000: omitted
 }
+
+}  // namespace users_guilds_test

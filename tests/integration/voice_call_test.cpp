@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+namespace voice_call_test {
+
 namespace {
 
 using platformpp::Call;
@@ -453,3 +455,5 @@ TEST_CASE("voice: a voice gateway closing for good ends the call with the close 
   f.Join(a);
   CHECK(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Connected; }));
 }
+
+}  // namespace voice_call_test

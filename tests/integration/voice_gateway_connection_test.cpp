@@ -30,6 +30,8 @@
 #include <thread>
 #include <vector>
 
+namespace voice_gateway_connection_test {
+
 namespace {
 
 using namespace std::chrono_literals;
@@ -534,3 +536,5 @@ TEST_CASE("voice gateway: the voice token never reaches the logs") {
   }
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace voice_gateway_connection_test

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+namespace activity_json_test {
+
 using namespace platformpp;
 
 namespace {
@@ -162,3 +164,5 @@ TEST_CASE("activity json: status wire names") {
   CHECK(presence::StatusFromWire("dnd") == StatusType::Dnd);
   CHECK(presence::StatusFromWire("weird") == StatusType::Unknown);
 }
+
+}  // namespace activity_json_test

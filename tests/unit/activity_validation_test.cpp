@@ -5,6 +5,8 @@
 
 #include <string>
 
+namespace activity_validation_test {
+
 using namespace platformpp;
 using presence::CheckJoinable;
 using presence::ValidateActivity;
@@ -369,3 +371,5 @@ TEST_CASE("activity joinability: party id, room left and join secret") {
   REQUIRE(CheckJoinable(noSecret).size() == 1);
   CHECK(CheckJoinable(noSecret)[0].path == "activity.secrets.join");
 }
+
+}  // namespace activity_validation_test

@@ -25,6 +25,8 @@
 #include <thread>
 #include <vector>
 
+namespace audio_engine_test {
+
 using namespace platformpp::audio;
 
 namespace {
@@ -490,3 +492,5 @@ TEST_CASE(
   backend.reset();
   std::filesystem::remove(conf);
 }
+
+}  // namespace audio_engine_test

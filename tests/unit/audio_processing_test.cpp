@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+namespace audio_processing_test {
+
 using namespace platformpp::audio;
 
 namespace {
@@ -274,3 +276,5 @@ TEST_CASE("the AEC dump refuses a directory it cannot create") {
   CHECK_FALSE(error.empty());
   CHECK_FALSE(p.AecDumpActive());
 }
+
+}  // namespace audio_processing_test

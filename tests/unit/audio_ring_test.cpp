@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+namespace audio_ring_test {
+
 using platformpp::audio::SpscRing;
 
 TEST_CASE("the ring's capacity is rounded up to a power of two") {
@@ -151,3 +153,5 @@ TEST_CASE("two threads: every sample arrives once, in order") {
   CHECK(ring.ReadAvailable() == 0);
   CHECK(ring.UnderflowCount() == 0);  // TryReadAll never counts
 }
+
+}  // namespace audio_ring_test

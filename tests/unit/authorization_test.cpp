@@ -8,6 +8,8 @@
 
 #include <set>
 
+namespace authorization_test {
+
 using namespace platformpp;
 
 TEST_CASE("S256 challenge matches RFC 7636 appendix B") {
@@ -144,3 +146,5 @@ TEST_CASE("form encoding of token requests") {
             {{"grant_type", "authorization_code"}, {"redirect_uri", "http://127.0.0.1:5/cb?x=1"}}) ==
         "grant_type=authorization_code&redirect_uri=http%3A%2F%2F127.0.0.1%3A5%2Fcb%3Fx%3D1");
 }
+
+}  // namespace authorization_test

@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+namespace callback_queue_test {
+
 using platformpp::ClientResult;
 using platformpp::ErrorType;
 using platformpp::core::CallbackQueue;
@@ -174,3 +176,5 @@ TEST_CASE("large callables are stored out of line and still run once") {
   CHECK(got.size() == 1001);
   CHECK(got.back() == 'z');
 }
+
+}  // namespace callback_queue_test

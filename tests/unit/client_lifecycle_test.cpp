@@ -10,6 +10,8 @@
 #include <thread>
 #include <vector>
 
+namespace client_lifecycle_test {
+
 using namespace platformpp;
 
 namespace {
@@ -132,3 +134,5 @@ TEST_CASE("version and scopes") {
   CHECK(static_cast<int>(ErrorType::RPCError) == 9);
   CHECK(static_cast<int>(LoggingSeverity::None) == 5);
 }
+
+}  // namespace client_lifecycle_test

@@ -4,6 +4,8 @@
 
 #include <doctest/doctest.h>
 
+namespace error_body_test {
+
 using platformpp::ErrorType;
 using platformpp::json::ParseErrorResponse;
 
@@ -79,3 +81,5 @@ TEST_CASE("JSON routes refuse a wrong content type and bad JSON") {
   response.body = "{\"id\": \"1\"}";
   CHECK(platformpp::net::ParseJsonResponse(response, document).Successful());
 }
+
+}  // namespace error_body_test

@@ -5,6 +5,8 @@
 
 #include <doctest/doctest.h>
 
+namespace gateway_payload_test {
+
 using namespace platformpp::gateway;
 using platformpp::json::Document;
 
@@ -151,3 +153,5 @@ TEST_CASE("gateway READY, Hello and GET /gateway answers") {
         "wss://gateway.example/?v=10&encoding=json&compress=zlib-stream");
   CHECK(GatewayConnectUrl("ws://127.0.0.1:5/gw/?v=9", false) == "ws://127.0.0.1:5/gw/?v=10&encoding=json");
 }
+
+}  // namespace gateway_payload_test

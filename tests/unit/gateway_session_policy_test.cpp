@@ -7,6 +7,8 @@
 #include <random>
 #include <set>
 
+namespace gateway_session_policy_test {
+
 using namespace platformpp::gateway;
 using namespace std::chrono_literals;
 
@@ -110,3 +112,5 @@ TEST_CASE("sequence tracker: each s once, resume replays dropped, identify start
   tracker.Reset();
   CHECK(tracker.Accept(1));
 }
+
+}  // namespace gateway_session_policy_test

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+namespace gateway_zlib_stream_test {
+
 using namespace platformpp::gateway;
 namespace zlib = boost::beast::zlib;
 
@@ -130,3 +132,5 @@ TEST_CASE("zlib-stream: output and buffered input are bounded") {
     CHECK(decoder.Feed("y", out) == ZlibStreamDecoder::Result::Failed);
   }
 }
+
+}  // namespace gateway_zlib_stream_test

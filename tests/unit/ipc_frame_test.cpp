@@ -5,6 +5,8 @@
 
 #include <string>
 
+namespace ipc_frame_test {
+
 using namespace platformpp::ipc;
 
 namespace {
@@ -139,3 +141,5 @@ TEST_CASE("ipc frame: a length that lies is found when the stream ends") {
   IpcFrameDecoder clean;
   CHECK(clean.Finish());
 }
+
+}  // namespace ipc_frame_test

@@ -7,6 +7,8 @@
 
 #include <string>
 
+namespace ipc_message_test {
+
 using namespace platformpp;
 using namespace platformpp::ipc;
 
@@ -127,3 +129,5 @@ TEST_CASE("ipc message: commands and the handshake are built as well-formed JSON
   CHECK(BuildIpcHandshake("1234567890") == R"({"v":1,"client_id":"1234567890"})");
   CHECK(BuildIpcHandshake("a\"b") == R"({"v":1,"client_id":"a\"b"})");
 }
+
+}  // namespace ipc_message_test

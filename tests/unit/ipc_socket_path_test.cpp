@@ -6,6 +6,8 @@
 #include <map>
 #include <string>
 
+namespace ipc_socket_path_test {
+
 using namespace platformpp::ipc;
 
 namespace {
@@ -58,3 +60,5 @@ TEST_CASE("ipc socket path: an empty lookup reads the process environment") {
   CHECK(paths.front() == "/override/discord-ipc-0");
   CHECK_FALSE(IpcRuntimeDirectory("", {}).empty());
 }
+
+}  // namespace ipc_socket_path_test

@@ -12,6 +12,8 @@
 #include <random>
 #include <vector>
 
+namespace jitter_buffer_test {
+
 using namespace platformpp::voice;
 using Kind = JitterBuffer::Playout::Kind;
 
@@ -246,3 +248,5 @@ TEST_CASE("the target delay stays within its limits") {
   }
   CHECK(buffer.TargetFrames() == 5);
 }
+
+}  // namespace jitter_buffer_test

@@ -13,6 +13,8 @@
 #include <map>
 #include <sstream>
 
+namespace launch_command_test {
+
 namespace fs = std::filesystem;
 using platformpp::presence::EnvLookup;
 using platformpp::presence::RegisterLaunchCommand;
@@ -195,3 +197,5 @@ TEST_CASE("launch command: Client::RegisterLaunchSteamApplication writes to the 
   CHECK(Read(xdg.root / "config" / "mimeapps.list")
             .find("x-scheme-handler/discord-4242=discord-4242.desktop") != std::string::npos);
 }
+
+}  // namespace launch_command_test

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+namespace lobby_store_test {
+
 using namespace platformpp;
 
 namespace {
@@ -543,3 +545,5 @@ TEST_CASE("lobby call: voice_states and LOBBY_VOICE_STATE_UPDATE make the lobby'
   CHECK_FALSE(ParseLobbyText(R"({"id":"1","voice_states":[{"user_id":"2"},{"user_id":"2"}]})"));
   CHECK(ParseLobbyText(R"({"id":"1","voice_states":[{"user_id":"2"}]})"));
 }
+
+}  // namespace lobby_store_test

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+namespace logger_test {
+
 using namespace platformpp;
 
 TEST_CASE("log callbacks run inside RunCallbacks, filtered by severity") {
@@ -66,3 +68,5 @@ TEST_CASE("SetLogDir reports a directory it cannot use") {
   CHECK(logger.SetLogDir("", LoggingSeverity::Info));
   queue->Shutdown();
 }
+
+}  // namespace logger_test

@@ -21,6 +21,8 @@
 #include <thread>
 #include <vector>
 
+namespace message_service_test {
+
 using namespace platformpp;
 using messaging::Outbox;
 
@@ -581,3 +583,5 @@ TEST_CASE("destroying the Client ends every queued send with ClientDestroyed exa
   for (const auto& result : results)
     CHECK(result.Type() == ErrorType::ClientDestroyed);
 }
+
+}  // namespace message_service_test

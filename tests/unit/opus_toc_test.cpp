@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <vector>
 
+namespace opus_toc_test {
+
 using namespace platformpp::voice;
 
 namespace {
@@ -133,3 +135,5 @@ TEST_CASE("code 3: M frames, CBR or VBR, with padding, at most 120 ms") {
   CHECK_FALSE(ParseOpusToc(Packet(0xFB, {0x83, 1})));                         // a length missing
   CHECK_FALSE(ParseOpusToc(Packet(0xFB, {0xC3, 1, 1, 1, 0xA, 0xB})));  // frames and padding beyond the packet
 }
+
+}  // namespace opus_toc_test

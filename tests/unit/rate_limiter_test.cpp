@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+namespace rate_limiter_test {
+
 using platformpp::net::RateLimiter;
 using platformpp::net::RateLimitHeaders;
 using namespace std::chrono_literals;
@@ -100,3 +102,5 @@ TEST_CASE("a route the server moves to another bucket takes that bucket's limit"
   CHECK_FALSE(limiter.TryAcquire(route, now).has_value());
   CHECK(limiter.TryAcquire(route, now).has_value());
 }
+
+}  // namespace rate_limiter_test

@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+namespace redaction_test {
+
 using platformpp::core::IsSensitiveHeader;
 using platformpp::core::RedactByShape;
 using platformpp::core::SecretRedactor;
@@ -54,3 +56,5 @@ TEST_CASE("redaction is linear on long tokens") {
   std::string longText(200000, 'a');
   CHECK(RedactByShape(longText) == longText);
 }
+
+}  // namespace redaction_test

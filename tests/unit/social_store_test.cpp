@@ -16,6 +16,8 @@
 #include <thread>
 #include <vector>
 
+namespace social_store_test {
+
 using namespace platformpp;
 
 namespace {
@@ -557,3 +559,5 @@ TEST_CASE("Client relationship and guild calls refused before anything is sent")
   wait(1);
   CHECK(results[0].Type() == ErrorType::NetworkError);
 }
+
+}  // namespace social_store_test

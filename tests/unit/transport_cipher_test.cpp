@@ -10,6 +10,8 @@
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"
 
+namespace transport_cipher_test {
+
 using namespace platformpp::voice;
 
 namespace {
@@ -236,3 +238,5 @@ TEST_CASE("transport: malformed input and short buffers are refused without read
   CHECK(Open(opener, sealedEmpty) == OpenResult::Ok);
   CHECK(opener.GetCounters().malformed == 3);
 }
+
+}  // namespace transport_cipher_test

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+namespace url_test {
+
 using platformpp::net::ParseUrl;
 using platformpp::net::UrlEncode;
 
@@ -41,3 +43,5 @@ TEST_CASE("malformed URLs are refused") {
 TEST_CASE("form encoding") {
   CHECK(UrlEncode("a b&c=d/é~") == "a%20b%26c%3Dd%2F%C3%A9~");
 }
+
+}  // namespace url_test

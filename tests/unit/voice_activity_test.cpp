@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <limits>
 
+namespace voice_activity_test {
+
 using namespace platformpp::voice;
 using Action = TransmitGate::Action;
 
@@ -178,3 +180,5 @@ TEST_CASE("self mute stops audio after the five silence frames; Uninit sends not
   uninit.SetAudioMode(AudioMode::Uninit);
   CHECK(uninit.Process(kLoud).action == Action::None);
 }
+
+}  // namespace voice_activity_test

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+namespace voice_gateway_payload_test {
+
 using namespace platformpp;
 using namespace platformpp::voice;
 
@@ -287,3 +289,5 @@ TEST_CASE("the voice gateway URL: wss://<endpoint>/?v=8, ws:// when plain") {
   CHECK(VoiceGatewayUrl("voice.example.com:443", false) == "wss://voice.example.com:443/?v=8");
   CHECK(VoiceGatewayUrl("wss://voice.example.com/", false) == "wss://voice.example.com/?v=8");
 }
+
+}  // namespace voice_gateway_payload_test

@@ -8,6 +8,8 @@
 #include <chrono>
 #include <optional>
 
+namespace voice_gateway_session_policy_test {
+
 using namespace platformpp::voice;
 using namespace std::chrono_literals;
 
@@ -170,3 +172,5 @@ TEST_CASE("voice heartbeats: every interval; an unacknowledged one makes the nex
   CHECK(heartbeat.OnDue(t0 + 1000ms, 5) == VoiceHeartbeat::Beat::Send);
   CHECK(heartbeat.OnAck(std::nullopt, t0 + 1001ms));
 }
+
+}  // namespace voice_gateway_session_policy_test

@@ -19,6 +19,8 @@
 #include <random>
 #include <vector>
 
+namespace voice_media_pipeline_test {
+
 using namespace platformpp::voice;
 
 namespace {
@@ -674,3 +676,5 @@ TEST_CASE("streams are preallocated: a new SSRC waits for a free or idle one") {
   CHECK(receive.JitterFor(1) == nullptr);
   CHECK(receive.JitterFor(2) != nullptr);
 }
+
+}  // namespace voice_media_pipeline_test

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <vector>
 
+namespace voice_packets_test {
+
 using namespace platformpp::voice;
 
 TEST_CASE("an Opus RTP header is written big-endian and read back") {
@@ -106,3 +108,5 @@ TEST_CASE("IP discovery: the request's layout, and only our own well-formed answ
   control[9] = '\n';
   CHECK_FALSE(ParseIpDiscoveryResponse(control, 0xA1B2C3D4));
 }
+
+}  // namespace voice_packets_test

@@ -19,6 +19,8 @@
 #include <thread>
 #include <vector>
 
+namespace voice_udp_socket_test {
+
 using namespace platformpp::voice;
 using namespace std::chrono_literals;
 
@@ -247,3 +249,5 @@ TEST_CASE("voice UDP: bad addresses are refused; a closed socket sends and recei
   // IPv6 loopback literals are accepted where the host has IPv6.
   if (socket.Connect("::1", 5000)) CHECK(socket.IsOpen());
 }
+
+}  // namespace voice_udp_socket_test
