@@ -3,6 +3,8 @@
 #include "api_error.hpp"
 #include "test_support.hpp"
 
+namespace api_error_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -41,3 +43,5 @@ TEST_CASE("status errors use code 0 and the status line") {
   CHECK(str(body["message"]) == "405: Method Not Allowed");
   CHECK(str(parse(status_error(401).body)["message"]) == "401: Unauthorized");
 }
+
+}  // namespace api_error_test

@@ -3,6 +3,8 @@
 
 #include "oauth_fixture.hpp"
 
+namespace bans_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -93,3 +95,5 @@ TEST_CASE_FIXTURE(BanFixture, "ban admin errors") {
   CHECK(ban(R"({"permanent":"yes"})").status == 400);
   CHECK(ban(R"({"permanent":true})").status == 200);
 }
+
+}  // namespace bans_test

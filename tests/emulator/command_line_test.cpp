@@ -2,6 +2,8 @@
 
 #include "command_line.hpp"
 
+namespace command_line_test {
+
 using namespace platformpp::emulator;
 using Action = ParsedCommandLine::Action;
 
@@ -67,3 +69,5 @@ TEST_CASE("--clock-start takes an RFC 3339 time") {
   CHECK(parse_command_line({"--clock-start", "yesterday"}).action == Action::usage_error);
   CHECK(parse_command_line({"--clock-start"}).action == Action::usage_error);
 }
+
+}  // namespace command_line_test

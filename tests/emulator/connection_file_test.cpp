@@ -10,6 +10,8 @@
 #include "connection_file.hpp"
 #include "test_support.hpp"
 
+namespace connection_file_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -81,3 +83,5 @@ TEST_CASE("files are written atomically with the requested mode") {
   ::unlink(path.c_str());
   ::rmdir(dir_template);
 }
+
+}  // namespace connection_file_test

@@ -8,6 +8,8 @@
 #include "snowflake.hpp"
 #include "test_support.hpp"
 
+namespace emulator_service_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -430,3 +432,5 @@ TEST_CASE_FIXTURE(Fixture, "random input never throws and always gets a well-for
     CHECK(outcome.response.status <= 599);
   }
 }
+
+}  // namespace emulator_service_test

@@ -1,9 +1,7 @@
 // Starts the real platformpp-emulator binary (path in argv[1]) on an ephemeral port and talks to it over real
 // TLS and plain-HTTP sockets: connection file, health, auth, faults (delay without blocking others, drop,
-// truncate), hostile input, startup failures and a clean exit on SIGTERM. The only Beast translation unit of
-// the tests.
-#include "asio_prelude.hpp"
-
+// truncate), hostile input, startup failures and a clean exit on SIGTERM. The sockets are
+// http_test_client.hpp's (emulator_test_support).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 #include <signal.h>
@@ -12,13 +10,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
-#include <boost/asio/write.hpp>
-#include <boost/beast/core.hpp>
-#include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -29,98 +20,37 @@
 #include <vector>
 
 #include "emulator_process.hpp"
+#include "http_test_client.hpp"
 #include "json.hpp"
 
 extern char** environ;
 
 namespace {
 
-namespace net = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace ssl = net::ssl;
-using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
-using Response = http::response<http::string_body>;
+using Response = platformpp::emulator::test::HttpResult;
+using TlsClient = platformpp::emulator::test::HttpsConnection;
 using platformpp::emulator::test::EmulatorProcess;
 using platformpp::emulator::test::g_emulator_path;
+using platformpp::emulator::test::HttpRequestSpec;
+using platformpp::emulator::test::PlainConnections;
+using platformpp::emulator::test::raw_exchange;
+using verb = platformpp::emulator::test::HttpMethod;
 
-http::request<http::string_body> make_request(http::verb method, const std::string& target,
-                                              const std::string& body = {},
-                                              const std::string& authorization = {}) {
-  http::request<http::string_body> request(method, target, 11);
-  request.set(http::field::host, "127.0.0.1");
-  request.set(http::field::user_agent, "emulator-smoke-test");
-  if (!authorization.empty()) request.set(http::field::authorization, authorization);
-  if (!body.empty()) {
-    request.set(http::field::content_type, "application/json");
-    request.body() = body;
-  }
-  request.prepare_payload();
-  return request;
+HttpRequestSpec make_request(verb method, const std::string& target, const std::string& body = {},
+                             const std::string& authorization = {}) {
+  return HttpRequestSpec{method, target, body, authorization, "emulator-smoke-test"};
 }
 
-// One TLS connection that verifies the emulator's certificate against its CA file for host 127.0.0.1.
-class TlsClient {
- public:
-  TlsClient(const EmulatorProcess& emulator) : context_(ssl::context::tls_client), stream_(io_, context_) {
-    context_.load_verify_file(emulator.ca_file());
-    stream_.set_verify_mode(ssl::verify_peer);
-    stream_.set_verify_callback(ssl::host_name_verification("127.0.0.1"));
-    beast::get_lowest_layer(stream_).connect(
-        tcp::endpoint(net::ip::make_address("127.0.0.1"), emulator.port()));
-    beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(20));
-    stream_.handshake(ssl::stream_base::client);
-  }
-
-  void send(const http::request<http::string_body>& request) { http::write(stream_, request); }
-  Response receive(beast::error_code& ec) {
-    Response response;
-    http::read(stream_, buffer_, response, ec);
-    return response;
-  }
-  Response exchange(const http::request<http::string_body>& request) {
-    send(request);
-    beast::error_code ec;
-    auto response = receive(ec);
-    REQUIRE_MESSAGE(!ec, ec.message());
-    return response;
-  }
-
- private:
-  net::io_context io_;
-  ssl::context context_;
-  beast::ssl_stream<beast::tcp_stream> stream_;
-  beast::flat_buffer buffer_;
-};
-
-Response tls_exchange(const EmulatorProcess& emulator, const http::request<http::string_body>& request) {
+Response tls_exchange(const EmulatorProcess& emulator, const HttpRequestSpec& request) {
   TlsClient client(emulator);
   return client.exchange(request);
 }
 
 rapidjson::Document json_of(const Response& response) {
   rapidjson::Document document;
-  REQUIRE_MESSAGE(platformpp::emulator::parse_json(response.body(), document), response.body());
+  REQUIRE_MESSAGE(platformpp::emulator::parse_json(response.body, document), response.body);
   return document;
-}
-
-// Sends raw bytes over plain TCP and returns everything the server answers until it closes.
-std::string raw_exchange(unsigned short port, const std::string& bytes) {
-  net::io_context io;
-  beast::tcp_stream stream(io);
-  stream.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  stream.expires_after(std::chrono::seconds(20));
-  net::write(stream, net::buffer(bytes));
-  std::string received;
-  beast::error_code ec;
-  char chunk[4096];
-  while (true) {
-    const auto n = stream.read_some(net::buffer(chunk), ec);
-    received.append(chunk, n);
-    if (ec) break;
-  }
-  return received;
 }
 
 }  // namespace
@@ -149,82 +79,78 @@ TEST_CASE("TLS emulator: connection file, health, auth, faults and SIGTERM") {
   }
   CHECK(emulator.stdout_text() == expected_line);
 
-  auto response = tls_exchange(emulator, make_request(http::verb::get, "/_emulator/health"));
-  CHECK(response.result_int() == 200);
+  auto response = tls_exchange(emulator, make_request(verb::get, "/_emulator/health"));
+  CHECK(response.status == 200);
   CHECK(json_of(response)["ok"].GetBool());
 
   // Seed a user, an app and a token, then call the API with it.
   const auto user = json_of(
-      tls_exchange(emulator, make_request(http::verb::post, "/_emulator/users", R"({"username":"smoke"})")));
-  const auto app = json_of(
-      tls_exchange(emulator, make_request(http::verb::post, "/_emulator/apps", R"({"name":"Smoke"})")));
+      tls_exchange(emulator, make_request(verb::post, "/_emulator/users", R"({"username":"smoke"})")));
+  const auto app =
+      json_of(tls_exchange(emulator, make_request(verb::post, "/_emulator/apps", R"({"name":"Smoke"})")));
   // The consent page at the web root answers a real redirect.
   response = tls_exchange(
-      emulator, make_request(http::verb::get, std::string("/oauth2/authorize?response_type=code&scope=openid"
-                                                          "&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
-                                                          "&state=s1&client_id=") +
-                                                  app["id"].GetString()));
-  CHECK(response.result_int() == 302);
-  CHECK(std::string(response[http::field::location]).starts_with("http://127.0.0.1:9/cb?code="));
-  CHECK(std::string(response[http::field::location]).ends_with("&state=s1"));
+      emulator, make_request(verb::get, std::string("/oauth2/authorize?response_type=code&scope=openid"
+                                                    "&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb"
+                                                    "&state=s1&client_id=") +
+                                            app["id"].GetString()));
+  CHECK(response.status == 302);
+  CHECK(std::string(response.header("Location")).starts_with("http://127.0.0.1:9/cb?code="));
+  CHECK(std::string(response.header("Location")).ends_with("&state=s1"));
   const auto token = json_of(tls_exchange(
-      emulator, make_request(http::verb::post, "/_emulator/tokens",
+      emulator, make_request(verb::post, "/_emulator/tokens",
                              std::string(R"({"user_id":")") + user["id"].GetString() + R"(","app_id":")" +
                                  app["id"].GetString() + R"(","scopes":"openid"})")));
   {
     TlsClient client(emulator);  // two requests on one keep-alive connection
     const std::string bearer = std::string("Bearer ") + token["access_token"].GetString();
-    response = client.exchange(make_request(http::verb::get, "/api/v10/users/@me", {}, bearer));
-    CHECK(response.result_int() == 200);
+    response = client.exchange(make_request(verb::get, "/api/v10/users/@me", {}, bearer));
+    CHECK(response.status == 200);
     CHECK(std::string(json_of(response)["username"].GetString()) == "smoke");
-    CHECK(response[http::field::content_type] == "application/json");
-    CHECK(response["X-RateLimit-Remaining"] == "49");
-    response = client.exchange(make_request(http::verb::get, "/api/v10/users/@me", {}, bearer));
-    CHECK(response["X-RateLimit-Remaining"] == "48");
+    CHECK(response.header("Content-Type") == "application/json");
+    CHECK(response.header("X-RateLimit-Remaining") == "49");
+    response = client.exchange(make_request(verb::get, "/api/v10/users/@me", {}, bearer));
+    CHECK(response.header("X-RateLimit-Remaining") == "48");
   }
 
   SUBCASE("a delayed request does not hold up others") {
-    tls_exchange(emulator, make_request(http::verb::post, "/_emulator/faults",
+    tls_exchange(emulator, make_request(verb::post, "/_emulator/faults",
                                         R"({"route":"GET /gateway","delay_ms":1000})"));
     TlsClient slow(emulator);
     const auto started = Clock::now();
-    slow.send(make_request(http::verb::get, "/api/v10/gateway"));
+    slow.send(make_request(verb::get, "/api/v10/gateway"));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    CHECK(tls_exchange(emulator, make_request(http::verb::get, "/_emulator/health")).result_int() == 200);
+    CHECK(tls_exchange(emulator, make_request(verb::get, "/_emulator/health")).status == 200);
     CHECK(Clock::now() - started < std::chrono::milliseconds(900));
-    beast::error_code ec;
-    response = slow.receive(ec);
-    REQUIRE(!ec);
-    CHECK(response.result_int() == 200);
+    auto slow_response = slow.receive();
+    REQUIRE(slow_response);
+    response = *slow_response;
+    CHECK(response.status == 200);
     CHECK(Clock::now() - started >= std::chrono::milliseconds(1000));
   }
 
   SUBCASE("drop closes without an answer; truncate announces more than it sends") {
-    tls_exchange(emulator, make_request(http::verb::post, "/_emulator/faults",
-                                        R"({"route":"GET /gateway","drop":true})"));
+    tls_exchange(emulator,
+                 make_request(verb::post, "/_emulator/faults", R"({"route":"GET /gateway","drop":true})"));
     {
       TlsClient client(emulator);
-      client.send(make_request(http::verb::get, "/api/v10/gateway"));
-      beast::error_code ec;
-      client.receive(ec);
-      CHECK(ec);
+      client.send(make_request(verb::get, "/api/v10/gateway"));
+      CHECK_FALSE(client.receive());  // an error, not a response
     }
-    tls_exchange(emulator, make_request(http::verb::post, "/_emulator/faults",
+    tls_exchange(emulator, make_request(verb::post, "/_emulator/faults",
                                         R"({"route":"GET /gateway","truncate":true})"));
     {
       TlsClient client(emulator);
-      client.send(make_request(http::verb::get, "/api/v10/gateway"));
-      beast::error_code ec;
-      client.receive(ec);
-      CHECK(ec);
+      client.send(make_request(verb::get, "/api/v10/gateway"));
+      CHECK_FALSE(client.receive());  // an error, not a response
     }
-    CHECK(tls_exchange(emulator, make_request(http::verb::get, "/api/v10/gateway")).result_int() == 200);
+    CHECK(tls_exchange(emulator, make_request(verb::get, "/api/v10/gateway")).status == 200);
   }
 
   SUBCASE("garbage and plain HTTP on the TLS port are survived") {
     raw_exchange(emulator.port(), "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
     raw_exchange(emulator.port(), std::string("\x16\x03\x01\x00\x05hello\xff\x00garbage", 17));
-    CHECK(tls_exchange(emulator, make_request(http::verb::get, "/_emulator/health")).result_int() == 200);
+    CHECK(tls_exchange(emulator, make_request(verb::get, "/_emulator/health")).status == 200);
   }
 
   CHECK(emulator.wait_exit(SIGTERM) == 0);
@@ -258,25 +184,16 @@ TEST_CASE("plain-HTTP emulator: hostile input gets clean errors and SIGINT exits
   CHECK(answer.find("50109") != std::string::npos);
 
   {  // hundreds of concurrent connections are all served
-    net::io_context io;
-    const tcp::endpoint endpoint(net::ip::make_address("127.0.0.1"), emulator.port());
-    std::vector<beast::tcp_stream> streams;
-    streams.reserve(300);
-    for (int i = 0; i < 300; ++i) {
-      streams.emplace_back(io);
-      streams.back().connect(endpoint);
-    }
+    PlainConnections streams;
+    for (int i = 0; i < 300; ++i)
+      streams.connect(emulator.port());
     const std::string request = "GET /_emulator/health HTTP/1.1\r\nHost: x\r\n\r\n";
-    for (auto& stream : streams)
-      net::write(stream, net::buffer(request));
+    for (std::size_t i = 0; i < streams.size(); ++i)
+      streams.write(i, request);
     int answered = 0;
-    for (auto& stream : streams) {
-      stream.expires_after(std::chrono::seconds(20));
-      beast::flat_buffer buffer;
-      Response response;
-      beast::error_code ec;
-      http::read(stream, buffer, response, ec);
-      if (!ec && response.result_int() == 200) ++answered;
+    for (std::size_t i = 0; i < streams.size(); ++i) {
+      const auto response = streams.read_response(i);
+      if (response && response->status == 200) ++answered;
     }
     CHECK(answered == 300);
   }

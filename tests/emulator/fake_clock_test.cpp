@@ -2,6 +2,8 @@
 
 #include "fake_clock.hpp"
 
+namespace fake_clock_test {
+
 using namespace platformpp::emulator;
 
 namespace {
@@ -96,3 +98,5 @@ TEST_CASE("a clock can start before or after now, then flows or stays frozen fro
   real.now += 1000;
   CHECK(frozen.now_ms() == real.now - 1000 + 5000);
 }
+
+}  // namespace fake_clock_test

@@ -2,6 +2,8 @@
 
 #include "fault_injector.hpp"
 
+namespace fault_injector_test {
+
 using namespace platformpp::emulator;
 
 namespace {
@@ -51,3 +53,5 @@ TEST_CASE("faults apply in insertion order and get distinct ids") {
   CHECK(faults.take_match("GET", "/gateway")->status == 500);
   CHECK(faults.take_match("GET", "/gateway")->status == 502);
 }
+
+}  // namespace fault_injector_test

@@ -13,6 +13,8 @@
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"
 
+namespace forwarding_unit_test {
+
 using namespace platformpp::emulator;
 using platformpp::voice::OpenResult;
 using platformpp::voice::TransportKey;
@@ -556,3 +558,5 @@ TEST_CASE("faults spare IP discovery answers and keepalive echoes") {
   CHECK(f.sink.sent[0].delay_ms == 0);
   CHECK(f.sink.sent[1].delay_ms == 0);
 }
+
+}  // namespace forwarding_unit_test

@@ -1,8 +1,6 @@
 // Guilds over real sockets (part of emulator_gateway_test, whose main() takes the binary's path): READY
 // `guilds` and CHANNEL_CREATE obfuscated after the cut-over date, the HTTP channel list omitting hidden
 // channels, and op 8 Request Guild Members with its all-members limit.
-#include "asio_prelude.hpp"
-
 #include <doctest/doctest.h>
 
 #include <string>
@@ -17,7 +15,7 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-using http_verb = boost::beast::http::verb;
+using http_verb = HttpMethod;
 
 std::string admin(EmulatorProcess& emulator, http_verb verb, const std::string& path,
                   const std::string& body = {}) {

@@ -11,6 +11,8 @@
 #include "emulator_service.hpp"
 #include "test_support.hpp"
 
+namespace gateway_service_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -203,3 +205,5 @@ TEST_CASE_FIXTURE(Fixture, "gateway admin: bad bodies are 50035, unknown users 1
   CHECK(limits["heartbeat_interval_ms"].GetInt() == 45000);
   CHECK(limits["identify_budget"].GetInt() == 1000);
 }
+
+}  // namespace gateway_service_test

@@ -1,8 +1,6 @@
 // Starts the real platformpp-emulator binary (path in argv[1]) and speaks the Gateway protocol to it over a
 // TLS WebSocket: Hello, heartbeats, Identify/READY, the close codes, limits, zlib-stream, resume with replay,
 // admin faults (drop, stall, close, op 7, op 9), presence fan-out and friendships.
-#include "asio_prelude.hpp"
-
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -23,7 +21,7 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-using http_verb = boost::beast::http::verb;
+using http_verb = HttpMethod;
 using namespace std::chrono_literals;
 
 std::string identify(const std::string& token, std::uint64_t intents = 0, const std::string& extra = {}) {
@@ -596,24 +594,13 @@ TEST_CASE("identify budget: crossing it by one closes with 4008; the window foll
 }
 
 TEST_CASE("--plain-http serves the Gateway as ws:// on the same port") {
-  namespace beast = boost::beast;
-  namespace websocket = beast::websocket;
   EmulatorProcess emulator{{"--no-ipc", "--plain-http"}};
   CHECK(str(emulator.connection()["gateway_url"]).starts_with("ws://"));
-  boost::asio::io_context io;
-  websocket::stream<beast::tcp_stream> ws(io);
-  beast::get_lowest_layer(ws).connect(
-      boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), emulator.port()));
-  beast::get_lowest_layer(ws).expires_after(5s);
-  ws.handshake("127.0.0.1", "/?v=10&encoding=json");
-  beast::flat_buffer buffer;
-  ws.read(buffer);
-  CHECK(parse(beast::buffers_to_string(buffer.data()))["op"].GetInt() == 10);
-  buffer.consume(buffer.size());
-  ws.write(boost::asio::buffer(kHeartbeat));
-  ws.read(buffer);
-  CHECK(parse(beast::buffers_to_string(buffer.data()))["op"].GetInt() == 11);
-  ws.close(websocket::close_code::normal);
+  PlainWebSocketClient ws(emulator.port(), "127.0.0.1", "/?v=10&encoding=json");
+  CHECK(parse(ws.read())["op"].GetInt() == 10);
+  ws.write(kHeartbeat);
+  CHECK(parse(ws.read())["op"].GetInt() == 11);
+  ws.close(1000);  // normal closure
 }
 
 int main(int argc, char** argv) {

@@ -12,6 +12,8 @@
 #include "recording_gateway_peer.hpp"
 #include "test_support.hpp"
 
+namespace guild_routes_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -501,3 +503,5 @@ TEST_CASE_FIXTURE(Fixture, "guilds: admin validation") {
   CHECK(raw("POST", "/_emulator/guilds/" + guild_id + "/roles", R"({"name":"r","permissions":"x"})").status ==
         400);
 }
+
+}  // namespace guild_routes_test

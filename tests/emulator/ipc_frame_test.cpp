@@ -5,6 +5,8 @@
 
 #include "ipc_frame.hpp"
 
+namespace ipc_frame_test {
+
 using namespace platformpp::emulator;
 
 namespace {
@@ -114,3 +116,5 @@ TEST_CASE("frames split across reads at every byte boundary") {
   }
   CHECK(payloads == R"({"v":1,"client_id":"1"}|{"cmd":"X","nonce":"n"}||)");
 }
+
+}  // namespace ipc_frame_test

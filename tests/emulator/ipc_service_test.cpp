@@ -8,6 +8,8 @@
 #include "ipc_connection.hpp"
 #include "oauth_fixture.hpp"
 
+namespace ipc_service_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -436,3 +438,5 @@ TEST_CASE("without a listener (--no-ipc) the status says so and restore is refus
   CHECK(service.handle(make_request("POST", "/_emulator/ipc/drop")).response.status == 200);
   CHECK(service.handle(make_request("POST", "/_emulator/ipc/restore")).response.status == 409);
 }
+
+}  // namespace ipc_service_test

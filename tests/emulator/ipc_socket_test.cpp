@@ -1,8 +1,6 @@
 // Starts the real platformpp-emulator binary (path in argv[1]) and speaks raw IPC frames to it over its Unix
 // socket, with plain HTTP (POSIX sockets, no Beast) for the admin API and the token endpoint; the social
 // checks also open a Gateway session over TLS (gateway_test_client.hpp).
-#include "asio_prelude.hpp"
-
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <arpa/inet.h>
 #include <doctest/doctest.h>
@@ -427,7 +425,7 @@ TEST_CASE("no free IPC path, or an unusable IPC dir, is a startup failure") {
 TEST_CASE("SET_ACTIVITY fans out to a friend's Gateway session without a token; ACTIVITY_JOIN is delivered") {
   EmulatorProcess emulator{{"--ipc-name", "social"}};  // TLS, for the Gateway client
   const auto admin = [&](const std::string& path, const std::string& body) {
-    auto result = https_request(emulator, gw::http::verb::post, "/_emulator" + path, body);
+    auto result = https_request(emulator, HttpMethod::post, "/_emulator" + path, body);
     REQUIRE_MESSAGE(result.status < 300, path << ": " << result.body);
     return parse(result.body);
   };

@@ -13,6 +13,8 @@
 #include "recording_gateway_peer.hpp"
 #include "test_support.hpp"
 
+namespace lobby_routes_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -771,3 +773,5 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(raw("PUT", "/api/v10/lobbies", R"({"secret":"re"})").status == 401);
   CHECK(raw("GET", "/api/v10/lobbies/" + lobby_id).status == 401);
 }
+
+}  // namespace lobby_routes_test

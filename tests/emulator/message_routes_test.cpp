@@ -11,6 +11,8 @@
 #include "emulator_service.hpp"
 #include "test_support.hpp"
 
+namespace message_routes_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -172,8 +174,6 @@ std::vector<std::string> ids_of(const HttpResponse& response) {
   return ids;
 }
 
-}  // namespace
-
 // Alice and Bob in one lobby of the game; Bob has an additional name set by the backend.
 struct InLobby : Fixture {
   std::string lobby = join(ta, "secret");
@@ -185,6 +185,8 @@ struct InLobby : Fixture {
     REQUIRE_MESSAGE(response.status == 200, response.body);
   }
 };
+
+}  // namespace
 
 // ---- lobby messages ---------------------------------------------------------------------------------------
 
@@ -767,3 +769,5 @@ TEST_CASE_FIXTURE(Friends, "faults: drop_after handles the request (effects, dis
   CHECK(call("POST", path, "Bearer " + ta, R"({"content":"never"})").delivery == Outcome::Delivery::drop);
   CHECK(ids_of(api("GET", path, ta)).size() == 1);
 }
+
+}  // namespace message_routes_test

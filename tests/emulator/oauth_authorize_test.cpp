@@ -3,6 +3,8 @@
 
 #include "oauth_fixture.hpp"
 
+namespace oauth_authorize_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -148,3 +150,5 @@ TEST_CASE("authorize without any user is a 400") {
   CHECK(str(parse(response.body)["error"]) == "invalid_request");
   CHECK(str(parse(response.body)["error_description"]).find("consent") != std::string::npos);
 }
+
+}  // namespace oauth_authorize_test

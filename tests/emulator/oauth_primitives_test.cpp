@@ -6,6 +6,8 @@
 #include "pkce.hpp"
 #include "test_support.hpp"
 
+namespace oauth_primitives_test {
+
 using namespace platformpp::emulator;
 
 TEST_CASE("percent encoding round-trips and rejects malformed escapes") {
@@ -59,3 +61,5 @@ TEST_CASE("PKCE S256 and verifier syntax") {
   CHECK_FALSE(is_valid_code_verifier(std::string(42, 'a') + "+"));
   CHECK_FALSE(is_valid_code_verifier(std::string(42, 'a') + "="));
 }
+
+}  // namespace oauth_primitives_test

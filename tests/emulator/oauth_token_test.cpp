@@ -3,6 +3,8 @@
 
 #include "oauth_fixture.hpp"
 
+namespace oauth_token_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -245,3 +247,5 @@ TEST_CASE_FIXTURE(OAuthFixture, "GET /oauth2/@me describes the authorization") {
   CHECK(call("GET", "/api/v10/oauth2/@me").status == 401);
   CHECK(call("GET", "/api/v10/oauth2/@me", {}, {{"Authorization", "Bot " + bot_token}}).status == 401);
 }
+
+}  // namespace oauth_token_test

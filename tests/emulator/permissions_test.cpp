@@ -6,6 +6,8 @@
 
 #include "permissions.hpp"
 
+namespace permissions_test {
+
 using namespace platformpp::emulator;
 
 namespace {
@@ -182,3 +184,5 @@ TEST_CASE("permissions: overwrites are per channel: a hidden category does not h
   CHECK(can_view_channel(guild, open_category, "4"));
   CHECK_FALSE(can_view_channel(guild, hidden_child, "4"));
 }
+
+}  // namespace permissions_test

@@ -3,6 +3,8 @@
 
 #include "oauth_fixture.hpp"
 
+namespace provisional_accounts_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -214,3 +216,5 @@ TEST_CASE_FIXTURE(OAuthFixture, "unmerge/bot by external_user_id") {
   CHECK(response.status == 400);
   CHECK(parse(response.body)["code"].GetInt() == 530010);
 }
+
+}  // namespace provisional_accounts_test

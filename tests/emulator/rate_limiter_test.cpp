@@ -2,6 +2,8 @@
 
 #include "rate_limiter.hpp"
 
+namespace rate_limiter_test {
+
 using namespace platformpp::emulator;
 
 namespace {
@@ -91,3 +93,5 @@ TEST_CASE("seconds are formatted with three decimals") {
   CHECK(format_seconds(1'800'000'000'123) == "1800000000.123");
   CHECK(format_seconds(0) == "0.000");
 }
+
+}  // namespace rate_limiter_test

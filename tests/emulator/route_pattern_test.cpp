@@ -5,6 +5,8 @@
 #include "route_pattern.hpp"
 #include "router.hpp"
 
+namespace route_pattern_test {
+
 using namespace platformpp::emulator;
 
 TEST_CASE("path patterns match literals, one-segment wildcards and captures") {
@@ -72,3 +74,5 @@ TEST_CASE("router distinguishes found, 404 and 405") {
   CHECK(router.match("GET", "/guilds").kind == Router::MatchKind::not_found);
   CHECK_THROWS_AS(router.add("GET", "bad", {}), std::invalid_argument);
 }
+
+}  // namespace route_pattern_test

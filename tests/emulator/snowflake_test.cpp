@@ -2,6 +2,8 @@
 
 #include "snowflake.hpp"
 
+namespace snowflake_test {
+
 using namespace platformpp::emulator;
 
 TEST_CASE("snowflakes pack time, worker, process and increment") {
@@ -30,3 +32,5 @@ TEST_CASE("snowflake time follows the fake clock and ids are unique") {
     generator.next();  // the 12-bit increment wraps without touching other fields
   CHECK(decode_snowflake(generator.next()).worker == 1);
 }
+
+}  // namespace snowflake_test

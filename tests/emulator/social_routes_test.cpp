@@ -12,6 +12,8 @@
 #include "ipc_connection.hpp"
 #include "test_support.hpp"
 
+namespace social_routes_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -658,3 +660,5 @@ TEST_CASE_FIXTURE(Pair,
   CHECK(relationships(ta).empty());
   CHECK(relationships(ta, "game-relationships").empty());
 }
+
+}  // namespace social_routes_test

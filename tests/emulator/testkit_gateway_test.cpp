@@ -1,7 +1,5 @@
 // platformpp::testkit's Gateway admin calls against the real binary (TLS), observed with the test
 // WebSocket client.
-#include "asio_prelude.hpp"
-
 #include <doctest/doctest.h>
 #include <platformpp/testkit/emulator.hpp>
 

@@ -1,7 +1,5 @@
 // platformpp::testkit's guild admin calls against the real binary (TLS), observed with the test WebSocket
 // client: CreateGuild, CreateRole, AddGuildMember, CreateChannel, UpdateChannel, DeleteChannel.
-#include "asio_prelude.hpp"
-
 #include <doctest/doctest.h>
 #include <platformpp/testkit/emulator.hpp>
 

@@ -1,13 +1,12 @@
 // platformpp::testkit's voice admin calls (VoiceSessions, SetVoiceSettings, DropVoice, CloseVoice) against
 // the real binary (TLS), observed with the test WebSocket client on the main Gateway and on /voice.
-#include "asio_prelude.hpp"
-
 #include <doctest/doctest.h>
 #include <platformpp/testkit/emulator.hpp>
 
 #include <string>
 
 #include "gateway_test_client.hpp"
+#include "json.hpp"
 
 using platformpp::emulator::test::GatewayClient;
 using platformpp::testkit::EmulatorAdmin;
@@ -17,8 +16,6 @@ extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
 namespace {
 
-namespace gw = platformpp::emulator::test::gw;
-
 std::string text(const rapidjson::Value& value) {
   REQUIRE(value.IsString());
   return std::string(value.GetString(), value.GetStringLength());
@@ -27,27 +24,12 @@ std::string text(const rapidjson::Value& value) {
 // POST /api/v10/lobbies as the application's backend; returns the lobby id.
 std::string create_lobby(const std::string& ca_file, unsigned short port, const std::string& bot_token,
                          const std::string& body) {
-  gw::net::io_context io;
-  gw::ssl::context context(gw::ssl::context::tls_client);
-  context.load_verify_file(ca_file);
-  gw::beast::ssl_stream<gw::beast::tcp_stream> stream(io, context);
-  stream.set_verify_mode(gw::ssl::verify_peer);
-  gw::beast::get_lowest_layer(stream).connect(
-      gw::tcp::endpoint(gw::net::ip::make_address("127.0.0.1"), port));
-  stream.handshake(gw::ssl::stream_base::client);
-  gw::http::request<gw::http::string_body> request(gw::http::verb::post, "/api/v10/lobbies", 11);
-  request.set(gw::http::field::host, "127.0.0.1");
-  request.set(gw::http::field::authorization, "Bot " + bot_token);
-  request.set(gw::http::field::content_type, "application/json");
-  request.body() = body;
-  request.prepare_payload();
-  gw::http::write(stream, request);
-  gw::beast::flat_buffer buffer;
-  gw::http::response<gw::http::string_body> response;
-  gw::http::read(stream, buffer, response);
-  REQUIRE_MESSAGE(response.result_int() == 201, response.body());
+  const auto response =
+      platformpp::emulator::test::https_request(ca_file, port, platformpp::emulator::test::HttpMethod::post,
+                                                "/api/v10/lobbies", body, "Bot " + bot_token);
+  REQUIRE_MESSAGE(response.status == 201, response.body);
   rapidjson::Document document;
-  REQUIRE(platformpp::emulator::parse_json(response.body(), document));
+  REQUIRE(platformpp::emulator::parse_json(response.body, document));
   return text(document["id"]);
 }
 

@@ -9,6 +9,8 @@
 
 #include "tls_certificates.hpp"
 
+namespace tls_certificates_test {
+
 using namespace platformpp::emulator;
 
 namespace {
@@ -48,3 +50,5 @@ TEST_CASE("generated CA and loopback server certificate verify and carry the rig
   const auto again = generate_certificates();  // fresh keys and serials every start
   CHECK(again.ca_certificate_pem != generated.ca_certificate_pem);
 }
+
+}  // namespace tls_certificates_test

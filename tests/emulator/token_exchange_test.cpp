@@ -5,6 +5,8 @@
 
 #include "oauth_fixture.hpp"
 
+namespace token_exchange_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -188,3 +190,5 @@ TEST_CASE_FIXTURE(OAuthFixture, "PATCH /users/@me sets a provisional account's d
   CHECK(str(parse(response.body)["message"]) == "Missing Access");
   CHECK(patch(R"({"global_name":"Nope"})", {{"Authorization", "Bot " + bot_token}}).status == 403);
 }
+
+}  // namespace token_exchange_test

@@ -4,6 +4,8 @@
 
 #include "validation.hpp"
 
+namespace validation_test {
+
 using namespace platformpp::emulator;
 
 TEST_CASE("usernames are 2 to 32 characters") {
@@ -41,3 +43,5 @@ TEST_CASE("global names are 1 to 32 characters") {
   CHECK_FALSE(check_global_name(std::string(32, 'x')));
   CHECK(check_global_name(std::string(33, 'x')));
 }
+
+}  // namespace validation_test

@@ -2,8 +2,6 @@
 // the upgrade's version check, then a lobby call joined through the main Gateway's op 4 and spoken to over a
 // TLS WebSocket on /voice: Hello, Identify/Ready, Select Protocol/Session Description, heartbeat ACK, Clients
 // Connect, Speaking, an admin drop and a buffered resume, and the end of the call (4014, op 13).
-#include "asio_prelude.hpp"
-
 #include <doctest/doctest.h>
 
 #include <string>
@@ -18,7 +16,7 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-using http_verb = boost::beast::http::verb;
+using http_verb = HttpMethod;
 
 struct VoiceWorld {
   EmulatorProcess emulator{{"--no-ipc"}};

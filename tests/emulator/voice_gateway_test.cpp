@@ -16,6 +16,8 @@
 #include "recording_voice_peer.hpp"
 #include "test_support.hpp"
 
+namespace voice_gateway_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
@@ -920,3 +922,5 @@ TEST_CASE_FIXTURE(Fixture, "voice: admin close with a code; 4015 keeps the sessi
   CHECK(sessions().Size() == 0);
   CHECK(raw("POST", "/_emulator/voice/close", R"({"code":999})").status == 400);
 }
+
+}  // namespace voice_gateway_test

@@ -14,6 +14,8 @@
 #include "voice/transport_cipher.hpp"
 #include "voice_media_routes.hpp"
 
+namespace voice_media_routes_test {
+
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 using platformpp::voice::TransportKey;
@@ -130,3 +132,5 @@ TEST_CASE("POST /voice/udp-faults refuses values out of range by one") {
   CHECK(f.call("POST", R"({"loss_percent": 101})").status == 400);
   CHECK(f.speak(10) == 10);
 }
+
+}  // namespace voice_media_routes_test

@@ -62,62 +62,65 @@ bool is_http_parse_error(const beast::error_code& ec) {
   return &ec.category() == &http::make_error_code(http::error::bad_target).category();
 }
 
-// One Gateway WebSocket (taken over from a Session after an upgrade request on "/"): reads messages into the
-// service, writes what the service sends (deflated into one zlib stream when compression is on), one write
-// at a time.
-template <class Stream>
-class GatewaySocket final : public std::enable_shared_from_this<GatewaySocket<Stream>>, public GatewayPeer {
+// The transport side of a server WebSocket, as its endpoint sees it: frames queued and written one at a time,
+// a close handshake, a drop. Non-template, so the Gateway and the voice gateway share one socket template.
+class WebSocketChannel {
  public:
-  GatewaySocket(EmulatorService& service, Stream&& stream)
-      : ws_(std::move(stream)), service_(service), close_timer_(ws_.get_executor()) {}
-  ~GatewaySocket() override {
+  virtual ~WebSocketChannel() = default;
+  // Queues one frame (dropped once closing).
+  virtual void send_frame(std::string frame, bool binary) = 0;
+  // Writes what is queued, then a close frame with `code` and `reason`; later frames are dropped.
+  virtual void close(int code, std::string reason) = 0;
+  // Cuts the TCP connection at once: no close frame.
+  virtual void drop() = 0;
+  [[nodiscard]] virtual bool closing() const = 0;
+};
+
+// The protocol side of a server WebSocket (the Gateway or the voice gateway): what happens to what arrives.
+class WebSocketEndpoint {
+ public:
+  virtual ~WebSocketEndpoint() = default;
+  // The upgrade was accepted.
+  virtual void opened(std::string_view target) = 0;
+  virtual void received(std::string_view message, bool text) = 0;
+  // The connection ended: `close_code` when the peer sent a close frame.
+  virtual void disconnected(std::optional<int> close_code) = 0;
+};
+
+// The Gateway on a WebSocket: JSON text frames, or with zlib-stream compression every message deflated into
+// one zlib stream and sent as a binary frame.
+class GatewayEndpoint final : public WebSocketEndpoint, public GatewayPeer {
+ public:
+  GatewayEndpoint(EmulatorService& service, WebSocketChannel& channel)
+      : service_(service), channel_(channel) {}
+  ~GatewayEndpoint() override {
     if (opened_) service_.gateway_disconnected(id_, std::nullopt);
   }
-  GatewaySocket(const GatewaySocket&) = delete;
-  GatewaySocket& operator=(const GatewaySocket&) = delete;
+  GatewayEndpoint(const GatewayEndpoint&) = delete;
+  GatewayEndpoint& operator=(const GatewayEndpoint&) = delete;
 
-  void start(http::request<http::string_body> request) {
-    request_ = std::move(request);
-    beast::get_lowest_layer(ws_).expires_never();
-    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
-    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
-      response.set(http::field::server, "platformpp-emulator");
-    }));
-    // Larger than the Gateway's payload limit, so an oversized payload gets the platform's 4002.
-    ws_.read_message_max(64 * 1024);
-    ws_.async_accept(request_, [self = this->shared_from_this()](beast::error_code ec) {
-      if (ec) return self->finish();
-      self->opened_ = true;
-      self->id_ = self->service_.gateway_opened(*self, std::string(self->request_.target()));
-      self->read();
-    });
+  void opened(std::string_view target) override {
+    opened_ = true;
+    id_ = service_.gateway_opened(*this, target);
+  }
+  void received(std::string_view message, bool text) override {
+    service_.gateway_received(id_, message, text);
+  }
+  void disconnected(std::optional<int> close_code) override {
+    service_.gateway_disconnected(id_, close_code);
   }
 
   void enable_compression() override {
     compress_ = true;
     deflate_.reset(6, 15, 8, beast::zlib::Strategy::normal);
   }
-
   void send(std::string json) override {
-    if (closing_) return;
+    if (channel_.closing()) return;
     if (compress_) json = deflate(json);
-    queue_.push_back(std::move(json));
-    if (!writing_) write_next();
+    channel_.send_frame(std::move(json), compress_);
   }
-
-  void close(int code, std::string reason) override {
-    if (closing_) return;
-    closing_ = true;
-    close_reason_.code = static_cast<std::uint16_t>(code);
-    close_reason_.reason = reason;
-    if (!writing_) send_close();
-  }
-
-  void drop() override {
-    closing_ = true;
-    dropped_ = true;
-    finish();  // an in-flight write fails and its handler drops the rest of the queue
-  }
+  void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
+  void drop() override { channel_.drop(); }
 
  private:
   // The zlib header (what zlib's deflateInit writes: 32 KiB window, default level) before the first
@@ -144,102 +147,75 @@ class GatewaySocket final : public std::enable_shared_from_this<GatewaySocket<St
     return out;
   }
 
-  void read() {
-    ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) {
-        std::optional<int> code;
-        if (ec == websocket::error::closed) code = self->ws_.reason().code;
-        self->service_.gateway_disconnected(self->id_, code);
-        return self->finish();
-      }
-      auto message = beast::buffers_to_string(self->buffer_.data());
-      self->buffer_.consume(self->buffer_.size());
-      self->service_.gateway_received(self->id_, message, self->ws_.got_text());
-      if (!self->dropped_) self->read();  // also while closing: the peer's close frame ends the handshake
-    });
-  }
-
-  void write_next() {
-    writing_ = true;
-    ws_.binary(compress_);
-    ws_.async_write(net::buffer(queue_.front()),
-                    [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                      self->writing_ = false;
-                      if (!self->queue_.empty()) self->queue_.pop_front();
-                      if (ec || self->dropped_) {
-                        self->queue_.clear();
-                        return self->finish();
-                      }
-                      if (!self->queue_.empty()) return self->write_next();
-                      if (self->closing_ && !self->dropped_) self->send_close();
-                    });
-  }
-
-  void send_close() {
-    // A peer that never answers the close frame must not hold the socket open.
-    close_timer_.expires_after(std::chrono::seconds(5));
-    close_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
-      if (!ec) self->finish();
-    });
-    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) { self->finish(); });
-  }
-
-  void finish() {
-    beast::error_code ec;
-    close_timer_.cancel();
-    auto& socket = beast::get_lowest_layer(ws_).socket();
-    socket.shutdown(tcp::socket::shutdown_both, ec);
-    socket.close(ec);
-  }
-
-  websocket::stream<Stream> ws_;
   EmulatorService& service_;
-  net::steady_timer close_timer_;
-  http::request<http::string_body> request_;
-  beast::flat_buffer buffer_;
+  WebSocketChannel& channel_;
   std::uint64_t id_ = 0;
   bool opened_ = false;
   bool compress_ = false;
   bool header_sent_ = false;
   beast::zlib::deflate_stream deflate_;
-  std::deque<std::string> queue_;
-  bool writing_ = false;
-  bool closing_ = false;
-  bool dropped_ = false;
-  websocket::close_reason close_reason_;
 };
 
-// One voice gateway WebSocket (taken over from a Session after an upgrade request on "/voice" with a valid
-// `v`): reads messages into the service's voice gateway, writes text and binary frames, one write at a time.
-template <class Stream>
-class VoiceSocket final : public std::enable_shared_from_this<VoiceSocket<Stream>>, public VoiceGatewayPeer {
+// The voice gateway on a WebSocket: JSON text frames and DAVE binary frames.
+class VoiceEndpoint final : public WebSocketEndpoint, public VoiceGatewayPeer {
  public:
-  VoiceSocket(EmulatorService& service, Stream&& stream)
-      : ws_(std::move(stream)), service_(service), close_timer_(ws_.get_executor()) {}
-  ~VoiceSocket() override {
+  VoiceEndpoint(EmulatorService& service, WebSocketChannel& channel) : service_(service), channel_(channel) {}
+  ~VoiceEndpoint() override {
     if (opened_) service_.voice_disconnected(id_, std::nullopt);
   }
-  VoiceSocket(const VoiceSocket&) = delete;
-  VoiceSocket& operator=(const VoiceSocket&) = delete;
+  VoiceEndpoint(const VoiceEndpoint&) = delete;
+  VoiceEndpoint& operator=(const VoiceEndpoint&) = delete;
 
-  void start(http::request<http::string_body> request) {
+  void opened(std::string_view target) override {
+    opened_ = true;
+    id_ = service_.voice_opened(*this, target);
+  }
+  void received(std::string_view message, bool text) override { service_.voice_received(id_, message, text); }
+  void disconnected(std::optional<int> close_code) override { service_.voice_disconnected(id_, close_code); }
+
+  void send_text(std::string json) override { channel_.send_frame(std::move(json), false); }
+  void send_binary(std::string bytes) override { channel_.send_frame(std::move(bytes), true); }
+  void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
+  void drop() override { channel_.drop(); }
+
+ private:
+  EmulatorService& service_;
+  WebSocketChannel& channel_;
+  std::uint64_t id_ = 0;
+  bool opened_ = false;
+};
+
+// One server WebSocket (taken over from a Session after an upgrade request on "/" or on "/voice" with a valid
+// `v`): reads messages into its endpoint, writes text and binary frames, one write at a time. Every
+// asynchronous operation completes into the same handler type (each distinct handler type instantiates
+// Beast's composed operations again).
+template <class Stream>
+class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
+                               public WebSocketChannel {
+ public:
+  explicit WebSocketSession(Stream&& stream) : ws_(std::move(stream)), close_timer_(ws_.get_executor()) {}
+  ~WebSocketSession() override { endpoint_.reset(); }  // its goodbye to the service, while the socket exists
+  WebSocketSession(const WebSocketSession&) = delete;
+  WebSocketSession& operator=(const WebSocketSession&) = delete;
+
+  void start(std::unique_ptr<WebSocketEndpoint> endpoint, http::request<http::string_body> request) {
+    endpoint_ = std::move(endpoint);
     request_ = std::move(request);
     beast::get_lowest_layer(ws_).expires_never();
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
     ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
       response.set(http::field::server, "platformpp-emulator");
     }));
+    // Larger than the Gateway's payload limit, so an oversized payload gets the platform's 4002.
     ws_.read_message_max(64 * 1024);
-    ws_.async_accept(request_, [self = this->shared_from_this()](beast::error_code ec) {
-      if (ec) return self->finish();
-      self->opened_ = true;
-      self->id_ = self->service_.voice_opened(*self, std::string(self->request_.target()));
-      self->read();
-    });
+    ws_.async_accept(request_, handler(Step::accepted));
   }
 
-  void send_text(std::string json) override { enqueue(std::move(json), false); }
-  void send_binary(std::string bytes) override { enqueue(std::move(bytes), true); }
+  void send_frame(std::string frame, bool binary) override {
+    if (closing_) return;
+    queue_.emplace_back(std::move(frame), binary);
+    if (!writing_) write_next();
+  }
 
   void close(int code, std::string reason) override {
     if (closing_) return;
@@ -255,51 +231,75 @@ class VoiceSocket final : public std::enable_shared_from_this<VoiceSocket<Stream
     finish();  // an in-flight write fails and its handler drops the rest of the queue
   }
 
+  [[nodiscard]] bool closing() const override { return closing_; }
+
  private:
-  void enqueue(std::string frame, bool binary) {
-    if (closing_) return;
-    queue_.emplace_back(std::move(frame), binary);
-    if (!writing_) write_next();
+  enum class Step { accepted, read, written, closed, close_timer };
+
+  // The one completion handler: which step completed, with the session kept alive until then.
+  struct Handler {
+    std::shared_ptr<WebSocketSession> self;
+    Step step;
+    void operator()(beast::error_code ec) const { self->on(step, ec); }
+    void operator()(beast::error_code ec, std::size_t) const { self->on(step, ec); }
+  };
+  Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
+
+  void on(Step step, beast::error_code ec) {
+    switch (step) {
+      case Step::accepted:
+        if (ec) return finish();
+        endpoint_->opened(std::string(request_.target()));
+        return read();
+      case Step::read:
+        return on_read(ec);
+      case Step::written:
+        return on_written(ec);
+      case Step::closed:
+        return finish();
+      case Step::close_timer:
+        if (!ec) finish();
+        return;
+    }
   }
 
-  void read() {
-    ws_.async_read(buffer_, [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-      if (ec) {
-        std::optional<int> code;
-        if (ec == websocket::error::closed) code = self->ws_.reason().code;
-        self->service_.voice_disconnected(self->id_, code);
-        return self->finish();
-      }
-      auto message = beast::buffers_to_string(self->buffer_.data());
-      self->buffer_.consume(self->buffer_.size());
-      self->service_.voice_received(self->id_, message, self->ws_.got_text());
-      if (!self->dropped_) self->read();  // also while closing: the peer's close frame ends the handshake
-    });
+  void read() { ws_.async_read(buffer_, handler(Step::read)); }
+
+  void on_read(beast::error_code ec) {
+    if (ec) {
+      std::optional<int> code;
+      if (ec == websocket::error::closed) code = ws_.reason().code;
+      endpoint_->disconnected(code);
+      return finish();
+    }
+    auto message = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    endpoint_->received(message, ws_.got_text());
+    if (!dropped_) read();  // also while closing: the peer's close frame ends the handshake
   }
 
   void write_next() {
     writing_ = true;
     ws_.binary(queue_.front().second);
-    ws_.async_write(net::buffer(queue_.front().first),
-                    [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                      self->writing_ = false;
-                      if (!self->queue_.empty()) self->queue_.pop_front();
-                      if (ec || self->dropped_) {
-                        self->queue_.clear();
-                        return self->finish();
-                      }
-                      if (!self->queue_.empty()) return self->write_next();
-                      if (self->closing_ && !self->dropped_) self->send_close();
-                    });
+    ws_.async_write(net::buffer(queue_.front().first), handler(Step::written));
+  }
+
+  void on_written(beast::error_code ec) {
+    writing_ = false;
+    if (!queue_.empty()) queue_.pop_front();
+    if (ec || dropped_) {
+      queue_.clear();
+      return finish();
+    }
+    if (!queue_.empty()) return write_next();
+    if (closing_ && !dropped_) send_close();
   }
 
   void send_close() {
     // A peer that never answers the close frame must not hold the socket open.
     close_timer_.expires_after(std::chrono::seconds(5));
-    close_timer_.async_wait([self = this->shared_from_this()](beast::error_code ec) {
-      if (!ec) self->finish();
-    });
-    ws_.async_close(close_reason_, [self = this->shared_from_this()](beast::error_code) { self->finish(); });
+    close_timer_.async_wait(handler(Step::close_timer));
+    ws_.async_close(close_reason_, handler(Step::closed));
   }
 
   void finish() {
@@ -311,12 +311,10 @@ class VoiceSocket final : public std::enable_shared_from_this<VoiceSocket<Stream
   }
 
   websocket::stream<Stream> ws_;
-  EmulatorService& service_;
   net::steady_timer close_timer_;
+  std::unique_ptr<WebSocketEndpoint> endpoint_;
   http::request<http::string_body> request_;
   beast::flat_buffer buffer_;
-  std::uint64_t id_ = 0;
-  bool opened_ = false;
   std::deque<std::pair<std::string, bool>> queue_;  // (frame, binary)
   bool writing_ = false;
   bool closing_ = false;
@@ -343,17 +341,46 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     idle_timeout_ = idle_timeout;
     if constexpr (kTls) {
       lowest().expires_after(kHandshakeTimeout);
-      stream_.async_handshake(
-          ssl::stream_base::server, [self = this->shared_from_this()](beast::error_code ec) {
-            if (ec) return self->close();  // TLS garbage or a plain-HTTP client: nothing sensible to answer
-            self->read_request();
-          });
+      stream_.async_handshake(ssl::stream_base::server, handler(Step::handshake));
     } else {
       read_request();
     }
   }
 
  private:
+  enum class Step { handshake, read, delay, written, truncated, shut_down };
+
+  // The one completion handler of every asynchronous operation (each distinct handler type instantiates the
+  // composed operation again): which step completed, with the session kept alive until then.
+  struct Handler {
+    std::shared_ptr<Session> self;
+    Step step;
+    void operator()(beast::error_code ec) const { self->on(step, ec); }
+    void operator()(beast::error_code ec, std::size_t) const { self->on(step, ec); }
+  };
+  Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
+
+  void on(Step step, beast::error_code ec) {
+    switch (step) {
+      case Step::handshake:
+        if (ec) return close();  // TLS garbage or a plain-HTTP client: nothing sensible to answer
+        return read_request();
+      case Step::read:
+        return on_read(ec);
+      case Step::delay:
+        if (!ec) finish_request();
+        return;
+      case Step::written:
+        if (ec) return close();
+        if (!response_->keep_alive()) return shutdown();
+        response_.reset();
+        return read_request();
+      case Step::truncated:
+      case Step::shut_down:
+        return close();
+    }
+  }
+
   beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
 
   void read_request() {
@@ -361,9 +388,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     parser_->body_limit(kBodyLimit);
     parser_->header_limit(kHeaderLimit);
     lowest().expires_after(idle_timeout_);
-    http::async_read(
-        stream_, buffer_, *parser_,
-        [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+    http::async_read(stream_, buffer_, *parser_, handler(Step::read));
   }
 
   void on_read(beast::error_code ec) {
@@ -377,17 +402,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     if (websocket::is_upgrade(parser_->get())) {
       const auto target = parser_->get().target();
       const auto path = target.substr(0, target.find('?'));
-      if (path == "/" || path.empty()) {
-        lowest().expires_never();
-        std::make_shared<GatewaySocket<Stream>>(service_, std::move(stream_))->start(parser_->release());
-        return;
-      }
+      if (path == "/" || path.empty()) return upgrade<GatewayEndpoint>();
       // The voice gateway; without a valid `v` the request is answered as plain HTTP (400).
       if (is_voice_gateway_path(std::string_view(path.data(), path.size())) &&
           voice_gateway_version(std::string_view(target.data(), target.size()))) {
-        lowest().expires_never();
-        std::make_shared<VoiceSocket<Stream>>(service_, std::move(stream_))->start(parser_->release());
-        return;
+        return upgrade<VoiceEndpoint>();
       }
     }
 
@@ -410,12 +429,18 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     }
     if (plan_.delay.count() > 0) {
       delay_timer_.expires_after(plan_.delay);
-      delay_timer_.async_wait([self = this->shared_from_this()](beast::error_code wait_ec) {
-        if (!wait_ec) self->finish_request();
-      });
+      delay_timer_.async_wait(handler(Step::delay));
     } else {
       finish_request();
     }
+  }
+
+  // Hands the stream over to a WebSocket serving `Endpoint`.
+  template <class Endpoint>
+  void upgrade() {
+    lowest().expires_never();
+    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_));
+    socket->start(std::make_unique<Endpoint>(service_, *socket), parser_->release());
   }
 
   void finish_request() {
@@ -457,13 +482,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     message->prepare_payload();
     response_ = message;
     lowest().expires_after(kWriteTimeout);
-    http::async_write(stream_, *response_,
-                      [self = this->shared_from_this()](beast::error_code ec, std::size_t) {
-                        if (ec) return self->close();
-                        if (!self->response_->keep_alive()) return self->shutdown();
-                        self->response_.reset();
-                        self->read_request();
-                      });
+    http::async_write(stream_, *response_, handler(Step::written));
   }
 
   // Headers announce the full body, but only half of it is sent before the connection closes.
@@ -477,14 +496,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     raw_ += "Content-Length: " + std::to_string(announced) + "\r\nConnection: close\r\n\r\n";
     raw_ += response.body.substr(0, response.body.size() / 2);
     lowest().expires_after(kWriteTimeout);
-    net::async_write(stream_, net::buffer(raw_),
-                     [self = this->shared_from_this()](beast::error_code, std::size_t) { self->close(); });
+    net::async_write(stream_, net::buffer(raw_), handler(Step::truncated));
   }
 
   void shutdown() {
     if constexpr (kTls) {
       lowest().expires_after(std::chrono::seconds(2));
-      stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) { self->close(); });
+      stream_.async_shutdown(handler(Step::shut_down));
     } else {
       beast::error_code ec;
       lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
@@ -584,31 +602,47 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession>, public
     if (!writing_) return finish();
     // Flush first (a CLOSE frame), but a peer that never reads must not hold the socket open.
     close_timer_.expires_after(std::chrono::seconds(5));
-    close_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
-      if (!ec) self->finish();
-    });
+    close_timer_.async_wait(handler(Step::close_timer));
   }
 
  private:
-  void read() {
-    socket_.async_read_some(
-        net::buffer(buffer_), [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-          if (ec) return self->gone();  // end of stream (mid-frame too), reset, or closed by us
-          self->service_.ipc_received(self->id_, std::string_view(self->buffer_.data(), n));
-          if (!self->closing_) self->read();
-        });
+  enum class Step { read, written, close_timer };
+
+  // The one completion handler of every asynchronous operation (each distinct handler type instantiates the
+  // composed operation again): which step completed, with the session kept alive until then.
+  struct Handler {
+    std::shared_ptr<IpcSession> self;
+    Step step;
+    void operator()(beast::error_code ec) const { self->on(step, ec, 0); }
+    void operator()(beast::error_code ec, std::size_t n) const { self->on(step, ec, n); }
+  };
+  Handler handler(Step step) { return Handler{shared_from_this(), step}; }
+
+  void on(Step step, beast::error_code ec, std::size_t n) {
+    switch (step) {
+      case Step::read:
+        if (ec) return gone();  // end of stream (mid-frame too), reset, or closed by us
+        service_.ipc_received(id_, std::string_view(buffer_.data(), n));
+        if (!closing_) read();
+        return;
+      case Step::written:
+        writing_ = false;
+        queue_.pop_front();
+        if (ec) return gone();
+        if (!queue_.empty()) return write_next();
+        if (closing_) finish();
+        return;
+      case Step::close_timer:
+        if (!ec) finish();
+        return;
+    }
   }
+
+  void read() { socket_.async_read_some(net::buffer(buffer_), handler(Step::read)); }
 
   void write_next() {
     writing_ = true;
-    net::async_write(socket_, net::buffer(queue_.front()),
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                       self->writing_ = false;
-                       self->queue_.pop_front();
-                       if (ec) return self->gone();
-                       if (!self->queue_.empty()) return self->write_next();
-                       if (self->closing_) self->finish();
-                     });
+    net::async_write(socket_, net::buffer(queue_.front()), handler(Step::written));
   }
 
   void gone() {
