@@ -242,7 +242,7 @@ struct VoiceFixture {
   }
 
   bool AllConnected() {
-    return RunAll([&] {
+    bool connected = RunAll([&] {
       for (auto& p : players)
         if (!p->call || p->call.GetStatus() != Call::Status::Connected ||
             p->call.GetParticipants().size() != players.size() ||
@@ -250,6 +250,15 @@ struct VoiceFixture {
           return false;
       return true;
     });
+    if (!connected) {
+      for (auto& p : players) {
+        MESSAGE("player " << p->Id() << ": "
+                          << (p->call ? Call::StatusToString(p->call.GetStatus()) : std::string("no call"))
+                          << ", " << (p->call ? p->call.GetParticipants().size() : 0)
+                          << " participants; events: " << Joined(p->events));
+      }
+    }
+    return connected;
   }
 };
 

@@ -185,6 +185,17 @@ class VoiceEndpoint final : public WebSocketEndpoint, public VoiceGatewayPeer {
   bool opened_ = false;
 };
 
+// The one completion handler type of a session's asynchronous operations (each distinct handler type
+// instantiates Beast's composed operations again): which step completed, with the session kept alive until
+// then.
+template <class Session, class Step>
+struct StepHandler {
+  std::shared_ptr<Session> self;
+  Step step;
+  void operator()(beast::error_code ec) const { self->on(step, ec, 0); }
+  void operator()(beast::error_code ec, std::size_t n) const { self->on(step, ec, n); }
+};
+
 // One server WebSocket (taken over from a Session after an upgrade request on "/" or on "/voice" with a valid
 // `v`): reads messages into its endpoint, writes text and binary frames, one write at a time. Every
 // asynchronous operation completes into the same handler type (each distinct handler type instantiates
@@ -236,16 +247,11 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
  private:
   enum class Step { accepted, read, written, closed, close_timer };
 
-  // The one completion handler: which step completed, with the session kept alive until then.
-  struct Handler {
-    std::shared_ptr<WebSocketSession> self;
-    Step step;
-    void operator()(beast::error_code ec) const { self->on(step, ec); }
-    void operator()(beast::error_code ec, std::size_t) const { self->on(step, ec); }
-  };
+  using Handler = StepHandler<WebSocketSession, Step>;
+  friend Handler;
   Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
 
-  void on(Step step, beast::error_code ec) {
+  void on(Step step, beast::error_code ec, std::size_t /*bytes*/) {
     switch (step) {
       case Step::accepted:
         if (ec) return finish();
@@ -350,17 +356,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
  private:
   enum class Step { handshake, read, delay, written, truncated, shut_down };
 
-  // The one completion handler of every asynchronous operation (each distinct handler type instantiates the
-  // composed operation again): which step completed, with the session kept alive until then.
-  struct Handler {
-    std::shared_ptr<Session> self;
-    Step step;
-    void operator()(beast::error_code ec) const { self->on(step, ec); }
-    void operator()(beast::error_code ec, std::size_t) const { self->on(step, ec); }
-  };
+  using Handler = StepHandler<Session, Step>;
+  friend Handler;
   Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
 
-  void on(Step step, beast::error_code ec) {
+  void on(Step step, beast::error_code ec, std::size_t /*bytes*/) {
     switch (step) {
       case Step::handshake:
         if (ec) return close();  // TLS garbage or a plain-HTTP client: nothing sensible to answer
@@ -608,14 +608,8 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession>, public
  private:
   enum class Step { read, written, close_timer };
 
-  // The one completion handler of every asynchronous operation (each distinct handler type instantiates the
-  // composed operation again): which step completed, with the session kept alive until then.
-  struct Handler {
-    std::shared_ptr<IpcSession> self;
-    Step step;
-    void operator()(beast::error_code ec) const { self->on(step, ec, 0); }
-    void operator()(beast::error_code ec, std::size_t n) const { self->on(step, ec, n); }
-  };
+  using Handler = StepHandler<IpcSession, Step>;
+  friend Handler;
   Handler handler(Step step) { return Handler{shared_from_this(), step}; }
 
   void on(Step step, beast::error_code ec, std::size_t n) {
