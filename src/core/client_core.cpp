@@ -57,7 +57,8 @@ ClientCore::ClientCore(ClientOptions options)
   // Lobbies before messages: a message's lobby (and its member's additional name) is known when it arrives.
   AddGatewaySink([this](const gateway::Dispatch& dispatch) { lobbies_->OnDispatch(dispatch); });
   AddGatewaySink([this](const gateway::Dispatch& dispatch) { messages_->OnDispatch(dispatch); });
-  // After the lobby store: a call's participants change once the lobby shows them.
+  // After the lobby store: a call's participants change once the lobby shows them, and a call that starts
+  // from the store's voice states gets every dispatch the store applied after that snapshot.
   voiceLogger_ = std::make_shared<Logger>(queue_);
   voice_ = std::make_unique<voice::VoiceManager>(*this);
   AddGatewaySink([this](const gateway::Dispatch& dispatch) { voice_->OnDispatch(dispatch); });

@@ -411,6 +411,13 @@ std::optional<LobbyHandle> LobbyStore::Get(uint64_t lobbyId) const {
   return LobbyHandle(std::move(data));
 }
 
+std::optional<std::vector<VoiceStateRecord>> LobbyStore::VoiceStates(uint64_t lobbyId) const {
+  std::lock_guard lock(mutex_);
+  auto it = lobbies_.find(lobbyId);
+  if (it == lobbies_.end()) return std::nullopt;
+  return it->second.voiceStates;
+}
+
 std::vector<uint64_t> LobbyStore::Ids() const {
   std::vector<uint64_t> ids;
   {

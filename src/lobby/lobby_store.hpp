@@ -45,6 +45,9 @@ class LobbyStore {
   std::optional<LobbyHandle> Get(uint64_t lobbyId) const;
   /// Ids of the known lobbies, ascending.
   std::vector<uint64_t> Ids() const;
+  /// Who is in the lobby's call now, as READY, the lobby objects and LOBBY_VOICE_STATE_UPDATE said (a call
+  /// starts from it); nullopt for an unknown lobby, or while no payload has said.
+  std::optional<std::vector<VoiceStateRecord>> VoiceStates(uint64_t lobbyId) const;
 
   /// A counter of the dispatches applied so far; take it before sending a request whose answer may be
   /// applied with ApplyJoined.

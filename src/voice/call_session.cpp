@@ -2,6 +2,7 @@
 
 #include "core/client_core.hpp"
 #include "core/completion.hpp"
+#include "core/shared_callback.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -15,12 +16,7 @@ Call::Error ToPublic(CallError error) {
   return static_cast<Call::Error>(static_cast<int32_t>(error));
 }
 
-template <class Callback>
-void Replace(std::mutex& mutex, std::shared_ptr<Callback>& slot, Callback callback) {
-  auto shared = callback ? std::make_shared<Callback>(std::move(callback)) : nullptr;
-  std::lock_guard lock(mutex);
-  slot = std::move(shared);
-}
+using Kind = CallParticipants::Change::Kind;
 
 }  // namespace
 
@@ -32,10 +28,53 @@ CallSession::CallSession(core::ClientCore& core, VoiceEngine& engine, messaging:
       lobbyId_(lobbyId),
       selfId_(selfId),
       mediaId_(mediaId),
-      plain_(core.Options().apiBase.rfind("http://", 0) == 0) {}
+      plain_(core.Options().apiBase.rfind("http://", 0) == 0),
+      participants_(selfId) {}
 
 CallSession::~CallSession() {
   Shutdown();
+}
+
+void CallSession::SeedParticipants(const std::vector<lobby::VoiceStateRecord>& states) {
+  CallParticipants::Changes changes;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_) return;
+    participants_.Seed(states, changes);
+  }
+  Announce(changes);
+}
+
+template <class Callback, class... Args>
+void CallSession::Deliver(std::shared_ptr<Callback> Callbacks::*slot, Args... args) {
+  core::PostEvent(core_.Queue(), [callbacks = callbacks_, slot, args...] {
+    std::shared_ptr<Callback> callback;
+    {
+      std::lock_guard lock(callbacks->mutex);
+      callback = (*callbacks).*slot;
+    }
+    if (callback) (*callback)(args...);
+  });
+}
+
+void CallSession::Announce(const CallParticipants::Changes& changes) {
+  for (const auto& change : changes) {
+    switch (change.kind) {
+      case Kind::Added:
+        Deliver(&Callbacks::participant, change.userId, true);
+        break;
+      case Kind::Removed:
+        engine_.UnmapUser(mediaId_, change.userId);
+        Deliver(&Callbacks::participant, change.userId, false);
+        break;
+      case Kind::VoiceState:
+        Deliver(&Callbacks::voiceState, change.userId);
+        break;
+      case Kind::Speaking:
+        Deliver(&Callbacks::speaking, change.userId, change.speaking);
+        break;
+    }
+  }
 }
 
 // --- game thread ------------------------------------------------------------------------------------------
@@ -107,31 +146,27 @@ Call::Status CallSession::Status() const {
 
 std::vector<uint64_t> CallSession::Participants() const {
   std::lock_guard lock(mutex_);
-  std::vector<uint64_t> ids;
-  ids.reserve(participants_.size());
-  for (const auto& [id, participant] : participants_)
-    ids.push_back(id);
-  return ids;
+  return participants_.Ids();
 }
 
 std::optional<VoiceStateHandle> CallSession::VoiceState(uint64_t userId) const {
   std::lock_guard lock(mutex_);
-  auto it = participants_.find(userId);
-  if (it == participants_.end()) return std::nullopt;
-  return VoiceStateHandle(it->second.state.selfMute, it->second.state.selfDeaf);
+  auto state = participants_.VoiceState(userId);
+  if (!state) return std::nullopt;
+  return VoiceStateHandle(state->selfMute, state->selfDeaf);
 }
 
 void CallSession::SetStatusChangedCallback(Call::OnStatusChanged callback) {
-  Replace(mutex_, statusCallback_, std::move(callback));
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->status, std::move(callback));
 }
 void CallSession::SetParticipantChangedCallback(Call::OnParticipantChanged callback) {
-  Replace(mutex_, participantCallback_, std::move(callback));
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->participant, std::move(callback));
 }
 void CallSession::SetSpeakingStatusChangedCallback(Call::OnSpeakingStatusChanged callback) {
-  Replace(mutex_, speakingCallback_, std::move(callback));
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->speaking, std::move(callback));
 }
 void CallSession::SetOnVoiceStateChangedCallback(Call::OnVoiceStateChanged callback) {
-  Replace(mutex_, voiceStateCallback_, std::move(callback));
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->voiceState, std::move(callback));
 }
 
 void CallSession::SetSelfMute(bool mute) {
@@ -262,36 +297,31 @@ void CallSession::SendVoiceState(bool inCall) {
 }
 
 void CallSession::OnVoiceStateDispatch(const lobby::VoiceStateEvent& event) {
-  const uint64_t userId = event.state.userId;
+  ApplyVoiceStates([&](CallParticipants::Changes& changes) {
+    participants_.OnVoiceState(event.state, event.inCall, changes);
+    // The player's own join: its session id lets the voice gateway connection start.
+    if (event.inCall && event.state.userId == selfId_ && sessionId_.empty())
+      sessionId_ = event.state.sessionId;
+  });
+}
+
+void CallSession::OnLobbyVoiceStates(const std::vector<lobby::VoiceStateRecord>& states) {
+  ApplyVoiceStates([&](CallParticipants::Changes& changes) { participants_.Sync(states, changes); });
+}
+
+void CallSession::ApplyVoiceStates(const std::function<void(CallParticipants::Changes&)>& apply) {
   std::shared_ptr<VoiceGatewayConnection> started;
-  std::vector<std::function<void()>> events;
+  CallParticipants::Changes changes;
   bool selfLeft = false;
   {
     std::lock_guard lock(mutex_);
     if (ended_) return;
-    auto it = participants_.find(userId);
-    if (event.inCall) {
-      if (it == participants_.end()) {
-        participants_[userId].state = event.state;
-        if (auto cb = participantCallback_) events.push_back([cb, userId] { (*cb)(userId, true); });
-      } else if (!(it->second.state == event.state)) {
-        it->second.state = event.state;
-      }
-      if (auto cb = voiceStateCallback_) events.push_back([cb, userId] { (*cb)(userId); });
-      if (userId == selfId_ && sessionId_.empty()) {
-        sessionId_ = event.state.sessionId;
-        started = ConnectIfReadyLocked();
-      }
-    } else if (it != participants_.end()) {
-      participants_.erase(it);
-      if (auto cb = participantCallback_) events.push_back([cb, userId] { (*cb)(userId, false); });
-      if (auto cb = voiceStateCallback_) events.push_back([cb, userId] { (*cb)(userId); });
-      selfLeft = userId == selfId_ && status_ != Call::Status::Disconnected;
-    }
+    const bool wasIn = participants_.Contains(selfId_);
+    apply(changes);
+    if (status_ == Call::Status::Joining) started = ConnectIfReadyLocked();
+    selfLeft = wasIn && !participants_.Contains(selfId_) && status_ != Call::Status::Disconnected;
   }
-  for (auto& e : events)
-    core::PostEvent(core_.Queue(), std::move(e));
-  if (!event.inCall) engine_.UnmapUser(mediaId_, userId);
+  Announce(changes);
   if (started) started->Start();
   // The platform took the player out of the call (another device joined it, a moderator, ...): it is over.
   // The voice server closes its connection right after, with a code that says why (4014, 4022, ...): give
@@ -329,7 +359,8 @@ void CallSession::OnVoiceServerDispatch(std::string token, std::string endpoint)
   }
   if (old) {
     old->Close();
-    engine_.CloseMedia(mediaId_);
+    // The player's settings of this call (mute, volumes, audio callbacks) carry over to the new server.
+    engine_.ResetTransport(mediaId_);
   }
   std::shared_ptr<VoiceGatewayConnection> started;
   {
@@ -428,14 +459,33 @@ void CallSession::OnVoiceSessionDescription(const VoiceSessionDescription& descr
 }
 
 void CallSession::OnVoiceSpeaking(const VoiceSpeaking& speaking) {
-  if (speaking.userId == 0) return;
+  if (speaking.userId == 0 || speaking.userId == selfId_) return;
   if (speaking.ssrc != 0) engine_.MapSsrc(mediaId_, speaking.ssrc, speaking.userId);
   PostSpeaking(speaking.userId, (speaking.speaking & 1u) != 0);
 }
 
+void CallSession::OnVoiceClientsConnect(const VoiceClientsConnect& connect) {
+  CallParticipants::Changes changes;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_) return;
+    for (uint64_t userId : connect.userIds)
+      participants_.OnVoiceServerConnect(userId, changes);
+  }
+  Announce(changes);
+}
+
 void CallSession::OnVoiceClientDisconnect(const VoiceClientDisconnect& disconnect) {
+  if (disconnect.userId == selfId_) return;
+  // Their voice session ended: whatever SSRC they had is gone with it.
   engine_.UnmapUser(mediaId_, disconnect.userId);
-  PostSpeaking(disconnect.userId, false);
+  CallParticipants::Changes changes;
+  {
+    std::lock_guard lock(mutex_);
+    if (ended_) return;
+    participants_.OnVoiceServerDisconnect(disconnect.userId, changes);
+  }
+  Announce(changes);
 }
 
 void CallSession::OnVoiceResuming() {
@@ -453,26 +503,12 @@ void CallSession::OnVoiceEnded(CallError error, int32_t detail) {
 }
 
 void CallSession::PostSpeaking(uint64_t userId, bool speaking) {
-  std::shared_ptr<Call::OnSpeakingStatusChanged> callback;
+  CallParticipants::Changes changes;
   {
     std::lock_guard lock(mutex_);
-    bool* current = nullptr;
-    if (userId == selfId_) {
-      current = &selfSpeaking_;
-    } else {
-      auto it = participants_.find(userId);
-      if (it == participants_.end()) {
-        if (speaking) return;  // not (or no longer) in the call
-      } else {
-        current = &it->second.speaking;
-      }
-    }
-    if (!current || *current == speaking) return;
-    *current = speaking;
-    callback = speakingCallback_;
+    participants_.OnSpeaking(userId, speaking, changes);
   }
-  if (callback)
-    core::PostEvent(core_.Queue(), [callback, userId, speaking] { (*callback)(userId, speaking); });
+  Announce(changes);
 }
 
 // --- endings
@@ -505,9 +541,7 @@ void CallSession::Shutdown() {
 void CallSession::SetStatusLocked(Call::Status status, Call::Error error, int32_t detail) {
   if (status_ == status && error == Call::Error::None) return;
   status_ = status;
-  if (auto callback = statusCallback_) {
-    core::PostEvent(core_.Queue(), [callback, status, error, detail] { (*callback)(status, error, detail); });
-  }
+  Deliver(&Callbacks::status, status, error, detail);
 }
 
 }  // namespace platformpp::voice

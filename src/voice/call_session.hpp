@@ -12,10 +12,13 @@
 // gateway events; the voice thread reports IP discovery and the player's speaking edges, which are moved to
 // the network thread. One mutex guards the state; it is never held while calling the voice gateway connection
 // (whose sink methods take it) or a user callback. State is updated before the callback announcing it is
-// queued.
+// queued. The game's callbacks are read when their event is delivered, not when it is queued: a Call's
+// callbacks are set after StartCall returns, and StartCall itself queues the first events (Joining, the
+// participants already in the call), which the game must not miss.
 
 #include "lobby/lobby_json.hpp"
 #include "messaging/retry_timer.hpp"
+#include "voice/call_participants.hpp"
 #include "voice/voice_engine.hpp"
 #include "voice/voice_gateway_connection.hpp"
 
@@ -50,6 +53,10 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
 
   uint64_t LobbyId() const noexcept { return lobbyId_; }
 
+  /// The lobby's voice states when the call starts (the lobby store's), right after the session is
+  /// registered for dispatches: users no dispatch has spoken of since then are in the call already.
+  void SeedParticipants(const std::vector<lobby::VoiceStateRecord>& states);
+
   // --- game thread ---
   /// Sends op 4 (Joining). `settings` carries the Client-wide mute/deafen.
   void Start(TransmitSettings settings, Client::UserAudioReceivedCallback received,
@@ -83,6 +90,9 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
 
   // --- network thread: the Gateway, through VoiceManager ---
   void OnVoiceStateDispatch(const lobby::VoiceStateEvent& event);
+  /// The lobby's whole `voice_states`, from a lobby object the store just applied (READY, LOBBY_CREATE,
+  /// LOBBY_UPDATE).
+  void OnLobbyVoiceStates(const std::vector<lobby::VoiceStateRecord>& states);
   void OnVoiceServerDispatch(std::string token, std::string endpoint);
   /// The lobby was deleted or the player is no longer a member.
   void OnLobbyGone();
@@ -91,6 +101,7 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   void OnVoiceReady(const VoiceReady& ready, TransportMode mode) override;
   void OnVoiceSessionDescription(const VoiceSessionDescription& description) override;
   void OnVoiceSpeaking(const VoiceSpeaking& speaking) override;
+  void OnVoiceClientsConnect(const VoiceClientsConnect& connect) override;
   void OnVoiceClientDisconnect(const VoiceClientDisconnect& disconnect) override;
   void OnVoiceResuming() override;
   void OnVoiceResumed() override;
@@ -100,10 +111,19 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   void Shutdown();
 
  private:
-  struct Participant {
-    lobby::VoiceStateRecord state;
-    bool speaking = false;
+  /// The game's callbacks, shared with the queued events that read them at delivery (so those events
+  /// outlive the session).
+  struct Callbacks {
+    std::mutex mutex;
+    std::shared_ptr<Call::OnStatusChanged> status;
+    std::shared_ptr<Call::OnParticipantChanged> participant;
+    std::shared_ptr<Call::OnSpeakingStatusChanged> speaking;
+    std::shared_ptr<Call::OnVoiceStateChanged> voiceState;
   };
+  template <class Callback, class... Args>
+  void Deliver(std::shared_ptr<Callback> Callbacks::*slot, Args... args);
+  /// Queues the callbacks of participant changes and forgets the SSRCs of those who left. mutex_ not held.
+  void Announce(const CallParticipants::Changes& changes);
 
   // mutex_ held:
   void SetStatusLocked(Call::Status status, Call::Error error = Call::Error::None, int32_t detail = 0);
@@ -112,9 +132,12 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   std::shared_ptr<VoiceGatewayConnection> ConnectIfReadyLocked();
   std::string VoiceStatePayloadLocked(bool inCall) const;
 
+  /// Runs `apply` on the participants (mutex_ held), then announces what changed, starts the voice gateway
+  /// once the player's own join gave the session id, and ends the call when the player is no longer in it.
+  void ApplyVoiceStates(const std::function<void(CallParticipants::Changes&)>& apply);
   void Fail(Call::Error error, int32_t detail);  // Disconnected with an error; closes what is open
   void SendVoiceState(bool inCall);
-  void PostSpeaking(uint64_t userId, bool speaking);
+  void PostSpeaking(uint64_t userId, bool speaking);  // mutex_ not held
   void PushTransmit();
 
   core::ClientCore& core_;
@@ -131,14 +154,10 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   std::string sessionId_, token_, endpoint_;
   std::shared_ptr<VoiceGatewayConnection> gateway_;
   TransmitSettings transmit_;
-  std::map<uint64_t, Participant> participants_;
+  CallParticipants participants_;
   std::map<uint64_t, bool> localMutes_;
   std::map<uint64_t, float> volumes_;
-  bool selfSpeaking_ = false;
-  std::shared_ptr<Call::OnStatusChanged> statusCallback_;
-  std::shared_ptr<Call::OnParticipantChanged> participantCallback_;
-  std::shared_ptr<Call::OnSpeakingStatusChanged> speakingCallback_;
-  std::shared_ptr<Call::OnVoiceStateChanged> voiceStateCallback_;
+  const std::shared_ptr<Callbacks> callbacks_ = std::make_shared<Callbacks>();
 };
 
 }  // namespace platformpp::voice

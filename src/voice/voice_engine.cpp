@@ -358,6 +358,23 @@ void VoiceEngine::CloseMedia(uint64_t callId, std::function<void()> closed) {
   std::erase_if(counters_, [&](const auto& entry) { return entry.first == callId; });
 }
 
+void VoiceEngine::ResetTransport(uint64_t callId) {
+  Post([callId](State& state) {
+    CallMedia* call = state.Find(callId);
+    if (!call) return;
+    // The player stops speaking with the old server: the speaking edge is balanced.
+    if (call->send && call->send->Gate().Speaking() && call->events.speakingChanged)
+      call->events.speakingChanged(false);
+    call->send.reset();
+    call->receive.reset();
+    call->socket.Close();
+    call->connected = false;
+    call->ssrc = 0;
+    call->ssrcUsers.clear();
+    call->events = {};
+  });
+}
+
 namespace {
 CallMedia* FindOrAdd(std::vector<std::unique_ptr<CallMedia>>& calls, uint64_t id) {
   for (auto& call : calls)

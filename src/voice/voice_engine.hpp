@@ -84,6 +84,10 @@ class VoiceEngine {
   /// Stops the call's media and closes its socket. `closed` runs (on the voice thread, or here when the
   /// thread is gone) once the call's audio callbacks can no longer run.
   void CloseMedia(uint64_t callId, std::function<void()> closed = {});
+  /// Stops the call's media transport (socket, pipelines, SSRCs: they belong to one voice server) and keeps
+  /// what the player set for the call (audio callbacks, transmit settings, local mutes, volumes), so that
+  /// OpenMedia on a new voice server carries on with them.
+  void ResetTransport(uint64_t callId);
   void SetAudioCallbacks(uint64_t callId, Client::UserAudioReceivedCallback received,
                          Client::UserAudioCapturedCallback captured);
   void MapSsrc(uint64_t callId, uint32_t ssrc, uint64_t userId);

@@ -28,6 +28,10 @@ std::shared_ptr<CallSession> VoiceManager::Find(uint64_t lobbyId) const {
 
 void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
   const std::string_view type = dispatch.type;
+  if (type == "READY" || type == "LOBBY_CREATE" || type == "LOBBY_UPDATE") {
+    SyncVoiceStates(dispatch);
+    return;
+  }
   if (type != "LOBBY_VOICE_STATE_UPDATE" && type != "LOBBY_VOICE_SERVER_UPDATE" && type != "LOBBY_DELETE" &&
       type != "LOBBY_MEMBER_REMOVE")
     return;
@@ -59,6 +63,31 @@ void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
   }
 }
 
+void VoiceManager::SyncVoiceStates(const gateway::Dispatch& dispatch) {
+  std::vector<std::shared_ptr<CallSession>> calls;
+  {
+    std::lock_guard lock(mutex_);
+    if (calls_.empty()) return;  // the common case: nothing to parse
+    if (dispatch.type == "READY") {
+      for (const auto& [id, session] : calls_)
+        calls.push_back(session);
+    }
+  }
+  if (dispatch.type != "READY") {
+    json::Document document;
+    if (!json::Parse(dispatch.dataJson, document) || !document.IsObject()) return;  // the store logs it
+    auto id = json::GetSnowflake(document, "id");
+    if (!id) return;
+    auto call = Find(*id);
+    if (!call) return;
+    calls.push_back(std::move(call));
+  }
+  // The store applied this lobby object a moment ago (it is an earlier sink): its voice states are the
+  // payload's, or what the store knew when the payload did not say.
+  for (auto& call : calls)
+    if (auto states = core_.Lobbies().VoiceStates(call->LobbyId())) call->OnLobbyVoiceStates(*states);
+}
+
 Call VoiceManager::StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback received,
                              Client::UserAudioCapturedCallback captured) {
   const uint64_t self = SelfId();
@@ -78,6 +107,10 @@ Call VoiceManager::StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback
     session = std::make_shared<CallSession>(core_, engine_, timer_, lobbyId, self, nextMediaId_++);
     calls_.emplace(lobbyId, session);
   }
+  // Registered first, then the store read: a dispatch that the snapshot misses reaches the session, and one
+  // it has may reach it too (the session keeps the dispatch's word over the snapshot's).
+  session->SeedParticipants(
+      core_.Lobbies().VoiceStates(lobbyId).value_or(std::vector<lobby::VoiceStateRecord>{}));
   TransmitSettings settings;
   settings.selfMute = muteAll_.load();
   settings.selfDeaf = deafAll_.load();

@@ -54,6 +54,8 @@ class VoiceManager {
 
  private:
   std::shared_ptr<CallSession> Find(uint64_t lobbyId) const;
+  /// READY, LOBBY_CREATE, LOBBY_UPDATE: a lobby object lists who is in its call; the calls follow it.
+  void SyncVoiceStates(const gateway::Dispatch& dispatch);
   uint64_t SelfId() const;
 
   core::ClientCore& core_;

@@ -313,6 +313,61 @@ TEST_CASE("voice: a 440 Hz tone captured at A arrives at B with 440 Hz dominant 
   CHECK(!a.client->GetCall(f.lobbyId));
 }
 
+TEST_CASE("voice: a player who joins a call under way lists everyone, hears who speaks, and sets volumes") {
+  VoiceFixture f;
+  Player& a = f.Add();
+  Player& b = f.Add();
+  f.Join(a);
+  f.Join(b);
+  REQUIRE(f.AllConnected());
+  // A and B have been talking for a while (A still is) when C arrives in the lobby and joins the call.
+  a.tap.tone = true;
+  f.Pump(1000ms);
+  Player& c = f.Add();
+  c.tap.watchedUser = a.Id();
+  f.Join(c);
+  // Everybody's list has all three (AllConnected waits for it), each of them announced once.
+  REQUIRE(f.AllConnected());
+  std::vector<uint64_t> everyone{a.Id(), b.Id(), c.Id()};
+  std::sort(everyone.begin(), everyone.end());
+  for (auto* p : {&a, &b, &c}) {
+    INFO("player " << p->Id() << " events: " << Joined(p->events));
+    auto ids = p->call.GetParticipants();
+    std::sort(ids.begin(), ids.end());
+    CHECK(ids == everyone);
+    for (uint64_t id : everyone)
+      CHECK(Count(p->events, "joined " + std::to_string(id)) == 1);
+  }
+  // C knows the voice states of those who were there first.
+  CHECK(c.call.GetVoiceStateHandle(a.Id()));
+  CHECK(c.call.GetVoiceStateHandle(b.Id()));
+  // A was speaking when C joined: C is told; B starts after: C is told too.
+  const std::string aSpeaks = "speaking " + std::to_string(a.Id()) + " on";
+  const std::string bSpeaks = "speaking " + std::to_string(b.Id()) + " on";
+  CHECK(f.RunAll([&] { return Count(c.events, aSpeaks) == 1; }));
+  b.tap.frequency = 660;
+  b.tap.tone = true;
+  CHECK(f.RunAll([&] { return Count(c.events, bSpeaks) == 1; }));
+  CHECK(Count(c.events, aSpeaks) == 1);
+
+  // C sets the volume and local mute of those who were there first (the receive pipeline's scaling has
+  // its unit test; on the null device the mix itself is not heard).
+  c.call.SetParticipantVolume(a.Id(), 50);
+  c.call.SetLocalMute(b.Id(), true);
+  CHECK(c.call.GetParticipantVolume(a.Id()) == 50);
+  CHECK(c.call.GetLocalMute(b.Id()));
+  // B leaves: C and A are told once, and C's list follows.
+  bool ended = false;
+  b.client->EndCall(f.lobbyId, [&] { ended = true; });
+  CHECK(f.RunAll([&] {
+    return ended && Count(c.events, "left " + std::to_string(b.Id())) == 1 &&
+           Count(a.events, "left " + std::to_string(b.Id())) == 1;
+  }));
+  f.Pump(200ms);
+  CHECK(Count(c.events, "left " + std::to_string(b.Id())) == 1);
+  CHECK(c.call.GetParticipants().size() == 2);
+}
+
 TEST_CASE("voice: with 10 % of packets lost the tone continues (PLC, FEC) with SNR >= 10 dB") {
   VoiceFixture f;
   Player& a = f.Add();
