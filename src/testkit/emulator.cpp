@@ -733,6 +733,13 @@ int EmulatorAdmin::CloseVoice(uint64_t userId, int code, const std::string& reas
   return ConnectionCount(Expect(Request("POST", "/voice/close", body.Done()), 200, "close voice"));
 }
 
+int EmulatorAdmin::MoveVoice(uint64_t userId) {
+  JsonObject body;
+  if (userId != 0) body.Add("user_id", std::to_string(userId));
+  const auto answer = Expect(Request("POST", "/voice/move", body.Done()), 200, "move voice");
+  return static_cast<int>(json::GetInt(answer, "moved").value_or(-1));
+}
+
 namespace {
 
 std::string ChannelBody(const EmulatorAdmin::ChannelSpec& channel) {

@@ -55,9 +55,11 @@ struct AudioTap {
   std::vector<float> received;           // left channel of the watched user's frames
   std::atomic<uint64_t> watchedUser{0};  // set by the test thread, read on the voice thread
   std::atomic<uint64_t> framesFromWatched{0};
+  std::atomic<uint64_t> framesCaptured{0};  // calls of the captured-audio callback
 
   Client::UserAudioCapturedCallback Captured() {
     return [this](int16_t* data, uint64_t samples, int32_t rate, uint64_t channels) {
+      ++framesCaptured;
       const double step = 2 * std::numbers::pi * frequency / rate;
       for (uint64_t i = 0; i < samples; ++i) {
         const double t = static_cast<double>(samplesMade++) / rate;
@@ -453,6 +455,48 @@ TEST_CASE(
   a.tap.watchedUser = b.Id();
   f.Pump(600ms);
   CHECK(a.tap.framesFromWatched.load() >= 15);
+}
+
+TEST_CASE("voice: a call moved to another voice server keeps the player's mute and audio callbacks") {
+  VoiceFixture f;
+  Player& a = f.Add();
+  Player& b = f.Add();
+  f.Join(a);
+  f.Join(b);
+  REQUIRE(f.AllConnected());
+  auto& admin = *itest::Shared().admin;
+  uint32_t oldSsrc = 0;
+  for (const auto& session : admin.VoiceSessions())
+    if (session.userId == a.Id()) oldSsrc = session.ssrc;
+  REQUIRE(oldSsrc != 0);
+  b.tap.watchedUser = a.Id();
+  a.tap.tone = true;
+  a.call.SetSelfMute(true);
+  f.Pump(300ms);
+  a.events.clear();
+
+  REQUIRE(admin.MoveVoice(a.Id()) == 1);
+  INFO("A's events: " << Joined(a.events));
+  REQUIRE(f.RunAll([&] { return Count(a.events, "status Connected None 0") == 1; }));
+  CHECK(Count(a.events, "status Connecting None 0") == 1);
+  bool onNewSession = false;
+  for (const auto& session : admin.VoiceSessions())
+    if (session.userId == a.Id() && session.connected && session.ssrc != oldSsrc) onNewSession = true;
+  CHECK(onNewSession);
+  // Still muted on the new server (nothing reaches B), and A's audio callback still runs.
+  f.Pump(300ms);
+  const uint64_t heardBefore = b.tap.framesFromWatched.load();
+  const uint64_t capturedBefore = a.tap.framesCaptured.load();
+  f.Pump(600ms);
+  CHECK(b.tap.framesFromWatched.load() - heardBefore <= 1);
+  CHECK(a.tap.framesCaptured.load() - capturedBefore >= 20);
+  CHECK(a.call.GetSelfMute());
+  // Nobody left the call.
+  CHECK(Count(b.events, "left " + std::to_string(a.Id())) == 0);
+  CHECK(b.call.GetParticipants().size() == 2);
+  // Unmuted, A is heard through the new server.
+  a.call.SetSelfMute(false);
+  CHECK(f.RunAll([&] { return b.tap.framesFromWatched.load() >= heardBefore + 15; }));
 }
 
 TEST_CASE("voice: AES-256-GCM is chosen when offered, XChaCha20-Poly1305 otherwise, deprecated modes never") {

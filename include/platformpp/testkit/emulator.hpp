@@ -289,6 +289,10 @@ class EmulatorAdmin {
   /// Closes them with `code` (1000-4999): 4015 and codes below 4000 keep the sessions resumable, any other
   /// ends the voice session and the user's voice state. Returns how many.
   int CloseVoice(uint64_t userId, int code, const std::string& reason = {});
+  /// Moves the user's calls (every call when `userId` is 0) to another voice server, as a failover does: a
+  /// new token in LOBBY_VOICE_SERVER_UPDATE; the old voice session lives until its client leaves it. Returns
+  /// how many voice states moved.
+  int MoveVoice(uint64_t userId = 0);
 
   /// A guild channel's permission overwrite: a role's (type 0; the guild's id is @everyone's role) or a
   /// member's (type 1). VIEW_CHANNEL is 1 << 10.

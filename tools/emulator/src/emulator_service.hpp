@@ -429,6 +429,8 @@ class EmulatorService {
   // Ends the user's voice state in the lobby's call: its voice session ends (close 4014, op 13 to the
   // others) and the members get channel_id null. A no-op if the user is not in the call.
   void voice_end_state(const std::string& lobby_id, const std::string& user_id);
+  // LOBBY_VOICE_SERVER_UPDATE with the state's token to its Gateway session.
+  void voice_dispatch_server(const VoiceState& state);
   void voice_end_lobby(const std::string& lobby_id);
   void voice_end_gateway_session(const std::string& session_id);
   // Forgets a voice session: its live connection is closed with `close_code`, the forwarding unit drops it
@@ -454,6 +456,7 @@ class EmulatorService {
   HttpResponse admin_voice_settings(const RouteContext& context);
   HttpResponse admin_voice_drop(const RouteContext& context);
   HttpResponse admin_voice_close(const RouteContext& context);
+  HttpResponse admin_voice_move(const RouteContext& context);
 
   // ---- Lobby messages, DMs, social rate limits (message_routes.cpp) ----
  public:

@@ -146,12 +146,16 @@ void EmulatorService::gateway_voice_state_update(std::uint64_t id, const rapidjs
   const auto& stored =
       voice_.states.emplace(std::make_pair(*lobby_id, user_id), std::move(state)).first->second;
   voice_dispatch_state(*lobby, stored, true);
-  gateway_dispatch(session_id, "LOBBY_VOICE_SERVER_UPDATE", to_json([&](JsonWriter& writer) {
+  voice_dispatch_server(stored);
+}
+
+void EmulatorService::voice_dispatch_server(const VoiceState& state) {
+  gateway_dispatch(state.session_id, "LOBBY_VOICE_SERVER_UPDATE", to_json([&](JsonWriter& writer) {
                      writer.StartObject();
                      writer.Key("lobby_id");
-                     write_string(writer, stored.lobby_id);
+                     write_string(writer, state.lobby_id);
                      writer.Key("token");
-                     write_string(writer, stored.token);
+                     write_string(writer, state.token);
                      writer.Key("endpoint");
                      write_string(writer, endpoints_.cdn_host + "/voice");
                      writer.EndObject();
@@ -617,6 +621,7 @@ void EmulatorService::register_voice_routes() {
   admin_router_.add("POST", "/voice/settings", bind(&EmulatorService::admin_voice_settings));
   admin_router_.add("POST", "/voice/drop", bind(&EmulatorService::admin_voice_drop));
   admin_router_.add("POST", "/voice/close", bind(&EmulatorService::admin_voice_close));
+  admin_router_.add("POST", "/voice/move", bind(&EmulatorService::admin_voice_move));
   // A request for the voice gateway that the server did not upgrade: no or a bad version (or no upgrade).
   const auto refuse = [](const RouteContext& context) {
     if (!voice_gateway_version(context.request.target)) {
@@ -769,6 +774,32 @@ HttpResponse EmulatorService::admin_voice_close(const RouteContext& context) {
   for (const auto id : ids)
     voice_close_connection(id, static_cast<int>(*code), reason.value_or(""));
   return HttpResponse::json(200, "{\"connections\":" + std::to_string(ids.size()) + "}");
+}
+
+// As when the platform moves a call to another voice server (failover, region change): every voice state of
+// the user (or of everyone) gets a new token and a LOBBY_VOICE_SERVER_UPDATE, and its voice session is
+// detached from the state. That session lives on until its client leaves it for the new server (ending
+// it then ends that session only) or its connection is closed; Identify with the new token starts afresh.
+HttpResponse EmulatorService::admin_voice_move(const RouteContext& context) {
+  rapidjson::Document body;
+  if (context.request.body.empty()) {
+    body.SetObject();
+  } else if (auto error = read_json_object(context.request, body)) {
+    return std::move(*error);
+  }
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto user_id = fields.string("user_id", false);
+  if (!errors.empty()) return invalid_form_body(errors);
+  std::size_t moved = 0;
+  for (auto& [key, state] : voice_.states) {
+    if (user_id && state.user_id != *user_id) continue;
+    state.token = random_token(24);
+    state.voice_session.reset();
+    voice_dispatch_server(state);
+    ++moved;
+  }
+  return HttpResponse::json(200, "{\"moved\":" + std::to_string(moved) + "}");
 }
 
 }  // namespace platformpp::emulator
