@@ -10,8 +10,8 @@
 #include "core/logger.hpp"
 #include "gateway/session_policy.hpp"
 #include "gateway/zlib_stream.hpp"
+#include "net/client_tls.hpp"
 #include "net/http_client.hpp"
-#include "net/tls_setup.hpp"
 #include "net/url.hpp"
 #include "net/websocket_link.hpp"
 
@@ -337,13 +337,6 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     co_return true;
   }
 
-  void EnsureTls() {
-    if (tlsReady_) return;
-    tlsReady_ = true;
-    tlsError_ = net::ConfigureClientTls(
-        tls_.native_handle(), {options_.caFile, options_.useSystemCertificates}, *logger_, "Gateway");
-  }
-
   // TCP connect, TLS handshake with peer and host name verification (wss), WebSocket handshake.
   asio::awaitable<std::shared_ptr<Link>> Open(const std::string& text, std::string& failure) {
     std::optional<net::Url> url = net::ParseUrl(text);
@@ -352,9 +345,8 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       co_return nullptr;
     }
     if (url->Secure()) {
-      EnsureTls();
-      if (!tlsError_.empty()) {
-        failure = tlsError_;
+      if (!tls_.Get(*logger_)) {
+        failure = tls_.Error();
         co_return nullptr;
       }
     }
@@ -364,7 +356,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     options.connectTimeout = options_.connectTimeout;
     const std::function<bool()> stopped = [this] { return shutdown_ || !wanted_; };
     net::ws::ConnectResult result =
-        co_await net::ws::Connect(strand_, tls_, *url, options, abortOpen_, stopped);
+        co_await net::ws::Connect(strand_, tls_.Get(*logger_), *url, options, abortOpen_, stopped);
     if (!result.link) {
       failure = std::move(result.failure);
       co_return nullptr;
@@ -567,9 +559,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   asio::steady_timer waitTimer_;  // backoff, and the wait for GET /gateway
   asio::steady_timer helloTimer_;
   ZlibStreamDecoder decoder_;
-  ssl::context tls_{ssl::context::tls_client};
-  std::string tlsError_;
-  bool tlsReady_ = false;
+  net::ClientTls tls_{net::TlsTrust{options_.caFile, options_.useSystemCertificates}, "Gateway"};
 
   bool shutdown_ = false;
   bool wanted_ = false;   // Connect called and not Disconnect since

@@ -10,9 +10,9 @@
 #include "core/redaction.hpp"
 #include "json/json.hpp"
 #include "net/backoff.hpp"
+#include "net/client_tls.hpp"
 #include "net/http_result.hpp"
 #include "net/rate_limiter.hpp"
-#include "net/tls_setup.hpp"
 #include "net/url.hpp"
 
 #include <boost/asio/co_spawn.hpp>
@@ -299,16 +299,6 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     timeoutMs_.store(options_.timeout.count());
   }
 
-  // Certificate stores are loaded on the first https request (on the network thread), not when the Client is
-  // created: parsing a CA bundle costs tens of milliseconds that a Client which never uses TLS should not
-  // pay.
-  void EnsureTls() {
-    if (tlsReady_) return;
-    tlsReady_ = true;
-    tlsError_ = ConfigureClientTls(tls_.native_handle(), {options_.caFile, options_.useSystemCertificates},
-                                   *logger_, "HTTP");
-  }
-
   ~Impl() { stopped_.set_value(); }
 
   std::future<void> StoppedFuture() { return stopped_.get_future(); }
@@ -384,9 +374,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       response.transport = ClientResult::Failure(ErrorType::ValidationError, "line break in an HTTP header");
       co_return response;
     }
-    if (url->Secure()) EnsureTls();
-    if (url->Secure() && !tlsError_.empty()) {
-      response.transport = NetworkFailure(tlsError_, false);
+    // Certificate stores are loaded on the first https request (on the network thread), not when the Client
+    // is created, and once for every Client with the same trust settings (ClientTls).
+    if (url->Secure() && !tls_.Get(*logger_)) {
+      response.transport = NetworkFailure(tls_.Error(), false);
       co_return response;
     }
 
@@ -667,7 +658,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       if (attempt.ec || shutdown_) co_return nullptr;
     }
     if (url.Secure()) {
-      connection->tls = std::make_unique<TlsStream>(strand_, tls_);
+      connection->tls = std::make_unique<TlsStream>(strand_, *tls_.Get(*logger_));
     } else {
       connection->plain = std::make_unique<Socket>(strand_);
     }
@@ -783,9 +774,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   Strand strand_;
   std::shared_ptr<core::Logger> logger_;
   HttpClientOptions options_;
-  ssl::context tls_{ssl::context::tls_client};
-  std::string tlsError_;
-  bool tlsReady_ = false;
+  ClientTls tls_{TlsTrust{options_.caFile, options_.useSystemCertificates}, "HTTP"};
   RateLimiter limiter_;
   std::mt19937_64 random_{std::random_device{}()};
   std::map<std::string, Pool> pools_;

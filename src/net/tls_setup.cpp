@@ -8,7 +8,14 @@
 
 #include <arpa/inet.h>
 
+#include <sys/stat.h>
+
+#include <compare>
+#include <cstdint>
 #include <cstdlib>
+#include <map>
+#include <mutex>
+#include <vector>
 
 namespace platformpp::net {
 namespace {
@@ -28,27 +35,106 @@ std::string LastOpenSslError() {
 
 }  // namespace
 
-std::string ConfigureClientTls(SSL_CTX* context, const TlsTrust& trust, core::Logger& logger,
-                               std::string_view component) {
-  SSL_CTX_set_options(context, SSL_OP_ALL);
-  SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
-  SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+namespace {
+
+/// What a context was made from; a file counts as the same while its identity, size and modification time
+/// are (the emulator, say, writes a new CA file at the same path when it restarts).
+struct TrustKey {
+  bool system = false;
+  std::string certFile;  // SSL_CERT_FILE, when the system store is used
+  std::string caFile;
+  std::vector<int64_t> stamps;
+  auto operator<=>(const TrustKey&) const = default;
+};
+
+void Stamp(const std::string& path, std::vector<int64_t>& stamps) {
+  struct stat info {};
+  if (path.empty() || ::stat(path.c_str(), &info) != 0) {
+    stamps.insert(stamps.end(), {-1, -1, -1, -1, -1});
+    return;
+  }
+  stamps.insert(stamps.end(), {static_cast<int64_t>(info.st_dev), static_cast<int64_t>(info.st_ino),
+                               static_cast<int64_t>(info.st_size), static_cast<int64_t>(info.st_mtim.tv_sec),
+                               static_cast<int64_t>(info.st_mtim.tv_nsec)});
+}
+
+struct SharedContext {
+  std::weak_ptr<SSL_CTX> context;
+  std::vector<std::string> warnings;  // about the system store, said to every Client that uses it
+};
+
+struct ContextCache {
+  std::mutex mutex;
+  std::map<TrustKey, SharedContext> contexts;
+};
+
+ContextCache& Cache() {
+  // Holds weak references only: a context lives exactly as long as a connection or Client holds it.
+  static ContextCache* cache = new ContextCache;  // never destroyed: Clients may outlive static destructors
+  return *cache;
+}
+
+std::shared_ptr<SSL_CTX> MakeContext(const TlsTrust& trust, const char* certFile,
+                                     std::vector<std::string>& warnings, std::string& error) {
+  std::shared_ptr<SSL_CTX> context(SSL_CTX_new(TLS_client_method()), SSL_CTX_free);
+  if (!context) {
+    error = "cannot create a TLS context: " + LastOpenSslError();
+    return nullptr;
+  }
+  SSL_CTX* ctx = context.get();
+  SSL_CTX_set_options(ctx, SSL_OP_ALL);
+  SSL_CTX_set_min_proto_version(ctx, TLS1_2_VERSION);
+  SSL_CTX_set_verify(ctx, SSL_VERIFY_PEER, nullptr);
+  // Idle connections (a Client connected to the Gateway, a pooled HTTP connection) give their buffers back.
+  SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
   if (trust.useSystemCertificates) {
-    if (SSL_CTX_set_default_verify_dir(context) != 1) {
-      logger.Warning(std::string(component) + ": cannot use the system's certificate directory");
+    if (SSL_CTX_set_default_verify_dir(ctx) != 1) {
+      warnings.push_back("cannot use the system's certificate directory");
       ERR_clear_error();
     }
-    if (const char* file = std::getenv("SSL_CERT_FILE"); file && *file) {
-      if (SSL_CTX_load_verify_locations(context, file, nullptr) != 1) {
-        logger.Warning(std::string(component) + ": cannot load SSL_CERT_FILE " + file + ": " +
-                       LastOpenSslError());
-      }
+    if (certFile && SSL_CTX_load_verify_locations(ctx, certFile, nullptr) != 1)
+      warnings.push_back(std::string("cannot load SSL_CERT_FILE ") + certFile + ": " + LastOpenSslError());
+  }
+  if (!trust.caFile.empty() && SSL_CTX_load_verify_locations(ctx, trust.caFile.c_str(), nullptr) != 1) {
+    error = "cannot load the CA file " + trust.caFile + ": " + LastOpenSslError();
+    return nullptr;
+  }
+  return context;
+}
+
+}  // namespace
+
+std::shared_ptr<SSL_CTX> ClientTlsContext(const TlsTrust& trust, core::Logger& logger,
+                                          std::string_view component, std::string& error) {
+  const char* certFile = nullptr;
+  if (const char* file = std::getenv("SSL_CERT_FILE"); trust.useSystemCertificates && file && *file)
+    certFile = file;
+  TrustKey key;
+  key.system = trust.useSystemCertificates;
+  key.certFile = certFile ? certFile : "";
+  key.caFile = trust.caFile;
+  Stamp(key.certFile, key.stamps);
+  Stamp(key.caFile, key.stamps);
+
+  ContextCache& cache = Cache();
+  std::shared_ptr<SSL_CTX> context;
+  std::vector<std::string> warnings;
+  {
+    // Held while a missing context is made, so that Clients starting together load the store once.
+    std::lock_guard lock(cache.mutex);
+    std::erase_if(cache.contexts, [](const auto& entry) { return entry.second.context.expired(); });
+    if (auto found = cache.contexts.find(key); found != cache.contexts.end()) {
+      context = found->second.context.lock();
+      warnings = found->second.warnings;
+    }
+    if (!context) {
+      context = MakeContext(trust, certFile, warnings, error);
+      if (context) cache.contexts[key] = SharedContext{context, warnings};
     }
   }
-  if (!trust.caFile.empty() && SSL_CTX_load_verify_locations(context, trust.caFile.c_str(), nullptr) != 1) {
-    return "cannot load the CA file " + trust.caFile + ": " + LastOpenSslError();
-  }
-  return {};
+  for (const auto& warning : warnings)
+    logger.Warning(std::string(component) + ": " + warning);
+  return context;
 }
 
 void ExpectPeerName(SSL* ssl, const std::string& host) {

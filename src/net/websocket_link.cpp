@@ -193,7 +193,7 @@ bool IsCloseFrame(const error_code& ec) {
   return ec == websocket::error::closed;
 }
 
-asio::awaitable<ConnectResult> Connect(const Strand& strand, ssl::context& tls, const Url& url,
+asio::awaitable<ConnectResult> Connect(const Strand& strand, ssl::context* tls, const Url& url,
                                        const ConnectOptions& options, std::function<void()>& abort,
                                        const std::function<bool()>& stopped) {
   tcp::resolver resolver(strand);
@@ -209,7 +209,7 @@ asio::awaitable<ConnectResult> Connect(const Strand& strand, ssl::context& tls, 
     co_return result;
   }
   if (url.Secure()) {
-    auto ws = std::make_unique<TlsWs>(strand, tls);
+    auto ws = std::make_unique<TlsWs>(strand, *tls);
     ConnectResult result = co_await Handshake(std::move(ws), strand, url, endpoints, options, abort, stopped);
     co_return result;
   }

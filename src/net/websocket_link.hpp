@@ -81,8 +81,8 @@ struct ConnectResult {
 /// host-name verification, then the WebSocket handshake to `url.target`. All I/O runs on `strand`; the link
 /// uses it too. While a stage waits, `abort` holds what cancels it (the caller's interruption calls it); it
 /// is cleared on return. After each stage, `stopped()` true ends the attempt as a failure of that stage.
-/// `url` is ws:// or wss://; `tls` is used for wss:// only and must outlive the link.
-boost::asio::awaitable<ConnectResult> Connect(const Strand& strand, boost::asio::ssl::context& tls,
+/// `url` is ws:// or wss://; `tls` is used (and must be non-null) for wss:// only and must outlive the link.
+boost::asio::awaitable<ConnectResult> Connect(const Strand& strand, boost::asio::ssl::context* tls,
                                               const Url& url, const ConnectOptions& options,
                                               std::function<void()>& abort,
                                               const std::function<bool()>& stopped);

@@ -8,7 +8,7 @@
 
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
-#include "net/tls_setup.hpp"
+#include "net/client_tls.hpp"
 #include "net/url.hpp"
 #include "net/websocket_link.hpp"
 
@@ -198,13 +198,6 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     }
   }
 
-  void EnsureTls() {
-    if (tlsReady_) return;
-    tlsReady_ = true;
-    tlsError_ = net::ConfigureClientTls(
-        tls_.native_handle(), {options_.caFile, options_.useSystemCertificates}, *logger_, "Voice gateway");
-  }
-
   // TCP connect, TLS handshake with peer and host name verification (wss), WebSocket handshake.
   asio::awaitable<std::shared_ptr<Link>> Open(const std::string& text, std::string& failure) {
     std::optional<net::Url> url = net::ParseUrl(text);
@@ -213,9 +206,8 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       co_return nullptr;
     }
     if (url->Secure()) {
-      EnsureTls();
-      if (!tlsError_.empty()) {
-        failure = tlsError_;
+      if (!tls_.Get(*logger_)) {
+        failure = tls_.Error();
         co_return nullptr;
       }
     }
@@ -225,7 +217,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     options.connectTimeout = options_.connectTimeout;
     const std::function<bool()> stopped = [this] { return Stopped(); };
     net::ws::ConnectResult result =
-        co_await net::ws::Connect(strand_, tls_, *url, options, abortOpen_, stopped);
+        co_await net::ws::Connect(strand_, tls_.Get(*logger_), *url, options, abortOpen_, stopped);
     if (!result.link) {
       failure = std::move(result.failure);
       co_return nullptr;
@@ -434,9 +426,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   asio::steady_timer waitTimer_;
   asio::steady_timer helloTimer_;
   asio::steady_timer joinTimer_;
-  ssl::context tls_{ssl::context::tls_client};
-  std::string tlsError_;
-  bool tlsReady_ = false;
+  net::ClientTls tls_{net::TlsTrust{options_.caFile, options_.useSystemCertificates}, "Voice gateway"};
   std::function<void()> abortOpen_;
   std::shared_ptr<Link> link_;
 

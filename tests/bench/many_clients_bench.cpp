@@ -1,0 +1,377 @@
+// Many Clients in one process, as bots, load tests and game servers run them: N = 100, then 1,000 Clients on
+// one shared IoContext (one network thread), default options (the system's trust store as well as the
+// emulator's CA), each with UpdateToken and Connect() against the emulator. Each N runs in a child process of
+// its own, so that its memory figures start clean. Prints, per N: time until every Client is Ready, CPU time
+// per Client, resident memory per idle connected Client (RSS growth / N, measured once all are Ready and
+// quiet) and the process's threads.
+//
+// Baseline, in the same child process before the Clients: N bare connections made with OpenSSL and blocking
+// sockets: one TLS handshake (a verifying client context made once, as a shared one is), the WebSocket
+// upgrade, Hello, Identify and READY: the least one Gateway connection can cost. The last lines print the
+// SDK's CPU per Client over the baseline's CPU per connection (goal <= 2) and the memory per Client against
+// its 200 KiB goal.
+//
+// The emulator's Identify budget (1,000 per application per 24 h, as on the platform) is raised through its
+// admin API for this run: 2 x 1,100 Identifies are made.
+#include <platformpp/client.hpp>
+#include <platformpp/io_context.hpp>
+#include <platformpp/testkit/emulator.hpp>
+
+#include <openssl/err.h>
+#include <openssl/ssl.h>
+#include <openssl/x509v3.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr double kMemoryGoalKiB = 200;
+constexpr double kCpuGoalRatio = 2.0;
+
+double ProcessCpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+double ResidentKiB() {
+  std::ifstream statm("/proc/self/statm");
+  long size = 0, resident = 0;
+  statm >> size >> resident;
+  return static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1024.0;
+}
+
+int Threads() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("Threads:", 0) == 0) return std::atoi(line.c_str() + 8);
+  return 0;
+}
+
+struct Account {
+  uint64_t userId = 0;
+  std::string token;
+};
+
+// --- the baseline: one Gateway connection with OpenSSL and blocking sockets --------------------------------
+
+struct GatewayAddress {
+  std::string host;
+  int port = 0;
+  std::string path;
+};
+
+GatewayAddress ParseGateway(const std::string& url) {
+  // wss://127.0.0.1:PORT/path
+  GatewayAddress address;
+  const auto hostStart = url.find("://") + 3;
+  const auto colon = url.find(':', hostStart);
+  const auto slash = url.find('/', colon);
+  address.host = url.substr(hostStart, colon - hostStart);
+  address.port = std::atoi(url.substr(colon + 1, slash - colon - 1).c_str());
+  address.path = slash == std::string::npos ? "/" : url.substr(slash);
+  return address;
+}
+
+void WriteAll(SSL* ssl, const std::string& data) {
+  if (SSL_write(ssl, data.data(), static_cast<int>(data.size())) != static_cast<int>(data.size()))
+    throw std::runtime_error("baseline: TLS write failed");
+}
+
+/// Reads one unmasked server frame's payload (text; the emulator sends no fragments here).
+std::string ReadFrame(SSL* ssl, std::string& pending) {
+  auto need = [&](std::size_t n) {
+    char buffer[16384];
+    while (pending.size() < n) {
+      const int got = SSL_read(ssl, buffer, sizeof buffer);
+      if (got <= 0)
+        throw std::runtime_error("baseline: TLS read failed: " + std::to_string(SSL_get_error(ssl, got)) +
+                                 " " + ERR_error_string(ERR_get_error(), nullptr) + " after " + pending);
+      pending.append(buffer, static_cast<std::size_t>(got));
+    }
+  };
+  need(2);
+  uint64_t length = static_cast<uint8_t>(pending[1]) & 0x7f;
+  std::size_t header = 2;
+  if (length == 126) {
+    need(4);
+    length =
+        (static_cast<uint64_t>(static_cast<uint8_t>(pending[2])) << 8) | static_cast<uint8_t>(pending[3]);
+    header = 4;
+  } else if (length == 127) {
+    need(10);
+    length = 0;
+    for (int i = 2; i < 10; ++i)
+      length = (length << 8) | static_cast<uint8_t>(pending[static_cast<std::size_t>(i)]);
+    header = 10;
+  }
+  need(header + length);
+  if ((static_cast<uint8_t>(pending[0]) & 0x0f) == 0x8)
+    throw std::runtime_error("baseline: the server closed");
+  std::string payload = pending.substr(header, length);
+  pending.erase(0, header + length);
+  return payload;
+}
+
+std::string MaskedTextFrame(const std::string& payload, std::mt19937& random) {
+  std::string frame;
+  frame.push_back(static_cast<char>(0x81));
+  if (payload.size() < 126) {
+    frame.push_back(static_cast<char>(0x80 | payload.size()));
+  } else {
+    frame.push_back(static_cast<char>(0x80 | 126));
+    frame.push_back(static_cast<char>((payload.size() >> 8) & 0xff));
+    frame.push_back(static_cast<char>(payload.size() & 0xff));
+  }
+  char mask[4];
+  for (char& m : mask)
+    m = static_cast<char>(random() & 0xff);
+  frame.append(mask, 4);
+  for (std::size_t i = 0; i < payload.size(); ++i)
+    frame.push_back(static_cast<char>(payload[i] ^ mask[i % 4]));
+  return frame;
+}
+
+/// Connects, shakes hands (TLS with the peer's address checked, WebSocket), reads Hello, sends Identify and
+/// reads until READY. Returns the connection, open (it is closed after the measurement).
+struct BareConnection {
+  int fd = -1;
+  SSL* ssl = nullptr;
+  ~BareConnection() {
+    if (ssl) {
+      SSL_shutdown(ssl);
+      SSL_free(ssl);
+    }
+    if (fd >= 0) ::close(fd);
+  }
+};
+
+std::unique_ptr<BareConnection> ConnectBare(SSL_CTX* context, const GatewayAddress& address,
+                                            const std::string& token, std::mt19937& random) {
+  auto c = std::make_unique<BareConnection>();
+  c->fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in to{};
+  to.sin_family = AF_INET;
+  to.sin_port = htons(static_cast<uint16_t>(address.port));
+  ::inet_pton(AF_INET, address.host.c_str(), &to.sin_addr);
+  if (::connect(c->fd, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0)
+    throw std::runtime_error("baseline: connect failed");
+  int one = 1;
+  ::setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  c->ssl = SSL_new(context);
+  X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(c->ssl), address.host.c_str());
+  SSL_set_fd(c->ssl, c->fd);
+  if (SSL_connect(c->ssl) != 1) throw std::runtime_error("baseline: TLS handshake failed");
+  std::string key = "dGhlIHNhbXBsZSBub25jZQ==";
+  WriteAll(c->ssl, "GET " + address.path + "?v=10&encoding=json HTTP/1.1\r\nHost: " + address.host + ":" +
+                       std::to_string(address.port) +
+                       "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key +
+                       "\r\nSec-WebSocket-Version: 13\r\n\r\n");
+  std::string pending;
+  char buffer[4096];
+  while (pending.find("\r\n\r\n") == std::string::npos) {
+    const int got = SSL_read(c->ssl, buffer, sizeof buffer);
+    if (got <= 0)
+      throw std::runtime_error("baseline: no upgrade answer: " + std::to_string(SSL_get_error(c->ssl, got)));
+    pending.append(buffer, static_cast<std::size_t>(got));
+  }
+  if (pending.rfind("HTTP/1.1 101", 0) != 0)
+    throw std::runtime_error("baseline: upgrade refused: " + pending);
+  pending.erase(0, pending.find("\r\n\r\n") + 4);
+  if (ReadFrame(c->ssl, pending).find("\"op\":10") == std::string::npos)
+    throw std::runtime_error("baseline: no Hello");
+  WriteAll(c->ssl, MaskedTextFrame(R"({"op":2,"d":{"token":"Bearer )" + token +
+                                       R"(","properties":{"os":"linux","browser":"bare","device":"bare"},)"
+                                       R"("intents":0,"capabilities":0}})",
+                                   random));
+  for (;;) {
+    std::string frame;
+    try {
+      frame = ReadFrame(c->ssl, pending);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string("after Identify: ") + e.what());
+    }
+    if (frame.find("\"t\":\"READY\"") != std::string::npos) break;
+    if (frame.find("\"op\":9") != std::string::npos) throw std::runtime_error("baseline: invalid session");
+  }
+  return c;
+}
+
+// --- one N, in a child process ---------------------------------------------------------------------------
+
+struct Figures {
+  double baselineCpuMs = 0;  // per connection
+  double readySeconds = 0;
+  double cpuMsPerClient = 0;
+  double kibPerClient = 0;
+  int threads = 0;
+};
+
+Figures RunN(const platformpp::testkit::ConnectionInfo& info, uint64_t appId,
+             const std::vector<Account>& accounts, std::size_t n) {
+  Figures figures;
+  // Baseline: n bare connections, one after the other; CPU time of this process only (the emulator is
+  // another).
+  {
+    SSL_CTX* context = SSL_CTX_new(TLS_client_method());
+    SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
+    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
+    if (SSL_CTX_load_verify_locations(context, info.caFile.c_str(), nullptr) != 1)
+      throw std::runtime_error("baseline: CA file");
+    const GatewayAddress address = ParseGateway(info.gatewayUrl);
+    std::mt19937 random(7);
+    std::vector<std::unique_ptr<BareConnection>> open;
+    const double cpu0 = ProcessCpuSeconds();
+    for (std::size_t i = 0; i < n; ++i)
+      open.push_back(ConnectBare(context, address, accounts[i].token, random));
+    figures.baselineCpuMs = (ProcessCpuSeconds() - cpu0) * 1000 / static_cast<double>(n);
+    open.clear();
+    SSL_CTX_free(context);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));  // the emulator ends those sessions
+
+  const double rss0 = ResidentKiB();
+  const double cpu0 = ProcessCpuSeconds();
+  const auto t0 = Clock::now();
+  auto io = std::make_shared<platformpp::IoContext>(1);
+  std::vector<std::unique_ptr<platformpp::Client>> clients;
+  clients.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    platformpp::ClientOptions options;  // defaults: the system's store is trusted too
+    options.apiBase = info.apiBase;
+    options.caFile = info.caFile;
+    options.ioContext = io;
+    options.ipcEnabled = false;
+    auto client = std::make_unique<platformpp::Client>(std::move(options));
+    client->SetApplicationId(appId);
+    client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, accounts[n + i].token, [](auto) {});
+    client->Connect();
+    clients.push_back(std::move(client));
+  }
+  const auto deadline = Clock::now() + std::chrono::seconds(120);
+  for (;;) {
+    std::size_t ready = 0;
+    for (auto& client : clients) {
+      client->RunCallbacks();
+      if (client->GetStatus() == platformpp::Client::Status::Ready) ++ready;
+    }
+    if (ready == n) break;
+    if (Clock::now() > deadline)
+      throw std::runtime_error(std::to_string(ready) + " of " + std::to_string(n) +
+                               " Clients Ready in 120 s");
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  figures.readySeconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  figures.cpuMsPerClient = (ProcessCpuSeconds() - cpu0) * 1000 / static_cast<double>(n);
+  // Idle and connected: let the last answers and dispatches settle, then read the memory.
+  const auto settle = Clock::now() + std::chrono::seconds(2);
+  while (Clock::now() < settle) {
+    for (auto& client : clients)
+      client->RunCallbacks();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  figures.kibPerClient = (ResidentKiB() - rss0) / static_cast<double>(n);
+  figures.threads = Threads();
+  clients.clear();
+  return figures;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    platformpp::testkit::EmulatorProcess::Options options;
+    if (argc > 1) options.binary = argv[1];
+    options.ipc = false;
+    auto emulator = platformpp::testkit::EmulatorProcess::Start(options);
+    const auto& info = emulator->Connection();
+    platformpp::testkit::EmulatorAdmin admin(info);
+    auto app = admin.CreateApp("Many clients bench");
+    platformpp::testkit::EmulatorAdmin::GatewayLimits limits;
+    limits.identifyBudget = 100000;  // raised for this run (the platform's is 1,000 per 24 h)
+    admin.SetGatewayLimits(limits);
+    admin.SetGlobalRateLimit(0);
+
+    const std::vector<std::size_t> sizes{100, 1000};
+    // One account per baseline connection and per Client: 2 x the largest N.
+    std::vector<Account> accounts;
+    for (std::size_t i = 0; i < 2 * sizes.back(); ++i) {
+      auto user = admin.CreateUser("crowd_" + std::to_string(i));
+      accounts.push_back({user.id, admin.MintToken(user.id, app.id, "openid sdk.social_layer").accessToken});
+    }
+
+    std::vector<Figures> results;
+    for (std::size_t n : sizes) {
+      int pipe[2];
+      if (::pipe(pipe) != 0) throw std::runtime_error("pipe");
+      std::fflush(stdout);
+      const pid_t child = ::fork();
+      if (child == 0) {
+        ::close(pipe[0]);
+        int code = 0;
+        try {
+          Figures f = RunN(info, app.id, accounts, n);
+          if (::write(pipe[1], &f, sizeof f) != static_cast<ssize_t>(sizeof f)) code = 3;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "N = %zu: %s\n", n, e.what());
+          code = 2;
+        }
+        std::fflush(nullptr);
+        ::_exit(code);
+      }
+      ::close(pipe[1]);
+      Figures f;
+      const bool got = ::read(pipe[0], &f, sizeof f) == static_cast<ssize_t>(sizeof f);
+      ::close(pipe[0]);
+      int status = 0;
+      ::waitpid(child, &status, 0);
+      if (!got || !WIFEXITED(status) || WEXITSTATUS(status) != 0) throw std::runtime_error("a run failed");
+      results.push_back(f);
+      std::printf(
+          "N = %4zu: all Ready in %.2f s; CPU %.2f ms per Client (baseline %.2f ms per bare connection); "
+          "%.0f KiB per idle connected Client; %d threads\n",
+          n, f.readySeconds, f.cpuMsPerClient, f.baselineCpuMs, f.kibPerClient, f.threads);
+    }
+    const Figures& small = results.front();
+    const Figures& large = results.back();
+    std::printf(
+        "growth 100 -> 1000: time x%.1f, CPU per Client x%.2f, memory per Client x%.2f (linear: x10, "
+        "x1, x1)\n",
+        large.readySeconds / small.readySeconds, large.cpuMsPerClient / small.cpuMsPerClient,
+        large.kibPerClient / small.kibPerClient);
+    for (const Figures* f : {&small, &large}) {
+      const double ratio = f->cpuMsPerClient / f->baselineCpuMs;
+      std::printf(
+          "ratio (N = %s): SDK CPU per Client / bare connection = %.2f (goal <= %.1f); memory %.0f KiB "
+          "/ %.0f KiB goal = %.2f\n",
+          f == &small ? "100" : "1000", ratio, kCpuGoalRatio, f->kibPerClient, kMemoryGoalKiB,
+          f->kibPerClient / kMemoryGoalKiB);
+    }
+    return 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "many_clients_bench: %s\n", e.what());
+    return 1;
+  }
+}
