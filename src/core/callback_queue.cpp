@@ -1,5 +1,7 @@
 #include "core/callback_queue.hpp"
 
+#include <algorithm>
+
 namespace platformpp::core {
 
 CallbackQueue::~CallbackQueue() {
@@ -11,12 +13,13 @@ CallbackQueue::~CallbackQueue() {
 }
 
 CallbackSlot& CallbackQueue::Slot() {
-  if (pending_.empty() || pending_.back()->count == kChunkSlots) {
+  if (pending_.empty() || pending_.back()->count == pending_.back()->capacity) {
     if (!spare_.empty()) {
       pending_.push_back(std::move(spare_.back()));
       spare_.pop_back();
     } else {
-      pending_.push_back(std::make_unique<Chunk>());
+      const std::size_t previous = pending_.empty() ? 0 : pending_.back()->capacity;
+      pending_.push_back(std::make_unique<Chunk>(std::clamp(2 * previous, kMinChunkSlots, kMaxChunkSlots)));
     }
   }
   Chunk& chunk = *pending_.back();

@@ -73,9 +73,15 @@ class CallbackQueue {
   }
 
  private:
-  static constexpr std::size_t kChunkSlots = 1024;
+  // Chunks grow from 16 slots (about 1 KiB) to 1,024 (72 KiB) within a burst: an idle Client keeps a few
+  // small ones, not the worst case (many Clients live in one process), and a burst of a million callbacks
+  // still costs one allocation per 1,024.
+  static constexpr std::size_t kMinChunkSlots = 16;
+  static constexpr std::size_t kMaxChunkSlots = 1024;
   struct Chunk {
-    CallbackSlot slots[kChunkSlots];
+    explicit Chunk(std::size_t slotCount) : slots(new CallbackSlot[slotCount]), capacity(slotCount) {}
+    std::unique_ptr<CallbackSlot[]> slots;
+    std::size_t capacity;
     std::size_t count = 0;
   };
   using ChunkList = std::vector<std::unique_ptr<Chunk>>;
