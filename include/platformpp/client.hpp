@@ -46,7 +46,8 @@ struct ClientOptions {
   std::string apiBase = "https://discord.com/api/v10";
   /// PEM file of extra certificate authorities to trust (e.g. the emulator's `ca_file`).
   std::string caFile;
-  /// Trust the system's certificate store as well. TLS peer and host name verification is always on.
+  /// Trust the system's certificate store as well. TLS peer and host name verification is always on. Clients
+  /// of one process with the same trust settings (and unchanged files) share one loaded store.
   bool useSystemCertificates = true;
   /// Share network threads with other Clients; null gives this Client a network thread of its own.
   std::shared_ptr<IoContext> ioContext;

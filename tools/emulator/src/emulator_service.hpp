@@ -449,6 +449,9 @@ class EmulatorService {
   void voice_speaking(std::uint64_t id, const rapidjson::Value& d);
   static std::string speaking_json(const VoiceSession& session);
   [[nodiscard]] std::string voice_settings_json() const;
+  // The optional "user_id" of an admin voice request's body.
+  std::variant<std::optional<std::string>, HttpResponse> voice_target_user(const RouteContext& context,
+                                                                           rapidjson::Document& body);
   std::variant<std::vector<std::uint64_t>, HttpResponse> voice_select(const RouteContext& context,
                                                                       rapidjson::Document& body);
   HttpResponse admin_voice_sessions(const RouteContext& context);

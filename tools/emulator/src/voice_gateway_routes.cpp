@@ -725,7 +725,7 @@ HttpResponse EmulatorService::admin_voice_settings(const RouteContext& context) 
   return HttpResponse::json(200, voice_settings_json());
 }
 
-std::variant<std::vector<std::uint64_t>, HttpResponse> EmulatorService::voice_select(
+std::variant<std::optional<std::string>, HttpResponse> EmulatorService::voice_target_user(
     const RouteContext& context, rapidjson::Document& body) {
   if (context.request.body.empty()) {
     body.SetObject();
@@ -734,8 +734,16 @@ std::variant<std::vector<std::uint64_t>, HttpResponse> EmulatorService::voice_se
   }
   FieldErrors errors;
   BodyFields fields(body, errors);
-  const auto user_id = fields.string("user_id", false);
+  auto user_id = fields.string("user_id", false);
   if (!errors.empty()) return invalid_form_body(errors);
+  return user_id ? std::optional<std::string>(std::string(*user_id)) : std::nullopt;
+}
+
+std::variant<std::vector<std::uint64_t>, HttpResponse> EmulatorService::voice_select(
+    const RouteContext& context, rapidjson::Document& body) {
+  auto target = voice_target_user(context, body);
+  if (auto* error = std::get_if<HttpResponse>(&target)) return std::move(*error);
+  const auto& user_id = std::get<std::optional<std::string>>(target);
   std::vector<std::uint64_t> ids;
   for (const auto& [id, connection] : voice_.connections) {
     if (user_id) {
@@ -782,15 +790,9 @@ HttpResponse EmulatorService::admin_voice_close(const RouteContext& context) {
 // it then ends that session only) or its connection is closed; Identify with the new token starts afresh.
 HttpResponse EmulatorService::admin_voice_move(const RouteContext& context) {
   rapidjson::Document body;
-  if (context.request.body.empty()) {
-    body.SetObject();
-  } else if (auto error = read_json_object(context.request, body)) {
-    return std::move(*error);
-  }
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto user_id = fields.string("user_id", false);
-  if (!errors.empty()) return invalid_form_body(errors);
+  auto target = voice_target_user(context, body);
+  if (auto* error = std::get_if<HttpResponse>(&target)) return std::move(*error);
+  const auto& user_id = std::get<std::optional<std::string>>(target);
   std::size_t moved = 0;
   for (auto& [key, state] : voice_.states) {
     if (user_id && state.user_id != *user_id) continue;
