@@ -8,6 +8,7 @@
 #include "core/guarded_call.hpp"
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
+#include "gateway/gateway_url_cache.hpp"
 #include "gateway/session_policy.hpp"
 #include "gateway/zlib_stream.hpp"
 #include "net/client_tls.hpp"
@@ -25,6 +26,7 @@
 #include <boost/asio/use_awaitable.hpp>
 
 #include <random>
+#include <utility>
 
 namespace platformpp::gateway {
 namespace {
@@ -57,12 +59,14 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   Impl(asio::io_context& io, std::shared_ptr<core::Logger> logger, net::HttpClient& http,
        GatewayOptions options)
       : strand_(asio::make_strand(io)),
+        urlCache_(GatewayUrlCache::Of(io)),
         logger_(std::move(logger)),
         http_(http),
         options_(std::move(options)),
         backoff_(options_.backoffInitial, options_.backoffMaximum, random_),
         heartbeatTimer_(strand_),
         waitTimer_(strand_),
+        urlWaitTimer_(strand_),
         helloTimer_(strand_),
         decoder_(options_.maxMessageBytes) {}
   ~Impl() { stopped_.set_value(); }
@@ -162,6 +166,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   // Cancels whatever the session loop waits for (HTTP, backoff, connect, Hello, heartbeats).
   void Interrupt() {
     waitTimer_.cancel();
+    urlWaitTimer_.cancel();
     helloTimer_.cancel();
     heartbeatTimer_.cancel();
     heartbeat_.Stop();
@@ -194,10 +199,9 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     next_ = sessionId_.empty() ? NextStep::Identify : next_;
     while (wanted_ && !shutdown_) {
       if (gatewayUrl_.empty()) {
-        SetStatus(Status::HttpWait);
         int32_t httpStatus = 0;
         std::string failure;
-        bool ok = co_await FetchGatewayUrl(httpStatus, failure);
+        bool ok = co_await ObtainGatewayUrl(httpStatus, failure);
         if (!wanted_ || shutdown_) break;
         if (!ok) {
           if (httpStatus == 401 || httpStatus == 403) {
@@ -235,10 +239,18 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
           logger_->Error("Gateway: " + failure);
         }
         everConnected = true;  // later attempts show as Reconnecting
+        if (!resume || resumeUrl_.empty()) {
+          // The Gateway may have moved: ask GET /gateway again. A URL another Client fetched earlier may
+          // just be stale, so that one is asked again at once; one fetched for this attempt backs off.
+          urlCache_.Forget(options_.apiBase, gatewayUrl_);
+          gatewayUrl_.clear();
+          if (std::exchange(urlFromCache_, false)) continue;
+        }
         co_await Backoff(failure);
         continue;
       }
       everConnected = true;
+      urlFromCache_ = false;  // proven
       link_ = link;
       SetStatus(Status::Connected);
       std::optional<int> closeCode;
@@ -282,6 +294,35 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     waitTimer_.expires_after(delay);
     error_code ec;
     co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+  }
+
+  // The URL from the process's cache; or, while another Client fetches it, after that fetch; or fetched
+  // here and shared.
+  asio::awaitable<bool> ObtainGatewayUrl(int32_t& httpStatus, std::string& failure) {
+    while (wanted_ && !shutdown_) {
+      GatewayUrlCache::Lookup lookup = urlCache_.Find(options_.apiBase, [weak = weak_from_this()] {
+        if (auto self = weak.lock()) asio::post(self->strand_, [self] { self->urlWaitTimer_.cancel(); });
+      });
+      if (lookup.url) {
+        gatewayUrl_ = std::move(*lookup.url);
+        urlFromCache_ = true;
+        co_return true;
+      }
+      SetStatus(Status::HttpWait);
+      if (lookup.fetch) {
+        GatewayUrlCache::Fetch fetch = std::move(lookup.fetch);
+        urlFromCache_ = false;
+        bool ok = co_await FetchGatewayUrl(httpStatus, failure);
+        if (ok) fetch.Store(gatewayUrl_);
+        co_return ok;  // a failed fetch lets the next waiting Client try
+      }
+      // Another Client's fetch is in flight: its end wakes this one (a wake-up left from an earlier wait only
+      // makes this ask again).
+      urlWaitTimer_.expires_at(SteadyClock::time_point::max());
+      error_code ec;
+      co_await urlWaitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+    }
+    co_return false;
   }
 
   asio::awaitable<bool> FetchGatewayUrl(int32_t& httpStatus, std::string& failure) {
@@ -550,13 +591,15 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
 
   std::promise<void> stopped_;
   Strand strand_;
+  GatewayUrlCache& urlCache_;
   std::shared_ptr<core::Logger> logger_;
   net::HttpClient& http_;
   GatewayOptions options_;
   std::mt19937_64 random_{std::random_device{}()};
   ReconnectBackoff backoff_;
   asio::steady_timer heartbeatTimer_;
-  asio::steady_timer waitTimer_;  // backoff, and the wait for GET /gateway
+  asio::steady_timer waitTimer_;     // backoff, and the wait for GET /gateway
+  asio::steady_timer urlWaitTimer_;  // the wait for another Client's GET /gateway
   asio::steady_timer helloTimer_;
   ZlibStreamDecoder decoder_;
   net::ClientTls tls_{net::TlsTrust{options_.caFile, options_.useSystemCertificates}, "Gateway"};
@@ -569,6 +612,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   std::function<void()> abortOpen_;
   std::shared_ptr<Link> link_;
   std::string gatewayUrl_;
+  bool urlFromCache_ = false;  // gatewayUrl_ came from the process's cache, not from this Client's fetch
   std::string sessionId_;
   std::string resumeUrl_;
   std::string token_;

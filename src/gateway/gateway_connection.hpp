@@ -1,6 +1,7 @@
 #pragma once
 // The SDK's Gateway session (protocols.md section 3) over a TLS WebSocket (plain ws:// when the API base is
-// http://, the emulator's --plain-http): GET {apiBase}/gateway through the Client's HttpClient, Hello,
+// http://, the emulator's --plain-http): GET {apiBase}/gateway through the Client's HttpClient (once per
+// IoContext and API base: gateway_url_cache.hpp), Hello,
 // heartbeats, Identify/Resume, READY/RESUMED, replay with duplicates dropped, zlib-stream transport
 // compression, and reconnection with jittered capped backoff as session_policy.hpp decides. All I/O runs on
 // one strand of the Client's IoContext; the header stays free of Asio.

@@ -44,6 +44,7 @@
 #include <cstdlib>
 #include <deque>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <unordered_map>
 
@@ -68,8 +69,6 @@ using Resolver = asio::ip::basic_resolver<tcp, Strand>;
 using TlsStream = ssl::stream<Socket>;
 
 constexpr asio::use_awaitable_t<Strand> kAwait;
-// Below the idle timeouts servers commonly use (60 s and more), so we close first.
-constexpr auto kMaxIdle = std::chrono::seconds(50);
 
 bool IEquals(std::string_view a, std::string_view b) noexcept {
   if (a.size() != b.size()) return false;
@@ -329,6 +328,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     asio::dispatch(strand_, [self = shared_from_this()] {
       self->shutdown_ = true;
       self->cancels_.CancelAll();
+      self->reaper_.cancel();
       for (auto& [origin, pool] : self->pools_) {
         for (auto& connection : pool.idle)
           connection->Close();
@@ -700,7 +700,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   // The most recently used idle connection that is still open, checked out; null when there is none.
-  static std::unique_ptr<Connection> TakeIdle(Pool& pool) {
+  std::unique_ptr<Connection> TakeIdle(Pool& pool) const {
     while (!pool.idle.empty()) {
       auto connection = std::move(pool.idle.back());
       pool.idle.pop_back();
@@ -714,8 +714,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   // Servers close idle keep-alive connections. Sending on one that is gone fails in a way that cannot be
   // retried safely for a POST, so look first: too long idle, or a FIN (or anything at all) waiting, and it is
   // dropped.
-  static bool StillOpen(Connection& connection) {
-    if (SteadyClock::now() - connection.idleSince > kMaxIdle) return false;
+  bool StillOpen(Connection& connection) const {
+    if (SteadyClock::now() - connection.idleSince > options_.idleTimeout) return false;
     char byte;
     ssize_t n = ::recv(connection.Tcp().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
@@ -727,8 +727,40 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     --pool.open;
     if (static_cast<int>(pool.idle.size()) < options_.maxConnectionsPerOrigin) {
       pool.idle.push_back(std::move(connection));
+      ArmReaper();
     }
     WakeWaiter(pool);
+  }
+
+  // Idle connections are closed once they could not be reused anyway (options_.idleTimeout): an idle TLS
+  // connection holds about 80 KiB and a socket, and a Client that sits on its Gateway session may not send a
+  // request for hours. One timer for the whole client, set for the oldest idle connection.
+  void ArmReaper() {
+    if (reaperArmed_ || shutdown_) return;
+    std::optional<SteadyClock::time_point> oldest;
+    for (auto& [origin, pool] : pools_) {
+      if (!pool.idle.empty() && (!oldest || pool.idle.front()->idleSince < *oldest))
+        oldest = pool.idle.front()->idleSince;  // each pool's front is its longest idle
+    }
+    if (!oldest) return;
+    reaperArmed_ = true;
+    reaper_.expires_at(*oldest + options_.idleTimeout);
+    reaper_.async_wait([weak = weak_from_this()](error_code) {
+      auto self = weak.lock();
+      if (!self) return;
+      self->reaperArmed_ = false;
+      self->Reap(SteadyClock::now());
+      self->ArmReaper();
+    });
+  }
+
+  void Reap(SteadyClock::time_point now) {
+    for (auto& [origin, pool] : pools_) {
+      while (!pool.idle.empty() && now - pool.idle.front()->idleSince >= options_.idleTimeout) {
+        pool.idle.front()->Close();
+        pool.idle.pop_front();
+      }
+    }
   }
 
   void ReleaseBroken(const std::string& origin) {
@@ -784,6 +816,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   std::shared_ptr<const Endpoint> routeEndpoint_;
   std::string routeKey_;
   CancelRegistry cancels_;
+  Timer reaper_{strand_};
+  bool reaperArmed_ = false;
   bool shutdown_ = false;
 };
 

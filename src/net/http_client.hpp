@@ -29,6 +29,9 @@ struct HttpClientOptions {
   std::string userAgent = "platformpp";
   std::chrono::milliseconds timeout{30000};
   int maxConnectionsPerOrigin = 8;
+  /// A keep-alive connection idle this long is closed. Below the idle timeouts servers commonly use (60 s and
+  /// more), so that we close first and never send on a connection the server is closing.
+  std::chrono::milliseconds idleTimeout{50000};
   int maxAttempts = 3;  ///< network attempts for retry-safe requests (network errors, 5xx)
   std::chrono::milliseconds backoffInitial{250};
   std::chrono::milliseconds backoffMaximum{4000};

@@ -9,9 +9,11 @@
 #include "core/asio_prelude.hpp"
 
 #include "core/callback_queue.hpp"
+#include "core/io_context_access.hpp"
 #include "core/logger.hpp"
 #include "emulator_fixture.hpp"
 #include "gateway/gateway_connection.hpp"
+#include "gateway/gateway_url_cache.hpp"
 #include "net/http_client.hpp"
 
 #include <platformpp/client.hpp>
@@ -445,8 +447,10 @@ bool Eventually(F condition, std::chrono::milliseconds timeout = 5000ms) {
 // gateway::GatewayConnection on its own, with the Client's building blocks.
 
 struct SessionHarness {
-  explicit SessionHarness(const std::string& apiBase, bool compress = true, std::string caFile = {})
-      : http(*io, logger, HttpOptions(caFile)) {
+  explicit SessionHarness(const std::string& apiBase, bool compress = true, std::string caFile = {},
+                          std::shared_ptr<platformpp::IoContext> sharedIo = nullptr)
+      : io(sharedIo ? std::move(sharedIo) : std::make_shared<platformpp::IoContext>(1)),
+        http(*io, logger, HttpOptions(caFile)) {
     platformpp::gateway::GatewayOptions options;
     options.apiBase = apiBase;
     options.caFile = std::move(caFile);
@@ -485,7 +489,7 @@ struct SessionHarness {
     return static_cast<int>(std::count(statuses.begin(), statuses.end(), status));
   }
 
-  std::shared_ptr<platformpp::IoContext> io = std::make_shared<platformpp::IoContext>(1);
+  std::shared_ptr<platformpp::IoContext> io;
   std::shared_ptr<platformpp::core::CallbackQueue> queue =
       std::make_shared<platformpp::core::CallbackQueue>();
   std::shared_ptr<platformpp::core::Logger> logger = std::make_shared<platformpp::core::Logger>(queue);
@@ -539,6 +543,67 @@ TEST_CASE("gateway: Hello, Identify, READY -> Ready; heartbeats answered; zlib-s
 
   server.Dispatch("PRESENCE_UPDATE", R"({"user":{"id":"2"},"status":"online"})");
   REQUIRE(Eventually([&] { return session.Count("PRESENCE_UPDATE") == 1; }));
+}
+
+TEST_CASE("gateway: the sessions of one IoContext ask GET /gateway once; another IoContext asks itself") {
+  FakeGateway server;
+  auto io = std::make_shared<platformpp::IoContext>(1);
+  {
+    // Started together: one fetch, the others wait for its answer.
+    std::vector<std::unique_ptr<SessionHarness>> crowd;
+    for (int i = 0; i < 5; ++i)
+      crowd.push_back(std::make_unique<SessionHarness>(server.ApiBase(), true, std::string(), io));
+    for (auto& session : crowd)
+      session->gateway->Connect();
+    REQUIRE(Eventually([&] {
+      return std::all_of(crowd.begin(), crowd.end(),
+                         [](auto& session) { return session->StatusCount(Client::Status::Connected) >= 1; });
+    }));
+    CHECK(server.Snapshot().httpGateway == 1);
+    CHECK(server.Snapshot().websockets >= 5);
+  }
+  // A later session on the same IoContext goes straight to the Gateway.
+  SessionHarness later(server.ApiBase(), true, std::string(), io);
+  later.gateway->Connect();
+  REQUIRE(Eventually([&] { return later.Status() == Client::Status::Ready; }));
+  {
+    std::lock_guard lock(later.mutex);
+    std::vector<Client::Status> expected = {Client::Status::Connecting, Client::Status::Connected,
+                                            Client::Status::Ready};
+    CHECK(later.statuses == expected);
+  }
+  CHECK(server.Snapshot().httpGateway == 1);
+  later.gateway->Disconnect();
+  REQUIRE(Eventually([&] { return later.Status() == Client::Status::Disconnected; }));
+
+  // Its own IoContext, its own fetch.
+  SessionHarness apart(server.ApiBase());
+  apart.gateway->Connect();
+  REQUIRE(Eventually([&] { return apart.Status() == Client::Status::Ready; }));
+  CHECK(server.Snapshot().httpGateway == 2);
+}
+
+TEST_CASE("gateway: a shared URL that no longer connects is forgotten and fetched again at once") {
+  FakeGateway server;
+  auto io = std::make_shared<platformpp::IoContext>(1);
+  // Another session of this IoContext learnt a URL that has gone since (port 1: refused).
+  auto& cache = platformpp::gateway::GatewayUrlCache::Of(platformpp::core::IoContextAccess::Get(*io));
+  cache.Find(server.ApiBase(), {}).fetch.Store("ws://127.0.0.1:1");
+  SessionHarness session(server.ApiBase(), true, std::string(), io);
+  session.gateway->Connect();
+  REQUIRE(Eventually([&] { return session.Status() == Client::Status::Ready; }));
+  {
+    // No backoff between the stale URL and the fetch (a backoff shows as Reconnecting before HttpWait).
+    std::lock_guard lock(session.mutex);
+    std::vector<Client::Status> expected = {Client::Status::Connecting, Client::Status::HttpWait,
+                                            Client::Status::Reconnecting, Client::Status::Connected,
+                                            Client::Status::Ready};
+    CHECK(session.statuses == expected);
+  }
+  CHECK(server.Snapshot().httpGateway == 1);
+  auto now = cache.Find(server.ApiBase(), {});
+  REQUIRE(now.url);
+  CHECK(*now.url == server.WsUrl());
 }
 
 TEST_CASE("gateway: a drop mid-stream resumes with the last seq; replayed dispatches arrive exactly once") {

@@ -1,0 +1,208 @@
+// The HTTP client's keep-alive pool against a bare local server: an idle connection serves the next request,
+// and one idle for idleTimeout is closed by the client even when no request comes (an idle TLS connection
+// holds about 80 KiB; a Client that only sits on its Gateway session may not send a request for hours).
+#include "core/asio_prelude.hpp"
+
+#include "core/callback_queue.hpp"
+#include "core/logger.hpp"
+#include "net/http_client.hpp"
+
+#include <platformpp/io_context.hpp>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/write.hpp>
+
+#include <doctest/doctest.h>
+
+#include <chrono>
+#include <future>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace http_connection_pool_test {
+
+using namespace platformpp;
+using namespace std::chrono_literals;
+namespace asio = boost::asio;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+// Serves keep-alive answers on every connection it accepts and records when each connection's client end
+// closed (or the connection failed).
+class KeepAliveServer {
+ public:
+  KeepAliveServer() : acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+    port_ = acceptor_.local_endpoint().port();
+    thread_ = std::thread([this] { Accept(); });
+  }
+  ~KeepAliveServer() {
+    stopping_ = true;
+    {
+      tcp::socket wake(io_);
+      boost::system::error_code ignored;
+      wake.connect(acceptor_.local_endpoint(), ignored);
+    }
+    thread_.join();
+    std::vector<std::thread> serving;
+    {
+      std::lock_guard lock(mutex_);
+      for (auto& socket : sockets_) {
+        boost::system::error_code ignored;
+        socket->shutdown(tcp::socket::shutdown_both, ignored);
+      }
+      serving.swap(serving_);
+    }
+    for (auto& thread : serving)
+      thread.join();
+  }
+
+  std::string Url() const { return "http://127.0.0.1:" + std::to_string(port_) + "/ping"; }
+
+  struct Snapshot {
+    int accepted = 0;
+    int requests = 0;
+    std::vector<Clock::time_point> answeredLast;  // per connection: its last answer
+    std::vector<Clock::time_point> closed;        // per connection that has ended
+  };
+  Snapshot Get() {
+    std::lock_guard lock(mutex_);
+    return state_;
+  }
+
+ private:
+  void Accept() {
+    for (;;) {
+      auto socket = std::make_shared<tcp::socket>(io_);
+      boost::system::error_code ec;
+      acceptor_.accept(*socket, ec);
+      if (stopping_ || ec) return;
+      std::lock_guard lock(mutex_);
+      sockets_.push_back(socket);
+      const std::size_t index = static_cast<std::size_t>(state_.accepted++);
+      state_.answeredLast.emplace_back();
+      serving_.emplace_back([this, socket, index] { Serve(*socket, index); });
+    }
+  }
+
+  void Serve(tcp::socket& socket, std::size_t index) {
+    std::string pending;
+    for (;;) {
+      boost::system::error_code ec;
+      std::size_t end = asio::read_until(socket, asio::dynamic_buffer(pending), "\r\n\r\n", ec);
+      if (ec) break;  // the client closed (or the test ends)
+      pending.erase(0, end);
+      {
+        std::lock_guard lock(mutex_);
+        ++state_.requests;
+      }
+      const std::string answer =
+          "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+      asio::write(socket, asio::buffer(answer), ec);
+      if (ec) break;
+      std::lock_guard lock(mutex_);
+      state_.answeredLast[index] = Clock::now();
+    }
+    std::lock_guard lock(mutex_);
+    state_.closed.push_back(Clock::now());
+  }
+
+  asio::io_context io_;  // blocking sockets only
+  tcp::acceptor acceptor_;
+  uint16_t port_ = 0;
+  std::thread thread_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  Snapshot state_;
+  std::vector<std::shared_ptr<tcp::socket>> sockets_;
+  std::vector<std::thread> serving_;
+};
+
+struct Http {
+  explicit Http(std::chrono::milliseconds idleTimeout) {
+    net::HttpClientOptions options;
+    options.idleTimeout = idleTimeout;
+    client = std::make_unique<net::HttpClient>(*io, logger, options);
+  }
+  ~Http() {
+    client->Shutdown();
+    queue->Shutdown();
+  }
+  int Get(const std::string& url) {
+    net::HttpRequest request;
+    request.method = "GET";
+    request.url = url;
+    std::promise<int> status;
+    auto future = status.get_future();
+    client->Send(std::move(request), [&](net::HttpResponse response) { status.set_value(response.status); });
+    return future.get();
+  }
+
+  std::shared_ptr<IoContext> io = std::make_shared<IoContext>(1);
+  std::shared_ptr<core::CallbackQueue> queue = std::make_shared<core::CallbackQueue>();
+  std::shared_ptr<core::Logger> logger = std::make_shared<core::Logger>(queue);
+  std::unique_ptr<net::HttpClient> client;
+};
+
+template <class F>
+bool Eventually(F condition, std::chrono::milliseconds timeout) {
+  const auto deadline = Clock::now() + timeout;
+  while (Clock::now() < deadline) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(5ms);
+  }
+  return condition();
+}
+
+TEST_CASE("HTTP pool: requests within the idle timeout share one connection") {
+  KeepAliveServer server;
+  Http http(2000ms);
+  for (int i = 0; i < 5; ++i) {
+    REQUIRE(http.Get(server.Url()) == 200);
+    std::this_thread::sleep_for(50ms);
+  }
+  auto state = server.Get();
+  CHECK(state.accepted == 1);
+  CHECK(state.requests == 5);
+  CHECK(state.closed.empty());
+}
+
+TEST_CASE("HTTP pool: a connection idle for idleTimeout is closed by the client without another request") {
+  KeepAliveServer server;
+  Http http(300ms);
+  REQUIRE(http.Get(server.Url()) == 200);
+  REQUIRE(Eventually([&] { return !server.Get().closed.empty(); }, 3000ms));
+  auto state = server.Get();
+  REQUIRE(state.accepted == 1);
+  const auto idle =
+      std::chrono::duration_cast<std::chrono::milliseconds>(state.closed[0] - state.answeredLast[0]);
+  CHECK(idle >= 290ms);  // not before its time (the client's clock started a little after the answer)
+  CHECK(idle < 2000ms);
+
+  // The next request opens a new connection, which is reaped in turn; one in use is never reaped.
+  REQUIRE(http.Get(server.Url()) == 200);
+  REQUIRE(http.Get(server.Url()) == 200);
+  CHECK(server.Get().accepted == 2);
+  REQUIRE(Eventually([&] { return server.Get().closed.size() == 2; }, 3000ms));
+  CHECK(server.Get().requests == 3);
+}
+
+TEST_CASE("HTTP pool: a connection that serves again before its idle timeout stays open") {
+  KeepAliveServer server;
+  Http http(400ms);
+  // Each request comes 250 ms after the last: the idle clock restarts, so the connection never lapses.
+  for (int i = 0; i < 5; ++i) {
+    REQUIRE(http.Get(server.Url()) == 200);
+    std::this_thread::sleep_for(250ms);
+  }
+  auto state = server.Get();
+  CHECK(state.accepted == 1);
+  CHECK(state.closed.empty());
+  REQUIRE(Eventually([&] { return server.Get().closed.size() == 1; }, 3000ms));
+}
+
+}  // namespace http_connection_pool_test
