@@ -50,7 +50,7 @@ SecretTree::SecretTree(const Secret& encryptionSecret, uint32_t leaves)
 }
 
 void SecretTree::Expose(LeafIndex leaf) {
-  const NodeIndex target = LeafNode(leaf);
+  const NodeIndex target = NodeOfLeaf(leaf);
   // The path from the leaf up; the lowest node on it that still holds a secret is where derivation starts.
   std::vector<NodeIndex> path = DirectPath(target, leaves_);
   path.insert(path.begin(), target);

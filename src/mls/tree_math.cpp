@@ -10,6 +10,7 @@ namespace platformpp::mls {
 namespace {
 
 void CheckInTree(NodeIndex node, uint32_t leaves) {
+  if (leaves > kMaxLeaves) throw Error("MLS: a tree of more than 2^30 leaves");
   if (node >= NodeWidth(leaves))
     throw Error("MLS: node " + std::to_string(node) + " is outside a tree of " + std::to_string(leaves) +
                 " leaves");
@@ -27,11 +28,12 @@ uint32_t Level(NodeIndex node) {
 
 NodeIndex Root(uint32_t leaves) {
   if (leaves == 0) throw Error("MLS: an empty tree has no root");
+  if (leaves > kMaxLeaves) throw Error("MLS: a tree of more than 2^30 leaves");
   const uint32_t width = NodeWidth(leaves);
   return (1u << (std::bit_width(width) - 1)) - 1;
 }
 
-NodeIndex LeafNode(LeafIndex leaf) {
+NodeIndex NodeOfLeaf(LeafIndex leaf) {
   return 2 * leaf;
 }
 
@@ -89,6 +91,7 @@ std::vector<NodeIndex> Copath(NodeIndex node, uint32_t leaves) {
 bool IsAncestor(NodeIndex ancestor, NodeIndex node) {
   // The subtree under a node of level k spans [a - (2^k - 1), a + (2^k - 1)].
   const uint32_t k = Level(ancestor);
+  if (k > 30) return false;  // not a node of any tree
   const uint32_t span = (1u << k) - 1;
   return node + span >= ancestor && node <= ancestor + span;
 }

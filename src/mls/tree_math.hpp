@@ -10,12 +10,15 @@ namespace platformpp::mls {
 using NodeIndex = uint32_t;
 using LeafIndex = uint32_t;
 
+/// Far above any group (DAVE calls have at most a few hundred members); keeps every index within 32 bits.
+constexpr uint32_t kMaxLeaves = 1u << 30;
+
 /// The number of nodes of a tree with `leaves` leaves (0 for none).
 uint32_t NodeWidth(uint32_t leaves);
 /// Trailing one bits: 0 for a leaf.
 uint32_t Level(NodeIndex node);
 NodeIndex Root(uint32_t leaves);
-NodeIndex LeafNode(LeafIndex leaf);
+NodeIndex NodeOfLeaf(LeafIndex leaf);
 bool IsLeaf(NodeIndex node);
 
 // These throw mls::Error when the node has no such relative (a leaf's children, the root's parent) or is not

@@ -122,10 +122,10 @@ TEST_CASE("MLS vectors: tree-math") {
 TEST_CASE("MLS tree math: direct path, copath and common ancestor agree with the parent relation") {
   for (uint32_t leaves : {1u, 2u, 4u, 8u, 16u}) {
     for (LeafIndex a = 0; a < leaves; ++a) {
-      auto path = DirectPath(LeafNode(a), leaves);
-      auto copath = Copath(LeafNode(a), leaves);
+      auto path = DirectPath(NodeOfLeaf(a), leaves);
+      auto copath = Copath(NodeOfLeaf(a), leaves);
       REQUIRE(path.size() == copath.size());
-      NodeIndex node = LeafNode(a);
+      NodeIndex node = NodeOfLeaf(a);
       for (std::size_t k = 0; k < path.size(); ++k) {
         CHECK(copath[k] == Sibling(node, leaves));
         node = Parent(node, leaves);
@@ -133,12 +133,14 @@ TEST_CASE("MLS tree math: direct path, copath and common ancestor agree with the
       }
       if (leaves > 1) CHECK(path.back() == Root(leaves));
       for (LeafIndex b = 0; b < leaves; ++b) {
-        const NodeIndex ancestor = CommonAncestor(LeafNode(a), LeafNode(b));
-        CHECK(IsAncestor(ancestor, LeafNode(a)));
-        CHECK(IsAncestor(ancestor, LeafNode(b)));
+        const NodeIndex ancestor = CommonAncestor(NodeOfLeaf(a), NodeOfLeaf(b));
+        CHECK(IsAncestor(ancestor, NodeOfLeaf(a)));
+        CHECK(IsAncestor(ancestor, NodeOfLeaf(b)));
         if (a != b) {  // the lowest: no child of it holds both
-          CHECK_FALSE((IsAncestor(Left(ancestor), LeafNode(a)) && IsAncestor(Left(ancestor), LeafNode(b))));
-          CHECK_FALSE((IsAncestor(Right(ancestor), LeafNode(a)) && IsAncestor(Right(ancestor), LeafNode(b))));
+          CHECK_FALSE(
+              (IsAncestor(Left(ancestor), NodeOfLeaf(a)) && IsAncestor(Left(ancestor), NodeOfLeaf(b))));
+          CHECK_FALSE(
+              (IsAncestor(Right(ancestor), NodeOfLeaf(a)) && IsAncestor(Right(ancestor), NodeOfLeaf(b))));
         }
       }
     }

@@ -1,0 +1,66 @@
+#pragma once
+// The public ratchet tree (RFC 9420 section 7): leaf and parent nodes, blanks, unmerged leaves; the
+// ratchet_tree extension's encoding; resolution, tree hash and parent hash verification.
+
+#include "mls/bytes.hpp"
+#include "mls/leaf_node.hpp"
+#include "mls/tree_math.hpp"
+
+#include <optional>
+#include <variant>
+#include <vector>
+
+namespace platformpp::mls {
+
+struct ParentNode {
+  Bytes encryptionKey;
+  Bytes parentHash;
+  std::vector<LeafIndex> unmergedLeaves;  // ascending
+
+  void Write(Writer& out) const;
+  static ParentNode Read(Reader& in);
+  friend bool operator==(const ParentNode&, const ParentNode&) = default;
+};
+
+using Node = std::variant<LeafNode, ParentNode>;
+
+class RatchetTree {
+ public:
+  RatchetTree() = default;
+  /// A tree of one leaf.
+  explicit RatchetTree(LeafNode first);
+
+  /// The ratchet_tree extension's `optional<Node> ratchet_tree<V>`: node types must match their positions,
+  /// the last node must not be blank, and the tree is padded with blanks to a full tree.
+  static RatchetTree Read(Reader& in);
+  static RatchetTree Decode(ByteView bytes);
+  /// The extension's form: trailing blanks left out.
+  void Write(Writer& out) const;
+  Bytes Encode() const;
+
+  uint32_t LeafCount() const noexcept { return static_cast<uint32_t>((nodes_.size() + 1) / 2); }
+  uint32_t NodeCount() const noexcept { return static_cast<uint32_t>(nodes_.size()); }
+  bool Blank(NodeIndex node) const { return !nodes_.at(node).has_value(); }
+  const LeafNode* Leaf(LeafIndex leaf) const;
+  const ParentNode* Parent(NodeIndex node) const;
+
+  /// The non-blank nodes that stand for `node`'s subtree (section 4.1.1).
+  std::vector<NodeIndex> Resolution(NodeIndex node) const;
+  Bytes TreeHash() const { return TreeHash(Root(LeafCount())); }
+  Bytes TreeHash(NodeIndex node) const;
+  /// Whether every non-blank parent node is parent-hash valid (section 7.9.2).
+  bool ParentHashesValid() const;
+  /// Whether every leaf's signature verifies for this group.
+  bool LeafSignaturesValid(ByteView groupId) const;
+
+  friend bool operator==(const RatchetTree&, const RatchetTree&) = default;
+
+ private:
+  // The tree hash of `node` as it was before the leaves in `removed` were added (they are blank, and no
+  // parent lists them as unmerged).
+  Bytes OriginalTreeHash(NodeIndex node, const std::vector<LeafIndex>& removed) const;
+  Bytes ParentHashOf(NodeIndex parent, NodeIndex sibling) const;
+  std::vector<std::optional<Node>> nodes_;
+};
+
+}  // namespace platformpp::mls
