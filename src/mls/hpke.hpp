@@ -59,6 +59,7 @@ struct HpkeSetup {
 struct HpkeCiphertext {
   Bytes kemOutput;
   Bytes ciphertext;
+  friend bool operator==(const HpkeCiphertext&, const HpkeCiphertext&) = default;
 };
 
 /// SealBase(publicKey, EncryptContext{"MLS 1.0 " + label, context}, "", plaintext)
