@@ -127,6 +127,95 @@ const ParentNode* RatchetTree::Parent(NodeIndex node) const {
   return std::get_if<ParentNode>(&*nodes_[node]);
 }
 
+std::optional<LeafIndex> RatchetTree::FirstBlankLeaf() const {
+  for (LeafIndex leaf = 0; leaf < LeafCount(); ++leaf) {
+    if (!nodes_[NodeOfLeaf(leaf)]) return leaf;
+  }
+  return std::nullopt;
+}
+
+std::optional<LeafIndex> RatchetTree::FindLeaf(ByteView signatureKey) const {
+  for (LeafIndex leaf = 0; leaf < LeafCount(); ++leaf) {
+    const LeafNode* content = Leaf(leaf);
+    if (content && std::equal(content->signatureKey.begin(), content->signatureKey.end(),
+                              signatureKey.begin(), signatureKey.end()))
+      return leaf;
+  }
+  return std::nullopt;
+}
+
+LeafIndex RatchetTree::AddLeaf(LeafNode leaf) {
+  std::optional<LeafIndex> slot = FirstBlankLeaf();
+  if (!slot) {
+    if (nodes_.empty()) {
+      nodes_.emplace_back(std::move(leaf));
+      return 0;
+    }
+    const LeafIndex leaves = LeafCount();
+    if (leaves >= kMaxLeaves / 2) throw Error("MLS: the tree is full");
+    nodes_.resize(NodeWidth(2 * leaves));
+    slot = leaves;
+  }
+  const NodeIndex node = NodeOfLeaf(*slot);
+  for (NodeIndex parent : DirectPath(node, LeafCount())) {
+    if (auto* content = nodes_[parent] ? std::get_if<ParentNode>(&*nodes_[parent]) : nullptr) {
+      auto& unmerged = content->unmergedLeaves;
+      unmerged.insert(std::upper_bound(unmerged.begin(), unmerged.end(), *slot), *slot);
+    }
+  }
+  nodes_[node] = std::move(leaf);
+  return *slot;
+}
+
+void RatchetTree::UpdateLeaf(LeafIndex index, LeafNode leaf) {
+  if (!Leaf(index)) throw Error("MLS: an update of leaf " + std::to_string(index) + ", which is blank");
+  const NodeIndex node = NodeOfLeaf(index);
+  nodes_[node] = std::move(leaf);
+  for (NodeIndex parent : DirectPath(node, LeafCount()))
+    nodes_[parent].reset();
+}
+
+void RatchetTree::RemoveLeaf(LeafIndex index) {
+  if (!Leaf(index)) throw Error("MLS: a removal of leaf " + std::to_string(index) + ", which is blank");
+  const NodeIndex node = NodeOfLeaf(index);
+  nodes_[node].reset();
+  for (NodeIndex parent : DirectPath(node, LeafCount()))
+    nodes_[parent].reset();
+  // Truncate: while the right half holds no leaf, drop it (a tree keeps at least one leaf).
+  while (LeafCount() > 1) {
+    const LeafIndex half = LeafCount() / 2;
+    bool rightEmpty = true;
+    for (LeafIndex leaf = half; leaf < LeafCount() && rightEmpty; ++leaf)
+      rightEmpty = !nodes_[NodeOfLeaf(leaf)];
+    if (!rightEmpty) break;
+    nodes_.resize(NodeWidth(half));
+  }
+}
+
+void RatchetTree::SetParent(NodeIndex node, ParentNode parent) {
+  if (node >= nodes_.size() || IsLeaf(node)) throw Error("MLS: no parent node " + std::to_string(node));
+  nodes_[node] = std::move(parent);
+}
+
+std::vector<NodeIndex> RatchetTree::FilteredDirectPath(LeafIndex leaf) const {
+  std::vector<NodeIndex> out;
+  const NodeIndex node = NodeOfLeaf(leaf);
+  const std::vector<NodeIndex> path = DirectPath(node, LeafCount());
+  const std::vector<NodeIndex> copath = Copath(node, LeafCount());
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    if (!Resolution(copath[i]).empty()) out.push_back(path[i]);
+  }
+  return out;
+}
+
+std::vector<NodeIndex> RatchetTree::FilteredCopath(LeafIndex leaf) const {
+  std::vector<NodeIndex> out;
+  for (NodeIndex copath : Copath(NodeOfLeaf(leaf), LeafCount())) {
+    if (!Resolution(copath).empty()) out.push_back(copath);
+  }
+  return out;
+}
+
 std::vector<NodeIndex> RatchetTree::Resolution(NodeIndex node) const {
   if (node >= nodes_.size()) throw Error("MLS: resolution of a node outside the tree");
   if (nodes_[node]) {

@@ -44,6 +44,26 @@ class RatchetTree {
   const LeafNode* Leaf(LeafIndex leaf) const;
   const ParentNode* Parent(NodeIndex node) const;
 
+  // Changes (section 12.1). They keep the tree full: Add doubles it when no leaf is blank, Remove halves it
+  // while its right half is all blank.
+  /// Puts `leaf` at the leftmost blank leaf (extending the tree if there is none) and lists it as unmerged
+  /// at every non-blank parent above it. Returns its index.
+  LeafIndex AddLeaf(LeafNode leaf);
+  /// Replaces a member's leaf and blanks the parents above it.
+  void UpdateLeaf(LeafIndex index, LeafNode leaf);
+  /// Blanks a member's leaf and the parents above it, then truncates.
+  void RemoveLeaf(LeafIndex index);
+  void SetParent(NodeIndex node, ParentNode parent);
+  /// The leftmost blank leaf, if any.
+  std::optional<LeafIndex> FirstBlankLeaf() const;
+  /// The leaf of this member (the same signature key), if it is in the tree.
+  std::optional<LeafIndex> FindLeaf(ByteView signatureKey) const;
+
+  /// The direct path without the nodes whose copath child has an empty resolution (section 4.1.2), and that
+  /// copath child for each.
+  std::vector<NodeIndex> FilteredDirectPath(LeafIndex leaf) const;
+  std::vector<NodeIndex> FilteredCopath(LeafIndex leaf) const;
+
   /// The non-blank nodes that stand for `node`'s subtree (section 4.1.1).
   std::vector<NodeIndex> Resolution(NodeIndex node) const;
   Bytes TreeHash() const { return TreeHash(Root(LeafCount())); }

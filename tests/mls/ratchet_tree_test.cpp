@@ -2,6 +2,7 @@
 // parent hashes, leaf signatures, the extension's encoding), and its refusals of malformed trees.
 #include "vectors.hpp"
 
+#include "mls/proposal.hpp"
 #include "mls/ratchet_tree.hpp"
 
 #include <doctest/doctest.h>
@@ -47,6 +48,66 @@ TEST_CASE("MLS vectors: tree-validation") {
     }
     if (anyBound) CHECK_FALSE(tree.LeafSignaturesValid(Bytes{'o', 't', 'h', 'e', 'r'}));
   }
+}
+
+TEST_CASE("MLS vectors: tree-operations (Add, Update, Remove applied to a tree)") {
+  auto cases = Load("tree-operations.json");
+  REQUIRE(cases.Size() > 0);
+  for (rapidjson::SizeType i = 0; i < cases.Size(); ++i) {
+    const auto& c = cases[i];
+    INFO("tree-operations.json #" << i);
+    // These vectors are of cipher suite 1: the tree's structure and hashes (SHA-256) do not depend on it.
+    RatchetTree tree = RatchetTree::Decode(Hex(c["tree_before"]));
+    CHECK(ToHex(tree.TreeHash()) == ToHex(Hex(c["tree_hash_before"])));
+    const Bytes proposalBytes = Hex(c["proposal"]);
+    Reader in(proposalBytes);
+    const Proposal proposal = Proposal::Read(in);
+    in.ExpectDone();
+    const LeafIndex sender = c["proposal_sender"].GetUint();
+    if (const auto* add = std::get_if<AddProposal>(&proposal.body)) {
+      tree.AddLeaf(add->keyPackage.leafNode);
+    } else if (const auto* update = std::get_if<UpdateProposal>(&proposal.body)) {
+      tree.UpdateLeaf(sender, update->leafNode);
+    } else if (const auto* remove = std::get_if<RemoveProposal>(&proposal.body)) {
+      tree.RemoveLeaf(remove->removed);
+    } else {
+      FAIL("a proposal type the vectors should not have");
+    }
+    CHECK(ToHex(tree.Encode()) == ToHex(Hex(c["tree_after"])));
+    CHECK(ToHex(tree.TreeHash()) == ToHex(Hex(c["tree_hash_after"])));
+  }
+}
+
+TEST_CASE("MLS ratchet tree: adds fill the leftmost blank and double a full tree; removes truncate") {
+  auto cases = Load("tree-validation.json");
+  const RatchetTree sample = RatchetTree::Decode(Hex(cases[0]["tree"]));
+  const LeafNode* someLeaf = sample.Leaf(0);
+  REQUIRE(someLeaf != nullptr);
+  RatchetTree tree(*someLeaf);
+  CHECK(tree.LeafCount() == 1);
+  CHECK(tree.AddLeaf(*someLeaf) == 1);
+  CHECK(tree.LeafCount() == 2);
+  CHECK(tree.AddLeaf(*someLeaf) == 2);
+  CHECK(tree.LeafCount() == 4);
+  CHECK(tree.NodeCount() == 7);
+  tree.RemoveLeaf(1);
+  CHECK(tree.FirstBlankLeaf() == 1);
+  CHECK(tree.AddLeaf(*someLeaf) == 1);  // the leftmost blank
+  tree.RemoveLeaf(2);
+  CHECK(tree.LeafCount() == 2);  // the right half was blank: truncated
+  CHECK_THROWS_AS(tree.RemoveLeaf(3), Error);
+  CHECK_THROWS_AS(tree.UpdateLeaf(5, *someLeaf), Error);
+  // A parent above a leaf added later lists it as unmerged.
+  CHECK(tree.AddLeaf(*someLeaf) == 2);
+  CHECK(tree.LeafCount() == 4);
+  ParentNode parent;
+  parent.encryptionKey = someLeaf->encryptionKey;
+  tree.SetParent(5, parent);  // above leaves 2 and 3
+  CHECK(tree.AddLeaf(*someLeaf) == 3);
+  REQUIRE(tree.Parent(5) != nullptr);
+  CHECK(tree.Parent(5)->unmergedLeaves == std::vector<LeafIndex>{3});
+  CHECK(tree.Resolution(5) == std::vector<NodeIndex>{5, 6});
+  CHECK_THROWS_AS(tree.SetParent(4, parent), Error);  // a leaf position
 }
 
 TEST_CASE("MLS ratchet tree: a changed parent node breaks the parent hashes and the tree hash") {
