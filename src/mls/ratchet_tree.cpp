@@ -197,6 +197,17 @@ void RatchetTree::SetParent(NodeIndex node, ParentNode parent) {
   nodes_[node] = std::move(parent);
 }
 
+void RatchetTree::SetLeaf(LeafIndex index, LeafNode leaf) {
+  const NodeIndex node = NodeOfLeaf(index);
+  if (node >= nodes_.size()) throw Error("MLS: no leaf " + std::to_string(index));
+  nodes_[node] = std::move(leaf);
+}
+
+void RatchetTree::ClearNode(NodeIndex node) {
+  if (node >= nodes_.size()) throw Error("MLS: no node " + std::to_string(node));
+  nodes_[node].reset();
+}
+
 std::vector<NodeIndex> RatchetTree::FilteredDirectPath(LeafIndex leaf) const {
   std::vector<NodeIndex> out;
   const NodeIndex node = NodeOfLeaf(leaf);

@@ -54,6 +54,9 @@ class RatchetTree {
   /// Blanks a member's leaf and the parents above it, then truncates.
   void RemoveLeaf(LeafIndex index);
   void SetParent(NodeIndex node, ParentNode parent);
+  /// Replaces a leaf without touching the path above it (TreeKEM sets that path itself).
+  void SetLeaf(LeafIndex index, LeafNode leaf);
+  void ClearNode(NodeIndex node);
   /// The leftmost blank leaf, if any.
   std::optional<LeafIndex> FirstBlankLeaf() const;
   /// The leaf of this member (the same signature key), if it is in the tree.
@@ -68,6 +71,8 @@ class RatchetTree {
   std::vector<NodeIndex> Resolution(NodeIndex node) const;
   Bytes TreeHash() const { return TreeHash(Root(LeafCount())); }
   Bytes TreeHash(NodeIndex node) const;
+  /// The parent hash a child of `parent` carries when `sibling` is the parent's other child (section 7.9).
+  Bytes ParentHash(NodeIndex parent, NodeIndex sibling) const { return ParentHashOf(parent, sibling); }
   /// Whether every non-blank parent node is parent-hash valid (section 7.9.2).
   bool ParentHashesValid() const;
   /// Whether every leaf's signature verifies for this group.
