@@ -2,6 +2,7 @@
 
 #include "mls/cipher_suite.hpp"
 #include "mls/hpke.hpp"
+#include "mls/tls_codec.hpp"
 
 namespace platformpp::mls {
 
@@ -33,6 +34,21 @@ EpochSecrets EpochSecrets::FromJoiner(const Secret& joinerSecret, const Secret& 
 
 Bytes EpochSecrets::ExternalPublicKey() const {
   return HpkePrivateKey::Derive(external).PublicKey();
+}
+
+Secret PskSecret(const std::vector<PskInput>& psks) {
+  Secret secret = Secret::Zero(kHashSize);
+  const Secret zero = Secret::Zero(kHashSize);
+  for (std::size_t i = 0; i < psks.size(); ++i) {
+    Writer label;  // PSKLabel {PreSharedKeyID id; uint16 index; uint16 count}
+    label.Raw(psks[i].id);
+    label.U16(static_cast<uint16_t>(i));
+    label.U16(static_cast<uint16_t>(psks.size()));
+    const Secret extracted = Extract(zero, psks[i].psk);
+    const Secret input = ExpandWithLabel(extracted, "derived psk", label.Data(), kHashSize);
+    secret = Extract(input, secret);
+  }
+  return secret;
 }
 
 Secret MlsExporter(const Secret& exporterSecret, std::string_view label, ByteView context,

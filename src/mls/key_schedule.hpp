@@ -5,6 +5,7 @@
 #include "mls/bytes.hpp"
 
 #include <cstdint>
+#include <vector>
 
 namespace platformpp::mls {
 
@@ -32,6 +33,14 @@ struct EpochSecrets {
   /// The HPKE public key of external_secret (external_pub).
   Bytes ExternalPublicKey() const;
 };
+
+/// One pre-shared key as the key schedule takes it (section 8.4).
+struct PskInput {
+  Bytes id;  // the encoded PreSharedKeyID
+  Secret psk;
+};
+/// psk_secret from the PSKs of a commit or Welcome, in order (zeros for none).
+Secret PskSecret(const std::vector<PskInput>& psks);
 
 /// MLS-Exporter(label, context, length)
 Secret MlsExporter(const Secret& exporterSecret, std::string_view label, ByteView context,

@@ -93,6 +93,14 @@ void TreeKemPrivate::Forget(const std::vector<NodeIndex>& nodes) {
     pathSecrets_.erase(node);
 }
 
+void TreeKemPrivate::Prune(const RatchetTree& tree) {
+  const NodeIndex own = NodeOfLeaf(leaf_);
+  std::erase_if(pathSecrets_, [&](const auto& entry) {
+    const NodeIndex node = entry.first;
+    return node >= tree.NodeCount() || tree.Blank(node) || !IsAncestor(node, own);
+  });
+}
+
 PreparedPath PreparePath(RatchetTree& tree, LeafIndex sender, LeafNode leaf,
                          const SignaturePrivateKey& signer, ByteView groupId) {
   if (!tree.Leaf(sender)) throw Error("MLS: a path for leaf " + std::to_string(sender) + ", which is blank");

@@ -30,8 +30,10 @@ class TreeKemPrivate {
   const Secret* PathSecret(NodeIndex node) const;
   /// The private key of a node this member holds: its leaf, or a parent whose path secret it knows.
   std::optional<HpkePrivateKey> KeyFor(NodeIndex node) const;
-  /// Forgets the secrets of nodes that a change blanked or that are no longer above this leaf.
+  /// Forgets the secrets of these nodes.
   void Forget(const std::vector<NodeIndex>& nodes);
+  /// Forgets the secrets of nodes that are blank in `tree`, outside it, or not above this leaf.
+  void Prune(const RatchetTree& tree);
 
  private:
   LeafIndex leaf_;

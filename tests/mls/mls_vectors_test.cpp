@@ -258,6 +258,25 @@ TEST_CASE("MLS vectors: key-schedule and the exporter") {
   }
 }
 
+TEST_CASE("MLS vectors: psk_secret (external PSKs, as the passive-client vectors use them)") {
+  auto cases = Load("psk_secret.json");
+  REQUIRE(cases.Size() > 0);
+  for (rapidjson::SizeType i = 0; i < cases.Size(); ++i) {
+    const auto& c = cases[i];
+    INFO(Where("psk_secret.json", i));
+    REQUIRE(c["cipher_suite"].GetInt() == 2);
+    std::vector<PskInput> inputs;
+    for (const auto& psk : c["psks"].GetArray()) {
+      Writer id;  // PreSharedKeyID of an external PSK
+      id.U8(1);
+      id.Vector(Hex(psk["psk_id"]));
+      id.Vector(Hex(psk["psk_nonce"]));
+      inputs.push_back({id.Data(), Secret(Hex(psk["psk"]))});
+    }
+    CHECK(ToHex(PskSecret(inputs).Reveal()) == ToHex(Hex(c["psk_secret"])));
+  }
+}
+
 TEST_CASE("MLS vectors: deserialization (variable-length headers)") {
   auto cases = Load("deserialization.json");
   REQUIRE(cases.Size() > 0);
