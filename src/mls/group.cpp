@@ -148,12 +148,14 @@ struct Group::State {
   bool removed = false;
   std::function<uint64_t()> now = SystemSeconds;
   std::map<Bytes, Secret> externalPsks;
+  std::map<Bytes, HpkePrivateKey> updateKeys;  // this epoch's own Update proposals, by their public key
 
   // The state of the next epoch starts as a copy without this epoch's proposals and pending commit.
   State NextCopy() const {
     State next(context, tree, own, signer, secrets, interim);
     next.now = now;
     next.externalPsks = externalPsks;
+    next.updateKeys = updateKeys;  // for Apply; cleared once the epoch changes
     return next;
   }
 
@@ -253,7 +255,11 @@ struct Group::State {
       const LeafNode& node = std::get<UpdateProposal>(record->proposal.body).leafNode;
       if (node.source != LeafNodeSource::Update || !node.VerifySignature(context.groupId, leaf))
         throw Error("MLS: an Update's leaf node does not verify");
-      if (leaf == OwnLeaf()) throw Error("MLS: an Update of this member that it did not make");
+      if (leaf == OwnLeaf()) {
+        auto key = updateKeys.find(node.encryptionKey);
+        if (key == updateKeys.end()) throw Error("MLS: an Update of this member that it did not make");
+        own.SetLeafKey(key->second);
+      }
       tree.UpdateLeaf(leaf, node);
     }
     for (const ProposalRecord* record : removes) {
@@ -444,6 +450,22 @@ MlsMessage Group::ProposeRemove(LeafIndex leaf) {
   return message;
 }
 
+MlsMessage Group::ProposeUpdate() {
+  State& s = *state_;
+  s.CheckLive();
+  HpkePrivateKey key = HpkePrivateKey::Generate();
+  LeafNode leaf = *s.tree.Leaf(s.OwnLeaf());
+  leaf.encryptionKey = key.PublicKey();
+  leaf.source = LeafNodeSource::Update;
+  leaf.parentHash.clear();
+  leaf.Sign(s.signer, s.context.groupId, s.OwnLeaf());
+  s.updateKeys.emplace(leaf.encryptionKey, std::move(key));
+  const AuthenticatedContent content = s.Frame(Proposal{UpdateProposal{std::move(leaf)}});
+  MlsMessage message{kProtocolVersion, PublicMessage::From(content, s.context, s.secrets.membershipKey)};
+  HandleProposal(message);
+  return message;
+}
+
 Bytes Group::HandleProposal(const MlsMessage& message) {
   State& s = *state_;
   s.CheckLive();
@@ -469,8 +491,12 @@ Group::CommitOutput Group::Commit(std::vector<Proposal> inlineProposals) {
   mls::Commit commit;
   std::vector<ProposalRecord> records;
   for (const Bytes& ref : s.proposalOrder) {
+    const ProposalRecord& record = s.proposals.at(ref);
+    const bool ownUpdate = record.proposal.Type() == ProposalType::Update &&
+                           record.sender.type == SenderType::Member && record.sender.index == s.OwnLeaf();
+    if (ownUpdate) continue;  // the commit's path replaces it
     commit.proposals.push_back({ref});
-    records.push_back(s.proposals.at(ref));
+    records.push_back(record);
   }
   for (Proposal& proposal : inlineProposals) {
     records.push_back({proposal, {SenderType::Member, s.OwnLeaf()}});
@@ -535,6 +561,7 @@ Group::CommitOutput Group::Commit(std::vector<Proposal> inlineProposals) {
     }
     output.welcome = MlsMessage{kProtocolVersion, std::move(welcome)};
   }
+  next.updateKeys.clear();
   s.pendingCommit = output.commit.Encode();
   s.pendingNext = std::make_shared<State>(std::move(next));
   return output;
@@ -598,6 +625,7 @@ Group::CommitResult Group::HandleCommit(const MlsMessage& message) {
   if (!MacEqual(ConfirmationTag(next.secrets.confirmationKey, next.context.confirmedTranscriptHash),
                 content.auth.confirmationTag))
     throw Error("MLS: a commit's confirmation tag does not verify");
+  next.updateKeys.clear();
   *state_ = std::move(next);
   return CommitResult::Applied;
 }

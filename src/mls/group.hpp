@@ -78,6 +78,9 @@ class Group {
   // Proposals this member sends (PublicMessages, signed and membership-tagged).
   MlsMessage ProposeAdd(const KeyPackage& keyPackage);
   MlsMessage ProposeRemove(LeafIndex leaf);
+  /// A new encryption key for this member's leaf, taken into use when another member commits the proposal
+  /// (a member does not commit its own Update: its commit's path renews its keys anyway).
+  MlsMessage ProposeUpdate();
 
   /// A proposal from a member or an external sender: verified, then kept until the epoch's commit. Returns
   /// its ProposalRef.

@@ -174,6 +174,23 @@ TEST_CASE("MLS group: five members added one at a time by an external sender, re
   CHECK(h.Members().size() == 5);
   CHECK(h.clients[0]->group->Epoch() == 4);
 
+  // Updates by reference: members 1 and 3 propose new leaf keys; member 2 commits both.
+  {
+    const MlsMessage update1 = h.clients[1]->group->ProposeUpdate();
+    const MlsMessage update3 = h.clients[3]->group->ProposeUpdate();
+    for (Client* member : h.Members()) {
+      if (member != h.clients[1].get()) member->group->HandleProposal(update1);
+      if (member != h.clients[3].get()) member->group->HandleProposal(update3);
+    }
+    const Bytes before1 = h.clients[1]->group->Tree().Leaf(h.clients[1]->group->OwnLeaf())->encryptionKey;
+    h.Round({}, *h.clients[2], {});
+    h.CheckAgreement();
+    CHECK(h.clients[1]->group->Tree().Leaf(h.clients[1]->group->OwnLeaf())->encryptionKey != before1);
+    // Member 1 took its new key into use: it can still decrypt the next commit's path.
+    h.Round({}, *h.clients[4], {});
+    h.CheckAgreement();
+  }
+
   // An empty commit (an update of the committer's path) from a member in the middle.
   h.Round({}, *h.clients[2], {});
   h.CheckAgreement();
