@@ -456,7 +456,7 @@ MlsMessage Group::ProposeUpdate() {
   HpkePrivateKey key = HpkePrivateKey::Generate();
   LeafNode leaf = *s.tree.Leaf(s.OwnLeaf());
   leaf.encryptionKey = key.PublicKey();
-    leaf.source = LeafNodeSource::Update;
+  leaf.source = LeafNodeSource::Update;
   leaf.parentHash.clear();
   leaf.lifetime = {};  // only KeyPackage leaves carry one
   leaf.Sign(s.signer, s.context.groupId, s.OwnLeaf());

@@ -116,7 +116,7 @@ PreparedPath PreparePath(RatchetTree& tree, LeafIndex sender, LeafNode leaf,
   }
   prepared.commitSecret = DeriveSecret(pathSecret, "path");
   leaf.encryptionKey = prepared.leafKey.PublicKey();
-    leaf.source = LeafNodeSource::Commit;
+  leaf.source = LeafNodeSource::Commit;
   leaf.lifetime = {};  // only KeyPackage leaves carry one
   leaf.parentHash = SetPathNodes(tree, sender, prepared.filteredPath, keys);
   leaf.Sign(signer, groupId, sender);

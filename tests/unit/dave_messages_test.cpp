@@ -30,7 +30,7 @@ TEST_CASE("DAVE messages: external sender package (25) and key package (26)") {
   const mls::Bytes package = WriteExternalSenderPackage(x.external);
   CHECK(ReadExternalSenderPackage(package) == x.external);
   // signature_key<V> then the credential: u16 type 1, identity<V>.
-    REQUIRE(x.external.signatureKey.size() == 65);
+  REQUIRE(x.external.signatureKey.size() == 65);
   CHECK(package[0] == 0x40);  // 65 needs a two-byte length
   CHECK(package[1] == 65);
   CHECK(package[2 + 65] == 0);
