@@ -296,7 +296,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
   }
 
-  // The URL from the process's cache; or, while another Client fetches it, after that fetch; or fetched
+  // The URL from the IoContext's cache; or, while another Client fetches it, after that fetch; or fetched
   // here and shared.
   asio::awaitable<bool> ObtainGatewayUrl(int32_t& httpStatus, std::string& failure) {
     while (wanted_ && !shutdown_) {
@@ -612,7 +612,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   std::function<void()> abortOpen_;
   std::shared_ptr<Link> link_;
   std::string gatewayUrl_;
-  bool urlFromCache_ = false;  // gatewayUrl_ came from the process's cache, not from this Client's fetch
+  bool urlFromCache_ = false;  // gatewayUrl_ came from the IoContext's cache, not from this Client's fetch
   std::string sessionId_;
   std::string resumeUrl_;
   std::string token_;
