@@ -7,6 +7,21 @@
 
 namespace platformpp::voice::dave {
 
+mls::Bytes IdentityOf(uint64_t userId) {
+  mls::Bytes identity(8);
+  for (int i = 0; i < 8; ++i)
+    identity[static_cast<std::size_t>(i)] = static_cast<uint8_t>(userId >> (56 - 8 * i));
+  return identity;
+}
+
+std::optional<uint64_t> UserIdOf(mls::ByteView identity) noexcept {
+  if (identity.size() != 8) return std::nullopt;
+  uint64_t id = 0;
+  for (uint8_t byte : identity)
+    id = (id << 8) | byte;
+  return id;
+}
+
 std::array<uint8_t, 8> SenderContext(uint64_t userId) noexcept {
   std::array<uint8_t, 8> context{};
   for (int i = 0; i < 8; ++i)

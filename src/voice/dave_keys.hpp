@@ -30,6 +30,11 @@ using MediaKey = std::array<uint8_t, 16>;
 constexpr std::string_view kExporterLabel = "Discord Secure Frames v0";
 constexpr uint32_t kMaxGenerationGap = 250;
 
+/// A member's basic-credential identity: its user id as 8 bytes big-endian.
+mls::Bytes IdentityOf(uint64_t userId);
+/// The user id of an identity, or nullopt when it is not 8 bytes.
+std::optional<uint64_t> UserIdOf(mls::ByteView identity) noexcept;
+
 /// The exporter context of a sender: its user id, 8 bytes little-endian.
 std::array<uint8_t, 8> SenderContext(uint64_t userId) noexcept;
 /// A sender's base secret in the group's current epoch.

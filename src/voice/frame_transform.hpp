@@ -6,10 +6,10 @@
 //   receive: UDP -> TransportOpener -> RTP parse -> FrameDecryptor::Decrypt -> jitter buffer -> Opus decode
 //
 // The pipelines never pass the silence frame F8 FF FE to a transform: it travels unencrypted (protocols.md
-// section 5), so the transforms need not know about it. Both calls are on the per-frame path of the voice
-// thread: they must not allocate, block or throw. A null transform in a pipeline means pass-through, which is
-// also what PassThroughFrameEncryptor / PassThroughFrameDecryptor do (for tests and as the documented
-// default).
+// section 5), so the transforms need not know about it. The DAVE transforms are in dave_frame_transforms.hpp.
+// Both calls are on the per-frame path of the voice thread: they must not allocate, block or throw. A null
+// transform in a pipeline means pass-through, which is also what PassThroughFrameEncryptor /
+// PassThroughFrameDecryptor do (for tests and as the documented default).
 
 #include <cstddef>
 #include <cstdint>
@@ -32,10 +32,11 @@ class FrameEncryptor {
 class FrameDecryptor {
  public:
   virtual ~FrameDecryptor() = default;
-  /// Decrypts a frame of `ssrc` (the sender `userId`, 0 when the SSRC is not mapped yet) into `out`, which
-  /// holds frame.size() bytes (a clear frame is never longer); returns the bytes written, or 0 when the frame
-  /// does not decrypt (it is dropped and counted).
-  virtual std::size_t Decrypt(uint32_t ssrc, uint64_t userId, std::span<const uint8_t> frame,
+  /// Decrypts a frame of `ssrc` (the sender `userId`, 0 when the SSRC is not mapped yet) that arrived at
+  /// `nowMs` (the voice thread's monotonic milliseconds) into `out`, which holds frame.size() bytes (a clear
+  /// frame is never longer); returns the bytes written, or 0 when the frame does not decrypt (it is dropped
+  /// and counted).
+  virtual std::size_t Decrypt(uint32_t ssrc, uint64_t userId, uint64_t nowMs, std::span<const uint8_t> frame,
                               std::span<uint8_t> out) noexcept = 0;
 };
 
@@ -51,7 +52,7 @@ class PassThroughFrameEncryptor final : public FrameEncryptor {
 
 class PassThroughFrameDecryptor final : public FrameDecryptor {
  public:
-  std::size_t Decrypt(uint32_t, uint64_t, std::span<const uint8_t> frame,
+  std::size_t Decrypt(uint32_t, uint64_t, uint64_t, std::span<const uint8_t> frame,
                       std::span<uint8_t> out) noexcept override {
     if (out.size() < frame.size()) return 0;
     std::memcpy(out.data(), frame.data(), frame.size());

@@ -84,7 +84,7 @@ ReceivePipeline::PacketResult ReceivePipeline::OnDatagram(std::span<const uint8_
   if (decryptor_ && !IsOpusSilenceFrame(frame)) {
     const auto user = ssrcUsers_.find(header->ssrc);
     const std::size_t size = decryptor_->Decrypt(header->ssrc, user == ssrcUsers_.end() ? 0 : user->second,
-                                                 frame, std::span<uint8_t>(decrypted_.data(), frame.size()));
+                                                 nowMs, frame, std::span<uint8_t>(decrypted_.data(), frame.size()));
     if (size == 0 || size > frame.size()) {
       ++counters_.decryptFailed;
       return PacketResult::DecryptFailed;

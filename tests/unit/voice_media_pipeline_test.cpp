@@ -557,7 +557,7 @@ TEST_CASE("the frame transform runs between codec and RTP, and silence frames by
     int calls = 0;
   };
   struct XorDecryptor : FrameDecryptor {
-    std::size_t Decrypt(uint32_t ssrc, uint64_t user, std::span<const uint8_t> frame,
+    std::size_t Decrypt(uint32_t ssrc, uint64_t user, uint64_t, std::span<const uint8_t> frame,
                         std::span<uint8_t> out) noexcept override {
       ++calls;
       lastUser = user;
