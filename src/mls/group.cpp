@@ -486,6 +486,25 @@ Bytes Group::HandleProposal(const MlsMessage& message) {
   return ref;
 }
 
+bool Group::RevokeProposal(ByteView ref) {
+  State& s = *state_;
+  s.CheckLive();
+  const Bytes key(ref.begin(), ref.end());
+  if (s.proposals.erase(key) == 0) return false;
+  std::erase(s.proposalOrder, key);
+  s.pendingCommit.clear();
+  s.pendingNext.reset();
+  return true;
+}
+
+std::size_t Group::ProposalCount() const {
+  return state_->proposalOrder.size();
+}
+
+bool Group::IsPendingCommit(const MlsMessage& message) const {
+  return state_->pendingNext && message.Encode() == state_->pendingCommit;
+}
+
 Group::CommitOutput Group::Commit(std::vector<Proposal> inlineProposals) {
   State& s = *state_;
   s.CheckLive();

@@ -86,6 +86,12 @@ class Group {
   /// its ProposalRef.
   Bytes HandleProposal(const MlsMessage& message);
 
+  /// Withdraws a proposal of this epoch (DAVE's voice server revokes proposals it no longer wants
+  /// committed); a commit prepared with it is dropped. False when the ref is unknown.
+  bool RevokeProposal(ByteView ref);
+  /// Proposals received this epoch and not revoked.
+  std::size_t ProposalCount() const;
+
   struct CommitOutput {
     MlsMessage commit;
     std::optional<MlsMessage> welcome;  // when the commit adds members
@@ -99,6 +105,8 @@ class Group {
     Applied,  ///< the group is in the next epoch
     Removed,  ///< the commit removed this member: the group is over for it
   };
+  /// Whether `message` is the commit this member prepared for the current epoch (and still holds).
+  bool IsPendingCommit(const MlsMessage& message) const;
   /// A commit of the current epoch from a member (this member's own included): verified (membership tag,
   /// signature, proposals, UpdatePath, confirmation tag) and applied.
   CommitResult HandleCommit(const MlsMessage& message);

@@ -43,6 +43,13 @@ mls::Bytes WriteExternalSenderPackage(const mls::ExternalSender& sender) {
 }
 
 mls::KeyPackage ReadKeyPackageMessage(mls::ByteView payload) {
+  // Both start with the protocol version; then a KeyPackage has its cipher suite (2) where an MLSMessage
+  // has its wire format (5).
+  const bool wrapped = payload.size() >= 4 && payload[2] == 0 &&
+                       payload[3] == static_cast<uint8_t>(mls::WireFormat::KeyPackage);
+  if (!wrapped) {
+    return ReadWhole(payload, "DAVE key package", [](Reader& in) { return mls::KeyPackage::Read(in); });
+  }
   return ReadWhole(payload, "DAVE key package", [](Reader& in) {
     mls::MlsMessage message = mls::MlsMessage::Read(in);
     CheckFormat(message, mls::WireFormat::KeyPackage, in, "a key package message");
@@ -51,7 +58,7 @@ mls::KeyPackage ReadKeyPackageMessage(mls::ByteView payload) {
 }
 
 mls::Bytes WriteKeyPackageMessage(const mls::KeyPackage& keyPackage) {
-  return mls::MlsMessage{mls::kProtocolVersion, keyPackage}.Encode();
+  return keyPackage.Encode();
 }
 
 ProposalsMessage ReadProposals(mls::ByteView payload) {

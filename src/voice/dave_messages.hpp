@@ -32,7 +32,8 @@ enum class Opcode : uint8_t {
 mls::ExternalSender ReadExternalSenderPackage(mls::ByteView payload);
 mls::Bytes WriteExternalSenderPackage(const mls::ExternalSender& sender);
 
-/// 26 (client): an MLSMessage carrying this member's KeyPackage.
+/// 26 (client): this member's KeyPackage. The protocol document shows it wrapped in an MLSMessage; the
+/// platform's own library (libdave) sends the bare KeyPackage, and so do we. Both are read.
 mls::KeyPackage ReadKeyPackageMessage(mls::ByteView payload);
 mls::Bytes WriteKeyPackageMessage(const mls::KeyPackage& keyPackage);
 

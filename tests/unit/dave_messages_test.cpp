@@ -38,8 +38,12 @@ TEST_CASE("DAVE messages: external sender package (25) and key package (26)") {
 
   const mls::Bytes keyPackage = WriteKeyPackageMessage(x.a.keyPackage);
   CHECK(ReadKeyPackageMessage(keyPackage) == x.a.keyPackage);
-  CHECK(keyPackage[2] == 0x00);
-  CHECK(keyPackage[3] == 0x05);  // an MLSMessage of wire format mls_key_package
+  CHECK(keyPackage == x.a.keyPackage.Encode());  // bare, as libdave sends it
+  CHECK(keyPackage[3] == 0x02);                  // the cipher suite right after the version
+  // The MLSMessage form of the protocol document is read as well.
+  const mls::Bytes wrapped = mls::MlsMessage{mls::kProtocolVersion, x.a.keyPackage}.Encode();
+  CHECK(wrapped[3] == 0x05);
+  CHECK(ReadKeyPackageMessage(wrapped) == x.a.keyPackage);
   // Not a key package message: the external sender bytes.
   CHECK_THROWS_AS(ReadKeyPackageMessage(package), mls::Error);
   // Trailing bytes.
