@@ -54,11 +54,8 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Ws>
   }
   bool GotText() const override { return ws_->got_text(); }
 
-  void Send(std::string text) override {
-    if (closing || tornDown_) return;
-    writes_.push_back(std::move(text));
-    if (!writing_) WriteNext();
-  }
+  void Send(std::string text) override { Queue(std::move(text), false); }
+  void SendBinary(std::string bytes) override { Queue(std::move(bytes), true); }
 
   void Close(uint16_t code) override {
     if (closing || tornDown_) return;
@@ -89,11 +86,22 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Ws>
   }
 
  private:
+  struct Write {
+    std::string data;
+    bool binary = false;
+  };
+
+  void Queue(std::string data, bool binary) {
+    if (closing || tornDown_) return;
+    writes_.push_back({std::move(data), binary});
+    if (!writing_) WriteNext();
+  }
+
   void WriteNext() {
     writing_ = true;
-    ws_->text(true);
+    ws_->binary(writes_.front().binary);
     ws_->async_write(
-        asio::buffer(writes_.front()),
+        asio::buffer(writes_.front().data),
         asio::bind_executor(strand_, [self = this->shared_from_this()](error_code ec, std::size_t) {
           self->writing_ = false;
           if (self->tornDown_) return;
@@ -122,7 +130,7 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Ws>
   Strand strand_;
   asio::steady_timer timer_;
   beast::flat_buffer buffer_;
-  std::deque<std::string> writes_;
+  std::deque<Write> writes_;
   bool writing_ = false;
   bool closeSent_ = false;
   bool tornDown_ = false;

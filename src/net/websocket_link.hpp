@@ -46,6 +46,8 @@ class Link {
   virtual bool GotText() const = 0;
   /// Queued; frames go out one at a time, in order.
   virtual void Send(std::string text) = 0;
+  /// A binary frame (the voice gateway's DAVE messages), queued with the text frames.
+  virtual void SendBinary(std::string bytes) = 0;
   /// A close frame with `code` (after the write in progress), then the socket closes.
   virtual void Close(uint16_t code) = 0;
   /// Closes the socket at once, without a close frame: to the server, a drop.

@@ -31,6 +31,108 @@ CallSession::CallSession(core::ClientCore& core, VoiceEngine& engine, messaging:
       plain_(core.Options().apiBase.rfind("http://", 0) == 0),
       participants_(selfId) {}
 
+// The DAVE session's requests, carried out: messages through the current voice gateway connection, keys to
+// the voice thread. Runs on the network thread with daveMutex_ held.
+class CallSession::DaveBridge final : public dave::DaveSessionSink {
+ public:
+  explicit DaveBridge(CallSession& call) : call_(call) {}
+
+  void SendBinary(dave::Opcode op, std::vector<uint8_t> payload) override {
+    if (auto gateway = Gateway())
+      gateway->SendDaveBinary(BuildVoiceBinary(static_cast<uint8_t>(op), payload));
+  }
+  void SendReadyForTransition(uint16_t id) override {
+    if (auto gateway = Gateway()) gateway->SendDaveText(BuildVoiceDaveReadyForTransition(id));
+  }
+  void SendInvalidCommitWelcome(uint16_t id) override {
+    if (auto gateway = Gateway()) gateway->SendDaveText(BuildVoiceDaveInvalidCommitWelcome(id));
+  }
+  void AddReceiveEpoch(std::unique_ptr<dave::ReceiveEpoch> keys) override {
+    auto held = std::make_shared<std::unique_ptr<dave::ReceiveEpoch>>(std::move(keys));
+    call_.engine_.UpdateE2ee(call_.mediaId_,
+                             [held](auto&, dave::DaveFrameDecryptor& receive, uint64_t nowMs) {
+                               receive.AddEpoch(std::move(*held), nowMs);
+                             });
+  }
+  void SetReceivePassThrough(bool on) override {
+    call_.engine_.UpdateE2ee(call_.mediaId_, [on](auto&, dave::DaveFrameDecryptor& receive, uint64_t nowMs) {
+      receive.SetPassThrough(on, nowMs);
+    });
+  }
+  void UseSendKeys(std::unique_ptr<dave::SenderKeys> keys) override {
+    auto held = std::make_shared<std::unique_ptr<dave::SenderKeys>>(std::move(keys));
+    call_.engine_.UpdateE2ee(call_.mediaId_, [held](dave::DaveFrameEncryptor& send, auto&, uint64_t) {
+      send.UseKeys(std::move(*held));
+    });
+  }
+  void UseSendPassThrough() override {
+    call_.engine_.UpdateE2ee(call_.mediaId_,
+                             [](dave::DaveFrameEncryptor& send, auto&, uint64_t) { send.UsePassThrough(); });
+  }
+  void E2eeChanged(bool encrypted) override {
+    call_.e2eeActive_ = encrypted;
+    call_.core_.VoiceLog().Info(encrypted ? "voice: media is end-to-end encrypted (DAVE)"
+                                          : "voice: media is not end-to-end encrypted");
+  }
+  void GroupChanged() override {
+    if (call_.dave_) call_.authenticator_ = call_.dave_->EpochAuthenticator();
+  }
+  void Log(const std::string& message) override { call_.core_.VoiceLog().Warning("voice: " + message); }
+
+ private:
+  std::shared_ptr<VoiceGatewayConnection> Gateway() {
+    std::lock_guard lock(call_.mutex_);
+    return call_.gateway_;
+  }
+  CallSession& call_;
+};
+
+template <class F>
+void CallSession::WithDave(F&& f) {
+  std::lock_guard lock(daveMutex_);
+  if (dave_) f(*dave_);
+}
+
+bool CallSession::E2eeActive() const {
+  std::lock_guard lock(daveMutex_);
+  return e2eeActive_;
+}
+
+std::vector<uint8_t> CallSession::EpochAuthenticator() const {
+  std::lock_guard lock(daveMutex_);
+  return authenticator_;
+}
+
+void CallSession::OnVoiceDavePrepareTransition(const VoiceDavePrepareTransition& prepare) {
+  WithDave(
+      [&](dave::DaveSession& d) { d.OnPrepareTransition(prepare.transitionId, prepare.protocolVersion); });
+}
+
+void CallSession::OnVoiceDaveExecuteTransition(const VoiceDaveExecuteTransition& execute) {
+  WithDave([&](dave::DaveSession& d) { d.OnExecuteTransition(execute.transitionId); });
+}
+
+void CallSession::OnVoiceDavePrepareEpoch(const VoiceDavePrepareEpoch& epoch) {
+  WithDave([&](dave::DaveSession& d) { d.OnPrepareEpoch(epoch.epoch, epoch.protocolVersion); });
+}
+
+void CallSession::OnVoiceBinary(uint8_t op, std::span<const uint8_t> payload) {
+  WithDave([&](dave::DaveSession& d) {
+    switch (static_cast<dave::Opcode>(op)) {
+      case dave::Opcode::ExternalSenderPackage:
+        return d.OnExternalSender(payload);
+      case dave::Opcode::Proposals:
+        return d.OnProposals(payload);
+      case dave::Opcode::AnnounceCommitTransition:
+        return d.OnAnnounceCommit(payload);
+      case dave::Opcode::Welcome:
+        return d.OnWelcome(payload);
+      default:
+        core_.VoiceLog().Verbose("voice: binary op " + std::to_string(op) + " ignored");
+    }
+  });
+}
+
 CallSession::~CallSession() {
   Shutdown();
 }
@@ -454,6 +556,16 @@ void CallSession::OnVoiceSessionDescription(const VoiceSessionDescription& descr
     if (ended_) return;
   }
   engine_.StartMedia(mediaId_, *description.parsedMode, description.secretKey);
+  {
+    // A new voice session, a new DAVE session; its first requests reach the media right after StartMedia.
+    std::lock_guard lock(daveMutex_);
+    if (!daveBridge_) daveBridge_ = std::make_unique<DaveBridge>(*this);
+    dave_ = std::make_unique<dave::DaveSession>(*daveBridge_, selfId_, lobbyId_);
+    authenticator_.clear();
+    e2eeActive_ = false;
+    dave_->OnClientsConnect(Participants());
+    dave_->Start(description.daveProtocolVersion);
+  }
   std::lock_guard lock(mutex_);
   SetStatusLocked(Call::Status::Connected);
 }
@@ -472,6 +584,7 @@ void CallSession::OnVoiceClientsConnect(const VoiceClientsConnect& connect) {
     for (uint64_t userId : connect.userIds)
       participants_.OnVoiceServerConnect(userId, changes);
   }
+  WithDave([&](dave::DaveSession& d) { d.OnClientsConnect(connect.userIds); });
   Announce(changes);
 }
 
@@ -479,6 +592,7 @@ void CallSession::OnVoiceClientDisconnect(const VoiceClientDisconnect& disconnec
   if (disconnect.userId == selfId_) return;
   // Their voice session ended: whatever SSRC they had is gone with it.
   engine_.UnmapUser(mediaId_, disconnect.userId);
+  WithDave([&](dave::DaveSession& d) { d.OnClientDisconnect(disconnect.userId); });
   CallParticipants::Changes changes;
   {
     std::lock_guard lock(mutex_);

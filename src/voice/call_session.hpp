@@ -19,6 +19,7 @@
 #include "lobby/lobby_json.hpp"
 #include "messaging/retry_timer.hpp"
 #include "voice/call_participants.hpp"
+#include "voice/dave_session.hpp"
 #include "voice/voice_engine.hpp"
 #include "voice/voice_gateway_connection.hpp"
 
@@ -106,6 +107,15 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   void OnVoiceResuming() override;
   void OnVoiceResumed() override;
   void OnVoiceEnded(CallError error, int32_t detail) override;
+  void OnVoiceDavePrepareTransition(const VoiceDavePrepareTransition& prepare) override;
+  void OnVoiceDaveExecuteTransition(const VoiceDaveExecuteTransition& execute) override;
+  void OnVoiceDavePrepareEpoch(const VoiceDavePrepareEpoch& epoch) override;
+  void OnVoiceBinary(uint8_t op, std::span<const uint8_t> payload) override;
+
+  /// Whether the call's media is end-to-end encrypted now (DAVE), and the epoch authenticator of its group
+  /// (empty when there is none). Any thread.
+  bool E2eeActive() const;
+  std::vector<uint8_t> EpochAuthenticator() const;
 
   /// Client destroy: closes the voice gateway; nothing more is reported. Idempotent.
   void Shutdown();
@@ -140,6 +150,11 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   void PostSpeaking(uint64_t userId, bool speaking);  // mutex_ not held
   void PushTransmit();
 
+  class DaveBridge;  // the DAVE session's sink: the voice gateway connection and the voice engine
+  /// Runs `f` on the DAVE session (network thread), if there is one.
+  template <class F>
+  void WithDave(F&& f);
+
   core::ClientCore& core_;
   VoiceEngine& engine_;
   messaging::RetryTimer& timer_;
@@ -158,6 +173,13 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   std::map<uint64_t, bool> localMutes_;
   std::map<uint64_t, float> volumes_;
   const std::shared_ptr<Callbacks> callbacks_ = std::make_shared<Callbacks>();
+
+  // DAVE: created at each Session Description; used on the network thread, read by the game's getters.
+  mutable std::mutex daveMutex_;
+  std::unique_ptr<DaveBridge> daveBridge_;
+  std::unique_ptr<dave::DaveSession> dave_;
+  bool e2eeActive_ = false;             // daveMutex_
+  std::vector<uint8_t> authenticator_;  // daveMutex_
 };
 
 }  // namespace platformpp::voice

@@ -59,6 +59,9 @@ struct CallMedia {
   bool connected = false;
   std::unique_ptr<SendPipeline> send;
   std::unique_ptr<ReceivePipeline> receive;
+  // DAVE, between codec and RTP; new with each media start (a new voice session starts a new DAVE session).
+  std::unique_ptr<dave::DaveFrameEncryptor> daveSend;
+  std::unique_ptr<dave::DaveFrameDecryptor> daveReceive;
   Client::UserAudioReceivedCallback received;
   Client::UserAudioCapturedCallback captured;
   TransmitSettings transmit;
@@ -202,9 +205,19 @@ void VoiceEngine::Run() {
 
       const auto& sent = call->send->GetCounters();
       const auto& got = call->receive->GetCounters();
-      call->counters = {sent.framesSent, sent.silenceFramesSent, got.packetsReceived, got.accepted,
-                        got.tampered,    got.replayed,           got.malformed,       got.lost,
-                        got.concealed,   got.framesDecoded};
+      MediaCounters& c = call->counters;
+      c.framesSent = sent.framesSent;
+      c.silenceFramesSent = sent.silenceFramesSent;
+      c.packetsReceived = got.packetsReceived;
+      c.packetsAccepted = got.accepted;
+      c.tampered = got.tampered;
+      c.replayed = got.replayed;
+      c.malformed = got.malformed;
+      c.lost = got.lost;
+      c.concealed = got.concealed;
+      c.framesDecoded = got.framesDecoded;
+      if (call->daveSend) call->counters.e2eeSend = call->daveSend->GetCounters();
+      if (call->daveReceive) call->counters.e2eeReceive = call->daveReceive->GetCounters();
     }
     if (state.audio && state.audio->IsRunning()) {
       state.audio->WritePlaybackFrame(state.output);
@@ -333,6 +346,10 @@ void VoiceEngine::StartMedia(uint64_t callId, TransportMode mode, const Transpor
     if (!call || !call->connected) return;
     call->send = std::make_unique<SendPipeline>(call->ssrc, mode, key);
     call->receive = std::make_unique<ReceivePipeline>(mode, key);
+    call->daveSend = std::make_unique<dave::DaveFrameEncryptor>();
+    call->daveReceive = std::make_unique<dave::DaveFrameDecryptor>();
+    call->send->SetFrameEncryptor(call->daveSend.get());
+    call->receive->SetFrameDecryptor(call->daveReceive.get());
     for (const auto& [ssrc, user] : call->ssrcUsers)
       call->receive->MapSsrc(ssrc, user);
     for (const auto& [user, mute] : call->localMutes)
@@ -341,6 +358,16 @@ void VoiceEngine::StartMedia(uint64_t callId, TransportMode mode, const Transpor
       call->receive->SetUserVolume(user, volume);
     call->InstallReceiveCallback();
     call->ApplyTransmit();
+  });
+}
+
+void VoiceEngine::UpdateE2ee(uint64_t callId, E2eeUpdate update) {
+  Post([callId, update = std::move(update)](State& state) {
+    CallMedia* call = state.Find(callId);
+    if (!call || !call->daveSend || !call->daveReceive) return;  // media of another voice session
+    const uint64_t nowMs = static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now().time_since_epoch()).count());
+    update(*call->daveSend, *call->daveReceive, nowMs);
   });
 }
 
@@ -367,6 +394,8 @@ void VoiceEngine::ResetTransport(uint64_t callId) {
       call->events.speakingChanged(false);
     call->send.reset();
     call->receive.reset();
+    call->daveSend.reset();
+    call->daveReceive.reset();
     call->socket.Close();
     call->connected = false;
     call->ssrc = 0;

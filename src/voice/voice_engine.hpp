@@ -11,6 +11,7 @@
 
 #include "audio/audio_device.hpp"
 #include "audio/audio_processing.hpp"
+#include "voice/dave_frame_transforms.hpp"
 #include "voice/ip_discovery.hpp"
 #include "voice/transport_cipher.hpp"
 
@@ -53,6 +54,8 @@ struct MediaCounters {
   uint64_t lost = 0;
   uint64_t concealed = 0;
   uint64_t framesDecoded = 0;
+  dave::DaveFrameEncryptor::Counters e2eeSend;
+  dave::DaveFrameDecryptor::Counters e2eeReceive;
 };
 
 /// The player's transmit settings of one call (self mute, audio mode, PTT, VAD).
@@ -81,6 +84,11 @@ class VoiceEngine {
   void OpenMedia(uint64_t callId, std::string ip, uint16_t port, uint32_t ssrc, MediaEvents events);
   /// Starts sending and receiving with the Session Description's mode and key.
   void StartMedia(uint64_t callId, TransportMode mode, const TransportKey& key);
+  /// Changes the call's DAVE transforms on the voice thread, between frames, in call order (`nowMs` is the
+  /// voice thread's clock, as frames see it). Dropped when the call's media has not started.
+  using E2eeUpdate =
+      std::function<void(dave::DaveFrameEncryptor&, dave::DaveFrameDecryptor&, uint64_t nowMs)>;
+  void UpdateE2ee(uint64_t callId, E2eeUpdate update);
   /// Stops the call's media and closes its socket. `closed` runs (on the voice thread, or here when the
   /// thread is gone) once the call's audio callbacks can no longer run.
   void CloseMedia(uint64_t callId, std::function<void()> closed = {});

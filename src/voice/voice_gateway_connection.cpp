@@ -107,6 +107,14 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     });
   }
 
+  void SendDave(std::string data, bool binary) {
+    asio::post(strand_, [self = shared_from_this(), data = std::move(data), binary]() mutable {
+      if (self->closed_ || self->ended_) return;
+      self->pendingDave_.push_back({std::move(data), binary});
+      self->FlushPending();
+    });
+  }
+
   // Any thread, a sink method included: once the sink pointer is cleared under the lock, no sink method can
   // start, and one in progress on another thread has finished.
   void Close() {
@@ -372,6 +380,15 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     FlushPending();
   }
 
+  void On(const std::shared_ptr<Link>&, const VoiceDavePrepareTransition& prepare) {
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceDavePrepareTransition(prepare); });
+  }
+  void On(const std::shared_ptr<Link>&, const VoiceDaveExecuteTransition& execute) {
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceDaveExecuteTransition(execute); });
+  }
+  void On(const std::shared_ptr<Link>&, const VoiceDavePrepareEpoch& epoch) {
+    Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceDavePrepareEpoch(epoch); });
+  }
   void On(const std::shared_ptr<Link>&, const VoiceBinary&) {}  // binary frames only
   void On(const std::shared_ptr<Link>&, const VoiceUnknown&) {}
 
@@ -389,6 +406,14 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       link_->Send(BuildVoiceSpeaking(*pendingSpeaking_, ssrc_));
       pendingSpeaking_.reset();
     }
+    // DAVE messages made while the connection was resuming go out in order once it is live again.
+    for (auto& [data, binary] : pendingDave_) {
+      if (binary)
+        link_->SendBinary(std::move(data));
+      else
+        link_->Send(std::move(data));
+    }
+    pendingDave_.clear();
   }
 
   uint64_t NextNonce() {
@@ -446,6 +471,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   uint64_t lastNonce_ = 0;
   std::optional<std::pair<std::string, uint16_t>> pendingSelect_;
   std::optional<uint32_t> pendingSpeaking_;
+  std::vector<std::pair<std::string, bool>> pendingDave_;  // (frame, binary)
 };
 
 VoiceGatewayConnection::VoiceGatewayConnection(IoContext& context, std::shared_ptr<core::Logger> logger,
@@ -465,6 +491,14 @@ void VoiceGatewayConnection::SelectProtocol(std::string address, uint16_t port) 
 }
 void VoiceGatewayConnection::SetSpeaking(uint32_t speaking) {
   impl_->SetSpeaking(speaking);
+}
+
+void VoiceGatewayConnection::SendDaveText(std::string json) {
+  impl_->SendDave(std::move(json), false);
+}
+
+void VoiceGatewayConnection::SendDaveBinary(std::vector<uint8_t> frame) {
+  impl_->SendDave(std::string(frame.begin(), frame.end()), true);
 }
 void VoiceGatewayConnection::Close() {
   impl_->Close();

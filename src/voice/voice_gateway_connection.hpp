@@ -22,6 +22,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 namespace platformpp {
 class IoContext;
@@ -58,7 +59,11 @@ class VoiceGatewaySink {
   /// The session ended for good (never after Close()): `detail` is the close code, or 0. Called once; the
   /// connection does nothing more.
   virtual void OnVoiceEnded(CallError error, int32_t detail) = 0;
-  /// A binary frame (DAVE, next issue), after its seq was recorded.
+  /// DAVE ops 21, 22 and 24 (JSON).
+  virtual void OnVoiceDavePrepareTransition(const VoiceDavePrepareTransition&) {}
+  virtual void OnVoiceDaveExecuteTransition(const VoiceDaveExecuteTransition&) {}
+  virtual void OnVoiceDavePrepareEpoch(const VoiceDavePrepareEpoch&) {}
+  /// A binary frame (DAVE ops 25-30), after its seq was recorded.
   virtual void OnVoiceBinary(uint8_t /*op*/, std::span<const uint8_t> /*payload*/) {}
   /// A heartbeat's round trip.
   virtual void OnVoicePing(std::chrono::milliseconds /*roundTrip*/) {}
@@ -103,6 +108,10 @@ class VoiceGatewayConnection {
   /// Op 5 with the session's SSRC (send before the first audio and whenever the bits change). While resuming,
   /// only the latest value goes out, after Resumed. Thread-safe.
   void SetSpeaking(uint32_t speaking);
+  /// A DAVE message: JSON text (ops 23, 31) or a binary frame `u8 op | payload` (ops 26, 28). In order with
+  /// Select Protocol and Speaking; held while the connection resumes. Thread-safe.
+  void SendDaveText(std::string json);
+  void SendDaveBinary(std::vector<uint8_t> frame);
   /// Leaving: closes with 1000 and stops; no sink method runs after this returns (from any thread, a sink
   /// method included). Idempotent.
   void Close();

@@ -140,6 +140,43 @@ VoiceServerMessage ParseClientDisconnect(VoiceServerMessage message, const Value
   return message;
 }
 
+// A transition id is a u16 on the wire's binary side (op 29/30); JSON carries it as a number.
+std::optional<uint16_t> TransitionId(const Value& d) {
+  const Value* id = d.IsObject() ? json::Member(d, "transition_id") : nullptr;
+  if (!id || !id->IsUint() || id->GetUint() > UINT16_MAX) return std::nullopt;
+  return static_cast<uint16_t>(id->GetUint());
+}
+
+std::optional<int32_t> ProtocolVersion(const Value& d) {
+  const Value* version = d.IsObject() ? json::Member(d, "protocol_version") : nullptr;
+  if (!version || !version->IsInt() || version->GetInt() < 0) return std::nullopt;
+  return version->GetInt();
+}
+
+VoiceServerMessage ParseDavePrepareTransition(VoiceServerMessage message, const Value& d) {
+  const auto id = TransitionId(d);
+  const auto version = ProtocolVersion(d);
+  if (!id || !version) return Malformed(std::move(message), "DAVE prepare transition without its fields");
+  message.payload = VoiceDavePrepareTransition{*id, *version};
+  return message;
+}
+
+VoiceServerMessage ParseDaveExecuteTransition(VoiceServerMessage message, const Value& d) {
+  const auto id = TransitionId(d);
+  if (!id) return Malformed(std::move(message), "DAVE execute transition without a transition_id");
+  message.payload = VoiceDaveExecuteTransition{*id};
+  return message;
+}
+
+VoiceServerMessage ParseDavePrepareEpoch(VoiceServerMessage message, const Value& d) {
+  const Value* epoch = d.IsObject() ? json::Member(d, "epoch") : nullptr;
+  const auto version = ProtocolVersion(d);
+  if (!epoch || !epoch->IsUint64() || !version)
+    return Malformed(std::move(message), "DAVE prepare epoch without its fields");
+  message.payload = VoiceDavePrepareEpoch{epoch->GetUint64(), *version};
+  return message;
+}
+
 void WriteId(rapidjson::Writer<rapidjson::StringBuffer>& w, uint64_t id) {
   std::string text = std::to_string(id);
   w.String(text.data(), static_cast<rapidjson::SizeType>(text.size()));
@@ -204,6 +241,12 @@ VoiceServerMessage ParseVoiceServerText(std::string_view text) {
       return ParseClientsConnect(std::move(message), d);
     case VoiceOpcode::ClientDisconnect:
       return ParseClientDisconnect(std::move(message), d);
+    case VoiceOpcode::DavePrepareTransition:
+      return ParseDavePrepareTransition(std::move(message), d);
+    case VoiceOpcode::DaveExecuteTransition:
+      return ParseDaveExecuteTransition(std::move(message), d);
+    case VoiceOpcode::DavePrepareEpoch:
+      return ParseDavePrepareEpoch(std::move(message), d);
     default:
       message.payload = VoiceUnknown{found ? json::Serialize(d) : std::string("null")};
       return message;
@@ -220,7 +263,7 @@ VoiceServerMessage ParseVoiceServerBinary(std::span<const uint8_t> frame) {
 }
 
 std::string BuildVoiceIdentify(uint64_t serverId, uint64_t userId, std::string_view sessionId,
-                               std::string_view token) {
+                               std::string_view token, int32_t maxDaveProtocolVersion) {
   return Payload(VoiceOpcode::Identify, [&](auto& w) {
     w.Key("server_id");
     WriteId(w, serverId);
@@ -231,8 +274,30 @@ std::string BuildVoiceIdentify(uint64_t serverId, uint64_t userId, std::string_v
     w.Key("token");
     WriteString(w, token);
     w.Key("max_dave_protocol_version");
-    w.Int(0);  // transport encryption only in this release (docs/voice-protocol.md)
+    w.Int(maxDaveProtocolVersion);
   });
+}
+
+std::string BuildVoiceDaveReadyForTransition(uint16_t transitionId) {
+  return Payload(VoiceOpcode::DaveReadyForTransition, [&](auto& w) {
+    w.Key("transition_id");
+    w.Uint(transitionId);
+  });
+}
+
+std::string BuildVoiceDaveInvalidCommitWelcome(uint16_t transitionId) {
+  return Payload(VoiceOpcode::DaveInvalidCommitWelcome, [&](auto& w) {
+    w.Key("transition_id");
+    w.Uint(transitionId);
+  });
+}
+
+std::vector<uint8_t> BuildVoiceBinary(uint8_t op, std::span<const uint8_t> payload) {
+  std::vector<uint8_t> frame;
+  frame.reserve(payload.size() + 1);
+  frame.push_back(op);
+  frame.insert(frame.end(), payload.begin(), payload.end());
+  return frame;
 }
 
 std::string BuildVoiceSelectProtocol(std::string_view address, uint16_t port, TransportMode mode) {

@@ -31,7 +31,15 @@ enum class VoiceOpcode : int32_t {
   Resumed = 9,
   ClientsConnect = 11,
   ClientDisconnect = 13,
+  DavePrepareTransition = 21,
+  DaveExecuteTransition = 22,
+  DaveReadyForTransition = 23,
+  DavePrepareEpoch = 24,
+  DaveInvalidCommitWelcome = 31,
 };
+
+/// The highest DAVE protocol version this client speaks (Identify's max_dave_protocol_version).
+inline constexpr int32_t kMaxDaveProtocolVersion = 1;
 
 /// Speaking bits (op 5).
 inline constexpr uint32_t kSpeakingMicrophone = 1;
@@ -88,13 +96,30 @@ struct VoiceClientDisconnect {
   uint64_t userId = 0;
 };
 
-/// A binary server frame (DAVE MLS messages, next issue): its opcode and payload (copied).
+/// Op 21: a transition to `protocolVersion` (0 = downgrade); transition 0 executes at once.
+struct VoiceDavePrepareTransition {
+  uint16_t transitionId = 0;
+  int32_t protocolVersion = 0;
+};
+
+/// Op 22.
+struct VoiceDaveExecuteTransition {
+  uint16_t transitionId = 0;
+};
+
+/// Op 24: the epoch to come (1 = a new group) of `protocolVersion`.
+struct VoiceDavePrepareEpoch {
+  uint64_t epoch = 0;
+  int32_t protocolVersion = 0;
+};
+
+/// A binary server frame (DAVE MLS messages, ops 25-30): its opcode and payload (copied).
 struct VoiceBinary {
   uint8_t op = 0;
   std::vector<uint8_t> payload;
 };
 
-/// A text message with an opcode this layer does not handle (DAVE JSON ops 21-24 and 31, and anything new):
+/// A text message with an opcode this layer does not handle (anything new):
 /// `dJson` is `d` as JSON text ("null" when absent).
 struct VoiceUnknown {
   std::string dJson = "null";
@@ -105,9 +130,11 @@ struct VoiceMalformed {
   std::string error;
 };
 
-using VoicePayload = std::variant<VoiceMalformed, VoiceHello, VoiceReady, VoiceSessionDescription,
-                                  VoiceSpeaking, VoiceHeartbeatAck, VoiceResumed, VoiceClientsConnect,
-                                  VoiceClientDisconnect, VoiceBinary, VoiceUnknown>;
+using VoicePayload =
+    std::variant<VoiceMalformed, VoiceHello, VoiceReady, VoiceSessionDescription, VoiceSpeaking,
+                 VoiceHeartbeatAck, VoiceResumed, VoiceClientsConnect, VoiceClientDisconnect,
+                 VoiceDavePrepareTransition, VoiceDaveExecuteTransition, VoiceDavePrepareEpoch, VoiceBinary,
+                 VoiceUnknown>;
 
 struct VoiceServerMessage {
   int32_t op = -1;             ///< -1 when unreadable
@@ -150,9 +177,15 @@ class VoiceSeqTracker {
   int64_t last_ = -1;
 };
 
-/// Op 0 `{server_id, user_id, session_id, token, max_dave_protocol_version: 0}` (ids as strings).
+/// Op 0 `{server_id, user_id, session_id, token, max_dave_protocol_version}` (ids as strings).
 std::string BuildVoiceIdentify(uint64_t serverId, uint64_t userId, std::string_view sessionId,
-                               std::string_view token);
+                               std::string_view token,
+                               int32_t maxDaveProtocolVersion = kMaxDaveProtocolVersion);
+/// Op 23 `{transition_id}` / op 31 `{transition_id}`.
+std::string BuildVoiceDaveReadyForTransition(uint16_t transitionId);
+std::string BuildVoiceDaveInvalidCommitWelcome(uint16_t transitionId);
+/// A binary client frame: `u8 opcode | payload`.
+std::vector<uint8_t> BuildVoiceBinary(uint8_t op, std::span<const uint8_t> payload);
 /// Op 1 `{protocol: "udp", data: {address, port, mode}}`; the mode comes from ChooseTransportMode.
 std::string BuildVoiceSelectProtocol(std::string_view address, uint16_t port, TransportMode mode);
 /// Op 3 `{t, seq_ack}`; `seqAck` -1 before any server message.

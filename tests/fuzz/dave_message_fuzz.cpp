@@ -24,9 +24,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       case 0:
         RequireSame(WriteExternalSenderPackage(ReadExternalSenderPackage(payload)), payload);
         break;
-      case 1:
-        RequireSame(WriteKeyPackageMessage(ReadKeyPackageMessage(payload)), payload);
+      case 1: {
+        // Read in both forms; written bare (as libdave sends it), so the wrapped form is compared wrapped.
+        const auto keyPackage = ReadKeyPackageMessage(payload);
+        const bool wrapped = payload.size() >= 4 && payload[2] == 0 && payload[3] == 5;
+        RequireSame(wrapped
+                        ? platformpp::mls::MlsMessage{platformpp::mls::kProtocolVersion, keyPackage}.Encode()
+                        : WriteKeyPackageMessage(keyPackage),
+                    payload);
         break;
+      }
       case 2:
         RequireSame(WriteProposals(ReadProposals(payload)), payload);
         break;

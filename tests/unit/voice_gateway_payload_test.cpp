@@ -154,12 +154,45 @@ TEST_CASE("voice Speaking, Clients Connect, Client Disconnect, Heartbeat ACK, Re
   CHECK(resumed.As<VoiceResumed>());
   CHECK_FALSE(resumed.seq);
 
-  VoiceServerMessage dave = ParseVoiceServerText(R"({"op":21,"seq":9,"d":{"protocol_version":0}})");
-  REQUIRE(dave.As<VoiceUnknown>());
-  CHECK(dave.op == 21);
-  CHECK(dave.seq == 9);
-  CHECK(dave.As<VoiceUnknown>()->dJson == R"({"protocol_version":0})");
+  VoiceServerMessage unknown = ParseVoiceServerText(R"({"op":40,"seq":9,"d":{"protocol_version":0}})");
+  REQUIRE(unknown.As<VoiceUnknown>());
+  CHECK(unknown.op == 40);
+  CHECK(unknown.seq == 9);
+  CHECK(unknown.As<VoiceUnknown>()->dJson == R"({"protocol_version":0})");
   CHECK(ParseVoiceServerText(R"({"op":12})").As<VoiceUnknown>()->dJson == "null");
+}
+
+TEST_CASE("voice DAVE JSON ops 21, 22, 24: typed, with transition ids within u16") {
+  const auto prepare =
+      ParseVoiceServerText(R"({"op":21,"seq":9,"d":{"protocol_version":0,"transition_id":10}})");
+  REQUIRE(prepare.As<VoiceDavePrepareTransition>());
+  CHECK(prepare.As<VoiceDavePrepareTransition>()->transitionId == 10);
+  CHECK(prepare.As<VoiceDavePrepareTransition>()->protocolVersion == 0);
+  CHECK(prepare.seq == 9);
+  CHECK(ParseVoiceServerText(R"({"op":21,"d":{"protocol_version":0}})").Malformed());
+  CHECK(ParseVoiceServerText(R"({"op":21,"d":{"protocol_version":-1,"transition_id":1}})").Malformed());
+
+  const auto execute = ParseVoiceServerText(R"({"op":22,"d":{"transition_id":65535}})");
+  REQUIRE(execute.As<VoiceDaveExecuteTransition>());
+  CHECK(execute.As<VoiceDaveExecuteTransition>()->transitionId == 65535);
+  CHECK(ParseVoiceServerText(R"({"op":22,"d":{"transition_id":65536}})").Malformed());
+  CHECK(ParseVoiceServerText(R"({"op":22,"d":{"transition_id":"3"}})").Malformed());
+  CHECK(ParseVoiceServerText(R"({"op":22,"d":null})").Malformed());
+
+  const auto epoch = ParseVoiceServerText(R"({"op":24,"d":{"protocol_version":1,"epoch":1}})");
+  REQUIRE(epoch.As<VoiceDavePrepareEpoch>());
+  CHECK(epoch.As<VoiceDavePrepareEpoch>()->epoch == 1);
+  CHECK(epoch.As<VoiceDavePrepareEpoch>()->protocolVersion == 1);
+  CHECK(ParseVoiceServerText(R"({"op":24,"d":{"protocol_version":1}})").Malformed());
+
+  json::Document ready = ParseJson(BuildVoiceDaveReadyForTransition(10));
+  CHECK(json::GetInt(ready, "op") == 23);
+  CHECK(json::GetInt(ready["d"], "transition_id") == 10);
+  json::Document invalid = ParseJson(BuildVoiceDaveInvalidCommitWelcome(32));
+  CHECK(json::GetInt(invalid, "op") == 31);
+  CHECK(json::GetInt(invalid["d"], "transition_id") == 32);
+  const std::vector<uint8_t> payload = {7, 8};
+  CHECK(BuildVoiceBinary(26, payload) == std::vector<uint8_t>{26, 7, 8});
 }
 
 TEST_CASE("malformed voice envelopes never throw") {
@@ -226,7 +259,7 @@ TEST_CASE("voice client messages: Identify, Select Protocol, Heartbeat, Resume, 
   CHECK(json::GetString(d, "user_id") == "2222");
   CHECK(json::GetString(d, "session_id") == "session-abc");
   CHECK(json::GetString(d, "token") == "token-xyz");
-  CHECK(json::GetInt(d, "max_dave_protocol_version") == 0);
+  CHECK(json::GetInt(d, "max_dave_protocol_version") == 1);  // DAVE v1 offered
 
   json::Document select =
       ParseJson(BuildVoiceSelectProtocol("127.0.0.1", 40000, TransportMode::AeadAes256GcmRtpsize));
