@@ -701,6 +701,55 @@ std::vector<EmulatorAdmin::VoiceSession> EmulatorAdmin::VoiceSessions() {
   return sessions;
 }
 
+std::vector<EmulatorAdmin::VoiceCall> EmulatorAdmin::VoiceCalls() {
+  const auto response = Request("GET", "/voice/calls");
+  json::Document document;
+  std::string error;
+  if (response.status != 200 || !json::Parse(response.body, document, &error) || !document.IsArray()) {
+    throw std::runtime_error("voice calls: HTTP " + std::to_string(response.status) + ": " +
+                             response.body.substr(0, 200));
+  }
+  std::vector<VoiceCall> calls;
+  for (const auto& entry : document.GetArray()) {
+    if (!entry.IsObject()) continue;
+    VoiceCall call;
+    call.lobbyId = json::GetSnowflake(entry, "lobby_id").value_or(0);
+    call.daveProtocolVersion = static_cast<int>(json::GetInt(entry, "dave_protocol_version").value_or(0));
+    call.established = json::GetBool(entry, "established").value_or(false);
+    call.epoch = static_cast<uint64_t>(json::GetInt(entry, "epoch").value_or(0));
+    call.pendingTransitions = static_cast<uint64_t>(json::GetInt(entry, "pending_transitions").value_or(0));
+    const auto leaves = entry.FindMember("leaves");
+    if (leaves != entry.MemberEnd() && leaves->value.IsObject()) {
+      for (const auto& leaf : leaves->value.GetObject()) {
+        if (leaf.value.IsUint()) call.leaves[std::stoull(leaf.name.GetString())] = leaf.value.GetUint();
+      }
+    }
+    const auto counters = entry.FindMember("counters");
+    if (counters != entry.MemberEnd() && counters->value.IsObject()) {
+      const auto& c = counters->value;
+      const auto count = [&](const char* name) {
+        return static_cast<uint64_t>(json::GetInt(c, name).value_or(0));
+      };
+      call.commitsAccepted = count("commits_accepted");
+      call.commitsRefused = count("commits_refused");
+      call.welcomesSent = count("welcomes_sent");
+      call.invalidReports = count("invalid_reports");
+      call.transitionsExecuted = count("transitions_executed");
+      call.transitionsTimedOut = count("transitions_timed_out");
+    }
+    calls.push_back(std::move(call));
+  }
+  return calls;
+}
+
+bool EmulatorAdmin::DaveAction(uint64_t lobbyId, const std::string& action) {
+  JsonObject body;
+  body.Add("lobby_id", std::to_string(lobbyId));
+  body.Add("action", action);
+  const auto document = Expect(Request("POST", "/voice/dave", body.Done()), 200, "DAVE " + action);
+  return json::GetBool(document, "changed").value_or(false);
+}
+
 void EmulatorAdmin::SetVoiceSettings(const VoiceSettings& settings) {
   JsonObject body;
   if (settings.modes) {
@@ -714,6 +763,9 @@ void EmulatorAdmin::SetVoiceSettings(const VoiceSettings& settings) {
   }
   if (settings.heartbeatIntervalMs) body.Add("heartbeat_interval_ms", *settings.heartbeatIntervalMs);
   if (settings.resumeWindowMs) body.Add("resume_window_ms", *settings.resumeWindowMs);
+  if (settings.e2ee) body.Add("e2ee", *settings.e2ee);
+  if (settings.daveTransitionTimeoutMs)
+    body.Add("dave_transition_timeout_ms", *settings.daveTransitionTimeoutMs);
   if (settings.bufferSize) body.Add("buffer_size", *settings.bufferSize);
   if (settings.reset) body.Add("reset", true);
   Expect(Request("POST", "/voice/settings", body.Done()), 200, "set voice settings");

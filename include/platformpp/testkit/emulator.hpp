@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -279,8 +280,28 @@ class EmulatorAdmin {
     std::optional<int64_t> heartbeatIntervalMs{};
     std::optional<int64_t> resumeWindowMs{};  ///< real time a dropped voice session stays resumable
     std::optional<int64_t> bufferSize{};      ///< server messages kept per voice session for resume
-    bool reset = false;                       ///< back to the platform's defaults (applied instead)
+    /// End-to-end encryption: "by_date" (required from 1 March 2026 on the fake clock, the default),
+    /// "required" or "optional". Requiring it ends the calls of clients that cannot do DAVE (4017).
+    std::optional<std::string> e2ee{};
+    std::optional<int64_t> daveTransitionTimeoutMs{};  ///< a DAVE transition executes after it anyway
+    bool reset = false;                                ///< back to the platform's defaults (applied instead)
   };
+  /// A lobby call as the voice gateway's DAVE external sender sees it (GET /_emulator/voice/calls).
+  struct VoiceCall {
+    uint64_t lobbyId = 0;
+    int daveProtocolVersion = 0;  ///< 1: end-to-end encrypted (DAVE), 0: transport encryption only
+    bool established = false;     ///< the MLS group exists (its first commit was announced)
+    uint64_t epoch = 0;
+    std::map<uint64_t, uint32_t> leaves;  ///< each member's leaf in the group, by user id
+    uint64_t pendingTransitions = 0;
+    uint64_t commitsAccepted = 0, commitsRefused = 0, welcomesSent = 0, invalidReports = 0;
+    uint64_t transitionsExecuted = 0, transitionsTimedOut = 0;
+  };
+  std::vector<VoiceCall> VoiceCalls();
+  /// A DAVE protocol change in the lobby's call: "downgrade" (to transport encryption only, until
+  /// "upgrade"; refused while E2EE is required), "upgrade", or "new_group" (members form a new MLS group).
+  /// Whether it changed anything.
+  bool DaveAction(uint64_t lobbyId, const std::string& action);
   std::vector<VoiceSession> VoiceSessions();
   void SetVoiceSettings(const VoiceSettings& settings);
   /// Cuts the user's voice gateway connection(s) (every one when `userId` is 0) without a close frame; the

@@ -447,6 +447,18 @@ class EmulatorService {
   void voice_resume(std::uint64_t id, const rapidjson::Value& d);
   void voice_select_protocol(std::uint64_t id, const rapidjson::Value& d);
   void voice_speaking(std::uint64_t id, const rapidjson::Value& d);
+  // DAVE (voice_dave_routes.cpp): the client's binary opcodes 26 and 28, and its text opcodes 23 and 31.
+  void voice_dave_binary(std::uint64_t id, std::string_view message);
+  void voice_dave_transition(std::uint64_t id, int opcode, const rapidjson::Value& d);
+  [[nodiscard]] bool voice_e2ee_required();
+  DaveCall& voice_dave_call(const std::string& lobby_id);
+  // Sends what the lobby's DAVE call has to say, and forgets the call once it has no member.
+  void voice_dave_flush(const std::string& lobby_id);
+  void voice_dave_leave(const VoiceSession& session);
+  // A binary server message: `u16 BE seq | u8 opcode | payload`, sequenced and buffered like the others.
+  std::int64_t voice_send_binary(const std::string& voice_session, int opcode, std::string_view payload);
+  HttpResponse admin_voice_calls(const RouteContext& context);
+  HttpResponse admin_voice_dave(const RouteContext& context);
   static std::string speaking_json(const VoiceSession& session);
   [[nodiscard]] std::string voice_settings_json() const;
   // The optional "user_id" of an admin voice request's body.

@@ -37,6 +37,7 @@ inline constexpr int kUnknownProtocol = 4012;
 inline constexpr int kDisconnected = 4014;
 inline constexpr int kVoiceServerCrashed = 4015;
 inline constexpr int kUnknownEncryptionMode = 4016;
+inline constexpr int kE2eeRequired = 4017;
 inline constexpr int kBadRequest = 4020;
 }  // namespace voice_close
 
@@ -64,7 +65,15 @@ struct VoiceSettings {
   std::int64_t heartbeat_interval_ms = 13750;  // sent in Hello and Ready
   std::int64_t resume_window_ms = 60000;       // real time a dropped voice session stays resumable
   std::int64_t buffer_size = 100;              // server messages kept per voice session for resume
+  // End-to-end encryption (DAVE): "by_date" requires it from 1 March 2026 on the fake clock, as the
+  // platform does; "required" and "optional" override the date. Without the requirement a client that
+  // offers no DAVE joins, and the call downgrades to transport encryption only.
+  std::string e2ee = "by_date";
+  std::int64_t dave_transition_timeout_ms = 3000;  // a transition executes without every member ready
 };
+
+// 2026-03-01T00:00:00Z: from then on the platform supports end-to-end encrypted calls only.
+inline constexpr std::int64_t kE2eeRequiredFromMs = 1772323200000;
 
 // The `v` of an upgrade target ("/voice/?v=8"): nullopt when missing, not a number, or outside 4..8 (the
 // upgrade is refused with HTTP 400); 4..7 are accepted at the upgrade and closed with 4012 right after.

@@ -234,6 +234,12 @@ void EmulatorService::voice_end_session(const std::string& voice_session, int cl
     }
   }
   forwarding_unit_.remove_session(voice_session);
+  const auto* current = voice_.find_state(session.lobby_id, session.user_id);
+  // The user's DAVE membership is its current session's: a moved call's old session ending after the new
+  // one identified leaves it alone.
+  if (current == nullptr || !current->voice_session || current->voice_session == voice_session) {
+    voice_dave_leave(session);
+  }
   if (auto* state = voice_.find_state(session.lobby_id, session.user_id);
       state != nullptr && state->voice_session == voice_session) {
     state->voice_session.reset();
@@ -316,6 +322,13 @@ void EmulatorService::voice_tick() {
   }
   for (const auto id : zombies)
     voice_close_connection(id, voice_close::kSessionTimeout, "Session timed out.");
+  std::vector<std::string> dave_lobbies;
+  for (auto& [lobby_id, call] : voice_.dave_calls) {
+    call.tick(now);
+    dave_lobbies.push_back(lobby_id);
+  }
+  for (const auto& lobby_id : dave_lobbies)
+    voice_dave_flush(lobby_id);
   std::vector<std::string> expired;
   for (const auto& [id, session] : voice_.sessions) {
     if (!session.connection && now - session.detached_at_steady_ms > voice_.settings.resume_window_ms)
@@ -344,9 +357,9 @@ void EmulatorService::voice_received(std::uint64_t id, std::string_view message,
   if (it == voice_.connections.end()) return;
   auto& connection = it->second;
   if (!text) {
-    // Binary client frames are `u8 opcode | payload`: only DAVE opcodes, none of which is served yet.
+    // Binary client frames are `u8 opcode | payload`: DAVE's key package (26) and commit (28).
     if (message.empty()) return voice_close_connection(id, voice_close::kDecodeError, "Decode error.");
-    return voice_close_connection(id, voice_close::kUnknownOpcode, "Unknown opcode.");
+    return voice_dave_binary(id, message);
   }
   rapidjson::Document payload;
   if (!parse_json(message, payload) || !payload.IsObject()) {
@@ -359,7 +372,8 @@ void EmulatorService::voice_received(std::uint64_t id, std::string_view message,
   const int opcode = op_member->value.GetInt();
   const bool known = opcode == voice_op::kIdentify || opcode == voice_op::kSelectProtocol ||
                      opcode == voice_op::kHeartbeat || opcode == voice_op::kSpeaking ||
-                     opcode == voice_op::kResume;
+                     opcode == voice_op::kResume || opcode == dave_op::kReadyForTransition ||
+                     opcode == dave_op::kInvalidCommitWelcome;
   if (!known) return voice_close_connection(id, voice_close::kUnknownOpcode, "Unknown opcode.");
   const auto d_member = payload.FindMember("d");
   if (d_member == payload.MemberEnd() || !d_member->value.IsObject()) {
@@ -378,6 +392,9 @@ void EmulatorService::voice_received(std::uint64_t id, std::string_view message,
     default:
       if (!connection.voice_session) {
         return voice_close_connection(id, voice_close::kNotAuthenticated, "Not authenticated.");
+      }
+      if (opcode == dave_op::kReadyForTransition || opcode == dave_op::kInvalidCommitWelcome) {
+        return voice_dave_transition(id, opcode, d);
       }
       return opcode == voice_op::kSelectProtocol ? voice_select_protocol(id, d) : voice_speaking(id, d);
   }
@@ -410,9 +427,17 @@ void EmulatorService::voice_identify(std::uint64_t id, const rapidjson::Value& d
   if (has_member(d, "max_dave_protocol_version") && !d["max_dave_protocol_version"].IsInt()) {
     return voice_close_connection(id, voice_close::kBadRequest, "Bad request.");
   }
+  const int max_dave_version =
+      has_member(d, "max_dave_protocol_version") ? d["max_dave_protocol_version"].GetInt() : 0;
   auto* state = voice_.find_state(*server_id, *user_id);
   if (state == nullptr || state->session_id != *session_id || state->token != *token) {
     return voice_close_connection(id, voice_close::kAuthenticationFailed, "Authentication failed.");
+  }
+  // From 1 March 2026 the platform supports end-to-end encrypted calls only.
+  // The client cannot stay in the call: its voice state ends with the connection.
+  if (max_dave_version < kDaveProtocolVersion && voice_e2ee_required()) {
+    voice_close_connection(id, voice_close::kE2eeRequired, "E2EE/DAVE protocol required.");
+    return voice_end_state(*server_id, *user_id);
   }
   // A fresh Identify for a join that already has a voice session replaces it.
   if (state->voice_session) voice_end_session(*state->voice_session, voice_close::kSessionNoLongerValid);
@@ -424,6 +449,7 @@ void EmulatorService::voice_identify(std::uint64_t id, const rapidjson::Value& d
   session.session_id = *session_id;
   session.ssrc = forwarding_unit_.allocate_ssrc();
   session.offered_modes = voice_.settings.modes;
+  session.max_dave_version = max_dave_version;
   session.connection = id;
   const auto voice_session = session.id;
   forwarding_unit_.add_session(voice_session, session.ssrc, *user_id, *server_id);
@@ -577,6 +603,9 @@ void EmulatorService::voice_select_protocol(std::uint64_t id, const rapidjson::V
   session.mode = *mode;
   session.media = MediaEndpoint{*address, static_cast<std::uint16_t>(port->value.GetInt())};
   forwarding_unit_.set_media(voice_session, *session.media, *mode, session.key);
+  const auto lobby_id = session.lobby_id;
+  const int dave_version =
+      voice_dave_call(lobby_id).join(session.user_id, session.max_dave_version, steady_now_ms());
   voice_send(voice_session, voice_op::kSessionDescription, to_json([&](JsonWriter& writer) {
                writer.StartObject();
                writer.Key("mode");
@@ -587,9 +616,10 @@ void EmulatorService::voice_select_protocol(std::uint64_t id, const rapidjson::V
                  writer.Uint(byte);
                writer.EndArray();
                writer.Key("dave_protocol_version");
-               writer.Int(0);
+               writer.Int(dave_version);
                writer.EndObject();
              }));
+  voice_dave_flush(lobby_id);
 }
 
 void EmulatorService::voice_speaking(std::uint64_t id, const rapidjson::Value& d) {
@@ -622,6 +652,8 @@ void EmulatorService::register_voice_routes() {
   admin_router_.add("POST", "/voice/drop", bind(&EmulatorService::admin_voice_drop));
   admin_router_.add("POST", "/voice/close", bind(&EmulatorService::admin_voice_close));
   admin_router_.add("POST", "/voice/move", bind(&EmulatorService::admin_voice_move));
+  admin_router_.add("GET", "/voice/calls", bind(&EmulatorService::admin_voice_calls));
+  admin_router_.add("POST", "/voice/dave", bind(&EmulatorService::admin_voice_dave));
   // A request for the voice gateway that the server did not upgrade: no or a bad version (or no upgrade).
   const auto refuse = [](const RouteContext& context) {
     if (!voice_gateway_version(context.request.target)) {
@@ -689,6 +721,10 @@ std::string EmulatorService::voice_settings_json() const {
     writer.Int64(s.resume_window_ms);
     writer.Key("buffer_size");
     writer.Int64(s.buffer_size);
+    writer.Key("e2ee");
+    write_string(writer, s.e2ee);
+    writer.Key("dave_transition_timeout_ms");
+    writer.Int64(s.dave_transition_timeout_ms);
     writer.EndObject();
   });
 }
@@ -719,9 +755,30 @@ HttpResponse EmulatorService::admin_voice_settings(const RouteContext& context) 
   if (auto v = fields.integer("heartbeat_interval_ms", false, 10, 3600000)) next.heartbeat_interval_ms = *v;
   if (auto v = fields.integer("resume_window_ms", false, 0, 3600000)) next.resume_window_ms = *v;
   if (auto v = fields.integer("buffer_size", false, 1, 100000)) next.buffer_size = *v;
+  if (auto v = fields.string("e2ee", false)) {
+    if (*v == "by_date" || *v == "required" || *v == "optional") {
+      next.e2ee = std::string(*v);
+    } else {
+      fields.add_issue("e2ee", {"BASE_TYPE_CHOICES", "One of by_date, required, optional."});
+    }
+  }
+  if (auto v = fields.integer("dave_transition_timeout_ms", false, 0, 600000))
+    next.dave_transition_timeout_ms = *v;
   const bool reset = fields.boolean("reset", false).value_or(false);
   if (!errors.empty()) return invalid_form_body(errors);
   voice_.settings = reset ? VoiceSettings{} : next;
+  // Requiring E2EE now ends the calls of clients that cannot do it, as Identify would have refused them.
+  if (voice_e2ee_required()) {
+    std::vector<std::uint64_t> plain;
+    for (const auto& [id, connection] : voice_.connections) {
+      if (!connection.voice_session) continue;
+      const auto session = voice_.sessions.find(*connection.voice_session);
+      if (session != voice_.sessions.end() && session->second.max_dave_version < kDaveProtocolVersion)
+        plain.push_back(id);
+    }
+    for (const auto id : plain)
+      voice_close_connection(id, voice_close::kE2eeRequired, "E2EE/DAVE protocol required.");
+  }
   return HttpResponse::json(200, voice_settings_json());
 }
 

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "dave_call.hpp"
 #include "forwarding_unit.hpp"
 #include "voice/transport_cipher.hpp"
 #include "voice_gateway.hpp"
@@ -40,6 +41,7 @@ struct VoiceSession {
   voice::TransportKey key{};  // generated at the first Select Protocol
   bool key_set = false;
   std::vector<std::string> offered_modes;  // as its Ready said
+  int max_dave_version = 0;                // its Identify's max_dave_protocol_version
   std::optional<int> speaking;             // the last Speaking bitmask, replayed to later sessions
   std::int64_t seq = 0;                    // the last server message's seq
   // (seq, text or binary frame, is it binary), oldest first.
@@ -67,6 +69,8 @@ struct VoiceRegistry {
   std::map<std::string, VoiceSession> sessions;                      // by voice session id
   std::map<std::uint64_t, VoiceConnection> connections;
   std::uint64_t next_connection = 1;
+  std::map<std::string, DaveCall> dave_calls;     // by lobby id, while its call has members
+  std::optional<DaveExternalSender> dave_sender;  // made at the first DAVE call
 
   [[nodiscard]] VoiceState* find_state(const std::string& lobby_id, const std::string& user_id);
   // The voice states of a lobby's call, by user id.
