@@ -171,6 +171,9 @@ TEST_CASE("voice media end to end through the real emulator, with a loss fault o
   const auto lobby_id = create_lobby(connection.caFile, port, app.botToken,
                                      R"({"members":[{"id":")" + std::to_string(alice.id) + R"("},{"id":")" +
                                          std::to_string(bob.id) + R"("}]})");
+  EmulatorAdmin::VoiceSettings plain;
+  plain.e2ee = "optional";  // these players speak plain voice (no DAVE)
+  admin.SetVoiceSettings(plain);
 
   Player a, b;
   a.join(alice, admin.MintToken(alice.id, app.id, "openid sdk.social_layer").accessToken, lobby_id,

@@ -58,6 +58,7 @@ TEST_CASE("testkit: voice admin calls") {
   EmulatorAdmin::VoiceSettings settings;
   settings.modes = std::vector<std::string>{"aead_xchacha20_poly1305_rtpsize"};
   settings.heartbeatIntervalMs = 20000;
+  settings.e2ee = "optional";  // this client speaks plain voice (no DAVE)
   admin.SetVoiceSettings(settings);
 
   GatewayClient gateway(connection.caFile, port, "/?v=10&encoding=json");

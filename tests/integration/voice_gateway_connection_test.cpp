@@ -271,7 +271,7 @@ TEST_CASE(
     CHECK(sink.ready->ssrc != 0);
     CHECK(sink.mode == TransportMode::AeadAes256GcmRtpsize);  // preferred when offered (the default offer)
     CHECK(sink.description->parsedMode == TransportMode::AeadAes256GcmRtpsize);
-    CHECK(sink.description->daveProtocolVersion == 0);
+    CHECK(sink.description->daveProtocolVersion == 1);  // offered at Identify, served by the emulator
   }
   CHECK(voice.Ssrc() == sink.ready->ssrc);
   CHECK(voice.SeqAck() >= 2);  // Ready and Session Description at least
