@@ -696,6 +696,8 @@ std::vector<EmulatorAdmin::VoiceSession> EmulatorAdmin::VoiceSessions() {
     session.packetsReceived = static_cast<uint64_t>(json::GetInt(entry, "packets_received").value_or(0));
     session.packetsForwarded = static_cast<uint64_t>(json::GetInt(entry, "packets_forwarded").value_or(0));
     session.packetsRejected = static_cast<uint64_t>(json::GetInt(entry, "packets_rejected").value_or(0));
+    session.payloadsE2ee = static_cast<uint64_t>(json::GetInt(entry, "payloads_e2ee").value_or(0));
+    session.payloadsClear = static_cast<uint64_t>(json::GetInt(entry, "payloads_clear").value_or(0));
     sessions.push_back(std::move(session));
   }
   return sessions;

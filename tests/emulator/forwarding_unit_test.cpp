@@ -244,6 +244,30 @@ TEST_CASE("CSRCs and a header extension pass through unchanged") {
   CHECK(b.open(got[0].data) == rtp);
 }
 
+TEST_CASE("the unit tells DAVE frames (0xFAFA at the end) from Opus in clear and silence, holding no key") {
+  Fixture f;
+  auto a = f.join("a", "L1", kGcm);
+  auto b = f.join("b", "L1", kXChaCha);
+  const auto send_payload = [&](std::uint16_t seq, const Bytes& payload, bool extension) {
+    Bytes rtp = make_rtp(a.ssrc, seq, 0);
+    if (extension) {
+      rtp[0] |= 0x10;
+      const Bytes ext{0xBE, 0xDE, 0, 1, 0x10, 0xAA, 0, 0};
+      rtp.insert(rtp.end(), ext.begin(), ext.end());
+    }
+    rtp.insert(rtp.end(), payload.begin(), payload.end());
+    f.send(a, a.seal(rtp));
+  };
+  send_payload(1, {0xFC, 1, 2, 3}, false);                              // Opus (TOC 0xFC) in clear
+  send_payload(2, {9, 9, 9, 9, 9, 9, 9, 9, 1, 11, 0xFA, 0xFA}, false);  // a DAVE frame
+  send_payload(3, {9, 9, 9, 9, 9, 9, 9, 9, 1, 11, 0xFA, 0xFA}, true);   // behind a header extension
+  send_payload(4, {0xF8, 0xFF, 0xFE}, false);                           // silence: neither
+  send_payload(5, {0xFA}, false);                                       // one byte of marker: clear
+  CHECK(f.stats(a).payloads_e2ee == 2);
+  CHECK(f.stats(a).payloads_clear == 2);
+  CHECK(f.stats(b).packets_forwarded == 5);  // relayed all the same
+}
+
 TEST_CASE("a self-deafened session receives nothing until it undeafens, and still speaks") {
   Fixture f;
   auto a = f.join("a", "L1");

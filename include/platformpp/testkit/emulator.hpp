@@ -271,6 +271,10 @@ class EmulatorAdmin {
     uint64_t packetsReceived = 0;
     uint64_t packetsForwarded = 0;
     uint64_t packetsRejected = 0;
+    /// Of the packets from this session, what the forwarding unit sees without a key: payloads ending with
+    /// the DAVE frame marker (end-to-end encrypted) and payloads that are Opus in clear (not silence).
+    uint64_t payloadsE2ee = 0;
+    uint64_t payloadsClear = 0;
   };
   /// The voice gateway's tunables (POST /_emulator/voice/settings), for later Hellos and Readys; unset
   /// fields keep their value.

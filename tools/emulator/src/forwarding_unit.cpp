@@ -118,6 +118,7 @@ struct ForwardingUnit::Impl {
     }
     ++sender.stats.packets_received;
     const std::span<const std::uint8_t> rtp(opened.data(), written);
+    count_payload(sender.stats, rtp);
     const std::size_t sealed_size = written + voice::kTransportOverhead;
     if (sealed.size() < sealed_size) sealed.resize(sealed_size);
     for (Session* receiver : *sender.call) {
@@ -126,6 +127,25 @@ struct ForwardingUnit::Impl {
       if (n == 0) continue;
       ++receiver->stats.packets_forwarded;
       emit(*receiver, std::span<const std::uint8_t>(sealed.data(), n));
+    }
+  }
+
+  // The RTP payload after the header, its CSRCs and its extension (whose body the transport encrypts too).
+  static void count_payload(ForwardingStats& stats, std::span<const std::uint8_t> rtp) {
+    if (rtp.size() < 12) return;
+    std::size_t offset = 12 + 4 * static_cast<std::size_t>(rtp[0] & 0x0F);
+    if ((rtp[0] & 0x10) != 0) {
+      if (rtp.size() < offset + 4) return;
+      offset += 4 + 4 * ((static_cast<std::size_t>(rtp[offset + 2]) << 8) | rtp[offset + 3]);
+    }
+    if (rtp.size() < offset) return;
+    const auto payload = rtp.subspan(offset);
+    const bool silence =
+        payload.size() == 3 && payload[0] == 0xF8 && payload[1] == 0xFF && payload[2] == 0xFE;
+    if (payload.size() >= 2 && payload[payload.size() - 2] == 0xFA && payload.back() == 0xFA) {
+      ++stats.payloads_e2ee;
+    } else if (!silence && !payload.empty()) {
+      ++stats.payloads_clear;
     }
   }
 

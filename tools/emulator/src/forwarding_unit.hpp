@@ -43,6 +43,11 @@ struct ForwardingStats {
   std::uint64_t packets_received = 0;   // authentic RTP packets from this session
   std::uint64_t packets_forwarded = 0;  // packets sent to this session (sealed for it)
   std::uint64_t packets_rejected = 0;  // from this session's address/SSRC but tampered, replayed or malformed
+  // What the unit can tell of the media it relays without any key: payloads that end with the DAVE frame
+  // marker (0xFAFA, end-to-end encrypted), and payloads that are neither that nor the silence frame (Opus in
+  // clear). Counted for packets from this session.
+  std::uint64_t payloads_e2ee = 0;
+  std::uint64_t payloads_clear = 0;
 };
 
 class ForwardingUnit {

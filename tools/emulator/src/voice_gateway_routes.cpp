@@ -700,6 +700,10 @@ HttpResponse EmulatorService::admin_voice_sessions(const RouteContext&) {
           writer.Uint64(stats.packets_forwarded);
           writer.Key("packets_rejected");
           writer.Uint64(stats.packets_rejected);
+          writer.Key("payloads_e2ee");
+          writer.Uint64(stats.payloads_e2ee);
+          writer.Key("payloads_clear");
+          writer.Uint64(stats.payloads_clear);
           writer.EndObject();
         }
         writer.EndArray();
