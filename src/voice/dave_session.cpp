@@ -296,6 +296,12 @@ void DaveSession::Execute(uint16_t, Transition transition) {
     sink_.UseSendPassThrough();
     sink_.SetReceivePassThrough(true);
     SetEncrypted(false);
+    // The voice gateway has forgotten the group: an upgrade makes a new one (op 24, epoch 1). The receive
+    // side keeps its keys for frames still in flight.
+    group_.reset();
+    pendingGroup_.reset();
+    joinPackage_.reset();
+    sink_.GroupChanged();
     return;
   }
   const bool upgrade = executedVersion_ == 0;
