@@ -246,6 +246,22 @@ bool Call::GetVADThresholdAutomatic() const {
 float Call::GetVADThreshold() const {
   return session_ ? session_->Transmit().vadThresholdDb : -60.0f;
 }
+bool Call::GetE2eeActive() const {
+  return session_ && session_->E2eeActive();
+}
+std::vector<uint8_t> Call::GetEpochAuthenticator() const {
+  return session_ ? session_->EpochAuthenticator() : std::vector<uint8_t>{};
+}
+std::string Call::GetEpochVerificationCode() const {
+  return session_ ? session_->EpochVerificationCode() : std::string();
+}
+void Call::GetPairwiseVerificationCode(uint64_t userId, OnPairwiseVerificationCode callback) {
+  // A null Call has no Client whose RunCallbacks could deliver: the callback is dropped unrun.
+  if (session_) session_->PairwiseVerificationCode(userId, std::move(callback));
+}
+void Call::SetE2eeStatusChangedCallback(OnE2eeStatusChanged callback) {
+  if (session_) session_->SetE2eeStatusChangedCallback(std::move(callback));
+}
 
 std::string Call::StatusToString(Status status) {
   switch (status) {

@@ -80,6 +80,8 @@ class Call {
   using OnParticipantChanged = std::function<void(uint64_t userId, bool added)>;
   using OnSpeakingStatusChanged = std::function<void(uint64_t userId, bool isPlayingSound)>;
   using OnVoiceStateChanged = std::function<void(uint64_t userId)>;
+  using OnE2eeStatusChanged = std::function<void(bool e2eeActive)>;
+  using OnPairwiseVerificationCode = std::function<void(std::string code)>;
 
   Call() = default;
   explicit Call(std::shared_ptr<voice::CallSession> session) : session_(std::move(session)) {}
@@ -131,6 +133,30 @@ class Call {
   void SetVADThreshold(bool automatic, float threshold);
   bool GetVADThresholdAutomatic() const;
   float GetVADThreshold() const;
+
+  // End-to-end encryption (DAVE; docs/dave.md). The voice server forwards media it cannot read; these let
+  // players check that nobody else holds the keys, with the same digits the platform's own clients show.
+
+  /// Whether the call's media is end-to-end encrypted now: true from the first DAVE transition the voice
+  /// server executes, false before it, after a downgrade to plain media, and once the call is over.
+  bool GetE2eeActive() const;
+  /// The current MLS epoch's authenticator (32 bytes), the same for every member of the group; empty when
+  /// there is no group. It changes with every epoch (someone joins or leaves).
+  std::vector<uint8_t> GetEpochAuthenticator() const;
+  /// The epoch authenticator as 30 digits (libdave's displayable code); empty when there is no group.
+  /// Everyone in the call sees the same digits, so players can compare them out loud; compare while
+  /// GetE2eeActive() is true, and read it again after a participant change (a new epoch, new digits).
+  std::string GetEpochVerificationCode() const;
+  /// The 45-digit code of the player and `userId` (libdave's pairwise fingerprint: both members' signature
+  /// keys through scrypt), the same on both sides. It survives new epochs and changes only with a key (a
+  /// rejoin, or the call moving to another voice server). Two players compare it to rule out a substituted
+  /// key. Computed on a thread of the SDK (scrypt takes about 100 ms); `callback` runs once, inside
+  /// RunCallbacks, with "" when E2EE is off, `userId` is not in the group or is the player, or the Client
+  /// is destroyed first. A null Call calls nothing.
+  void GetPairwiseVerificationCode(uint64_t userId, OnPairwiseVerificationCode callback);
+  /// GetE2eeActive() changed, inside RunCallbacks, in order. Only the flag: a new epoch with encryption
+  /// still on calls nothing (see GetEpochVerificationCode).
+  void SetE2eeStatusChangedCallback(OnE2eeStatusChanged callback);
 
   static std::string StatusToString(Status status);
   static std::string ErrorToString(Error error);

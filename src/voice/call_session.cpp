@@ -3,6 +3,8 @@
 #include "core/client_core.hpp"
 #include "core/completion.hpp"
 #include "core/shared_callback.hpp"
+#include "voice/dave_verification.hpp"
+#include "voice/voice_manager.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -70,7 +72,7 @@ class CallSession::DaveBridge final : public dave::DaveSessionSink {
                              [](dave::DaveFrameEncryptor& send, auto&, uint64_t) { send.UsePassThrough(); });
   }
   void E2eeChanged(bool encrypted) override {
-    call_.e2eeActive_ = encrypted;
+    call_.SetE2eeLocked(encrypted);
     call_.core_.VoiceLog().Info(encrypted ? "voice: media is end-to-end encrypted (DAVE)"
                                           : "voice: media is not end-to-end encrypted");
   }
@@ -101,6 +103,49 @@ bool CallSession::E2eeActive() const {
 std::vector<uint8_t> CallSession::EpochAuthenticator() const {
   std::lock_guard lock(daveMutex_);
   return authenticator_;
+}
+
+std::string CallSession::EpochVerificationCode() const {
+  return dave::EpochVerificationCode(EpochAuthenticator());
+}
+
+void CallSession::PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVerificationCode callback) {
+  // A Completion: the callback runs exactly once, with "" also when the job is dropped at Client destroy.
+  auto done = std::make_shared<core::Completion<std::string>>(
+      core_.MakeCompletion<std::string>([callback = std::move(callback)](ClientResult, std::string code) {
+        if (callback) callback(std::move(code));
+      }));
+  std::optional<mls::Bytes> selfKey, userKey;
+  {
+    std::lock_guard lock(daveMutex_);
+    if (e2eeActive_ && dave_ && userId != selfId_) {
+      selfKey = dave_->SignatureKeyOf(selfId_);
+      userKey = dave_->SignatureKeyOf(userId);
+    }
+  }
+  if (!selfKey || !userKey) return (*done)(ClientResult(), std::string());
+  // scrypt: about 100 ms of CPU, on the worker rather than the game or network thread.
+  core_.Voice().Fingerprints().Post(
+      [done, selfId = selfId_, userId, selfKey = std::move(*selfKey), userKey = std::move(*userKey)] {
+        (*done)(ClientResult(), dave::PairwiseVerificationCode(selfKey, selfId, userKey, userId));
+      });
+}
+
+void CallSession::SetE2eeStatusChangedCallback(Call::OnE2eeStatusChanged callback) {
+  core::ReplaceCallback(callbacks_->mutex, callbacks_->e2ee, std::move(callback));
+}
+
+void CallSession::SetE2eeLocked(bool active) {
+  if (e2eeActive_ == active) return;
+  e2eeActive_ = active;
+  Deliver(&Callbacks::e2ee, active);
+}
+
+void CallSession::EndDave() {
+  std::lock_guard lock(daveMutex_);
+  dave_.reset();
+  authenticator_.clear();
+  SetE2eeLocked(false);
 }
 
 void CallSession::OnVoiceDavePrepareTransition(const VoiceDavePrepareTransition& prepare) {
@@ -229,6 +274,7 @@ void CallSession::End(std::function<void()> done) {
       std::lock_guard lock(self->mutex_);
       if (self->status_ != Call::Status::Disconnected) self->SetStatusLocked(Call::Status::Disconnected);
     }
+    self->EndDave();
     if (done) done();
   };
   engine_.CloseMedia(mediaId_, [finish]() mutable { finish(true); });
@@ -562,7 +608,7 @@ void CallSession::OnVoiceSessionDescription(const VoiceSessionDescription& descr
     if (!daveBridge_) daveBridge_ = std::make_unique<DaveBridge>(*this);
     dave_ = std::make_unique<dave::DaveSession>(*daveBridge_, selfId_, lobbyId_);
     authenticator_.clear();
-    e2eeActive_ = false;
+    SetE2eeLocked(false);  // until the new session's group executes its first transition
     dave_->OnClientsConnect(Participants());
     dave_->Start(description.daveProtocolVersion);
   }
@@ -640,6 +686,7 @@ void CallSession::Fail(Call::Error error, int32_t detail) {
                            (detail ? " (" + std::to_string(detail) + ")" : std::string()));
   if (gateway) gateway->Close();
   engine_.CloseMedia(mediaId_);
+  EndDave();
 }
 
 void CallSession::Shutdown() {

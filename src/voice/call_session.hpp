@@ -113,9 +113,15 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   void OnVoiceBinary(uint8_t op, std::span<const uint8_t> payload) override;
 
   /// Whether the call's media is end-to-end encrypted now (DAVE), and the epoch authenticator of its group
-  /// (empty when there is none). Any thread.
+  /// (empty when there is none) and its 30-digit code. Any thread.
   bool E2eeActive() const;
   std::vector<uint8_t> EpochAuthenticator() const;
+  std::string EpochVerificationCode() const;
+  /// The pairwise code of the player and `userId`, computed on the VoiceManager's FingerprintWorker;
+  /// `callback` runs once inside RunCallbacks ("" when there is none, also when the Client is destroyed
+  /// first). Game thread.
+  void PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVerificationCode callback);
+  void SetE2eeStatusChangedCallback(Call::OnE2eeStatusChanged callback);
 
   /// Client destroy: closes the voice gateway; nothing more is reported. Idempotent.
   void Shutdown();
@@ -129,6 +135,7 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
     std::shared_ptr<Call::OnParticipantChanged> participant;
     std::shared_ptr<Call::OnSpeakingStatusChanged> speaking;
     std::shared_ptr<Call::OnVoiceStateChanged> voiceState;
+    std::shared_ptr<Call::OnE2eeStatusChanged> e2ee;
   };
   template <class Callback, class... Args>
   void Deliver(std::shared_ptr<Callback> Callbacks::*slot, Args... args);
@@ -154,6 +161,10 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   /// Runs `f` on the DAVE session (network thread), if there is one.
   template <class F>
   void WithDave(F&& f);
+  /// Sets e2eeActive_ and, when it changed, queues the game's callback. daveMutex_ held.
+  void SetE2eeLocked(bool active);
+  /// The call is over (Disconnected): its DAVE session goes, E2EE is off. Neither mutex held.
+  void EndDave();
 
   core::ClientCore& core_;
   VoiceEngine& engine_;

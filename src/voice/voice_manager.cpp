@@ -197,6 +197,7 @@ void VoiceManager::Shutdown() {
   for (auto& [id, session] : calls)
     session->Shutdown();
   timer_.Shutdown();
+  fingerprints_.Shutdown();  // its dropped requests queue their "" for the queue's shutdown to deliver
   engine_.Stop();
 }
 

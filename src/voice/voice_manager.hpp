@@ -6,6 +6,7 @@
 #include "gateway/gateway_connection.hpp"
 #include "messaging/retry_timer.hpp"
 #include "voice/call_session.hpp"
+#include "voice/dave_verification.hpp"
 #include "voice/voice_engine.hpp"
 
 #include <platformpp/call.hpp>
@@ -47,9 +48,12 @@ class VoiceManager {
   bool SelfDeafAll() const { return deafAll_.load(); }
 
   VoiceEngine& Engine() noexcept { return engine_; }
+  /// Where the calls compute DAVE pairwise fingerprints (scrypt), one at a time.
+  dave::FingerprintWorker& Fingerprints() noexcept { return fingerprints_; }
 
-  /// Client destroy: closes every call's voice gateway, stops the voice thread and the timers; nothing runs
-  /// afterwards. Before the Gateway and the network thread stop.
+  /// Client destroy: closes every call's voice gateway, stops the voice thread, the timers and the
+  /// fingerprint worker (its pending requests end with ""); nothing runs afterwards. Before the Gateway and
+  /// the network thread stop.
   void Shutdown();
 
  private:
@@ -61,6 +65,7 @@ class VoiceManager {
   core::ClientCore& core_;
   VoiceEngine engine_;
   messaging::RetryTimer timer_;
+  dave::FingerprintWorker fingerprints_;
   mutable std::mutex mutex_;
   std::map<uint64_t, std::shared_ptr<CallSession>> calls_;
   bool shutdown_ = false;

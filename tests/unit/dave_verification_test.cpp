@@ -1,6 +1,7 @@
 // DAVE verification codes: libdave's displayable code, epoch code and pairwise fingerprint against known
 // answers (libdave's own test vectors and values computed independently with Python), the same codes at both
-// members of a real DAVE group, and the worker that runs scrypt.
+// members of a real DAVE group, the worker that runs scrypt, and a Call's codes and callbacks without DAVE
+// (the pairwise callback runs once, inside RunCallbacks or inside the Client's destroy).
 //
 // The expected values were computed with Python 3's hashlib (OpenSSL's scrypt):
 //
@@ -15,8 +16,15 @@
 // and agree with libdave's js/__tests__ vectors (DisplayableCode, KeyFingerprint, PairwiseFingerprint).
 #include "voice/dave_verification.hpp"
 
+#include "core/client_core.hpp"
+#include "messaging/retry_timer.hpp"
+#include "voice/call_session.hpp"
 #include "voice/dave_messages.hpp"
 #include "voice/dave_session.hpp"
+#include "voice/voice_manager.hpp"
+
+#include <platformpp/call.hpp>
+#include <platformpp/client.hpp>
 
 #include <doctest/doctest.h>
 
@@ -281,10 +289,14 @@ struct Gate {
   }
 };
 
-/// Opens its gate when destroyed: a job that holds one tells when it is dropped.
+/// Opens its gate when destroyed: a job that holds one tells when it is dropped. Made in place only (no
+/// temporary whose destruction would open the gate early).
 struct OpensOnDestroy {
-  std::shared_ptr<Gate> gate;
+  explicit OpensOnDestroy(std::shared_ptr<Gate> g) : gate(std::move(g)) {}
+  OpensOnDestroy(const OpensOnDestroy&) = delete;
+  OpensOnDestroy& operator=(const OpensOnDestroy&) = delete;
   ~OpensOnDestroy() { gate->Open(); }
+  std::shared_ptr<Gate> gate;
 };
 
 }  // namespace
@@ -312,7 +324,7 @@ TEST_CASE("DAVE verification: the fingerprint worker runs jobs in order, off the
   // After shutdown a job is destroyed unrun.
   bool ran = false;
   auto dropped = std::make_shared<Gate>();
-  worker.Post([&ran, guard = std::make_shared<OpensOnDestroy>(OpensOnDestroy{dropped})] { ran = true; });
+  worker.Post([&ran, guard = std::make_shared<OpensOnDestroy>(dropped)] { ran = true; });
   CHECK(dropped->open);
   CHECK_FALSE(ran);
 }
@@ -329,12 +341,99 @@ TEST_CASE(
     release->Wait();  // until the queued job below is dropped
     firstFinished = true;
   });
-  worker.Post(
-      [&secondRan, guard = std::make_shared<OpensOnDestroy>(OpensOnDestroy{release})] { secondRan = true; });
+  worker.Post([&secondRan, guard = std::make_shared<OpensOnDestroy>(release)] { secondRan = true; });
   REQUIRE(started->Wait());
   worker.Shutdown();
   CHECK(firstFinished.load());
   CHECK_FALSE(secondRan);
+}
+
+// --- a Call without DAVE -----------------------------------------------------------------------------------
+
+namespace {
+
+constexpr uint64_t kSelf = 2000;
+constexpr uint64_t kOther = 2001;
+constexpr uint64_t kLobby = 6000;
+
+struct CallFixture {
+  std::unique_ptr<core::ClientCore> core;
+  std::unique_ptr<messaging::RetryTimer> timer;
+  std::shared_ptr<voice::CallSession> session;
+
+  CallFixture() {
+    ClientOptions options;
+    options.ipcEnabled = false;
+    core = std::make_unique<core::ClientCore>(options);
+    timer = std::make_unique<messaging::RetryTimer>(core->Io());
+    session = std::make_shared<voice::CallSession>(*core, core->Voice().Engine(), *timer, kLobby, kSelf, 1);
+  }
+  /// Client destroy, in the order the Client does it (the timer runs on the network thread it stops).
+  void Destroy() {
+    if (session) session->Shutdown();
+    timer->Shutdown();
+    core->Destroy();
+  }
+  ~CallFixture() { Destroy(); }
+};
+
+}  // namespace
+
+TEST_CASE("Call verification without DAVE: no codes; the pairwise callback runs once, inside RunCallbacks") {
+  CallFixture f;
+  Call call(f.session);
+  CHECK_FALSE(call.GetE2eeActive());
+  CHECK(call.GetEpochAuthenticator().empty());
+  CHECK(call.GetEpochVerificationCode().empty());
+  std::vector<std::string> codes;
+  call.GetPairwiseVerificationCode(kOther, [&](std::string code) { codes.push_back(std::move(code)); });
+  call.GetPairwiseVerificationCode(kSelf, [&](std::string code) { codes.push_back(std::move(code)); });
+  call.GetPairwiseVerificationCode(kOther, nullptr);  // no callback: fine
+  CHECK(codes.empty());                               // never from inside the call
+  f.core->RunCallbacks();
+  CHECK(codes == std::vector<std::string>{"", ""});
+  f.core->RunCallbacks();
+  CHECK(codes.size() == 2);
+  // The status callback is set; with no DAVE session nothing changes, so it is not called.
+  int e2eeCalls = 0;
+  call.SetE2eeStatusChangedCallback([&](bool) { ++e2eeCalls; });
+  f.core->RunCallbacks();
+  CHECK(e2eeCalls == 0);
+  // A null Call: nothing, no crash.
+  Call none;
+  CHECK_FALSE(none.GetE2eeActive());
+  CHECK(none.GetEpochVerificationCode().empty());
+  none.GetPairwiseVerificationCode(kOther, [&](std::string code) { codes.push_back(std::move(code)); });
+  none.SetE2eeStatusChangedCallback(nullptr);
+  f.core->RunCallbacks();
+  CHECK(codes.size() == 2);
+}
+
+TEST_CASE("Call verification: a pairwise request still queued at Client destroy ends once, with \"\"") {
+  CallFixture f;
+  // Queued before RunCallbacks: the destroy completes it, inside the destroy call.
+  std::vector<std::string> queued;
+  Call(f.session).GetPairwiseVerificationCode(kOther, [&](std::string code) { queued.push_back(code); });
+  // One still waiting on the worker (the way CallSession hands a request over, behind a job that runs until
+  // the waiting one is dropped): the worker's shutdown drops it, and the destroy delivers its "".
+  std::vector<std::string> waiting;
+  auto started = std::make_shared<Gate>();
+  auto release = std::make_shared<Gate>();
+  auto& worker = f.core->Voice().Fingerprints();
+  worker.Post([started, release] {
+    started->Open();
+    release->Wait();
+  });
+  auto done = std::make_shared<core::Completion<std::string>>(f.core->MakeCompletion<std::string>(
+      [&](ClientResult, std::string code) { waiting.push_back(std::move(code)); }));
+  // The job holds the only reference to the Completion, as CallSession's does.
+  worker.Post([done = std::move(done), guard = std::make_shared<OpensOnDestroy>(release)] {
+    (*done)(ClientResult(), "not dropped");
+  });
+  REQUIRE(started->Wait());
+  f.Destroy();
+  CHECK(queued == std::vector<std::string>{""});
+  CHECK(waiting == std::vector<std::string>{""});
 }
 
 }  // namespace dave_verification_test
