@@ -1,0 +1,242 @@
+// Interoperability of our DAVE with an independent implementation: the DAVE package of the npm registry
+// (@snazzah/davey, Rust on OpenMLS; tests/interop/dave, installed by tools/install-interop-deps) joins the
+// emulator's call with a platformpp Client through key packages, commits and Welcomes; each side decrypts the
+// other's media, both show the same epoch code and the same pairwise verification code. A dev-only test: it
+// is skipped, saying why, where node or the package is not installed (the README's commands never need it).
+#include "voice_call_fixture.hpp"
+
+#include "voice/opus_codec.hpp"
+
+#include <rapidjson/document.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <numbers>
+#include <sstream>
+
+namespace dave_interop_test {
+
+namespace {
+
+using namespace voice_call_fixture;
+namespace fs = std::filesystem;
+
+const fs::path kPeerDir = PLATFORMPP_DAVE_INTEROP_DIR;
+
+/// Why the test cannot run here, or empty when it can.
+std::string SkipReason() {
+  if (std::system("node --version > /dev/null 2>&1") != 0) return "node is not installed";
+  if (!fs::exists(kPeerDir / "node_modules" / "@snazzah" / "davey" / "package.json") ||
+      !fs::exists(kPeerDir / "node_modules" / "ws")) {
+    return "the npm packages are not installed (tools/install-interop-deps)";
+  }
+  return {};
+}
+
+std::string InstalledVersion() {
+  std::ifstream in(kPeerDir / "node_modules" / "@snazzah" / "davey" / "package.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  rapidjson::Document package;
+  package.Parse(text.str().c_str());
+  return package.IsObject() && package.HasMember("version") ? package["version"].GetString() : "?";
+}
+
+/// 50 frames (1 s, 440 whole cycles, so it loops without a seam) of a 440 Hz tone, Opus-encoded by libopus
+/// after 10 frames of warm-up, one hex line each: what the peer sends.
+fs::path ToneFrames() {
+  const auto path =
+      fs::temp_directory_path() / ("platformpp-dave-interop-" + std::to_string(getpid()) + ".hex");
+  platformpp::voice::OpusFrameEncoder encoder;
+  std::ofstream out(path);
+  std::array<int16_t, platformpp::voice::kOpusFrameSamples> pcm{};
+  std::array<uint8_t, 1275> packet{};
+  for (int f = 0; f < 60; ++f) {
+    for (int i = 0; i < platformpp::voice::kOpusFrameSamplesPerChannel; ++i) {
+      const double t = static_cast<double>(f * platformpp::voice::kOpusFrameSamplesPerChannel + i) / 48000.0;
+      const auto s = static_cast<int16_t>(8000 * std::sin(2 * std::numbers::pi * 440 * t));
+      pcm[2 * static_cast<std::size_t>(i)] = pcm[2 * static_cast<std::size_t>(i) + 1] = s;
+    }
+    const int n = encoder.Encode(pcm, packet);
+    REQUIRE(n > 0);
+    if (f < 10) continue;
+    char hex[3];
+    for (int b = 0; b < n; ++b) {
+      std::snprintf(hex, sizeof hex, "%02x", packet[static_cast<std::size_t>(b)]);
+      out << hex;
+    }
+    out << '\n';
+  }
+  return path;
+}
+
+/// The node process and the events it printed (one JSON object per line).
+class Peer {
+ public:
+  explicit Peer(const std::string& argument) {
+    int pipeFds[2];
+    REQUIRE(pipe(pipeFds) == 0);
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      dup2(pipeFds[1], STDOUT_FILENO);
+      close(pipeFds[0]);
+      close(pipeFds[1]);
+      const auto script = (kPeerDir / "dave_peer.mjs").string();
+      execlp("node", "node", script.c_str(), argument.c_str(), static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(pipeFds[1]);
+    reader_ = std::thread([this, fd = pipeFds[0]] {
+      std::string pending;
+      char buffer[4096];
+      for (;;) {
+        const auto n = read(fd, buffer, sizeof buffer);
+        if (n <= 0) break;
+        pending.append(buffer, static_cast<std::size_t>(n));
+        for (auto end = pending.find('\n'); end != std::string::npos; end = pending.find('\n')) {
+          std::lock_guard lock(mutex_);
+          lines_.push_back(pending.substr(0, end));
+          pending.erase(0, end + 1);
+        }
+      }
+      close(fd);
+    });
+  }
+  ~Peer() {
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    reader_.join();
+  }
+  /// The last event named `name`, if any (a copy of its line).
+  std::optional<rapidjson::Document> Last(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    for (auto it = lines_.rbegin(); it != lines_.rend(); ++it) {
+      rapidjson::Document event;
+      event.Parse(it->c_str());
+      if (event.IsObject() && event.HasMember("event") && name == event["event"].GetString()) return event;
+    }
+    return std::nullopt;
+  }
+  std::string Transcript() {
+    std::lock_guard lock(mutex_);
+    std::string out;
+    for (const auto& line : lines_)
+      if (line.find("\"stats\"") == std::string::npos) out += line + "\n";
+    return out;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::thread reader_;
+  std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+}  // namespace
+
+TEST_CASE("DAVE interop: an independent DAVE implementation (npm @snazzah/davey) and a Client share a call") {
+  if (const auto reason = SkipReason(); !reason.empty()) {
+    MESSAGE("skipped: " << reason);
+    return;
+  }
+  MESSAGE("independent implementation: @snazzah/davey " << InstalledVersion());
+  auto& e = itest::Shared();
+  VoiceFixture f;
+  Player& a = f.Add();
+  const auto peerUser = e.admin->CreateUser(UniqueName("davey"));
+  const auto peerToken = e.admin->MintToken(peerUser.id, f.app.id, "openid sdk.social_layer").accessToken;
+  const auto frames = ToneFrames();
+  const auto& connection = e.process->Connection();
+  std::ostringstream argument;
+  argument << R"({"gatewayUrl":")" << connection.gatewayUrl << R"(","apiBase":")" << connection.apiBase
+           << R"(","caFile":")" << connection.caFile << R"(","token":")" << peerToken << R"(","userId":")"
+           << peerUser.id << R"(","lobbySecret":")" << f.secret << R"(","watchUserId":")" << a.Id()
+           << R"(","framesFile":")" << frames.string() << R"(","durationMs":60000})";
+
+  f.Join(a);
+  Peer peer(argument.str());
+  INFO("peer: " << peer.Transcript());
+  REQUIRE(f.RunAll([&] { return peer.Last("joined").has_value() || peer.Last("error").has_value(); }, 20s));
+  REQUIRE_FALSE(peer.Last("error"));
+
+  // One group: both sides encrypted, on the same epoch, with the same 30 digits.
+  REQUIRE(f.RunAll(
+      [&] {
+        const auto e2ee = peer.Last("e2ee");
+        return e2ee && a.call.GetE2eeActive() && a.call.GetParticipants().size() == 2 &&
+               a.call.GetEpochVerificationCode() == (*e2ee)["privacyCode"].GetString();
+      },
+      20s));
+  const auto e2ee = peer.Last("e2ee");
+  MESSAGE("epoch " << (*e2ee)["epoch"].GetInt() << ", code "
+                   << std::string((*e2ee)["privacyCode"].GetString()));
+
+  // Our frames decrypt at the peer, the peer's at our Client (which then decodes the tone).
+  a.tap.watchedUser = peerUser.id;
+  a.tap.tone = true;
+  f.Pump(600ms);
+  a.tap.Take();
+  f.Pump(1500ms);
+  const auto heard = a.tap.Take();
+  a.tap.tone = false;
+  REQUIRE(f.RunAll([&] {
+    const auto stats = peer.Last("stats");
+    return stats && (*stats)["decrypted"].GetUint() >= 50;
+  }));
+  const auto stats = peer.Last("stats");
+  MESSAGE("peer: sent " << (*stats)["sent"].GetUint() << ", decrypted " << (*stats)["decrypted"].GetUint()
+                        << " of our frames, " << (*stats)["decryptFailures"].GetUint() << " failures");
+  CHECK((*stats)["decryptFailures"].GetUint() == 0);
+  REQUIRE(heard.size() >= static_cast<std::size_t>(kRate));
+  CHECK(DominantFrequency(heard) == doctest::Approx(440).epsilon(0.03));
+  MESSAGE("the peer's 440 Hz tone at our Client: SNR " << ToneSnrDb(heard, 440) << " dB");
+  CHECK(ToneSnrDb(heard, 440) >= 20.0);
+
+  // The pairwise verification code: the same 45 digits on both sides.
+  std::optional<std::string> ours;
+  a.call.GetPairwiseVerificationCode(peerUser.id, [&](std::string code) { ours = std::move(code); });
+  REQUIRE(f.RunAll([&] { return ours.has_value() && peer.Last("verification").has_value(); }));
+  CHECK(ours->size() == 45);
+  CHECK(*ours == std::string((*peer.Last("verification"))["code"].GetString()));
+  MESSAGE("pairwise verification code on both sides: " << *ours);
+
+  // A second Client joins: the peer and our first Client both commit its Add, the gateway announces one,
+  // the other follows it; the newcomer is welcomed. Then it leaves again: a removal commit.
+  Player& b = f.Add();
+  f.Join(b);
+  const auto agreeOnThree = [&] {
+    const auto event = peer.Last("e2ee");
+    return event && (*event)["users"].Size() == 3 && b.call.GetE2eeActive() &&
+           a.call.GetEpochVerificationCode() == std::string((*event)["privacyCode"].GetString()) &&
+           b.call.GetEpochVerificationCode() == a.call.GetEpochVerificationCode();
+  };
+  REQUIRE(f.RunAll(agreeOnThree, 20s));
+  bool ended = false;
+  b.client->EndCall(f.lobbyId, [&] { ended = true; });
+  REQUIRE(f.RunAll(
+      [&] {
+        const auto event = peer.Last("e2ee");
+        return ended && event && (*event)["users"].Size() == 2 &&
+               a.call.GetEpochVerificationCode() == std::string((*event)["privacyCode"].GetString());
+      },
+      20s));
+  const auto call = e.admin->VoiceCalls();
+  for (const auto& c : call) {
+    if (c.lobbyId != f.lobbyId) continue;
+    MESSAGE("emulator: epoch " << c.epoch << ", " << c.commitsAccepted << " commits taken, "
+                               << c.commitsRefused << " refused (lost races), " << c.welcomesSent
+                               << " Welcomes, " << c.invalidReports << " invalid reports");
+    CHECK(c.invalidReports == 0);
+    CHECK(c.epoch == 3);
+  }
+  fs::remove(frames);
+}
+
+}  // namespace dave_interop_test
