@@ -1,9 +1,10 @@
 // platformpp-voice-call: two players talk in their lobby's voice call, scripted and headless, on one running
 // platformpp-emulator. Without a sound card the SDK picks its null audio device; the games hook the audio
 // callbacks instead: Ada's microphone frames carry a 440 Hz tone (her "voice"), Bo's game listens to what
-// arrives from Ada and measures it. Then Ada switches to push-to-talk, the network loses 10 % of the packets,
-// and Ada's voice connection drops and resumes; the call goes on through all of it. Exits non-zero on
-// failure.
+// arrives from Ada and measures it. The call is end-to-end encrypted (the platform's DAVE protocol: the voice
+// server forwards frames it cannot read), and both games show the verification codes their players would
+// compare out loud. Then Ada switches to push-to-talk, the network loses 10 % of the packets, and Ada's voice
+// connection drops and resumes; the call goes on through all of it. Exits non-zero on failure.
 //
 //   platformpp-voice-call --connection-file /path/to/connection.json
 #include <platformpp/platformpp.hpp>
@@ -28,6 +29,14 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 using platformpp::Call;
+
+// A verification code as players read it: groups of five digits.
+std::string Grouped(const std::string& digits) {
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); i += 5)
+    out += (i ? " " : "") + digits.substr(i, 5);
+  return out;
+}
 
 struct Player {
   std::string name;
@@ -197,7 +206,25 @@ int main(int argc, char** argv) {
                        }),
                 "both are connected to the call and see each other");
 
-    // 3. Ada talks for two seconds; Bo hears her.
+    // 3. End-to-end encryption: the two form the call's MLS group with the voice server as external sender;
+    //    no audio leaves either of them before it. Both see the same codes: the call's (it changes whenever
+    //    someone joins or leaves) and the pair's (from their two keys), which players compare out of band.
+    ok &= Check(Frames(a, b,
+                       [&] {
+                         return a.call.GetE2eeActive() && b.call.GetE2eeActive() &&
+                                a.call.GetEpochVerificationCode() == b.call.GetEpochVerificationCode();
+                       }),
+                "the call is end-to-end encrypted, and both see the same call code");
+    std::cout << "  call verification code: " << Grouped(a.call.GetEpochVerificationCode()) << "\n";
+    std::string adaSees, boSeesCode;
+    a.call.GetPairwiseVerificationCode(b.id, [&](std::string code) { adaSees = std::move(code); });
+    b.call.GetPairwiseVerificationCode(a.id, [&](std::string code) { boSeesCode = std::move(code); });
+    ok &=
+        Check(Frames(a, b, [&] { return !adaSees.empty() && !boSeesCode.empty(); }) && adaSees == boSeesCode,
+              "Ada and Bo see the same pairwise verification code");
+    std::cout << "  Ada and Bo's verification code: " << Grouped(adaSees) << "\n";
+
+    // 4. Ada talks for two seconds; Bo hears her.
     talking = true;
     Play(a, b, std::chrono::milliseconds(500));
     ear.Take();
@@ -210,7 +237,7 @@ int main(int argc, char** argv) {
     ok &= Check(Frames(a, b, [&] { return !boSees.empty() && boSees.front() == "Ada speaks"; }),
                 "Bo's game shows Ada speaking");
 
-    // 4. 10 % of the packets are lost on the way: forward error correction and concealment keep her voice
+    // 5. 10 % of the packets are lost on the way: forward error correction and concealment keep her voice
     //    going. Opus protects speech, so Ada now speaks in syllables rather than a steady tone.
     syllables = true;
     admin.SetVoiceUdpFaults(10, 0, 0, 3);
@@ -224,7 +251,7 @@ int main(int argc, char** argv) {
     ok &= Check(heard.size() >= 48000 && lossySnr >= 10,
                 "with 10 % loss Ada is still understood (SNR >= 10 dB)");
 
-    // 5. Ada's voice connection drops; the SDK resumes the session and the call goes on.
+    // 6. Ada's voice connection drops; the SDK resumes the session and the call goes on.
     adaStatus.clear();
     admin.DropVoice(a.id);
     ok &= Check(Frames(a, b,
@@ -237,7 +264,7 @@ int main(int argc, char** argv) {
     Play(a, b, std::chrono::milliseconds(500));
     ok &= Check(ear.frames - before >= 15, "Bo hears Ada again after the resume");
 
-    // 6. Push-to-talk: Ada only sends while her key is down (and 100 ms after).
+    // 7. Push-to-talk: Ada only sends while her key is down (and 100 ms after).
     a.call.SetAudioMode(platformpp::AudioModeType::PTT);
     a.call.SetPTTReleaseDelay(100);
     Play(a, b, std::chrono::milliseconds(500));
@@ -249,7 +276,7 @@ int main(int argc, char** argv) {
     ok &= Check(ear.frames - quiet >= 20, "PTT down: Bo hears Ada");
     a.call.SetPTTActive(false);
 
-    // 7. Both leave.
+    // 8. Both leave.
     int left = 0;
     a.client.EndCalls([&] { ++left; });
     b.client.EndCall(lobbyId, [&] { ++left; });
