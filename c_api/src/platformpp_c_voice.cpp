@@ -7,7 +7,9 @@
 #include <platformpp/platformpp_c.h>
 #include <platformpp/call.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cstring>
 #include <new>
 #include <string>
 #include <vector>
@@ -17,13 +19,14 @@ using namespace platformpp::c_api;
 struct platformpp_call {
   platformpp::Call call;
   std::shared_ptr<DeferredFrees> frees;  // the client's: call callbacks' user_data is freed through it
+  mutable std::string epochCode;         // the last get_epoch_verification_code answer
 };
 
 namespace {
 
 platformpp_call* NewCall(platformpp::Call call, std::shared_ptr<DeferredFrees> frees) {
   if (!call) return nullptr;
-  return new (std::nothrow) platformpp_call{std::move(call), std::move(frees)};
+  return new (std::nothrow) platformpp_call{std::move(call), std::move(frees), {}};
 }
 
 platformpp_audio_device DeviceView(const platformpp::AudioDevice& device) {
@@ -398,6 +401,63 @@ int32_t platformpp_call_get_vad_threshold_automatic(const platformpp_call* call)
 
 float platformpp_call_get_vad_threshold(const platformpp_call* call) {
   return call ? call->call.GetVADThreshold() : -60.0f;
+}
+
+int32_t platformpp_call_get_e2ee_active(const platformpp_call* call) {
+  return call && call->call.GetE2eeActive() ? 1 : 0;
+}
+
+size_t platformpp_call_get_epoch_authenticator(const platformpp_call* call, uint8_t* authenticator,
+                                               size_t capacity) {
+  if (!call) return 0;
+  try {
+    const std::vector<uint8_t> bytes = call->call.GetEpochAuthenticator();
+    if (authenticator && !bytes.empty())
+      std::memcpy(authenticator, bytes.data(), std::min(capacity, bytes.size()));
+    return bytes.size();
+  } catch (...) {
+    return 0;
+  }
+}
+
+const char* platformpp_call_get_epoch_verification_code(const platformpp_call* call, size_t* size) {
+  if (!call) return EmptyOut(size);
+  try {
+    call->epochCode = call->call.GetEpochVerificationCode();
+    return StringOut(call->epochCode, size);
+  } catch (...) {
+    return EmptyOut(size);
+  }
+}
+
+void platformpp_call_get_pairwise_verification_code(platformpp_call* call, uint64_t user_id,
+                                                    platformpp_call_verification_code_fn callback,
+                                                    void* user_data,
+                                                    platformpp_user_data_free_fn user_data_free) {
+  if (!call) return Refuse(user_data, user_data_free);
+  try {
+    // The callback may be dropped on the library's worker thread: its user_data is freed through the
+    // client's deferred frees, on the caller's thread.
+    call->call.GetPairwiseVerificationCode(
+        user_id, [callback, owned = OwnDeferred(call->frees, user_data, user_data_free)](std::string code) {
+          if (callback) callback(code.c_str(), code.size(), owned->Get());
+        });
+  } catch (...) {
+  }
+}
+
+void platformpp_call_set_e2ee_status_changed_callback(platformpp_call* call,
+                                                      platformpp_call_e2ee_status_changed_fn callback,
+                                                      void* user_data,
+                                                      platformpp_user_data_free_fn user_data_free) {
+  SetCallCallback(
+      call, callback, user_data, user_data_free,
+      [](platformpp_call_e2ee_status_changed_fn cb, std::shared_ptr<DeferredUserData> owned) {
+        return [cb, owned](bool active) { cb(active ? 1 : 0, owned->Get()); };
+      },
+      [call](platformpp::Call::OnE2eeStatusChanged cb) {
+        call->call.SetE2eeStatusChangedCallback(std::move(cb));
+      });
 }
 
 const char* platformpp_call_status_to_string(platformpp_call_status status) {

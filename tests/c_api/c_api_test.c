@@ -662,6 +662,43 @@ static void test_social_offline(void) {
   platformpp_activity_destroy(copy);
 }
 
+static void on_verification_code(const char* code, size_t code_size, void* user_data) {
+  (void)code;
+  (void)code_size;
+  ((counters*)user_data)->callbacks++;
+}
+
+static void on_e2ee_status(int32_t e2ee_active, void* user_data) {
+  (void)e2ee_active;
+  ((counters*)user_data)->callbacks++;
+}
+
+/* End-to-end encryption of a call, without one (the emulator's call test has one): a NULL call is not
+ * encrypted and has no codes; its registrations free user_data at once and call nothing. */
+static void check_call_e2ee_without_call(void) {
+  counters c = {0, 0, 0, 0, 0};
+  uint8_t authenticator[32];
+  size_t size = 99;
+  const char* code;
+  platformpp_client* client;
+  CHECK(platformpp_call_get_e2ee_active(NULL) == 0);
+  CHECK(platformpp_call_get_epoch_authenticator(NULL, authenticator, sizeof authenticator) == 0);
+  CHECK(platformpp_call_get_epoch_authenticator(NULL, NULL, 0) == 0);
+  code = platformpp_call_get_epoch_verification_code(NULL, &size);
+  CHECK(code != NULL && code[0] == '\0' && size == 0);
+  CHECK(platformpp_call_get_epoch_verification_code(NULL, NULL) != NULL);
+  platformpp_call_get_pairwise_verification_code(NULL, 42, on_verification_code, &c, count_free);
+  platformpp_call_set_e2ee_status_changed_callback(NULL, on_e2ee_status, &c, count_free);
+  platformpp_call_get_pairwise_verification_code(NULL, 42, NULL, NULL, NULL);
+  CHECK(c.callbacks == 0 && c.frees == 2);
+  /* A client that is not READY has no call to ask. */
+  client = platformpp_client_create(NULL);
+  CHECK(client != NULL);
+  CHECK(platformpp_client_start_call(client, 1) == NULL);
+  CHECK(platformpp_client_get_call(client, 1) == NULL);
+  platformpp_client_destroy(client);
+}
+
 int main(void) {
   int32_t major = -1, minor = -1, patch = -1;
   platformpp_version(&major, &minor, &patch);
@@ -738,6 +775,7 @@ int main(void) {
 
   check_token_expiration_callback();
   check_authorize();
+  check_call_e2ee_without_call();
 
   if (failures) {
     fprintf(stderr, "0 passed, %d failed\n", failures);

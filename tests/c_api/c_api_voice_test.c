@@ -4,8 +4,9 @@
  * callback (on the voice thread, hence the atomics) counts the frames it gets from A; B hears A; once A
  * mutes, B hears nothing more and sees A's self_mute; A ends the call (its callback runs once) and B sees A
  * leave; B's client is destroyed with its call running. Along the way: the null audio devices, a call's
- * switches and their limits (crossed by one), and NULL handles. user_data_free runs once for everything, on
- * this thread. Started by c_api_with_emulator --social, which passes:
+ * switches and their limits (crossed by one), end-to-end encryption (both players agree on whether it is on
+ * and, when it is, on the epoch and pairwise verification codes), and NULL handles. user_data_free runs once
+ * for everything, on this thread. Started by c_api_with_emulator --social, which passes:
  * c_api_voice_test <api_base> <ca_file> <web_base> <ipc_name> <ipc_dir> <application_id> <user_id>
  *                  <user_token> <friend_id> <friend_token> <guild_id> */
 #define _POSIX_C_SOURCE 200809L /* setenv, pthread_self */
@@ -112,6 +113,41 @@ static void on_speaking(uint64_t user_id, int32_t is_playing_sound, void* user_d
   (void)user_id;
   (void)is_playing_sound;
   (void)user_data;
+}
+
+/* The E2EE status callback's calls and the last value it gave. */
+typedef struct e2ee_events {
+  free_count freed;
+  int calls;
+  int last;
+} e2ee_events;
+
+static void on_e2ee_status(int32_t e2ee_active, void* user_data) {
+  e2ee_events* e = (e2ee_events*)user_data;
+  e->calls++;
+  e->last = e2ee_active;
+}
+
+/* A pairwise verification code as delivered. */
+typedef struct code_result {
+  free_count freed;
+  int done;
+  size_t size;
+  char code[64];
+} code_result;
+
+static void on_verification_code(const char* code, size_t code_size, void* user_data) {
+  code_result* r = (code_result*)user_data;
+  r->done++;
+  r->size = code_size;
+  if (code_size < sizeof r->code) memcpy(r->code, code, code_size + 1);
+}
+
+static int all_digits(const char* text, size_t size) {
+  size_t i;
+  for (i = 0; i < size; ++i)
+    if (text[i] < '0' || text[i] > '9') return 0;
+  return 1;
 }
 
 typedef struct input_state {
@@ -375,6 +411,11 @@ int main(int argc, char** argv) {
   platformpp_call_set_status_changed_callback(b_call, on_call_status, &b_events, on_free);
   platformpp_call_set_participant_changed_callback(b_call, on_participant, &b_events, NULL);
   platformpp_call_set_voice_state_changed_callback(b_call, on_voice_state, &b_events, NULL);
+  e2ee_events a_e2ee, b_e2ee;
+  memset(&a_e2ee, 0, sizeof a_e2ee);
+  memset(&b_e2ee, 0, sizeof b_e2ee);
+  platformpp_call_set_e2ee_status_changed_callback(a_call, on_e2ee_status, &a_e2ee, on_free);
+  platformpp_call_set_e2ee_status_changed_callback(b_call, on_e2ee_status, &b_e2ee, on_free);
   /* B's microphone (the null device) is digital silence: below -50 dBFS for 5 s, it counts as no input. */
   input_state b_input;
   memset(&b_input, 0, sizeof b_input);
@@ -463,6 +504,48 @@ int main(int argc, char** argv) {
   CHECK(atomic_load(&a_tap.bad_format) == 0);
   CHECK(atomic_load(&b_tap.bad_format) == 0);
 
+  /* End-to-end encryption: B heard A, so if the voice server runs DAVE both sides have executed its
+   * transition. Both agree on whether it is on; when it is, on the 30-digit epoch code and their 45-digit
+   * pairwise code (each asked for the other); when it is off there are no codes, and the pairwise callbacks
+   * still run once, with "". */
+  const int32_t e2ee = platformpp_call_get_e2ee_active(a_call);
+  CHECK(platformpp_call_get_e2ee_active(b_call) == e2ee);
+  CHECK(e2ee ? (a_e2ee.calls >= 1 && a_e2ee.last == 1) : a_e2ee.calls == 0);
+  CHECK(e2ee ? (b_e2ee.calls >= 1 && b_e2ee.last == 1) : b_e2ee.calls == 0);
+  {
+    size_t a_size = 99, b_size = 99;
+    char a_epoch[64] = {0};
+    const char* code = platformpp_call_get_epoch_verification_code(a_call, &a_size);
+    if (a_size < sizeof a_epoch) memcpy(a_epoch, code, a_size + 1);
+    code = platformpp_call_get_epoch_verification_code(b_call, &b_size);
+    CHECK(code != NULL && strlen(code) == b_size);
+    CHECK(a_size == (e2ee ? 30u : 0u) && b_size == a_size);
+    CHECK(strcmp(a_epoch, code) == 0 && all_digits(code, b_size));
+    uint8_t authenticator[64];
+    const size_t authenticator_size =
+        platformpp_call_get_epoch_authenticator(a_call, authenticator, sizeof authenticator);
+    CHECK(authenticator_size == (e2ee ? 32u : 0u));
+  }
+  code_result a_pair, b_pair, self_pair;
+  memset(&a_pair, 0, sizeof a_pair);
+  memset(&b_pair, 0, sizeof b_pair);
+  memset(&self_pair, 0, sizeof self_pair);
+  platformpp_call_get_pairwise_verification_code(a_call, b_id, on_verification_code, &a_pair, on_free);
+  platformpp_call_get_pairwise_verification_code(b_call, a_id, on_verification_code, &b_pair, on_free);
+  platformpp_call_get_pairwise_verification_code(a_call, a_id, on_verification_code, &self_pair, on_free);
+  CHECK(a_pair.done == 0 && b_pair.done == 0); /* only inside run_callbacks */
+  CHECK(pump_until(a, b, &a_pair.done));
+  CHECK(pump_until(a, b, &b_pair.done));
+  CHECK(pump_until(a, b, &self_pair.done));
+  pump_for(a, b, 0.1);
+  CHECK(a_pair.done == 1 && b_pair.done == 1 && self_pair.done == 1);
+  CHECK(a_pair.freed.frees == 1 && b_pair.freed.frees == 1 && self_pair.freed.frees == 1);
+  CHECK(a_pair.size == (e2ee ? 45u : 0u) && b_pair.size == a_pair.size);
+  CHECK(strcmp(a_pair.code, b_pair.code) == 0 && all_digits(a_pair.code, a_pair.size));
+  CHECK(self_pair.size == 0); /* no code with oneself */
+  printf("c_api_voice: E2EE %s; epoch code \"%s\"; pairwise code \"%s\"\n", e2ee ? "on" : "off",
+         platformpp_call_get_epoch_verification_code(a_call, NULL), a_pair.code);
+
   /* A mutes: after the last frames in flight, B gets nothing more from A, and sees A's self_mute. */
   b_events.watched_voice_states = 0; /* the join announced A's voice state too */
   platformpp_call_set_self_mute(a_call, 1);
@@ -516,6 +599,8 @@ int main(int argc, char** argv) {
   platformpp_call_destroy(a_call);
   platformpp_client_destroy(a);
   CHECK(a_events.freed.frees == 1);
+  CHECK(a_e2ee.freed.frees == 1 && b_e2ee.freed.frees == 1);
+  CHECK(a_e2ee.freed.on_other_thread == 0 && b_e2ee.freed.on_other_thread == 0);
   CHECK(a_tap.freed.frees == 1);
   CHECK(a_tap.freed.on_other_thread == 0 && b_tap.freed.on_other_thread == 0);
   CHECK(a_events.freed.on_other_thread == 0 && b_events.freed.on_other_thread == 0);

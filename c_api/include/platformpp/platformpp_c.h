@@ -1084,6 +1084,11 @@ typedef void (*platformpp_device_change_fn)(const platformpp_audio_device* input
 /** input_detected: 0 once the microphone stayed below the threshold for a while, non-zero when sound is back.
  */
 typedef void (*platformpp_no_audio_input_fn)(int32_t input_detected, void* user_data);
+/** The call's media became end-to-end encrypted (e2ee_active non-zero) or stopped being so. */
+typedef void (*platformpp_call_e2ee_status_changed_fn)(int32_t e2ee_active, void* user_data);
+/** A verification code: `code` (NUL-terminated digits, borrowed for the callback) of `code_size` digits, ""
+ * with 0 when there is none. */
+typedef void (*platformpp_call_verification_code_fn)(const char* code, size_t code_size, void* user_data);
 
 /** Joins the call of a lobby the player is a member of. NULL when the player is already in that call (use
  * platformpp_client_get_call), when the lobby is unknown to the client, before the client is READY, or for a
@@ -1182,6 +1187,35 @@ PLATFORMPP_C_API void platformpp_call_set_vad_threshold(platformpp_call* call, i
 PLATFORMPP_C_API int32_t platformpp_call_get_vad_threshold_automatic(const platformpp_call* call);
 /** NULL call: -60. */
 PLATFORMPP_C_API float platformpp_call_get_vad_threshold(const platformpp_call* call);
+
+/* End-to-end encryption (DAVE; docs/dave.md): whether it is on, and the codes players compare to check that
+ * nobody else holds the keys (the same digits the platform's own clients show). */
+
+/** Non-zero while the call's media is end-to-end encrypted (from the first DAVE transition the voice server
+ * executes; 0 before it, after a downgrade to plain media, once the call is over, and for a NULL call). */
+PLATFORMPP_C_API int32_t platformpp_call_get_e2ee_active(const platformpp_call* call);
+/** The current MLS epoch's authenticator (32 bytes, the same for every member): writes up to `capacity`
+ * bytes to `authenticator` (may be NULL with 0) and returns its size; 0 when there is no group. */
+PLATFORMPP_C_API size_t platformpp_call_get_epoch_authenticator(const platformpp_call* call,
+                                                                uint8_t* authenticator, size_t capacity);
+/** The epoch authenticator as 30 digits, the same for everyone in the call; "" when there is no group (and
+ * for a NULL call). It changes with every epoch (someone joins or leaves). Owned by the handle, valid until
+ * the next call on it; *size (if not NULL) receives its length. */
+PLATFORMPP_C_API const char* platformpp_call_get_epoch_verification_code(const platformpp_call* call,
+                                                                         size_t* size);
+/** The 45-digit code of the player and `user_id` (both signature keys through scrypt), the same on both
+ * sides. Computed on a thread of the library (about 100 ms): `callback` (may be NULL) runs exactly once,
+ * inside run_callbacks ("" when E2EE is off, or user_id is not in the group or is the player), or with ""
+ * inside platformpp_client_destroy when the client is destroyed first; user_data_free runs once after it. A
+ * NULL call frees user_data at once and calls nothing. */
+PLATFORMPP_C_API void platformpp_call_get_pairwise_verification_code(
+    platformpp_call* call, uint64_t user_id, platformpp_call_verification_code_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** get_e2ee_active changed (only the flag: a new epoch calls nothing). A registration as the call's others
+ * above. */
+PLATFORMPP_C_API void platformpp_call_set_e2ee_status_changed_callback(
+    platformpp_call* call, platformpp_call_e2ee_status_changed_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
 /** Static, NUL-terminated names (never free them), e.g. "Connected"; "Unknown" outside the enum. */
 PLATFORMPP_C_API const char* platformpp_call_status_to_string(platformpp_call_status status);
 PLATFORMPP_C_API const char* platformpp_call_error_to_string(platformpp_call_error error);
