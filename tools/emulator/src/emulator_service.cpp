@@ -184,6 +184,12 @@ HttpResponse EmulatorService::handle_api(const HttpRequest& request, std::string
     response = status_error(match.kind == Router::MatchKind::method_not_allowed ? 405 : 404);
   }
   add_rate_limit_headers(response, decision);
+  if (const auto& observer = api_observer_()) {
+    observer(
+        ApiExchange{request.method,
+                    match.kind == Router::MatchKind::found ? match.route->pattern.text() : std::string_view(),
+                    request, response});
+  }
   return response;
 }
 

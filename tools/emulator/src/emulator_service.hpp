@@ -58,8 +58,22 @@ struct Outcome {
   HttpResponse response;
 };
 
+// One answer of the platform API (/api/v10), for a conformance check: the route as registered (an OpenAPI
+// path template), or empty when no route matched.
+struct ApiExchange {
+  std::string_view method;
+  std::string_view route;
+  const HttpRequest& request;
+  const HttpResponse& response;
+};
+using ApiObserver = std::function<void(const ApiExchange&)>;
+
 class EmulatorService {
  public:
+  // Sees every API answer of every service in the process (tests check them against the platform's
+  // published schemas). Set before any service handles a request; not thread-safe.
+  static void set_api_observer(ApiObserver observer) { api_observer_() = std::move(observer); }
+
   /// Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
   void note_connection_accepted() { ++connections_accepted_; }
   EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits = {});
@@ -134,6 +148,10 @@ class EmulatorService {
   void register_message_routes();
 
   HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
+  static ApiObserver& api_observer_() {
+    static ApiObserver observer;
+    return observer;
+  }
   HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
   HttpResponse handle_web(const HttpRequest& request, std::string_view path);
   // Routes an admin or web request: 404/405 in the platform's error shape when nothing matches.

@@ -1,0 +1,174 @@
+#include "openapi_conformance.hpp"
+
+#include <rapidjson/document.h>
+#include <rapidjson/schema.h>
+#include <rapidjson/stringbuffer.h>
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace platformpp::emulator::test {
+
+namespace {
+
+// Draft 4 has no `const`: give every schema that has one the equivalent one-value `enum`.
+void add_enum_for_const(rapidjson::Value& value, rapidjson::Document::AllocatorType& allocator) {
+  if (value.IsArray()) {
+    for (auto& item : value.GetArray())
+      add_enum_for_const(item, allocator);
+    return;
+  }
+  if (!value.IsObject()) return;
+  for (auto& member : value.GetObject())
+    add_enum_for_const(member.value, allocator);
+  const auto constant = value.FindMember("const");
+  if (constant != value.MemberEnd() && !value.HasMember("enum")) {
+    rapidjson::Value one(rapidjson::kArrayType);
+    one.PushBack(rapidjson::Value(constant->value, allocator), allocator);
+    value.AddMember("enum", one, allocator);
+  }
+}
+
+std::string pointer_text(const rapidjson::Pointer& pointer) {
+  rapidjson::StringBuffer buffer;
+  pointer.StringifyUriFragment(buffer);
+  return buffer.GetString();
+}
+
+}  // namespace
+
+struct OpenApiConformance::Impl {
+  rapidjson::Document spec;
+  struct Compiled {
+    rapidjson::Document root;
+    std::unique_ptr<rapidjson::SchemaDocument> schema;
+  };
+  std::map<std::string, std::unique_ptr<Compiled>> cache;
+  Report report;
+
+  const rapidjson::Value* member(const rapidjson::Value& object, std::string_view name) const {
+    if (!object.IsObject()) return nullptr;
+    const auto it = object.FindMember(
+        rapidjson::Value(rapidjson::StringRef(name.data(), static_cast<rapidjson::SizeType>(name.size()))));
+    return it == object.MemberEnd() ? nullptr : &it->value;
+  }
+
+  // A `$ref` to "#/components/responses/<name>", followed.
+  const rapidjson::Value* resolve(const rapidjson::Value* value) const {
+    if (value == nullptr) return nullptr;
+    const auto* ref = member(*value, "$ref");
+    if (ref == nullptr || !ref->IsString()) return value;
+    rapidjson::Pointer pointer(ref->GetString() + 1);  // after '#'
+    return pointer.Get(spec);
+  }
+
+  Compiled& compile(const std::string& key, const rapidjson::Value& schema) {
+    auto& slot = cache[key];
+    if (slot) return *slot;
+    slot = std::make_unique<Compiled>();
+    auto& root = slot->root;
+    root.SetObject();
+    auto& allocator = root.GetAllocator();
+    root.AddMember("components", rapidjson::Value(spec["components"], allocator), allocator);
+    root.AddMember("x-root", rapidjson::Value(schema, allocator), allocator);
+    root.AddMember("$ref", "#/x-root", allocator);
+    slot->schema = std::make_unique<rapidjson::SchemaDocument>(root);
+    return *slot;
+  }
+};
+
+OpenApiConformance::OpenApiConformance(const std::string& spec_path) : impl_(std::make_unique<Impl>()) {
+  std::ifstream in(spec_path);
+  if (!in) throw std::runtime_error("cannot read the OpenAPI document " + spec_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  impl_->spec.Parse(text.str().c_str());
+  if (!impl_->spec.IsObject() || !impl_->spec.HasMember("paths")) {
+    throw std::runtime_error("not an OpenAPI document: " + spec_path);
+  }
+  add_enum_for_const(impl_->spec, impl_->spec.GetAllocator());
+}
+
+OpenApiConformance::~OpenApiConformance() = default;
+
+void OpenApiConformance::check(std::string_view method, std::string_view route, int status,
+                               std::string_view body) {
+  std::lock_guard lock(mutex_);
+  auto& impl = *impl_;
+  if (route.empty()) return;  // 404/405 for no route: nothing the document describes
+  std::string lower(method);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  const std::string operation_name = std::string(method) + " " + std::string(route);
+  const auto* path_item = impl.member(impl.spec["paths"], route);
+  const auto* operation = path_item ? impl.member(*path_item, lower) : nullptr;
+  if (operation == nullptr) {
+    impl.report.undocumented.insert(operation_name);
+    return;
+  }
+  const auto* responses = impl.member(*operation, "responses");
+  const std::string code = std::to_string(status);
+  const rapidjson::Value* response = responses ? impl.member(*responses, code) : nullptr;
+  std::string status_key = code;
+  if (response == nullptr && responses != nullptr) {
+    status_key = code.substr(0, 1) + "XX";
+    response = impl.member(*responses, status_key);
+  }
+  if (response == nullptr && responses != nullptr) {
+    status_key = "default";
+    response = impl.member(*responses, status_key);
+  }
+  response = impl.resolve(response);
+  if (response == nullptr) {
+    ++impl.report.without_schema;
+    impl.report.mismatches[operation_name + " " + code].push_back("a status the document does not list");
+    ++impl.report.mismatch_count;
+    return;
+  }
+  const std::string key = operation_name + " " + status_key;
+  const auto* content = impl.member(*response, "content");
+  const auto* json = content ? impl.member(*content, "application/json") : nullptr;
+  const auto* schema = json ? impl.member(*json, "schema") : nullptr;
+  impl.report.operations_validated.insert(key);
+  ++impl.report.validated;
+  auto fail = [&](std::string why) {
+    auto& list = impl.report.mismatches[key];
+    if (list.size() < 5) list.push_back(std::move(why) + ": " + std::string(body.substr(0, 300)));
+    ++impl.report.mismatch_count;
+  };
+  if (schema == nullptr) {
+    if (!body.empty()) fail("a body where the document has none");
+    return;
+  }
+  rapidjson::Document document;
+  document.Parse(body.data(), body.size());
+  if (document.HasParseError()) return fail("not JSON");
+  auto& compiled = impl.compile(key, *schema);
+  rapidjson::SchemaValidator validator(*compiled.schema);
+  if (!document.Accept(validator)) {
+    fail(pointer_text(validator.GetInvalidDocumentPointer()) + " fails '" +
+         validator.GetInvalidSchemaKeyword() + "' of " + pointer_text(validator.GetInvalidSchemaPointer()));
+  }
+}
+
+std::set<std::string> OpenApiConformance::read_list(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::set<std::string> entries;
+  for (std::string line; std::getline(in, line);) {
+    line = line.substr(0, line.find('#'));
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back())))
+      line.pop_back();
+    if (!line.empty()) entries.insert(line);
+  }
+  return entries;
+}
+
+OpenApiConformance::Report OpenApiConformance::report() const {
+  std::lock_guard lock(mutex_);
+  return impl_->report;
+}
+
+}  // namespace platformpp::emulator::test

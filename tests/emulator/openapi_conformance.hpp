@@ -1,0 +1,46 @@
+// Checks the emulator's API answers against the platform's published OpenAPI document (a pinned copy in
+// tests/data/openapi/): the schema of the route, method and status, with RapidJSON's JSON Schema validator
+// (draft 4; the document's `const`, which draft 4 lacks, is read as a one-value `enum`). Installed as the
+// EmulatorService's API observer by the emulator unit tests' main, so every answer of every test is checked.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace platformpp::emulator::test {
+
+class OpenApiConformance {
+ public:
+  explicit OpenApiConformance(const std::string& spec_path);
+  ~OpenApiConformance();
+
+  // One answer: `route` is the OpenAPI path template ("/lobbies/{lobby_id}"), empty when no route matched.
+  void check(std::string_view method, std::string_view route, int status, std::string_view body);
+
+  struct Report {
+    std::uint64_t validated = 0;  // answers checked against a schema
+    std::uint64_t without_schema =
+        0;  // answers of documented routes whose status the document does not describe
+    std::set<std::string> operations_validated;  // "GET /lobbies/{lobby_id} 200"
+    std::set<std::string> undocumented;          // "GET /users/@me/relationships": not in the document
+    std::map<std::string, std::vector<std::string>> mismatches;  // by operation: what failed (first few)
+    std::uint64_t mismatch_count = 0;
+  };
+  // The operations listed in `path` (one per line, "# ..." comments), for the known-mismatches and
+  // undocumented-routes lists.
+  static std::set<std::string> read_list(const std::string& path);
+  [[nodiscard]] Report report() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  mutable std::mutex mutex_;
+};
+
+}  // namespace platformpp::emulator::test
