@@ -337,8 +337,9 @@ std::string EmulatorService::lobby_json(const Lobby& lobby, bool with_users) con
     for (const auto& member : lobby.members)
       write_raw(writer, lobby_member_json(lobby, member, with_users), rapidjson::kObjectType);
     writer.EndArray();
-    writer.Key("linked_channel");
+    // The published schema allows the member to be absent, not null: a lobby without a link has none.
     if (channel != nullptr) {
+      writer.Key("linked_channel");
       writer.StartObject();
       writer.Key("id");
       write_string(writer, channel->id);
@@ -359,8 +360,6 @@ std::string EmulatorService::lobby_json(const Lobby& lobby, bool with_users) con
       writer.Key("flags");
       writer.Uint64(channel->flags);
       writer.EndObject();
-    } else {
-      writer.Null();
     }
     writer.Key("flags");
     writer.Uint(lobby.flags);
