@@ -1,0 +1,58 @@
+// The emulator unit tests' main: doctest, with every API answer of every test checked against the platform's
+// published OpenAPI document (openapi_conformance.hpp). The run fails on a mismatch or an undocumented route
+// that tests/data/openapi/ does not list (known-mismatches.txt: being fixed, issue 16;
+// undocumented-routes.txt: with the reason), and on a listed mismatch that no longer occurs (the list must
+// shrink as fixes land).
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "emulator_service.hpp"
+#include "openapi_conformance.hpp"
+
+int main(int argc, char** argv) {
+  using platformpp::emulator::EmulatorService;
+  using platformpp::emulator::test::OpenApiConformance;
+  const std::string directory = PLATFORMPP_OPENAPI_DIR;
+  OpenApiConformance conformance(directory + "/openapi-subset.json");
+  const auto known_mismatches = OpenApiConformance::read_list(directory + "/known-mismatches.txt");
+  const auto undocumented_routes = OpenApiConformance::read_list(directory + "/undocumented-routes.txt");
+  EmulatorService::set_api_observer([&](const platformpp::emulator::ApiExchange& exchange) {
+    conformance.check(exchange.method, exchange.route, exchange.response.status, exchange.response.body);
+  });
+  doctest::Context context(argc, argv);
+  const int result = context.run();
+  EmulatorService::set_api_observer(nullptr);
+  if (context.shouldExit() || result != 0) return result;
+
+  const auto report = conformance.report();
+  int problems = 0;
+  std::printf(
+      "OpenAPI conformance: %llu answers validated against %zu operations (route, method, status) of the "
+      "published document; %zu operations on the known-mismatch list, %zu undocumented routes listed\n",
+      static_cast<unsigned long long>(report.validated), report.operations_validated.size(),
+      known_mismatches.size(), undocumented_routes.size());
+  for (const auto& operation : report.undocumented) {
+    if (undocumented_routes.count(operation) != 0) continue;
+    std::printf("  not in the published document, and not listed with a reason: %s\n", operation.c_str());
+    ++problems;
+  }
+  for (const auto& [operation, details] : report.mismatches) {
+    if (known_mismatches.count(operation) != 0) continue;
+    std::printf("  MISMATCH %s\n", operation.c_str());
+    for (const auto& detail : details)
+      std::printf("    %s\n", detail.c_str());
+    ++problems;
+  }
+  // Only a full run can tell that a listed mismatch is gone (a filtered run sees a part of the answers).
+  const bool full_run = argc == 1;
+  for (const auto& operation : known_mismatches) {
+    if (!full_run || report.mismatches.count(operation) != 0) continue;
+    std::printf("  fixed, remove it from known-mismatches.txt: %s\n", operation.c_str());
+    ++problems;
+  }
+  if (problems != 0) std::printf("OpenAPI conformance: %d problems\n", problems);
+  return problems != 0 ? 1 : 0;
+}
