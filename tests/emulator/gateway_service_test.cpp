@@ -50,11 +50,14 @@ struct Fixture {
       clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
   std::string user_id;
   std::string app_id;
+  std::string bot_token;
   std::string token;
 
   Fixture() {
     user_id = str(parse(call("POST", "/_emulator/users", R"({"username":"alice"})").body)["id"]);
-    app_id = str(parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body)["id"]);
+    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+    app_id = str(app["id"]);
+    bot_token = str(app["bot_token"]);
     token = str(parse(call("POST", "/_emulator/tokens",
                            R"({"user_id":")" + user_id + R"(","app_id":")" + app_id +
                                R"(","scopes":"openid sdk.social_layer"})")
@@ -84,6 +87,13 @@ struct Fixture {
                              R"({"op":6,"d":{"token":"Bearer )" + token + R"(","session_id":")" + session_id +
                                  R"(","seq":)" + std::to_string(seq) + "}}",
                              true);
+  }
+
+  // An API request with an Authorization header, whatever its status.
+  HttpResponse get(const std::string& path, const std::string& authorization) {
+    HeaderList headers;
+    if (!authorization.empty()) headers.emplace_back("Authorization", authorization);
+    return service.handle(make_request("GET", "/api/v10" + path, {}, std::move(headers))).response;
   }
 
   void inject(int n) {
@@ -204,6 +214,56 @@ TEST_CASE_FIXTURE(Fixture, "gateway admin: bad bodies are 50035, unknown users 1
   const auto limits = parse(raw("/gateway/limits", R"({"reset":true})").body);
   CHECK(limits["heartbeat_interval_ms"].GetInt() == 45000);
   CHECK(limits["identify_budget"].GetInt() == 1000);
+}
+
+// ---- what a bot library asks before its first Gateway frame -----------------------------------------------
+
+TEST_CASE_FIXTURE(Fixture,
+                  "GET /gateway/bot: the URL, one shard and the identify budget left, for bot tokens") {
+  auto bot = parse(get("/gateway/bot", "Bot " + bot_token).body);
+  CHECK(str(bot["url"]) == "wss://127.0.0.1:1234");
+  CHECK(bot["shards"].GetInt() == 1);
+  const auto& limit = bot["session_start_limit"];
+  CHECK(limit["total"].GetInt() == 1000);
+  CHECK(limit["remaining"].GetInt() == 1000);
+  CHECK(limit["reset_after"].GetInt64() == 24 * 3600 * 1000);
+  CHECK(limit["max_concurrency"].GetInt() == 1);
+  // An Identify of the application uses one start; the window counts from it.
+  FakePeer peer;
+  ready(peer);
+  real_now += 1000;
+  bot = parse(get("/gateway/bot", "Bot " + bot_token).body);
+  CHECK(bot["session_start_limit"]["remaining"].GetInt() == 999);
+  CHECK(bot["session_start_limit"]["reset_after"].GetInt64() == 24 * 3600 * 1000 - 1000);
+  // The budget crossed: none left.
+  call("POST", "/_emulator/gateway/limits", R"({"identify_budget":1})");
+  CHECK(parse(get("/gateway/bot", "Bot " + bot_token).body)["session_start_limit"]["remaining"].GetInt() ==
+        0);
+  // A user's token, none, or a wrong one: 401.
+  CHECK(get("/gateway/bot", "Bearer " + token).status == 401);
+  CHECK(get("/gateway/bot", "").status == 401);
+  CHECK(get("/gateway/bot", "Bot nope").status == 401);
+}
+
+TEST_CASE_FIXTURE(Fixture, "GET /applications/@me and /oauth2/applications/@me: the bot's application") {
+  for (const char* path : {"/applications/@me", "/oauth2/applications/@me"}) {
+    CAPTURE(path);
+    const auto response = get(path, "Bot " + bot_token);
+    REQUIRE(response.status == 200);
+    const auto app = parse(response.body);
+    CHECK(str(app["id"]) == app_id);
+    CHECK(str(app["name"]) == "Game");
+    CHECK(app["bot"]["bot"].GetBool());
+    // An Ed25519 public key, hex.
+    CHECK(str(app["verify_key"]).size() == 64);
+    CHECK(str(app["verify_key"]).find_first_not_of("0123456789abcdef") == std::string::npos);
+    CHECK(app["approximate_user_authorization_count"].GetInt() == 1);  // alice's grant
+    CHECK(get(path, "Bearer " + token).status == 401);
+  }
+  // Each application has its own key.
+  const auto other = parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body);
+  CHECK(str(parse(get("/applications/@me", "Bot " + str(other["bot_token"])).body)["verify_key"]) !=
+        str(parse(get("/applications/@me", "Bot " + bot_token).body)["verify_key"]));
 }
 
 }  // namespace gateway_service_test

@@ -1,5 +1,8 @@
 // Admin API under /_emulator: seeding data, the fake clock, fault injection and rate-limit configuration.
 // Paths here are relative to /_emulator. Not rate-limited.
+#include <sodium.h>
+
+#include <array>
 #include <chrono>
 #include <cmath>
 
@@ -127,6 +130,16 @@ HttpResponse EmulatorService::admin_create_app(const RouteContext& context) {
   app.bot_user_id = bot.id;
   app.parent_id = parent_id;
   app.redirect_uris = std::move(redirect_uris);
+  std::array<unsigned char, crypto_sign_PUBLICKEYBYTES> public_key{};
+  std::array<unsigned char, crypto_sign_SECRETKEYBYTES> secret_key{};
+  crypto_sign_keypair(public_key.data(), secret_key.data());
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const auto byte : public_key) {
+    app.verify_key += kHex[byte >> 4];
+    app.verify_key += kHex[byte & 0x0F];
+  }
+  app.signing_secret_key.assign(secret_key.begin(), secret_key.end());
+  sodium_memzero(secret_key.data(), secret_key.size());
   state_.add_user(std::move(bot));
   const auto& stored = state_.add_application(std::move(app));
 

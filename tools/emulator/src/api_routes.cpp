@@ -1,4 +1,6 @@
 // Platform API routes under /api/v10. Paths here are relative to the API base.
+#include <algorithm>
+
 #include "api_error.hpp"
 #include "emulator_service.hpp"
 #include "json.hpp"
@@ -21,6 +23,11 @@ std::string_view trim_whitespace(std::string_view text) {
 
 void EmulatorService::register_api_routes() {
   api_router_.add("GET", "/gateway", [this](const RouteContext& c) { return api_get_gateway(c); });
+  api_router_.add("GET", "/gateway/bot", [this](const RouteContext& c) { return api_get_gateway_bot(c); });
+  api_router_.add("GET", "/applications/@me",
+                  [this](const RouteContext& c) { return api_get_my_application(c); });
+  api_router_.add("GET", "/oauth2/applications/@me",
+                  [this](const RouteContext& c) { return api_get_my_application(c); });
   api_router_.add("GET", "/users/@me", [this](const RouteContext& c) { return api_get_current_user(c); });
   api_router_.add("PATCH", "/users/@me", [this](const RouteContext& c) { return api_patch_current_user(c); });
 }
@@ -30,6 +37,100 @@ HttpResponse EmulatorService::api_get_gateway(const RouteContext&) {
                               writer.StartObject();
                               writer.Key("url");
                               write_string(writer, endpoints_.gateway_url);
+                              writer.EndObject();
+                            }));
+}
+
+// Bot tokens only (a user's Bearer token gets 401, as on the platform). One shard is enough for any emulated
+// bot; the session start limit is the Gateway's identify budget of the application (its window on the fake
+// clock), shared with the Social SDK's users of the same application as the emulator counts it.
+HttpResponse EmulatorService::api_get_gateway_bot(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal || principal->grant != nullptr) return status_error(401);
+  const auto now = clock_.now_ms();
+  auto& starts = identify_times_[principal->application->id];
+  while (!starts.empty() && now - starts.front() >= gateway_settings_.identify_window_ms)
+    starts.pop_front();
+  const auto total = gateway_settings_.identify_budget;
+  const auto remaining = std::max<std::int64_t>(0, total - static_cast<std::int64_t>(starts.size()));
+  const auto reset_after = starts.empty() ? gateway_settings_.identify_window_ms
+                                          : gateway_settings_.identify_window_ms - (now - starts.front());
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("url");
+                              write_string(writer, endpoints_.gateway_url);
+                              writer.Key("shards");
+                              writer.Int(1);
+                              writer.Key("session_start_limit");
+                              writer.StartObject();
+                              writer.Key("total");
+                              writer.Int64(total);
+                              writer.Key("remaining");
+                              writer.Int64(remaining);
+                              writer.Key("reset_after");
+                              writer.Int64(reset_after);
+                              writer.Key("max_concurrency");
+                              writer.Int(1);
+                              writer.EndObject();
+                              writer.EndObject();
+                            }));
+}
+
+HttpResponse EmulatorService::api_get_my_application(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal || principal->grant != nullptr) return status_error(401);
+  const auto& app = *principal->application;
+  const auto bot = user_json(*principal->user);
+  const auto authorized = state_.authorized_user_count(app.id);
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("id");
+                              write_string(writer, app.id);
+                              writer.Key("name");
+                              write_string(writer, app.name);
+                              writer.Key("icon");
+                              writer.Null();
+                              writer.Key("description");
+                              writer.String("");
+                              writer.Key("type");
+                              writer.Null();
+                              writer.Key("bot");
+                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
+                              writer.Key("bot_public");
+                              writer.Bool(false);
+                              writer.Key("bot_require_code_grant");
+                              writer.Bool(false);
+                              writer.Key("verify_key");
+                              write_string(writer, app.verify_key);
+                              writer.Key("flags");
+                              writer.Int(0);
+                              writer.Key("flags_new");
+                              writer.String("0");
+                              writer.Key("redirect_uris");
+                              writer.StartArray();
+                              for (const auto& uri : app.redirect_uris)
+                                write_string(writer, uri);
+                              writer.EndArray();
+                              writer.Key("interactions_endpoint_url");
+                              writer.Null();
+                              writer.Key("role_connections_verification_url");
+                              writer.Null();
+                              // The emulator has no developer accounts: the bot user stands for the owner.
+                              writer.Key("owner");
+                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
+                              writer.Key("approximate_guild_count");
+                              writer.Int(0);
+                              writer.Key("approximate_user_install_count");
+                              writer.Int(0);
+                              writer.Key("approximate_user_authorization_count");
+                              writer.Uint64(authorized);
+                              writer.Key("explicit_content_filter");
+                              writer.Int(0);
+                              writer.Key("team");
+                              writer.Null();
+                              writer.Key("eligible_oauth2_scopes");
+                              writer.StartArray();
+                              writer.EndArray();
                               writer.EndObject();
                             }));
 }

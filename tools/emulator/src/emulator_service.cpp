@@ -1,5 +1,7 @@
 #include "emulator_service.hpp"
 
+#include <sodium.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -68,6 +70,8 @@ std::string user_json(const User& user, bool show_premium) {
     writer.Bool(user.bot);
     writer.Key("flags");
     writer.Int(0);
+    writer.Key("public_flags");
+    writer.Int(0);
     writer.Key("premium_type");
     writer.Int(show_premium ? user.premium_type : 0);
     writer.Key("primary_guild");
@@ -101,6 +105,8 @@ std::string user_json(const User& user, bool show_premium) {
 
 EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits)
     : clock_(clock), endpoints_(std::move(endpoints)), snowflakes_(clock), rate_limiter_(rate_limits) {
+  // Application key pairs (admin_routes.cpp) and the transport ciphers use libsodium.
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   register_api_routes();
   register_admin_routes();
   register_oauth_routes();

@@ -181,6 +181,10 @@ class EmulatorService {
 
   // API handlers.
   HttpResponse api_get_gateway(const RouteContext& context);
+  // What a bot library asks first: GET /gateway/bot (the URL, the shard count, the identify budget left) and
+  // GET /applications/@me = /oauth2/applications/@me (the bot's application).
+  HttpResponse api_get_gateway_bot(const RouteContext& context);
+  HttpResponse api_get_my_application(const RouteContext& context);
   HttpResponse api_get_current_user(const RouteContext& context);
   HttpResponse api_patch_current_user(const RouteContext& context);
 

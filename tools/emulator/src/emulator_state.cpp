@@ -1,5 +1,7 @@
 #include "emulator_state.hpp"
 
+#include <set>
+
 #include <algorithm>
 
 namespace platformpp::emulator {
@@ -93,6 +95,14 @@ bool EmulatorState::revoke_token(std::string_view token) {
   if (!grant->second.refresh_token.empty()) access_by_refresh_token_.erase(grant->second.refresh_token);
   grants_.erase(grant);
   return true;
+}
+
+std::size_t EmulatorState::authorized_user_count(std::string_view app_id) const {
+  std::set<std::string_view> users;
+  for (const auto& [token, grant] : grants_) {
+    if (grant.app_id == app_id) users.insert(grant.user_id);
+  }
+  return users.size();
 }
 
 std::size_t EmulatorState::revoke_user_grants(std::string_view user_id,

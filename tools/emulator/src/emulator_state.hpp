@@ -52,6 +52,10 @@ struct Application {
       redirect_uris;                // besides loopback and "<scheme>:/authorize/callback", always allowed
   bool public_client_flows = true;  // PKCE with client_id and no secret, as Social SDK apps allow
   bool premium_approved = false;    // approved for the identify.premium scope (real premium_type)
+  // Its Ed25519 key pair (libsodium): the public key is the application's verify_key (hex), with which a game
+  // server checks what the platform signs for it.
+  std::string verify_key;
+  std::string signing_secret_key;  // 64 bytes, raw
 };
 
 // One direction of a platform or game relationship: what a user sees of another.
@@ -162,6 +166,8 @@ class EmulatorState {
   bool revoke_token(std::string_view token);
   // Revokes every grant of `user_id` (of one application if `app_id` is set); returns how many.
   std::size_t revoke_user_grants(std::string_view user_id, std::optional<std::string_view> app_id = {});
+  // How many users hold a grant of the application (its approximate authorization count).
+  [[nodiscard]] std::size_t authorized_user_count(std::string_view app_id) const;
 
   void add_code(AuthorizationCode code);
   // Removes and returns the code (codes are single use).
