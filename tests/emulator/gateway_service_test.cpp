@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -264,6 +265,27 @@ TEST_CASE_FIXTURE(Fixture, "GET /applications/@me and /oauth2/applications/@me: 
   const auto other = parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body);
   CHECK(str(parse(get("/applications/@me", "Bot " + str(other["bot_token"])).body)["verify_key"]) !=
         str(parse(get("/applications/@me", "Bot " + bot_token).body)["verify_key"]));
+}
+
+TEST_CASE_FIXTURE(Fixture, "gateway: a bot's shard must be [id, count] with 0 <= id < count (4010)") {
+  std::deque<FakePeer> peers;  // the service keeps talking to its connections: they outlive the lambda
+  const auto identify = [&](const std::string& shard) {
+    auto& peer = peers.emplace_back();
+    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
+    service.gateway_received(id,
+                             R"({"op":2,"d":{"token":"Bot )" + bot_token +
+                                 R"(","properties":{},"intents":513,"shard":)" + shard + "}}",
+                             true);
+    return peer.closed ? peer.close_code : 0;
+  };
+  CHECK(identify("[0,1]") == 0);
+  CHECK(identify("[1,2]") == 0);
+  CHECK(identify("null") == 0);
+  CHECK(identify("[1,1]") == 4010);  // one past the last shard
+  CHECK(identify("[0,0]") == 4010);
+  CHECK(identify("[-1,2]") == 4010);
+  CHECK(identify("[0]") == 4010);
+  CHECK(identify("\"0,1\"") == 4010);
 }
 
 }  // namespace gateway_service_test

@@ -36,6 +36,7 @@ inline constexpr int kAlreadyAuthenticated = 4005;
 inline constexpr int kInvalidSeq = 4007;
 inline constexpr int kRateLimited = 4008;
 inline constexpr int kSessionTimedOut = 4009;
+inline constexpr int kInvalidShard = 4010;
 inline constexpr int kInvalidApiVersion = 4012;
 inline constexpr int kInvalidIntents = 4013;
 inline constexpr int kDisallowedIntents = 4014;

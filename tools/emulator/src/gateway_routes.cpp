@@ -337,6 +337,16 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   if (!bot && (intents & kPrivilegedIntents) != 0) {
     return gateway_close_connection(id, gateway_close::kDisallowedIntents, "Disallowed intent(s).");
   }
+  // `shard: [shard_id, num_shards]` (bots): 0 <= shard_id < num_shards, else 4010 Invalid shard. Every
+  // emulated bot fits one shard (GET /gateway/bot says 1); a bot that shards anyway is accepted as it is.
+  const auto shard_member = d.FindMember("shard");
+  if (shard_member != d.MemberEnd() && !shard_member->value.IsNull()) {
+    const auto& shard = shard_member->value;
+    const bool valid = shard.IsArray() && shard.Size() == 2 && shard[0].IsInt64() && shard[1].IsInt64() &&
+                       shard[1].GetInt64() >= 1 && shard[0].GetInt64() >= 0 &&
+                       shard[0].GetInt64() < shard[1].GetInt64();
+    if (!valid) return gateway_close_connection(id, gateway_close::kInvalidShard, "Invalid shard.");
+  }
   std::uint64_t capabilities = 0;
   const auto capabilities_member = d.FindMember("capabilities");
   if (capabilities_member != d.MemberEnd() && !capabilities_member->value.IsNull()) {
