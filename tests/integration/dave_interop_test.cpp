@@ -1,15 +1,13 @@
 // Interoperability of our DAVE with an independent implementation: the DAVE package of the npm registry
-// (@snazzah/davey, Rust on OpenMLS; tests/interop/dave, installed by tools/install-interop-deps) joins the
+// (@snazzah/davey, Rust on OpenMLS; tests/interop, installed by tools/install-interop-deps) joins the
 // emulator's call with a platformpp Client through key packages, commits and Welcomes; each side decrypts the
 // other's media, both show the same epoch code and the same pairwise verification code. A dev-only test: it
 // is skipped, saying why, where node or the package is not installed (the README's commands never need it).
+#include "node_peer.hpp"
 #include "voice_call_fixture.hpp"
 
 #include "voice/opus_codec.hpp"
 
-#include <rapidjson/document.h>
-#include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -24,28 +22,8 @@ namespace dave_interop_test {
 namespace {
 
 using namespace voice_call_fixture;
+using node_peer::NodePeer;
 namespace fs = std::filesystem;
-
-const fs::path kPeerDir = PLATFORMPP_DAVE_INTEROP_DIR;
-
-/// Why the test cannot run here, or empty when it can.
-std::string SkipReason() {
-  if (std::system("node --version > /dev/null 2>&1") != 0) return "node is not installed";
-  if (!fs::exists(kPeerDir / "node_modules" / "@snazzah" / "davey" / "package.json") ||
-      !fs::exists(kPeerDir / "node_modules" / "ws")) {
-    return "the npm packages are not installed (tools/install-interop-deps)";
-  }
-  return {};
-}
-
-std::string InstalledVersion() {
-  std::ifstream in(kPeerDir / "node_modules" / "@snazzah" / "davey" / "package.json");
-  std::stringstream text;
-  text << in.rdbuf();
-  rapidjson::Document package;
-  package.Parse(text.str().c_str());
-  return package.IsObject() && package.HasMember("version") ? package["version"].GetString() : "?";
-}
 
 /// 50 frames (1 s, 440 whole cycles, so it loops without a seam) of a 440 Hz tone, Opus-encoded by libopus
 /// after 10 frames of warm-up, one hex line each: what the peer sends.
@@ -75,78 +53,14 @@ fs::path ToneFrames() {
   return path;
 }
 
-/// The node process and the events it printed (one JSON object per line).
-class Peer {
- public:
-  explicit Peer(const std::string& argument) {
-    int pipeFds[2];
-    REQUIRE(pipe(pipeFds) == 0);
-    pid_ = fork();
-    REQUIRE(pid_ >= 0);
-    if (pid_ == 0) {
-      dup2(pipeFds[1], STDOUT_FILENO);
-      close(pipeFds[0]);
-      close(pipeFds[1]);
-      const auto script = (kPeerDir / "dave_peer.mjs").string();
-      execlp("node", "node", script.c_str(), argument.c_str(), static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(pipeFds[1]);
-    reader_ = std::thread([this, fd = pipeFds[0]] {
-      std::string pending;
-      char buffer[4096];
-      for (;;) {
-        const auto n = read(fd, buffer, sizeof buffer);
-        if (n <= 0) break;
-        pending.append(buffer, static_cast<std::size_t>(n));
-        for (auto end = pending.find('\n'); end != std::string::npos; end = pending.find('\n')) {
-          std::lock_guard lock(mutex_);
-          lines_.push_back(pending.substr(0, end));
-          pending.erase(0, end + 1);
-        }
-      }
-      close(fd);
-    });
-  }
-  ~Peer() {
-    kill(pid_, SIGTERM);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    reader_.join();
-  }
-  /// The last event named `name`, if any (a copy of its line).
-  std::optional<rapidjson::Document> Last(const std::string& name) {
-    std::lock_guard lock(mutex_);
-    for (auto it = lines_.rbegin(); it != lines_.rend(); ++it) {
-      rapidjson::Document event;
-      event.Parse(it->c_str());
-      if (event.IsObject() && event.HasMember("event") && name == event["event"].GetString()) return event;
-    }
-    return std::nullopt;
-  }
-  std::string Transcript() {
-    std::lock_guard lock(mutex_);
-    std::string out;
-    for (const auto& line : lines_)
-      if (line.find("\"stats\"") == std::string::npos) out += line + "\n";
-    return out;
-  }
-
- private:
-  pid_t pid_ = -1;
-  std::thread reader_;
-  std::mutex mutex_;
-  std::vector<std::string> lines_;
-};
-
 }  // namespace
 
 TEST_CASE("DAVE interop: an independent DAVE implementation (npm @snazzah/davey) and a Client share a call") {
-  if (const auto reason = SkipReason(); !reason.empty()) {
+  if (const auto reason = node_peer::InteropSkipReason({"@snazzah/davey", "ws"}); !reason.empty()) {
     MESSAGE("skipped: " << reason);
     return;
   }
-  MESSAGE("independent implementation: @snazzah/davey " << InstalledVersion());
+  MESSAGE("independent implementation: @snazzah/davey " << node_peer::InstalledVersion("@snazzah/davey"));
   auto& e = itest::Shared();
   VoiceFixture f;
   Player& a = f.Add();
@@ -161,7 +75,7 @@ TEST_CASE("DAVE interop: an independent DAVE implementation (npm @snazzah/davey)
            << R"(","framesFile":")" << frames.string() << R"(","durationMs":60000})";
 
   f.Join(a);
-  Peer peer(argument.str());
+  NodePeer peer("dave_peer.mjs", {argument.str()});
   INFO("peer: " << peer.Transcript());
   REQUIRE(f.RunAll([&] { return peer.Last("joined").has_value() || peer.Last("error").has_value(); }, 20s));
   REQUIRE_FALSE(peer.Last("error"));

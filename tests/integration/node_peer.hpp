@@ -1,0 +1,138 @@
+#pragma once
+// A node program of tests/interop (an independent implementation of one of the platform's protocols, from
+// npm) run next to the SDK by an interop test: started with its arguments, its stdout read as one JSON event
+// per line, stopped with SIGTERM. Dev-only: InteropSkipReason() says why a test cannot run here (no node, or
+// tools/install-interop-deps not run), and the test is then skipped with that message.
+
+#include <doctest/doctest.h>
+#include <rapidjson/document.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace node_peer {
+
+inline const std::filesystem::path kInteropDir = PLATFORMPP_INTEROP_DIR;
+
+/// Why the interop tests cannot run here (empty when they can): node and the packages `required` (paths under
+/// node_modules) must be there.
+inline std::string InteropSkipReason(const std::vector<std::string>& required) {
+  if (std::system("node --version > /dev/null 2>&1") != 0) return "node is not installed";
+  for (const auto& package : required) {
+    if (!std::filesystem::exists(kInteropDir / "node_modules" / package / "package.json")) {
+      return "the npm package " + package + " is not installed (tools/install-interop-deps)";
+    }
+  }
+  return {};
+}
+
+/// The installed version of an npm package of tests/interop.
+inline std::string InstalledVersion(const std::string& package) {
+  std::ifstream in(kInteropDir / "node_modules" / package / "package.json");
+  std::stringstream text;
+  text << in.rdbuf();
+  rapidjson::Document manifest;
+  manifest.Parse(text.str().c_str());
+  return manifest.IsObject() && manifest.HasMember("version") && manifest["version"].IsString()
+             ? manifest["version"].GetString()
+             : "?";
+}
+
+class NodePeer {
+ public:
+  /// Runs `node <tests/interop/script> arguments...` with `environment` ("NAME=value") added to its own.
+  NodePeer(const std::string& script, const std::vector<std::string>& arguments,
+           const std::vector<std::string>& environment = {}) {
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    pid_ = fork();
+    REQUIRE(pid_ >= 0);
+    if (pid_ == 0) {
+      dup2(fds[1], STDOUT_FILENO);
+      close(fds[0]);
+      close(fds[1]);
+      for (const auto& variable : environment)
+        putenv(const_cast<char*>(variable.c_str()));
+      const auto path = (kInteropDir / script).string();
+      std::vector<char*> argv{const_cast<char*>("node"), const_cast<char*>(path.c_str())};
+      for (const auto& argument : arguments)
+        argv.push_back(const_cast<char*>(argument.c_str()));
+      argv.push_back(nullptr);
+      execvp("node", argv.data());
+      _exit(127);
+    }
+    close(fds[1]);
+    reader_ = std::thread([this, fd = fds[0]] {
+      std::string pending;
+      char buffer[4096];
+      for (;;) {
+        const auto n = read(fd, buffer, sizeof buffer);
+        if (n <= 0) break;
+        pending.append(buffer, static_cast<std::size_t>(n));
+        for (auto end = pending.find('\n'); end != std::string::npos; end = pending.find('\n')) {
+          std::lock_guard lock(mutex_);
+          lines_.push_back(pending.substr(0, end));
+          pending.erase(0, end + 1);
+        }
+      }
+      close(fd);
+    });
+  }
+  NodePeer(const NodePeer&) = delete;
+  NodePeer& operator=(const NodePeer&) = delete;
+  ~NodePeer() {
+    kill(pid_, SIGTERM);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    reader_.join();
+  }
+
+  /// The last event named `name`, if any.
+  std::optional<rapidjson::Document> Last(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    for (auto it = lines_.rbegin(); it != lines_.rend(); ++it) {
+      rapidjson::Document event;
+      event.Parse(it->c_str());
+      if (event.IsObject() && event.HasMember("event") && event["event"].IsString() &&
+          name == event["event"].GetString()) {
+        return event;
+      }
+    }
+    return std::nullopt;
+  }
+  /// How many events named `name` arrived.
+  int Count(const std::string& name) {
+    std::lock_guard lock(mutex_);
+    int count = 0;
+    const std::string needle = "\"event\":\"" + name + "\"";
+    for (const auto& line : lines_)
+      count += line.find(needle) != std::string::npos ? 1 : 0;
+    return count;
+  }
+  /// What it said, periodic statistics left out.
+  std::string Transcript() {
+    std::lock_guard lock(mutex_);
+    std::string out;
+    for (const auto& line : lines_)
+      if (line.find("\"stats\"") == std::string::npos) out += line + "\n";
+    return out;
+  }
+
+ private:
+  pid_t pid_ = -1;
+  std::thread reader_;
+  std::mutex mutex_;
+  std::vector<std::string> lines_;
+};
+
+}  // namespace node_peer
