@@ -654,8 +654,13 @@ void CallSession::OnVoiceResuming() {
 }
 
 void CallSession::OnVoiceResumed() {
-  std::lock_guard lock(mutex_);
-  if (!ended_) SetStatusLocked(Call::Status::Connected);
+  {
+    std::lock_guard lock(mutex_);
+    if (!ended_) SetStatusLocked(Call::Status::Connected);
+  }
+  // What this client sent just before the drop may never have arrived (resume replays the server's side
+  // only).
+  WithDave([](dave::DaveSession& d) { d.OnResumed(); });
 }
 
 void CallSession::OnVoiceEnded(CallError error, int32_t detail) {

@@ -290,6 +290,12 @@ void DaveSession::OnExecuteTransition(uint16_t transitionId) {
   Execute(transitionId, std::move(transition));
 }
 
+void DaveSession::OnResumed() {
+  for (const auto& [transitionId, transition] : transitions_) {
+    if (transitionId != 0) sink_.SendReadyForTransition(transitionId);
+  }
+}
+
 void DaveSession::Execute(uint16_t, Transition transition) {
   if (transition.protocolVersion == 0) {
     executedVersion_ = 0;

@@ -73,6 +73,10 @@ class DaveSession {
   void OnPrepareTransition(uint16_t transitionId, int protocolVersion);
   void OnExecuteTransition(uint16_t transitionId);
   void OnPrepareEpoch(uint64_t epoch, int protocolVersion);
+  /// The voice gateway session resumed: says again that it is ready for each transition still waiting to be
+  /// executed (an op 23 sent as the connection dropped is lost; the server takes a repeat as the same
+  /// answer), rather than leave the call waiting for the server's timeout.
+  void OnResumed();
 
   /// Version of the protocol media uses now (0 until a DAVE transition executes).
   int ProtocolVersion() const noexcept { return executedVersion_; }

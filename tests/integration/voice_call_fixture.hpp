@@ -245,9 +245,10 @@ struct VoiceFixture {
   bool AllConnected() {
     bool connected = RunAll([&] {
       for (auto& p : players)
+        // Connected, and (calls being end-to-end encrypted) keyed: media flows both ways from here.
         if (!p->call || p->call.GetStatus() != Call::Status::Connected ||
             p->call.GetParticipants().size() != players.size() ||
-            Count(p->events, "status Connected None 0") == 0)
+            Count(p->events, "status Connected None 0") == 0 || !p->call.GetE2eeActive())
           return false;
       return true;
     });

@@ -192,6 +192,18 @@ TEST_CASE("DAVE session: two pending members form the group; nothing is sent or 
   CHECK(bob.session.GetCounters().welcomesApplied == 1);
 }
 
+TEST_CASE("DAVE session: after a resume, ready is said again for each transition not executed yet") {
+  TwoMembers call;
+  auto& [gateway, alice, bob, alicePackage, bobPackage] = call;
+  CHECK(alice.sink.ready == std::vector<uint16_t>{1});
+  alice.session.OnResumed();  // the first op 23 may have been lost with the connection
+  CHECK(alice.sink.ready == std::vector<uint16_t>{1, 1});
+  call.Execute(1);
+  alice.session.OnResumed();  // nothing is waiting any more
+  CHECK(alice.sink.ready == std::vector<uint16_t>{1, 1});
+  CHECK(alice.session.Encrypted());
+}
+
 TEST_CASE("DAVE session: a third member joins through a commit race; a removed member's keys stop working") {
   TwoMembers call;
   auto& [gateway, alice, bob, alicePackage, bobPackage] = call;
