@@ -138,7 +138,7 @@ HttpResponse EmulatorService::api_get_my_application(const RouteContext& context
 HttpResponse EmulatorService::api_get_current_user(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  return HttpResponse::json(200, user_json(*principal->user, premium_visible(*principal)));
+  return HttpResponse::json(200, user_json(*principal->user, premium_visible(*principal), true));
 }
 
 // A provisional account's display name ({"global_name"}); regular accounts edit their profile on the
@@ -164,7 +164,7 @@ HttpResponse EmulatorService::api_patch_current_user(const RouteContext& context
   const bool changed = user->global_name != trimmed;
   user->global_name = std::move(trimmed);
   if (changed) dispatch_user_changed(user->id);
-  return HttpResponse::json(200, user_json(*user, premium_visible(*principal)));
+  return HttpResponse::json(200, user_json(*user, premium_visible(*principal), true));
 }
 
 }  // namespace platformpp::emulator

@@ -45,7 +45,7 @@ HttpResponse rate_limited_response(double retry_after_s, bool global, std::strin
   return response;
 }
 
-std::string user_json(const User& user, bool show_premium) {
+std::string user_json(const User& user, bool show_premium, bool pii) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("id");
@@ -72,6 +72,12 @@ std::string user_json(const User& user, bool show_premium) {
     writer.Int(0);
     writer.Key("public_flags");
     writer.Int(0);
+    if (pii) {
+      writer.Key("mfa_enabled");
+      writer.Bool(false);
+      writer.Key("locale");
+      writer.String("en-US");
+    }
     writer.Key("premium_type");
     writer.Int(show_premium ? user.premium_type : 0);
     writer.Key("primary_guild");

@@ -570,7 +570,8 @@ class EmulatorService {
 // ("global" when global, else `scope`: "user", or "shared" for the Social SDK development limits).
 HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope = "user");
 // Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
-std::string user_json(const User& user, bool show_premium = false);
+// `pii`: the user's own object (GET/PATCH /users/@me), with the fields the platform shows only to its owner.
+std::string user_json(const User& user, bool show_premium = false, bool pii = false);
 // Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
 // (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
 bool redirect_uri_allowed(const Application& app, std::string_view uri);
