@@ -48,9 +48,7 @@ HttpResponse EmulatorService::api_get_gateway_bot(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal || principal->grant != nullptr) return status_error(401);
   const auto now = clock_.now_ms();
-  auto& starts = identify_times_[principal->application->id];
-  while (!starts.empty() && now - starts.front() >= gateway_settings_.identify_window_ms)
-    starts.pop_front();
+  const auto& starts = identify_starts(principal->application->id, now);
   const auto total = gateway_settings_.identify_budget;
   const auto remaining = std::max<std::int64_t>(0, total - static_cast<std::int64_t>(starts.size()));
   const auto reset_after = starts.empty() ? gateway_settings_.identify_window_ms

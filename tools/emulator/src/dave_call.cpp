@@ -269,8 +269,7 @@ void DaveCall::repropose_pending_adds() {
 
 // ---- commits ---------------------------------------------------------------------------------------------
 
-std::optional<std::string> DaveCall::check_commit(const std::string& user_id, const Member& member,
-                                                  const mls::MlsMessage& message,
+std::optional<std::string> DaveCall::check_commit(const Member& member, const mls::MlsMessage& message,
                                                   const std::optional<mls::Welcome>& welcome) const {
   const auto* public_message = std::get_if<mls::PublicMessage>(&message.body);
   if (public_message == nullptr) return "not a PublicMessage";
@@ -317,7 +316,6 @@ std::optional<std::string> DaveCall::check_commit(const std::string& user_id, co
       if (!covered) return "a Welcome missing an added member";
     }
   }
-  (void)user_id;
   return std::nullopt;
 }
 
@@ -332,7 +330,7 @@ void DaveCall::commit_welcome(const std::string& user_id, std::string_view paylo
     ++counters_.commits_refused;
     return;
   }
-  if (check_commit(user_id, member, received.commit, received.welcome)) {
+  if (check_commit(member, received.commit, received.welcome)) {
     ++counters_.commits_refused;
     return;
   }

@@ -139,8 +139,7 @@ class DaveCall {
   // Every pending member's key package becomes an Add again (after the group was reset).
   void repropose_pending_adds();
   // Why a commit is not the one to announce, or nothing when it is.
-  [[nodiscard]] std::optional<std::string> check_commit(const std::string& user_id, const Member& member,
-                                                        const mls::MlsMessage& message,
+  [[nodiscard]] std::optional<std::string> check_commit(const Member& member, const mls::MlsMessage& message,
                                                         const std::optional<mls::Welcome>& welcome) const;
   // Pending members with a key package see each other's Adds while no group is established.
   void send_pending_adds_to(const std::string& user_id);

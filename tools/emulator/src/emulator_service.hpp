@@ -479,6 +479,10 @@ class EmulatorService {
   void voice_dave_leave(const VoiceSession& session);
   // A binary server message: `u16 BE seq | u8 opcode | payload`, sequenced and buffered like the others.
   std::int64_t voice_send_binary(const std::string& voice_session, int opcode, std::string_view payload);
+  // Gives the session's next seq to `make`, sends the frame it makes on the live connection (if any) and
+  // keeps it for resume; returns the seq (0 for an unknown session).
+  std::int64_t voice_send_sequenced(const std::string& voice_session,
+                                    const std::function<VoiceSession::Sent(std::int64_t)>& make);
   HttpResponse admin_voice_calls(const RouteContext& context);
   HttpResponse admin_voice_dave(const RouteContext& context);
   static std::string speaking_json(const VoiceSession& session);
@@ -554,8 +558,10 @@ class EmulatorService {
   std::uint64_t next_gateway_connection_ = 1;
   std::map<std::string, GatewaySession> gateway_sessions_;
   std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
-  std::map<std::string, Presence> presences_;                       // by user id
-  std::map<std::string, std::string> last_presence_sent_;           // by user id: friends' last view
+  // The application's Identifies still in the budget's window at `now` (older ones forgotten).
+  std::deque<std::int64_t>& identify_starts(const std::string& app_id, std::int64_t now);
+  std::map<std::string, Presence> presences_;              // by user id
+  std::map<std::string, std::string> last_presence_sent_;  // by user id: friends' last view
   // IPC connections whose SET_ACTIVITY is part of a user's presence: connection id -> user id (the desktop
   // client's logged-in user when it was set).
   std::map<std::uint64_t, std::string> ipc_activity_users_;

@@ -304,6 +304,13 @@ void EmulatorService::gateway_received(std::uint64_t id, std::string_view messag
   }
 }
 
+std::deque<std::int64_t>& EmulatorService::identify_starts(const std::string& app_id, std::int64_t now) {
+  auto& starts = identify_times_[app_id];
+  while (!starts.empty() && now - starts.front() >= gateway_settings_.identify_window_ms)
+    starts.pop_front();
+  return starts;
+}
+
 void EmulatorService::gateway_heartbeat(std::uint64_t id) {
   auto& connection = gateway_connections_.at(id);
   connection.last_heartbeat_steady_ms = steady_now_ms();
@@ -366,9 +373,7 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
 
   // The identify budget per application, by the fake clock.
   const auto now = clock_.now_ms();
-  auto& starts = identify_times_[principal->application->id];
-  while (!starts.empty() && now - starts.front() >= gateway_settings_.identify_window_ms)
-    starts.pop_front();
+  auto& starts = identify_starts(principal->application->id, now);
   if (static_cast<std::int64_t>(starts.size()) >= gateway_settings_.identify_budget) {
     return gateway_close_connection(id, gateway_close::kRateLimited, "Identify budget exhausted.");
   }

@@ -43,26 +43,16 @@ DaveCall& EmulatorService::voice_dave_call(const std::string& lobby_id) {
 
 std::int64_t EmulatorService::voice_send_binary(const std::string& voice_session, int opcode,
                                                 std::string_view payload) {
-  const auto it = voice_.sessions.find(voice_session);
-  if (it == voice_.sessions.end()) return 0;
-  auto& session = it->second;
-  const auto seq = ++session.seq;
-  std::string frame;
-  frame.reserve(3 + payload.size());
-  // The binary header carries the low 16 bits of the session's seq.
-  frame.push_back(static_cast<char>((seq >> 8) & 0xFF));
-  frame.push_back(static_cast<char>(seq & 0xFF));
-  frame.push_back(static_cast<char>(opcode));
-  frame.append(payload);
-  if (session.connection) {
-    const auto connection = voice_.connections.find(*session.connection);
-    if (connection != voice_.connections.end()) connection->second.peer->send_binary(frame);
-  }
-  session.buffer.push_back({seq, std::move(frame), true});
-  while (static_cast<std::int64_t>(session.buffer.size()) >
-         std::max<std::int64_t>(voice_.settings.buffer_size, 0))
-    session.buffer.pop_front();
-  return seq;
+  return voice_send_sequenced(voice_session, [&](std::int64_t seq) {
+    std::string frame;
+    frame.reserve(3 + payload.size());
+    // The binary header carries the low 16 bits of the session's seq.
+    frame.push_back(static_cast<char>((seq >> 8) & 0xFF));
+    frame.push_back(static_cast<char>(seq & 0xFF));
+    frame.push_back(static_cast<char>(opcode));
+    frame.append(payload);
+    return VoiceSession::Sent{seq, std::move(frame), true};
+  });
 }
 
 void EmulatorService::voice_dave_flush(const std::string& lobby_id) {

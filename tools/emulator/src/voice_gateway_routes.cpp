@@ -197,21 +197,35 @@ void EmulatorService::voice_end_gateway_session(const std::string& session_id) {
 
 std::int64_t EmulatorService::voice_send(const std::string& voice_session, int opcode,
                                          std::string_view d_json) {
+  return voice_send_sequenced(voice_session, [&](std::int64_t seq) {
+    return VoiceSession::Sent{seq,
+                              "{\"op\":" + std::to_string(opcode) + ",\"d\":" + std::string(d_json) +
+                                  ",\"seq\":" + std::to_string(seq) + "}",
+                              false};
+  });
+}
+
+std::int64_t EmulatorService::voice_send_sequenced(
+    const std::string& voice_session, const std::function<VoiceSession::Sent(std::int64_t)>& make) {
   const auto it = voice_.sessions.find(voice_session);
   if (it == voice_.sessions.end()) return 0;
   auto& session = it->second;
-  const auto seq = ++session.seq;
-  std::string frame = "{\"op\":" + std::to_string(opcode) + ",\"d\":" + std::string(d_json) +
-                      ",\"seq\":" + std::to_string(seq) + "}";
+  auto sent = make(++session.seq);
   if (session.connection) {
     const auto connection = voice_.connections.find(*session.connection);
-    if (connection != voice_.connections.end()) connection->second.peer->send_text(frame);
+    if (connection != voice_.connections.end()) {
+      if (sent.binary) {
+        connection->second.peer->send_binary(sent.frame);
+      } else {
+        connection->second.peer->send_text(sent.frame);
+      }
+    }
   }
-  session.buffer.push_back({seq, std::move(frame), false});
+  session.buffer.push_back(std::move(sent));
   while (static_cast<std::int64_t>(session.buffer.size()) >
          std::max<std::int64_t>(voice_.settings.buffer_size, 0))
     session.buffer.pop_front();
-  return seq;
+  return session.seq;
 }
 
 void EmulatorService::voice_send_to_others(const VoiceSession& from, int opcode, std::string_view d_json) {
