@@ -114,6 +114,17 @@ class EmulatorProcess {
   [[nodiscard]] std::string ca_file() const { return connection_["ca_file"].GetString(); }
   [[nodiscard]] const std::string& connection_file() const { return connection_file_; }
   [[nodiscard]] std::string stdout_text() const { return read_file(dir_ + "/stdout.txt"); }
+  // The startup line is printed after the connection file appears, so a reader that saw the file waits for
+  // the whole line (up to its newline) before looking at it.
+  [[nodiscard]] std::string stdout_first_line() const {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    auto text = stdout_text();
+    while (text.find('\n') == std::string::npos && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      text = stdout_text();
+    }
+    return text.substr(0, text.find('\n'));
+  }
   [[nodiscard]] std::string stderr_text() const { return read_file(dir_ + "/stderr.txt"); }
 
  private:

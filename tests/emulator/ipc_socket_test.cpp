@@ -382,7 +382,7 @@ TEST_CASE("the first free path: a live socket is skipped, a stale one replaced; 
   {
     EmulatorProcess emulator({"--plain-http", "--ipc-name", "test"}, true, dir);
     CHECK(str(emulator.connection()["ipc_path"]) == dir + "/test-ipc-1");
-    const auto line = emulator.stdout_text();
+    const auto line = emulator.stdout_first_line();
     CHECK(line.find(" and unix:" + dir + "/test-ipc-1 (connection file: ") != std::string::npos);
     IpcClient client(dir + "/test-ipc-1");
     CHECK(client.connected());
@@ -403,7 +403,9 @@ TEST_CASE("--no-ipc: no socket, ipc_path null, admin reports not listening") {
   const auto status = parse(http(emulator.port(), "GET", "/_emulator/ipc").body);
   CHECK_FALSE(status["listening"].GetBool());
   CHECK(http(emulator.port(), "POST", "/_emulator/ipc/restore").status == 409);
-  CHECK(emulator.stdout_text().find(" and unix:") == std::string::npos);
+  const auto line = emulator.stdout_first_line();
+  CHECK(line.find("platformpp-emulator listening on http://") == 0);
+  CHECK(line.find(" and unix:") == std::string::npos);
   CHECK(emulator.wait_exit(SIGTERM) == 0);
 }
 
