@@ -94,6 +94,36 @@ OpenApiConformance::OpenApiConformance(const std::string& spec_path) : impl_(std
 
 OpenApiConformance::~OpenApiConformance() = default;
 
+void OpenApiConformance::apply_divergences(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read the divergences " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  rapidjson::Document divergences;
+  divergences.Parse(text.str().c_str());
+  if (!divergences.IsArray()) throw std::runtime_error("not a JSON array: " + path);
+  auto& allocator = impl_->spec.GetAllocator();
+  for (const auto& divergence : divergences.GetArray()) {
+    const auto* pointer_text = impl_->member(divergence, "pointer");
+    const auto* value = impl_->member(divergence, "schema");
+    const auto* reason = impl_->member(divergence, "reason");
+    if (pointer_text == nullptr || !pointer_text->IsString() || value == nullptr || reason == nullptr ||
+        !reason->IsString() || reason->GetStringLength() == 0) {
+      throw std::runtime_error(path + ": each divergence needs a pointer, a schema and a reason");
+    }
+    const rapidjson::Pointer pointer(pointer_text->GetString());
+    // Only a schema the document has can be replaced: a stale entry fails instead of quietly adding one.
+    if (!pointer.IsValid() || pointer.Get(impl_->spec) == nullptr) {
+      throw std::runtime_error(path + ": the document has nothing at " + pointer_text->GetString());
+    }
+    rapidjson::Value copy(*value, allocator);
+    add_enum_for_const(copy, allocator);
+    pointer.Set(impl_->spec, copy);
+    ++divergences_applied_;
+  }
+  impl_->cache.clear();
+}
+
 void OpenApiConformance::check(std::string_view method, std::string_view route, int status,
                                std::string_view body) {
   std::lock_guard lock(mutex_);
@@ -135,7 +165,7 @@ void OpenApiConformance::check(std::string_view method, std::string_view route, 
   ++impl.report.validated;
   auto fail = [&](std::string why) {
     auto& list = impl.report.mismatches[key];
-    if (list.size() < 5) list.push_back(std::move(why) + ": " + std::string(body.substr(0, 300)));
+    if (list.size() < 5) list.push_back(std::move(why) + ": " + std::string(body.substr(0, 160)));
     ++impl.report.mismatch_count;
   };
   if (schema == nullptr) {
@@ -148,8 +178,23 @@ void OpenApiConformance::check(std::string_view method, std::string_view route, 
   auto& compiled = impl.compile(key, *schema);
   rapidjson::SchemaValidator validator(*compiled.schema);
   if (!document.Accept(validator)) {
-    fail(pointer_text(validator.GetInvalidDocumentPointer()) + " fails '" +
-         validator.GetInvalidSchemaKeyword() + "' of " + pointer_text(validator.GetInvalidSchemaPointer()));
+    // RapidJSON 1.1 reports where, not what: for 'required', name the members that are missing.
+    std::string what;
+    const auto schema_pointer = validator.GetInvalidSchemaPointer();
+    const auto document_pointer = validator.GetInvalidDocumentPointer();
+    if (std::string_view(validator.GetInvalidSchemaKeyword()) == "required") {
+      const auto* failed_schema = schema_pointer.Get(compiled.root);
+      const auto* failed_value = document_pointer.Get(document);
+      const auto* required = failed_schema ? impl.member(*failed_schema, "required") : nullptr;
+      if (required != nullptr && required->IsArray() && failed_value != nullptr && failed_value->IsObject()) {
+        for (const auto& name : required->GetArray()) {
+          if (name.IsString() && !failed_value->HasMember(name)) what += std::string(" ") + name.GetString();
+        }
+        if (!what.empty()) what = " (missing:" + what + ")";
+      }
+    }
+    fail(pointer_text(document_pointer) + " fails '" + validator.GetInvalidSchemaKeyword() + "' of " +
+         pointer_text(schema_pointer) + what);
   }
 }
 

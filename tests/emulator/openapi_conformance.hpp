@@ -20,6 +20,11 @@ class OpenApiConformance {
   explicit OpenApiConformance(const std::string& spec_path);
   ~OpenApiConformance();
 
+  // Replaces schemas of the document where the platform's answers are known to differ from what it publishes
+  // (a JSON array of {pointer, schema, reason}); each entry must point at a schema the document has.
+  void apply_divergences(const std::string& path);
+  [[nodiscard]] std::size_t divergences_applied() const { return divergences_applied_; }
+
   // One answer: `route` is the OpenAPI path template ("/lobbies/{lobby_id}"), empty when no route matched.
   void check(std::string_view method, std::string_view route, int status, std::string_view body);
 
@@ -40,6 +45,7 @@ class OpenApiConformance {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::size_t divergences_applied_ = 0;
   mutable std::mutex mutex_;
 };
 

@@ -31,6 +31,9 @@ void add_rate_limit_headers(HttpResponse& response, const RateLimitDecision& dec
 HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope) {
   auto response = HttpResponse::json(429, to_json([&](JsonWriter& writer) {
                                        writer.StartObject();
+                                       // The published RatelimitedResponse requires code (0: general error).
+                                       writer.Key("code");
+                                       writer.Int(0);
                                        writer.Key("message");
                                        writer.String("You are being rate limited.");
                                        writer.Key("retry_after");
