@@ -33,7 +33,7 @@ int main(int argc, char** argv) {
   int problems = 0;
   std::printf(
       "OpenAPI conformance: %llu answers validated against %zu operations (route, method, status) of the "
-      "published document (%zu schemas replaced where the platform differs from it, with the reason); %zu "
+      "published document (%zu divergences of the platform from it applied, each with its reason); %zu "
       "operations on the known-mismatch list, %zu undocumented routes listed\n",
       static_cast<unsigned long long>(report.validated), report.operations_validated.size(),
       conformance.divergences_applied(), known_mismatches.size(), undocumented_routes.size());

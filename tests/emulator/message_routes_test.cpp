@@ -264,17 +264,19 @@ TEST_CASE_FIXTURE(
   CHECK(ids_of(api("GET", path, ta)).size() == 3);
 }
 
-TEST_CASE_FIXTURE(InLobby, "lobby messages: enforce_nonce: 200 with the earlier message within 5 minutes") {
+TEST_CASE_FIXTURE(InLobby, "lobby messages: enforce_nonce: 201 with the earlier message within 5 minutes") {
   auto& gb = connect(tb);
   const std::string body = R"({"content":"once","nonce":"n1","enforce_nonce":true})";
   const auto first = api("POST", path, ta, body);
   REQUIRE(first.status == 201);
   const auto first_id = str(parse(first.body)["id"]);
 
-  SUBCASE("1 ms before 5 minutes: the earlier message, 200, nothing created or dispatched") {
+  SUBCASE(
+      "1 ms before 5 minutes: the earlier message, 201 as the route documents, nothing created or "
+      "dispatched") {
     clock.advance(5 * kMinuteMs - 1);
     const auto retry = api("POST", path, ta, body);
-    CHECK(retry.status == 200);
+    CHECK(retry.status == 201);
     CHECK(str(parse(retry.body)["id"]) == first_id);
     CHECK(gb.dispatches("LOBBY_MESSAGE_CREATE").size() == 1);
     CHECK(ids_of(api("GET", path, ta)).size() == 1);
@@ -393,7 +395,7 @@ TEST_CASE_FIXTURE(InLobby,
   const auto created = gb.dispatches("LOBBY_MESSAGE_CREATE");
   REQUIRE(created.size() == 1);
   const auto retry = api("POST", path, ta, body);
-  CHECK(retry.status == 200);
+  CHECK(retry.status == 201);
   CHECK(str(parse(retry.body)["id"]) == str(created[0]["id"]));
   CHECK(gb.dispatches("LOBBY_MESSAGE_CREATE").size() == 1);
   CHECK(ids_of(api("GET", path, tb)).size() == 1);

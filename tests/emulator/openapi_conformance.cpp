@@ -105,20 +105,33 @@ void OpenApiConformance::apply_divergences(const std::string& path) {
   auto& allocator = impl_->spec.GetAllocator();
   for (const auto& divergence : divergences.GetArray()) {
     const auto* pointer_text = impl_->member(divergence, "pointer");
-    const auto* value = impl_->member(divergence, "schema");
+    const auto* schema = impl_->member(divergence, "schema");
+    const auto* append = impl_->member(divergence, "append");
     const auto* reason = impl_->member(divergence, "reason");
-    if (pointer_text == nullptr || !pointer_text->IsString() || value == nullptr || reason == nullptr ||
-        !reason->IsString() || reason->GetStringLength() == 0) {
-      throw std::runtime_error(path + ": each divergence needs a pointer, a schema and a reason");
+    if (pointer_text == nullptr || !pointer_text->IsString() || (schema == nullptr) == (append == nullptr) ||
+        (append != nullptr && !append->IsArray()) || reason == nullptr || !reason->IsString() ||
+        reason->GetStringLength() == 0) {
+      throw std::runtime_error(path +
+                               ": each divergence needs a pointer, a schema or an append list, and a reason");
     }
     const rapidjson::Pointer pointer(pointer_text->GetString());
-    // Only a schema the document has can be replaced: a stale entry fails instead of quietly adding one.
-    if (!pointer.IsValid() || pointer.Get(impl_->spec) == nullptr) {
-      throw std::runtime_error(path + ": the document has nothing at " + pointer_text->GetString());
+    // Only a schema the document has can be changed: a stale entry fails instead of quietly adding one.
+    auto* target = pointer.IsValid() ? pointer.Get(impl_->spec) : nullptr;
+    if (target == nullptr || (append != nullptr && !target->IsArray())) {
+      throw std::runtime_error(path + ": the document has no " + (append ? "array" : "schema") + " at " +
+                               pointer_text->GetString());
     }
-    rapidjson::Value copy(*value, allocator);
-    add_enum_for_const(copy, allocator);
-    pointer.Set(impl_->spec, copy);
+    if (schema != nullptr) {
+      rapidjson::Value copy(*schema, allocator);
+      add_enum_for_const(copy, allocator);
+      *target = std::move(copy);
+    } else {
+      for (const auto& item : append->GetArray()) {
+        rapidjson::Value copy(item, allocator);
+        add_enum_for_const(copy, allocator);
+        target->PushBack(copy, allocator);
+      }
+    }
     ++divergences_applied_;
   }
   impl_->cache.clear();

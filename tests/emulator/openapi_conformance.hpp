@@ -21,7 +21,8 @@ class OpenApiConformance {
   ~OpenApiConformance();
 
   // Replaces schemas of the document where the platform's answers are known to differ from what it publishes
-  // (a JSON array of {pointer, schema, reason}); each entry must point at a schema the document has.
+  // (a JSON array of {pointer, schema | append, reason}: `schema` replaces the schema at the pointer, `append`
+  // adds items to the array there); each entry must point at something the document has.
   void apply_divergences(const std::string& path);
   [[nodiscard]] std::size_t divergences_applied() const { return divergences_applied_; }
 

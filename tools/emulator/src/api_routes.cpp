@@ -82,28 +82,9 @@ HttpResponse EmulatorService::api_get_my_application(const RouteContext& context
   const auto authorized = state_.authorized_user_count(app.id);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
-                              writer.Key("id");
-                              write_string(writer, app.id);
-                              writer.Key("name");
-                              write_string(writer, app.name);
-                              writer.Key("icon");
-                              writer.Null();
-                              writer.Key("description");
-                              writer.String("");
-                              writer.Key("type");
-                              writer.Null();
+                              write_application_members(writer, app);
                               writer.Key("bot");
                               writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
-                              writer.Key("bot_public");
-                              writer.Bool(false);
-                              writer.Key("bot_require_code_grant");
-                              writer.Bool(false);
-                              writer.Key("verify_key");
-                              write_string(writer, app.verify_key);
-                              writer.Key("flags");
-                              writer.Int(0);
-                              writer.Key("flags_new");
-                              writer.String("0");
                               writer.Key("redirect_uris");
                               writer.StartArray();
                               for (const auto& uri : app.redirect_uris)

@@ -48,6 +48,29 @@ HttpResponse rate_limited_response(double retry_after_s, bool global, std::strin
   return response;
 }
 
+void write_application_members(JsonWriter& writer, const Application& app) {
+  writer.Key("id");
+  write_string(writer, app.id);
+  writer.Key("name");
+  write_string(writer, app.name);
+  writer.Key("icon");
+  writer.Null();
+  writer.Key("description");
+  writer.String("");
+  writer.Key("type");
+  writer.Null();
+  writer.Key("bot_public");
+  writer.Bool(false);
+  writer.Key("bot_require_code_grant");
+  writer.Bool(false);
+  writer.Key("verify_key");
+  write_string(writer, app.verify_key);
+  writer.Key("flags");
+  writer.Int(0);
+  writer.Key("flags_new");
+  writer.String("0");
+}
+
 std::string user_json(const User& user, bool show_premium, bool pii) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();

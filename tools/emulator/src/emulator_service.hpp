@@ -578,6 +578,10 @@ HttpResponse rate_limited_response(double retry_after_s, bool global, std::strin
 // Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
 // `pii`: the user's own object (GET/PATCH /users/@me), with the fields the platform shows only to its owner.
 std::string user_json(const User& user, bool show_premium = false, bool pii = false);
+// The members every application object of the API has (the published ApplicationResponse's required ones plus
+// the bot flags), written into an object the caller has started: /oauth2/@me's application, the start of
+// /applications/@me.
+void write_application_members(JsonWriter& writer, const Application& app);
 // Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
 // (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
 bool redirect_uri_allowed(const Application& app, std::string_view uri);

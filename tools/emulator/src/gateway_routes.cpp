@@ -414,10 +414,12 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
     write_string(writer, session_id);
     writer.Key("resume_gateway_url");
     write_string(writer, endpoints_.gateway_url);
-    writer.Key("application");
+    writer.Key("application");  // {id, flags}, as discord-api-types' GatewayReadyDispatchData has it
     writer.StartObject();
     writer.Key("id");
     write_string(writer, principal->application->id);
+    writer.Key("flags");
+    writer.Int(0);
     writer.EndObject();
     writer.Key("relationships");
     writer.StartArray();

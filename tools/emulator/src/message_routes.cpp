@@ -279,8 +279,9 @@ HttpResponse EmulatorService::api_create_lobby_message(const RouteContext& conte
   if (!errors.empty()) return invalid_form_body(errors);
 
   const auto& author_id = principal->user->id;
+  // The earlier message, with the route's one documented status (the published document lists only 201).
   if (auto earlier = nonce_duplicate(lobby.id, author_id, input))
-    return HttpResponse::json(200, lobby_message_json(*earlier));
+    return HttpResponse::json(201, lobby_message_json(*earlier));
   if (auto limited = take_social_limit(lobby.app_id, SocialLimit::lobby_message)) return std::move(*limited);
 
   Message message;
@@ -358,6 +359,16 @@ std::string EmulatorService::message_json(const Message& message) const {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     write_common_fields(writer, message, author_text);
+    // Members the published MessageResponse requires; the emulator's messages carry none of these features.
+    for (const char* empty_list : {"mentions", "mention_roles", "attachments", "embeds", "components"}) {
+      writer.Key(empty_list);
+      writer.StartArray();
+      writer.EndArray();
+    }
+    for (const char* unset : {"pinned", "mention_everyone", "tts"}) {
+      writer.Key(unset);
+      writer.Bool(false);
+    }
     if (message.recipient_id) {
       writer.Key("recipient_id");
       write_string(writer, *message.recipient_id);

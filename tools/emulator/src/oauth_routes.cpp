@@ -483,10 +483,7 @@ std::string EmulatorService::authorization_json(const AccessGrant& grant, const 
     writer.StartObject();
     writer.Key("application");
     writer.StartObject();
-    writer.Key("id");
-    write_string(writer, app.id);
-    writer.Key("name");
-    write_string(writer, app.name);
+    write_application_members(writer, app);
     writer.EndObject();
     writer.Key("scopes");
     writer.StartArray();

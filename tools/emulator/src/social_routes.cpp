@@ -551,19 +551,27 @@ HttpResponse EmulatorService::api_create_dm_channel(const RouteContext& context)
     channel = &state_.add_dm_channel(DmChannel{snowflakes_.next_string(), {user_id, recipient->id}});
   }
   const auto recipient_text = user_json(*recipient, premium_visible(*principal));
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              writer.Key("id");
-                              write_string(writer, channel->id);
-                              writer.Key("type");
-                              writer.Int(1);
-                              writer.Key("recipients");
-                              writer.StartArray();
-                              writer.RawValue(recipient_text.c_str(), recipient_text.size(),
-                                              rapidjson::kObjectType);
-                              writer.EndArray();
-                              writer.EndObject();
-                            }));
+  return HttpResponse::json(
+      200, to_json([&](JsonWriter& writer) {
+        writer.StartObject();
+        writer.Key("id");
+        write_string(writer, channel->id);
+        writer.Key("type");
+        writer.Int(1);
+        writer.Key("flags");
+        writer.Int(0);
+        writer.Key("last_message_id");
+        if (const auto messages = state_.channel_messages(channel->id); !messages.empty()) {
+          write_string(writer, messages.back()->id);
+        } else {
+          writer.Null();
+        }
+        writer.Key("recipients");
+        writer.StartArray();
+        writer.RawValue(recipient_text.c_str(), recipient_text.size(), rapidjson::kObjectType);
+        writer.EndArray();
+        writer.EndObject();
+      }));
 }
 
 HttpResponse EmulatorService::api_create_message(const RouteContext& context) {
