@@ -220,7 +220,7 @@ void Client::JoinLinkedLobbyGuild(uint64_t lobbyId,
         }
         if (core.Destroying()) return;  // dropping `shared` reports ClientDestroyed
         core.Http().Send(
-            Request(core, credentials, "POST", LobbyPath(lobbyId) + "/members/@me/invites", "{}"),
+            Request(core, credentials, "POST", LobbyPath(lobbyId) + "/members/@me/invites", std::nullopt),
             [&core, shared](net::HttpResponse response) {
               json::Document document;
               ClientResult answer = net::ParseJsonResponse(response, document);

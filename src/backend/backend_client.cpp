@@ -355,7 +355,7 @@ void BackendClient::CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64
   RequireId(userId, "userId", errors);
   if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
   auto shared = std::make_shared<Done<std::string>>(std::move(*done));
-  impl_->Send("POST", LobbyPath(lobbyId) + "/members/" + std::to_string(userId) + "/invites", "{}",
+  impl_->Send("POST", LobbyPath(lobbyId) + "/members/" + std::to_string(userId) + "/invites", std::nullopt,
               [shared](net::HttpResponse response) {
                 json::Document document;
                 ClientResult result = net::ParseJsonResponse(response, document);

@@ -831,8 +831,20 @@ HttpClient::~HttpClient() {
   Shutdown();
 }
 
+namespace {
+HttpClient::RequestObserver& RequestObserverSlot() {
+  static HttpClient::RequestObserver observer;
+  return observer;
+}
+}  // namespace
+
+void HttpClient::SetRequestObserver(RequestObserver observer) {
+  RequestObserverSlot() = std::move(observer);
+}
+
 void HttpClient::Send(HttpRequest request, Handler handler) {
   if (!impl_) return;  // shut down: the handler is destroyed here
+  if (const auto& observer = RequestObserverSlot()) observer(request);
   impl_->Send(std::move(request), std::move(handler));
 }
 

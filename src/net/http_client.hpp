@@ -54,6 +54,12 @@ class HttpClient {
   /// Thread-safe. Invalid requests (bad URL, header injection) end at once with a ValidationError response.
   void Send(HttpRequest request, Handler handler);
 
+  /// Sees every request any client of the process sends, on the sending thread, before it is queued (tests
+  /// check the bodies against the platform's published request schemas). Set it before any client exists and
+  /// clear it after the last is gone; not part of the public API.
+  using RequestObserver = std::function<void(const HttpRequest&)>;
+  static void SetRequestObserver(RequestObserver observer);
+
   void SetTimeout(std::chrono::milliseconds timeout);
   std::chrono::milliseconds Timeout() const;
 

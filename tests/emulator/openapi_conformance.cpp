@@ -38,6 +38,31 @@ std::string pointer_text(const rapidjson::Pointer& pointer) {
   return buffer.GetString();
 }
 
+// How many literal segments of `path_template` ("/lobbies/{lobby_id}/members/@me") equal those of `path`, or
+// -1 when the path does not fit the template (a parameter matches any one non-empty segment).
+int template_literals(std::string_view path_template, std::string_view path) {
+  int literals = 0;
+  while (!path_template.empty() || !path.empty()) {
+    if (path_template.empty() || path.empty() || path_template[0] != '/' || path[0] != '/') return -1;
+    path_template.remove_prefix(1);
+    path.remove_prefix(1);
+    const auto template_end = std::min(path_template.find('/'), path_template.size());
+    const auto path_end = std::min(path.find('/'), path.size());
+    const auto segment_template = path_template.substr(0, template_end);
+    const auto segment = path.substr(0, path_end);
+    if (segment_template.size() >= 2 && segment_template.front() == '{' && segment_template.back() == '}') {
+      if (segment.empty()) return -1;
+    } else if (segment_template == segment) {
+      ++literals;
+    } else {
+      return -1;
+    }
+    path_template.remove_prefix(template_end);
+    path.remove_prefix(path_end);
+  }
+  return literals;
+}
+
 }  // namespace
 
 struct OpenApiConformance::Impl {
@@ -63,6 +88,45 @@ struct OpenApiConformance::Impl {
     if (ref == nullptr || !ref->IsString()) return value;
     rapidjson::Pointer pointer(ref->GetString() + 1);  // after '#'
     return pointer.Get(spec);
+  }
+
+  void fail(const std::string& key, std::string why, std::string_view body) {
+    auto& list = report.mismatches[key];
+    if (list.size() < 5) list.push_back(std::move(why) + ": " + std::string(body.substr(0, 160)));
+    ++report.mismatch_count;
+  }
+
+  // `body` against `schema` (null: the document describes no body), failures recorded under `key`.
+  void validate(const std::string& key, const rapidjson::Value* schema, std::string_view body) {
+    if (schema == nullptr) {
+      if (!body.empty()) fail(key, "a body where the document has none", body);
+      return;
+    }
+    rapidjson::Document document;
+    document.Parse(body.data(), body.size());
+    if (document.HasParseError()) return fail(key, "not JSON", body);
+    auto& compiled = compile(key, *schema);
+    rapidjson::SchemaValidator validator(*compiled.schema);
+    if (document.Accept(validator)) return;
+    // RapidJSON 1.1 reports where, not what: for 'required', name the members that are missing.
+    std::string what;
+    const auto schema_pointer = validator.GetInvalidSchemaPointer();
+    const auto document_pointer = validator.GetInvalidDocumentPointer();
+    if (std::string_view(validator.GetInvalidSchemaKeyword()) == "required") {
+      const auto* failed_schema = schema_pointer.Get(compiled.root);
+      const auto* failed_value = document_pointer.Get(document);
+      const auto* required = failed_schema ? member(*failed_schema, "required") : nullptr;
+      if (required != nullptr && required->IsArray() && failed_value != nullptr && failed_value->IsObject()) {
+        for (const auto& name : required->GetArray()) {
+          if (name.IsString() && !failed_value->HasMember(name)) what += std::string(" ") + name.GetString();
+        }
+        if (!what.empty()) what = " (missing:" + what + ")";
+      }
+    }
+    fail(key,
+         pointer_text(document_pointer) + " fails '" + validator.GetInvalidSchemaKeyword() + "' of " +
+             pointer_text(schema_pointer) + what,
+         body);
   }
 
   Compiled& compile(const std::string& key, const rapidjson::Value& schema) {
@@ -176,39 +240,68 @@ void OpenApiConformance::check(std::string_view method, std::string_view route, 
   const auto* schema = json ? impl.member(*json, "schema") : nullptr;
   impl.report.operations_validated.insert(key);
   ++impl.report.validated;
-  auto fail = [&](std::string why) {
-    auto& list = impl.report.mismatches[key];
-    if (list.size() < 5) list.push_back(std::move(why) + ": " + std::string(body.substr(0, 160)));
-    ++impl.report.mismatch_count;
-  };
-  if (schema == nullptr) {
-    if (!body.empty()) fail("a body where the document has none");
+  impl.validate(key, schema, body);
+}
+
+void OpenApiConformance::check_request(std::string_view method, std::string_view url,
+                                       std::string_view content_type, std::string_view body) {
+  std::lock_guard lock(mutex_);
+  auto& impl = *impl_;
+  // The path after the API base ("https://host/api/v10/lobbies/1?x" -> "/lobbies/1"); other URLs are not API.
+  const auto scheme_end = url.find("://");
+  const auto path_start = url.find('/', scheme_end == std::string_view::npos ? 0 : scheme_end + 3);
+  if (path_start == std::string_view::npos) return;
+  auto path = url.substr(path_start);
+  path = path.substr(0, path.find_first_of("?#"));
+  constexpr std::string_view kApiBase = "/api/v10";
+  if (path.substr(0, kApiBase.size()) != kApiBase) return;
+  path.remove_prefix(kApiBase.size());
+  ++impl.report.requests_seen;
+
+  std::string lower(method);
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  // The most specific documented template: literal segments beat parameters ("/users/@me" over
+  // "/users/{id}").
+  const rapidjson::Value* operation = nullptr;
+  std::string route;
+  int best_literals = -1;
+  for (const auto& entry : impl.spec["paths"].GetObject()) {
+    const std::string_view candidate(entry.name.GetString(), entry.name.GetStringLength());
+    const int literals = template_literals(candidate, path);
+    if (literals <= best_literals) continue;
+    const auto* found = impl.member(entry.value, lower);
+    if (found == nullptr) continue;
+    best_literals = literals;
+    operation = found;
+    route = candidate;
+  }
+  if (operation == nullptr) {
+    impl.report.undocumented_requests.insert(std::string(method) + " " + std::string(path));
     return;
   }
-  rapidjson::Document document;
-  document.Parse(body.data(), body.size());
-  if (document.HasParseError()) return fail("not JSON");
-  auto& compiled = impl.compile(key, *schema);
-  rapidjson::SchemaValidator validator(*compiled.schema);
-  if (!document.Accept(validator)) {
-    // RapidJSON 1.1 reports where, not what: for 'required', name the members that are missing.
-    std::string what;
-    const auto schema_pointer = validator.GetInvalidSchemaPointer();
-    const auto document_pointer = validator.GetInvalidDocumentPointer();
-    if (std::string_view(validator.GetInvalidSchemaKeyword()) == "required") {
-      const auto* failed_schema = schema_pointer.Get(compiled.root);
-      const auto* failed_value = document_pointer.Get(document);
-      const auto* required = failed_schema ? impl.member(*failed_schema, "required") : nullptr;
-      if (required != nullptr && required->IsArray() && failed_value != nullptr && failed_value->IsObject()) {
-        for (const auto& name : required->GetArray()) {
-          if (name.IsString() && !failed_value->HasMember(name)) what += std::string(" ") + name.GetString();
-        }
-        if (!what.empty()) what = " (missing:" + what + ")";
-      }
-    }
-    fail(pointer_text(document_pointer) + " fails '" + validator.GetInvalidSchemaKeyword() + "' of " +
-         pointer_text(schema_pointer) + what);
+  const std::string key = "request " + std::string(method) + " " + route;
+  const auto* request_body = impl.resolve(impl.member(*operation, "requestBody"));
+  const auto media = content_type.substr(0, content_type.find(';'));
+  const auto* content = request_body ? impl.member(*request_body, "content") : nullptr;
+  const auto* media_entry = content && !media.empty() ? impl.member(*content, media) : nullptr;
+  impl.report.operations_validated.insert(key);
+  ++impl.report.requests_validated;
+  if (body.empty()) {
+    const auto* required = request_body ? impl.member(*request_body, "required") : nullptr;
+    if (required != nullptr && required->IsBool() && required->GetBool()) impl.fail(key, "no body", body);
+    return;
   }
+  if (request_body == nullptr) return impl.fail(key, "a body where the document has none", body);
+  if (media_entry == nullptr) {
+    return impl.fail(
+        key, "a body of type '" + std::string(content_type) + "', which the document does not list", body);
+  }
+  if (media != "application/json") return;  // form bodies: the document's JSON schemas do not apply
+  impl.validate(key, impl.member(*media_entry, "schema"), body);
+}
+
+bool OpenApiConformance::path_matches(std::string_view path_template, std::string_view path) {
+  return template_literals(path_template, path) >= 0;
 }
 
 std::set<std::string> OpenApiConformance::read_list(const std::string& path) {
