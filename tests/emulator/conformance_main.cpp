@@ -11,10 +11,12 @@
 #include <string>
 
 #include "emulator_service.hpp"
+#include "gateway_dispatch_conformance.hpp"
 #include "openapi_conformance.hpp"
 
 int main(int argc, char** argv) {
   using platformpp::emulator::EmulatorService;
+  using platformpp::emulator::test::GatewayDispatchConformance;
   using platformpp::emulator::test::OpenApiConformance;
   const std::string directory = PLATFORMPP_OPENAPI_DIR;
   OpenApiConformance conformance(directory + "/openapi-subset.json");
@@ -24,9 +26,13 @@ int main(int argc, char** argv) {
   EmulatorService::set_api_observer([&](const platformpp::emulator::ApiExchange& exchange) {
     conformance.check(exchange.method, exchange.route, exchange.response.status, exchange.response.body);
   });
+  GatewayDispatchConformance dispatches(PLATFORMPP_GATEWAY_SCHEMAS);
+  EmulatorService::set_dispatch_observer(
+      [&](std::string_view type, std::string_view d_json) { dispatches.check(type, d_json); });
   doctest::Context context(argc, argv);
   const int result = context.run();
   EmulatorService::set_api_observer(nullptr);
+  EmulatorService::set_dispatch_observer(nullptr);
   if (context.shouldExit() || result != 0) return result;
 
   const auto report = conformance.report();
@@ -59,6 +65,31 @@ int main(int argc, char** argv) {
     std::printf("  fixed, remove it from known-mismatches.txt: %s\n", operation.c_str());
     ++problems;
   }
-  if (problems != 0) std::printf("OpenAPI conformance: %d problems\n", problems);
+
+  // Every dispatch of every test against the shape of its event (tests/data/gateway/dispatch-schemas.json).
+  const auto shapes = dispatches.report();
+  std::printf(
+      "Gateway dispatch conformance: %llu dispatches of %zu events validated (of %zu events described)\n",
+      static_cast<unsigned long long>(shapes.validated), shapes.events_validated.size(),
+      dispatches.described_events().size());
+  for (const auto& event : shapes.without_schema) {
+    std::printf("  an event dispatched with no shape in dispatch-schemas.json: %s\n", event.c_str());
+    ++problems;
+  }
+  for (const auto& [event, details] : shapes.mismatches) {
+    std::printf("  MISMATCH %s\n", event.c_str());
+    for (const auto& detail : details)
+      std::printf("    %s\n", detail.c_str());
+    ++problems;
+  }
+  // A full run dispatches every event the file describes; one that no test sent is a gap in the tests.
+  if (full_run) {
+    for (const auto& event : dispatches.described_events()) {
+      if (shapes.events_validated.count(event) != 0) continue;
+      std::printf("  described but never dispatched by a test: %s\n", event.c_str());
+      ++problems;
+    }
+  }
+  if (problems != 0) std::printf("Conformance: %d problems\n", problems);
   return problems != 0 ? 1 : 0;
 }

@@ -298,6 +298,24 @@ TEST_CASE_FIXTURE(InLobby, "lobby messages: enforce_nonce: 201 with the earlier 
   }
 }
 
+TEST_CASE_FIXTURE(
+    InLobby, "lobby messages: moderation deletes one: LOBBY_MESSAGE_DELETE to members, gone from history") {
+  auto& ga = connect(ta);
+  const auto first = str(parse(api("POST", path, ta, R"({"content":"keep"})").body)["id"]);
+  const auto second = str(parse(api("POST", path, tb, R"({"content":"remove"})").body)["id"]);
+  CHECK(admin("DELETE", "/lobbies/" + lobby + "/messages/" + second).status == 204);
+  const auto deleted = ga.dispatches("LOBBY_MESSAGE_DELETE");
+  REQUIRE(deleted.size() == 1);
+  CHECK(str(deleted[0]["id"]) == second);
+  CHECK(str(deleted[0]["lobby_id"]) == lobby);
+  CHECK(str(deleted[0]["channel_id"]) == lobby);
+  CHECK(ids_of(api("GET", path, ta)) == std::vector<std::string>{first});
+  // Once only; an unknown lobby or a message of another channel is 404.
+  CHECK(code_of(admin("DELETE", "/lobbies/" + lobby + "/messages/" + second)) == 10008);
+  CHECK(code_of(admin("DELETE", "/lobbies/1/messages/" + first)) == 10031);
+  CHECK(ga.dispatches("LOBBY_MESSAGE_DELETE").size() == 1);
+}
+
 TEST_CASE_FIXTURE(InLobby,
                   "lobby messages: history limit 1..200 (default 50; 0 and 201 fail), newest first") {
   social_limits(false);

@@ -10,6 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "schema_failure.hpp"
+
 namespace platformpp::emulator::test {
 
 namespace {
@@ -30,12 +32,6 @@ void add_enum_for_const(rapidjson::Value& value, rapidjson::Document::AllocatorT
     one.PushBack(rapidjson::Value(constant->value, allocator), allocator);
     value.AddMember("enum", one, allocator);
   }
-}
-
-std::string pointer_text(const rapidjson::Pointer& pointer) {
-  rapidjson::StringBuffer buffer;
-  pointer.StringifyUriFragment(buffer);
-  return buffer.GetString();
 }
 
 // How many literal segments of `path_template` ("/lobbies/{lobby_id}/members/@me") equal those of `path`, or
@@ -108,25 +104,7 @@ struct OpenApiConformance::Impl {
     auto& compiled = compile(key, *schema);
     rapidjson::SchemaValidator validator(*compiled.schema);
     if (document.Accept(validator)) return;
-    // RapidJSON 1.1 reports where, not what: for 'required', name the members that are missing.
-    std::string what;
-    const auto schema_pointer = validator.GetInvalidSchemaPointer();
-    const auto document_pointer = validator.GetInvalidDocumentPointer();
-    if (std::string_view(validator.GetInvalidSchemaKeyword()) == "required") {
-      const auto* failed_schema = schema_pointer.Get(compiled.root);
-      const auto* failed_value = document_pointer.Get(document);
-      const auto* required = failed_schema ? member(*failed_schema, "required") : nullptr;
-      if (required != nullptr && required->IsArray() && failed_value != nullptr && failed_value->IsObject()) {
-        for (const auto& name : required->GetArray()) {
-          if (name.IsString() && !failed_value->HasMember(name)) what += std::string(" ") + name.GetString();
-        }
-        if (!what.empty()) what = " (missing:" + what + ")";
-      }
-    }
-    fail(key,
-         pointer_text(document_pointer) + " fails '" + validator.GetInvalidSchemaKeyword() + "' of " +
-             pointer_text(schema_pointer) + what,
-         body);
+    fail(key, schema_failure_text(validator, compiled.root, document), body);
   }
 
   Compiled& compile(const std::string& key, const rapidjson::Value& schema) {

@@ -69,9 +69,12 @@ TEST_CASE("testkit: a private IPC socket, ClientOptions that find it, and the IP
   CHECK(status.connections[0].clientId == app.id);
   REQUIRE(status.connections[0].subscriptions.size() == 1);
   CHECK(status.connections[0].subscriptions[0] == "AUTHORIZE_REQUEST");
-  // The server names the application of the activity.
-  CHECK(status.connections[0].activityJson ==
-        R"({"type":0,"state":"Lobby","application_id":")" + std::to_string(app.id) + R"("})");
+  // The server names the application of the activity (and the activity itself, after the application, with an
+  // id and its creation time).
+  const std::string stamped = R"({"type":0,"state":"Lobby","application_id":")" + std::to_string(app.id) +
+                              R"(","name":"Testkit Game","id":")";
+  CHECK(status.connections[0].activityJson.rfind(stamped, 0) == 0);
+  CHECK(status.connections[0].activityJson.find(R"(","created_at":)") == stamped.size() + 16);
 
   CHECK(admin.RaiseAuthorizeRequest(app.id) == 1);
   CHECK(admin.RaiseAuthorizeRequest(std::nullopt) == 1);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "api_error.hpp"
 #include "json.hpp"
@@ -48,6 +49,31 @@ HttpResponse rate_limited_response(double retry_after_s, bool global, std::strin
   return response;
 }
 
+void stamp_activity(rapidjson::Value& activity, rapidjson::Document::AllocatorType& allocator,
+                    const Application* app, std::string_view app_id, std::size_t index, std::int64_t now_ms) {
+  auto set = [&](const char* name, rapidjson::Value value) {
+    activity.RemoveMember(name);
+    activity.AddMember(rapidjson::Value(name, allocator), value, allocator);
+  };
+  set("application_id",
+      rapidjson::Value(app_id.data(), static_cast<rapidjson::SizeType>(app_id.size()), allocator));
+  if (!activity.HasMember("name")) {
+    const std::string name = app != nullptr ? app->name : std::string("Game");
+    set("name", rapidjson::Value(name.c_str(), allocator));
+  }
+  // 16 hex digits like the platform's activity ids: FNV-1a of the application and the activity's slot, so an
+  // activity that is updated keeps its id.
+  std::uint64_t hash = 14695981039346656037ULL;
+  for (const char c : std::string(app_id) + ":" + std::to_string(index)) {
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 1099511628211ULL;
+  }
+  char id[17];
+  std::snprintf(id, sizeof id, "%016llx", static_cast<unsigned long long>(hash));
+  set("id", rapidjson::Value(id, allocator));
+  set("created_at", rapidjson::Value(static_cast<std::int64_t>(now_ms)));
+}
+
 void write_application_members(JsonWriter& writer, const Application& app) {
   writer.Key("id");
   write_string(writer, app.id);
@@ -69,6 +95,13 @@ void write_application_members(JsonWriter& writer, const Application& app) {
   writer.Int(0);
   writer.Key("flags_new");
   writer.String("0");
+}
+
+std::string deleted_user_json(std::string_view id) {
+  User deleted;
+  deleted.id = std::string(id);
+  deleted.username = "Deleted User";
+  return user_json(deleted);
 }
 
 std::string user_json(const User& user, bool show_premium, bool pii) {

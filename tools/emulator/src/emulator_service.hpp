@@ -67,12 +67,16 @@ struct ApiExchange {
   const HttpResponse& response;
 };
 using ApiObserver = std::function<void(const ApiExchange&)>;
+// One Gateway dispatch as a session is sent it (event name, `d` as JSON), for a conformance check.
+using DispatchObserver = std::function<void(std::string_view type, std::string_view d_json)>;
 
 class EmulatorService {
  public:
   // Sees every API answer of every service in the process (tests check them against the platform's
   // published schemas). Set before any service handles a request; not thread-safe.
   static void set_api_observer(ApiObserver observer) { api_observer_() = std::move(observer); }
+  // Sees every Gateway dispatch of every service in the process, the same way.
+  static void set_dispatch_observer(DispatchObserver observer) { dispatch_observer_() = std::move(observer); }
 
   /// Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
   void note_connection_accepted() { ++connections_accepted_; }
@@ -148,6 +152,10 @@ class EmulatorService {
   void register_message_routes();
 
   HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
+  static DispatchObserver& dispatch_observer_() {
+    static DispatchObserver observer;
+    return observer;
+  }
   static ApiObserver& api_observer_() {
     static ApiObserver observer;
     return observer;
@@ -421,6 +429,7 @@ class EmulatorService {
   HttpResponse api_delete_lobby_member(const RouteContext& context);
   HttpResponse api_bulk_lobby_members(const RouteContext& context);
   HttpResponse admin_lobbies(const RouteContext& context);
+  HttpResponse admin_delete_lobby_message(const RouteContext& context);
   // READY's and lobby objects' `voice_states` (a JSON array): who is in the lobby's call.
   [[nodiscard]] std::string lobby_voice_states_json(const Lobby& lobby) const;
 
@@ -566,6 +575,9 @@ class EmulatorService {
   // client's logged-in user when it was set).
   std::map<std::uint64_t, std::string> ipc_activity_users_;
   LobbyState lobbies_;
+  // Set while the admin API injects an arbitrary dispatch: the dispatch observer sees only the emulator's
+  // own.
+  bool injecting_dispatch_ = false;
   VoiceRegistry voice_;
   ForwardingUnit forwarding_unit_;
   std::uint16_t voice_udp_port_ = 0;
@@ -578,10 +590,18 @@ HttpResponse rate_limited_response(double retry_after_s, bool global, std::strin
 // Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
 // `pii`: the user's own object (GET/PATCH /users/@me), with the fields the platform shows only to its owner.
 std::string user_json(const User& user, bool show_premium = false, bool pii = false);
+// A user the emulator no longer has (a message's author, a relationship's other side), in the full user shape
+// the platform gives deleted accounts.
+std::string deleted_user_json(std::string_view id);
 // The members every application object of the API has (the published ApplicationResponse's required ones plus
 // the bot flags), written into an object the caller has started: /oauth2/@me's application, the start of
 // /applications/@me.
 void write_application_members(JsonWriter& writer, const Application& app);
+// What the platform adds to an activity a client sets (Gateway op 3, Identify's presence, IPC SET_ACTIVITY):
+// the application it belongs to (the session's, whatever the client claimed), its name when the client gave
+// none (the application's), an id and created_at (the fake clock, ms).
+void stamp_activity(rapidjson::Value& activity, rapidjson::Document::AllocatorType& allocator,
+                    const Application* app, std::string_view app_id, std::size_t index, std::int64_t now_ms);
 // Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
 // (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
 bool redirect_uri_allowed(const Application& app, std::string_view uri);

@@ -63,9 +63,10 @@ bool close_ends_session(int code) {
 }
 
 // Validates op 3's (and Identify presence's) d: {since, activities, status, afk}. Activities must be objects
-// with a string name; those of a type other than 0, 2, 3 or 5 are dropped (never fanned out), and the server
-// sets each one's application_id to the session's application.
-std::optional<Presence> read_presence(const rapidjson::Value& d, const std::string& app_id) {
+// whose name, if any, is a string; those of a type other than 0, 2, 3 or 5 are dropped (never fanned out),
+// and the server stamps the rest (stamp_activity: the session's application, id, created_at).
+std::optional<Presence> read_presence(const rapidjson::Value& d, const Application* app,
+                                      const std::string& app_id, std::int64_t now_ms) {
   if (!d.IsObject()) return std::nullopt;
   Presence presence;
   const auto status = d.FindMember("status");
@@ -99,8 +100,7 @@ std::optional<Presence> read_presence(const rapidjson::Value& d, const std::stri
           !activity_type_allowed(type->value.GetInt()))
         continue;
       rapidjson::Value copy(activity, allocator);
-      copy.RemoveMember("application_id");
-      copy.AddMember("application_id", rapidjson::Value(app_id.c_str(), allocator), allocator);
+      stamp_activity(copy, allocator, app, app_id, kept.Size(), now_ms);
       kept.PushBack(copy, allocator);
     }
     presence.activities = json_text(kept);
@@ -365,7 +365,8 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   std::optional<Presence> presence;
   const auto presence_member = d.FindMember("presence");
   if (presence_member != d.MemberEnd() && !presence_member->value.IsNull()) {
-    presence = read_presence(presence_member->value, principal->application->id);
+    presence = read_presence(presence_member->value, principal->application, principal->application->id,
+                             clock_.now_ms());
     if (!presence) {
       return gateway_close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
     }
@@ -414,12 +415,15 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
     write_string(writer, session_id);
     writer.Key("resume_gateway_url");
     write_string(writer, endpoints_.gateway_url);
-    writer.Key("application");  // {id, flags}, as discord-api-types' GatewayReadyDispatchData has it
+    writer.Key(
+        "application");  // {id, flags, flags_new}, as discord-api-types' GatewayReadyDispatchData has it
     writer.StartObject();
     writer.Key("id");
     write_string(writer, principal->application->id);
     writer.Key("flags");
     writer.Int(0);
+    writer.Key("flags_new");
+    writer.String("0");
     writer.EndObject();
     writer.Key("relationships");
     writer.StartArray();
@@ -509,7 +513,7 @@ void EmulatorService::gateway_resume(std::uint64_t id, const rapidjson::Value& d
   for (const auto& [s, payload] : session.buffer) {
     if (s > seq) connection.peer->send(payload);
   }
-  gateway_dispatch(session_id, "RESUMED", "{}");
+  gateway_dispatch(session_id, "RESUMED", "null");  // no data, as discord-api-types has it
   gateway_presence_changed(session.user_id);
   lobby_connection_changed(session.user_id, session.app_id);
 }
@@ -518,8 +522,8 @@ void EmulatorService::gateway_presence_update(std::uint64_t id, const rapidjson:
   const auto& connection = gateway_connections_.at(id);
   const auto session =
       connection.session_id ? gateway_sessions_.find(*connection.session_id) : gateway_sessions_.end();
-  auto presence =
-      read_presence(d, session == gateway_sessions_.end() ? std::string() : session->second.app_id);
+  const std::string app_id = session == gateway_sessions_.end() ? std::string() : session->second.app_id;
+  auto presence = read_presence(d, state_.find_application(app_id), app_id, clock_.now_ms());
   if (!presence) {
     return gateway_close_connection(id, gateway_close::kDecodeError, "Invalid presence.");
   }
@@ -535,6 +539,7 @@ std::int64_t EmulatorService::gateway_dispatch(const std::string& session_id, st
   const auto it = gateway_sessions_.find(session_id);
   if (it == gateway_sessions_.end()) return 0;
   auto& session = it->second;
+  if (const auto& observer = dispatch_observer_(); observer && !injecting_dispatch_) observer(type, d_json);
   const auto seq = ++session.seq;
   std::string payload = "{\"op\":0,\"d\":" + std::string(d_json) + ",\"s\":" + std::to_string(seq) +
                         ",\"t\":\"" + std::string(type) + "\"}";
@@ -934,7 +939,9 @@ HttpResponse EmulatorService::admin_gateway_dispatch(const RouteContext& context
   if (!errors.empty()) return invalid_form_body(errors);
   if (state_.find_user(*user_id) == nullptr)
     return error_response(404, error_code::kUnknownUser, "Unknown User");
+  injecting_dispatch_ = true;
   const auto sent = gateway_dispatch_to_user(*user_id, *type, d == nullptr ? "null" : json_text(*d));
+  injecting_dispatch_ = false;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
                               writer.Key("sessions");

@@ -113,6 +113,23 @@ std::string channel_json(const GuildChannel& channel, bool obfuscate) {
       writer.Key("topic");
       write_string(writer, *channel.topic);
     }
+    // Forum (15) and media (16) channels: the members their channel type always has; the emulator has no
+    // tags, default reactions or sort settings.
+    constexpr int kForum = 15;
+    constexpr int kMedia = 16;
+    if (channel.type == kForum || channel.type == kMedia) {
+      writer.Key("available_tags");
+      writer.StartArray();
+      writer.EndArray();
+      writer.Key("default_reaction_emoji");
+      writer.Null();
+      writer.Key("default_sort_order");
+      writer.Null();
+      if (channel.type == kForum) {
+        writer.Key("default_forum_layout");
+        writer.Int(0);
+      }
+    }
     writer.EndObject();
   });
 }
@@ -131,6 +148,30 @@ std::string role_json(const GuildRole& role) {
 }
 
 // The admin's view of a guild (everything it was seeded with).
+// A guild member as the API and GUILD_MEMBERS_CHUNK give it (the emulator has no voice mute, nicknames or
+// boosts: those members are absent or false).
+std::string guild_member_json(const GuildMember& member, const User& user) {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("user");
+    write_raw(writer, user_json(user), rapidjson::kObjectType);
+    writer.Key("roles");
+    writer.StartArray();
+    for (const auto& role : member.roles)
+      write_string(writer, role);
+    writer.EndArray();
+    writer.Key("joined_at");
+    write_string(writer, format_rfc3339_ms(member.joined_at_ms));
+    writer.Key("deaf");
+    writer.Bool(false);
+    writer.Key("mute");
+    writer.Bool(false);
+    writer.Key("flags");
+    writer.Int(0);
+    writer.EndObject();
+  });
+}
+
 std::string admin_guild_json(const Guild& guild) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -481,16 +522,8 @@ void EmulatorService::gateway_request_guild_members(std::uint64_t id, const rapi
                      writer.Key("members");
                      writer.StartArray();
                      for (const auto* member : members) {
-                       writer.StartObject();
-                       writer.Key("user");
-                       write_raw(writer, user_json(*state_.find_user(member->user_id)),
+                       write_raw(writer, guild_member_json(*member, *state_.find_user(member->user_id)),
                                  rapidjson::kObjectType);
-                       writer.Key("roles");
-                       writer.StartArray();
-                       for (const auto& role : member->roles)
-                         write_string(writer, role);
-                       writer.EndArray();
-                       writer.EndObject();
                      }
                      writer.EndArray();
                      writer.Key("chunk_index");
@@ -546,7 +579,7 @@ HttpResponse EmulatorService::admin_create_guild(const RouteContext& context) {
   guild.id = snowflakes_.next_string();
   guild.owner_id = *owner_id;
   guild.roles.push_back({guild.id, "@everyone", everyone_permissions});
-  guild.members.emplace(*owner_id, GuildMember{*owner_id, {}});
+  guild.members.emplace(*owner_id, GuildMember{*owner_id, {}, clock_.now_ms()});
   const auto& stored = state_.guilds.add_guild(std::move(guild));
   return HttpResponse::json(200, admin_guild_json(stored));
 }
@@ -582,18 +615,10 @@ HttpResponse EmulatorService::admin_add_guild_member(const RouteContext& context
   const auto* user = state_.find_user(*user_id);
   if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
   member.user_id = *user_id;
+  const auto existing = guild->members.find(*user_id);
+  member.joined_at_ms = existing != guild->members.end() ? existing->second.joined_at_ms : clock_.now_ms();
   guild->members.insert_or_assign(*user_id, member);
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              writer.Key("user");
-                              write_raw(writer, user_json(*user), rapidjson::kObjectType);
-                              writer.Key("roles");
-                              writer.StartArray();
-                              for (const auto& role : member.roles)
-                                write_string(writer, role);
-                              writer.EndArray();
-                              writer.EndObject();
-                            }));
+  return HttpResponse::json(200, guild_member_json(member, *user));
 }
 
 // {name, permissions}: permissions as a decimal string (or an integer).

@@ -45,6 +45,7 @@ struct GuildRole {
 struct GuildMember {
   std::string user_id;
   std::vector<std::string> roles;  // role ids, without @everyone (everyone has it)
+  std::int64_t joined_at_ms = 0;   // fake clock
 };
 
 struct GuildChannel {

@@ -423,9 +423,8 @@ EmulatorService::IpcReply EmulatorService::ipc_set_activity(std::uint64_t id, Ip
   // As with op 3, the server names the application: the one this connection handshook as.
   rapidjson::Document stored;
   stored.CopyFrom(*activity, stored.GetAllocator());
-  stored.RemoveMember("application_id");
-  stored.AddMember("application_id", rapidjson::Value(connection.client_id->c_str(), stored.GetAllocator()),
-                   stored.GetAllocator());
+  stamp_activity(stored, stored.GetAllocator(), state_.find_application(*connection.client_id),
+                 *connection.client_id, 0, clock_.now_ms());
   connection.activity = json_text(stored);
   const auto reply = *connection.activity;
   // The activity is the desktop client's logged-in user's presence (no token involved).

@@ -686,6 +686,7 @@ HttpResponse EmulatorService::api_accept_invite(const RouteContext& context) {
   if (!guild->has_member(principal->user->id)) {
     GuildMember member;
     member.user_id = principal->user->id;
+    member.joined_at_ms = clock_.now_ms();
     guild->members.emplace(member.user_id, std::move(member));
   }
   const auto channel = guild->channels.find(invite.channel_id);

@@ -172,6 +172,8 @@ void EmulatorService::register_message_routes() {
   api_router_.add("PUT", "/partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata",
                   bind(&EmulatorService::api_put_dm_message_moderation));
 
+  admin_router_.add("DELETE", "/lobbies/{lobby_id}/messages/{message_id}",
+                    bind(&EmulatorService::admin_delete_lobby_message));
   admin_router_.add("GET", "/social-rate-limits", bind(&EmulatorService::admin_get_social_rate_limits));
   admin_router_.add("POST", "/social-rate-limits", bind(&EmulatorService::admin_set_social_rate_limits));
 }
@@ -239,7 +241,7 @@ std::optional<HttpResponse> EmulatorService::take_social_limit(const std::string
 
 std::string EmulatorService::lobby_message_json(const Message& message) const {
   const auto* author = state_.find_user(message.author_id);
-  const auto author_text = author != nullptr ? user_json(*author) : "{\"id\":\"" + message.author_id + "\"}";
+  const auto author_text = author != nullptr ? user_json(*author) : deleted_user_json(message.author_id);
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     write_common_fields(writer, message, author_text);
@@ -351,11 +353,33 @@ HttpResponse EmulatorService::api_put_lobby_message_moderation(const RouteContex
   return HttpResponse::empty(204);
 }
 
+// The platform's moderation removes a lobby message (the API gives games no route for it): gone from the
+// history, LOBBY_MESSAGE_DELETE {id, lobby_id, channel_id} to every member.
+HttpResponse EmulatorService::admin_delete_lobby_message(const RouteContext& context) {
+  lobby_sweep_idle();
+  const auto found = lobbies_.lobbies.find(context.params.at("lobby_id"));
+  if (found == lobbies_.lobbies.end()) return unknown_lobby();
+  const Lobby& lobby = found->second;
+  const auto& message_id = context.params.at("message_id");
+  if (!state_.remove_message(lobby.id, message_id)) return unknown_message();
+  lobby_dispatch(lobby, "LOBBY_MESSAGE_DELETE", to_json([&](JsonWriter& writer) {
+                   writer.StartObject();
+                   writer.Key("id");
+                   write_string(writer, message_id);
+                   writer.Key("lobby_id");
+                   write_string(writer, lobby.id);
+                   writer.Key("channel_id");
+                   write_string(writer, lobby.id);
+                   writer.EndObject();
+                 }));
+  return HttpResponse::empty(204);
+}
+
 // ---- DMs -------------------------------------------------------------------------------------------------
 
 std::string EmulatorService::message_json(const Message& message) const {
   const auto* author = state_.find_user(message.author_id);
-  const auto author_text = author != nullptr ? user_json(*author) : "{\"id\":\"" + message.author_id + "\"}";
+  const auto author_text = author != nullptr ? user_json(*author) : deleted_user_json(message.author_id);
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     write_common_fields(writer, message, author_text);

@@ -182,7 +182,7 @@ bool EmulatorService::premium_visible(const GatewaySession& session) const {
 void EmulatorService::write_relationship_fields(JsonWriter& writer, const std::string& other_id, int type,
                                                 std::int64_t since_ms, bool show_premium) const {
   const auto* other = state_.find_user(other_id);
-  const auto user = other != nullptr ? user_json(*other, show_premium) : "{\"id\":\"" + other_id + "\"}";
+  const auto user = other != nullptr ? user_json(*other, show_premium) : deleted_user_json(other_id);
   writer.Key("id");
   write_string(writer, other_id);
   writer.Key("type");
