@@ -278,6 +278,25 @@ void OpenApiConformance::check_request(std::string_view method, std::string_view
   impl.validate(key, impl.member(*media_entry, "schema"), body);
 }
 
+const rapidjson::Value* OpenApiConformance::component_schema(std::string_view name) const {
+  const auto* schemas = impl_->member(impl_->spec["components"], "schemas");
+  return schemas != nullptr ? impl_->member(*schemas, name) : nullptr;
+}
+
+const rapidjson::Value& OpenApiConformance::follow(const rapidjson::Value& schema) const {
+  const auto* resolved = impl_->resolve(&schema);
+  return resolved != nullptr ? *resolved : schema;
+}
+
+bool OpenApiConformance::valid(std::string_view name, const rapidjson::Value& instance) {
+  std::lock_guard lock(mutex_);
+  const auto* schema = component_schema(name);
+  if (schema == nullptr) throw std::runtime_error("no schema " + std::string(name));
+  auto& compiled = impl_->compile("component " + std::string(name), *schema);
+  rapidjson::SchemaValidator validator(*compiled.schema);
+  return instance.Accept(validator);
+}
+
 bool OpenApiConformance::path_matches(std::string_view path_template, std::string_view path) {
   return template_literals(path_template, path) >= 0;
 }

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include <rapidjson/fwd.h>
+
 namespace platformpp::emulator::test {
 
 class OpenApiConformance {
@@ -33,6 +35,12 @@ class OpenApiConformance {
   // body, against the request body the document gives the matching route.
   void check_request(std::string_view method, std::string_view url, std::string_view content_type,
                      std::string_view body);
+  // The document's schemas, for tests that build instances from them: "#/components/schemas/<name>" (null
+  // when absent), a schema with its "$ref" followed, and whether an instance is valid against a named schema.
+  [[nodiscard]] const rapidjson::Value* component_schema(std::string_view name) const;
+  [[nodiscard]] const rapidjson::Value& follow(const rapidjson::Value& schema) const;
+  [[nodiscard]] bool valid(std::string_view name, const rapidjson::Value& instance);
+
   // Whether `path` fits `path_template`, whose "{name}" segments match any one segment.
   static bool path_matches(std::string_view path_template, std::string_view path);
 
