@@ -288,4 +288,131 @@ TEST_CASE_FIXTURE(Fixture, "gateway: a bot's shard must be [id, count] with 0 <=
   CHECK(identify("\"0,1\"") == 4010);
 }
 
+namespace {
+
+// A bot identifying with `intents` and `shard` ("null" for none): the close code (0 when open) and what it
+// got.
+struct BotSession {
+  std::unique_ptr<FakePeer> peer = std::make_unique<FakePeer>();
+  std::vector<rapidjson::Document> dispatches(const std::string& type) const {
+    std::vector<rapidjson::Document> found;
+    for (const auto& text : peer->sent) {
+      auto payload = parse(text);
+      if (payload.HasMember("t") && payload["t"].IsString() && str(payload["t"]) == type) {
+        found.push_back(std::move(payload));
+      }
+    }
+    return found;
+  }
+};
+
+BotSession bot_identify(EmulatorService& service, const std::string& bot_token, std::uint64_t intents,
+                        const std::string& shard) {
+  BotSession session;
+  const auto id = service.gateway_opened(*session.peer, "/?v=10&encoding=json");
+  service.gateway_received(id,
+                           R"({"op":2,"d":{"token":"Bot )" + bot_token + R"(","properties":{},"intents":)" +
+                               std::to_string(intents) + R"(,"shard":)" + shard + "}}",
+                           true);
+  return session;
+}
+
+}  // namespace
+
+TEST_CASE_FIXTURE(Fixture,
+                  "gateway: a bot gets its guilds as unavailable in READY, then a GUILD_CREATE each") {
+  const auto bot_user = str(parse(get("/applications/@me", "Bot " + bot_token).body)["bot"]["id"]);
+  std::vector<std::string> guilds;
+  for (int i = 0; i < 6; ++i) {
+    const auto guild =
+        str(parse(call("POST", "/_emulator/guilds",
+                       R"({"name":"Guild )" + std::to_string(i) + R"(","owner_id":")" + user_id + R"("})")
+                      .body)["id"]);
+    call("POST", "/_emulator/guilds/" + guild + "/members", R"({"user_id":")" + bot_user + R"("})");
+    call("POST", "/_emulator/guilds/" + guild + "/channels", R"({"name":"general","type":0})");
+    guilds.push_back(guild);
+  }
+  const auto shard_of = [](const std::string& guild) { return (std::stoull(guild) >> 22) % 2; };
+
+  SUBCASE("one shard: every guild; members: the bot's own without GUILD_MEMBERS, all with it") {
+    const auto session = bot_identify(service, bot_token, 1, "null");
+    REQUIRE_FALSE(session.peer->closed);
+    const auto ready_payload = session.dispatches("READY");
+    REQUIRE(ready_payload.size() == 1);
+    const auto& ready_guilds = ready_payload[0]["d"]["guilds"];
+    REQUIRE(ready_guilds.Size() == guilds.size());
+    for (const auto& stub : ready_guilds.GetArray()) {
+      CHECK(stub["unavailable"].GetBool());
+      CHECK_FALSE(stub.HasMember("name"));
+    }
+    const auto created = session.dispatches("GUILD_CREATE");
+    REQUIRE(created.size() == guilds.size());
+    const auto& guild = created[0]["d"];
+    CHECK(str(guild["id"]) == guilds[0]);
+    CHECK(str(guild["name"]) == "Guild 0");
+    CHECK(guild["channels"].Size() == 1);
+    CHECK(guild["member_count"].GetInt() == 2);
+    REQUIRE(guild["members"].Size() == 1);
+    CHECK(str(guild["members"][0]["user"]["id"]) == bot_user);
+    const auto with_members = bot_identify(service, bot_token, 1 | 2, "null");
+    CHECK(with_members.dispatches("GUILD_CREATE")[0]["d"]["members"].Size() == 2);
+    // Without the GUILDS intent: the stubs, no GUILD_CREATE.
+    const auto without = bot_identify(service, bot_token, 512, "null");
+    CHECK(without.dispatches("READY")[0]["d"]["guilds"].Size() == guilds.size());
+    CHECK(without.dispatches("GUILD_CREATE").empty());
+  }
+  SUBCASE("two shards: each gets the guilds with (id >> 22) % 2 == its id, and their channel events") {
+    const auto shard0 = bot_identify(service, bot_token, 1, "[0,2]");
+    const auto shard1 = bot_identify(service, bot_token, 1, "[1,2]");
+    std::size_t expected0 = 0;
+    for (const auto& guild : guilds)
+      expected0 += shard_of(guild) == 0 ? 1 : 0;
+    CHECK(shard0.dispatches("READY")[0]["d"]["guilds"].Size() == expected0);
+    CHECK(shard1.dispatches("READY")[0]["d"]["guilds"].Size() == guilds.size() - expected0);
+    CHECK(shard0.dispatches("READY")[0]["d"]["shard"][1].GetInt() == 2);
+    for (const auto& created : shard0.dispatches("GUILD_CREATE"))
+      CHECK(shard_of(str(created["d"]["id"])) == 0);
+    for (const auto& created : shard1.dispatches("GUILD_CREATE"))
+      CHECK(shard_of(str(created["d"]["id"])) == 1);
+    CHECK(shard0.dispatches("GUILD_CREATE").size() + shard1.dispatches("GUILD_CREATE").size() ==
+          guilds.size());
+    // A channel event of one guild reaches its shard only.
+    call("POST", "/_emulator/guilds/" + guilds[0] + "/channels", R"({"name":"news","type":0})");
+    const auto& mine = shard_of(guilds[0]) == 0 ? shard0 : shard1;
+    const auto& other = shard_of(guilds[0]) == 0 ? shard1 : shard0;
+    CHECK(mine.dispatches("CHANNEL_CREATE").size() == 1);
+    CHECK(other.dispatches("CHANNEL_CREATE").empty());
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture,
+                  "gateway: a bot may ask only for the privileged intents its application enabled (4014)") {
+  constexpr std::uint64_t kGuildMembers = 1U << 1;
+  constexpr std::uint64_t kPresences = 1U << 8;
+  constexpr std::uint64_t kMessageContent = 1U << 15;
+  const auto flags = [&] {
+    return parse(get("/applications/@me", "Bot " + bot_token).body)["flags"].GetUint64();
+  };
+  CHECK(flags() == ((1U << 12) | (1U << 14) | (1U << 18)));  // all enabled by default
+  CHECK_FALSE(
+      bot_identify(service, bot_token, kGuildMembers | kPresences | kMessageContent, "null").peer->closed);
+
+  const auto off =
+      parse(call("POST", "/_emulator/apps/" + app_id + "/intents", R"({"guild_members":false})").body);
+  CHECK_FALSE(off["guild_members"].GetBool());
+  CHECK(off["presences"].GetBool());
+  CHECK(flags() == ((1U << 12) | (1U << 18)));
+  CHECK(bot_identify(service, bot_token, kGuildMembers, "null").peer->close_code == 4014);
+  CHECK_FALSE(bot_identify(service, bot_token, kPresences | kMessageContent | 1, "null").peer->closed);
+
+  call("POST", "/_emulator/apps/" + app_id + "/intents", R"({"presences":false,"message_content":false})");
+  CHECK(flags() == 0);
+  CHECK(bot_identify(service, bot_token, kPresences, "null").peer->close_code == 4014);
+  CHECK(bot_identify(service, bot_token, kMessageContent, "null").peer->close_code == 4014);
+  CHECK_FALSE(bot_identify(service, bot_token, 1 | 512, "null").peer->closed);  // none privileged
+
+  call("POST", "/_emulator/apps/" + app_id + "/intents", R"({"guild_members":true})");
+  CHECK_FALSE(bot_identify(service, bot_token, kGuildMembers, "null").peer->closed);
+}
+
 }  // namespace gateway_service_test

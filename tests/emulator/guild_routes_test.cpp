@@ -106,12 +106,14 @@ struct Fixture {
 
   void set_clock(std::int64_t ms) { real_now = ms; }
 
-  // Opens a connection and identifies with `token` ("Bearer ..." or a bot token) and `capabilities`.
+  // Opens a connection and identifies with `token` ("Bearer ..." or a bot token) and `capabilities`; a bot
+  // with the GUILDS intent (without it, it gets no guild events).
   std::uint64_t identify(FakePeer& peer, const std::string& identify_token, std::uint64_t capabilities = 0) {
     const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
+    const char* intents = identify_token.rfind("Bearer ", 0) == 0 ? "0" : "1";
     service.gateway_received(id,
                              R"({"op":2,"d":{"token":")" + identify_token +
-                                 R"(","properties":{},"intents":0,"capabilities":)" +
+                                 R"(","properties":{},"intents":)" + intents + R"(,"capabilities":)" +
                                  std::to_string(capabilities) + "}}",
                              true);
     REQUIRE_FALSE(peer.closed);

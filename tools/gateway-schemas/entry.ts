@@ -1,7 +1,7 @@
 // The discord-api-types (v10) types that tools/gateway-schemas/generate.mjs turns into JSON Schema.
 // Copied to the temporary install directory and type-checked there with tsc before generation.
 //
-// ts-json-schema-generator cannot handle two of the dispatch types as the package writes them, so they are
+// ts-json-schema-generator cannot handle three of the dispatch types as the package writes them, so they are
 // restated here in a form it can, and the `Equals` checks below make tsc prove each restatement identical to
 // the package's own type (the generation stops if a new package version changes them):
 // - GatewayRateLimitedDispatchData<Opcode>: `meta: GatewayOpcodeRateLimitMetadataMap[Opcode]` (an indexed access
@@ -9,6 +9,11 @@
 // - GatewayChannelModifyDispatchData = APIChannel & {type: Exclude<...>; guild_id}: the generator distributes the
 //   intersection over APIChannel's union wrongly (every branch gets `type: {enum: []}`); generate.mjs emits it
 //   as allOf [APIChannel, GatewayChannelModifyDispatchDataMembers], which is what the intersection means.
+// - GatewayGuildCreateDispatchData: its `channels` and `threads` are arrays of the same kind of intersection
+//   (APIChannel & {type: Exclude<GuildChannelType, ThreadChannelType>}, APIChannel & {type: ThreadChannelType}).
+//   GatewayGuildCreateDispatchDataExpanded restates it with the items named (GatewayGuildCreateChannel,
+//   GatewayGuildCreateThread); generate.mjs replaces the generator's schema of each of those two aliases by
+//   allOf [APIChannel, its ...Members] (discord-api-types-events.json, all_of_definitions).
 
 import type {
   APIChannel,
@@ -16,6 +21,7 @@ import type {
   GatewayChannelDeleteDispatchData,
   GatewayChannelModifyDispatchData,
   GatewayChannelUpdateDispatchData,
+  GatewayGuildCreateDispatchData,
   GatewayOpcodes,
   GatewayRateLimitedRequestGuildMembersDispatchData,
   GatewayRequestGuildMemberRateLimitMetadata,
@@ -42,6 +48,29 @@ export interface GatewayChannelModifyDispatchDataMembers {
   guild_id: Snowflake;
 }
 
+/** The member GatewayGuildCreateDispatchData's `channels` items add to APIChannel. */
+export interface GatewayGuildCreateChannelMembers {
+  type: Exclude<GuildChannelType, ThreadChannelType>;
+}
+
+/** The member GatewayGuildCreateDispatchData's `threads` items add to APIChannel. */
+export interface GatewayGuildCreateThreadMembers {
+  type: ThreadChannelType;
+}
+
+/** An item of GatewayGuildCreateDispatchData's `channels` (generate.mjs: allOf of the two). */
+export type GatewayGuildCreateChannel = APIChannel & GatewayGuildCreateChannelMembers;
+
+/** An item of GatewayGuildCreateDispatchData's `threads` (generate.mjs: allOf of the two). */
+export type GatewayGuildCreateThread = APIChannel & GatewayGuildCreateThreadMembers;
+
+/** GatewayGuildCreateDispatchData with the items of `channels` and `threads` named. */
+export interface GatewayGuildCreateDispatchDataExpanded
+  extends Omit<GatewayGuildCreateDispatchData, 'channels' | 'threads'> {
+  channels: GatewayGuildCreateChannel[];
+  threads: GatewayGuildCreateThread[];
+}
+
 /** GatewayRateLimitedDispatchData<GatewayOpcodes.RequestGuildMembers>, written out. */
 export interface GatewayRateLimitedRequestGuildMembersDispatchDataExpanded {
   opcode: GatewayOpcodes.RequestGuildMembers;
@@ -62,5 +91,15 @@ export const channelModifyIsTheSame: Equals<
 export const channelCreateIsModify: Equals<GatewayChannelCreateDispatchData, GatewayChannelModifyDispatchData> = true;
 export const channelUpdateIsModify: Equals<GatewayChannelUpdateDispatchData, GatewayChannelModifyDispatchData> = true;
 export const channelDeleteIsModify: Equals<GatewayChannelDeleteDispatchData, GatewayChannelModifyDispatchData> = true;
+export const guildCreateIsTheSame: Equals<GatewayGuildCreateDispatchDataExpanded, GatewayGuildCreateDispatchData> =
+  true;
+export const guildCreateChannelIsTheSame: Equals<
+  GatewayGuildCreateChannel[],
+  GatewayGuildCreateDispatchData['channels']
+> = true;
+export const guildCreateThreadIsTheSame: Equals<
+  GatewayGuildCreateThread[],
+  GatewayGuildCreateDispatchData['threads']
+> = true;
 // RESUMED: the package types its `d` as undefined; on the wire that is `"d": null`.
 export const resumedHasNoData: Equals<GatewayResumedDispatch['d'], undefined> = true;

@@ -63,6 +63,24 @@ const refName = (ref) => {
   return decodeURIComponent(ref.slice('#/definitions/'.length));
 };
 
+// all_of_definitions: type aliases of entry.ts, each `A & B & ...` of other types, whose generated schema is
+// replaced by allOf of the types' (the generator distributes some intersections over unions wrongly).
+const allOfDefinitions = new Map(); // alias -> [type names]
+const entryFile =
+  program.getSourceFile(path.resolve(config.path)) ?? fail(`${config.path} is not in the program`);
+function checkIntersectionAlias(alias, parts, where) {
+  const declaration = entryFile.statements.find((s) => ts.isTypeAliasDeclaration(s) && s.name.text === alias);
+  if (!declaration) fail(`${where}: ${config.path} declares no type alias ${alias}`);
+  const node = declaration.type;
+  const written = ts.isIntersectionTypeNode(node)
+    ? node.types.map((t) =>
+        ts.isTypeReferenceNode(t) && ts.isIdentifier(t.typeName) && !t.typeArguments ? t.typeName.text : '?',
+      )
+    : [];
+  if (JSON.stringify(written) !== JSON.stringify(parts))
+    fail(`${where}: ${alias} is not written as ${parts.join(' & ')} in ${config.path}`);
+}
+
 const events = {};
 for (const [event, spec] of Object.entries(discordEvents)) {
   const entry = { source: `${apiTypes} ${spec.type}` };
@@ -79,8 +97,23 @@ for (const [event, spec] of Object.entries(discordEvents)) {
     generate(name);
     entry.schema = { $ref: rawRef(name).$ref };
   }
+  for (const [alias, parts] of Object.entries(spec.all_of_definitions ?? {})) {
+    const where = `${event} all_of_definitions.${alias}`;
+    if (!Array.isArray(parts) || parts.length < 2) fail(`${where}: not a list of two or more types`);
+    checkIntersectionAlias(alias, parts, where);
+    if (allOfDefinitions.has(alias) && JSON.stringify(allOfDefinitions.get(alias)) !== JSON.stringify(parts))
+      fail(`${where}: listed differently by another event`);
+    allOfDefinitions.set(alias, parts);
+    parts.forEach(generate);
+    entry.source += `; ${alias} = ${parts.join(' & ')}, as allOf`;
+  }
   entry.divergences = spec.divergences;
   events[event] = entry;
+}
+// After all generation: generate() compares each definition with the generator's earlier one of that name.
+for (const [alias, parts] of allOfDefinitions) {
+  if (!(alias in rawDefinitions)) fail(`all_of_definitions: no generated type uses ${alias}`);
+  rawDefinitions[alias] = { allOf: parts.map(rawRef) };
 }
 
 // ---- draft 4 for RapidJSON -----------------------------------------------------------------------------

@@ -91,10 +91,14 @@ void write_application_members(JsonWriter& writer, const Application& app) {
   writer.Bool(false);
   writer.Key("verify_key");
   write_string(writer, app.verify_key);
+  // GATEWAY_PRESENCE, GATEWAY_GUILD_MEMBERS, GATEWAY_MESSAGE_CONTENT for the privileged intents enabled.
+  const std::uint64_t flags = (app.intent_presences ? std::uint64_t{1} << 12 : 0) |
+                              (app.intent_guild_members ? std::uint64_t{1} << 14 : 0) |
+                              (app.intent_message_content ? std::uint64_t{1} << 18 : 0);
   writer.Key("flags");
-  writer.Int(0);
+  writer.Uint64(flags);
   writer.Key("flags_new");
-  writer.String("0");
+  write_string(writer, std::to_string(flags));
 }
 
 std::string deleted_user_json(std::string_view id) {

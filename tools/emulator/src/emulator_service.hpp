@@ -286,6 +286,7 @@ class EmulatorService {
   HttpResponse api_activity_join(const RouteContext& context);
   HttpResponse admin_set_user_profile(const RouteContext& context);
   HttpResponse admin_set_spammer(const RouteContext& context);
+  HttpResponse admin_set_privileged_intents(const RouteContext& context);
   HttpResponse admin_approve_premium(const RouteContext& context);
   // The state machine behind PUT/POST: send a request, accept an incoming one, or block.
   HttpResponse relationship_put(const User& user, const std::string& other_id, bool block);
@@ -381,6 +382,10 @@ class EmulatorService {
   bool guild_obfuscates_for(const GatewaySession& session);
   // READY's `guilds` (a JSON array) for the session.
   std::string guild_ready_json(const GatewaySession& session);
+  // GUILD_CREATE's d for a bot's session: the whole guild (every member the platform's guild object has; the
+  // emulator's guilds have no emoji, stickers, voice states or scheduled events), its channels, and its
+  // members (all of them with the GUILD_MEMBERS intent, else the bot's own).
+  std::string guild_create_json(const Guild& guild, const GatewaySession& session) const;
   // CHANNEL_CREATE|UPDATE|DELETE to every session of the guild's members, obfuscated per session.
   void guild_channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
   // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
@@ -587,6 +592,8 @@ class EmulatorService {
 // A 429 in the platform's shape: body {message, retry_after, global}, Retry-After and X-RateLimit-Scope
 // ("global" when global, else `scope`: "user", or "shared" for the Social SDK development limits).
 HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope = "user");
+// Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).
+bool guild_in_shard(const GatewaySession& session, std::string_view guild_id);
 // Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
 // `pii`: the user's own object (GET/PATCH /users/@me), with the fields the platform shows only to its owner.
 std::string user_json(const User& user, bool show_premium = false, bool pii = false);

@@ -52,6 +52,11 @@ struct Application {
       redirect_uris;                // besides loopback and "<scheme>:/authorize/callback", always allowed
   bool public_client_flows = true;  // PKCE with client_id and no secret, as Social SDK apps allow
   bool premium_approved = false;    // approved for the identify.premium scope (real premium_type)
+  // The privileged Gateway intents enabled for its bot (all by default; the admin API turns them off): a bot
+  // that asks for one that is off is closed with 4014. The application's flags show them (GATEWAY_*).
+  bool intent_presences = true;        // GUILD_PRESENCES (1 << 8), flag GATEWAY_PRESENCE (1 << 12)
+  bool intent_guild_members = true;    // GUILD_MEMBERS (1 << 1), flag GATEWAY_GUILD_MEMBERS (1 << 14)
+  bool intent_message_content = true;  // MESSAGE_CONTENT (1 << 15), flag GATEWAY_MESSAGE_CONTENT (1 << 18)
   // Its Ed25519 key pair (libsodium): the public key is the application's verify_key (hex), with which a game
   // server checks what the platform signs for it.
   std::string verify_key;

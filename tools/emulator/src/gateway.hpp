@@ -63,6 +63,8 @@ struct GatewaySession {
   std::string app_id;
   bool bot = false;
   std::uint64_t intents = 0;
+  std::int64_t shard_id = 0;     // a bot's Identify `shard`: it gets the events of guilds with
+  std::int64_t shard_count = 1;  // (guild_id >> 22) % shard_count == shard_id
   std::uint64_t capabilities = 0;
   bool premium_scope = false;  // its token has identify.premium (premium_type shows if the app is approved)
   std::int64_t seq = 0;        // the last dispatch's s

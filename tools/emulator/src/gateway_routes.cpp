@@ -40,7 +40,12 @@ constexpr int kRelationshipFriend = 1;
 // Intent bits the platform defines (0-25); privileged: GUILD_MEMBERS (1), GUILD_PRESENCES (8),
 // MESSAGE_CONTENT (15).
 constexpr std::uint64_t kKnownIntents = (std::uint64_t{1} << 26) - 1;
-constexpr std::uint64_t kPrivilegedIntents = (1U << 1) | (1U << 8) | (1U << 15);
+constexpr std::uint64_t kIntentGuilds = 1U << 0;
+constexpr std::uint64_t kIntentGuildMembers = 1U << 1;
+constexpr std::uint64_t kIntentGuildPresences = 1U << 8;
+constexpr std::uint64_t kIntentMessageContent = 1U << 15;
+constexpr std::uint64_t kPrivilegedIntents =
+    kIntentGuildMembers | kIntentGuildPresences | kIntentMessageContent;
 
 std::int64_t steady_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -340,12 +345,21 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
     return gateway_close_connection(id, gateway_close::kInvalidIntents, "Invalid intent(s).");
   }
   const auto intents = intents_member->value.GetUint64();
-  // Emulated applications have every privileged intent approved for their bot; user tokens get none.
-  if (!bot && (intents & kPrivilegedIntents) != 0) {
+  // A bot may ask for the privileged intents its application has enabled (all, unless the admin API turned
+  // some off); user tokens get none.
+  const auto& app = *principal->application;
+  const std::uint64_t enabled = !bot ? 0
+                                     : (app.intent_guild_members ? kIntentGuildMembers : 0) |
+                                           (app.intent_presences ? kIntentGuildPresences : 0) |
+                                           (app.intent_message_content ? kIntentMessageContent : 0);
+  if ((intents & kPrivilegedIntents & ~enabled) != 0) {
     return gateway_close_connection(id, gateway_close::kDisallowedIntents, "Disallowed intent(s).");
   }
-  // `shard: [shard_id, num_shards]` (bots): 0 <= shard_id < num_shards, else 4010 Invalid shard. Every
-  // emulated bot fits one shard (GET /gateway/bot says 1); a bot that shards anyway is accepted as it is.
+  // `shard: [shard_id, num_shards]` (bots): 0 <= shard_id < num_shards, else 4010 Invalid shard. GET
+  // /gateway/bot recommends 1; a bot that shards anyway gets, on each shard, the guilds with
+  // (guild_id >> 22) % num_shards == shard_id, as on the platform.
+  std::int64_t shard_id = 0;
+  std::int64_t shard_count = 1;
   const auto shard_member = d.FindMember("shard");
   if (shard_member != d.MemberEnd() && !shard_member->value.IsNull()) {
     const auto& shard = shard_member->value;
@@ -353,6 +367,10 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
                        shard[1].GetInt64() >= 1 && shard[0].GetInt64() >= 0 &&
                        shard[0].GetInt64() < shard[1].GetInt64();
     if (!valid) return gateway_close_connection(id, gateway_close::kInvalidShard, "Invalid shard.");
+    if (bot) {
+      shard_id = shard[0].GetInt64();
+      shard_count = shard[1].GetInt64();
+    }
   }
   std::uint64_t capabilities = 0;
   const auto capabilities_member = d.FindMember("capabilities");
@@ -386,6 +404,8 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   session.app_id = principal->application->id;
   session.bot = bot;
   session.intents = intents;
+  session.shard_id = shard_id;
+  session.shard_count = shard_count;
   session.capabilities = capabilities;
   session.premium_scope = principal->grant != nullptr &&
                           std::find(principal->grant->scopes.begin(), principal->grant->scopes.end(),
@@ -411,6 +431,13 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
     writer.Key("guilds");
     const auto guilds = guild_ready_json(gateway_sessions_.at(session_id));
     writer.RawValue(guilds.c_str(), guilds.size(), rapidjson::kArrayType);
+    if (bot && shard_member != d.MemberEnd() && !shard_member->value.IsNull()) {
+      writer.Key("shard");
+      writer.StartArray();
+      writer.Int64(shard_id);
+      writer.Int64(shard_count);
+      writer.EndArray();
+    }
     writer.Key("session_id");
     write_string(writer, session_id);
     writer.Key("resume_gateway_url");
@@ -456,6 +483,14 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
     writer.EndObject();
   });
   gateway_dispatch(session_id, "READY", ready);
+  // A bot's READY lists its guilds as unavailable; each then arrives whole in a GUILD_CREATE.
+  if (bot && (intents & kIntentGuilds) != 0) {
+    const auto& session_now = gateway_sessions_.at(session_id);
+    for (const auto* guild : state_.guilds.guilds_of_user(user.id)) {
+      if (guild_in_shard(session_now, guild->id))
+        gateway_dispatch(session_id, "GUILD_CREATE", guild_create_json(*guild, session_now));
+    }
+  }
   gateway_presence_changed(user.id);
   lobby_connection_changed(user.id, app_id);
 }

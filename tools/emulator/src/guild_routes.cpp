@@ -406,11 +406,137 @@ bool EmulatorService::guild_obfuscates_for(const GatewaySession& session) {
          clock_.now_ms() >= kChannelObfuscationDateMs;
 }
 
+bool guild_in_shard(const GatewaySession& session, std::string_view guild_id) {
+  if (!session.bot || session.shard_count <= 1) return true;
+  std::uint64_t id = 0;
+  for (const char c : guild_id)
+    id = id * 10 + static_cast<std::uint64_t>(c - '0');
+  return static_cast<std::int64_t>((id >> 22) % static_cast<std::uint64_t>(session.shard_count)) ==
+         session.shard_id;
+}
+
+std::string EmulatorService::guild_create_json(const Guild& guild, const GatewaySession& session) const {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("id");
+    write_string(writer, guild.id);
+    writer.Key("name");
+    write_string(writer, guild.name);
+    writer.Key("icon");
+    write_optional(writer, guild.icon);
+    writer.Key("banner");
+    write_optional(writer, guild.banner);
+    writer.Key("owner_id");
+    write_string(writer, guild.owner_id);
+    // The settings a guild has whether or not anyone changed them, at the platform's defaults.
+    for (const char* absent :
+         {"splash", "discovery_splash", "afk_channel_id", "application_id", "system_channel_id",
+          "rules_channel_id", "vanity_url_code", "description", "public_updates_channel_id",
+          "safety_alerts_channel_id", "incidents_data", "hub_type"}) {
+      writer.Key(absent);
+      writer.Null();
+    }
+    for (const char* zero : {"verification_level", "default_message_notifications", "explicit_content_filter",
+                             "mfa_level", "system_channel_flags", "premium_tier", "nsfw_level"}) {
+      writer.Key(zero);
+      writer.Int(0);
+    }
+    writer.Key("afk_timeout");
+    writer.Int(300);
+    writer.Key("preferred_locale");
+    writer.String("en-US");
+    writer.Key("premium_progress_bar_enabled");
+    writer.Bool(false);
+    writer.Key("features");
+    writer.StartArray();
+    for (const auto& feature : guild.features)
+      write_string(writer, feature);
+    writer.EndArray();
+    writer.Key("roles");
+    writer.StartArray();
+    int position = 0;
+    for (const auto& role : guild.roles) {
+      writer.StartObject();
+      writer.Key("id");
+      write_string(writer, role.id);
+      writer.Key("name");
+      write_string(writer, role.name);
+      writer.Key("color");
+      writer.Int(0);
+      writer.Key("colors");
+      writer.StartObject();
+      writer.Key("primary_color");
+      writer.Int(0);
+      writer.Key("secondary_color");
+      writer.Null();
+      writer.Key("tertiary_color");
+      writer.Null();
+      writer.EndObject();
+      writer.Key("hoist");
+      writer.Bool(false);
+      writer.Key("position");
+      writer.Int(position++);
+      writer.Key("permissions");
+      write_string(writer, bits_string(role.permissions));
+      writer.Key("managed");
+      writer.Bool(false);
+      writer.Key("mentionable");
+      writer.Bool(false);
+      writer.Key("flags");
+      writer.Int(0);
+      writer.EndObject();
+    }
+    writer.EndArray();
+    for (const char* empty : {"emojis", "stickers", "voice_states", "threads", "presences", "stage_instances",
+                              "guild_scheduled_events", "soundboard_sounds"}) {
+      writer.Key(empty);
+      writer.StartArray();
+      writer.EndArray();
+    }
+    writer.Key("joined_at");
+    const auto* own = guild.find_member(session.user_id);
+    write_string(writer, format_rfc3339_ms(own != nullptr ? own->joined_at_ms : 0));
+    writer.Key("large");
+    writer.Bool(guild.members.size() > 250);  // Identify's default large_threshold
+    writer.Key("unavailable");
+    writer.Bool(false);
+    writer.Key("member_count");
+    writer.Uint64(guild.members.size());
+    writer.Key("members");
+    writer.StartArray();
+    constexpr std::uint64_t kGuildMembersIntent = 1U << 1;
+    for (const auto& [user_id, member] : guild.members) {
+      if ((session.intents & kGuildMembersIntent) == 0 && user_id != session.user_id) continue;
+      if (const auto* user = state_.find_user(user_id)) {
+        write_raw(writer, guild_member_json(member, *user), rapidjson::kObjectType);
+      }
+    }
+    writer.EndArray();
+    writer.Key("channels");
+    writer.StartArray();
+    for (const auto* channel : guild.sorted_channels())
+      write_raw(writer, channel_json(*channel, false), rapidjson::kObjectType);
+    writer.EndArray();
+    writer.EndObject();
+  });
+}
+
 std::string EmulatorService::guild_ready_json(const GatewaySession& session) {
   const bool obfuscating = guild_obfuscates_for(session);
   return to_json([&](JsonWriter& writer) {
     writer.StartArray();
     for (const auto* guild : state_.guilds.guilds_of_user(session.user_id)) {
+      if (session.bot) {
+        // A bot's READY: the unavailable-guild stubs of its shard (GUILD_CREATE follows with each guild).
+        if (!guild_in_shard(session, guild->id)) continue;
+        writer.StartObject();
+        writer.Key("id");
+        write_string(writer, guild->id);
+        writer.Key("unavailable");
+        writer.Bool(true);
+        writer.EndObject();
+        continue;
+      }
       writer.StartObject();
       writer.Key("id");
       write_string(writer, guild->id);
@@ -436,6 +562,8 @@ void EmulatorService::guild_channel_dispatch(std::string_view type, const Guild&
   std::vector<std::pair<std::string, std::string>> targets;  // (session id, d)
   for (const auto& [session_id, session] : gateway_sessions_) {
     if (!guild.has_member(session.user_id)) continue;
+    // A bot gets guild events on the shard of the guild, with the GUILDS intent.
+    if (session.bot && (!guild_in_shard(session, guild.id) || (session.intents & 1U) == 0)) continue;
     const bool hidden = guild_obfuscates_for(session) && !can_view_channel(guild, channel, session.user_id);
     targets.emplace_back(session_id, channel_json(channel, hidden));
   }

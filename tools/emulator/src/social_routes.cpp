@@ -156,6 +156,7 @@ void EmulatorService::register_social_routes() {
   admin_router_.add("POST", "/users/{user_id}/profile", bind(&EmulatorService::admin_set_user_profile));
   admin_router_.add("POST", "/users/{user_id}/spammer", bind(&EmulatorService::admin_set_spammer));
   admin_router_.add("POST", "/apps/{app_id}/premium", bind(&EmulatorService::admin_approve_premium));
+  admin_router_.add("POST", "/apps/{app_id}/intents", bind(&EmulatorService::admin_set_privileged_intents));
 }
 
 // ---- premium_type ----------------------------------------------------------------------------------------
@@ -790,6 +791,34 @@ HttpResponse EmulatorService::admin_set_spammer(const RouteContext& context) {
                               write_string(writer, user->id);
                               writer.Key("spammer");
                               writer.Bool(spammer);
+                              writer.EndObject();
+                            }));
+}
+
+// {guild_members?, presences?, message_content?}: turns the application's privileged Gateway intents on or
+// off (the developer portal's switches); answers them with the application's flags.
+HttpResponse EmulatorService::admin_set_privileged_intents(const RouteContext& context) {
+  Application* app = state_.find_application_mutable(context.params.at("app_id"));
+  if (app == nullptr) return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto members = fields.boolean("guild_members", false);
+  const auto presences = fields.boolean("presences", false);
+  const auto content = fields.boolean("message_content", false);
+  if (!errors.empty()) return invalid_form_body(errors);
+  app->intent_guild_members = members.value_or(app->intent_guild_members);
+  app->intent_presences = presences.value_or(app->intent_presences);
+  app->intent_message_content = content.value_or(app->intent_message_content);
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("guild_members");
+                              writer.Bool(app->intent_guild_members);
+                              writer.Key("presences");
+                              writer.Bool(app->intent_presences);
+                              writer.Key("message_content");
+                              writer.Bool(app->intent_message_content);
                               writer.EndObject();
                             }));
 }
