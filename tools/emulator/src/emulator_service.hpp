@@ -77,6 +77,8 @@ class EmulatorService {
   static void set_api_observer(ApiObserver observer) { api_observer_() = std::move(observer); }
   // Sees every Gateway dispatch of every service in the process, the same way.
   static void set_dispatch_observer(DispatchObserver observer) { dispatch_observer_() = std::move(observer); }
+  // "<METHOD> <route>" of every platform API route it serves (routes as the OpenAPI document writes them).
+  [[nodiscard]] std::vector<std::string> api_routes() const { return api_router_.keys(); }
 
   /// Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
   void note_connection_accepted() { ++connections_accepted_; }

@@ -27,4 +27,12 @@ Router::Match Router::match(std::string_view method, std::string_view path) cons
   return result;
 }
 
+std::vector<std::string> Router::keys() const {
+  std::vector<std::string> keys;
+  keys.reserve(routes_.size());
+  for (const auto& route : routes_)
+    keys.push_back(route.key);
+  return keys;
+}
+
 }  // namespace platformpp::emulator

@@ -39,6 +39,8 @@ class Router {
   // Throws std::invalid_argument on a malformed pattern (a programming error).
   void add(std::string method, std::string_view pattern, RouteHandler handler);
   [[nodiscard]] Match match(std::string_view method, std::string_view path) const;
+  // "<METHOD> <pattern>" of every route, in registration order.
+  [[nodiscard]] std::vector<std::string> keys() const;
 
  private:
   std::vector<Route> routes_;
