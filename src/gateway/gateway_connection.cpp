@@ -558,9 +558,12 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       return;
     }
     bool ready = false;
+    const Dispatch dispatch(envelope.t, envelope.d, envelope.s.value_or(0));
     if (envelope.t == "READY") {
       std::string error;
-      std::optional<ReadyInfo> info = ParseReady(envelope.d, &error);
+      const json::Value* data = dispatch.Data(&error);
+      std::optional<ReadyInfo> info = data != nullptr ? ParseReady(*data, &error) : std::nullopt;
+      if (data == nullptr) error = "READY's d: " + error;
       if (!info) {
         logger_->Error("Gateway: " + error);
       } else {
@@ -575,7 +578,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       ready = true;
     }
     // The consumers' state first, then the status that announces it.
-    Invoke("dispatch", sink_, Dispatch{envelope.t, envelope.d, envelope.s.value_or(0)});
+    Invoke("dispatch", sink_, dispatch);
     if (ready) {
       resuming_ = false;
       next_ = NextStep::Resume;

@@ -7,12 +7,13 @@
 // one strand of the Client's IoContext; the header stays free of Asio.
 //
 // The dispatch sink: every dispatch (op 0), READY and RESUMED included, reaches the sink on the network
-// thread exactly once per sequence number, in order, as `Dispatch{type, dataJson, seq}`. The views are valid
-// only during the call: a consumer parses `dataJson` (or copies it) there, updates its state, then queues its
-// user callbacks (the threading contract: state before callback). The sink must not block.
+// thread exactly once per sequence number, in order, as a Dispatch (dispatch.hpp: `d` parsed once, shared by
+// every consumer). It is valid only during the call: a consumer reads it there, updates its state, then
+// queues its user callbacks (the threading contract: state before callback). The sink must not block.
 
 #include <platformpp/client.hpp>
 
+#include "gateway/dispatch.hpp"
 #include "gateway/gateway_payload.hpp"
 
 #include <chrono>
@@ -38,11 +39,6 @@ class HttpClient;
 
 namespace platformpp::gateway {
 
-struct Dispatch {
-  std::string_view type;      ///< `t`, e.g. "PRESENCE_UPDATE"
-  std::string_view dataJson;  ///< `d` as JSON text
-  int64_t seq = 0;            ///< `s` (0 when the server sent none)
-};
 using DispatchSink = std::function<void(const Dispatch&)>;
 
 /// errorDetail values that are not close codes or HTTP statuses.

@@ -300,6 +300,10 @@ std::optional<ReadyInfo> ParseReady(std::string_view dJson, std::string* error) 
     if (error) *error = "READY is not JSON: " + parseError;
     return std::nullopt;
   }
+  return ParseReady(document, error);
+}
+
+std::optional<ReadyInfo> ParseReady(const json::Value& document, std::string* error) {
   if (!document.IsObject()) {
     if (error) *error = "READY's d is not an object";
     return std::nullopt;

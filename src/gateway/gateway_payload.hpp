@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "json/json.hpp"
+
 namespace platformpp::gateway {
 
 enum class Opcode : int32_t {
@@ -82,6 +84,8 @@ struct ReadyInfo {
 
 /// READY's `d`. Fails when not an object or `session_id` is missing.
 std::optional<ReadyInfo> ParseReady(std::string_view dJson, std::string* error = nullptr);
+/// The same from `d` already parsed (the dispatch's one document).
+std::optional<ReadyInfo> ParseReady(const json::Value& d, std::string* error = nullptr);
 
 /// Op 9's `d`: true when the session may be resumed.
 bool ParseInvalidSessionResumable(std::string_view dJson);

@@ -54,14 +54,13 @@ LobbyStore::~LobbyStore() = default;
 void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
   std::optional<Kind> kind = KindOf(dispatch.type);
   if (!kind) return;
-  json::Document document;
   std::string error;
-  if (!json::Parse(dispatch.dataJson, document, &error) || !document.IsObject()) {
-    // The parse error names an offset, never the payload's contents.
-    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object" +
-                        (error.empty() ? std::string() : " (" + error + ")"));
+  const json::Value* data = dispatch.Data(&error);
+  if (data == nullptr) {
+    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error + ")");
     return;
   }
+  const json::Value& document = *data;
   std::vector<Pending> events;
   {
     std::lock_guard lock(mutex_);

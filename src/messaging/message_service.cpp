@@ -517,11 +517,12 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
   }
   auto kind = KindOf(dispatch.type);
   if (!kind) return;
-  json::Document document;
-  if (!json::Parse(dispatch.dataJson, document) || !document.IsObject()) {
+  const json::Value* data = dispatch.Data();
+  if (data == nullptr) {
     core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object");
     return;
   }
+  const json::Value& document = *data;
   std::vector<Pending> events;
   switch (*kind) {
     case Kind::LobbyDelete:

@@ -458,7 +458,7 @@ void PresenceService::OnIpcEvent(const ipc::IpcMessage& message) {
 
 void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
   if (dispatch.type == "READY") {
-    OnReady(dispatch.dataJson);
+    if (const json::Value* d = dispatch.Data()) OnReady(*d);
   } else if (dispatch.type == "RESUMED") {
     bool resend;
     {
@@ -468,15 +468,13 @@ void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
     // Posted to the network thread by Send: it goes out right after this dispatch, once the session is Ready.
     if (resend) SendOverGateway(nullptr);
   } else if (dispatch.type == "PRESENCE_UPDATE") {
-    OnPresenceUpdate(dispatch.dataJson);
+    if (const json::Value* d = dispatch.Data()) OnPresenceUpdate(*d);
   } else if (dispatch.type == "MESSAGE_CREATE") {
-    OnMessageCreate(dispatch.dataJson);
+    if (const json::Value* d = dispatch.Data()) OnMessageCreate(*d);
   }
 }
 
-void PresenceService::OnReady(std::string_view dataJson) {
-  json::Document d;
-  if (!json::Parse(dataJson, d) || !d.IsObject()) return;
+void PresenceService::OnReady(const json::Value& d) {
   uint64_t applicationId = core_.applicationId.load();
   std::vector<ActivityInvite> flipped;
   bool resend;
@@ -501,9 +499,7 @@ void PresenceService::OnReady(std::string_view dataJson) {
     PostInviteEvent(false, std::move(invite));
 }
 
-void PresenceService::OnPresenceUpdate(std::string_view dataJson) {
-  json::Document d;
-  if (!json::Parse(dataJson, d)) return;
+void PresenceService::OnPresenceUpdate(const json::Value& d) {
   auto party = PresenceParty(d, core_.applicationId.load());
   if (!party) return;
   std::vector<ActivityInvite> flipped;
@@ -535,9 +531,7 @@ std::vector<ActivityInvite> PresenceService::NoteParty(uint64_t userId, std::opt
   return flipped;
 }
 
-void PresenceService::OnMessageCreate(std::string_view dataJson) {
-  json::Document m;
-  if (!json::Parse(dataJson, m) || !m.IsObject()) return;
+void PresenceService::OnMessageCreate(const json::Value& m) {
   const json::Value* activity = json::Member(m, "activity");
   if (!activity || !activity->IsObject()) return;
   auto type = json::GetInt(*activity, "type");

@@ -72,9 +72,9 @@ class PresenceService {
   void SubscribeJoin();
   void SendInviteMessage(uint64_t userId, std::string content, ActivityActionTypes type, std::string partyId,
                          Done done);
-  void OnReady(std::string_view dataJson);
-  void OnPresenceUpdate(std::string_view dataJson);
-  void OnMessageCreate(std::string_view dataJson);
+  void OnReady(const json::Value& d);
+  void OnPresenceUpdate(const json::Value& d);
+  void OnMessageCreate(const json::Value& m);
   // Under mutex_: the friend's current party in this game changed; returns the invites whose validity
   // flipped.
   std::vector<ActivityInvite> NoteParty(uint64_t userId, std::optional<std::string> partyId);

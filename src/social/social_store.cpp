@@ -36,9 +36,6 @@ std::optional<Kind> KindOf(std::string_view type) {
   return std::nullopt;
 }
 
-// The in-place parse buffer is kept for the next dispatch up to this size.
-constexpr std::size_t kKeptParseBuffer = 64 * 1024;
-
 bool IsFriend(RelationshipType platform, RelationshipType game) {
   return platform == RelationshipType::Friend || game == RelationshipType::Friend;
 }
@@ -59,31 +56,13 @@ SocialStore::~SocialStore() = default;
 void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
   std::optional<Kind> kind = KindOf(dispatch.type);
   if (!kind) return;  // not social state: nothing to parse
-  // A typical dispatch fits in this buffer, so parsing it allocates nothing (presence updates of a large
-  // friends list are the hot path); bigger ones (READY) continue on the heap.
-  alignas(std::max_align_t) char buffer[16 * 1024];
-  rapidjson::MemoryPoolAllocator<> allocator(buffer, sizeof(buffer));
-  json::Document document(&allocator);
-  // Parsed in place, in a copy: strings then point into the copy instead of being copied one by one. A NUL
-  // would end the in-place text early, so a payload with one is refused.
   std::string error;
-  if (dispatch.dataJson.find('\0') != std::string_view::npos) {
-    error = "a NUL character";
-  } else {
-    parseBuffer_.assign(dispatch.dataJson);
-    document.ParseInsitu<rapidjson::kParseIterativeFlag>(parseBuffer_.data());
-    if (document.HasParseError()) {
-      error = std::string(rapidjson::GetParseError_En(document.GetParseError())) + " at offset " +
-              std::to_string(document.GetErrorOffset());
-    }
-  }
-  if (!error.empty() || !document.IsObject()) {
-    // The parse error names an offset, never the payload's contents.
-    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object" +
-                        (error.empty() ? std::string() : " (" + error + ")"));
-    if (parseBuffer_.capacity() > kKeptParseBuffer) std::string().swap(parseBuffer_);
+  const json::Value* data = dispatch.Data(&error);
+  if (data == nullptr) {
+    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error + ")");
     return;
   }
+  const json::Value& document = *data;
   std::vector<Pending> events;
   switch (*kind) {
     case Kind::Ready:
@@ -109,7 +88,6 @@ void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
       OnUserUpdate(document, events);
       break;
   }
-  if (parseBuffer_.capacity() > kKeptParseBuffer) std::string().swap(parseBuffer_);  // after a big READY
   Post(std::move(events));
 }
 

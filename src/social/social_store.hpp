@@ -101,7 +101,6 @@ class SocialStore {
   bool HasCallback(Event event) const;
 
   core::ClientCore& core_;
-  std::string parseBuffer_;  // OnDispatch's alone: dispatches come one at a time, in order
   mutable std::mutex mutex_;
   bool ready_ = false;
   uint64_t currentUserId_ = 0;

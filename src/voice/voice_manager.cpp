@@ -35,11 +35,12 @@ void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
   if (type != "LOBBY_VOICE_STATE_UPDATE" && type != "LOBBY_VOICE_SERVER_UPDATE" && type != "LOBBY_DELETE" &&
       type != "LOBBY_MEMBER_REMOVE")
     return;
-  json::Document document;
-  if (!json::Parse(dispatch.dataJson, document) || !document.IsObject()) {
+  const json::Value* data = dispatch.Data();
+  if (data == nullptr) {
     core_.Log().Warning(std::string(type) + ": ignored, `d` is not a JSON object");
     return;
   }
+  const json::Value& document = *data;
   if (type == "LOBBY_VOICE_STATE_UPDATE") {
     auto event = lobby::ParseVoiceStateEvent(document);
     if (!event) return;  // the lobby store logs malformed ones
@@ -74,9 +75,9 @@ void VoiceManager::SyncVoiceStates(const gateway::Dispatch& dispatch) {
     }
   }
   if (dispatch.type != "READY") {
-    json::Document document;
-    if (!json::Parse(dispatch.dataJson, document) || !document.IsObject()) return;  // the store logs it
-    auto id = json::GetSnowflake(document, "id");
+    const json::Value* document = dispatch.Data();
+    if (document == nullptr) return;  // the store logs it
+    auto id = json::GetSnowflake(*document, "id");
     if (!id) return;
     auto call = Find(*id);
     if (!call) return;

@@ -1,5 +1,6 @@
 // Gateway envelopes and client payloads (protocols.md section 3).
 #include "gateway/gateway_payload.hpp"
+#include "gateway/dispatch.hpp"
 
 #include "json/json.hpp"
 
@@ -155,3 +156,35 @@ TEST_CASE("gateway READY, Hello and GET /gateway answers") {
 }
 
 }  // namespace gateway_payload_test
+
+TEST_CASE("Dispatch: `d` parsed once, on first use, and shared by every reader") {
+  const std::string text = R"({"user":{"id":"7"},"status":"online","activities":[]})";
+  const platformpp::gateway::Dispatch dispatch("PRESENCE_UPDATE", text, 3);
+  const auto* first = dispatch.Data();
+  REQUIRE(first != nullptr);
+  CHECK(dispatch.Data() == first);  // the same document for the next reader
+  CHECK(std::string((*first)["status"].GetString()) == "online");
+  CHECK(std::string((*first)["user"]["id"].GetString()) == "7");
+  // A big one (READY) outgrows the inline buffer and still parses.
+  std::string big = R"({"guilds":[)";
+  for (int i = 0; i < 2000; ++i)
+    big += std::string(i == 0 ? "" : ",") + R"({"id":")" + std::to_string(i) + R"(","name":"guild"})";
+  big += "]}";
+  const platformpp::gateway::Dispatch ready("READY", big, 1);
+  REQUIRE(ready.Data() != nullptr);
+  CHECK((*ready.Data())["guilds"].Size() == 2000);
+}
+
+TEST_CASE("Dispatch: `d` that is not a JSON object: null, with the reason, never the contents") {
+  std::string error;
+  CHECK(platformpp::gateway::Dispatch("RESUMED", "null", 2).Data(&error) == nullptr);
+  CHECK(error == "not a JSON object");
+  const platformpp::gateway::Dispatch broken("MESSAGE_CREATE", R"({"content":"secret-token-xyz")", 4);
+  CHECK(broken.Data(&error) == nullptr);
+  CHECK(error.find("offset") != std::string::npos);
+  CHECK(error.find("secret") == std::string::npos);
+  CHECK(broken.Data() == nullptr);  // the failure is kept too
+  const std::string with_nul("{\"a\":\"b\0c\"}", 11);
+  CHECK(platformpp::gateway::Dispatch("X", with_nul, 5).Data(&error) == nullptr);
+  CHECK(error == "a NUL character");
+}
