@@ -1,7 +1,8 @@
 // Gateway input as the socket delivers it: the bytes as one text message through the envelope parser (and
-// the parsers of Hello, READY and op 9 on its `d`), and as binary messages through one zlib-stream decoder
-// (split at several points, as WebSocket frames would split it), every inflated message through the
-// envelope parser too.
+// the parsers of Hello, READY and op 9 on its `d`, and the dispatch's shared document), and as binary
+// messages through one zlib-stream decoder (split at several points, as WebSocket frames would split it),
+// every inflated message through the envelope parser too.
+#include "gateway/dispatch.hpp"
 #include "gateway/gateway_payload.hpp"
 #include "gateway/zlib_stream.hpp"
 
@@ -29,6 +30,18 @@ void ParseText(std::string_view text) {
   (void)ParseHelloInterval(envelope->d);
   (void)ParseInvalidSessionResumable(envelope->d);
   if (auto ready = ParseReady(envelope->d); ready && ready->sessionId.empty()) __builtin_trap();
+  // The dispatch's one document, as every feature reads it: an object or nothing, with a reason, and the same
+  // document for each reader.
+  const Dispatch dispatch(envelope->t, envelope->d, envelope->s.value_or(0));
+  std::string dispatch_error;
+  const auto* data = dispatch.Data(&dispatch_error);
+  if (data == nullptr ? dispatch_error.empty() : (!data->IsObject() || dispatch.Data() != data))
+    __builtin_trap();
+  if (data != nullptr) {
+    if (auto ready_from_document = ParseReady(*data);
+        ready_from_document && ready_from_document->sessionId.empty())
+      __builtin_trap();
+  }
   // What the SDK builds is always within the limit, or refused.
   if (auto payload = BuildPayload(Opcode::PresenceUpdate, envelope->d); payload && payload->size() > 4096)
     __builtin_trap();
