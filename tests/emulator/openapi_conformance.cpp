@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -312,6 +314,20 @@ std::set<std::string> OpenApiConformance::read_list(const std::string& path) {
     if (!line.empty()) entries.insert(line);
   }
   return entries;
+}
+
+int OpenApiConformance::print_mismatches(const Report& report, const std::set<std::string>& known) {
+  const bool known_details = std::getenv("PLATFORMPP_CONFORMANCE_DETAILS") != nullptr;
+  int unknown = 0;
+  for (const auto& [operation, details] : report.mismatches) {
+    const bool listed = known.count(operation) != 0;
+    if (listed && !known_details) continue;
+    std::printf("  %s %s\n", listed ? "listed mismatch" : "MISMATCH", operation.c_str());
+    for (const auto& detail : details)
+      std::printf("    %s\n", detail.c_str());
+    if (!listed) ++unknown;
+  }
+  return unknown;
 }
 
 OpenApiConformance::Report OpenApiConformance::report() const {

@@ -60,6 +60,9 @@ class OpenApiConformance {
   // undocumented-routes lists.
   static std::set<std::string> read_list(const std::string& path);
   [[nodiscard]] Report report() const;
+  // Prints the mismatches not in `known` (and, with PLATFORMPP_CONFORMANCE_DETAILS set, the known ones too:
+  // what is left to fix); returns how many were not known.
+  static int print_mismatches(const Report& report, const std::set<std::string>& known);
 
  private:
   struct Impl;

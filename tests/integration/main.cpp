@@ -6,7 +6,6 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <string>
 
 #include "net/http_client.hpp"
@@ -52,15 +51,7 @@ int main(int argc, char** argv) {
                 request.c_str());
     ++problems;
   }
-  const bool listed_details = std::getenv("PLATFORMPP_CONFORMANCE_DETAILS") != nullptr;
-  for (const auto& [operation, details] : report.mismatches) {
-    const bool listed = known_mismatches.count(operation) != 0;
-    if (listed && !listed_details) continue;
-    std::printf("  %s %s\n", listed ? "listed mismatch" : "MISMATCH", operation.c_str());
-    for (const auto& detail : details)
-      std::printf("    %s\n", detail.c_str());
-    if (!listed) ++problems;
-  }
+  problems += OpenApiConformance::print_mismatches(report, known_mismatches);
   if (problems != 0) std::printf("OpenAPI conformance of the SDK's requests: %d problems\n", problems);
   return problems != 0 ? 1 : 0;
 }

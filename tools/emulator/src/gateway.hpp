@@ -26,6 +26,15 @@ class GatewayPeer {
   virtual void drop() = 0;
 };
 
+// Identify's intent bits the emulator acts on (the three privileged ones need the application's switch).
+namespace gateway_intent {
+inline constexpr std::uint64_t kGuilds = 1U << 0;
+inline constexpr std::uint64_t kGuildMembers = 1U << 1;
+inline constexpr std::uint64_t kGuildPresences = 1U << 8;
+inline constexpr std::uint64_t kMessageContent = 1U << 15;
+inline constexpr std::uint64_t kPrivileged = kGuildMembers | kGuildPresences | kMessageContent;
+}  // namespace gateway_intent
+
 namespace gateway_close {
 inline constexpr int kUnknownError = 4000;
 inline constexpr int kUnknownOpcode = 4001;

@@ -40,12 +40,6 @@ constexpr int kRelationshipFriend = 1;
 // Intent bits the platform defines (0-25); privileged: GUILD_MEMBERS (1), GUILD_PRESENCES (8),
 // MESSAGE_CONTENT (15).
 constexpr std::uint64_t kKnownIntents = (std::uint64_t{1} << 26) - 1;
-constexpr std::uint64_t kIntentGuilds = 1U << 0;
-constexpr std::uint64_t kIntentGuildMembers = 1U << 1;
-constexpr std::uint64_t kIntentGuildPresences = 1U << 8;
-constexpr std::uint64_t kIntentMessageContent = 1U << 15;
-constexpr std::uint64_t kPrivilegedIntents =
-    kIntentGuildMembers | kIntentGuildPresences | kIntentMessageContent;
 
 std::int64_t steady_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -349,10 +343,10 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   // some off); user tokens get none.
   const auto& app = *principal->application;
   const std::uint64_t enabled = !bot ? 0
-                                     : (app.intent_guild_members ? kIntentGuildMembers : 0) |
-                                           (app.intent_presences ? kIntentGuildPresences : 0) |
-                                           (app.intent_message_content ? kIntentMessageContent : 0);
-  if ((intents & kPrivilegedIntents & ~enabled) != 0) {
+                                     : (app.intent_guild_members ? gateway_intent::kGuildMembers : 0) |
+                                           (app.intent_presences ? gateway_intent::kGuildPresences : 0) |
+                                           (app.intent_message_content ? gateway_intent::kMessageContent : 0);
+  if ((intents & gateway_intent::kPrivileged & ~enabled) != 0) {
     return gateway_close_connection(id, gateway_close::kDisallowedIntents, "Disallowed intent(s).");
   }
   // `shard: [shard_id, num_shards]` (bots): 0 <= shard_id < num_shards, else 4010 Invalid shard. GET
@@ -484,7 +478,7 @@ void EmulatorService::gateway_identify(std::uint64_t id, const rapidjson::Value&
   });
   gateway_dispatch(session_id, "READY", ready);
   // A bot's READY lists its guilds as unavailable; each then arrives whole in a GUILD_CREATE.
-  if (bot && (intents & kIntentGuilds) != 0) {
+  if (bot && (intents & gateway_intent::kGuilds) != 0) {
     const auto& session_now = gateway_sessions_.at(session_id);
     for (const auto* guild : state_.guilds.guilds_of_user(user.id)) {
       if (guild_in_shard(session_now, guild->id))

@@ -147,7 +147,28 @@ std::string role_json(const GuildRole& role) {
   });
 }
 
-// The admin's view of a guild (everything it was seeded with).
+// The members every view of a guild starts with (the admin's, GUILD_CREATE's).
+void write_guild_identity(JsonWriter& writer, const Guild& guild) {
+  writer.Key("id");
+  write_string(writer, guild.id);
+  writer.Key("name");
+  write_string(writer, guild.name);
+  writer.Key("icon");
+  write_optional(writer, guild.icon);
+  writer.Key("banner");
+  write_optional(writer, guild.banner);
+  writer.Key("owner_id");
+  write_string(writer, guild.owner_id);
+}
+
+void write_guild_features(JsonWriter& writer, const Guild& guild) {
+  writer.Key("features");
+  writer.StartArray();
+  for (const auto& feature : guild.features)
+    write_string(writer, feature);
+  writer.EndArray();
+}
+
 // A guild member as the API and GUILD_MEMBERS_CHUNK give it (the emulator has no voice mute, nicknames or
 // boosts: those members are absent or false).
 std::string guild_member_json(const GuildMember& member, const User& user) {
@@ -172,24 +193,12 @@ std::string guild_member_json(const GuildMember& member, const User& user) {
   });
 }
 
+// The admin's view of a guild (everything it was seeded with).
 std::string admin_guild_json(const Guild& guild) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
-    writer.Key("id");
-    write_string(writer, guild.id);
-    writer.Key("name");
-    write_string(writer, guild.name);
-    writer.Key("icon");
-    write_optional(writer, guild.icon);
-    writer.Key("banner");
-    write_optional(writer, guild.banner);
-    writer.Key("owner_id");
-    write_string(writer, guild.owner_id);
-    writer.Key("features");
-    writer.StartArray();
-    for (const auto& feature : guild.features)
-      write_string(writer, feature);
-    writer.EndArray();
+    write_guild_identity(writer, guild);
+    write_guild_features(writer, guild);
     writer.Key("roles");
     writer.StartArray();
     for (const auto& role : guild.roles)
@@ -409,8 +418,7 @@ bool EmulatorService::guild_obfuscates_for(const GatewaySession& session) {
 bool guild_in_shard(const GatewaySession& session, std::string_view guild_id) {
   if (!session.bot || session.shard_count <= 1) return true;
   std::uint64_t id = 0;
-  for (const char c : guild_id)
-    id = id * 10 + static_cast<std::uint64_t>(c - '0');
+  std::from_chars(guild_id.data(), guild_id.data() + guild_id.size(), id);  // the emulator's own snowflakes
   return static_cast<std::int64_t>((id >> 22) % static_cast<std::uint64_t>(session.shard_count)) ==
          session.shard_id;
 }
@@ -418,16 +426,7 @@ bool guild_in_shard(const GatewaySession& session, std::string_view guild_id) {
 std::string EmulatorService::guild_create_json(const Guild& guild, const GatewaySession& session) const {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
-    writer.Key("id");
-    write_string(writer, guild.id);
-    writer.Key("name");
-    write_string(writer, guild.name);
-    writer.Key("icon");
-    write_optional(writer, guild.icon);
-    writer.Key("banner");
-    write_optional(writer, guild.banner);
-    writer.Key("owner_id");
-    write_string(writer, guild.owner_id);
+    write_guild_identity(writer, guild);
     // The settings a guild has whether or not anyone changed them, at the platform's defaults.
     for (const char* absent :
          {"splash", "discovery_splash", "afk_channel_id", "application_id", "system_channel_id",
@@ -447,11 +446,7 @@ std::string EmulatorService::guild_create_json(const Guild& guild, const Gateway
     writer.String("en-US");
     writer.Key("premium_progress_bar_enabled");
     writer.Bool(false);
-    writer.Key("features");
-    writer.StartArray();
-    for (const auto& feature : guild.features)
-      write_string(writer, feature);
-    writer.EndArray();
+    write_guild_features(writer, guild);
     writer.Key("roles");
     writer.StartArray();
     int position = 0;
@@ -504,9 +499,8 @@ std::string EmulatorService::guild_create_json(const Guild& guild, const Gateway
     writer.Uint64(guild.members.size());
     writer.Key("members");
     writer.StartArray();
-    constexpr std::uint64_t kGuildMembersIntent = 1U << 1;
     for (const auto& [user_id, member] : guild.members) {
-      if ((session.intents & kGuildMembersIntent) == 0 && user_id != session.user_id) continue;
+      if ((session.intents & gateway_intent::kGuildMembers) == 0 && user_id != session.user_id) continue;
       if (const auto* user = state_.find_user(user_id)) {
         write_raw(writer, guild_member_json(member, *user), rapidjson::kObjectType);
       }
@@ -563,7 +557,9 @@ void EmulatorService::guild_channel_dispatch(std::string_view type, const Guild&
   for (const auto& [session_id, session] : gateway_sessions_) {
     if (!guild.has_member(session.user_id)) continue;
     // A bot gets guild events on the shard of the guild, with the GUILDS intent.
-    if (session.bot && (!guild_in_shard(session, guild.id) || (session.intents & 1U) == 0)) continue;
+    if (session.bot &&
+        (!guild_in_shard(session, guild.id) || (session.intents & gateway_intent::kGuilds) == 0))
+      continue;
     const bool hidden = guild_obfuscates_for(session) && !can_view_channel(guild, channel, session.user_id);
     targets.emplace_back(session_id, channel_json(channel, hidden));
   }
