@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "gateway_dispatch_conformance.hpp"
 #include "openapi_conformance.hpp"
 
 namespace platformpp::emulator::test::openapi_conformance_test {
@@ -92,3 +93,28 @@ TEST_CASE(
 }
 
 }  // namespace platformpp::emulator::test::openapi_conformance_test
+
+namespace platformpp::emulator::test::gateway_dispatch_conformance_test {
+
+TEST_CASE(
+    "conformance: dispatches: a missing required member, a wrong type and an undescribed event are caught") {
+  GatewayDispatchConformance shapes(PLATFORMPP_GATEWAY_SCHEMAS);
+  shapes.check("RESUMED", "null");
+  shapes.check("RESUMED", "{}");  // the package types d as absent: null
+  shapes.check("LOBBY_DELETE", R"({"id":"5","reason":"deleted"})");
+  shapes.check("LOBBY_DELETE", R"({"id":"5","reason":"gone"})");  // not one of its reasons
+  shapes.check("MESSAGE_DELETE", R"({"id":"1","channel_id":"2"})");
+  shapes.check("MESSAGE_DELETE", R"({"id":"1"})");
+  shapes.check("NOT_AN_EVENT", "{}");
+  const auto report = shapes.report();
+  CHECK(report.validated == 6);
+  CHECK(report.without_schema == std::set<std::string>{"NOT_AN_EVENT"});
+  REQUIRE(report.mismatches.count("RESUMED") == 1);
+  CHECK(report.mismatches.at("RESUMED").size() == 1);
+  REQUIRE(report.mismatches.count("LOBBY_DELETE") == 1);
+  CHECK(report.mismatches.at("LOBBY_DELETE").size() == 1);
+  REQUIRE(report.mismatches.count("MESSAGE_DELETE") == 1);
+  CHECK(report.mismatches.at("MESSAGE_DELETE")[0].find("missing: channel_id") != std::string::npos);
+}
+
+}  // namespace platformpp::emulator::test::gateway_dispatch_conformance_test
