@@ -244,27 +244,27 @@ void Client::JoinLinkedLobbyGuild(uint64_t lobbyId,
 }
 
 void Client::SetLobbyCreatedCallback(LobbyCreatedCallback callback) {
-  core_->Lobbies().SetLobbyCreatedCallback(std::move(callback));
+  core_->Lobbies().callbacks.created.Set(std::move(callback));
 }
 
 void Client::SetLobbyUpdatedCallback(LobbyUpdatedCallback callback) {
-  core_->Lobbies().SetLobbyUpdatedCallback(std::move(callback));
+  core_->Lobbies().callbacks.updated.Set(std::move(callback));
 }
 
 void Client::SetLobbyDeletedCallback(LobbyDeletedCallback callback) {
-  core_->Lobbies().SetLobbyDeletedCallback(std::move(callback));
+  core_->Lobbies().callbacks.deleted.Set(std::move(callback));
 }
 
 void Client::SetLobbyMemberAddedCallback(LobbyMemberAddedCallback callback) {
-  core_->Lobbies().SetLobbyMemberAddedCallback(std::move(callback));
+  core_->Lobbies().callbacks.memberAdded.Set(std::move(callback));
 }
 
 void Client::SetLobbyMemberUpdatedCallback(LobbyMemberUpdatedCallback callback) {
-  core_->Lobbies().SetLobbyMemberUpdatedCallback(std::move(callback));
+  core_->Lobbies().callbacks.memberUpdated.Set(std::move(callback));
 }
 
 void Client::SetLobbyMemberRemovedCallback(LobbyMemberRemovedCallback callback) {
-  core_->Lobbies().SetLobbyMemberRemovedCallback(std::move(callback));
+  core_->Lobbies().callbacks.memberRemoved.Set(std::move(callback));
 }
 
 }  // namespace platformpp

@@ -74,15 +74,15 @@ void Client::GetUserMessageSummaries(UserMessageSummariesCallback callback) {
 }
 
 void Client::SetMessageCreatedCallback(MessageCreatedCallback callback) {
-  core_->Messages().SetMessageCreatedCallback(std::move(callback));
+  core_->Messages().callbacks.created.Set(std::move(callback));
 }
 
 void Client::SetMessageUpdatedCallback(MessageUpdatedCallback callback) {
-  core_->Messages().SetMessageUpdatedCallback(std::move(callback));
+  core_->Messages().callbacks.updated.Set(std::move(callback));
 }
 
 void Client::SetMessageDeletedCallback(MessageDeletedCallback callback) {
-  core_->Messages().SetMessageDeletedCallback(std::move(callback));
+  core_->Messages().callbacks.deleted.Set(std::move(callback));
 }
 
 void Client::SetShowingChat(bool showingChat) {

@@ -90,11 +90,11 @@ void Client::AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCal
 }
 
 void Client::SetActivityInviteCreatedCallback(ActivityInviteCallback callback) {
-  core_->Presence().SetInviteCreatedCallback(std::move(callback));
+  core_->Presence().callbacks.inviteCreated.Set(std::move(callback));
 }
 
 void Client::SetActivityInviteUpdatedCallback(ActivityInviteCallback callback) {
-  core_->Presence().SetInviteUpdatedCallback(std::move(callback));
+  core_->Presence().callbacks.inviteUpdated.Set(std::move(callback));
 }
 
 void Client::SetActivityJoinCallback(ActivityJoinCallback callback) {

@@ -222,15 +222,15 @@ std::vector<UserHandle> Client::SearchFriendsByUsername(std::string searchStr) c
 }
 
 void Client::SetRelationshipCreatedCallback(RelationshipCreatedCallback callback) {
-  core_->Social().SetRelationshipCreatedCallback(std::move(callback));
+  core_->Social().callbacks.created.Set(std::move(callback));
 }
 
 void Client::SetRelationshipDeletedCallback(RelationshipDeletedCallback callback) {
-  core_->Social().SetRelationshipDeletedCallback(std::move(callback));
+  core_->Social().callbacks.deleted.Set(std::move(callback));
 }
 
 void Client::SetRelationshipGroupsUpdatedCallback(RelationshipGroupsUpdatedCallback callback) {
-  core_->Social().SetRelationshipGroupsUpdatedCallback(std::move(callback));
+  core_->Social().callbacks.groupsUpdated.Set(std::move(callback));
 }
 
 // --- Users and guilds ------------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ std::optional<UserHandle> Client::GetUser(uint64_t userId) const {
 }
 
 void Client::SetUserUpdatedCallback(UserUpdatedCallback callback) {
-  core_->Social().SetUserUpdatedCallback(std::move(callback));
+  core_->Social().callbacks.userUpdated.Set(std::move(callback));
 }
 
 void Client::GetUserGuilds(GetUserGuildsCallback callback) {

@@ -184,16 +184,16 @@ std::optional<VoiceStateHandle> Call::GetVoiceStateHandle(uint64_t userId) const
   return session_ ? session_->VoiceState(userId) : std::nullopt;
 }
 void Call::SetStatusChangedCallback(OnStatusChanged callback) {
-  if (session_) session_->SetStatusChangedCallback(std::move(callback));
+  if (session_) session_->callbacks.status.Set(std::move(callback));
 }
 void Call::SetParticipantChangedCallback(OnParticipantChanged callback) {
-  if (session_) session_->SetParticipantChangedCallback(std::move(callback));
+  if (session_) session_->callbacks.participant.Set(std::move(callback));
 }
 void Call::SetSpeakingStatusChangedCallback(OnSpeakingStatusChanged callback) {
-  if (session_) session_->SetSpeakingStatusChangedCallback(std::move(callback));
+  if (session_) session_->callbacks.speaking.Set(std::move(callback));
 }
 void Call::SetOnVoiceStateChangedCallback(OnVoiceStateChanged callback) {
-  if (session_) session_->SetOnVoiceStateChangedCallback(std::move(callback));
+  if (session_) session_->callbacks.voiceState.Set(std::move(callback));
 }
 void Call::SetSelfMute(bool mute) {
   if (session_) session_->SetSelfMute(mute);
@@ -260,7 +260,7 @@ void Call::GetPairwiseVerificationCode(uint64_t userId, OnPairwiseVerificationCo
   if (session_) session_->PairwiseVerificationCode(userId, std::move(callback));
 }
 void Call::SetE2eeStatusChangedCallback(OnE2eeStatusChanged callback) {
-  if (session_) session_->SetE2eeStatusChangedCallback(std::move(callback));
+  if (session_) session_->callbacks.e2ee.Set(std::move(callback));
 }
 
 std::string Call::StatusToString(Status status) {

@@ -164,8 +164,7 @@ void ClientCore::Disconnect() {
 }
 
 void ClientCore::SetStatusChangedCallback(Client::StatusChangedCallback callback) {
-  std::lock_guard lock(gatewayMutex_);
-  statusCallback_ = callback ? std::make_shared<Client::StatusChangedCallback>(std::move(callback)) : nullptr;
+  statusCallback_.Set(std::move(callback));
 }
 
 std::string ClientCore::ReadyUserJson() const {
@@ -179,32 +178,19 @@ void ClientCore::AddGatewaySink(gateway::DispatchSink sink) {
 
 void ClientCore::OnGatewayStatus(Client::Status status, Client::Error error, int32_t errorDetail) {
   status_.store(status);  // before the callback is queued
-  PostEvent(*queue_, [this, status, error, errorDetail] {
-    std::shared_ptr<Client::StatusChangedCallback> callback;
-    {
-      std::lock_guard lock(gatewayMutex_);
-      callback = statusCallback_;
-    }
-    if (callback && *callback) (*callback)(status, error, errorDetail);
-  });
+  statusCallback_.Post(*queue_, status, error, errorDetail);
 }
 
 void ClientCore::SetTokenExpirationCallback(std::function<void()> callback) {
-  std::lock_guard lock(expiryMutex_);
-  expirationCallback_ = callback ? std::make_shared<std::function<void()>>(std::move(callback)) : nullptr;
+  expirationCallback_.Set(std::move(callback));
 }
 
 void ClientCore::CheckTokenExpiry() {
   int64_t warnAt = expiryWarnAtMs_.load(std::memory_order_relaxed);
   if (warnAt == 0 || EpochMs(Now()) < warnAt) return;
   if (!expiryWarnAtMs_.compare_exchange_strong(warnAt, 0)) return;
-  std::shared_ptr<std::function<void()>> callback;
-  {
-    std::lock_guard lock(expiryMutex_);
-    callback = expirationCallback_;
-  }
   logger_->Info("the Client's token expires in less than 5 minutes");
-  if (callback) PostEvent(*queue_, [callback] { (*callback)(); });
+  expirationCallback_.Post(*queue_);
 }
 
 void ClientCore::RunCallbacks() {

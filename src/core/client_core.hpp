@@ -6,6 +6,7 @@
 #include "core/completion.hpp"
 #include "core/credentials.hpp"
 #include "core/logger.hpp"
+#include "core/registered_callback.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "net/http_client.hpp"
 
@@ -149,15 +150,14 @@ class ClientCore {
   std::vector<gateway::DispatchSink> gatewaySinks_;  // filled during construction, read on the network thread
   std::atomic<Client::Status> status_{Client::Status::Disconnected};
   mutable std::mutex gatewayMutex_;
-  std::shared_ptr<Client::StatusChangedCallback> statusCallback_;  // gatewayMutex_
-  std::string readyUserJson_;                                      // gatewayMutex_
+  RegisteredCallback<Client::StatusChangedCallback> statusCallback_;
+  std::string readyUserJson_;  // gatewayMutex_
   std::mutex ipcMutex_;
   std::unique_ptr<ipc::IpcConnection> ipc_;
   bool ipcClosed_ = false;  // ipcMutex_
   bool destroyed_ = false;
   void CheckTokenExpiry();  // game thread, each RunCallbacks
-  std::mutex expiryMutex_;
-  std::shared_ptr<std::function<void()>> expirationCallback_;
+  RegisteredCallback<std::function<void()>> expirationCallback_;
   std::atomic<int64_t> expiryWarnAtMs_{0};  // 0: nothing to warn about (no token, unknown expiry, or warned)
   bool pumping_ = false;  // inside a pump of a threadless IoContext (nested RunCallbacks do not pump again)
   bool justPumped_ = false;  // WaitForCallbacks pumped until a callback was ready, at pumpedAt_ (game thread)

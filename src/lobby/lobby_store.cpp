@@ -1,5 +1,4 @@
 #include "lobby/lobby_store.hpp"
-#include "core/shared_callback.hpp"
 
 #include "core/client_core.hpp"
 #include "social/social_store.hpp"
@@ -284,65 +283,44 @@ void LobbyStore::Add(std::vector<Pending>& events, Event event, uint64_t lobbyId
 bool LobbyStore::HasCallback(Event event) const {
   switch (event) {
     case Event::Created:
-      return createdCallback_ != nullptr;
+      return callbacks.created.IsSet();
     case Event::Updated:
-      return updatedCallback_ != nullptr;
+      return callbacks.updated.IsSet();
     case Event::Deleted:
-      return deletedCallback_ != nullptr;
+      return callbacks.deleted.IsSet();
     case Event::MemberAdded:
-      return memberAddedCallback_ != nullptr;
+      return callbacks.memberAdded.IsSet();
     case Event::MemberUpdated:
-      return memberUpdatedCallback_ != nullptr;
+      return callbacks.memberUpdated.IsSet();
     case Event::MemberRemoved:
-      return memberRemovedCallback_ != nullptr;
+      return callbacks.memberRemoved.IsSet();
   }
   return false;
 }
 
 void LobbyStore::Post(std::vector<Pending> events) {
+  core::CallbackQueue& queue = core_.Queue();
   for (const Pending& pending : events) {
-    core::PostEvent(core_.Queue(), [this, pending] {
-      // The callback current at delivery: a new Set*Callback replaces it for what is still queued.
-      std::unique_lock lock(mutex_);
-      switch (pending.event) {
-        case Event::Created: {
-          auto callback = createdCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.lobbyId);
-          break;
-        }
-        case Event::Updated: {
-          auto callback = updatedCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.lobbyId);
-          break;
-        }
-        case Event::Deleted: {
-          auto callback = deletedCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.lobbyId);
-          break;
-        }
-        case Event::MemberAdded: {
-          auto callback = memberAddedCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.lobbyId, pending.memberId);
-          break;
-        }
-        case Event::MemberUpdated: {
-          auto callback = memberUpdatedCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.lobbyId, pending.memberId);
-          break;
-        }
-        case Event::MemberRemoved: {
-          auto callback = memberRemovedCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.lobbyId, pending.memberId);
-          break;
-        }
-      }
-    });
+    switch (pending.event) {
+      case Event::Created:
+        callbacks.created.Post(queue, pending.lobbyId);
+        break;
+      case Event::Updated:
+        callbacks.updated.Post(queue, pending.lobbyId);
+        break;
+      case Event::Deleted:
+        callbacks.deleted.Post(queue, pending.lobbyId);
+        break;
+      case Event::MemberAdded:
+        callbacks.memberAdded.Post(queue, pending.lobbyId, pending.memberId);
+        break;
+      case Event::MemberUpdated:
+        callbacks.memberUpdated.Post(queue, pending.lobbyId, pending.memberId);
+        break;
+      case Event::MemberRemoved:
+        callbacks.memberRemoved.Post(queue, pending.lobbyId, pending.memberId);
+        break;
+    }
   }
 }
 
@@ -427,30 +405,6 @@ std::vector<uint64_t> LobbyStore::Ids() const {
   }
   std::sort(ids.begin(), ids.end());
   return ids;
-}
-
-void LobbyStore::SetLobbyCreatedCallback(Client::LobbyCreatedCallback callback) {
-  core::ReplaceCallback(mutex_, createdCallback_, std::move(callback));
-}
-
-void LobbyStore::SetLobbyUpdatedCallback(Client::LobbyUpdatedCallback callback) {
-  core::ReplaceCallback(mutex_, updatedCallback_, std::move(callback));
-}
-
-void LobbyStore::SetLobbyDeletedCallback(Client::LobbyDeletedCallback callback) {
-  core::ReplaceCallback(mutex_, deletedCallback_, std::move(callback));
-}
-
-void LobbyStore::SetLobbyMemberAddedCallback(Client::LobbyMemberAddedCallback callback) {
-  core::ReplaceCallback(mutex_, memberAddedCallback_, std::move(callback));
-}
-
-void LobbyStore::SetLobbyMemberUpdatedCallback(Client::LobbyMemberUpdatedCallback callback) {
-  core::ReplaceCallback(mutex_, memberUpdatedCallback_, std::move(callback));
-}
-
-void LobbyStore::SetLobbyMemberRemovedCallback(Client::LobbyMemberRemovedCallback callback) {
-  core::ReplaceCallback(mutex_, memberRemovedCallback_, std::move(callback));
 }
 
 }  // namespace platformpp::lobby

@@ -12,6 +12,7 @@
 // unknown lobbies or of another application, and malformed ones, change nothing (malformed ones are logged
 // as a Warning that names no content).
 
+#include "core/registered_callback.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
@@ -58,12 +59,16 @@ class LobbyStore {
   /// Does nothing before the first READY (no session keeps the state current then).
   void ApplyJoined(LobbyRecord lobby, uint64_t generation);
 
-  void SetLobbyCreatedCallback(Client::LobbyCreatedCallback callback);
-  void SetLobbyUpdatedCallback(Client::LobbyUpdatedCallback callback);
-  void SetLobbyDeletedCallback(Client::LobbyDeletedCallback callback);
-  void SetLobbyMemberAddedCallback(Client::LobbyMemberAddedCallback callback);
-  void SetLobbyMemberUpdatedCallback(Client::LobbyMemberUpdatedCallback callback);
-  void SetLobbyMemberRemovedCallback(Client::LobbyMemberRemovedCallback callback);
+  /// The game's callbacks (Client::SetLobby*Callback).
+  struct Callbacks {
+    core::RegisteredCallback<Client::LobbyCreatedCallback> created;
+    core::RegisteredCallback<Client::LobbyUpdatedCallback> updated;
+    core::RegisteredCallback<Client::LobbyDeletedCallback> deleted;
+    core::RegisteredCallback<Client::LobbyMemberAddedCallback> memberAdded;
+    core::RegisteredCallback<Client::LobbyMemberUpdatedCallback> memberUpdated;
+    core::RegisteredCallback<Client::LobbyMemberRemovedCallback> memberRemoved;
+  };
+  Callbacks callbacks;
 
  private:
   enum class Event { Created, Updated, Deleted, MemberAdded, MemberUpdated, MemberRemoved };
@@ -99,12 +104,6 @@ class LobbyStore {
   std::unordered_map<uint64_t, LobbyRecord> lobbies_;
   std::unordered_set<uint64_t> fromAnswer_;           // stored by ApplyJoined, awaiting their LOBBY_CREATE
   std::unordered_map<uint64_t, uint64_t> deletedAt_;  // lobby id -> generation of its last LOBBY_DELETE
-  std::shared_ptr<Client::LobbyCreatedCallback> createdCallback_;
-  std::shared_ptr<Client::LobbyUpdatedCallback> updatedCallback_;
-  std::shared_ptr<Client::LobbyDeletedCallback> deletedCallback_;
-  std::shared_ptr<Client::LobbyMemberAddedCallback> memberAddedCallback_;
-  std::shared_ptr<Client::LobbyMemberUpdatedCallback> memberUpdatedCallback_;
-  std::shared_ptr<Client::LobbyMemberRemovedCallback> memberRemovedCallback_;
 };
 
 }  // namespace platformpp::lobby

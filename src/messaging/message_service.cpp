@@ -1,5 +1,4 @@
 #include "messaging/message_service.hpp"
-#include "core/shared_callback.hpp"
 
 #include "core/client_core.hpp"
 #include "lobby/lobby_store.hpp"
@@ -560,43 +559,20 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
 }
 
 void MessageService::Post(std::vector<Pending> events) {
+  core::CallbackQueue& queue = core_.Queue();
   for (const Pending& pending : events) {
-    core::PostEvent(core_.Queue(), [callbacks = callbacks_, pending] {
-      // The callback set when the event is delivered; called without the lock (it may set callbacks).
-      std::shared_ptr<Client::MessageCreatedCallback> created;
-      std::shared_ptr<Client::MessageUpdatedCallback> updated;
-      std::shared_ptr<Client::MessageDeletedCallback> deleted;
-      {
-        std::lock_guard lock(callbacks->mutex);
-        created = callbacks->created;
-        updated = callbacks->updated;
-        deleted = callbacks->deleted;
-      }
-      switch (pending.event) {
-        case Event::Created:
-          if (created) (*created)(pending.messageId);
-          break;
-        case Event::Updated:
-          if (updated) (*updated)(pending.messageId);
-          break;
-        case Event::Deleted:
-          if (deleted) (*deleted)(pending.messageId, pending.channelId);
-          break;
-      }
-    });
+    switch (pending.event) {
+      case Event::Created:
+        callbacks.created.Post(queue, pending.messageId);
+        break;
+      case Event::Updated:
+        callbacks.updated.Post(queue, pending.messageId);
+        break;
+      case Event::Deleted:
+        callbacks.deleted.Post(queue, pending.messageId, pending.channelId);
+        break;
+    }
   }
-}
-
-void MessageService::SetMessageCreatedCallback(Client::MessageCreatedCallback callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->created, std::move(callback));
-}
-
-void MessageService::SetMessageUpdatedCallback(Client::MessageUpdatedCallback callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->updated, std::move(callback));
-}
-
-void MessageService::SetMessageDeletedCallback(Client::MessageDeletedCallback callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->deleted, std::move(callback));
 }
 
 void MessageService::SetShowingChat(bool showingChat) {

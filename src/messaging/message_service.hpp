@@ -12,6 +12,7 @@
 // `activity` are activity invites, which the presence service handles; they are not kept here.
 
 #include "core/completion.hpp"
+#include "core/registered_callback.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
 #include "messaging/message_json.hpp"
@@ -67,9 +68,13 @@ class MessageService {
   /// The ids kept for a channel, oldest first (tests).
   std::vector<uint64_t> ChannelMessageIds(uint64_t channelId) const;
 
-  void SetMessageCreatedCallback(Client::MessageCreatedCallback callback);
-  void SetMessageUpdatedCallback(Client::MessageUpdatedCallback callback);
-  void SetMessageDeletedCallback(Client::MessageDeletedCallback callback);
+  /// The game's callbacks (Client::SetMessage*Callback).
+  struct Callbacks {
+    core::RegisteredCallback<Client::MessageCreatedCallback> created;
+    core::RegisteredCallback<Client::MessageUpdatedCallback> updated;
+    core::RegisteredCallback<Client::MessageDeletedCallback> deleted;
+  };
+  Callbacks callbacks;
   void SetShowingChat(bool showingChat);
 
   /// The Gateway sink (network thread): update the state, then queue the callbacks.
@@ -96,12 +101,6 @@ class MessageService {
     uint64_t channelId;
   };
   enum class Source { Gateway, SendAnswer, History, CatchUp };
-  struct Callbacks {
-    std::mutex mutex;
-    std::shared_ptr<Client::MessageCreatedCallback> created;
-    std::shared_ptr<Client::MessageUpdatedCallback> updated;
-    std::shared_ptr<Client::MessageDeletedCallback> deleted;
-  };
 
   void SendMessage(Outbox::Kind kind, uint64_t target, std::string content, Metadata metadata, SendDone done);
   /// The DM channel with `recipientId` (cached, else POST /users/@me/channels), then `then` with its id, or
@@ -132,7 +131,6 @@ class MessageService {
   core::ClientCore& core_;
   std::unique_ptr<RetryTimer> timer_;
   std::shared_ptr<Outbox> outbox_;
-  std::shared_ptr<Callbacks> callbacks_ = std::make_shared<Callbacks>();
 
   mutable std::mutex mutex_;
   std::unordered_map<uint64_t, ParsedMessage> messages_;  // the kept ones of every channel

@@ -371,24 +371,9 @@ void PresenceService::AcceptActivityInvite(ActivityInvite invite, core::Completi
                     });
 }
 
-void PresenceService::SetInviteCreatedCallback(Client::ActivityInviteCallback callback) {
-  std::lock_guard lock(callbacks_->mutex);
-  callbacks_->created =
-      callback ? std::make_shared<Client::ActivityInviteCallback>(std::move(callback)) : nullptr;
-}
-
-void PresenceService::SetInviteUpdatedCallback(Client::ActivityInviteCallback callback) {
-  std::lock_guard lock(callbacks_->mutex);
-  callbacks_->updated =
-      callback ? std::make_shared<Client::ActivityInviteCallback>(std::move(callback)) : nullptr;
-}
-
 void PresenceService::SetJoinCallback(Client::ActivityJoinCallback callback) {
   bool wanted = static_cast<bool>(callback);
-  {
-    std::lock_guard lock(callbacks_->mutex);
-    callbacks_->join = wanted ? std::make_shared<Client::ActivityJoinCallback>(std::move(callback)) : nullptr;
-  }
+  joinCallback_.Set(std::move(callback));
   if (!wanted) return;
   ipc::IpcConnection* ipc = core_.Ipc(core_.applicationId.load());
   if (!ipc) {
@@ -418,12 +403,7 @@ void PresenceService::SubscribeJoin() {
 // --------------------------------------------------------------------------------------------
 
 void PresenceService::OnIpcReady() {
-  bool joinWanted;
-  {
-    std::lock_guard lock(callbacks_->mutex);
-    joinWanted = callbacks_->join != nullptr;
-  }
-  if (joinWanted) SubscribeJoin();
+  if (joinCallback_.IsSet()) SubscribeJoin();
   bool resend;
   {
     std::lock_guard lock(mutex_);
@@ -446,14 +426,7 @@ void PresenceService::OnIpcEvent(const ipc::IpcMessage& message) {
   }
   core_.Log().Secrets().AddSecret(*secret);
   core_.Log().Info("the player joins a friend's activity from the desktop client (ACTIVITY_JOIN)");
-  core::PostEvent(core_.Queue(), [callbacks = callbacks_, secret = std::string(*secret)]() mutable {
-    std::shared_ptr<Client::ActivityJoinCallback> callback;
-    {
-      std::lock_guard lock(callbacks->mutex);
-      callback = callbacks->join;
-    }
-    if (callback) (*callback)(std::move(secret));
-  });
+  joinCallback_.Post(core_.Queue(), std::string(*secret));
 }
 
 void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
@@ -573,14 +546,11 @@ void PresenceService::OnMessageCreate(const json::Value& m) {
 }
 
 void PresenceService::PostInviteEvent(bool created, ActivityInvite invite) {
-  core::PostEvent(core_.Queue(), [callbacks = callbacks_, created, invite = std::move(invite)]() mutable {
-    std::shared_ptr<Client::ActivityInviteCallback> callback;
-    {
-      std::lock_guard lock(callbacks->mutex);
-      callback = created ? callbacks->created : callbacks->updated;
-    }
-    if (callback) (*callback)(std::move(invite));
-  });
+  if (created) {
+    callbacks.inviteCreated.Post(core_.Queue(), std::move(invite));
+  } else {
+    callbacks.inviteUpdated.Post(core_.Queue(), std::move(invite));
+  }
 }
 
 }  // namespace platformpp::presence

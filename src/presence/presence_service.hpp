@@ -7,6 +7,7 @@
 // User callbacks only ever run inside RunCallbacks (Completion, PostEvent).
 
 #include "core/completion.hpp"
+#include "core/registered_callback.hpp"
 #include "gateway/gateway_connection.hpp"
 
 #include <platformpp/activity.hpp>
@@ -48,8 +49,13 @@ class PresenceService {
   void SendActivityInvite(uint64_t userId, std::string content, Done done);
   void SendActivityJoinRequest(uint64_t userId, Done done);
   void AcceptActivityInvite(ActivityInvite invite, core::Completion<std::string> done);
-  void SetInviteCreatedCallback(Client::ActivityInviteCallback callback);
-  void SetInviteUpdatedCallback(Client::ActivityInviteCallback callback);
+  /// The game's callbacks (Client::SetActivityInvite*Callback).
+  struct Callbacks {
+    core::RegisteredCallback<Client::ActivityInviteCallback> inviteCreated;
+    core::RegisteredCallback<Client::ActivityInviteCallback> inviteUpdated;
+  };
+  Callbacks callbacks;
+  /// SetActivityJoinCallback: also subscribes to the desktop client's ACTIVITY_JOIN while one is set.
   void SetJoinCallback(Client::ActivityJoinCallback callback);
 
   /// The Gateway sink (network thread).
@@ -59,12 +65,6 @@ class PresenceService {
   void OnIpcEvent(const ipc::IpcMessage& message);
 
  private:
-  struct Callbacks {
-    std::mutex mutex;
-    std::shared_ptr<Client::ActivityInviteCallback> created, updated;
-    std::shared_ptr<Client::ActivityJoinCallback> join;
-  };
-
   // Sends the kept presence over the Gateway; `done` may be null (re-sends).
   void SendOverGateway(std::shared_ptr<Done> done);
   // Sends the kept activity with SET_ACTIVITY; `done` may be null.
@@ -81,7 +81,7 @@ class PresenceService {
   void PostInviteEvent(bool created, ActivityInvite invite);
 
   core::ClientCore& core_;
-  std::shared_ptr<Callbacks> callbacks_ = std::make_shared<Callbacks>();
+  core::RegisteredCallback<Client::ActivityJoinCallback> joinCallback_;
 
   std::mutex mutex_;
   std::optional<Activity> activity_;  // the game's activity; empty when cleared

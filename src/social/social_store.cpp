@@ -1,5 +1,4 @@
 #include "social/social_store.hpp"
-#include "core/shared_callback.hpp"
 
 #include "core/client_core.hpp"
 #include "presence/activity_json.hpp"
@@ -324,37 +323,22 @@ bool SocialStore::ApplyPresence(const json::Value& presence) {
 }
 
 void SocialStore::Post(std::vector<Pending> events) {
+  core::CallbackQueue& queue = core_.Queue();
   for (const Pending& pending : events) {
-    core::PostEvent(core_.Queue(), [this, pending] {
-      // The callback current at delivery: a new Set*Callback replaces it for what is still queued.
-      std::unique_lock lock(mutex_);
-      switch (pending.event) {
-        case Event::Created: {
-          auto callback = createdCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.userId, pending.platform);
-          break;
-        }
-        case Event::Deleted: {
-          auto callback = deletedCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.userId, pending.platform);
-          break;
-        }
-        case Event::GroupsUpdated: {
-          auto callback = groupsCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.userId);
-          break;
-        }
-        case Event::UserUpdated: {
-          auto callback = userCallback_;
-          lock.unlock();
-          if (callback) (*callback)(pending.userId);
-          break;
-        }
-      }
-    });
+    switch (pending.event) {
+      case Event::Created:
+        callbacks.created.Post(queue, pending.userId, pending.platform);
+        break;
+      case Event::Deleted:
+        callbacks.deleted.Post(queue, pending.userId, pending.platform);
+        break;
+      case Event::GroupsUpdated:
+        callbacks.groupsUpdated.Post(queue, pending.userId);
+        break;
+      case Event::UserUpdated:
+        callbacks.userUpdated.Post(queue, pending.userId);
+        break;
+    }
   }
 }
 
@@ -463,13 +447,13 @@ RelationshipHandle SocialStore::RelationshipHandleOf(uint64_t userId, const Rela
 bool SocialStore::HasCallback(Event event) const {
   switch (event) {
     case Event::Created:
-      return createdCallback_ != nullptr;
+      return callbacks.created.IsSet();
     case Event::Deleted:
-      return deletedCallback_ != nullptr;
+      return callbacks.deleted.IsSet();
     case Event::GroupsUpdated:
-      return groupsCallback_ != nullptr;
+      return callbacks.groupsUpdated.IsSet();
     case Event::UserUpdated:
-      return userCallback_ != nullptr;
+      return callbacks.userUpdated.IsSet();
   }
   return false;
 }
@@ -587,22 +571,6 @@ std::vector<UserApplicationProfileHandle> SocialStore::ApplicationProfiles() con
 std::vector<GuildMinimal> SocialStore::ReadyGuilds() const {
   std::lock_guard lock(mutex_);
   return guilds_;
-}
-
-void SocialStore::SetRelationshipCreatedCallback(Client::RelationshipCreatedCallback callback) {
-  core::ReplaceCallback(mutex_, createdCallback_, std::move(callback));
-}
-
-void SocialStore::SetRelationshipDeletedCallback(Client::RelationshipDeletedCallback callback) {
-  core::ReplaceCallback(mutex_, deletedCallback_, std::move(callback));
-}
-
-void SocialStore::SetRelationshipGroupsUpdatedCallback(Client::RelationshipGroupsUpdatedCallback callback) {
-  core::ReplaceCallback(mutex_, groupsCallback_, std::move(callback));
-}
-
-void SocialStore::SetUserUpdatedCallback(Client::UserUpdatedCallback callback) {
-  core::ReplaceCallback(mutex_, userCallback_, std::move(callback));
 }
 
 }  // namespace platformpp::social

@@ -7,6 +7,7 @@
 // created/deleted (platform, then game), groups updated, user updated. The first READY of a Client loads
 // the state without callbacks; a later READY (a new session) announces what changed since the last one.
 
+#include "core/registered_callback.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
 #include "social/social_json.hpp"
@@ -50,10 +51,14 @@ class SocialStore {
   /// The guilds of the last READY, in its order.
   std::vector<GuildMinimal> ReadyGuilds() const;
 
-  void SetRelationshipCreatedCallback(Client::RelationshipCreatedCallback callback);
-  void SetRelationshipDeletedCallback(Client::RelationshipDeletedCallback callback);
-  void SetRelationshipGroupsUpdatedCallback(Client::RelationshipGroupsUpdatedCallback callback);
-  void SetUserUpdatedCallback(Client::UserUpdatedCallback callback);
+  /// The game's callbacks (Client::SetRelationship*Callback, SetUserUpdatedCallback).
+  struct Callbacks {
+    core::RegisteredCallback<Client::RelationshipCreatedCallback> created;
+    core::RegisteredCallback<Client::RelationshipDeletedCallback> deleted;
+    core::RegisteredCallback<Client::RelationshipGroupsUpdatedCallback> groupsUpdated;
+    core::RegisteredCallback<Client::UserUpdatedCallback> userUpdated;
+  };
+  Callbacks callbacks;
 
  private:
   struct RelationshipRecord {
@@ -109,10 +114,6 @@ class SocialStore {
   std::unordered_map<uint64_t, PresenceRecord> presences_;
   std::vector<UserApplicationProfileHandle> profiles_;
   std::vector<GuildMinimal> guilds_;
-  std::shared_ptr<Client::RelationshipCreatedCallback> createdCallback_;
-  std::shared_ptr<Client::RelationshipDeletedCallback> deletedCallback_;
-  std::shared_ptr<Client::RelationshipGroupsUpdatedCallback> groupsCallback_;
-  std::shared_ptr<Client::UserUpdatedCallback> userCallback_;
 };
 
 }  // namespace platformpp::social

@@ -2,7 +2,7 @@
 
 #include "core/client_core.hpp"
 #include "core/completion.hpp"
-#include "core/shared_callback.hpp"
+#include "core/registered_callback.hpp"
 #include "voice/dave_verification.hpp"
 #include "voice/voice_manager.hpp"
 
@@ -131,14 +131,10 @@ void CallSession::PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVeri
       });
 }
 
-void CallSession::SetE2eeStatusChangedCallback(Call::OnE2eeStatusChanged callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->e2ee, std::move(callback));
-}
-
 void CallSession::SetE2eeLocked(bool active) {
   if (e2eeActive_ == active) return;
   e2eeActive_ = active;
-  Deliver(&Callbacks::e2ee, active);
+  callbacks.e2ee.Post(core_.Queue(), active);
 }
 
 void CallSession::EndDave() {
@@ -192,33 +188,21 @@ void CallSession::SeedParticipants(const std::vector<lobby::VoiceStateRecord>& s
   Announce(changes);
 }
 
-template <class Callback, class... Args>
-void CallSession::Deliver(std::shared_ptr<Callback> Callbacks::*slot, Args... args) {
-  core::PostEvent(core_.Queue(), [callbacks = callbacks_, slot, args...] {
-    std::shared_ptr<Callback> callback;
-    {
-      std::lock_guard lock(callbacks->mutex);
-      callback = (*callbacks).*slot;
-    }
-    if (callback) (*callback)(args...);
-  });
-}
-
 void CallSession::Announce(const CallParticipants::Changes& changes) {
   for (const auto& change : changes) {
     switch (change.kind) {
       case Kind::Added:
-        Deliver(&Callbacks::participant, change.userId, true);
+        callbacks.participant.Post(core_.Queue(), change.userId, true);
         break;
       case Kind::Removed:
         engine_.UnmapUser(mediaId_, change.userId);
-        Deliver(&Callbacks::participant, change.userId, false);
+        callbacks.participant.Post(core_.Queue(), change.userId, false);
         break;
       case Kind::VoiceState:
-        Deliver(&Callbacks::voiceState, change.userId);
+        callbacks.voiceState.Post(core_.Queue(), change.userId);
         break;
       case Kind::Speaking:
-        Deliver(&Callbacks::speaking, change.userId, change.speaking);
+        callbacks.speaking.Post(core_.Queue(), change.userId, change.speaking);
         break;
     }
   }
@@ -302,19 +286,6 @@ std::optional<VoiceStateHandle> CallSession::VoiceState(uint64_t userId) const {
   auto state = participants_.VoiceState(userId);
   if (!state) return std::nullopt;
   return VoiceStateHandle(state->selfMute, state->selfDeaf);
-}
-
-void CallSession::SetStatusChangedCallback(Call::OnStatusChanged callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->status, std::move(callback));
-}
-void CallSession::SetParticipantChangedCallback(Call::OnParticipantChanged callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->participant, std::move(callback));
-}
-void CallSession::SetSpeakingStatusChangedCallback(Call::OnSpeakingStatusChanged callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->speaking, std::move(callback));
-}
-void CallSession::SetOnVoiceStateChangedCallback(Call::OnVoiceStateChanged callback) {
-  core::ReplaceCallback(callbacks_->mutex, callbacks_->voiceState, std::move(callback));
 }
 
 void CallSession::SetSelfMute(bool mute) {
@@ -707,7 +678,7 @@ void CallSession::Shutdown() {
 void CallSession::SetStatusLocked(Call::Status status, Call::Error error, int32_t detail) {
   if (status_ == status && error == Call::Error::None) return;
   status_ = status;
-  Deliver(&Callbacks::status, status, error, detail);
+  callbacks.status.Post(core_.Queue(), status, error, detail);
 }
 
 }  // namespace platformpp::voice

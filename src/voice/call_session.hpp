@@ -16,6 +16,7 @@
 // callbacks are set after StartCall returns, and StartCall itself queues the first events (Joining, the
 // participants already in the call), which the game must not miss.
 
+#include "core/registered_callback.hpp"
 #include "lobby/lobby_json.hpp"
 #include "messaging/retry_timer.hpp"
 #include "voice/call_participants.hpp"
@@ -69,10 +70,15 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   Call::Status Status() const;
   std::vector<uint64_t> Participants() const;
   std::optional<VoiceStateHandle> VoiceState(uint64_t userId) const;
-  void SetStatusChangedCallback(Call::OnStatusChanged callback);
-  void SetParticipantChangedCallback(Call::OnParticipantChanged callback);
-  void SetSpeakingStatusChangedCallback(Call::OnSpeakingStatusChanged callback);
-  void SetOnVoiceStateChangedCallback(Call::OnVoiceStateChanged callback);
+  /// The game's callbacks (Call::Set*Callback).
+  struct Callbacks {
+    core::RegisteredCallback<Call::OnStatusChanged> status;
+    core::RegisteredCallback<Call::OnParticipantChanged> participant;
+    core::RegisteredCallback<Call::OnSpeakingStatusChanged> speaking;
+    core::RegisteredCallback<Call::OnVoiceStateChanged> voiceState;
+    core::RegisteredCallback<Call::OnE2eeStatusChanged> e2ee;
+  };
+  Callbacks callbacks;
 
   void SetSelfMute(bool mute);
   void SetSelfDeaf(bool deaf);
@@ -121,24 +127,11 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   /// `callback` runs once inside RunCallbacks ("" when there is none, also when the Client is destroyed
   /// first). Game thread.
   void PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVerificationCode callback);
-  void SetE2eeStatusChangedCallback(Call::OnE2eeStatusChanged callback);
 
   /// Client destroy: closes the voice gateway; nothing more is reported. Idempotent.
   void Shutdown();
 
  private:
-  /// The game's callbacks, shared with the queued events that read them at delivery (so those events
-  /// outlive the session).
-  struct Callbacks {
-    std::mutex mutex;
-    std::shared_ptr<Call::OnStatusChanged> status;
-    std::shared_ptr<Call::OnParticipantChanged> participant;
-    std::shared_ptr<Call::OnSpeakingStatusChanged> speaking;
-    std::shared_ptr<Call::OnVoiceStateChanged> voiceState;
-    std::shared_ptr<Call::OnE2eeStatusChanged> e2ee;
-  };
-  template <class Callback, class... Args>
-  void Deliver(std::shared_ptr<Callback> Callbacks::*slot, Args... args);
   /// Queues the callbacks of participant changes and forgets the SSRCs of those who left. mutex_ not held.
   void Announce(const CallParticipants::Changes& changes);
 
@@ -183,7 +176,6 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   CallParticipants participants_;
   std::map<uint64_t, bool> localMutes_;
   std::map<uint64_t, float> volumes_;
-  const std::shared_ptr<Callbacks> callbacks_ = std::make_shared<Callbacks>();
 
   // DAVE: created at each Session Description; used on the network thread, read by the game's getters.
   mutable std::mutex daveMutex_;

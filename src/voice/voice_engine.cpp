@@ -104,8 +104,8 @@ struct VoiceEngine::State {
   std::vector<std::unique_ptr<CallMedia>> calls;
   std::array<int16_t, audio::kFrameSamples> capture{};
   std::array<int16_t, audio::kFrameSamples> output{};
-  std::shared_ptr<Client::DeviceChangeCallback> deviceChange;
-  std::shared_ptr<Client::NoAudioInputCallback> noInput;
+  bool deviceChangeWanted = false;  // a device change callback is registered: poll the devices
+  bool noInputWanted = false;
   uint64_t noInputChangesSeen = 0;
   float noInputThreshold = -100.0f;
   Clock::time_point lastFrame{};
@@ -283,23 +283,19 @@ void VoiceEngine::Run() {
     }
     if (processed) publishCounters();
 
-    if (state.audio && state.noInput) {
+    if (state.audio && state.noInputWanted) {
       const uint64_t changes = state.audio->NoInputState().Changes();
       if (changes != state.noInputChangesSeen) {
         state.noInputChangesSeen = changes;
         const bool detected = !state.audio->NoInputState().NoInput();
-        core::PostEvent(core_.Queue(), [cb = state.noInput, detected] { (*cb)(detected); });
+        noInputCallback_.Post(core_.Queue(), detected);
       }
     }
-    if (state.audio && state.deviceChange && now >= state.nextDeviceRefresh) {
+    if (state.audio && state.deviceChangeWanted && now >= state.nextDeviceRefresh) {
       state.nextDeviceRefresh = now + kDeviceRefreshInterval;
       if (state.audio->RefreshDevices()) {
-        auto inputs = ToPublic(state.audio->InputDevices());
-        auto outputs = ToPublic(state.audio->OutputDevices());
-        core::PostEvent(core_.Queue(), [cb = state.deviceChange, inputs = std::move(inputs),
-                                        outputs = std::move(outputs)]() mutable {
-          (*cb)(std::move(inputs), std::move(outputs));
-        });
+        deviceChangeCallback_.Post(core_.Queue(), ToPublic(state.audio->InputDevices()),
+                                   ToPublic(state.audio->OutputDevices()));
       }
     }
 
@@ -506,17 +502,19 @@ void VoiceEngine::SetDevice(bool input, std::string id,
 }
 
 void VoiceEngine::SetDeviceChangeCallback(Client::DeviceChangeCallback callback) {
-  auto shared = callback ? std::make_shared<Client::DeviceChangeCallback>(std::move(callback)) : nullptr;
-  Post([shared = std::move(shared)](State& state) mutable {
-    state.deviceChange = std::move(shared);
+  const bool wanted = static_cast<bool>(callback);
+  deviceChangeCallback_.Set(std::move(callback));
+  Post([wanted](State& state) {
+    state.deviceChangeWanted = wanted;
     state.nextDeviceRefresh = {};
   });
 }
 
 void VoiceEngine::SetNoAudioInputCallback(Client::NoAudioInputCallback callback) {
-  auto shared = callback ? std::make_shared<Client::NoAudioInputCallback>(std::move(callback)) : nullptr;
-  Post([shared = std::move(shared)](State& state) mutable {
-    state.noInput = std::move(shared);
+  const bool wanted = static_cast<bool>(callback);
+  noInputCallback_.Set(std::move(callback));
+  Post([wanted](State& state) {
+    state.noInputWanted = wanted;
     if (state.audio) state.noInputChangesSeen = state.audio->NoInputState().Changes();
   });
 }

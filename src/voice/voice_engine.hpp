@@ -11,6 +11,7 @@
 
 #include "audio/audio_device.hpp"
 #include "audio/audio_processing.hpp"
+#include "core/registered_callback.hpp"
 #include "voice/dave_frame_transforms.hpp"
 #include "voice/ip_discovery.hpp"
 #include "voice/transport_cipher.hpp"
@@ -137,6 +138,8 @@ class VoiceEngine {
   audio::AudioEngine& EnsureAudio(State& state);  // voice thread
 
   core::ClientCore& core_;
+  core::RegisteredCallback<Client::DeviceChangeCallback> deviceChangeCallback_;
+  core::RegisteredCallback<Client::NoAudioInputCallback> noInputCallback_;
   std::mutex commandsMutex_;  // guards commands_ and thread_ start; the voice thread only try_locks it
   std::vector<Command> commands_;
   std::thread thread_;

@@ -88,9 +88,9 @@ std::unique_ptr<platformpp::core::ClientCore> ReadyClient(const std::string& rea
   auto core = std::make_unique<platformpp::core::ClientCore>(options);
   core->applicationId.store(1234567890123456789ULL);
   auto& store = core->Social();
-  store.SetRelationshipCreatedCallback([&events](uint64_t, bool) { ++events; });
-  store.SetRelationshipGroupsUpdatedCallback([&events](uint64_t) { ++events; });
-  store.SetUserUpdatedCallback([&events](uint64_t) { ++events; });
+  store.callbacks.created.Set([&events](uint64_t, bool) { ++events; });
+  store.callbacks.groupsUpdated.Set([&events](uint64_t) { ++events; });
+  store.callbacks.userUpdated.Set([&events](uint64_t) { ++events; });
   store.OnDispatch(Dispatch{"READY", ready, 1});
   core->RunCallbacks();
   return core;

@@ -357,13 +357,13 @@ struct SessionFixture {
   void StartCall() {
     session = std::make_shared<voice::CallSession>(*core, core->Voice().Engine(), *timer, kLobby, kSelf, 1);
     session->SeedParticipants(core->Lobbies().VoiceStates(kLobby).value_or(Records{}));
-    session->SetParticipantChangedCallback([this](uint64_t user, bool added) {
+    session->callbacks.participant.Set([this](uint64_t user, bool added) {
       events.push_back((added ? "joined " : "left ") + std::to_string(user));
     });
-    session->SetSpeakingStatusChangedCallback([this](uint64_t user, bool speaking) {
+    session->callbacks.speaking.Set([this](uint64_t user, bool speaking) {
       events.push_back("speaking " + std::to_string(user) + (speaking ? " on" : " off"));
     });
-    session->SetOnVoiceStateChangedCallback(
+    session->callbacks.voiceState.Set(
         [this](uint64_t user) { events.push_back("voice state " + std::to_string(user)); });
   }
 
@@ -427,7 +427,7 @@ TEST_CASE("a dispatch between the call's registration and the store read is not 
   // dispatches, and the snapshot (which already shows them) changes nothing.
   f.session =
       std::make_shared<voice::CallSession>(*f.core, f.core->Voice().Engine(), *f.timer, kLobby, kSelf, 1);
-  f.session->SetParticipantChangedCallback([&](uint64_t user, bool added) {
+  f.session->callbacks.participant.Set([&](uint64_t user, bool added) {
     f.events.push_back((added ? "joined " : "left ") + std::to_string(user));
   });
   f.Feed("LOBBY_VOICE_STATE_UPDATE", VoiceStateJson(kAda, false));

@@ -83,16 +83,16 @@ struct Fixture {
         },
         LoggingSeverity::Verbose);
     auto& store = Store();
-    store.SetLobbyCreatedCallback([this](uint64_t id) { events.push_back("created " + std::to_string(id)); });
-    store.SetLobbyUpdatedCallback([this](uint64_t id) { events.push_back("updated " + std::to_string(id)); });
-    store.SetLobbyDeletedCallback([this](uint64_t id) { events.push_back("deleted " + std::to_string(id)); });
-    store.SetLobbyMemberAddedCallback([this](uint64_t lobby, uint64_t member) {
+    store.callbacks.created.Set([this](uint64_t id) { events.push_back("created " + std::to_string(id)); });
+    store.callbacks.updated.Set([this](uint64_t id) { events.push_back("updated " + std::to_string(id)); });
+    store.callbacks.deleted.Set([this](uint64_t id) { events.push_back("deleted " + std::to_string(id)); });
+    store.callbacks.memberAdded.Set([this](uint64_t lobby, uint64_t member) {
       events.push_back("added " + std::to_string(lobby) + " " + std::to_string(member));
     });
-    store.SetLobbyMemberUpdatedCallback([this](uint64_t lobby, uint64_t member) {
+    store.callbacks.memberUpdated.Set([this](uint64_t lobby, uint64_t member) {
       events.push_back("member updated " + std::to_string(lobby) + " " + std::to_string(member));
     });
-    store.SetLobbyMemberRemovedCallback([this](uint64_t lobby, uint64_t member) {
+    store.callbacks.memberRemoved.Set([this](uint64_t lobby, uint64_t member) {
       events.push_back("removed " + std::to_string(lobby) + " " + std::to_string(member));
     });
   }
@@ -222,11 +222,11 @@ TEST_CASE("the state is in place before each callback runs") {
   Fixture f;
   f.Feed("READY", Ready({}));
   std::vector<bool> seen;
-  f.Store().SetLobbyCreatedCallback([&](uint64_t id) { seen.push_back(f.Store().Get(id).has_value()); });
-  f.Store().SetLobbyMemberAddedCallback([&](uint64_t lobby, uint64_t member) {
+  f.Store().callbacks.created.Set([&](uint64_t id) { seen.push_back(f.Store().Get(id).has_value()); });
+  f.Store().callbacks.memberAdded.Set([&](uint64_t lobby, uint64_t member) {
     seen.push_back(f.Store().Get(lobby)->GetLobbyMemberHandle(member).has_value());
   });
-  f.Store().SetLobbyDeletedCallback([&](uint64_t id) { seen.push_back(!f.Store().Get(id)); });
+  f.Store().callbacks.deleted.Set([&](uint64_t id) { seen.push_back(!f.Store().Get(id)); });
   f.Feed("LOBBY_CREATE", Lobby(kLobby, {Member(kSelf, "player")}));
   f.Feed("LOBBY_MEMBER_ADD", MemberEvent(kLobby, Member(kBob, "bob")));
   f.core->RunCallbacks();
@@ -307,7 +307,7 @@ TEST_CASE("a callback set later replaces the earlier one for what is still queue
   f.Feed("READY", Ready({}));
   f.Feed("LOBBY_CREATE", Lobby(kLobby, {Member(kSelf, "player")}));
   int later = 0;
-  f.Store().SetLobbyCreatedCallback([&](uint64_t) { ++later; });
+  f.Store().callbacks.created.Set([&](uint64_t) { ++later; });
   CHECK(f.Drain().empty());
   CHECK(later == 1);
 }

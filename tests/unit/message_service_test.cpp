@@ -83,11 +83,11 @@ struct Fixture {
           if (severity >= LoggingSeverity::Warning) warnings.push_back(std::move(message));
         },
         LoggingSeverity::Verbose);
-    Service().SetMessageCreatedCallback(
+    Service().callbacks.created.Set(
         [this](uint64_t id) { events.push_back("created " + std::to_string(id)); });
-    Service().SetMessageUpdatedCallback(
+    Service().callbacks.updated.Set(
         [this](uint64_t id) { events.push_back("updated " + std::to_string(id)); });
-    Service().SetMessageDeletedCallback([this](uint64_t id, uint64_t channel) {
+    Service().callbacks.deleted.Set([this](uint64_t id, uint64_t channel) {
       events.push_back("deleted " + std::to_string(id) + " in " + std::to_string(channel));
     });
     Feed("READY", Ready());
@@ -275,12 +275,12 @@ TEST_CASE("callbacks replaced or cleared before delivery") {
   Fixture f;
   f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(10, kLobby, kBob, "a"));
   int calls = 0;
-  f.Service().SetMessageCreatedCallback([&](uint64_t) { ++calls; });
+  f.Service().callbacks.created.Set([&](uint64_t) { ++calls; });
   f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(11, kLobby, kBob, "b"));
   f.core->RunCallbacks();
   CHECK(calls == 2);
   CHECK(f.events.empty());
-  f.Service().SetMessageCreatedCallback(nullptr);
+  f.Service().callbacks.created.Set(nullptr);
   f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(12, kLobby, kBob, "c"));
   f.core->RunCallbacks();
   CHECK(calls == 2);

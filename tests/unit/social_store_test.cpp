@@ -101,15 +101,15 @@ struct Fixture {
         },
         LoggingSeverity::Verbose);
     auto& store = Store();
-    store.SetRelationshipCreatedCallback([this](uint64_t id, bool platform) {
+    store.callbacks.created.Set([this](uint64_t id, bool platform) {
       events.push_back("created " + std::to_string(id) + (platform ? " platform" : " game"));
     });
-    store.SetRelationshipDeletedCallback([this](uint64_t id, bool platform) {
+    store.callbacks.deleted.Set([this](uint64_t id, bool platform) {
       events.push_back("deleted " + std::to_string(id) + (platform ? " platform" : " game"));
     });
-    store.SetRelationshipGroupsUpdatedCallback(
+    store.callbacks.groupsUpdated.Set(
         [this](uint64_t id) { events.push_back("groups " + std::to_string(id)); });
-    store.SetUserUpdatedCallback([this](uint64_t id) { events.push_back("user " + std::to_string(id)); });
+    store.callbacks.userUpdated.Set([this](uint64_t id) { events.push_back("user " + std::to_string(id)); });
   }
   social::SocialStore& Store() { return core->Social(); }
   void Feed(std::string_view type, const std::string& data) {
@@ -225,7 +225,7 @@ TEST_CASE("a friend starting the game moves to OnlinePlayingGame, then the callb
   Fixture f;
   f.Feed("READY", Ready());
   std::vector<Ids> seenInCallback;
-  f.Store().SetRelationshipGroupsUpdatedCallback([&](uint64_t id) {
+  f.Store().callbacks.groupsUpdated.Set([&](uint64_t id) {
     f.events.push_back("groups " + std::to_string(id));
     // State is updated before the callback is queued.
     seenInCallback.push_back(f.Group(RelationshipGroupType::OnlinePlayingGame));
@@ -495,14 +495,14 @@ TEST_CASE("guild channels are sorted as the desktop client lists them") {
 TEST_CASE("callbacks replaced or cleared before delivery") {
   Fixture f;
   f.Feed("READY", Ready());
-  f.Store().SetUserUpdatedCallback(nullptr);
-  f.Store().SetRelationshipGroupsUpdatedCallback(nullptr);
+  f.Store().callbacks.userUpdated.Set(nullptr);
+  f.Store().callbacks.groupsUpdated.Set(nullptr);
   f.Feed("PRESENCE_UPDATE", Presence(kBob, "offline"));
   CHECK(f.Drain().empty());
   int calls = 0;
-  f.Store().SetUserUpdatedCallback([&](uint64_t) { ++calls; });
+  f.Store().callbacks.userUpdated.Set([&](uint64_t) { ++calls; });
   f.Feed("PRESENCE_UPDATE", Presence(kBob, "online"));
-  f.Store().SetUserUpdatedCallback([&](uint64_t) { calls += 10; });
+  f.Store().callbacks.userUpdated.Set([&](uint64_t) { calls += 10; });
   f.core->RunCallbacks();
   CHECK(calls == 10);
 }
