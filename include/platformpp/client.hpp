@@ -68,7 +68,7 @@ struct ClientOptions {
   bool ipcEnabled = true;
 };
 
-namespace core {
+namespace client {
 class ClientCore;
 }
 
@@ -563,7 +563,7 @@ class Client {
   explicit operator bool() const noexcept { return core_ != nullptr; }
 
  private:
-  std::shared_ptr<core::ClientCore> core_;
+  std::shared_ptr<client::ClientCore> core_;
 };
 
 }  // namespace platformpp

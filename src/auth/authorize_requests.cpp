@@ -8,7 +8,8 @@ constexpr auto kSubscribeTimeout = std::chrono::seconds(10);
 constexpr const char* kEvent = "AUTHORIZE_REQUEST";
 }  // namespace
 
-AuthorizeRequests::AuthorizeRequests(core::ClientCore& core) : core_(core) {}
+AuthorizeRequests::AuthorizeRequests(core::Runtime& runtime, ipc::IpcLink& ipc)
+    : runtime_(runtime), ipc_(ipc) {}
 
 void AuthorizeRequests::Register(std::function<void()> callback) {
   if (!callback) return Remove();
@@ -17,7 +18,7 @@ void AuthorizeRequests::Register(std::function<void()> callback) {
     slot_->callback = std::make_shared<std::function<void()>>(std::move(callback));
   }
   if (!Resume()) {
-    core_.Log().Warning(
+    runtime_.Log().Warning(
         "RegisterAuthorizeRequestCallback: no desktop client connection yet (IPC disabled, or no application "
         "id: the subscription starts with SetApplicationId)");
   }
@@ -28,7 +29,7 @@ bool AuthorizeRequests::Resume() {
     std::lock_guard lock(slot_->mutex);
     if (!slot_->callback) return true;
   }
-  ipc::IpcConnection* ipc = core_.Ipc(core_.applicationId.load());
+  ipc::IpcConnection* ipc = ipc_.Connection(runtime_.applicationId.load());
   if (!ipc) return false;
   ipc->Start();
   // When READY already, subscribe now; otherwise (and after every reconnect) OnIpcReady does.
@@ -44,7 +45,7 @@ void AuthorizeRequests::Remove() {
     slot_->callback.reset();
   }
   if (!had) return;
-  if (ipc::IpcConnection* ipc = core_.ExistingIpc(); ipc && ipc->IsReady()) Subscribe(false);
+  if (ipc::IpcConnection* ipc = ipc_.Existing(); ipc && ipc->IsReady()) Subscribe(false);
 }
 
 void AuthorizeRequests::OnIpcReady() {
@@ -58,8 +59,8 @@ void AuthorizeRequests::OnIpcReady() {
 
 void AuthorizeRequests::OnIpcEvent(const ipc::IpcMessage& message) {
   if (!message.evt || *message.evt != kEvent) return;
-  core_.Log().Info("the desktop client asks to link this game (AUTHORIZE_REQUEST)");
-  core::PostEvent(core_.Queue(), [slot = slot_] {
+  runtime_.Log().Info("the desktop client asks to link this game (AUTHORIZE_REQUEST)");
+  core::PostEvent(runtime_.Queue(), [slot = slot_] {
     std::shared_ptr<std::function<void()>> callback;
     {
       std::lock_guard lock(slot->mutex);
@@ -70,11 +71,11 @@ void AuthorizeRequests::OnIpcEvent(const ipc::IpcMessage& message) {
 }
 
 void AuthorizeRequests::Subscribe(bool subscribe) {
-  ipc::IpcConnection* ipc = core_.ExistingIpc();
+  ipc::IpcConnection* ipc = ipc_.Existing();
   if (!ipc) return;
   const char* cmd = subscribe ? "SUBSCRIBE" : "UNSUBSCRIBE";
   ipc->Send(cmd, "{}", std::string(kEvent), kSubscribeTimeout,
-            [logger = core_.LoggerPtr(), cmd](ipc::IpcReply reply) {
+            [logger = runtime_.LoggerPtr(), cmd](ipc::IpcReply reply) {
               if (!reply.ok) {
                 logger->Warning(std::string("IPC: ") + cmd + " " + kEvent + " failed (" +
                                 std::to_string(reply.errorCode) + "): " + reply.message);

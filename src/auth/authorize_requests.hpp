@@ -3,7 +3,8 @@
 // AUTHORIZE_REQUEST over IPC, renewed on every READY because the desktop client forgets subscriptions when it
 // quits or restarts (seed, RPC events), and each AUTHORIZE_REQUEST event delivered inside RunCallbacks.
 
-#include "core/client_core.hpp"
+#include "core/runtime.hpp"
+#include "ipc/ipc_link.hpp"
 
 #include <functional>
 #include <memory>
@@ -17,7 +18,7 @@ namespace platformpp::auth {
 
 class AuthorizeRequests {
  public:
-  explicit AuthorizeRequests(core::ClientCore& core);
+  AuthorizeRequests(core::Runtime& runtime, ipc::IpcLink& ipc);
 
   /// Game thread. Replaces the callback and makes sure the desktop client hears of the subscription.
   void Register(std::function<void()> callback);
@@ -34,7 +35,8 @@ class AuthorizeRequests {
  private:
   void Subscribe(bool subscribe);
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
+  ipc::IpcLink& ipc_;
   // Shared with queued deliveries, so an event queued before Remove finds no callback when it runs.
   struct Slot {
     std::mutex mutex;

@@ -59,7 +59,8 @@ bool OpenWithSystemBrowser(const std::string& url) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-Authorizer::Authorizer(core::ClientCore& core) : core_(core) {}
+Authorizer::Authorizer(core::Runtime& runtime, net::HttpClient& http, ipc::IpcLink& ipc)
+    : runtime_(runtime), http_(http), ipc_(ipc) {}
 
 Authorizer::~Authorizer() {
   Shutdown();
@@ -80,7 +81,7 @@ void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completio
     completion(Failed(ErrorType::ValidationError, std::move(message)), {}, {});
   };
   if (!args) return fail("args: not a valid AuthorizationArgs (nullobj)");
-  uint64_t applicationId = args.ClientId() ? args.ClientId() : core_.applicationId.load();
+  uint64_t applicationId = args.ClientId() ? args.ClientId() : runtime_.applicationId.load();
   if (applicationId == 0) return fail("args.ClientId: not set (set it or call SetApplicationId)");
   if (args.Scopes().empty()) return fail("args.Scopes: required (e.g. GetDefaultCommunicationScopes())");
   if (args.State() && args.State()->empty()) return fail("args.State: must not be empty when set");
@@ -91,7 +92,7 @@ void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completio
   pending->completion = std::move(completion);
   // At least 128 bits, checked when the code comes back.
   pending->state = args.State() ? *args.State() : SecureRandomToken(24);
-  core_.Log().Secrets().AddSecret(pending->state);
+  runtime_.Log().Secrets().AddSecret(pending->state);
   pending->args = std::move(args);
   pending->applicationId = applicationId;
   {
@@ -100,14 +101,14 @@ void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completio
   }
 
   // The desktop client first, when one answers; the browser otherwise.
-  ipc::IpcConnection* ipc = core_.Ipc(applicationId);
+  ipc::IpcConnection* ipc = ipc_.Connection(applicationId);
   if (!ipc) return StartBrowser(pending);
   std::weak_ptr<Pending> weak = pending;
   ipc->WhenSettled([this, weak, ipc](bool ready) {
     auto which = weak.lock();
     if (!which) return;
     if (ready) return AuthorizeOverIpc(which, *ipc);
-    core::PostEvent(core_.Queue(), [this, weak] {
+    core::PostEvent(runtime_.Queue(), [this, weak] {
       if (auto still = weak.lock()) StartBrowser(still);
     });
   });
@@ -140,9 +141,9 @@ void Authorizer::AuthorizeOverIpc(const std::shared_ptr<Pending>& pending, ipc::
   if (args.IntegrationType())
     body.AddMember("integration_type", static_cast<int>(*args.IntegrationType()), a);
 
-  core_.Log().Info("Authorize: asking the desktop client");
+  runtime_.Log().Info("Authorize: asking the desktop client");
   std::weak_ptr<Pending> weak = pending;
-  ipc.Send("AUTHORIZE", json::Serialize(body), std::nullopt, core_.Options().authorizeTimeout,
+  ipc.Send("AUTHORIZE", json::Serialize(body), std::nullopt, runtime_.Options().authorizeTimeout,
            [this, weak](ipc::IpcReply reply) {
              auto which = weak.lock();
              if (!which) return;
@@ -150,8 +151,8 @@ void Authorizer::AuthorizeOverIpc(const std::shared_ptr<Pending>& pending, ipc::
              if (reply.errorCode == ipc::IpcReply::kNotConnected ||
                  reply.errorCode == ipc::IpcReply::kConnectionLost) {
                // The desktop client went away before it answered: the browser can still do it.
-               core_.Log().Warning("Authorize: the desktop client went away; trying the browser");
-               core::PostEvent(core_.Queue(), [this, weak] {
+               runtime_.Log().Warning("Authorize: the desktop client went away; trying the browser");
+               core::PostEvent(runtime_.Queue(), [this, weak] {
                  if (auto still = weak.lock()) StartBrowser(still);
                });
                return;
@@ -193,7 +194,7 @@ void Authorizer::FinishFromIpc(const std::shared_ptr<Pending>& which, const std:
     return Finish(which,
                   Failed(ErrorType::AuthorizationFailed, "the desktop client's answer carries no code"), {});
   }
-  core_.Log().Secrets().AddSecret(code);
+  runtime_.Log().Secrets().AddSecret(code);
   Finish(which, {}, std::move(code));
 }
 
@@ -210,7 +211,7 @@ void Authorizer::StartBrowser(const std::shared_ptr<Pending>& pending) {
   std::unique_ptr<net::LoopbackRedirectListener> listener;
   try {
     listener = std::make_unique<net::LoopbackRedirectListener>(
-        core_.Io(),
+        runtime_.Io(),
         [this, finish, state = pending->state](const std::string& target) {
           std::string_view path = std::string_view(target).substr(0, target.find('?'));
           if (path != "/callback") return false;
@@ -228,12 +229,12 @@ void Authorizer::StartBrowser(const std::shared_ptr<Pending>& pending) {
           } else if (!code || code->empty()) {
             finish(Failed(ErrorType::AuthorizationFailed, "the redirect carries no code"), {});
           } else {
-            core_.Log().Secrets().AddSecret(*code);
+            runtime_.Log().Secrets().AddSecret(*code);
             finish({}, std::move(*code));
           }
           return true;
         },
-        core_.Options().authorizeTimeout,
+        runtime_.Options().authorizeTimeout,
         [finish] {
           finish(Failed(ErrorType::AuthorizationFailed, "Authorize timed out waiting for the browser"), {});
         });
@@ -254,7 +255,7 @@ void Authorizer::StartBrowser(const std::shared_ptr<Pending>& pending) {
   }
   if (!pending->listener) return StopRetired();
 
-  std::string url = core_.Options().webBase + "/oauth2/authorize?response_type=code&client_id=" +
+  std::string url = runtime_.Options().webBase + "/oauth2/authorize?response_type=code&client_id=" +
                     std::to_string(pending->applicationId) + "&scope=" + net::UrlEncode(args.Scopes()) +
                     "&state=" + net::UrlEncode(pending->state) +
                     "&redirect_uri=" + net::UrlEncode(redirectUri);
@@ -266,9 +267,9 @@ void Authorizer::StartBrowser(const std::shared_ptr<Pending>& pending) {
   if (args.IntegrationType())
     url += "&integration_type=" + std::to_string(static_cast<int>(*args.IntegrationType()));
 
-  core_.Log().Info("Authorize: waiting for the browser on " + redirectUri);
+  runtime_.Log().Info("Authorize: waiting for the browser on " + redirectUri);
   // The opener is the game's code (or starts a browser): it runs inside RunCallbacks like every callback.
-  core::PostEvent(core_.Queue(), [this, opener, url, weak] {
+  core::PostEvent(runtime_.Queue(), [this, opener, url, weak] {
     bool opened = opener ? (*opener)(url) : OpenWithSystemBrowser(url);
     if (auto which = weak.lock(); which && !opened) {
       Finish(which, Failed(ErrorType::AuthorizationFailed, "no browser could be opened for Authorize"), {});
@@ -286,7 +287,7 @@ void Authorizer::Finish(const std::shared_ptr<Pending>& which, ClientResult resu
   }
   which->completion(std::move(result), std::move(code), which->redirectUri);
   // Stop the retired listener from the game thread, once it gets there.
-  core::PostEvent(core_.Queue(), [this] { StopRetired(); });
+  core::PostEvent(runtime_.Queue(), [this] { StopRetired(); });
 }
 
 void Authorizer::StopRetired() {

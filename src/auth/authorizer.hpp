@@ -4,7 +4,9 @@
 // code taken from the redirect. The state is checked either way. At most one at a time: a new Authorize ends
 // the previous one with Aborted.
 
-#include "core/client_core.hpp"
+#include "core/runtime.hpp"
+#include "ipc/ipc_link.hpp"
+#include "net/http_client.hpp"
 
 #include <platformpp/authorization.hpp>
 
@@ -37,7 +39,7 @@ bool OpenWithSystemBrowser(const std::string& url);
 
 class Authorizer {
  public:
-  explicit Authorizer(core::ClientCore& core);
+  Authorizer(core::Runtime& runtime, net::HttpClient& http, ipc::IpcLink& ipc);
   ~Authorizer();
 
   void SetUrlOpener(UrlOpener opener);
@@ -59,7 +61,9 @@ class Authorizer {
   void Finish(const std::shared_ptr<Pending>& which, ClientResult result, std::string code);
   void StopRetired();  // not on the network thread
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
+  net::HttpClient& http_;
+  ipc::IpcLink& ipc_;
   std::mutex mutex_;
   std::shared_ptr<Pending> pending_;
   std::shared_ptr<UrlOpener> opener_;

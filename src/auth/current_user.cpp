@@ -8,18 +8,18 @@ std::string AuthorizationHeader(AuthorizationTokenType tokenType, const std::str
   return tokenType == AuthorizationTokenType::Bearer ? "Bearer " + token : token;
 }
 
-void FetchCurrentUser(core::ClientCore& core, AuthorizationTokenType tokenType, std::string token,
-                      core::Completion<uint64_t, std::string> completion) {
+void FetchCurrentUser(core::Runtime& runtime, net::HttpClient& http, AuthorizationTokenType tokenType,
+                      std::string token, core::Completion<uint64_t, std::string> completion) {
   if (token.empty()) {
     completion(ClientResult::Failure(ErrorType::ValidationError, "token: must not be empty"), 0, {});
     return;
   }
-  core.Log().Secrets().AddSecret(token);
+  runtime.Log().Secrets().AddSecret(token);
   net::HttpRequest request;
-  request.url = core.ApiUrl("/users/@me");
+  request.url = runtime.ApiUrl("/users/@me");
   request.headers.emplace_back("Authorization", AuthorizationHeader(tokenType, token));
-  core.Http().Send(std::move(request), [completion = std::make_shared<decltype(completion)>(
-                                            std::move(completion))](net::HttpResponse response) {
+  http.Send(std::move(request), [completion = std::make_shared<decltype(completion)>(std::move(completion))](
+                                    net::HttpResponse response) {
     // The user object fits this buffer: parsing it then allocates nothing (the pool's default first chunk
     // is a 64 KiB malloc and free per response).
     char pool[2048];

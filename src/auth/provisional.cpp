@@ -24,12 +24,12 @@ std::string PartnerBody(uint64_t applicationId, AuthenticationExternalAuthType t
   return json::Serialize(body);
 }
 
-net::HttpRequest PartnerPost(core::ClientCore& core, std::string_view path, uint64_t applicationId,
+net::HttpRequest PartnerPost(core::Runtime& runtime, std::string_view path, uint64_t applicationId,
                              AuthenticationExternalAuthType type, const std::string& token) {
-  core.Log().Secrets().AddSecret(token);
+  runtime.Log().Secrets().AddSecret(token);
   net::HttpRequest request;
   request.method = "POST";
-  request.url = core.ApiUrl(path);
+  request.url = runtime.ApiUrl(path);
   request.contentType = "application/json";
   request.body = PartnerBody(applicationId, type, token);
   return request;
@@ -46,34 +46,35 @@ std::string_view Trimmed(std::string_view text) {
 
 }  // namespace
 
-void GetProvisionalToken(core::ClientCore& core, uint64_t applicationId, AuthenticationExternalAuthType type,
-                         std::string externalAuthToken, TokenCompletion completion) {
-  auto request = PartnerPost(core, "/partner-sdk/token", applicationId, type, externalAuthToken);
+void GetProvisionalToken(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId,
+                         AuthenticationExternalAuthType type, std::string externalAuthToken,
+                         TokenCompletion completion) {
+  auto request = PartnerPost(runtime, "/partner-sdk/token", applicationId, type, externalAuthToken);
   auto shared = std::make_shared<TokenCompletion>(std::move(completion));
-  core.Http().Send(std::move(request), [&core, shared, type](net::HttpResponse response) {
-    CompleteFromTokenResponse(core, net::ResultOf(response), response, *shared,
-                              [&core, type](const std::string& refresh) {
+  http.Send(std::move(request), [&runtime, shared, type](net::HttpResponse response) {
+    CompleteFromTokenResponse(runtime, net::ResultOf(response), response, *shared,
+                              [&runtime, type](const std::string& refresh) {
                                 if (type == AuthenticationExternalAuthType::OIDC)
-                                  core.credentials.NoteReauthenticateOnly(refresh);
+                                  runtime.credentials.NoteReauthenticateOnly(refresh);
                               });
   });
 }
 
-void UnmergeIntoProvisionalAccount(core::ClientCore& core, uint64_t applicationId,
+void UnmergeIntoProvisionalAccount(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId,
                                    AuthenticationExternalAuthType type, std::string externalAuthToken,
                                    core::Completion<> completion) {
-  auto request =
-      PartnerPost(core, "/partner-sdk/provisional-accounts/unmerge", applicationId, type, externalAuthToken);
+  auto request = PartnerPost(runtime, "/partner-sdk/provisional-accounts/unmerge", applicationId, type,
+                             externalAuthToken);
   auto shared = std::make_shared<core::Completion<>>(std::move(completion));
-  core.Http().Send(std::move(request), [&core, shared](net::HttpResponse response) {
+  http.Send(std::move(request), [&runtime, shared](net::HttpResponse response) {
     ClientResult result = net::ResultOf(response);
     // The merged platform account's tokens for this game are gone now.
-    if (result.Successful()) core.credentials.Clear();
+    if (result.Successful()) runtime.credentials.Clear();
     (*shared)(std::move(result));
   });
 }
 
-void UpdateProvisionalAccountDisplayName(core::ClientCore& core, std::string name,
+void UpdateProvisionalAccountDisplayName(core::Runtime& runtime, net::HttpClient& http, std::string name,
                                          core::Completion<> completion) {
   auto invalid = [&](const char* message) {
     completion(ClientResult::Failure(ErrorType::ValidationError, message));
@@ -82,7 +83,7 @@ void UpdateProvisionalAccountDisplayName(core::ClientCore& core, std::string nam
   auto length = core::CountCodePoints(trimmed);
   if (!length) return invalid("name: not valid UTF-8");
   if (*length < 1 || *length > 32) return invalid("name: 1 to 32 characters");
-  auto credentials = core.credentials.Get();
+  auto credentials = runtime.credentials.Get();
   if (!credentials) return invalid("no token: call UpdateToken with the provisional account's token first");
 
   json::Document body(rapidjson::kObjectType);
@@ -91,13 +92,12 @@ void UpdateProvisionalAccountDisplayName(core::ClientCore& core, std::string nam
                  json::Value(trimmed.data(), static_cast<rapidjson::SizeType>(trimmed.size()), a), a);
   net::HttpRequest request;
   request.method = "PATCH";
-  request.url = core.ApiUrl("/users/@me");
+  request.url = runtime.ApiUrl("/users/@me");
   request.contentType = "application/json";
   request.body = json::Serialize(body);
   request.headers.emplace_back("Authorization", credentials->Header());
   auto shared = std::make_shared<core::Completion<>>(std::move(completion));
-  core.Http().Send(std::move(request),
-                   [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+  http.Send(std::move(request), [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
 }
 
 }  // namespace platformpp::auth

@@ -12,16 +12,16 @@ namespace {
 
 constexpr const char* kFormContentType = "application/x-www-form-urlencoded";
 
-net::HttpRequest FormPost(core::ClientCore& core, std::string_view path, const FormFields& fields) {
+net::HttpRequest FormPost(core::Runtime& runtime, std::string_view path, const FormFields& fields) {
   net::HttpRequest request;
   request.method = "POST";
-  request.url = core.ApiUrl(path);
+  request.url = runtime.ApiUrl(path);
   request.contentType = kFormContentType;
   request.body = FormEncode(fields);
   for (const auto& [name, value] : fields) {
     if (name == "code" || name == "code_verifier" || name == "refresh_token" || name == "token" ||
         name == "client_secret" || name == "external_auth_token" || name == "subject_token") {
-      core.Log().Secrets().AddSecret(value);
+      runtime.Log().Secrets().AddSecret(value);
     }
   }
   return request;
@@ -57,7 +57,7 @@ ClientResult TokenEndpointResult(const net::HttpResponse& response) {
   return ClientResult(std::move(details));
 }
 
-void CompleteFromTokenResponse(core::ClientCore& core, ClientResult result, const net::HttpResponse& response,
+void CompleteFromTokenResponse(core::Runtime& runtime, ClientResult result, const net::HttpResponse& response,
                                TokenCompletion& completion,
                                const std::function<void(const std::string&)>& onRefreshToken) {
   auto fail = [&](ClientResult failure) {
@@ -73,12 +73,12 @@ void CompleteFromTokenResponse(core::ClientCore& core, ClientResult result, cons
                                       "malformed response: token response without access_token"));
   }
   std::string refresh(json::GetString(body, "refresh_token").value_or(""));
-  core.Log().Secrets().AddSecret(*access);
-  core.Log().Secrets().AddSecret(refresh);
-  if (auto id = json::GetString(body, "id_token")) core.Log().Secrets().AddSecret(*id);
+  runtime.Log().Secrets().AddSecret(*access);
+  runtime.Log().Secrets().AddSecret(refresh);
+  if (auto id = json::GetString(body, "id_token")) runtime.Log().Secrets().AddSecret(*id);
   int64_t expiresIn = std::clamp<int64_t>(json::GetInt(body, "expires_in").value_or(0), 0, INT32_MAX);
   if (expiresIn > 0)
-    core.credentials.NoteExpiry(std::string(*access), core.Now() + std::chrono::seconds(expiresIn));
+    runtime.credentials.NoteExpiry(std::string(*access), runtime.Now() + std::chrono::seconds(expiresIn));
   if (!refresh.empty() && onRefreshToken) onRefreshToken(refresh);
   std::string_view type = json::GetString(body, "token_type").value_or("Bearer");
   completion(
@@ -87,22 +87,23 @@ void CompleteFromTokenResponse(core::ClientCore& core, ClientResult result, cons
       static_cast<int32_t>(expiresIn), std::string(json::GetString(body, "scope").value_or("")));
 }
 
-void RequestToken(core::ClientCore& core, FormFields fields, TokenCompletion completion) {
-  net::HttpRequest request = FormPost(core, "/oauth2/token", fields);
+void RequestToken(core::Runtime& runtime, net::HttpClient& http, FormFields fields,
+                  TokenCompletion completion) {
+  net::HttpRequest request = FormPost(runtime, "/oauth2/token", fields);
   auto shared = std::make_shared<TokenCompletion>(std::move(completion));
-  core.Http().Send(std::move(request), [&core, shared](net::HttpResponse response) {
-    CompleteFromTokenResponse(core, TokenEndpointResult(response), response, *shared);
+  http.Send(std::move(request), [&runtime, shared](net::HttpResponse response) {
+    CompleteFromTokenResponse(runtime, TokenEndpointResult(response), response, *shared);
   });
 }
 
-void RevokeToken(core::ClientCore& core, uint64_t applicationId, std::string token,
+void RevokeToken(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId, std::string token,
                  core::Completion<> completion) {
-  net::HttpRequest request = FormPost(core, "/oauth2/token/revoke",
+  net::HttpRequest request = FormPost(runtime, "/oauth2/token/revoke",
                                       {{"token", token}, {"client_id", std::to_string(applicationId)}});
   auto shared = std::make_shared<core::Completion<>>(std::move(completion));
-  core.Http().Send(std::move(request), [&core, shared, token](net::HttpResponse response) {
+  http.Send(std::move(request), [&runtime, shared, token](net::HttpResponse response) {
     ClientResult result = TokenEndpointResult(response);
-    if (result.Successful()) core.credentials.ClearIf(token);  // a revoked token is no use to the Client
+    if (result.Successful()) runtime.credentials.ClearIf(token);  // a revoked token is no use to the Client
     (*shared)(std::move(result));
   });
 }

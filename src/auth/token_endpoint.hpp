@@ -1,7 +1,8 @@
 #pragma once
 // The OAuth2 token endpoint (POST /oauth2/token, form-encoded) and revocation (POST /oauth2/token/revoke).
 
-#include "core/client_core.hpp"
+#include "core/runtime.hpp"
+#include "net/http_client.hpp"
 #include "net/http_types.hpp"
 
 #include <platformpp/client.hpp>
@@ -27,15 +28,16 @@ ClientResult TokenEndpointResult(const net::HttpResponse& response);
 /// Completes `completion` from a token response (`{access_token, refresh_token?, id_token?, token_type,
 /// expires_in, scope}`) whose status has already been checked into `result`: registers its secrets with the
 /// redactor and its expiry with the credentials. `onRefreshToken` sees a returned refresh token first.
-void CompleteFromTokenResponse(core::ClientCore& core, ClientResult result, const net::HttpResponse& response,
+void CompleteFromTokenResponse(core::Runtime& runtime, ClientResult result, const net::HttpResponse& response,
                                TokenCompletion& completion,
                                const std::function<void(const std::string&)>& onRefreshToken = {});
 
 /// Posts `fields` to the token endpoint and completes with the token response. Every secret in the request
 /// and the response is registered with the logger's redactor first.
-void RequestToken(core::ClientCore& core, FormFields fields, TokenCompletion completion);
+void RequestToken(core::Runtime& runtime, net::HttpClient& http, FormFields fields,
+                  TokenCompletion completion);
 
-void RevokeToken(core::ClientCore& core, uint64_t applicationId, std::string token,
+void RevokeToken(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId, std::string token,
                  core::Completion<> completion);
 
 }  // namespace platformpp::auth

@@ -1,7 +1,7 @@
 // platformpp::backend::BackendClient: the game server's lobby and messaging calls with the bot token, over
-// the same core as a Client (core::ClientCore: its HTTP client, callback queue and logger; no Gateway
+// the same core as a Client (client::ClientCore: its HTTP client, callback queue and logger; no Gateway
 // session, no IPC). Rules are checked before anything is sent, as the Client does.
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "core/utf8.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
@@ -183,7 +183,7 @@ class BackendClient::Impl {
     });
   }
 
-  core::ClientCore core;
+  client::ClientCore core;
   std::string authorization;
 };
 
@@ -421,7 +421,7 @@ void BackendClient::GetProvisionalToken(std::string externalUserId,
   body.AddMember("external_user_id", String(externalUserId, a), a);
   if (preferredGlobalName) body.AddMember("preferred_global_name", String(*preferredGlobalName, a), a);
   auto shared = std::make_shared<Done<ProvisionalToken>>(std::move(*done));
-  core::ClientCore& core = impl_->core;
+  client::ClientCore& core = impl_->core;
   impl_->Send(
       "POST", "/partner-sdk/token/bot", json::Serialize(body), [&core, shared](net::HttpResponse response) {
         json::Document document;

@@ -75,6 +75,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
 
   // Set before Connect; read only on the strand afterwards.
   StatusHandler onStatus_;
+  std::atomic<Status>* published_ = nullptr;  // GatewayConnection::CurrentStatus; set at construction
   DispatchSink sink_;
   std::function<void(const ReadyInfo&)> onReady_;
 
@@ -183,6 +184,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     if (status == status_ && error == Error::None) return;
     status_ = status;
     if (shutdown_) return;
+    if (published_) published_->store(status, std::memory_order_release);  // before the handler runs
     logger_->Verbose(std::string("Gateway: status ") + Client::StatusToString(status) +
                      (error != Error::None
                           ? " (" + Client::ErrorToString(error) + ", " + std::to_string(detail) + ")"
@@ -631,7 +633,9 @@ GatewayConnection::GatewayConnection(IoContext& context, std::shared_ptr<core::L
     : context_(context),
       impl_(std::make_shared<Impl>(core::IoContextAccess::Get(context), std::move(logger), http,
                                    std::move(options))),
-      stopped_(impl_->StoppedFuture()) {}
+      stopped_(impl_->StoppedFuture()) {
+  impl_->published_ = &status_;
+}
 
 GatewayConnection::~GatewayConnection() {
   Shutdown();

@@ -16,6 +16,7 @@
 #include "gateway/dispatch.hpp"
 #include "gateway/gateway_payload.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -97,6 +98,9 @@ class GatewayConnection {
   /// new session. Thread-safe.
   void Send(std::string payload, std::function<void(bool sent)> done = {});
 
+  /// The session's status, current before the status handler hears of a change. Any thread.
+  Status CurrentStatus() const noexcept { return status_.load(std::memory_order_acquire); }
+
   /// Closes everything and waits until the network side holds nothing of this connection. Handlers are not
   /// called any more. Must not run on the network thread. Idempotent.
   void Shutdown();
@@ -104,6 +108,7 @@ class GatewayConnection {
  private:
   class Impl;
   IoContext& context_;
+  std::atomic<Status> status_{Status::Disconnected};
   std::shared_ptr<Impl> impl_;
   std::future<void> stopped_;
 };

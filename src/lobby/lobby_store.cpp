@@ -1,6 +1,5 @@
 #include "lobby/lobby_store.hpp"
 
-#include "core/client_core.hpp"
 #include "social/social_store.hpp"
 
 #include <algorithm>
@@ -47,7 +46,8 @@ UserHandle HandleOf(const social::UserRecord& user) {
 
 }  // namespace
 
-LobbyStore::LobbyStore(core::ClientCore& core) : core_(core) {}
+LobbyStore::LobbyStore(core::Runtime& runtime, const social::UserDirectory& users)
+    : runtime_(runtime), users_(users) {}
 LobbyStore::~LobbyStore() = default;
 
 void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
@@ -56,7 +56,8 @@ void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
   std::string error;
   const json::Value* data = dispatch.Data(&error);
   if (data == nullptr) {
-    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error + ")");
+    runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error +
+                           ")");
     return;
   }
   const json::Value& document = *data;
@@ -110,7 +111,7 @@ void LobbyStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
       }
     }
   }
-  if (skipped > 0) core_.Log().Warning("READY: skipped " + std::to_string(skipped) + " malformed lobbies");
+  if (skipped > 0) runtime_.Log().Warning("READY: skipped " + std::to_string(skipped) + " malformed lobbies");
   bool announce = ready_;
   ready_ = true;
   fromAnswer_.clear();
@@ -141,11 +142,11 @@ void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pe
   const char* what = create ? "LOBBY_CREATE" : "LOBBY_UPDATE";
   auto lobby = ParseLobby(d);
   if (!lobby) {
-    core_.Log().Warning(std::string(what) + ": ignored, malformed lobby");
+    runtime_.Log().Warning(std::string(what) + ": ignored, malformed lobby");
     return;
   }
   if (OtherApplication(lobby->applicationId)) {
-    core_.Log().Verbose(std::string(what) + ": ignored, another application's");
+    runtime_.Log().Verbose(std::string(what) + ": ignored, another application's");
     return;
   }
   uint64_t id = lobby->id;
@@ -168,7 +169,7 @@ void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pe
 void LobbyStore::OnVoiceState(const json::Value& d) {
   auto event = ParseVoiceStateEvent(d);
   if (!event) {
-    core_.Log().Warning("LOBBY_VOICE_STATE_UPDATE: ignored, malformed voice state");
+    runtime_.Log().Warning("LOBBY_VOICE_STATE_UPDATE: ignored, malformed voice state");
     return;
   }
   auto lobby = lobbies_.find(event->lobbyId);
@@ -189,7 +190,7 @@ void LobbyStore::OnVoiceState(const json::Value& d) {
 void LobbyStore::OnLobbyDelete(const json::Value& d, std::vector<Pending>& events) {
   auto id = json::GetSnowflake(d, "id");
   if (!id || *id == 0) {
-    core_.Log().Warning("LOBBY_DELETE: ignored, no valid `id`");
+    runtime_.Log().Warning("LOBBY_DELETE: ignored, no valid `id`");
     return;
   }
   Forget(*id);
@@ -200,16 +201,16 @@ void LobbyStore::OnLobbyDelete(const json::Value& d, std::vector<Pending>& event
 void LobbyStore::OnMember(const json::Value& d, std::string_view type, std::vector<Pending>& events) {
   auto event = ParseMemberEvent(d);
   if (!event) {
-    core_.Log().Warning(std::string(type) + ": ignored, malformed lobby member");
+    runtime_.Log().Warning(std::string(type) + ": ignored, malformed lobby member");
     return;
   }
   if (OtherApplication(event->applicationId)) {
-    core_.Log().Verbose(std::string(type) + ": ignored, another application's");
+    runtime_.Log().Verbose(std::string(type) + ": ignored, another application's");
     return;
   }
   auto lobby = lobbies_.find(event->lobbyId);
   if (lobby == lobbies_.end()) {
-    core_.Log().Verbose(std::string(type) + ": ignored, unknown lobby");
+    runtime_.Log().Verbose(std::string(type) + ": ignored, unknown lobby");
     return;
   }
   fromAnswer_.erase(event->lobbyId);
@@ -271,7 +272,7 @@ void LobbyStore::CompareMembers(const LobbyRecord& before, const LobbyRecord& af
 }
 
 bool LobbyStore::OtherApplication(uint64_t applicationId) const {
-  uint64_t ours = core_.applicationId.load();
+  uint64_t ours = runtime_.applicationId.load();
   return ours != 0 && applicationId != 0 && applicationId != ours;
 }
 
@@ -299,7 +300,7 @@ bool LobbyStore::HasCallback(Event event) const {
 }
 
 void LobbyStore::Post(std::vector<Pending> events) {
-  core::CallbackQueue& queue = core_.Queue();
+  core::CallbackQueue& queue = runtime_.Queue();
   for (const Pending& pending : events) {
     switch (pending.event) {
       case Event::Created:
@@ -334,7 +335,7 @@ uint64_t LobbyStore::Generation() const {
 void LobbyStore::ApplyJoined(LobbyRecord lobby, uint64_t generation) {
   // HTTP answers carry no `user`; the player's own membership is live while the session is.
   uint64_t self = 0;
-  if (auto user = core_.Social().CurrentUser()) self = user->Id();
+  if (auto user = users_.CurrentUser()) self = user->Id();
   std::vector<Pending> events;
   {
     std::lock_guard lock(mutex_);
@@ -371,7 +372,7 @@ std::optional<LobbyHandle> LobbyStore::Get(uint64_t lobbyId) const {
     m.metadata = std::move(member.metadata);
     m.flags = member.flags;
     m.connected = member.connected;
-    m.user = core_.Social().User(member.id);
+    m.user = users_.User(member.id);
     if (!m.user && member.user) m.user = HandleOf(*member.user);
     data.members.emplace_back(std::move(m));
   }

@@ -13,9 +13,12 @@
 // as a Warning that names no content).
 
 #include "core/registered_callback.hpp"
+#include "core/runtime.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
+#include "lobby/lobby_directory.hpp"
 #include "lobby/lobby_json.hpp"
+#include "social/user_directory.hpp"
 
 #include <platformpp/client.hpp>
 
@@ -27,15 +30,11 @@
 #include <unordered_set>
 #include <vector>
 
-namespace platformpp::core {
-class ClientCore;
-}
-
 namespace platformpp::lobby {
 
-class LobbyStore {
+class LobbyStore final : public LobbyDirectory {
  public:
-  explicit LobbyStore(core::ClientCore& core);
+  LobbyStore(core::Runtime& runtime, const social::UserDirectory& users);
   ~LobbyStore();
   LobbyStore(const LobbyStore&) = delete;
   LobbyStore& operator=(const LobbyStore&) = delete;
@@ -43,12 +42,12 @@ class LobbyStore {
   /// The Gateway sink (network thread): update the state, then queue the callbacks.
   void OnDispatch(const gateway::Dispatch& dispatch);
 
-  std::optional<LobbyHandle> Get(uint64_t lobbyId) const;
+  std::optional<LobbyHandle> Get(uint64_t lobbyId) const override;
   /// Ids of the known lobbies, ascending.
   std::vector<uint64_t> Ids() const;
   /// Who is in the lobby's call now, as READY, the lobby objects and LOBBY_VOICE_STATE_UPDATE said (a call
   /// starts from it); nullopt for an unknown lobby, or while no payload has said.
-  std::optional<std::vector<VoiceStateRecord>> VoiceStates(uint64_t lobbyId) const;
+  std::optional<std::vector<VoiceStateRecord>> VoiceStates(uint64_t lobbyId) const override;
 
   /// A counter of the dispatches applied so far; take it before sending a request whose answer may be
   /// applied with ApplyJoined.
@@ -97,7 +96,8 @@ class LobbyStore {
 
   void Post(std::vector<Pending> events);
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
+  const social::UserDirectory& users_;
   mutable std::mutex mutex_;
   bool ready_ = false;
   uint64_t generation_ = 0;

@@ -1,8 +1,7 @@
 #include "messaging/message_service.hpp"
 
-#include "core/client_core.hpp"
+#include "core/retry_timer.hpp"
 #include "lobby/lobby_store.hpp"
-#include "messaging/retry_timer.hpp"
 #include "net/http_result.hpp"
 #include "social/social_store.hpp"
 
@@ -49,12 +48,14 @@ std::optional<Kind> KindOf(std::string_view type) {
 
 }  // namespace
 
-MessageService::MessageService(core::ClientCore& core) : core_(core) {
-  timer_ = std::make_unique<RetryTimer>(core.Io());
+MessageService::MessageService(core::Runtime& runtime, net::HttpClient& http,
+                               const social::UserDirectory& users, const lobby::LobbyDirectory& lobbies)
+    : runtime_(runtime), http_(http), users_(users), lobbies_(lobbies) {
+  timer_ = std::make_unique<core::RetryTimer>(runtime.Io());
   outbox_ = std::make_shared<Outbox>(
       OutboxPolicy{},
-      [timer = timer_.get(), logger = core.LoggerPtr()](std::chrono::milliseconds delay,
-                                                        std::function<void()> task) {
+      [timer = timer_.get(), logger = runtime.LoggerPtr()](std::chrono::milliseconds delay,
+                                                           std::function<void()> task) {
         logger->Info(
             "message: no answer from the platform (network error, timeout or 5xx); sending again in " +
             std::to_string(delay.count()) + " ms with the same nonce");
@@ -63,9 +64,14 @@ MessageService::MessageService(core::ClientCore& core) : core_(core) {
       [] { return Outbox::Clock::now(); });
 }
 
-MessageService::MessageService(core::ClientCore& core, OutboxPolicy policy, Outbox::Schedule schedule,
-                               Outbox::Now now)
-    : core_(core), outbox_(std::make_shared<Outbox>(policy, std::move(schedule), std::move(now))) {}
+MessageService::MessageService(core::Runtime& runtime, net::HttpClient& http,
+                               const social::UserDirectory& users, const lobby::LobbyDirectory& lobbies,
+                               OutboxPolicy policy, Outbox::Schedule schedule, Outbox::Now now)
+    : runtime_(runtime),
+      http_(http),
+      users_(users),
+      lobbies_(lobbies),
+      outbox_(std::make_shared<Outbox>(policy, std::move(schedule), std::move(now))) {}
 
 MessageService::~MessageService() {
   Shutdown();
@@ -79,8 +85,8 @@ void MessageService::Shutdown() {
 net::HttpRequest MessageService::Request(std::string method, std::string path, std::string body) const {
   net::HttpRequest request;
   request.method = std::move(method);
-  request.url = core_.ApiUrl(path);
-  if (auto credentials = core_.credentials.Get())
+  request.url = runtime_.ApiUrl(path);
+  if (auto credentials = runtime_.credentials.Get())
     request.headers.emplace_back("Authorization", credentials->Header());
   if (!body.empty()) {
     request.body = std::move(body);
@@ -90,7 +96,7 @@ net::HttpRequest MessageService::Request(std::string method, std::string path, s
 }
 
 uint64_t MessageService::SelfId() const {
-  auto self = core_.Social().CurrentUser();
+  auto self = users_.CurrentUser();
   return self ? self->Id() : 0;
 }
 
@@ -114,19 +120,19 @@ void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, std::string
   auto metadataErrors = CheckMetadata(metadata);
   errors.insert(errors.end(), metadataErrors.begin(), metadataErrors.end());
   if (!errors.empty()) return done(ValidationFailure(std::move(errors)), 0);
-  if (!core_.credentials.Get()) return done(NoToken(), 0);
+  if (!runtime_.credentials.Get()) return done(NoToken(), 0);
 
   std::string body = MessageBody(content, metadata, outbox_->NewNonce());
   auto shared = std::make_shared<SendDone>(std::move(done));
   Outbox::Attempt attempt = [this, kind, target, body = std::move(body)](std::chrono::milliseconds timeout,
                                                                          Outbox::Answer answer) {
-    if (!core_.credentials.Get()) return answer(Refused(NoToken()));
-    timeout = std::min(timeout, core_.Http().Timeout());
+    if (!runtime_.credentials.Get()) return answer(Refused(NoToken()));
+    timeout = std::min(timeout, http_.Timeout());
     auto post = [this, body, timeout, answer](std::string path) {
       net::HttpRequest request = Request("POST", std::move(path), body);
       request.retrySafe = true;  // the nonce with enforce_nonce makes a repeat harmless
       request.timeout = timeout;
-      core_.Http().Send(std::move(request), answer);
+      http_.Send(std::move(request), answer);
     };
     if (kind == Outbox::Kind::Lobby) return post("/lobbies/" + std::to_string(target) + "/messages");
     WithDmChannel(target, timeout,
@@ -181,28 +187,26 @@ void MessageService::WithDmChannel(
   net::HttpRequest request = Request("POST", "/users/@me/channels", body.GetString());
   request.retrySafe = true;  // opening a DM channel twice gives the same channel
   request.timeout = timeout;
-  core_.Http().Send(
-      std::move(request), [this, recipientId, then = std::move(then)](net::HttpResponse response) {
-        if (!response.Ok()) return then(std::nullopt, std::move(response));
-        json::Document document;
-        ClientResult parsed = net::ParseJsonResponse(response, document);
-        auto channelId =
-            parsed.Successful() && document.IsObject() ? json::GetSnowflake(document, "id") : std::nullopt;
-        if (!channelId) {
-          return then(
-              std::nullopt,
-              Refused(parsed.Successful() ? ClientResult::Failure(ErrorType::HTTPError,
+  http_.Send(std::move(request), [this, recipientId, then = std::move(then)](net::HttpResponse response) {
+    if (!response.Ok()) return then(std::nullopt, std::move(response));
+    json::Document document;
+    ClientResult parsed = net::ParseJsonResponse(response, document);
+    auto channelId =
+        parsed.Successful() && document.IsObject() ? json::GetSnowflake(document, "id") : std::nullopt;
+    if (!channelId) {
+      return then(std::nullopt, Refused(parsed.Successful() ? ClientResult::Failure(
+                                                                  ErrorType::HTTPError,
                                                                   "malformed response: DM channel without id")
-                                          : parsed));
-        }
-        {
-          std::lock_guard lock(mutex_);
-          dmChannels_[recipientId] = *channelId;
-          ChannelRecord& channel = channels_[*channelId];
-          channel.otherUserId = recipientId;
-        }
-        then(*channelId, {});
-      });
+                                                            : parsed));
+    }
+    {
+      std::lock_guard lock(mutex_);
+      dmChannels_[recipientId] = *channelId;
+      ChannelRecord& channel = channels_[*channelId];
+      channel.otherUserId = recipientId;
+    }
+    then(*channelId, {});
+  });
 }
 
 // --- Edit, delete, history ---------------------------------------------------------------------------------
@@ -212,34 +216,33 @@ void MessageService::EditUserMessage(uint64_t recipientId, uint64_t messageId, s
   if (recipientId == 0) return done(Required("recipientId"));
   if (messageId == 0) return done(Required("messageId"));
   if (auto errors = CheckContent(content); !errors.empty()) return done(ValidationFailure(std::move(errors)));
-  if (!core_.credentials.Get()) return done(NoToken());
+  if (!runtime_.credentials.Get()) return done(NoToken());
   auto shared = std::make_shared<Done>(std::move(done));
-  WithDmChannel(
-      recipientId, core_.Http().Timeout(),
-      [this, shared, messageId, body = EditBody(content)](std::optional<uint64_t> channelId,
-                                                          net::HttpResponse failed) {
-        if (!channelId) return (*shared)(FailureOf(failed));
-        net::HttpRequest request = Request(
-            "PATCH", "/channels/" + std::to_string(*channelId) + "/messages/" + std::to_string(messageId),
-            body);
-        core_.Http().Send(std::move(request),
-                          [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
-      });
+  WithDmChannel(recipientId, http_.Timeout(),
+                [this, shared, messageId, body = EditBody(content)](std::optional<uint64_t> channelId,
+                                                                    net::HttpResponse failed) {
+                  if (!channelId) return (*shared)(FailureOf(failed));
+                  net::HttpRequest request = Request(
+                      "PATCH",
+                      "/channels/" + std::to_string(*channelId) + "/messages/" + std::to_string(messageId),
+                      body);
+                  http_.Send(std::move(request),
+                             [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+                });
 }
 
 void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done) {
   if (recipientId == 0) return done(Required("recipientId"));
   if (messageId == 0) return done(Required("messageId"));
-  if (!core_.credentials.Get()) return done(NoToken());
+  if (!runtime_.credentials.Get()) return done(NoToken());
   auto shared = std::make_shared<Done>(std::move(done));
-  WithDmChannel(recipientId, core_.Http().Timeout(),
+  WithDmChannel(recipientId, http_.Timeout(),
                 [this, shared, messageId](std::optional<uint64_t> channelId, net::HttpResponse failed) {
                   if (!channelId) return (*shared)(FailureOf(failed));
                   net::HttpRequest request = Request("DELETE", "/channels/" + std::to_string(*channelId) +
                                                                    "/messages/" + std::to_string(messageId));
-                  core_.Http().Send(std::move(request), [shared](net::HttpResponse response) {
-                    (*shared)(net::ResultOf(response));
-                  });
+                  http_.Send(std::move(request),
+                             [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
                 });
 }
 
@@ -247,7 +250,7 @@ void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesD
   if (lobbyId == 0) return done(Required("lobbyId"), {});
   if (auto errors = CheckHistoryLimit(limit); !errors.empty())
     return done(ValidationFailure(std::move(errors)), {});
-  if (!core_.credentials.Get()) return done(NoToken(), {});
+  if (!runtime_.credentials.Get()) return done(NoToken(), {});
   FetchHistory("/lobbies/" + std::to_string(lobbyId) + "/messages?limit=" + std::to_string(limit), limit,
                Source::History, std::make_shared<MessagesDone>(std::move(done)));
 }
@@ -256,9 +259,9 @@ void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, Messag
   if (recipientId == 0) return done(Required("recipientId"), {});
   if (auto errors = CheckHistoryLimit(limit); !errors.empty())
     return done(ValidationFailure(std::move(errors)), {});
-  if (!core_.credentials.Get()) return done(NoToken(), {});
+  if (!runtime_.credentials.Get()) return done(NoToken(), {});
   auto shared = std::make_shared<MessagesDone>(std::move(done));
-  WithDmChannel(recipientId, core_.Http().Timeout(),
+  WithDmChannel(recipientId, http_.Timeout(),
                 [this, shared, limit](std::optional<uint64_t> channelId, net::HttpResponse failed) {
                   if (!channelId) return (*shared)(FailureOf(failed), {});
                   FetchHistory(
@@ -269,13 +272,13 @@ void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, Messag
 
 void MessageService::FetchHistory(std::string path, int32_t limit, Source source,
                                   std::shared_ptr<MessagesDone> done) {
-  core_.Http().Send(Request("GET", std::move(path)), [this, done, limit, source](net::HttpResponse response) {
+  http_.Send(Request("GET", std::move(path)), [this, done, limit, source](net::HttpResponse response) {
     json::Document document;
     ClientResult result = net::ParseJsonResponse(response, document);
     if (result.Successful() && !document.IsArray())
       result = ClientResult::Failure(ErrorType::HTTPError, "malformed response: history is not a list");
     if (!result.Successful()) {
-      if (!done) core_.Log().Warning("message catch-up after a new session failed: " + result.ToString());
+      if (!done) runtime_.Log().Warning("message catch-up after a new session failed: " + result.ToString());
       if (done) (*done)(std::move(result), {});
       return;
     }
@@ -291,7 +294,7 @@ void MessageService::FetchHistory(std::string path, int32_t limit, Source source
       }
     }
     if (skipped > 0)
-      core_.Log().Warning("message history: " + std::to_string(skipped) + " malformed messages skipped");
+      runtime_.Log().Warning("message history: " + std::to_string(skipped) + " malformed messages skipped");
     // Newest first on the wire; the game gets (and the store takes) them oldest first.
     std::sort(messages.begin(), messages.end(),
               [](const ParsedMessage& a, const ParsedMessage& b) { return a.data.id < b.data.id; });
@@ -302,7 +305,7 @@ void MessageService::FetchHistory(std::string path, int32_t limit, Source source
     std::vector<Pending> events;
     for (auto& message : messages) {
       MessageHandle::Data data = message.data;
-      if (auto author = core_.Social().User(data.authorId)) data.author = std::move(author);
+      if (auto author = users_.User(data.authorId)) data.author = std::move(author);
       handles.emplace_back(std::move(data));
       Created(std::move(message), source, events);
     }
@@ -312,10 +315,9 @@ void MessageService::FetchHistory(std::string path, int32_t limit, Source source
 }
 
 void MessageService::GetUserMessageSummaries(SummariesDone done) {
-  if (!core_.credentials.Get()) return done(NoToken(), {});
+  if (!runtime_.credentials.Get()) return done(NoToken(), {});
   auto shared = std::make_shared<SummariesDone>(std::move(done));
-  core_.Http().Send(Request("GET", "/users/@me/message-summaries"), [this,
-                                                                     shared](net::HttpResponse response) {
+  http_.Send(Request("GET", "/users/@me/message-summaries"), [this, shared](net::HttpResponse response) {
     json::Document document;
     ClientResult result = net::ParseJsonResponse(response, document);
     if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -354,13 +356,13 @@ std::optional<MessageHandle> MessageService::Message(uint64_t messageId) const {
     data = it->second.data;
   }
   // The author as the Client knows them now (presence, relationship), else as the message carried them.
-  if (auto author = core_.Social().User(data.authorId)) data.author = std::move(author);
+  if (auto author = users_.User(data.authorId)) data.author = std::move(author);
   return MessageHandle(std::move(data));
 }
 
 std::optional<ChannelHandle> MessageService::Channel(uint64_t channelId) const {
   if (channelId == 0) return std::nullopt;
-  if (auto lobby = core_.Lobbies().Get(channelId)) {
+  if (auto lobby = lobbies_.Get(channelId)) {
     auto linked = lobby->LinkedChannel();
     return ChannelHandle(channelId, linked ? linked->Name() : std::string(), lobby->LobbyMemberIds(),
                          ChannelType::Lobby);
@@ -381,7 +383,7 @@ std::optional<ChannelHandle> MessageService::Channel(uint64_t channelId) const {
     }
   }
   std::string name = carriedName;
-  if (auto user = core_.Social().User(other)) name = user->DisplayName();
+  if (auto user = users_.User(other)) name = user->DisplayName();
   std::vector<uint64_t> recipients;
   if (uint64_t self = SelfId()) recipients.push_back(self);
   if (other != 0) recipients.push_back(other);
@@ -403,7 +405,7 @@ MessageService::ChannelRecord& MessageService::ChannelFor(const ParsedMessage& m
     channel.ephemeral = message.Ephemeral();
     uint64_t other = message.data.recipientId;
     uint64_t self = 0;
-    if (auto user = core_.Social().CurrentUser()) self = user->Id();
+    if (auto user = users_.CurrentUser()) self = user->Id();
     if (self != 0 && message.data.authorId != self) other = message.data.authorId;
     if (other != 0) {
       channel.otherUserId = other;
@@ -494,10 +496,10 @@ void MessageService::CatchUp() {
       channels.emplace_back(id, channel.lobby);
     }
   }
-  if (!core_.credentials.Get()) return;
+  if (!runtime_.credentials.Get()) return;
   for (auto [id, lobby] : channels) {
     // A lobby the player left is not fetched (the store took READY's lobbies before this sink).
-    if (lobby && !core_.Lobbies().Get(id)) continue;
+    if (lobby && !lobbies_.Get(id)) continue;
     std::string path = (lobby ? "/lobbies/" : "/channels/") + std::to_string(id) +
                        "/messages?limit=" + std::to_string(kMaxHistoryLimit);
     FetchHistory(std::move(path), kMaxHistoryLimit, Source::CatchUp, nullptr);
@@ -518,7 +520,7 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
   if (!kind) return;
   const json::Value* data = dispatch.Data();
   if (data == nullptr) {
-    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object");
+    runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object");
     return;
   }
   const json::Value& document = *data;
@@ -530,7 +532,7 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
       auto channelId = json::GetSnowflake(document, "channel_id");
       if (!channelId) channelId = json::GetSnowflake(document, "lobby_id");
       if (!id || !channelId) {
-        core_.Log().Warning(std::string(dispatch.type) + ": ignored, no message or channel id");
+        runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, no message or channel id");
         return;
       }
       Deleted(*id, *channelId, events);
@@ -544,7 +546,7 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
       }
       auto message = ParseMessage(document, SelfId());
       if (!message || (lobby && !message->data.lobbyId)) {
-        core_.Log().Warning(std::string(dispatch.type) + ": ignored, not a well-formed message");
+        runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, not a well-formed message");
         return;
       }
       if (message->invite) return;  // an activity invite: the presence service's
@@ -559,7 +561,7 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
 }
 
 void MessageService::Post(std::vector<Pending> events) {
-  core::CallbackQueue& queue = core_.Queue();
+  core::CallbackQueue& queue = runtime_.Queue();
   for (const Pending& pending : events) {
     switch (pending.event) {
       case Event::Created:

@@ -13,10 +13,14 @@
 
 #include "core/completion.hpp"
 #include "core/registered_callback.hpp"
+#include "core/runtime.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
+#include "lobby/lobby_directory.hpp"
 #include "messaging/message_json.hpp"
 #include "messaging/outbox.hpp"
+#include "net/http_client.hpp"
+#include "social/user_directory.hpp"
 
 #include <platformpp/client.hpp>
 
@@ -31,12 +35,10 @@
 #include <vector>
 
 namespace platformpp::core {
-class ClientCore;
+class RetryTimer;
 }
 
 namespace platformpp::messaging {
-
-class RetryTimer;
 
 class MessageService {
  public:
@@ -48,9 +50,12 @@ class MessageService {
   /// Messages kept per channel.
   static constexpr std::size_t kWindow = 25;
 
-  explicit MessageService(core::ClientCore& core);
+  MessageService(core::Runtime& runtime, net::HttpClient& http, const social::UserDirectory& users,
+                 const lobby::LobbyDirectory& lobbies);
   /// For tests: the outbox's policy, scheduler and clock instead of the defaults.
-  MessageService(core::ClientCore& core, OutboxPolicy policy, Outbox::Schedule schedule, Outbox::Now now);
+  MessageService(core::Runtime& runtime, net::HttpClient& http, const social::UserDirectory& users,
+                 const lobby::LobbyDirectory& lobbies, OutboxPolicy policy, Outbox::Schedule schedule,
+                 Outbox::Now now);
   ~MessageService();
   MessageService(const MessageService&) = delete;
   MessageService& operator=(const MessageService&) = delete;
@@ -128,8 +133,11 @@ class MessageService {
   uint64_t SelfId() const;
   void Post(std::vector<Pending> events);
 
-  core::ClientCore& core_;
-  std::unique_ptr<RetryTimer> timer_;
+  core::Runtime& runtime_;
+  net::HttpClient& http_;
+  const social::UserDirectory& users_;
+  const lobby::LobbyDirectory& lobbies_;
+  std::unique_ptr<core::RetryTimer> timer_;
   std::shared_ptr<Outbox> outbox_;
 
   mutable std::mutex mutex_;

@@ -1,12 +1,11 @@
 #include "presence/presence_service.hpp"
 
-#include "core/client_core.hpp"
 #include "gateway/gateway_payload.hpp"
 #include "ipc/ipc_connection.hpp"
 #include "json/json.hpp"
 #include "net/http_result.hpp"
-#include "presence/activity_json.hpp"
 #include "presence/activity_validation.hpp"
+#include "social/activity_json.hpp"
 #include "social/social_store.hpp"
 
 #include <unistd.h>
@@ -61,10 +60,10 @@ std::string PresenceData(const std::optional<Activity>& activity, StatusType sta
   w.Null();
   w.Key("activities");
   w.StartArray();
-  if (activity) WriteActivityJson(*activity, w);
+  if (activity) social::WriteActivityJson(*activity, w);
   w.EndArray();
   w.Key("status");
-  w.String(StatusToWire(status));
+  w.String(social::StatusToWire(status));
   w.Key("afk");
   w.Bool(false);
   w.EndObject();
@@ -80,7 +79,7 @@ std::string SetActivityArgs(const std::optional<Activity>& activity) {
   w.Int64(static_cast<int64_t>(::getpid()));
   w.Key("activity");
   if (activity) {
-    WriteActivityJson(*activity, w);
+    social::WriteActivityJson(*activity, w);
   } else {
     w.Null();
   }
@@ -88,11 +87,11 @@ std::string SetActivityArgs(const std::optional<Activity>& activity) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-net::HttpRequest Authorized(core::ClientCore& core, const core::Credentials& credentials, std::string path,
-                            std::string body) {
+net::HttpRequest Authorized(const core::Runtime& runtime, const core::Credentials& credentials,
+                            std::string path, std::string body) {
   net::HttpRequest request;
   request.method = "POST";
-  request.url = core.ApiUrl(path);
+  request.url = runtime.ApiUrl(path);
   request.headers.emplace_back("Authorization", credentials.Header());
   request.body = std::move(body);
   request.contentType = "application/json";
@@ -112,7 +111,7 @@ std::optional<std::pair<uint64_t, std::string>> PresenceParty(const json::Value&
   if (const json::Value* activities = json::Member(presence, "activities");
       activities && activities->IsArray()) {
     for (const auto& item : activities->GetArray()) {
-      std::optional<Activity> activity = ActivityFromJson(item);
+      std::optional<Activity> activity = social::ActivityFromJson(item);
       if (!activity || !activity->Party()) continue;
       if (applicationId != 0 && activity->ApplicationId() && *activity->ApplicationId() != applicationId)
         continue;
@@ -125,7 +124,10 @@ std::optional<std::pair<uint64_t, std::string>> PresenceParty(const json::Value&
 
 }  // namespace
 
-PresenceService::PresenceService(core::ClientCore& core) : core_(core) {}
+PresenceService::PresenceService(core::Runtime& runtime, net::HttpClient& http,
+                                 gateway::GatewayConnection& gateway, ipc::IpcLink& ipc,
+                                 const social::UserDirectory& users)
+    : runtime_(runtime), http_(http), gateway_(gateway), ipc_(ipc), users_(users) {}
 PresenceService::~PresenceService() = default;
 
 // --- Rich presence and status ------------------------------------------------------------------------------
@@ -146,7 +148,7 @@ void PresenceService::UpdateRichPresence(Activity activity, Done done) {
                         std::to_string(gateway::kMaxClientPayloadBytes) + "-byte payload limit"}}));
   }
   if (auto secrets = activity.Secrets(); secrets && !secrets->Join().empty()) {
-    core_.Log().Secrets().AddSecret(secrets->Join());
+    runtime_.Log().Secrets().AddSecret(secrets->Join());
   }
   {
     std::lock_guard lock(mutex_);
@@ -154,9 +156,9 @@ void PresenceService::UpdateRichPresence(Activity activity, Done done) {
     presenceSet_ = true;
   }
   auto shared = std::make_shared<Done>(std::move(done));
-  if (core_.GetStatus() == Client::Status::Ready) return SendOverGateway(shared);
+  if (gateway_.CurrentStatus() == Client::Status::Ready) return SendOverGateway(shared);
 
-  ipc::IpcConnection* ipc = core_.Ipc(core_.applicationId.load());
+  ipc::IpcConnection* ipc = ipc_.Connection(runtime_.applicationId.load());
   if (!ipc) {
     return (*shared)(
         NotReady("neither the realtime connection (Connect) nor the desktop client (SetApplicationId) is "
@@ -181,8 +183,8 @@ void PresenceService::ClearRichPresence() {
     presenceSet_ = true;
     viaIpc = viaIpc_;  // before SendOverGateway resets it: the desktop client may still show the activity
   }
-  if (core_.GetStatus() == Client::Status::Ready) SendOverGateway(nullptr);
-  if (ipc::IpcConnection* ipc = core_.ExistingIpc(); viaIpc && ipc && ipc->IsReady()) SendOverIpc(nullptr);
+  if (gateway_.CurrentStatus() == Client::Status::Ready) SendOverGateway(nullptr);
+  if (ipc::IpcConnection* ipc = ipc_.Existing(); viaIpc && ipc && ipc->IsReady()) SendOverIpc(nullptr);
 }
 
 void PresenceService::SetOnlineStatus(StatusType status, Done done) {
@@ -202,7 +204,7 @@ void PresenceService::SetOnlineStatus(StatusType status, Done done) {
     status_ = status;
     presenceSet_ = true;
   }
-  if (core_.GetStatus() != Client::Status::Ready) {
+  if (gateway_.CurrentStatus() != Client::Status::Ready) {
     return done(
         NotReady("the online status goes over the realtime connection, which is not Ready; it goes out "
                  "once Connect reaches Ready"));
@@ -220,11 +222,11 @@ void PresenceService::SendOverGateway(std::shared_ptr<Done> done) {
   std::string error;
   std::optional<std::string> payload = gateway::BuildPayload(gateway::Opcode::PresenceUpdate, data, &error);
   if (!payload) {
-    core_.Log().Error("presence: cannot send: " + error);
+    runtime_.Log().Error("presence: cannot send: " + error);
     if (done) (*done)(ClientResult::Failure(ErrorType::ValidationError, "activity: " + error));
     return;
   }
-  core_.Gateway().Send(std::move(*payload), [done](bool sent) {
+  gateway_.Send(std::move(*payload), [done](bool sent) {
     if (!done) return;
     (*done)(sent ? ClientResult()
                  : NotReady("the realtime connection went away before the presence was sent; it goes out "
@@ -233,7 +235,7 @@ void PresenceService::SendOverGateway(std::shared_ptr<Done> done) {
 }
 
 void PresenceService::SendOverIpc(std::shared_ptr<Done> done) {
-  ipc::IpcConnection* ipc = core_.ExistingIpc();
+  ipc::IpcConnection* ipc = ipc_.Existing();
   if (!ipc) {
     if (done) (*done)(NotReady("no desktop client connection"));
     return;
@@ -245,7 +247,7 @@ void PresenceService::SendOverIpc(std::shared_ptr<Done> done) {
     viaIpc_ = true;
   }
   ipc->Send("SET_ACTIVITY", std::move(args), std::nullopt, kIpcTimeout,
-            [done, logger = core_.LoggerPtr()](ipc::IpcReply reply) {
+            [done, logger = runtime_.LoggerPtr()](ipc::IpcReply reply) {
               ClientResult result = FromIpcReply(reply);
               if (!result.Successful()) logger->Warning("presence: " + result.Error());
               if (done) (*done)(std::move(result));
@@ -271,8 +273,7 @@ void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
   // The party the game sees (GetUser(userId).GameActivity()): the store takes each dispatch before this
   // service does, so a game that just saw the party there must be able to ask to join it.
   std::string party;
-  if (auto user = core_.Social().User(userId);
-      user && user->GameActivity() && user->GameActivity()->Party()) {
+  if (auto user = users_.User(userId); user && user->GameActivity() && user->GameActivity()->Party()) {
     party = user->GameActivity()->Party()->Id();
   }
   if (party.empty()) {
@@ -289,12 +290,12 @@ void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
 
 void PresenceService::SendInviteMessage(uint64_t userId, std::string content, ActivityActionTypes type,
                                         std::string partyId, Done done) {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   if (applicationId == 0) return done(NotReady("no application id: call SetApplicationId first"));
   if (userId == 0) {
     return done(ValidationResult({FieldError{"userId", "BASE_TYPE_REQUIRED", "userId: must not be 0"}}));
   }
-  auto credentials = core_.credentials.Get();
+  auto credentials = runtime_.credentials.Get();
   if (!credentials) return done(NoToken());
 
   rapidjson::StringBuffer channelBody;
@@ -323,10 +324,9 @@ void PresenceService::SendInviteMessage(uint64_t userId, std::string content, Ac
     w.EndObject();
   }
   auto shared = std::make_shared<Done>(std::move(done));
-  core::ClientCore& core = core_;
-  core.Http().Send(
-      Authorized(core, *credentials, "/users/@me/channels", channelBody.GetString()),
-      [&core, shared, credentials = *credentials,
+  http_.Send(
+      Authorized(runtime_, *credentials, "/users/@me/channels", channelBody.GetString()),
+      [runtime = &runtime_, http = &http_, shared, credentials = *credentials,
        message = std::string(messageBody.GetString(), messageBody.GetSize())](net::HttpResponse response) {
         json::Document channel;
         ClientResult result = net::ParseJsonResponse(response, channel);
@@ -336,9 +336,9 @@ void PresenceService::SendInviteMessage(uint64_t userId, std::string content, Ac
           return (*shared)(
               ClientResult::Failure(ErrorType::HTTPError, "malformed response: DM channel without id"));
         }
-        core.Http().Send(
-            Authorized(core, credentials, "/channels/" + std::to_string(*channelId) + "/messages", message),
-            [shared](net::HttpResponse posted) { (*shared)(net::ResultOf(posted)); });
+        http->Send(Authorized(*runtime, credentials, "/channels/" + std::to_string(*channelId) + "/messages",
+                              message),
+                   [shared](net::HttpResponse posted) { (*shared)(net::ResultOf(posted)); });
       });
 }
 
@@ -349,35 +349,34 @@ void PresenceService::AcceptActivityInvite(ActivityInvite invite, core::Completi
                                      "invite: needs the channel and message ids of a received invite"}}),
         {});
   }
-  auto credentials = core_.credentials.Get();
+  auto credentials = runtime_.credentials.Get();
   if (!credentials) return done(NoToken(), {});
   auto shared = std::make_shared<core::Completion<std::string>>(std::move(done));
-  core_.Http().Send(Authorized(core_, *credentials,
-                               "/channels/" + std::to_string(invite.ChannelId()) + "/messages/" +
-                                   std::to_string(invite.MessageId()) + "/activity-join",
-                               "{}"),
-                    [shared, logger = core_.LoggerPtr()](net::HttpResponse response) {
-                      json::Document body;
-                      ClientResult result = net::ParseJsonResponse(response, body);
-                      if (!result.Successful()) return (*shared)(std::move(result), {});
-                      auto secret = json::GetString(body, "secret");
-                      if (!secret) {
-                        return (*shared)(
-                            ClientResult::Failure(ErrorType::HTTPError, "malformed response: no join secret"),
-                            {});
-                      }
-                      logger->Secrets().AddSecret(*secret);
-                      (*shared)({}, std::string(*secret));
-                    });
+  http_.Send(Authorized(runtime_, *credentials,
+                        "/channels/" + std::to_string(invite.ChannelId()) + "/messages/" +
+                            std::to_string(invite.MessageId()) + "/activity-join",
+                        "{}"),
+             [shared, logger = runtime_.LoggerPtr()](net::HttpResponse response) {
+               json::Document body;
+               ClientResult result = net::ParseJsonResponse(response, body);
+               if (!result.Successful()) return (*shared)(std::move(result), {});
+               auto secret = json::GetString(body, "secret");
+               if (!secret) {
+                 return (*shared)(
+                     ClientResult::Failure(ErrorType::HTTPError, "malformed response: no join secret"), {});
+               }
+               logger->Secrets().AddSecret(*secret);
+               (*shared)({}, std::string(*secret));
+             });
 }
 
 void PresenceService::SetJoinCallback(Client::ActivityJoinCallback callback) {
   bool wanted = static_cast<bool>(callback);
   joinCallback_.Set(std::move(callback));
   if (!wanted) return;
-  ipc::IpcConnection* ipc = core_.Ipc(core_.applicationId.load());
+  ipc::IpcConnection* ipc = ipc_.Connection(runtime_.applicationId.load());
   if (!ipc) {
-    core_.Log().Warning(
+    runtime_.Log().Warning(
         "SetActivityJoinCallback: no desktop client connection (IPC disabled, or no application id yet: call "
         "SetApplicationId first)");
     return;
@@ -388,10 +387,10 @@ void PresenceService::SetJoinCallback(Client::ActivityJoinCallback callback) {
 }
 
 void PresenceService::SubscribeJoin() {
-  ipc::IpcConnection* ipc = core_.ExistingIpc();
+  ipc::IpcConnection* ipc = ipc_.Existing();
   if (!ipc) return;
   ipc->Send("SUBSCRIBE", "{}", std::string(kActivityJoin), kIpcTimeout,
-            [logger = core_.LoggerPtr()](ipc::IpcReply reply) {
+            [logger = runtime_.LoggerPtr()](ipc::IpcReply reply) {
               if (!reply.ok) {
                 logger->Warning("IPC: SUBSCRIBE ACTIVITY_JOIN failed (" + std::to_string(reply.errorCode) +
                                 "): " + reply.message);
@@ -409,24 +408,24 @@ void PresenceService::OnIpcReady() {
     std::lock_guard lock(mutex_);
     resend = viaIpc_;
   }
-  if (resend && core_.GetStatus() != Client::Status::Ready) SendOverIpc(nullptr);
+  if (resend && gateway_.CurrentStatus() != Client::Status::Ready) SendOverIpc(nullptr);
 }
 
 void PresenceService::OnIpcEvent(const ipc::IpcMessage& message) {
   if (!message.evt || *message.evt != kActivityJoin) return;
   json::Document data;
   if (!json::Parse(message.dataJson, data) || !data.IsObject()) {
-    core_.Log().Warning("IPC: ACTIVITY_JOIN without data ignored");
+    runtime_.Log().Warning("IPC: ACTIVITY_JOIN without data ignored");
     return;
   }
   auto secret = json::GetString(data, "secret");
   if (!secret) {
-    core_.Log().Warning("IPC: ACTIVITY_JOIN without a secret ignored");
+    runtime_.Log().Warning("IPC: ACTIVITY_JOIN without a secret ignored");
     return;
   }
-  core_.Log().Secrets().AddSecret(*secret);
-  core_.Log().Info("the player joins a friend's activity from the desktop client (ACTIVITY_JOIN)");
-  joinCallback_.Post(core_.Queue(), std::string(*secret));
+  runtime_.Log().Secrets().AddSecret(*secret);
+  runtime_.Log().Info("the player joins a friend's activity from the desktop client (ACTIVITY_JOIN)");
+  joinCallback_.Post(runtime_.Queue(), std::string(*secret));
 }
 
 void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
@@ -448,7 +447,7 @@ void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
 }
 
 void PresenceService::OnReady(const json::Value& d) {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::vector<ActivityInvite> flipped;
   bool resend;
   {
@@ -473,7 +472,7 @@ void PresenceService::OnReady(const json::Value& d) {
 }
 
 void PresenceService::OnPresenceUpdate(const json::Value& d) {
-  auto party = PresenceParty(d, core_.applicationId.load());
+  auto party = PresenceParty(d, runtime_.applicationId.load());
   if (!party) return;
   std::vector<ActivityInvite> flipped;
   {
@@ -518,7 +517,7 @@ void PresenceService::OnMessageCreate(const json::Value& m) {
   auto messageId = json::GetSnowflake(m, "id");
   auto applicationId = json::GetSnowflake(m, "application_id");
   if (!senderId || !channelId || !messageId || !applicationId) return;
-  uint64_t ours = core_.applicationId.load();
+  uint64_t ours = runtime_.applicationId.load();
   if (ours != 0 && *applicationId != ours) return;  // another game's invite
 
   ActivityInvite invite;
@@ -547,9 +546,9 @@ void PresenceService::OnMessageCreate(const json::Value& m) {
 
 void PresenceService::PostInviteEvent(bool created, ActivityInvite invite) {
   if (created) {
-    callbacks.inviteCreated.Post(core_.Queue(), std::move(invite));
+    callbacks.inviteCreated.Post(runtime_.Queue(), std::move(invite));
   } else {
-    callbacks.inviteUpdated.Post(core_.Queue(), std::move(invite));
+    callbacks.inviteUpdated.Post(runtime_.Queue(), std::move(invite));
   }
 }
 

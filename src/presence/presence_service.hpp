@@ -8,7 +8,11 @@
 
 #include "core/completion.hpp"
 #include "core/registered_callback.hpp"
+#include "core/runtime.hpp"
 #include "gateway/gateway_connection.hpp"
+#include "ipc/ipc_link.hpp"
+#include "net/http_client.hpp"
+#include "social/user_directory.hpp"
 
 #include <platformpp/activity.hpp>
 #include <platformpp/client.hpp>
@@ -21,10 +25,6 @@
 #include <string>
 #include <unordered_map>
 
-namespace platformpp::core {
-class ClientCore;
-}
-
 namespace platformpp::ipc {
 struct IpcMessage;
 }
@@ -35,7 +35,8 @@ class PresenceService {
  public:
   using Done = core::Completion<>;
 
-  explicit PresenceService(core::ClientCore& core);
+  PresenceService(core::Runtime& runtime, net::HttpClient& http, gateway::GatewayConnection& gateway,
+                  ipc::IpcLink& ipc, const social::UserDirectory& users);
   ~PresenceService();
   PresenceService(const PresenceService&) = delete;
   PresenceService& operator=(const PresenceService&) = delete;
@@ -80,7 +81,11 @@ class PresenceService {
   std::vector<ActivityInvite> NoteParty(uint64_t userId, std::optional<std::string> partyId);
   void PostInviteEvent(bool created, ActivityInvite invite);
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
+  net::HttpClient& http_;
+  gateway::GatewayConnection& gateway_;
+  ipc::IpcLink& ipc_;
+  const social::UserDirectory& users_;
   core::RegisteredCallback<Client::ActivityJoinCallback> joinCallback_;
 
   std::mutex mutex_;

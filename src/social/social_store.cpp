@@ -1,7 +1,6 @@
 #include "social/social_store.hpp"
 
-#include "core/client_core.hpp"
-#include "presence/activity_json.hpp"
+#include "social/activity_json.hpp"
 
 #include <algorithm>
 #include <cstddef>
@@ -49,7 +48,8 @@ bool ReadType(const json::Value& relationship, RelationshipType& type) {
 
 }  // namespace
 
-SocialStore::SocialStore(core::ClientCore& core) : core_(core) {}
+SocialStore::SocialStore(core::Runtime& runtime, const gateway::GatewayConnection& gateway)
+    : runtime_(runtime), gateway_(gateway) {}
 SocialStore::~SocialStore() = default;
 
 void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
@@ -58,7 +58,8 @@ void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
   std::string error;
   const json::Value* data = dispatch.Data(&error);
   if (data == nullptr) {
-    core_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error + ")");
+    runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error +
+                           ")");
     return;
   }
   const json::Value& document = *data;
@@ -95,7 +96,7 @@ void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
 void SocialStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
   std::optional<UserRecord> self;
   if (const json::Value* user = json::Member(d, "user")) self = ParseUser(*user);
-  if (!self) core_.Log().Warning("READY: `user` is missing or malformed; the player stays unknown");
+  if (!self) runtime_.Log().Warning("READY: `user` is missing or malformed; the player stays unknown");
 
   std::unordered_map<uint64_t, UserRecord> users;
   std::unordered_map<uint64_t, RelationshipRecord> relationships;
@@ -151,7 +152,7 @@ void SocialStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
     }
   }
 
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::lock_guard lock(mutex_);
   bool announce = ready_;
   std::unordered_set<uint64_t> ids;
@@ -181,7 +182,7 @@ void SocialStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
     }
   }
   if (skipped > 0) {
-    core_.Log().Warning("READY: skipped " + std::to_string(skipped) + " malformed social entries");
+    runtime_.Log().Warning("READY: skipped " + std::to_string(skipped) + " malformed social entries");
   }
   if (!announce) return;
   for (const auto& [id, view] : before) {
@@ -202,14 +203,14 @@ void SocialStore::OnRelationshipUpsert(const json::Value& d, bool game, std::vec
   if (!id && user) id = user->id;
   RelationshipType type = RelationshipType::None;
   if (!id || *id == 0 || !ReadType(d, type) || (user && user->id != *id)) {
-    core_.Log().Warning(std::string(what) + ": ignored, malformed relationship");
+    runtime_.Log().Warning(std::string(what) + ": ignored, malformed relationship");
     return;
   }
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   if (game) {
     auto application = json::GetSnowflake(d, "application_id");
     if (applicationId != 0 && application && *application != applicationId) {
-      core_.Log().Verbose("GAME_RELATIONSHIP_ADD: ignored, another application's");
+      runtime_.Log().Verbose("GAME_RELATIONSHIP_ADD: ignored, another application's");
       return;
     }
   }
@@ -231,15 +232,15 @@ void SocialStore::OnRelationshipUpsert(const json::Value& d, bool game, std::vec
 void SocialStore::OnRelationshipRemove(const json::Value& d, bool game, std::vector<Pending>& events) {
   std::optional<uint64_t> id = json::GetSnowflake(d, "id");
   if (!id || *id == 0) {
-    core_.Log().Warning(std::string(game ? "GAME_RELATIONSHIP_REMOVE" : "RELATIONSHIP_REMOVE") +
-                        ": ignored, no valid `id`");
+    runtime_.Log().Warning(std::string(game ? "GAME_RELATIONSHIP_REMOVE" : "RELATIONSHIP_REMOVE") +
+                           ": ignored, no valid `id`");
     return;
   }
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   if (game) {
     auto application = json::GetSnowflake(d, "application_id");
     if (applicationId != 0 && application && *application != applicationId) {
-      core_.Log().Verbose("GAME_RELATIONSHIP_REMOVE: ignored, another application's");
+      runtime_.Log().Verbose("GAME_RELATIONSHIP_REMOVE: ignored, another application's");
       return;
     }
   }
@@ -262,14 +263,14 @@ void SocialStore::OnPresenceUpdate(const json::Value& d, std::vector<Pending>& e
   const json::Value* user = json::Member(d, "user");
   std::optional<uint64_t> id = user ? json::GetSnowflake(*user, "id") : std::nullopt;
   if (!id || *id == 0) {
-    core_.Log().Warning("PRESENCE_UPDATE: ignored, no valid `user.id`");
+    runtime_.Log().Warning("PRESENCE_UPDATE: ignored, no valid `user.id`");
     return;
   }
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::lock_guard lock(mutex_);
   View before = ViewOf(*id, applicationId);
   if (!ApplyPresence(d)) {
-    core_.Log().Warning("PRESENCE_UPDATE: ignored, malformed presence");
+    runtime_.Log().Warning("PRESENCE_UPDATE: ignored, malformed presence");
     return;
   }
   Compare(*id, before, ViewOf(*id, applicationId), true, events);
@@ -278,10 +279,10 @@ void SocialStore::OnPresenceUpdate(const json::Value& d, std::vector<Pending>& e
 void SocialStore::OnUserUpdate(const json::Value& d, std::vector<Pending>& events) {
   std::optional<UserRecord> user = ParseUser(d);
   if (!user) {
-    core_.Log().Warning("USER_UPDATE: ignored, malformed user");
+    runtime_.Log().Warning("USER_UPDATE: ignored, malformed user");
     return;
   }
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::lock_guard lock(mutex_);
   uint64_t id = user->id;
   View before = ViewOf(id, applicationId);
@@ -301,11 +302,11 @@ bool SocialStore::ApplyPresence(const json::Value& presence) {
   record.status = StatusFromWire(*status, *id == currentUserId_);
   if (activities && activities->IsArray()) {
     for (const json::Value& item : activities->GetArray()) {
-      std::optional<Activity> activity = presence::ActivityFromJson(item);
+      std::optional<Activity> activity = social::ActivityFromJson(item);
       if (activity) {
         record.activities.push_back(std::move(*activity));
       } else {
-        core_.Log().Warning("presence: skipped a malformed activity");
+        runtime_.Log().Warning("presence: skipped a malformed activity");
       }
     }
   }
@@ -323,7 +324,7 @@ bool SocialStore::ApplyPresence(const json::Value& presence) {
 }
 
 void SocialStore::Post(std::vector<Pending> events) {
-  core::CallbackQueue& queue = core_.Queue();
+  core::CallbackQueue& queue = runtime_.Queue();
   for (const Pending& pending : events) {
     switch (pending.event) {
       case Event::Created:
@@ -427,7 +428,8 @@ UserHandle SocialStore::HandleOf(const UserRecord& user, uint64_t applicationId)
     }
   } else if (user.id == currentUserId_) {
     // The player is online while the session is up, until a presence of its own says otherwise.
-    data.status = core_.GetStatus() == Client::Status::Ready ? StatusType::Online : StatusType::Offline;
+    data.status =
+        gateway_.CurrentStatus() == Client::Status::Ready ? StatusType::Online : StatusType::Offline;
   }
   if (auto relationship = relationships_.find(user.id); relationship != relationships_.end()) {
     data.relationship = relationship->second.platform != RelationshipType::None
@@ -491,7 +493,7 @@ void SortRelationships(std::vector<RelationshipHandle>& handles) {
 // --- Queries (any thread) --------------------------------------------------------------------------------
 
 std::optional<UserHandle> SocialStore::CurrentUser() const {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::lock_guard lock(mutex_);
   if (currentUserId_ == 0) return std::nullopt;
   auto it = users_.find(currentUserId_);
@@ -500,7 +502,7 @@ std::optional<UserHandle> SocialStore::CurrentUser() const {
 }
 
 std::optional<UserHandle> SocialStore::User(uint64_t userId) const {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::lock_guard lock(mutex_);
   auto it = users_.find(userId);
   if (it == users_.end()) return std::nullopt;
@@ -508,7 +510,7 @@ std::optional<UserHandle> SocialStore::User(uint64_t userId) const {
 }
 
 std::vector<RelationshipHandle> SocialStore::Relationships() const {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::vector<RelationshipHandle> handles;
   {
     std::lock_guard lock(mutex_);
@@ -521,7 +523,7 @@ std::vector<RelationshipHandle> SocialStore::Relationships() const {
 }
 
 std::vector<RelationshipHandle> SocialStore::RelationshipsByGroup(RelationshipGroupType group) const {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::vector<RelationshipHandle> handles;
   {
     std::lock_guard lock(mutex_);
@@ -535,7 +537,7 @@ std::vector<RelationshipHandle> SocialStore::RelationshipsByGroup(RelationshipGr
 }
 
 RelationshipHandle SocialStore::Relationship(uint64_t userId) const {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::lock_guard lock(mutex_);
   auto it = relationships_.find(userId);
   return RelationshipHandleOf(userId, it == relationships_.end() ? RelationshipRecord{} : it->second,
@@ -543,7 +545,7 @@ RelationshipHandle SocialStore::Relationship(uint64_t userId) const {
 }
 
 std::vector<UserHandle> SocialStore::SearchFriends(std::string_view prefix) const {
-  uint64_t applicationId = core_.applicationId.load();
+  uint64_t applicationId = runtime_.applicationId.load();
   std::vector<UserHandle> found;
   {
     std::lock_guard lock(mutex_);

@@ -8,9 +8,11 @@
 // the state without callbacks; a later READY (a new session) announces what changed since the last one.
 
 #include "core/registered_callback.hpp"
+#include "core/runtime.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
 #include "social/social_json.hpp"
+#include "social/user_directory.hpp"
 
 #include <platformpp/client.hpp>
 
@@ -23,15 +25,11 @@
 #include <unordered_map>
 #include <vector>
 
-namespace platformpp::core {
-class ClientCore;
-}
-
 namespace platformpp::social {
 
-class SocialStore {
+class SocialStore final : public UserDirectory {
  public:
-  explicit SocialStore(core::ClientCore& core);
+  SocialStore(core::Runtime& runtime, const gateway::GatewayConnection& gateway);
   ~SocialStore();
   SocialStore(const SocialStore&) = delete;
   SocialStore& operator=(const SocialStore&) = delete;
@@ -40,8 +38,8 @@ class SocialStore {
   void OnDispatch(const gateway::Dispatch& dispatch);
 
   /// The player; empty before the first READY.
-  std::optional<UserHandle> CurrentUser() const;
-  std::optional<UserHandle> User(uint64_t userId) const;
+  std::optional<UserHandle> CurrentUser() const override;
+  std::optional<UserHandle> User(uint64_t userId) const override;
   std::vector<RelationshipHandle> Relationships() const;
   std::vector<RelationshipHandle> RelationshipsByGroup(RelationshipGroupType group) const;
   /// The relationship with `userId` (types None when there is none).
@@ -105,7 +103,8 @@ class SocialStore {
                                           uint64_t applicationId) const;
   bool HasCallback(Event event) const;
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
+  const gateway::GatewayConnection& gateway_;
   mutable std::mutex mutex_;
   bool ready_ = false;
   uint64_t currentUserId_ = 0;

@@ -1,6 +1,5 @@
 #include "voice/call_session.hpp"
 
-#include "core/client_core.hpp"
 #include "core/completion.hpp"
 #include "core/registered_callback.hpp"
 #include "voice/dave_verification.hpp"
@@ -22,15 +21,18 @@ using Kind = CallParticipants::Change::Kind;
 
 }  // namespace
 
-CallSession::CallSession(core::ClientCore& core, VoiceEngine& engine, messaging::RetryTimer& timer,
+CallSession::CallSession(core::Runtime& runtime, gateway::GatewayConnection& mainGateway,
+                         dave::FingerprintWorker& fingerprints, VoiceEngine& engine, core::RetryTimer& timer,
                          uint64_t lobbyId, uint64_t selfId, uint64_t mediaId)
-    : core_(core),
+    : runtime_(runtime),
+      mainGateway_(mainGateway),
+      fingerprints_(fingerprints),
       engine_(engine),
       timer_(timer),
       lobbyId_(lobbyId),
       selfId_(selfId),
       mediaId_(mediaId),
-      plain_(core.Options().apiBase.rfind("http://", 0) == 0),
+      plain_(runtime.Options().apiBase.rfind("http://", 0) == 0),
       participants_(selfId) {}
 
 // The DAVE session's requests, carried out: messages through the current voice gateway connection, keys to
@@ -73,13 +75,13 @@ class CallSession::DaveBridge final : public dave::DaveSessionSink {
   }
   void E2eeChanged(bool encrypted) override {
     call_.SetE2eeLocked(encrypted);
-    call_.core_.VoiceLog().Info(encrypted ? "voice: media is end-to-end encrypted (DAVE)"
-                                          : "voice: media is not end-to-end encrypted");
+    call_.runtime_.VoiceLog().Info(encrypted ? "voice: media is end-to-end encrypted (DAVE)"
+                                             : "voice: media is not end-to-end encrypted");
   }
   void GroupChanged() override {
     if (call_.dave_) call_.authenticator_ = call_.dave_->EpochAuthenticator();
   }
-  void Log(const std::string& message) override { call_.core_.VoiceLog().Warning("voice: " + message); }
+  void Log(const std::string& message) override { call_.runtime_.VoiceLog().Warning("voice: " + message); }
 
  private:
   std::shared_ptr<VoiceGatewayConnection> Gateway() {
@@ -112,7 +114,7 @@ std::string CallSession::EpochVerificationCode() const {
 void CallSession::PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVerificationCode callback) {
   // A Completion: the callback runs exactly once, with "" also when the job is dropped at Client destroy.
   auto done = std::make_shared<core::Completion<std::string>>(
-      core_.MakeCompletion<std::string>([callback = std::move(callback)](ClientResult, std::string code) {
+      runtime_.MakeCompletion<std::string>([callback = std::move(callback)](ClientResult, std::string code) {
         if (callback) callback(std::move(code));
       }));
   std::optional<mls::Bytes> selfKey, userKey;
@@ -125,7 +127,7 @@ void CallSession::PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVeri
   }
   if (!selfKey || !userKey) return (*done)(ClientResult(), std::string());
   // scrypt: about 100 ms of CPU, on the worker rather than the game or network thread.
-  core_.Voice().Fingerprints().Post(
+  fingerprints_.Post(
       [done, selfId = selfId_, userId, selfKey = std::move(*selfKey), userKey = std::move(*userKey)] {
         (*done)(ClientResult(), dave::PairwiseVerificationCode(selfKey, selfId, userKey, userId));
       });
@@ -134,7 +136,7 @@ void CallSession::PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVeri
 void CallSession::SetE2eeLocked(bool active) {
   if (e2eeActive_ == active) return;
   e2eeActive_ = active;
-  callbacks.e2ee.Post(core_.Queue(), active);
+  callbacks.e2ee.Post(runtime_.Queue(), active);
 }
 
 void CallSession::EndDave() {
@@ -169,7 +171,7 @@ void CallSession::OnVoiceBinary(uint8_t op, std::span<const uint8_t> payload) {
       case dave::Opcode::Welcome:
         return d.OnWelcome(payload);
       default:
-        core_.VoiceLog().Verbose("voice: binary op " + std::to_string(op) + " ignored");
+        runtime_.VoiceLog().Verbose("voice: binary op " + std::to_string(op) + " ignored");
     }
   });
 }
@@ -192,17 +194,17 @@ void CallSession::Announce(const CallParticipants::Changes& changes) {
   for (const auto& change : changes) {
     switch (change.kind) {
       case Kind::Added:
-        callbacks.participant.Post(core_.Queue(), change.userId, true);
+        callbacks.participant.Post(runtime_.Queue(), change.userId, true);
         break;
       case Kind::Removed:
         engine_.UnmapUser(mediaId_, change.userId);
-        callbacks.participant.Post(core_.Queue(), change.userId, false);
+        callbacks.participant.Post(runtime_.Queue(), change.userId, false);
         break;
       case Kind::VoiceState:
-        callbacks.voiceState.Post(core_.Queue(), change.userId);
+        callbacks.voiceState.Post(runtime_.Queue(), change.userId);
         break;
       case Kind::Speaking:
-        callbacks.speaking.Post(core_.Queue(), change.userId, change.speaking);
+        callbacks.speaking.Post(runtime_.Queue(), change.userId, change.speaking);
         break;
     }
   }
@@ -268,7 +270,7 @@ void CallSession::End(std::function<void()> done) {
     std::lock_guard lock(mutex_);
     payload = VoiceStatePayloadLocked(false);
   }
-  core_.Gateway().Send(std::move(payload), std::move(finish));
+  mainGateway_.Send(std::move(payload), std::move(finish));
 }
 
 Call::Status CallSession::Status() const {
@@ -401,7 +403,7 @@ void CallSession::SendVoiceState(bool inCall) {
     payload = VoiceStatePayloadLocked(inCall);
   }
   std::weak_ptr<CallSession> weak = weak_from_this();
-  core_.Gateway().Send(std::move(payload), [weak](bool sent) {
+  mainGateway_.Send(std::move(payload), [weak](bool sent) {
     if (sent) return;
     if (auto self = weak.lock()) {
       bool joining = false;
@@ -464,14 +466,14 @@ void CallSession::ApplyVoiceStates(const std::function<void(CallParticipants::Ch
 
 void CallSession::OnVoiceServerDispatch(std::string token, std::string endpoint) {
   // The voice token is a credential: filtered from both logs, whatever logs it by mistake.
-  core_.Log().Secrets().AddSecret(token);
-  core_.VoiceLog().Secrets().AddSecret(token);
+  runtime_.Log().Secrets().AddSecret(token);
+  runtime_.VoiceLog().Secrets().AddSecret(token);
   std::shared_ptr<VoiceGatewayConnection> old;
   {
     std::lock_guard lock(mutex_);
     if (ended_ || status_ == Call::Status::Disconnected) return;
     // A new voice server for a call in progress means the old session is gone: start over on the new one.
-    if (gateway_) core_.VoiceLog().Info("voice: the voice server changed; reconnecting");
+    if (gateway_) runtime_.VoiceLog().Info("voice: the voice server changed; reconnecting");
     old = std::move(gateway_);
     token_ = std::move(token);
     endpoint_ = std::move(endpoint);
@@ -492,7 +494,7 @@ void CallSession::OnVoiceServerDispatch(std::string token, std::string endpoint)
 
 std::shared_ptr<VoiceGatewayConnection> CallSession::ConnectIfReadyLocked() {
   if (gateway_ || sessionId_.empty() || token_.empty() || endpoint_.empty()) return nullptr;
-  const ClientOptions& options = core_.Options();
+  const ClientOptions& options = runtime_.Options();
   VoiceGatewayOptions gatewayOptions;
   gatewayOptions.endpoint = endpoint_;
   gatewayOptions.plain = plain_;
@@ -502,7 +504,7 @@ std::shared_ptr<VoiceGatewayConnection> CallSession::ConnectIfReadyLocked() {
   gatewayOptions.userId = selfId_;
   gatewayOptions.sessionId = sessionId_;
   gatewayOptions.token = token_;
-  gateway_ = std::make_shared<VoiceGatewayConnection>(core_.Io(), core_.VoiceLoggerPtr(),
+  gateway_ = std::make_shared<VoiceGatewayConnection>(runtime_.Io(), runtime_.VoiceLoggerPtr(),
                                                       std::move(gatewayOptions), *this);
   SetStatusLocked(Call::Status::Connecting);
   return gateway_;
@@ -535,7 +537,7 @@ void CallSession::OnVoiceReady(const VoiceReady& ready, TransportMode mode) {
       auto self = weak.lock();
       if (!self) return;
       if (!address) {
-        self->core_.VoiceLog().Warning("voice: IP discovery failed: " + error);
+        self->runtime_.VoiceLog().Warning("voice: IP discovery failed: " + error);
         self->Fail(Call::Error::VoiceConnectionFailed, 0);
         return;
       }
@@ -658,8 +660,8 @@ void CallSession::Fail(Call::Error error, int32_t detail) {
     SetStatusLocked(Call::Status::Disconnected, error, detail);
     gateway = std::move(gateway_);
   }
-  core_.VoiceLog().Warning(std::string("voice: call ended: ") + Call::ErrorToString(error) +
-                           (detail ? " (" + std::to_string(detail) + ")" : std::string()));
+  runtime_.VoiceLog().Warning(std::string("voice: call ended: ") + Call::ErrorToString(error) +
+                              (detail ? " (" + std::to_string(detail) + ")" : std::string()));
   if (gateway) gateway->Close();
   engine_.CloseMedia(mediaId_);
   EndDave();
@@ -678,7 +680,7 @@ void CallSession::Shutdown() {
 void CallSession::SetStatusLocked(Call::Status status, Call::Error error, int32_t detail) {
   if (status_ == status && error == Call::Error::None) return;
   status_ = status;
-  callbacks.status.Post(core_.Queue(), status, error, detail);
+  callbacks.status.Post(runtime_.Queue(), status, error, detail);
 }
 
 }  // namespace platformpp::voice

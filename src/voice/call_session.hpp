@@ -17,10 +17,13 @@
 // participants already in the call), which the game must not miss.
 
 #include "core/registered_callback.hpp"
+#include "core/retry_timer.hpp"
+#include "core/runtime.hpp"
+#include "gateway/gateway_connection.hpp"
 #include "lobby/lobby_json.hpp"
-#include "messaging/retry_timer.hpp"
 #include "voice/call_participants.hpp"
 #include "voice/dave_session.hpp"
+#include "voice/dave_verification.hpp"
 #include "voice/voice_engine.hpp"
 #include "voice/voice_gateway_connection.hpp"
 
@@ -35,10 +38,6 @@
 #include <string>
 #include <vector>
 
-namespace platformpp::core {
-class ClientCore;
-}
-
 namespace platformpp::voice {
 
 class CallSession final : public VoiceGatewaySink, public std::enable_shared_from_this<CallSession> {
@@ -49,8 +48,9 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   /// After the platform ends the player's voice state, how long to wait for the voice server's close code.
   static constexpr std::chrono::milliseconds kCloseReasonWait{1000};
 
-  CallSession(core::ClientCore& core, VoiceEngine& engine, messaging::RetryTimer& timer, uint64_t lobbyId,
-              uint64_t selfId, uint64_t mediaId);
+  CallSession(core::Runtime& runtime, gateway::GatewayConnection& mainGateway,
+              dave::FingerprintWorker& fingerprints, VoiceEngine& engine, core::RetryTimer& timer,
+              uint64_t lobbyId, uint64_t selfId, uint64_t mediaId);
   ~CallSession() override;
 
   uint64_t LobbyId() const noexcept { return lobbyId_; }
@@ -159,9 +159,11 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   /// The call is over (Disconnected): its DAVE session goes, E2EE is off. Neither mutex held.
   void EndDave();
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
+  gateway::GatewayConnection& mainGateway_;  // the platform Gateway: op 4 voice state updates
+  dave::FingerprintWorker& fingerprints_;
   VoiceEngine& engine_;
-  messaging::RetryTimer& timer_;
+  core::RetryTimer& timer_;
   const uint64_t lobbyId_;
   const uint64_t selfId_;
   const uint64_t mediaId_;

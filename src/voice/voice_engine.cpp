@@ -1,6 +1,5 @@
 #include "voice/voice_engine.hpp"
 
-#include "core/client_core.hpp"
 #include "core/completion.hpp"
 #include "voice/receive_pipeline.hpp"
 #include "voice/send_pipeline.hpp"
@@ -122,7 +121,7 @@ struct VoiceEngine::State {
   }
 };
 
-VoiceEngine::VoiceEngine(core::ClientCore& core) : core_(core) {}
+VoiceEngine::VoiceEngine(core::Runtime& runtime) : runtime_(runtime) {}
 
 VoiceEngine::~VoiceEngine() {
   Stop();
@@ -161,7 +160,7 @@ void VoiceEngine::Run() {
   State& state = *state_;
   std::vector<Command> batch;
   batch.reserve(64);
-  core::Logger& log = core_.VoiceLog();
+  core::Logger& log = runtime_.VoiceLog();
 
   const auto startOrStopAudio = [&] {
     const bool want = state.AnyMediaFlowing();
@@ -288,13 +287,13 @@ void VoiceEngine::Run() {
       if (changes != state.noInputChangesSeen) {
         state.noInputChangesSeen = changes;
         const bool detected = !state.audio->NoInputState().NoInput();
-        noInputCallback_.Post(core_.Queue(), detected);
+        noInputCallback_.Post(runtime_.Queue(), detected);
       }
     }
     if (state.audio && state.deviceChangeWanted && now >= state.nextDeviceRefresh) {
       state.nextDeviceRefresh = now + kDeviceRefreshInterval;
       if (state.audio->RefreshDevices()) {
-        deviceChangeCallback_.Post(core_.Queue(), ToPublic(state.audio->InputDevices()),
+        deviceChangeCallback_.Post(runtime_.Queue(), ToPublic(state.audio->InputDevices()),
                                    ToPublic(state.audio->OutputDevices()));
       }
     }
@@ -331,7 +330,7 @@ void VoiceEngine::OpenMedia(uint64_t callId, std::string ip, uint16_t port, uint
     std::optional<DiscoveredAddress> address;
     if (call->socket.Connect(ip, port, &error)) address = call->socket.DiscoverAddress(ssrc, {}, &error);
     call->connected = address.has_value();
-    if (!address) core_.VoiceLog().Warning("voice: media connection failed: " + error);
+    if (!address) runtime_.VoiceLog().Warning("voice: media connection failed: " + error);
     if (call->events.discovered) call->events.discovered(std::move(address), error);
   });
 }
@@ -472,7 +471,7 @@ void VoiceEngine::GetDevices(bool input, std::function<void(std::vector<AudioDev
   Post([this, input, done = std::move(done)](State& state) mutable {
     audio::AudioEngine& engine = EnsureAudio(state);
     auto devices = ToPublic(input ? engine.InputDevices() : engine.OutputDevices());
-    core::PostEvent(core_.Queue(), [done = std::move(done), devices = std::move(devices)]() mutable {
+    core::PostEvent(runtime_.Queue(), [done = std::move(done), devices = std::move(devices)]() mutable {
       done(std::move(devices));
     });
   });
@@ -485,7 +484,7 @@ void VoiceEngine::GetCurrentDevice(bool input, std::function<void(AudioDevice)> 
     AudioDevice current;
     for (const auto& info : input ? engine.InputDevices() : engine.OutputDevices())
       if (id.empty() ? info.isDefault : info.id == id) current = ToPublic(info);
-    core::PostEvent(core_.Queue(), [done = std::move(done), current = std::move(current)]() mutable {
+    core::PostEvent(runtime_.Queue(), [done = std::move(done), current = std::move(current)]() mutable {
       done(std::move(current));
     });
   });
@@ -558,7 +557,7 @@ void VoiceEngine::SetAecDump(bool on, std::filesystem::path directory) {
     }
     std::string error;
     if (!state.processor.StartAecDump(directory, error))
-      core_.VoiceLog().Warning("voice: AEC dump not started: " + error);
+      runtime_.VoiceLog().Warning("voice: AEC dump not started: " + error);
   });
 }
 
@@ -568,7 +567,7 @@ void VoiceEngine::SetThreadPriority(int32_t priority) {
     // needs CAP_SYS_NICE; without it the call fails and the thread keeps its priority.
     const int nice = std::clamp(-priority, -20, 19);
     if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice) != 0)
-      core_.VoiceLog().Info("voice: thread priority not changed (not permitted)");
+      runtime_.VoiceLog().Info("voice: thread priority not changed (not permitted)");
   });
 }
 
@@ -578,7 +577,8 @@ audio::AudioEngine& VoiceEngine::EnsureAudio(State& state) {
     state.audio->SetInputVolume(inputVolume_.load());
     state.audio->SetOutputVolume(outputVolume_.load());
     state.audio->SetNoAudioInputThreshold(state.noInputThreshold);
-    core_.VoiceLog().Info(std::string("voice: audio backend ") + std::string(state.audio->Backend().Name()));
+    runtime_.VoiceLog().Info(std::string("voice: audio backend ") +
+                             std::string(state.audio->Backend().Name()));
   }
   return *state.audio;
 }

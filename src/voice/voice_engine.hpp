@@ -12,6 +12,7 @@
 #include "audio/audio_device.hpp"
 #include "audio/audio_processing.hpp"
 #include "core/registered_callback.hpp"
+#include "core/runtime.hpp"
 #include "voice/dave_frame_transforms.hpp"
 #include "voice/ip_discovery.hpp"
 #include "voice/transport_cipher.hpp"
@@ -29,10 +30,6 @@
 #include <string>
 #include <thread>
 #include <vector>
-
-namespace platformpp::core {
-class ClientCore;
-}
 
 namespace platformpp::voice {
 
@@ -72,7 +69,7 @@ struct TransmitSettings {
 
 class VoiceEngine {
  public:
-  explicit VoiceEngine(core::ClientCore& core);
+  explicit VoiceEngine(core::Runtime& runtime);
   ~VoiceEngine();  ///< Stop()
   VoiceEngine(const VoiceEngine&) = delete;
   VoiceEngine& operator=(const VoiceEngine&) = delete;
@@ -137,7 +134,7 @@ class VoiceEngine {
   void Run();
   audio::AudioEngine& EnsureAudio(State& state);  // voice thread
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
   core::RegisteredCallback<Client::DeviceChangeCallback> deviceChangeCallback_;
   core::RegisteredCallback<Client::NoAudioInputCallback> noInputCallback_;
   std::mutex commandsMutex_;  // guards commands_ and thread_ start; the voice thread only try_locks it

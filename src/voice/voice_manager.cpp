@@ -1,6 +1,5 @@
 #include "voice/voice_manager.hpp"
 
-#include "core/client_core.hpp"
 #include "core/completion.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
@@ -9,14 +8,21 @@
 
 namespace platformpp::voice {
 
-VoiceManager::VoiceManager(core::ClientCore& core) : core_(core), engine_(core), timer_(core.Io()) {}
+VoiceManager::VoiceManager(core::Runtime& runtime, gateway::GatewayConnection& gateway,
+                           const social::UserDirectory& users, const lobby::LobbyDirectory& lobbies)
+    : runtime_(runtime),
+      gateway_(gateway),
+      users_(users),
+      lobbies_(lobbies),
+      engine_(runtime),
+      timer_(runtime.Io()) {}
 
 VoiceManager::~VoiceManager() {
   Shutdown();
 }
 
 uint64_t VoiceManager::SelfId() const {
-  auto user = core_.Social().CurrentUser();
+  auto user = users_.CurrentUser();
   return user ? user->Id() : 0;
 }
 
@@ -37,7 +43,7 @@ void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
     return;
   const json::Value* data = dispatch.Data();
   if (data == nullptr) {
-    core_.Log().Warning(std::string(type) + ": ignored, `d` is not a JSON object");
+    runtime_.Log().Warning(std::string(type) + ": ignored, `d` is not a JSON object");
     return;
   }
   const json::Value& document = *data;
@@ -50,7 +56,7 @@ void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
     auto token = json::GetString(document, "token");
     auto endpoint = json::GetString(document, "endpoint");
     if (!lobbyId || !token || !endpoint || token->empty() || endpoint->empty()) {
-      core_.Log().Warning("LOBBY_VOICE_SERVER_UPDATE: ignored, malformed");  // never the token itself
+      runtime_.Log().Warning("LOBBY_VOICE_SERVER_UPDATE: ignored, malformed");  // never the token itself
       return;
     }
     if (auto call = Find(*lobbyId)) call->OnVoiceServerDispatch(std::string(*token), std::string(*endpoint));
@@ -86,32 +92,32 @@ void VoiceManager::SyncVoiceStates(const gateway::Dispatch& dispatch) {
   // The store applied this lobby object a moment ago (it is an earlier sink): its voice states are the
   // payload's, or what the store knew when the payload did not say.
   for (auto& call : calls)
-    if (auto states = core_.Lobbies().VoiceStates(call->LobbyId())) call->OnLobbyVoiceStates(*states);
+    if (auto states = lobbies_.VoiceStates(call->LobbyId())) call->OnLobbyVoiceStates(*states);
 }
 
 Call VoiceManager::StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback received,
                              Client::UserAudioCapturedCallback captured) {
   const uint64_t self = SelfId();
-  if (core_.GetStatus() != Client::Status::Ready || self == 0) {
-    core_.Log().Warning("StartCall: the Client is not Ready");
+  if (gateway_.CurrentStatus() != Client::Status::Ready || self == 0) {
+    runtime_.Log().Warning("StartCall: the Client is not Ready");
     return Call();
   }
-  auto lobby = core_.Lobbies().Get(lobbyId);
+  auto lobby = lobbies_.Get(lobbyId);
   if (!lobby || !lobby->GetLobbyMemberHandle(self)) {
-    core_.Log().Warning("StartCall: the player is not a member of lobby " + std::to_string(lobbyId));
+    runtime_.Log().Warning("StartCall: the player is not a member of lobby " + std::to_string(lobbyId));
     return Call();
   }
   std::shared_ptr<CallSession> session;
   {
     std::lock_guard lock(mutex_);
     if (shutdown_ || calls_.count(lobbyId)) return Call();  // already in it (GetCall has it)
-    session = std::make_shared<CallSession>(core_, engine_, timer_, lobbyId, self, nextMediaId_++);
+    session = std::make_shared<CallSession>(runtime_, gateway_, fingerprints_, engine_, timer_, lobbyId, self,
+                                            nextMediaId_++);
     calls_.emplace(lobbyId, session);
   }
   // Registered first, then the store read: a dispatch that the snapshot misses reaches the session, and one
   // it has may reach it too (the session keeps the dispatch's word over the snapshot's).
-  session->SeedParticipants(
-      core_.Lobbies().VoiceStates(lobbyId).value_or(std::vector<lobby::VoiceStateRecord>{}));
+  session->SeedParticipants(lobbies_.VoiceStates(lobbyId).value_or(std::vector<lobby::VoiceStateRecord>{}));
   TransmitSettings settings;
   settings.selfMute = muteAll_.load();
   settings.selfDeaf = deafAll_.load();
@@ -130,7 +136,7 @@ void VoiceManager::EndCall(uint64_t lobbyId, Client::EndCallCallback callback) {
     }
   }
   auto done = [this, callback = std::move(callback)] {
-    if (callback) core::PostEvent(core_.Queue(), callback);
+    if (callback) core::PostEvent(runtime_.Queue(), callback);
   };
   if (!session) {
     done();
@@ -149,7 +155,7 @@ void VoiceManager::EndCalls(Client::EndCallsCallback callback) {
   auto remaining = std::make_shared<std::atomic<std::size_t>>(calls.size());
   auto shared = std::make_shared<Client::EndCallsCallback>(std::move(callback));
   auto finish = [this, shared] {
-    if (*shared) core::PostEvent(core_.Queue(), [shared] { (*shared)(); });
+    if (*shared) core::PostEvent(runtime_.Queue(), [shared] { (*shared)(); });
   };
   if (calls.empty()) {
     finish();

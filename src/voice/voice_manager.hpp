@@ -3,8 +3,11 @@
 // LOBBY_VOICE_STATE_UPDATE / LOBBY_VOICE_SERVER_UPDATE (and the end of a lobby) to them, the Client-wide
 // mute/deafen, and the voice thread (VoiceEngine) with the audio devices, made when first needed.
 
+#include "core/retry_timer.hpp"
+#include "core/runtime.hpp"
 #include "gateway/gateway_connection.hpp"
-#include "messaging/retry_timer.hpp"
+#include "lobby/lobby_directory.hpp"
+#include "social/user_directory.hpp"
 #include "voice/call_session.hpp"
 #include "voice/dave_verification.hpp"
 #include "voice/voice_engine.hpp"
@@ -19,15 +22,12 @@
 #include <mutex>
 #include <vector>
 
-namespace platformpp::core {
-class ClientCore;
-}
-
 namespace platformpp::voice {
 
 class VoiceManager {
  public:
-  explicit VoiceManager(core::ClientCore& core);
+  VoiceManager(core::Runtime& runtime, gateway::GatewayConnection& gateway,
+               const social::UserDirectory& users, const lobby::LobbyDirectory& lobbies);
   ~VoiceManager();
   VoiceManager(const VoiceManager&) = delete;
   VoiceManager& operator=(const VoiceManager&) = delete;
@@ -62,9 +62,12 @@ class VoiceManager {
   void SyncVoiceStates(const gateway::Dispatch& dispatch);
   uint64_t SelfId() const;
 
-  core::ClientCore& core_;
+  core::Runtime& runtime_;
+  gateway::GatewayConnection& gateway_;
+  const social::UserDirectory& users_;
+  const lobby::LobbyDirectory& lobbies_;
   VoiceEngine engine_;
-  messaging::RetryTimer timer_;
+  core::RetryTimer timer_;
   dave::FingerprintWorker fingerprints_;
   mutable std::mutex mutex_;
   std::map<uint64_t, std::shared_ptr<CallSession>> calls_;

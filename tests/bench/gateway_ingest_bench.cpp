@@ -4,7 +4,7 @@
 // by RunCallbacks), against RapidJSON parsing the same frames alone into a document, in one run. Each round
 // starts from a fresh Client whose READY made the 500 presence senders friends. Prints the ratio last
 // (target: <= 2x).
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "gateway/gateway_payload.hpp"
 #include "gateway/session_policy.hpp"
 #include "social/social_store.hpp"
@@ -82,11 +82,11 @@ std::string Ready() {
   return ready + R"(],"presences":[],"guilds":[]})";
 }
 
-std::unique_ptr<platformpp::core::ClientCore> ReadyClient(const std::string& ready, uint64_t& events) {
+std::unique_ptr<platformpp::client::ClientCore> ReadyClient(const std::string& ready, uint64_t& events) {
   platformpp::ClientOptions options;
   options.ipcEnabled = false;
-  auto core = std::make_unique<platformpp::core::ClientCore>(options);
-  core->applicationId.store(1234567890123456789ULL);
+  auto core = std::make_unique<platformpp::client::ClientCore>(options);
+  core->Runtime().applicationId.store(1234567890123456789ULL);
   auto& store = core->Social();
   store.callbacks.created.Set([&events](uint64_t, bool) { ++events; });
   store.callbacks.groupsUpdated.Set([&events](uint64_t) { ++events; });

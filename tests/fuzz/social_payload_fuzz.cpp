@@ -2,8 +2,8 @@
 // application profiles, activities inside presences): every decoder on the parsed JSON, arrays element by
 // element, then the channel order and an activity's validation and wire round trip.
 #include "json/json.hpp"
-#include "presence/activity_json.hpp"
 #include "presence/activity_validation.hpp"
+#include "social/activity_json.hpp"
 #include "social/social_json.hpp"
 
 #include <cstddef>
@@ -23,14 +23,14 @@ void Decode(const json::Value& value, std::vector<GuildChannel>& channels) {
   (void)social::ParseGuild(value);
   if (auto channel = social::ParseChannel(value)) channels.push_back(*channel);
   (void)social::ParseApplicationProfile(value);
-  if (auto activity = presence::ActivityFromJson(value)) {
+  if (auto activity = social::ActivityFromJson(value)) {
     (void)presence::ValidateActivity(*activity);
     (void)presence::CheckJoinable(activity);
     // What the SDK writes, it reads back the same.
-    std::string text = presence::ActivityToJson(*activity);
+    std::string text = social::ActivityToJson(*activity);
     json::Document again;
     if (!json::Parse(text, again)) __builtin_trap();
-    auto back = presence::ActivityFromJson(again);
+    auto back = social::ActivityFromJson(again);
     if (!back || back->State() != activity->State() || back->Details() != activity->Details() ||
         back->Name() != activity->Name()) {
       __builtin_trap();

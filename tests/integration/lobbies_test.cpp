@@ -5,7 +5,7 @@
 // do not reach another.
 #include "emulator_fixture.hpp"
 
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "net/http_client.hpp"
 
 #include <platformpp/backend.hpp>
@@ -160,7 +160,7 @@ int AcceptInvite(const std::string& token, const std::string& code) {
   auto& e = itest::Shared();
   platformpp::ClientOptions options = e.Options();
   options.ipcEnabled = false;
-  platformpp::core::ClientCore core(options);
+  platformpp::client::ClientCore core(options);
   platformpp::net::HttpRequest request;
   request.method = "POST";
   request.url = core.ApiUrl("/invites/" + code);

@@ -2,7 +2,7 @@
 // lost, responses lost after the platform handled them, 5xx, and the receiver's Gateway dropped) arrive
 // exactly once each, in order, and every send callback succeeds. Its own emulator, with the social rate
 // limits off (docs/social-protocol.md, "Social SDK development rate limits").
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "json/json.hpp"
 #include "net/http_client.hpp"
 
@@ -81,7 +81,7 @@ bool RunBoth(Member& a, Member& b, const std::function<bool()>& done, std::chron
 
 /// PUT /lobbies with the member's token: joins (or creates) the lobby of `secret`.
 uint64_t JoinLobby(DeliveryEnv& env, const Member& member, const std::string& secret) {
-  platformpp::core::ClientCore core(env.process->Connection().ClientOptionsFor());
+  platformpp::client::ClientCore core(env.process->Connection().ClientOptionsFor());
   platformpp::net::HttpRequest request;
   request.method = "PUT";
   request.url = core.ApiUrl("/lobbies");

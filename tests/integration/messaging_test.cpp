@@ -2,7 +2,7 @@
 // messages are sent, so the social rate limits are off): who may DM whom, edit and delete with their
 // callbacks, history limits and the 72-hour window, summaries, the content limit, moderation metadata set
 // by the game's backend and cleared by an edit, and a lobby member's additional name.
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "json/json.hpp"
 #include "net/http_client.hpp"
 
@@ -70,7 +70,7 @@ struct Raw {
 /// One HTTP call to the emulator's API with `authorization` ("Bot ..." for the game's backend).
 Raw Api(const std::string& authorization, const std::string& method, const std::string& path,
         const std::string& body = {}) {
-  platformpp::core::ClientCore core(Shared().Options());
+  platformpp::client::ClientCore core(Shared().Options());
   platformpp::net::HttpRequest request;
   request.method = method;
   request.url = core.ApiUrl(path);

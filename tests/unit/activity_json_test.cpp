@@ -1,5 +1,5 @@
 // The activity wire shape (docs/social-protocol.md) both ways.
-#include "presence/activity_json.hpp"
+#include "social/activity_json.hpp"
 
 #include <doctest/doctest.h>
 
@@ -64,7 +64,7 @@ Activity FullActivity() {
 }  // namespace
 
 TEST_CASE("activity json: the wire member names of docs/social-protocol.md") {
-  auto doc = ParseOrFail(presence::ActivityToJson(FullActivity()));
+  auto doc = ParseOrFail(social::ActivityToJson(FullActivity()));
   CHECK(json::GetString(doc, "name") == "Space Game");
   CHECK(json::GetInt(doc, "type") == 5);
   CHECK(json::GetInt(doc, "status_display_type") == 2);
@@ -97,7 +97,7 @@ TEST_CASE("activity json: the wire member names of docs/social-protocol.md") {
 TEST_CASE("activity json: unset optionals are left out") {
   Activity a;
   a.SetName("G");
-  auto doc = ParseOrFail(presence::ActivityToJson(a));
+  auto doc = ParseOrFail(social::ActivityToJson(a));
   for (const char* key :
        {"status_display_type", "state", "state_url", "details", "details_url", "application_id", "timestamps",
         "assets", "party", "secrets", "buttons", "metadata"}) {
@@ -110,11 +110,11 @@ TEST_CASE("activity json: unset optionals are left out") {
 
 TEST_CASE("activity json: round trip keeps every field") {
   Activity original = FullActivity();
-  auto doc = ParseOrFail(presence::ActivityToJson(original));
-  auto parsed = presence::ActivityFromJson(doc);
+  auto doc = ParseOrFail(social::ActivityToJson(original));
+  auto parsed = social::ActivityFromJson(doc);
   REQUIRE(parsed);
   CHECK(parsed->Equals(original));
-  CHECK(presence::ActivityToJson(*parsed) == presence::ActivityToJson(original));
+  CHECK(social::ActivityToJson(*parsed) == social::ActivityToJson(original));
   parsed->SetState("other");
   CHECK_FALSE(parsed->Equals(original));
 }
@@ -124,7 +124,7 @@ TEST_CASE("activity json: reading is lenient about what friends' presences carry
   auto doc = ParseOrFail(
       R"({"name":"G","type":0,"application_id":42,"buttons":["A","B"],"party":{"id":"p","size":[1,"x"]},)"
       R"("timestamps":{"start":5},"state":7,"assets":null})");
-  auto a = presence::ActivityFromJson(doc);
+  auto a = social::ActivityFromJson(doc);
   REQUIRE(a);
   CHECK(a->ApplicationId() == 42u);
   REQUIRE(a->GetButtons().size() == 2);
@@ -140,7 +140,7 @@ TEST_CASE("activity json: reading is lenient about what friends' presences carry
   CHECK_FALSE(a->Secrets());
 
   auto ipcShape = ParseOrFail(R"({"name":"G","type":2,"buttons":[{"label":"L","url":"https://x.y"}]})");
-  auto b = presence::ActivityFromJson(ipcShape);
+  auto b = social::ActivityFromJson(ipcShape);
   REQUIRE(b);
   CHECK(b->Type() == ActivityTypes::Listening);
   REQUIRE(b->GetButtons().size() == 1);
@@ -148,21 +148,21 @@ TEST_CASE("activity json: reading is lenient about what friends' presences carry
 }
 
 TEST_CASE("activity json: not an object or unknown type is refused") {
-  CHECK_FALSE(presence::ActivityFromJson(ParseOrFail("[]")));
-  CHECK_FALSE(presence::ActivityFromJson(ParseOrFail("null")));
-  CHECK_FALSE(presence::ActivityFromJson(ParseOrFail(R"({"name":"G","type":7})")));
-  CHECK_FALSE(presence::ActivityFromJson(ParseOrFail(R"({"name":"G","type":-1})")));
-  CHECK(presence::ActivityFromJson(ParseOrFail(R"({"name":"G","type":6})")));
+  CHECK_FALSE(social::ActivityFromJson(ParseOrFail("[]")));
+  CHECK_FALSE(social::ActivityFromJson(ParseOrFail("null")));
+  CHECK_FALSE(social::ActivityFromJson(ParseOrFail(R"({"name":"G","type":7})")));
+  CHECK_FALSE(social::ActivityFromJson(ParseOrFail(R"({"name":"G","type":-1})")));
+  CHECK(social::ActivityFromJson(ParseOrFail(R"({"name":"G","type":6})")));
 }
 
 TEST_CASE("activity json: status wire names") {
-  CHECK(std::string(presence::StatusToWire(StatusType::Online)) == "online");
-  CHECK(std::string(presence::StatusToWire(StatusType::Idle)) == "idle");
-  CHECK(std::string(presence::StatusToWire(StatusType::Dnd)) == "dnd");
-  CHECK(std::string(presence::StatusToWire(StatusType::Invisible)) == "invisible");
-  CHECK(presence::StatusFromWire("offline") == StatusType::Offline);
-  CHECK(presence::StatusFromWire("dnd") == StatusType::Dnd);
-  CHECK(presence::StatusFromWire("weird") == StatusType::Unknown);
+  CHECK(std::string(social::StatusToWire(StatusType::Online)) == "online");
+  CHECK(std::string(social::StatusToWire(StatusType::Idle)) == "idle");
+  CHECK(std::string(social::StatusToWire(StatusType::Dnd)) == "dnd");
+  CHECK(std::string(social::StatusToWire(StatusType::Invisible)) == "invisible");
+  CHECK(social::StatusFromWire("offline") == StatusType::Offline);
+  CHECK(social::StatusFromWire("dnd") == StatusType::Dnd);
+  CHECK(social::StatusFromWire("weird") == StatusType::Unknown);
 }
 
 }  // namespace activity_json_test

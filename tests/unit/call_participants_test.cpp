@@ -4,11 +4,11 @@
 // step by step (no sockets, no sleeping).
 #include "voice/call_participants.hpp"
 
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
+#include "core/retry_timer.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_store.hpp"
-#include "messaging/retry_timer.hpp"
 #include "social/social_store.hpp"
 #include "voice/call_session.hpp"
 #include "voice/voice_manager.hpp"
@@ -319,8 +319,8 @@ std::string Ready(const std::vector<uint64_t>& inCall) {
 }
 
 struct SessionFixture {
-  std::unique_ptr<core::ClientCore> core;
-  std::unique_ptr<messaging::RetryTimer> timer;
+  std::unique_ptr<client::ClientCore> core;
+  std::unique_ptr<core::RetryTimer> timer;
   std::shared_ptr<voice::CallSession> session;
   std::vector<std::string> events;
   int64_t seq = 0;
@@ -328,9 +328,9 @@ struct SessionFixture {
   SessionFixture() {
     ClientOptions options;
     options.ipcEnabled = false;
-    core = std::make_unique<core::ClientCore>(options);
-    core->applicationId.store(kApp);
-    timer = std::make_unique<messaging::RetryTimer>(core->Io());
+    core = std::make_unique<client::ClientCore>(options);
+    core->Runtime().applicationId.store(kApp);
+    timer = std::make_unique<core::RetryTimer>(core->Io());
   }
   ~SessionFixture() {
     if (session) session->Shutdown();
@@ -355,7 +355,9 @@ struct SessionFixture {
   /// What VoiceManager::StartCall does, but Start (op 4 on a Gateway this test has not got): register the
   /// session, then read the store. The callbacks are set after that, as a game sets them after StartCall.
   void StartCall() {
-    session = std::make_shared<voice::CallSession>(*core, core->Voice().Engine(), *timer, kLobby, kSelf, 1);
+    session =
+        std::make_shared<voice::CallSession>(core->Runtime(), core->Gateway(), core->Voice().Fingerprints(),
+                                             core->Voice().Engine(), *timer, kLobby, kSelf, 1);
     session->SeedParticipants(core->Lobbies().VoiceStates(kLobby).value_or(Records{}));
     session->callbacks.participant.Set([this](uint64_t user, bool added) {
       events.push_back((added ? "joined " : "left ") + std::to_string(user));
@@ -425,8 +427,9 @@ TEST_CASE("a dispatch between the call's registration and the store read is not 
   f.Feed("READY", Ready({kAda}));
   // Registered, then Ada leaves and Bo joins before the snapshot is read: the session hears both
   // dispatches, and the snapshot (which already shows them) changes nothing.
-  f.session =
-      std::make_shared<voice::CallSession>(*f.core, f.core->Voice().Engine(), *f.timer, kLobby, kSelf, 1);
+  f.session = std::make_shared<voice::CallSession>(f.core->Runtime(), f.core->Gateway(),
+                                                   f.core->Voice().Fingerprints(), f.core->Voice().Engine(),
+                                                   *f.timer, kLobby, kSelf, 1);
   f.session->callbacks.participant.Set([&](uint64_t user, bool added) {
     f.events.push_back((added ? "joined " : "left ") + std::to_string(user));
   });

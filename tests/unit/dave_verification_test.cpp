@@ -16,8 +16,8 @@
 // and agree with libdave's js/__tests__ vectors (DisplayableCode, KeyFingerprint, PairwiseFingerprint).
 #include "voice/dave_verification.hpp"
 
-#include "core/client_core.hpp"
-#include "messaging/retry_timer.hpp"
+#include "client/client_core.hpp"
+#include "core/retry_timer.hpp"
 #include "voice/call_session.hpp"
 #include "voice/dave_messages.hpp"
 #include "voice/dave_session.hpp"
@@ -357,16 +357,18 @@ constexpr uint64_t kOther = 2001;
 constexpr uint64_t kLobby = 6000;
 
 struct CallFixture {
-  std::unique_ptr<core::ClientCore> core;
-  std::unique_ptr<messaging::RetryTimer> timer;
+  std::unique_ptr<client::ClientCore> core;
+  std::unique_ptr<core::RetryTimer> timer;
   std::shared_ptr<voice::CallSession> session;
 
   CallFixture() {
     ClientOptions options;
     options.ipcEnabled = false;
-    core = std::make_unique<core::ClientCore>(options);
-    timer = std::make_unique<messaging::RetryTimer>(core->Io());
-    session = std::make_shared<voice::CallSession>(*core, core->Voice().Engine(), *timer, kLobby, kSelf, 1);
+    core = std::make_unique<client::ClientCore>(options);
+    timer = std::make_unique<core::RetryTimer>(core->Io());
+    session =
+        std::make_shared<voice::CallSession>(core->Runtime(), core->Gateway(), core->Voice().Fingerprints(),
+                                             core->Voice().Engine(), *timer, kLobby, kSelf, 1);
   }
   /// Client destroy, in the order the Client does it (the timer runs on the network thread it stops).
   void Destroy() {

@@ -2,7 +2,7 @@
 // for the first READY), a later READY's differences, the answer of a join applied before its LOBBY_CREATE,
 // and malformed input. Also the lobby rules (lobby_validation) and wire parsing (lobby_json).
 #include "lobby/lobby_store.hpp"
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_validation.hpp"
 #include "social/social_store.hpp"
@@ -67,7 +67,7 @@ std::string Ready(const std::vector<std::string>& lobbies) {
 }
 
 struct Fixture {
-  std::unique_ptr<core::ClientCore> core;
+  std::unique_ptr<client::ClientCore> core;
   std::vector<std::string> events;  // in delivery order
   std::vector<std::string> warnings;
   int64_t seq = 0;
@@ -75,8 +75,8 @@ struct Fixture {
   Fixture() {
     ClientOptions options;
     options.ipcEnabled = false;
-    core = std::make_unique<core::ClientCore>(options);
-    core->applicationId.store(kApp);
+    core = std::make_unique<client::ClientCore>(options);
+    core->Runtime().applicationId.store(kApp);
     core->Log().AddCallback(
         [this](std::string message, LoggingSeverity severity) {
           if (severity >= LoggingSeverity::Warning) warnings.push_back(std::move(message));

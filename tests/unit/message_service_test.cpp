@@ -3,7 +3,7 @@
 // policy (one in flight per channel, retries with the same attempt, the dedupe window, shutdown) driven by a
 // fake scheduler and clock.
 #include "messaging/message_service.hpp"
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "messaging/message_json.hpp"
 #include "messaging/outbox.hpp"
 #include "social/social_store.hpp"
@@ -68,7 +68,7 @@ std::string DmMessage(uint64_t id, uint64_t author, uint64_t recipient, const st
 }
 
 struct Fixture {
-  std::unique_ptr<core::ClientCore> core;
+  std::unique_ptr<client::ClientCore> core;
   std::vector<std::string> events;
   std::vector<std::string> warnings;
   int64_t seq = 0;
@@ -76,8 +76,8 @@ struct Fixture {
   Fixture() {
     ClientOptions options;
     options.ipcEnabled = false;
-    core = std::make_unique<core::ClientCore>(options);
-    core->applicationId.store(kApp);
+    core = std::make_unique<client::ClientCore>(options);
+    core->Runtime().applicationId.store(kApp);
     core->Log().AddCallback(
         [this](std::string message, LoggingSeverity severity) {
           if (severity >= LoggingSeverity::Warning) warnings.push_back(std::move(message));

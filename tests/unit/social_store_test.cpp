@@ -1,7 +1,7 @@
 // The social store fed recorded Gateway dispatches directly (no sockets): state, callbacks and their order,
 // friend groups and their sorting, malformed input.
 #include "social/social_store.hpp"
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "social/social_json.hpp"
 
 #include <platformpp/client.hpp>
@@ -85,7 +85,7 @@ std::string Ready() {
 }
 
 struct Fixture {
-  std::unique_ptr<core::ClientCore> core;
+  std::unique_ptr<client::ClientCore> core;
   std::vector<std::string> events;  // in delivery order
   std::vector<std::string> warnings;
   int64_t seq = 0;
@@ -93,8 +93,8 @@ struct Fixture {
   Fixture() {
     ClientOptions options;
     options.ipcEnabled = false;
-    core = std::make_unique<core::ClientCore>(options);
-    core->applicationId.store(kApp);
+    core = std::make_unique<client::ClientCore>(options);
+    core->Runtime().applicationId.store(kApp);
     core->Log().AddCallback(
         [this](std::string message, LoggingSeverity severity) {
           if (severity >= LoggingSeverity::Warning) warnings.push_back(std::move(message));
@@ -248,11 +248,11 @@ TEST_CASE("a friend starting the game moves to OnlinePlayingGame, then the callb
 
 TEST_CASE("the application id decides which activity is the game's") {
   Fixture f;
-  f.core->applicationId.store(0);
+  f.core->Runtime().applicationId.store(0);
   f.Feed("READY", Ready());
   CHECK(f.Group(RelationshipGroupType::OnlinePlayingGame).empty());
   CHECK_FALSE(f.Store().User(kAlice)->GameActivity());
-  f.core->applicationId.store(42);
+  f.core->Runtime().applicationId.store(42);
   CHECK(f.Group(RelationshipGroupType::OnlinePlayingGame) == Ids{kAlso});
 }
 

@@ -1,5 +1,5 @@
 // Client: rich presence, online status, activity invites and launch registration (see PresenceService).
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "presence/launch_command.hpp"
 #include "presence/presence_service.hpp"
 

@@ -9,7 +9,7 @@
 #include <optional>
 #include <string>
 
-namespace platformpp::presence {
+namespace platformpp::social {
 
 /// Reads an activity; lenient about absent or mistyped optional members (they stay unset). Empty when
 /// `value` is not an object or `type` is not a known ActivityTypes value.
@@ -27,4 +27,4 @@ std::string ActivityToJson(const Activity& activity);
 const char* StatusToWire(StatusType status) noexcept;
 StatusType StatusFromWire(std::string_view status) noexcept;
 
-}  // namespace platformpp::presence
+}  // namespace platformpp::social

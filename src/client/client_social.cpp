@@ -1,6 +1,6 @@
 // Client's relationships, users and guilds: the state comes from the SocialStore (kept by the Gateway), the
 // changes go over HTTP (docs/social-protocol.md) and come back as Gateway dispatches.
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "json/json.hpp"
 #include "net/http_result.hpp"
 #include "social/social_json.hpp"
@@ -22,8 +22,8 @@ constexpr std::string_view kRelationships = "/users/@me/relationships";
 constexpr std::string_view kGameRelationships = "/users/@me/game-relationships";
 constexpr int kUnknownRelationship = 10070;
 
-net::HttpRequest Authorized(core::ClientCore& core, const core::Credentials& credentials, std::string method,
-                            std::string path, std::optional<std::string> body) {
+net::HttpRequest Authorized(client::ClientCore& core, const core::Credentials& credentials,
+                            std::string method, std::string path, std::optional<std::string> body) {
   net::HttpRequest request;
   request.method = std::move(method);
   request.url = core.ApiUrl(path);
@@ -40,9 +40,9 @@ ClientResult NoToken() {
 }
 
 /// One relationship call: 2xx is success, anything else the platform's error.
-void SendRelationshipCall(core::ClientCore& core, std::string method, std::string path,
+void SendRelationshipCall(client::ClientCore& core, std::string method, std::string path,
                           std::optional<std::string> body, Done done) {
-  auto credentials = core.credentials.Get();
+  auto credentials = core.Runtime().credentials.Get();
   if (!credentials) return done(NoToken());
   auto request = Authorized(core, *credentials, std::move(method), std::move(path), std::move(body));
   auto shared = std::make_shared<Done>(std::move(done));
@@ -68,7 +68,7 @@ std::string_view Trimmed(std::string_view text) {
 }
 
 // A user id the player may act on; the error otherwise.
-std::optional<ClientResult> CheckUserId(core::ClientCore& core, uint64_t userId) {
+std::optional<ClientResult> CheckUserId(client::ClientCore& core, uint64_t userId) {
   if (userId == 0) return ClientResult::Failure(ErrorType::ValidationError, "userId: must not be 0");
   auto self = core.Social().CurrentUser();
   if (self && self->Id() == userId) {
@@ -77,7 +77,7 @@ std::optional<ClientResult> CheckUserId(core::ClientCore& core, uint64_t userId)
   return std::nullopt;
 }
 
-void ByUsername(core::ClientCore& core, std::string_view route, std::string username, Done done) {
+void ByUsername(client::ClientCore& core, std::string_view route, std::string username, Done done) {
   std::string_view name = Trimmed(username);
   if (name.empty()) {
     return done(ClientResult::Failure(ErrorType::ValidationError, "username: must not be empty"));
@@ -85,7 +85,7 @@ void ByUsername(core::ClientCore& core, std::string_view route, std::string user
   SendRelationshipCall(core, "POST", std::string(route), UsernameBody(name), std::move(done));
 }
 
-void OnUser(core::ClientCore& core, std::string method, std::string_view route, uint64_t userId,
+void OnUser(client::ClientCore& core, std::string method, std::string_view route, uint64_t userId,
             std::optional<std::string> body, Done done) {
   if (auto invalid = CheckUserId(core, userId)) return done(std::move(*invalid));
   SendRelationshipCall(core, std::move(method), std::string(route) + "/" + std::to_string(userId),
@@ -94,7 +94,7 @@ void OnUser(core::ClientCore& core, std::string method, std::string_view route, 
 
 /// The completion of a Client call; empty while the Client is being destroyed (dropping the completion then
 /// reported ClientDestroyed).
-std::optional<Done> Start(core::ClientCore& core, Client::RelationshipCallback callback) {
+std::optional<Done> Start(client::ClientCore& core, Client::RelationshipCallback callback) {
   auto completion = core.MakeCompletion<>(std::move(callback));
   if (core.Destroying()) return std::nullopt;
   return completion;
@@ -175,10 +175,10 @@ void Client::RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback ca
   if (!done) return;
   if (auto invalid = CheckUserId(*core_, userId)) return (*done)(std::move(*invalid));
   // Both relationships go; "no such relationship" on one side is not an error when the other was removed.
-  core::ClientCore& core = *core_;
+  client::ClientCore& core = *core_;
   std::string id = std::to_string(userId);
   auto game = std::make_shared<Done>(std::move(*done));
-  auto credentials = core.credentials.Get();
+  auto credentials = core.Runtime().credentials.Get();
   if (!credentials) return (*game)(NoToken());
   auto request =
       Authorized(core, *credentials, "DELETE", std::string(kRelationships) + "/" + id, std::nullopt);
@@ -254,8 +254,8 @@ void Client::SetUserUpdatedCallback(UserUpdatedCallback callback) {
 void Client::GetUserGuilds(GetUserGuildsCallback callback) {
   auto completion = core_->MakeCompletion<std::vector<GuildMinimal>>(std::move(callback));
   if (core_->Destroying()) return;
-  core::ClientCore& core = *core_;
-  auto credentials = core.credentials.Get();
+  client::ClientCore& core = *core_;
+  auto credentials = core.Runtime().credentials.Get();
   if (!credentials) return completion(NoToken(), {});
   auto shared = std::make_shared<decltype(completion)>(std::move(completion));
   core.Http().Send(
@@ -290,8 +290,8 @@ void Client::GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callbac
   if (guildId == 0) {
     return completion(ClientResult::Failure(ErrorType::ValidationError, "guildId: must not be 0"), {});
   }
-  core::ClientCore& core = *core_;
-  auto credentials = core.credentials.Get();
+  client::ClientCore& core = *core_;
+  auto credentials = core.Runtime().credentials.Get();
   if (!credentials) return completion(NoToken(), {});
   auto shared = std::make_shared<decltype(completion)>(std::move(completion));
   core.Http().Send(

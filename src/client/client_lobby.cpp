@@ -6,7 +6,7 @@
 // LOBBY_CREATE arrives first; waiting for the LOBBY_CREATE instead would hold the operation on a dispatch
 // that a dropped connection may never deliver.
 #include "auth/authorizer.hpp"
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_store.hpp"
@@ -32,20 +32,20 @@ using Done = core::Completion<Args...>;
 /// The completion of a Client call; empty while the Client is being destroyed (dropping the completion then
 /// reported ClientDestroyed).
 template <class... Args>
-std::optional<Done<Args...>> Start(core::ClientCore& core, typename Done<Args...>::Callback callback) {
+std::optional<Done<Args...>> Start(client::ClientCore& core, typename Done<Args...>::Callback callback) {
   auto completion = core.MakeCompletion<Args...>(std::move(callback));
   if (core.Destroying()) return std::nullopt;
   return completion;
 }
 
 /// The player's credentials for a lobby call; the ClientNotReady result otherwise.
-std::optional<core::Credentials> Ready(core::ClientCore& core, ClientResult& notReady) {
-  auto credentials = core.credentials.Get();
+std::optional<core::Credentials> Ready(client::ClientCore& core, ClientResult& notReady) {
+  auto credentials = core.Runtime().credentials.Get();
   if (!credentials) {
     notReady = ClientResult::Failure(ErrorType::ClientNotReady, "no token: call UpdateToken first");
     return std::nullopt;
   }
-  if (core.applicationId.load() == 0) {
+  if (core.Runtime().applicationId.load() == 0) {
     notReady =
         ClientResult::Failure(ErrorType::ClientNotReady, "no application id: call SetApplicationId first");
     return std::nullopt;
@@ -53,7 +53,7 @@ std::optional<core::Credentials> Ready(core::ClientCore& core, ClientResult& not
   return credentials;
 }
 
-net::HttpRequest Request(core::ClientCore& core, const core::Credentials& credentials, std::string method,
+net::HttpRequest Request(client::ClientCore& core, const core::Credentials& credentials, std::string method,
                          const std::string& path, std::optional<std::string> body) {
   net::HttpRequest request;
   request.method = std::move(method);
@@ -76,7 +76,7 @@ std::optional<ClientResult> CheckLobbyId(uint64_t lobbyId) {
 }
 
 /// A call whose answer matters only as success or failure.
-void SendPlain(core::ClientCore& core, std::string method, const std::string& path,
+void SendPlain(client::ClientCore& core, std::string method, const std::string& path,
                std::optional<std::string> body, Done<> done) {
   ClientResult notReady;
   auto credentials = Ready(core, notReady);
@@ -96,7 +96,7 @@ std::string JoinBody(const std::string& secret, const Metadata* lobbyMetadata,
   return json::Serialize(body);
 }
 
-void CreateOrJoin(core::ClientCore& core, std::string secret, const Metadata* lobbyMetadata,
+void CreateOrJoin(client::ClientCore& core, std::string secret, const Metadata* lobbyMetadata,
                   const Metadata* memberMetadata, Done<uint64_t> done) {
   std::vector<FieldError> errors;
   lobby::CheckSecret(secret, "secret", errors);
@@ -131,7 +131,7 @@ std::string ChannelLinkBody(std::optional<uint64_t> channelId) {
 }
 
 // Whether the player's account is provisional: from READY when known, else from GET /users/@me.
-void IsProvisional(core::ClientCore& core, const core::Credentials& credentials,
+void IsProvisional(client::ClientCore& core, const core::Credentials& credentials,
                    std::function<void(ClientResult, bool)> then) {
   if (auto self = core.Social().CurrentUser()) return then({}, self->IsProvisional());
   core.Http().Send(Request(core, credentials, "GET", "/users/@me", std::nullopt),
@@ -197,7 +197,7 @@ void Client::JoinLinkedLobbyGuild(uint64_t lobbyId,
   auto done = Start<std::string>(*core_, std::move(callback));
   if (!done) return;
   if (auto invalid = CheckLobbyId(lobbyId)) return (*done)(std::move(*invalid), {});
-  core::ClientCore& core = *core_;
+  client::ClientCore& core = *core_;
   ClientResult notReady;
   auto credentials = Ready(core, notReady);
   if (!credentials) return (*done)(std::move(notReady), {});

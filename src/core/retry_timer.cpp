@@ -1,4 +1,4 @@
-#include "messaging/retry_timer.hpp"
+#include "core/retry_timer.hpp"
 
 #include "core/io_context_access.hpp"
 
@@ -8,7 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
-namespace platformpp::messaging {
+namespace platformpp::core {
 
 struct RetryTimer::Impl {
   explicit Impl(boost::asio::io_context& io) : io(io) {}
@@ -58,4 +58,4 @@ void RetryTimer::Shutdown() {
   impl_->idle.wait(lock, [this] { return impl_->running == 0; });
 }
 
-}  // namespace platformpp::messaging
+}  // namespace platformpp::core

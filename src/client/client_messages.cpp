@@ -1,6 +1,6 @@
 // Client's lobby messages and DMs: the state comes from the MessageService (kept by the Gateway and the
 // answers), sends go through its outbox (docs/social-protocol.md, "Lobbies and messages").
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "messaging/message_service.hpp"
 
 #include <platformpp/client.hpp>

@@ -1,9 +1,9 @@
-#include "presence/activity_json.hpp"
+#include "social/activity_json.hpp"
 
 #include <cstdint>
 #include <string_view>
 
-namespace platformpp::presence {
+namespace platformpp::social {
 namespace {
 
 std::optional<std::string> OptString(const json::Value& object, std::string_view name) {
@@ -239,4 +239,4 @@ StatusType StatusFromWire(std::string_view status) noexcept {
   return StatusType::Unknown;
 }
 
-}  // namespace platformpp::presence
+}  // namespace platformpp::social

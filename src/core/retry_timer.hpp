@@ -1,6 +1,6 @@
 #pragma once
-// Runs tasks after a delay on the Client's network context: the outbox's retries. The header stays free of
-// Asio (the one small translation unit behind it holds the timer).
+// Runs tasks after a delay on the Client's network context: the outbox's retries, the voice reconnects. The
+// header stays free of Asio (the one small translation unit behind it holds the timer).
 
 #include <chrono>
 #include <functional>
@@ -10,7 +10,7 @@ namespace platformpp {
 class IoContext;
 }
 
-namespace platformpp::messaging {
+namespace platformpp::core {
 
 class RetryTimer {
  public:
@@ -30,4 +30,4 @@ class RetryTimer {
   std::shared_ptr<Impl> impl_;
 };
 
-}  // namespace platformpp::messaging
+}  // namespace platformpp::core

@@ -8,7 +8,7 @@
 #include "auth/pkce.hpp"
 #include "auth/provisional.hpp"
 #include "auth/token_endpoint.hpp"
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 
 #include <algorithm>
 #include <optional>
@@ -17,7 +17,7 @@ namespace platformpp {
 
 Client::Client() : Client(ClientOptions{}) {}
 
-Client::Client(ClientOptions options) : core_(std::make_shared<core::ClientCore>(std::move(options))) {}
+Client::Client(ClientOptions options) : core_(std::make_shared<client::ClientCore>(std::move(options))) {}
 
 Client::Client(std::string apiBase, std::string /*webBase*/)
     : Client([&] {
@@ -50,11 +50,11 @@ bool Client::WaitForCallbacks(int32_t timeoutMilliseconds) {
 }
 
 void Client::SetApplicationId(uint64_t applicationId) {
-  core_->applicationId.store(applicationId);
+  core_->Runtime().applicationId.store(applicationId);
   core_->AuthorizeRequests().Resume();  // a subscription that waited for the id
 }
 uint64_t Client::GetApplicationId() const {
-  return core_->applicationId.load();
+  return core_->Runtime().applicationId.load();
 }
 
 void Client::SetHttpRequestTimeout(int32_t httpTimeoutInMilliseconds) {
@@ -82,7 +82,7 @@ void Client::FetchCurrentUser(AuthorizationTokenType tokenType, std::string toke
                               FetchCurrentUserCallback callback) {
   auto completion = core_->MakeCompletion<uint64_t, std::string>(std::move(callback));
   if (core_->Destroying()) return;  // dropping the completion reports ClientDestroyed
-  auth::FetchCurrentUser(*core_, tokenType, std::move(token), std::move(completion));
+  auth::FetchCurrentUser(core_->Runtime(), core_->Http(), tokenType, std::move(token), std::move(completion));
 }
 
 void Client::Authorize(AuthorizationArgs args, AuthorizationCallback callback) {
@@ -115,8 +115,8 @@ struct ExternalIdentity {
 };
 
 // The authorization_code grant (PKCE, public client), merging a provisional account when `external` is set.
-void ExchangeCode(core::ClientCore& core, uint64_t applicationId, std::string code, std::string codeVerifier,
-                  std::string redirectUri, std::optional<ExternalIdentity> external,
+void ExchangeCode(client::ClientCore& core, uint64_t applicationId, std::string code,
+                  std::string codeVerifier, std::string redirectUri, std::optional<ExternalIdentity> external,
                   Client::TokenExchangeCallback callback) {
   auto completion =
       core.MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
@@ -125,7 +125,7 @@ void ExchangeCode(core::ClientCore& core, uint64_t applicationId, std::string co
   auto fail = [&](std::string message) {
     completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
   };
-  if (applicationId == 0) applicationId = core.applicationId.load();
+  if (applicationId == 0) applicationId = core.Runtime().applicationId.load();
   if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
   if (code.empty()) return fail("code: must not be empty");
   if (!auth::IsValidCodeVerifier(codeVerifier)) {
@@ -144,7 +144,7 @@ void ExchangeCode(core::ClientCore& core, uint64_t applicationId, std::string co
     fields.emplace_back("external_auth_type", ExternalAuthTypeToWireName(external->type));
     fields.emplace_back("external_auth_token", std::move(external->token));
   }
-  auth::RequestToken(core, std::move(fields), std::move(completion));
+  auth::RequestToken(core.Runtime(), core.Http(), std::move(fields), std::move(completion));
 }
 
 }  // namespace
@@ -157,7 +157,7 @@ void Client::GetToken(uint64_t applicationId, std::string code, std::string code
 
 void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, TokenExchangeCallback callback) {
   // invalid_grant means the link is gone (seed: treat it as APPLICATION_DEAUTHORIZED): drop our token too.
-  core::ClientCore* core = core_.get();
+  client::ClientCore* core = core_.get();
   auto completion =
       core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
           [core, callback = std::move(callback)](ClientResult result, std::string access, std::string refresh,
@@ -165,7 +165,7 @@ void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, Toke
                                                  std::string scopes) {
             if (result.Type() == ErrorType::AuthorizationFailed && result.OAuthError() == "invalid_grant" &&
                 !core->Destroying()) {
-              core->credentials.Clear();
+              core->Runtime().credentials.Clear();
               core->Log().Warning(
                   "RefreshToken: invalid_grant: the authorization is gone; the Client dropped its token");
             }
@@ -174,7 +174,7 @@ void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, Toke
                        std::move(scopes));
           });
   if (core_->Destroying()) return;
-  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
   if (applicationId == 0) {
     return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"), {}, {},
                       AuthorizationTokenType::Bearer, 0, {});
@@ -183,11 +183,11 @@ void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, Toke
     return completion(Invalid("refreshToken: must not be empty"), {}, {}, AuthorizationTokenType::Bearer, 0,
                       {});
   }
-  if (core_->credentials.IsReauthenticateOnly(refreshToken)) {
+  if (core_->Runtime().credentials.IsReauthenticateOnly(refreshToken)) {
     return completion(ClientResult::Failure(ErrorType::AuthorizationFailed, auth::kProvisionalRefreshRefused),
                       {}, {}, AuthorizationTokenType::Bearer, 0, {});
   }
-  auth::RequestToken(*core_,
+  auth::RequestToken(core_->Runtime(), core_->Http(),
                      {{"grant_type", "refresh_token"},
                       {"refresh_token", std::move(refreshToken)},
                       {"client_id", std::to_string(applicationId)}},
@@ -210,7 +210,7 @@ void Client::ExchangeChildToken(std::string parentApplicationToken, uint64_t chi
   };
   if (parentApplicationToken.empty()) return fail("parentApplicationToken: must not be empty");
   if (childApplicationId == 0) return fail("childApplicationId: must not be 0");
-  auth::RequestToken(*core_,
+  auth::RequestToken(core_->Runtime(), core_->Http(),
                      {{"grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"},
                       {"subject_token", std::move(parentApplicationToken)},
                       {"subject_token_type", "urn:ietf:params:oauth:token-type:access_token"},
@@ -221,11 +221,11 @@ void Client::ExchangeChildToken(std::string parentApplicationToken, uint64_t chi
 void Client::RevokeToken(uint64_t applicationId, std::string token, RevokeTokenCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
-  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
   if (applicationId == 0)
     return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"));
   if (token.empty()) return completion(Invalid("token: must not be empty"));
-  auth::RevokeToken(*core_, applicationId, std::move(token), std::move(completion));
+  auth::RevokeToken(core_->Runtime(), core_->Http(), applicationId, std::move(token), std::move(completion));
 }
 
 void Client::UpdateToken(AuthorizationTokenType tokenType, std::string token, UpdateTokenCallback callback) {
@@ -246,12 +246,12 @@ void Client::GetProvisionalToken(uint64_t applicationId, AuthenticationExternalA
   auto fail = [&](std::string message) {
     completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
   };
-  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
   if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
   if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') return fail("externalAuthType: unknown value");
   if (externalAuthToken.empty()) return fail("externalAuthToken: must not be empty");
-  auth::GetProvisionalToken(*core_, applicationId, externalAuthType, std::move(externalAuthToken),
-                            std::move(completion));
+  auth::GetProvisionalToken(core_->Runtime(), core_->Http(), applicationId, externalAuthType,
+                            std::move(externalAuthToken), std::move(completion));
 }
 
 void Client::GetTokenFromProvisionalMerge(uint64_t applicationId, std::string code, std::string codeVerifier,
@@ -267,22 +267,23 @@ void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,
                                            std::string externalAuthToken, UpdateTokenCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
-  if (applicationId == 0) applicationId = core_->applicationId.load();
+  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
   if (applicationId == 0)
     return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"));
   if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') {
     return completion(Invalid("externalAuthType: unknown value"));
   }
   if (externalAuthToken.empty()) return completion(Invalid("externalAuthToken: must not be empty"));
-  auth::UnmergeIntoProvisionalAccount(*core_, applicationId, externalAuthType, std::move(externalAuthToken),
-                                      std::move(completion));
+  auth::UnmergeIntoProvisionalAccount(core_->Runtime(), core_->Http(), applicationId, externalAuthType,
+                                      std::move(externalAuthToken), std::move(completion));
 }
 
 void Client::UpdateProvisionalAccountDisplayName(std::string name,
                                                  UpdateProvisionalAccountDisplayNameCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
-  auth::UpdateProvisionalAccountDisplayName(*core_, std::move(name), std::move(completion));
+  auth::UpdateProvisionalAccountDisplayName(core_->Runtime(), core_->Http(), std::move(name),
+                                            std::move(completion));
 }
 
 void Client::RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback) {
@@ -298,7 +299,7 @@ void Client::SetTokenExpirationCallback(std::function<void()> callback) {
 }
 
 bool Client::IsAuthenticated() const {
-  return core_ && core_->credentials.Get().has_value();
+  return core_ && core_->Runtime().credentials.Get().has_value();
 }
 
 void Client::Connect() {

@@ -1,6 +1,6 @@
 // Client's voice calls and audio settings, and the Call handle: thin forwards to voice::VoiceManager,
 // voice::CallSession and voice::VoiceEngine.
-#include "core/client_core.hpp"
+#include "client/client_core.hpp"
 #include "voice/call_session.hpp"
 #include "voice/voice_manager.hpp"
 
@@ -58,7 +58,7 @@ void Client::GetCurrentOutputDevice(std::function<void(AudioDevice device)> call
 }
 
 namespace {
-void SetDevice(core::ClientCore& core, bool input, std::string deviceId,
+void SetDevice(client::ClientCore& core, bool input, std::string deviceId,
                Client::SetAudioDeviceCallback callback) {
   auto completion = std::make_shared<core::Completion<>>(core.MakeCompletion<>(std::move(callback)));
   if (core.Destroying()) return;
@@ -145,14 +145,14 @@ bool Client::SetEngineManagedAudioSession(bool isEngineManaged) {
 }
 
 void Client::SetAecDump(bool on) {
-  std::filesystem::path directory = core_->VoiceLogDir();
+  std::filesystem::path directory = core_->Runtime().VoiceLogDir();
   if (directory.empty()) directory = std::filesystem::temp_directory_path() / "platformpp-aec-dump";
   core_->Voice().Engine().SetAecDump(on, std::move(directory));
 }
 
 bool Client::SetVoiceLogDir(std::string path, LoggingSeverity minSeverity) {
   if (!core_->VoiceLog().SetLogDir(path, minSeverity)) return false;
-  core_->SetVoiceLogDir(path);
+  core_->Runtime().SetVoiceLogDir(path);
   return true;
 }
 

@@ -1,0 +1,137 @@
+#pragma once
+// The composition of one Client: it builds every feature on the runtime, hands each its collaborators, routes
+// the Gateway's dispatches and the desktop client's events to them (the dispatch table), and tears them down
+// in the order of the threading contract. Nothing below this layer knows it; the public Client (and the
+// backend client) are its only users.
+
+#include "core/registered_callback.hpp"
+#include "core/runtime.hpp"
+#include "gateway/gateway_connection.hpp"
+#include "ipc/ipc_link.hpp"
+#include "net/http_client.hpp"
+
+#include <platformpp/client.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace platformpp::auth {
+class Authorizer;
+class AuthorizeRequests;
+}  // namespace platformpp::auth
+
+namespace platformpp::social {
+class SocialStore;
+}
+
+namespace platformpp::presence {
+class PresenceService;
+}
+
+namespace platformpp::lobby {
+class LobbyStore;
+}
+
+namespace platformpp::messaging {
+class MessageService;
+}
+namespace platformpp::voice {
+class VoiceManager;
+}
+
+namespace platformpp::client {
+
+/// One row of the dispatch table: a feature that reads Gateway dispatches, and why it has its place.
+struct DispatchRoute {
+  std::string_view feature;
+  gateway::DispatchSink sink;
+};
+
+class ClientCore {
+ public:
+  explicit ClientCore(ClientOptions options);
+  ~ClientCore();
+  ClientCore(const ClientCore&) = delete;
+  ClientCore& operator=(const ClientCore&) = delete;
+
+  /// The destroy sequence of the threading contract; see Client::~Client. Idempotent.
+  void Destroy() noexcept;
+  bool Destroying() const noexcept { return runtime_.Destroying(); }
+
+  void RunCallbacks();
+  bool WaitForCallbacks(std::chrono::milliseconds timeout);
+
+  template <class... Args>
+  core::Completion<Args...> MakeCompletion(typename core::Completion<Args...>::Callback callback) {
+    return runtime_.MakeCompletion<Args...>(std::move(callback));
+  }
+
+  core::Runtime& Runtime() noexcept { return runtime_; }
+  core::CallbackQueue& Queue() noexcept { return runtime_.Queue(); }
+  core::Logger& Log() noexcept { return runtime_.Log(); }
+  core::Logger& VoiceLog() noexcept { return runtime_.VoiceLog(); }
+  const ClientOptions& Options() const noexcept { return runtime_.Options(); }
+  std::string ApiUrl(std::string_view path) const { return runtime_.ApiUrl(path); }
+  net::HttpClient& Http() noexcept { return *http_; }
+  IoContext& Io() noexcept { return runtime_.Io(); }
+  ipc::IpcLink& Ipc() noexcept { return *ipc_; }
+  auth::Authorizer& Authorizer() noexcept { return *authorizer_; }
+  auth::AuthorizeRequests& AuthorizeRequests() noexcept { return *authorizeRequests_; }
+  gateway::GatewayConnection& Gateway() noexcept { return *gateway_; }
+  social::SocialStore& Social() noexcept { return *social_; }
+  presence::PresenceService& Presence() noexcept { return *presence_; }
+  lobby::LobbyStore& Lobbies() noexcept { return *lobbies_; }
+  messaging::MessageService& Messages() noexcept { return *messages_; }
+  voice::VoiceManager& Voice() noexcept { return *voice_; }
+
+  /// The features that read Gateway dispatches, in the order each dispatch reaches them (on the network
+  /// thread, once per sequence number, after the connection itself has read READY). docs/architecture.md.
+  const std::vector<DispatchRoute>& DispatchTable() const noexcept { return dispatchTable_; }
+
+  /// UpdateToken: use `token` from now on and arm the expiry warning when its expiry is known.
+  void SetToken(AuthorizationTokenType type, std::string token);
+  void SetTokenExpirationCallback(std::function<void()> callback);
+
+  /// The Gateway session (Client::Connect). Status changes reach the status callback inside RunCallbacks;
+  /// GetStatus returns the new status before that callback is queued.
+  void Connect();
+  void Disconnect();
+  Client::Status GetStatus() const noexcept { return gateway_->CurrentStatus(); }
+  void SetStatusChangedCallback(Client::StatusChangedCallback callback);
+  /// READY's `user` as JSON text of the current (or last) session; empty before the first READY.
+  std::string ReadyUserJson() const;
+
+ private:
+  void OnGatewayStatus(Client::Status status, Client::Error error, int32_t errorDetail);
+  void CheckTokenExpiry();  // game thread, each RunCallbacks
+
+  core::Runtime runtime_;
+  std::unique_ptr<net::HttpClient> http_;
+  std::unique_ptr<ipc::IpcLink> ipc_;
+  std::unique_ptr<gateway::GatewayConnection> gateway_;
+  std::unique_ptr<auth::Authorizer> authorizer_;
+  std::unique_ptr<auth::AuthorizeRequests> authorizeRequests_;
+  std::unique_ptr<social::SocialStore> social_;
+  std::unique_ptr<presence::PresenceService> presence_;
+  std::unique_ptr<lobby::LobbyStore> lobbies_;
+  std::unique_ptr<messaging::MessageService> messages_;
+  std::unique_ptr<voice::VoiceManager> voice_;
+  std::vector<DispatchRoute> dispatchTable_;  // filled during construction, read on the network thread
+  core::RegisteredCallback<Client::StatusChangedCallback> statusCallback_;
+  mutable std::mutex readyMutex_;
+  std::string readyUserJson_;  // readyMutex_
+  bool destroyed_ = false;
+  core::RegisteredCallback<std::function<void()>> expirationCallback_;
+  std::atomic<int64_t> expiryWarnAtMs_{0};  // 0: nothing to warn about (no token, unknown expiry, or warned)
+  bool pumping_ = false;  // inside a pump of a threadless IoContext (nested RunCallbacks do not pump again)
+  bool justPumped_ = false;  // WaitForCallbacks pumped until a callback was ready, at pumpedAt_ (game thread)
+  std::chrono::steady_clock::time_point pumpedAt_;
+};
+
+}  // namespace platformpp::client
