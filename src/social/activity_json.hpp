@@ -1,6 +1,6 @@
 #pragma once
-// The activity wire shape of docs/social-protocol.md ("activity (wire)"), both ways. Shared by the SDK (op 3,
-// SET_ACTIVITY, presences in READY/PRESENCE_UPDATE) and the emulator.
+// The activity wire shape of docs/social-protocol.md ("activity (wire)"), both ways: read here for friends'
+// presences (READY, PRESENCE_UPDATE), written by presence for the player's own (op 3, SET_ACTIVITY).
 
 #include "json/json.hpp"
 
