@@ -15,8 +15,8 @@
 #include "net/http_client.hpp"
 #include "net/url.hpp"
 #include "net/websocket_link.hpp"
+#include "net/websocket_session.hpp"
 
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
@@ -58,16 +58,14 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
  public:
   Impl(asio::io_context& io, std::shared_ptr<core::Logger> logger, net::HttpClient& http,
        GatewayOptions options)
-      : strand_(asio::make_strand(io)),
-        urlCache_(GatewayUrlCache::Of(io)),
-        logger_(std::move(logger)),
-        http_(http),
+      : logger_(std::move(logger)),
         options_(std::move(options)),
+        session_(io, logger_, SessionOptionsOf(options_)),
+        strand_(session_.GetStrand()),
+        urlCache_(GatewayUrlCache::Of(io)),
+        http_(http),
         backoff_(options_.backoffInitial, options_.backoffMaximum, random_),
-        heartbeatTimer_(strand_),
-        waitTimer_(strand_),
         urlWaitTimer_(strand_),
-        helloTimer_(strand_),
         decoder_(options_.maxMessageBytes) {}
   ~Impl() { stopped_.set_value(); }
 
@@ -111,7 +109,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
         self->forced_ = NextStep::Identify;
         self->link_->Close(kNormalCloseCode);  // ends the old token's session on the server
       } else {
-        self->waitTimer_.cancel();
+        self->session_.CancelWait();
       }
     });
   }
@@ -146,32 +144,27 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   }
 
  private:
+  static net::ws::SessionOptions SessionOptionsOf(const GatewayOptions& options) {
+    net::ws::SessionOptions session;
+    session.name = "Gateway";
+    session.trust = net::TlsTrust{options.caFile, options.useSystemCertificates};
+    session.connect.userAgent = options.userAgent;
+    session.connect.maxMessageBytes = options.maxMessageBytes;
+    session.connect.connectTimeout = options.connectTimeout;
+    return session;
+  }
+
   void Spawn() {
     running_ = true;
-    asio::co_spawn(
-        strand_, [self = shared_from_this()]() -> asio::awaitable<void> { co_await self->Run(); },
-        [self = shared_from_this()](std::exception_ptr error) {
-          if (!error) return;
-          self->running_ = false;
-          try {
-            std::rethrow_exception(error);
-          } catch (const std::exception& e) {
-            self->logger_->Error(std::string("Gateway: the session loop failed with an exception: ") +
-                                 e.what());
-          } catch (...) {
-            self->logger_->Error("Gateway: the session loop failed with an unknown exception");
-          }
-        });
+    session_.Spawn(
+        shared_from_this(), [this] { return Run(); }, [this] { running_ = false; });
   }
 
   // Cancels whatever the session loop waits for (HTTP, backoff, connect, Hello, heartbeats).
   void Interrupt() {
-    waitTimer_.cancel();
+    session_.Interrupt();
     urlWaitTimer_.cancel();
-    helloTimer_.cancel();
-    heartbeatTimer_.cancel();
     heartbeat_.Stop();
-    if (abortOpen_) abortOpen_();
   }
 
   void ForgetSession() {
@@ -231,7 +224,8 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
           GatewayConnectUrl(resume && !resumeUrl_.empty() ? resumeUrl_ : gatewayUrl_, options_.compress);
       SetStatus(everConnected ? Status::Reconnecting : Status::Connecting);
       std::string failure;
-      std::shared_ptr<Link> link = co_await Open(url, failure);
+      std::shared_ptr<Link> link =
+          co_await session_.Open(url, failure, [this] { return shutdown_ || !wanted_; });
       if (!wanted_ || shutdown_) {
         if (link) link->Teardown();
         break;
@@ -293,9 +287,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     SetStatus(Status::Reconnecting);
     auto delay = backoff_.Next();
     logger_->Warning("Gateway: " + why + "; next attempt in " + std::to_string(delay.count()) + " ms");
-    waitTimer_.expires_after(delay);
-    error_code ec;
-    co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+    co_await session_.Wait(delay);
   }
 
   // The URL from the IoContext's cache; or, while another Client fetches it, after that fetch; or fetched
@@ -338,21 +330,16 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       std::string token = options_.token();
       if (!token.empty()) request.headers.emplace_back("Authorization", std::move(token));
     }
-    waitTimer_.expires_at(SteadyClock::time_point::max());
     http_.Send(std::move(request), [weak = weak_from_this(), outcome](net::HttpResponse response) {
       auto self = weak.lock();
       if (!self) return;
       asio::dispatch(self->strand_, [self, outcome, response = std::move(response)]() mutable {
         outcome->response = std::move(response);
-        self->waitTimer_.cancel();
+        self->session_.CancelWait();
       });
     });
-    while (!outcome->response && wanted_ && !shutdown_) {
-      error_code ec;
-      co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
-      if (!ec) break;                 // cannot happen: the timer never expires
-      if (!outcome->response) break;  // cancelled by Disconnect or shutdown
-    }
+    // The answer is dispatched to the strand, so it cannot arrive between the Send above and this wait.
+    if (!outcome->response && wanted_ && !shutdown_) co_await session_.WaitForWakeUp();
     if (!outcome->response) co_return false;
     net::HttpResponse& response = *outcome->response;
     httpStatus = response.status;
@@ -380,34 +367,6 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     co_return true;
   }
 
-  // TCP connect, TLS handshake with peer and host name verification (wss), WebSocket handshake.
-  asio::awaitable<std::shared_ptr<Link>> Open(const std::string& text, std::string& failure) {
-    std::optional<net::Url> url = net::ParseUrl(text);
-    if (!url) {
-      failure = "invalid Gateway URL";
-      co_return nullptr;
-    }
-    if (url->Secure()) {
-      if (!tls_.Get(*logger_)) {
-        failure = tls_.Error();
-        co_return nullptr;
-      }
-    }
-    net::ws::ConnectOptions options;
-    options.userAgent = options_.userAgent;
-    options.maxMessageBytes = options_.maxMessageBytes;
-    options.connectTimeout = options_.connectTimeout;
-    const std::function<bool()> stopped = [this] { return shutdown_ || !wanted_; };
-    net::ws::ConnectResult result =
-        co_await net::ws::Connect(strand_, tls_.Get(*logger_), *url, options, abortOpen_, stopped);
-    if (!result.link) {
-      failure = std::move(result.failure);
-      co_return nullptr;
-    }
-    logger_->Info("Gateway: connected to " + url->Authority());
-    co_return std::move(result.link);
-  }
-
   // Reads until the connection ends; returns what the next connection does.
   asio::awaitable<NextStep> Serve(std::shared_ptr<Link> link, const std::string& token, bool resume,
                                   std::optional<int>& closeCode) {
@@ -415,46 +374,26 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     decoder_.Reset();
     token_ = token;
     resuming_ = resume;
-    helloTimer_.expires_after(options_.connectTimeout);
-    helloTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
-      if (ec || link->gotHello || link->closing) return;
-      self->logger_->Warning("Gateway: no Hello within " +
-                             std::to_string(self->options_.connectTimeout.count()) + " ms");
-      self->CloseFor(link, NextStep::Resume);
-    });
     std::string inflated;
-    for (;;) {
-      error_code ec;
-      co_await link->Read(ec);
-      if (ec) {
-        if (!net::ws::IsCloseFrame(ec) && !link->closing) {
-          logger_->Warning("Gateway: the connection dropped: " + ec.message());
-        }
-        break;
-      }
-      std::string_view bytes = link->Message();
-      if (link->GotText()) {
-        HandleText(link, bytes);
-      } else {
-        switch (decoder_.Feed(bytes, inflated)) {
-          case ZlibStreamDecoder::Result::NeedMore:
-            break;
-          case ZlibStreamDecoder::Result::Message:
-            HandleText(link, inflated);
-            break;
-          case ZlibStreamDecoder::Result::Failed:
-            logger_->Error("Gateway: " + decoder_.Error());
-            CloseFor(link, NextStep::Resume);
-            break;
-        }
-      }
-      if (shutdown_) break;
-    }
+    closeCode = co_await session_.Serve(
+        shared_from_this(), link,
+        [this, &inflated](const std::shared_ptr<Link>& current, std::string_view bytes, bool text) {
+          if (text) return HandleText(current, bytes);
+          switch (decoder_.Feed(bytes, inflated)) {
+            case ZlibStreamDecoder::Result::NeedMore:
+              break;
+            case ZlibStreamDecoder::Result::Message:
+              HandleText(current, inflated);
+              break;
+            case ZlibStreamDecoder::Result::Failed:
+              logger_->Error("Gateway: " + decoder_.Error());
+              CloseFor(current, NextStep::Resume);
+              break;
+          }
+        },
+        [this](const std::shared_ptr<Link>& current) { CloseFor(current, NextStep::Resume); },
+        [this] { return shutdown_; });
     heartbeat_.Stop();
-    heartbeatTimer_.cancel();
-    helloTimer_.cancel();
-    link->Teardown();
-    closeCode = link->CloseCode();
     if (forced_) co_return *forced_;
     NextStep step = DecideOnClose(closeCode);
     logger_->Info("Gateway: closed by the server (" +
@@ -466,7 +405,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   void CloseFor(const std::shared_ptr<Link>& link, NextStep step) {
     if (!forced_) forced_ = step;
     heartbeat_.Stop();
-    heartbeatTimer_.cancel();
+    session_.StopHeartbeats();
     link->Close(kResumableCloseCode);
   }
 
@@ -513,11 +452,11 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       logger_->Error("Gateway: Hello without a valid heartbeat_interval");
       return CloseFor(link, NextStep::Resume);
     }
-    link->gotHello = true;
-    helloTimer_.cancel();
+    session_.HelloReceived(link);
     std::uniform_real_distribution<double> jitter(0.0, 1.0);
     heartbeat_.Start(std::chrono::milliseconds(*interval), SteadyClock::now(), jitter(random_));
-    ScheduleHeartbeat(link);
+    session_.StartHeartbeats(shared_from_this(), link, heartbeat_.NextBeat(),
+                             [this](const std::shared_ptr<Link>& current) { return Beat(current); });
     std::string error;
     std::optional<std::string> payload;
     if (resuming_) {
@@ -539,18 +478,16 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     link->Send(std::move(*payload));
   }
 
-  void ScheduleHeartbeat(const std::shared_ptr<Link>& link) {
-    heartbeatTimer_.expires_at(heartbeat_.NextBeat());
-    heartbeatTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
-      if (ec || link->closing || !self->heartbeat_.Running() || self->link_ != link) return;
-      if (self->heartbeat_.OnDue(SteadyClock::now()) == HeartbeatPolicy::Beat::Zombie) {
-        self->logger_->Warning(
-            "Gateway: no heartbeat ACK since the last heartbeat (zombie connection); resuming");
-        return self->CloseFor(link, NextStep::Resume);
-      }
-      link->Send(BuildHeartbeat(self->seq_.Last()));
-      self->ScheduleHeartbeat(link);
-    });
+  // A heartbeat is due: send it (the next one's time), or give up on a zombie connection (nothing).
+  std::optional<SteadyClock::time_point> Beat(const std::shared_ptr<Link>& link) {
+    if (!heartbeat_.Running() || link_ != link) return std::nullopt;
+    if (heartbeat_.OnDue(SteadyClock::now()) == HeartbeatPolicy::Beat::Zombie) {
+      logger_->Warning("Gateway: no heartbeat ACK since the last heartbeat (zombie connection); resuming");
+      CloseFor(link, NextStep::Resume);
+      return std::nullopt;
+    }
+    link->Send(BuildHeartbeat(seq_.Last()));
+    return heartbeat_.NextBeat();
   }
 
   void OnDispatch(const Envelope& envelope) {
@@ -595,26 +532,23 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   std::promise<void> stopped_;
-  Strand strand_;
-  GatewayUrlCache& urlCache_;
   std::shared_ptr<core::Logger> logger_;
-  net::HttpClient& http_;
   GatewayOptions options_;
+  net::ws::Session
+      session_;    // strand, TLS, open, read loop, heartbeat schedule; its wait: backoff, GET /gateway
+  Strand strand_;  // the session's
+  GatewayUrlCache& urlCache_;
+  net::HttpClient& http_;
   std::mt19937_64 random_{std::random_device{}()};
   ReconnectBackoff backoff_;
-  asio::steady_timer heartbeatTimer_;
-  asio::steady_timer waitTimer_;     // backoff, and the wait for GET /gateway
   asio::steady_timer urlWaitTimer_;  // the wait for another Client's GET /gateway
-  asio::steady_timer helloTimer_;
   ZlibStreamDecoder decoder_;
-  net::ClientTls tls_{net::TlsTrust{options_.caFile, options_.useSystemCertificates}, "Gateway"};
 
   bool shutdown_ = false;
   bool wanted_ = false;   // Connect called and not Disconnect since
   bool running_ = false;  // the session loop runs
   bool skipBackoff_ = false;
   Status status_ = Status::Disconnected;
-  std::function<void()> abortOpen_;
   std::shared_ptr<Link> link_;
   std::string gatewayUrl_;
   bool urlFromCache_ = false;  // gatewayUrl_ came from the IoContext's cache, not from this Client's fetch

@@ -11,11 +11,10 @@
 #include "net/client_tls.hpp"
 #include "net/url.hpp"
 #include "net/websocket_link.hpp"
+#include "net/websocket_session.hpp"
 
-#include <boost/asio/co_spawn.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
-#include <boost/asio/redirect_error.hpp>
 #include <boost/asio/ssl/context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
@@ -34,7 +33,6 @@ using boost::system::error_code;
 using net::ws::Strand;
 using Clock = std::chrono::steady_clock;
 
-constexpr auto kAwait = asio::use_awaitable;
 constexpr uint16_t kNormalCloseCode = 1000;
 
 using net::ws::Link;
@@ -49,13 +47,11 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
  public:
   Impl(asio::io_context& io, std::shared_ptr<core::Logger> logger, VoiceGatewayOptions options,
        VoiceGatewaySink& sink)
-      : strand_(asio::make_strand(io)),
-        logger_(std::move(logger)),
+      : logger_(std::move(logger)),
         options_(std::move(options)),
+        session_(io, logger_, SessionOptionsOf(options_)),
+        strand_(session_.GetStrand()),
         policy_(options_.reconnect),
-        heartbeatTimer_(strand_),
-        waitTimer_(strand_),
-        helloTimer_(strand_),
         joinTimer_(strand_),
         sink_(&sink) {
     logger_->Secrets().AddSecret(options_.token);
@@ -75,19 +71,9 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
                              std::to_string(self->options_.joinTimeout.count()) + " ms");
         self->End(CallError::JoinTimeout, 0);
       });
-      asio::co_spawn(
-          self->strand_, [self]() -> asio::awaitable<void> { co_await self->Run(); },
-          [self](std::exception_ptr error) {
-            if (!error) return;
-            try {
-              std::rethrow_exception(error);
-            } catch (const std::exception& e) {
-              self->logger_->Error(std::string("Voice gateway: the session loop failed: ") + e.what());
-            } catch (...) {
-              self->logger_->Error("Voice gateway: the session loop failed");
-            }
-            self->End(CallError::SignalingUnexpectedClose, 0);
-          });
+      self->session_.Spawn(
+          self, [raw = self.get()] { return raw->Run(); },
+          [raw = self.get()] { raw->End(CallError::SignalingUnexpectedClose, 0); });
     });
   }
 
@@ -145,12 +131,19 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   void Interrupt() {
-    waitTimer_.cancel();
-    helloTimer_.cancel();
-    heartbeatTimer_.cancel();
+    session_.Interrupt();
     joinTimer_.cancel();
     heartbeat_.Stop();
-    if (abortOpen_) abortOpen_();
+  }
+
+  static net::ws::SessionOptions SessionOptionsOf(const VoiceGatewayOptions& options) {
+    net::ws::SessionOptions session;
+    session.name = "Voice gateway";
+    session.trust = net::TlsTrust{options.caFile, options.useSystemCertificates};
+    session.connect.userAgent = options.userAgent;
+    session.connect.maxMessageBytes = options.maxMessageBytes;
+    session.connect.connectTimeout = options.connectTimeout;
+    return session;
   }
 
   // The call ends: report once, stop everything.
@@ -171,7 +164,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     bool resume = false;
     while (!Stopped()) {
       std::string failure;
-      std::shared_ptr<Link> link = co_await Open(url, failure);
+      std::shared_ptr<Link> link = co_await session_.Open(url, failure, [this] { return Stopped(); });
       if (Stopped()) {
         if (link) link->Teardown();
         break;
@@ -200,72 +193,22 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       logger_->Info(std::string("Voice gateway: ") + (resume ? "resuming" : "connecting again") + " in " +
                     std::to_string(decision.delay.count()) + " ms (attempt " +
                     std::to_string(policy_.Attempts()) + ")");
-      waitTimer_.expires_after(decision.delay);
-      error_code ec;
-      co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+      co_await session_.Wait(decision.delay);
     }
-  }
-
-  // TCP connect, TLS handshake with peer and host name verification (wss), WebSocket handshake.
-  asio::awaitable<std::shared_ptr<Link>> Open(const std::string& text, std::string& failure) {
-    std::optional<net::Url> url = net::ParseUrl(text);
-    if (!url) {
-      failure = "invalid voice gateway URL " + text;
-      co_return nullptr;
-    }
-    if (url->Secure()) {
-      if (!tls_.Get(*logger_)) {
-        failure = tls_.Error();
-        co_return nullptr;
-      }
-    }
-    net::ws::ConnectOptions options;
-    options.userAgent = options_.userAgent;
-    options.maxMessageBytes = options_.maxMessageBytes;
-    options.connectTimeout = options_.connectTimeout;
-    const std::function<bool()> stopped = [this] { return Stopped(); };
-    net::ws::ConnectResult result =
-        co_await net::ws::Connect(strand_, tls_.Get(*logger_), *url, options, abortOpen_, stopped);
-    if (!result.link) {
-      failure = std::move(result.failure);
-      co_return nullptr;
-    }
-    logger_->Info("Voice gateway: connected to " + url->Authority());
-    co_return std::move(result.link);
   }
 
   // Reads until the connection ends.
   asio::awaitable<void> Serve(std::shared_ptr<Link> link, bool resume, std::optional<int>& closeCode) {
     resumeOnHello_ = resume;
-    helloTimer_.expires_after(options_.connectTimeout);
-    helloTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
-      if (ec || link->gotHello || link->closing) return;
-      self->logger_->Warning("Voice gateway: no Hello within " +
-                             std::to_string(self->options_.connectTimeout.count()) + " ms");
-      link->Teardown();
-    });
-    for (;;) {
-      error_code ec;
-      co_await link->Read(ec);
-      if (ec) {
-        if (!net::ws::IsCloseFrame(ec) && !link->closing)
-          logger_->Warning("Voice gateway: the connection dropped: " + ec.message());
-        break;
-      }
-      std::string_view message = link->Message();
-      if (link->GotText()) {
-        HandleText(link, message);
-      } else {
-        HandleBinary(
-            std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(message.data()), message.size()));
-      }
-      if (Stopped()) break;
-    }
+    closeCode = co_await session_.Serve(
+        shared_from_this(), link,
+        [this](const std::shared_ptr<Link>& current, std::string_view message, bool text) {
+          if (text) return HandleText(current, message);
+          HandleBinary(
+              std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(message.data()), message.size()));
+        },
+        [](const std::shared_ptr<Link>& current) { current->Teardown(); }, [this] { return Stopped(); });
     heartbeat_.Stop();
-    heartbeatTimer_.cancel();
-    helloTimer_.cancel();
-    closeCode = link->CloseCode();
-    link->Teardown();
   }
 
   // The seq first: a message is acknowledged once received, even if it cannot be used.
@@ -305,10 +248,10 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
 
   void On(const std::shared_ptr<Link>& link, const VoiceHello& hello) {
     if (link->gotHello) return;
-    link->gotHello = true;
-    helloTimer_.cancel();
+    session_.HelloReceived(link);
     heartbeat_.Start(std::chrono::milliseconds(hello.heartbeatIntervalMs), Clock::now());
-    ScheduleHeartbeat(link);
+    session_.StartHeartbeats(shared_from_this(), link, heartbeat_.NextBeat(),
+                             [this](const std::shared_ptr<Link>& current) { return Beat(current); });
     if (resumeOnHello_) {
       logger_->Info("Voice gateway: resuming after seq " + std::to_string(seq_.Last()));
       link->Send(BuildVoiceResume(options_.serverId, options_.sessionId, options_.token, seq_.Last()));
@@ -426,33 +369,28 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     return t;
   }
 
-  void ScheduleHeartbeat(const std::shared_ptr<Link>& link) {
-    heartbeatTimer_.expires_at(heartbeat_.NextBeat());
-    heartbeatTimer_.async_wait([self = shared_from_this(), link](error_code ec) {
-      if (ec || link->closing || !self->heartbeat_.Running() || self->link_ != link) return;
-      uint64_t t = self->NextNonce();
-      if (self->heartbeat_.OnDue(Clock::now(), t) == VoiceHeartbeat::Beat::Zombie) {
-        self->logger_->Warning("Voice gateway: no heartbeat ACK since the last heartbeat; resuming");
-        link->Teardown();
-        return;
-      }
-      link->Send(BuildVoiceHeartbeat(t, self->seq_.Last()));
-      self->ScheduleHeartbeat(link);
-    });
+  // A heartbeat is due: send it (the next one's time), or drop a zombie connection (nothing).
+  std::optional<Clock::time_point> Beat(const std::shared_ptr<Link>& link) {
+    if (!heartbeat_.Running() || link_ != link) return std::nullopt;
+    uint64_t t = NextNonce();
+    if (heartbeat_.OnDue(Clock::now(), t) == VoiceHeartbeat::Beat::Zombie) {
+      logger_->Warning("Voice gateway: no heartbeat ACK since the last heartbeat; resuming");
+      link->Teardown();
+      return std::nullopt;
+    }
+    link->Send(BuildVoiceHeartbeat(t, seq_.Last()));
+    return heartbeat_.NextBeat();
   }
 
-  Strand strand_;
   std::shared_ptr<core::Logger> logger_;
   VoiceGatewayOptions options_;
+  net::ws::Session
+      session_;    // strand, TLS, open, read loop, heartbeat schedule; its wait: the reconnect delay
+  Strand strand_;  // the session's
   VoiceSessionPolicy policy_;
   VoiceHeartbeat heartbeat_;
   VoiceSeqTracker seq_;
-  asio::steady_timer heartbeatTimer_;
-  asio::steady_timer waitTimer_;
-  asio::steady_timer helloTimer_;
   asio::steady_timer joinTimer_;
-  net::ClientTls tls_{net::TlsTrust{options_.caFile, options_.useSystemCertificates}, "Voice gateway"};
-  std::function<void()> abortOpen_;
   std::shared_ptr<Link> link_;
 
   std::recursive_mutex sinkMutex_;
