@@ -222,6 +222,7 @@ class FakeGateway {
   // Knobs.
   std::atomic<int> heartbeatIntervalMs{45000};
   std::atomic<bool> ackHeartbeats{true};
+  std::atomic<int> withholdHello{0};  // the next n connections get no Hello
   std::atomic<int> replayOverlap{
       0};  // a resume replays from (seq - overlap): duplicates the client must drop
 
@@ -347,8 +348,12 @@ class FakeGateway {
       ++stats_.websockets;
       stats_.lastQuery = target;
       current_ = conn;
-      conn->Send("{\"op\":10,\"d\":{\"heartbeat_interval\":" + std::to_string(heartbeatIntervalMs.load()) +
-                 "}}");
+      if (withholdHello > 0) {
+        --withholdHello;  // this connection stays silent: the client's Hello watchdog must act
+      } else {
+        conn->Send("{\"op\":10,\"d\":{\"heartbeat_interval\":" + std::to_string(heartbeatIntervalMs.load()) +
+                   "}}");
+      }
     }
     std::string message;
     int closeCode = 0;  // the client's close frame, 0 when the connection simply ended
@@ -448,7 +453,8 @@ bool Eventually(F condition, std::chrono::milliseconds timeout = 5000ms) {
 
 struct SessionHarness {
   explicit SessionHarness(const std::string& apiBase, bool compress = true, std::string caFile = {},
-                          std::shared_ptr<platformpp::IoContext> sharedIo = nullptr)
+                          std::shared_ptr<platformpp::IoContext> sharedIo = nullptr,
+                          std::chrono::milliseconds connectTimeout = 3000ms)
       : io(sharedIo ? std::move(sharedIo) : std::make_shared<platformpp::IoContext>(1)),
         http(*io, logger, HttpOptions(caFile)) {
     platformpp::gateway::GatewayOptions options;
@@ -457,7 +463,7 @@ struct SessionHarness {
     options.compress = compress;
     options.backoffInitial = 50ms;
     options.backoffMaximum = 200ms;
-    options.connectTimeout = 3000ms;
+    options.connectTimeout = connectTimeout;
     options.token = [this] {
       std::lock_guard lock(mutex);
       return token;
@@ -652,6 +658,19 @@ TEST_CASE("gateway: withheld ACKs -> zombie -> closed with a resumable code and 
   REQUIRE(Eventually([&] { return session.StatusCount(Client::Status::Ready) == 2; }));
   CHECK(session.Count("RELATIONSHIP_ADD") == 1);
   CHECK(server.Snapshot().identifies == 1);
+}
+
+TEST_CASE("gateway: no Hello within the connect timeout -> the connection is closed and opened again") {
+  FakeGateway server;
+  server.withholdHello = 1;
+  SessionHarness session(server.ApiBase(), /*compress=*/true, {}, nullptr, 300ms);
+  session.gateway->Connect();
+  REQUIRE(Eventually([&] { return session.Status() == Client::Status::Ready; }));
+  auto stats = server.Snapshot();
+  CHECK(stats.websockets == 2);  // the silent one, then the one that said Hello
+  CHECK(stats.identifies == 1);  // nothing was sent on the silent one
+  REQUIRE(!stats.clientCloseCodes.empty());
+  CHECK(stats.clientCloseCodes[0] != 1000);  // closed as resumable: the server keeps nothing of ours anyway
 }
 
 TEST_CASE("gateway: op 9 false -> fresh Identify; op 9 true and op 7 -> resume") {
