@@ -10,7 +10,9 @@
 #include "core/redaction.hpp"
 #include "json/json.hpp"
 #include "net/backoff.hpp"
+#include "net/cancel_registry.hpp"
 #include "net/client_tls.hpp"
+#include "net/http_connection.hpp"
 #include "net/http_result.hpp"
 #include "net/rate_limiter.hpp"
 #include "net/url.hpp"
@@ -51,22 +53,7 @@
 namespace platformpp::net {
 namespace {
 
-namespace asio = boost::asio;
-namespace beast = boost::beast;
-namespace http = beast::http;
-namespace ssl = asio::ssl;
-using tcp = asio::ip::tcp;
-using boost::system::error_code;
-using Strand = asio::strand<asio::io_context::executor_type>;
-using SteadyClock = std::chrono::steady_clock;
-// Everything is typed on the strand rather than any_io_executor: no type-erased executor is copied, compared
-// or dispatched through on each step of a request.
-template <class T>
-using Task = asio::awaitable<T, Strand>;
-using Timer = asio::basic_waitable_timer<SteadyClock, asio::wait_traits<SteadyClock>, Strand>;
-using Socket = asio::basic_stream_socket<tcp, Strand>;
-using Resolver = asio::ip::basic_resolver<tcp, Strand>;
-using TlsStream = ssl::stream<Socket>;
+using namespace http_detail;  // NOLINT: the exchange pieces of http_connection.hpp
 
 constexpr asio::use_awaitable_t<Strand> kAwait;
 
@@ -93,201 +80,6 @@ ClientResult NetworkFailure(std::string message, bool retryable) {
   details.retryable = retryable;
   return ClientResult(std::move(details));
 }
-
-class ScopedCancel;
-
-// Cancels whatever is waiting when the client shuts down: timers, resolvers, sockets. An intrusive list of
-// the ScopedCancels living in coroutine frames, so that registering one allocates nothing (strand only).
-class CancelRegistry {
- public:
-  void Link(ScopedCancel& entry);
-  void Unlink(ScopedCancel& entry);
-  void CancelAll();
-
- private:
-  ScopedCancel* head_ = nullptr;
-};
-
-class ScopedCancel {
- public:
-  // `cancel` captures a pointer or reference: it fits std::function's local storage.
-  ScopedCancel(CancelRegistry& registry, std::function<void()> cancel)
-      : registry_(registry), cancel_(std::move(cancel)) {
-    registry_.Link(*this);
-  }
-  ~ScopedCancel() { registry_.Unlink(*this); }
-  ScopedCancel(const ScopedCancel&) = delete;
-  ScopedCancel& operator=(const ScopedCancel&) = delete;
-
- private:
-  friend class CancelRegistry;
-  CancelRegistry& registry_;
-  std::function<void()> cancel_;
-  bool linked_ = false;
-  ScopedCancel* prev_ = nullptr;
-  ScopedCancel* next_ = nullptr;
-};
-
-void CancelRegistry::Link(ScopedCancel& entry) {
-  entry.prev_ = nullptr;
-  entry.next_ = head_;
-  if (head_) head_->prev_ = &entry;
-  head_ = &entry;
-  entry.linked_ = true;
-}
-
-void CancelRegistry::Unlink(ScopedCancel& entry) {
-  if (!entry.linked_) return;
-  if (entry.prev_) {
-    entry.prev_->next_ = entry.next_;
-  } else {
-    head_ = entry.next_;
-  }
-  if (entry.next_) entry.next_->prev_ = entry.prev_;
-  entry.linked_ = false;
-}
-
-void CancelRegistry::CancelAll() {
-  // Unlinked first: a cancel only posts completions, but the entries must not be cancelled twice.
-  std::vector<ScopedCancel*> entries;
-  for (ScopedCancel* entry = head_; entry; entry = entry->next_)
-    entries.push_back(entry);
-  for (ScopedCancel* entry : entries)
-    Unlink(*entry);
-  for (ScopedCancel* entry : entries)
-    entry->cancel_();
-}
-
-// A connection's timeout: one timer per connection rather than Beast's per-operation expiry, which arms and
-// cancels a timer around every read and write (timer syscalls and extra handler runs on each request). The
-// timer sleeps until the current deadline; a later request only moves the deadline forward, and when the
-// connection is idle at the deadline the timer simply lapses.
-struct Watchdog {
-  SteadyClock::time_point deadline;
-  bool busy = false;   // an exchange (or the connect) is running under `deadline`
-  bool armed = false;  // a wait is pending
-  bool fired = false;  // the deadline passed while busy: the socket was closed
-};
-
-struct Connection {
-  explicit Connection(const Strand& strand) : timer(strand) {}
-  ~Connection() { watch.reset(); }  // a wait still pending finds nothing to look after
-
-  std::unique_ptr<TlsStream> tls;  // https
-  std::unique_ptr<Socket> plain;   // http
-  beast::flat_buffer buffer;
-  std::string wire;  // the request being sent; kept to reuse its capacity
-  int uses = 0;
-  std::chrono::steady_clock::time_point idleSince;
-  std::shared_ptr<Watchdog> watch = std::make_shared<Watchdog>();
-  Timer timer;
-
-  Socket& Tcp() { return tls ? tls->next_layer() : *plain; }
-  void Close() {
-    error_code ignored;
-    Tcp().shutdown(tcp::socket::shutdown_both, ignored);
-    Tcp().close(ignored);
-  }
-
-  /// Work under `deadline` starts now (strand only).
-  void Guard(SteadyClock::time_point deadline) {
-    watch->deadline = deadline;
-    watch->busy = true;
-    watch->fired = false;
-    Arm();
-  }
-  /// The work is done; the pending wait, if any, lapses at its deadline.
-  void Unguard() { watch->busy = false; }
-  bool TimedOut() const { return watch->fired; }
-
- private:
-  void Arm() {
-    if (watch->armed) return;  // the pending wait re-arms itself for the moved deadline
-    watch->armed = true;
-    timer.expires_at(watch->deadline);
-    timer.async_wait([weak = std::weak_ptr<Watchdog>(watch), self = this](error_code) {
-      auto w = weak.lock();
-      if (!w) return;  // the connection is gone
-      w->armed = false;
-      if (!w->busy) return;
-      if (SteadyClock::now() >= w->deadline) {
-        w->fired = true;
-        self->Close();
-        return;
-      }
-      self->Arm();
-    });
-  }
-};
-
-// A request URL with the strings each exchange needs from it.
-struct Endpoint {
-  explicit Endpoint(Url parsed)
-      : url(std::move(parsed)), authority(url.Authority()), origin(url.scheme + "://" + authority) {}
-  Url url;
-  std::string authority;  // the Host header
-  std::string origin;     // the connection pool
-};
-
-struct Pool {
-  std::deque<std::unique_ptr<Connection>> idle;
-  int open = 0;  // connections checked out, connecting included
-  std::deque<Timer*> waiters;
-};
-
-// The outcome of one network attempt.
-struct Attempt {
-  error_code ec;
-  std::string failure;      // what failed, for messages: "connect", "TLS handshake", ...
-  bool sent = false;        // request bytes may have reached the server
-  bool reused = false;      // on a keep-alive connection that served an earlier request
-  bool gotBytes = false;    // any response byte arrived
-  bool tlsRefused = false;  // the handshake failed: retrying cannot help
-  // The response, when one was read.
-  int status = 0;
-  HttpHeaders headers;
-  std::string body;
-  bool keepAlive = false;
-};
-
-// Parses a response straight into an Attempt: the fields into its flat header list, the body into its
-// string. Beast's response_parser would build a basic_fields first (an allocation per field) that we would
-// then copy field by field.
-class ResponseReader final : public http::basic_parser<false> {
- public:
-  explicit ResponseReader(Attempt& into) : into_(into) {
-    into_.status = 0;
-    into_.headers.clear();
-    into_.headers.reserve(512);  // a typical response's fields in one allocation
-    into_.body.clear();
-  }
-
- private:
-  static std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
-
-  void on_request_impl(http::verb, beast::string_view, beast::string_view, int, error_code&) override {}
-  void on_response_impl(int code, beast::string_view, int, error_code&) override { into_.status = code; }
-  void on_field_impl(http::field, beast::string_view name, beast::string_view value, error_code&) override {
-    into_.headers.emplace_back(View(name), View(value));
-  }
-  void on_header_impl(error_code&) override {}
-  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
-    // The body limit is checked by the parser before this; reserve what the server announced.
-    if (length) into_.body.reserve(static_cast<std::size_t>(*length));
-  }
-  std::size_t on_body_impl(beast::string_view body, error_code&) override {
-    into_.body.append(body.data(), body.size());
-    return body.size();
-  }
-  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, error_code&) override {
-    into_.body.append(body.data(), body.size());
-    return body.size();
-  }
-  void on_finish_impl(error_code&) override {}
-
-  Attempt& into_;
-};
 
 }  // namespace
 

@@ -1,0 +1,174 @@
+#pragma once
+// The HTTP client's pieces of one exchange: a pooled connection with its watchdog timer, the pool of an
+// origin, the outcome of an attempt, and the response reader that parses into it. Beast and Asio types:
+// included by http_client.cpp only (the library's one Beast HTTP translation unit).
+#include "core/asio_prelude.hpp"
+
+#include "net/http_types.hpp"
+#include "net/url.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/http/basic_parser.hpp>
+
+#include <chrono>
+#include <deque>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace platformpp::net::http_detail {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace ssl = asio::ssl;
+using tcp = asio::ip::tcp;
+using boost::system::error_code;
+using Strand = asio::strand<asio::io_context::executor_type>;
+using SteadyClock = std::chrono::steady_clock;
+// Everything is typed on the strand rather than any_io_executor: no type-erased executor is copied, compared
+// or dispatched through on each step of a request.
+template <class T>
+using Task = asio::awaitable<T, Strand>;
+using Timer = asio::basic_waitable_timer<SteadyClock, asio::wait_traits<SteadyClock>, Strand>;
+using Socket = asio::basic_stream_socket<tcp, Strand>;
+using Resolver = asio::ip::basic_resolver<tcp, Strand>;
+using TlsStream = ssl::stream<Socket>;
+
+// A connection's timeout: one timer per connection rather than Beast's per-operation expiry, which arms and
+// cancels a timer around every read and write (timer syscalls and extra handler runs on each request). The
+// timer sleeps until the current deadline; a later request only moves the deadline forward, and when the
+// connection is idle at the deadline the timer simply lapses.
+struct Watchdog {
+  SteadyClock::time_point deadline;
+  bool busy = false;   // an exchange (or the connect) is running under `deadline`
+  bool armed = false;  // a wait is pending
+  bool fired = false;  // the deadline passed while busy: the socket was closed
+};
+
+struct Connection {
+  explicit Connection(const Strand& strand) : timer(strand) {}
+  ~Connection() { watch.reset(); }  // a wait still pending finds nothing to look after
+
+  std::unique_ptr<TlsStream> tls;  // https
+  std::unique_ptr<Socket> plain;   // http
+  beast::flat_buffer buffer;
+  std::string wire;  // the request being sent; kept to reuse its capacity
+  int uses = 0;
+  std::chrono::steady_clock::time_point idleSince;
+  std::shared_ptr<Watchdog> watch = std::make_shared<Watchdog>();
+  Timer timer;
+
+  Socket& Tcp() { return tls ? tls->next_layer() : *plain; }
+  void Close() {
+    error_code ignored;
+    Tcp().shutdown(tcp::socket::shutdown_both, ignored);
+    Tcp().close(ignored);
+  }
+
+  /// Work under `deadline` starts now (strand only).
+  void Guard(SteadyClock::time_point deadline) {
+    watch->deadline = deadline;
+    watch->busy = true;
+    watch->fired = false;
+    Arm();
+  }
+  /// The work is done; the pending wait, if any, lapses at its deadline.
+  void Unguard() { watch->busy = false; }
+  bool TimedOut() const { return watch->fired; }
+
+ private:
+  void Arm() {
+    if (watch->armed) return;  // the pending wait re-arms itself for the moved deadline
+    watch->armed = true;
+    timer.expires_at(watch->deadline);
+    timer.async_wait([weak = std::weak_ptr<Watchdog>(watch), self = this](error_code) {
+      auto w = weak.lock();
+      if (!w) return;  // the connection is gone
+      w->armed = false;
+      if (!w->busy) return;
+      if (SteadyClock::now() >= w->deadline) {
+        w->fired = true;
+        self->Close();
+        return;
+      }
+      self->Arm();
+    });
+  }
+};
+
+// A request URL with the strings each exchange needs from it.
+struct Endpoint {
+  explicit Endpoint(Url parsed)
+      : url(std::move(parsed)), authority(url.Authority()), origin(url.scheme + "://" + authority) {}
+  Url url;
+  std::string authority;  // the Host header
+  std::string origin;     // the connection pool
+};
+
+struct Pool {
+  std::deque<std::unique_ptr<Connection>> idle;
+  int open = 0;  // connections checked out, connecting included
+  std::deque<Timer*> waiters;
+};
+
+// The outcome of one network attempt.
+struct Attempt {
+  error_code ec;
+  std::string failure;      // what failed, for messages: "connect", "TLS handshake", ...
+  bool sent = false;        // request bytes may have reached the server
+  bool reused = false;      // on a keep-alive connection that served an earlier request
+  bool gotBytes = false;    // any response byte arrived
+  bool tlsRefused = false;  // the handshake failed: retrying cannot help
+  // The response, when one was read.
+  int status = 0;
+  HttpHeaders headers;
+  std::string body;
+  bool keepAlive = false;
+};
+
+// Parses a response straight into an Attempt: the fields into its flat header list, the body into its
+// string. Beast's response_parser would build a basic_fields first (an allocation per field) that we would
+// then copy field by field.
+class ResponseReader final : public http::basic_parser<false> {
+ public:
+  explicit ResponseReader(Attempt& into) : into_(into) {
+    into_.status = 0;
+    into_.headers.clear();
+    into_.headers.reserve(512);  // a typical response's fields in one allocation
+    into_.body.clear();
+  }
+
+ private:
+  static std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
+
+  void on_request_impl(http::verb, beast::string_view, beast::string_view, int, error_code&) override {}
+  void on_response_impl(int code, beast::string_view, int, error_code&) override { into_.status = code; }
+  void on_field_impl(http::field, beast::string_view name, beast::string_view value, error_code&) override {
+    into_.headers.emplace_back(View(name), View(value));
+  }
+  void on_header_impl(error_code&) override {}
+  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
+    // The body limit is checked by the parser before this; reserve what the server announced.
+    if (length) into_.body.reserve(static_cast<std::size_t>(*length));
+  }
+  std::size_t on_body_impl(beast::string_view body, error_code&) override {
+    into_.body.append(body.data(), body.size());
+    return body.size();
+  }
+  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
+  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, error_code&) override {
+    into_.body.append(body.data(), body.size());
+    return body.size();
+  }
+  void on_finish_impl(error_code&) override {}
+
+  Attempt& into_;
+};
+
+}  // namespace platformpp::net::http_detail
