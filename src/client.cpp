@@ -8,12 +8,17 @@
 #include "auth/pkce.hpp"
 #include "auth/provisional.hpp"
 #include "auth/token_endpoint.hpp"
+#include "core/client_access.hpp"
 #include "core/client_core.hpp"
 
 #include <algorithm>
 #include <optional>
 
 namespace platformpp {
+
+std::shared_ptr<core::Logger> core::ClientAccess::LoggerOf(const Client& client) noexcept {
+  return client.core_ ? client.core_->LoggerPtr() : nullptr;
+}
 
 Client::Client() : Client(ClientOptions{}) {}
 

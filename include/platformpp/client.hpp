@@ -70,7 +70,8 @@ struct ClientOptions {
 
 namespace core {
 class ClientCore;
-}
+class ClientAccess;
+}  // namespace core
 
 class Client {
  public:
@@ -563,6 +564,7 @@ class Client {
   explicit operator bool() const noexcept { return core_ != nullptr; }
 
  private:
+  friend class core::ClientAccess;
   std::shared_ptr<core::ClientCore> core_;
 };
 
