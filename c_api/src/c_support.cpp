@@ -1,7 +1,10 @@
 // The boundary between the C ABI and the C++ layer: see c_support.hpp.
 #include "c_support.hpp"
 
+#if __has_include(<cxxabi.h>)
 #include <cxxabi.h>
+#define PLATFORMPP_C_HAS_CXXABI 1
+#endif
 
 #include <cstdlib>
 #include <exception>
@@ -17,11 +20,15 @@ namespace {
 // must work when memory is what ran out.
 constexpr size_t kReservedFailures = 16;
 
+// "std::bad_alloc" rather than "St9bad_alloc" where the ABI can say.
 std::string TypeName(const std::type_info& type) {
+#ifdef PLATFORMPP_C_HAS_CXXABI
   int status = 0;
   std::unique_ptr<char, void (*)(void*)> name(abi::__cxa_demangle(type.name(), nullptr, nullptr, &status),
                                               std::free);
-  return status == 0 && name ? std::string(name.get()) : std::string(type.name());
+  if (status == 0 && name) return std::string(name.get());
+#endif
+  return type.name();
 }
 
 }  // namespace
@@ -34,8 +41,10 @@ std::string Describe(const std::exception_ptr& error) {
     std::string what = e.what();
     return what.empty() || what == type ? type : type + ": " + what;
   } catch (...) {
-    const std::type_info* type = abi::__cxa_current_exception_type();
-    return type ? TypeName(*type) : std::string("an unknown exception");
+#ifdef PLATFORMPP_C_HAS_CXXABI
+    if (const std::type_info* type = abi::__cxa_current_exception_type()) return TypeName(*type);
+#endif
+    return "an exception of unknown type";
   }
 }
 
