@@ -1,12 +1,25 @@
 #pragma once
-// What the C ABI's translation units share: the opaque structs behind the handles and the helpers that move
-// strings, results and user_data across the boundary.
+// What the C ABI's translation units share: the opaque structs behind the handles, the helpers that move
+// strings, results and user_data across the boundary, and the Boundary that stops every exception there.
+//
+// No exception may reach C, and none may vanish: every entry point runs its C++ work inside a guard. An
+// exception is logged at Error through the client's logger (its log callbacks and log file), naming the C
+// function and the exception. An entry point that started an operation still completes it exactly once: its
+// callback runs with PLATFORMPP_ERROR_TYPE_ABORTED inside the next platformpp_client_run_callbacks (or with
+// CLIENT_DESTROYED inside platformpp_client_destroy), unless the C++ layer completed it first. Entry points
+// without a client (handle getters and builders) report through their return value instead: NULL, "" where
+// documented, or an activity that platformpp_client_update_rich_presence refuses, saying which setter failed.
 #include <platformpp/platformpp_c.h>
 
 #include <platformpp/client.hpp>
 
+#include "client/client_access.hpp"
+#include "core/logger.hpp"
+
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -65,14 +78,260 @@ struct ClientFrees {
   ~ClientFrees() { queue->Close(); }
 };
 
+/// "std::length_error: basic_string::_M_create": the exception's type and message. May throw (out of memory).
+std::string Describe(const std::exception_ptr& error);
+
+/// An operation that an exception stopped at the boundary, waiting for its callback to run.
+struct FailedOperation {
+  /// Calls the callback with `result` and empty values, unless the C++ layer did already, and lets go of
+  /// user_data (freed when nothing else holds it).
+  void (*complete)(FailedOperation& self, const platformpp_client_result* result) = nullptr;
+  std::shared_ptr<void> operation;  // the Operation, when it could be made; else what the caller gave:
+  void (*callback)() = nullptr;     // the C callback (cast back by `complete`),
+  void* data = nullptr;             // its user_data
+  platformpp_user_data_free_fn free = nullptr;  // and user_data_free
+  platformpp::ClientResult result;              // Aborted, naming the entry point and the exception
+};
+
+// One client's side of the boundary: where its exceptions are logged (the Client's logger) and where the
+// operations they stopped wait for platformpp_client_run_callbacks. Shared with the client's call handles.
+class Boundary {
+ public:
+  /// Makes, ahead of need, what reporting a failure needs; throws when even that is impossible.
+  explicit Boundary(std::weak_ptr<platformpp::core::Logger> logger);
+  Boundary(const Boundary&) = delete;
+  Boundary& operator=(const Boundary&) = delete;
+
+  /// Logs at Error that `error` stopped the C function `entry`, and what became of the call. Never throws.
+  void Log(const char* entry, const std::exception_ptr& error, const char* consequence) noexcept;
+  /// Logs `message` at Error. Never throws.
+  void LogMessage(const std::string& message) noexcept;
+  /// Aborted, saying that `error` stopped `entry` (a shorter result when even that cannot be made).
+  platformpp::ClientResult Failure(const char* entry, const std::exception_ptr& error) const noexcept;
+  /// `error` stopped `entry`, which had started an operation: logged, and its callback queued to run with
+  /// Aborted. When the client is being destroyed, or not even that can be queued (out of memory), the
+  /// callback runs now (with ClientDestroyed, or Aborted).
+  void Fail(const char* entry, const std::exception_ptr& error, FailedOperation failed) noexcept;
+
+  /// True when a failed operation waits for run_callbacks.
+  bool Pending() const noexcept;
+  /// platformpp_client_run_callbacks brackets its work with these (game thread): only the outermost call
+  /// delivers failed operations, so that a callback's nested run_callbacks runs nothing.
+  bool BeginDelivery() noexcept;
+  void EndDelivery() noexcept;
+  /// Runs the failed operations queued before the call, in order, with their results; stops when a callback
+  /// destroyed the client (Close ran the rest).
+  void Deliver() noexcept;
+  /// The client is being destroyed: the queued operations end with ClientDestroyed, now, and so does any
+  /// that fails later.
+  void Close() noexcept;
+
+ private:
+  void Run(FailedOperation& failed, const platformpp::ClientResult& result) noexcept;
+
+  std::weak_ptr<platformpp::core::Logger> logger_;
+  platformpp::ClientResult destroyed_;  // made ahead: copies do not allocate
+  platformpp::ClientResult aborted_;    // for when the failure's own result cannot be made
+  mutable std::mutex mutex_;
+  std::vector<FailedOperation> queue_;  // capacity reserved ahead
+  bool closed_ = false;
+  bool delivering_ = false;  // game thread only
+};
+
+// The C side of one operation: its callback and user_data, shared by the C++ layer's completion and the
+// boundary's failure path. Whichever comes first claims the callback, so it runs exactly once; user_data is
+// freed once, when the last holder lets go (through `frees` when set: voice operations may be dropped on a
+// library thread, and user_data_free must run on the caller's).
+template <class Fn>
+class Operation {
+ public:
+  Operation(std::shared_ptr<Boundary> boundary, const char* entry, Fn callback, void* data,
+            platformpp_user_data_free_fn free, std::shared_ptr<DeferredFrees> frees) noexcept
+      : boundary_(std::move(boundary)),
+        entry_(entry),
+        callback_(callback),
+        data_(data),
+        free_(free),
+        frees_(std::move(frees)) {}
+  ~Operation() {
+    if (!free_) return;
+    if (frees_) {
+      frees_->Push(data_, free_);
+    } else {
+      free_(data_);
+    }
+  }
+  Operation(const Operation&) = delete;
+  Operation& operator=(const Operation&) = delete;
+
+  /// The callback, to the first caller only: null after that (and when the caller gave none).
+  Fn Claim() noexcept { return claimed_.exchange(true, std::memory_order_acq_rel) ? nullptr : callback_; }
+  void* Data() const noexcept { return data_; }
+  /// For a C++ completion that cannot hand its values over (an exception while building them): logs it and
+  /// gives the result to run the claimed callback with (Aborted).
+  platformpp::ClientResult Fail(const std::exception_ptr& error) const noexcept {
+    boundary_->Log(entry_, error, "its callback runs with Aborted");
+    return boundary_->Failure(entry_, error);
+  }
+
+ private:
+  std::shared_ptr<Boundary> boundary_;
+  const char* entry_;
+  Fn callback_;
+  void* data_;
+  platformpp_user_data_free_fn free_;
+  std::shared_ptr<DeferredFrees> frees_;
+  std::atomic<bool> claimed_{false};
+};
+
+template <class Fn>
+using OperationPtr = std::shared_ptr<Operation<Fn>>;
+
+// The failed completion of each callback shape: the result, and the empty values the header documents for
+// a failure ("" strings, never NULL; empty arrays as NULL with 0). Typedefs of one shape share an overload
+// (platformpp_join_secret_fn and platformpp_string_result_fn, platformpp_lobby_id_result_fn and
+// platformpp_message_id_result_fn).
+inline void CallFailed(platformpp_result_fn callback, const platformpp_client_result* result, void* data) {
+  callback(result, data);
+}
+inline void CallFailed(platformpp_token_exchange_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, "", 0, "", 0, PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER, 0, "", 0, data);
+}
+inline void CallFailed(platformpp_child_token_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, "", 0, PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER, 0, "", 0, data);
+}
+inline void CallFailed(platformpp_fetch_current_user_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, 0, "", 0, data);
+}
+inline void CallFailed(platformpp_authorization_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, "", 0, "", 0, data);
+}
+inline void CallFailed(platformpp_string_result_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, "", 0, data);
+}
+inline void CallFailed(platformpp_lobby_id_result_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, 0, data);
+}
+inline void CallFailed(platformpp_user_guilds_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, nullptr, 0, data);
+}
+inline void CallFailed(platformpp_guild_channels_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, nullptr, 0, data);
+}
+inline void CallFailed(platformpp_messages_fn callback, const platformpp_client_result* result, void* data) {
+  callback(result, nullptr, 0, data);
+}
+inline void CallFailed(platformpp_user_message_summaries_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, nullptr, 0, data);
+}
+// Voice completions without a result: they run with what "nothing" looks like to them.
+inline void CallFailed(platformpp_notify_fn callback, const platformpp_client_result*, void* data) {
+  callback(data);
+}
+inline void CallFailed(platformpp_audio_devices_fn callback, const platformpp_client_result*, void* data) {
+  callback(nullptr, 0, data);
+}
+inline void CallFailed(platformpp_audio_device_fn callback, const platformpp_client_result*, void* data) {
+  const platformpp_audio_device none{"", 0, "", 0, 0};
+  callback(&none, data);
+}
+inline void CallFailed(platformpp_call_verification_code_fn callback, const platformpp_client_result*,
+                       void* data) {
+  callback("", 0, data);
+}
+
+template <class Fn>
+void CompleteFailed(FailedOperation& failed, const platformpp_client_result* result) {
+  if (failed.operation) {
+    auto* operation = static_cast<Operation<Fn>*>(failed.operation.get());
+    std::shared_ptr<void> keep = std::move(failed.operation);  // user_data goes with the last holder
+    if (Fn callback = operation->Claim()) CallFailed(callback, result, operation->Data());
+    return;
+  }
+  struct FreeAfter {  // also when a C++ caller's callback throws
+    platformpp_user_data_free_fn free;
+    void* data;
+    ~FreeAfter() {
+      if (free) free(data);
+    }
+  } freeAfter{std::exchange(failed.free, nullptr), failed.data};
+  if (failed.callback) CallFailed(reinterpret_cast<Fn>(failed.callback), result, failed.data);
+}
+
+/// Starts an operation of the C function `entry` whose C `callback` must run exactly once: `start(op)`
+/// hands `op` (which owns user_data) to the C++ layer. If making `op` or `start` throws, the boundary logs
+/// it and completes the operation with Aborted (unless the C++ layer completed it first). `frees`: see
+/// Operation.
+template <class Fn, class Start>
+void StartOperation(const std::shared_ptr<Boundary>& boundary, const char* entry, Fn callback, void* data,
+                    platformpp_user_data_free_fn free, const std::shared_ptr<DeferredFrees>& frees,
+                    Start&& start) noexcept {
+  FailedOperation failed;
+  failed.complete = &CompleteFailed<Fn>;
+  try {
+    auto op = std::make_shared<Operation<Fn>>(boundary, entry, callback, data, free, frees);
+    failed.operation = op;
+    start(op);
+    return;
+  } catch (...) {
+    if (!failed.operation) {  // not even the Operation could be made: the failure owns what the caller gave
+      failed.callback = reinterpret_cast<void (*)()>(callback);
+      failed.data = data;
+      failed.free = free;
+    }
+    boundary->Fail(entry, std::current_exception(), std::move(failed));
+  }
+}
+
+/// Runs `body` for the C function `entry`; an exception is logged through `boundary` (when there is one),
+/// and `fallback` returned instead.
+template <class R, class Body>
+R GuardedOr(Boundary* boundary, const char* entry, R fallback, Body&& body) noexcept {
+  try {
+    return body();
+  } catch (...) {
+    if (boundary) boundary->Log(entry, std::current_exception(), "it returns its failure value");
+    return fallback;
+  }
+}
+
+/// The same for a call that returns nothing; `consequence` says what became of it.
+template <class Body>
+void Guarded(Boundary* boundary, const char* entry, Body&& body,
+             const char* consequence = "the call returns early") noexcept {
+  try {
+    body();
+  } catch (...) {
+    if (boundary) boundary->Log(entry, std::current_exception(), consequence);
+  }
+}
+
+inline constexpr const char* kNotRegistered = "nothing was registered (user_data is freed)";
+
 }  // namespace platformpp::c_api
 
 struct platformpp_client {
-  // Declared before `client` so that it is destroyed after it: once the Client has joined its threads and
+  // Declared before `client` so that they are destroyed after it: once the Client has joined its threads and
   // dropped every callback, the frees still queued run here, inside platformpp_client_destroy.
   platformpp::c_api::ClientFrees frees;
+  std::shared_ptr<platformpp::c_api::Boundary> boundary;
   platformpp::Client client;
-  explicit platformpp_client(platformpp::ClientOptions options) : client(std::move(options)) {}
+  explicit platformpp_client(platformpp::ClientOptions options) : client(std::move(options)) {
+    boundary =
+        std::make_shared<platformpp::c_api::Boundary>(platformpp::client::ClientAccess::LoggerOf(client));
+  }
+  ~platformpp_client() { boundary->Close(); }  // before the Client goes: its callbacks may still use it
+  platformpp_client(const platformpp_client&) = delete;
+  platformpp_client& operator=(const platformpp_client&) = delete;
 };
 
 struct platformpp_client_result {
@@ -162,28 +421,28 @@ inline const char* EmptyOut(size_t* size) {
   return "";
 }
 
-// A C++ token-exchange callback that forwards to a C one (which may be NULL) and owns its user_data.
-inline platformpp::Client::TokenExchangeCallback TokenExchange(platformpp_token_exchange_fn callback,
-                                                               void* user_data,
-                                                               platformpp_user_data_free_fn user_data_free) {
-  return [callback, owned = Own(user_data, user_data_free)](
-             platformpp::ClientResult result, std::string access, std::string refresh,
-             platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
-    if (!callback) return;
-    platformpp_client_result view{std::move(result)};
-    callback(&view, access.c_str(), access.size(), refresh.c_str(), refresh.size(),
-             static_cast<platformpp_authorization_token_type>(type), expiresIn, scopes.c_str(), scopes.size(),
-             owned->Get());
-  };
+// C++ completions that forward to a C callback (which may be NULL) through its Operation.
+
+inline platformpp::Client::TokenExchangeCallback TokenExchange(
+    OperationPtr<platformpp_token_exchange_fn> op) {
+  return
+      [op = std::move(op)](platformpp::ClientResult result, std::string access, std::string refresh,
+                           platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
+        auto callback = op->Claim();
+        if (!callback) return;
+        platformpp_client_result view{std::move(result)};
+        callback(&view, access.c_str(), access.size(), refresh.c_str(), refresh.size(),
+                 static_cast<platformpp_authorization_token_type>(type), expiresIn, scopes.c_str(),
+                 scopes.size(), op->Data());
+      };
 }
 
-inline std::function<void(platformpp::ClientResult)> ResultOnly(platformpp_result_fn callback,
-                                                                void* user_data,
-                                                                platformpp_user_data_free_fn user_data_free) {
-  return [callback, owned = Own(user_data, user_data_free)](platformpp::ClientResult result) {
+inline std::function<void(platformpp::ClientResult)> ResultOnly(OperationPtr<platformpp_result_fn> op) {
+  return [op = std::move(op)](platformpp::ClientResult result) {
+    auto callback = op->Claim();
     if (!callback) return;
     platformpp_client_result view{std::move(result)};
-    callback(&view, owned->Get());
+    callback(&view, op->Data());
   };
 }
 
@@ -205,18 +464,20 @@ inline platformpp_user_handle MakeUser(const platformpp::UserHandle& user) {
 
 // Registers (or, for a NULL callback, clears) a callback that gets one id.
 template <class Setter>
-void SetUserIdCallback(platformpp_client* client, platformpp_user_id_fn callback, void* user_data,
-                       platformpp_user_data_free_fn user_data_free, Setter set) {
+void SetUserIdCallback(platformpp_client* client, const char* entry, platformpp_user_id_fn callback,
+                       void* user_data, platformpp_user_data_free_fn user_data_free, Setter set) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      set(nullptr);
-      return;
-    }
-    set([callback, owned](uint64_t userId) { callback(userId, owned->Get()); });
-  } catch (...) {
-  }
+  Guarded(
+      client->boundary.get(), entry,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        if (!callback) {
+          set(nullptr);
+          return;
+        }
+        set([callback, owned](uint64_t userId) { callback(userId, owned->Get()); });
+      },
+      kNotRegistered);
 }
 
 // Borrowed C pairs -> Metadata; NULL with count 0 is empty.
@@ -245,6 +506,6 @@ struct MetadataView {
 };
 
 /// A new activity handle (the caller's to destroy), or NULL when out of memory.
-platformpp_activity* NewActivity(const platformpp::Activity& activity);
+platformpp_activity* NewActivity(const platformpp::Activity& activity) noexcept;
 
 }  // namespace platformpp::c_api

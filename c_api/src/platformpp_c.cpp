@@ -1,4 +1,5 @@
-// The C ABI over platformpp::Client. Nothing may throw across this boundary: every entry point catches.
+// The C ABI over platformpp::Client. Nothing may throw across this boundary, and nothing thrown may vanish:
+// every entry point runs its C++ work guarded (see c_support.hpp).
 #include "c_support.hpp"
 
 #include <platformpp/platformpp_c.h>
@@ -15,6 +16,55 @@
 #include <string>
 
 using namespace platformpp::c_api;
+
+namespace {
+
+platformpp::Client::AuthorizationCallback AuthorizationDone(OperationPtr<platformpp_authorization_fn> op) {
+  return [op = std::move(op)](platformpp::ClientResult result, std::string code, std::string redirect) {
+    auto callback = op->Claim();
+    if (!callback) return;
+    platformpp_client_result view{std::move(result)};
+    callback(&view, code.c_str(), code.size(), redirect.c_str(), redirect.size(), op->Data());
+  };
+}
+
+// A result-only operation of `client`: `start(done)` calls the C++ method with the completion `done`.
+template <class Start>
+void ResultOperation(platformpp_client* client, const char* entry, platformpp_result_fn callback,
+                     void* user_data, platformpp_user_data_free_fn user_data_free, Start&& start) noexcept {
+  if (!client) return Refuse(user_data, user_data_free);
+  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_result_fn>& op) { start(ResultOnly(op)); });
+}
+
+template <class Start>
+void TokenOperation(platformpp_client* client, const char* entry, platformpp_token_exchange_fn callback,
+                    void* user_data, platformpp_user_data_free_fn user_data_free, Start&& start) noexcept {
+  if (!client) return Refuse(user_data, user_data_free);
+  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_token_exchange_fn>& op) { start(TokenExchange(op)); });
+}
+
+// Registers an event callback that takes only user_data (a NULL callback clears it with `clear`).
+template <class Set, class Clear>
+void SetEventCallback(platformpp_client* client, const char* entry, platformpp_event_fn callback,
+                      void* user_data, platformpp_user_data_free_fn user_data_free, Set&& set,
+                      Clear&& clear) noexcept {
+  if (!client) return Refuse(user_data, user_data_free);
+  Guarded(
+      client->boundary.get(), entry,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        if (!callback) {
+          clear();
+          return;  // `owned` frees user_data here
+        }
+        set([callback, owned] { callback(owned->Get()); });
+      },
+      kNotRegistered);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -41,6 +91,7 @@ void platformpp_client_options_init(platformpp_client_options* options) {
 }
 
 platformpp_client* platformpp_client_create(const platformpp_client_options* options) {
+  // No client yet to log to: NULL is the report.
   try {
     platformpp::ClientOptions cpp;
     if (options) {
@@ -71,69 +122,77 @@ void platformpp_client_destroy(platformpp_client* client) {
 
 int32_t platformpp_client_wait_for_callbacks(platformpp_client* client, int32_t timeout_ms) {
   if (!client) return 0;
-  try {
-    return client->client.WaitForCallbacks(timeout_ms) ? 1 : 0;
-  } catch (...) {
-    return 0;
-  }
+  if (client->boundary->Pending()) return 1;  // a failed operation waits for run_callbacks
+  return GuardedOr(client->boundary.get(), __func__, 0,
+                   [&] { return client->client.WaitForCallbacks(timeout_ms) ? 1 : 0; });
 }
 
 void platformpp_client_run_callbacks(platformpp_client* client) {
   if (!client) return;
   // A callback may destroy the client; Client::RunCallbacks copes, and so must we: touch nothing afterwards
-  // but our own reference to its queue of deferred frees (closed and empty if the client is gone).
+  // but our own references to its boundary and its queue of deferred frees (closed and empty if it is gone).
+  std::shared_ptr<Boundary> boundary = client->boundary;
   std::shared_ptr<DeferredFrees> frees = client->frees.queue;
-  try {
-    client->client.RunCallbacks();
-  } catch (...) {
-    // A C callback cannot throw; a C++ exception escaping one here has nowhere to go.
+  const bool outermost = boundary->BeginDelivery();
+  Guarded(
+      boundary.get(), __func__, [&] { client->client.RunCallbacks(); },
+      "a callback threw; the ones after it run at the next run_callbacks");
+  if (outermost) {
+    boundary->Deliver();  // the operations an exception stopped, with Aborted
+    boundary->EndDelivery();
   }
   frees->Drain();
 }
 
 void platformpp_client_set_application_id(platformpp_client* client, uint64_t application_id) {
-  if (client) client->client.SetApplicationId(application_id);
+  if (!client) return;
+  Guarded(client->boundary.get(), __func__, [&] { client->client.SetApplicationId(application_id); });
 }
 
 uint64_t platformpp_client_get_application_id(const platformpp_client* client) {
-  return client ? client->client.GetApplicationId() : 0;
+  if (!client) return 0;
+  return GuardedOr(client->boundary.get(), __func__, uint64_t{0},
+                   [&] { return client->client.GetApplicationId(); });
 }
 
 void platformpp_client_set_http_request_timeout(platformpp_client* client, int32_t milliseconds) {
-  if (client) client->client.SetHttpRequestTimeout(milliseconds);
+  if (!client) return;
+  Guarded(client->boundary.get(), __func__, [&] { client->client.SetHttpRequestTimeout(milliseconds); });
 }
 
 int32_t platformpp_client_get_http_request_timeout(const platformpp_client* client) {
-  return client ? client->client.GetHttpRequestTimeout() : 0;
+  if (!client) return 0;
+  return GuardedOr(client->boundary.get(), __func__, 0,
+                   [&] { return client->client.GetHttpRequestTimeout(); });
 }
 
 void platformpp_client_add_log_callback(platformpp_client* client, platformpp_log_fn callback,
                                         platformpp_logging_severity min_severity, void* user_data,
                                         platformpp_user_data_free_fn user_data_free) {
   if (!client || !callback) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    client->client.AddLogCallback(
-        [callback, owned](std::string message, platformpp::LoggingSeverity severity) {
-          callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
-                   owned->Get());
-        },
-        static_cast<platformpp::LoggingSeverity>(min_severity));
-  } catch (...) {
-  }
+  Guarded(
+      client->boundary.get(), __func__,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        client->client.AddLogCallback(
+            [callback, owned](std::string message, platformpp::LoggingSeverity severity) {
+              callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
+                       owned->Get());
+            },
+            static_cast<platformpp::LoggingSeverity>(min_severity));
+      },
+      kNotRegistered);
 }
 
 int32_t platformpp_client_set_log_dir(platformpp_client* client, const char* path, size_t path_size,
                                       platformpp_logging_severity min_severity) {
   if (!client) return 0;
-  try {
+  return GuardedOr(client->boundary.get(), __func__, 0, [&] {
     return client->client.SetLogDir(ToString(path, path_size),
                                     static_cast<platformpp::LoggingSeverity>(min_severity))
                ? 1
                : 0;
-  } catch (...) {
-    return 0;
-  }
+  });
 }
 
 void platformpp_client_fetch_current_user(platformpp_client* client,
@@ -141,21 +200,22 @@ void platformpp_client_fetch_current_user(platformpp_client* client,
                                           size_t token_size, platformpp_fetch_current_user_fn callback,
                                           void* user_data, platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    client->client.FetchCurrentUser(
-        static_cast<platformpp::AuthorizationTokenType>(token_type), ToString(token, token_size),
-        [callback, owned](platformpp::ClientResult result, uint64_t id, std::string name) {
-          if (!callback) return;
-          platformpp_client_result view{std::move(result)};
-          callback(&view, id, name.c_str(), name.size(), owned->Get());
-        });
-  } catch (...) {
-  }
+  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_fetch_current_user_fn>& op) {
+                   client->client.FetchCurrentUser(
+                       static_cast<platformpp::AuthorizationTokenType>(token_type),
+                       ToString(token, token_size),
+                       [op](platformpp::ClientResult result, uint64_t id, std::string name) {
+                         auto done = op->Claim();
+                         if (!done) return;
+                         platformpp_client_result view{std::move(result)};
+                         done(&view, id, name.c_str(), name.size(), op->Data());
+                       });
+                 });
 }
 
 platformpp_authorization_code_verifier* platformpp_client_create_authorization_code_verifier(void) {
-  try {
+  try {  // no client to log to: NULL is the report
     return new platformpp_authorization_code_verifier{platformpp::Client::CreateAuthorizationCodeVerifier()};
   } catch (...) {
     return nullptr;
@@ -188,49 +248,37 @@ void platformpp_client_get_token(platformpp_client* client, uint64_t application
                                  const char* redirect_uri, size_t redirect_uri_size,
                                  platformpp_token_exchange_fn callback, void* user_data,
                                  platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = TokenExchange(callback, user_data, user_data_free);  // first: it owns user_data from here on
+  TokenOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.GetToken(application_id, ToString(code, code_size),
                             ToString(code_verifier, code_verifier_size),
                             ToString(redirect_uri, redirect_uri_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_refresh_token(platformpp_client* client, uint64_t application_id,
                                      const char* refresh_token, size_t refresh_token_size,
                                      platformpp_token_exchange_fn callback, void* user_data,
                                      platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = TokenExchange(callback, user_data, user_data_free);
+  TokenOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.RefreshToken(application_id, ToString(refresh_token, refresh_token_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_revoke_token(platformpp_client* client, uint64_t application_id, const char* token,
                                     size_t token_size, platformpp_result_fn callback, void* user_data,
                                     platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = ResultOnly(callback, user_data, user_data_free);
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.RevokeToken(application_id, ToString(token, token_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_update_token(platformpp_client* client, platformpp_authorization_token_type token_type,
                                     const char* token, size_t token_size, platformpp_result_fn callback,
                                     void* user_data, platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = ResultOnly(callback, user_data, user_data_free);
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.UpdateToken(static_cast<platformpp::AuthorizationTokenType>(token_type),
                                ToString(token, token_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_get_provisional_token(platformpp_client* client, uint64_t application_id,
@@ -238,14 +286,11 @@ void platformpp_client_get_provisional_token(platformpp_client* client, uint64_t
                                              const char* external_auth_token, size_t external_auth_token_size,
                                              platformpp_token_exchange_fn callback, void* user_data,
                                              platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = TokenExchange(callback, user_data, user_data_free);
+  TokenOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.GetProvisionalToken(
         application_id, static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
         ToString(external_auth_token, external_auth_token_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_get_token_from_provisional_merge(
@@ -254,16 +299,13 @@ void platformpp_client_get_token_from_provisional_merge(
     platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
     size_t external_auth_token_size, platformpp_token_exchange_fn callback, void* user_data,
     platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = TokenExchange(callback, user_data, user_data_free);
+  TokenOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.GetTokenFromProvisionalMerge(
         application_id, ToString(code, code_size), ToString(code_verifier, code_verifier_size),
         ToString(redirect_uri, redirect_uri_size),
         static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
         ToString(external_auth_token, external_auth_token_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_exchange_child_token(platformpp_client* client, const char* parent_application_token,
@@ -271,31 +313,30 @@ void platformpp_client_exchange_child_token(platformpp_client* client, const cha
                                             uint64_t child_application_id, platformpp_child_token_fn callback,
                                             void* user_data, platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = [callback, owned = Own(user_data, user_data_free)](
-                    platformpp::ClientResult result, std::string access,
-                    platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
-      if (!callback) return;
-      platformpp_client_result view{std::move(result)};
-      callback(&view, access.c_str(), access.size(), static_cast<platformpp_authorization_token_type>(type),
-               expiresIn, scopes.c_str(), scopes.size(), owned->Get());
-    };
-    client->client.ExchangeChildToken(ToString(parent_application_token, parent_application_token_size),
-                                      child_application_id, std::move(done));
-  } catch (...) {
-  }
+  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_child_token_fn>& op) {
+                   client->client.ExchangeChildToken(
+                       ToString(parent_application_token, parent_application_token_size),
+                       child_application_id,
+                       [op](platformpp::ClientResult result, std::string access,
+                            platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
+                         auto done = op->Claim();
+                         if (!done) return;
+                         platformpp_client_result view{std::move(result)};
+                         done(&view, access.c_str(), access.size(),
+                              static_cast<platformpp_authorization_token_type>(type), expiresIn,
+                              scopes.c_str(), scopes.size(), op->Data());
+                       });
+                 });
 }
 
 void platformpp_client_update_provisional_account_display_name(platformpp_client* client, const char* name,
                                                                size_t name_size,
                                                                platformpp_result_fn callback, void* user_data,
                                                                platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = ResultOnly(callback, user_data, user_data_free);
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.UpdateProvisionalAccountDisplayName(ToString(name, name_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_unmerge_into_provisional_account(
@@ -303,14 +344,11 @@ void platformpp_client_unmerge_into_provisional_account(
     platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
     size_t external_auth_token_size, platformpp_result_fn callback, void* user_data,
     platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = ResultOnly(callback, user_data, user_data_free);
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.UnmergeIntoProvisionalAccount(
         application_id, static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
         ToString(external_auth_token, external_auth_token_size), std::move(done));
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_authorization_args_init(platformpp_authorization_args* args) {
@@ -324,59 +362,59 @@ void platformpp_client_authorize(platformpp_client* client, const platformpp_aut
                                  platformpp_authorization_fn callback, void* user_data,
                                  platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    auto done = [callback, owned](platformpp::ClientResult result, std::string code, std::string redirect) {
-      if (!callback) return;
-      platformpp_client_result view{std::move(result)};
-      callback(&view, code.c_str(), code.size(), redirect.c_str(), redirect.size(), owned->Get());
-    };
-    if (!args || args->api_version != PLATFORMPP_C_API_VERSION) {
-      // nullobj gives the C++ API's own validation error, delivered inside run_callbacks.
-      client->client.Authorize(platformpp::AuthorizationArgs::nullobj, std::move(done));
-      return;
-    }
-    platformpp::AuthorizationArgs cpp;
-    cpp.SetClientId(args->client_id);
-    cpp.SetScopes(ToString(args->scopes));
-    if (args->state.size) cpp.SetState(ToString(args->state));
-    if (args->nonce.size) cpp.SetNonce(ToString(args->nonce));
-    if (args->code_challenge.size) {
-      platformpp::AuthorizationCodeChallenge challenge;
-      challenge.SetChallenge(ToString(args->code_challenge));
-      cpp.SetCodeChallenge(std::move(challenge));
-    }
-    if (args->integration_type == 0 || args->integration_type == 1) {
-      cpp.SetIntegrationType(static_cast<platformpp::IntegrationType>(args->integration_type));
-    }
-    if (args->custom_scheme_param.size) cpp.SetCustomSchemeParam(ToString(args->custom_scheme_param));
-    client->client.Authorize(std::move(cpp), std::move(done));
-  } catch (...) {
-  }
+  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_authorization_fn>& op) {
+                   if (!args || args->api_version != PLATFORMPP_C_API_VERSION) {
+                     // nullobj gives the C++ API's own validation error, delivered inside run_callbacks.
+                     client->client.Authorize(platformpp::AuthorizationArgs::nullobj, AuthorizationDone(op));
+                     return;
+                   }
+                   platformpp::AuthorizationArgs cpp;
+                   cpp.SetClientId(args->client_id);
+                   cpp.SetScopes(ToString(args->scopes));
+                   if (args->state.size) cpp.SetState(ToString(args->state));
+                   if (args->nonce.size) cpp.SetNonce(ToString(args->nonce));
+                   if (args->code_challenge.size) {
+                     platformpp::AuthorizationCodeChallenge challenge;
+                     challenge.SetChallenge(ToString(args->code_challenge));
+                     cpp.SetCodeChallenge(std::move(challenge));
+                   }
+                   if (args->integration_type == 0 || args->integration_type == 1) {
+                     cpp.SetIntegrationType(static_cast<platformpp::IntegrationType>(args->integration_type));
+                   }
+                   if (args->custom_scheme_param.size)
+                     cpp.SetCustomSchemeParam(ToString(args->custom_scheme_param));
+                   client->client.Authorize(std::move(cpp), AuthorizationDone(op));
+                 });
 }
 
 void platformpp_client_abort_authorize(platformpp_client* client) {
-  if (client) client->client.AbortAuthorize();
+  if (!client) return;
+  Guarded(client->boundary.get(), __func__, [&] { client->client.AbortAuthorize(); });
 }
 
 void platformpp_client_set_url_opener(platformpp_client* client, platformpp_url_opener_fn opener,
                                       void* user_data, platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!opener) {
-      client->client.SetUrlOpener(nullptr);
-      return;  // `owned` frees user_data here
-    }
-    client->client.SetUrlOpener([opener, owned](const std::string& url) {
-      return opener(url.c_str(), url.size(), owned->Get()) != 0;
-    });
-  } catch (...) {
-  }
+  Guarded(
+      client->boundary.get(), __func__,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        if (!opener) {
+          client->client.SetUrlOpener(nullptr);
+          return;  // `owned` frees user_data here
+        }
+        client->client.SetUrlOpener([opener, owned](const std::string& url) {
+          return opener(url.c_str(), url.size(), owned->Get()) != 0;
+        });
+      },
+      kNotRegistered);
 }
 
 int32_t platformpp_client_is_authenticated(const platformpp_client* client) {
-  return client && client->client.IsAuthenticated() ? 1 : 0;
+  if (!client) return 0;
+  return GuardedOr(client->boundary.get(), __func__, 0,
+                   [&] { return client->client.IsAuthenticated() ? 1 : 0; });
 }
 
 static_assert(static_cast<int>(platformpp::Client::Status::HttpWait) == PLATFORMPP_CLIENT_STATUS_HTTP_WAIT);
@@ -386,83 +424,68 @@ static_assert(static_cast<int>(platformpp::Client::Error::ConnectionCanceled) ==
 
 void platformpp_client_connect(platformpp_client* client) {
   if (!client) return;
-  try {
-    client->client.Connect();
-  } catch (...) {
-  }
+  Guarded(client->boundary.get(), __func__, [&] { client->client.Connect(); });
 }
 
 void platformpp_client_disconnect(platformpp_client* client) {
   if (!client) return;
-  try {
-    client->client.Disconnect();
-  } catch (...) {
-  }
+  Guarded(client->boundary.get(), __func__, [&] { client->client.Disconnect(); });
 }
 
 platformpp_client_status platformpp_client_get_status(const platformpp_client* client) {
   if (!client) return PLATFORMPP_CLIENT_STATUS_DISCONNECTED;
-  return static_cast<platformpp_client_status>(client->client.GetStatus());
+  return GuardedOr(client->boundary.get(), __func__, PLATFORMPP_CLIENT_STATUS_DISCONNECTED,
+                   [&] { return static_cast<platformpp_client_status>(client->client.GetStatus()); });
 }
 
 void platformpp_client_set_status_changed_callback(platformpp_client* client,
                                                    platformpp_status_changed_fn callback, void* user_data,
                                                    platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      client->client.SetStatusChangedCallback(nullptr);
-      return;  // `owned` frees user_data here
-    }
-    client->client.SetStatusChangedCallback([callback, owned](platformpp::Client::Status status,
-                                                              platformpp::Client::Error error,
-                                                              int32_t detail) {
-      callback(static_cast<platformpp_client_status>(status), static_cast<platformpp_client_error>(error),
-               detail, owned->Get());
-    });
-  } catch (...) {
-  }
+  Guarded(
+      client->boundary.get(), __func__,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        if (!callback) {
+          client->client.SetStatusChangedCallback(nullptr);
+          return;  // `owned` frees user_data here
+        }
+        client->client.SetStatusChangedCallback([callback, owned](platformpp::Client::Status status,
+                                                                  platformpp::Client::Error error,
+                                                                  int32_t detail) {
+          callback(static_cast<platformpp_client_status>(status), static_cast<platformpp_client_error>(error),
+                   detail, owned->Get());
+        });
+      },
+      kNotRegistered);
 }
 
 void platformpp_client_register_authorize_request_callback(platformpp_client* client,
                                                            platformpp_event_fn callback, void* user_data,
                                                            platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      client->client.RemoveAuthorizeRequestCallback();
-      return;  // `owned` frees user_data here
-    }
-    client->client.RegisterAuthorizeRequestCallback([callback, owned] { callback(owned->Get()); });
-  } catch (...) {
-  }
+  SetEventCallback(
+      client, __func__, callback, user_data, user_data_free,
+      [&](platformpp::Client::AuthorizeRequestCallback cb) {
+        client->client.RegisterAuthorizeRequestCallback(std::move(cb));
+      },
+      [&] { client->client.RemoveAuthorizeRequestCallback(); });
 }
 
 void platformpp_client_remove_authorize_request_callback(platformpp_client* client) {
   if (!client) return;
-  try {
-    client->client.RemoveAuthorizeRequestCallback();
-  } catch (...) {
-  }
+  Guarded(client->boundary.get(), __func__, [&] { client->client.RemoveAuthorizeRequestCallback(); });
 }
 
 void platformpp_client_set_token_expiration_callback(platformpp_client* client, platformpp_event_fn callback,
                                                      void* user_data,
                                                      platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      client->client.SetTokenExpirationCallback(nullptr);
-      return;  // `owned` frees user_data here
-    }
-    client->client.SetTokenExpirationCallback([callback, owned] { callback(owned->Get()); });
-  } catch (...) {
-  }
+  SetEventCallback(
+      client, __func__, callback, user_data, user_data_free,
+      [&](std::function<void()> cb) { client->client.SetTokenExpirationCallback(std::move(cb)); },
+      [&] { client->client.SetTokenExpirationCallback(nullptr); });
 }
 
+// Static strings: made once; no client to log to, so "" (which Authorize refuses) is the report.
 const char* platformpp_client_get_default_communication_scopes(void) {
   try {
     static const std::string scopes = platformpp::Client::GetDefaultCommunicationScopes();
@@ -481,6 +504,8 @@ const char* platformpp_client_get_default_presence_scopes(void) {
   }
 }
 
+// Results: reading one allocates nothing (and so throws nothing), except to_string.
+
 platformpp_error_type platformpp_client_result_type(const platformpp_client_result* result) {
   return result ? static_cast<platformpp_error_type>(result->result.Type()) : PLATFORMPP_ERROR_TYPE_NONE;
 }
@@ -498,14 +523,7 @@ int32_t platformpp_client_result_error_code(const platformpp_client_result* resu
 }
 
 const char* platformpp_client_result_error(const platformpp_client_result* result, size_t* size) {
-  static const char kEmpty[] = "";
-  if (!result) {
-    if (size) *size = 0;
-    return kEmpty;
-  }
-  const std::string& error = result->result.Error();
-  if (size) *size = error.size();
-  return error.c_str();
+  return result ? StringOut(result->result.Error(), size) : EmptyOut(size);
 }
 
 const char* platformpp_client_result_oauth_error(const platformpp_client_result* result, size_t* size) {
@@ -521,7 +539,7 @@ float platformpp_client_result_retry_after(const platformpp_client_result* resul
 }
 
 char* platformpp_client_result_to_string(const platformpp_client_result* result) {
-  try {
+  try {  // out of memory: NULL is the report
     return CopyOut(result ? result->result.ToString() : std::string("None"));
   } catch (...) {
     return nullptr;

@@ -1,10 +1,10 @@
-// The C ABI of lobbies. Nothing may throw across this boundary: every entry point catches. Handles are
-// snapshots of the C++ values, holding the strings and arrays their getters hand out.
+// The C ABI of lobbies. Nothing may throw across this boundary, and nothing thrown may vanish (see
+// c_support.hpp). Handles are snapshots of the C++ values, holding the strings and arrays their getters hand
+// out: reading them allocates nothing.
 #include "c_support.hpp"
 
 #include <platformpp/platformpp_c.h>
 
-#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,20 +49,31 @@ const platformpp_string_pair* PairsOut(const MetadataView& view, size_t* count) 
 }
 
 template <class Setter>
-void SetLobbyMemberCallback(platformpp_client* client, platformpp_lobby_member_fn callback, void* user_data,
-                            platformpp_user_data_free_fn user_data_free, Setter set) {
+void SetLobbyMemberCallback(platformpp_client* client, const char* entry, platformpp_lobby_member_fn callback,
+                            void* user_data, platformpp_user_data_free_fn user_data_free, Setter set) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      set(nullptr);
-      return;
-    }
-    set([callback, owned](uint64_t lobbyId, uint64_t memberId) {
-      callback(lobbyId, memberId, owned->Get());
-    });
-  } catch (...) {
-  }
+  Guarded(
+      client->boundary.get(), entry,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        if (!callback) {
+          set(nullptr);
+          return;
+        }
+        set([callback, owned](uint64_t lobbyId, uint64_t memberId) {
+          callback(lobbyId, memberId, owned->Get());
+        });
+      },
+      kNotRegistered);
+}
+
+template <class Start>
+void LobbyResultOperation(platformpp_client* client, const char* entry, platformpp_result_fn callback,
+                          void* user_data, platformpp_user_data_free_fn user_data_free,
+                          Start&& start) noexcept {
+  if (!client) return Refuse(user_data, user_data_free);
+  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_result_fn>& op) { start(ResultOnly(op)); });
 }
 
 }  // namespace
@@ -77,74 +88,63 @@ void platformpp_client_create_or_join_lobby(platformpp_client* client, const cha
                                             platformpp_lobby_id_result_fn callback, void* user_data,
                                             platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = [callback, owned = Own(user_data, user_data_free)](platformpp::ClientResult result,
-                                                                   uint64_t lobbyId) {
-      if (!callback) return;
-      platformpp_client_result view{std::move(result)};
-      callback(&view, lobbyId, owned->Get());
-    };
-    if (lobby_metadata || member_metadata)
-      client->client.CreateOrJoinLobbyWithMetadata(
-          ToString(secret, secret_size), ToMetadata(lobby_metadata, lobby_metadata_count),
-          ToMetadata(member_metadata, member_metadata_count), std::move(done));
-    else
-      client->client.CreateOrJoinLobby(ToString(secret, secret_size), std::move(done));
-  } catch (...) {
-  }
+  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_lobby_id_result_fn>& op) {
+                   auto done = [op](platformpp::ClientResult result, uint64_t lobbyId) {
+                     auto joined = op->Claim();
+                     if (!joined) return;
+                     platformpp_client_result view{std::move(result)};
+                     joined(&view, lobbyId, op->Data());
+                   };
+                   if (lobby_metadata || member_metadata)
+                     client->client.CreateOrJoinLobbyWithMetadata(
+                         ToString(secret, secret_size), ToMetadata(lobby_metadata, lobby_metadata_count),
+                         ToMetadata(member_metadata, member_metadata_count), std::move(done));
+                   else
+                     client->client.CreateOrJoinLobby(ToString(secret, secret_size), std::move(done));
+                 });
 }
 
 void platformpp_client_leave_lobby(platformpp_client* client, uint64_t lobby_id,
                                    platformpp_result_fn callback, void* user_data,
                                    platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.LeaveLobby(lobby_id, ResultOnly(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  LobbyResultOperation(client, __func__, callback, user_data, user_data_free,
+                       [&](auto done) { client->client.LeaveLobby(lobby_id, std::move(done)); });
 }
 
 platformpp_lobby_handle* platformpp_client_get_lobby_handle(const platformpp_client* client,
                                                             uint64_t lobby_id) {
   if (!client) return nullptr;
-  try {
-    auto lobby = client->client.GetLobbyHandle(lobby_id);
-    return lobby ? new (std::nothrow) platformpp_lobby_handle(*lobby) : nullptr;
-  } catch (...) {
-    return nullptr;
-  }
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_lobby_handle*>(nullptr),
+                   [&]() -> platformpp_lobby_handle* {
+                     auto lobby = client->client.GetLobbyHandle(lobby_id);
+                     return lobby ? new platformpp_lobby_handle(*lobby) : nullptr;
+                   });
 }
 
 size_t platformpp_client_get_lobby_ids(const platformpp_client* client, uint64_t* ids, size_t capacity) {
   if (!client) return 0;
-  try {
+  return GuardedOr(client->boundary.get(), __func__, size_t{0}, [&] {
     auto all = client->client.GetLobbyIds();
     for (size_t i = 0; ids && i < capacity && i < all.size(); ++i)
       ids[i] = all[i];
     return all.size();
-  } catch (...) {
-    return 0;
-  }
+  });
 }
 
 void platformpp_client_link_channel_to_lobby(platformpp_client* client, uint64_t lobby_id,
                                              uint64_t channel_id, platformpp_result_fn callback,
                                              void* user_data, platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.LinkChannelToLobby(lobby_id, channel_id, ResultOnly(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  LobbyResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
+    client->client.LinkChannelToLobby(lobby_id, channel_id, std::move(done));
+  });
 }
 
 void platformpp_client_unlink_channel_from_lobby(platformpp_client* client, uint64_t lobby_id,
                                                  platformpp_result_fn callback, void* user_data,
                                                  platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.UnlinkChannelFromLobby(lobby_id, ResultOnly(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  LobbyResultOperation(client, __func__, callback, user_data, user_data_free,
+                       [&](auto done) { client->client.UnlinkChannelFromLobby(lobby_id, std::move(done)); });
 }
 
 void platformpp_client_join_linked_lobby_guild(platformpp_client* client, uint64_t lobby_id,
@@ -152,61 +152,61 @@ void platformpp_client_join_linked_lobby_guild(platformpp_client* client, uint64
                                                platformpp_string_result_fn callback, void* user_data,
                                                platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    client->client.JoinLinkedLobbyGuild(
-        lobby_id,
-        [merge_required, owned] {
-          if (merge_required) merge_required(owned->Get());
-        },
-        [callback, owned](platformpp::ClientResult result, std::string url) {
-          if (!callback) return;
-          platformpp_client_result view{std::move(result)};
-          callback(&view, url.c_str(), url.size(), owned->Get());
-        });
-  } catch (...) {
-  }
+  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_string_result_fn>& op) {
+                   client->client.JoinLinkedLobbyGuild(
+                       lobby_id,
+                       [merge_required, op] {  // not the completion: the operation still ends after it
+                         if (merge_required) merge_required(op->Data());
+                       },
+                       [op](platformpp::ClientResult result, std::string url) {
+                         auto done = op->Claim();
+                         if (!done) return;
+                         platformpp_client_result view{std::move(result)};
+                         done(&view, url.c_str(), url.size(), op->Data());
+                       });
+                 });
 }
 
 void platformpp_client_set_lobby_created_callback(platformpp_client* client, platformpp_id_fn callback,
                                                   void* user_data,
                                                   platformpp_user_data_free_fn user_data_free) {
-  SetUserIdCallback(client, callback, user_data, user_data_free,
+  SetUserIdCallback(client, __func__, callback, user_data, user_data_free,
                     [client](auto cb) { client->client.SetLobbyCreatedCallback(std::move(cb)); });
 }
 
 void platformpp_client_set_lobby_updated_callback(platformpp_client* client, platformpp_id_fn callback,
                                                   void* user_data,
                                                   platformpp_user_data_free_fn user_data_free) {
-  SetUserIdCallback(client, callback, user_data, user_data_free,
+  SetUserIdCallback(client, __func__, callback, user_data, user_data_free,
                     [client](auto cb) { client->client.SetLobbyUpdatedCallback(std::move(cb)); });
 }
 
 void platformpp_client_set_lobby_deleted_callback(platformpp_client* client, platformpp_id_fn callback,
                                                   void* user_data,
                                                   platformpp_user_data_free_fn user_data_free) {
-  SetUserIdCallback(client, callback, user_data, user_data_free,
+  SetUserIdCallback(client, __func__, callback, user_data, user_data_free,
                     [client](auto cb) { client->client.SetLobbyDeletedCallback(std::move(cb)); });
 }
 
 void platformpp_client_set_lobby_member_added_callback(platformpp_client* client,
                                                        platformpp_lobby_member_fn callback, void* user_data,
                                                        platformpp_user_data_free_fn user_data_free) {
-  SetLobbyMemberCallback(client, callback, user_data, user_data_free,
+  SetLobbyMemberCallback(client, __func__, callback, user_data, user_data_free,
                          [client](auto cb) { client->client.SetLobbyMemberAddedCallback(std::move(cb)); });
 }
 
 void platformpp_client_set_lobby_member_updated_callback(platformpp_client* client,
                                                          platformpp_lobby_member_fn callback, void* user_data,
                                                          platformpp_user_data_free_fn user_data_free) {
-  SetLobbyMemberCallback(client, callback, user_data, user_data_free,
+  SetLobbyMemberCallback(client, __func__, callback, user_data, user_data_free,
                          [client](auto cb) { client->client.SetLobbyMemberUpdatedCallback(std::move(cb)); });
 }
 
 void platformpp_client_set_lobby_member_removed_callback(platformpp_client* client,
                                                          platformpp_lobby_member_fn callback, void* user_data,
                                                          platformpp_user_data_free_fn user_data_free) {
-  SetLobbyMemberCallback(client, callback, user_data, user_data_free,
+  SetLobbyMemberCallback(client, __func__, callback, user_data, user_data_free,
                          [client](auto cb) { client->client.SetLobbyMemberRemovedCallback(std::move(cb)); });
 }
 

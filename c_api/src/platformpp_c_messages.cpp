@@ -1,9 +1,9 @@
-// The C ABI of lobby messages and DMs. Nothing may throw across this boundary: every entry point catches.
+// The C ABI of lobby messages and DMs. Nothing may throw across this boundary, and nothing thrown may vanish
+// (see c_support.hpp). Handles are snapshots: reading them allocates nothing.
 #include "c_support.hpp"
 
 #include <platformpp/platformpp_c.h>
 
-#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,32 +44,45 @@ const platformpp_string_pair* PairsOut(const MetadataView* view, size_t* count) 
   return any ? view->pairs.data() : nullptr;
 }
 
-platformpp::Client::SendUserMessageCallback MessageIdResult(platformpp_message_id_result_fn callback,
-                                                            void* user_data,
-                                                            platformpp_user_data_free_fn user_data_free) {
-  return [callback, owned = Own(user_data, user_data_free)](platformpp::ClientResult result, uint64_t id) {
-    if (!callback) return;
+platformpp::Client::SendUserMessageCallback MessageIdResult(
+    OperationPtr<platformpp_message_id_result_fn> op) {
+  return [op = std::move(op)](platformpp::ClientResult result, uint64_t id) {
+    auto done = op->Claim();
+    if (!done) return;
     platformpp_client_result view{std::move(result)};
-    callback(&view, id, owned->Get());
+    done(&view, id, op->Data());
   };
 }
 
-platformpp::Client::GetMessagesCallback Messages(platformpp_messages_fn callback, void* user_data,
-                                                 platformpp_user_data_free_fn user_data_free) {
-  return [callback, owned = Own(user_data, user_data_free)](platformpp::ClientResult result,
-                                                            std::vector<platformpp::MessageHandle> messages) {
-    if (!callback) return;
-    std::vector<platformpp_message_handle> handles;
-    std::vector<const platformpp_message_handle*> pointers;
-    handles.reserve(messages.size());
-    for (const auto& message : messages)
-      handles.emplace_back(message);
-    pointers.reserve(handles.size());
-    for (const auto& handle : handles)
-      pointers.push_back(&handle);
-    platformpp_client_result view{std::move(result)};
-    callback(&view, pointers.empty() ? nullptr : pointers.data(), pointers.size(), owned->Get());
-  };
+platformpp::Client::GetMessagesCallback Messages(OperationPtr<platformpp_messages_fn> op) {
+  return
+      [op = std::move(op)](platformpp::ClientResult result, std::vector<platformpp::MessageHandle> messages) {
+        auto done = op->Claim();
+        if (!done) return;
+        std::vector<platformpp_message_handle> handles;
+        std::vector<const platformpp_message_handle*> pointers;
+        try {
+          handles.reserve(messages.size());
+          for (const auto& message : messages)
+            handles.emplace_back(message);
+          pointers.reserve(handles.size());
+          for (const auto& handle : handles)
+            pointers.push_back(&handle);
+        } catch (...) {
+          platformpp_client_result failed{op->Fail(std::current_exception())};
+          return CallFailed(done, &failed, op->Data());
+        }
+        platformpp_client_result view{std::move(result)};
+        done(&view, pointers.empty() ? nullptr : pointers.data(), pointers.size(), op->Data());
+      };
+}
+
+template <class Fn, class Start>
+void MessageOperation(platformpp_client* client, const char* entry, Fn callback, void* user_data,
+                      platformpp_user_data_free_fn user_data_free, Start&& start) noexcept {
+  if (!client) return Refuse(user_data, user_data_free);
+  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<Fn>& op) { start(op); });
 }
 
 }  // namespace
@@ -80,16 +93,13 @@ void platformpp_client_send_lobby_message(platformpp_client* client, uint64_t lo
                                           size_t content_size, const platformpp_string_pair* metadata,
                                           size_t metadata_count, platformpp_message_id_result_fn callback,
                                           void* user_data, platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = MessageIdResult(callback, user_data, user_data_free);
+  MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
     if (metadata)
       client->client.SendLobbyMessageWithMetadata(lobby_id, ToString(content, content_size),
-                                                  ToMetadata(metadata, metadata_count), std::move(done));
+                                                  ToMetadata(metadata, metadata_count), MessageIdResult(op));
     else
-      client->client.SendLobbyMessage(lobby_id, ToString(content, content_size), std::move(done));
-  } catch (...) {
-  }
+      client->client.SendLobbyMessage(lobby_id, ToString(content, content_size), MessageIdResult(op));
+  });
 }
 
 void platformpp_client_send_user_message(platformpp_client* client, uint64_t recipient_id,
@@ -97,118 +107,105 @@ void platformpp_client_send_user_message(platformpp_client* client, uint64_t rec
                                          const platformpp_string_pair* metadata, size_t metadata_count,
                                          platformpp_message_id_result_fn callback, void* user_data,
                                          platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = MessageIdResult(callback, user_data, user_data_free);
+  MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
     if (metadata)
       client->client.SendUserMessageWithMetadata(recipient_id, ToString(content, content_size),
-                                                 ToMetadata(metadata, metadata_count), std::move(done));
+                                                 ToMetadata(metadata, metadata_count), MessageIdResult(op));
     else
-      client->client.SendUserMessage(recipient_id, ToString(content, content_size), std::move(done));
-  } catch (...) {
-  }
+      client->client.SendUserMessage(recipient_id, ToString(content, content_size), MessageIdResult(op));
+  });
 }
 
 void platformpp_client_edit_user_message(platformpp_client* client, uint64_t recipient_id,
                                          uint64_t message_id, const char* content, size_t content_size,
                                          platformpp_result_fn callback, void* user_data,
                                          platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.EditUserMessage(recipient_id, message_id, ToString(content, content_size),
-                                   ResultOnly(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
+    client->client.EditUserMessage(recipient_id, message_id, ToString(content, content_size), ResultOnly(op));
+  });
 }
 
 void platformpp_client_delete_user_message(platformpp_client* client, uint64_t recipient_id,
                                            uint64_t message_id, platformpp_result_fn callback,
                                            void* user_data, platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.DeleteUserMessage(recipient_id, message_id,
-                                     ResultOnly(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
+    client->client.DeleteUserMessage(recipient_id, message_id, ResultOnly(op));
+  });
 }
 
 platformpp_message_handle* platformpp_client_get_message_handle(const platformpp_client* client,
                                                                 uint64_t message_id) {
   if (!client) return nullptr;
-  try {
-    auto message = client->client.GetMessageHandle(message_id);
-    return message ? new (std::nothrow) platformpp_message_handle(*message) : nullptr;
-  } catch (...) {
-    return nullptr;
-  }
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_message_handle*>(nullptr),
+                   [&]() -> platformpp_message_handle* {
+                     auto message = client->client.GetMessageHandle(message_id);
+                     return message ? new platformpp_message_handle(*message) : nullptr;
+                   });
 }
 
 platformpp_channel_handle* platformpp_client_get_channel_handle(const platformpp_client* client,
                                                                 uint64_t channel_id) {
   if (!client) return nullptr;
-  try {
-    auto channel = client->client.GetChannelHandle(channel_id);
-    return channel ? new (std::nothrow) platformpp_channel_handle(*channel) : nullptr;
-  } catch (...) {
-    return nullptr;
-  }
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_channel_handle*>(nullptr),
+                   [&]() -> platformpp_channel_handle* {
+                     auto channel = client->client.GetChannelHandle(channel_id);
+                     return channel ? new platformpp_channel_handle(*channel) : nullptr;
+                   });
 }
 
 void platformpp_client_get_lobby_messages_with_limit(platformpp_client* client, uint64_t lobby_id,
                                                      int32_t limit, platformpp_messages_fn callback,
                                                      void* user_data,
                                                      platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.GetLobbyMessagesWithLimit(lobby_id, limit, Messages(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
+    client->client.GetLobbyMessagesWithLimit(lobby_id, limit, Messages(op));
+  });
 }
 
 void platformpp_client_get_user_messages_with_limit(platformpp_client* client, uint64_t recipient_id,
                                                     int32_t limit, platformpp_messages_fn callback,
                                                     void* user_data,
                                                     platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.GetUserMessagesWithLimit(recipient_id, limit,
-                                            Messages(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
+    client->client.GetUserMessagesWithLimit(recipient_id, limit, Messages(op));
+  });
 }
 
 void platformpp_client_get_user_message_summaries(platformpp_client* client,
                                                   platformpp_user_message_summaries_fn callback,
                                                   void* user_data,
                                                   platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
+  MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
     client->client.GetUserMessageSummaries(
-        [callback, owned = Own(user_data, user_data_free)](
-            platformpp::ClientResult result, std::vector<platformpp::UserMessageSummary> summaries) {
-          if (!callback) return;
+        [op](platformpp::ClientResult result, std::vector<platformpp::UserMessageSummary> summaries) {
+          auto done = op->Claim();
+          if (!done) return;
           std::vector<platformpp_user_message_summary> views;
-          views.reserve(summaries.size());
+          try {
+            views.reserve(summaries.size());
+          } catch (...) {
+            platformpp_client_result failed{op->Fail(std::current_exception())};
+            return CallFailed(done, &failed, op->Data());
+          }
           for (const auto& summary : summaries)
             views.push_back(platformpp_user_message_summary{summary.UserId(), summary.LastMessageId()});
           platformpp_client_result view{std::move(result)};
-          callback(&view, views.empty() ? nullptr : views.data(), views.size(), owned->Get());
+          done(&view, views.empty() ? nullptr : views.data(), views.size(), op->Data());
         });
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_set_message_created_callback(platformpp_client* client, platformpp_id_fn callback,
                                                     void* user_data,
                                                     platformpp_user_data_free_fn user_data_free) {
-  SetUserIdCallback(client, callback, user_data, user_data_free,
+  SetUserIdCallback(client, __func__, callback, user_data, user_data_free,
                     [client](auto cb) { client->client.SetMessageCreatedCallback(std::move(cb)); });
 }
 
 void platformpp_client_set_message_updated_callback(platformpp_client* client, platformpp_id_fn callback,
                                                     void* user_data,
                                                     platformpp_user_data_free_fn user_data_free) {
-  SetUserIdCallback(client, callback, user_data, user_data_free,
+  SetUserIdCallback(client, __func__, callback, user_data, user_data_free,
                     [client](auto cb) { client->client.SetMessageUpdatedCallback(std::move(cb)); });
 }
 
@@ -216,31 +213,30 @@ void platformpp_client_set_message_deleted_callback(platformpp_client* client,
                                                     platformpp_message_deleted_fn callback, void* user_data,
                                                     platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      client->client.SetMessageDeletedCallback(nullptr);
-      return;
-    }
-    client->client.SetMessageDeletedCallback([callback, owned](uint64_t messageId, uint64_t channelId) {
-      callback(messageId, channelId, owned->Get());
-    });
-  } catch (...) {
-  }
+  Guarded(
+      client->boundary.get(), __func__,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        if (!callback) {
+          client->client.SetMessageDeletedCallback(nullptr);
+          return;
+        }
+        client->client.SetMessageDeletedCallback([callback, owned](uint64_t messageId, uint64_t channelId) {
+          callback(messageId, channelId, owned->Get());
+        });
+      },
+      kNotRegistered);
 }
 
 void platformpp_client_set_showing_chat(platformpp_client* client, int32_t showing_chat) {
   if (!client) return;
-  try {
-    client->client.SetShowingChat(showing_chat != 0);
-  } catch (...) {
-  }
+  Guarded(client->boundary.get(), __func__, [&] { client->client.SetShowingChat(showing_chat != 0); });
 }
 
 platformpp_message_handle* platformpp_message_handle_clone(const platformpp_message_handle* message) {
   if (!message) return nullptr;
-  try {
-    return new (std::nothrow) platformpp_message_handle(message->message);
+  try {  // out of memory: NULL is the report
+    return new platformpp_message_handle(message->message);
   } catch (...) {
     return nullptr;
   }

@@ -1,10 +1,11 @@
-// The C ABI of users, relationships and guilds. Nothing may throw across this boundary: every entry point
-// catches. Handles and lists are snapshots of the C++ values, with the strings their getters hand out.
+// The C ABI of users, relationships and guilds. Nothing may throw across this boundary, and nothing thrown
+// may vanish (see c_support.hpp). Handles and lists are snapshots of the C++ values, with the strings their
+// getters hand out: reading them allocates nothing, except a user's avatar URL.
 #include "c_support.hpp"
 
 #include <platformpp/platformpp_c.h>
 
-#include <new>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,7 +38,7 @@ struct platformpp_user_application_profile_list {
 namespace {
 
 platformpp_user_handle* NewUser(const platformpp::UserHandle& user) {
-  return new (std::nothrow) platformpp_user_handle(MakeUser(user));
+  return new platformpp_user_handle(MakeUser(user));
 }
 
 platformpp_relationship_handle MakeRelationship(const platformpp::RelationshipHandle& relationship) {
@@ -59,35 +60,41 @@ const char* OptionalOut(const std::optional<std::string>& value, size_t* size) {
 }
 
 platformpp_relationship_list* NewList(const std::vector<platformpp::RelationshipHandle>& relationships) {
-  auto* list = new (std::nothrow) platformpp_relationship_list;
-  if (!list) return nullptr;
-  try {
-    list->items.reserve(relationships.size());
-    for (const auto& relationship : relationships)
-      list->items.push_back(MakeRelationship(relationship));
-  } catch (...) {
-    delete list;
-    return nullptr;
-  }
-  return list;
+  auto list = std::make_unique<platformpp_relationship_list>();
+  list->items.reserve(relationships.size());
+  for (const auto& relationship : relationships)
+    list->items.push_back(MakeRelationship(relationship));
+  return list.release();
 }
 
 template <class Setter>
-void SetRelationshipChangedCallback(platformpp_client* client, platformpp_relationship_changed_fn callback,
-                                    void* user_data, platformpp_user_data_free_fn user_data_free,
-                                    Setter set) {
+void SetRelationshipChangedCallback(platformpp_client* client, const char* entry,
+                                    platformpp_relationship_changed_fn callback, void* user_data,
+                                    platformpp_user_data_free_fn user_data_free, Setter set) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    if (!callback) {
-      set(nullptr);
-      return;
-    }
-    set([callback, owned](uint64_t userId, bool isDiscord) {
-      callback(userId, isDiscord ? 1 : 0, owned->Get());
-    });
-  } catch (...) {
-  }
+  Guarded(
+      client->boundary.get(), entry,
+      [&] {
+        auto owned = Own(user_data, user_data_free);
+        if (!callback) {
+          set(nullptr);
+          return;
+        }
+        set([callback, owned](uint64_t userId, bool isDiscord) {
+          callback(userId, isDiscord ? 1 : 0, owned->Get());
+        });
+      },
+      kNotRegistered);
+}
+
+// A relationship call by username or id: `start(done)` calls the C++ method with the completion `done`.
+template <class Start>
+void RelationshipOperation(platformpp_client* client, const char* entry, platformpp_result_fn callback,
+                           void* user_data, platformpp_user_data_free_fn user_data_free,
+                           Start&& start) noexcept {
+  if (!client) return Refuse(user_data, user_data_free);
+  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_result_fn>& op) { start(ResultOnly(op)); });
 }
 
 }  // namespace
@@ -112,28 +119,24 @@ const char* platformpp_client_result_field_error_message(const platformpp_client
 
 platformpp_user_handle* platformpp_client_get_current_user(const platformpp_client* client) {
   if (!client) return nullptr;
-  try {
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_user_handle*>(nullptr), [&] {
     std::optional<platformpp::UserHandle> user = client->client.GetCurrentUserV2();
     return user ? NewUser(*user) : nullptr;
-  } catch (...) {
-    return nullptr;
-  }
+  });
 }
 
 platformpp_user_handle* platformpp_client_get_user(const platformpp_client* client, uint64_t user_id) {
   if (!client) return nullptr;
-  try {
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_user_handle*>(nullptr), [&] {
     std::optional<platformpp::UserHandle> user = client->client.GetUser(user_id);
     return user ? NewUser(*user) : nullptr;
-  } catch (...) {
-    return nullptr;
-  }
+  });
 }
 
 platformpp_user_handle* platformpp_user_handle_clone(const platformpp_user_handle* user) {
   if (!user) return nullptr;
-  try {
-    return new (std::nothrow) platformpp_user_handle(*user);
+  try {  // out of memory: NULL is the report
+    return new platformpp_user_handle(*user);
   } catch (...) {
     return nullptr;
   }
@@ -164,7 +167,7 @@ const char* platformpp_user_handle_avatar_url(const platformpp_user_handle* user
                                               platformpp_avatar_type animated_type,
                                               platformpp_avatar_type static_type, size_t* size) {
   if (!user) return EmptyOut(size);
-  try {
+  try {  // out of memory: "" (never a URL) is the report
     user->avatarUrl = user->user.AvatarUrl(static_cast<platformpp::UserHandle::AvatarType>(animated_type),
                                            static_cast<platformpp::UserHandle::AvatarType>(static_type));
     return StringOut(user->avatarUrl, size);
@@ -179,7 +182,7 @@ platformpp_status_type platformpp_user_handle_status(const platformpp_user_handl
 
 platformpp_activity* platformpp_user_handle_game_activity(const platformpp_user_handle* user) {
   if (!user) return nullptr;
-  try {
+  try {  // out of memory: NULL is the report
     std::optional<platformpp::Activity> activity = user->user.GameActivity();
     return activity ? NewActivity(*activity) : nullptr;
   } catch (...) {
@@ -208,12 +211,11 @@ platformpp_relationship_type platformpp_user_handle_relationship(const platformp
 platformpp_relationship_handle* platformpp_client_get_relationship_handle(const platformpp_client* client,
                                                                           uint64_t user_id) {
   if (!client) return nullptr;
-  try {
-    return new (std::nothrow)
-        platformpp_relationship_handle(MakeRelationship(client->client.GetRelationshipHandle(user_id)));
-  } catch (...) {
-    return nullptr;
-  }
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_relationship_handle*>(nullptr),
+                   [&] {
+                     return new platformpp_relationship_handle(
+                         MakeRelationship(client->client.GetRelationshipHandle(user_id)));
+                   });
 }
 
 void platformpp_relationship_handle_destroy(platformpp_relationship_handle* relationship) {
@@ -249,22 +251,18 @@ const platformpp_user_handle* platformpp_relationship_handle_user(
 
 platformpp_relationship_list* platformpp_client_get_relationships(const platformpp_client* client) {
   if (!client) return nullptr;
-  try {
-    return NewList(client->client.GetRelationships());
-  } catch (...) {
-    return nullptr;
-  }
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_relationship_list*>(nullptr),
+                   [&] { return NewList(client->client.GetRelationships()); });
 }
 
 platformpp_relationship_list* platformpp_client_get_relationships_by_group(
     const platformpp_client* client, platformpp_relationship_group_type group) {
   if (!client) return nullptr;
-  try {
-    return NewList(
-        client->client.GetRelationshipsByGroup(static_cast<platformpp::RelationshipGroupType>(group)));
-  } catch (...) {
-    return nullptr;
-  }
+  return GuardedOr(
+      client->boundary.get(), __func__, static_cast<platformpp_relationship_list*>(nullptr), [&] {
+        return NewList(
+            client->client.GetRelationshipsByGroup(static_cast<platformpp::RelationshipGroupType>(group)));
+      });
 }
 
 size_t platformpp_relationship_list_size(const platformpp_relationship_list* list) {
@@ -283,16 +281,12 @@ void platformpp_relationship_list_destroy(platformpp_relationship_list* list) {
 platformpp_user_list* platformpp_client_search_friends_by_username(const platformpp_client* client,
                                                                    const char* search, size_t search_size) {
   if (!client) return nullptr;
-  auto* list = new (std::nothrow) platformpp_user_list;
-  if (!list) return nullptr;
-  try {
+  return GuardedOr(client->boundary.get(), __func__, static_cast<platformpp_user_list*>(nullptr), [&] {
+    auto list = std::make_unique<platformpp_user_list>();
     for (const auto& user : client->client.SearchFriendsByUsername(ToString(search, search_size)))
       list->items.push_back(MakeUser(user));
-  } catch (...) {
-    delete list;
-    return nullptr;
-  }
-  return list;
+    return list.release();
+  });
 }
 
 size_t platformpp_user_list_size(const platformpp_user_list* list) {
@@ -311,32 +305,24 @@ void platformpp_client_send_discord_friend_request(platformpp_client* client, co
                                                    size_t username_size, platformpp_result_fn callback,
                                                    void* user_data,
                                                    platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.SendDiscordFriendRequest(ToString(username, username_size),
-                                            ResultOnly(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  RelationshipOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
+    client->client.SendDiscordFriendRequest(ToString(username, username_size), std::move(done));
+  });
 }
 
 void platformpp_client_send_game_friend_request(platformpp_client* client, const char* username,
                                                 size_t username_size, platformpp_result_fn callback,
                                                 void* user_data,
                                                 platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    client->client.SendGameFriendRequest(ToString(username, username_size),
-                                         ResultOnly(callback, user_data, user_data_free));
-  } catch (...) {
-  }
+  RelationshipOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
+    client->client.SendGameFriendRequest(ToString(username, username_size), std::move(done));
+  });
 }
 
 void platformpp_client_relationship_action(platformpp_client* client, platformpp_relationship_action action,
                                            uint64_t user_id, platformpp_result_fn callback, void* user_data,
                                            platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto done = ResultOnly(callback, user_data, user_data_free);
+  RelationshipOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     platformpp::Client& c = client->client;
     switch (action) {
       case PLATFORMPP_RELATIONSHIP_ACTION_SEND_DISCORD_FRIEND_REQUEST:
@@ -371,15 +357,14 @@ void platformpp_client_relationship_action(platformpp_client* client, platformpp
                                                  "unknown relationship action"));
         });
     }
-  } catch (...) {
-  }
+  });
 }
 
 void platformpp_client_set_relationship_created_callback(platformpp_client* client,
                                                          platformpp_relationship_changed_fn callback,
                                                          void* user_data,
                                                          platformpp_user_data_free_fn user_data_free) {
-  SetRelationshipChangedCallback(client, callback, user_data, user_data_free, [client](auto cb) {
+  SetRelationshipChangedCallback(client, __func__, callback, user_data, user_data_free, [client](auto cb) {
     client->client.SetRelationshipCreatedCallback(std::move(cb));
   });
 }
@@ -388,7 +373,7 @@ void platformpp_client_set_relationship_deleted_callback(platformpp_client* clie
                                                          platformpp_relationship_changed_fn callback,
                                                          void* user_data,
                                                          platformpp_user_data_free_fn user_data_free) {
-  SetRelationshipChangedCallback(client, callback, user_data, user_data_free, [client](auto cb) {
+  SetRelationshipChangedCallback(client, __func__, callback, user_data, user_data_free, [client](auto cb) {
     client->client.SetRelationshipDeletedCallback(std::move(cb));
   });
 }
@@ -397,7 +382,7 @@ void platformpp_client_set_relationship_groups_updated_callback(platformpp_clien
                                                                 platformpp_user_id_fn callback,
                                                                 void* user_data,
                                                                 platformpp_user_data_free_fn user_data_free) {
-  SetUserIdCallback(client, callback, user_data, user_data_free, [client](auto cb) {
+  SetUserIdCallback(client, __func__, callback, user_data, user_data_free, [client](auto cb) {
     client->client.SetRelationshipGroupsUpdatedCallback(std::move(cb));
   });
 }
@@ -405,84 +390,94 @@ void platformpp_client_set_relationship_groups_updated_callback(platformpp_clien
 void platformpp_client_set_user_updated_callback(platformpp_client* client, platformpp_user_id_fn callback,
                                                  void* user_data,
                                                  platformpp_user_data_free_fn user_data_free) {
-  SetUserIdCallback(client, callback, user_data, user_data_free,
+  SetUserIdCallback(client, __func__, callback, user_data, user_data_free,
                     [client](auto cb) { client->client.SetUserUpdatedCallback(std::move(cb)); });
 }
 
 void platformpp_client_get_user_guilds(platformpp_client* client, platformpp_user_guilds_fn callback,
                                        void* user_data, platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    client->client.GetUserGuilds(
-        [callback, owned](platformpp::ClientResult result, std::vector<platformpp::GuildMinimal> guilds) {
-          if (!callback) return;
-          std::vector<std::string> names, banners;
-          std::vector<platformpp_guild_minimal> views;
-          names.reserve(guilds.size());
-          banners.reserve(guilds.size());
-          for (const auto& guild : guilds) {
-            names.push_back(guild.Name());
-            banners.push_back(guild.Banner());
-            views.push_back({guild.Id(), names.back().c_str(), names.back().size(), banners.back().c_str(),
-                             banners.back().size()});
-          }
-          platformpp_client_result view{std::move(result)};
-          callback(&view, views.data(), views.size(), owned->Get());
-        });
-  } catch (...) {
-  }
+  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_user_guilds_fn>& op) {
+                   client->client.GetUserGuilds(
+                       [op](platformpp::ClientResult result, std::vector<platformpp::GuildMinimal> guilds) {
+                         auto done = op->Claim();
+                         if (!done) return;
+                         std::vector<std::string> names, banners;
+                         std::vector<platformpp_guild_minimal> views;
+                         try {
+                           names.reserve(guilds.size());
+                           banners.reserve(guilds.size());
+                           views.reserve(guilds.size());
+                           for (const auto& guild : guilds) {
+                             names.push_back(guild.Name());
+                             banners.push_back(guild.Banner());
+                             views.push_back({guild.Id(), names.back().c_str(), names.back().size(),
+                                              banners.back().c_str(), banners.back().size()});
+                           }
+                         } catch (...) {
+                           platformpp_client_result failed{op->Fail(std::current_exception())};
+                           return CallFailed(done, &failed, op->Data());
+                         }
+                         platformpp_client_result view{std::move(result)};
+                         done(&view, views.data(), views.size(), op->Data());
+                       });
+                 });
 }
 
 void platformpp_client_get_guild_channels(platformpp_client* client, uint64_t guild_id,
                                           platformpp_guild_channels_fn callback, void* user_data,
                                           platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  try {
-    auto owned = Own(user_data, user_data_free);
-    client->client.GetGuildChannels(
-        guild_id,
-        [callback, owned](platformpp::ClientResult result, std::vector<platformpp::GuildChannel> channels) {
-          if (!callback) return;
-          std::vector<std::string> names;
-          std::vector<platformpp_guild_channel> views;
-          names.reserve(channels.size());
-          for (const auto& channel : channels) {
-            names.push_back(channel.Name());
-            views.push_back({channel.Id(), names.back().c_str(), names.back().size(), channel.Type(),
-                             channel.Position(), channel.ParentCategoryId().value_or(0)});
-          }
-          platformpp_client_result view{std::move(result)};
-          callback(&view, views.data(), views.size(), owned->Get());
-        });
-  } catch (...) {
-  }
+  StartOperation(
+      client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+      [&](const OperationPtr<platformpp_guild_channels_fn>& op) {
+        client->client.GetGuildChannels(
+            guild_id, [op](platformpp::ClientResult result, std::vector<platformpp::GuildChannel> channels) {
+              auto done = op->Claim();
+              if (!done) return;
+              std::vector<std::string> names;
+              std::vector<platformpp_guild_channel> views;
+              try {
+                names.reserve(channels.size());
+                views.reserve(channels.size());
+                for (const auto& channel : channels) {
+                  names.push_back(channel.Name());
+                  views.push_back({channel.Id(), names.back().c_str(), names.back().size(), channel.Type(),
+                                   channel.Position(), channel.ParentCategoryId().value_or(0)});
+                }
+              } catch (...) {
+                platformpp_client_result failed{op->Fail(std::current_exception())};
+                return CallFailed(done, &failed, op->Data());
+              }
+              platformpp_client_result view{std::move(result)};
+              done(&view, views.data(), views.size(), op->Data());
+            });
+      });
 }
 
 platformpp_user_application_profile_list* platformpp_client_get_user_application_profiles(
     const platformpp_client* client) {
   if (!client) return nullptr;
-  auto* list = new (std::nothrow) platformpp_user_application_profile_list;
-  if (!list) return nullptr;
-  try {
-    list->profiles = client->client.GetUserApplicationProfiles();
-    list->strings.reserve(list->profiles.size());
-    for (const auto& profile : list->profiles) {
-      list->strings.push_back({profile.AvatarHash(), profile.Metadata(), profile.ProviderIssuedUserId(),
-                               profile.ProviderType(), profile.Username(), profile.ProviderId()});
-    }
-    for (const auto& s : list->strings) {
-      list->views.push_back({s.avatarHash.c_str(), s.avatarHash.size(), s.metadata.c_str(), s.metadata.size(),
-                             s.providerId ? s.providerId->c_str() : nullptr,
-                             s.providerId ? s.providerId->size() : 0, s.providerIssuedUserId.c_str(),
-                             s.providerIssuedUserId.size(), s.providerType.c_str(), s.providerType.size(),
-                             s.username.c_str(), s.username.size()});
-    }
-  } catch (...) {
-    delete list;
-    return nullptr;
-  }
-  return list;
+  return GuardedOr(
+      client->boundary.get(), __func__, static_cast<platformpp_user_application_profile_list*>(nullptr), [&] {
+        auto list = std::make_unique<platformpp_user_application_profile_list>();
+        list->profiles = client->client.GetUserApplicationProfiles();
+        list->strings.reserve(list->profiles.size());
+        list->views.reserve(list->profiles.size());
+        for (const auto& profile : list->profiles) {
+          list->strings.push_back({profile.AvatarHash(), profile.Metadata(), profile.ProviderIssuedUserId(),
+                                   profile.ProviderType(), profile.Username(), profile.ProviderId()});
+        }
+        for (const auto& s : list->strings) {
+          list->views.push_back({s.avatarHash.c_str(), s.avatarHash.size(), s.metadata.c_str(),
+                                 s.metadata.size(), s.providerId ? s.providerId->c_str() : nullptr,
+                                 s.providerId ? s.providerId->size() : 0, s.providerIssuedUserId.c_str(),
+                                 s.providerIssuedUserId.size(), s.providerType.c_str(), s.providerType.size(),
+                                 s.username.c_str(), s.username.size()});
+        }
+        return list.release();
+      });
 }
 
 size_t platformpp_user_application_profile_list_size(const platformpp_user_application_profile_list* list) {

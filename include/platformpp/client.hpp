@@ -70,7 +70,8 @@ struct ClientOptions {
 
 namespace client {
 class ClientCore;
-}
+class ClientAccess;
+}  // namespace client
 
 class Client {
  public:
@@ -563,6 +564,7 @@ class Client {
   explicit operator bool() const noexcept { return core_ != nullptr; }
 
  private:
+  friend class client::ClientAccess;
   std::shared_ptr<client::ClientCore> core_;
 };
 

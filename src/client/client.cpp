@@ -8,12 +8,17 @@
 #include "auth/pkce.hpp"
 #include "auth/provisional.hpp"
 #include "auth/token_endpoint.hpp"
+#include "client/client_access.hpp"
 #include "client/client_core.hpp"
 
 #include <algorithm>
 #include <optional>
 
 namespace platformpp {
+
+std::shared_ptr<core::Logger> client::ClientAccess::LoggerOf(const Client& client) noexcept {
+  return client.core_ ? client.core_->Runtime().LoggerPtr() : nullptr;
+}
 
 Client::Client() : Client(ClientOptions{}) {}
 

@@ -23,7 +23,7 @@ CallbackSlot& CallbackQueue::Slot() {
     }
   }
   Chunk& chunk = *pending_.back();
-  return chunk.slots[chunk.count++];
+  return chunk.slots[chunk.count];
 }
 
 bool CallbackQueue::TakePending() {

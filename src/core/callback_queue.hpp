@@ -32,7 +32,10 @@ class CallbackQueue {
     {
       std::lock_guard lock(mutex_);
       if (!closed_) {
+        // Counted only once filled: a callable too large for the slot is allocated, and if that throws, the
+        // slot must not stay counted, empty, for Drain to call.
         Slot().Emplace(std::forward<F>(f));
+        ++pending_.back()->count;
         ++pendingCount_;
         hasPending_.store(true, std::memory_order_release);
         queued = true;
@@ -86,7 +89,7 @@ class CallbackQueue {
   };
   using ChunkList = std::vector<std::unique_ptr<Chunk>>;
 
-  CallbackSlot& Slot();  // mutex_ held
+  CallbackSlot& Slot();  // mutex_ held; the next free slot, counted by the caller once filled
   bool TakePending();    // moves pending_ to the end of draining_; false when nothing was pending
   void RunDraining(CallbackMode mode);
   void Recycle();

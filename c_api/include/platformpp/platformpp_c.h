@@ -15,6 +15,15 @@
  * the client is destroyed (for voice, see that section).
  * - platformpp_client_destroy completes every pending operation with PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED
  * before it returns; nothing is called after it returns. It may be called from inside a callback.
+ * - No C++ exception reaches C. One that stops a call inside the library (out of memory, a string size no
+ * string can hold, ...) is logged at ERROR through the client's log callbacks and log file, naming the
+ * function and the exception. A call that starts an operation still completes it exactly once: its callback
+ * runs with PLATFORMPP_ERROR_TYPE_ABORTED inside the next platformpp_client_run_callbacks (with
+ * CLIENT_DESTROYED inside platformpp_client_destroy), unless the operation had completed already; only when
+ * not even that can be queued (memory exhausted) does the callback run before the call returns. Other calls
+ * return their failure value (NULL, 0, ...). Functions of handles with no client report through their return
+ * value: NULL from create and clone functions, "" where documented, and an activity whose setter failed is
+ * refused by platformpp_client_update_rich_presence with VALIDATION_ERROR naming the setter.
  */
 #ifndef PLATFORMPP_PLATFORMPP_C_H
 #define PLATFORMPP_PLATFORMPP_C_H
@@ -377,7 +386,7 @@ PLATFORMPP_C_API const char* platformpp_client_result_oauth_error(const platform
                                                                   size_t* size);
 PLATFORMPP_C_API int32_t platformpp_client_result_retryable(const platformpp_client_result* result);
 PLATFORMPP_C_API float platformpp_client_result_retry_after(const platformpp_client_result* result);
-/** A one-line description; free it with platformpp_free. */
+/** A one-line description; free it with platformpp_free. NULL when out of memory. */
 PLATFORMPP_C_API char* platformpp_client_result_to_string(const platformpp_client_result* result);
 /** A copy that outlives the callback; release it with platformpp_client_result_destroy. */
 PLATFORMPP_C_API platformpp_client_result* platformpp_client_result_clone(
@@ -440,7 +449,9 @@ typedef enum platformpp_status_type {
   PLATFORMPP_STATUS_TYPE_FORCE_INT32 = 0x7FFFFFFF
 } platformpp_status_type;
 
-/** An activity: what the player is doing, for platformpp_client_update_rich_presence. */
+/** An activity: what the player is doing, for platformpp_client_update_rich_presence. A setter that fails
+ * (out of memory) leaves the field as it was and marks the activity (clones included), which
+ * platformpp_client_update_rich_presence then refuses with VALIDATION_ERROR naming the setter. */
 typedef struct platformpp_activity platformpp_activity;
 PLATFORMPP_C_API platformpp_activity* platformpp_activity_create(void);
 PLATFORMPP_C_API platformpp_activity* platformpp_activity_clone(const platformpp_activity* activity);
@@ -616,7 +627,8 @@ PLATFORMPP_C_API const char* platformpp_user_handle_display_name(const platformp
                                                                  size_t* size);
 /** NULL when the user has no avatar. */
 PLATFORMPP_C_API const char* platformpp_user_handle_avatar(const platformpp_user_handle* user, size_t* size);
-/** The avatar's CDN URL (or the default avatar's). Owned by the handle, valid until the next call on it. */
+/** The avatar's CDN URL (or the default avatar's). Owned by the handle, valid until the next call on it. ""
+ * when out of memory. */
 PLATFORMPP_C_API const char* platformpp_user_handle_avatar_url(const platformpp_user_handle* user,
                                                                platformpp_avatar_type animated_type,
                                                                platformpp_avatar_type static_type,
