@@ -354,6 +354,20 @@ std::string Trim(const std::string& text) {
   return text.substr(begin, text.find_last_not_of(" \t\r") - begin + 1);
 }
 
+// The umbrella header and the parts it includes (<platformpp/platformpp_c_*.h>, beside it), as one text.
+std::string CHeaderText(const std::filesystem::path& umbrella) {
+  std::string text = ReadFile(umbrella);
+  std::string all = text;
+  const std::string prefix = "#include <platformpp/";
+  for (std::size_t at = text.find(prefix); at != std::string::npos; at = text.find(prefix, at + 1)) {
+    const std::size_t start = at + prefix.size();
+    const std::size_t end = text.find('>', start);
+    if (end == std::string::npos) break;
+    all += "\n" + ReadFile(umbrella.parent_path() / text.substr(start, end - start));
+  }
+  return all;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -371,7 +385,7 @@ int main(int argc, char** argv) {
     }
     std::set<std::string> members, classes;
     ScanHeaders(argv[1], members, classes);
-    const std::set<std::string> cFunctions = CFunctions(ReadFile(argv[2]));
+    const std::set<std::string> cFunctions = CFunctions(CHeaderText(argv[2]));
     const std::string table = argv[3];
 
     std::vector<std::string> problems;

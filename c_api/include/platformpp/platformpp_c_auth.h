@@ -1,0 +1,165 @@
+/* platformpp C ABI, auth: Authorization: OAuth2 with PKCE, tokens, provisional accounts, account-link requests.
+ * Part of <platformpp/platformpp_c.h> (its conventions apply); each part can also be included alone. */
+#ifndef PLATFORMPP_PLATFORMPP_C_AUTH_H
+#define PLATFORMPP_PLATFORMPP_C_AUTH_H
+
+#include <platformpp/platformpp_c_core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Authorization (OAuth2 with PKCE, public client: no secret).
+ * Every call below that takes a callback: a NULL client frees user_data at once and calls nothing; a NULL
+ * callback is allowed. Otherwise the callback runs exactly once, inside platformpp_client_run_callbacks (or
+ * inside platformpp_client_destroy with PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED), also for invalid input
+ * (PLATFORMPP_ERROR_TYPE_VALIDATION_ERROR), and user_data_free runs once after it. application_id 0 means the
+ * value of platformpp_client_set_application_id. */
+
+/** A fresh PKCE pair (S256); NULL when no secure randomness is available. Release it with
+ * platformpp_authorization_code_verifier_destroy. */
+PLATFORMPP_C_API platformpp_authorization_code_verifier* platformpp_client_create_authorization_code_verifier(
+    void);
+PLATFORMPP_C_API void platformpp_authorization_code_verifier_destroy(
+    platformpp_authorization_code_verifier* verifier);
+/** The secret verifier (43 characters) to pass to platformpp_client_get_token. Owned by the handle; *size (if
+ * not NULL) receives its length. NULL handle: "". */
+PLATFORMPP_C_API const char* platformpp_authorization_code_verifier_verifier(
+    const platformpp_authorization_code_verifier* verifier, size_t* size);
+/** The S256 challenge (base64url of SHA-256 of the verifier) to send with the authorize request. Owned by the
+ * handle; *size (if not NULL) receives its length. NULL handle: "". */
+PLATFORMPP_C_API const char* platformpp_authorization_code_verifier_challenge(
+    const platformpp_authorization_code_verifier* verifier, size_t* size);
+PLATFORMPP_C_API platformpp_authentication_code_challenge_method
+platformpp_authorization_code_verifier_challenge_method(
+    const platformpp_authorization_code_verifier* verifier);
+
+/** Exchanges an authorization code for tokens. Does not change the client's own token: pass the result to
+ * platformpp_client_update_token. */
+PLATFORMPP_C_API void platformpp_client_get_token(platformpp_client* client, uint64_t application_id,
+                                                  const char* code, size_t code_size,
+                                                  const char* code_verifier, size_t code_verifier_size,
+                                                  const char* redirect_uri, size_t redirect_uri_size,
+                                                  platformpp_token_exchange_fn callback, void* user_data,
+                                                  platformpp_user_data_free_fn user_data_free);
+/** Exchanges a refresh token for a new pair; both old tokens stop working. An "invalid_grant" answer ends as
+ * PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED (see platformpp_client_result_oauth_error) and the client drops
+ * its token. */
+PLATFORMPP_C_API void platformpp_client_refresh_token(platformpp_client* client, uint64_t application_id,
+                                                      const char* refresh_token, size_t refresh_token_size,
+                                                      platformpp_token_exchange_fn callback, void* user_data,
+                                                      platformpp_user_data_free_fn user_data_free);
+/** Completion of platformpp_client_exchange_child_token: as platformpp_token_exchange_fn, without a refresh
+ * token. */
+typedef void (*platformpp_child_token_fn)(const platformpp_client_result* result, const char* access_token,
+                                          size_t access_token_size,
+                                          platformpp_authorization_token_type token_type, int32_t expires_in,
+                                          const char* scopes, size_t scopes_size, void* user_data);
+/** Publisher-level linking: exchanges an access token of the parent application for one of
+ * child_application_id, for the same player and scopes. */
+PLATFORMPP_C_API void platformpp_client_exchange_child_token(
+    platformpp_client* client, const char* parent_application_token, size_t parent_application_token_size,
+    uint64_t child_application_id, platformpp_child_token_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** Revokes the whole authorization the token belongs to (access and refresh tokens). */
+PLATFORMPP_C_API void platformpp_client_revoke_token(platformpp_client* client, uint64_t application_id,
+                                                     const char* token, size_t token_size,
+                                                     platformpp_result_fn callback, void* user_data,
+                                                     platformpp_user_data_free_fn user_data_free);
+/** Sets the token the client uses from now on (effective before this returns; the callback confirms). */
+PLATFORMPP_C_API void platformpp_client_update_token(platformpp_client* client,
+                                                     platformpp_authorization_token_type token_type,
+                                                     const char* token, size_t token_size,
+                                                     platformpp_result_fn callback, void* user_data,
+                                                     platformpp_user_data_free_fn user_data_free);
+/** A token for a provisional account: the platform identity of the player's account with the game's own
+ * identity provider (external_auth_token, borrowed for the call). An OIDC answer may carry a refresh token;
+ * platformpp_client_refresh_token refuses it with PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED (get a new
+ * provisional token instead). An external_auth_type outside the enum is a validation error. */
+PLATFORMPP_C_API void platformpp_client_get_provisional_token(
+    platformpp_client* client, uint64_t application_id,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_token_exchange_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** platformpp_client_get_token that also merges the provisional account of external_auth_token into the
+ * consenting platform account. While that account is banned: PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED with
+ * platformpp_client_result_error_code 530017. */
+PLATFORMPP_C_API void platformpp_client_get_token_from_provisional_merge(
+    platformpp_client* client, uint64_t application_id, const char* code, size_t code_size,
+    const char* code_verifier, size_t code_verifier_size, const char* redirect_uri, size_t redirect_uri_size,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_token_exchange_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** Severs a merged account: the platform account keeps its data, the external identity gets a new provisional
+ * account, and the link's tokens (the client's own included) stop working. */
+PLATFORMPP_C_API void platformpp_client_unmerge_into_provisional_account(
+    platformpp_client* client, uint64_t application_id,
+    platformpp_authentication_external_auth_type external_auth_type, const char* external_auth_token,
+    size_t external_auth_token_size, platformpp_result_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** Sets the display name (1 to 32 characters once trimmed) of the provisional account whose token the client
+ * holds. */
+PLATFORMPP_C_API void platformpp_client_update_provisional_account_display_name(
+    platformpp_client* client, const char* name, size_t name_size, platformpp_result_fn callback,
+    void* user_data, platformpp_user_data_free_fn user_data_free);
+/** Non-zero once update_token gave the client a token (and it was not revoked or refused since). NULL: 0. */
+PLATFORMPP_C_API int32_t platformpp_client_is_authenticated(const platformpp_client* client);
+/** Arguments of platformpp_client_authorize; set api_version with platformpp_authorization_args_init. */
+typedef struct platformpp_authorization_args {
+  int32_t api_version;                   /**< PLATFORMPP_C_API_VERSION */
+  uint64_t client_id;                    /**< 0: the client's application id */
+  platformpp_string scopes;              /**< required, space-separated */
+  platformpp_string state;               /**< empty: a secure random value, checked on return */
+  platformpp_string nonce;               /**< empty: none */
+  platformpp_string code_challenge;      /**< S256 challenge of a verifier; empty: none */
+  int32_t integration_type;              /**< -1 (default): unset, else a platformpp_integration_type */
+  platformpp_string custom_scheme_param; /**< mobile redirect scheme; empty: none */
+} platformpp_authorization_args;
+
+typedef void (*platformpp_authorization_fn)(const platformpp_client_result* result, const char* code,
+                                            size_t code_size, const char* redirect_uri,
+                                            size_t redirect_uri_size, void* user_data);
+/** Opens `url` in a browser; returns non-zero when it could. Runs inside run_callbacks. */
+typedef int32_t (*platformpp_url_opener_fn)(const char* url, size_t url_size, void* user_data);
+
+PLATFORMPP_C_API void platformpp_authorization_args_init(platformpp_authorization_args* args);
+/** The browser flow: the authorize page opens (system browser, or the opener set below) and the code comes
+ * back to a listener on 127.0.0.1. The callback gets the code and the redirect URI to pass to get_token. A
+ * state mismatch, a refusal (oauth error "access_denied") or a timeout is AUTHORIZATION_FAILED; a new
+ * authorize or abort_authorize ends a pending one with ABORTED. NULL args or an unknown api_version:
+ * VALIDATION_ERROR. */
+PLATFORMPP_C_API void platformpp_client_authorize(platformpp_client* client,
+                                                  const platformpp_authorization_args* args,
+                                                  platformpp_authorization_fn callback, void* user_data,
+                                                  platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_abort_authorize(platformpp_client* client);
+/** Replaces how authorize opens its page. NULL opener: the system browser again. The previous user_data_free
+ * runs then (or when the client is destroyed). */
+PLATFORMPP_C_API void platformpp_client_set_url_opener(platformpp_client* client,
+                                                       platformpp_url_opener_fn opener, void* user_data,
+                                                       platformpp_user_data_free_fn user_data_free);
+
+typedef void (*platformpp_event_fn)(void* user_data);
+/** Called once per token, inside run_callbacks, when the token set by update_token is 5 minutes from
+ * expiring. Replaces any earlier callback; the earlier user_data_free runs then (or when the client is
+ * destroyed). */
+PLATFORMPP_C_API void platformpp_client_set_token_expiration_callback(
+    platformpp_client* client, platformpp_event_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+/** Account linking started from the desktop client: the callback runs inside run_callbacks each time the
+ * player asks the desktop client to link this game (time to call platformpp_client_authorize). Renewed
+ * whenever the desktop client comes back. Replaces an earlier callback; the earlier user_data_free runs then
+ * (or at remove, or when the client is destroyed). */
+PLATFORMPP_C_API void platformpp_client_register_authorize_request_callback(
+    platformpp_client* client, platformpp_event_fn callback, void* user_data,
+    platformpp_user_data_free_fn user_data_free);
+PLATFORMPP_C_API void platformpp_client_remove_authorize_request_callback(platformpp_client* client);
+/** Static, NUL-terminated strings (never free them): space-separated scopes for the authorize request. */
+PLATFORMPP_C_API const char* platformpp_client_get_default_communication_scopes(void);
+PLATFORMPP_C_API const char* platformpp_client_get_default_presence_scopes(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PLATFORMPP_PLATFORMPP_C_AUTH_H */
