@@ -462,10 +462,12 @@ inline platformpp_user_handle MakeUser(const platformpp::UserHandle& user) {
                                 user.Avatar(), user.PrimaryGuildTag(), {}};
 }
 
-// Registers (or, for a NULL callback, clears) a callback that gets one id.
-template <class Setter>
-void SetUserIdCallback(platformpp_client* client, const char* entry, platformpp_user_id_fn callback,
-                       void* user_data, platformpp_user_data_free_fn user_data_free, Setter set) {
+// Registers an event callback, or clears it (set(nullptr)) for a NULL one: `adapt(callback, owned)` makes
+// the C++ callable that calls `callback` with `owned`'s user_data last. The one way every event of the C ABI
+// is registered, so that each frees its user_data once and stops exceptions at the boundary alike.
+template <class CallbackFn, class Setter, class Adapt>
+void RegisterEventCallback(platformpp_client* client, const char* entry, CallbackFn callback, void* user_data,
+                           platformpp_user_data_free_fn user_data_free, Setter&& set, Adapt&& adapt) {
   if (!client) return Refuse(user_data, user_data_free);
   Guarded(
       client->boundary.get(), entry,
@@ -473,11 +475,29 @@ void SetUserIdCallback(platformpp_client* client, const char* entry, platformpp_
         auto owned = Own(user_data, user_data_free);
         if (!callback) {
           set(nullptr);
-          return;
+          return;  // `owned` frees user_data here
         }
-        set([callback, owned](uint64_t userId) { callback(userId, owned->Get()); });
+        set(adapt(callback, owned));
       },
       kNotRegistered);
+}
+
+// Registers (or, for a NULL callback, clears) a callback that gets one id.
+template <class Setter>
+void SetUserIdCallback(platformpp_client* client, const char* entry, platformpp_user_id_fn callback,
+                       void* user_data, platformpp_user_data_free_fn user_data_free, Setter set) {
+  RegisterEventCallback(client, entry, callback, user_data, user_data_free, set, [](auto fn, auto owned) {
+    return [fn, owned](uint64_t userId) { fn(userId, owned->Get()); };
+  });
+}
+
+// A result-only operation of `client`: `start(done)` calls the C++ method with the completion `done`.
+template <class Start>
+void ResultOperation(platformpp_client* client, const char* entry, platformpp_result_fn callback,
+                     void* user_data, platformpp_user_data_free_fn user_data_free, Start&& start) noexcept {
+  if (!client) return Refuse(user_data, user_data_free);
+  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_result_fn>& op) { start(ResultOnly(op)); });
 }
 
 // Borrowed C pairs -> Metadata; NULL with count 0 is empty.

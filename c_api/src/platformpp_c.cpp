@@ -28,15 +28,6 @@ platformpp::Client::AuthorizationCallback AuthorizationDone(OperationPtr<platfor
   };
 }
 
-// A result-only operation of `client`: `start(done)` calls the C++ method with the completion `done`.
-template <class Start>
-void ResultOperation(platformpp_client* client, const char* entry, platformpp_result_fn callback,
-                     void* user_data, platformpp_user_data_free_fn user_data_free, Start&& start) noexcept {
-  if (!client) return Refuse(user_data, user_data_free);
-  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
-                 [&](const OperationPtr<platformpp_result_fn>& op) { start(ResultOnly(op)); });
-}
-
 template <class Start>
 void TokenOperation(platformpp_client* client, const char* entry, platformpp_token_exchange_fn callback,
                     void* user_data, platformpp_user_data_free_fn user_data_free, Start&& start) noexcept {
@@ -50,18 +41,16 @@ template <class Set, class Clear>
 void SetEventCallback(platformpp_client* client, const char* entry, platformpp_event_fn callback,
                       void* user_data, platformpp_user_data_free_fn user_data_free, Set&& set,
                       Clear&& clear) noexcept {
-  if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), entry,
-      [&] {
-        auto owned = Own(user_data, user_data_free);
-        if (!callback) {
+  RegisterEventCallback(
+      client, entry, callback, user_data, user_data_free,
+      [&](auto callable) {
+        if constexpr (std::is_same_v<decltype(callable), std::nullptr_t>) {
           clear();
-          return;  // `owned` frees user_data here
+        } else {
+          set(std::move(callable));
         }
-        set([callback, owned] { callback(owned->Get()); });
       },
-      kNotRegistered);
+      [](auto fn, auto owned) { return [fn, owned] { fn(owned->Get()); }; });
 }
 
 }  // namespace

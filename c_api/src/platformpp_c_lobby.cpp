@@ -51,29 +51,9 @@ const platformpp_string_pair* PairsOut(const MetadataView& view, size_t* count) 
 template <class Setter>
 void SetLobbyMemberCallback(platformpp_client* client, const char* entry, platformpp_lobby_member_fn callback,
                             void* user_data, platformpp_user_data_free_fn user_data_free, Setter set) {
-  if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), entry,
-      [&] {
-        auto owned = Own(user_data, user_data_free);
-        if (!callback) {
-          set(nullptr);
-          return;
-        }
-        set([callback, owned](uint64_t lobbyId, uint64_t memberId) {
-          callback(lobbyId, memberId, owned->Get());
-        });
-      },
-      kNotRegistered);
-}
-
-template <class Start>
-void LobbyResultOperation(platformpp_client* client, const char* entry, platformpp_result_fn callback,
-                          void* user_data, platformpp_user_data_free_fn user_data_free,
-                          Start&& start) noexcept {
-  if (!client) return Refuse(user_data, user_data_free);
-  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
-                 [&](const OperationPtr<platformpp_result_fn>& op) { start(ResultOnly(op)); });
+  RegisterEventCallback(client, entry, callback, user_data, user_data_free, set, [](auto fn, auto owned) {
+    return [fn, owned](uint64_t lobbyId, uint64_t memberId) { fn(lobbyId, memberId, owned->Get()); };
+  });
 }
 
 }  // namespace
@@ -108,8 +88,8 @@ void platformpp_client_create_or_join_lobby(platformpp_client* client, const cha
 void platformpp_client_leave_lobby(platformpp_client* client, uint64_t lobby_id,
                                    platformpp_result_fn callback, void* user_data,
                                    platformpp_user_data_free_fn user_data_free) {
-  LobbyResultOperation(client, __func__, callback, user_data, user_data_free,
-                       [&](auto done) { client->client.LeaveLobby(lobby_id, std::move(done)); });
+  ResultOperation(client, __func__, callback, user_data, user_data_free,
+                  [&](auto done) { client->client.LeaveLobby(lobby_id, std::move(done)); });
 }
 
 platformpp_lobby_handle* platformpp_client_get_lobby_handle(const platformpp_client* client,
@@ -135,7 +115,7 @@ size_t platformpp_client_get_lobby_ids(const platformpp_client* client, uint64_t
 void platformpp_client_link_channel_to_lobby(platformpp_client* client, uint64_t lobby_id,
                                              uint64_t channel_id, platformpp_result_fn callback,
                                              void* user_data, platformpp_user_data_free_fn user_data_free) {
-  LobbyResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.LinkChannelToLobby(lobby_id, channel_id, std::move(done));
   });
 }
@@ -143,8 +123,8 @@ void platformpp_client_link_channel_to_lobby(platformpp_client* client, uint64_t
 void platformpp_client_unlink_channel_from_lobby(platformpp_client* client, uint64_t lobby_id,
                                                  platformpp_result_fn callback, void* user_data,
                                                  platformpp_user_data_free_fn user_data_free) {
-  LobbyResultOperation(client, __func__, callback, user_data, user_data_free,
-                       [&](auto done) { client->client.UnlinkChannelFromLobby(lobby_id, std::move(done)); });
+  ResultOperation(client, __func__, callback, user_data, user_data_free,
+                  [&](auto done) { client->client.UnlinkChannelFromLobby(lobby_id, std::move(done)); });
 }
 
 void platformpp_client_join_linked_lobby_guild(platformpp_client* client, uint64_t lobby_id,

@@ -71,30 +71,9 @@ template <class Setter>
 void SetRelationshipChangedCallback(platformpp_client* client, const char* entry,
                                     platformpp_relationship_changed_fn callback, void* user_data,
                                     platformpp_user_data_free_fn user_data_free, Setter set) {
-  if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), entry,
-      [&] {
-        auto owned = Own(user_data, user_data_free);
-        if (!callback) {
-          set(nullptr);
-          return;
-        }
-        set([callback, owned](uint64_t userId, bool isDiscord) {
-          callback(userId, isDiscord ? 1 : 0, owned->Get());
-        });
-      },
-      kNotRegistered);
-}
-
-// A relationship call by username or id: `start(done)` calls the C++ method with the completion `done`.
-template <class Start>
-void RelationshipOperation(platformpp_client* client, const char* entry, platformpp_result_fn callback,
-                           void* user_data, platformpp_user_data_free_fn user_data_free,
-                           Start&& start) noexcept {
-  if (!client) return Refuse(user_data, user_data_free);
-  StartOperation(client->boundary, entry, callback, user_data, user_data_free, nullptr,
-                 [&](const OperationPtr<platformpp_result_fn>& op) { start(ResultOnly(op)); });
+  RegisterEventCallback(client, entry, callback, user_data, user_data_free, set, [](auto fn, auto owned) {
+    return [fn, owned](uint64_t userId, bool isDiscord) { fn(userId, isDiscord ? 1 : 0, owned->Get()); };
+  });
 }
 
 }  // namespace
@@ -305,7 +284,7 @@ void platformpp_client_send_discord_friend_request(platformpp_client* client, co
                                                    size_t username_size, platformpp_result_fn callback,
                                                    void* user_data,
                                                    platformpp_user_data_free_fn user_data_free) {
-  RelationshipOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.SendDiscordFriendRequest(ToString(username, username_size), std::move(done));
   });
 }
@@ -314,7 +293,7 @@ void platformpp_client_send_game_friend_request(platformpp_client* client, const
                                                 size_t username_size, platformpp_result_fn callback,
                                                 void* user_data,
                                                 platformpp_user_data_free_fn user_data_free) {
-  RelationshipOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.SendGameFriendRequest(ToString(username, username_size), std::move(done));
   });
 }
@@ -322,7 +301,7 @@ void platformpp_client_send_game_friend_request(platformpp_client* client, const
 void platformpp_client_relationship_action(platformpp_client* client, platformpp_relationship_action action,
                                            uint64_t user_id, platformpp_result_fn callback, void* user_data,
                                            platformpp_user_data_free_fn user_data_free) {
-  RelationshipOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
+  ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     platformpp::Client& c = client->client;
     switch (action) {
       case PLATFORMPP_RELATIONSHIP_ACTION_SEND_DISCORD_FRIEND_REQUEST:
