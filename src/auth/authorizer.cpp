@@ -59,8 +59,7 @@ bool OpenWithSystemBrowser(const std::string& url) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-Authorizer::Authorizer(core::Runtime& runtime, net::HttpClient& http, ipc::IpcLink& ipc)
-    : runtime_(runtime), http_(http), ipc_(ipc) {}
+Authorizer::Authorizer(core::Runtime& runtime, ipc::IpcLink& ipc) : runtime_(runtime), ipc_(ipc) {}
 
 Authorizer::~Authorizer() {
   Shutdown();

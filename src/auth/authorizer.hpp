@@ -6,7 +6,6 @@
 
 #include "core/runtime.hpp"
 #include "ipc/ipc_link.hpp"
-#include "net/http_client.hpp"
 
 #include <platformpp/authorization.hpp>
 
@@ -39,7 +38,7 @@ bool OpenWithSystemBrowser(const std::string& url);
 
 class Authorizer {
  public:
-  Authorizer(core::Runtime& runtime, net::HttpClient& http, ipc::IpcLink& ipc);
+  Authorizer(core::Runtime& runtime, ipc::IpcLink& ipc);
   ~Authorizer();
 
   void SetUrlOpener(UrlOpener opener);
@@ -62,7 +61,6 @@ class Authorizer {
   void StopRetired();  // not on the network thread
 
   core::Runtime& runtime_;
-  net::HttpClient& http_;
   ipc::IpcLink& ipc_;
   std::mutex mutex_;
   std::shared_ptr<Pending> pending_;

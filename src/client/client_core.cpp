@@ -48,7 +48,7 @@ ClientCore::ClientCore(ClientOptions options) : runtime_(std::move(options)) {
                                                           std::move(gatewayOptions));
 
   // The features, each given what it uses: lower ones first, so that each collaborator exists.
-  authorizer_ = std::make_unique<auth::Authorizer>(runtime_, *http_, *ipc_);
+  authorizer_ = std::make_unique<auth::Authorizer>(runtime_, *ipc_);
   authorizeRequests_ = std::make_unique<auth::AuthorizeRequests>(runtime_, *ipc_);
   social_ = std::make_unique<social::SocialStore>(runtime_, *gateway_);
   presence_ = std::make_unique<presence::PresenceService>(runtime_, *http_, *gateway_, *ipc_, *social_);

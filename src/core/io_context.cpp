@@ -88,7 +88,7 @@ std::chrono::microseconds IoContextAccess::Spin(IoContext& context) noexcept {
   return context.impl_->spin;
 }
 
-void IoContextAccess::WaitFor(IoContext& context, std::future<void>& done) {
+void IoContextAccess::WaitFor(IoContext& context, std::future<void>& done) noexcept {
   if (context.Pumped()) {
     while (done.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
       context.impl_->io.run_one_for(std::chrono::milliseconds(10));

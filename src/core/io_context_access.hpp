@@ -22,8 +22,9 @@ class IoContextAccess {
   static std::chrono::microseconds Spin(IoContext& context) noexcept;
 
   /// Waits until `done` is ready. A threadless context has nobody else to run the work that makes it ready,
-  /// so the waiting thread runs it. Must not be called on a network thread.
-  static void WaitFor(IoContext& context, std::future<void>& done);
+  /// so the waiting thread runs it. Must not be called on a network thread. noexcept: a handler that throws
+  /// ends the process here as it would on a network thread (handlers stop user code's exceptions themselves).
+  static void WaitFor(IoContext& context, std::future<void>& done) noexcept;
 };
 
 }  // namespace platformpp::core

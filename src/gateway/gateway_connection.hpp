@@ -57,7 +57,7 @@ struct GatewayOptions {
   std::chrono::milliseconds backoffMaximum{60000};
   /// Bounds TCP connect + TLS + WebSocket handshake, and then the wait for Hello.
   std::chrono::milliseconds connectTimeout{15000};
-  std::size_t maxMessageBytes = 8 * 1024 * 1024;
+  std::size_t maxMessageBytes = std::size_t{8} << 20;  // 8 MiB
   /// The token as Identify/Resume send it ("Bearer <token>"); empty: none. Called on the network thread.
   std::function<std::string()> token;
 };

@@ -20,7 +20,7 @@ class ZlibStreamDecoder {
   };
 
   /// `maxMessageBytes` bounds one inflated message and the compressed bytes buffered for it.
-  explicit ZlibStreamDecoder(std::size_t maxMessageBytes = 8 * 1024 * 1024);
+  explicit ZlibStreamDecoder(std::size_t maxMessageBytes = std::size_t{8} << 20);
   ~ZlibStreamDecoder();
   ZlibStreamDecoder(const ZlibStreamDecoder&) = delete;
   ZlibStreamDecoder& operator=(const ZlibStreamDecoder&) = delete;

@@ -44,7 +44,7 @@ using Strand = asio::strand<asio::io_context::executor_type>;
 using Socket = asio::local::stream_protocol::socket;
 
 constexpr auto kAwait = asio::use_awaitable;
-constexpr std::size_t kReadChunk = 16 * 1024;
+constexpr std::size_t kReadChunk = std::size_t{16} << 10;  // 16 KiB
 constexpr int kRpcUnknownError = 1000;  // protocols.md: "1000 unknown"
 
 // One connection to one socket. Handlers of a closed session find `closed` set and do nothing more, so a new

@@ -15,7 +15,7 @@ namespace platformpp::ipc {
 enum class IpcOpcode : uint32_t { Handshake = 0, Frame = 1, Close = 2, Ping = 3, Pong = 4 };
 
 /// Payload limit: known desktop clients refuse larger frames, and so do we.
-inline constexpr std::size_t kMaxIpcFrameBytes = 64 * 1024;
+inline constexpr std::size_t kMaxIpcFrameBytes = std::size_t{64} << 10;  // 64 KiB
 inline constexpr std::size_t kIpcHeaderBytes = 8;
 
 const char* IpcOpcodeName(IpcOpcode opcode) noexcept;

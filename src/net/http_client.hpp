@@ -37,7 +37,7 @@ struct HttpClientOptions {
   std::chrono::milliseconds backoffMaximum{4000};
   int maxRateLimitRetries = 5;     ///< 429s absorbed before the 429 is reported
   double maxRateLimitWait = 60.0;  ///< seconds; a longer retry_after is reported instead of waited out
-  std::size_t maxResponseBytes = 16 * 1024 * 1024;
+  std::size_t maxResponseBytes = std::size_t{16} << 20;  // 16 MiB
 };
 
 class HttpClient {

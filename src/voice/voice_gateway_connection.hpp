@@ -88,7 +88,7 @@ struct VoiceGatewayOptions {
   /// From Start() to the Session Description; JoinTimeout after it.
   std::chrono::milliseconds joinTimeout{20000};
   VoiceReconnectLimits reconnect;
-  std::size_t maxMessageBytes = 1024 * 1024;
+  std::size_t maxMessageBytes = std::size_t{1} << 20;  // 1 MiB
 };
 
 class VoiceGatewayConnection {

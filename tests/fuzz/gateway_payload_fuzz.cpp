@@ -48,12 +48,13 @@ void ParseText(std::string_view text) {
 }
 
 void Inflate(std::string_view input, std::size_t chunk) {
-  ZlibStreamDecoder decoder(64 * 1024);
+  constexpr std::size_t kLimit = std::size_t{64} << 10;
+  ZlibStreamDecoder decoder(kLimit);
   std::string out;
   for (std::size_t at = 0; at < input.size(); at += chunk) {
     ZlibStreamDecoder::Result result = decoder.Feed(input.substr(at, chunk), out);
     if (result == ZlibStreamDecoder::Result::Message) {
-      if (out.size() > 64 * 1024) __builtin_trap();
+      if (out.size() > kLimit) __builtin_trap();
       ParseText(out);
     } else if (result == ZlibStreamDecoder::Result::Failed) {
       if (decoder.Error().empty()) __builtin_trap();
