@@ -425,16 +425,16 @@ inline const char* EmptyOut(size_t* size) {
 
 inline platformpp::Client::TokenExchangeCallback TokenExchange(
     OperationPtr<platformpp_token_exchange_fn> op) {
-  return
-      [op = std::move(op)](platformpp::ClientResult result, std::string access, std::string refresh,
-                           platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
-        auto callback = op->Claim();
-        if (!callback) return;
-        platformpp_client_result view{std::move(result)};
-        callback(&view, access.c_str(), access.size(), refresh.c_str(), refresh.size(),
-                 static_cast<platformpp_authorization_token_type>(type), expiresIn, scopes.c_str(),
-                 scopes.size(), op->Data());
-      };
+  return [op = std::move(op)](platformpp::ClientResult result, const std::string& access,
+                              const std::string& refresh, platformpp::AuthorizationTokenType type,
+                              int32_t expiresIn, const std::string& scopes) {
+    auto callback = op->Claim();
+    if (!callback) return;
+    platformpp_client_result view{std::move(result)};
+    callback(&view, access.c_str(), access.size(), refresh.c_str(), refresh.size(),
+             static_cast<platformpp_authorization_token_type>(type), expiresIn, scopes.c_str(), scopes.size(),
+             op->Data());
+  };
 }
 
 inline std::function<void(platformpp::ClientResult)> ResultOnly(OperationPtr<platformpp_result_fn> op) {

@@ -20,7 +20,8 @@ using namespace platformpp::c_api;
 namespace {
 
 platformpp::Client::AuthorizationCallback AuthorizationDone(OperationPtr<platformpp_authorization_fn> op) {
-  return [op = std::move(op)](platformpp::ClientResult result, std::string code, std::string redirect) {
+  return [op = std::move(op)](platformpp::ClientResult result, const std::string& code,
+                              const std::string& redirect) {
     auto callback = op->Claim();
     if (!callback) return;
     platformpp_client_result view{std::move(result)};
@@ -164,7 +165,7 @@ void platformpp_client_add_log_callback(platformpp_client* client, platformpp_lo
       [&] {
         auto owned = Own(user_data, user_data_free);
         client->client.AddLogCallback(
-            [callback, owned](std::string message, platformpp::LoggingSeverity severity) {
+            [callback, owned](const std::string& message, platformpp::LoggingSeverity severity) {
               callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
                        owned->Get());
             },
@@ -194,7 +195,7 @@ void platformpp_client_fetch_current_user(platformpp_client* client,
                    client->client.FetchCurrentUser(
                        static_cast<platformpp::AuthorizationTokenType>(token_type),
                        ToString(token, token_size),
-                       [op](platformpp::ClientResult result, uint64_t id, std::string name) {
+                       [op](platformpp::ClientResult result, uint64_t id, const std::string& name) {
                          auto done = op->Claim();
                          if (!done) return;
                          platformpp_client_result view{std::move(result)};
@@ -302,21 +303,21 @@ void platformpp_client_exchange_child_token(platformpp_client* client, const cha
                                             uint64_t child_application_id, platformpp_child_token_fn callback,
                                             void* user_data, platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
-                 [&](const OperationPtr<platformpp_child_token_fn>& op) {
-                   client->client.ExchangeChildToken(
-                       ToString(parent_application_token, parent_application_token_size),
-                       child_application_id,
-                       [op](platformpp::ClientResult result, std::string access,
-                            platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
-                         auto done = op->Claim();
-                         if (!done) return;
-                         platformpp_client_result view{std::move(result)};
-                         done(&view, access.c_str(), access.size(),
-                              static_cast<platformpp_authorization_token_type>(type), expiresIn,
-                              scopes.c_str(), scopes.size(), op->Data());
-                       });
-                 });
+  StartOperation(
+      client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+      [&](const OperationPtr<platformpp_child_token_fn>& op) {
+        client->client.ExchangeChildToken(
+            ToString(parent_application_token, parent_application_token_size), child_application_id,
+            [op](platformpp::ClientResult result, const std::string& access,
+                 platformpp::AuthorizationTokenType type, int32_t expiresIn, const std::string& scopes) {
+              auto done = op->Claim();
+              if (!done) return;
+              platformpp_client_result view{std::move(result)};
+              done(&view, access.c_str(), access.size(),
+                   static_cast<platformpp_authorization_token_type>(type), expiresIn, scopes.c_str(),
+                   scopes.size(), op->Data());
+            });
+      });
 }
 
 void platformpp_client_update_provisional_account_display_name(platformpp_client* client, const char* name,

@@ -139,7 +139,7 @@ void platformpp_client_join_linked_lobby_guild(platformpp_client* client, uint64
                        [merge_required, op] {  // not the completion: the operation still ends after it
                          if (merge_required) merge_required(op->Data());
                        },
-                       [op](platformpp::ClientResult result, std::string url) {
+                       [op](platformpp::ClientResult result, const std::string& url) {
                          auto done = op->Claim();
                          if (!done) return;
                          platformpp_client_result view{std::move(result)};

@@ -55,26 +55,26 @@ platformpp::Client::SendUserMessageCallback MessageIdResult(
 }
 
 platformpp::Client::GetMessagesCallback Messages(OperationPtr<platformpp_messages_fn> op) {
-  return
-      [op = std::move(op)](platformpp::ClientResult result, std::vector<platformpp::MessageHandle> messages) {
-        auto done = op->Claim();
-        if (!done) return;
-        std::vector<platformpp_message_handle> handles;
-        std::vector<const platformpp_message_handle*> pointers;
-        try {
-          handles.reserve(messages.size());
-          for (const auto& message : messages)
-            handles.emplace_back(message);
-          pointers.reserve(handles.size());
-          for (const auto& handle : handles)
-            pointers.push_back(&handle);
-        } catch (...) {
-          platformpp_client_result failed{op->Fail(std::current_exception())};
-          return CallFailed(done, &failed, op->Data());
-        }
-        platformpp_client_result view{std::move(result)};
-        done(&view, pointers.empty() ? nullptr : pointers.data(), pointers.size(), op->Data());
-      };
+  return [op = std::move(op)](platformpp::ClientResult result,
+                              const std::vector<platformpp::MessageHandle>& messages) {
+    auto done = op->Claim();
+    if (!done) return;
+    std::vector<platformpp_message_handle> handles;
+    std::vector<const platformpp_message_handle*> pointers;
+    try {
+      handles.reserve(messages.size());
+      for (const auto& message : messages)
+        handles.emplace_back(message);
+      pointers.reserve(handles.size());
+      for (const auto& handle : handles)
+        pointers.push_back(&handle);
+    } catch (...) {
+      platformpp_client_result failed{op->Fail(std::current_exception())};
+      return CallFailed(done, &failed, op->Data());
+    }
+    platformpp_client_result view{std::move(result)};
+    done(&view, pointers.empty() ? nullptr : pointers.data(), pointers.size(), op->Data());
+  };
 }
 
 template <class Fn, class Start>
@@ -177,7 +177,7 @@ void platformpp_client_get_user_message_summaries(platformpp_client* client,
                                                   platformpp_user_data_free_fn user_data_free) {
   MessageOperation(client, __func__, callback, user_data, user_data_free, [&](const auto& op) {
     client->client.GetUserMessageSummaries(
-        [op](platformpp::ClientResult result, std::vector<platformpp::UserMessageSummary> summaries) {
+        [op](platformpp::ClientResult result, const std::vector<platformpp::UserMessageSummary>& summaries) {
           auto done = op->Claim();
           if (!done) return;
           std::vector<platformpp_user_message_summary> views;

@@ -92,8 +92,8 @@ void EditActivity(platformpp_activity* activity, const char* entry, Edit&& edit)
 platformpp::Client::ActivityInviteCallback InviteCallback(std::shared_ptr<Boundary> boundary,
                                                           const char* entry,
                                                           platformpp_activity_invite_fn callback,
-                                                          std::shared_ptr<UserData> owned) {
-  return [boundary = std::move(boundary), entry, callback, owned](platformpp::ActivityInvite invite) {
+                                                          const std::shared_ptr<UserData>& owned) {
+  return [boundary = std::move(boundary), entry, callback, owned](const platformpp::ActivityInvite& invite) {
     std::optional<platformpp_activity_invite> view;
     try {
       view.emplace(platformpp_activity_invite{invite, invite.PartyId(), invite.SessionId()});
@@ -353,7 +353,7 @@ void platformpp_client_update_rich_presence(platformpp_client* client, const pla
                      }
                      platformpp::Activity refused;
                      refused.SetType(platformpp::ActivityTypes::HangStatus);
-                     client->client.UpdateRichPresence(refused, [done, why](platformpp::ClientResult) {
+                     client->client.UpdateRichPresence(refused, [done, why](const platformpp::ClientResult&) {
                        done(platformpp::ClientResult::Failure(platformpp::ErrorType::ValidationError, why));
                      });
                      return;
@@ -443,26 +443,28 @@ void platformpp_client_accept_activity_invite(platformpp_client* client,
                                               platformpp_join_secret_fn callback, void* user_data,
                                               platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  StartOperation(
-      client->boundary, __func__, callback, user_data, user_data_free, nullptr,
-      [&](const OperationPtr<platformpp_join_secret_fn>& op) {
-        auto done = [op](platformpp::ClientResult result, std::string secret) {
-          auto joined = op->Claim();
-          if (!joined) return;
-          platformpp_client_result view{std::move(result)};
-          joined(&view, secret.c_str(), secret.size(), op->Data());
-        };
-        if (!invite) {
-          // An invite that never arrived cannot be accepted; end through the queue like every other failure.
-          platformpp::ActivityInvite none;
-          client->client.AcceptActivityInvite(none, [done](platformpp::ClientResult, std::string) {
-            done(platformpp::ClientResult::Failure(platformpp::ErrorType::ValidationError, "invite is NULL"),
-                 {});
-          });
-          return;
-        }
-        client->client.AcceptActivityInvite(invite->invite, std::move(done));
-      });
+  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+                 [&](const OperationPtr<platformpp_join_secret_fn>& op) {
+                   auto done = [op](platformpp::ClientResult result, const std::string& secret) {
+                     auto joined = op->Claim();
+                     if (!joined) return;
+                     platformpp_client_result view{std::move(result)};
+                     joined(&view, secret.c_str(), secret.size(), op->Data());
+                   };
+                   if (!invite) {
+                     // An invite that never arrived cannot be accepted; end through the queue like every
+                     // other failure.
+                     platformpp::ActivityInvite none;
+                     client->client.AcceptActivityInvite(
+                         none, [done](const platformpp::ClientResult&, const std::string&) {
+                           done(platformpp::ClientResult::Failure(platformpp::ErrorType::ValidationError,
+                                                                  "invite is NULL"),
+                                {});
+                         });
+                     return;
+                   }
+                   client->client.AcceptActivityInvite(invite->invite, std::move(done));
+                 });
 }
 
 void platformpp_client_set_activity_invite_created_callback(platformpp_client* client,
@@ -493,8 +495,9 @@ void platformpp_client_set_activity_join_callback(platformpp_client* client,
           client->client.SetActivityJoinCallback(nullptr);
           return;
         }
-        client->client.SetActivityJoinCallback(
-            [callback, owned](std::string secret) { callback(secret.c_str(), secret.size(), owned->Get()); });
+        client->client.SetActivityJoinCallback([callback, owned](const std::string& secret) {
+          callback(secret.c_str(), secret.size(), owned->Get());
+        });
       },
       kNotRegistered);
 }

@@ -331,7 +331,7 @@ void platformpp_client_relationship_action(platformpp_client* client, platformpp
       default:
         // An unknown action: the C++ API's own validation (user id 0 is never valid) ends the call inside
         // run_callbacks, with this message.
-        return c.BlockUser(0, [done](platformpp::ClientResult) {
+        return c.BlockUser(0, [done](const platformpp::ClientResult&) {
           done(platformpp::ClientResult::Failure(platformpp::ErrorType::ValidationError,
                                                  "unknown relationship action"));
         });
@@ -378,29 +378,29 @@ void platformpp_client_get_user_guilds(platformpp_client* client, platformpp_use
   if (!client) return Refuse(user_data, user_data_free);
   StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
                  [&](const OperationPtr<platformpp_user_guilds_fn>& op) {
-                   client->client.GetUserGuilds(
-                       [op](platformpp::ClientResult result, std::vector<platformpp::GuildMinimal> guilds) {
-                         auto done = op->Claim();
-                         if (!done) return;
-                         std::vector<std::string> names, banners;
-                         std::vector<platformpp_guild_minimal> views;
-                         try {
-                           names.reserve(guilds.size());
-                           banners.reserve(guilds.size());
-                           views.reserve(guilds.size());
-                           for (const auto& guild : guilds) {
-                             names.push_back(guild.Name());
-                             banners.push_back(guild.Banner());
-                             views.push_back({guild.Id(), names.back().c_str(), names.back().size(),
-                                              banners.back().c_str(), banners.back().size()});
-                           }
-                         } catch (...) {
-                           platformpp_client_result failed{op->Fail(std::current_exception())};
-                           return CallFailed(done, &failed, op->Data());
-                         }
-                         platformpp_client_result view{std::move(result)};
-                         done(&view, views.data(), views.size(), op->Data());
-                       });
+                   client->client.GetUserGuilds([op](platformpp::ClientResult result,
+                                                     const std::vector<platformpp::GuildMinimal>& guilds) {
+                     auto done = op->Claim();
+                     if (!done) return;
+                     std::vector<std::string> names, banners;
+                     std::vector<platformpp_guild_minimal> views;
+                     try {
+                       names.reserve(guilds.size());
+                       banners.reserve(guilds.size());
+                       views.reserve(guilds.size());
+                       for (const auto& guild : guilds) {
+                         names.push_back(guild.Name());
+                         banners.push_back(guild.Banner());
+                         views.push_back({guild.Id(), names.back().c_str(), names.back().size(),
+                                          banners.back().c_str(), banners.back().size()});
+                       }
+                     } catch (...) {
+                       platformpp_client_result failed{op->Fail(std::current_exception())};
+                       return CallFailed(done, &failed, op->Data());
+                     }
+                     platformpp_client_result view{std::move(result)};
+                     done(&view, views.data(), views.size(), op->Data());
+                   });
                  });
 }
 
@@ -412,7 +412,8 @@ void platformpp_client_get_guild_channels(platformpp_client* client, uint64_t gu
       client->boundary, __func__, callback, user_data, user_data_free, nullptr,
       [&](const OperationPtr<platformpp_guild_channels_fn>& op) {
         client->client.GetGuildChannels(
-            guild_id, [op](platformpp::ClientResult result, std::vector<platformpp::GuildChannel> channels) {
+            guild_id,
+            [op](platformpp::ClientResult result, const std::vector<platformpp::GuildChannel>& channels) {
               auto done = op->Claim();
               if (!done) return;
               std::vector<std::string> names;

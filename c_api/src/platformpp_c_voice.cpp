@@ -73,7 +73,7 @@ void GetDevices(platformpp_client* client, const char* entry, bool input,
   if (!client) return Refuse(user_data, user_data_free);
   StartOperation(client->boundary, entry, callback, user_data, user_data_free, client->frees.queue,
                  [&](const OperationPtr<platformpp_audio_devices_fn>& op) {
-                   auto done = [op](std::vector<platformpp::AudioDevice> devices) {
+                   auto done = [op](const std::vector<platformpp::AudioDevice>& devices) {
                      auto listed = op->Claim();
                      if (!listed) return;
                      std::vector<platformpp_audio_device> views;
@@ -98,7 +98,7 @@ void GetCurrentDevice(platformpp_client* client, const char* entry, bool input,
   if (!client) return Refuse(user_data, user_data_free);
   StartOperation(client->boundary, entry, callback, user_data, user_data_free, client->frees.queue,
                  [&](const OperationPtr<platformpp_audio_device_fn>& op) {
-                   auto done = [op](platformpp::AudioDevice device) {
+                   auto done = [op](const platformpp::AudioDevice& device) {
                      auto current = op->Claim();
                      if (!current) return;
                      const platformpp_audio_device view = DeviceView(device);
@@ -296,7 +296,7 @@ void platformpp_call_set_status_changed_callback(platformpp_call* call,
                                                  platformpp_user_data_free_fn user_data_free) {
   SetCallCallback(
       call, __func__, callback, user_data, user_data_free,
-      [](platformpp_call_status_changed_fn cb, std::shared_ptr<DeferredUserData> owned) {
+      [](platformpp_call_status_changed_fn cb, const std::shared_ptr<DeferredUserData>& owned) {
         return [cb, owned](platformpp::Call::Status status, platformpp::Call::Error error, int32_t detail) {
           cb(static_cast<platformpp_call_status>(status), static_cast<platformpp_call_error>(error), detail,
              owned->Get());
@@ -311,7 +311,7 @@ void platformpp_call_set_participant_changed_callback(platformpp_call* call,
                                                       platformpp_user_data_free_fn user_data_free) {
   SetCallCallback(
       call, __func__, callback, user_data, user_data_free,
-      [](platformpp_call_participant_changed_fn cb, std::shared_ptr<DeferredUserData> owned) {
+      [](platformpp_call_participant_changed_fn cb, const std::shared_ptr<DeferredUserData>& owned) {
         return [cb, owned](uint64_t userId, bool added) { cb(userId, added ? 1 : 0, owned->Get()); };
       },
       [call](platformpp::Call::OnParticipantChanged cb) {
@@ -325,7 +325,7 @@ void platformpp_call_set_speaking_status_changed_callback(platformpp_call* call,
                                                           platformpp_user_data_free_fn user_data_free) {
   SetCallCallback(
       call, __func__, callback, user_data, user_data_free,
-      [](platformpp_call_speaking_status_changed_fn cb, std::shared_ptr<DeferredUserData> owned) {
+      [](platformpp_call_speaking_status_changed_fn cb, const std::shared_ptr<DeferredUserData>& owned) {
         return [cb, owned](uint64_t userId, bool speaking) { cb(userId, speaking ? 1 : 0, owned->Get()); };
       },
       [call](platformpp::Call::OnSpeakingStatusChanged cb) {
@@ -338,7 +338,7 @@ void platformpp_call_set_voice_state_changed_callback(platformpp_call* call, pla
                                                       platformpp_user_data_free_fn user_data_free) {
   SetCallCallback(
       call, __func__, callback, user_data, user_data_free,
-      [](platformpp_user_id_fn cb, std::shared_ptr<DeferredUserData> owned) {
+      [](platformpp_user_id_fn cb, const std::shared_ptr<DeferredUserData>& owned) {
         return [cb, owned](uint64_t userId) { cb(userId, owned->Get()); };
       },
       [call](platformpp::Call::OnVoiceStateChanged cb) {
@@ -449,7 +449,7 @@ void platformpp_call_get_pairwise_verification_code(platformpp_call* call, uint6
   // client's deferred frees, on the caller's thread.
   StartOperation(call->boundary, __func__, callback, user_data, user_data_free, call->frees,
                  [&](const OperationPtr<platformpp_call_verification_code_fn>& op) {
-                   call->call.GetPairwiseVerificationCode(user_id, [op](std::string code) {
+                   call->call.GetPairwiseVerificationCode(user_id, [op](const std::string& code) {
                      if (auto done = op->Claim()) done(code.c_str(), code.size(), op->Data());
                    });
                  });
@@ -461,7 +461,7 @@ void platformpp_call_set_e2ee_status_changed_callback(platformpp_call* call,
                                                       platformpp_user_data_free_fn user_data_free) {
   SetCallCallback(
       call, __func__, callback, user_data, user_data_free,
-      [](platformpp_call_e2ee_status_changed_fn cb, std::shared_ptr<DeferredUserData> owned) {
+      [](platformpp_call_e2ee_status_changed_fn cb, const std::shared_ptr<DeferredUserData>& owned) {
         return [cb, owned](bool active) { cb(active ? 1 : 0, owned->Get()); };
       },
       [call](platformpp::Call::OnE2eeStatusChanged cb) {
@@ -540,20 +540,20 @@ void platformpp_client_set_device_change_callback(platformpp_client* client,
           client->client.SetDeviceChangeCallback(nullptr);
           return;
         }
-        client->client.SetDeviceChangeCallback(
-            [boundary = client->boundary, entry, callback, owned](
-                std::vector<platformpp::AudioDevice> inputs, std::vector<platformpp::AudioDevice> outputs) {
-              std::vector<platformpp_audio_device> in, out;
-              try {
-                in = DeviceViews(inputs);
-                out = DeviceViews(outputs);
-              } catch (...) {
-                boundary->Log(entry, std::current_exception(), "a device change could not be handed over");
-                return;
-              }
-              callback(in.empty() ? nullptr : in.data(), in.size(), out.empty() ? nullptr : out.data(),
-                       out.size(), owned->Get());
-            });
+        client->client.SetDeviceChangeCallback([boundary = client->boundary, entry, callback, owned](
+                                                   const std::vector<platformpp::AudioDevice>& inputs,
+                                                   const std::vector<platformpp::AudioDevice>& outputs) {
+          std::vector<platformpp_audio_device> in, out;
+          try {
+            in = DeviceViews(inputs);
+            out = DeviceViews(outputs);
+          } catch (...) {
+            boundary->Log(entry, std::current_exception(), "a device change could not be handed over");
+            return;
+          }
+          callback(in.empty() ? nullptr : in.data(), in.size(), out.empty() ? nullptr : out.data(),
+                   out.size(), owned->Get());
+        });
       },
       kNotRegistered);
 }
@@ -666,7 +666,7 @@ void platformpp_client_add_voice_log_callback(platformpp_client* client, platfor
       [&] {
         auto owned = OwnDeferred(client->frees.queue, user_data, user_data_free);
         client->client.AddVoiceLogCallback(
-            [callback, owned](std::string message, platformpp::LoggingSeverity severity) {
+            [callback, owned](const std::string& message, platformpp::LoggingSeverity severity) {
               callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
                        owned->Get());
             },

@@ -109,13 +109,13 @@ class BackendClient {
   bool WaitForCallbacks(int32_t timeoutMilliseconds);
   void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
 
-  void CreateLobby(LobbyArgs args, LobbyCallback callback);
+  void CreateLobby(const LobbyArgs& args, LobbyCallback callback);
   void GetLobby(uint64_t lobbyId, LobbyCallback callback);
   /// Changes metadata, idle timeout or flags (`args.members` must be empty here; use the member calls).
-  void UpdateLobby(uint64_t lobbyId, LobbyArgs args, LobbyCallback callback);
+  void UpdateLobby(uint64_t lobbyId, const LobbyArgs& args, LobbyCallback callback);
   void DeleteLobby(uint64_t lobbyId, ResultCallback callback);
   /// Adds the member, or updates it when already in the lobby.
-  void AddLobbyMember(uint64_t lobbyId, LobbyMemberArgs member, MemberCallback callback);
+  void AddLobbyMember(uint64_t lobbyId, const LobbyMemberArgs& member, MemberCallback callback);
   void RemoveLobbyMember(uint64_t lobbyId, uint64_t userId, ResultCallback callback);
   /// 1 to 25 member operations in one request (add, update or remove).
   void BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMemberArgs> members,
@@ -125,14 +125,14 @@ class BackendClient {
   /// A single-use invite, valid for one hour, to the lobby's linked channel's guild for `userId`.
   void CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64_t userId, InviteCallback callback);
   /// Replaces a lobby message's moderation metadata (at most 5 pairs, values up to 2000 characters).
-  void SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t messageId, Metadata metadata,
+  void SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t messageId, const Metadata& metadata,
                                          ResultCallback callback);
   /// The same for a DM between `userId1` and `userId2`.
   void SetUserMessageModerationMetadata(uint64_t userId1, uint64_t userId2, uint64_t messageId,
-                                        Metadata metadata, ResultCallback callback);
+                                        const Metadata& metadata, ResultCallback callback);
   /// A provisional account for the game's player `externalUserId` (1 to 1024 characters), created on first
   /// use; `preferredGlobalName` (1 to 32) names a new account.
-  void GetProvisionalToken(std::string externalUserId, std::optional<std::string> preferredGlobalName,
+  void GetProvisionalToken(const std::string& externalUserId, std::optional<std::string> preferredGlobalName,
                            ProvisionalTokenCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).

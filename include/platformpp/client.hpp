@@ -124,7 +124,7 @@ class Client {
   Client();
   explicit Client(ClientOptions options);
   /// The platform SDK's constructor shape: API base and web base (the web base is used for browser flows).
-  Client(std::string apiBase, std::string webBase);
+  Client(std::string apiBase, const std::string& webBase);
   ~Client();
   Client(Client&& other) noexcept;
   Client& operator=(Client&& other) noexcept;
@@ -289,7 +289,7 @@ class Client {
   /// URL). On Linux: a desktop entry for the URL scheme `discord-<applicationId>` in
   /// $XDG_DATA_HOME/applications and that scheme's default in $XDG_CONFIG_HOME/mimeapps.list. Returns false
   /// (and logs why) when it could not be registered.
-  bool RegisterLaunchCommand(uint64_t applicationId, std::string command);
+  bool RegisterLaunchCommand(uint64_t applicationId, const std::string& command);
   /// RegisterLaunchCommand with `xdg-open steam://rungameid/<steamAppId>`.
   bool RegisterLaunchSteamApplication(uint64_t applicationId, uint32_t steamAppId);
 
@@ -335,7 +335,7 @@ class Client {
   void BlockUser(uint64_t userId, RelationshipCallback callback);
   void UnblockUser(uint64_t userId, RelationshipCallback callback);
   /// Friends whose username or display name starts with `searchStr` (case-insensitive), sorted as above.
-  std::vector<UserHandle> SearchFriendsByUsername(std::string searchStr) const;
+  std::vector<UserHandle> SearchFriendsByUsername(const std::string& searchStr) const;
   void SetRelationshipCreatedCallback(RelationshipCreatedCallback callback);
   void SetRelationshipDeletedCallback(RelationshipDeletedCallback callback);
   /// A user moved between groups of GetRelationshipsByGroup (also into or out of them), or within one (a
@@ -396,8 +396,8 @@ class Client {
   /// lobby for 30 days). A lobby holds at most 1000 members.
   void CreateOrJoinLobby(std::string secret, CreateOrJoinLobbyCallback callback);
   /// The same, replacing the lobby's metadata and the player's member metadata with these.
-  void CreateOrJoinLobbyWithMetadata(std::string secret, Metadata lobbyMetadata, Metadata memberMetadata,
-                                     CreateOrJoinLobbyCallback callback);
+  void CreateOrJoinLobbyWithMetadata(std::string secret, const Metadata& lobbyMetadata,
+                                     const Metadata& memberMetadata, CreateOrJoinLobbyCallback callback);
   void LeaveLobby(uint64_t lobbyId, LeaveLobbyCallback callback);
   std::optional<LobbyHandle> GetLobbyHandle(uint64_t lobbyId) const;
   std::vector<uint64_t> GetLobbyIds() const;
@@ -543,7 +543,7 @@ class Client {
   /// summary) into the voice log directory (SetVoiceLogDir; else the log directory) while on.
   void SetAecDump(bool on);
   /// Voice engine messages to a file in `path` (created if missing). Returns false when it cannot be created.
-  bool SetVoiceLogDir(std::string path, LoggingSeverity minSeverity);
+  bool SetVoiceLogDir(const std::string& path, LoggingSeverity minSeverity);
   /// Voice engine messages (calls, media, devices) at `minSeverity` and above, inside RunCallbacks.
   void AddVoiceLogCallback(LogCallback callback, LoggingSeverity minSeverity);
   /// Scheduling priority hint for one of the Client's threads (Voice or Network); applied when allowed.

@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 
 namespace {
 
@@ -118,13 +119,14 @@ int main(int argc, char** argv) {
       if (relationship.DiscordRelationshipType() == platformpp::RelationshipType::PendingIncoming) {
         std::cout << "  Bo got a friend request from " << userId << (isDiscord ? " (platform)" : " (game)")
                   << "; accepting\n";
-        b.client.AcceptDiscordFriendRequest(userId, [](platformpp::ClientResult) {});
+        b.client.AcceptDiscordFriendRequest(userId, [](const platformpp::ClientResult&) {});
       } else if (relationship.DiscordRelationshipType() == platformpp::RelationshipType::Friend) {
         friends = true;
       }
     });
     std::optional<platformpp::ClientResult> requested;
-    a.client.SendDiscordFriendRequest("bo", [&](platformpp::ClientResult result) { requested = result; });
+    a.client.SendDiscordFriendRequest("bo",
+                                      [&](const platformpp::ClientResult& result) { requested = result; });
     ok &= Check(Frames(a, b, [&] { return friends; }) && requested && requested->Successful(),
                 "Ada and Bo are friends");
 
@@ -142,7 +144,7 @@ int main(int argc, char** argv) {
     secrets.SetJoin("join-arena-42");
     activity.SetSecrets(secrets);
     std::optional<platformpp::ClientResult> shown;
-    a.client.UpdateRichPresence(activity, [&](platformpp::ClientResult result) { shown = result; });
+    a.client.UpdateRichPresence(activity, [&](const platformpp::ClientResult& result) { shown = result; });
     bool seen = false;
     b.client.SetUserUpdatedCallback([&](uint64_t userId) {
       auto user = b.client.GetUser(userId);
@@ -156,9 +158,10 @@ int main(int argc, char** argv) {
 
     std::optional<platformpp::ActivityInvite> invite;
     b.client.SetActivityInviteCreatedCallback(
-        [&](platformpp::ActivityInvite received) { invite = received; });
+        [&](const platformpp::ActivityInvite& received) { invite = received; });
     std::optional<platformpp::ClientResult> invited;
-    a.client.SendActivityInvite(b.id, "Join me!", [&](platformpp::ClientResult result) { invited = result; });
+    a.client.SendActivityInvite(b.id, "Join me!",
+                                [&](const platformpp::ClientResult& result) { invited = result; });
     ok &= Check(Frames(a, b, [&] { return invited && invite; }) && invited->Successful(),
                 "Bo received Ada's invite");
 
@@ -166,9 +169,9 @@ int main(int argc, char** argv) {
     std::string joinSecret;
     std::optional<platformpp::ClientResult> accepted;
     if (invite) {
-      b.client.AcceptActivityInvite(*invite, [&](platformpp::ClientResult result, std::string secret) {
+      b.client.AcceptActivityInvite(*invite, [&](const platformpp::ClientResult& result, std::string secret) {
         accepted = result;
-        joinSecret = secret;
+        joinSecret = std::move(secret);
       });
     }
     ok &= Check(Frames(a, b, [&] { return accepted.has_value(); }) && accepted->Successful() &&

@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
     auto client = std::make_unique<platformpp::Client>(emulator.ClientOptionsFor());
     client->SetApplicationId(app.id);
     client->AddLogCallback(
-        [](std::string message, platformpp::LoggingSeverity severity) {
+        [](const std::string& message, platformpp::LoggingSeverity severity) {
           std::cout << "  [sdk " << platformpp::LoggingSeverityToString(severity) << "] " << message << "\n";
         },
         platformpp::LoggingSeverity::Info);
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     bool done = false;
     bool ok = true;
     std::string code, redirectUri, accessToken;
-    client->Authorize(args, [&](platformpp::ClientResult result, std::string c, std::string redirect) {
+    client->Authorize(args, [&](const platformpp::ClientResult& result, std::string c, std::string redirect) {
       done = true;
       ok = result.Successful();
       if (!ok) std::cout << "Authorize failed: " << result.ToString() << "\n";
@@ -102,17 +102,18 @@ int main(int argc, char** argv) {
     }
     if (!ok) return 1;
     done = false;
-    client->GetToken(app.id, code, pkce.Verifier(), redirectUri,
-                     [&](platformpp::ClientResult result, std::string access, std::string,
-                         platformpp::AuthorizationTokenType type, int32_t expiresIn, std::string scopes) {
-                       done = true;
-                       ok = result.Successful();
-                       if (!ok) return void(std::cout << "GetToken failed: " << result.ToString() << "\n");
-                       std::cout << "logged in with PKCE: a token for '" << scopes << "', valid "
-                                 << expiresIn / 3600 << " h\n";
-                       accessToken = access;
-                       client->UpdateToken(type, access, [](platformpp::ClientResult) {});
-                     });
+    client->GetToken(
+        app.id, code, pkce.Verifier(), redirectUri,
+        [&](const platformpp::ClientResult& result, const std::string& access, const std::string&,
+            platformpp::AuthorizationTokenType type, int32_t expiresIn, const std::string& scopes) {
+          done = true;
+          ok = result.Successful();
+          if (!ok) return void(std::cout << "GetToken failed: " << result.ToString() << "\n");
+          std::cout << "logged in with PKCE: a token for '" << scopes << "', valid " << expiresIn / 3600
+                    << " h\n";
+          accessToken = access;
+          client->UpdateToken(type, access, [](const platformpp::ClientResult&) {});
+        });
     if (!Frames(*client, [&] { return done; }) || !ok) return 1;
 
     // Account linking can also start in the desktop client: the game subscribes, and when the player clicks
@@ -137,33 +138,33 @@ int main(int argc, char** argv) {
     // 2. A provisional account: the player's identity with the game's own provider (OIDC here), no platform
     // login.
     done = false;
-    client->GetProvisionalToken(app.id, platformpp::AuthenticationExternalAuthType::OIDC,
-                                "hello-player-oidc-id-token",
-                                [&](platformpp::ClientResult result, std::string access, std::string,
-                                    platformpp::AuthorizationTokenType, int32_t, std::string) {
-                                  done = true;
-                                  ok = result.Successful() && !access.empty();
-                                  std::cout << "provisional account from an OIDC identity: "
-                                            << (ok ? "token issued" : result.ToString()) << "\n";
-                                });
+    client->GetProvisionalToken(
+        app.id, platformpp::AuthenticationExternalAuthType::OIDC, "hello-player-oidc-id-token",
+        [&](const platformpp::ClientResult& result, const std::string& access, const std::string&,
+            platformpp::AuthorizationTokenType, int32_t, const std::string&) {
+          done = true;
+          ok = result.Successful() && !access.empty();
+          std::cout << "provisional account from an OIDC identity: "
+                    << (ok ? "token issued" : result.ToString()) << "\n";
+        });
     if (!Frames(*client, [&] { return done; }) || !ok) return 1;
 
     // 3. Who am I? Over TLS, verified against the emulator's CA.
     done = false;
     auto start = Clock::now();
-    client->FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, accessToken,
-                             [&](platformpp::ClientResult result, uint64_t id, std::string name) {
-                               done = true;
-                               if (!result.Successful()) {
-                                 std::cout << "FetchCurrentUser failed: " << result.ToString() << "\n";
-                                 ok = false;
-                                 return;
-                               }
-                               std::cout << "fetched the current user over TLS in "
-                                         << MillisecondsSince(start) << " ms: " << name << " (" << id
-                                         << ")\n";
-                               ok = id == player.id;
-                             });
+    client->FetchCurrentUser(
+        platformpp::AuthorizationTokenType::Bearer, accessToken,
+        [&](const platformpp::ClientResult& result, uint64_t id, const std::string& name) {
+          done = true;
+          if (!result.Successful()) {
+            std::cout << "FetchCurrentUser failed: " << result.ToString() << "\n";
+            ok = false;
+            return;
+          }
+          std::cout << "fetched the current user over TLS in " << MillisecondsSince(start) << " ms: " << name
+                    << " (" << id << ")\n";
+          ok = id == player.id;
+        });
     if (!Frames(*client, [&] { return done; }) || !ok) return 1;
 
     // 4. The platform says "slow down" (429, retry after 0.25 s): the SDK waits and retries by itself.
@@ -171,7 +172,7 @@ int main(int argc, char** argv) {
     done = false;
     start = Clock::now();
     client->FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, accessToken,
-                             [&](platformpp::ClientResult result, uint64_t, std::string) {
+                             [&](const platformpp::ClientResult& result, uint64_t, const std::string&) {
                                done = true;
                                ok = result.Successful();
                                std::cout << "rate limited once; the SDK waited and retried: "
@@ -185,7 +186,7 @@ int main(int argc, char** argv) {
     platformpp::ErrorType ended = platformpp::ErrorType::None;
     client->FetchCurrentUser(
         platformpp::AuthorizationTokenType::Bearer, accessToken,
-        [&](platformpp::ClientResult result, uint64_t, std::string) { ended = result.Type(); });
+        [&](const platformpp::ClientResult& result, uint64_t, const std::string&) { ended = result.Type(); });
     client.reset();
     std::cout << "destroyed the Client with a request in flight: it ended as "
               << platformpp::ErrorTypeToString(ended) << "\n";

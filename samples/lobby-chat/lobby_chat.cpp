@@ -109,12 +109,13 @@ int main(int argc, char** argv) {
     lobbyArgs.members.push_back({a.id, std::nullopt, std::nullopt, std::string("Captain Ada"), false});
     lobbyArgs.members.push_back({b.id, std::nullopt, std::nullopt, std::string("Bosun Bo"), false});
     std::optional<platformpp::backend::Lobby> lobby;
-    server.CreateLobby(lobbyArgs, [&](platformpp::ClientResult result, platformpp::backend::Lobby created) {
-      if (result.Successful())
-        lobby = created;
-      else
-        std::cerr << "  CreateLobby: " << result.ToString() << "\n";
-    });
+    server.CreateLobby(
+        lobbyArgs, [&](const platformpp::ClientResult& result, const platformpp::backend::Lobby& created) {
+          if (result.Successful())
+            lobby = created;
+          else
+            std::cerr << "  CreateLobby: " << result.ToString() << "\n";
+        });
     ok &= Check(Frames(server, a, b,
                        [&] {
                          return lobby && a.client.GetLobbyHandle(lobby->id) &&
@@ -131,15 +132,18 @@ int main(int argc, char** argv) {
     //    before his next line.
     std::vector<std::string> lines = {"Ahoy!", "Ready when you are.", "Raise the anchor!"};
     int sent = 0;
-    a.client.SendLobbyMessage(
-        lobby->id, lines[0], [&](platformpp::ClientResult result, uint64_t) { sent += result.Successful(); });
+    a.client.SendLobbyMessage(lobby->id, lines[0], [&](const platformpp::ClientResult& result, uint64_t) {
+      sent += result.Successful();
+    });
     ok &= Check(Frames(server, a, b, [&] { return sent == 1 && b.chat.size() == 1; }), "Bo reads Ada's line");
     admin.AddFault({.route = "POST /lobbies/*/messages", .drop = true, .count = 1});
     admin.AddFault({.route = "POST /lobbies/*/messages", .dropAfter = true, .count = 1});
-    b.client.SendLobbyMessage(
-        lobby->id, lines[1], [&](platformpp::ClientResult result, uint64_t) { sent += result.Successful(); });
-    b.client.SendLobbyMessage(
-        lobby->id, lines[2], [&](platformpp::ClientResult result, uint64_t) { sent += result.Successful(); });
+    b.client.SendLobbyMessage(lobby->id, lines[1], [&](const platformpp::ClientResult& result, uint64_t) {
+      sent += result.Successful();
+    });
+    b.client.SendLobbyMessage(lobby->id, lines[2], [&](const platformpp::ClientResult& result, uint64_t) {
+      sent += result.Successful();
+    });
     ok &= Check(Frames(server, a, b, [&] { return sent == 3 && a.chat.size() == 3; }),
                 "every line arrived despite the failures");
     ok &= Check(a.chat == b.chat, "both chat windows show the same lines in the same order");
@@ -148,7 +152,7 @@ int main(int argc, char** argv) {
 
     // 4. A DM between the two friends; the server flags it for moderation; Ada edits it, which clears that.
     std::optional<uint64_t> dmId;
-    a.client.SendUserMessage(b.id, "gg", [&](platformpp::ClientResult result, uint64_t id) {
+    a.client.SendUserMessage(b.id, "gg", [&](const platformpp::ClientResult& result, uint64_t id) {
       if (result.Successful()) dmId = id;
     });
     ok &= Check(Frames(server, a, b, [&] { return dmId && b.client.GetMessageHandle(*dmId); }),

@@ -156,10 +156,11 @@ int main(int argc, char** argv) {
                        }),
                 "both players connected (Ready)");
     for (auto* player : {&a, &b}) {
-      player->client.CreateOrJoinLobby("harbor-duel", [&](platformpp::ClientResult result, uint64_t id) {
-        joined += result.Successful();
-        lobbyId = id;
-      });
+      player->client.CreateOrJoinLobby("harbor-duel",
+                                       [&](const platformpp::ClientResult& result, uint64_t id) {
+                                         joined += result.Successful();
+                                         lobbyId = id;
+                                       });
       Frames(a, b, [&] { return joined == (player == &a ? 1 : 2); });
     }
     ok &= Check(joined == 2, "both are in the lobby");
@@ -189,7 +190,7 @@ int main(int argc, char** argv) {
         nullptr);
     std::vector<std::string> boSees;
     b.call.SetSpeakingStatusChangedCallback([&](uint64_t user, bool speaking) {
-      if (user == a.id) boSees.push_back(speaking ? "Ada speaks" : "Ada is quiet");
+      if (user == a.id) boSees.emplace_back(speaking ? "Ada speaks" : "Ada is quiet");
     });
     std::vector<std::string> adaStatus;
     a.call.SetStatusChangedCallback([&](Call::Status status, Call::Error, int32_t) {

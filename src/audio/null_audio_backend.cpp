@@ -51,7 +51,7 @@ void NullAudioBackend::Close() noexcept {
   thread_.join();
 }
 
-void NullAudioBackend::Run(AudioStreamConfig config, AudioStreamSink* sink) {
+void NullAudioBackend::Run(const AudioStreamConfig& config, AudioStreamSink* sink) {
   using Clock = std::chrono::steady_clock;
   const std::size_t samples = config.periodFrames * kChannels;
   // Both buffers are allocated before the first period, as a device driver's would be.

@@ -37,7 +37,7 @@ class NullAudioBackend final : public AudioBackend {
   uint64_t Periods() const noexcept { return periods_.load(std::memory_order_relaxed); }
 
  private:
-  void Run(AudioStreamConfig config, AudioStreamSink* sink);
+  void Run(const AudioStreamConfig& config, AudioStreamSink* sink);
 
   std::thread thread_;
   std::mutex mutex_;  // for the stop wait only, never taken in a sink call

@@ -75,7 +75,7 @@ void AuthorizeRequests::Subscribe(bool subscribe) {
   if (!ipc) return;
   const char* cmd = subscribe ? "SUBSCRIBE" : "UNSUBSCRIBE";
   ipc->Send(cmd, "{}", std::string(kEvent), kSubscribeTimeout,
-            [logger = runtime_.LoggerPtr(), cmd](ipc::IpcReply reply) {
+            [logger = runtime_.LoggerPtr(), cmd](const ipc::IpcReply& reply) {
               if (!reply.ok) {
                 logger->Warning(std::string("IPC: ") + cmd + " " + kEvent + " failed (" +
                                 std::to_string(reply.errorCode) + "): " + reply.message);

@@ -13,8 +13,6 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
-extern char** environ;
-
 namespace platformpp::auth {
 
 struct Authorizer::Pending {
@@ -143,7 +141,7 @@ void Authorizer::AuthorizeOverIpc(const std::shared_ptr<Pending>& pending, ipc::
   runtime_.Log().Info("Authorize: asking the desktop client");
   std::weak_ptr<Pending> weak = pending;
   ipc.Send("AUTHORIZE", json::Serialize(body), std::nullopt, runtime_.Options().authorizeTimeout,
-           [this, weak](ipc::IpcReply reply) {
+           [this, weak](const ipc::IpcReply& reply) {
              auto which = weak.lock();
              if (!which) return;
              if (reply.ok) return FinishFromIpc(which, reply.dataJson);

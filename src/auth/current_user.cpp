@@ -9,7 +9,7 @@ std::string AuthorizationHeader(AuthorizationTokenType tokenType, const std::str
 }
 
 void FetchCurrentUser(core::Runtime& runtime, net::HttpClient& http, AuthorizationTokenType tokenType,
-                      std::string token, core::Completion<uint64_t, std::string> completion) {
+                      const std::string& token, core::Completion<uint64_t, std::string> completion) {
   if (token.empty()) {
     completion(ClientResult::Failure(ErrorType::ValidationError, "token: must not be empty"), 0, {});
     return;
@@ -19,7 +19,7 @@ void FetchCurrentUser(core::Runtime& runtime, net::HttpClient& http, Authorizati
   request.url = runtime.ApiUrl("/users/@me");
   request.headers.emplace_back("Authorization", AuthorizationHeader(tokenType, token));
   http.Send(std::move(request), [completion = std::make_shared<decltype(completion)>(std::move(completion))](
-                                    net::HttpResponse response) {
+                                    const net::HttpResponse& response) {
     // The user object fits this buffer: parsing it then allocates nothing (the pool's default first chunk
     // is a 64 KiB malloc and free per response).
     char pool[2048];

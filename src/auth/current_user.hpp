@@ -9,7 +9,7 @@
 namespace platformpp::auth {
 
 void FetchCurrentUser(core::Runtime& runtime, net::HttpClient& http, AuthorizationTokenType tokenType,
-                      std::string token, core::Completion<uint64_t, std::string> completion);
+                      const std::string& token, core::Completion<uint64_t, std::string> completion);
 
 /// The Authorization header value for a token of `tokenType`.
 std::string AuthorizationHeader(AuthorizationTokenType tokenType, const std::string& token);

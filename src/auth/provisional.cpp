@@ -47,11 +47,11 @@ std::string_view Trimmed(std::string_view text) {
 }  // namespace
 
 void GetProvisionalToken(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId,
-                         AuthenticationExternalAuthType type, std::string externalAuthToken,
+                         AuthenticationExternalAuthType type, const std::string& externalAuthToken,
                          TokenCompletion completion) {
   auto request = PartnerPost(runtime, "/partner-sdk/token", applicationId, type, externalAuthToken);
   auto shared = std::make_shared<TokenCompletion>(std::move(completion));
-  http.Send(std::move(request), [&runtime, shared, type](net::HttpResponse response) {
+  http.Send(std::move(request), [&runtime, shared, type](const net::HttpResponse& response) {
     CompleteFromTokenResponse(runtime, net::ResultOf(response), response, *shared,
                               [&runtime, type](const std::string& refresh) {
                                 if (type == AuthenticationExternalAuthType::OIDC)
@@ -61,12 +61,12 @@ void GetProvisionalToken(core::Runtime& runtime, net::HttpClient& http, uint64_t
 }
 
 void UnmergeIntoProvisionalAccount(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId,
-                                   AuthenticationExternalAuthType type, std::string externalAuthToken,
+                                   AuthenticationExternalAuthType type, const std::string& externalAuthToken,
                                    core::Completion<> completion) {
   auto request = PartnerPost(runtime, "/partner-sdk/provisional-accounts/unmerge", applicationId, type,
                              externalAuthToken);
   auto shared = std::make_shared<core::Completion<>>(std::move(completion));
-  http.Send(std::move(request), [&runtime, shared](net::HttpResponse response) {
+  http.Send(std::move(request), [&runtime, shared](const net::HttpResponse& response) {
     ClientResult result = net::ResultOf(response);
     // The merged platform account's tokens for this game are gone now.
     if (result.Successful()) runtime.credentials.Clear();
@@ -74,8 +74,8 @@ void UnmergeIntoProvisionalAccount(core::Runtime& runtime, net::HttpClient& http
   });
 }
 
-void UpdateProvisionalAccountDisplayName(core::Runtime& runtime, net::HttpClient& http, std::string name,
-                                         core::Completion<> completion) {
+void UpdateProvisionalAccountDisplayName(core::Runtime& runtime, net::HttpClient& http,
+                                         const std::string& name, core::Completion<> completion) {
   auto invalid = [&](const char* message) {
     completion(ClientResult::Failure(ErrorType::ValidationError, message));
   };
@@ -97,7 +97,8 @@ void UpdateProvisionalAccountDisplayName(core::Runtime& runtime, net::HttpClient
   request.body = json::Serialize(body);
   request.headers.emplace_back("Authorization", credentials->Header());
   auto shared = std::make_shared<core::Completion<>>(std::move(completion));
-  http.Send(std::move(request), [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+  http.Send(std::move(request),
+            [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
 }
 
 }  // namespace platformpp::auth

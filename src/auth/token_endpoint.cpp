@@ -87,11 +87,11 @@ void CompleteFromTokenResponse(core::Runtime& runtime, ClientResult result, cons
       static_cast<int32_t>(expiresIn), std::string(json::GetString(body, "scope").value_or("")));
 }
 
-void RequestToken(core::Runtime& runtime, net::HttpClient& http, FormFields fields,
+void RequestToken(core::Runtime& runtime, net::HttpClient& http, const FormFields& fields,
                   TokenCompletion completion) {
   net::HttpRequest request = FormPost(runtime, "/oauth2/token", fields);
   auto shared = std::make_shared<TokenCompletion>(std::move(completion));
-  http.Send(std::move(request), [&runtime, shared](net::HttpResponse response) {
+  http.Send(std::move(request), [&runtime, shared](const net::HttpResponse& response) {
     CompleteFromTokenResponse(runtime, TokenEndpointResult(response), response, *shared);
   });
 }
@@ -101,7 +101,7 @@ void RevokeToken(core::Runtime& runtime, net::HttpClient& http, uint64_t applica
   net::HttpRequest request = FormPost(runtime, "/oauth2/token/revoke",
                                       {{"token", token}, {"client_id", std::to_string(applicationId)}});
   auto shared = std::make_shared<core::Completion<>>(std::move(completion));
-  http.Send(std::move(request), [&runtime, shared, token](net::HttpResponse response) {
+  http.Send(std::move(request), [&runtime, shared, token](const net::HttpResponse& response) {
     ClientResult result = TokenEndpointResult(response);
     if (result.Successful()) runtime.credentials.ClearIf(token);  // a revoked token is no use to the Client
     (*shared)(std::move(result));

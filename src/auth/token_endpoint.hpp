@@ -34,7 +34,7 @@ void CompleteFromTokenResponse(core::Runtime& runtime, ClientResult result, cons
 
 /// Posts `fields` to the token endpoint and completes with the token response. Every secret in the request
 /// and the response is registered with the logger's redactor first.
-void RequestToken(core::Runtime& runtime, net::HttpClient& http, FormFields fields,
+void RequestToken(core::Runtime& runtime, net::HttpClient& http, const FormFields& fields,
                   TokenCompletion completion);
 
 void RevokeToken(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId, std::string token,

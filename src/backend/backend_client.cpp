@@ -136,7 +136,7 @@ std::string MetadataBody(const Metadata& metadata) {
 
 class BackendClient::Impl {
  public:
-  explicit Impl(BackendOptions options)
+  explicit Impl(const BackendOptions& options)
       : core(CoreOptions(options)), authorization("Bot " + options.botToken) {
     // By value as well as by shape: the token stays out of every log line whatever surrounds it.
     core.Log().Secrets().AddSecret(options.botToken);
@@ -167,13 +167,13 @@ class BackendClient::Impl {
   void SendPlain(std::string method, const std::string& path, std::optional<std::string> body, Done<> done) {
     auto shared = std::make_shared<Done<>>(std::move(done));
     Send(std::move(method), path, std::move(body),
-         [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+         [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
   }
 
   void SendForLobby(std::string method, const std::string& path, std::optional<std::string> body,
                     Done<Lobby> done) {
     auto shared = std::make_shared<Done<Lobby>>(std::move(done));
-    Send(std::move(method), path, std::move(body), [shared](net::HttpResponse response) {
+    Send(std::move(method), path, std::move(body), [shared](const net::HttpResponse& response) {
       json::Document document;
       ClientResult result = net::ParseJsonResponse(response, document);
       if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -216,7 +216,7 @@ void BackendClient::AddLogCallback(LogCallback callback, LoggingSeverity minSeve
   if (impl_) impl_->core.Log().AddCallback(std::move(callback), minSeverity);
 }
 
-void BackendClient::CreateLobby(LobbyArgs args, LobbyCallback callback) {
+void BackendClient::CreateLobby(const LobbyArgs& args, LobbyCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<Lobby>(std::move(callback));
   if (!done) return;
@@ -236,7 +236,7 @@ void BackendClient::GetLobby(uint64_t lobbyId, LobbyCallback callback) {
   impl_->SendForLobby("GET", LobbyPath(lobbyId), std::nullopt, std::move(*done));
 }
 
-void BackendClient::UpdateLobby(uint64_t lobbyId, LobbyArgs args, LobbyCallback callback) {
+void BackendClient::UpdateLobby(uint64_t lobbyId, const LobbyArgs& args, LobbyCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<Lobby>(std::move(callback));
   if (!done) return;
@@ -257,7 +257,7 @@ void BackendClient::DeleteLobby(uint64_t lobbyId, ResultCallback callback) {
   impl_->SendPlain("DELETE", LobbyPath(lobbyId), std::nullopt, std::move(*done));
 }
 
-void BackendClient::AddLobbyMember(uint64_t lobbyId, LobbyMemberArgs member, MemberCallback callback) {
+void BackendClient::AddLobbyMember(uint64_t lobbyId, const LobbyMemberArgs& member, MemberCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<LobbyMember>(std::move(callback));
   if (!done) return;
@@ -273,7 +273,7 @@ void BackendClient::AddLobbyMember(uint64_t lobbyId, LobbyMemberArgs member, Mem
   std::string body = json::Serialize(MemberBody(member, false, false, holder.GetAllocator()));
   auto shared = std::make_shared<Done<LobbyMember>>(std::move(*done));
   impl_->Send("PUT", LobbyPath(lobbyId) + "/members/" + std::to_string(member.id), std::move(body),
-              [shared](net::HttpResponse response) {
+              [shared](const net::HttpResponse& response) {
                 json::Document document;
                 ClientResult result = net::ParseJsonResponse(response, document);
                 if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -316,7 +316,7 @@ void BackendClient::BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMe
   if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
   auto shared = std::make_shared<Done<std::vector<LobbyMember>>>(std::move(*done));
   impl_->Send("POST", LobbyPath(lobbyId) + "/members/bulk", json::Serialize(body),
-              [shared](net::HttpResponse response) {
+              [shared](const net::HttpResponse& response) {
                 json::Document document;
                 ClientResult result = net::ParseJsonResponse(response, document);
                 if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -356,7 +356,7 @@ void BackendClient::CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64
   if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
   auto shared = std::make_shared<Done<std::string>>(std::move(*done));
   impl_->Send("POST", LobbyPath(lobbyId) + "/members/" + std::to_string(userId) + "/invites", std::nullopt,
-              [shared](net::HttpResponse response) {
+              [shared](const net::HttpResponse& response) {
                 json::Document document;
                 ClientResult result = net::ParseJsonResponse(response, document);
                 if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -366,8 +366,8 @@ void BackendClient::CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64
               });
 }
 
-void BackendClient::SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t messageId, Metadata metadata,
-                                                      ResultCallback callback) {
+void BackendClient::SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t messageId,
+                                                      const Metadata& metadata, ResultCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<>(std::move(callback));
   if (!done) return;
@@ -382,7 +382,7 @@ void BackendClient::SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t
 }
 
 void BackendClient::SetUserMessageModerationMetadata(uint64_t userId1, uint64_t userId2, uint64_t messageId,
-                                                     Metadata metadata, ResultCallback callback) {
+                                                     const Metadata& metadata, ResultCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<>(std::move(callback));
   if (!done) return;
@@ -398,7 +398,7 @@ void BackendClient::SetUserMessageModerationMetadata(uint64_t userId1, uint64_t 
                    MetadataBody(metadata), std::move(*done));
 }
 
-void BackendClient::GetProvisionalToken(std::string externalUserId,
+void BackendClient::GetProvisionalToken(const std::string& externalUserId,
                                         std::optional<std::string> preferredGlobalName,
                                         ProvisionalTokenCallback callback) {
   if (!impl_) return;
@@ -422,24 +422,25 @@ void BackendClient::GetProvisionalToken(std::string externalUserId,
   if (preferredGlobalName) body.AddMember("preferred_global_name", String(*preferredGlobalName, a), a);
   auto shared = std::make_shared<Done<ProvisionalToken>>(std::move(*done));
   client::ClientCore& core = impl_->core;
-  impl_->Send(
-      "POST", "/partner-sdk/token/bot", json::Serialize(body), [&core, shared](net::HttpResponse response) {
-        json::Document document;
-        ClientResult result = net::ParseJsonResponse(response, document);
-        if (!result.Successful()) return (*shared)(std::move(result), {});
-        auto access = json::GetString(document, "access_token");
-        if (!access || access->empty()) return (*shared)(Malformed("no access_token"), {});
-        ProvisionalToken token;
-        token.accessToken = std::string(*access);
-        token.tokenType = std::string(json::GetString(document, "token_type").value_or(""));
-        auto expiresIn = json::GetInt(document, "expires_in").value_or(0);
-        token.expiresIn = expiresIn > 0 && expiresIn <= INT32_MAX ? static_cast<int32_t>(expiresIn) : 0;
-        token.scopes = std::string(json::GetString(document, "scope").value_or(""));
-        token.idToken = std::string(json::GetString(document, "id_token").value_or(""));
-        core.Log().Secrets().AddSecret(token.accessToken);
-        core.Log().Secrets().AddSecret(token.idToken);
-        (*shared)({}, std::move(token));
-      });
+  impl_->Send("POST", "/partner-sdk/token/bot", json::Serialize(body),
+              [&core, shared](const net::HttpResponse& response) {
+                json::Document document;
+                ClientResult result = net::ParseJsonResponse(response, document);
+                if (!result.Successful()) return (*shared)(std::move(result), {});
+                auto access = json::GetString(document, "access_token");
+                if (!access || access->empty()) return (*shared)(Malformed("no access_token"), {});
+                ProvisionalToken token;
+                token.accessToken = std::string(*access);
+                token.tokenType = std::string(json::GetString(document, "token_type").value_or(""));
+                auto expiresIn = json::GetInt(document, "expires_in").value_or(0);
+                token.expiresIn =
+                    expiresIn > 0 && expiresIn <= INT32_MAX ? static_cast<int32_t>(expiresIn) : 0;
+                token.scopes = std::string(json::GetString(document, "scope").value_or(""));
+                token.idToken = std::string(json::GetString(document, "id_token").value_or(""));
+                core.Log().Secrets().AddSecret(token.accessToken);
+                core.Log().Secrets().AddSecret(token.idToken);
+                (*shared)({}, std::move(token));
+              });
 }
 
 }  // namespace platformpp::backend

@@ -24,7 +24,7 @@ Client::Client() : Client(ClientOptions{}) {}
 
 Client::Client(ClientOptions options) : core_(std::make_shared<client::ClientCore>(std::move(options))) {}
 
-Client::Client(std::string apiBase, std::string /*webBase*/)
+Client::Client(std::string apiBase, const std::string& /*webBase*/)
     : Client([&] {
         ClientOptions options;
         options.apiBase = std::move(apiBase);
@@ -204,7 +204,7 @@ void Client::ExchangeChildToken(std::string parentApplicationToken, uint64_t chi
   // The token endpoint's completion has a refresh token too; the child exchange's callback does not.
   auto completion =
       core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          [callback = std::move(callback)](ClientResult result, std::string access, std::string,
+          [callback = std::move(callback)](ClientResult result, std::string access, const std::string&,
                                            AuthorizationTokenType type, int32_t expiresIn,
                                            std::string scopes) {
             if (callback) callback(std::move(result), std::move(access), type, expiresIn, std::move(scopes));

@@ -83,7 +83,7 @@ void SendPlain(client::ClientCore& core, std::string method, const std::string& 
   if (!credentials) return done(std::move(notReady));
   auto shared = std::make_shared<Done<>>(std::move(done));
   core.Http().Send(Request(core, *credentials, std::move(method), path, std::move(body)),
-                   [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+                   [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
 }
 
 std::string JoinBody(const std::string& secret, const Metadata* lobbyMetadata,
@@ -96,7 +96,7 @@ std::string JoinBody(const std::string& secret, const Metadata* lobbyMetadata,
   return json::Serialize(body);
 }
 
-void CreateOrJoin(client::ClientCore& core, std::string secret, const Metadata* lobbyMetadata,
+void CreateOrJoin(client::ClientCore& core, const std::string& secret, const Metadata* lobbyMetadata,
                   const Metadata* memberMetadata, Done<uint64_t> done) {
   std::vector<FieldError> errors;
   lobby::CheckSecret(secret, "secret", errors);
@@ -111,7 +111,7 @@ void CreateOrJoin(client::ClientCore& core, std::string secret, const Metadata* 
   auto shared = std::make_shared<Done<uint64_t>>(std::move(done));
   core.Http().Send(
       Request(core, *credentials, "PUT", "/lobbies", JoinBody(secret, lobbyMetadata, memberMetadata)),
-      [&core, shared, generation](net::HttpResponse response) {
+      [&core, shared, generation](const net::HttpResponse& response) {
         json::Document document;
         ClientResult result = net::ParseJsonResponse(response, document);
         if (!result.Successful()) return (*shared)(std::move(result), 0);
@@ -135,7 +135,7 @@ void IsProvisional(client::ClientCore& core, const core::Credentials& credential
                    std::function<void(ClientResult, bool)> then) {
   if (auto self = core.Social().CurrentUser()) return then({}, self->IsProvisional());
   core.Http().Send(Request(core, credentials, "GET", "/users/@me", std::nullopt),
-                   [then = std::move(then)](net::HttpResponse response) {
+                   [then = std::move(then)](const net::HttpResponse& response) {
                      json::Document document;
                      ClientResult result = net::ParseJsonResponse(response, document);
                      if (!result.Successful()) return then(std::move(result), false);
@@ -150,8 +150,9 @@ void Client::CreateOrJoinLobby(std::string secret, CreateOrJoinLobbyCallback cal
     CreateOrJoin(*core_, std::move(secret), nullptr, nullptr, std::move(*done));
 }
 
-void Client::CreateOrJoinLobbyWithMetadata(std::string secret, Metadata lobbyMetadata,
-                                           Metadata memberMetadata, CreateOrJoinLobbyCallback callback) {
+void Client::CreateOrJoinLobbyWithMetadata(std::string secret, const Metadata& lobbyMetadata,
+                                           const Metadata& memberMetadata,
+                                           CreateOrJoinLobbyCallback callback) {
   if (auto done = Start<uint64_t>(*core_, std::move(callback)))
     CreateOrJoin(*core_, std::move(secret), &lobbyMetadata, &memberMetadata, std::move(*done));
 }
@@ -221,7 +222,7 @@ void Client::JoinLinkedLobbyGuild(uint64_t lobbyId,
         if (core.Destroying()) return;  // dropping `shared` reports ClientDestroyed
         core.Http().Send(
             Request(core, credentials, "POST", LobbyPath(lobbyId) + "/members/@me/invites", std::nullopt),
-            [&core, shared](net::HttpResponse response) {
+            [&core, shared](const net::HttpResponse& response) {
               json::Document document;
               ClientResult answer = net::ParseJsonResponse(response, document);
               if (!answer.Successful()) return (*shared)(std::move(answer), {});

@@ -102,7 +102,7 @@ void Client::SetActivityJoinCallback(ActivityJoinCallback callback) {
   core_->Presence().SetJoinCallback(std::move(callback));
 }
 
-bool Client::RegisterLaunchCommand(uint64_t applicationId, std::string command) {
+bool Client::RegisterLaunchCommand(uint64_t applicationId, const std::string& command) {
   std::string error;
   if (presence::RegisterLaunchCommand(applicationId, command, &error)) return true;
   core_->Log().Error("RegisterLaunchCommand: " + error);

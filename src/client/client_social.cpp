@@ -23,7 +23,7 @@ constexpr std::string_view kGameRelationships = "/users/@me/game-relationships";
 constexpr int kUnknownRelationship = 10070;
 
 net::HttpRequest Authorized(client::ClientCore& core, const core::Credentials& credentials,
-                            std::string method, std::string path, std::optional<std::string> body) {
+                            std::string method, const std::string& path, std::optional<std::string> body) {
   net::HttpRequest request;
   request.method = std::move(method);
   request.url = core.ApiUrl(path);
@@ -47,7 +47,7 @@ void SendRelationshipCall(client::ClientCore& core, std::string method, std::str
   auto request = Authorized(core, *credentials, std::move(method), std::move(path), std::move(body));
   auto shared = std::make_shared<Done>(std::move(done));
   core.Http().Send(std::move(request),
-                   [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
+                   [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
 }
 
 std::string UsernameBody(std::string_view username) {
@@ -77,7 +77,7 @@ std::optional<ClientResult> CheckUserId(client::ClientCore& core, uint64_t userI
   return std::nullopt;
 }
 
-void ByUsername(client::ClientCore& core, std::string_view route, std::string username, Done done) {
+void ByUsername(client::ClientCore& core, std::string_view route, const std::string& username, Done done) {
   std::string_view name = Trimmed(username);
   if (name.empty()) {
     return done(ClientResult::Failure(ErrorType::ValidationError, "username: must not be empty"));
@@ -182,24 +182,24 @@ void Client::RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback ca
   if (!credentials) return (*game)(NoToken());
   auto request =
       Authorized(core, *credentials, "DELETE", std::string(kRelationships) + "/" + id, std::nullopt);
-  core.Http().Send(
-      std::move(request), [&core, credentials = *credentials, id, game](net::HttpResponse response) mutable {
-        ClientResult platform = net::ResultOf(response);
-        if (core.Destroying()) return;  // dropping `game` reports ClientDestroyed
-        auto second =
-            Authorized(core, credentials, "DELETE", std::string(kGameRelationships) + "/" + id, std::nullopt);
-        core.Http().Send(std::move(second),
-                         [platform = std::move(platform), game](net::HttpResponse gameResponse) {
-                           ClientResult gameResult = net::ResultOf(gameResponse);
-                           bool platformFailed = !platform.Successful() && !NoSuchRelationship(platform);
-                           bool gameFailed = !gameResult.Successful() && !NoSuchRelationship(gameResult);
-                           if (platformFailed) return (*game)(platform);
-                           if (gameFailed) return (*game)(std::move(gameResult));
-                           if (!platform.Successful() && !gameResult.Successful())
-                             return (*game)(platform);  // neither existed
-                           (*game)({});
-                         });
-      });
+  core.Http().Send(std::move(request), [&core, credentials = *credentials, id,
+                                        game](const net::HttpResponse& response) mutable {
+    ClientResult platform = net::ResultOf(response);
+    if (core.Destroying()) return;  // dropping `game` reports ClientDestroyed
+    auto second =
+        Authorized(core, credentials, "DELETE", std::string(kGameRelationships) + "/" + id, std::nullopt);
+    core.Http().Send(std::move(second),
+                     [platform = std::move(platform), game](const net::HttpResponse& gameResponse) {
+                       ClientResult gameResult = net::ResultOf(gameResponse);
+                       bool platformFailed = !platform.Successful() && !NoSuchRelationship(platform);
+                       bool gameFailed = !gameResult.Successful() && !NoSuchRelationship(gameResult);
+                       if (platformFailed) return (*game)(platform);
+                       if (gameFailed) return (*game)(std::move(gameResult));
+                       if (!platform.Successful() && !gameResult.Successful())
+                         return (*game)(platform);  // neither existed
+                       (*game)({});
+                     });
+  });
 }
 
 void Client::RemoveGameFriend(uint64_t userId, RelationshipCallback callback) {
@@ -217,7 +217,7 @@ void Client::UnblockUser(uint64_t userId, RelationshipCallback callback) {
     OnUser(*core_, "DELETE", kRelationships, userId, std::nullopt, std::move(*done));
 }
 
-std::vector<UserHandle> Client::SearchFriendsByUsername(std::string searchStr) const {
+std::vector<UserHandle> Client::SearchFriendsByUsername(const std::string& searchStr) const {
   return core_->Social().SearchFriends(searchStr);
 }
 
@@ -260,7 +260,7 @@ void Client::GetUserGuilds(GetUserGuildsCallback callback) {
   auto shared = std::make_shared<decltype(completion)>(std::move(completion));
   core.Http().Send(
       Authorized(core, *credentials, "GET", "/users/@me/guilds", std::nullopt),
-      [&core, shared](net::HttpResponse response) {
+      [&core, shared](const net::HttpResponse& response) {
         json::Document body;
         ClientResult result = net::ParseJsonResponse(response, body);
         if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -296,7 +296,7 @@ void Client::GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callbac
   auto shared = std::make_shared<decltype(completion)>(std::move(completion));
   core.Http().Send(
       Authorized(core, *credentials, "GET", "/guilds/" + std::to_string(guildId) + "/channels", std::nullopt),
-      [&core, shared](net::HttpResponse response) {
+      [&core, shared](const net::HttpResponse& response) {
         json::Document body;
         ClientResult result = net::ParseJsonResponse(response, body);
         if (!result.Successful()) return (*shared)(std::move(result), {});

@@ -150,7 +150,7 @@ void Client::SetAecDump(bool on) {
   core_->Voice().Engine().SetAecDump(on, std::move(directory));
 }
 
-bool Client::SetVoiceLogDir(std::string path, LoggingSeverity minSeverity) {
+bool Client::SetVoiceLogDir(const std::string& path, LoggingSeverity minSeverity) {
   if (!core_->VoiceLog().SetLogDir(path, minSeverity)) return false;
   core_->Runtime().SetVoiceLogDir(path);
   return true;

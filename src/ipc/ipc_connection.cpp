@@ -45,7 +45,7 @@ using Socket = asio::local::stream_protocol::socket;
 
 constexpr auto kAwait = asio::use_awaitable;
 constexpr std::size_t kReadChunk = std::size_t{16} << 10;  // 16 KiB
-constexpr int kRpcUnknownError = 1000;  // protocols.md: "1000 unknown"
+constexpr int kRpcUnknownError = 1000;                     // protocols.md: "1000 unknown"
 
 // One connection to one socket. Handlers of a closed session find `closed` set and do nothing more, so a new
 // session starts clean whatever of the old one is still in flight.
@@ -194,7 +194,7 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
     phase_ = Phase::Connecting;
     asio::co_spawn(
         strand_, [self = shared_from_this()]() -> asio::awaitable<void> { co_await self->Run(); },
-        [self = shared_from_this()](std::exception_ptr error) {
+        [self = shared_from_this()](const std::exception_ptr& error) {
           if (!error) return;
           try {
             std::rethrow_exception(error);
@@ -316,7 +316,7 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
     }
   }
 
-  void HandleFrame(const std::shared_ptr<Session>& session, IpcFrame frame) {
+  void HandleFrame(const std::shared_ptr<Session>& session, const IpcFrame& frame) {
     switch (frame.opcode) {
       case IpcOpcode::Handshake:
         CloseSession(session, LoggingSeverity::Error, "protocol error: the desktop client sent a HANDSHAKE");

@@ -36,7 +36,7 @@ std::string IpcRuntimeDirectory(std::string_view directoryOverride, const EnvLoo
 }
 
 std::vector<std::string> IpcCandidatePaths(std::string_view name, std::string_view directoryOverride,
-                                           EnvLookup env) {
+                                           const EnvLookup& env) {
   std::string dir = IpcRuntimeDirectory(directoryOverride, env);
   if (dir != "/") dir += '/';
   std::vector<std::string> paths;

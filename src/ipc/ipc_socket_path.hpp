@@ -28,6 +28,6 @@ std::string IpcRuntimeDirectory(std::string_view directoryOverride, const EnvLoo
 /// found in its subdirectory (its sandbox maps the runtime directory there), and snap comes before flatpak
 /// only because that is the order known clients use.
 std::vector<std::string> IpcCandidatePaths(std::string_view name, std::string_view directoryOverride,
-                                           EnvLookup env = {});
+                                           const EnvLookup& env = {});
 
 }  // namespace platformpp::ipc

@@ -299,7 +299,7 @@ bool LobbyStore::HasCallback(Event event) const {
   return false;
 }
 
-void LobbyStore::Post(std::vector<Pending> events) {
+void LobbyStore::Post(const std::vector<Pending>& events) {
   core::CallbackQueue& queue = runtime_.Queue();
   for (const Pending& pending : events) {
     switch (pending.event) {

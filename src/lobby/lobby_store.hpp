@@ -35,7 +35,7 @@ namespace platformpp::lobby {
 class LobbyStore final : public LobbyDirectory {
  public:
   LobbyStore(core::Runtime& runtime, const social::UserDirectory& users);
-  ~LobbyStore();
+  ~LobbyStore() override;
   LobbyStore(const LobbyStore&) = delete;
   LobbyStore& operator=(const LobbyStore&) = delete;
 
@@ -94,7 +94,7 @@ class LobbyStore final : public LobbyDirectory {
   void Add(std::vector<Pending>& events, Event event, uint64_t lobbyId, uint64_t memberId = 0) const;
   bool HasCallback(Event event) const;
 
-  void Post(std::vector<Pending> events);
+  void Post(const std::vector<Pending>& events);
 
   core::Runtime& runtime_;
   const social::UserDirectory& users_;

@@ -82,7 +82,8 @@ void MessageService::Shutdown() {
   outbox_->Shutdown();
 }
 
-net::HttpRequest MessageService::Request(std::string method, std::string path, std::string body) const {
+net::HttpRequest MessageService::Request(std::string method, const std::string& path,
+                                         std::string body) const {
   net::HttpRequest request;
   request.method = std::move(method);
   request.url = runtime_.ApiUrl(path);
@@ -114,8 +115,8 @@ void MessageService::SendUserMessage(uint64_t recipientId, std::string content, 
   SendMessage(Outbox::Kind::Dm, recipientId, std::move(content), std::move(metadata), std::move(done));
 }
 
-void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, std::string content, Metadata metadata,
-                                 SendDone done) {
+void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, const std::string& content,
+                                 const Metadata& metadata, SendDone done) {
   auto errors = CheckContent(content);
   auto metadataErrors = CheckMetadata(metadata);
   errors.insert(errors.end(), metadataErrors.begin(), metadataErrors.end());
@@ -125,7 +126,7 @@ void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, std::string
   std::string body = MessageBody(content, metadata, outbox_->NewNonce());
   auto shared = std::make_shared<SendDone>(std::move(done));
   Outbox::Attempt attempt = [this, kind, target, body = std::move(body)](std::chrono::milliseconds timeout,
-                                                                         Outbox::Answer answer) {
+                                                                         const Outbox::Answer& answer) {
     if (!runtime_.credentials.Get()) return answer(Refused(NoToken()));
     timeout = std::min(timeout, http_.Timeout());
     auto post = [this, body, timeout, answer](std::string path) {
@@ -211,24 +212,24 @@ void MessageService::WithDmChannel(
 
 // --- Edit, delete, history ---------------------------------------------------------------------------------
 
-void MessageService::EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content,
+void MessageService::EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content,
                                      Done done) {
   if (recipientId == 0) return done(Required("recipientId"));
   if (messageId == 0) return done(Required("messageId"));
   if (auto errors = CheckContent(content); !errors.empty()) return done(ValidationFailure(std::move(errors)));
   if (!runtime_.credentials.Get()) return done(NoToken());
   auto shared = std::make_shared<Done>(std::move(done));
-  WithDmChannel(recipientId, http_.Timeout(),
-                [this, shared, messageId, body = EditBody(content)](std::optional<uint64_t> channelId,
-                                                                    net::HttpResponse failed) {
-                  if (!channelId) return (*shared)(FailureOf(failed));
-                  net::HttpRequest request = Request(
-                      "PATCH",
-                      "/channels/" + std::to_string(*channelId) + "/messages/" + std::to_string(messageId),
-                      body);
-                  http_.Send(std::move(request),
-                             [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
-                });
+  WithDmChannel(
+      recipientId, http_.Timeout(),
+      [this, shared, messageId, body = EditBody(content)](std::optional<uint64_t> channelId,
+                                                          const net::HttpResponse& failed) {
+        if (!channelId) return (*shared)(FailureOf(failed));
+        net::HttpRequest request = Request(
+            "PATCH", "/channels/" + std::to_string(*channelId) + "/messages/" + std::to_string(messageId),
+            body);
+        http_.Send(std::move(request),
+                   [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
+      });
 }
 
 void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done) {
@@ -236,14 +237,15 @@ void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId,
   if (messageId == 0) return done(Required("messageId"));
   if (!runtime_.credentials.Get()) return done(NoToken());
   auto shared = std::make_shared<Done>(std::move(done));
-  WithDmChannel(recipientId, http_.Timeout(),
-                [this, shared, messageId](std::optional<uint64_t> channelId, net::HttpResponse failed) {
-                  if (!channelId) return (*shared)(FailureOf(failed));
-                  net::HttpRequest request = Request("DELETE", "/channels/" + std::to_string(*channelId) +
-                                                                   "/messages/" + std::to_string(messageId));
-                  http_.Send(std::move(request),
-                             [shared](net::HttpResponse response) { (*shared)(net::ResultOf(response)); });
-                });
+  WithDmChannel(
+      recipientId, http_.Timeout(),
+      [this, shared, messageId](std::optional<uint64_t> channelId, const net::HttpResponse& failed) {
+        if (!channelId) return (*shared)(FailureOf(failed));
+        net::HttpRequest request = Request(
+            "DELETE", "/channels/" + std::to_string(*channelId) + "/messages/" + std::to_string(messageId));
+        http_.Send(std::move(request),
+                   [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
+      });
 }
 
 void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done) {
@@ -262,7 +264,7 @@ void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, Messag
   if (!runtime_.credentials.Get()) return done(NoToken(), {});
   auto shared = std::make_shared<MessagesDone>(std::move(done));
   WithDmChannel(recipientId, http_.Timeout(),
-                [this, shared, limit](std::optional<uint64_t> channelId, net::HttpResponse failed) {
+                [this, shared, limit](std::optional<uint64_t> channelId, const net::HttpResponse& failed) {
                   if (!channelId) return (*shared)(FailureOf(failed), {});
                   FetchHistory(
                       "/channels/" + std::to_string(*channelId) + "/messages?limit=" + std::to_string(limit),
@@ -271,8 +273,8 @@ void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, Messag
 }
 
 void MessageService::FetchHistory(std::string path, int32_t limit, Source source,
-                                  std::shared_ptr<MessagesDone> done) {
-  http_.Send(Request("GET", std::move(path)), [this, done, limit, source](net::HttpResponse response) {
+                                  const std::shared_ptr<MessagesDone>& done) {
+  http_.Send(Request("GET", std::move(path)), [this, done, limit, source](const net::HttpResponse& response) {
     json::Document document;
     ClientResult result = net::ParseJsonResponse(response, document);
     if (result.Successful() && !document.IsArray())
@@ -317,7 +319,8 @@ void MessageService::FetchHistory(std::string path, int32_t limit, Source source
 void MessageService::GetUserMessageSummaries(SummariesDone done) {
   if (!runtime_.credentials.Get()) return done(NoToken(), {});
   auto shared = std::make_shared<SummariesDone>(std::move(done));
-  http_.Send(Request("GET", "/users/@me/message-summaries"), [this, shared](net::HttpResponse response) {
+  http_.Send(Request("GET", "/users/@me/message-summaries"), [this,
+                                                              shared](const net::HttpResponse& response) {
     json::Document document;
     ClientResult result = net::ParseJsonResponse(response, document);
     if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -560,7 +563,7 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
   Post(std::move(events));
 }
 
-void MessageService::Post(std::vector<Pending> events) {
+void MessageService::Post(const std::vector<Pending>& events) {
   core::CallbackQueue& queue = runtime_.Queue();
   for (const Pending& pending : events) {
     switch (pending.event) {

@@ -62,7 +62,7 @@ class MessageService {
 
   void SendLobbyMessage(uint64_t lobbyId, std::string content, Metadata metadata, SendDone done);
   void SendUserMessage(uint64_t recipientId, std::string content, Metadata metadata, SendDone done);
-  void EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content, Done done);
+  void EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content, Done done);
   void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done);
   void GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done);
   void GetUserMessages(uint64_t recipientId, int32_t limit, MessagesDone done);
@@ -107,15 +107,17 @@ class MessageService {
   };
   enum class Source { Gateway, SendAnswer, History, CatchUp };
 
-  void SendMessage(Outbox::Kind kind, uint64_t target, std::string content, Metadata metadata, SendDone done);
+  void SendMessage(Outbox::Kind kind, uint64_t target, const std::string& content, const Metadata& metadata,
+                   SendDone done);
   /// The DM channel with `recipientId` (cached, else POST /users/@me/channels), then `then` with its id, or
   /// with the failed response.
   void WithDmChannel(uint64_t recipientId, std::chrono::milliseconds timeout,
                      std::function<void(std::optional<uint64_t> channelId, net::HttpResponse failed)> then);
-  net::HttpRequest Request(std::string method, std::string path, std::string body = {}) const;
+  net::HttpRequest Request(std::string method, const std::string& path, std::string body = {}) const;
   /// GET of a history route; `done` null for a catch-up (after a new Gateway session), whose failures are
   /// only logged.
-  void FetchHistory(std::string path, int32_t limit, Source source, std::shared_ptr<MessagesDone> done);
+  void FetchHistory(std::string path, int32_t limit, Source source,
+                    const std::shared_ptr<MessagesDone>& done);
   /// After a READY that follows an earlier one: the history of each channel that announced messages, for
   /// what the lost session did not deliver.
   void CatchUp();
@@ -131,7 +133,7 @@ class MessageService {
   /// Marks `id` announced; false when it already was.
   static bool MarkAnnounced(ChannelRecord& channel, uint64_t id);
   uint64_t SelfId() const;
-  void Post(std::vector<Pending> events);
+  void Post(const std::vector<Pending>& events);
 
   core::Runtime& runtime_;
   net::HttpClient& http_;

@@ -83,7 +83,7 @@ void Outbox::StartFront(const Key& key) {
   });
 }
 
-void Outbox::OnAnswer(const Key& key, uint64_t seq, net::HttpResponse response) {
+void Outbox::OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& response) {
   switch (Classify(response)) {
     case Verdict::Done:
       return End(key, seq, {}, &response);

@@ -93,7 +93,7 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
   };
 
   void StartFront(const Key& key);
-  void OnAnswer(const Key& key, uint64_t seq, net::HttpResponse response);
+  void OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& response);
   // Pops the channel's front (seq `seq`) and ends it; then starts the next.
   void End(const Key& key, uint64_t seq, ClientResult result, const net::HttpResponse* response);
 

@@ -33,7 +33,7 @@ class Secret {
   Secret() = default;
   explicit Secret(std::size_t size) : bytes_(size) {}
   explicit Secret(ByteView bytes) : bytes_(bytes.begin(), bytes.end()) {}
-  Secret(const Secret& other) : bytes_(other.bytes_) {}
+  Secret(const Secret& other) = default;
   Secret(Secret&& other) noexcept : bytes_(std::move(other.bytes_)) {}
   Secret& operator=(const Secret& other) {
     if (this != &other) {

@@ -529,6 +529,7 @@ Group::CommitOutput Group::Commit(std::vector<Proposal> inlineProposals) {
   const auto added = next.Apply(records, s.OwnLeaf(), removedOwn, needsPath, psks);
   const Secret pskSecret = PskSecretFor(psks, s.externalPsks);
   std::vector<LeafIndex> addedLeaves;
+  addedLeaves.reserve(added.size());
   for (const auto& [leaf, keyPackage] : added)
     addedLeaves.push_back(leaf);
 
@@ -626,6 +627,7 @@ Group::CommitResult Group::HandleCommit(const MlsMessage& message) {
     return CommitResult::Removed;
   }
   std::vector<LeafIndex> addedLeaves;
+  addedLeaves.reserve(added.size());
   for (const auto& [leaf, keyPackage] : added)
     addedLeaves.push_back(leaf);
 

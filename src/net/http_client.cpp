@@ -99,7 +99,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     // the handler on the strand. The frame only holds the request until the strand runs it.
     asio::co_spawn(
         strand_, Execute(std::move(request)),
-        [self = shared_from_this(), handler = std::move(handler)](std::exception_ptr error,
+        [self = shared_from_this(), handler = std::move(handler)](const std::exception_ptr& error,
                                                                   HttpResponse response) mutable {
           if (!error) {
             // After a shutdown the handler is destroyed instead; its owner reports the shutdown.

@@ -81,7 +81,7 @@ class LoopbackRedirectListener::Impl : public std::enable_shared_from_this<Impl>
     http::response<http::string_body> response;
   };
 
-  void Serve(std::shared_ptr<beast::tcp_stream> stream) {
+  void Serve(const std::shared_ptr<beast::tcp_stream>& stream) {
     streams_.insert(stream);
     auto exchange = std::make_shared<Exchange>();
     stream->expires_after(std::chrono::seconds(10));

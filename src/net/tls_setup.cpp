@@ -89,7 +89,7 @@ std::shared_ptr<SSL_CTX> MakeContext(const TlsTrust& trust, const char* certFile
   SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
   if (trust.useSystemCertificates) {
     if (SSL_CTX_set_default_verify_dir(ctx) != 1) {
-      warnings.push_back("cannot use the system's certificate directory");
+      warnings.emplace_back("cannot use the system's certificate directory");
       ERR_clear_error();
     }
     if (certFile && SSL_CTX_load_verify_locations(ctx, certFile, nullptr) != 1)

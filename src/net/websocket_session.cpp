@@ -30,11 +30,11 @@ Session::Session(asio::io_context& io, std::shared_ptr<core::Logger> logger, Ses
       helloTimer_(strand_),
       heartbeatTimer_(strand_) {}
 
-void Session::Spawn(std::shared_ptr<void> owner, std::function<asio::awaitable<void>()> loop,
+void Session::Spawn(const std::shared_ptr<void>& owner, std::function<asio::awaitable<void>()> loop,
                     std::function<void()> onFailure) {
   asio::co_spawn(
       strand_, [owner, loop = std::move(loop)]() -> asio::awaitable<void> { co_await loop(); },
-      [this, owner, onFailure = std::move(onFailure)](std::exception_ptr error) {
+      [this, owner, onFailure = std::move(onFailure)](const std::exception_ptr& error) {
         if (!error) return;
         try {
           std::rethrow_exception(error);
@@ -112,7 +112,8 @@ void Session::StartHeartbeats(std::shared_ptr<void> owner, std::shared_ptr<Link>
   ArmHeartbeat(std::move(owner), std::move(link), first);
 }
 
-void Session::ArmHeartbeat(std::shared_ptr<void> owner, std::shared_ptr<Link> link, Clock::time_point at) {
+void Session::ArmHeartbeat(const std::shared_ptr<void>& owner, const std::shared_ptr<Link>& link,
+                           Clock::time_point at) {
   heartbeatTimer_.expires_at(at);
   heartbeatTimer_.async_wait([this, owner, link, generation = heartbeatGeneration_](error_code ec) {
     if (ec || link->closing || generation != heartbeatGeneration_ || !beat_) return;

@@ -49,12 +49,12 @@ class Session {
 
   /// Runs `loop` on the strand, keeping `owner` alive. An exception that escapes it is logged, then
   /// `onFailure` runs (on the strand).
-  void Spawn(std::shared_ptr<void> owner, std::function<boost::asio::awaitable<void>()> loop,
+  void Spawn(const std::shared_ptr<void>& owner, std::function<boost::asio::awaitable<void>()> loop,
              std::function<void()> onFailure);
 
   /// Opens `url` (ws:// or wss://; TLS with peer and host name verification). Null with `failure` set when it
   /// failed or `stopped()` turned true; Interrupt cancels a pending open.
-  boost::asio::awaitable<std::shared_ptr<Link>> Open(std::string url, std::string& failure,
+  boost::asio::awaitable<std::shared_ptr<Link>> Open(std::string text, std::string& failure,
                                                      std::function<bool()> stopped);
 
   /// Reads `link` until it ends, or `stop()` is true after a message: `onMessage` for each message. Without a
@@ -81,7 +81,8 @@ class Session {
   void Interrupt();
 
  private:
-  void ArmHeartbeat(std::shared_ptr<void> owner, std::shared_ptr<Link> link, Clock::time_point at);
+  void ArmHeartbeat(const std::shared_ptr<void>& owner, const std::shared_ptr<Link>& link,
+                    Clock::time_point at);
 
   Strand strand_;
   std::shared_ptr<core::Logger> logger_;

@@ -9,7 +9,7 @@ constexpr int32_t kKnownPlatforms = 0xFF;  // Desktop .. PS5
 
 class Checker {
  public:
-  void Add(std::string path, std::string code, std::string message) {
+  void Add(const std::string& path, std::string code, std::string message) {
     errors_.push_back(FieldError{path, std::move(code), path + ": " + std::move(message)});
   }
 

@@ -88,7 +88,7 @@ std::string SetActivityArgs(const std::optional<Activity>& activity) {
 }
 
 net::HttpRequest Authorized(const core::Runtime& runtime, const core::Credentials& credentials,
-                            std::string path, std::string body) {
+                            const std::string& path, std::string body) {
   net::HttpRequest request;
   request.method = "POST";
   request.url = runtime.ApiUrl(path);
@@ -212,7 +212,7 @@ void PresenceService::SetOnlineStatus(StatusType status, Done done) {
   SendOverGateway(std::make_shared<Done>(std::move(done)));
 }
 
-void PresenceService::SendOverGateway(std::shared_ptr<Done> done) {
+void PresenceService::SendOverGateway(const std::shared_ptr<Done>& done) {
   std::string data;
   {
     std::lock_guard lock(mutex_);
@@ -234,7 +234,7 @@ void PresenceService::SendOverGateway(std::shared_ptr<Done> done) {
   });
 }
 
-void PresenceService::SendOverIpc(std::shared_ptr<Done> done) {
+void PresenceService::SendOverIpc(const std::shared_ptr<Done>& done) {
   ipc::IpcConnection* ipc = ipc_.Existing();
   if (!ipc) {
     if (done) (*done)(NotReady("no desktop client connection"));
@@ -247,7 +247,7 @@ void PresenceService::SendOverIpc(std::shared_ptr<Done> done) {
     viaIpc_ = true;
   }
   ipc->Send("SET_ACTIVITY", std::move(args), std::nullopt, kIpcTimeout,
-            [done, logger = runtime_.LoggerPtr()](ipc::IpcReply reply) {
+            [done, logger = runtime_.LoggerPtr()](const ipc::IpcReply& reply) {
               ClientResult result = FromIpcReply(reply);
               if (!result.Successful()) logger->Warning("presence: " + result.Error());
               if (done) (*done)(std::move(result));
@@ -288,8 +288,8 @@ void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
                     std::move(done));
 }
 
-void PresenceService::SendInviteMessage(uint64_t userId, std::string content, ActivityActionTypes type,
-                                        std::string partyId, Done done) {
+void PresenceService::SendInviteMessage(uint64_t userId, const std::string& content, ActivityActionTypes type,
+                                        const std::string& partyId, Done done) {
   uint64_t applicationId = runtime_.applicationId.load();
   if (applicationId == 0) return done(NotReady("no application id: call SetApplicationId first"));
   if (userId == 0) {
@@ -324,25 +324,25 @@ void PresenceService::SendInviteMessage(uint64_t userId, std::string content, Ac
     w.EndObject();
   }
   auto shared = std::make_shared<Done>(std::move(done));
-  http_.Send(
-      Authorized(runtime_, *credentials, "/users/@me/channels", channelBody.GetString()),
-      [runtime = &runtime_, http = &http_, shared, credentials = *credentials,
-       message = std::string(messageBody.GetString(), messageBody.GetSize())](net::HttpResponse response) {
-        json::Document channel;
-        ClientResult result = net::ParseJsonResponse(response, channel);
-        if (!result.Successful()) return (*shared)(std::move(result));
-        auto channelId = json::GetSnowflake(channel, "id");
-        if (!channelId) {
-          return (*shared)(
-              ClientResult::Failure(ErrorType::HTTPError, "malformed response: DM channel without id"));
-        }
-        http->Send(Authorized(*runtime, credentials, "/channels/" + std::to_string(*channelId) + "/messages",
-                              message),
-                   [shared](net::HttpResponse posted) { (*shared)(net::ResultOf(posted)); });
-      });
+  http_.Send(Authorized(runtime_, *credentials, "/users/@me/channels", channelBody.GetString()),
+             [runtime = &runtime_, http = &http_, shared, credentials = *credentials,
+              message = std::string(messageBody.GetString(), messageBody.GetSize())](
+                 const net::HttpResponse& response) {
+               json::Document channel;
+               ClientResult result = net::ParseJsonResponse(response, channel);
+               if (!result.Successful()) return (*shared)(std::move(result));
+               auto channelId = json::GetSnowflake(channel, "id");
+               if (!channelId) {
+                 return (*shared)(ClientResult::Failure(ErrorType::HTTPError,
+                                                        "malformed response: DM channel without id"));
+               }
+               http->Send(Authorized(*runtime, credentials,
+                                     "/channels/" + std::to_string(*channelId) + "/messages", message),
+                          [shared](const net::HttpResponse& posted) { (*shared)(net::ResultOf(posted)); });
+             });
 }
 
-void PresenceService::AcceptActivityInvite(ActivityInvite invite, core::Completion<std::string> done) {
+void PresenceService::AcceptActivityInvite(const ActivityInvite& invite, core::Completion<std::string> done) {
   if (invite.ChannelId() == 0 || invite.MessageId() == 0) {
     return done(
         ValidationResult({FieldError{"invite", "BASE_TYPE_REQUIRED",
@@ -356,7 +356,7 @@ void PresenceService::AcceptActivityInvite(ActivityInvite invite, core::Completi
                         "/channels/" + std::to_string(invite.ChannelId()) + "/messages/" +
                             std::to_string(invite.MessageId()) + "/activity-join",
                         "{}"),
-             [shared, logger = runtime_.LoggerPtr()](net::HttpResponse response) {
+             [shared, logger = runtime_.LoggerPtr()](const net::HttpResponse& response) {
                json::Document body;
                ClientResult result = net::ParseJsonResponse(response, body);
                if (!result.Successful()) return (*shared)(std::move(result), {});
@@ -390,7 +390,7 @@ void PresenceService::SubscribeJoin() {
   ipc::IpcConnection* ipc = ipc_.Existing();
   if (!ipc) return;
   ipc->Send("SUBSCRIBE", "{}", std::string(kActivityJoin), kIpcTimeout,
-            [logger = runtime_.LoggerPtr()](ipc::IpcReply reply) {
+            [logger = runtime_.LoggerPtr()](const ipc::IpcReply& reply) {
               if (!reply.ok) {
                 logger->Warning("IPC: SUBSCRIBE ACTIVITY_JOIN failed (" + std::to_string(reply.errorCode) +
                                 "): " + reply.message);
@@ -484,7 +484,8 @@ void PresenceService::OnPresenceUpdate(const json::Value& d) {
     PostInviteEvent(false, std::move(invite));
 }
 
-std::vector<ActivityInvite> PresenceService::NoteParty(uint64_t userId, std::optional<std::string> partyId) {
+std::vector<ActivityInvite> PresenceService::NoteParty(uint64_t userId,
+                                                       const std::optional<std::string>& partyId) {
   std::string party = partyId.value_or(std::string());
   if (party.empty()) {
     friendParties_.erase(userId);

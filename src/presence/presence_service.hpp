@@ -49,7 +49,7 @@ class PresenceService {
   void SetOnlineStatus(StatusType status, Done done);
   void SendActivityInvite(uint64_t userId, std::string content, Done done);
   void SendActivityJoinRequest(uint64_t userId, Done done);
-  void AcceptActivityInvite(ActivityInvite invite, core::Completion<std::string> done);
+  void AcceptActivityInvite(const ActivityInvite& invite, core::Completion<std::string> done);
   /// The game's callbacks (Client::SetActivityInvite*Callback).
   struct Callbacks {
     core::RegisteredCallback<Client::ActivityInviteCallback> inviteCreated;
@@ -67,18 +67,18 @@ class PresenceService {
 
  private:
   // Sends the kept presence over the Gateway; `done` may be null (re-sends).
-  void SendOverGateway(std::shared_ptr<Done> done);
+  void SendOverGateway(const std::shared_ptr<Done>& done);
   // Sends the kept activity with SET_ACTIVITY; `done` may be null.
-  void SendOverIpc(std::shared_ptr<Done> done);
+  void SendOverIpc(const std::shared_ptr<Done>& done);
   void SubscribeJoin();
-  void SendInviteMessage(uint64_t userId, std::string content, ActivityActionTypes type, std::string partyId,
-                         Done done);
+  void SendInviteMessage(uint64_t userId, const std::string& content, ActivityActionTypes type,
+                         const std::string& partyId, Done done);
   void OnReady(const json::Value& d);
   void OnPresenceUpdate(const json::Value& d);
   void OnMessageCreate(const json::Value& m);
   // Under mutex_: the friend's current party in this game changed; returns the invites whose validity
   // flipped.
-  std::vector<ActivityInvite> NoteParty(uint64_t userId, std::optional<std::string> partyId);
+  std::vector<ActivityInvite> NoteParty(uint64_t userId, const std::optional<std::string>& partyId);
   void PostInviteEvent(bool created, ActivityInvite invite);
 
   core::Runtime& runtime_;

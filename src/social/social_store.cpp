@@ -323,7 +323,7 @@ bool SocialStore::ApplyPresence(const json::Value& presence) {
   return true;
 }
 
-void SocialStore::Post(std::vector<Pending> events) {
+void SocialStore::Post(const std::vector<Pending>& events) {
   core::CallbackQueue& queue = runtime_.Queue();
   for (const Pending& pending : events) {
     switch (pending.event) {

@@ -30,7 +30,7 @@ namespace platformpp::social {
 class SocialStore final : public UserDirectory {
  public:
   SocialStore(core::Runtime& runtime, const gateway::GatewayConnection& gateway);
-  ~SocialStore();
+  ~SocialStore() override;
   SocialStore(const SocialStore&) = delete;
   SocialStore& operator=(const SocialStore&) = delete;
 
@@ -88,7 +88,7 @@ class SocialStore final : public UserDirectory {
   void OnPresenceUpdate(const json::Value& d, std::vector<Pending>& events);
   void OnUserUpdate(const json::Value& d, std::vector<Pending>& events);
   bool ApplyPresence(const json::Value& presence);  // false when malformed
-  void Post(std::vector<Pending> events);
+  void Post(const std::vector<Pending>& events);
 
   // mutex_ held by the callers of these:
   View ViewOf(uint64_t userId, uint64_t applicationId) const;

@@ -113,8 +113,8 @@ std::string CallSession::EpochVerificationCode() const {
 
 void CallSession::PairwiseVerificationCode(uint64_t userId, Call::OnPairwiseVerificationCode callback) {
   // A Completion: the callback runs exactly once, with "" also when the job is dropped at Client destroy.
-  auto done = std::make_shared<core::Completion<std::string>>(
-      runtime_.MakeCompletion<std::string>([callback = std::move(callback)](ClientResult, std::string code) {
+  auto done = std::make_shared<core::Completion<std::string>>(runtime_.MakeCompletion<std::string>(
+      [callback = std::move(callback)](const ClientResult&, std::string code) {
         if (callback) callback(std::move(code));
       }));
   std::optional<mls::Bytes> selfKey, userKey;

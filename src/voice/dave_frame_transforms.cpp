@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <ranges>
 
 namespace platformpp::voice::dave {
 
@@ -102,9 +103,9 @@ std::size_t DaveFrameDecryptor::Decrypt(uint32_t, uint64_t userId, uint64_t nowM
   // The worst reason wins the count: a frame that fails authentication under a key is not merely "unknown".
   enum Reason { Unknown, Expired, TooFarAhead, Replayed, Authentication };
   Reason reason = Unknown;
-  for (auto it = epochs_.rbegin(); it != epochs_.rend(); ++it) {
-    auto sender = it->keys->senders.find(userId);
-    if (sender == it->keys->senders.end()) continue;
+  for (auto& epoch : std::ranges::reverse_view(epochs_)) {
+    auto sender = epoch.keys->senders.find(userId);
+    if (sender == epoch.keys->senders.end()) continue;
     ReceiverKeys::Refusal why = ReceiverKeys::Refusal::None;
     const MediaKey* key = sender->second.KeyFor(parsed.nonce, why);
     if (!key) {

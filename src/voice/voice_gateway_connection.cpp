@@ -96,7 +96,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   void SendDave(std::string data, bool binary) {
     asio::post(strand_, [self = shared_from_this(), data = std::move(data), binary]() mutable {
       if (self->closed_ || self->ended_) return;
-      self->pendingDave_.push_back({std::move(data), binary});
+      self->pendingDave_.emplace_back(std::move(data), binary);
       self->FlushPending();
     });
   }

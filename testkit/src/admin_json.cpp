@@ -19,7 +19,7 @@ json::Document ParseOrThrow(const std::string& text, const std::string& where) {
   return document;
 }
 
-json::Document Expect(EmulatorAdmin::Response response, int status, const std::string& what) {
+json::Document Expect(const EmulatorAdmin::Response& response, int status, const std::string& what) {
   if (response.status != status) {
     throw std::runtime_error(what + ": HTTP " + std::to_string(response.status) + ": " + response.body);
   }

@@ -18,7 +18,7 @@ std::string RequireString(const json::Document& document, const char* name, cons
 uint64_t RequireSnowflake(const json::Document& document, const char* name, const std::string& where);
 json::Document ParseOrThrow(const std::string& text, const std::string& where);
 /// The answer's body as JSON when its status is `status`; otherwise an exception naming `what`.
-json::Document Expect(EmulatorAdmin::Response response, int status, const std::string& what);
+json::Document Expect(const EmulatorAdmin::Response& response, int status, const std::string& what);
 /// The `connections` an admin call on sessions reports it acted on.
 int ConnectionCount(const json::Document& document);
 

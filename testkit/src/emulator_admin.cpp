@@ -293,7 +293,7 @@ void EmulatorAdmin::RestoreIpc() {
   Expect(Request("POST", "/ipc/restore"), 200, "restore ipc");
 }
 
-void EmulatorAdmin::CloseIpc(int code, std::string message) {
+void EmulatorAdmin::CloseIpc(int code, const std::string& message) {
   Expect(Request("POST", "/ipc/close",
                  JsonObject().Add("code", static_cast<int64_t>(code)).Add("message", message).Done()),
          200, "close ipc");

@@ -23,8 +23,6 @@
 #include <unistd.h>
 #include <csignal>
 
-extern char** environ;
-
 namespace platformpp::testkit {
 namespace {
 
@@ -84,14 +82,15 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   std::string binary = FindBinary(options.binary);
   std::vector<std::string> args = {binary,       "--port", "0", "--connection-file", process->connectionFile_,
                                    "--data-dir", base};
-  if (options.plainHttp) args.push_back("--plain-http");
+  if (options.plainHttp) args.emplace_back("--plain-http");
   if (options.ipc) {
     args.insert(args.end(), {"--ipc-dir", base, "--ipc-name", options.ipcName});
   } else {
-    args.push_back("--no-ipc");
+    args.emplace_back("--no-ipc");
   }
   args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
   std::vector<char*> argv;
+  argv.reserve(args.size());
   for (std::string& arg : args)
     argv.push_back(arg.data());
   argv.push_back(nullptr);

@@ -83,6 +83,7 @@ struct Member {
 /// Members 1..n in one group (the first created it and added the others), all at the same epoch.
 std::vector<Member> MakeGroup(int n, const mls::ExternalSender& gateway) {
   std::vector<Member> members;
+  members.reserve(n);
   for (int i = 0; i < n; ++i)
     members.push_back({kSender + static_cast<uint64_t>(i), Package(kSender + static_cast<uint64_t>(i)), {}});
   members[0].group =

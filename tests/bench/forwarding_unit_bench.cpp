@@ -22,6 +22,7 @@
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -117,9 +118,11 @@ std::vector<Received> receive(std::vector<Participant>& participants, const std:
                               bool verify) {
   std::vector<Received> received(participants.size());
   std::vector<std::unique_ptr<platformpp::voice::TransportOpener>> openers;
+  openers.reserve(participants.size());
   for (const auto& p : participants)
     openers.push_back(std::make_unique<platformpp::voice::TransportOpener>(p.mode, p.key));
   std::vector<pollfd> fds;
+  fds.reserve(participants.size());
   for (const auto& p : participants)
     fds.push_back(pollfd{p.fd, POLLIN, 0});
   std::vector<std::uint8_t> buffer(2048), opened(2048);
@@ -228,7 +231,7 @@ int main() {
     p.ssrc = unit.allocate_ssrc();
     p.mode = i % 2 == 0 ? TransportMode::AeadAes256GcmRtpsize : TransportMode::AeadXChaCha20Poly1305Rtpsize;
     for (std::size_t b = 0; b < p.key.size(); ++b)
-      p.key[b] = static_cast<std::uint8_t>(i * 37 + b * 11 + 5);
+      p.key[b] = static_cast<std::uint8_t>(static_cast<std::size_t>(i) * 37 + b * 11 + 5);
   }
   // Each participant's datagrams for the run: Opus-like payloads, or (dave) the same size ending with the
   // DAVE frame marker, which is all the unit can tell of an end-to-end encrypted frame.
@@ -265,6 +268,7 @@ int main() {
       participants, relay_port, false,
       [&] {
         std::vector<sockaddr_in> addresses;
+        addresses.reserve(participants.size());
         for (const auto& p : participants)
           addresses.push_back(loopback(p.port));
         std::vector<std::uint8_t> buffer(2048);

@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
   auto sdkGet = [&](platformpp::Client& client) {
     bool done = false, ok = false;
     client.FetchCurrentUser(platformpp::AuthorizationTokenType::Bearer, token.accessToken,
-                            [&](platformpp::ClientResult result, uint64_t, std::string) {
+                            [&](const platformpp::ClientResult& result, uint64_t, const std::string&) {
                               done = true;
                               ok = result.Successful();
                             });

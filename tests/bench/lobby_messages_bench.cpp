@@ -101,7 +101,7 @@ int main(int argc, char** argv) {
     uint64_t lobbyId = 0;
     int joined = 0;
     for (auto& r : clients)
-      r.client->CreateOrJoinLobby("bench-lobby", [&](platformpp::ClientResult result, uint64_t id) {
+      r.client->CreateOrJoinLobby("bench-lobby", [&](const platformpp::ClientResult& result, uint64_t id) {
         if (!result.Successful())
           std::fprintf(stderr, "join failed: %s\n", result.Error().c_str());
         else
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
       sentAt[static_cast<size_t>(seq)] = Clock::now();
       bool done = false;
       sender.client->SendLobbyMessage(lobbyId, "msg " + std::to_string(seq),
-                                      [&](platformpp::ClientResult result, uint64_t) {
+                                      [&](const platformpp::ClientResult& result, uint64_t) {
                                         done = true;
                                         (result.Successful() ? accepted : failed)++;
                                       });

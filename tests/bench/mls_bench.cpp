@@ -50,6 +50,7 @@ double Millis(F&& f) {
 template <class F>
 double Each(int count, F&& f) {
   std::vector<double> rounds;
+  rounds.reserve(5);
   for (int r = 0; r < 5; ++r)
     rounds.push_back(Millis([&] {
                        for (int i = 0; i < count; ++i)

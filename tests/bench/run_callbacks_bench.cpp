@@ -30,7 +30,7 @@ double Median(std::vector<double> values) {
 int main() {
   volatile uint64_t sink = 0;
   uint64_t counter = 0;
-  auto work = [&counter](ClientResult result) { counter += result.Successful() ? 1 : 2; };
+  auto work = [&counter](const ClientResult& result) { counter += result.Successful() ? 1 : 2; };
 
   std::vector<double> baseline, sdk;
   for (int round = 0; round < kRounds; ++round) {

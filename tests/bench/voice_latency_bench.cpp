@@ -141,7 +141,7 @@ std::vector<double> Measure(const platformpp::testkit::ConnectionInfo& info,
   int joined = 0;
   for (auto& c : clients) {
     c->CreateOrJoinLobby(processing ? "latency-processed" : "latency-plain",
-                         [&](platformpp::ClientResult result, uint64_t id) {
+                         [&](const platformpp::ClientResult& result, uint64_t id) {
                            joined += result.Successful();
                            lobbyId = id;
                          });

@@ -13,8 +13,6 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
-extern char** environ;
-
 int main(int argc, char** argv) {
   bool social = argc == 4 && std::string(argv[3]) == "--social";
   if (argc != 3 && !social) {
@@ -64,6 +62,7 @@ int main(int argc, char** argv) {
       args.push_back(std::to_string(guild));
     }
     std::vector<char*> argvOut;
+    argvOut.reserve(args.size());
     for (auto& arg : args)
       argvOut.push_back(arg.data());
     argvOut.push_back(nullptr);

@@ -23,8 +23,6 @@
 #include "http_test_client.hpp"
 #include "json.hpp"
 
-extern char** environ;
-
 namespace {
 
 using Clock = std::chrono::steady_clock;

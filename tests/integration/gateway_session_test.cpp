@@ -827,7 +827,7 @@ TEST_CASE("gateway Client: Connect -> Ready in RunCallbacks, in order; Disconnec
     if (status == Client::Status::Ready && client.GetStatus() != Client::Status::Ready) log.matched = false;
   });
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, "client-token",
-                     [](platformpp::ClientResult) {});
+                     [](const platformpp::ClientResult&) {});
   client.Connect();
   REQUIRE(
       Pump(client, [&] { return !log.statuses.empty() && log.statuses.back() == Client::Status::Ready; }));
@@ -840,7 +840,7 @@ TEST_CASE("gateway Client: Connect -> Ready in RunCallbacks, in order; Disconnec
 
   // UpdateToken with another token while connected: a fresh Identify with it.
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, "client-token-2",
-                     [](platformpp::ClientResult) {});
+                     [](const platformpp::ClientResult&) {});
   REQUIRE(Pump(client, [&] { return server.Snapshot().identifies == 2; }));
   CHECK(server.Snapshot().lastIdentify.find("Bearer client-token-2") != std::string::npos);
   REQUIRE(Pump(client, [&] {
@@ -863,7 +863,8 @@ TEST_CASE("gateway Client: destroying a connected Client is clean; no callback a
   {
     Client client(FakeOptions(server));
     client.SetStatusChangedCallback([&](Client::Status, Client::Error, int32_t) { ++calls; });
-    client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, "t", [](platformpp::ClientResult) {});
+    client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, "t",
+                       [](const platformpp::ClientResult&) {});
     client.Connect();
     REQUIRE(Pump(client, [&] { return client.GetStatus() == Client::Status::Ready; }));
     client.RunCallbacks();
@@ -876,7 +877,8 @@ TEST_CASE("gateway Client: destroying a connected Client is clean; no callback a
 
   // Destroyed while still waiting for the connection, and from inside a status callback.
   auto client = std::make_unique<Client>(FakeOptions(server));
-  client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, "t", [](platformpp::ClientResult) {});
+  client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, "t",
+                      [](const platformpp::ClientResult&) {});
   client->SetStatusChangedCallback([&](Client::Status status, Client::Error, int32_t) {
     if (status == Client::Status::Connected) client.reset();
   });

@@ -21,8 +21,9 @@ KeyPackageBundle Make(uint64_t notBefore = kNow - 100, uint64_t notAfter = kNow 
   return MakeKeyPackage(SignaturePrivateKey::Generate(), options);
 }
 
-std::string Refusal(const KeyPackage& keyPackage, uint64_t now = kNow, std::vector<uint16_t> extensions = {},
-                    std::vector<uint16_t> proposals = {}) {
+std::string Refusal(const KeyPackage& keyPackage, uint64_t now = kNow,
+                    const std::vector<uint16_t>& extensions = {},
+                    const std::vector<uint16_t>& proposals = {}) {
   try {
     ValidateKeyPackage(keyPackage, now, extensions, proposals);
     return {};

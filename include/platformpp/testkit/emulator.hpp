@@ -222,7 +222,7 @@ class EmulatorAdmin {
   /// The desktop client comes back on the same socket path. Idempotent.
   void RestoreIpc();
   /// Sends CLOSE {code, message} on every IPC connection, then closes them; the socket keeps listening.
-  void CloseIpc(int code, std::string message);
+  void CloseIpc(int code, const std::string& message);
 
   /// Gateway: a friendship (type 1 both ways); RELATIONSHIP_ADD goes to both users' sessions.
   void MakeFriends(uint64_t userId, uint64_t otherUserId);
