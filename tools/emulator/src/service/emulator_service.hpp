@@ -1,0 +1,620 @@
+// The emulator's request handling, independent of sockets: the server feeds it HttpRequests and delivers the
+// Outcomes. Handling is two-phase so that a fault's delay can be waited for asynchronously in between:
+// plan() picks the fault (if any), complete() produces what to send after the delay.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/api_error.hpp"
+#include "core/emulator_state.hpp"
+#include "core/fake_clock.hpp"
+#include "core/form_encoding.hpp"
+#include "core/http_message.hpp"
+#include "core/json.hpp"
+#include "core/router.hpp"
+#include "core/snowflake.hpp"
+#include "gateway/gateway.hpp"
+#include "http/fault_injector.hpp"
+#include "http/rate_limiter.hpp"
+#include "ipc/ipc_peer.hpp"
+#include "lobby/lobby_state.hpp"
+#include "messaging/social_rate_limits.hpp"
+#include "voice/voice_state.hpp"
+
+namespace platformpp::emulator {
+
+inline constexpr const char* kEmulatorVersion = "0.1.0";
+inline constexpr std::string_view kApiBasePath = "/api/v10";
+inline constexpr std::string_view kAdminBasePath = "/_emulator";
+inline constexpr std::int64_t kAccessTokenLifetimeS = 604800;
+inline constexpr std::int64_t kAuthorizationCodeLifetimeMs = 10 * 60 * 1000;
+
+struct ServiceEndpoints {
+  std::string gateway_url;  // returned by GET /gateway
+  std::string api_base;     // "https://127.0.0.1:PORT/api/v10": the IPC READY's config.api_endpoint
+  std::string cdn_host;     // "127.0.0.1:PORT": the IPC READY's config.cdn_host
+};
+
+struct RequestPlan {
+  std::chrono::milliseconds delay{0};
+  std::optional<Fault> fault;
+};
+
+struct Outcome {
+  enum class Delivery {
+    respond,   // send `response`
+    drop,      // close the connection without answering
+    truncate,  // send `response`'s headers with its full Content-Length but only part of its body, then close
+  };
+  Delivery delivery = Delivery::respond;
+  HttpResponse response;
+};
+
+// One answer of the platform API (/api/v10), for a conformance check: the route as registered (an OpenAPI
+// path template), or empty when no route matched.
+struct ApiExchange {
+  std::string_view method;
+  std::string_view route;
+  const HttpRequest& request;
+  const HttpResponse& response;
+};
+using ApiObserver = std::function<void(const ApiExchange&)>;
+// One Gateway dispatch as a session is sent it (event name, `d` as JSON), for a conformance check.
+using DispatchObserver = std::function<void(std::string_view type, std::string_view d_json)>;
+
+class EmulatorService {
+ public:
+  // Sees every API answer of every service in the process (tests check them against the platform's
+  // published schemas). Set before any service handles a request; not thread-safe.
+  static void set_api_observer(ApiObserver observer) { api_observer_() = std::move(observer); }
+  // Sees every Gateway dispatch of every service in the process, the same way.
+  static void set_dispatch_observer(DispatchObserver observer) { dispatch_observer_() = std::move(observer); }
+  // "<METHOD> <route>" of every platform API route it serves (routes as the OpenAPI document writes them).
+  [[nodiscard]] std::vector<std::string> api_routes() const { return api_router_.keys(); }
+
+  /// Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
+  void note_connection_accepted() { ++connections_accepted_; }
+  EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits = {});
+
+  RequestPlan plan(const HttpRequest& request);
+  Outcome complete(const HttpRequest& request, const RequestPlan& plan);
+  // Convenience for tests and callers that need no delay: plan() then complete() immediately.
+  Outcome handle(const HttpRequest& request) { return complete(request, plan(request)); }
+
+  [[nodiscard]] EmulatorState& state() noexcept { return state_; }
+  [[nodiscard]] FakeClock& clock() noexcept { return clock_; }
+
+  // The desktop-client stand-in on IPC (ipc_routes.cpp). The server reports socket events here and the
+  // service answers through the IpcPeer. `listener` is null when IPC is off (--no-ipc).
+  void set_ipc_listener(IpcListenerControl* listener) noexcept { ipc_listener_ = listener; }
+  // Registers a freshly accepted peer; the returned id names it in the calls below.
+  std::uint64_t ipc_connected(IpcPeer& peer);
+  // Bytes read from the peer: frames are decoded and answered; protocol errors close the connection.
+  void ipc_received(std::uint64_t connection, std::string_view bytes);
+  // The peer is gone (end of stream, error or destruction). A no-op for connections the service closed.
+  void ipc_disconnected(std::uint64_t connection);
+  [[nodiscard]] std::size_t ipc_connection_count() const noexcept { return ipc_connections_.size(); }
+
+  // The Gateway (gateway_routes.cpp). The server reports WebSocket events here and the service answers
+  // through the GatewayPeer. A freshly accepted WebSocket at `target` ("/?v=10&encoding=json..."): sends
+  // Hello, or closes it (bad query); the returned id names it in the calls below.
+  std::uint64_t gateway_opened(GatewayPeer& peer, std::string_view target);
+  // One complete WebSocket message (`text` false for a binary frame).
+  void gateway_received(std::uint64_t connection, std::string_view message, bool text);
+  // The peer is gone, with the client's close code if it sent a close frame. A no-op for connections the
+  // service closed or dropped.
+  void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code);
+  // Called every few tens of ms: closes zombies (no heartbeat in time) and forgets sessions past their
+  // resume window.
+  void gateway_tick();
+  [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_connections_.size(); }
+
+ private:
+  struct Principal {
+    const User* user = nullptr;
+    const Application* application = nullptr;
+    const AccessGrant* grant = nullptr;  // null for bot tokens
+  };
+
+  // A client authenticated at the token endpoints: HTTP Basic or client_secret (confidential) or a bare
+  // client_id (public, PKCE).
+  struct ClientAuth {
+    const Application* app = nullptr;
+    bool confidential = false;
+  };
+  // /oauth2/authorize's answer: where to redirect, or an error to show instead of redirecting.
+  struct AuthorizeOutcome {
+    std::optional<std::string> location;
+    HttpResponse error;
+  };
+  // Why the consent step (shared by /oauth2/authorize and the IPC AUTHORIZE command) gave no code.
+  struct ConsentFailure {
+    enum class Kind { invalid_scope, invalid_request, access_denied, no_consenting_user };
+    Kind kind = Kind::invalid_request;
+    std::string description;
+  };
+
+  void register_api_routes();
+  void register_admin_routes();
+  void register_oauth_routes();
+  void register_provisional_routes();
+  void register_ipc_routes();
+  void register_gateway_routes();
+  void register_social_routes();
+  void register_guild_routes();
+  void register_lobby_routes();
+  void register_message_routes();
+
+  HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
+  static DispatchObserver& dispatch_observer_() {
+    static DispatchObserver observer;
+    return observer;
+  }
+  static ApiObserver& api_observer_() {
+    static ApiObserver observer;
+    return observer;
+  }
+  HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
+  HttpResponse handle_web(const HttpRequest& request, std::string_view path);
+  // Routes an admin or web request: 404/405 in the platform's error shape when nothing matches.
+  HttpResponse dispatch(const Router& router, const HttpRequest& request, std::string_view path);
+  HttpResponse fault_response(const HttpRequest& request, std::string_view api_path, const Fault& fault);
+  std::optional<Principal> authenticate(const HttpRequest& request);
+
+  // Admin handlers.
+  HttpResponse admin_health(const RouteContext& context);
+  HttpResponse admin_create_app(const RouteContext& context);
+  HttpResponse admin_create_user(const RouteContext& context);
+  HttpResponse admin_create_token(const RouteContext& context);
+  HttpResponse admin_revoke_token(const RouteContext& context);
+  HttpResponse admin_get_clock(const RouteContext& context);
+  HttpResponse admin_set_clock(const RouteContext& context);
+  HttpResponse admin_add_fault(const RouteContext& context);
+  HttpResponse admin_list_faults(const RouteContext& context);
+  HttpResponse admin_clear_faults(const RouteContext& context);
+  HttpResponse admin_get_ratelimits(const RouteContext& context);
+  HttpResponse admin_set_ratelimits(const RouteContext& context);
+  HttpResponse admin_reset_ratelimits(const RouteContext& context);
+  HttpResponse admin_set_consent(const RouteContext& context);
+  HttpResponse admin_authorize(const RouteContext& context);
+  HttpResponse admin_ban_user(const RouteContext& context);
+  HttpResponse admin_unban_user(const RouteContext& context);
+  HttpResponse admin_map_external_identity(const RouteContext& context);
+
+  // API handlers.
+  HttpResponse api_get_gateway(const RouteContext& context);
+  // What a bot library asks first: GET /gateway/bot (the URL, the shard count, the identify budget left) and
+  // GET /applications/@me = /oauth2/applications/@me (the bot's application).
+  HttpResponse api_get_gateway_bot(const RouteContext& context);
+  HttpResponse api_get_my_application(const RouteContext& context);
+  HttpResponse api_get_current_user(const RouteContext& context);
+  HttpResponse api_patch_current_user(const RouteContext& context);
+
+  // OAuth2 (oauth_routes.cpp).
+  AuthorizeOutcome authorize(const HttpRequest& request);
+  HttpResponse web_authorize(const RouteContext& context);
+  HttpResponse api_oauth_token(const RouteContext& context);
+  HttpResponse api_oauth_revoke(const RouteContext& context);
+  HttpResponse api_oauth_current_authorization(const RouteContext& context);
+  std::variant<ClientAuth, HttpResponse> authenticate_client(const HttpRequest& request,
+                                                             const FormFields& form);
+  HttpResponse grant_authorization_code(const FormFields& form, const ClientAuth& client);
+  HttpResponse grant_refresh_token(const FormFields& form, const ClientAuth& client);
+  HttpResponse grant_client_credentials(const FormFields& form, const ClientAuth& client);
+  HttpResponse grant_token_exchange(const FormFields& form, const ClientAuth& client);
+  // The consenting user (POST /_emulator/consent, else the first regular user), if any.
+  [[nodiscard]] const User* consenting_user() const;
+  // The consent step after the client and redirect URI are known good: validates scopes and the PKCE
+  // parameters, consents as the consenting user and stores a code bound to all of them. Returns the code.
+  std::variant<std::string, ConsentFailure> consent_code(const Application& app,
+                                                         const std::string& redirect_uri,
+                                                         std::vector<std::string> scopes,
+                                                         const std::optional<std::string>& challenge,
+                                                         const std::optional<std::string>& method);
+  // {"application", "scopes", "expires", "user"}: /oauth2/@me and the IPC AUTHENTICATE answer.
+  std::string authorization_json(const AccessGrant& grant, const User& user, const Application& app,
+                                 bool with_access_token);
+  // Fills in fresh tokens and the expiry, stores the grant.
+  const AccessGrant& issue_grant(AccessGrant grant, bool with_refresh_token);
+
+  // Provisional accounts, merging and bans (provisional_routes.cpp).
+  HttpResponse api_partner_token(const RouteContext& context);
+  HttpResponse api_partner_token_bot(const RouteContext& context);
+  HttpResponse api_partner_unmerge(const RouteContext& context);
+  HttpResponse api_partner_unmerge_bot(const RouteContext& context);
+  // Validates a {client_id, client_secret?, external_auth_type, external_auth_token} body.
+  std::variant<IdentityKey, HttpResponse> read_partner_token_request(const RouteContext& context);
+  // The identity an external token names; nullopt if it names none (a dead bot-issued token).
+  std::optional<IdentityKey> external_identity_key(const Application& app, const std::string& type,
+                                                   const std::string& token);
+  const User& create_provisional_user(std::optional<std::string> global_name, bool restricted);
+  ExternalIdentity& ensure_identity(const IdentityKey& key, std::optional<std::string> global_name);
+  HttpResponse partner_token_response(const ExternalIdentity& identity);
+  // Merges the identity's provisional account into `user`; the RFC 6749 error if it may not.
+  std::optional<HttpResponse> merge_identity(const IdentityKey& key, const User& user);
+  HttpResponse unmerge_identity(const IdentityKey& key);
+  // Returns the restricted provisional accounts created for the user's linked identities.
+  std::vector<std::string> ban_user(User& user, bool permanent);
+
+  // IPC (ipc_routes.cpp).
+  void ipc_handle_frame(std::uint64_t id, IpcFrame frame);
+  void ipc_handshake(std::uint64_t id, const rapidjson::Document& payload);
+  void ipc_command(std::uint64_t id, const rapidjson::Document& payload);
+  // Sends CLOSE {code, message} (unless code is 0), then closes and forgets the connection.
+  void ipc_close(std::uint64_t id, int code, std::string_view message);
+  void ipc_send_frame(std::uint64_t id, std::string_view payload);
+  // A command's answer: `data` (JSON text), or an ERROR with an RPC error code.
+  struct IpcReply {
+    std::string data = "null";
+    int error = 0;  // 0 = success
+    std::string message;
+  };
+  IpcReply ipc_authorize(const IpcConnection& connection, const rapidjson::Value* args);
+  IpcReply ipc_authenticate(const IpcConnection& connection, const rapidjson::Value* args);
+  IpcReply ipc_subscribe(IpcConnection& connection, const rapidjson::Value& payload, bool subscribe);
+  IpcReply ipc_set_activity(std::uint64_t id, IpcConnection& connection, const rapidjson::Value* args);
+  void ipc_forget_activity(std::uint64_t connection);
+  HttpResponse admin_ipc_status(const RouteContext& context);
+  HttpResponse admin_ipc_authorize_request(const RouteContext& context);
+  HttpResponse admin_ipc_drop(const RouteContext& context);
+  HttpResponse admin_ipc_restore(const RouteContext& context);
+  HttpResponse admin_ipc_close(const RouteContext& context);
+
+  // Relationships, users, DM channels and activity invites (social_routes.cpp).
+  // Whether user objects show the real premium_type to this app's token with these scopes.
+  [[nodiscard]] bool premium_visible(std::string_view app_id, const std::vector<std::string>& scopes) const;
+  [[nodiscard]] bool premium_visible(const Principal& principal) const;
+  [[nodiscard]] bool premium_visible(const GatewaySession& session) const;
+  HttpResponse api_get_user(const RouteContext& context);
+  HttpResponse api_list_relationships(const RouteContext& context);
+  HttpResponse api_add_relationship_by_username(const RouteContext& context);
+  std::optional<HttpResponse> user_named_in_body(const RouteContext& context, const User*& user);
+  HttpResponse api_put_relationship(const RouteContext& context);
+  HttpResponse api_delete_relationship(const RouteContext& context);
+  HttpResponse api_list_game_relationships(const RouteContext& context);
+  HttpResponse api_add_game_relationship_by_username(const RouteContext& context);
+  HttpResponse api_put_game_relationship(const RouteContext& context);
+  HttpResponse api_delete_game_relationship(const RouteContext& context);
+  HttpResponse api_create_dm_channel(const RouteContext& context);
+  HttpResponse api_create_message(const RouteContext& context);
+  HttpResponse api_activity_join(const RouteContext& context);
+  HttpResponse admin_set_user_profile(const RouteContext& context);
+  HttpResponse admin_set_spammer(const RouteContext& context);
+  HttpResponse admin_set_privileged_intents(const RouteContext& context);
+  HttpResponse admin_approve_premium(const RouteContext& context);
+  // The state machine behind PUT/POST: send a request, accept an incoming one, or block.
+  HttpResponse relationship_put(const User& user, const std::string& other_id, bool block);
+  HttpResponse relationship_delete(const User& user, const std::string& other_id);
+  HttpResponse game_relationship_put(const User& user, const std::string& app_id,
+                                     const std::string& other_id);
+  HttpResponse game_relationship_delete(const User& user, const std::string& app_id,
+                                        const std::string& other_id);
+  // Removes every game relationship between the two users (in all applications), with dispatches.
+  void remove_game_relationships_between(const std::string& user_id, const std::string& other_id);
+  // What `user_id` sees of `other_id` (platform relationship); nullopt if nothing.
+  void write_relationship_fields(JsonWriter& writer, const std::string& other_id, int type,
+                                 std::int64_t since_ms, bool show_premium) const;
+  [[nodiscard]] std::optional<std::string> relationship_json(const std::string& user_id,
+                                                             const std::string& other_id,
+                                                             bool show_premium = false) const;
+  [[nodiscard]] std::optional<std::string> game_relationship_json(const std::string& app_id,
+                                                                  const std::string& user_id,
+                                                                  const std::string& other_id,
+                                                                  bool show_premium = false) const;
+  // RELATIONSHIP_ADD/UPDATE with what `user_id` now sees of `other_id`, built per session (premium_type).
+  void dispatch_relationship(const std::string& user_id, const std::string& other_id, std::string_view type);
+  void dispatch_game_relationship_add(const std::string& app_id, const std::string& user_id,
+                                      const std::string& other_id);
+  void dispatch_game_relationship_remove(const std::string& app_id, const std::string& user_id,
+                                         const std::string& other_id);
+  // USER_UPDATE to the user and RELATIONSHIP_UPDATE to everyone with a relationship to them.
+  void dispatch_user_changed(const std::string& user_id);
+  // Each now sees the other's presence (after they became friends).
+  void exchange_presences(const std::string& user_id, const std::string& other_id);
+  [[nodiscard]] std::string message_json(const Message& message) const;
+  // The user's current activities with secrets (JSON texts), from the Gateway and the IPC stand-in.
+  [[nodiscard]] std::vector<std::string> current_activities(std::string_view user_id) const;
+  // READY's user_application_profiles: the user's external identities in this application.
+  [[nodiscard]] std::string user_application_profiles_json(const std::string& user_id,
+                                                           const std::string& app_id);
+  HttpResponse admin_ipc_activity_join(const RouteContext& context);
+
+  // Gateway (gateway_routes.cpp).
+  void gateway_close_connection(std::uint64_t id, int code, std::string_view reason);
+  void gateway_drop_connection(std::uint64_t id);
+  // Unbinds the connection from its session (op 7, op 9 true): later dispatches wait for a resume.
+  void gateway_detach(std::uint64_t id);
+  void gateway_end_session(const std::string& session_id);
+  void gateway_heartbeat(std::uint64_t id);
+  void gateway_identify(std::uint64_t id, const rapidjson::Value& d);
+  void gateway_resume(std::uint64_t id, const rapidjson::Value& d);
+  void gateway_presence_update(std::uint64_t id, const rapidjson::Value& d);
+  std::optional<Principal> gateway_authenticate(std::string_view token);
+  // Sequences, buffers and (if connected) sends one dispatch; returns its s (0 if no such session).
+  std::int64_t gateway_dispatch(const std::string& session_id, std::string_view type,
+                                std::string_view d_json);
+  // To every session of the user (live or resumable): (session id, s) of each.
+  std::vector<std::pair<std::string, std::int64_t>> gateway_dispatch_to_user(std::string_view user_id,
+                                                                             std::string_view type,
+                                                                             std::string_view d_json);
+  // To every session of the user, with d built per session (e.g. premium_type depends on its token).
+  void gateway_dispatch_each(std::string_view user_id, std::string_view type,
+                             const std::function<std::optional<std::string>(const GatewaySession&)>& d_json);
+  [[nodiscard]] bool gateway_user_online(std::string_view user_id) const;
+  // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible).
+  [[nodiscard]] std::optional<std::string> presence_update_json(std::string_view user_id) const;
+  // Tells the user's friends when what they see of the user's presence changed (always if `force`, then
+  // also the user's own sessions but `origin_session`).
+  void gateway_presence_changed(const std::string& user_id, bool force = false,
+                                const std::string& origin_session = {});
+  [[nodiscard]] std::string gateway_limits_json() const;
+  std::variant<std::vector<std::uint64_t>, HttpResponse> gateway_select(const RouteContext& context,
+                                                                        rapidjson::Document& body);
+  HttpResponse admin_make_friends(const RouteContext& context);
+  HttpResponse admin_gateway_sessions(const RouteContext& context);
+  HttpResponse admin_gateway_drop(const RouteContext& context);
+  HttpResponse admin_gateway_stall(const RouteContext& context);
+  HttpResponse admin_gateway_close(const RouteContext& context);
+  HttpResponse admin_gateway_reconnect(const RouteContext& context);
+  HttpResponse admin_gateway_invalidate(const RouteContext& context);
+  HttpResponse admin_gateway_heartbeat(const RouteContext& context);
+  HttpResponse admin_gateway_heartbeat_interval(const RouteContext& context);
+  HttpResponse admin_gateway_dispatch(const RouteContext& context);
+  HttpResponse admin_gateway_limits(const RouteContext& context);
+  HttpResponse admin_gateway_set_limits(const RouteContext& context);
+
+  // Guilds, channels and permissions (guild_routes.cpp).
+  HttpResponse api_get_current_user_guilds(const RouteContext& context);
+  HttpResponse api_get_guild_channels(const RouteContext& context);
+  HttpResponse admin_create_guild(const RouteContext& context);
+  HttpResponse admin_add_guild_member(const RouteContext& context);
+  HttpResponse admin_create_role(const RouteContext& context);
+  HttpResponse admin_create_channel(const RouteContext& context);
+  HttpResponse admin_update_channel(const RouteContext& context);
+  HttpResponse admin_delete_channel(const RouteContext& context);
+  // Whether the session gets channels it cannot view obfuscated (capability bit 15, or the date).
+  bool guild_obfuscates_for(const GatewaySession& session);
+  // READY's `guilds` (a JSON array) for the session.
+  std::string guild_ready_json(const GatewaySession& session);
+  // GUILD_CREATE's d for a bot's session: the whole guild (every member the platform's guild object has; the
+  // emulator's guilds have no emoji, stickers, voice states or scheduled events), its channels, and its
+  // members (all of them with the GUILD_MEMBERS intent, else the bot's own).
+  std::string guild_create_json(const Guild& guild, const GatewaySession& session) const;
+  // CHANNEL_CREATE|UPDATE|DELETE to every session of the guild's members, obfuscated per session.
+  void guild_channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
+  // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
+  void gateway_request_guild_members(std::uint64_t id, const rapidjson::Value& d);
+
+  // ---- Lobbies (lobby_routes.cpp) ----
+  // Whether the member has a live Gateway connection identified with a token of the lobby's application.
+  [[nodiscard]] bool lobby_member_connected(const Lobby& lobby, const std::string& user_id) const;
+  // One dispatch to every session (live or resumable) of the lobby's members in the lobby's application.
+  void lobby_dispatch(const Lobby& lobby, std::string_view type, std::string_view d_json);
+  // The same to one user's sessions of the lobby's application (member or not: a leaver gets LOBBY_DELETE).
+  void lobby_dispatch_to_user(const Lobby& lobby, const std::string& user_id, std::string_view type,
+                              std::string_view d_json);
+  // The lobby object; members carry `user` when `with_users` (Gateway payloads).
+  [[nodiscard]] std::string lobby_json(const Lobby& lobby, bool with_users) const;
+  [[nodiscard]] std::string lobby_member_json(const Lobby& lobby, const LobbyMember& member,
+                                              bool with_users) const;
+  // READY's `lobbies` (a JSON array) for the session.
+  [[nodiscard]] std::string lobby_ready_json(const GatewaySession& session) const;
+  // Gateway hook: the user's live connection in the application may have changed (identify, resume, drop,
+  // close, session end). Sends LOBBY_MEMBER_CONNECT|DISCONNECT when it did and starts idle timers.
+  void lobby_connection_changed(const std::string& user_id, const std::string& app_id);
+  // Deletes the lobbies none of whose members has been connected for their idle timeout (fake clock).
+  void lobby_sweep_idle();
+  [[nodiscard]] bool lobby_any_connected(const Lobby& lobby) const;
+  // Adds or updates a member with dispatches: LOBBY_CREATE to a new member, LOBBY_MEMBER_ADD to the
+  // others; LOBBY_MEMBER_UPDATE to everyone for an existing one.
+  void lobby_upsert_member(Lobby& lobby, LobbyMember member);
+  // Removes a member: LOBBY_DELETE {reason: "removed"} to them, LOBBY_MEMBER_REMOVE to the others.
+  void lobby_remove_member(Lobby& lobby, const std::string& user_id);
+  // LOBBY_DELETE {reason} to the members, then forgets the lobby.
+  void lobby_delete(const std::string& lobby_id, std::string_view reason);
+  // A single-use invite to the linked channel's guild for the user, valid one hour.
+  HttpResponse lobby_create_invite(const Lobby& lobby, const std::string& user_id);
+  HttpResponse api_create_or_join_lobby(const RouteContext& context);
+  HttpResponse api_leave_lobby(const RouteContext& context);
+  HttpResponse api_link_lobby_channel(const RouteContext& context);
+  HttpResponse api_lobby_invite_self(const RouteContext& context);
+  HttpResponse api_lobby_invite_user(const RouteContext& context);
+  HttpResponse api_accept_invite(const RouteContext& context);
+  HttpResponse api_create_lobby(const RouteContext& context);
+  HttpResponse api_get_lobby(const RouteContext& context);
+  HttpResponse api_patch_lobby(const RouteContext& context);
+  HttpResponse api_delete_lobby(const RouteContext& context);
+  HttpResponse api_put_lobby_member(const RouteContext& context);
+  HttpResponse api_delete_lobby_member(const RouteContext& context);
+  HttpResponse api_bulk_lobby_members(const RouteContext& context);
+  HttpResponse admin_lobbies(const RouteContext& context);
+  HttpResponse admin_delete_lobby_message(const RouteContext& context);
+  // READY's and lobby objects' `voice_states` (a JSON array): who is in the lobby's call.
+  [[nodiscard]] std::string lobby_voice_states_json(const Lobby& lobby) const;
+
+  // ---- Lobby calls and the voice gateway (voice_gateway_routes.cpp) ----
+ public:
+  // The media relay: the UDP front end feeds it datagrams and gives it a MediaSink.
+  [[nodiscard]] ForwardingUnit& forwarding_unit() noexcept { return forwarding_unit_; }
+  // The forwarding unit's UDP port, as voice Ready announces it.
+  void set_voice_udp_port(std::uint16_t port) noexcept { voice_udp_port_ = port; }
+  // A freshly accepted WebSocket at `target` ("/voice/?v=8"): sends Hello, or closes it with 4012 (v 4..7).
+  // The server refuses other versions before the upgrade (voice_gateway_version). Returns the connection id.
+  std::uint64_t voice_opened(VoiceGatewayPeer& peer, std::string_view target);
+  // One complete WebSocket message (`text` false for a binary frame).
+  void voice_received(std::uint64_t connection, std::string_view message, bool text);
+  // The peer is gone. A no-op for connections the service closed or dropped.
+  void voice_disconnected(std::uint64_t connection, std::optional<int> close_code);
+  // Called from gateway_tick: closes voice connections without heartbeats (4009) and ends sessions past
+  // their resume window.
+  void voice_tick();
+  [[nodiscard]] std::size_t voice_connection_count() const noexcept { return voice_.connections.size(); }
+
+ private:
+  void register_voice_routes();
+  // Main Gateway op 4 (lobby calls).
+  void gateway_voice_state_update(std::uint64_t id, const rapidjson::Value& d);
+  // LOBBY_VOICE_STATE_UPDATE for the state to the lobby's members (channel_id null unless `in_call`).
+  void voice_dispatch_state(const Lobby& lobby, const VoiceState& state, bool in_call);
+  // Ends the user's voice state in the lobby's call: its voice session ends (close 4014, op 13 to the
+  // others) and the members get channel_id null. A no-op if the user is not in the call.
+  void voice_end_state(const std::string& lobby_id, const std::string& user_id);
+  // LOBBY_VOICE_SERVER_UPDATE with the state's token to its Gateway session.
+  void voice_dispatch_server(const VoiceState& state);
+  void voice_end_lobby(const std::string& lobby_id);
+  void voice_end_gateway_session(const std::string& session_id);
+  // Forgets a voice session: its live connection is closed with `close_code`, the forwarding unit drops it
+  // and the rest of the call gets op 13. Its voice state (if any) stays.
+  void voice_end_session(const std::string& voice_session, int close_code);
+  // Sequences, buffers and (if connected) sends one server message; returns its seq (0 if no such session).
+  std::int64_t voice_send(const std::string& voice_session, int opcode, std::string_view d_json);
+  void voice_send_to_others(const VoiceSession& from, int opcode, std::string_view d_json);
+  // Closes a connection; codes other than 4015 and those below 4000 end its session and voice state.
+  void voice_close_connection(std::uint64_t id, int code, std::string_view reason);
+  void voice_drop_connection(std::uint64_t id);
+  void voice_heartbeat(std::uint64_t id, const rapidjson::Value& d);
+  void voice_identify(std::uint64_t id, const rapidjson::Value& d);
+  void voice_resume(std::uint64_t id, const rapidjson::Value& d);
+  void voice_select_protocol(std::uint64_t id, const rapidjson::Value& d);
+  void voice_speaking(std::uint64_t id, const rapidjson::Value& d);
+  // DAVE (voice_dave_routes.cpp): the client's binary opcodes 26 and 28, and its text opcodes 23 and 31.
+  void voice_dave_binary(std::uint64_t id, std::string_view message);
+  void voice_dave_transition(std::uint64_t id, int opcode, const rapidjson::Value& d);
+  [[nodiscard]] bool voice_e2ee_required();
+  DaveCall& voice_dave_call(const std::string& lobby_id);
+  // Sends what the lobby's DAVE call has to say, and forgets the call once it has no member.
+  void voice_dave_flush(const std::string& lobby_id);
+  void voice_dave_leave(const VoiceSession& session);
+  // A binary server message: `u16 BE seq | u8 opcode | payload`, sequenced and buffered like the others.
+  std::int64_t voice_send_binary(const std::string& voice_session, int opcode, std::string_view payload);
+  // Gives the session's next seq to `make`, sends the frame it makes on the live connection (if any) and
+  // keeps it for resume; returns the seq (0 for an unknown session).
+  std::int64_t voice_send_sequenced(const std::string& voice_session,
+                                    const std::function<VoiceSession::Sent(std::int64_t)>& make);
+  HttpResponse admin_voice_calls(const RouteContext& context);
+  HttpResponse admin_voice_dave(const RouteContext& context);
+  static std::string speaking_json(const VoiceSession& session);
+  [[nodiscard]] std::string voice_settings_json() const;
+  // The optional "user_id" of an admin voice request's body.
+  std::variant<std::optional<std::string>, HttpResponse> voice_target_user(const RouteContext& context,
+                                                                           rapidjson::Document& body);
+  std::variant<std::vector<std::uint64_t>, HttpResponse> voice_select(const RouteContext& context,
+                                                                      rapidjson::Document& body);
+  HttpResponse admin_voice_sessions(const RouteContext& context);
+  HttpResponse admin_voice_get_settings(const RouteContext& context);
+  HttpResponse admin_voice_settings(const RouteContext& context);
+  HttpResponse admin_voice_drop(const RouteContext& context);
+  HttpResponse admin_voice_close(const RouteContext& context);
+  HttpResponse admin_voice_move(const RouteContext& context);
+
+  // ---- Lobby messages, DMs, social rate limits (message_routes.cpp) ----
+ public:
+  // --no-social-rate-limits (and POST /_emulator/social-rate-limits).
+  void set_social_rate_limits_enabled(bool enabled) { social_limits_.set_enabled(enabled); }
+
+ private:
+  // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
+  struct MessageInput {
+    std::optional<std::string> content;
+    std::map<std::string, std::string> metadata;
+    std::optional<std::string> nonce;
+    bool nonce_is_number = false;
+    bool enforce_nonce = false;
+  };
+  // Reads metadata, nonce and enforce_nonce into `input` (content is read by the caller: DMs with an
+  // activity may have none), recording field errors.
+  void read_message_extras(const rapidjson::Value& body, MessageInput& input, FieldErrors& errors);
+  // The earlier message when `input` asks for the nonce dedupe and one matches.
+  std::optional<Message> nonce_duplicate(const std::string& channel_id, const std::string& author_id,
+                                         const MessageInput& input);
+  // Counts one use of a Social SDK development limit; the 429 to answer when over it.
+  std::optional<HttpResponse> take_social_limit(const std::string& app_id, SocialLimit category);
+  // The DM rule: nullopt if `user_id` may not DM `other_id` (50007), else whether it is ephemeral.
+  std::optional<bool> dm_allowed(const std::string& user_id, const std::string& other_id,
+                                 const std::string& channel_id, const std::string& app_id) const;
+  [[nodiscard]] std::string lobby_message_json(const Message& message) const;
+  void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
+  HttpResponse api_create_lobby_message(const RouteContext& context);
+  HttpResponse api_get_lobby_messages(const RouteContext& context);
+  HttpResponse api_put_lobby_message_moderation(const RouteContext& context);
+  HttpResponse api_get_dm_messages(const RouteContext& context);
+  HttpResponse api_edit_dm_message(const RouteContext& context);
+  HttpResponse api_delete_dm_message(const RouteContext& context);
+  HttpResponse api_message_summaries(const RouteContext& context);
+  HttpResponse api_put_dm_message_moderation(const RouteContext& context);
+  HttpResponse admin_get_social_rate_limits(const RouteContext& context);
+  HttpResponse admin_set_social_rate_limits(const RouteContext& context);
+  [[nodiscard]] std::string social_rate_limits_json() const;
+
+  FakeClock& clock_;
+  ServiceEndpoints endpoints_;
+  SnowflakeGenerator snowflakes_;
+  EmulatorState state_;
+  FaultInjector faults_;
+  RateLimiter rate_limiter_;
+  Router api_router_;
+  Router admin_router_;
+  Router web_router_;  // the platform's web pages at the root (/oauth2/authorize)
+  std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
+  uint64_t connections_accepted_ = 0;
+  IpcListenerControl* ipc_listener_ = nullptr;
+  std::map<std::uint64_t, IpcConnection> ipc_connections_;
+  std::uint64_t next_ipc_connection_ = 1;
+  std::uint64_t ipc_handshakes_ = 0;  // successful handshakes since start (GET /_emulator/ipc)
+  GatewaySettings gateway_settings_;
+  std::map<std::uint64_t, GatewayConnection> gateway_connections_;
+  std::uint64_t next_gateway_connection_ = 1;
+  std::map<std::string, GatewaySession> gateway_sessions_;
+  std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
+  // The application's Identifies still in the budget's window at `now` (older ones forgotten).
+  std::deque<std::int64_t>& identify_starts(const std::string& app_id, std::int64_t now);
+  std::map<std::string, Presence> presences_;              // by user id
+  std::map<std::string, std::string> last_presence_sent_;  // by user id: friends' last view
+  // IPC connections whose SET_ACTIVITY is part of a user's presence: connection id -> user id (the desktop
+  // client's logged-in user when it was set).
+  std::map<std::uint64_t, std::string> ipc_activity_users_;
+  LobbyState lobbies_;
+  // Set while the admin API injects an arbitrary dispatch: the dispatch observer sees only the emulator's
+  // own.
+  bool injecting_dispatch_ = false;
+  VoiceRegistry voice_;
+  ForwardingUnit forwarding_unit_;
+  std::uint16_t voice_udp_port_ = 0;
+  SocialRateLimits social_limits_;
+};
+
+// A 429 in the platform's shape: body {message, retry_after, global}, Retry-After and X-RateLimit-Scope
+// ("global" when global, else `scope`: "user", or "shared" for the Social SDK development limits).
+HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope = "user");
+// Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).
+bool guild_in_shard(const GatewaySession& session, std::string_view guild_id);
+// Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
+// `pii`: the user's own object (GET/PATCH /users/@me), with the fields the platform shows only to its owner.
+std::string user_json(const User& user, bool show_premium = false, bool pii = false);
+// A user the emulator no longer has (a message's author, a relationship's other side), in the full user shape
+// the platform gives deleted accounts.
+std::string deleted_user_json(std::string_view id);
+// The members every application object of the API has (the published ApplicationResponse's required ones plus
+// the bot flags), written into an object the caller has started: /oauth2/@me's application, the start of
+// /applications/@me.
+void write_application_members(JsonWriter& writer, const Application& app);
+// What the platform adds to an activity a client sets (Gateway op 3, Identify's presence, IPC SET_ACTIVITY):
+// the application it belongs to (the session's, whatever the client claimed), its name when the client gave
+// none (the application's), an id and created_at (the fake clock, ms).
+void stamp_activity(rapidjson::Value& activity, rapidjson::Document::AllocatorType& allocator,
+                    const Application* app, std::string_view app_id, std::size_t index, std::int64_t now_ms);
+// Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
+// (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
+bool redirect_uri_allowed(const Application& app, std::string_view uri);
+// The OAuth2 token response: {access_token, token_type, expires_in, refresh_token?, scope, id_token?}.
+std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token = std::nullopt);
+
+}  // namespace platformpp::emulator
