@@ -1,5 +1,9 @@
 // OAuth2: the headless consent page /oauth2/authorize (web root), the token and revoke endpoints and
-// /oauth2/@me under /api/v10. Token endpoints answer RFC 6749 error bodies, not the platform's error shape.
+// /oauth2/@me under /api/v10, the bot's application (/applications/@me), and the consent (POST
+// /_emulator/consent, GET /_emulator/authorize). Token endpoints answer RFC 6749 error bodies, not the
+// platform's error shape.
+#include "auth/auth_module.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -10,14 +14,53 @@
 #include "auth/scopes.hpp"
 #include "core/api_error.hpp"
 #include "core/json.hpp"
+#include "core/json_body.hpp"
 #include "core/random_token.hpp"
-#include "service/emulator_service.hpp"
+#include "core/user_json.hpp"
 
 namespace platformpp::emulator {
 
 namespace {
 
 namespace oe = oauth_error_code;
+
+void write_optional_string(JsonWriter& writer, const std::optional<std::string>& value) {
+  if (value) {
+    write_string(writer, *value);
+  } else {
+    writer.Null();
+  }
+}
+
+// The members every application object of the API has (the published ApplicationResponse's required ones plus
+// the bot flags), written into an object the caller has started: /oauth2/@me's application, the start of
+// /applications/@me.
+void write_application_members(JsonWriter& writer, const Application& app) {
+  writer.Key("id");
+  write_string(writer, app.id);
+  writer.Key("name");
+  write_string(writer, app.name);
+  writer.Key("icon");
+  writer.Null();
+  writer.Key("description");
+  writer.String("");
+  writer.Key("type");
+  writer.Null();
+  writer.Key("bot_public");
+  writer.Bool(false);
+  writer.Key("bot_require_code_grant");
+  writer.Bool(false);
+  writer.Key("verify_key");
+  write_string(writer, app.verify_key);
+  // GATEWAY_PRESENCE, GATEWAY_GUILD_MEMBERS, GATEWAY_MESSAGE_CONTENT for the privileged intents enabled.
+  const std::uint64_t flags = (app.intent_presences ? std::uint64_t{1} << 12 : 0) |
+                              (app.intent_guild_members ? std::uint64_t{1} << 14 : 0) |
+                              (app.intent_message_content ? std::uint64_t{1} << 18 : 0);
+  writer.Key("flags");
+  writer.Uint64(flags);
+  writer.Key("flags_new");
+  write_string(writer, std::to_string(flags));
+}
 
 constexpr const char* kRefreshDeprecated =
     "The refresh_token grant is deprecated for provisional accounts: re-authenticate with the identity "
@@ -122,7 +165,16 @@ std::string token_json(const AccessGrant& grant, std::optional<std::string_view>
   });
 }
 
-void EmulatorService::register_oauth_routes() {
+AuthModule::AuthModule(ServiceContext& context) : FeatureModule(context) {
+  register_oauth_routes();
+  register_provisional_routes();
+}
+
+void AuthModule::register_oauth_routes() {
+  api_router_.add("GET", "/applications/@me",
+                  [this](const RouteContext& c) { return api_get_my_application(c); });
+  api_router_.add("GET", "/oauth2/applications/@me",
+                  [this](const RouteContext& c) { return api_get_my_application(c); });
   web_router_.add("GET", "/oauth2/authorize", [this](const RouteContext& c) { return web_authorize(c); });
   admin_router_.add("GET", "/authorize", [this](const RouteContext& c) { return admin_authorize(c); });
   admin_router_.add("POST", "/consent", [this](const RouteContext& c) { return admin_set_consent(c); });
@@ -133,14 +185,14 @@ void EmulatorService::register_oauth_routes() {
                   [this](const RouteContext& c) { return api_oauth_current_authorization(c); });
 }
 
-const AccessGrant& EmulatorService::issue_grant(AccessGrant grant, bool with_refresh_token) {
+const AccessGrant& AuthModule::issue_grant(AccessGrant grant, bool with_refresh_token) {
   grant.access_token = random_token(32);
   grant.refresh_token = with_refresh_token ? random_token(32) : std::string();
   grant.expires_at_ms = clock_.now_ms() + kAccessTokenLifetimeS * 1000;
   return state_.add_grant(std::move(grant));
 }
 
-EmulatorService::AuthorizeOutcome EmulatorService::authorize(const HttpRequest& request) {
+AuthModule::AuthorizeOutcome AuthModule::authorize(const HttpRequest& request) {
   AuthorizeOutcome outcome;
   const auto query = FormFields::parse(query_of(request));
   if (!query) {
@@ -201,12 +253,12 @@ EmulatorService::AuthorizeOutcome EmulatorService::authorize(const HttpRequest& 
   return redirect_error(oe::kInvalidRequest, std::move(failure.description));
 }
 
-const User* EmulatorService::consenting_user() const {
+const User* AuthModule::consenting_user() const {
   const auto& id = state_.consent.user_id ? state_.consent.user_id : state_.first_regular_user_id();
   return id ? state_.find_user(*id) : nullptr;
 }
 
-std::variant<std::string, EmulatorService::ConsentFailure> EmulatorService::consent_code(
+std::variant<std::string, AuthModule::ConsentFailure> AuthModule::consent_code(
     const Application& app, const std::string& redirect_uri, std::vector<std::string> scopes,
     const std::optional<std::string>& challenge, const std::optional<std::string>& method) {
   using Kind = ConsentFailure::Kind;
@@ -244,7 +296,7 @@ std::variant<std::string, EmulatorService::ConsentFailure> EmulatorService::cons
   return code_value;
 }
 
-HttpResponse EmulatorService::web_authorize(const RouteContext& context) {
+HttpResponse AuthModule::web_authorize(const RouteContext& context) {
   auto outcome = authorize(context.request);
   if (!outcome.location) return outcome.error;
   auto response = HttpResponse::empty(302);
@@ -253,7 +305,7 @@ HttpResponse EmulatorService::web_authorize(const RouteContext& context) {
   return response;
 }
 
-HttpResponse EmulatorService::admin_authorize(const RouteContext& context) {
+HttpResponse AuthModule::admin_authorize(const RouteContext& context) {
   auto outcome = authorize(context.request);
   if (!outcome.location) return outcome.error;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
@@ -264,8 +316,8 @@ HttpResponse EmulatorService::admin_authorize(const RouteContext& context) {
                             }));
 }
 
-std::variant<EmulatorService::ClientAuth, HttpResponse> EmulatorService::authenticate_client(
-    const HttpRequest& request, const FormFields& form) {
+std::variant<AuthModule::ClientAuth, HttpResponse> AuthModule::authenticate_client(const HttpRequest& request,
+                                                                                   const FormFields& form) {
   auto client_id = form.get("client_id");
   auto secret = form.get("client_secret");
   if (const auto header = request.header("Authorization")) {
@@ -297,7 +349,7 @@ std::variant<EmulatorService::ClientAuth, HttpResponse> EmulatorService::authent
   return ClientAuth{app, false};
 }
 
-HttpResponse EmulatorService::api_oauth_token(const RouteContext& context) {
+HttpResponse AuthModule::api_oauth_token(const RouteContext& context) {
   auto form = read_form(context.request);
   if (auto* error = std::get_if<HttpResponse>(&form)) return std::move(*error);
   const auto& fields = std::get<FormFields>(form);
@@ -314,7 +366,7 @@ HttpResponse EmulatorService::api_oauth_token(const RouteContext& context) {
   return oauth_error(oe::kUnsupportedGrantType, "Unsupported grant_type " + *grant_type + ".");
 }
 
-HttpResponse EmulatorService::grant_authorization_code(const FormFields& form, const ClientAuth& client) {
+HttpResponse AuthModule::grant_authorization_code(const FormFields& form, const ClientAuth& client) {
   const auto code_value = form.get("code");
   if (!code_value) return oauth_error(oe::kInvalidRequest, "code is required.");
   const auto redirect_uri = form.get("redirect_uri");
@@ -373,7 +425,7 @@ HttpResponse EmulatorService::grant_authorization_code(const FormFields& form, c
   return HttpResponse::json(200, token_json(issue_grant(std::move(grant), true)));
 }
 
-HttpResponse EmulatorService::grant_refresh_token(const FormFields& form, const ClientAuth& client) {
+HttpResponse AuthModule::grant_refresh_token(const FormFields& form, const ClientAuth& client) {
   const auto refresh_token = form.get("refresh_token");
   if (!refresh_token) return oauth_error(oe::kInvalidRequest, "refresh_token is required.");
   const AccessGrant* old = state_.find_grant_by_refresh_token(*refresh_token);
@@ -396,7 +448,7 @@ HttpResponse EmulatorService::grant_refresh_token(const FormFields& form, const 
   return HttpResponse::json(200, token_json(issue_grant(std::move(grant), true)));
 }
 
-HttpResponse EmulatorService::grant_client_credentials(const FormFields& form, const ClientAuth& client) {
+HttpResponse AuthModule::grant_client_credentials(const FormFields& form, const ClientAuth& client) {
   if (!client.confidential) {
     return oauth_error(oe::kInvalidClient, "client_credentials needs the client secret (HTTP Basic).");
   }
@@ -410,7 +462,7 @@ HttpResponse EmulatorService::grant_client_credentials(const FormFields& form, c
 
 // RFC 8693 token exchange, our wire format for publisher parent/child applications (the platform does not
 // document one): a parent application's user access token buys the same user a token of a child application.
-HttpResponse EmulatorService::grant_token_exchange(const FormFields& form, const ClientAuth& client) {
+HttpResponse AuthModule::grant_token_exchange(const FormFields& form, const ClientAuth& client) {
   const auto subject_token = form.get("subject_token");
   if (!subject_token || subject_token->empty())
     return oauth_error(oe::kInvalidRequest, "subject_token is required.");
@@ -452,7 +504,7 @@ HttpResponse EmulatorService::grant_token_exchange(const FormFields& form, const
   return HttpResponse::json(200, std::move(body));
 }
 
-HttpResponse EmulatorService::api_oauth_revoke(const RouteContext& context) {
+HttpResponse AuthModule::api_oauth_revoke(const RouteContext& context) {
   auto form = read_form(context.request);
   if (auto* error = std::get_if<HttpResponse>(&form)) return std::move(*error);
   const auto& fields = std::get<FormFields>(form);
@@ -468,7 +520,7 @@ HttpResponse EmulatorService::api_oauth_revoke(const RouteContext& context) {
   return HttpResponse::json(200, "{}");
 }
 
-HttpResponse EmulatorService::api_oauth_current_authorization(const RouteContext& context) {
+HttpResponse AuthModule::api_oauth_current_authorization(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal || principal->grant == nullptr || principal->application == nullptr)
     return status_error(401);
@@ -476,8 +528,8 @@ HttpResponse EmulatorService::api_oauth_current_authorization(const RouteContext
       200, authorization_json(*principal->grant, *principal->user, *principal->application, false));
 }
 
-std::string EmulatorService::authorization_json(const AccessGrant& grant, const User& user,
-                                                const Application& app, bool with_access_token) {
+std::string AuthModule::authorization_json(const AccessGrant& grant, const User& user, const Application& app,
+                                           bool with_access_token) {
   const auto user_text = user_json(user, premium_visible(grant.app_id, grant.scopes));
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -500,6 +552,79 @@ std::string EmulatorService::authorization_json(const AccessGrant& grant, const 
     }
     writer.EndObject();
   });
+}
+
+// ---- applications ----------------------------------------------------------------------------------------
+
+HttpResponse AuthModule::api_get_my_application(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal || principal->grant != nullptr) return status_error(401);
+  const auto& app = *principal->application;
+  const auto bot = user_json(*principal->user);
+  const auto authorized = state_.authorized_user_count(app.id);
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              write_application_members(writer, app);
+                              writer.Key("bot");
+                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
+                              writer.Key("redirect_uris");
+                              writer.StartArray();
+                              for (const auto& uri : app.redirect_uris)
+                                write_string(writer, uri);
+                              writer.EndArray();
+                              writer.Key("interactions_endpoint_url");
+                              writer.Null();
+                              writer.Key("role_connections_verification_url");
+                              writer.Null();
+                              // The emulator has no developer accounts: the bot user stands for the owner.
+                              writer.Key("owner");
+                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
+                              writer.Key("approximate_guild_count");
+                              writer.Int(0);
+                              writer.Key("approximate_user_install_count");
+                              writer.Int(0);
+                              writer.Key("approximate_user_authorization_count");
+                              writer.Uint64(authorized);
+                              writer.Key("explicit_content_filter");
+                              writer.Int(0);
+                              writer.Key("team");
+                              writer.Null();
+                              writer.Key("eligible_oauth2_scopes");
+                              writer.StartArray();
+                              writer.EndArray();
+                              writer.EndObject();
+                            }));
+}
+
+// ---- admin: consent --------------------------------------------------------------------------------------
+
+HttpResponse AuthModule::admin_set_consent(const RouteContext& context) {
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  auto user_id = fields.string("user_id", false);
+  const auto deny = fields.boolean("deny", false);
+  if (!errors.empty()) return invalid_form_body(errors);
+  if (user_id) {
+    const User* user = state_.find_user(*user_id);
+    if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+    if (user->bot || user->provisional) {
+      fields.add_issue("user_id", {"USER_NOT_REGULAR", "Bots and provisional accounts cannot consent."});
+      return invalid_form_body(errors);
+    }
+    state_.consent.user_id = std::move(user_id);
+  }
+  state_.consent.deny = deny.value_or(false);
+  const auto effective = state_.consent.user_id ? state_.consent.user_id : state_.first_regular_user_id();
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("user_id");
+                              write_optional_string(writer, effective);
+                              writer.Key("deny");
+                              writer.Bool(state_.consent.deny);
+                              writer.EndObject();
+                            }));
 }
 
 }  // namespace platformpp::emulator

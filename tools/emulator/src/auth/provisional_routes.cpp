@@ -1,6 +1,9 @@
 // Provisional accounts (protocols.md section 2): external identities exchanged for platform tokens under
 // /api/v10/partner-sdk, their merge into a platform user (the token endpoint's authorization_code grant with
-// external_auth_type/external_auth_token), unmerge, and what a ban does to linked identities.
+// external_auth_type/external_auth_token), unmerge, bans (POST/DELETE /_emulator/users/{id}/ban) and what
+// they do to linked identities, and the admin route that maps external tokens to accounts.
+#include "auth/auth_module.hpp"
+
 #include "auth/external_auth.hpp"
 #include "auth/oauth_error.hpp"
 #include "core/api_error.hpp"
@@ -8,7 +11,6 @@
 #include "core/json_body.hpp"
 #include "core/random_token.hpp"
 #include "core/validation.hpp"
-#include "service/emulator_service.hpp"
 
 namespace platformpp::emulator {
 
@@ -49,7 +51,13 @@ FieldIssue unknown_type_issue(const std::string& type) {
 
 }  // namespace
 
-void EmulatorService::register_provisional_routes() {
+void AuthModule::register_provisional_routes() {
+  admin_router_.add("POST", "/users/{user_id}/ban",
+                    [this](const RouteContext& c) { return admin_ban_user(c); });
+  admin_router_.add("DELETE", "/users/{user_id}/ban",
+                    [this](const RouteContext& c) { return admin_unban_user(c); });
+  admin_router_.add("POST", "/external-identities",
+                    [this](const RouteContext& c) { return admin_map_external_identity(c); });
   api_router_.add("POST", "/partner-sdk/token",
                   [this](const RouteContext& c) { return api_partner_token(c); });
   api_router_.add("POST", "/partner-sdk/token/bot",
@@ -60,8 +68,7 @@ void EmulatorService::register_provisional_routes() {
                   [this](const RouteContext& c) { return api_partner_unmerge_bot(c); });
 }
 
-const User& EmulatorService::create_provisional_user(std::optional<std::string> global_name,
-                                                     bool restricted) {
+const User& AuthModule::create_provisional_user(std::optional<std::string> global_name, bool restricted) {
   User user;
   user.id = snowflakes_.next_string();
   user.username = state_.next_provisional_username();
@@ -71,16 +78,15 @@ const User& EmulatorService::create_provisional_user(std::optional<std::string> 
   return state_.add_user(std::move(user));
 }
 
-ExternalIdentity& EmulatorService::ensure_identity(const IdentityKey& key,
-                                                   std::optional<std::string> global_name) {
+ExternalIdentity& AuthModule::ensure_identity(const IdentityKey& key,
+                                              std::optional<std::string> global_name) {
   if (auto* existing = state_.find_identity(key)) return *existing;
   const auto& user = create_provisional_user(std::move(global_name), false);
   return state_.upsert_identity({key, user.id, false, std::nullopt});
 }
 
-std::optional<IdentityKey> EmulatorService::external_identity_key(const Application& app,
-                                                                  const std::string& type,
-                                                                  const std::string& token) {
+std::optional<IdentityKey> AuthModule::external_identity_key(const Application& app, const std::string& type,
+                                                             const std::string& token) {
   if (type == kBotIssuedAuthType) {
     const AccessGrant* grant = state_.find_grant_by_access_token(token);
     if (grant == nullptr || clock_.now_ms() >= grant->expires_at_ms || grant->app_id != app.id ||
@@ -92,7 +98,7 @@ std::optional<IdentityKey> EmulatorService::external_identity_key(const Applicat
   return IdentityKey{app.id, type, state_.external_user_id_for(type, token)};
 }
 
-HttpResponse EmulatorService::partner_token_response(const ExternalIdentity& identity) {
+HttpResponse AuthModule::partner_token_response(const ExternalIdentity& identity) {
   // OIDC answers carry a refresh token the refresh grant then refuses (deprecated: re-authenticate instead).
   const bool oidc = identity.key.type == kOidcAuthType;
   AccessGrant grant;
@@ -106,8 +112,7 @@ HttpResponse EmulatorService::partner_token_response(const ExternalIdentity& ide
       200, token_json(stored, make_id_token(stored.user_id, stored.app_id, clock_.now_ms())));
 }
 
-std::variant<IdentityKey, HttpResponse> EmulatorService::read_partner_token_request(
-    const RouteContext& context) {
+std::variant<IdentityKey, HttpResponse> AuthModule::read_partner_token_request(const RouteContext& context) {
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -129,14 +134,14 @@ std::variant<IdentityKey, HttpResponse> EmulatorService::read_partner_token_requ
   return std::move(*key);
 }
 
-HttpResponse EmulatorService::api_partner_token(const RouteContext& context) {
+HttpResponse AuthModule::api_partner_token(const RouteContext& context) {
   auto request = read_partner_token_request(context);
   if (auto* error = std::get_if<HttpResponse>(&request)) return std::move(*error);
   // First exchange creates the provisional account; later ones reach the same account (or the merged user).
   return partner_token_response(ensure_identity(std::get<IdentityKey>(request), std::nullopt));
 }
 
-HttpResponse EmulatorService::api_partner_token_bot(const RouteContext& context) {
+HttpResponse AuthModule::api_partner_token_bot(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal || principal->grant != nullptr) return status_error(401);  // Bot tokens only
   rapidjson::Document body;
@@ -158,13 +163,13 @@ HttpResponse EmulatorService::api_partner_token_bot(const RouteContext& context)
   return partner_token_response(ensure_identity(key, std::move(global_name)));
 }
 
-HttpResponse EmulatorService::api_partner_unmerge(const RouteContext& context) {
+HttpResponse AuthModule::api_partner_unmerge(const RouteContext& context) {
   auto request = read_partner_token_request(context);
   if (auto* error = std::get_if<HttpResponse>(&request)) return std::move(*error);
   return unmerge_identity(std::get<IdentityKey>(request));
 }
 
-HttpResponse EmulatorService::api_partner_unmerge_bot(const RouteContext& context) {
+HttpResponse AuthModule::api_partner_unmerge_bot(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal || principal->grant != nullptr) return status_error(401);
   rapidjson::Document body;
@@ -177,7 +182,7 @@ HttpResponse EmulatorService::api_partner_unmerge_bot(const RouteContext& contex
       {principal->application->id, std::string(kBotIssuedAuthType), std::move(*external_user_id)});
 }
 
-std::optional<HttpResponse> EmulatorService::merge_identity(const IdentityKey& key, const User& user) {
+std::optional<HttpResponse> AuthModule::merge_identity(const IdentityKey& key, const User& user) {
   namespace oe = oauth_error_code;
   if (user.ban) {
     return oauth_error(oe::kInvalidGrant,
@@ -207,7 +212,7 @@ std::optional<HttpResponse> EmulatorService::merge_identity(const IdentityKey& k
   return std::nullopt;
 }
 
-HttpResponse EmulatorService::unmerge_identity(const IdentityKey& key) {
+HttpResponse AuthModule::unmerge_identity(const IdentityKey& key) {
   ExternalIdentity* identity = state_.find_identity(key);
   if (identity == nullptr || !identity->merged) {
     return error_response(400, error_code::kNotMerged,
@@ -220,7 +225,7 @@ HttpResponse EmulatorService::unmerge_identity(const IdentityKey& key) {
   return HttpResponse::empty(204);
 }
 
-std::vector<std::string> EmulatorService::ban_user(User& user, bool permanent) {
+std::vector<std::string> AuthModule::ban_user(User& user, bool permanent) {
   user.ban = Ban{permanent || (user.ban && user.ban->permanent)};
   state_.revoke_user_grants(user.id);
   // Linked game accounts are severed: each identity gets a restricted provisional account of its own.
@@ -233,6 +238,71 @@ std::vector<std::string> EmulatorService::ban_user(User& user, bool permanent) {
     restricted.push_back(identity->user_id);
   }
   return restricted;
+}
+
+// ---- admin: bans and external identities -----------------------------------------------------------------
+
+HttpResponse AuthModule::admin_ban_user(const RouteContext& context) {
+  bool permanent = false;
+  if (!context.request.body.empty()) {
+    rapidjson::Document body;
+    if (auto error = read_json_object(context.request, body)) return std::move(*error);
+    FieldErrors errors;
+    BodyFields fields(body, errors);
+    permanent = fields.boolean("permanent", false).value_or(false);
+    if (!errors.empty()) return invalid_form_body(errors);
+  }
+  User* user = state_.find_user_mutable(context.params.at("user_id"));
+  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  const auto restricted = ban_user(*user, permanent);
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("user_id");
+                              write_string(writer, user->id);
+                              writer.Key("permanent");
+                              writer.Bool(user->ban->permanent);
+                              writer.Key("restricted_user_ids");
+                              writer.StartArray();
+                              for (const auto& id : restricted)
+                                write_string(writer, id);
+                              writer.EndArray();
+                              writer.EndObject();
+                            }));
+}
+
+HttpResponse AuthModule::admin_unban_user(const RouteContext& context) {
+  User* user = state_.find_user_mutable(context.params.at("user_id"));
+  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (!user->ban) return HttpResponse::empty(204);  // idempotent
+  if (user->ban->permanent)
+    return error_response(400, error_code::kGeneral, "A permanent ban cannot be lifted");
+  user->ban.reset();
+  // The restricted provisional accounts made by the ban may link (merge) again.
+  for (auto* identity : state_.identities_restricted_by(user->id)) {
+    identity->restricted_by_ban_of.reset();
+    if (User* provisional = state_.find_user_mutable(identity->user_id)) provisional->restricted = false;
+  }
+  return HttpResponse::empty(204);
+}
+
+HttpResponse AuthModule::admin_map_external_identity(const RouteContext& context) {
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  auto type = fields.string("type", true);
+  if (type && (!is_external_auth_type(*type) || *type == kBotIssuedAuthType)) {
+    fields.add_issue("type", {"ENUM_TYPE_COERCE",
+                              "Must be an external_auth_type other than DISCORD_BOT_ISSUED_ACCESS_TOKEN."});
+  }
+  auto token = fields.string("token", true);
+  auto external_user_id = fields.string("external_user_id", true);
+  if (token && token->empty()) fields.add_issue("token", required_field_issue());
+  if (external_user_id && external_user_id->empty())
+    fields.add_issue("external_user_id", required_field_issue());
+  if (!errors.empty()) return invalid_form_body(errors);
+  state_.map_external_token(*type, *token, *external_user_id);
+  return HttpResponse::empty(204);
 }
 
 }  // namespace platformpp::emulator

@@ -1,5 +1,8 @@
 #include "core/api_error.hpp"
 
+#include <cmath>
+#include <cstdint>
+
 namespace platformpp::emulator {
 
 struct FieldErrors::Node {
@@ -112,6 +115,26 @@ std::string_view reason_phrase(int status) {
 HttpResponse status_error(int status) {
   return error_response(status, error_code::kGeneral,
                         std::to_string(status) + ": " + std::string(reason_phrase(status)));
+}
+
+HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope) {
+  auto response = HttpResponse::json(429, to_json([&](JsonWriter& writer) {
+                                       writer.StartObject();
+                                       // The published RatelimitedResponse requires code (0: general error).
+                                       writer.Key("code");
+                                       writer.Int(0);
+                                       writer.Key("message");
+                                       writer.String("You are being rate limited.");
+                                       writer.Key("retry_after");
+                                       writer.Double(retry_after_s);
+                                       writer.Key("global");
+                                       writer.Bool(global);
+                                       writer.EndObject();
+                                     }));
+  response.set_header("Retry-After", std::to_string(static_cast<std::int64_t>(std::ceil(retry_after_s))));
+  if (global) response.set_header("X-RateLimit-Global", "true");
+  response.set_header("X-RateLimit-Scope", global ? std::string("global") : std::string(scope));
+  return response;
 }
 
 }  // namespace platformpp::emulator

@@ -1,5 +1,5 @@
 // The platform's error body: {"code", "message", "errors"?} where `errors` mirrors the request's JSON path
-// and ends in "_errors": [{"code", "message"}]. Shared by the API and the admin API.
+// and ends in "_errors": [{"code", "message"}]. Shared by the API and the admin API. And its 429 body.
 #pragma once
 
 #include <map>
@@ -59,5 +59,8 @@ HttpResponse error_response(int status, int code, std::string_view message,
 HttpResponse invalid_form_body(const FieldErrors& errors);
 // Generic "<status>: <reason>" error with code 0, e.g. 404 "404: Not Found".
 HttpResponse status_error(int status);
+// A 429 in the platform's shape: body {code, message, retry_after, global}, Retry-After and X-RateLimit-Scope
+// ("global" when global, else `scope`: "user", or "shared" for the Social SDK development limits).
+HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope = "user");
 
 }  // namespace platformpp::emulator

@@ -8,13 +8,13 @@
 #include <variant>
 #include <vector>
 
+#include "core/activity.hpp"
 #include "core/api_error.hpp"
 #include "core/form_encoding.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "core/random_token.hpp"
 #include "service/emulator_service.hpp"
-#include "social/social_routes.hpp"
 
 namespace platformpp::emulator {
 
@@ -706,7 +706,7 @@ void EmulatorService::gateway_presence_changed(const std::string& user_id, bool 
     gateway_dispatch(id, "PRESENCE_UPDATE", text);
 }
 
-std::optional<EmulatorService::Principal> EmulatorService::gateway_authenticate(std::string_view token) {
+std::optional<Principal> EmulatorService::gateway_authenticate(std::string_view token) {
   Principal principal;
   if (token.starts_with("Bearer ")) {
     principal.grant = state_.find_grant_by_access_token(token.substr(7));

@@ -7,11 +7,11 @@
 #include <exception>
 #include <vector>
 
+#include "core/activity.hpp"
 #include "core/api_error.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "service/emulator_service.hpp"
-#include "social/social_routes.hpp"
 
 namespace platformpp::emulator {
 
@@ -188,7 +188,7 @@ void EmulatorService::ipc_handshake(std::uint64_t id, const rapidjson::Document&
   ipc_connections_.at(id).client_id = *client_id;
   ++ipc_handshakes_;
 
-  const User* user = consenting_user();
+  const User* user = auth_.consenting_user();
   ipc_send_frame(id, to_json([&](JsonWriter& writer) {
                    writer.StartObject();
                    writer.Key("cmd");
@@ -330,16 +330,16 @@ EmulatorService::IpcReply EmulatorService::ipc_authorize(const IpcConnection& co
     return {"null", rpc_error::kOAuth2Error,
             "OAuth2 Error: invalid_request: redirect_uri is not allowed for this application."};
   }
-  auto consent = consent_code(*app, redirect, std::move(scopes), challenge, method);
-  if (auto* failure = std::get_if<ConsentFailure>(&consent)) {
+  auto consent = auth_.consent_code(*app, redirect, std::move(scopes), challenge, method);
+  if (auto* failure = std::get_if<AuthModule::ConsentFailure>(&consent)) {
     switch (failure->kind) {
-      case ConsentFailure::Kind::access_denied:
+      case AuthModule::ConsentFailure::Kind::access_denied:
         return {"null", rpc_error::kOAuth2Error, "User denied authorization"};
-      case ConsentFailure::Kind::no_consenting_user:
+      case AuthModule::ConsentFailure::Kind::no_consenting_user:
         return {"null", rpc_error::kOAuth2Error, failure->description};
-      case ConsentFailure::Kind::invalid_scope:
+      case AuthModule::ConsentFailure::Kind::invalid_scope:
         return {"null", rpc_error::kOAuth2Error, "OAuth2 Error: invalid_scope: " + failure->description};
-      case ConsentFailure::Kind::invalid_request:
+      case AuthModule::ConsentFailure::Kind::invalid_request:
         break;
     }
     return {"null", rpc_error::kOAuth2Error, "OAuth2 Error: invalid_request: " + failure->description};
@@ -376,7 +376,7 @@ EmulatorService::IpcReply EmulatorService::ipc_authenticate(const IpcConnection&
   const User* user = state_.find_user(grant->user_id);
   const Application* app = state_.find_application(grant->app_id);
   if (user == nullptr || app == nullptr) return {"null", rpc_error::kInvalidToken, "Invalid access token"};
-  return {authorization_json(*grant, *user, *app, true), 0, {}};
+  return {auth_.authorization_json(*grant, *user, *app, true), 0, {}};
 }
 
 EmulatorService::IpcReply EmulatorService::ipc_subscribe(IpcConnection& connection,
@@ -428,7 +428,7 @@ EmulatorService::IpcReply EmulatorService::ipc_set_activity(std::uint64_t id, Ip
   connection.activity = json_text(stored);
   const auto reply = *connection.activity;
   // The activity is the desktop client's logged-in user's presence (no token involved).
-  if (const User* user = consenting_user()) {
+  if (const User* user = auth_.consenting_user()) {
     const auto previous = ipc_activity_users_.find(id);
     if (previous != ipc_activity_users_.end() && previous->second != user->id) {
       const auto previous_user = previous->second;

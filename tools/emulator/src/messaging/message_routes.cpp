@@ -174,8 +174,6 @@ void EmulatorService::register_message_routes() {
 
   admin_router_.add("DELETE", "/lobbies/{lobby_id}/messages/{message_id}",
                     bind(&EmulatorService::admin_delete_lobby_message));
-  admin_router_.add("GET", "/social-rate-limits", bind(&EmulatorService::admin_get_social_rate_limits));
-  admin_router_.add("POST", "/social-rate-limits", bind(&EmulatorService::admin_set_social_rate_limits));
 }
 
 // ---- shared by lobby messages and DMs ---------------------------------------------------------------------
@@ -582,57 +580,5 @@ HttpResponse EmulatorService::api_put_dm_message_moderation(const RouteContext& 
 }
 
 // ---- admin: the Social SDK development rate limits --------------------------------------------------------
-
-std::string EmulatorService::social_rate_limits_json() const {
-  static constexpr std::pair<SocialLimit, const char*> kCategories[] = {
-      {SocialLimit::lobby_create_join, "lobby_create_join"}, {SocialLimit::lobby_update, "lobby_update"},
-      {SocialLimit::lobby_message, "lobby_message"},         {SocialLimit::dm, "dm"},
-      {SocialLimit::channel_link, "channel_link"},
-  };
-  const auto now = clock_.now_ms();
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("enabled");
-    writer.Bool(social_limits_.enabled());
-    writer.Key("window_ms");
-    writer.Int64(SocialRateLimits::kWindowMs);
-    writer.Key("limits");
-    writer.StartObject();
-    for (const auto& [category, name] : kCategories) {
-      writer.Key(name);
-      writer.Int64(SocialRateLimits::limit_of(category));
-    }
-    writer.EndObject();
-    // Uses in the current window per application (counted only while enabled).
-    writer.Key("applications");
-    writer.StartObject();
-    for (const auto& app_id : social_limits_.applications()) {
-      writer.Key(app_id.c_str(), static_cast<rapidjson::SizeType>(app_id.size()));
-      writer.StartObject();
-      for (const auto& [category, name] : kCategories) {
-        writer.Key(name);
-        writer.Int64(social_limits_.used(app_id, category, now));
-      }
-      writer.EndObject();
-    }
-    writer.EndObject();
-    writer.EndObject();
-  });
-}
-
-HttpResponse EmulatorService::admin_get_social_rate_limits(const RouteContext&) {
-  return HttpResponse::json(200, social_rate_limits_json());
-}
-
-HttpResponse EmulatorService::admin_set_social_rate_limits(const RouteContext& context) {
-  rapidjson::Document body;
-  if (auto error = read_json_object(context.request, body)) return std::move(*error);
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto enabled = fields.boolean("enabled", true);
-  if (!errors.empty()) return invalid_form_body(errors);
-  social_limits_.set_enabled(*enabled);
-  return HttpResponse::json(200, social_rate_limits_json());
-}
 
 }  // namespace platformpp::emulator

@@ -24,10 +24,6 @@ std::string_view trim_whitespace(std::string_view text) {
 void EmulatorService::register_api_routes() {
   api_router_.add("GET", "/gateway", [this](const RouteContext& c) { return api_get_gateway(c); });
   api_router_.add("GET", "/gateway/bot", [this](const RouteContext& c) { return api_get_gateway_bot(c); });
-  api_router_.add("GET", "/applications/@me",
-                  [this](const RouteContext& c) { return api_get_my_application(c); });
-  api_router_.add("GET", "/oauth2/applications/@me",
-                  [this](const RouteContext& c) { return api_get_my_application(c); });
   api_router_.add("GET", "/users/@me", [this](const RouteContext& c) { return api_get_current_user(c); });
   api_router_.add("PATCH", "/users/@me", [this](const RouteContext& c) { return api_patch_current_user(c); });
 }
@@ -70,46 +66,6 @@ HttpResponse EmulatorService::api_get_gateway_bot(const RouteContext& context) {
                               writer.Key("max_concurrency");
                               writer.Int(1);
                               writer.EndObject();
-                              writer.EndObject();
-                            }));
-}
-
-HttpResponse EmulatorService::api_get_my_application(const RouteContext& context) {
-  const auto principal = authenticate(context.request);
-  if (!principal || principal->grant != nullptr) return status_error(401);
-  const auto& app = *principal->application;
-  const auto bot = user_json(*principal->user);
-  const auto authorized = state_.authorized_user_count(app.id);
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              write_application_members(writer, app);
-                              writer.Key("bot");
-                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
-                              writer.Key("redirect_uris");
-                              writer.StartArray();
-                              for (const auto& uri : app.redirect_uris)
-                                write_string(writer, uri);
-                              writer.EndArray();
-                              writer.Key("interactions_endpoint_url");
-                              writer.Null();
-                              writer.Key("role_connections_verification_url");
-                              writer.Null();
-                              // The emulator has no developer accounts: the bot user stands for the owner.
-                              writer.Key("owner");
-                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
-                              writer.Key("approximate_guild_count");
-                              writer.Int(0);
-                              writer.Key("approximate_user_install_count");
-                              writer.Int(0);
-                              writer.Key("approximate_user_authorization_count");
-                              writer.Uint64(authorized);
-                              writer.Key("explicit_content_filter");
-                              writer.Int(0);
-                              writer.Key("team");
-                              writer.Null();
-                              writer.Key("eligible_oauth2_scopes");
-                              writer.StartArray();
-                              writer.EndArray();
                               writer.EndObject();
                             }));
 }

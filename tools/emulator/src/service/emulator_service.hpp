@@ -13,6 +13,9 @@
 #include <variant>
 #include <vector>
 
+#include "admin/admin_module.hpp"
+#include "auth/auth_module.hpp"
+#include "core/activity.hpp"
 #include "core/api_error.hpp"
 #include "core/emulator_state.hpp"
 #include "core/fake_clock.hpp"
@@ -20,72 +23,45 @@
 #include "core/http_message.hpp"
 #include "core/json.hpp"
 #include "core/router.hpp"
+#include "core/service_context.hpp"
 #include "core/snowflake.hpp"
+#include "core/user_json.hpp"
 #include "gateway/gateway.hpp"
-#include "http/fault_injector.hpp"
-#include "http/rate_limiter.hpp"
+#include "http/http_module.hpp"
+#include "http/social_rate_limits.hpp"
 #include "ipc/ipc_peer.hpp"
 #include "lobby/lobby_state.hpp"
-#include "messaging/social_rate_limits.hpp"
 #include "voice/voice_state.hpp"
 
 namespace platformpp::emulator {
 
-inline constexpr const char* kEmulatorVersion = "0.1.0";
-inline constexpr std::string_view kApiBasePath = "/api/v10";
-inline constexpr std::string_view kAdminBasePath = "/_emulator";
-inline constexpr std::int64_t kAccessTokenLifetimeS = 604800;
-inline constexpr std::int64_t kAuthorizationCodeLifetimeMs = 10 * 60 * 1000;
-
-struct ServiceEndpoints {
-  std::string gateway_url;  // returned by GET /gateway
-  std::string api_base;     // "https://127.0.0.1:PORT/api/v10": the IPC READY's config.api_endpoint
-  std::string cdn_host;     // "127.0.0.1:PORT": the IPC READY's config.cdn_host
-};
-
-struct RequestPlan {
-  std::chrono::milliseconds delay{0};
-  std::optional<Fault> fault;
-};
-
-struct Outcome {
-  enum class Delivery {
-    respond,   // send `response`
-    drop,      // close the connection without answering
-    truncate,  // send `response`'s headers with its full Content-Length but only part of its body, then close
-  };
-  Delivery delivery = Delivery::respond;
-  HttpResponse response;
-};
-
-// One answer of the platform API (/api/v10), for a conformance check: the route as registered (an OpenAPI
-// path template), or empty when no route matched.
-struct ApiExchange {
-  std::string_view method;
-  std::string_view route;
-  const HttpRequest& request;
-  const HttpResponse& response;
-};
-using ApiObserver = std::function<void(const ApiExchange&)>;
 // One Gateway dispatch as a session is sent it (event name, `d` as JSON), for a conformance check.
 using DispatchObserver = std::function<void(std::string_view type, std::string_view d_json)>;
 
-class EmulatorService {
+// Owns the context, so that it is built before the modules that take it (a base is built before members).
+struct ServiceContextOwner {
+  ServiceContextOwner(FakeClock& clock, ServiceEndpoints endpoints) : context_(clock, std::move(endpoints)) {}
+  ServiceContext context_;
+};
+
+class EmulatorService : private ServiceContextOwner, private FeatureModule {
  public:
   // Sees every API answer of every service in the process (tests check them against the platform's
   // published schemas). Set before any service handles a request; not thread-safe.
-  static void set_api_observer(ApiObserver observer) { api_observer_() = std::move(observer); }
+  static void set_api_observer(ApiObserver observer) { HttpModule::set_api_observer(std::move(observer)); }
   // Sees every Gateway dispatch of every service in the process, the same way.
   static void set_dispatch_observer(DispatchObserver observer) { dispatch_observer_() = std::move(observer); }
   // "<METHOD> <route>" of every platform API route it serves (routes as the OpenAPI document writes them).
-  [[nodiscard]] std::vector<std::string> api_routes() const { return api_router_.keys(); }
+  [[nodiscard]] std::vector<std::string> api_routes() const { return context_.api_router.keys(); }
 
   /// Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
-  void note_connection_accepted() { ++connections_accepted_; }
+  void note_connection_accepted() { admin_.note_connection_accepted(); }
   EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits = {});
 
-  RequestPlan plan(const HttpRequest& request);
-  Outcome complete(const HttpRequest& request, const RequestPlan& plan);
+  RequestPlan plan(const HttpRequest& request) { return http_.plan(request); }
+  Outcome complete(const HttpRequest& request, const RequestPlan& plan) {
+    return http_.complete(request, plan);
+  }
   // Convenience for tests and callers that need no delay: plan() then complete() immediately.
   Outcome handle(const HttpRequest& request) { return complete(request, plan(request)); }
 
@@ -118,34 +94,7 @@ class EmulatorService {
   [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_connections_.size(); }
 
  private:
-  struct Principal {
-    const User* user = nullptr;
-    const Application* application = nullptr;
-    const AccessGrant* grant = nullptr;  // null for bot tokens
-  };
-
-  // A client authenticated at the token endpoints: HTTP Basic or client_secret (confidential) or a bare
-  // client_id (public, PKCE).
-  struct ClientAuth {
-    const Application* app = nullptr;
-    bool confidential = false;
-  };
-  // /oauth2/authorize's answer: where to redirect, or an error to show instead of redirecting.
-  struct AuthorizeOutcome {
-    std::optional<std::string> location;
-    HttpResponse error;
-  };
-  // Why the consent step (shared by /oauth2/authorize and the IPC AUTHORIZE command) gave no code.
-  struct ConsentFailure {
-    enum class Kind { invalid_scope, invalid_request, access_denied, no_consenting_user };
-    Kind kind = Kind::invalid_request;
-    std::string description;
-  };
-
   void register_api_routes();
-  void register_admin_routes();
-  void register_oauth_routes();
-  void register_provisional_routes();
   void register_ipc_routes();
   void register_gateway_routes();
   void register_social_routes();
@@ -153,96 +102,18 @@ class EmulatorService {
   void register_lobby_routes();
   void register_message_routes();
 
-  HttpResponse handle_api(const HttpRequest& request, std::string_view api_path);
   static DispatchObserver& dispatch_observer_() {
     static DispatchObserver observer;
     return observer;
   }
-  static ApiObserver& api_observer_() {
-    static ApiObserver observer;
-    return observer;
-  }
-  HttpResponse handle_admin(const HttpRequest& request, std::string_view admin_path);
-  HttpResponse handle_web(const HttpRequest& request, std::string_view path);
-  // Routes an admin or web request: 404/405 in the platform's error shape when nothing matches.
-  HttpResponse dispatch(const Router& router, const HttpRequest& request, std::string_view path);
-  HttpResponse fault_response(const HttpRequest& request, std::string_view api_path, const Fault& fault);
-  std::optional<Principal> authenticate(const HttpRequest& request);
-
-  // Admin handlers.
-  HttpResponse admin_health(const RouteContext& context);
-  HttpResponse admin_create_app(const RouteContext& context);
-  HttpResponse admin_create_user(const RouteContext& context);
-  HttpResponse admin_create_token(const RouteContext& context);
-  HttpResponse admin_revoke_token(const RouteContext& context);
-  HttpResponse admin_get_clock(const RouteContext& context);
-  HttpResponse admin_set_clock(const RouteContext& context);
-  HttpResponse admin_add_fault(const RouteContext& context);
-  HttpResponse admin_list_faults(const RouteContext& context);
-  HttpResponse admin_clear_faults(const RouteContext& context);
-  HttpResponse admin_get_ratelimits(const RouteContext& context);
-  HttpResponse admin_set_ratelimits(const RouteContext& context);
-  HttpResponse admin_reset_ratelimits(const RouteContext& context);
-  HttpResponse admin_set_consent(const RouteContext& context);
-  HttpResponse admin_authorize(const RouteContext& context);
-  HttpResponse admin_ban_user(const RouteContext& context);
-  HttpResponse admin_unban_user(const RouteContext& context);
-  HttpResponse admin_map_external_identity(const RouteContext& context);
 
   // API handlers.
   HttpResponse api_get_gateway(const RouteContext& context);
   // What a bot library asks first: GET /gateway/bot (the URL, the shard count, the identify budget left) and
   // GET /applications/@me = /oauth2/applications/@me (the bot's application).
   HttpResponse api_get_gateway_bot(const RouteContext& context);
-  HttpResponse api_get_my_application(const RouteContext& context);
   HttpResponse api_get_current_user(const RouteContext& context);
   HttpResponse api_patch_current_user(const RouteContext& context);
-
-  // OAuth2 (oauth_routes.cpp).
-  AuthorizeOutcome authorize(const HttpRequest& request);
-  HttpResponse web_authorize(const RouteContext& context);
-  HttpResponse api_oauth_token(const RouteContext& context);
-  HttpResponse api_oauth_revoke(const RouteContext& context);
-  HttpResponse api_oauth_current_authorization(const RouteContext& context);
-  std::variant<ClientAuth, HttpResponse> authenticate_client(const HttpRequest& request,
-                                                             const FormFields& form);
-  HttpResponse grant_authorization_code(const FormFields& form, const ClientAuth& client);
-  HttpResponse grant_refresh_token(const FormFields& form, const ClientAuth& client);
-  HttpResponse grant_client_credentials(const FormFields& form, const ClientAuth& client);
-  HttpResponse grant_token_exchange(const FormFields& form, const ClientAuth& client);
-  // The consenting user (POST /_emulator/consent, else the first regular user), if any.
-  [[nodiscard]] const User* consenting_user() const;
-  // The consent step after the client and redirect URI are known good: validates scopes and the PKCE
-  // parameters, consents as the consenting user and stores a code bound to all of them. Returns the code.
-  std::variant<std::string, ConsentFailure> consent_code(const Application& app,
-                                                         const std::string& redirect_uri,
-                                                         std::vector<std::string> scopes,
-                                                         const std::optional<std::string>& challenge,
-                                                         const std::optional<std::string>& method);
-  // {"application", "scopes", "expires", "user"}: /oauth2/@me and the IPC AUTHENTICATE answer.
-  std::string authorization_json(const AccessGrant& grant, const User& user, const Application& app,
-                                 bool with_access_token);
-  // Fills in fresh tokens and the expiry, stores the grant.
-  const AccessGrant& issue_grant(AccessGrant grant, bool with_refresh_token);
-
-  // Provisional accounts, merging and bans (provisional_routes.cpp).
-  HttpResponse api_partner_token(const RouteContext& context);
-  HttpResponse api_partner_token_bot(const RouteContext& context);
-  HttpResponse api_partner_unmerge(const RouteContext& context);
-  HttpResponse api_partner_unmerge_bot(const RouteContext& context);
-  // Validates a {client_id, client_secret?, external_auth_type, external_auth_token} body.
-  std::variant<IdentityKey, HttpResponse> read_partner_token_request(const RouteContext& context);
-  // The identity an external token names; nullopt if it names none (a dead bot-issued token).
-  std::optional<IdentityKey> external_identity_key(const Application& app, const std::string& type,
-                                                   const std::string& token);
-  const User& create_provisional_user(std::optional<std::string> global_name, bool restricted);
-  ExternalIdentity& ensure_identity(const IdentityKey& key, std::optional<std::string> global_name);
-  HttpResponse partner_token_response(const ExternalIdentity& identity);
-  // Merges the identity's provisional account into `user`; the RFC 6749 error if it may not.
-  std::optional<HttpResponse> merge_identity(const IdentityKey& key, const User& user);
-  HttpResponse unmerge_identity(const IdentityKey& key);
-  // Returns the restricted provisional accounts created for the user's linked identities.
-  std::vector<std::string> ban_user(User& user, bool permanent);
 
   // IPC (ipc_routes.cpp).
   void ipc_handle_frame(std::uint64_t id, IpcFrame frame);
@@ -269,9 +140,7 @@ class EmulatorService {
   HttpResponse admin_ipc_close(const RouteContext& context);
 
   // Relationships, users, DM channels and activity invites (social_routes.cpp).
-  // Whether user objects show the real premium_type to this app's token with these scopes.
-  [[nodiscard]] bool premium_visible(std::string_view app_id, const std::vector<std::string>& scopes) const;
-  [[nodiscard]] bool premium_visible(const Principal& principal) const;
+  using FeatureModule::premium_visible;
   [[nodiscard]] bool premium_visible(const GatewaySession& session) const;
   HttpResponse api_get_user(const RouteContext& context);
   HttpResponse api_list_relationships(const RouteContext& context);
@@ -518,7 +387,7 @@ class EmulatorService {
   // ---- Lobby messages, DMs, social rate limits (message_routes.cpp) ----
  public:
   // --no-social-rate-limits (and POST /_emulator/social-rate-limits).
-  void set_social_rate_limits_enabled(bool enabled) { social_limits_.set_enabled(enabled); }
+  void set_social_rate_limits_enabled(bool enabled) { http_.social_limits().set_enabled(enabled); }
 
  private:
   // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
@@ -550,21 +419,10 @@ class EmulatorService {
   HttpResponse api_delete_dm_message(const RouteContext& context);
   HttpResponse api_message_summaries(const RouteContext& context);
   HttpResponse api_put_dm_message_moderation(const RouteContext& context);
-  HttpResponse admin_get_social_rate_limits(const RouteContext& context);
-  HttpResponse admin_set_social_rate_limits(const RouteContext& context);
-  [[nodiscard]] std::string social_rate_limits_json() const;
 
-  FakeClock& clock_;
-  ServiceEndpoints endpoints_;
-  SnowflakeGenerator snowflakes_;
-  EmulatorState state_;
-  FaultInjector faults_;
-  RateLimiter rate_limiter_;
-  Router api_router_;
-  Router admin_router_;
-  Router web_router_;  // the platform's web pages at the root (/oauth2/authorize)
-  std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
-  uint64_t connections_accepted_ = 0;
+  HttpModule http_;
+  AdminModule admin_;
+  AuthModule auth_;
   IpcListenerControl* ipc_listener_ = nullptr;
   std::map<std::uint64_t, IpcConnection> ipc_connections_;
   std::uint64_t next_ipc_connection_ = 1;
@@ -588,33 +446,10 @@ class EmulatorService {
   VoiceRegistry voice_;
   ForwardingUnit forwarding_unit_;
   std::uint16_t voice_udp_port_ = 0;
-  SocialRateLimits social_limits_;
+  SocialRateLimits& social_limits_;
 };
 
-// A 429 in the platform's shape: body {message, retry_after, global}, Retry-After and X-RateLimit-Scope
-// ("global" when global, else `scope`: "user", or "shared" for the Social SDK development limits).
-HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope = "user");
 // Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).
 bool guild_in_shard(const GatewaySession& session, std::string_view guild_id);
-// Serializes a user object as the API returns it; premium_type is the real one only if `show_premium`.
-// `pii`: the user's own object (GET/PATCH /users/@me), with the fields the platform shows only to its owner.
-std::string user_json(const User& user, bool show_premium = false, bool pii = false);
-// A user the emulator no longer has (a message's author, a relationship's other side), in the full user shape
-// the platform gives deleted accounts.
-std::string deleted_user_json(std::string_view id);
-// The members every application object of the API has (the published ApplicationResponse's required ones plus
-// the bot flags), written into an object the caller has started: /oauth2/@me's application, the start of
-// /applications/@me.
-void write_application_members(JsonWriter& writer, const Application& app);
-// What the platform adds to an activity a client sets (Gateway op 3, Identify's presence, IPC SET_ACTIVITY):
-// the application it belongs to (the session's, whatever the client claimed), its name when the client gave
-// none (the application's), an id and created_at (the fake clock, ms).
-void stamp_activity(rapidjson::Value& activity, rapidjson::Document::AllocatorType& allocator,
-                    const Application* app, std::string_view app_id, std::size_t index, std::int64_t now_ms);
-// Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
-// (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
-bool redirect_uri_allowed(const Application& app, std::string_view uri);
-// The OAuth2 token response: {access_token, token_type, expires_in, refresh_token?, scope, id_token?}.
-std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token = std::nullopt);
 
 }  // namespace platformpp::emulator

@@ -1,7 +1,7 @@
 // The social side of the platform (docs/social-protocol.md): platform and game relationships with their
 // state machine and dispatches to both users, GET /users/{id}, DM channels and activity invites, and the
 // admin routes that set a user's profile, flag spammers and approve apps for identify.premium.
-#include "social/social_routes.hpp"
+#include "core/activity.hpp"
 
 #include <algorithm>
 
@@ -35,7 +35,6 @@ inline constexpr int kNoSuchUsername = 80004;
 inline constexpr int kAlreadyFriends = 80007;
 }  // namespace social_error
 
-constexpr std::string_view kPremiumScope = "identify.premium";
 constexpr std::size_t kMessageContentMax = 2000;
 
 HttpResponse no_content() {
@@ -57,10 +56,6 @@ std::optional<HttpResponse> read_optional_object(const HttpRequest& request, rap
     return std::nullopt;
   }
   return read_json_object(request, body);
-}
-
-std::string json_text(const rapidjson::Value& value) {
-  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
 }
 
 std::string removal_json(const std::string& other_id, int type) {
@@ -89,45 +84,6 @@ Edit string_edit(const rapidjson::Value& body, const char* name, std::string& va
 }
 
 }  // namespace
-
-bool activity_type_allowed(int type) {
-  return type == 0 || type == 2 || type == 3 || type == 5;
-}
-
-std::string public_activities_json(const std::vector<std::string>& activity_arrays) {
-  rapidjson::Document result(rapidjson::kArrayType);
-  auto& allocator = result.GetAllocator();
-  for (const auto& text : activity_arrays) {
-    rapidjson::Document activities;
-    if (!parse_json(text, activities) || !activities.IsArray()) continue;
-    for (auto& activity : activities.GetArray()) {
-      if (!activity.IsObject()) continue;
-      rapidjson::Value copy(activity, allocator);
-      copy.RemoveMember("secrets");
-      if (const auto buttons = copy.FindMember("buttons"); buttons != copy.MemberEnd()) {
-        rapidjson::Value labels(rapidjson::kArrayType);
-        if (buttons->value.IsArray()) {
-          for (auto& button : buttons->value.GetArray()) {
-            if (button.IsString()) {
-              labels.PushBack(rapidjson::Value(button, allocator), allocator);
-            } else if (button.IsObject()) {
-              const auto label = button.FindMember("label");
-              if (label != button.MemberEnd() && label->value.IsString())
-                labels.PushBack(rapidjson::Value(label->value, allocator), allocator);
-            }
-          }
-        }
-        buttons->value = labels;
-      }
-      if (const auto metadata = copy.FindMember("metadata"); metadata != copy.MemberEnd()) {
-        if (metadata->value.IsObject()) metadata->value.RemoveMember("button_urls");
-        if (!metadata->value.IsObject() || metadata->value.ObjectEmpty()) copy.RemoveMember("metadata");
-      }
-      result.PushBack(copy, allocator);
-    }
-  }
-  return json_text(result);
-}
 
 void EmulatorService::register_social_routes() {
   auto bind = [this](HttpResponse (EmulatorService::*handler)(const RouteContext&)) {
@@ -160,16 +116,6 @@ void EmulatorService::register_social_routes() {
 }
 
 // ---- premium_type ----------------------------------------------------------------------------------------
-
-bool EmulatorService::premium_visible(std::string_view app_id, const std::vector<std::string>& scopes) const {
-  const auto* app = state_.find_application(app_id);
-  return app != nullptr && app->premium_approved &&
-         std::find(scopes.begin(), scopes.end(), kPremiumScope) != scopes.end();
-}
-
-bool EmulatorService::premium_visible(const Principal& principal) const {
-  return principal.grant != nullptr && premium_visible(principal.grant->app_id, principal.grant->scopes);
-}
 
 bool EmulatorService::premium_visible(const GatewaySession& session) const {
   const auto* app = state_.find_application(session.app_id);

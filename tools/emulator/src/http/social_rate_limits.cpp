@@ -1,4 +1,4 @@
-#include "messaging/social_rate_limits.hpp"
+#include "http/social_rate_limits.hpp"
 
 namespace platformpp::emulator {
 
