@@ -11,8 +11,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "guild/guild_state.hpp"
-
 namespace platformpp::emulator {
 
 struct Ban {
@@ -193,9 +191,6 @@ class EmulatorState {
     bool deny = false;
   };
   Consent consent;
-
-  // Guilds, roles, members and channels (guild_routes.cpp).
-  GuildState guilds;
 
   // Relationships as the platform types them (1 friend, 2 blocked, 3 incoming, 4 outgoing), one direction:
   // what `user_id` sees of `other_id`. Type 0 removes it.

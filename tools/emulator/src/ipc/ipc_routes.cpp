@@ -99,7 +99,7 @@ void EmulatorService::ipc_forget_activity(std::uint64_t connection) {
   if (it == ipc_activity_users_.end()) return;
   const auto user_id = it->second;
   ipc_activity_users_.erase(it);
-  gateway_presence_changed(user_id, true);
+  presence_.changed(user_id, true);
 }
 
 void EmulatorService::ipc_received(std::uint64_t id, std::string_view bytes) {
@@ -433,10 +433,10 @@ EmulatorService::IpcReply EmulatorService::ipc_set_activity(std::uint64_t id, Ip
     if (previous != ipc_activity_users_.end() && previous->second != user->id) {
       const auto previous_user = previous->second;
       ipc_activity_users_.erase(previous);
-      gateway_presence_changed(previous_user, true);
+      presence_.changed(previous_user, true);
     }
     ipc_activity_users_[id] = user->id;
-    gateway_presence_changed(user->id, true);
+    presence_.changed(user->id, true);
   }
   return {reply, 0, {}};
 }

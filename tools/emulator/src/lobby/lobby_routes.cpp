@@ -9,6 +9,7 @@
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "core/random_token.hpp"
+#include "core/user_json.hpp"
 #include "core/validation.hpp"
 #include "guild/permissions.hpp"
 #include "service/emulator_service.hpp"
@@ -253,7 +254,7 @@ std::string lobby_delete_json(const std::string& lobby_id, std::string_view reas
 // ---- connection state and dispatches ---------------------------------------------------------------------
 
 bool EmulatorService::lobby_member_connected(const Lobby& lobby, const std::string& user_id) const {
-  return std::any_of(gateway_sessions_.begin(), gateway_sessions_.end(), [&](const auto& entry) {
+  return std::any_of(gateway_.sessions().begin(), gateway_.sessions().end(), [&](const auto& entry) {
     const auto& session = entry.second;
     return session.user_id == user_id && session.app_id == lobby.app_id && !session.bot &&
            session.connection.has_value();
@@ -262,7 +263,7 @@ bool EmulatorService::lobby_member_connected(const Lobby& lobby, const std::stri
 
 bool EmulatorService::lobby_any_connected(const Lobby& lobby) const {
   std::set<std::string> live;
-  for (const auto& [id, session] : gateway_sessions_) {
+  for (const auto& [id, session] : gateway_.sessions()) {
     if (session.app_id == lobby.app_id && !session.bot && session.connection) live.insert(session.user_id);
   }
   return std::any_of(lobby.members.begin(), lobby.members.end(),
@@ -271,22 +272,22 @@ bool EmulatorService::lobby_any_connected(const Lobby& lobby) const {
 
 void EmulatorService::lobby_dispatch(const Lobby& lobby, std::string_view type, std::string_view d_json) {
   std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_sessions_) {
+  for (const auto& [id, session] : gateway_.sessions()) {
     if (session.app_id == lobby.app_id && !session.bot && lobby.member(session.user_id) != nullptr)
       targets.push_back(id);
   }
   for (const auto& id : targets)
-    gateway_dispatch(id, type, d_json);
+    gateway_.dispatch(id, type, d_json);
 }
 
 void EmulatorService::lobby_dispatch_to_user(const Lobby& lobby, const std::string& user_id,
                                              std::string_view type, std::string_view d_json) {
   std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_sessions_) {
+  for (const auto& [id, session] : gateway_.sessions()) {
     if (session.app_id == lobby.app_id && !session.bot && session.user_id == user_id) targets.push_back(id);
   }
   for (const auto& id : targets)
-    gateway_dispatch(id, type, d_json);
+    gateway_.dispatch(id, type, d_json);
 }
 
 std::string EmulatorService::lobby_member_json(const Lobby& lobby, const LobbyMember& member,
@@ -319,7 +320,7 @@ std::string EmulatorService::lobby_json(const Lobby& lobby, bool with_users) con
   // The channel may have been deleted since it was linked: then the lobby shows no link.
   const GuildChannel* channel = nullptr;
   if (lobby.linked_channel && lobby.linked_guild) {
-    if (const auto* guild = state_.guilds.find_guild(*lobby.linked_guild)) {
+    if (const auto* guild = guilds_.guilds().find_guild(*lobby.linked_guild)) {
       const auto it = guild->channels.find(*lobby.linked_channel);
       if (it != guild->channels.end()) channel = &it->second;
     }
@@ -383,11 +384,12 @@ std::string EmulatorService::lobby_ready_json(const GatewaySession& session) con
 }
 
 void EmulatorService::lobby_connection_changed(const std::string& user_id, const std::string& app_id) {
-  const bool live = std::any_of(gateway_sessions_.begin(), gateway_sessions_.end(), [&](const auto& entry) {
-    const auto& session = entry.second;
-    return session.user_id == user_id && session.app_id == app_id && !session.bot &&
-           session.connection.has_value();
-  });
+  const bool live =
+      std::any_of(gateway_.sessions().begin(), gateway_.sessions().end(), [&](const auto& entry) {
+        const auto& session = entry.second;
+        return session.user_id == user_id && session.app_id == app_id && !session.bot &&
+               session.connection.has_value();
+      });
   const auto key = std::make_pair(user_id, app_id);
   const bool announced = lobbies_.announced_connected.count(key) != 0;
   if (live == announced) return;
@@ -412,7 +414,7 @@ void EmulatorService::lobby_sweep_idle() {
   const auto now = clock_.now_ms();
   // Who is live in which application, once for all lobbies (this runs on every Gateway tick).
   std::set<std::pair<std::string, std::string>> live;  // (app id, user id)
-  for (const auto& [id, session] : gateway_sessions_) {
+  for (const auto& [id, session] : gateway_.sessions()) {
     if (!session.bot && session.connection) live.emplace(session.app_id, session.user_id);
   }
   std::vector<std::string> idle;
@@ -442,13 +444,13 @@ void EmulatorService::lobby_upsert_member(Lobby& lobby, LobbyMember member) {
   lobby_dispatch_to_user(lobby, user_id, "LOBBY_CREATE", lobby_json(lobby, true));
   const auto event = member_event_json(lobby, lobby_member_json(lobby, lobby.members.back(), true));
   std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_sessions_) {
+  for (const auto& [id, session] : gateway_.sessions()) {
     if (session.app_id == lobby.app_id && !session.bot && session.user_id != user_id &&
         lobby.member(session.user_id) != nullptr)
       targets.push_back(id);
   }
   for (const auto& id : targets)
-    gateway_dispatch(id, "LOBBY_MEMBER_ADD", event);
+    gateway_.dispatch(id, "LOBBY_MEMBER_ADD", event);
 }
 
 void EmulatorService::lobby_remove_member(Lobby& lobby, const std::string& user_id) {
@@ -636,7 +638,7 @@ HttpResponse EmulatorService::api_link_lobby_channel(const RouteContext& context
     // The channel is looked for in the caller's guilds (the bot user's for a bot token).
     const Guild* guild = nullptr;
     const GuildChannel* channel = nullptr;
-    for (const auto* candidate : state_.guilds.guilds_of_user(user_id)) {
+    for (const auto* candidate : guilds_.guilds().guilds_of_user(user_id)) {
       const auto it = candidate->channels.find(*channel_id);
       if (it != candidate->channels.end()) {
         guild = candidate;
@@ -675,7 +677,7 @@ HttpResponse EmulatorService::api_accept_invite(const RouteContext& context) {
   rapidjson::Document body;
   if (auto error = read_optional_object(context.request, body)) return *error;
   const auto it = lobbies_.invites.find(context.params.at("code"));
-  auto* guild = it == lobbies_.invites.end() ? nullptr : state_.guilds.find_guild(it->second.guild_id);
+  auto* guild = it == lobbies_.invites.end() ? nullptr : guilds_.guilds().find_guild(it->second.guild_id);
   // Single use, for the member it was made for, valid one hour: at exactly one hour it has expired.
   if (it == lobbies_.invites.end() || it->second.used || it->second.user_id != principal->user->id ||
       clock_.now_ms() >= it->second.expires_ms || guild == nullptr) {

@@ -11,6 +11,7 @@
 #include "core/api_error.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
+#include "core/user_json.hpp"
 #include "core/validation.hpp"
 #include "service/emulator_service.hpp"
 
@@ -23,7 +24,13 @@ inline constexpr int kUnknownChannel = 10003;
 inline constexpr int kUnknownMessage = 10008;
 inline constexpr int kUnknownLobby = 10031;
 inline constexpr int kNotAuthor = 50005;
+inline constexpr int kCannotMessageUser = 50007;
 }  // namespace message_error
+
+namespace relationship_type {
+inline constexpr int kFriend = 1;
+inline constexpr int kBlocked = 2;
+}  // namespace relationship_type
 
 constexpr std::size_t kContentMax = 2000;
 constexpr std::size_t kMetadataMax = 1000;  // code points of all keys and values together
@@ -45,6 +52,12 @@ HttpResponse unknown_message() {
 }
 HttpResponse missing_access() {
   return error_response(403, error_code::kMissingAccess, "Missing Access");
+}
+HttpResponse unknown_user() {
+  return error_response(404, error_code::kUnknownUser, "Unknown User");
+}
+HttpResponse cannot_message_user() {
+  return error_response(400, message_error::kCannotMessageUser, "Cannot send messages to this user");
 }
 
 void write_string_map(JsonWriter& writer, const std::map<std::string, std::string>& map) {
@@ -159,6 +172,8 @@ void EmulatorService::register_message_routes() {
   auto bind = [this](HttpResponse (EmulatorService::*handler)(const RouteContext&)) {
     return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
   };
+  api_router_.add("POST", "/users/@me/channels", bind(&EmulatorService::api_create_dm_channel));
+  api_router_.add("POST", "/channels/{channel_id}/messages", bind(&EmulatorService::api_create_message));
   api_router_.add("POST", "/lobbies/{lobby_id}/messages", bind(&EmulatorService::api_create_lobby_message));
   api_router_.add("GET", "/lobbies/{lobby_id}/messages", bind(&EmulatorService::api_get_lobby_messages));
   api_router_.add("PUT", "/lobbies/{lobby_id}/messages/{message_id}/moderation-metadata",
@@ -426,13 +441,13 @@ std::optional<bool> EmulatorService::dm_allowed(const std::string& user_id, cons
     return false;
   }
   const auto in_game = [&](const std::string& id) {
-    return std::any_of(gateway_sessions_.begin(), gateway_sessions_.end(), [&](const auto& entry) {
+    return std::any_of(gateway_.sessions().begin(), gateway_.sessions().end(), [&](const auto& entry) {
       const auto& session = entry.second;
       return session.user_id == id && session.app_id == app_id && !session.bot && session.connection;
     });
   };
   if (!app_id.empty() && in_game(user_id) && in_game(other_id)) return true;
-  const auto mine = state_.guilds.guilds_of_user(user_id);
+  const auto mine = guilds_.guilds().guilds_of_user(user_id);
   const bool shared_guild =
       std::any_of(mine.begin(), mine.end(), [&](const Guild* guild) { return guild->has_member(other_id); });
   if (shared_guild && !state_.channel_messages(channel_id).empty()) return false;
@@ -441,7 +456,7 @@ std::optional<bool> EmulatorService::dm_allowed(const std::string& user_id, cons
 
 void EmulatorService::dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json) {
   for (const auto& user_id : channel.recipient_ids)
-    gateway_dispatch_to_user(user_id, type, d_json);
+    gateway_.dispatch_to_user(user_id, type, d_json);
 }
 
 namespace {
@@ -580,5 +595,139 @@ HttpResponse EmulatorService::api_put_dm_message_moderation(const RouteContext& 
 }
 
 // ---- admin: the Social SDK development rate limits --------------------------------------------------------
+
+// ---- DM channels and DMs with activity invites ----------------------------------------------------------
+
+HttpResponse EmulatorService::api_create_dm_channel(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto recipient_id = fields.string("recipient_id", true);
+  if (!errors.empty()) return invalid_form_body(errors);
+  const auto* recipient = state_.find_user(*recipient_id);
+  if (recipient == nullptr) return unknown_user();
+  const auto& user_id = principal->user->id;
+  if (recipient->id == user_id) {
+    return cannot_message_user();
+  }
+  const auto* channel = state_.find_dm_channel_between(user_id, recipient->id);
+  if (channel == nullptr) {
+    channel = &state_.add_dm_channel(DmChannel{snowflakes_.next_string(), {user_id, recipient->id}});
+  }
+  const auto recipient_text = user_json(*recipient, premium_visible(*principal));
+  return HttpResponse::json(
+      200, to_json([&](JsonWriter& writer) {
+        writer.StartObject();
+        writer.Key("id");
+        write_string(writer, channel->id);
+        writer.Key("type");
+        writer.Int(1);
+        writer.Key("flags");
+        writer.Int(0);
+        writer.Key("last_message_id");
+        if (const auto messages = state_.channel_messages(channel->id); !messages.empty()) {
+          write_string(writer, messages.back()->id);
+        } else {
+          writer.Null();
+        }
+        writer.Key("recipients");
+        writer.StartArray();
+        writer.RawValue(recipient_text.c_str(), recipient_text.size(), rapidjson::kObjectType);
+        writer.EndArray();
+        writer.EndObject();
+      }));
+}
+
+HttpResponse EmulatorService::api_create_message(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  if (channel == nullptr) return unknown_channel();
+  const auto& user_id = principal->user->id;
+  const auto& recipients = channel->recipient_ids;
+  if (std::find(recipients.begin(), recipients.end(), user_id) == recipients.end()) {
+    return error_response(403, error_code::kMissingAccess, "Missing Access");
+  }
+
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  auto content = fields.string("content", false);
+  const auto application_id = fields.string("application_id", false);
+  std::optional<MessageActivity> activity;
+  if (const auto* raw = fields.value("activity", false)) {
+    if (!raw->IsObject()) {
+      fields.add_issue("activity", {"DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType"});
+    } else {
+      FieldErrors ignored;
+      BodyFields activity_fields(*raw, ignored);
+      const auto type = activity_fields.integer("type", false);
+      const auto party_id = activity_fields.string("party_id", false);
+      const auto session_id = activity_fields.string("session_id", false);
+      if (!type || (*type != 1 && *type != 5))
+        errors.add({"activity", "type"}, {"BASE_TYPE_CHOICES", "Value must be one of {1, 5}."});
+      if (!party_id || party_id->empty()) errors.add({"activity", "party_id"}, required_field_issue());
+      if (errors.empty()) activity = MessageActivity{static_cast<int>(*type), *party_id, session_id};
+    }
+    if (!application_id) fields.add_issue("application_id", required_field_issue());
+  } else if (!content || content->empty()) {
+    fields.add_issue("content", required_field_issue());
+  }
+  if (content && utf8_length(*content) > kContentMax)
+    fields.add_issue("content", {"BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."});
+  MessageInput input;
+  read_message_extras(body, input, errors);
+  if (!errors.empty()) return invalid_form_body(errors);
+  if (application_id && state_.find_application(*application_id) == nullptr) {
+    return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+  }
+  // A retry of a message that was created (its answer lost) gets that message, whatever changed since.
+  if (auto earlier = nonce_duplicate(channel->id, user_id, input))
+    return HttpResponse::json(200, message_json(*earlier));
+
+  const auto& other_id = recipients[0] == user_id ? recipients[1] : recipients[0];
+  const int mine = state_.relationship_type(user_id, other_id);
+  const int theirs = state_.relationship_type(other_id, user_id);
+  // Blocks stop every message; only friends may send activity invites.
+  if (mine == relationship_type::kBlocked || theirs == relationship_type::kBlocked ||
+      (activity && mine != relationship_type::kFriend)) {
+    return cannot_message_user();
+  }
+  // The game whose sessions count as "online in the game": the caller's token's application.
+  const std::string token_app = principal->application != nullptr ? principal->application->id : "";
+  bool ephemeral = false;
+  if (!activity) {
+    const auto allowed = dm_allowed(user_id, other_id, channel->id, token_app);
+    if (!allowed) {
+      return cannot_message_user();
+    }
+    ephemeral = *allowed;
+  }
+  if (auto limited = take_social_limit(token_app, SocialLimit::dm)) return std::move(*limited);
+
+  Message message;
+  message.id = snowflakes_.next_string();
+  message.channel_id = channel->id;
+  message.author_id = user_id;
+  message.content = content.value_or("");
+  message.timestamp_ms = clock_.now_ms();
+  message.application_id = application_id;
+  message.activity = std::move(activity);
+  message.nonce = std::move(input.nonce);
+  message.nonce_is_number = input.nonce_is_number;
+  message.metadata = std::move(input.metadata);
+  message.recipient_id = other_id;
+  if (ephemeral) message.flags |= kMessageFlagEphemeral;
+  if (message.nonce) state_.remember_nonce(message, kNonceWindowMs);
+  // Ephemeral DMs are delivered, never kept: no history, no edit.
+  const auto json = message_json(ephemeral ? message : state_.add_message(std::move(message)));
+  gateway_.dispatch_to_user(user_id, "MESSAGE_CREATE", json);
+  gateway_.dispatch_to_user(other_id, "MESSAGE_CREATE", json);
+  return HttpResponse::json(200, json);
+}
 
 }  // namespace platformpp::emulator

@@ -26,11 +26,14 @@
 #include "core/service_context.hpp"
 #include "core/snowflake.hpp"
 #include "core/user_json.hpp"
-#include "gateway/gateway.hpp"
+#include "gateway/gateway_module.hpp"
+#include "guild/guild_module.hpp"
 #include "http/http_module.hpp"
 #include "http/social_rate_limits.hpp"
 #include "ipc/ipc_peer.hpp"
 #include "lobby/lobby_state.hpp"
+#include "presence/presence_module.hpp"
+#include "social/social_module.hpp"
 #include "voice/voice_state.hpp"
 
 namespace platformpp::emulator {
@@ -44,13 +47,18 @@ struct ServiceContextOwner {
   ServiceContext context_;
 };
 
-class EmulatorService : private ServiceContextOwner, private FeatureModule {
+class EmulatorService : private ServiceContextOwner,
+                        private FeatureModule,
+                        private GatewayListener,
+                        private DesktopActivities {
  public:
   // Sees every API answer of every service in the process (tests check them against the platform's
   // published schemas). Set before any service handles a request; not thread-safe.
   static void set_api_observer(ApiObserver observer) { HttpModule::set_api_observer(std::move(observer)); }
   // Sees every Gateway dispatch of every service in the process, the same way.
-  static void set_dispatch_observer(DispatchObserver observer) { dispatch_observer_() = std::move(observer); }
+  static void set_dispatch_observer(DispatchObserver observer) {
+    GatewayModule::set_dispatch_observer(std::move(observer));
+  }
   // "<METHOD> <route>" of every platform API route it serves (routes as the OpenAPI document writes them).
   [[nodiscard]] std::vector<std::string> api_routes() const { return context_.api_router.keys(); }
 
@@ -82,38 +90,36 @@ class EmulatorService : private ServiceContextOwner, private FeatureModule {
   // The Gateway (gateway_routes.cpp). The server reports WebSocket events here and the service answers
   // through the GatewayPeer. A freshly accepted WebSocket at `target` ("/?v=10&encoding=json..."): sends
   // Hello, or closes it (bad query); the returned id names it in the calls below.
-  std::uint64_t gateway_opened(GatewayPeer& peer, std::string_view target);
+  std::uint64_t gateway_opened(GatewayPeer& peer, std::string_view target) {
+    return gateway_.opened(peer, target);
+  }
   // One complete WebSocket message (`text` false for a binary frame).
-  void gateway_received(std::uint64_t connection, std::string_view message, bool text);
+  void gateway_received(std::uint64_t connection, std::string_view message, bool text) {
+    gateway_.received(connection, message, text);
+  }
   // The peer is gone, with the client's close code if it sent a close frame. A no-op for connections the
   // service closed or dropped.
-  void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code);
+  void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code) {
+    gateway_.disconnected(connection, close_code);
+  }
   // Called every few tens of ms: closes zombies (no heartbeat in time) and forgets sessions past their
   // resume window.
-  void gateway_tick();
-  [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_connections_.size(); }
+  void gateway_tick() { gateway_.tick(); }
+  [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_.connection_count(); }
+
+  // GatewayListener (transitional: lobbies and lobby calls).
+  void fill_ready(const GatewaySession& session, ReadyContent& ready) override;
+  void connection_changed(const std::string& user_id, const std::string& app_id,
+                          ConnectionChange change) override;
+  void session_ending(const GatewaySession& session) override;
+  void tick() override;
+  // DesktopActivities (transitional: IPC).
+  [[nodiscard]] std::vector<std::string> desktop_activities(std::string_view user_id) const override;
 
  private:
-  void register_api_routes();
   void register_ipc_routes();
-  void register_gateway_routes();
-  void register_social_routes();
-  void register_guild_routes();
   void register_lobby_routes();
   void register_message_routes();
-
-  static DispatchObserver& dispatch_observer_() {
-    static DispatchObserver observer;
-    return observer;
-  }
-
-  // API handlers.
-  HttpResponse api_get_gateway(const RouteContext& context);
-  // What a bot library asks first: GET /gateway/bot (the URL, the shard count, the identify budget left) and
-  // GET /applications/@me = /oauth2/applications/@me (the bot's application).
-  HttpResponse api_get_gateway_bot(const RouteContext& context);
-  HttpResponse api_get_current_user(const RouteContext& context);
-  HttpResponse api_patch_current_user(const RouteContext& context);
 
   // IPC (ipc_routes.cpp).
   void ipc_handle_frame(std::uint64_t id, IpcFrame frame);
@@ -138,129 +144,7 @@ class EmulatorService : private ServiceContextOwner, private FeatureModule {
   HttpResponse admin_ipc_drop(const RouteContext& context);
   HttpResponse admin_ipc_restore(const RouteContext& context);
   HttpResponse admin_ipc_close(const RouteContext& context);
-
-  // Relationships, users, DM channels and activity invites (social_routes.cpp).
-  using FeatureModule::premium_visible;
-  [[nodiscard]] bool premium_visible(const GatewaySession& session) const;
-  HttpResponse api_get_user(const RouteContext& context);
-  HttpResponse api_list_relationships(const RouteContext& context);
-  HttpResponse api_add_relationship_by_username(const RouteContext& context);
-  std::optional<HttpResponse> user_named_in_body(const RouteContext& context, const User*& user);
-  HttpResponse api_put_relationship(const RouteContext& context);
-  HttpResponse api_delete_relationship(const RouteContext& context);
-  HttpResponse api_list_game_relationships(const RouteContext& context);
-  HttpResponse api_add_game_relationship_by_username(const RouteContext& context);
-  HttpResponse api_put_game_relationship(const RouteContext& context);
-  HttpResponse api_delete_game_relationship(const RouteContext& context);
-  HttpResponse api_create_dm_channel(const RouteContext& context);
-  HttpResponse api_create_message(const RouteContext& context);
-  HttpResponse api_activity_join(const RouteContext& context);
-  HttpResponse admin_set_user_profile(const RouteContext& context);
-  HttpResponse admin_set_spammer(const RouteContext& context);
-  HttpResponse admin_set_privileged_intents(const RouteContext& context);
-  HttpResponse admin_approve_premium(const RouteContext& context);
-  // The state machine behind PUT/POST: send a request, accept an incoming one, or block.
-  HttpResponse relationship_put(const User& user, const std::string& other_id, bool block);
-  HttpResponse relationship_delete(const User& user, const std::string& other_id);
-  HttpResponse game_relationship_put(const User& user, const std::string& app_id,
-                                     const std::string& other_id);
-  HttpResponse game_relationship_delete(const User& user, const std::string& app_id,
-                                        const std::string& other_id);
-  // Removes every game relationship between the two users (in all applications), with dispatches.
-  void remove_game_relationships_between(const std::string& user_id, const std::string& other_id);
-  // What `user_id` sees of `other_id` (platform relationship); nullopt if nothing.
-  void write_relationship_fields(JsonWriter& writer, const std::string& other_id, int type,
-                                 std::int64_t since_ms, bool show_premium) const;
-  [[nodiscard]] std::optional<std::string> relationship_json(const std::string& user_id,
-                                                             const std::string& other_id,
-                                                             bool show_premium = false) const;
-  [[nodiscard]] std::optional<std::string> game_relationship_json(const std::string& app_id,
-                                                                  const std::string& user_id,
-                                                                  const std::string& other_id,
-                                                                  bool show_premium = false) const;
-  // RELATIONSHIP_ADD/UPDATE with what `user_id` now sees of `other_id`, built per session (premium_type).
-  void dispatch_relationship(const std::string& user_id, const std::string& other_id, std::string_view type);
-  void dispatch_game_relationship_add(const std::string& app_id, const std::string& user_id,
-                                      const std::string& other_id);
-  void dispatch_game_relationship_remove(const std::string& app_id, const std::string& user_id,
-                                         const std::string& other_id);
-  // USER_UPDATE to the user and RELATIONSHIP_UPDATE to everyone with a relationship to them.
-  void dispatch_user_changed(const std::string& user_id);
-  // Each now sees the other's presence (after they became friends).
-  void exchange_presences(const std::string& user_id, const std::string& other_id);
-  [[nodiscard]] std::string message_json(const Message& message) const;
-  // The user's current activities with secrets (JSON texts), from the Gateway and the IPC stand-in.
-  [[nodiscard]] std::vector<std::string> current_activities(std::string_view user_id) const;
-  // READY's user_application_profiles: the user's external identities in this application.
-  [[nodiscard]] std::string user_application_profiles_json(const std::string& user_id,
-                                                           const std::string& app_id);
   HttpResponse admin_ipc_activity_join(const RouteContext& context);
-
-  // Gateway (gateway_routes.cpp).
-  void gateway_close_connection(std::uint64_t id, int code, std::string_view reason);
-  void gateway_drop_connection(std::uint64_t id);
-  // Unbinds the connection from its session (op 7, op 9 true): later dispatches wait for a resume.
-  void gateway_detach(std::uint64_t id);
-  void gateway_end_session(const std::string& session_id);
-  void gateway_heartbeat(std::uint64_t id);
-  void gateway_identify(std::uint64_t id, const rapidjson::Value& d);
-  void gateway_resume(std::uint64_t id, const rapidjson::Value& d);
-  void gateway_presence_update(std::uint64_t id, const rapidjson::Value& d);
-  std::optional<Principal> gateway_authenticate(std::string_view token);
-  // Sequences, buffers and (if connected) sends one dispatch; returns its s (0 if no such session).
-  std::int64_t gateway_dispatch(const std::string& session_id, std::string_view type,
-                                std::string_view d_json);
-  // To every session of the user (live or resumable): (session id, s) of each.
-  std::vector<std::pair<std::string, std::int64_t>> gateway_dispatch_to_user(std::string_view user_id,
-                                                                             std::string_view type,
-                                                                             std::string_view d_json);
-  // To every session of the user, with d built per session (e.g. premium_type depends on its token).
-  void gateway_dispatch_each(std::string_view user_id, std::string_view type,
-                             const std::function<std::optional<std::string>(const GatewaySession&)>& d_json);
-  [[nodiscard]] bool gateway_user_online(std::string_view user_id) const;
-  // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible).
-  [[nodiscard]] std::optional<std::string> presence_update_json(std::string_view user_id) const;
-  // Tells the user's friends when what they see of the user's presence changed (always if `force`, then
-  // also the user's own sessions but `origin_session`).
-  void gateway_presence_changed(const std::string& user_id, bool force = false,
-                                const std::string& origin_session = {});
-  [[nodiscard]] std::string gateway_limits_json() const;
-  std::variant<std::vector<std::uint64_t>, HttpResponse> gateway_select(const RouteContext& context,
-                                                                        rapidjson::Document& body);
-  HttpResponse admin_make_friends(const RouteContext& context);
-  HttpResponse admin_gateway_sessions(const RouteContext& context);
-  HttpResponse admin_gateway_drop(const RouteContext& context);
-  HttpResponse admin_gateway_stall(const RouteContext& context);
-  HttpResponse admin_gateway_close(const RouteContext& context);
-  HttpResponse admin_gateway_reconnect(const RouteContext& context);
-  HttpResponse admin_gateway_invalidate(const RouteContext& context);
-  HttpResponse admin_gateway_heartbeat(const RouteContext& context);
-  HttpResponse admin_gateway_heartbeat_interval(const RouteContext& context);
-  HttpResponse admin_gateway_dispatch(const RouteContext& context);
-  HttpResponse admin_gateway_limits(const RouteContext& context);
-  HttpResponse admin_gateway_set_limits(const RouteContext& context);
-
-  // Guilds, channels and permissions (guild_routes.cpp).
-  HttpResponse api_get_current_user_guilds(const RouteContext& context);
-  HttpResponse api_get_guild_channels(const RouteContext& context);
-  HttpResponse admin_create_guild(const RouteContext& context);
-  HttpResponse admin_add_guild_member(const RouteContext& context);
-  HttpResponse admin_create_role(const RouteContext& context);
-  HttpResponse admin_create_channel(const RouteContext& context);
-  HttpResponse admin_update_channel(const RouteContext& context);
-  HttpResponse admin_delete_channel(const RouteContext& context);
-  // Whether the session gets channels it cannot view obfuscated (capability bit 15, or the date).
-  bool guild_obfuscates_for(const GatewaySession& session);
-  // READY's `guilds` (a JSON array) for the session.
-  std::string guild_ready_json(const GatewaySession& session);
-  // GUILD_CREATE's d for a bot's session: the whole guild (every member the platform's guild object has; the
-  // emulator's guilds have no emoji, stickers, voice states or scheduled events), its channels, and its
-  // members (all of them with the GUILD_MEMBERS intent, else the bot's own).
-  std::string guild_create_json(const Guild& guild, const GatewaySession& session) const;
-  // CHANNEL_CREATE|UPDATE|DELETE to every session of the guild's members, obfuscated per session.
-  void guild_channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
-  // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
-  void gateway_request_guild_members(std::uint64_t id, const rapidjson::Value& d);
 
   // ---- Lobbies (lobby_routes.cpp) ----
   // Whether the member has a live Gateway connection identified with a token of the lobby's application.
@@ -410,6 +294,7 @@ class EmulatorService : private ServiceContextOwner, private FeatureModule {
   std::optional<bool> dm_allowed(const std::string& user_id, const std::string& other_id,
                                  const std::string& channel_id, const std::string& app_id) const;
   [[nodiscard]] std::string lobby_message_json(const Message& message) const;
+  [[nodiscard]] std::string message_json(const Message& message) const;
   void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
   HttpResponse api_create_lobby_message(const RouteContext& context);
   HttpResponse api_get_lobby_messages(const RouteContext& context);
@@ -419,37 +304,28 @@ class EmulatorService : private ServiceContextOwner, private FeatureModule {
   HttpResponse api_delete_dm_message(const RouteContext& context);
   HttpResponse api_message_summaries(const RouteContext& context);
   HttpResponse api_put_dm_message_moderation(const RouteContext& context);
+  HttpResponse api_create_dm_channel(const RouteContext& context);
+  HttpResponse api_create_message(const RouteContext& context);
 
   HttpModule http_;
   AdminModule admin_;
   AuthModule auth_;
+  GatewayModule gateway_;
+  PresenceModule presence_;
+  SocialModule social_;
+  GuildModule guilds_;
   IpcListenerControl* ipc_listener_ = nullptr;
   std::map<std::uint64_t, IpcConnection> ipc_connections_;
   std::uint64_t next_ipc_connection_ = 1;
   std::uint64_t ipc_handshakes_ = 0;  // successful handshakes since start (GET /_emulator/ipc)
-  GatewaySettings gateway_settings_;
-  std::map<std::uint64_t, GatewayConnection> gateway_connections_;
-  std::uint64_t next_gateway_connection_ = 1;
-  std::map<std::string, GatewaySession> gateway_sessions_;
-  std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
-  // The application's Identifies still in the budget's window at `now` (older ones forgotten).
-  std::deque<std::int64_t>& identify_starts(const std::string& app_id, std::int64_t now);
-  std::map<std::string, Presence> presences_;              // by user id
-  std::map<std::string, std::string> last_presence_sent_;  // by user id: friends' last view
   // IPC connections whose SET_ACTIVITY is part of a user's presence: connection id -> user id (the desktop
   // client's logged-in user when it was set).
   std::map<std::uint64_t, std::string> ipc_activity_users_;
   LobbyState lobbies_;
-  // Set while the admin API injects an arbitrary dispatch: the dispatch observer sees only the emulator's
-  // own.
-  bool injecting_dispatch_ = false;
   VoiceRegistry voice_;
   ForwardingUnit forwarding_unit_;
   std::uint16_t voice_udp_port_ = 0;
   SocialRateLimits& social_limits_;
 };
-
-// Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).
-bool guild_in_shard(const GatewaySession& session, std::string_view guild_id);
 
 }  // namespace platformpp::emulator

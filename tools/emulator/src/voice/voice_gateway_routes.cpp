@@ -98,7 +98,7 @@ void EmulatorService::voice_dispatch_state(const Lobby& lobby, const VoiceState&
 
 void EmulatorService::gateway_voice_state_update(std::uint64_t id, const rapidjson::Value& d) {
   if (!d.IsObject()) {
-    return gateway_close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
+    return gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
   }
   // Guild voice (guild_id) is not modelled: only lobby calls.
   if (!d.HasMember("lobby_id")) return;
@@ -108,17 +108,15 @@ void EmulatorService::gateway_voice_state_update(std::uint64_t id, const rapidjs
   const auto deaf = d.FindMember("self_deaf");
   if (!lobby_id || channel == d.MemberEnd() || !(channel->value.IsString() || channel->value.IsNull()) ||
       (mute != d.MemberEnd() && !mute->value.IsBool()) || (deaf != d.MemberEnd() && !deaf->value.IsBool())) {
-    return gateway_close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
+    return gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
   }
   const bool self_mute = mute != d.MemberEnd() && mute->value.GetBool();
   const bool self_deaf = deaf != d.MemberEnd() && deaf->value.GetBool();
-  const auto& connection = gateway_connections_.at(id);
-  if (!connection.session_id) return;
-  const auto session_it = gateway_sessions_.find(*connection.session_id);
-  if (session_it == gateway_sessions_.end() || session_it->second.bot) return;
-  const auto session_id = session_it->first;
-  const auto user_id = session_it->second.user_id;
-  auto* lobby = lobbies_.find(*lobby_id, session_it->second.app_id);
+  const auto* session = gateway_.session_of(id);
+  if (session == nullptr || session->bot) return;
+  const auto session_id = session->id;
+  const auto user_id = session->user_id;
+  auto* lobby = lobbies_.find(*lobby_id, session->app_id);
   // Only members may be in a lobby's call; the SDK refuses before sending, so the server just ignores it.
   if (lobby == nullptr || lobby->member(user_id) == nullptr) return;
 
@@ -150,16 +148,16 @@ void EmulatorService::gateway_voice_state_update(std::uint64_t id, const rapidjs
 }
 
 void EmulatorService::voice_dispatch_server(const VoiceState& state) {
-  gateway_dispatch(state.session_id, "LOBBY_VOICE_SERVER_UPDATE", to_json([&](JsonWriter& writer) {
-                     writer.StartObject();
-                     writer.Key("lobby_id");
-                     write_string(writer, state.lobby_id);
-                     writer.Key("token");
-                     write_string(writer, state.token);
-                     writer.Key("endpoint");
-                     write_string(writer, endpoints_.cdn_host + "/voice");
-                     writer.EndObject();
-                   }));
+  gateway_.dispatch(state.session_id, "LOBBY_VOICE_SERVER_UPDATE", to_json([&](JsonWriter& writer) {
+                      writer.StartObject();
+                      writer.Key("lobby_id");
+                      write_string(writer, state.lobby_id);
+                      writer.Key("token");
+                      write_string(writer, state.token);
+                      writer.Key("endpoint");
+                      write_string(writer, endpoints_.cdn_host + "/voice");
+                      writer.EndObject();
+                    }));
 }
 
 void EmulatorService::voice_end_state(const std::string& lobby_id_ref, const std::string& user_id_ref) {
