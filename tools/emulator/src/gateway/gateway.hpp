@@ -1,5 +1,5 @@
 // The Gateway (realtime WebSocket, protocols.md section 3) seen from the socket-free side: the server
-// implements GatewayPeer (one accepted WebSocket) and EmulatorService keeps a GatewayConnection per peer and
+// implements GatewayPeer (one accepted WebSocket) and GatewayModule keeps a GatewayConnection per peer and
 // a GatewaySession per identified session (which outlives its connection for a while, so it can be resumed).
 // Everything runs on the emulator's single I/O thread.
 #pragma once
@@ -18,7 +18,7 @@ class GatewayPeer {
   // From now on every message is deflated into the connection's one zlib stream (zlib header first, each
   // message ending with a sync flush: 00 00 ff ff) and sent as a binary frame. Call before the first send.
   virtual void enable_compression() = 0;
-  // Queues one JSON message. Never calls back into the service synchronously.
+  // Queues one JSON message. Never calls back into the module synchronously.
   virtual void send(std::string json) = 0;
   // Writes what is queued, then a close frame with `code` and `reason`; later sends are dropped.
   virtual void close(int code, std::string reason) = 0;

@@ -64,11 +64,6 @@ class GatewayListener {
   virtual void presence_updated(const std::string& /*user_id*/, const std::string& /*session_id*/) {}
   // Every few tens of ms, after the Gateway's own timeouts.
   virtual void tick() {}
-
- protected:
-  GatewayListener() = default;
-  GatewayListener(const GatewayListener&) = default;
-  GatewayListener& operator=(const GatewayListener&) = default;
 };
 
 class GatewayModule : public FeatureModule {

@@ -1,5 +1,5 @@
 // The desktop-client stand-in on IPC, seen from the socket-free side: the server implements IpcPeer (one
-// accepted socket) and IpcListenerControl (the listening socket); EmulatorService keeps an IpcConnection per
+// accepted socket) and IpcListenerControl (the listening socket); IpcModule keeps an IpcConnection per
 // peer and answers through the peer. Everything runs on the emulator's single I/O thread.
 #pragma once
 
@@ -14,7 +14,7 @@ namespace platformpp::emulator {
 class IpcPeer {
  public:
   virtual ~IpcPeer() = default;
-  // Queues bytes (an encoded frame) to write. Never calls back into the service synchronously.
+  // Queues bytes (an encoded frame) to write. Never calls back into the module synchronously.
   virtual void send(std::string bytes) = 0;
   // Writes what is queued, then closes the socket; later sends are dropped. Never calls back synchronously.
   virtual void close() = 0;

@@ -1,5 +1,5 @@
-// Lobbies: the SDK's and the backend's routes, members, linked channels, guild invites, idle deletion and
-// the LOBBY_* dispatches (docs/social-protocol.md, "Lobbies and messages").
+// Lobbies' routes (docs/social-protocol.md, "Lobbies and messages"): the SDK's (Bearer) and the backend's
+// (Bot), members, linked channels, guild invites, and the admin list of lobbies.
 #include <algorithm>
 #include <set>
 #include <string>
@@ -12,7 +12,7 @@
 #include "core/user_json.hpp"
 #include "core/validation.hpp"
 #include "guild/permissions.hpp"
-#include "service/emulator_service.hpp"
+#include "lobby/lobby_module.hpp"
 
 namespace platformpp::emulator {
 
@@ -50,19 +50,6 @@ std::optional<HttpResponse> read_optional_object(const HttpRequest& request, rap
 
 void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
   writer.RawValue(json.c_str(), json.size(), type);
-}
-
-void write_metadata(JsonWriter& writer, const StringMap& metadata) {
-  if (metadata.empty()) {
-    writer.Null();
-    return;
-  }
-  writer.StartObject();
-  for (const auto& [key, value] : metadata) {
-    writer.Key(key.c_str(), static_cast<rapidjson::SizeType>(key.size()));
-    write_string(writer, value);
-  }
-  writer.EndObject();
 }
 
 // Metadata at `path`: an object of strings, at most 25 pairs and 1000 code points of keys and values
@@ -225,310 +212,40 @@ void read_lobby_settings(BodyFields& fields, const rapidjson::Value& body, std::
   }
 }
 
-std::string member_event_json(const Lobby& lobby, const std::string& member_json) {
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("lobby_id");
-    write_string(writer, lobby.id);
-    writer.Key("application_id");
-    write_string(writer, lobby.app_id);
-    writer.Key("member");
-    write_raw(writer, member_json, rapidjson::kObjectType);
-    writer.EndObject();
-  });
-}
-
-std::string lobby_delete_json(const std::string& lobby_id, std::string_view reason) {
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("id");
-    write_string(writer, lobby_id);
-    writer.Key("reason");
-    write_string(writer, reason);
-    writer.EndObject();
-  });
-}
-
 }  // namespace
 
-// ---- connection state and dispatches ---------------------------------------------------------------------
-
-bool EmulatorService::lobby_member_connected(const Lobby& lobby, const std::string& user_id) const {
-  return std::any_of(gateway_.sessions().begin(), gateway_.sessions().end(), [&](const auto& entry) {
-    const auto& session = entry.second;
-    return session.user_id == user_id && session.app_id == lobby.app_id && !session.bot &&
-           session.connection.has_value();
-  });
-}
-
-bool EmulatorService::lobby_any_connected(const Lobby& lobby) const {
-  std::set<std::string> live;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && session.connection) live.insert(session.user_id);
-  }
-  return std::any_of(lobby.members.begin(), lobby.members.end(),
-                     [&](const LobbyMember& member) { return live.count(member.user_id) != 0; });
-}
-
-void EmulatorService::lobby_dispatch(const Lobby& lobby, std::string_view type, std::string_view d_json) {
-  std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && lobby.member(session.user_id) != nullptr)
-      targets.push_back(id);
-  }
-  for (const auto& id : targets)
-    gateway_.dispatch(id, type, d_json);
-}
-
-void EmulatorService::lobby_dispatch_to_user(const Lobby& lobby, const std::string& user_id,
-                                             std::string_view type, std::string_view d_json) {
-  std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && session.user_id == user_id) targets.push_back(id);
-  }
-  for (const auto& id : targets)
-    gateway_.dispatch(id, type, d_json);
-}
-
-std::string EmulatorService::lobby_member_json(const Lobby& lobby, const LobbyMember& member,
-                                               bool with_users) const {
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("id");
-    write_string(writer, member.user_id);
-    writer.Key("metadata");
-    write_metadata(writer, member.metadata);
-    writer.Key("flags");
-    writer.Uint(member.flags);
-    if (member.additional_name) {
-      writer.Key("additional_name");
-      write_string(writer, *member.additional_name);
-    }
-    writer.Key("connected");
-    writer.Bool(lobby_member_connected(lobby, member.user_id));
-    if (with_users) {
-      if (const auto* user = state_.find_user(member.user_id)) {
-        writer.Key("user");
-        write_raw(writer, user_json(*user), rapidjson::kObjectType);
-      }
-    }
-    writer.EndObject();
-  });
-}
-
-std::string EmulatorService::lobby_json(const Lobby& lobby, bool with_users) const {
-  // The channel may have been deleted since it was linked: then the lobby shows no link.
-  const GuildChannel* channel = nullptr;
-  if (lobby.linked_channel && lobby.linked_guild) {
-    if (const auto* guild = guilds_.guilds().find_guild(*lobby.linked_guild)) {
-      const auto it = guild->channels.find(*lobby.linked_channel);
-      if (it != guild->channels.end()) channel = &it->second;
-    }
-  }
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    writer.Key("id");
-    write_string(writer, lobby.id);
-    writer.Key("application_id");
-    write_string(writer, lobby.app_id);
-    writer.Key("metadata");
-    write_metadata(writer, lobby.metadata);
-    writer.Key("members");
-    writer.StartArray();
-    for (const auto& member : lobby.members)
-      write_raw(writer, lobby_member_json(lobby, member, with_users), rapidjson::kObjectType);
-    writer.EndArray();
-    // The published schema allows the member to be absent, not null: a lobby without a link has none.
-    if (channel != nullptr) {
-      writer.Key("linked_channel");
-      writer.StartObject();
-      writer.Key("id");
-      write_string(writer, channel->id);
-      writer.Key("type");
-      writer.Int(channel->type);
-      writer.Key("guild_id");
-      write_string(writer, channel->guild_id);
-      writer.Key("name");
-      write_string(writer, channel->name);
-      writer.Key("position");
-      writer.Int(channel->position);
-      writer.Key("parent_id");
-      if (channel->parent_id) {
-        write_string(writer, *channel->parent_id);
-      } else {
-        writer.Null();
-      }
-      writer.Key("flags");
-      writer.Uint64(channel->flags);
-      writer.EndObject();
-    }
-    writer.Key("flags");
-    writer.Uint(lobby.flags);
-    writer.Key("voice_states");
-    write_raw(writer, lobby_voice_states_json(lobby), rapidjson::kArrayType);
-    writer.EndObject();
-  });
-}
-
-std::string EmulatorService::lobby_ready_json(const GatewaySession& session) const {
-  return to_json([&](JsonWriter& writer) {
-    writer.StartArray();
-    if (!session.bot) {
-      for (const auto& [id, lobby] : lobbies_.lobbies) {
-        if (lobby.app_id == session.app_id && lobby.member(session.user_id) != nullptr)
-          write_raw(writer, lobby_json(lobby, true), rapidjson::kObjectType);
-      }
-    }
-    writer.EndArray();
-  });
-}
-
-void EmulatorService::lobby_connection_changed(const std::string& user_id, const std::string& app_id) {
-  const bool live =
-      std::any_of(gateway_.sessions().begin(), gateway_.sessions().end(), [&](const auto& entry) {
-        const auto& session = entry.second;
-        return session.user_id == user_id && session.app_id == app_id && !session.bot &&
-               session.connection.has_value();
-      });
-  const auto key = std::make_pair(user_id, app_id);
-  const bool announced = lobbies_.announced_connected.count(key) != 0;
-  if (live == announced) return;
-  if (live) {
-    lobbies_.announced_connected.insert(key);
-  } else {
-    lobbies_.announced_connected.erase(key);
-  }
-  const auto now = clock_.now_ms();
-  for (const auto& lobby_id : lobbies_.lobbies_of(user_id, app_id)) {
-    auto& lobby = lobbies_.lobbies.at(lobby_id);
-    const auto* member = lobby.member(user_id);
-    lobby_dispatch(lobby, live ? "LOBBY_MEMBER_CONNECT" : "LOBBY_MEMBER_DISCONNECT",
-                   member_event_json(lobby, lobby_member_json(lobby, *member, true)));
-    // The idle timer runs from the moment the last connected member went away.
-    if (!live && !lobby_any_connected(lobby)) lobby.idle_since_ms = now;
-  }
-}
-
-void EmulatorService::lobby_sweep_idle() {
-  if (lobbies_.lobbies.empty()) return;
-  const auto now = clock_.now_ms();
-  // Who is live in which application, once for all lobbies (this runs on every Gateway tick).
-  std::set<std::pair<std::string, std::string>> live;  // (app id, user id)
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (!session.bot && session.connection) live.emplace(session.app_id, session.user_id);
-  }
-  std::vector<std::string> idle;
-  for (auto& [id, lobby] : lobbies_.lobbies) {
-    const bool connected = std::any_of(lobby.members.begin(), lobby.members.end(), [&](const LobbyMember& m) {
-      return live.count({lobby.app_id, m.user_id}) != 0;
-    });
-    if (connected) {
-      lobby.idle_since_ms = now;
-    } else if (now - lobby.idle_since_ms >= lobby.idle_timeout_s * 1000) {
-      idle.push_back(id);
-    }
-  }
-  for (const auto& id : idle)
-    lobby_delete(id, "deleted");
-}
-
-void EmulatorService::lobby_upsert_member(Lobby& lobby, LobbyMember member) {
-  if (auto* existing = lobby.member(member.user_id)) {
-    *existing = std::move(member);
-    lobby_dispatch(lobby, "LOBBY_MEMBER_UPDATE",
-                   member_event_json(lobby, lobby_member_json(lobby, *existing, true)));
-    return;
-  }
-  const auto user_id = member.user_id;
-  lobby.members.push_back(std::move(member));
-  lobby_dispatch_to_user(lobby, user_id, "LOBBY_CREATE", lobby_json(lobby, true));
-  const auto event = member_event_json(lobby, lobby_member_json(lobby, lobby.members.back(), true));
-  std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && session.user_id != user_id &&
-        lobby.member(session.user_id) != nullptr)
-      targets.push_back(id);
-  }
-  for (const auto& id : targets)
-    gateway_.dispatch(id, "LOBBY_MEMBER_ADD", event);
-}
-
-void EmulatorService::lobby_remove_member(Lobby& lobby, const std::string& user_id) {
-  const auto* member = lobby.member(user_id);
-  if (member == nullptr) return;
-  voice_end_state(lobby.id, user_id);  // a member's call ends with their membership (they still hear it)
-  const auto event = member_event_json(lobby, lobby_member_json(lobby, *member, true));
-  const bool was_connected = lobby_any_connected(lobby);
-  lobby.remove_member(user_id);
-  if (was_connected && !lobby_any_connected(lobby)) lobby.idle_since_ms = clock_.now_ms();
-  lobby_dispatch_to_user(lobby, user_id, "LOBBY_DELETE", lobby_delete_json(lobby.id, "removed"));
-  lobby_dispatch(lobby, "LOBBY_MEMBER_REMOVE", event);
-}
-
-void EmulatorService::lobby_delete(const std::string& lobby_id, std::string_view reason) {
-  const auto it = lobbies_.lobbies.find(lobby_id);
-  if (it == lobbies_.lobbies.end()) return;
-  voice_end_lobby(lobby_id);
-  lobby_dispatch(it->second, "LOBBY_DELETE", lobby_delete_json(lobby_id, reason));
-  lobbies_.erase(lobby_id);
-}
-
-HttpResponse EmulatorService::lobby_create_invite(const Lobby& lobby, const std::string& user_id) {
-  if (!lobby.linked_channel || !lobby.linked_guild) {
-    return error_response(400, error_code::kGeneral, "Lobby has no linked channel");
-  }
-  GuildInvite invite;
-  invite.code = random_token(6);
-  while (lobbies_.invites.count(invite.code) != 0)
-    invite.code = random_token(6);
-  invite.guild_id = *lobby.linked_guild;
-  invite.channel_id = *lobby.linked_channel;
-  invite.user_id = user_id;
-  invite.expires_ms = clock_.now_ms() + kLobbyInviteLifetimeMs;
-  const auto code = invite.code;
-  lobbies_.invites.emplace(code, std::move(invite));
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              writer.Key("code");
-                              write_string(writer, code);
-                              writer.EndObject();
-                            }));
-}
-
-void EmulatorService::register_lobby_routes() {
-  auto bind = [this](HttpResponse (EmulatorService::*handler)(const RouteContext&)) {
+void LobbyModule::register_routes() {
+  auto bind = [this](HttpResponse (LobbyModule::*handler)(const RouteContext&)) {
     return [this, handler](const RouteContext& context) {
       // Idle lobbies go before anyone can see them (the tick may not have run since the clock moved).
-      lobby_sweep_idle();
+      sweep_idle();
       return (this->*handler)(context);
     };
   };
   // "@me" and "bulk" before "{user_id}": the first registered pattern that matches wins.
-  api_router_.add("PUT", "/lobbies", bind(&EmulatorService::api_create_or_join_lobby));
-  api_router_.add("POST", "/lobbies", bind(&EmulatorService::api_create_lobby));
-  api_router_.add("DELETE", "/lobbies/{lobby_id}/members/@me", bind(&EmulatorService::api_leave_lobby));
+  api_router_.add("PUT", "/lobbies", bind(&LobbyModule::api_create_or_join_lobby));
+  api_router_.add("POST", "/lobbies", bind(&LobbyModule::api_create_lobby));
+  api_router_.add("DELETE", "/lobbies/{lobby_id}/members/@me", bind(&LobbyModule::api_leave_lobby));
   api_router_.add("POST", "/lobbies/{lobby_id}/members/@me/invites",
-                  bind(&EmulatorService::api_lobby_invite_self));
-  api_router_.add("POST", "/lobbies/{lobby_id}/members/bulk", bind(&EmulatorService::api_bulk_lobby_members));
+                  bind(&LobbyModule::api_lobby_invite_self));
+  api_router_.add("POST", "/lobbies/{lobby_id}/members/bulk", bind(&LobbyModule::api_bulk_lobby_members));
   api_router_.add("POST", "/lobbies/{lobby_id}/members/{user_id}/invites",
-                  bind(&EmulatorService::api_lobby_invite_user));
-  api_router_.add("PUT", "/lobbies/{lobby_id}/members/{user_id}",
-                  bind(&EmulatorService::api_put_lobby_member));
+                  bind(&LobbyModule::api_lobby_invite_user));
+  api_router_.add("PUT", "/lobbies/{lobby_id}/members/{user_id}", bind(&LobbyModule::api_put_lobby_member));
   api_router_.add("DELETE", "/lobbies/{lobby_id}/members/{user_id}",
-                  bind(&EmulatorService::api_delete_lobby_member));
-  api_router_.add("PATCH", "/lobbies/{lobby_id}/channel-linking",
-                  bind(&EmulatorService::api_link_lobby_channel));
-  api_router_.add("GET", "/lobbies/{lobby_id}", bind(&EmulatorService::api_get_lobby));
-  api_router_.add("PATCH", "/lobbies/{lobby_id}", bind(&EmulatorService::api_patch_lobby));
-  api_router_.add("DELETE", "/lobbies/{lobby_id}", bind(&EmulatorService::api_delete_lobby));
-  api_router_.add("POST", "/invites/{code}", bind(&EmulatorService::api_accept_invite));
-  admin_router_.add("GET", "/lobbies", bind(&EmulatorService::admin_lobbies));
+                  bind(&LobbyModule::api_delete_lobby_member));
+  api_router_.add("PATCH", "/lobbies/{lobby_id}/channel-linking", bind(&LobbyModule::api_link_lobby_channel));
+  api_router_.add("GET", "/lobbies/{lobby_id}", bind(&LobbyModule::api_get_lobby));
+  api_router_.add("PATCH", "/lobbies/{lobby_id}", bind(&LobbyModule::api_patch_lobby));
+  api_router_.add("DELETE", "/lobbies/{lobby_id}", bind(&LobbyModule::api_delete_lobby));
+  api_router_.add("POST", "/invites/{code}", bind(&LobbyModule::api_accept_invite));
+  admin_router_.add("GET", "/lobbies", bind(&LobbyModule::admin_lobbies));
 }
 
 // ---- SDK routes (Bearer)
 // -----------------------------------------------------------------------------------
 
-HttpResponse EmulatorService::api_create_or_join_lobby(const RouteContext& context) {
+HttpResponse LobbyModule::api_create_or_join_lobby(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant == nullptr) return missing_access();
@@ -579,36 +296,36 @@ HttpResponse EmulatorService::api_create_or_join_lobby(const RouteContext& conte
     if (lobby->member(user_id) == nullptr && lobby->members.size() >= kLobbyMaxMembers) return lobby_full();
     if (lobby_metadata) {
       lobby->metadata = *lobby_metadata;
-      lobby_dispatch(*lobby, "LOBBY_UPDATE", lobby_json(*lobby, true));
+      dispatch(*lobby, "LOBBY_UPDATE", lobby_json(*lobby, true));
     }
   }
   if (const auto* existing = lobby->member(user_id)) {
     if (member_metadata) {
       auto member = *existing;
       member.metadata = *member_metadata;
-      lobby_upsert_member(*lobby, std::move(member));
+      upsert_member(*lobby, std::move(member));
     }
   } else {
     LobbyMember member;
     member.user_id = user_id;
     member.metadata = member_metadata.value_or(StringMap{});
-    lobby_upsert_member(*lobby, std::move(member));
+    upsert_member(*lobby, std::move(member));
   }
   return HttpResponse::json(200, lobby_json(*lobby, false));
 }
 
-HttpResponse EmulatorService::api_leave_lobby(const RouteContext& context) {
+HttpResponse LobbyModule::api_leave_lobby(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   auto* lobby = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
   if (lobby == nullptr || lobby->member(principal->user->id) == nullptr) return unknown_lobby();
   // Lobbies the game's backend made are its to manage: players cannot leave them by themselves.
   if (principal->grant != nullptr && lobby->created_by_backend) return missing_access();
-  lobby_remove_member(*lobby, principal->user->id);
+  remove_member(*lobby, principal->user->id);
   return HttpResponse::empty(204);
 }
 
-HttpResponse EmulatorService::api_link_lobby_channel(const RouteContext& context) {
+HttpResponse LobbyModule::api_link_lobby_channel(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   const bool bot = principal->grant == nullptr;
@@ -656,21 +373,21 @@ HttpResponse EmulatorService::api_link_lobby_channel(const RouteContext& context
     lobby->linked_channel.reset();
     lobby->linked_guild.reset();
   }
-  lobby_dispatch(*lobby, "LOBBY_UPDATE", lobby_json(*lobby, true));
+  dispatch(*lobby, "LOBBY_UPDATE", lobby_json(*lobby, true));
   return HttpResponse::json(200, lobby_json(*lobby, false));
 }
 
-HttpResponse EmulatorService::api_lobby_invite_self(const RouteContext& context) {
+HttpResponse LobbyModule::api_lobby_invite_self(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   rapidjson::Document body;
   if (auto error = read_optional_object(context.request, body)) return *error;
   const auto* lobby = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
   if (lobby == nullptr || lobby->member(principal->user->id) == nullptr) return unknown_lobby();
-  return lobby_create_invite(*lobby, principal->user->id);
+  return create_invite(*lobby, principal->user->id);
 }
 
-HttpResponse EmulatorService::api_accept_invite(const RouteContext& context) {
+HttpResponse LobbyModule::api_accept_invite(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant == nullptr || principal->user->provisional) return missing_access();
@@ -723,7 +440,7 @@ HttpResponse EmulatorService::api_accept_invite(const RouteContext& context) {
 // ---- backend routes (Bot)
 // ----------------------------------------------------------------------------------
 
-HttpResponse EmulatorService::api_lobby_invite_user(const RouteContext& context) {
+HttpResponse LobbyModule::api_lobby_invite_user(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
@@ -732,10 +449,10 @@ HttpResponse EmulatorService::api_lobby_invite_user(const RouteContext& context)
   const auto* lobby = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
   const auto& user_id = context.params.at("user_id");
   if (lobby == nullptr || lobby->member(user_id) == nullptr) return unknown_lobby();
-  return lobby_create_invite(*lobby, user_id);
+  return create_invite(*lobby, user_id);
 }
 
-HttpResponse EmulatorService::api_create_lobby(const RouteContext& context) {
+HttpResponse LobbyModule::api_create_lobby(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
@@ -772,11 +489,11 @@ HttpResponse EmulatorService::api_create_lobby(const RouteContext& context) {
   }
   const auto id = created.id;
   const auto& lobby = lobbies_.lobbies.emplace(id, std::move(created)).first->second;
-  lobby_dispatch(lobby, "LOBBY_CREATE", lobby_json(lobby, true));
+  dispatch(lobby, "LOBBY_CREATE", lobby_json(lobby, true));
   return HttpResponse::json(201, lobby_json(lobby, false));
 }
 
-HttpResponse EmulatorService::api_get_lobby(const RouteContext& context) {
+HttpResponse LobbyModule::api_get_lobby(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
@@ -785,7 +502,7 @@ HttpResponse EmulatorService::api_get_lobby(const RouteContext& context) {
   return HttpResponse::json(200, lobby_json(*lobby, false));
 }
 
-HttpResponse EmulatorService::api_patch_lobby(const RouteContext& context) {
+HttpResponse LobbyModule::api_patch_lobby(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
@@ -822,30 +539,30 @@ HttpResponse EmulatorService::api_patch_lobby(const RouteContext& context) {
       if (!named) leaving.push_back(member.user_id);
     }
     for (const auto& user_id : leaving)
-      lobby_remove_member(*lobby, user_id);
+      remove_member(*lobby, user_id);
     for (const auto& input : *inputs) {
       LobbyMember member;
       if (const auto* existing = lobby->member(input.user_id)) member = *existing;
       member.user_id = input.user_id;
       apply_member_input(member, input);
-      lobby_upsert_member(*lobby, std::move(member));
+      upsert_member(*lobby, std::move(member));
     }
   }
-  lobby_dispatch(*lobby, "LOBBY_UPDATE", lobby_json(*lobby, true));
+  dispatch(*lobby, "LOBBY_UPDATE", lobby_json(*lobby, true));
   return HttpResponse::json(200, lobby_json(*lobby, false));
 }
 
-HttpResponse EmulatorService::api_delete_lobby(const RouteContext& context) {
+HttpResponse LobbyModule::api_delete_lobby(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
   // Safe to call for a lobby that is already gone (openapi): 204 all the same.
   if (lobbies_.find(context.params.at("lobby_id"), principal->application->id) != nullptr)
-    lobby_delete(context.params.at("lobby_id"), "deleted");
+    delete_lobby(context.params.at("lobby_id"), "deleted");
   return HttpResponse::empty(204);
 }
 
-HttpResponse EmulatorService::api_put_lobby_member(const RouteContext& context) {
+HttpResponse LobbyModule::api_put_lobby_member(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
@@ -870,11 +587,11 @@ HttpResponse EmulatorService::api_put_lobby_member(const RouteContext& context) 
   if (existing != nullptr) member = *existing;
   member.user_id = user_id;
   apply_member_input(member, input);
-  lobby_upsert_member(*lobby, std::move(member));
-  return HttpResponse::json(200, lobby_member_json(*lobby, *lobby->member(user_id), false));
+  upsert_member(*lobby, std::move(member));
+  return HttpResponse::json(200, member_json(*lobby, *lobby->member(user_id), false));
 }
 
-HttpResponse EmulatorService::api_delete_lobby_member(const RouteContext& context) {
+HttpResponse LobbyModule::api_delete_lobby_member(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
@@ -884,11 +601,11 @@ HttpResponse EmulatorService::api_delete_lobby_member(const RouteContext& contex
   if (const auto retry = social_limits_.take(lobby->app_id, SocialLimit::lobby_update, clock_.now_ms())) {
     return rate_limited_response(*retry, false, "shared");
   }
-  lobby_remove_member(*lobby, user_id);
+  remove_member(*lobby, user_id);
   return HttpResponse::empty(204);
 }
 
-HttpResponse EmulatorService::api_bulk_lobby_members(const RouteContext& context) {
+HttpResponse LobbyModule::api_bulk_lobby_members(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
@@ -916,21 +633,21 @@ HttpResponse EmulatorService::api_bulk_lobby_members(const RouteContext& context
   std::vector<std::string> changed;
   for (const auto& input : inputs) {
     if (input.remove) {
-      lobby_remove_member(*lobby, input.user_id);
+      remove_member(*lobby, input.user_id);
       continue;
     }
     LobbyMember member;
     if (const auto* existing = lobby->member(input.user_id)) member = *existing;
     member.user_id = input.user_id;
     apply_member_input(member, input);
-    lobby_upsert_member(*lobby, std::move(member));
+    upsert_member(*lobby, std::move(member));
     changed.push_back(input.user_id);
   }
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               for (const auto& user_id : changed) {
                                 if (const auto* member = lobby->member(user_id))
-                                  write_raw(writer, lobby_member_json(*lobby, *member, false),
+                                  write_raw(writer, member_json(*lobby, *member, false),
                                             rapidjson::kObjectType);
                               }
                               writer.EndArray();
@@ -941,7 +658,7 @@ HttpResponse EmulatorService::api_bulk_lobby_members(const RouteContext& context
 // -------------------------------------------------------------------------------------------------
 
 // Everything about every lobby, for tests: settings, secret binding, idle timer and who is connected.
-HttpResponse EmulatorService::admin_lobbies(const RouteContext&) {
+HttpResponse LobbyModule::admin_lobbies(const RouteContext&) {
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
                               writer.Key("lobbies");
@@ -959,7 +676,7 @@ HttpResponse EmulatorService::admin_lobbies(const RouteContext&) {
                                 writer.Key("created_ms");
                                 writer.Int64(lobby.created_ms);
                                 writer.Key("any_connected");
-                                writer.Bool(lobby_any_connected(lobby));
+                                writer.Bool(any_connected(lobby));
                                 writer.Key("idle_since_ms");
                                 writer.Int64(lobby.idle_since_ms);
                                 writer.EndObject();

@@ -1,5 +1,5 @@
 // Lobbies of the emulated platform: their members, secrets, linked channels, messages and guild invites.
-// Plain data; the rules live in lobby_routes.cpp and message_routes.cpp.
+// Plain data; the rules live in LobbyModule (lobby_module.hpp) and MessagingModule (messaging/).
 #pragma once
 
 #include <cstddef>

@@ -7,7 +7,7 @@
 #include "core/api_error.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
-#include "service/emulator_service.hpp"
+#include "voice/voice_module.hpp"
 
 namespace platformpp::emulator {
 
@@ -23,14 +23,14 @@ std::int64_t steady_ms() {
 
 }  // namespace
 
-bool EmulatorService::voice_e2ee_required() {
+bool VoiceModule::e2ee_required() {
   const auto& mode = voice_.settings.e2ee;
   if (mode == "required") return true;
   if (mode == "optional") return false;
   return clock_.now_ms() >= kE2eeRequiredFromMs;
 }
 
-DaveCall& EmulatorService::voice_dave_call(const std::string& lobby_id) {
+DaveCall& VoiceModule::dave_call(const std::string& lobby_id) {
   if (!voice_.dave_sender) voice_.dave_sender = DaveExternalSender::generate();
   const auto it = voice_.dave_calls.find(lobby_id);
   if (it != voice_.dave_calls.end()) return it->second;
@@ -41,9 +41,9 @@ DaveCall& EmulatorService::voice_dave_call(const std::string& lobby_id) {
       .first->second;
 }
 
-std::int64_t EmulatorService::voice_send_binary(const std::string& voice_session, int opcode,
-                                                std::string_view payload) {
-  return voice_send_sequenced(voice_session, [&](std::int64_t seq) {
+std::int64_t VoiceModule::send_binary(const std::string& voice_session, int opcode,
+                                      std::string_view payload) {
+  return send_sequenced(voice_session, [&](std::int64_t seq) {
     std::string frame;
     frame.reserve(3 + payload.size());
     // The binary header carries the low 16 bits of the session's seq.
@@ -55,36 +55,36 @@ std::int64_t EmulatorService::voice_send_binary(const std::string& voice_session
   });
 }
 
-void EmulatorService::voice_dave_flush(const std::string& lobby_id) {
+void VoiceModule::dave_flush(const std::string& lobby_id) {
   const auto call = voice_.dave_calls.find(lobby_id);
   if (call == voice_.dave_calls.end()) return;
   for (auto& message : call->second.take_outgoing()) {
     const auto* state = voice_.find_state(lobby_id, message.user_id);
     if (state == nullptr || !state->voice_session) continue;
     if (message.binary) {
-      voice_send_binary(*state->voice_session, message.opcode, message.payload);
+      send_binary(*state->voice_session, message.opcode, message.payload);
     } else {
-      voice_send(*state->voice_session, message.opcode, message.payload);
+      send(*state->voice_session, message.opcode, message.payload);
     }
   }
   if (call->second.empty()) voice_.dave_calls.erase(call);
 }
 
-void EmulatorService::voice_dave_leave(const VoiceSession& session) {
+void VoiceModule::dave_leave(const VoiceSession& session) {
   const auto call = voice_.dave_calls.find(session.lobby_id);
   if (call == voice_.dave_calls.end()) return;
   call->second.leave(session.user_id, steady_ms());
-  voice_dave_flush(session.lobby_id);
+  dave_flush(session.lobby_id);
 }
 
-void EmulatorService::voice_dave_binary(std::uint64_t id, std::string_view message) {
+void VoiceModule::dave_binary(std::uint64_t id, std::string_view message) {
   const auto& connection = voice_.connections.at(id);
   if (!connection.voice_session) {
-    return voice_close_connection(id, voice_close::kNotAuthenticated, "Not authenticated.");
+    return close_connection(id, voice_close::kNotAuthenticated, "Not authenticated.");
   }
   const auto opcode = static_cast<std::uint8_t>(message.front());
   if (opcode != dave_op::kKeyPackage && opcode != dave_op::kCommitWelcome) {
-    return voice_close_connection(id, voice_close::kUnknownOpcode, "Unknown opcode.");
+    return close_connection(id, voice_close::kUnknownOpcode, "Unknown opcode.");
   }
   const auto& session = voice_.sessions.at(*connection.voice_session);
   const auto lobby_id = session.lobby_id;
@@ -93,22 +93,22 @@ void EmulatorService::voice_dave_binary(std::uint64_t id, std::string_view messa
   const auto payload = message.substr(1);
   if (opcode == dave_op::kKeyPackage) {
     if (const auto refusal = call->second.key_package(session.user_id, payload)) {
-      voice_dave_flush(lobby_id);
-      return voice_close_connection(id, voice_close::kBadRequest, "Bad request.");
+      dave_flush(lobby_id);
+      return close_connection(id, voice_close::kBadRequest, "Bad request.");
     }
   } else {
     call->second.commit_welcome(session.user_id, payload, steady_ms());
   }
-  voice_dave_flush(lobby_id);
+  dave_flush(lobby_id);
 }
 
-void EmulatorService::voice_dave_transition(std::uint64_t id, int opcode, const rapidjson::Value& d) {
+void VoiceModule::dave_transition(std::uint64_t id, int opcode, const rapidjson::Value& d) {
   const auto transition = d.FindMember("transition_id");
   if (transition == d.MemberEnd() || transition->value.IsNull()) {
-    return voice_close_connection(id, voice_close::kDecodeError, "Decode error.");
+    return close_connection(id, voice_close::kDecodeError, "Decode error.");
   }
   if (!transition->value.IsUint() || transition->value.GetUint() > 0xFFFF) {
-    return voice_close_connection(id, voice_close::kBadRequest, "Bad request.");
+    return close_connection(id, voice_close::kBadRequest, "Bad request.");
   }
   const auto transition_id = static_cast<std::uint16_t>(transition->value.GetUint());
   const auto& session = voice_.sessions.at(*voice_.connections.at(id).voice_session);
@@ -120,12 +120,12 @@ void EmulatorService::voice_dave_transition(std::uint64_t id, int opcode, const 
   } else {
     call->second.invalid_commit_welcome(session.user_id, transition_id);
   }
-  voice_dave_flush(lobby_id);
+  dave_flush(lobby_id);
 }
 
 // ---- admin -----------------------------------------------------------------------------------------------
 
-HttpResponse EmulatorService::admin_voice_calls(const RouteContext&) {
+HttpResponse VoiceModule::admin_calls(const RouteContext&) {
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               for (const auto& [lobby_id, call] : voice_.dave_calls) {
@@ -176,7 +176,7 @@ HttpResponse EmulatorService::admin_voice_calls(const RouteContext&) {
 
 // {"lobby_id", "action": "downgrade" | "upgrade" | "new_group"}: a protocol change of one call, as the
 // platform makes when a member without DAVE joins, when it is gone, or when it recreates the group.
-HttpResponse EmulatorService::admin_voice_dave(const RouteContext& context) {
+HttpResponse VoiceModule::admin_dave(const RouteContext& context) {
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -189,7 +189,7 @@ HttpResponse EmulatorService::admin_voice_dave(const RouteContext& context) {
   if (!errors.empty()) return invalid_form_body(errors);
   const auto call = voice_.dave_calls.find(std::string(*lobby_id));
   if (call == voice_.dave_calls.end()) return error_response(404, kUnknownLobby, "Unknown Lobby");
-  if (*action == "downgrade" && voice_e2ee_required()) {
+  if (*action == "downgrade" && e2ee_required()) {
     return error_response(400, error_code::kGeneral, "End-to-end encryption is required");
   }
   bool changed = false;
@@ -200,7 +200,7 @@ HttpResponse EmulatorService::admin_voice_dave(const RouteContext& context) {
   } else {
     changed = call->second.new_group();
   }
-  voice_dave_flush(std::string(*lobby_id));
+  dave_flush(std::string(*lobby_id));
   return HttpResponse::json(200, std::string("{\"changed\":") + (changed ? "true" : "false") + "}");
 }
 

@@ -1,5 +1,5 @@
 // The voice gateway (v8, docs/voice-protocol.md "Voice gateway") seen from the socket-free side: the server
-// implements VoiceGatewayPeer (one accepted WebSocket on /voice) and EmulatorService keeps the voice states,
+// implements VoiceGatewayPeer (one accepted WebSocket on /voice) and VoiceModule keeps the voice states,
 // sessions and connections (voice_state.hpp). Everything runs on the emulator's single I/O thread.
 #pragma once
 
@@ -14,7 +14,7 @@ namespace platformpp::emulator {
 class VoiceGatewayPeer {
  public:
   virtual ~VoiceGatewayPeer() = default;
-  // Queues one JSON message (a text frame). Never calls back into the service synchronously.
+  // Queues one JSON message (a text frame). Never calls back into the module synchronously.
   virtual void send_text(std::string json) = 0;
   // Queues one binary frame (DAVE: `u16 BE seq | u8 opcode | payload`).
   virtual void send_binary(std::string bytes) = 0;

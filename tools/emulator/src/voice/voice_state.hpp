@@ -1,6 +1,6 @@
 // Lobby calls of the emulated platform: who is in which call (voice states, set through the main Gateway's
 // op 4), their voice gateway sessions (which outlive a dropped connection for the resume window) and the
-// connections to the voice gateway. Plain data; the rules live in voice_gateway_routes.cpp.
+// connections to the voice gateway. Plain data; the rules live in VoiceModule (voice_module.hpp).
 #pragma once
 
 #include <cstdint>

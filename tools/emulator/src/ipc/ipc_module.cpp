@@ -2,6 +2,8 @@
 // (AUTHORIZE, AUTHENTICATE, SUBSCRIBE/UNSUBSCRIBE, SET_ACTIVITY), PING/PONG, and the admin routes under
 // /_emulator/ipc that make the "desktop client" dispatch events, quit, come back or close connections.
 // Socket-free: the server feeds bytes in and writes what the IpcPeer is given.
+#include "ipc/ipc_module.hpp"
+
 #include <array>
 #include <cstdio>
 #include <exception>
@@ -11,7 +13,6 @@
 #include "core/api_error.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
-#include "service/emulator_service.hpp"
 
 namespace platformpp::emulator {
 
@@ -70,85 +71,86 @@ std::string json_text(const rapidjson::Value& value) {
 
 }  // namespace
 
-void EmulatorService::register_ipc_routes() {
-  auto bind = [this](HttpResponse (EmulatorService::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
+IpcModule::IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth)
+    : FeatureModule(context), presence_(presence), auth_(auth) {
+  auto bind = [this](HttpResponse (IpcModule::*handler)(const RouteContext&)) {
+    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
   };
-  admin_router_.add("GET", "/ipc", bind(&EmulatorService::admin_ipc_status));
-  admin_router_.add("POST", "/ipc/authorize-request", bind(&EmulatorService::admin_ipc_authorize_request));
-  admin_router_.add("POST", "/ipc/drop", bind(&EmulatorService::admin_ipc_drop));
-  admin_router_.add("POST", "/ipc/restore", bind(&EmulatorService::admin_ipc_restore));
-  admin_router_.add("POST", "/ipc/close", bind(&EmulatorService::admin_ipc_close));
-  admin_router_.add("POST", "/ipc/activity-join", bind(&EmulatorService::admin_ipc_activity_join));
+  admin_router_.add("GET", "/ipc", bind(&IpcModule::admin_status));
+  admin_router_.add("POST", "/ipc/authorize-request", bind(&IpcModule::admin_authorize_request));
+  admin_router_.add("POST", "/ipc/drop", bind(&IpcModule::admin_drop));
+  admin_router_.add("POST", "/ipc/restore", bind(&IpcModule::admin_restore));
+  admin_router_.add("POST", "/ipc/close", bind(&IpcModule::admin_close));
+  admin_router_.add("POST", "/ipc/activity-join", bind(&IpcModule::admin_activity_join));
 }
 
-std::uint64_t EmulatorService::ipc_connected(IpcPeer& peer) {
-  const auto id = next_ipc_connection_++;
-  ipc_connections_[id].peer = &peer;
+std::uint64_t IpcModule::connected(IpcPeer& peer) {
+  const auto id = next_connection_++;
+  connections_[id].peer = &peer;
   return id;
 }
 
-void EmulatorService::ipc_disconnected(std::uint64_t connection) {
-  ipc_connections_.erase(connection);
-  ipc_forget_activity(connection);
+void IpcModule::disconnected(std::uint64_t connection) {
+  connections_.erase(connection);
+  forget_activity(connection);
 }
 
 // A closed connection's activity leaves its user's presence.
-void EmulatorService::ipc_forget_activity(std::uint64_t connection) {
-  const auto it = ipc_activity_users_.find(connection);
-  if (it == ipc_activity_users_.end()) return;
+void IpcModule::forget_activity(std::uint64_t connection) {
+  const auto it = activity_users_.find(connection);
+  if (it == activity_users_.end()) return;
   const auto user_id = it->second;
-  ipc_activity_users_.erase(it);
+  activity_users_.erase(it);
   presence_.changed(user_id, true);
 }
 
-void EmulatorService::ipc_received(std::uint64_t id, std::string_view bytes) {
-  if (const auto it = ipc_connections_.find(id); it != ipc_connections_.end()) {
+void IpcModule::received(std::uint64_t id, std::string_view bytes) {
+  if (const auto it = connections_.find(id); it != connections_.end()) {
     it->second.decoder.feed(bytes);
   }
   for (;;) {
-    const auto it = ipc_connections_.find(id);
-    if (it == ipc_connections_.end()) return;  // never connected, or a frame closed it
+    const auto it = connections_.find(id);
+    if (it == connections_.end()) return;  // never connected, or a frame closed it
     auto frame = it->second.decoder.next();
     if (!frame) {
       switch (it->second.decoder.error()) {
         case IpcFrameDecoder::Error::none:
           return;  // wait for more bytes
         case IpcFrameDecoder::Error::unknown_opcode:
-          return ipc_close(id, close_code::kProtocolError, "Unknown opcode");
+          return close_connection(id, close_code::kProtocolError, "Unknown opcode");
         case IpcFrameDecoder::Error::too_large:
-          return ipc_close(id, close_code::kTooLarge, "Frame too large (over 64 KiB)");
+          return close_connection(id, close_code::kTooLarge, "Frame too large (over 64 KiB)");
       }
       return;
     }
     try {
-      ipc_handle_frame(id, std::move(*frame));
+      handle_frame(id, std::move(*frame));
     } catch (const std::exception& e) {
       std::fprintf(stderr, "platformpp-emulator: internal error on an IPC connection: %s\n", e.what());
-      return ipc_close(id, close_code::kInternalError, "Internal error");
+      return close_connection(id, close_code::kInternalError, "Internal error");
     }
   }
 }
 
-void EmulatorService::ipc_close(std::uint64_t id, int code, std::string_view message) {
-  const auto it = ipc_connections_.find(id);
-  if (it == ipc_connections_.end()) return;
+void IpcModule::close_connection(std::uint64_t id, int code, std::string_view message) {
+  const auto it = connections_.find(id);
+  if (it == connections_.end()) return;
   IpcPeer* peer = it->second.peer;
-  ipc_connections_.erase(it);
+  connections_.erase(it);
   // A CLOSE payload has the API error's shape: {code, message}.
   if (code != 0) peer->send(encode_ipc_frame(IpcOpcode::close, error_body(code, message)));
   peer->close();
-  ipc_forget_activity(id);
+  forget_activity(id);
 }
 
-void EmulatorService::ipc_send_frame(std::uint64_t id, std::string_view payload) {
-  if (const auto it = ipc_connections_.find(id); it != ipc_connections_.end()) {
+void IpcModule::send_frame(std::uint64_t id, std::string_view payload) {
+  if (const auto it = connections_.find(id); it != connections_.end()) {
     it->second.peer->send(encode_ipc_frame(IpcOpcode::frame, payload));
   }
 }
 
-void EmulatorService::ipc_handle_frame(std::uint64_t id, IpcFrame frame) {
-  auto& connection = ipc_connections_.at(id);
+void IpcModule::handle_frame(std::uint64_t id, IpcFrame frame) {
+  auto& connection = connections_.at(id);
   switch (frame.opcode) {
     case IpcOpcode::ping:
       connection.peer->send(encode_ipc_frame(IpcOpcode::pong, frame.payload));
@@ -156,84 +158,84 @@ void EmulatorService::ipc_handle_frame(std::uint64_t id, IpcFrame frame) {
     case IpcOpcode::pong:
       return;
     case IpcOpcode::close:
-      return ipc_close(id, 0, {});  // the SDK said goodbye: no answer
+      return close_connection(id, 0, {});  // the SDK said goodbye: no answer
     case IpcOpcode::handshake:
     case IpcOpcode::frame:
       break;
   }
   rapidjson::Document payload;
   if (!parse_json(frame.payload, payload) || !payload.IsObject()) {
-    return ipc_close(id, close_code::kInvalidPayload, "Invalid payload: expected a JSON object");
+    return close_connection(id, close_code::kInvalidPayload, "Invalid payload: expected a JSON object");
   }
   if (frame.opcode == IpcOpcode::handshake) {
-    if (connection.client_id) return ipc_close(id, close_code::kProtocolError, "Already handshaken");
-    return ipc_handshake(id, payload);
+    if (connection.client_id) return close_connection(id, close_code::kProtocolError, "Already handshaken");
+    return handshake(id, payload);
   }
   if (!connection.client_id) {
-    return ipc_close(id, close_code::kProtocolError, "Protocol error: a HANDSHAKE must come first");
+    return close_connection(id, close_code::kProtocolError, "Protocol error: a HANDSHAKE must come first");
   }
-  ipc_command(id, payload);
+  command(id, payload);
 }
 
-void EmulatorService::ipc_handshake(std::uint64_t id, const rapidjson::Document& payload) {
+void IpcModule::handshake(std::uint64_t id, const rapidjson::Document& payload) {
   const auto* version = member_or_null(payload, "v");
   if (version == nullptr || !version->IsInt() || version->GetInt() != 1) {
-    return ipc_close(id, close_code::kInvalidVersion, "Invalid version");
+    return close_connection(id, close_code::kInvalidVersion, "Invalid version");
   }
   bool ok = true;
   const auto client_id = optional_string(payload, "client_id", ok);
   if (!client_id || state_.find_application(*client_id) == nullptr) {
-    return ipc_close(id, close_code::kInvalidClientId, "Invalid client ID");
+    return close_connection(id, close_code::kInvalidClientId, "Invalid client ID");
   }
-  ipc_connections_.at(id).client_id = *client_id;
-  ++ipc_handshakes_;
+  connections_.at(id).client_id = *client_id;
+  ++handshakes_;
 
   const User* user = auth_.consenting_user();
-  ipc_send_frame(id, to_json([&](JsonWriter& writer) {
-                   writer.StartObject();
-                   writer.Key("cmd");
-                   writer.String("DISPATCH");
-                   writer.Key("evt");
-                   writer.String("READY");
-                   writer.Key("data");
-                   writer.StartObject();
-                   writer.Key("v");
-                   writer.Int(1);
-                   writer.Key("config");
-                   writer.StartObject();
-                   writer.Key("cdn_host");
-                   write_string(writer, endpoints_.cdn_host);
-                   writer.Key("api_endpoint");
-                   write_string(writer, endpoints_.api_base);
-                   writer.Key("environment");
-                   writer.String("production");
-                   writer.EndObject();
-                   if (user != nullptr) {
-                     writer.Key("user");
-                     writer.StartObject();
-                     writer.Key("id");
-                     write_string(writer, user->id);
-                     writer.Key("username");
-                     write_string(writer, user->username);
-                     writer.Key("discriminator");
-                     writer.String("0");
-                     writer.Key("global_name");
-                     if (user->global_name) {
-                       write_string(writer, *user->global_name);
-                     } else {
-                       writer.Null();
-                     }
-                     writer.Key("avatar");
-                     writer.Null();
-                     writer.EndObject();
-                   }
-                   writer.EndObject();
-                   writer.EndObject();
-                 }));
+  send_frame(id, to_json([&](JsonWriter& writer) {
+               writer.StartObject();
+               writer.Key("cmd");
+               writer.String("DISPATCH");
+               writer.Key("evt");
+               writer.String("READY");
+               writer.Key("data");
+               writer.StartObject();
+               writer.Key("v");
+               writer.Int(1);
+               writer.Key("config");
+               writer.StartObject();
+               writer.Key("cdn_host");
+               write_string(writer, endpoints_.cdn_host);
+               writer.Key("api_endpoint");
+               write_string(writer, endpoints_.api_base);
+               writer.Key("environment");
+               writer.String("production");
+               writer.EndObject();
+               if (user != nullptr) {
+                 writer.Key("user");
+                 writer.StartObject();
+                 writer.Key("id");
+                 write_string(writer, user->id);
+                 writer.Key("username");
+                 write_string(writer, user->username);
+                 writer.Key("discriminator");
+                 writer.String("0");
+                 writer.Key("global_name");
+                 if (user->global_name) {
+                   write_string(writer, *user->global_name);
+                 } else {
+                   writer.Null();
+                 }
+                 writer.Key("avatar");
+                 writer.Null();
+                 writer.EndObject();
+               }
+               writer.EndObject();
+               writer.EndObject();
+             }));
 }
 
-void EmulatorService::ipc_command(std::uint64_t id, const rapidjson::Document& payload) {
-  auto& connection = ipc_connections_.at(id);
+void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
+  auto& connection = connections_.at(id);
   bool ok = true;
   const auto cmd = optional_string(payload, "cmd", ok);
   const auto nonce = optional_string(payload, "nonce", ok);
@@ -245,54 +247,54 @@ void EmulatorService::ipc_command(std::uint64_t id, const rapidjson::Document& p
   } else if (!cmd) {
     reply = {"null", rpc_error::kInvalidPayload, "Invalid payload: cmd is required"};
   } else if (*cmd == "AUTHORIZE") {
-    reply = ipc_authorize(connection, args);
+    reply = command_authorize(connection, args);
   } else if (*cmd == "AUTHENTICATE") {
-    reply = ipc_authenticate(connection, args);
+    reply = command_authenticate(connection, args);
   } else if (*cmd == "SUBSCRIBE" || *cmd == "UNSUBSCRIBE") {
-    reply = ipc_subscribe(connection, payload, *cmd == "SUBSCRIBE");
+    reply = command_subscribe(connection, payload, *cmd == "SUBSCRIBE");
   } else if (*cmd == "SET_ACTIVITY") {
-    reply = ipc_set_activity(id, connection, args);
+    reply = command_set_activity(id, connection, args);
   } else {
     reply = {"null", rpc_error::kInvalidCommand, "Invalid command"};
   }
 
-  ipc_send_frame(id, to_json([&](JsonWriter& writer) {
-                   writer.StartObject();
-                   writer.Key("cmd");
-                   if (cmd) {
-                     write_string(writer, *cmd);
-                   } else {
-                     writer.Null();
-                   }
-                   writer.Key("data");
-                   if (reply.error != 0) {
-                     writer.StartObject();
-                     writer.Key("code");
-                     writer.Int(reply.error);
-                     writer.Key("message");
-                     write_string(writer, reply.message);
-                     writer.EndObject();
-                   } else {
-                     writer.RawValue(reply.data.data(), reply.data.size(), rapidjson::kObjectType);
-                   }
-                   writer.Key("evt");
-                   if (reply.error != 0) {
-                     writer.String("ERROR");
-                   } else {
-                     writer.Null();
-                   }
-                   writer.Key("nonce");
-                   if (nonce) {
-                     write_string(writer, *nonce);
-                   } else {
-                     writer.Null();
-                   }
-                   writer.EndObject();
-                 }));
+  send_frame(id, to_json([&](JsonWriter& writer) {
+               writer.StartObject();
+               writer.Key("cmd");
+               if (cmd) {
+                 write_string(writer, *cmd);
+               } else {
+                 writer.Null();
+               }
+               writer.Key("data");
+               if (reply.error != 0) {
+                 writer.StartObject();
+                 writer.Key("code");
+                 writer.Int(reply.error);
+                 writer.Key("message");
+                 write_string(writer, reply.message);
+                 writer.EndObject();
+               } else {
+                 writer.RawValue(reply.data.data(), reply.data.size(), rapidjson::kObjectType);
+               }
+               writer.Key("evt");
+               if (reply.error != 0) {
+                 writer.String("ERROR");
+               } else {
+                 writer.Null();
+               }
+               writer.Key("nonce");
+               if (nonce) {
+                 write_string(writer, *nonce);
+               } else {
+                 writer.Null();
+               }
+               writer.EndObject();
+             }));
 }
 
-EmulatorService::IpcReply EmulatorService::ipc_authorize(const IpcConnection& connection,
-                                                         const rapidjson::Value* args) {
+IpcModule::IpcReply IpcModule::command_authorize(const IpcConnection& connection,
+                                                 const rapidjson::Value* args) {
   auto invalid = [](std::string message) {
     return IpcReply{"null", rpc_error::kInvalidPayload, "Invalid payload: " + std::move(message)};
   };
@@ -358,8 +360,8 @@ EmulatorService::IpcReply EmulatorService::ipc_authorize(const IpcConnection& co
           {}};
 }
 
-EmulatorService::IpcReply EmulatorService::ipc_authenticate(const IpcConnection& connection,
-                                                            const rapidjson::Value* args) {
+IpcModule::IpcReply IpcModule::command_authenticate(const IpcConnection& connection,
+                                                    const rapidjson::Value* args) {
   if (args == nullptr || !args->IsObject()) {
     return {"null", rpc_error::kInvalidPayload, "Invalid payload: args must be an object"};
   }
@@ -379,8 +381,8 @@ EmulatorService::IpcReply EmulatorService::ipc_authenticate(const IpcConnection&
   return {auth_.authorization_json(*grant, *user, *app, true), 0, {}};
 }
 
-EmulatorService::IpcReply EmulatorService::ipc_subscribe(IpcConnection& connection,
-                                                         const rapidjson::Value& payload, bool subscribe) {
+IpcModule::IpcReply IpcModule::command_subscribe(IpcConnection& connection, const rapidjson::Value& payload,
+                                                 bool subscribe) {
   bool ok = true;
   const auto event = optional_string(payload, "evt", ok);
   if (!event) return {"null", rpc_error::kInvalidPayload, "Invalid payload: evt is required"};
@@ -400,8 +402,8 @@ EmulatorService::IpcReply EmulatorService::ipc_subscribe(IpcConnection& connecti
           {}};
 }
 
-EmulatorService::IpcReply EmulatorService::ipc_set_activity(std::uint64_t id, IpcConnection& connection,
-                                                            const rapidjson::Value* args) {
+IpcModule::IpcReply IpcModule::command_set_activity(std::uint64_t id, IpcConnection& connection,
+                                                    const rapidjson::Value* args) {
   auto invalid = [](std::string message) {
     return IpcReply{"null", rpc_error::kInvalidPayload, "Invalid payload: " + std::move(message)};
   };
@@ -412,7 +414,7 @@ EmulatorService::IpcReply EmulatorService::ipc_set_activity(std::uint64_t id, Ip
   const auto* activity = member_or_null(*args, "activity");
   if (activity == nullptr) {
     connection.activity.reset();  // cleared
-    ipc_forget_activity(id);
+    forget_activity(id);
     return {};
   }
   if (!activity->IsObject()) return invalid("args.activity must be an object or null");
@@ -429,32 +431,32 @@ EmulatorService::IpcReply EmulatorService::ipc_set_activity(std::uint64_t id, Ip
   const auto reply = *connection.activity;
   // The activity is the desktop client's logged-in user's presence (no token involved).
   if (const User* user = auth_.consenting_user()) {
-    const auto previous = ipc_activity_users_.find(id);
-    if (previous != ipc_activity_users_.end() && previous->second != user->id) {
+    const auto previous = activity_users_.find(id);
+    if (previous != activity_users_.end() && previous->second != user->id) {
       const auto previous_user = previous->second;
-      ipc_activity_users_.erase(previous);
+      activity_users_.erase(previous);
       presence_.changed(previous_user, true);
     }
-    ipc_activity_users_[id] = user->id;
+    activity_users_[id] = user->id;
     presence_.changed(user->id, true);
   }
   return {reply, 0, {}};
 }
 
-HttpResponse EmulatorService::admin_ipc_status(const RouteContext&) {
+HttpResponse IpcModule::admin_status(const RouteContext&) {
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
                               writer.Key("listening");
-                              writer.Bool(ipc_listener_ != nullptr && ipc_listener_->listening());
+                              writer.Bool(listener_ != nullptr && listener_->listening());
                               writer.Key("path");
-                              if (ipc_listener_ != nullptr) {
-                                write_string(writer, ipc_listener_->path());
+                              if (listener_ != nullptr) {
+                                write_string(writer, listener_->path());
                               } else {
                                 writer.Null();
                               }
                               writer.Key("connections");
                               writer.StartArray();
-                              for (const auto& [id, connection] : ipc_connections_) {
+                              for (const auto& [id, connection] : connections_) {
                                 if (!connection.client_id) continue;  // still handshaking
                                 writer.StartObject();
                                 writer.Key("client_id");
@@ -475,12 +477,12 @@ HttpResponse EmulatorService::admin_ipc_status(const RouteContext&) {
                               }
                               writer.EndArray();
                               writer.Key("handshakes");
-                              writer.Uint64(ipc_handshakes_);
+                              writer.Uint64(handshakes_);
                               writer.EndObject();
                             }));
 }
 
-HttpResponse EmulatorService::admin_ipc_authorize_request(const RouteContext& context) {
+HttpResponse IpcModule::admin_authorize_request(const RouteContext& context) {
   std::optional<std::string> application_id;
   if (!context.request.body.empty()) {
     rapidjson::Document body;
@@ -495,7 +497,7 @@ HttpResponse EmulatorService::admin_ipc_authorize_request(const RouteContext& co
   }
   static constexpr std::string_view kDispatch = R"({"cmd":"DISPATCH","evt":"AUTHORIZE_REQUEST","data":{}})";
   int delivered = 0;
-  for (auto& [id, connection] : ipc_connections_) {
+  for (auto& [id, connection] : connections_) {
     if (!connection.client_id || (application_id && *connection.client_id != *application_id)) continue;
     if (connection.subscriptions.count(std::string(kAuthorizeRequestEvent)) == 0) continue;
     connection.peer->send(encode_ipc_frame(IpcOpcode::frame, kDispatch));
@@ -510,7 +512,7 @@ HttpResponse EmulatorService::admin_ipc_authorize_request(const RouteContext& co
 }
 
 // The player joins from the desktop client: ACTIVITY_JOIN {secret} to every subscribed connection.
-HttpResponse EmulatorService::admin_ipc_activity_join(const RouteContext& context) {
+HttpResponse IpcModule::admin_activity_join(const RouteContext& context) {
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -532,7 +534,7 @@ HttpResponse EmulatorService::admin_ipc_activity_join(const RouteContext& contex
     writer.EndObject();
   });
   int delivered = 0;
-  for (auto& [id, connection] : ipc_connections_) {
+  for (auto& [id, connection] : connections_) {
     if (!connection.client_id || (application_id && *connection.client_id != *application_id)) continue;
     if (connection.subscriptions.count("ACTIVITY_JOIN") == 0) continue;
     connection.peer->send(encode_ipc_frame(IpcOpcode::frame, dispatch));
@@ -541,23 +543,23 @@ HttpResponse EmulatorService::admin_ipc_activity_join(const RouteContext& contex
   return HttpResponse::json(200, "{\"delivered\":" + std::to_string(delivered) + "}");
 }
 
-HttpResponse EmulatorService::admin_ipc_drop(const RouteContext& context) {
+HttpResponse IpcModule::admin_drop(const RouteContext& context) {
   std::vector<std::uint64_t> ids;
-  for (const auto& [id, connection] : ipc_connections_)
+  for (const auto& [id, connection] : connections_)
     ids.push_back(id);
   for (const auto id : ids)
-    ipc_close(id, 0, {});  // the desktop client quit: connections just end
-  if (ipc_listener_ != nullptr) ipc_listener_->stop();
-  return admin_ipc_status(context);
+    close_connection(id, 0, {});  // the desktop client quit: connections just end
+  if (listener_ != nullptr) listener_->stop();
+  return admin_status(context);
 }
 
-HttpResponse EmulatorService::admin_ipc_restore(const RouteContext& context) {
-  if (ipc_listener_ == nullptr) return error_response(409, error_code::kGeneral, "IPC is off (--no-ipc)");
-  if (auto error = ipc_listener_->restore()) return error_response(409, error_code::kGeneral, *error);
-  return admin_ipc_status(context);
+HttpResponse IpcModule::admin_restore(const RouteContext& context) {
+  if (listener_ == nullptr) return error_response(409, error_code::kGeneral, "IPC is off (--no-ipc)");
+  if (auto error = listener_->restore()) return error_response(409, error_code::kGeneral, *error);
+  return admin_status(context);
 }
 
-HttpResponse EmulatorService::admin_ipc_close(const RouteContext& context) {
+HttpResponse IpcModule::admin_close(const RouteContext& context) {
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -566,16 +568,28 @@ HttpResponse EmulatorService::admin_ipc_close(const RouteContext& context) {
   const auto message = fields.string("message", false);
   if (!errors.empty()) return invalid_form_body(errors);
   std::vector<std::uint64_t> ids;
-  for (const auto& [id, connection] : ipc_connections_)
+  for (const auto& [id, connection] : connections_)
     ids.push_back(id);
   for (const auto id : ids)
-    ipc_close(id, static_cast<int>(*code), message.value_or(""));
+    close_connection(id, static_cast<int>(*code), message.value_or(""));
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
                               writer.Key("closed");
                               writer.Uint64(ids.size());
                               writer.EndObject();
                             }));
+}
+
+// The desktop client's activities: those of connections whose SET_ACTIVITY went to this user.
+std::vector<std::string> IpcModule::desktop_activities(std::string_view user_id) const {
+  std::vector<std::string> result;
+  for (const auto& [connection_id, owner] : activity_users_) {
+    if (owner != user_id) continue;
+    const auto connection = connections_.find(connection_id);
+    if (connection != connections_.end() && connection->second.activity)
+      result.push_back(*connection->second.activity);
+  }
+  return result;
 }
 
 }  // namespace platformpp::emulator
