@@ -1,5 +1,6 @@
 // The network front end: accepts loopback connections (TLS or plain), parses HTTP with Beast and feeds
-// requests to an EmulatorService. This header is Asio-free so only server.cpp compiles Beast's templates.
+// requests to an EmulatorService; runs the IPC listener (ipc_server.hpp) and the forwarding unit's UDP socket
+// on the same io_context. This header is Asio-free so only server.cpp compiles Beast's templates.
 #pragma once
 
 #include <chrono>
@@ -9,16 +10,11 @@
 #include <optional>
 #include <string>
 
+#include "server/ipc_server.hpp"
 #include "server/tls_certificates.hpp"
 #include "service/emulator_service.hpp"
 
 namespace platformpp::emulator {
-
-// The desktop-client stand-in's Unix socket: the first free "<directory>/<prefix>-ipc-<n>", n = 0..9.
-struct IpcSettings {
-  std::string directory;  // absolute
-  std::string prefix;
-};
 
 struct ServerSettings {
   std::string host;                                     // 127.0.0.1, ::1 or localhost
