@@ -8,7 +8,7 @@
 // and DAVE frames in interleaved rounds, whose ratio shows that DAVE leaves the unit's cost unchanged (it has
 // no key and no DAVE path; target 1 +- 0.05). Fails only
 // when the work fails (packets not delivered, or not authentic), never on timing.
-#include "asio_prelude.hpp"
+#include "server/asio_prelude.hpp"
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -33,10 +33,10 @@
 #include <thread>
 #include <vector>
 
-#include "forwarding_unit.hpp"
+#include "voice/forwarding_unit.hpp"
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"
-#include "voice_udp_server.hpp"
+#include "voice/voice_udp_server.hpp"
 
 using namespace platformpp::emulator;
 using platformpp::voice::TransportKey;

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "api_error.hpp"
+#include "core/api_error.hpp"
 #include "test_support.hpp"
 
 namespace api_error_test {

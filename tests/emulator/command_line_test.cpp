@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "command_line.hpp"
+#include "server/command_line.hpp"
 
 namespace command_line_test {
 

@@ -10,9 +10,9 @@
 #include <cstdio>
 #include <string>
 
-#include "emulator_service.hpp"
 #include "gateway_dispatch_conformance.hpp"
 #include "openapi_conformance.hpp"
+#include "service/emulator_service.hpp"
 
 int main(int argc, char** argv) {
   using platformpp::emulator::EmulatorService;

@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "connection_file.hpp"
+#include "server/connection_file.hpp"
 #include "test_support.hpp"
 
 namespace connection_file_test {

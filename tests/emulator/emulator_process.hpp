@@ -19,7 +19,7 @@
 #include <thread>
 #include <vector>
 
-#include "json.hpp"
+#include "core/json.hpp"
 
 extern char** environ;
 

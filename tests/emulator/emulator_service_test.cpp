@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "emulator_service.hpp"
-#include "snowflake.hpp"
+#include "core/snowflake.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace emulator_service_test {

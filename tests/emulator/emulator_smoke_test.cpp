@@ -19,9 +19,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/json.hpp"
 #include "emulator_process.hpp"
 #include "http_test_client.hpp"
-#include "json.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "fake_clock.hpp"
+#include "core/fake_clock.hpp"
 
 namespace fake_clock_test {
 

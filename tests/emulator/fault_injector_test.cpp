@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "fault_injector.hpp"
+#include "http/fault_injector.hpp"
 
 namespace fault_injector_test {
 

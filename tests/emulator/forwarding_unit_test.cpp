@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "forwarding_unit.hpp"
+#include "voice/forwarding_unit.hpp"
 #include "voice/ip_discovery.hpp"
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"

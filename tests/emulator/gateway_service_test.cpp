@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "emulator_service.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace gateway_service_test {

@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/json.hpp"
 #include "emulator_process.hpp"
 #include "gateway_test_client.hpp"
-#include "json.hpp"
 #include "test_support.hpp"
 
 using namespace platformpp::emulator;

@@ -1,5 +1,5 @@
 // The Beast/Asio side of gateway_test_client.hpp: compiled once for every emulator test executable.
-#include "asio_prelude.hpp"
+#include "server/asio_prelude.hpp"
 
 #include "gateway_test_client.hpp"
 
@@ -15,7 +15,7 @@
 #include <boost/beast/zlib/inflate_stream.hpp>
 #include <string_view>
 
-#include "json.hpp"
+#include "core/json.hpp"
 
 namespace platformpp::emulator::test {
 

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator_service.hpp"
-#include "permissions.hpp"
+#include "guild/permissions.hpp"
 #include "recording_gateway_peer.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace guild_routes_test {

@@ -1,5 +1,5 @@
 // The Beast/Asio side of http_test_client.hpp: compiled once for every emulator test executable.
-#include "asio_prelude.hpp"
+#include "server/asio_prelude.hpp"
 
 #include "http_test_client.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "ipc_frame.hpp"
+#include "ipc/ipc_codec.hpp"
 
 namespace ipc_frame_test {
 

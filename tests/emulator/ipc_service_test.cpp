@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ipc_connection.hpp"
+#include "ipc/ipc_peer.hpp"
 #include "oauth_fixture.hpp"
 
 namespace ipc_service_test {

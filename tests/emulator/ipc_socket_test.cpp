@@ -18,13 +18,13 @@
 #include <utility>
 #include <vector>
 
+#include "auth/code_challenge.hpp"
+#include "core/form_encoding.hpp"
+#include "core/json.hpp"
 #include "emulator_process.hpp"
-#include "form_encoding.hpp"
 #include "gateway_test_client.hpp"
-#include "ipc_frame.hpp"
+#include "ipc/ipc_codec.hpp"
 #include "ipc_test_client.hpp"
-#include "json.hpp"
-#include "pkce.hpp"
 #include "test_support.hpp"
 
 using namespace platformpp::emulator;

@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "ipc_frame.hpp"
-#include "json.hpp"
+#include "core/json.hpp"
+#include "ipc/ipc_codec.hpp"
 
 namespace platformpp::emulator::test {
 

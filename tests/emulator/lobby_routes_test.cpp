@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "emulator_service.hpp"
 #include "recording_gateway_peer.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace lobby_routes_test {

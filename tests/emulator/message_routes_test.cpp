@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "command_line.hpp"
-#include "emulator_service.hpp"
+#include "server/command_line.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace message_routes_test {

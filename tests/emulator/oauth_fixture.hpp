@@ -5,10 +5,10 @@
 #include <utility>
 #include <vector>
 
-#include "emulator_service.hpp"
-#include "form_encoding.hpp"
-#include "pkce.hpp"
-#include "random_token.hpp"
+#include "auth/code_challenge.hpp"
+#include "core/form_encoding.hpp"
+#include "core/random_token.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace platformpp::emulator::test {

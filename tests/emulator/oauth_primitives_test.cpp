@@ -1,9 +1,9 @@
 // Building blocks of the OAuth2 routes: form/query encoding, HTTP Basic credentials, PKCE S256.
 #include <doctest/doctest.h>
 
-#include "basic_auth.hpp"
-#include "form_encoding.hpp"
-#include "pkce.hpp"
+#include "auth/basic_auth.hpp"
+#include "auth/code_challenge.hpp"
+#include "core/form_encoding.hpp"
 #include "test_support.hpp"
 
 namespace oauth_primitives_test {

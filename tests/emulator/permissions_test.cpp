@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "permissions.hpp"
+#include "guild/permissions.hpp"
 
 namespace permissions_test {
 

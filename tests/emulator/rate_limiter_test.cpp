@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "rate_limiter.hpp"
+#include "http/rate_limiter.hpp"
 
 namespace rate_limiter_test {
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "gateway.hpp"
+#include "gateway/gateway.hpp"
 #include "test_support.hpp"
 
 namespace platformpp::emulator::test {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "voice_gateway.hpp"
+#include "voice/voice_gateway.hpp"
 
 namespace platformpp::emulator::test {
 

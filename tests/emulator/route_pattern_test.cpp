@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
-#include "route_pattern.hpp"
-#include "router.hpp"
+#include "core/route_pattern.hpp"
+#include "core/router.hpp"
 
 namespace route_pattern_test {
 

@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "snowflake.hpp"
+#include "core/snowflake.hpp"
 
 namespace snowflake_test {
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "emulator_service.hpp"
-#include "ipc_connection.hpp"
+#include "ipc/ipc_peer.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace social_routes_test {

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "http_message.hpp"
-#include "json.hpp"
+#include "core/http_message.hpp"
+#include "core/json.hpp"
 
 namespace platformpp::emulator::test {
 

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "core/json.hpp"
 #include "gateway_test_client.hpp"
-#include "json.hpp"
 #include "voice/ip_discovery.hpp"
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"

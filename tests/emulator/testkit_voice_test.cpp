@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include "core/json.hpp"
 #include "gateway_test_client.hpp"
-#include "json.hpp"
 
 using platformpp::emulator::test::GatewayClient;
 using platformpp::testkit::EmulatorAdmin;

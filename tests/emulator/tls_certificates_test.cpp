@@ -7,7 +7,7 @@
 
 #include <memory>
 
-#include "tls_certificates.hpp"
+#include "server/tls_certificates.hpp"
 
 namespace tls_certificates_test {
 

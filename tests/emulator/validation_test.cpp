@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "validation.hpp"
+#include "core/validation.hpp"
 
 namespace validation_test {
 

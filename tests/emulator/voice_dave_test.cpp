@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "dave_call.hpp"
 #include "mls/group.hpp"
 #include "mls/welcome.hpp"
+#include "voice/dave_call.hpp"
 #include "voice_fixture.hpp"
 
 namespace voice_dave_test {

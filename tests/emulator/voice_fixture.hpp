@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "emulator_service.hpp"
 #include "recording_gateway_peer.hpp"
 #include "recording_voice_peer.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 
 namespace platformpp::emulator::test::voice_fixture {

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "core/json.hpp"
 #include "emulator_process.hpp"
 #include "gateway_test_client.hpp"
-#include "json.hpp"
 #include "test_support.hpp"
 
 using namespace platformpp::emulator;

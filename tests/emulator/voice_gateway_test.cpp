@@ -11,9 +11,9 @@
 #include <thread>
 #include <vector>
 
-#include "emulator_service.hpp"
 #include "recording_gateway_peer.hpp"
 #include "recording_voice_peer.hpp"
+#include "service/emulator_service.hpp"
 #include "test_support.hpp"
 #include "voice_fixture.hpp"
 

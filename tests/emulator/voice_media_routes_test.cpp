@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "forwarding_unit.hpp"
-#include "router.hpp"
+#include "core/router.hpp"
 #include "test_support.hpp"
+#include "voice/forwarding_unit.hpp"
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"
-#include "voice_media_routes.hpp"
+#include "voice/voice_media_routes.hpp"
 
 namespace voice_media_routes_test {
 

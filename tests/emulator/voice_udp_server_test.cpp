@@ -1,6 +1,6 @@
 // VoiceUdpServer over real loopback sockets: IP discovery and forwarding through the unit, delayed sends in
 // due order, and close.
-#include "asio_prelude.hpp"
+#include "server/asio_prelude.hpp"
 
 #include <doctest/doctest.h>
 #include <netinet/in.h>
@@ -17,11 +17,11 @@
 #include <optional>
 #include <vector>
 
-#include "forwarding_unit.hpp"
+#include "voice/forwarding_unit.hpp"
 #include "voice/ip_discovery.hpp"
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"
-#include "voice_udp_server.hpp"
+#include "voice/voice_udp_server.hpp"
 
 // Counts the C++ allocations made on this thread while `g_counting` is set (this binary only).
 namespace {

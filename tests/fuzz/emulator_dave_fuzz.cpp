@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "dave_call.hpp"
-#include "dave_wire.hpp"
+#include "voice/dave_call.hpp"
+#include "voice/dave_wire.hpp"
 
 namespace {
 

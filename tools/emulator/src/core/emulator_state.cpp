@@ -1,0 +1,363 @@
+#include "core/emulator_state.hpp"
+
+#include <set>
+
+#include <algorithm>
+
+namespace platformpp::emulator {
+
+const User& EmulatorState::add_user(User user) {
+  if (!first_regular_user_ && !user.bot && !user.provisional) first_regular_user_ = user.id;
+  auto id = user.id;
+  return users_.insert_or_assign(std::move(id), std::move(user)).first->second;
+}
+
+const User* EmulatorState::find_user(std::string_view id) const {
+  const auto it = users_.find(id);
+  return it == users_.end() ? nullptr : &it->second;
+}
+
+User* EmulatorState::find_user_mutable(std::string_view id) {
+  const auto it = users_.find(id);
+  return it == users_.end() ? nullptr : &it->second;
+}
+
+bool EmulatorState::username_taken(std::string_view username) const {
+  return std::any_of(users_.begin(), users_.end(), [&](const auto& entry) {
+    return !entry.second.bot && entry.second.username == username;
+  });
+}
+
+void EmulatorState::remove_user(std::string_view id) {
+  revoke_user_grants(id);
+  if (const auto it = users_.find(id); it != users_.end()) users_.erase(it);
+  // No relationship may point at a user that is gone (a provisional account merged away).
+  if (const auto it = relationships_.find(id); it != relationships_.end()) relationships_.erase(it);
+  for (auto& [user_id, others] : relationships_) {
+    if (const auto it = others.find(id); it != others.end()) others.erase(it);
+  }
+  for (auto& [app_id, users] : game_relationships_) {
+    if (const auto it = users.find(id); it != users.end()) users.erase(it);
+    for (auto& [user_id, others] : users) {
+      if (const auto it = others.find(id); it != others.end()) others.erase(it);
+    }
+  }
+}
+
+std::string EmulatorState::next_provisional_username() {
+  for (;;) {
+    auto name = "provisional_" + std::to_string(++provisional_counter_);
+    if (!username_taken(name)) return name;
+  }
+}
+
+const Application& EmulatorState::add_application(Application app) {
+  auto id = app.id;
+  return applications_.insert_or_assign(std::move(id), std::move(app)).first->second;
+}
+
+const Application* EmulatorState::find_application(std::string_view id) const {
+  const auto it = applications_.find(id);
+  return it == applications_.end() ? nullptr : &it->second;
+}
+
+const Application* EmulatorState::find_application_by_bot_token(std::string_view token) const {
+  for (const auto& [id, app] : applications_) {
+    if (app.bot_token == token) return &app;
+  }
+  return nullptr;
+}
+
+const AccessGrant& EmulatorState::add_grant(AccessGrant grant) {
+  if (!grant.refresh_token.empty()) access_by_refresh_token_[grant.refresh_token] = grant.access_token;
+  auto key = grant.access_token;
+  return grants_.insert_or_assign(std::move(key), std::move(grant)).first->second;
+}
+
+const AccessGrant* EmulatorState::find_grant_by_access_token(std::string_view token) const {
+  const auto it = grants_.find(token);
+  return it == grants_.end() ? nullptr : &it->second;
+}
+
+const AccessGrant* EmulatorState::find_grant_by_refresh_token(std::string_view token) const {
+  const auto refresh = access_by_refresh_token_.find(token);
+  return refresh == access_by_refresh_token_.end() ? nullptr : find_grant_by_access_token(refresh->second);
+}
+
+bool EmulatorState::revoke_token(std::string_view token) {
+  std::string access_token(token);
+  if (const auto refresh = access_by_refresh_token_.find(token); refresh != access_by_refresh_token_.end()) {
+    access_token = refresh->second;
+  }
+  const auto grant = grants_.find(access_token);
+  if (grant == grants_.end()) return false;
+  // The whole grant goes: its refresh token must not outlive the access token (refresh -> invalid_grant).
+  if (!grant->second.refresh_token.empty()) access_by_refresh_token_.erase(grant->second.refresh_token);
+  grants_.erase(grant);
+  return true;
+}
+
+std::size_t EmulatorState::authorized_user_count(std::string_view app_id) const {
+  std::set<std::string_view> users;
+  for (const auto& [token, grant] : grants_) {
+    if (grant.app_id == app_id) users.insert(grant.user_id);
+  }
+  return users.size();
+}
+
+std::size_t EmulatorState::revoke_user_grants(std::string_view user_id,
+                                              std::optional<std::string_view> app_id) {
+  std::vector<std::string> doomed;
+  for (const auto& [token, grant] : grants_) {
+    if (grant.user_id == user_id && (!app_id || grant.app_id == *app_id)) doomed.push_back(token);
+  }
+  for (const auto& token : doomed)
+    revoke_token(token);
+  return doomed.size();
+}
+
+void EmulatorState::add_code(AuthorizationCode code) {
+  auto key = code.code;
+  codes_.insert_or_assign(std::move(key), std::move(code));
+}
+
+std::optional<AuthorizationCode> EmulatorState::take_code(std::string_view code) {
+  const auto it = codes_.find(code);
+  if (it == codes_.end()) return std::nullopt;
+  auto taken = std::move(it->second);
+  codes_.erase(it);
+  return taken;
+}
+
+ExternalIdentity& EmulatorState::upsert_identity(ExternalIdentity identity) {
+  auto key = identity.key;
+  return identities_.insert_or_assign(std::move(key), std::move(identity)).first->second;
+}
+
+ExternalIdentity* EmulatorState::find_identity(const IdentityKey& key) {
+  const auto it = identities_.find(key);
+  return it == identities_.end() ? nullptr : &it->second;
+}
+
+std::vector<ExternalIdentity*> EmulatorState::identities_of_user(std::string_view user_id) {
+  std::vector<ExternalIdentity*> result;
+  for (auto& [key, identity] : identities_) {
+    if (identity.user_id == user_id) result.push_back(&identity);
+  }
+  return result;
+}
+
+std::vector<ExternalIdentity*> EmulatorState::identities_restricted_by(std::string_view user_id) {
+  std::vector<ExternalIdentity*> result;
+  for (auto& [key, identity] : identities_) {
+    if (identity.restricted_by_ban_of == user_id) result.push_back(&identity);
+  }
+  return result;
+}
+
+void EmulatorState::map_external_token(std::string type, std::string token, std::string external_user_id) {
+  external_token_ids_[{std::move(type), std::move(token)}] = std::move(external_user_id);
+}
+
+std::string EmulatorState::external_user_id_for(std::string_view type, std::string_view token) const {
+  const auto it = external_token_ids_.find({std::string(type), std::string(token)});
+  // Without a mapping the external token itself stands for the external account.
+  return it == external_token_ids_.end() ? std::string(token) : it->second;
+}
+
+void EmulatorState::set_relationship(std::string_view user_id, std::string_view other_id, int type,
+                                     std::int64_t since_ms, bool spam_request) {
+  auto& mine = relationships_[std::string(user_id)];
+  if (type == 0) {
+    if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
+  } else {
+    mine[std::string(other_id)] = Relationship{type, since_ms, spam_request};
+  }
+}
+
+std::vector<std::pair<std::string, int>> EmulatorState::relationships_of(std::string_view user_id) const {
+  std::vector<std::pair<std::string, int>> result;
+  const auto it = relationships_.find(user_id);
+  if (it == relationships_.end()) return result;
+  for (const auto& [other_id, relationship] : it->second)
+    result.emplace_back(other_id, relationship.type);
+  return result;
+}
+
+const Relationship* EmulatorState::find_relationship(std::string_view user_id,
+                                                     std::string_view other_id) const {
+  const auto mine = relationships_.find(user_id);
+  if (mine == relationships_.end()) return nullptr;
+  const auto it = mine->second.find(other_id);
+  return it == mine->second.end() ? nullptr : &it->second;
+}
+
+int EmulatorState::relationship_type(std::string_view user_id, std::string_view other_id) const {
+  const auto* relationship = find_relationship(user_id, other_id);
+  return relationship == nullptr ? 0 : relationship->type;
+}
+
+void EmulatorState::set_game_relationship(std::string_view app_id, std::string_view user_id,
+                                          std::string_view other_id, int type, std::int64_t since_ms) {
+  auto& mine = game_relationships_[std::string(app_id)][std::string(user_id)];
+  if (type == 0) {
+    if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
+  } else {
+    mine[std::string(other_id)] = Relationship{type, since_ms, false};
+  }
+}
+
+const Relationship* EmulatorState::find_game_relationship(std::string_view app_id, std::string_view user_id,
+                                                          std::string_view other_id) const {
+  const auto app = game_relationships_.find(app_id);
+  if (app == game_relationships_.end()) return nullptr;
+  const auto mine = app->second.find(user_id);
+  if (mine == app->second.end()) return nullptr;
+  const auto it = mine->second.find(other_id);
+  return it == mine->second.end() ? nullptr : &it->second;
+}
+
+std::vector<std::pair<std::string, Relationship>> EmulatorState::game_relationships_of(
+    std::string_view app_id, std::string_view user_id) const {
+  std::vector<std::pair<std::string, Relationship>> result;
+  const auto app = game_relationships_.find(app_id);
+  if (app == game_relationships_.end()) return result;
+  const auto mine = app->second.find(user_id);
+  if (mine == app->second.end()) return result;
+  result.assign(mine->second.begin(), mine->second.end());
+  return result;
+}
+
+std::vector<std::string> EmulatorState::game_relationship_apps(std::string_view user_id,
+                                                               std::string_view other_id) const {
+  std::vector<std::string> result;
+  for (const auto& [app_id, users] : game_relationships_) {
+    if (find_game_relationship(app_id, user_id, other_id) != nullptr ||
+        find_game_relationship(app_id, other_id, user_id) != nullptr) {
+      result.push_back(app_id);
+    }
+  }
+  return result;
+}
+
+const User* EmulatorState::find_user_by_username(std::string_view username) const {
+  for (const auto& [id, user] : users_) {
+    if (!user.bot && user.username == username) return &user;
+  }
+  return nullptr;
+}
+
+Application* EmulatorState::find_application_mutable(std::string_view id) {
+  const auto it = applications_.find(id);
+  return it == applications_.end() ? nullptr : &it->second;
+}
+
+const DmChannel* EmulatorState::find_dm_channel(std::string_view id) const {
+  const auto it = dm_channels_.find(id);
+  return it == dm_channels_.end() ? nullptr : &it->second;
+}
+
+const DmChannel* EmulatorState::find_dm_channel_between(std::string_view user_id,
+                                                        std::string_view other_id) const {
+  for (const auto& [id, channel] : dm_channels_) {
+    const auto& r = channel.recipient_ids;
+    if (r.size() == 2 && ((r[0] == user_id && r[1] == other_id) || (r[0] == other_id && r[1] == user_id)))
+      return &channel;
+  }
+  return nullptr;
+}
+
+const DmChannel& EmulatorState::add_dm_channel(DmChannel channel) {
+  auto id = channel.id;
+  return dm_channels_.insert_or_assign(std::move(id), std::move(channel)).first->second;
+}
+
+std::vector<const DmChannel*> EmulatorState::dm_channels_of(std::string_view user_id) const {
+  std::vector<const DmChannel*> result;
+  for (const auto& [id, channel] : dm_channels_) {
+    const auto& r = channel.recipient_ids;
+    if (std::find(r.begin(), r.end(), user_id) != r.end()) result.push_back(&channel);
+  }
+  return result;
+}
+
+const Message& EmulatorState::add_message(Message message) {
+  auto id = message.id;
+  auto& order = channel_message_ids_[message.channel_id];
+  if (messages_.find(id) == messages_.end()) order.push_back(id);
+  return messages_.insert_or_assign(std::move(id), std::move(message)).first->second;
+}
+
+const Message* EmulatorState::find_message(std::string_view channel_id, std::string_view message_id) const {
+  const auto it = messages_.find(message_id);
+  if (it == messages_.end() || it->second.channel_id != channel_id) return nullptr;
+  return &it->second;
+}
+
+Message* EmulatorState::find_message_mutable(std::string_view channel_id, std::string_view message_id) {
+  const auto it = messages_.find(message_id);
+  if (it == messages_.end() || it->second.channel_id != channel_id) return nullptr;
+  return &it->second;
+}
+
+bool EmulatorState::remove_message(std::string_view channel_id, std::string_view message_id) {
+  const auto it = messages_.find(message_id);
+  if (it == messages_.end() || it->second.channel_id != channel_id) return false;
+  messages_.erase(it);
+  if (const auto order = channel_message_ids_.find(channel_id); order != channel_message_ids_.end()) {
+    auto& ids = order->second;
+    ids.erase(std::remove(ids.begin(), ids.end(), message_id), ids.end());
+  }
+  return true;
+}
+
+std::vector<const Message*> EmulatorState::channel_messages(std::string_view channel_id) const {
+  std::vector<const Message*> result;
+  const auto order = channel_message_ids_.find(channel_id);
+  if (order == channel_message_ids_.end()) return result;
+  result.reserve(order->second.size());
+  for (const auto& id : order->second) {
+    if (const auto it = messages_.find(id); it != messages_.end()) result.push_back(&it->second);
+  }
+  return result;
+}
+
+void EmulatorState::prune_messages_before(std::string_view channel_id, std::int64_t cutoff_ms) {
+  const auto order = channel_message_ids_.find(channel_id);
+  if (order == channel_message_ids_.end()) return;
+  auto& ids = order->second;
+  // Kept in sending order, so the old ones are at the front (unless the fake clock was set back).
+  auto keep = ids.begin();
+  while (keep != ids.end()) {
+    const auto it = messages_.find(*keep);
+    if (it != messages_.end() && it->second.timestamp_ms >= cutoff_ms) break;
+    if (it != messages_.end()) messages_.erase(it);
+    ++keep;
+  }
+  ids.erase(ids.begin(), keep);
+}
+
+void EmulatorState::remember_nonce(const Message& message, std::int64_t window_ms) {
+  auto& recent = nonce_messages_[message.channel_id];
+  while (!recent.empty() && recent.front().timestamp_ms <= message.timestamp_ms - window_ms)
+    recent.pop_front();
+  recent.push_back(message);
+}
+
+std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id, std::string_view author_id,
+                                                    std::string_view nonce, std::int64_t now_ms,
+                                                    std::int64_t window_ms) {
+  const auto it = nonce_messages_.find(channel_id);
+  if (it == nonce_messages_.end()) return std::nullopt;
+  auto& recent = it->second;
+  while (!recent.empty() && recent.front().timestamp_ms <= now_ms - window_ms)
+    recent.pop_front();
+  for (auto entry = recent.rbegin(); entry != recent.rend(); ++entry) {
+    if (entry->author_id != author_id || entry->nonce != nonce) continue;
+    if (const auto* kept = find_message(channel_id, entry->id)) return *kept;
+    return *entry;
+  }
+  return std::nullopt;
+}
+
+}  // namespace platformpp::emulator

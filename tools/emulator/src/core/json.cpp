@@ -1,0 +1,11 @@
+#include "core/json.hpp"
+
+namespace platformpp::emulator {
+
+bool parse_json(std::string_view text, rapidjson::Document& document) {
+  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+  document.Parse<kFlags>(text.data(), text.size());
+  return !document.HasParseError();
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,81 @@
+// What every feature module of the emulator shares, and the base class that names it for them.
+//
+// EmulatorService (service/) owns one ServiceContext and builds the modules on it: the fake clock, the
+// addresses it serves, the id generator, the platform's shared data (users, applications, tokens,
+// relationships, DM channels and messages) and the three routers on which each module registers its own
+// routes. What a module needs of another module it names in its constructor, never through this context.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/emulator_state.hpp"
+#include "core/fake_clock.hpp"
+#include "core/http_message.hpp"
+#include "core/router.hpp"
+#include "core/snowflake.hpp"
+
+namespace platformpp::emulator {
+
+inline constexpr const char* kEmulatorVersion = "0.1.0";
+inline constexpr std::string_view kApiBasePath = "/api/v10";
+inline constexpr std::string_view kAdminBasePath = "/_emulator";
+inline constexpr std::int64_t kAccessTokenLifetimeS = 604800;
+inline constexpr std::int64_t kAuthorizationCodeLifetimeMs = 10 * 60 * 1000;
+
+struct ServiceEndpoints {
+  std::string gateway_url;  // returned by GET /gateway
+  std::string api_base;     // "https://127.0.0.1:PORT/api/v10": the IPC READY's config.api_endpoint
+  std::string cdn_host;     // "127.0.0.1:PORT": the IPC READY's config.cdn_host
+};
+
+// Who is calling, from a request's Authorization header (or a Gateway Identify's token).
+struct Principal {
+  const User* user = nullptr;
+  const Application* application = nullptr;
+  const AccessGrant* grant = nullptr;  // null for bot tokens
+};
+
+struct ServiceContext {
+  ServiceContext(FakeClock& clock, ServiceEndpoints endpoints);
+
+  FakeClock& clock;
+  ServiceEndpoints endpoints;
+  SnowflakeGenerator snowflakes;
+  EmulatorState state;
+  Router api_router;    // the platform API, paths relative to /api/v10
+  Router admin_router;  // the admin API, paths relative to /_emulator
+  Router web_router;    // the platform's web pages at the root (/oauth2/authorize)
+};
+
+// The base of every feature module: the shared context under short names, and what most routes do first.
+class FeatureModule {
+ public:
+  FeatureModule(const FeatureModule&) = delete;
+  FeatureModule& operator=(const FeatureModule&) = delete;
+
+ protected:
+  explicit FeatureModule(ServiceContext& context);
+  ~FeatureModule() = default;
+
+  // `Authorization: Bearer <access token>` or `Bot <bot token>`; nullopt when missing, malformed, unknown,
+  // revoked or expired.
+  [[nodiscard]] std::optional<Principal> authenticate(const HttpRequest& request) const;
+  // Whether user objects show the real premium_type to this app's token with these scopes: the app is
+  // approved for identify.premium and the token has that scope.
+  [[nodiscard]] bool premium_visible(std::string_view app_id, const std::vector<std::string>& scopes) const;
+  [[nodiscard]] bool premium_visible(const Principal& principal) const;
+
+  FakeClock& clock_;
+  const ServiceEndpoints& endpoints_;
+  SnowflakeGenerator& snowflakes_;
+  EmulatorState& state_;
+  Router& api_router_;
+  Router& admin_router_;
+  Router& web_router_;
+};
+
+}  // namespace platformpp::emulator

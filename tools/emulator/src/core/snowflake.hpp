@@ -1,0 +1,37 @@
+// Snowflake ids: bits 63..22 = ms since 2015-01-01T00:00:00Z (from the fake clock), 21..17 worker,
+// 16..12 process, 11..0 increment. Always serialized as JSON strings.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/fake_clock.hpp"
+
+namespace platformpp::emulator {
+
+inline constexpr std::int64_t kPlatformEpochMs = 1420070400000;
+
+struct SnowflakeParts {
+  std::int64_t timestamp_ms;  // Unix epoch ms
+  unsigned worker;
+  unsigned process;
+  unsigned increment;
+};
+
+SnowflakeParts decode_snowflake(std::uint64_t id);
+
+class SnowflakeGenerator {
+ public:
+  explicit SnowflakeGenerator(FakeClock& clock, unsigned worker = 1, unsigned process = 0);
+
+  std::uint64_t next();
+  std::string next_string() { return std::to_string(next()); }
+
+ private:
+  FakeClock& clock_;
+  unsigned worker_;
+  unsigned process_;
+  unsigned increment_ = 0;
+};
+
+}  // namespace platformpp::emulator

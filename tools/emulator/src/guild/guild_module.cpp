@@ -1,0 +1,315 @@
+// Guilds on the Gateway: READY's `guilds` (a bot's as unavailable stubs, then a GUILD_CREATE each), channel
+// changes dispatched with per-recipient obfuscation, and op 8 Request Guild Members with its all-members
+// limit. The routes are in guild_routes.cpp.
+#include "guild/guild_module.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <utility>
+#include <vector>
+
+#include "core/json.hpp"
+#include "guild/guild_json.hpp"
+#include "guild/permissions.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+constexpr int kRequestGuildMembersOpcode = 8;
+
+bool ascii_istarts_with(std::string_view text, std::string_view prefix) {
+  if (prefix.size() > text.size()) return false;
+  for (std::size_t i = 0; i < prefix.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) !=
+        std::tolower(static_cast<unsigned char>(prefix[i])))
+      return false;
+  }
+  return true;
+}
+
+void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
+  writer.RawValue(json.c_str(), json.size(), type);
+}
+
+}  // namespace
+
+GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
+    : FeatureModule(context), gateway_(gateway) {
+  register_routes();
+  gateway_.set_op_handler(
+      kRequestGuildMembersOpcode,
+      [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });
+}
+
+// ---- GatewayListener
+// ---------------------------------------------------------------------------------------
+
+void GuildModule::fill_ready(const GatewaySession& session, ReadyContent& ready) {
+  ready.guilds = guild_ready_json(session);
+}
+
+// A bot's READY lists its guilds as unavailable; each then arrives whole in a GUILD_CREATE.
+void GuildModule::session_ready(const GatewaySession& session) {
+  if (!session.bot || (session.intents & gateway_intent::kGuilds) == 0) return;
+  const auto session_id = session.id;
+  for (const auto* guild : guilds_.guilds_of_user(session.user_id)) {
+    if (guild_in_shard(session, guild->id))
+      gateway_.dispatch(session_id, "GUILD_CREATE", guild_create_json(*guild, session));
+  }
+}
+
+// ---- Gateway
+// -----------------------------------------------------------------------------------------------
+
+bool GuildModule::obfuscates_for(const GatewaySession& session) {
+  return (session.capabilities & kChannelObfuscationCapability) != 0 ||
+         clock_.now_ms() >= kChannelObfuscationDateMs;
+}
+
+bool guild_in_shard(const GatewaySession& session, std::string_view guild_id) {
+  if (!session.bot || session.shard_count <= 1) return true;
+  std::uint64_t id = 0;
+  std::from_chars(guild_id.data(), guild_id.data() + guild_id.size(), id);  // the emulator's own snowflakes
+  return static_cast<std::int64_t>((id >> 22) % static_cast<std::uint64_t>(session.shard_count)) ==
+         session.shard_id;
+}
+
+std::string GuildModule::guild_create_json(const Guild& guild, const GatewaySession& session) const {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    write_guild_identity(writer, guild);
+    // The settings a guild has whether or not anyone changed them, at the platform's defaults.
+    for (const char* absent :
+         {"splash", "discovery_splash", "afk_channel_id", "application_id", "system_channel_id",
+          "rules_channel_id", "vanity_url_code", "description", "public_updates_channel_id",
+          "safety_alerts_channel_id", "incidents_data", "hub_type"}) {
+      writer.Key(absent);
+      writer.Null();
+    }
+    for (const char* zero : {"verification_level", "default_message_notifications", "explicit_content_filter",
+                             "mfa_level", "system_channel_flags", "premium_tier", "nsfw_level"}) {
+      writer.Key(zero);
+      writer.Int(0);
+    }
+    writer.Key("afk_timeout");
+    writer.Int(300);
+    writer.Key("preferred_locale");
+    writer.String("en-US");
+    writer.Key("premium_progress_bar_enabled");
+    writer.Bool(false);
+    write_guild_features(writer, guild);
+    writer.Key("roles");
+    writer.StartArray();
+    int position = 0;
+    for (const auto& role : guild.roles) {
+      writer.StartObject();
+      writer.Key("id");
+      write_string(writer, role.id);
+      writer.Key("name");
+      write_string(writer, role.name);
+      writer.Key("color");
+      writer.Int(0);
+      writer.Key("colors");
+      writer.StartObject();
+      writer.Key("primary_color");
+      writer.Int(0);
+      writer.Key("secondary_color");
+      writer.Null();
+      writer.Key("tertiary_color");
+      writer.Null();
+      writer.EndObject();
+      writer.Key("hoist");
+      writer.Bool(false);
+      writer.Key("position");
+      writer.Int(position++);
+      writer.Key("permissions");
+      write_string(writer, bits_string(role.permissions));
+      writer.Key("managed");
+      writer.Bool(false);
+      writer.Key("mentionable");
+      writer.Bool(false);
+      writer.Key("flags");
+      writer.Int(0);
+      writer.EndObject();
+    }
+    writer.EndArray();
+    for (const char* empty : {"emojis", "stickers", "voice_states", "threads", "presences", "stage_instances",
+                              "guild_scheduled_events", "soundboard_sounds"}) {
+      writer.Key(empty);
+      writer.StartArray();
+      writer.EndArray();
+    }
+    writer.Key("joined_at");
+    const auto* own = guild.find_member(session.user_id);
+    write_string(writer, format_rfc3339_ms(own != nullptr ? own->joined_at_ms : 0));
+    writer.Key("large");
+    writer.Bool(guild.members.size() > 250);  // Identify's default large_threshold
+    writer.Key("unavailable");
+    writer.Bool(false);
+    writer.Key("member_count");
+    writer.Uint64(guild.members.size());
+    writer.Key("members");
+    writer.StartArray();
+    for (const auto& [user_id, member] : guild.members) {
+      if ((session.intents & gateway_intent::kGuildMembers) == 0 && user_id != session.user_id) continue;
+      if (const auto* user = state_.find_user(user_id)) {
+        write_raw(writer, guild_member_json(member, *user), rapidjson::kObjectType);
+      }
+    }
+    writer.EndArray();
+    writer.Key("channels");
+    writer.StartArray();
+    for (const auto* channel : guild.sorted_channels())
+      write_raw(writer, channel_json(*channel, false), rapidjson::kObjectType);
+    writer.EndArray();
+    writer.EndObject();
+  });
+}
+
+std::string GuildModule::guild_ready_json(const GatewaySession& session) {
+  const bool obfuscating = obfuscates_for(session);
+  return to_json([&](JsonWriter& writer) {
+    writer.StartArray();
+    for (const auto* guild : guilds_.guilds_of_user(session.user_id)) {
+      if (session.bot) {
+        // A bot's READY: the unavailable-guild stubs of its shard (GUILD_CREATE follows with each guild).
+        if (!guild_in_shard(session, guild->id)) continue;
+        writer.StartObject();
+        writer.Key("id");
+        write_string(writer, guild->id);
+        writer.Key("unavailable");
+        writer.Bool(true);
+        writer.EndObject();
+        continue;
+      }
+      writer.StartObject();
+      writer.Key("id");
+      write_string(writer, guild->id);
+      writer.Key("name");
+      write_string(writer, guild->name);
+      writer.Key("banner");
+      write_optional(writer, guild->banner);
+      writer.Key("channels");
+      writer.StartArray();
+      for (const auto* channel : guild->sorted_channels()) {
+        const bool hidden = obfuscating && !can_view_channel(*guild, *channel, session.user_id);
+        write_raw(writer, channel_json(*channel, hidden), rapidjson::kObjectType);
+      }
+      writer.EndArray();
+      writer.EndObject();
+    }
+    writer.EndArray();
+  });
+}
+
+void GuildModule::channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel) {
+  std::vector<std::pair<std::string, std::string>> targets;  // (session id, d)
+  for (const auto& [session_id, session] : gateway_.sessions()) {
+    if (!guild.has_member(session.user_id)) continue;
+    // A bot gets guild events on the shard of the guild, with the GUILDS intent.
+    if (session.bot &&
+        (!guild_in_shard(session, guild.id) || (session.intents & gateway_intent::kGuilds) == 0))
+      continue;
+    const bool hidden = obfuscates_for(session) && !can_view_channel(guild, channel, session.user_id);
+    targets.emplace_back(session_id, channel_json(channel, hidden));
+  }
+  for (const auto& [session_id, d] : targets)
+    gateway_.dispatch(session_id, type, d);
+}
+
+// op 8 {guild_id, query?, limit?, nonce?}. A guild the user is not a member of is ignored (our choice).
+// The all-members form (empty query, limit 0) is limited per guild per user; GUILD_MEMBERS intent is not
+// required (our choice: the emulator approves privileged intents for bots anyway).
+void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value& d) {
+  const auto* session = gateway_.session_of(id);
+  if (session == nullptr) return;
+  const auto session_id = session->id;
+  const auto user_id = session->user_id;
+
+  auto decode_error = [&] {
+    gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
+  };
+  if (!d.IsObject()) return decode_error();
+  const auto guild_member = d.FindMember("guild_id");
+  if (guild_member == d.MemberEnd() || !guild_member->value.IsString()) return decode_error();
+  const std::string guild_id(guild_member->value.GetString(), guild_member->value.GetStringLength());
+  std::string query;
+  if (const auto it = d.FindMember("query"); it != d.MemberEnd() && !it->value.IsNull()) {
+    if (!it->value.IsString()) return decode_error();
+    query.assign(it->value.GetString(), it->value.GetStringLength());
+  }
+  std::uint64_t limit = 0;
+  if (const auto it = d.FindMember("limit"); it != d.MemberEnd() && !it->value.IsNull()) {
+    if (!it->value.IsUint64()) return decode_error();
+    limit = it->value.GetUint64();
+  }
+  std::optional<std::string> nonce;
+  if (const auto it = d.FindMember("nonce"); it != d.MemberEnd() && !it->value.IsNull()) {
+    if (!it->value.IsString()) return decode_error();
+    nonce.emplace(it->value.GetString(), it->value.GetStringLength());
+  }
+
+  const auto* guild = guilds_.find_guild(guild_id);
+  if (guild == nullptr || !guild->has_member(user_id)) return;
+  if (query.empty() && limit == 0) {
+    const auto wait_ms =
+        guilds_.take_all_members_request(user_id, guild_id, clock_.now_ms(), kAllMembersRequestWindowMs);
+    if (wait_ms) {
+      gateway_.dispatch(session_id, "RATE_LIMITED", to_json([&](JsonWriter& writer) {
+                          writer.StartObject();
+                          writer.Key("opcode");
+                          writer.Int(kRequestGuildMembersOpcode);
+                          writer.Key("retry_after");
+                          writer.Double(static_cast<double>(*wait_ms) / 1000.0);
+                          writer.Key("meta");
+                          writer.StartObject();
+                          writer.Key("guild_id");
+                          write_string(writer, guild_id);
+                          if (nonce) {
+                            writer.Key("nonce");
+                            write_string(writer, *nonce);
+                          }
+                          writer.EndObject();
+                          writer.EndObject();
+                        }));
+      return;
+    }
+  }
+
+  std::vector<const GuildMember*> members;
+  for (const auto& [member_id, member] : guild->members) {
+    const auto* user = state_.find_user(member_id);
+    if (user == nullptr || !ascii_istarts_with(user->username, query)) continue;
+    members.push_back(&member);
+  }
+  std::sort(members.begin(), members.end(), [](const GuildMember* a, const GuildMember* b) {
+    if (a->user_id.size() != b->user_id.size()) return a->user_id.size() < b->user_id.size();
+    return a->user_id < b->user_id;
+  });
+  if (limit != 0 && members.size() > limit) members.resize(limit);
+  gateway_.dispatch(session_id, "GUILD_MEMBERS_CHUNK", to_json([&](JsonWriter& writer) {
+                      writer.StartObject();
+                      writer.Key("guild_id");
+                      write_string(writer, guild_id);
+                      writer.Key("members");
+                      writer.StartArray();
+                      for (const auto* member : members) {
+                        write_raw(writer, guild_member_json(*member, *state_.find_user(member->user_id)),
+                                  rapidjson::kObjectType);
+                      }
+                      writer.EndArray();
+                      writer.Key("chunk_index");
+                      writer.Int(0);
+                      writer.Key("chunk_count");
+                      writer.Int(1);
+                      if (nonce) {
+                        writer.Key("nonce");
+                        write_string(writer, *nonce);
+                      }
+                      writer.EndObject();
+                    }));
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,61 @@
+// Guilds (guild/): roles with permission bits, members with roles, channels with permission overwrites,
+// seeded through the admin API; GET /users/@me/guilds and /guilds/{id}/channels; READY's guilds,
+// GUILD_CREATE, CHANNEL_* and op 8 on the Gateway. Lobbies (linked channels, invites) and DMs (the
+// shared-guild rule) read the guilds it owns.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/service_context.hpp"
+#include "gateway/gateway_module.hpp"
+#include "guild/guild_state.hpp"
+
+namespace platformpp::emulator {
+
+class GuildModule : public FeatureModule, public GatewayListener {
+ public:
+  GuildModule(ServiceContext& context, GatewayModule& gateway);
+
+  [[nodiscard]] GuildState& guilds() noexcept { return guilds_; }
+  [[nodiscard]] const GuildState& guilds() const noexcept { return guilds_; }
+
+  // GatewayListener: READY's guilds, then a bot's GUILD_CREATEs.
+  void fill_ready(const GatewaySession& session, ReadyContent& ready) override;
+  void session_ready(const GatewaySession& session) override;
+
+ private:
+  // Routes (guild_routes.cpp).
+  void register_routes();
+  HttpResponse api_get_current_user_guilds(const RouteContext& context);
+  HttpResponse api_get_guild_channels(const RouteContext& context);
+  HttpResponse admin_create_guild(const RouteContext& context);
+  HttpResponse admin_add_guild_member(const RouteContext& context);
+  HttpResponse admin_create_role(const RouteContext& context);
+  HttpResponse admin_create_channel(const RouteContext& context);
+  HttpResponse admin_update_channel(const RouteContext& context);
+  HttpResponse admin_delete_channel(const RouteContext& context);
+
+  // The Gateway side (guild_module.cpp).
+  // Whether the session gets channels it cannot view obfuscated (capability bit 15, or the date).
+  bool obfuscates_for(const GatewaySession& session);
+  // READY's `guilds` (a JSON array) for the session.
+  std::string guild_ready_json(const GatewaySession& session);
+  // GUILD_CREATE's d for a bot's session: the whole guild (every member the platform's guild object has; the
+  // emulator's guilds have no emoji, stickers, voice states or scheduled events), its channels, and its
+  // members (all of them with the GUILD_MEMBERS intent, else the bot's own).
+  std::string guild_create_json(const Guild& guild, const GatewaySession& session) const;
+  // CHANNEL_CREATE|UPDATE|DELETE to every session of the guild's members, obfuscated per session.
+  void channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
+  // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
+  void request_guild_members(std::uint64_t connection, const rapidjson::Value& d);
+
+  GatewayModule& gateway_;
+  GuildState guilds_;
+};
+
+// Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).
+bool guild_in_shard(const GatewaySession& session, std::string_view guild_id);
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,400 @@
+// The guilds' routes: GET /users/@me/guilds and GET /guilds/{id}/channels, and the admin routes under
+// /_emulator/guilds that seed guilds, members, roles and channels (channel changes dispatch CHANNEL_*).
+// Permissions: permissions.hpp.
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <utility>
+#include <vector>
+
+#include "core/api_error.hpp"
+#include "core/json.hpp"
+#include "core/json_body.hpp"
+#include "core/validation.hpp"
+#include "guild/guild_json.hpp"
+#include "guild/guild_module.hpp"
+#include "guild/permissions.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
+  writer.RawValue(json.c_str(), json.size(), type);
+}
+
+constexpr int kUnknownGuild = 10004;
+constexpr int kUnknownChannel = 10003;
+constexpr int kCategoryChannel = 4;
+// Channel types the admin API accepts: text, voice, category, announcement, stage, forum, media.
+constexpr int kChannelTypes[] = {0, 2, 4, 5, 13, 15, 16};
+// @everyone of a new guild unless the admin says otherwise: VIEW_CHANNEL, SEND_MESSAGES,
+// READ_MESSAGE_HISTORY (our choice; the admin can pass everyone_permissions).
+constexpr std::uint64_t kDefaultEveryonePermissions =
+    permission::kViewChannel | (std::uint64_t{1} << 11) | (std::uint64_t{1} << 16);
+
+// Permission bits as the wire carries them (a decimal string); an integer is accepted from the admin too.
+std::optional<std::uint64_t> read_bits(const rapidjson::Value& value) {
+  if (value.IsUint64()) return value.GetUint64();
+  if (!value.IsString() || value.GetStringLength() == 0) return std::nullopt;
+  const char* begin = value.GetString();
+  const char* end = begin + value.GetStringLength();
+  std::uint64_t bits = 0;
+  const auto [ptr, error] = std::from_chars(begin, end, bits);
+  if (error != std::errc() || ptr != end) return std::nullopt;
+  return bits;
+}
+
+FieldIssue bits_issue() {
+  return {"BASE_TYPE_INVALID", "Must be permission bits: a decimal string."};
+}
+
+// Reads a channel's fields from an admin body into `channel`. On create every field applies (name is
+// required); on update only the fields present change. Records problems in `errors`.
+void read_channel_fields(const rapidjson::Value& body, const Guild& guild, const EmulatorState& state,
+                         GuildChannel& channel, bool creating, FieldErrors& errors) {
+  BodyFields fields(body, errors);
+  if (auto name = fields.string("name", creating)) {
+    const auto length = utf8_length(*name);
+    if (length < 1 || length > 100) {
+      fields.add_issue("name", length_issue(1, 100));
+    } else {
+      channel.name = std::move(*name);
+    }
+  }
+  if (auto type = fields.integer("type", false)) {
+    if (std::find(std::begin(kChannelTypes), std::end(kChannelTypes), *type) == std::end(kChannelTypes)) {
+      fields.add_issue("type", {"BASE_TYPE_CHOICES", "Value must be one of {0, 2, 4, 5, 13, 15, 16}."});
+    } else if (!creating && channel.type == kCategoryChannel && *type != kCategoryChannel &&
+               std::any_of(guild.channels.begin(), guild.channels.end(),
+                           [&](const auto& entry) { return entry.second.parent_id == channel.id; })) {
+      fields.add_issue("type", {"BASE_TYPE_INVALID", "A category with channels must stay a category."});
+    } else {
+      channel.type = static_cast<int>(*type);
+    }
+  }
+  if (auto position = fields.integer("position", false, 0, 1000000))
+    channel.position = static_cast<int>(*position);
+  if (body.HasMember("parent_id")) {
+    const auto& parent = body["parent_id"];
+    if (parent.IsNull()) {
+      channel.parent_id.reset();
+    } else if (!parent.IsString()) {
+      fields.add_issue("parent_id", {"BASE_TYPE_STRING", "Must be a string."});
+    } else {
+      const std::string parent_id(parent.GetString(), parent.GetStringLength());
+      const auto it = guild.channels.find(parent_id);
+      if (it == guild.channels.end() || it->second.type != kCategoryChannel || parent_id == channel.id) {
+        fields.add_issue("parent_id", {"CHANNEL_PARENT_INVALID", "Must be a category of this guild."});
+      } else {
+        channel.parent_id = parent_id;
+      }
+    }
+  }
+  if (channel.parent_id && channel.type == kCategoryChannel) {
+    fields.add_issue("parent_id", {"CHANNEL_PARENT_INVALID", "A category cannot have a parent."});
+  }
+  if (body.HasMember("topic")) {
+    const auto& topic = body["topic"];
+    if (topic.IsNull()) {
+      channel.topic.reset();
+    } else if (!topic.IsString() || utf8_length({topic.GetString(), topic.GetStringLength()}) > 1024) {
+      fields.add_issue("topic", length_issue(0, 1024));
+    } else {
+      channel.topic = std::string(topic.GetString(), topic.GetStringLength());
+    }
+  }
+  if (const auto* list = fields.value("permission_overwrites", false)) {
+    if (!list->IsArray()) {
+      fields.add_issue("permission_overwrites", {"BASE_TYPE_ARRAY", "Must be an array."});
+      return;
+    }
+    std::vector<PermissionOverwrite> overwrites;
+    for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
+      const auto& entry = (*list)[i];
+      const auto index = std::to_string(i);
+      if (!entry.IsObject()) {
+        errors.add({"permission_overwrites", index}, {"BASE_TYPE_OBJECT", "Must be an object."});
+        continue;
+      }
+      PermissionOverwrite overwrite;
+      const auto id = entry.FindMember("id");
+      const auto type = entry.FindMember("type");
+      if (id == entry.MemberEnd() || !id->value.IsString()) {
+        errors.add({"permission_overwrites", index, "id"}, required_field_issue());
+        continue;
+      }
+      overwrite.id.assign(id->value.GetString(), id->value.GetStringLength());
+      if (type == entry.MemberEnd() || !type->value.IsInt() ||
+          (type->value.GetInt() != overwrite_type::kRole &&
+           type->value.GetInt() != overwrite_type::kMember)) {
+        errors.add({"permission_overwrites", index, "type"},
+                   {"BASE_TYPE_CHOICES", "Value must be one of {0, 1}."});
+        continue;
+      }
+      overwrite.type = type->value.GetInt();
+      if (overwrite.type == overwrite_type::kRole ? guild.find_role(overwrite.id) == nullptr
+                                                  : state.find_user(overwrite.id) == nullptr) {
+        errors.add(
+            {"permission_overwrites", index, "id"},
+            {"BASE_TYPE_INVALID",
+             overwrite.type == overwrite_type::kRole ? "Unknown role of this guild." : "Unknown user."});
+        continue;
+      }
+      for (const char* key : {"allow", "deny"}) {
+        const auto member = entry.FindMember(key);
+        if (member == entry.MemberEnd() || member->value.IsNull()) continue;
+        const auto bits = read_bits(member->value);
+        if (!bits) {
+          errors.add({"permission_overwrites", index, key}, bits_issue());
+        } else {
+          (std::string_view(key) == "allow" ? overwrite.allow : overwrite.deny) = *bits;
+        }
+      }
+      overwrites.push_back(std::move(overwrite));
+    }
+    channel.permission_overwrites = std::move(overwrites);
+  }
+}
+
+}  // namespace
+
+void GuildModule::register_routes() {
+  auto bind = [this](HttpResponse (GuildModule::*handler)(const RouteContext&)) {
+    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
+  };
+  api_router_.add("GET", "/users/@me/guilds", bind(&GuildModule::api_get_current_user_guilds));
+  api_router_.add("GET", "/guilds/{guild_id}/channels", bind(&GuildModule::api_get_guild_channels));
+  admin_router_.add("POST", "/guilds", bind(&GuildModule::admin_create_guild));
+  admin_router_.add("POST", "/guilds/{guild_id}/members", bind(&GuildModule::admin_add_guild_member));
+  admin_router_.add("POST", "/guilds/{guild_id}/roles", bind(&GuildModule::admin_create_role));
+  admin_router_.add("POST", "/guilds/{guild_id}/channels", bind(&GuildModule::admin_create_channel));
+  admin_router_.add("PATCH", "/guilds/{guild_id}/channels/{channel_id}",
+                    bind(&GuildModule::admin_update_channel));
+  admin_router_.add("DELETE", "/guilds/{guild_id}/channels/{channel_id}",
+                    bind(&GuildModule::admin_delete_channel));
+}
+
+// ---- API
+// ---------------------------------------------------------------------------------------------------
+
+// Bearer tokens need scope `guilds` (or `sdk.social_layer`, which expands to it); bot tokens list the guilds
+// their bot user is a member of.
+HttpResponse GuildModule::api_get_current_user_guilds(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  if (principal->grant != nullptr) {
+    const auto& scopes = principal->grant->scopes;
+    const bool allowed = std::any_of(scopes.begin(), scopes.end(), [](const std::string& scope) {
+      return scope == "guilds" || scope == "sdk.social_layer";
+    });
+    if (!allowed) return error_response(403, error_code::kMissingAccess, "Missing Access");
+  }
+  const auto& user_id = principal->user->id;
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartArray();
+                              for (const auto* guild : guilds_.guilds_of_user(user_id)) {
+                                writer.StartObject();
+                                writer.Key("id");
+                                write_string(writer, guild->id);
+                                writer.Key("name");
+                                write_string(writer, guild->name);
+                                writer.Key("icon");
+                                write_optional(writer, guild->icon);
+                                writer.Key("banner");
+                                write_optional(writer, guild->banner);
+                                writer.Key("owner");
+                                writer.Bool(guild->owner_id == user_id);
+                                writer.Key("permissions");
+                                write_string(writer, bits_string(base_permissions(*guild, user_id)));
+                                writer.Key("features");
+                                writer.StartArray();
+                                for (const auto& feature : guild->features)
+                                  write_string(writer, feature);
+                                writer.EndArray();
+                                writer.EndObject();
+                              }
+                              writer.EndArray();
+                            }));
+}
+
+// Before the cut-over date every channel, with full metadata; from it channels the caller cannot view are
+// omitted (HTTP has no early opt-in: the Identify capability does not apply here).
+HttpResponse GuildModule::api_get_guild_channels(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  const auto& user_id = principal->user->id;
+  if (!guild->has_member(user_id)) return error_response(403, error_code::kMissingAccess, "Missing Access");
+  const bool omit_hidden = clock_.now_ms() >= kChannelObfuscationDateMs;
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartArray();
+                              for (const auto* channel : guild->sorted_channels()) {
+                                if (omit_hidden && !can_view_channel(*guild, *channel, user_id)) continue;
+                                write_raw(writer, channel_json(*channel, false), rapidjson::kObjectType);
+                              }
+                              writer.EndArray();
+                            }));
+}
+
+// ---- admin ----------------------------------------------------------------------------------------------
+
+// {name, owner_id, banner?, icon?, features?, everyone_permissions?}: the owner becomes a member; the
+// @everyone role gets the guild's id.
+HttpResponse GuildModule::admin_create_guild(const RouteContext& context) {
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  Guild guild;
+  if (auto name = fields.string("name", true)) {
+    const auto length = utf8_length(*name);
+    if (length < 2 || length > 100) fields.add_issue("name", length_issue(2, 100));
+    guild.name = std::move(*name);
+  }
+  const auto owner_id = fields.string("owner_id", true);
+  guild.banner = fields.string("banner", false);
+  guild.icon = fields.string("icon", false);
+  if (const auto* features = fields.value("features", false)) {
+    if (!features->IsArray() || !std::all_of(features->Begin(), features->End(),
+                                             [](const rapidjson::Value& f) { return f.IsString(); })) {
+      fields.add_issue("features", {"BASE_TYPE_ARRAY", "Must be an array of strings."});
+    } else {
+      for (const auto& feature : features->GetArray())
+        guild.features.emplace_back(feature.GetString(), feature.GetStringLength());
+    }
+  }
+  auto everyone_permissions = kDefaultEveryonePermissions;
+  if (const auto* bits = fields.value("everyone_permissions", false)) {
+    if (auto parsed = read_bits(*bits)) {
+      everyone_permissions = *parsed;
+    } else {
+      fields.add_issue("everyone_permissions", bits_issue());
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  if (state_.find_user(*owner_id) == nullptr)
+    return error_response(404, error_code::kUnknownUser, "Unknown User");
+  guild.id = snowflakes_.next_string();
+  guild.owner_id = *owner_id;
+  guild.roles.push_back({guild.id, "@everyone", everyone_permissions});
+  guild.members.emplace(*owner_id, GuildMember{*owner_id, {}, clock_.now_ms()});
+  const auto& stored = guilds_.add_guild(std::move(guild));
+  return HttpResponse::json(200, admin_guild_json(stored));
+}
+
+// {user_id, roles?}: adds the member, or replaces an existing member's roles.
+HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
+  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto user_id = fields.string("user_id", true);
+  GuildMember member;
+  if (const auto* roles = fields.value("roles", false)) {
+    if (!roles->IsArray()) {
+      fields.add_issue("roles", {"BASE_TYPE_ARRAY", "Must be an array of role ids."});
+    } else {
+      for (rapidjson::SizeType i = 0; i < roles->Size(); ++i) {
+        const auto& role = (*roles)[i];
+        if (!role.IsString() || guild->find_role({role.GetString(), role.GetStringLength()}) == nullptr ||
+            std::string_view(role.GetString(), role.GetStringLength()) == guild->id) {
+          errors.add({"roles", std::to_string(i)}, {"BASE_TYPE_INVALID", "Unknown role of this guild."});
+          continue;
+        }
+        std::string role_id(role.GetString(), role.GetStringLength());
+        if (std::find(member.roles.begin(), member.roles.end(), role_id) == member.roles.end())
+          member.roles.push_back(std::move(role_id));
+      }
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  const auto* user = state_.find_user(*user_id);
+  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  member.user_id = *user_id;
+  const auto existing = guild->members.find(*user_id);
+  member.joined_at_ms = existing != guild->members.end() ? existing->second.joined_at_ms : clock_.now_ms();
+  guild->members.insert_or_assign(*user_id, member);
+  return HttpResponse::json(200, guild_member_json(member, *user));
+}
+
+// {name, permissions}: permissions as a decimal string (or an integer).
+HttpResponse GuildModule::admin_create_role(const RouteContext& context) {
+  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  GuildRole role;
+  if (auto name = fields.string("name", true)) {
+    const auto length = utf8_length(*name);
+    if (length < 1 || length > 100) fields.add_issue("name", length_issue(1, 100));
+    role.name = std::move(*name);
+  }
+  if (const auto* bits = fields.value("permissions", false)) {
+    if (auto parsed = read_bits(*bits)) {
+      role.permissions = *parsed;
+    } else {
+      fields.add_issue("permissions", bits_issue());
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  role.id = snowflakes_.next_string();
+  guild->roles.push_back(role);
+  return HttpResponse::json(200, role_json(role));
+}
+
+HttpResponse GuildModule::admin_create_channel(const RouteContext& context) {
+  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  GuildChannel channel;
+  channel.guild_id = guild->id;
+  read_channel_fields(body, *guild, state_, channel, true, errors);
+  if (!errors.empty()) return invalid_form_body(errors);
+  channel.id = snowflakes_.next_string();
+  const auto& stored = guild->channels.emplace(channel.id, std::move(channel)).first->second;
+  channel_dispatch("CHANNEL_CREATE", *guild, stored);
+  return HttpResponse::json(200, channel_json(stored, false));
+}
+
+HttpResponse GuildModule::admin_update_channel(const RouteContext& context) {
+  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  const auto it = guild->channels.find(context.params.at("channel_id"));
+  if (it == guild->channels.end()) return error_response(404, kUnknownChannel, "Unknown Channel");
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  auto channel = it->second;
+  read_channel_fields(body, *guild, state_, channel, false, errors);
+  if (!errors.empty()) return invalid_form_body(errors);
+  it->second = std::move(channel);
+  channel_dispatch("CHANNEL_UPDATE", *guild, it->second);
+  return HttpResponse::json(200, channel_json(it->second, false));
+}
+
+// Answers the deleted channel; the channels of a deleted category lose their parent (CHANNEL_UPDATE each).
+HttpResponse GuildModule::admin_delete_channel(const RouteContext& context) {
+  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  const auto it = guild->channels.find(context.params.at("channel_id"));
+  if (it == guild->channels.end()) return error_response(404, kUnknownChannel, "Unknown Channel");
+  const auto channel = std::move(it->second);
+  guild->channels.erase(it);
+  channel_dispatch("CHANNEL_DELETE", *guild, channel);
+  for (auto& [id, child] : guild->channels) {
+    if (child.parent_id != channel.id) continue;
+    child.parent_id.reset();
+    channel_dispatch("CHANNEL_UPDATE", *guild, child);
+  }
+  return HttpResponse::json(200, channel_json(channel, false));
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,57 @@
+#include "guild/permissions.hpp"
+
+#include <algorithm>
+
+namespace platformpp::emulator {
+
+namespace {
+
+void apply(std::uint64_t& permissions, std::uint64_t allow, std::uint64_t deny) {
+  permissions &= ~deny;
+  permissions |= allow;
+}
+
+}  // namespace
+
+std::uint64_t base_permissions(const Guild& guild, std::string_view user_id) {
+  if (user_id == guild.owner_id) return permission::kAll;
+  const auto* member = guild.find_member(user_id);
+  if (member == nullptr) return 0;
+  std::uint64_t permissions = 0;
+  if (const auto* everyone = guild.find_role(guild.id)) permissions = everyone->permissions;
+  for (const auto& role_id : member->roles) {
+    if (const auto* role = guild.find_role(role_id)) permissions |= role->permissions;
+  }
+  if ((permissions & permission::kAdministrator) != 0) return permission::kAll;
+  return permissions;
+}
+
+std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channel, std::string_view user_id) {
+  auto permissions = base_permissions(guild, user_id);
+  // The owner and administrators: no overwrite applies.
+  if ((permissions & permission::kAdministrator) != 0) return permission::kAll;
+  const auto* member = guild.find_member(user_id);
+  if (member == nullptr) return 0;
+  const auto& overwrites = channel.permission_overwrites;
+  const auto everyone = std::find_if(overwrites.begin(), overwrites.end(), [&](const auto& overwrite) {
+    return overwrite.type == overwrite_type::kRole && overwrite.id == guild.id;
+  });
+  if (everyone != overwrites.end()) apply(permissions, everyone->allow, everyone->deny);
+  // The member's role overwrites act as one: an allow from one role beats a deny from another.
+  std::uint64_t allow = 0;
+  std::uint64_t deny = 0;
+  for (const auto& overwrite : overwrites) {
+    if (overwrite.type != overwrite_type::kRole || overwrite.id == guild.id) continue;
+    if (std::find(member->roles.begin(), member->roles.end(), overwrite.id) == member->roles.end()) continue;
+    allow |= overwrite.allow;
+    deny |= overwrite.deny;
+  }
+  apply(permissions, allow, deny);
+  const auto own = std::find_if(overwrites.begin(), overwrites.end(), [&](const auto& overwrite) {
+    return overwrite.type == overwrite_type::kMember && overwrite.id == user_id;
+  });
+  if (own != overwrites.end()) apply(permissions, own->allow, own->deny);
+  return permissions;
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,309 @@
+// DMs (docs/social-protocol.md): DM channels, sending (with activity invites), history, edits, deletes,
+// message summaries and moderation metadata.
+#include <algorithm>
+#include <map>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/api_error.hpp"
+#include "core/json.hpp"
+#include "core/json_body.hpp"
+#include "core/user_json.hpp"
+#include "core/validation.hpp"
+#include "messaging/messaging_module.hpp"
+#include "messaging/messaging_protocol.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+namespace message_error = messaging_protocol::message_error;
+using messaging_protocol::cannot_message_user;
+using messaging_protocol::history_limit;
+using messaging_protocol::kContentMax;
+using messaging_protocol::missing_access;
+using messaging_protocol::read_moderation_metadata;
+using messaging_protocol::unknown_channel;
+using messaging_protocol::unknown_message;
+using messaging_protocol::unknown_user;
+
+namespace relationship_type {
+inline constexpr int kFriend = 1;
+inline constexpr int kBlocked = 2;
+}  // namespace relationship_type
+
+// Snowflakes as strings compare as numbers when the lengths are compared first.
+bool snowflake_less(const std::string& a, const std::string& b) {
+  if (a.size() != b.size()) return a.size() < b.size();
+  return a < b;
+}
+
+bool participant(const DmChannel& channel, const std::string& user_id) {
+  const auto& r = channel.recipient_ids;
+  return std::find(r.begin(), r.end(), user_id) != r.end();
+}
+
+}  // namespace
+
+HttpResponse MessagingModule::api_get_dm_messages(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  if (channel == nullptr) return unknown_channel();
+  if (!participant(*channel, principal->user->id)) return missing_access();
+  auto limit = history_limit(context.request);
+  if (auto* error = std::get_if<HttpResponse>(&limit)) return std::move(*error);
+  const auto messages = state_.channel_messages(channel->id);
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartArray();
+                              std::int64_t count = 0;
+                              for (auto it = messages.rbegin();
+                                   it != messages.rend() && count < std::get<std::int64_t>(limit);
+                                   ++it, ++count) {
+                                const auto json = message_json(**it);
+                                writer.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
+                              }
+                              writer.EndArray();
+                            }));
+}
+
+HttpResponse MessagingModule::api_edit_dm_message(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  if (channel == nullptr) return unknown_channel();
+  if (!participant(*channel, principal->user->id)) return missing_access();
+  Message* message = state_.find_message_mutable(channel->id, context.params.at("message_id"));
+  if (message == nullptr) return unknown_message();
+  if (message->author_id != principal->user->id)
+    return error_response(403, message_error::kNotAuthor, "Cannot edit a message authored by another user");
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  auto content = fields.string("content", true);
+  if (content && (content->empty() || utf8_length(*content) > kContentMax))
+    fields.add_issue("content", length_issue(1, kContentMax));
+  if (!errors.empty()) return invalid_form_body(errors);
+  message->content = std::move(*content);
+  message->edited_ms = clock_.now_ms();
+  // Moderation metadata judged the old text; the backend sets it again for the new one.
+  message->moderation_metadata.clear();
+  const auto json = message_json(*message);
+  dispatch_dm(*channel, "MESSAGE_UPDATE", json);
+  return HttpResponse::json(200, json);
+}
+
+HttpResponse MessagingModule::api_delete_dm_message(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  if (channel == nullptr) return unknown_channel();
+  if (!participant(*channel, principal->user->id)) return missing_access();
+  const auto& message_id = context.params.at("message_id");
+  const Message* message = state_.find_message(channel->id, message_id);
+  if (message == nullptr) return unknown_message();
+  if (message->author_id != principal->user->id)
+    return error_response(403, message_error::kNotAuthor, "Cannot delete a message authored by another user");
+  state_.remove_message(channel->id, message_id);
+  const auto d = to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("id");
+    write_string(writer, message_id);
+    writer.Key("channel_id");
+    write_string(writer, channel->id);
+    writer.EndObject();
+  });
+  dispatch_dm(*channel, "MESSAGE_DELETE", d);
+  return HttpResponse::empty(204);
+}
+
+HttpResponse MessagingModule::api_message_summaries(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto& user_id = principal->user->id;
+  struct Summary {
+    std::string user_id;
+    std::string channel_id;
+    const Message* last = nullptr;
+  };
+  std::vector<Summary> summaries;
+  for (const auto* channel : state_.dm_channels_of(user_id)) {
+    const auto messages = state_.channel_messages(channel->id);
+    if (messages.empty()) continue;
+    const auto& r = channel->recipient_ids;
+    const auto other = std::find_if(r.begin(), r.end(), [&](const auto& id) { return id != user_id; });
+    summaries.push_back({other != r.end() ? *other : user_id, channel->id, messages.back()});
+  }
+  std::sort(summaries.begin(), summaries.end(), [](const Summary& a, const Summary& b) {
+    if (a.last->timestamp_ms != b.last->timestamp_ms) return a.last->timestamp_ms > b.last->timestamp_ms;
+    return snowflake_less(b.last->id, a.last->id);
+  });
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartArray();
+                              for (const auto& summary : summaries) {
+                                writer.StartObject();
+                                writer.Key("user_id");
+                                write_string(writer, summary.user_id);
+                                writer.Key("channel_id");
+                                write_string(writer, summary.channel_id);
+                                writer.Key("last_message_id");
+                                write_string(writer, summary.last->id);
+                                writer.EndObject();
+                              }
+                              writer.EndArray();
+                            }));
+}
+
+HttpResponse MessagingModule::api_put_dm_message_moderation(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  if (principal->grant != nullptr) return missing_access();  // the game's backend only
+  const auto* channel =
+      state_.find_dm_channel_between(context.params.at("user_id_1"), context.params.at("user_id_2"));
+  if (channel == nullptr) return unknown_channel();
+  Message* message = state_.find_message_mutable(channel->id, context.params.at("message_id"));
+  if (message == nullptr) return unknown_message();
+  auto pairs = read_moderation_metadata(context.request);
+  if (auto* error = std::get_if<HttpResponse>(&pairs)) return std::move(*error);
+  message->moderation_metadata = std::move(std::get<0>(pairs));
+  dispatch_dm(*channel, "MESSAGE_UPDATE", message_json(*message));
+  return HttpResponse::empty(204);
+}
+
+// ---- DM channels and DMs with activity invites ----------------------------------------------------------
+
+HttpResponse MessagingModule::api_create_dm_channel(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto recipient_id = fields.string("recipient_id", true);
+  if (!errors.empty()) return invalid_form_body(errors);
+  const auto* recipient = state_.find_user(*recipient_id);
+  if (recipient == nullptr) return unknown_user();
+  const auto& user_id = principal->user->id;
+  if (recipient->id == user_id) {
+    return cannot_message_user();
+  }
+  const auto* channel = state_.find_dm_channel_between(user_id, recipient->id);
+  if (channel == nullptr) {
+    channel = &state_.add_dm_channel(DmChannel{snowflakes_.next_string(), {user_id, recipient->id}});
+  }
+  const auto recipient_text = user_json(*recipient, premium_visible(*principal));
+  return HttpResponse::json(
+      200, to_json([&](JsonWriter& writer) {
+        writer.StartObject();
+        writer.Key("id");
+        write_string(writer, channel->id);
+        writer.Key("type");
+        writer.Int(1);
+        writer.Key("flags");
+        writer.Int(0);
+        writer.Key("last_message_id");
+        if (const auto messages = state_.channel_messages(channel->id); !messages.empty()) {
+          write_string(writer, messages.back()->id);
+        } else {
+          writer.Null();
+        }
+        writer.Key("recipients");
+        writer.StartArray();
+        writer.RawValue(recipient_text.c_str(), recipient_text.size(), rapidjson::kObjectType);
+        writer.EndArray();
+        writer.EndObject();
+      }));
+}
+
+HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  if (channel == nullptr) return unknown_channel();
+  const auto& user_id = principal->user->id;
+  const auto& recipients = channel->recipient_ids;
+  if (std::find(recipients.begin(), recipients.end(), user_id) == recipients.end()) {
+    return error_response(403, error_code::kMissingAccess, "Missing Access");
+  }
+
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  auto content = fields.string("content", false);
+  const auto application_id = fields.string("application_id", false);
+  std::optional<MessageActivity> activity;
+  if (const auto* raw = fields.value("activity", false)) {
+    if (!raw->IsObject()) {
+      fields.add_issue("activity", {"DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType"});
+    } else {
+      FieldErrors ignored;
+      BodyFields activity_fields(*raw, ignored);
+      const auto type = activity_fields.integer("type", false);
+      const auto party_id = activity_fields.string("party_id", false);
+      const auto session_id = activity_fields.string("session_id", false);
+      if (!type || (*type != 1 && *type != 5))
+        errors.add({"activity", "type"}, {"BASE_TYPE_CHOICES", "Value must be one of {1, 5}."});
+      if (!party_id || party_id->empty()) errors.add({"activity", "party_id"}, required_field_issue());
+      if (errors.empty()) activity = MessageActivity{static_cast<int>(*type), *party_id, session_id};
+    }
+    if (!application_id) fields.add_issue("application_id", required_field_issue());
+  } else if (!content || content->empty()) {
+    fields.add_issue("content", required_field_issue());
+  }
+  if (content && utf8_length(*content) > kContentMax)
+    fields.add_issue("content", {"BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length."});
+  MessageInput input;
+  read_message_extras(body, input, errors);
+  if (!errors.empty()) return invalid_form_body(errors);
+  if (application_id && state_.find_application(*application_id) == nullptr) {
+    return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+  }
+  // A retry of a message that was created (its answer lost) gets that message, whatever changed since.
+  if (auto earlier = nonce_duplicate(channel->id, user_id, input))
+    return HttpResponse::json(200, message_json(*earlier));
+
+  const auto& other_id = recipients[0] == user_id ? recipients[1] : recipients[0];
+  const int mine = state_.relationship_type(user_id, other_id);
+  const int theirs = state_.relationship_type(other_id, user_id);
+  // Blocks stop every message; only friends may send activity invites.
+  if (mine == relationship_type::kBlocked || theirs == relationship_type::kBlocked ||
+      (activity && mine != relationship_type::kFriend)) {
+    return cannot_message_user();
+  }
+  // The game whose sessions count as "online in the game": the caller's token's application.
+  const std::string token_app = principal->application != nullptr ? principal->application->id : "";
+  bool ephemeral = false;
+  if (!activity) {
+    const auto allowed = dm_allowed(user_id, other_id, channel->id, token_app);
+    if (!allowed) {
+      return cannot_message_user();
+    }
+    ephemeral = *allowed;
+  }
+  if (auto limited = take_social_limit(token_app, SocialLimit::dm)) return std::move(*limited);
+
+  Message message;
+  message.id = snowflakes_.next_string();
+  message.channel_id = channel->id;
+  message.author_id = user_id;
+  message.content = content.value_or("");
+  message.timestamp_ms = clock_.now_ms();
+  message.application_id = application_id;
+  message.activity = std::move(activity);
+  message.nonce = std::move(input.nonce);
+  message.nonce_is_number = input.nonce_is_number;
+  message.metadata = std::move(input.metadata);
+  message.recipient_id = other_id;
+  if (ephemeral) message.flags |= kMessageFlagEphemeral;
+  if (message.nonce) state_.remember_nonce(message, kNonceWindowMs);
+  // Ephemeral DMs are delivered, never kept: no history, no edit.
+  const auto json = message_json(ephemeral ? message : state_.add_message(std::move(message)));
+  gateway_.dispatch_to_user(user_id, "MESSAGE_CREATE", json);
+  gateway_.dispatch_to_user(other_id, "MESSAGE_CREATE", json);
+  return HttpResponse::json(200, json);
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,72 @@
+// Messaging (messaging/): lobby messages and DMs (docs/social-protocol.md, "Lobbies and messages"): DM
+// channels, sending with nonce dedupe and the Social SDK development rate limits, activity invites, history,
+// edits, deletes, summaries and moderation metadata, and the DM rule (who may message whom).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/api_error.hpp"
+#include "core/json.hpp"
+#include "core/service_context.hpp"
+#include "gateway/gateway_module.hpp"
+#include "guild/guild_module.hpp"
+#include "http/social_rate_limits.hpp"
+#include "lobby/lobby_module.hpp"
+
+namespace platformpp::emulator {
+
+class MessagingModule : public FeatureModule {
+ public:
+  MessagingModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds, LobbyModule& lobbies,
+                  SocialRateLimits& social_limits);
+
+ private:
+  // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
+  struct MessageInput {
+    std::optional<std::string> content;
+    std::map<std::string, std::string> metadata;
+    std::optional<std::string> nonce;
+    bool nonce_is_number = false;
+    bool enforce_nonce = false;
+  };
+
+  // Shared by lobby messages and DMs, and lobby messages' routes (messaging_module.cpp).
+  // Reads metadata, nonce and enforce_nonce into `input` (content is read by the caller: DMs with an
+  // activity may have none), recording field errors.
+  void read_message_extras(const rapidjson::Value& body, MessageInput& input, FieldErrors& errors);
+  // The earlier message when `input` asks for the nonce dedupe and one matches.
+  std::optional<Message> nonce_duplicate(const std::string& channel_id, const std::string& author_id,
+                                         const MessageInput& input);
+  // Counts one use of a Social SDK development limit; the 429 to answer when over it.
+  std::optional<HttpResponse> take_social_limit(const std::string& app_id, SocialLimit category);
+  // The DM rule: nullopt if `user_id` may not DM `other_id` (50007), else whether it is ephemeral.
+  std::optional<bool> dm_allowed(const std::string& user_id, const std::string& other_id,
+                                 const std::string& channel_id, const std::string& app_id) const;
+  [[nodiscard]] std::string lobby_message_json(const Message& message) const;
+  [[nodiscard]] std::string message_json(const Message& message) const;
+  void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
+  HttpResponse api_create_lobby_message(const RouteContext& context);
+  HttpResponse api_get_lobby_messages(const RouteContext& context);
+  HttpResponse api_put_lobby_message_moderation(const RouteContext& context);
+  // The platform's moderation removes a lobby message (the API gives games no route for it).
+  HttpResponse admin_delete_lobby_message(const RouteContext& context);
+
+  // DMs (dm_routes.cpp).
+  HttpResponse api_create_dm_channel(const RouteContext& context);
+  HttpResponse api_create_message(const RouteContext& context);
+  HttpResponse api_get_dm_messages(const RouteContext& context);
+  HttpResponse api_edit_dm_message(const RouteContext& context);
+  HttpResponse api_delete_dm_message(const RouteContext& context);
+  HttpResponse api_message_summaries(const RouteContext& context);
+  HttpResponse api_put_dm_message_moderation(const RouteContext& context);
+
+  GatewayModule& gateway_;
+  GuildModule& guilds_;
+  LobbyModule& lobbies_;
+  SocialRateLimits& social_limits_;
+};
+
+}  // namespace platformpp::emulator

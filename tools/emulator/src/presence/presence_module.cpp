@@ -1,0 +1,215 @@
+// What friends see of a user (PRESENCE_UPDATE): the presence the user's Gateway sessions set (op 3,
+// Identify's) and the activities the desktop client set (IPC SET_ACTIVITY), fanned out to friends whenever
+// what they see changes; READY's friends' presences; and the join of an activity invite
+// (POST /channels/{c}/messages/{m}/activity-join), which the sender's current activity decides.
+#include "presence/presence_module.hpp"
+
+#include <algorithm>
+
+#include "core/activity.hpp"
+#include "core/api_error.hpp"
+#include "core/json.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+constexpr int kRelationshipFriend = 1;
+
+// Platform error codes of the activity-join route (docs/social-protocol.md).
+namespace social_error {
+inline constexpr int kUnknownChannel = 10003;
+inline constexpr int kUnknownMessage = 10008;
+inline constexpr int kInviteInvalid = 50083;
+}  // namespace social_error
+
+}  // namespace
+
+PresenceModule::PresenceModule(ServiceContext& context, GatewayModule& gateway)
+    : FeatureModule(context), gateway_(gateway) {
+  api_router_.add("POST", "/channels/{channel_id}/messages/{message_id}/activity-join",
+                  [this](const RouteContext& route) { return api_activity_join(route); });
+}
+
+std::vector<std::string> PresenceModule::desktop_activities(std::string_view user_id) const {
+  return desktop_ != nullptr ? desktop_->desktop_activities(user_id) : std::vector<std::string>{};
+}
+
+// ---- GatewayListener
+// ---------------------------------------------------------------------------------------
+
+void PresenceModule::fill_ready(const GatewaySession& session, ReadyContent& ready) {
+  ready.presences = to_json([&](JsonWriter& writer) {
+    writer.StartArray();
+    for (const auto& [other_id, type] : state_.relationships_of(session.user_id)) {
+      if (type != kRelationshipFriend) continue;
+      const auto json = presence_update_json(other_id);
+      if (json) writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
+    }
+    writer.EndArray();
+  });
+}
+
+void PresenceModule::connection_changed(const std::string& user_id, const std::string&,
+                                        ConnectionChange change) {
+  // A detached session (op 7, op 9 true) is still the user's: friends see no change.
+  if (change != ConnectionChange::detached) changed(user_id);
+}
+
+void PresenceModule::presence_updated(const std::string& user_id, const std::string& session_id) {
+  changed(user_id, true, session_id);
+}
+
+// ---- presence
+// ----------------------------------------------------------------------------------------------
+
+std::optional<std::string> PresenceModule::presence_update_json(std::string_view user_id) const {
+  const bool on_gateway = gateway_.user_online(user_id);
+  std::vector<std::string> activities;
+  std::string status = "offline";
+  if (on_gateway) {
+    const auto* presence = gateway_.presence_of(user_id);
+    if (presence == nullptr) {
+      status = "online";
+    } else {
+      status = presence->status == "invisible" ? "offline" : presence->status;
+      if (status != "offline") activities.push_back(presence->activities);
+    }
+  }
+  // The desktop client's activity (IPC SET_ACTIVITY) keeps its user online even without a Gateway session.
+  bool on_desktop = false;
+  for (const auto& activity : desktop_activities(user_id)) {
+    on_desktop = true;
+    if (status != "offline" || !on_gateway) activities.push_back("[" + activity + "]");
+  }
+  if (on_desktop && !on_gateway) status = "online";
+  if (status == "offline") return std::nullopt;
+  const auto* user = state_.find_user(user_id);
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("user");
+    writer.StartObject();
+    writer.Key("id");
+    write_string(writer, user_id);
+    if (user != nullptr) {
+      writer.Key("username");
+      write_string(writer, user->username);
+      writer.Key("global_name");
+      if (user->global_name) {
+        write_string(writer, *user->global_name);
+      } else {
+        writer.Null();
+      }
+      writer.Key("avatar");
+      if (user->avatar) {
+        write_string(writer, *user->avatar);
+      } else {
+        writer.Null();
+      }
+    }
+    writer.EndObject();
+    writer.Key("status");
+    write_string(writer, status);
+    writer.Key("activities");
+    const auto shown = public_activities_json(activities);
+    writer.RawValue(shown.c_str(), shown.size(), rapidjson::kArrayType);
+    writer.Key("client_status");
+    writer.StartObject();
+    writer.Key("desktop");
+    write_string(writer, status);
+    writer.EndObject();
+    writer.EndObject();
+  });
+}
+
+void PresenceModule::changed(const std::string& user_id, bool force, const std::string& origin_session) {
+  auto json = presence_update_json(user_id);
+  std::string text;
+  if (json) {
+    text = std::move(*json);
+  } else {
+    text = "{\"user\":{\"id\":\"" + user_id +
+           "\"},\"status\":\"offline\",\"activities\":[],\"client_status\":{}}";
+  }
+  auto& last = last_sent_[user_id];
+  if (!force && last == text) return;
+  if (last.empty() && !json && !force) {
+    last = text;  // offline and never announced: nothing changed for friends
+    return;
+  }
+  last = text;
+  for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
+    if (type == kRelationshipFriend) gateway_.dispatch_to_user(other_id, "PRESENCE_UPDATE", text);
+  }
+  if (!force) return;
+  // The user's other sessions learn what their friends now see.
+  std::vector<std::string> own;
+  for (const auto& [id, session] : gateway_.sessions()) {
+    if (session.user_id == user_id && id != origin_session) own.push_back(id);
+  }
+  for (const auto& id : own)
+    gateway_.dispatch(id, "PRESENCE_UPDATE", text);
+}
+
+void PresenceModule::exchange(const std::string& user_id, const std::string& other_id) {
+  if (auto presence = presence_update_json(other_id))
+    gateway_.dispatch_to_user(user_id, "PRESENCE_UPDATE", *presence);
+  if (auto presence = presence_update_json(user_id))
+    gateway_.dispatch_to_user(other_id, "PRESENCE_UPDATE", *presence);
+}
+
+std::vector<std::string> PresenceModule::current_activities(std::string_view user_id) const {
+  std::vector<std::string> result;
+  if (gateway_.user_online(user_id)) {
+    if (const auto* presence = gateway_.presence_of(user_id)) result.push_back(presence->activities);
+  }
+  for (const auto& activity : desktop_activities(user_id))
+    result.push_back("[" + activity + "]");
+  return result;
+}
+
+HttpResponse PresenceModule::api_activity_join(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal) return status_error(401);
+  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  if (channel == nullptr) return error_response(404, social_error::kUnknownChannel, "Unknown Channel");
+  const auto& recipients = channel->recipient_ids;
+  if (std::find(recipients.begin(), recipients.end(), principal->user->id) == recipients.end()) {
+    return error_response(403, error_code::kMissingAccess, "Missing Access");
+  }
+  const auto* message = state_.find_message(channel->id, context.params.at("message_id"));
+  if (message == nullptr) return error_response(404, social_error::kUnknownMessage, "Unknown Message");
+  const auto invalid = [] {
+    return error_response(400, social_error::kInviteInvalid, "Invite no longer valid");
+  };
+  if (!message->activity) return invalid();
+  // The sender's CURRENT activity decides: an invite to a party they left is dead.
+  for (const auto& text : current_activities(message->author_id)) {
+    rapidjson::Document activities;
+    if (!parse_json(text, activities) || !activities.IsArray()) continue;
+    for (const auto& activity : activities.GetArray()) {
+      if (!activity.IsObject()) continue;
+      const auto party = activity.FindMember("party");
+      if (party == activity.MemberEnd() || !party->value.IsObject()) continue;
+      const auto party_id = party->value.FindMember("id");
+      if (party_id == party->value.MemberEnd() || !party_id->value.IsString() ||
+          std::string_view(party_id->value.GetString(), party_id->value.GetStringLength()) !=
+              message->activity->party_id) {
+        continue;
+      }
+      const auto secrets = activity.FindMember("secrets");
+      if (secrets == activity.MemberEnd() || !secrets->value.IsObject()) continue;
+      const auto join = secrets->value.FindMember("join");
+      if (join == secrets->value.MemberEnd() || !join->value.IsString()) continue;
+      return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                                  writer.StartObject();
+                                  writer.Key("secret");
+                                  writer.String(join->value.GetString(), join->value.GetStringLength());
+                                  writer.EndObject();
+                                }));
+    }
+  }
+  return invalid();
+}
+
+}  // namespace platformpp::emulator

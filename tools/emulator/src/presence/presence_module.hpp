@@ -1,0 +1,57 @@
+// Presence (presence/): what friends see of a user, built from what the user's Gateway sessions set and what
+// the desktop client set, and sent to friends when it changes; the join of an activity invite.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/service_context.hpp"
+#include "gateway/gateway_module.hpp"
+
+namespace platformpp::emulator {
+
+// The activities set through the desktop client (IPC SET_ACTIVITY), which are part of their user's presence.
+// The IPC stand-in implements it.
+class DesktopActivities {
+ public:
+  virtual ~DesktopActivities() = default;
+  // The user's activities (JSON object texts), oldest connection first.
+  [[nodiscard]] virtual std::vector<std::string> desktop_activities(std::string_view user_id) const = 0;
+};
+
+class PresenceModule : public FeatureModule, public GatewayListener {
+ public:
+  PresenceModule(ServiceContext& context, GatewayModule& gateway);
+
+  // Where the desktop client's activities come from (none until set).
+  void set_desktop_activities(const DesktopActivities* desktop) noexcept { desktop_ = desktop; }
+
+  // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible).
+  [[nodiscard]] std::optional<std::string> presence_update_json(std::string_view user_id) const;
+  // Tells the user's friends when what they see of the user's presence changed (always if `force`, then
+  // also the user's own sessions but `origin_session`).
+  void changed(const std::string& user_id, bool force = false, const std::string& origin_session = {});
+  // Each now sees the other's presence (after they became friends).
+  void exchange(const std::string& user_id, const std::string& other_id);
+  // The user's current activities with secrets (JSON array texts), from the Gateway and the desktop client.
+  [[nodiscard]] std::vector<std::string> current_activities(std::string_view user_id) const;
+
+  // GatewayListener: READY's friends' presences, and friends hear of sessions coming and going.
+  void fill_ready(const GatewaySession& session, ReadyContent& ready) override;
+  void connection_changed(const std::string& user_id, const std::string& app_id,
+                          ConnectionChange change) override;
+  void presence_updated(const std::string& user_id, const std::string& session_id) override;
+
+ private:
+  [[nodiscard]] std::vector<std::string> desktop_activities(std::string_view user_id) const;
+  HttpResponse api_activity_join(const RouteContext& context);
+
+  GatewayModule& gateway_;
+  const DesktopActivities* desktop_ = nullptr;
+  std::map<std::string, std::string> last_sent_;  // by user id: friends' last view
+};
+
+}  // namespace platformpp::emulator

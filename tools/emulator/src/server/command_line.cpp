@@ -1,0 +1,123 @@
+#include "server/command_line.hpp"
+
+#include "core/fake_clock.hpp"
+
+#include <charconv>
+
+namespace platformpp::emulator {
+
+bool is_loopback_host(const std::string& host) {
+  return host == "127.0.0.1" || host == "::1" || host == "[::1]" || host == "localhost";
+}
+
+std::string usage_text() {
+  return "usage: platformpp-emulator [--host 127.0.0.1|::1|localhost] [--port N] [--connection-file PATH]\n"
+         "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
+         "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
+         "                           [--no-social-rate-limits] [--help] [--version]\n"
+         "\n"
+         "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
+         "  --host H             loopback address to listen on (default 127.0.0.1)\n"
+         "  --port N             port to listen on, 0 = any free port (default 0)\n"
+         "  --connection-file F  where to write the connection JSON (default <data-dir>/connection.json)\n"
+         "  --data-dir D         directory for ca.pem and the connection file (default: a fresh private temp "
+         "dir)\n"
+         "  --plain-http         serve http:// and ws:// instead of TLS\n"
+         "  --ipc-name P         IPC socket name prefix: listens on <dir>/P-ipc-<0..9> (default platformpp)\n"
+         "  --ipc-dir D          directory of the IPC socket (default: $XDG_RUNTIME_DIR, $TMPDIR, $TMP,\n"
+         "                       $TEMP, else /tmp)\n"
+         "  --no-ipc             do not serve the desktop-client stand-in on IPC\n"
+         "  --frozen-clock       start with the fake clock frozen\n"
+         "  --clock-start TIME   start the fake clock at TIME (RFC 3339, e.g. 2026-11-15T23:59:00Z)\n"
+         "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n"
+         "  --no-social-rate-limits\n"
+         "                       turn off the Social SDK development rate limits (lobbies, messages)\n";
+}
+
+ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
+  ParsedCommandLine result;
+  auto fail = [&](std::string message) {
+    result.action = ParsedCommandLine::Action::usage_error;
+    result.error = std::move(message);
+    return result;
+  };
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string flag = args[i];
+    std::optional<std::string> inline_value;
+    if (const auto eq = flag.find('='); flag.starts_with("--") && eq != std::string::npos) {
+      inline_value = flag.substr(eq + 1);
+      flag.resize(eq);
+    }
+    auto take_value = [&]() -> std::optional<std::string> {
+      if (inline_value) return inline_value;
+      if (i + 1 < args.size()) return args[++i];
+      return std::nullopt;
+    };
+    const bool is_switch = flag == "--help" || flag == "-h" || flag == "--version" ||
+                           flag == "--plain-http" || flag == "--frozen-clock" || flag == "--no-ipc" ||
+                           flag == "--no-social-rate-limits";
+    if (is_switch && inline_value) return fail(flag + " takes no value");
+
+    if (flag == "--help" || flag == "-h") {
+      result.action = ParsedCommandLine::Action::help;
+      return result;
+    } else if (flag == "--version") {
+      result.action = ParsedCommandLine::Action::version;
+      return result;
+    } else if (flag == "--plain-http") {
+      result.options.plain_http = true;
+    } else if (flag == "--frozen-clock") {
+      result.options.frozen_clock = true;
+    } else if (flag == "--no-ipc") {
+      result.options.ipc = false;
+    } else if (flag == "--no-social-rate-limits") {
+      result.options.social_rate_limits = false;
+    } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
+               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
+               flag == "--clock-start") {
+      auto value = take_value();
+      if (!value || value->empty()) return fail(flag + " needs a value");
+      if (flag == "--host") {
+        result.options.host = *value;
+      } else if (flag == "--port") {
+        unsigned port = 0;
+        const auto* end = value->data() + value->size();
+        const auto [ptr, ec] = std::from_chars(value->data(), end, port);
+        if (ec != std::errc() || ptr != end || port > 65535) return fail("--port must be an integer 0-65535");
+        result.options.port = static_cast<std::uint16_t>(port);
+      } else if (flag == "--idle-timeout-ms") {
+        unsigned ms = 0;
+        const auto* end = value->data() + value->size();
+        const auto [ptr, ec] = std::from_chars(value->data(), end, ms);
+        if (ec != std::errc() || ptr != end || ms < 1 || ms > 3600000) {
+          return fail("--idle-timeout-ms must be an integer 1-3600000");
+        }
+        result.options.idle_timeout_ms = ms;
+      } else if (flag == "--clock-start") {
+        const auto start = parse_rfc3339(*value);
+        if (!start) return fail("--clock-start must be an RFC 3339 time, e.g. 2026-11-15T23:59:00Z");
+        result.options.clock_start_ms = *start;
+      } else if (flag == "--connection-file") {
+        result.options.connection_file = *value;
+      } else if (flag == "--data-dir") {
+        result.options.data_dir = *value;
+      } else if (flag == "--ipc-dir") {
+        result.options.ipc_dir = *value;
+      } else {
+        if (value->find('/') != std::string::npos) return fail("--ipc-name must not contain '/'");
+        result.options.ipc_name = *value;
+      }
+    } else {
+      return fail("unknown argument: " + args[i]);
+    }
+  }
+  if (!is_loopback_host(result.options.host)) {
+    result.action = ParsedCommandLine::Action::refused_host;
+    result.error = "refusing to listen on non-loopback host '" + result.options.host +
+                   "': the emulator serves 127.0.0.1, ::1 or localhost only";
+  }
+  if (result.options.host == "[::1]") result.options.host = "::1";
+  return result;
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,297 @@
+// The desktop-client stand-in's Unix socket (see ipc_server.hpp): the listener and its connections. Asio's
+// local-socket templates only; no Beast.
+#include "server/asio_prelude.hpp"
+
+#include "server/ipc_server.hpp"
+
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <array>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <deque>
+#include <stdexcept>
+
+#include "server/connection_file.hpp"
+#include "server/step_handler.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+namespace net = boost::asio;
+using local = net::local::stream_protocol;
+
+// One IPC connection: reads bytes into the service, writes what the service sends, one write at a time.
+class IpcSession final : public std::enable_shared_from_this<IpcSession>, public IpcPeer {
+ public:
+  IpcSession(EmulatorService& service, local::socket socket)
+      : socket_(std::move(socket)), service_(service), close_timer_(socket_.get_executor()) {}
+  ~IpcSession() override { service_.ipc_disconnected(id_); }
+  IpcSession(const IpcSession&) = delete;
+  IpcSession& operator=(const IpcSession&) = delete;
+
+  void start() {
+    id_ = service_.ipc_connected(*this);
+    read();
+  }
+
+  void send(std::string bytes) override {
+    if (closing_) return;
+    queue_.push_back(std::move(bytes));
+    if (!writing_) write_next();
+  }
+
+  void close() override {
+    if (closing_) return;
+    closing_ = true;
+    if (!writing_) return finish();
+    // Flush first (a CLOSE frame), but a peer that never reads must not hold the socket open.
+    close_timer_.expires_after(std::chrono::seconds(5));
+    close_timer_.async_wait(handler(Step::close_timer));
+  }
+
+ private:
+  enum class Step { read, written, close_timer };
+
+  using Handler = StepHandler<IpcSession, Step>;
+  friend Handler;
+  Handler handler(Step step) { return Handler{shared_from_this(), step}; }
+
+  void on(Step step, boost::system::error_code ec, std::size_t n) {
+    switch (step) {
+      case Step::read:
+        if (ec) return gone();  // end of stream (mid-frame too), reset, or closed by us
+        service_.ipc_received(id_, std::string_view(buffer_.data(), n));
+        if (!closing_) read();
+        return;
+      case Step::written:
+        writing_ = false;
+        queue_.pop_front();
+        if (ec) return gone();
+        if (!queue_.empty()) return write_next();
+        if (closing_) finish();
+        return;
+      case Step::close_timer:
+        if (!ec) finish();
+        return;
+    }
+  }
+
+  void read() { socket_.async_read_some(net::buffer(buffer_), handler(Step::read)); }
+
+  void write_next() {
+    writing_ = true;
+    net::async_write(socket_, net::buffer(queue_.front()), handler(Step::written));
+  }
+
+  void gone() {
+    service_.ipc_disconnected(id_);
+    closing_ = true;
+    finish();
+  }
+
+  void finish() {
+    boost::system::error_code ec;
+    close_timer_.cancel();
+    socket_.shutdown(local::socket::shutdown_both, ec);
+    socket_.close(ec);
+  }
+
+  local::socket socket_;
+  EmulatorService& service_;
+  net::steady_timer close_timer_;
+  std::uint64_t id_ = 0;
+  std::array<char, 16 * 1024> buffer_{};
+  std::deque<std::string> queue_;
+  bool writing_ = false;
+  bool closing_ = false;
+};
+
+enum class PathState { free, in_use, stale, not_a_socket, unusable };
+
+// What is at `path`: nothing, a socket something accepts on (a full backlog counts as in use), a stale
+// socket that refuses connections, or something else.
+PathState probe_socket_path(const std::string& path) {
+  struct stat info {};
+  if (::lstat(path.c_str(), &info) != 0) return errno == ENOENT ? PathState::free : PathState::unusable;
+  if (!S_ISSOCK(info.st_mode)) return PathState::not_a_socket;
+  sockaddr_un address{};
+  address.sun_family = AF_UNIX;
+  if (path.size() >= sizeof(address.sun_path)) return PathState::unusable;
+  std::memcpy(address.sun_path, path.c_str(), path.size() + 1);
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  if (fd < 0) return PathState::unusable;
+  const int rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address));
+  const int error = errno;
+  ::close(fd);
+  if (rc == 0 || error == EAGAIN || error == EINPROGRESS) return PathState::in_use;
+  if (error == ECONNREFUSED) return PathState::stale;
+  if (error == ENOENT) return PathState::free;
+  return PathState::in_use;  // e.g. another user's socket (EACCES): not ours to replace
+}
+
+}  // namespace
+
+// The listening Unix socket, created 0600. stop() unlinks it (the desktop client quit); restore() binds the
+// same path again.
+class IpcServer::Listener final {
+ public:
+  explicit Listener(net::io_context& io) : acceptor_(io), retry_timer_(io) {}
+  ~Listener() { stop(); }
+  Listener(const Listener&) = delete;
+  Listener& operator=(const Listener&) = delete;
+
+  // Binds the first free <dir>/<prefix>-ipc-<n>, n = 0..9. Throws std::runtime_error when none is.
+  void bind_first_free(const IpcSettings& settings) {
+    std::string reasons;
+    for (int n = 0; n < 10; ++n) {
+      auto candidate = ipc_socket_path(settings.directory, settings.prefix, n);
+      const auto error = bind(candidate);
+      if (!error) {
+        path_ = std::move(candidate);
+        return;
+      }
+      if (n == 0 || reasons.size() < 300)
+        reasons += (reasons.empty() ? "" : "; ") + candidate + ": " + *error;
+    }
+    throw std::runtime_error("cannot listen on an IPC socket in " + settings.directory + " (" + reasons +
+                             ")");
+  }
+
+  void serve(EmulatorService& service) {
+    service_ = &service;
+    accept();
+  }
+
+  [[nodiscard]] bool listening() const { return acceptor_.is_open(); }
+  [[nodiscard]] const std::string& path() const { return path_; }
+
+  void stop() {
+    if (!acceptor_.is_open()) return;
+    boost::system::error_code ec;
+    acceptor_.close(ec);
+    retry_timer_.cancel();
+    ++generation_;
+    // Only our own socket file: another process may have bound the path since.
+    struct stat info {};
+    if (::lstat(path_.c_str(), &info) == 0 && info.st_ino == inode_ && info.st_dev == device_) {
+      ::unlink(path_.c_str());
+    }
+  }
+
+  std::optional<std::string> restore() {
+    if (acceptor_.is_open()) return std::nullopt;
+    if (auto error = bind(path_)) return "cannot listen on " + path_ + ": " + *error;
+    accept();
+    return std::nullopt;
+  }
+
+ private:
+  std::optional<std::string> bind(const std::string& path) {
+    switch (probe_socket_path(path)) {
+      case PathState::in_use:
+        return "in use";
+      case PathState::not_a_socket:
+        return "exists and is not a socket";
+      case PathState::unusable:
+        return "not usable";
+      case PathState::stale:
+        ::unlink(path.c_str());  // a previous run's leftover that refuses connections
+        break;
+      case PathState::free:
+        break;
+    }
+    local::endpoint endpoint;
+    try {
+      endpoint = local::endpoint(path);
+    } catch (const boost::system::system_error& e) {
+      return e.code().message();  // longer than sun_path
+    }
+    boost::system::error_code ec;
+    acceptor_.open(local(), ec);
+    if (ec) return ec.message();
+    // Born 0600 (the umask covers the window before chmod): only this user may connect.
+    const mode_t old_mask = ::umask(0177);
+    acceptor_.bind(endpoint, ec);
+    ::umask(old_mask);
+    bool bound = !ec;
+    if (bound && ::chmod(path.c_str(), 0600) != 0) ec.assign(errno, boost::system::system_category());
+    if (!ec) acceptor_.listen(net::socket_base::max_listen_connections, ec);
+    struct stat info {};
+    if (!ec && ::lstat(path.c_str(), &info) != 0) ec.assign(errno, boost::system::system_category());
+    if (ec) {
+      boost::system::error_code ignored;
+      acceptor_.close(ignored);
+      if (bound) ::unlink(path.c_str());
+      return ec.message();
+    }
+    inode_ = info.st_ino;
+    device_ = info.st_dev;
+    ++generation_;
+    return std::nullopt;
+  }
+
+  void accept() {
+    acceptor_.async_accept(
+        [this, generation = generation_](boost::system::error_code ec, local::socket socket) {
+          // Stopped (and perhaps restored, with a new accept loop) since: this loop ends here.
+          if (generation != generation_ || !acceptor_.is_open()) return;
+          if (ec) {
+            // E.g. out of file descriptors: back off briefly instead of spinning.
+            retry_timer_.expires_after(std::chrono::milliseconds(100));
+            retry_timer_.async_wait([this, generation](boost::system::error_code wait_ec) {
+              if (!wait_ec && generation == generation_) accept();
+            });
+            return;
+          }
+          std::make_shared<IpcSession>(*service_, std::move(socket))->start();
+          accept();
+        });
+  }
+
+  local::acceptor acceptor_;
+  net::steady_timer retry_timer_;
+  EmulatorService* service_ = nullptr;
+  std::string path_;
+  ino_t inode_ = 0;
+  dev_t device_ = 0;
+  std::uint64_t generation_ = 0;
+};
+
+IpcServer::IpcServer(boost::asio::io_context& io, const IpcSettings& settings)
+    : listener_(std::make_unique<Listener>(io)) {
+  listener_->bind_first_free(settings);
+}
+
+IpcServer::~IpcServer() = default;
+
+void IpcServer::serve(EmulatorService& service) {
+  listener_->serve(service);
+}
+
+bool IpcServer::listening() const {
+  return listener_->listening();
+}
+
+const std::string& IpcServer::path() const {
+  return listener_->path();
+}
+
+void IpcServer::stop() {
+  listener_->stop();
+}
+
+std::optional<std::string> IpcServer::restore() {
+  return listener_->restore();
+}
+
+}  // namespace platformpp::emulator

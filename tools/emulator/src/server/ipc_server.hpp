@@ -1,0 +1,50 @@
+// The desktop-client stand-in's Unix socket on the emulator's io_context: the listener (the first free
+// "<directory>/<prefix>-ipc-<n>", created 0600) and its connections, which feed the service's IPC side.
+// Asio-free header: only ipc_server.cpp compiles Asio's local-socket templates (and no Beast: the IPC framing
+// is the emulator's own).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "ipc/ipc_peer.hpp"
+#include "service/emulator_service.hpp"
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace platformpp::emulator {
+
+// The desktop-client stand-in's Unix socket: the first free "<directory>/<prefix>-ipc-<n>", n = 0..9.
+struct IpcSettings {
+  std::string directory;  // absolute
+  std::string prefix;
+};
+
+class IpcServer final : public IpcListenerControl {
+ public:
+  // Binds the first free <dir>/<prefix>-ipc-<n>, n = 0..9 (replacing a stale socket that refuses
+  // connections). Throws std::runtime_error when none is.
+  IpcServer(boost::asio::io_context& io, const IpcSettings& settings);
+  ~IpcServer() override;  // stop()
+  IpcServer(const IpcServer&) = delete;
+  IpcServer& operator=(const IpcServer&) = delete;
+
+  // Starts accepting; each connection talks to `service`, which must outlive the io_context's handlers.
+  void serve(EmulatorService& service);
+
+  // IpcListenerControl: stop() unlinks the socket file (the desktop client quit); restore() binds the same
+  // path again.
+  [[nodiscard]] bool listening() const override;
+  [[nodiscard]] const std::string& path() const override;
+  void stop() override;
+  std::optional<std::string> restore() override;
+
+ private:
+  class Listener;
+  std::unique_ptr<Listener> listener_;
+};
+
+}  // namespace platformpp::emulator

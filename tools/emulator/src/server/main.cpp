@@ -1,0 +1,141 @@
+// platformpp-emulator: a local stand-in of the platform for SDK tests and offline games.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "core/fake_clock.hpp"
+#include "server/command_line.hpp"
+#include "server/connection_file.hpp"
+#include "server/server.hpp"
+#include "server/tls_certificates.hpp"
+#include "service/emulator_service.hpp"
+
+using namespace platformpp::emulator;
+
+namespace {
+
+std::string absolute_path(const std::string& path) {
+  char resolved[PATH_MAX];
+  if (::realpath(path.c_str(), resolved) == nullptr) {
+    throw std::system_error(errno, std::generic_category(), "cannot resolve " + path);
+  }
+  return resolved;
+}
+
+// An existing directory, or one created 0700.
+std::string prepare_directory(const std::string& dir, const char* what) {
+  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
+    throw std::system_error(errno, std::generic_category(), std::string("cannot create ") + what + " " + dir);
+  }
+  return absolute_path(dir);
+}
+
+// The given data dir (created 0700 if missing), or a fresh private temporary one.
+std::string prepare_data_dir(const EmulatorOptions& options, bool& created_temporary) {
+  created_temporary = false;
+  if (options.data_dir) return prepare_directory(*options.data_dir, "data dir");
+  std::string base = process_environment("TMPDIR").value_or("/tmp");
+  while (base.size() > 1 && base.back() == '/')
+    base.pop_back();
+  std::string pattern = base + "/platformpp-emulator-XXXXXX";
+  std::vector<char> buffer(pattern.begin(), pattern.end());
+  buffer.push_back('\0');
+  if (::mkdtemp(buffer.data()) == nullptr) {
+    throw std::system_error(errno, std::generic_category(), "cannot create a data dir under " + base);
+  }
+  created_temporary = true;
+  return absolute_path(buffer.data());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const auto parsed = parse_command_line(std::vector<std::string>(argv + 1, argv + argc));
+  switch (parsed.action) {
+    case ParsedCommandLine::Action::help:
+      std::fputs(usage_text().c_str(), stdout);
+      return 0;
+    case ParsedCommandLine::Action::version:
+      std::printf("platformpp-emulator %s\n", kEmulatorVersion);
+      return 0;
+    case ParsedCommandLine::Action::usage_error:
+      std::fprintf(stderr, "platformpp-emulator: %s\n\n%s", parsed.error.c_str(), usage_text().c_str());
+      return 2;
+    case ParsedCommandLine::Action::refused_host:
+      std::fprintf(stderr, "platformpp-emulator: %s\n", parsed.error.c_str());
+      return 2;
+    case ParsedCommandLine::Action::run:
+      break;
+  }
+  const EmulatorOptions& options = parsed.options;
+  std::signal(SIGPIPE, SIG_IGN);  // a peer closing mid-write must not kill the process
+
+  bool temporary_data_dir = false;
+  std::string data_dir;
+  std::string ca_file;
+  std::string connection_path;
+  try {
+    data_dir = prepare_data_dir(options, temporary_data_dir);
+    connection_path = options.connection_file.value_or(data_dir + "/connection.json");
+
+    std::optional<GeneratedCertificates> certificates;
+    if (!options.plain_http) {
+      certificates = generate_certificates();
+      ca_file = data_dir + "/ca.pem";
+      write_file_atomically(ca_file, certificates->ca_certificate_pem, 0644);  // public: clients trust it
+    }
+
+    const std::string ipc_dir =
+        options.ipc_dir ? prepare_directory(*options.ipc_dir, "IPC dir") : ipc_directory();
+
+    FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock, options.clock_start_ms);
+    ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
+                            std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
+    if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name};
+    run_server(settings, [&](const BoundAddresses& bound) {
+      ConnectionInfo info;
+      info.host = options.host;
+      info.port = bound.port;
+      info.tls = !options.plain_http;
+      info.ca_file = ca_file;
+      info.ipc_path = bound.ipc_path;
+      info.ipc_name = options.ipc_name;
+      info.ipc_dir = ipc_dir;
+      info.pid = static_cast<long>(::getpid());
+      info.version = kEmulatorVersion;
+      auto service = std::make_unique<EmulatorService>(
+          clock, ServiceEndpoints{info.gateway_url(), info.api_base(), info.authority()});
+      service->set_social_rate_limits_enabled(options.social_rate_limits);
+      service->set_voice_udp_port(bound.voice_udp_port);  // what voice Ready announces
+      write_file_atomically(connection_path, connection_file_json(info), 0600);
+      const std::string ipc_part = bound.ipc_path.empty() ? std::string() : " and unix:" + bound.ipc_path;
+      std::printf("platformpp-emulator listening on %s://%s%s (connection file: %s)\n",
+                  info.tls ? "https" : "http", info.authority().c_str(), ipc_part.c_str(),
+                  connection_path.c_str());
+      std::fflush(stdout);
+      return service;
+    });
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
+    return 1;
+  }
+
+  // A temporary data dir is ours alone: leave nothing behind in /tmp.
+  if (temporary_data_dir) {
+    if (!ca_file.empty()) ::unlink(ca_file.c_str());
+    if (!options.connection_file) ::unlink(connection_path.c_str());
+    ::rmdir(data_dir.c_str());
+  }
+  return 0;
+}

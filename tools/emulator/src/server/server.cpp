@@ -1,0 +1,651 @@
+// The HTTP(S) listener and sessions, the WebSocket sessions of the Gateway and the voice gateway, and
+// run_server, which runs them with the IPC listener (ipc_server.cpp) and the forwarding unit's UDP socket
+// (voice/voice_udp_server.cpp) on one io_context. The only translation unit that instantiates Boost.Beast's
+// templates (they are slow to compile); those two instantiate Asio's for their sockets alone.
+#include "server/asio_prelude.hpp"
+
+#include "server/server.hpp"
+
+#include <openssl/ssl.h>
+#include <sys/socket.h>
+
+#include <array>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/ssl.hpp>
+#include <boost/beast/websocket.hpp>
+#include <boost/beast/websocket/ssl.hpp>
+#include <boost/beast/zlib/deflate_stream.hpp>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <stdexcept>
+#include <type_traits>
+
+#include "core/api_error.hpp"
+#include "server/step_handler.hpp"
+#include "voice/voice_gateway.hpp"
+#include "voice/voice_udp_server.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+namespace ssl = net::ssl;
+using tcp = net::ip::tcp;
+
+constexpr std::uint64_t kBodyLimit = 1024 * 1024;
+constexpr std::uint32_t kHeaderLimit = 16 * 1024;
+constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
+constexpr auto kWriteTimeout = std::chrono::seconds(30);
+
+using PlainStream = beast::tcp_stream;
+using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+
+bool is_http_parse_error(const beast::error_code& ec) {
+  return &ec.category() == &http::make_error_code(http::error::bad_target).category();
+}
+
+// The transport side of a server WebSocket, as its endpoint sees it: frames queued and written one at a time,
+// a close handshake, a drop. Non-template, so the Gateway and the voice gateway share one socket template.
+class WebSocketChannel {
+ public:
+  virtual ~WebSocketChannel() = default;
+  // Queues one frame (dropped once closing).
+  virtual void send_frame(std::string frame, bool binary) = 0;
+  // Writes what is queued, then a close frame with `code` and `reason`; later frames are dropped.
+  virtual void close(int code, std::string reason) = 0;
+  // Cuts the TCP connection at once: no close frame.
+  virtual void drop() = 0;
+  [[nodiscard]] virtual bool closing() const = 0;
+};
+
+// The protocol side of a server WebSocket (the Gateway or the voice gateway): what happens to what arrives.
+class WebSocketEndpoint {
+ public:
+  virtual ~WebSocketEndpoint() = default;
+  // The upgrade was accepted.
+  virtual void opened(std::string_view target) = 0;
+  virtual void received(std::string_view message, bool text) = 0;
+  // The connection ended: `close_code` when the peer sent a close frame.
+  virtual void disconnected(std::optional<int> close_code) = 0;
+};
+
+// The Gateway on a WebSocket: JSON text frames, or with zlib-stream compression every message deflated into
+// one zlib stream and sent as a binary frame.
+class GatewayEndpoint final : public WebSocketEndpoint, public GatewayPeer {
+ public:
+  GatewayEndpoint(EmulatorService& service, WebSocketChannel& channel)
+      : service_(service), channel_(channel) {}
+  ~GatewayEndpoint() override {
+    if (opened_) service_.gateway_disconnected(id_, std::nullopt);
+  }
+  GatewayEndpoint(const GatewayEndpoint&) = delete;
+  GatewayEndpoint& operator=(const GatewayEndpoint&) = delete;
+
+  void opened(std::string_view target) override {
+    opened_ = true;
+    id_ = service_.gateway_opened(*this, target);
+  }
+  void received(std::string_view message, bool text) override {
+    service_.gateway_received(id_, message, text);
+  }
+  void disconnected(std::optional<int> close_code) override {
+    service_.gateway_disconnected(id_, close_code);
+  }
+
+  void enable_compression() override {
+    compress_ = true;
+    deflate_.reset(6, 15, 8, beast::zlib::Strategy::normal);
+  }
+  void send(std::string json) override {
+    if (channel_.closing()) return;
+    if (compress_) json = deflate(json);
+    channel_.send_frame(std::move(json), compress_);
+  }
+  void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
+  void drop() override { channel_.drop(); }
+
+ private:
+  // The zlib header (what zlib's deflateInit writes: 32 KiB window, default level) before the first
+  // message, then each message as raw deflate data ending in a sync flush (00 00 ff ff). One stream per
+  // connection, never finished.
+  std::string deflate(const std::string& json) {
+    std::string out;
+    if (!header_sent_) {
+      out = "\x78\x9c";
+      header_sent_ = true;
+    }
+    beast::zlib::z_params zs;
+    zs.next_in = json.data();
+    zs.avail_in = json.size();
+    std::array<char, 4096> chunk{};
+    do {
+      zs.next_out = chunk.data();
+      zs.avail_out = chunk.size();
+      beast::error_code ec;
+      deflate_.write(zs, beast::zlib::Flush::sync, ec);
+      out.append(chunk.data(), chunk.size() - zs.avail_out);
+      if (ec) break;  // need_buffers: nothing more to flush
+    } while (zs.avail_out == 0 || zs.avail_in > 0);
+    return out;
+  }
+
+  EmulatorService& service_;
+  WebSocketChannel& channel_;
+  std::uint64_t id_ = 0;
+  bool opened_ = false;
+  bool compress_ = false;
+  bool header_sent_ = false;
+  beast::zlib::deflate_stream deflate_;
+};
+
+// The voice gateway on a WebSocket: JSON text frames and DAVE binary frames.
+class VoiceEndpoint final : public WebSocketEndpoint, public VoiceGatewayPeer {
+ public:
+  VoiceEndpoint(EmulatorService& service, WebSocketChannel& channel) : service_(service), channel_(channel) {}
+  ~VoiceEndpoint() override {
+    if (opened_) service_.voice_disconnected(id_, std::nullopt);
+  }
+  VoiceEndpoint(const VoiceEndpoint&) = delete;
+  VoiceEndpoint& operator=(const VoiceEndpoint&) = delete;
+
+  void opened(std::string_view target) override {
+    opened_ = true;
+    id_ = service_.voice_opened(*this, target);
+  }
+  void received(std::string_view message, bool text) override { service_.voice_received(id_, message, text); }
+  void disconnected(std::optional<int> close_code) override { service_.voice_disconnected(id_, close_code); }
+
+  void send_text(std::string json) override { channel_.send_frame(std::move(json), false); }
+  void send_binary(std::string bytes) override { channel_.send_frame(std::move(bytes), true); }
+  void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
+  void drop() override { channel_.drop(); }
+
+ private:
+  EmulatorService& service_;
+  WebSocketChannel& channel_;
+  std::uint64_t id_ = 0;
+  bool opened_ = false;
+};
+
+// One server WebSocket (taken over from a Session after an upgrade request on "/" or on "/voice" with a valid
+// `v`): reads messages into its endpoint, writes text and binary frames, one write at a time. Every
+// asynchronous operation completes into the same handler type (each distinct handler type instantiates
+// Beast's composed operations again).
+template <class Stream>
+class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
+                               public WebSocketChannel {
+ public:
+  explicit WebSocketSession(Stream&& stream) : ws_(std::move(stream)), close_timer_(ws_.get_executor()) {}
+  ~WebSocketSession() override { endpoint_.reset(); }  // its goodbye to the service, while the socket exists
+  WebSocketSession(const WebSocketSession&) = delete;
+  WebSocketSession& operator=(const WebSocketSession&) = delete;
+
+  void start(std::unique_ptr<WebSocketEndpoint> endpoint, http::request<http::string_body> request) {
+    endpoint_ = std::move(endpoint);
+    request_ = std::move(request);
+    beast::get_lowest_layer(ws_).expires_never();
+    ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+    ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& response) {
+      response.set(http::field::server, "platformpp-emulator");
+    }));
+    // Larger than the Gateway's payload limit, so an oversized payload gets the platform's 4002.
+    ws_.read_message_max(64 * 1024);
+    ws_.async_accept(request_, handler(Step::accepted));
+  }
+
+  void send_frame(std::string frame, bool binary) override {
+    if (closing_) return;
+    queue_.emplace_back(std::move(frame), binary);
+    if (!writing_) write_next();
+  }
+
+  void close(int code, std::string reason) override {
+    if (closing_) return;
+    closing_ = true;
+    close_reason_.code = static_cast<std::uint16_t>(code);
+    close_reason_.reason = reason;
+    if (!writing_) send_close();
+  }
+
+  void drop() override {
+    closing_ = true;
+    dropped_ = true;
+    finish();  // an in-flight write fails and its handler drops the rest of the queue
+  }
+
+  [[nodiscard]] bool closing() const override { return closing_; }
+
+ private:
+  enum class Step { accepted, read, written, closed, close_timer };
+
+  using Handler = StepHandler<WebSocketSession, Step>;
+  friend Handler;
+  Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
+
+  void on(Step step, beast::error_code ec, std::size_t /*bytes*/) {
+    switch (step) {
+      case Step::accepted:
+        if (ec) return finish();
+        endpoint_->opened(std::string(request_.target()));
+        return read();
+      case Step::read:
+        return on_read(ec);
+      case Step::written:
+        return on_written(ec);
+      case Step::closed:
+        return finish();
+      case Step::close_timer:
+        if (!ec) finish();
+        return;
+    }
+  }
+
+  void read() { ws_.async_read(buffer_, handler(Step::read)); }
+
+  void on_read(beast::error_code ec) {
+    if (ec) {
+      std::optional<int> code;
+      if (ec == websocket::error::closed) code = ws_.reason().code;
+      endpoint_->disconnected(code);
+      return finish();
+    }
+    auto message = beast::buffers_to_string(buffer_.data());
+    buffer_.consume(buffer_.size());
+    endpoint_->received(message, ws_.got_text());
+    if (!dropped_) read();  // also while closing: the peer's close frame ends the handshake
+  }
+
+  void write_next() {
+    writing_ = true;
+    ws_.binary(queue_.front().second);
+    ws_.async_write(net::buffer(queue_.front().first), handler(Step::written));
+  }
+
+  void on_written(beast::error_code ec) {
+    writing_ = false;
+    if (!queue_.empty()) queue_.pop_front();
+    if (ec || dropped_) {
+      queue_.clear();
+      return finish();
+    }
+    if (!queue_.empty()) return write_next();
+    if (closing_ && !dropped_) send_close();
+  }
+
+  void send_close() {
+    // A peer that never answers the close frame must not hold the socket open.
+    close_timer_.expires_after(std::chrono::seconds(5));
+    close_timer_.async_wait(handler(Step::close_timer));
+    ws_.async_close(close_reason_, handler(Step::closed));
+  }
+
+  void finish() {
+    beast::error_code ec;
+    close_timer_.cancel();
+    auto& socket = beast::get_lowest_layer(ws_).socket();
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+    socket.close(ec);
+  }
+
+  websocket::stream<Stream> ws_;
+  net::steady_timer close_timer_;
+  std::unique_ptr<WebSocketEndpoint> endpoint_;
+  http::request<http::string_body> request_;
+  beast::flat_buffer buffer_;
+  std::deque<std::pair<std::string, bool>> queue_;  // (frame, binary)
+  bool writing_ = false;
+  bool closing_ = false;
+  bool dropped_ = false;
+  websocket::close_reason close_reason_;
+};
+
+// One connection: reads requests one at a time (keep-alive), waits out a fault's delay on a timer without
+// blocking other connections, then writes the outcome.
+template <class Stream>
+class Session : public std::enable_shared_from_this<Session<Stream>> {
+ public:
+  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
+
+  template <class... StreamArgs>
+  Session(EmulatorService& service, tcp::socket socket, StreamArgs&... stream_args)
+      : stream_(std::move(socket), stream_args...), service_(service), delay_timer_(stream_.get_executor()) {
+    beast::error_code ec;
+    const auto endpoint = lowest().socket().remote_endpoint(ec);
+    client_address_ = ec ? "unknown" : endpoint.address().to_string();
+  }
+
+  void start(std::chrono::milliseconds idle_timeout) {
+    idle_timeout_ = idle_timeout;
+    if constexpr (kTls) {
+      lowest().expires_after(kHandshakeTimeout);
+      stream_.async_handshake(ssl::stream_base::server, handler(Step::handshake));
+    } else {
+      read_request();
+    }
+  }
+
+ private:
+  enum class Step { handshake, read, delay, written, truncated, shut_down };
+
+  using Handler = StepHandler<Session, Step>;
+  friend Handler;
+  Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
+
+  void on(Step step, beast::error_code ec, std::size_t /*bytes*/) {
+    switch (step) {
+      case Step::handshake:
+        if (ec) return close();  // TLS garbage or a plain-HTTP client: nothing sensible to answer
+        return read_request();
+      case Step::read:
+        return on_read(ec);
+      case Step::delay:
+        if (!ec) finish_request();
+        return;
+      case Step::written:
+        if (ec) return close();
+        if (!response_->keep_alive()) return shutdown();
+        response_.reset();
+        return read_request();
+      case Step::truncated:
+      case Step::shut_down:
+        return close();
+    }
+  }
+
+  beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
+
+  void read_request() {
+    parser_.emplace();
+    parser_->body_limit(kBodyLimit);
+    parser_->header_limit(kHeaderLimit);
+    lowest().expires_after(idle_timeout_);
+    http::async_read(stream_, buffer_, *parser_, handler(Step::read));
+  }
+
+  void on_read(beast::error_code ec) {
+    if (ec == http::error::body_limit) return send_error(413);
+    if (ec == http::error::header_limit) return send_error(431);
+    if (ec == http::error::end_of_stream || ec == http::error::partial_message) return close();
+    if (ec && is_http_parse_error(ec)) return send_error(400);
+    if (ec) return close();  // timeout, reset, TLS error
+
+    // The Gateway: a WebSocket upgrade on "/" hands the stream over.
+    if (websocket::is_upgrade(parser_->get())) {
+      const auto target = parser_->get().target();
+      const auto path = target.substr(0, target.find('?'));
+      if (path == "/" || path.empty()) return upgrade<GatewayEndpoint>();
+      // The voice gateway; without a valid `v` the request is answered as plain HTTP (400).
+      if (is_voice_gateway_path(std::string_view(path.data(), path.size())) &&
+          voice_gateway_version(std::string_view(target.data(), target.size()))) {
+        return upgrade<VoiceEndpoint>();
+      }
+    }
+
+    auto& message = parser_->get();
+    request_ = HttpRequest{};
+    request_.method = std::string(message.method_string());
+    request_.target = std::string(message.target());
+    for (const auto& field : message) {
+      request_.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
+    }
+    request_.body = std::move(message.body());
+    request_.client_address = client_address_;
+    keep_alive_ = message.keep_alive();
+    version_ = message.version();
+
+    try {
+      plan_ = service_.plan(request_);
+    } catch (const std::exception&) {
+      plan_ = RequestPlan{};
+    }
+    if (plan_.delay.count() > 0) {
+      delay_timer_.expires_after(plan_.delay);
+      delay_timer_.async_wait(handler(Step::delay));
+    } else {
+      finish_request();
+    }
+  }
+
+  // Hands the stream over to a WebSocket serving `Endpoint`.
+  template <class Endpoint>
+  void upgrade() {
+    lowest().expires_never();
+    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_));
+    socket->start(std::make_unique<Endpoint>(service_, *socket), parser_->release());
+  }
+
+  void finish_request() {
+    Outcome outcome;
+    try {
+      outcome = service_.complete(request_, plan_);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "platformpp-emulator: internal error on %s %s: %s\n", request_.method.c_str(),
+                   request_.target.c_str(), e.what());
+      outcome = Outcome{Outcome::Delivery::respond, status_error(500)};
+    }
+    switch (outcome.delivery) {
+      case Outcome::Delivery::drop:
+        return close();
+      case Outcome::Delivery::truncate:
+        return write_truncated(outcome.response);
+      case Outcome::Delivery::respond:
+        return write_response(std::move(outcome.response));
+    }
+  }
+
+  void send_error(int status) {
+    keep_alive_ = false;
+    version_ = 11;
+    auto response = status_error(status);
+    response.close_connection = true;
+    write_response(std::move(response));
+  }
+
+  void write_response(HttpResponse response) {
+    auto message = std::make_shared<http::response<http::string_body>>();
+    message->version(version_);
+    message->result(static_cast<unsigned>(response.status));
+    message->set(http::field::server, "platformpp-emulator");
+    for (auto& [name, value] : response.headers)
+      message->set(name, value);
+    message->body() = std::move(response.body);
+    message->keep_alive(keep_alive_ && !response.close_connection);
+    message->prepare_payload();
+    response_ = message;
+    lowest().expires_after(kWriteTimeout);
+    http::async_write(stream_, *response_, handler(Step::written));
+  }
+
+  // Headers announce the full body, but only half of it is sent before the connection closes.
+  void write_truncated(const HttpResponse& response) {
+    const auto status = static_cast<unsigned>(response.status);
+    raw_ = "HTTP/1.1 " + std::to_string(status) + " " +
+           std::string(http::obsolete_reason(http::int_to_status(status))) + "\r\n";
+    for (const auto& [name, value] : response.headers)
+      raw_ += name + ": " + value + "\r\n";
+    const std::size_t announced = response.body.empty() ? 64 : response.body.size();
+    raw_ += "Content-Length: " + std::to_string(announced) + "\r\nConnection: close\r\n\r\n";
+    raw_ += response.body.substr(0, response.body.size() / 2);
+    lowest().expires_after(kWriteTimeout);
+    net::async_write(stream_, net::buffer(raw_), handler(Step::truncated));
+  }
+
+  void shutdown() {
+    if constexpr (kTls) {
+      lowest().expires_after(std::chrono::seconds(2));
+      stream_.async_shutdown(handler(Step::shut_down));
+    } else {
+      beast::error_code ec;
+      lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
+      close();
+    }
+  }
+
+  void close() {
+    beast::error_code ec;
+    delay_timer_.cancel();
+    lowest().socket().close(ec);
+  }
+
+  Stream stream_;
+  EmulatorService& service_;
+  net::steady_timer delay_timer_;
+  beast::flat_buffer buffer_;
+  std::optional<http::request_parser<http::string_body>> parser_;
+  std::string client_address_;
+  HttpRequest request_;
+  RequestPlan plan_;
+  bool keep_alive_ = true;
+  unsigned version_ = 11;
+  std::chrono::milliseconds idle_timeout_{60000};
+  std::shared_ptr<http::response<http::string_body>> response_;
+  std::string raw_;
+};
+
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  Listener(tcp::acceptor& acceptor, EmulatorService& service, ssl::context* tls,
+           std::chrono::milliseconds idle_timeout)
+      : acceptor_(acceptor),
+        service_(service),
+        tls_(tls),
+        idle_timeout_(idle_timeout),
+        retry_timer_(acceptor.get_executor()) {}
+
+  void accept() {
+    acceptor_.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+      self->on_accept(ec, std::move(socket));
+    });
+  }
+
+ private:
+  void on_accept(beast::error_code ec, tcp::socket socket) {
+    if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
+    if (ec) {
+      // E.g. out of file descriptors: back off briefly instead of spinning.
+      retry_timer_.expires_after(std::chrono::milliseconds(100));
+      retry_timer_.async_wait([self = shared_from_this()](beast::error_code wait_ec) {
+        if (!wait_ec) self->accept();
+      });
+      return;
+    }
+    service_.note_connection_accepted();
+    beast::error_code option_ec;
+    socket.set_option(tcp::no_delay(true), option_ec);
+    if (tls_ != nullptr) {
+      std::make_shared<Session<TlsStream>>(service_, std::move(socket), *tls_)->start(idle_timeout_);
+    } else {
+      std::make_shared<Session<PlainStream>>(service_, std::move(socket))->start(idle_timeout_);
+    }
+    accept();
+  }
+
+  tcp::acceptor& acceptor_;
+  EmulatorService& service_;
+  ssl::context* tls_;
+  std::chrono::milliseconds idle_timeout_;
+  net::steady_timer retry_timer_;
+};
+
+void configure_tls(ssl::context& context, const GeneratedCertificates& certificates) {
+  context.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 | ssl::context::no_sslv3 |
+                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
+  SSL_CTX_set_min_proto_version(context.native_handle(), TLS1_2_VERSION);
+  const std::string chain = certificates.server_certificate_pem + certificates.ca_certificate_pem;
+  context.use_certificate_chain(net::buffer(chain));
+  context.use_private_key(net::buffer(certificates.server_private_key_pem), ssl::context::pem);
+}
+
+}  // namespace
+
+void run_server(const ServerSettings& settings, const ServiceFactory& make_service) {
+  // Declared before the io_context so they outlive every session destroyed with it.
+  std::unique_ptr<EmulatorService> service;
+  std::optional<ssl::context> tls;
+  if (settings.certificates != nullptr) {
+    tls.emplace(ssl::context::tls_server);
+    configure_tls(*tls, *settings.certificates);
+  }
+
+  net::io_context io_context(1);
+  const auto address = settings.host == "localhost" ? net::ip::make_address("127.0.0.1")
+                                                    : net::ip::make_address(settings.host);
+  const tcp::endpoint endpoint(address, settings.port);
+  tcp::acceptor acceptor(io_context);
+  try {
+    acceptor.open(endpoint.protocol());
+    acceptor.set_option(net::socket_base::reuse_address(true));
+    acceptor.bind(endpoint);
+    acceptor.listen(net::socket_base::max_listen_connections);
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error("cannot listen on " + settings.host + ":" + std::to_string(settings.port) +
+                             ": " + e.code().message());
+  }
+
+  // Destroyed before the io_context (and the service): stops listening and unlinks the socket file.
+  std::optional<IpcServer> ipc;
+  if (settings.ipc) ipc.emplace(io_context, *settings.ipc);
+
+  // The forwarding unit's UDP socket (destroyed before the io_context, after detaching from the unit).
+  VoiceUdpServer voice_udp(io_context, settings.host);
+
+  // Installed before the connection file is published, so a SIGTERM sent as soon as it appears exits cleanly.
+  net::signal_set signals(io_context, SIGINT, SIGTERM);
+  signals.async_wait([&](beast::error_code, int) {
+    beast::error_code ec;
+    acceptor.close(ec);
+    if (ipc) ipc->stop();
+    voice_udp.close();
+    io_context.stop();
+  });
+
+  service = make_service(
+      BoundAddresses{acceptor.local_endpoint().port(), ipc ? ipc->path() : std::string(), voice_udp.port()});
+  voice_udp.start(service->forwarding_unit());
+  if (ipc) {
+    service->set_ipc_listener(&*ipc);
+    ipc->serve(*service);
+  }
+
+  std::make_shared<Listener>(acceptor, *service, tls ? &*tls : nullptr, settings.idle_timeout)->accept();
+  // The Gateway's clocks: zombie connections and expired resumable sessions.
+  net::steady_timer gateway_timer(io_context);
+  std::function<void()> schedule_gateway_tick = [&] {
+    gateway_timer.expires_after(std::chrono::milliseconds(25));
+    gateway_timer.async_wait([&](beast::error_code ec) {
+      if (ec) return;
+      service->gateway_tick();
+      schedule_gateway_tick();
+    });
+  };
+  schedule_gateway_tick();
+  while (!io_context.stopped()) {
+    try {
+      io_context.run();
+    } catch (const std::exception& e) {
+      // A handler threw: log and keep serving rather than take the whole emulator down.
+      std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
+    }
+  }
+  if (ipc) ipc->stop();
+  voice_udp.close();
+  service->set_ipc_listener(nullptr);
+}
+
+}  // namespace platformpp::emulator

@@ -1,0 +1,36 @@
+#include "service/emulator_service.hpp"
+
+#include <sodium.h>
+
+#include <stdexcept>
+
+namespace platformpp::emulator {
+
+EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits)
+    : context_(clock, std::move(endpoints)),
+      http_(context_, rate_limits),
+      admin_(context_, [this] { lobbies_.sweep_idle(); }),  // lobbies idle for their timeout by the new time
+      auth_(context_),
+      gateway_(context_),
+      presence_(context_, gateway_),
+      social_(context_, gateway_, presence_),
+      guilds_(context_, gateway_),
+      lobbies_(context_, gateway_, guilds_, http_.social_limits()),
+      messaging_(context_, gateway_, guilds_, lobbies_, http_.social_limits()),
+      voice_(context_, gateway_, lobbies_),
+      ipc_(context_, presence_, auth_) {
+  // Application key pairs (admin/) and the transport ciphers use libsodium.
+  if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
+  // What the Gateway's sessions mean to the features above it, in this order: a bot's GUILD_CREATEs follow
+  // READY first; friends see presence changes before lobby members see LOBBY_MEMBER_(DIS)CONNECT; on the
+  // tick, idle lobbies go before voice's timeouts.
+  gateway_.add_listener(guilds_);
+  gateway_.add_listener(presence_);
+  gateway_.add_listener(social_);
+  gateway_.add_listener(lobbies_);
+  gateway_.add_listener(voice_);
+  presence_.set_desktop_activities(&ipc_);
+  lobbies_.set_calls(&voice_);
+}
+
+}  // namespace platformpp::emulator

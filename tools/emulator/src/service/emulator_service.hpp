@@ -1,0 +1,116 @@
+// The emulator, independent of sockets: the composition of its feature modules, and the one object the server
+// (server/) and the tests talk to. It owns the ServiceContext every module shares, builds the modules in
+// dependency order (each names the modules it uses in its constructor, and registers its own routes), and
+// wires what a lower module hears from a higher one: the Gateway's listeners in their order, the desktop
+// client's activities for presence, lobbies' calls. The calls below only forward to the module concerned.
+//
+// HTTP handling is two-phase so that a fault's delay can be waited for asynchronously in between: plan()
+// picks the fault (if any), complete() produces what to send after the delay.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "admin/admin_module.hpp"
+#include "auth/auth_module.hpp"
+#include "core/service_context.hpp"
+#include "gateway/gateway_module.hpp"
+#include "guild/guild_module.hpp"
+#include "http/http_module.hpp"
+#include "ipc/ipc_module.hpp"
+#include "lobby/lobby_module.hpp"
+#include "messaging/messaging_module.hpp"
+#include "presence/presence_module.hpp"
+#include "social/social_module.hpp"
+#include "voice/voice_module.hpp"
+
+namespace platformpp::emulator {
+
+class EmulatorService {
+ public:
+  EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits = {});
+  EmulatorService(const EmulatorService&) = delete;
+  EmulatorService& operator=(const EmulatorService&) = delete;
+
+  // Sees every API answer of every service in the process (tests check them against the platform's
+  // published schemas). Set before any service handles a request; not thread-safe.
+  static void set_api_observer(ApiObserver observer) { HttpModule::set_api_observer(std::move(observer)); }
+  // Sees every Gateway dispatch of every service in the process, the same way.
+  static void set_dispatch_observer(DispatchObserver observer) {
+    GatewayModule::set_dispatch_observer(std::move(observer));
+  }
+  // "<METHOD> <route>" of every platform API route it serves (routes as the OpenAPI document writes them).
+  [[nodiscard]] std::vector<std::string> api_routes() const { return context_.api_router.keys(); }
+
+  // HTTP (http/).
+  RequestPlan plan(const HttpRequest& request) { return http_.plan(request); }
+  Outcome complete(const HttpRequest& request, const RequestPlan& plan) {
+    return http_.complete(request, plan);
+  }
+  // Convenience for tests and callers that need no delay: plan() then complete() immediately.
+  Outcome handle(const HttpRequest& request) { return complete(request, plan(request)); }
+  // Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
+  void note_connection_accepted() { admin_.note_connection_accepted(); }
+  // --no-social-rate-limits (and POST /_emulator/social-rate-limits).
+  void set_social_rate_limits_enabled(bool enabled) { http_.social_limits().set_enabled(enabled); }
+
+  [[nodiscard]] EmulatorState& state() noexcept { return context_.state; }
+  [[nodiscard]] FakeClock& clock() noexcept { return context_.clock; }
+
+  // The desktop-client stand-in on IPC (ipc/). `listener` is null when IPC is off (--no-ipc).
+  void set_ipc_listener(IpcListenerControl* listener) noexcept { ipc_.set_listener(listener); }
+  std::uint64_t ipc_connected(IpcPeer& peer) { return ipc_.connected(peer); }
+  void ipc_received(std::uint64_t connection, std::string_view bytes) { ipc_.received(connection, bytes); }
+  void ipc_disconnected(std::uint64_t connection) { ipc_.disconnected(connection); }
+  [[nodiscard]] std::size_t ipc_connection_count() const noexcept { return ipc_.connection_count(); }
+
+  // The Gateway (gateway/).
+  std::uint64_t gateway_opened(GatewayPeer& peer, std::string_view target) {
+    return gateway_.opened(peer, target);
+  }
+  void gateway_received(std::uint64_t connection, std::string_view message, bool text) {
+    gateway_.received(connection, message, text);
+  }
+  void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code) {
+    gateway_.disconnected(connection, close_code);
+  }
+  // Called every few tens of ms: the Gateway's timeouts, then its listeners' (idle lobbies, voice).
+  void gateway_tick() { gateway_.tick(); }
+  [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_.connection_count(); }
+
+  // Lobby calls: the voice gateway and the media relay (voice/).
+  [[nodiscard]] ForwardingUnit& forwarding_unit() noexcept { return voice_.forwarding_unit(); }
+  void set_voice_udp_port(std::uint16_t port) noexcept { voice_.set_udp_port(port); }
+  std::uint64_t voice_opened(VoiceGatewayPeer& peer, std::string_view target) {
+    return voice_.opened(peer, target);
+  }
+  void voice_received(std::uint64_t connection, std::string_view message, bool text) {
+    voice_.received(connection, message, text);
+  }
+  void voice_disconnected(std::uint64_t connection, std::optional<int> close_code) {
+    voice_.disconnected(connection, close_code);
+  }
+  // Part of gateway_tick(); tests call it alone.
+  void voice_tick() { voice_.tick(); }
+  [[nodiscard]] std::size_t voice_connection_count() const noexcept { return voice_.connection_count(); }
+
+ private:
+  ServiceContext context_;
+  // In dependency order: each module is built after the ones it names.
+  HttpModule http_;
+  AdminModule admin_;
+  AuthModule auth_;
+  GatewayModule gateway_;
+  PresenceModule presence_;
+  SocialModule social_;
+  GuildModule guilds_;
+  LobbyModule lobbies_;
+  MessagingModule messaging_;
+  VoiceModule voice_;
+  IpcModule ipc_;
+};
+
+}  // namespace platformpp::emulator
