@@ -98,7 +98,7 @@ class BackendClient {
   using InviteCallback = std::function<void(ClientResult result, std::string code)>;
   using ProvisionalTokenCallback = std::function<void(ClientResult result, ProvisionalToken token)>;
 
-  explicit BackendClient(BackendOptions options);
+  explicit BackendClient(const BackendOptions& options);
   ~BackendClient();
   BackendClient(BackendClient&&) noexcept;
   BackendClient& operator=(BackendClient&&) noexcept;

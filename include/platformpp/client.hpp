@@ -155,7 +155,7 @@ class Client {
   bool SetLogDir(const std::string& path, LoggingSeverity minSeverity);
 
   /// GET /users/@me with the given token: the id and username of the token's user.
-  void FetchCurrentUser(AuthorizationTokenType tokenType, std::string token,
+  void FetchCurrentUser(AuthorizationTokenType tokenType, const std::string& token,
                         FetchCurrentUserCallback callback);
 
   /// Asks the player to authorize the game: the platform's authorize page opens in a browser and the code
@@ -199,7 +199,7 @@ class Client {
   /// identity provider. OIDC may also return a refresh token; RefreshToken refuses it (re-authenticate
   /// instead).
   void GetProvisionalToken(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
-                           std::string externalAuthToken, TokenExchangeCallback callback);
+                           const std::string& externalAuthToken, TokenExchangeCallback callback);
   /// GetToken that also merges the provisional account of `externalAuthToken` into the consenting platform
   /// account. Fails with AuthorizationFailed and ErrorCode() 530017 while that account is banned.
   void GetTokenFromProvisionalMerge(uint64_t applicationId, std::string code, std::string codeVerifier,
@@ -208,11 +208,11 @@ class Client {
   /// Severs a merged account: the platform account keeps its data, the external identity gets a new
   /// provisional account, and the link's tokens (including the Client's own) stop working.
   void UnmergeIntoProvisionalAccount(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
-                                     std::string externalAuthToken, UpdateTokenCallback callback);
+                                     const std::string& externalAuthToken, UpdateTokenCallback callback);
 
   /// Sets the display name of the provisional account whose token the Client holds (UpdateToken). 1 to 32
   /// characters once trimmed.
-  void UpdateProvisionalAccountDisplayName(std::string name,
+  void UpdateProvisionalAccountDisplayName(const std::string& name,
                                            UpdateProvisionalAccountDisplayNameCallback callback);
 
   /// Account linking started from the desktop client: `callback` runs (inside RunCallbacks) each time the
@@ -270,13 +270,13 @@ class Client {
   /// Invites `userId` (a friend) to join the player's current activity, which must be joinable (party id,
   /// CurrentSize < MaxSize, and a join secret; else ValidationError naming what is missing). `content` is an
   /// optional message. Needs a token and SetApplicationId.
-  void SendActivityInvite(uint64_t userId, std::string content, SendActivityInviteCallback callback);
+  void SendActivityInvite(uint64_t userId, const std::string& content, SendActivityInviteCallback callback);
   /// Asks `userId` to invite the player into their activity; ValidationError while no activity of theirs
   /// with a party in this game is known (from their presence).
   void SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback);
   /// Accepts an invite: the callback gets the join secret of the sender's activity. HTTPError 400 code 50083
   /// when the sender's activity no longer has the invite's party.
-  void AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCallback callback);
+  void AcceptActivityInvite(const ActivityInvite& invite, AcceptActivityInviteCallback callback);
   /// An invite or join request for this game arrived for the player (from a friend, over the realtime
   /// connection).
   void SetActivityInviteCreatedCallback(ActivityInviteCallback callback);
@@ -319,9 +319,9 @@ class Client {
   std::vector<RelationshipHandle> GetRelationshipsByGroup(RelationshipGroupType group) const;
   /// The relationship with `userId`; both types None when there is none.
   RelationshipHandle GetRelationshipHandle(uint64_t userId) const;
-  void SendDiscordFriendRequest(std::string username, RelationshipCallback callback);
+  void SendDiscordFriendRequest(const std::string& username, RelationshipCallback callback);
   void SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback callback);
-  void SendGameFriendRequest(std::string username, RelationshipCallback callback);
+  void SendGameFriendRequest(const std::string& username, RelationshipCallback callback);
   void SendGameFriendRequestById(uint64_t userId, RelationshipCallback callback);
   void AcceptDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
   void AcceptGameFriendRequest(uint64_t userId, RelationshipCallback callback);
@@ -394,9 +394,9 @@ class Client {
 
   /// Joins the game's lobby that has `secret`, creating it when there is none (a secret stays tied to its
   /// lobby for 30 days). A lobby holds at most 1000 members.
-  void CreateOrJoinLobby(std::string secret, CreateOrJoinLobbyCallback callback);
+  void CreateOrJoinLobby(const std::string& secret, CreateOrJoinLobbyCallback callback);
   /// The same, replacing the lobby's metadata and the player's member metadata with these.
-  void CreateOrJoinLobbyWithMetadata(std::string secret, const Metadata& lobbyMetadata,
+  void CreateOrJoinLobbyWithMetadata(const std::string& secret, const Metadata& lobbyMetadata,
                                      const Metadata& memberMetadata, CreateOrJoinLobbyCallback callback);
   void LeaveLobby(uint64_t lobbyId, LeaveLobbyCallback callback);
   std::optional<LobbyHandle> GetLobbyHandle(uint64_t lobbyId) const;

@@ -187,7 +187,7 @@ class BackendClient::Impl {
   std::string authorization;
 };
 
-BackendClient::BackendClient(BackendOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
+BackendClient::BackendClient(const BackendOptions& options) : impl_(std::make_shared<Impl>(options)) {}
 
 BackendClient::~BackendClient() {
   if (impl_) impl_->core.Destroy();

@@ -83,11 +83,11 @@ bool Client::SetLogDir(const std::string& path, LoggingSeverity minSeverity) {
   return core_->Log().SetLogDir(path, minSeverity);
 }
 
-void Client::FetchCurrentUser(AuthorizationTokenType tokenType, std::string token,
+void Client::FetchCurrentUser(AuthorizationTokenType tokenType, const std::string& token,
                               FetchCurrentUserCallback callback) {
   auto completion = core_->MakeCompletion<uint64_t, std::string>(std::move(callback));
   if (core_->Destroying()) return;  // dropping the completion reports ClientDestroyed
-  auth::FetchCurrentUser(core_->Runtime(), core_->Http(), tokenType, std::move(token), std::move(completion));
+  auth::FetchCurrentUser(core_->Runtime(), core_->Http(), tokenType, token, std::move(completion));
 }
 
 void Client::Authorize(AuthorizationArgs args, AuthorizationCallback callback) {
@@ -149,7 +149,7 @@ void ExchangeCode(client::ClientCore& core, uint64_t applicationId, std::string 
     fields.emplace_back("external_auth_type", ExternalAuthTypeToWireName(external->type));
     fields.emplace_back("external_auth_token", std::move(external->token));
   }
-  auth::RequestToken(core.Runtime(), core.Http(), std::move(fields), std::move(completion));
+  auth::RequestToken(core.Runtime(), core.Http(), fields, std::move(completion));
 }
 
 }  // namespace
@@ -243,7 +243,7 @@ void Client::UpdateToken(AuthorizationTokenType tokenType, std::string token, Up
 }
 
 void Client::GetProvisionalToken(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
-                                 std::string externalAuthToken, TokenExchangeCallback callback) {
+                                 const std::string& externalAuthToken, TokenExchangeCallback callback) {
   auto completion =
       core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
           std::move(callback));
@@ -256,7 +256,7 @@ void Client::GetProvisionalToken(uint64_t applicationId, AuthenticationExternalA
   if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') return fail("externalAuthType: unknown value");
   if (externalAuthToken.empty()) return fail("externalAuthToken: must not be empty");
   auth::GetProvisionalToken(core_->Runtime(), core_->Http(), applicationId, externalAuthType,
-                            std::move(externalAuthToken), std::move(completion));
+                            externalAuthToken, std::move(completion));
 }
 
 void Client::GetTokenFromProvisionalMerge(uint64_t applicationId, std::string code, std::string codeVerifier,
@@ -269,7 +269,8 @@ void Client::GetTokenFromProvisionalMerge(uint64_t applicationId, std::string co
 
 void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,
                                            AuthenticationExternalAuthType externalAuthType,
-                                           std::string externalAuthToken, UpdateTokenCallback callback) {
+                                           const std::string& externalAuthToken,
+                                           UpdateTokenCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
   if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
@@ -280,15 +281,14 @@ void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,
   }
   if (externalAuthToken.empty()) return completion(Invalid("externalAuthToken: must not be empty"));
   auth::UnmergeIntoProvisionalAccount(core_->Runtime(), core_->Http(), applicationId, externalAuthType,
-                                      std::move(externalAuthToken), std::move(completion));
+                                      externalAuthToken, std::move(completion));
 }
 
-void Client::UpdateProvisionalAccountDisplayName(std::string name,
+void Client::UpdateProvisionalAccountDisplayName(const std::string& name,
                                                  UpdateProvisionalAccountDisplayNameCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
-  auth::UpdateProvisionalAccountDisplayName(core_->Runtime(), core_->Http(), std::move(name),
-                                            std::move(completion));
+  auth::UpdateProvisionalAccountDisplayName(core_->Runtime(), core_->Http(), name, std::move(completion));
 }
 
 void Client::RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback) {

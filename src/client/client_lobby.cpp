@@ -145,16 +145,16 @@ void IsProvisional(client::ClientCore& core, const core::Credentials& credential
 
 }  // namespace
 
-void Client::CreateOrJoinLobby(std::string secret, CreateOrJoinLobbyCallback callback) {
+void Client::CreateOrJoinLobby(const std::string& secret, CreateOrJoinLobbyCallback callback) {
   if (auto done = Start<uint64_t>(*core_, std::move(callback)))
-    CreateOrJoin(*core_, std::move(secret), nullptr, nullptr, std::move(*done));
+    CreateOrJoin(*core_, secret, nullptr, nullptr, std::move(*done));
 }
 
-void Client::CreateOrJoinLobbyWithMetadata(std::string secret, const Metadata& lobbyMetadata,
+void Client::CreateOrJoinLobbyWithMetadata(const std::string& secret, const Metadata& lobbyMetadata,
                                            const Metadata& memberMetadata,
                                            CreateOrJoinLobbyCallback callback) {
   if (auto done = Start<uint64_t>(*core_, std::move(callback)))
-    CreateOrJoin(*core_, std::move(secret), &lobbyMetadata, &memberMetadata, std::move(*done));
+    CreateOrJoin(*core_, secret, &lobbyMetadata, &memberMetadata, std::move(*done));
 }
 
 void Client::LeaveLobby(uint64_t lobbyId, LeaveLobbyCallback callback) {

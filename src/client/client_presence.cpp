@@ -71,10 +71,11 @@ void Client::SetOnlineStatus(StatusType status, UpdateStatusCallback callback) {
   core_->Presence().SetOnlineStatus(status, std::move(completion));
 }
 
-void Client::SendActivityInvite(uint64_t userId, std::string content, SendActivityInviteCallback callback) {
+void Client::SendActivityInvite(uint64_t userId, const std::string& content,
+                                SendActivityInviteCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
-  core_->Presence().SendActivityInvite(userId, std::move(content), std::move(completion));
+  core_->Presence().SendActivityInvite(userId, content, std::move(completion));
 }
 
 void Client::SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback) {
@@ -83,10 +84,10 @@ void Client::SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback
   core_->Presence().SendActivityJoinRequest(userId, std::move(completion));
 }
 
-void Client::AcceptActivityInvite(ActivityInvite invite, AcceptActivityInviteCallback callback) {
+void Client::AcceptActivityInvite(const ActivityInvite& invite, AcceptActivityInviteCallback callback) {
   auto completion = core_->MakeCompletion<std::string>(std::move(callback));
   if (core_->Destroying()) return;
-  core_->Presence().AcceptActivityInvite(std::move(invite), std::move(completion));
+  core_->Presence().AcceptActivityInvite(invite, std::move(completion));
 }
 
 void Client::SetActivityInviteCreatedCallback(ActivityInviteCallback callback) {

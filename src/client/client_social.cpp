@@ -40,11 +40,11 @@ ClientResult NoToken() {
 }
 
 /// One relationship call: 2xx is success, anything else the platform's error.
-void SendRelationshipCall(client::ClientCore& core, std::string method, std::string path,
+void SendRelationshipCall(client::ClientCore& core, std::string method, const std::string& path,
                           std::optional<std::string> body, Done done) {
   auto credentials = core.Runtime().credentials.Get();
   if (!credentials) return done(NoToken());
-  auto request = Authorized(core, *credentials, std::move(method), std::move(path), std::move(body));
+  auto request = Authorized(core, *credentials, std::move(method), path, std::move(body));
   auto shared = std::make_shared<Done>(std::move(done));
   core.Http().Send(std::move(request),
                    [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
@@ -120,9 +120,9 @@ RelationshipHandle Client::GetRelationshipHandle(uint64_t userId) const {
   return core_->Social().Relationship(userId);
 }
 
-void Client::SendDiscordFriendRequest(std::string username, RelationshipCallback callback) {
+void Client::SendDiscordFriendRequest(const std::string& username, RelationshipCallback callback) {
   if (auto done = Start(*core_, std::move(callback)))
-    ByUsername(*core_, kRelationships, std::move(username), std::move(*done));
+    ByUsername(*core_, kRelationships, username, std::move(*done));
 }
 
 void Client::SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback callback) {
@@ -130,9 +130,9 @@ void Client::SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback 
     OnUser(*core_, "PUT", kRelationships, userId, "{}", std::move(*done));
 }
 
-void Client::SendGameFriendRequest(std::string username, RelationshipCallback callback) {
+void Client::SendGameFriendRequest(const std::string& username, RelationshipCallback callback) {
   if (auto done = Start(*core_, std::move(callback)))
-    ByUsername(*core_, kGameRelationships, std::move(username), std::move(*done));
+    ByUsername(*core_, kGameRelationships, username, std::move(*done));
 }
 
 void Client::SendGameFriendRequestById(uint64_t userId, RelationshipCallback callback) {

@@ -308,7 +308,7 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
       while (!session->closed) {
         std::optional<IpcFrame> frame = session->decoder.Next();
         if (!frame) break;
-        HandleFrame(session, std::move(*frame));
+        HandleFrame(session, *frame);
       }
       if (!session->closed && session->decoder.Failed()) {
         CloseSession(session, LoggingSeverity::Error, "protocol error: " + session->decoder.Error());

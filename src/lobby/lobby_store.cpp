@@ -86,7 +86,7 @@ void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
         break;
     }
   }
-  Post(std::move(events));
+  Post(events);
 }
 
 // --- Dispatches (network thread, mutex_ held) -----------------------------------------------------------
@@ -348,7 +348,7 @@ void LobbyStore::ApplyJoined(LobbyRecord lobby, uint64_t generation) {
     fromAnswer_.insert(id);
     Add(events, Event::Created, id);
   }
-  Post(std::move(events));
+  Post(events);
 }
 
 // --- Queries (any thread) --------------------------------------------------------------------------------

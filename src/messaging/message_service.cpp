@@ -103,16 +103,16 @@ uint64_t MessageService::SelfId() const {
 
 // --- Sending ----------------------------------------------------------------------------------------------
 
-void MessageService::SendLobbyMessage(uint64_t lobbyId, std::string content, Metadata metadata,
+void MessageService::SendLobbyMessage(uint64_t lobbyId, const std::string& content, const Metadata& metadata,
                                       SendDone done) {
   if (lobbyId == 0) return done(Required("lobbyId"), 0);
-  SendMessage(Outbox::Kind::Lobby, lobbyId, std::move(content), std::move(metadata), std::move(done));
+  SendMessage(Outbox::Kind::Lobby, lobbyId, content, metadata, std::move(done));
 }
 
-void MessageService::SendUserMessage(uint64_t recipientId, std::string content, Metadata metadata,
-                                     SendDone done) {
+void MessageService::SendUserMessage(uint64_t recipientId, const std::string& content,
+                                     const Metadata& metadata, SendDone done) {
   if (recipientId == 0) return done(Required("recipientId"), 0);
-  SendMessage(Outbox::Kind::Dm, recipientId, std::move(content), std::move(metadata), std::move(done));
+  SendMessage(Outbox::Kind::Dm, recipientId, content, metadata, std::move(done));
 }
 
 void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, const std::string& content,
@@ -129,8 +129,8 @@ void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, const std::
                                                                          const Outbox::Answer& answer) {
     if (!runtime_.credentials.Get()) return answer(Refused(NoToken()));
     timeout = std::min(timeout, http_.Timeout());
-    auto post = [this, body, timeout, answer](std::string path) {
-      net::HttpRequest request = Request("POST", std::move(path), body);
+    auto post = [this, body, timeout, answer](const std::string& path) {
+      net::HttpRequest request = Request("POST", path, body);
       request.retrySafe = true;  // the nonce with enforce_nonce makes a repeat harmless
       request.timeout = timeout;
       http_.Send(std::move(request), answer);
@@ -160,7 +160,7 @@ void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, const std::
     uint64_t id = message->data.id;
     std::vector<Pending> events;
     Created(std::move(*message), Source::SendAnswer, events);
-    Post(std::move(events));
+    Post(events);
     (*shared)({}, id);
   };
   outbox_->Enqueue({kind, target}, std::move(attempt), std::move(finish));
@@ -272,9 +272,9 @@ void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, Messag
                 });
 }
 
-void MessageService::FetchHistory(std::string path, int32_t limit, Source source,
+void MessageService::FetchHistory(const std::string& path, int32_t limit, Source source,
                                   const std::shared_ptr<MessagesDone>& done) {
-  http_.Send(Request("GET", std::move(path)), [this, done, limit, source](const net::HttpResponse& response) {
+  http_.Send(Request("GET", path), [this, done, limit, source](const net::HttpResponse& response) {
     json::Document document;
     ClientResult result = net::ParseJsonResponse(response, document);
     if (result.Successful() && !document.IsArray())
@@ -311,7 +311,7 @@ void MessageService::FetchHistory(std::string path, int32_t limit, Source source
       handles.emplace_back(std::move(data));
       Created(std::move(message), source, events);
     }
-    Post(std::move(events));
+    Post(events);
     if (done) (*done)({}, std::move(handles));
   });
 }
@@ -505,7 +505,7 @@ void MessageService::CatchUp() {
     if (lobby && !lobbies_.Get(id)) continue;
     std::string path = (lobby ? "/lobbies/" : "/channels/") + std::to_string(id) +
                        "/messages?limit=" + std::to_string(kMaxHistoryLimit);
-    FetchHistory(std::move(path), kMaxHistoryLimit, Source::CatchUp, nullptr);
+    FetchHistory(path, kMaxHistoryLimit, Source::CatchUp, nullptr);
   }
 }
 
@@ -560,7 +560,7 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
       }
     }
   }
-  Post(std::move(events));
+  Post(events);
 }
 
 void MessageService::Post(const std::vector<Pending>& events) {

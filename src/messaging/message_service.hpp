@@ -60,8 +60,10 @@ class MessageService {
   MessageService(const MessageService&) = delete;
   MessageService& operator=(const MessageService&) = delete;
 
-  void SendLobbyMessage(uint64_t lobbyId, std::string content, Metadata metadata, SendDone done);
-  void SendUserMessage(uint64_t recipientId, std::string content, Metadata metadata, SendDone done);
+  void SendLobbyMessage(uint64_t lobbyId, const std::string& content, const Metadata& metadata,
+                        SendDone done);
+  void SendUserMessage(uint64_t recipientId, const std::string& content, const Metadata& metadata,
+                       SendDone done);
   void EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content, Done done);
   void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done);
   void GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done);
@@ -116,7 +118,7 @@ class MessageService {
   net::HttpRequest Request(std::string method, const std::string& path, std::string body = {}) const;
   /// GET of a history route; `done` null for a catch-up (after a new Gateway session), whose failures are
   /// only logged.
-  void FetchHistory(std::string path, int32_t limit, Source source,
+  void FetchHistory(const std::string& path, int32_t limit, Source source,
                     const std::shared_ptr<MessagesDone>& done);
   /// After a READY that follows an earlier one: the history of each channel that announced messages, for
   /// what the lost session did not deliver.

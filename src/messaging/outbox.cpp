@@ -78,8 +78,8 @@ void Outbox::StartFront(const Key& key) {
                nullptr);
   }
   std::weak_ptr<Outbox> weak = weak_from_this();
-  attempt(timeout, [weak, key, seq](net::HttpResponse response) {
-    if (auto self = weak.lock()) self->OnAnswer(key, seq, std::move(response));
+  attempt(timeout, [weak, key, seq](const net::HttpResponse& response) {
+    if (auto self = weak.lock()) self->OnAnswer(key, seq, response);
   });
 }
 

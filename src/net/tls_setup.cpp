@@ -44,7 +44,8 @@ struct TrustKey {
   std::string certFile;  // SSL_CERT_FILE, when the system store is used
   std::string caFile;
   std::vector<int64_t> stamps;
-  auto operator<=>(const TrustKey&) const = default;
+  auto operator<=>(const TrustKey&) const =
+      default;  // NOLINT(modernize-use-nullptr): clang-tidy 14 misreads it
 };
 
 void Stamp(const std::string& path, std::vector<int64_t>& stamps) {

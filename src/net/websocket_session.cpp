@@ -105,11 +105,11 @@ void Session::HelloReceived(const std::shared_ptr<Link>& link) {
   helloTimer_.cancel();
 }
 
-void Session::StartHeartbeats(std::shared_ptr<void> owner, std::shared_ptr<Link> link,
+void Session::StartHeartbeats(const std::shared_ptr<void>& owner, const std::shared_ptr<Link>& link,
                               Clock::time_point first, Beat beat) {
   ++heartbeatGeneration_;
   beat_ = std::move(beat);
-  ArmHeartbeat(std::move(owner), std::move(link), first);
+  ArmHeartbeat(owner, link, first);
 }
 
 void Session::ArmHeartbeat(const std::shared_ptr<void>& owner, const std::shared_ptr<Link>& link,

@@ -67,8 +67,8 @@ class Session {
   void HelloReceived(const std::shared_ptr<Link>& link);
 
   /// Calls `beat` at `first`, then whenever it says, while `link` is open and no StopHeartbeats came.
-  void StartHeartbeats(std::shared_ptr<void> owner, std::shared_ptr<Link> link, Clock::time_point first,
-                       Beat beat);
+  void StartHeartbeats(const std::shared_ptr<void>& owner, const std::shared_ptr<Link>& link,
+                       Clock::time_point first, Beat beat);
   void StopHeartbeats();
 
   /// Waits `delay` (a backoff); Interrupt or CancelWait ends it early.

@@ -257,7 +257,7 @@ void PresenceService::SendOverIpc(const std::shared_ptr<Done>& done) {
 // --- Invites
 // -------------------------------------------------------------------------------------------------
 
-void PresenceService::SendActivityInvite(uint64_t userId, std::string content, Done done) {
+void PresenceService::SendActivityInvite(uint64_t userId, const std::string& content, Done done) {
   std::optional<Activity> activity;
   {
     std::lock_guard lock(mutex_);
@@ -265,8 +265,7 @@ void PresenceService::SendActivityInvite(uint64_t userId, std::string content, D
   }
   if (auto errors = CheckJoinable(activity); !errors.empty())
     return done(ValidationResult(std::move(errors)));
-  SendInviteMessage(userId, std::move(content), ActivityActionTypes::Join, activity->Party()->Id(),
-                    std::move(done));
+  SendInviteMessage(userId, content, ActivityActionTypes::Join, activity->Party()->Id(), std::move(done));
 }
 
 void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
@@ -284,8 +283,7 @@ void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
     return done(ValidationResult({FieldError{
         "userId", "ACTIVITY_NOT_JOINABLE", "userId: that user has no activity with a party in this game"}}));
   }
-  SendInviteMessage(userId, std::string(), ActivityActionTypes::JoinRequest, std::move(party),
-                    std::move(done));
+  SendInviteMessage(userId, std::string(), ActivityActionTypes::JoinRequest, party, std::move(done));
 }
 
 void PresenceService::SendInviteMessage(uint64_t userId, const std::string& content, ActivityActionTypes type,

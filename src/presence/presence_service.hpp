@@ -47,7 +47,7 @@ class PresenceService {
   void ClearRichPresence();
   /// Over the Gateway only (SET_ACTIVITY carries no status); kept for the next READY when not Ready.
   void SetOnlineStatus(StatusType status, Done done);
-  void SendActivityInvite(uint64_t userId, std::string content, Done done);
+  void SendActivityInvite(uint64_t userId, const std::string& content, Done done);
   void SendActivityJoinRequest(uint64_t userId, Done done);
   void AcceptActivityInvite(const ActivityInvite& invite, core::Completion<std::string> done);
   /// The game's callbacks (Client::SetActivityInvite*Callback).

@@ -88,7 +88,7 @@ void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
       OnUserUpdate(document, events);
       break;
   }
-  Post(std::move(events));
+  Post(events);
 }
 
 // --- Dispatches (network thread) ------------------------------------------------------------------------

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <ranges>
 
 namespace platformpp::voice::dave {
 
@@ -103,7 +102,9 @@ std::size_t DaveFrameDecryptor::Decrypt(uint32_t, uint64_t userId, uint64_t nowM
   // The worst reason wins the count: a frame that fails authentication under a key is not merely "unknown".
   enum Reason { Unknown, Expired, TooFarAhead, Replayed, Authentication };
   Reason reason = Unknown;
-  for (auto& epoch : std::ranges::reverse_view(epochs_)) {
+  // NOLINTNEXTLINE(modernize-loop-convert): clang 14 cannot compile ranges::reverse_view over libstdc++ 12's
+  for (auto it = epochs_.rbegin(); it != epochs_.rend(); ++it) {
+    auto& epoch = *it;
     auto sender = epoch.keys->senders.find(userId);
     if (sender == epoch.keys->senders.end()) continue;
     ReceiverKeys::Refusal why = ReceiverKeys::Refusal::None;

@@ -127,7 +127,7 @@ double Transition(const mls::SignaturePrivateKey& gatewayKey, const mls::Externa
     senders += receive->senders.size() + (send ? 1 : 0);
   }
   const double elapsed = CpuMs() - start;
-  if (senders != static_cast<std::size_t>(kMembers * kMembers)) return -1;
+  if (senders != static_cast<std::size_t>(kMembers) * kMembers) return -1;
   for (const auto& m : members)
     if (m.group->EpochAuthenticator() != members[0].group->EpochAuthenticator()) return -1;
   return elapsed;

@@ -557,6 +557,7 @@ TEST_CASE("gateway: the sessions of one IoContext ask GET /gateway once; another
   {
     // Started together: one fetch, the others wait for its answer.
     std::vector<std::unique_ptr<SessionHarness>> crowd;
+    crowd.reserve(5);
     for (int i = 0; i < 5; ++i)
       crowd.push_back(std::make_unique<SessionHarness>(server.ApiBase(), true, std::string(), io));
     for (auto& session : crowd)
@@ -927,8 +928,8 @@ TEST_CASE("gateway against the emulator: a cut mid-stream resumes and every disp
   CHECK(session.Count("RESUMED") == 1);
   CHECK(session.Count("READY") == 1);
   std::lock_guard lock(session.mutex);
-  for (auto& [seq, count] : session.bySeq)
-    CHECK_MESSAGE(count == 1, "seq " << seq);
+  for (const auto& entry : session.bySeq)
+    CHECK_MESSAGE(entry.second == 1, "seq " << entry.first);
 }
 
 TEST_CASE("gateway against the emulator: withheld ACKs -> zombie -> resumed; op 9 false -> fresh Identify") {
