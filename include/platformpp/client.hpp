@@ -438,14 +438,14 @@ class Client {
   using MessageUpdatedCallback = std::function<void(uint64_t messageId)>;
   using MessageDeletedCallback = std::function<void(uint64_t messageId, uint64_t channelId)>;
 
-  void SendLobbyMessage(uint64_t lobbyId, std::string content, SendUserMessageCallback callback);
-  void SendLobbyMessageWithMetadata(uint64_t lobbyId, std::string content, Metadata metadata,
+  void SendLobbyMessage(uint64_t lobbyId, const std::string& content, SendUserMessageCallback callback);
+  void SendLobbyMessageWithMetadata(uint64_t lobbyId, const std::string& content, const Metadata& metadata,
                                     SendUserMessageCallback callback);
-  void SendUserMessage(uint64_t recipientId, std::string content, SendUserMessageCallback callback);
-  void SendUserMessageWithMetadata(uint64_t recipientId, std::string content, Metadata metadata,
+  void SendUserMessage(uint64_t recipientId, const std::string& content, SendUserMessageCallback callback);
+  void SendUserMessageWithMetadata(uint64_t recipientId, const std::string& content, const Metadata& metadata,
                                    SendUserMessageCallback callback);
   /// Replaces the text of the player's own DM; its moderation metadata is cleared.
-  void EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content,
+  void EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content,
                        EditUserMessageCallback callback);
   void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, DeleteUserMessageCallback callback);
   std::optional<MessageHandle> GetMessageHandle(uint64_t messageId) const;

@@ -11,34 +11,35 @@
 
 namespace platformpp {
 
-void Client::SendLobbyMessage(uint64_t lobbyId, std::string content, SendUserMessageCallback callback) {
-  SendLobbyMessageWithMetadata(lobbyId, std::move(content), {}, std::move(callback));
+void Client::SendLobbyMessage(uint64_t lobbyId, const std::string& content,
+                              SendUserMessageCallback callback) {
+  SendLobbyMessageWithMetadata(lobbyId, content, {}, std::move(callback));
 }
 
-void Client::SendLobbyMessageWithMetadata(uint64_t lobbyId, std::string content, Metadata metadata,
-                                          SendUserMessageCallback callback) {
+void Client::SendLobbyMessageWithMetadata(uint64_t lobbyId, const std::string& content,
+                                          const Metadata& metadata, SendUserMessageCallback callback) {
   auto completion = core_->MakeCompletion<uint64_t>(std::move(callback));
   if (core_->Destroying()) return;
-  core_->Messages().SendLobbyMessage(lobbyId, std::move(content), std::move(metadata), std::move(completion));
+  core_->Messages().SendLobbyMessage(lobbyId, content, metadata, std::move(completion));
 }
 
-void Client::SendUserMessage(uint64_t recipientId, std::string content, SendUserMessageCallback callback) {
-  SendUserMessageWithMetadata(recipientId, std::move(content), {}, std::move(callback));
+void Client::SendUserMessage(uint64_t recipientId, const std::string& content,
+                             SendUserMessageCallback callback) {
+  SendUserMessageWithMetadata(recipientId, content, {}, std::move(callback));
 }
 
-void Client::SendUserMessageWithMetadata(uint64_t recipientId, std::string content, Metadata metadata,
-                                         SendUserMessageCallback callback) {
+void Client::SendUserMessageWithMetadata(uint64_t recipientId, const std::string& content,
+                                         const Metadata& metadata, SendUserMessageCallback callback) {
   auto completion = core_->MakeCompletion<uint64_t>(std::move(callback));
   if (core_->Destroying()) return;
-  core_->Messages().SendUserMessage(recipientId, std::move(content), std::move(metadata),
-                                    std::move(completion));
+  core_->Messages().SendUserMessage(recipientId, content, metadata, std::move(completion));
 }
 
-void Client::EditUserMessage(uint64_t recipientId, uint64_t messageId, std::string content,
+void Client::EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content,
                              EditUserMessageCallback callback) {
   auto completion = core_->MakeCompletion<>(std::move(callback));
   if (core_->Destroying()) return;
-  core_->Messages().EditUserMessage(recipientId, messageId, std::move(content), std::move(completion));
+  core_->Messages().EditUserMessage(recipientId, messageId, content, std::move(completion));
 }
 
 void Client::DeleteUserMessage(uint64_t recipientId, uint64_t messageId, DeleteUserMessageCallback callback) {

@@ -82,7 +82,7 @@ struct PublicMessage {
                              const Secret& membershipKey);
   bool VerifyMembershipTag(const GroupContext& context, const Secret& membershipKey) const;
   /// Builds the message from authenticated content, with its membership tag when the sender is a member.
-  static PublicMessage From(const AuthenticatedContent& content, const GroupContext& context,
+  static PublicMessage From(const AuthenticatedContent& authenticated, const GroupContext& context,
                             const Secret& membershipKey);
 
   void Write(Writer& out) const;

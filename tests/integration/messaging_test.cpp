@@ -167,9 +167,9 @@ std::pair<ClientResult, uint64_t> SendDm(Player& from, uint64_t to, std::string 
   return *out;
 }
 
-std::pair<ClientResult, uint64_t> SendLobby(Player& from, uint64_t lobby, std::string content) {
+std::pair<ClientResult, uint64_t> SendLobby(Player& from, uint64_t lobby, const std::string& content) {
   std::optional<std::pair<ClientResult, uint64_t>> out;
-  from.client->SendLobbyMessage(lobby, std::move(content),
+  from.client->SendLobbyMessage(lobby, content,
                                 [&](ClientResult result, uint64_t id) { out.emplace(result, id); });
   REQUIRE(RunAll({&from}, [&] { return out.has_value(); }));
   return *out;

@@ -24,7 +24,7 @@ inline constexpr const char* kEmulatorVersion = "0.1.0";
 inline constexpr std::string_view kApiBasePath = "/api/v10";
 inline constexpr std::string_view kAdminBasePath = "/_emulator";
 inline constexpr std::int64_t kAccessTokenLifetimeS = 604800;
-inline constexpr std::int64_t kAuthorizationCodeLifetimeMs = 10 * 60 * 1000;
+inline constexpr std::int64_t kAuthorizationCodeLifetimeMs = std::int64_t{10} * 60 * 1000;
 
 struct ServiceEndpoints {
   std::string gateway_url;  // returned by GET /gateway

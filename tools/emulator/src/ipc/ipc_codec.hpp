@@ -14,7 +14,7 @@ enum class IpcOpcode : std::uint32_t { handshake = 0, frame = 1, close = 2, ping
 
 inline constexpr std::size_t kIpcHeaderSize = 8;
 // Largest payload accepted (and sent): 64 KiB. Known clients refuse larger frames.
-inline constexpr std::size_t kIpcMaxPayload = 64 * 1024;
+inline constexpr std::size_t kIpcMaxPayload = std::size_t{64} << 10;  // 64 KiB
 
 struct IpcFrame {
   IpcOpcode opcode = IpcOpcode::frame;
