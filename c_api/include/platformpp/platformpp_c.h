@@ -29,12 +29,12 @@
 #define PLATFORMPP_PLATFORMPP_C_H
 
 /* The parts, by feature (the core first: every other part includes it). */
-#include <platformpp/platformpp_c_core.h>
 #include <platformpp/platformpp_c_auth.h>
-#include <platformpp/platformpp_c_presence.h>
-#include <platformpp/platformpp_c_social.h>
+#include <platformpp/platformpp_c_core.h>
 #include <platformpp/platformpp_c_lobby.h>
 #include <platformpp/platformpp_c_messages.h>
+#include <platformpp/platformpp_c_presence.h>
+#include <platformpp/platformpp_c_social.h>
 #include <platformpp/platformpp_c_voice.h>
 
 #endif /* PLATFORMPP_PLATFORMPP_C_H */

@@ -1,5 +1,6 @@
-/* platformpp C ABI, auth: Authorization: OAuth2 with PKCE, tokens, provisional accounts, account-link requests.
- * Part of <platformpp/platformpp_c.h> (its conventions apply); each part can also be included alone. */
+/* platformpp C ABI, auth: Authorization: OAuth2 with PKCE, tokens, provisional accounts, account-link
+ * requests. Part of <platformpp/platformpp_c.h> (its conventions apply); each part can also be included
+ * alone. */
 #ifndef PLATFORMPP_PLATFORMPP_C_AUTH_H
 #define PLATFORMPP_PLATFORMPP_C_AUTH_H
 

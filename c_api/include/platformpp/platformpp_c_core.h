@@ -1,6 +1,6 @@
-/* platformpp C ABI, core: The foundation every other part uses: the export macro, strings, results, the client, its options, logging and
- * the realtime connection's status.
- * Part of <platformpp/platformpp_c.h> (its conventions apply); each part can also be included alone. */
+/* platformpp C ABI, core: The foundation every other part uses: the export macro, strings, results, the
+ * client, its options, logging and the realtime connection's status. Part of <platformpp/platformpp_c.h> (its
+ * conventions apply); each part can also be included alone. */
 #ifndef PLATFORMPP_PLATFORMPP_C_CORE_H
 #define PLATFORMPP_PLATFORMPP_C_CORE_H
 
