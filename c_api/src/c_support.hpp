@@ -462,24 +462,66 @@ inline platformpp_user_handle MakeUser(const platformpp::UserHandle& user) {
                                 user.Avatar(), user.PrimaryGuildTag(), {}};
 }
 
-// Registers an event callback, or clears it (set(nullptr)) for a NULL one: `adapt(callback, owned)` makes
-// the C++ callable that calls `callback` with `owned`'s user_data last. The one way every event of the C ABI
-// is registered, so that each frees its user_data once and stops exceptions at the boundary alike.
+// Registers an event callback, or clears it (set(nullptr)) for a NULL one: `own()` takes the caller's
+// user_data (Own or OwnDeferred), `adapt(callback, owned)` makes the C++ callable that calls `callback` with
+// that user_data last. The one way every event of the C ABI is registered, so that each frees its user_data
+// once and stops exceptions at the boundary alike.
+template <class CallbackFn, class OwnFn, class Setter, class Adapt>
+void RegisterCallback(Boundary* boundary, const char* entry, CallbackFn callback, OwnFn&& own, Setter&& set,
+                      Adapt&& adapt) {
+  Guarded(
+      boundary, entry,
+      [&] {
+        auto owned = own();
+        if (!callback) {
+          set(nullptr);
+          return;  // `owned` lets user_data go here
+        }
+        set(adapt(callback, std::move(owned)));
+      },
+      kNotRegistered);
+}
+
+// RegisterCallback for an event of `client`, its user_data freed when the registration ends.
 template <class CallbackFn, class Setter, class Adapt>
 void RegisterEventCallback(platformpp_client* client, const char* entry, CallbackFn callback, void* user_data,
                            platformpp_user_data_free_fn user_data_free, Setter&& set, Adapt&& adapt) {
   if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), entry,
-      [&] {
-        auto owned = Own(user_data, user_data_free);
-        if (!callback) {
-          set(nullptr);
-          return;  // `owned` frees user_data here
-        }
-        set(adapt(callback, owned));
-      },
-      kNotRegistered);
+  RegisterCallback(
+      client->boundary.get(), entry, callback, [&] { return Own(user_data, user_data_free); }, set, adapt);
+}
+
+// The same for the events the voice engine raises off the game thread: the free of a replaced registration
+// waits for the next run_callbacks (see DeferredFrees).
+template <class CallbackFn, class Setter, class Adapt>
+void RegisterDeferredEventCallback(platformpp_client* client, const char* entry, CallbackFn callback,
+                                   void* user_data, platformpp_user_data_free_fn user_data_free, Setter&& set,
+                                   Adapt&& adapt) {
+  if (!client) return Refuse(user_data, user_data_free);
+  RegisterCallback(
+      client->boundary.get(), entry, callback,
+      [&] { return OwnDeferred(client->frees.queue, user_data, user_data_free); }, set, adapt);
+}
+
+// Copies a handle for the caller (NULL stays NULL; out of memory: NULL is the report).
+template <class Handle>
+Handle* CloneHandle(const Handle* handle) noexcept {
+  if (!handle) return nullptr;
+  try {
+    return new Handle(*handle);
+  } catch (...) {
+    return nullptr;
+  }
+}
+
+// The C++ log callback that hands each line to a C one, with `owned`'s user_data.
+template <class Owned>
+auto ForwardLog(platformpp_log_fn callback, Owned owned) {
+  return
+      [callback, owned = std::move(owned)](const std::string& message, platformpp::LoggingSeverity severity) {
+        callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
+                 owned->Get());
+      };
 }
 
 // Registers (or, for a NULL callback, clears) a callback that gets one id.

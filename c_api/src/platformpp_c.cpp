@@ -164,12 +164,8 @@ void platformpp_client_add_log_callback(platformpp_client* client, platformpp_lo
       client->boundary.get(), __func__,
       [&] {
         auto owned = Own(user_data, user_data_free);
-        client->client.AddLogCallback(
-            [callback, owned](const std::string& message, platformpp::LoggingSeverity severity) {
-              callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
-                       owned->Get());
-            },
-            static_cast<platformpp::LoggingSeverity>(min_severity));
+        client->client.AddLogCallback(ForwardLog(callback, std::move(owned)),
+                                      static_cast<platformpp::LoggingSeverity>(min_severity));
       },
       kNotRegistered);
 }
@@ -431,23 +427,18 @@ platformpp_client_status platformpp_client_get_status(const platformpp_client* c
 void platformpp_client_set_status_changed_callback(platformpp_client* client,
                                                    platformpp_status_changed_fn callback, void* user_data,
                                                    platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), __func__,
-      [&] {
-        auto owned = Own(user_data, user_data_free);
-        if (!callback) {
-          client->client.SetStatusChangedCallback(nullptr);
-          return;  // `owned` frees user_data here
-        }
-        client->client.SetStatusChangedCallback([callback, owned](platformpp::Client::Status status,
-                                                                  platformpp::Client::Error error,
-                                                                  int32_t detail) {
-          callback(static_cast<platformpp_client_status>(status), static_cast<platformpp_client_error>(error),
-                   detail, owned->Get());
-        });
+  RegisterEventCallback(
+      client, __func__, callback, user_data, user_data_free,
+      [&](platformpp::Client::StatusChangedCallback cb) {
+        client->client.SetStatusChangedCallback(std::move(cb));
       },
-      kNotRegistered);
+      [](auto fn, auto owned) {
+        return
+            [fn, owned](platformpp::Client::Status status, platformpp::Client::Error error, int32_t detail) {
+              fn(static_cast<platformpp_client_status>(status), static_cast<platformpp_client_error>(error),
+                 detail, owned->Get());
+            };
+      });
 }
 
 void platformpp_client_register_authorize_request_callback(platformpp_client* client,

@@ -212,20 +212,15 @@ void platformpp_client_set_message_updated_callback(platformpp_client* client, p
 void platformpp_client_set_message_deleted_callback(platformpp_client* client,
                                                     platformpp_message_deleted_fn callback, void* user_data,
                                                     platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), __func__,
-      [&] {
-        auto owned = Own(user_data, user_data_free);
-        if (!callback) {
-          client->client.SetMessageDeletedCallback(nullptr);
-          return;
-        }
-        client->client.SetMessageDeletedCallback([callback, owned](uint64_t messageId, uint64_t channelId) {
-          callback(messageId, channelId, owned->Get());
-        });
+  RegisterEventCallback(
+      client, __func__, callback, user_data, user_data_free,
+      [&](platformpp::Client::MessageDeletedCallback cb) {
+        client->client.SetMessageDeletedCallback(std::move(cb));
       },
-      kNotRegistered);
+      [](auto fn, auto owned) {
+        return
+            [fn, owned](uint64_t messageId, uint64_t channelId) { fn(messageId, channelId, owned->Get()); };
+      });
 }
 
 void platformpp_client_set_showing_chat(platformpp_client* client, int32_t showing_chat) {
@@ -235,7 +230,7 @@ void platformpp_client_set_showing_chat(platformpp_client* client, int32_t showi
 
 platformpp_message_handle* platformpp_message_handle_clone(const platformpp_message_handle* message) {
   if (!message) return nullptr;
-  try {  // out of memory: NULL is the report
+  try {  // out of memory: NULL is the report; the copy builds its own metadata view
     return new platformpp_message_handle(message->message);
   } catch (...) {
     return nullptr;

@@ -128,12 +128,7 @@ platformpp_activity* platformpp_activity_create(void) {
 }
 
 platformpp_activity* platformpp_activity_clone(const platformpp_activity* activity) {
-  if (!activity) return nullptr;
-  try {
-    return new platformpp_activity(*activity);  // the mark, if any, goes with it
-  } catch (...) {
-    return nullptr;
-  }
+  return CloneHandle(activity);  // the mark, if any, goes with it
 }
 
 void platformpp_activity_destroy(platformpp_activity* activity) {
@@ -379,12 +374,7 @@ void platformpp_client_set_online_status(platformpp_client* client, platformpp_s
 }
 
 platformpp_activity_invite* platformpp_activity_invite_clone(const platformpp_activity_invite* invite) {
-  if (!invite) return nullptr;
-  try {  // out of memory: NULL is the report
-    return new platformpp_activity_invite{*invite};
-  } catch (...) {
-    return nullptr;
-  }
+  return CloneHandle(invite);
 }
 
 void platformpp_activity_invite_destroy(platformpp_activity_invite* invite) {
@@ -486,20 +476,14 @@ void platformpp_client_set_activity_invite_updated_callback(platformpp_client* c
 void platformpp_client_set_activity_join_callback(platformpp_client* client,
                                                   platformpp_activity_join_fn callback, void* user_data,
                                                   platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), __func__,
-      [&] {
-        auto owned = Own(user_data, user_data_free);
-        if (!callback) {
-          client->client.SetActivityJoinCallback(nullptr);
-          return;
-        }
-        client->client.SetActivityJoinCallback([callback, owned](const std::string& secret) {
-          callback(secret.c_str(), secret.size(), owned->Get());
-        });
+  RegisterEventCallback(
+      client, __func__, callback, user_data, user_data_free,
+      [&](platformpp::Client::ActivityJoinCallback cb) {
+        client->client.SetActivityJoinCallback(std::move(cb));
       },
-      kNotRegistered);
+      [](auto fn, auto owned) {
+        return [fn, owned](const std::string& secret) { fn(secret.c_str(), secret.size(), owned->Get()); };
+      });
 }
 
 int32_t platformpp_client_register_launch_command(platformpp_client* client, uint64_t application_id,

@@ -113,12 +113,7 @@ platformpp_user_handle* platformpp_client_get_user(const platformpp_client* clie
 }
 
 platformpp_user_handle* platformpp_user_handle_clone(const platformpp_user_handle* user) {
-  if (!user) return nullptr;
-  try {  // out of memory: NULL is the report
-    return new platformpp_user_handle(*user);
-  } catch (...) {
-    return nullptr;
-  }
+  return CloneHandle(user);
 }
 
 void platformpp_user_handle_destroy(platformpp_user_handle* user) {

@@ -54,17 +54,9 @@ template <class Callback, class Make, class Setter>
 void SetCallCallback(platformpp_call* call, const char* entry, Callback callback, void* user_data,
                      platformpp_user_data_free_fn user_data_free, Make make, Setter set) {
   if (!call) return Refuse(user_data, user_data_free);
-  Guarded(
-      call->boundary.get(), entry,
-      [&] {
-        auto owned = OwnDeferred(call->frees, user_data, user_data_free);
-        if (!callback) {
-          set(nullptr);
-          return;  // `owned` goes now: its free runs at the next run_callbacks
-        }
-        set(make(callback, std::move(owned)));
-      },
-      kNotRegistered);
+  RegisterCallback(
+      call->boundary.get(), entry, callback,
+      [&] { return OwnDeferred(call->frees, user_data, user_data_free); }, set, make);
 }
 
 void GetDevices(platformpp_client* client, const char* entry, bool input,
@@ -530,19 +522,16 @@ void platformpp_client_set_output_device(platformpp_client* client, const char* 
 void platformpp_client_set_device_change_callback(platformpp_client* client,
                                                   platformpp_device_change_fn callback, void* user_data,
                                                   platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
   const char* entry = __func__;
-  Guarded(
-      client->boundary.get(), entry,
-      [&] {
-        auto owned = OwnDeferred(client->frees.queue, user_data, user_data_free);
-        if (!callback) {
-          client->client.SetDeviceChangeCallback(nullptr);
-          return;
-        }
-        client->client.SetDeviceChangeCallback([boundary = client->boundary, entry, callback, owned](
-                                                   const std::vector<platformpp::AudioDevice>& inputs,
-                                                   const std::vector<platformpp::AudioDevice>& outputs) {
+  RegisterDeferredEventCallback(
+      client, entry, callback, user_data, user_data_free,
+      [&](platformpp::Client::DeviceChangeCallback cb) {
+        client->client.SetDeviceChangeCallback(std::move(cb));
+      },
+      [&](auto fn, auto owned) {
+        return [boundary = client->boundary, entry, fn, owned](
+                   const std::vector<platformpp::AudioDevice>& inputs,
+                   const std::vector<platformpp::AudioDevice>& outputs) {
           std::vector<platformpp_audio_device> in, out;
           try {
             in = DeviceViews(inputs);
@@ -551,11 +540,10 @@ void platformpp_client_set_device_change_callback(platformpp_client* client,
             boundary->Log(entry, std::current_exception(), "a device change could not be handed over");
             return;
           }
-          callback(in.empty() ? nullptr : in.data(), in.size(), out.empty() ? nullptr : out.data(),
-                   out.size(), owned->Get());
-        });
-      },
-      kNotRegistered);
+          fn(in.empty() ? nullptr : in.data(), in.size(), out.empty() ? nullptr : out.data(), out.size(),
+             owned->Get());
+        };
+      });
 }
 
 void platformpp_client_set_input_volume(platformpp_client* client, float input_volume) {
@@ -597,19 +585,14 @@ void platformpp_client_set_no_audio_input_threshold(platformpp_client* client, f
 void platformpp_client_set_no_audio_input_callback(platformpp_client* client,
                                                    platformpp_no_audio_input_fn callback, void* user_data,
                                                    platformpp_user_data_free_fn user_data_free) {
-  if (!client) return Refuse(user_data, user_data_free);
-  Guarded(
-      client->boundary.get(), __func__,
-      [&] {
-        auto owned = OwnDeferred(client->frees.queue, user_data, user_data_free);
-        if (!callback) {
-          client->client.SetNoAudioInputCallback(nullptr);
-          return;
-        }
-        client->client.SetNoAudioInputCallback(
-            [callback, owned](bool inputDetected) { callback(inputDetected ? 1 : 0, owned->Get()); });
+  RegisterDeferredEventCallback(
+      client, __func__, callback, user_data, user_data_free,
+      [&](platformpp::Client::NoAudioInputCallback cb) {
+        client->client.SetNoAudioInputCallback(std::move(cb));
       },
-      kNotRegistered);
+      [](auto fn, auto owned) {
+        return [fn, owned](bool inputDetected) { fn(inputDetected ? 1 : 0, owned->Get()); };
+      });
 }
 
 void platformpp_client_set_echo_cancellation(platformpp_client* client, int32_t on) {
@@ -665,12 +648,8 @@ void platformpp_client_add_voice_log_callback(platformpp_client* client, platfor
       client->boundary.get(), __func__,
       [&] {
         auto owned = OwnDeferred(client->frees.queue, user_data, user_data_free);
-        client->client.AddVoiceLogCallback(
-            [callback, owned](const std::string& message, platformpp::LoggingSeverity severity) {
-              callback(message.c_str(), message.size(), static_cast<platformpp_logging_severity>(severity),
-                       owned->Get());
-            },
-            static_cast<platformpp::LoggingSeverity>(min_severity));
+        client->client.AddVoiceLogCallback(ForwardLog(callback, std::move(owned)),
+                                           static_cast<platformpp::LoggingSeverity>(min_severity));
       },
       kNotRegistered);
 }

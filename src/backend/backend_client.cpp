@@ -3,6 +3,7 @@
 // session, no IPC). Rules are checked before anything is sent, as the Client does.
 #include "client/client_core.hpp"
 #include "core/utf8.hpp"
+#include "core/validation_result.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_validation.hpp"
@@ -222,7 +223,7 @@ void BackendClient::CreateLobby(const LobbyArgs& args, LobbyCallback callback) {
   if (!done) return;
   std::vector<FieldError> errors;
   std::string body = LobbyBody(args, true, errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   impl_->SendForLobby("POST", "/lobbies", std::move(body), std::move(*done));
 }
 
@@ -232,7 +233,7 @@ void BackendClient::GetLobby(uint64_t lobbyId, LobbyCallback callback) {
   if (!done) return;
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   impl_->SendForLobby("GET", LobbyPath(lobbyId), std::nullopt, std::move(*done));
 }
 
@@ -243,7 +244,7 @@ void BackendClient::UpdateLobby(uint64_t lobbyId, const LobbyArgs& args, LobbyCa
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   std::string body = LobbyBody(args, false, errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   impl_->SendForLobby("PATCH", LobbyPath(lobbyId), std::move(body), std::move(*done));
 }
 
@@ -253,7 +254,7 @@ void BackendClient::DeleteLobby(uint64_t lobbyId, ResultCallback callback) {
   if (!done) return;
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)));
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
   impl_->SendPlain("DELETE", LobbyPath(lobbyId), std::nullopt, std::move(*done));
 }
 
@@ -268,7 +269,7 @@ void BackendClient::AddLobbyMember(uint64_t lobbyId, const LobbyMemberArgs& memb
     errors.push_back(FieldError{"member.remove", "BASE_TYPE_INVALID",
                                 "member.remove: use RemoveLobbyMember or a bulk update"});
   }
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   json::Document holder;
   std::string body = json::Serialize(MemberBody(member, false, false, holder.GetAllocator()));
   auto shared = std::make_shared<Done<LobbyMember>>(std::move(*done));
@@ -290,7 +291,7 @@ void BackendClient::RemoveLobbyMember(uint64_t lobbyId, uint64_t userId, ResultC
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   RequireId(userId, "userId", errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)));
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
   impl_->SendPlain("DELETE", LobbyPath(lobbyId) + "/members/" + std::to_string(userId), std::nullopt,
                    std::move(*done));
 }
@@ -313,7 +314,7 @@ void BackendClient::BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMe
     CheckMember(members[i], "members." + std::to_string(i), errors);
     body.PushBack(MemberBody(members[i], true, true, a), a);
   }
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   auto shared = std::make_shared<Done<std::vector<LobbyMember>>>(std::move(*done));
   impl_->Send("POST", LobbyPath(lobbyId) + "/members/bulk", json::Serialize(body),
               [shared](const net::HttpResponse& response) {
@@ -339,7 +340,7 @@ void BackendClient::SetLobbyLinkedChannel(uint64_t lobbyId, std::optional<uint64
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   if (channelId) RequireId(*channelId, "channel_id", errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   std::string body = channelId ? "{\"channel_id\":\"" + std::to_string(*channelId) + "\"}"
                                : std::string("{\"channel_id\":null}");
   impl_->SendForLobby("PATCH", LobbyPath(lobbyId) + "/channel-linking", std::move(body), std::move(*done));
@@ -353,7 +354,7 @@ void BackendClient::CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   RequireId(userId, "userId", errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   auto shared = std::make_shared<Done<std::string>>(std::move(*done));
   impl_->Send("POST", LobbyPath(lobbyId) + "/members/" + std::to_string(userId) + "/invites", std::nullopt,
               [shared](const net::HttpResponse& response) {
@@ -375,7 +376,7 @@ void BackendClient::SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t
   RequireId(lobbyId, "lobbyId", errors);
   RequireId(messageId, "messageId", errors);
   lobby::CheckModerationMetadata(metadata, "moderation_metadata", errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)));
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
   impl_->SendPlain("PUT",
                    LobbyPath(lobbyId) + "/messages/" + std::to_string(messageId) + "/moderation-metadata",
                    MetadataBody(metadata), std::move(*done));
@@ -391,7 +392,7 @@ void BackendClient::SetUserMessageModerationMetadata(uint64_t userId1, uint64_t 
   RequireId(userId2, "userId2", errors);
   RequireId(messageId, "messageId", errors);
   lobby::CheckModerationMetadata(metadata, "moderation_metadata", errors);
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)));
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
   impl_->SendPlain("PUT",
                    "/partner-sdk/dms/" + std::to_string(userId1) + "/" + std::to_string(userId2) +
                        "/messages/" + std::to_string(messageId) + "/moderation-metadata",
@@ -415,7 +416,7 @@ void BackendClient::GetProvisionalToken(const std::string& externalUserId,
   };
   check(externalUserId, 1024, "external_user_id");
   if (preferredGlobalName) check(*preferredGlobalName, 32, "preferred_global_name");
-  if (!errors.empty()) return (*done)(lobby::ValidationResult(std::move(errors)), {});
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
   body.AddMember("external_user_id", String(externalUserId, a), a);

@@ -7,6 +7,7 @@
 // that a dropped connection may never deliver.
 #include "auth/authorizer.hpp"
 #include "client/client_core.hpp"
+#include "core/validation_result.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_store.hpp"
@@ -72,7 +73,7 @@ std::string LobbyPath(uint64_t lobbyId) {
 
 std::optional<ClientResult> CheckLobbyId(uint64_t lobbyId) {
   if (lobbyId != 0) return std::nullopt;
-  return lobby::ValidationResult({FieldError{"lobbyId", "BASE_TYPE_REQUIRED", "lobbyId: must not be 0"}});
+  return core::ValidationResult({FieldError{"lobbyId", "BASE_TYPE_REQUIRED", "lobbyId: must not be 0"}});
 }
 
 /// A call whose answer matters only as success or failure.
@@ -102,7 +103,7 @@ void CreateOrJoin(client::ClientCore& core, const std::string& secret, const Met
   lobby::CheckSecret(secret, "secret", errors);
   if (lobbyMetadata) lobby::CheckMetadata(*lobbyMetadata, "lobby_metadata", errors);
   if (memberMetadata) lobby::CheckMetadata(*memberMetadata, "member_metadata", errors);
-  if (!errors.empty()) return done(lobby::ValidationResult(std::move(errors)), 0);
+  if (!errors.empty()) return done(core::ValidationResult(std::move(errors)), 0);
   ClientResult notReady;
   auto credentials = Ready(core, notReady);
   if (!credentials) return done(std::move(notReady), 0);
@@ -177,7 +178,7 @@ void Client::LinkChannelToLobby(uint64_t lobbyId, uint64_t channelId, LinkOrUnli
   if (!done) return;
   if (auto invalid = CheckLobbyId(lobbyId)) return (*done)(std::move(*invalid));
   if (channelId == 0) {
-    return (*done)(lobby::ValidationResult(
+    return (*done)(core::ValidationResult(
         {FieldError{"channel_id", "BASE_TYPE_REQUIRED", "channel_id: must not be 0"}}));
   }
   SendPlain(*core_, "PATCH", LobbyPath(lobbyId) + "/channel-linking", ChannelLinkBody(channelId),

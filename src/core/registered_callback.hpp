@@ -32,6 +32,13 @@ class RegisteredCallback {
   /// Whether an event posted now would call anything: features skip building events nobody listens to.
   bool IsSet() const { return state_->Current() != nullptr; }
 
+  /// Post, only when a callback is registered now: what a store calls for each change it finds, so that
+  /// nothing is queued for an event nobody listens to.
+  template <class... Args>
+  void PostIfSet(CallbackQueue& queue, Args&&... args) const {
+    if (IsSet()) Post(queue, std::forward<Args>(args)...);
+  }
+
   /// Queues one event with `args`; inside RunCallbacks it calls the callback registered at that moment, if
   /// any. Dropped, like every plain event, when the Client is destroyed first.
   template <class... Args>

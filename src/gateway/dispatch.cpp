@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "core/logger.hpp"
+
 namespace platformpp::gateway {
 
 const json::Value* Dispatch::Data(std::string* error) const {
@@ -33,6 +35,13 @@ const json::Value* Dispatch::Data(std::string* error) const {
     return nullptr;
   }
   return &parsed_->document;
+}
+
+const json::Value* Dispatch::DataOrWarn(core::Logger& log) const {
+  std::string error;
+  const json::Value* data = Data(&error);
+  if (data == nullptr) log.Warning(std::string(type) + ": ignored, `d` is not a JSON object (" + error + ")");
+  return data;
 }
 
 }  // namespace platformpp::gateway

@@ -14,6 +14,10 @@
 
 #include "json/json.hpp"
 
+namespace platformpp::core {
+class Logger;
+}
+
 namespace platformpp::gateway {
 
 class Dispatch {
@@ -30,6 +34,9 @@ class Dispatch {
   /// `d` when it is a JSON object, parsed on the first call; null otherwise, with the reason in `*error` (a
   /// parse error names an offset, never the payload's contents).
   const json::Value* Data(std::string* error = nullptr) const;
+  /// Data(), or null after a warning in `log` that the dispatch is ignored and why: what a store does with a
+  /// `d` it cannot read.
+  const json::Value* DataOrWarn(core::Logger& log) const;
 
  private:
   struct Parsed {

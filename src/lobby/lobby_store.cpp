@@ -53,45 +53,38 @@ LobbyStore::~LobbyStore() = default;
 void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
   std::optional<Kind> kind = KindOf(dispatch.type);
   if (!kind) return;
-  std::string error;
-  const json::Value* data = dispatch.Data(&error);
-  if (data == nullptr) {
-    runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error +
-                           ")");
-    return;
-  }
+  const json::Value* data = dispatch.DataOrWarn(runtime_.Log());
+  if (data == nullptr) return;
   const json::Value& document = *data;
-  std::vector<Pending> events;
   {
     std::lock_guard lock(mutex_);
     ++generation_;
     switch (*kind) {
       case Kind::Ready:
-        OnReady(document, events);
+        OnReady(document);
         break;
       case Kind::Create:
-        OnLobbyUpsert(document, true, events);
+        OnLobbyUpsert(document, true);
         break;
       case Kind::Update:
-        OnLobbyUpsert(document, false, events);
+        OnLobbyUpsert(document, false);
         break;
       case Kind::Delete:
-        OnLobbyDelete(document, events);
+        OnLobbyDelete(document);
         break;
       case Kind::Member:
-        OnMember(document, dispatch.type, events);
+        OnMember(document, dispatch.type);
         break;
       case Kind::VoiceState:
         OnVoiceState(document);
         break;
     }
   }
-  Post(events);
 }
 
 // --- Dispatches (network thread, mutex_ held) -----------------------------------------------------------
 
-void LobbyStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
+void LobbyStore::OnReady(const json::Value& d) {
   std::unordered_map<uint64_t, LobbyRecord> lobbies;
   std::vector<uint64_t> order;  // READY's order, for the callbacks of a later READY
   std::size_t skipped = 0;
@@ -123,22 +116,22 @@ void LobbyStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
     if (!lobbies_.count(id)) gone.push_back(id);
   std::sort(gone.begin(), gone.end());
   for (uint64_t id : gone) {
-    Add(events, Event::Deleted, id);
+    callbacks.deleted.PostIfSet(runtime_.Queue(), id);
     Forget(id);
   }
   for (uint64_t id : order) {
     const LobbyRecord& now = lobbies_.at(id);
     auto was = previous.find(id);
     if (was == previous.end()) {
-      Add(events, Event::Created, id);
+      callbacks.created.PostIfSet(runtime_.Queue(), id);
       continue;
     }
-    if (!was->second.SameState(now)) Add(events, Event::Updated, id);
-    CompareMembers(was->second, now, events);
+    if (!was->second.SameState(now)) callbacks.updated.PostIfSet(runtime_.Queue(), id);
+    CompareMembers(was->second, now);
   }
 }
 
-void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pending>& events) {
+void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create) {
   const char* what = create ? "LOBBY_CREATE" : "LOBBY_UPDATE";
   auto lobby = ParseLobby(d);
   if (!lobby) {
@@ -154,7 +147,7 @@ void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pe
   if (it == lobbies_.end()) {
     // An update of a lobby the store does not know introduces it all the same.
     lobbies_.emplace(id, std::move(*lobby));
-    Add(events, Event::Created, id);
+    callbacks.created.PostIfSet(runtime_.Queue(), id);
     return;
   }
   bool answered = fromAnswer_.erase(id) > 0;
@@ -162,8 +155,8 @@ void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pe
   LobbyRecord before = std::exchange(it->second, std::move(*lobby));
   // The LOBBY_CREATE of a join whose answer was applied already: the same lobby, announced once.
   if (create && answered) return;
-  if (!create || !before.SameState(it->second)) Add(events, Event::Updated, id);
-  CompareMembers(before, it->second, events);
+  if (!create || !before.SameState(it->second)) callbacks.updated.PostIfSet(runtime_.Queue(), id);
+  CompareMembers(before, it->second);
 }
 
 void LobbyStore::OnVoiceState(const json::Value& d) {
@@ -187,7 +180,7 @@ void LobbyStore::OnVoiceState(const json::Value& d) {
   }
 }
 
-void LobbyStore::OnLobbyDelete(const json::Value& d, std::vector<Pending>& events) {
+void LobbyStore::OnLobbyDelete(const json::Value& d) {
   auto id = json::GetSnowflake(d, "id");
   if (!id || *id == 0) {
     runtime_.Log().Warning("LOBBY_DELETE: ignored, no valid `id`");
@@ -195,10 +188,10 @@ void LobbyStore::OnLobbyDelete(const json::Value& d, std::vector<Pending>& event
   }
   Forget(*id);
   fromAnswer_.erase(*id);
-  if (lobbies_.erase(*id) > 0) Add(events, Event::Deleted, *id);
+  if (lobbies_.erase(*id) > 0) callbacks.deleted.PostIfSet(runtime_.Queue(), *id);
 }
 
-void LobbyStore::OnMember(const json::Value& d, std::string_view type, std::vector<Pending>& events) {
+void LobbyStore::OnMember(const json::Value& d, std::string_view type) {
   auto event = ParseMemberEvent(d);
   if (!event) {
     runtime_.Log().Warning(std::string(type) + ": ignored, malformed lobby member");
@@ -221,7 +214,7 @@ void LobbyStore::OnMember(const json::Value& d, std::string_view type, std::vect
   if (type == "LOBBY_MEMBER_REMOVE") {
     if (!known) return;
     record.members.erase(record.members.begin() + (known - record.members.data()));
-    Add(events, Event::MemberRemoved, lobbyId, memberId);
+    callbacks.memberRemoved.PostIfSet(runtime_.Queue(), lobbyId, memberId);
     return;
   }
   if (type == "LOBBY_MEMBER_CONNECT" || type == "LOBBY_MEMBER_DISCONNECT") {
@@ -232,20 +225,21 @@ void LobbyStore::OnMember(const json::Value& d, std::string_view type, std::vect
     if (!updated.user) updated.user = known->user;
     bool changed = !known->SameState(updated);
     *known = std::move(updated);
-    if (changed) Add(events, Event::MemberUpdated, lobbyId, memberId);
+    if (changed) callbacks.memberUpdated.PostIfSet(runtime_.Queue(), lobbyId, memberId);
     return;
   }
   // ADD or UPDATE: a member the store does not know is added, a known one updated.
   if (!known) {
     record.members.push_back(std::move(event->member));
-    Add(events, Event::MemberAdded, lobbyId, memberId);
+    callbacks.memberAdded.PostIfSet(runtime_.Queue(), lobbyId, memberId);
     return;
   }
   if (!event->member.user) event->member.user = known->user;
   bool changed = !known->SameState(event->member);
   *known = std::move(event->member);
   // An UPDATE always says the member changed; an ADD of a known member only when it did.
-  if (changed || type == "LOBBY_MEMBER_UPDATE") Add(events, Event::MemberUpdated, lobbyId, memberId);
+  if (changed || type == "LOBBY_MEMBER_UPDATE")
+    callbacks.memberUpdated.PostIfSet(runtime_.Queue(), lobbyId, memberId);
 }
 
 void LobbyStore::Forget(uint64_t lobbyId) {
@@ -257,16 +251,16 @@ void LobbyStore::Forget(uint64_t lobbyId) {
   }
 }
 
-void LobbyStore::CompareMembers(const LobbyRecord& before, const LobbyRecord& after,
-                                std::vector<Pending>& events) const {
+void LobbyStore::CompareMembers(const LobbyRecord& before, const LobbyRecord& after) const {
   for (const MemberRecord& member : before.members)
-    if (!after.FindMember(member.id)) Add(events, Event::MemberRemoved, after.id, member.id);
+    if (!after.FindMember(member.id))
+      callbacks.memberRemoved.PostIfSet(runtime_.Queue(), after.id, member.id);
   for (const MemberRecord& member : after.members) {
     const MemberRecord* was = before.FindMember(member.id);
     if (!was) {
-      Add(events, Event::MemberAdded, after.id, member.id);
+      callbacks.memberAdded.PostIfSet(runtime_.Queue(), after.id, member.id);
     } else if (!was->SameState(member)) {
-      Add(events, Event::MemberUpdated, after.id, member.id);
+      callbacks.memberUpdated.PostIfSet(runtime_.Queue(), after.id, member.id);
     }
   }
 }
@@ -274,55 +268,6 @@ void LobbyStore::CompareMembers(const LobbyRecord& before, const LobbyRecord& af
 bool LobbyStore::OtherApplication(uint64_t applicationId) const {
   uint64_t ours = runtime_.applicationId.load();
   return ours != 0 && applicationId != 0 && applicationId != ours;
-}
-
-void LobbyStore::Add(std::vector<Pending>& events, Event event, uint64_t lobbyId, uint64_t memberId) const {
-  // Only what a callback is set for is queued: nothing would be called for the rest.
-  if (HasCallback(event)) events.push_back({event, lobbyId, memberId});
-}
-
-bool LobbyStore::HasCallback(Event event) const {
-  switch (event) {
-    case Event::Created:
-      return callbacks.created.IsSet();
-    case Event::Updated:
-      return callbacks.updated.IsSet();
-    case Event::Deleted:
-      return callbacks.deleted.IsSet();
-    case Event::MemberAdded:
-      return callbacks.memberAdded.IsSet();
-    case Event::MemberUpdated:
-      return callbacks.memberUpdated.IsSet();
-    case Event::MemberRemoved:
-      return callbacks.memberRemoved.IsSet();
-  }
-  return false;
-}
-
-void LobbyStore::Post(const std::vector<Pending>& events) {
-  core::CallbackQueue& queue = runtime_.Queue();
-  for (const Pending& pending : events) {
-    switch (pending.event) {
-      case Event::Created:
-        callbacks.created.Post(queue, pending.lobbyId);
-        break;
-      case Event::Updated:
-        callbacks.updated.Post(queue, pending.lobbyId);
-        break;
-      case Event::Deleted:
-        callbacks.deleted.Post(queue, pending.lobbyId);
-        break;
-      case Event::MemberAdded:
-        callbacks.memberAdded.Post(queue, pending.lobbyId, pending.memberId);
-        break;
-      case Event::MemberUpdated:
-        callbacks.memberUpdated.Post(queue, pending.lobbyId, pending.memberId);
-        break;
-      case Event::MemberRemoved:
-        callbacks.memberRemoved.Post(queue, pending.lobbyId, pending.memberId);
-        break;
-    }
-  }
 }
 
 // --- CreateOrJoinLobby's answer (any thread) -------------------------------------------------------------
@@ -336,7 +281,6 @@ void LobbyStore::ApplyJoined(LobbyRecord lobby, uint64_t generation) {
   // HTTP answers carry no `user`; the player's own membership is live while the session is.
   uint64_t self = 0;
   if (auto user = users_.CurrentUser()) self = user->Id();
-  std::vector<Pending> events;
   {
     std::lock_guard lock(mutex_);
     if (!ready_ || lobby.id == 0 || lobbies_.count(lobby.id) || OtherApplication(lobby.applicationId)) return;
@@ -346,9 +290,8 @@ void LobbyStore::ApplyJoined(LobbyRecord lobby, uint64_t generation) {
     if (MemberRecord* me = lobby.FindMember(self)) me->connected = true;
     lobbies_.emplace(id, std::move(lobby));
     fromAnswer_.insert(id);
-    Add(events, Event::Created, id);
+    callbacks.created.PostIfSet(runtime_.Queue(), id);
   }
-  Post(events);
 }
 
 // --- Queries (any thread) --------------------------------------------------------------------------------

@@ -70,31 +70,19 @@ class LobbyStore final : public LobbyDirectory {
   Callbacks callbacks;
 
  private:
-  enum class Event { Created, Updated, Deleted, MemberAdded, MemberUpdated, MemberRemoved };
-  struct Pending {
-    Event event;
-    uint64_t lobbyId;
-    uint64_t memberId;
-  };
-
   // mutex_ held by these:
-  void OnReady(const json::Value& d, std::vector<Pending>& events);
-  void OnLobbyUpsert(const json::Value& d, bool create, std::vector<Pending>& events);
-  void OnLobbyDelete(const json::Value& d, std::vector<Pending>& events);
+  void OnReady(const json::Value& d);
+  void OnLobbyUpsert(const json::Value& d, bool create);
+  void OnLobbyDelete(const json::Value& d);
   /// LOBBY_VOICE_STATE_UPDATE: who is in the lobby's call (GetCallInfoHandle). No lobby callback: the
   /// Call's own callbacks announce participants.
   void OnVoiceState(const json::Value& d);
-  void OnMember(const json::Value& d, std::string_view type, std::vector<Pending>& events);
+  void OnMember(const json::Value& d, std::string_view type);
   /// Queues what changed in the members of one lobby: removed, then added and updated in the new order.
-  void CompareMembers(const LobbyRecord& before, const LobbyRecord& after,
-                      std::vector<Pending>& events) const;
+  void CompareMembers(const LobbyRecord& before, const LobbyRecord& after) const;
   /// Remembers that `lobbyId` was deleted now (for ApplyJoined).
   void Forget(uint64_t lobbyId);
   bool OtherApplication(uint64_t applicationId) const;
-  void Add(std::vector<Pending>& events, Event event, uint64_t lobbyId, uint64_t memberId = 0) const;
-  bool HasCallback(Event event) const;
-
-  void Post(const std::vector<Pending>& events);
 
   core::Runtime& runtime_;
   const social::UserDirectory& users_;

@@ -80,16 +80,4 @@ void CheckModerationMetadata(const Metadata& metadata, const std::string& path,
   }
 }
 
-ClientResult ValidationResult(std::vector<FieldError> errors) {
-  if (errors.empty()) return {};
-  ClientResult::Details details;
-  details.type = ErrorType::ValidationError;
-  for (const auto& e : errors) {
-    if (!details.error.empty()) details.error += "; ";
-    details.error += e.message;
-  }
-  details.fieldErrors = std::move(errors);
-  return ClientResult(std::move(details));
-}
-
 }  // namespace platformpp::lobby

@@ -39,7 +39,4 @@ void CheckModerationMetadata(const Metadata& metadata, const std::string& path,
 /// The number of code points of the metadata's keys and values; empty when any is not valid UTF-8.
 std::optional<std::size_t> MetadataLength(const Metadata& metadata);
 
-/// A ValidationError carrying `errors` (its message lists them); success when `errors` is empty.
-ClientResult ValidationResult(std::vector<FieldError> errors);
-
 }  // namespace platformpp::lobby

@@ -194,18 +194,6 @@ std::vector<FieldError> CheckHistoryLimit(int32_t limit) {
   return {};
 }
 
-ClientResult ValidationFailure(std::vector<FieldError> errors) {
-  if (errors.empty()) return {};
-  ClientResult::Details details;
-  details.type = ErrorType::ValidationError;
-  for (const auto& e : errors) {
-    if (!details.error.empty()) details.error += "; ";
-    details.error += e.message;
-  }
-  details.fieldErrors = std::move(errors);
-  return ClientResult(std::move(details));
-}
-
 std::string MessageBody(std::string_view content, const Metadata& metadata, std::string_view nonce) {
   rapidjson::StringBuffer buffer;
   Writer w(buffer);

@@ -46,8 +46,6 @@ std::vector<FieldError> CheckContent(std::string_view content);
 std::vector<FieldError> CheckMetadata(const Metadata& metadata);
 /// History limit: 1 to 200 (path "limit").
 std::vector<FieldError> CheckHistoryLimit(int32_t limit);
-/// A ValidationError carrying `errors`; success when empty.
-ClientResult ValidationFailure(std::vector<FieldError> errors);
 
 /// `{content, metadata?, nonce, enforce_nonce: true}` of a lobby message or DM.
 std::string MessageBody(std::string_view content, const Metadata& metadata, std::string_view nonce);

@@ -1,6 +1,7 @@
 #include "messaging/message_service.hpp"
 
 #include "core/retry_timer.hpp"
+#include "core/validation_result.hpp"
 #include "lobby/lobby_store.hpp"
 #include "net/http_result.hpp"
 #include "social/social_store.hpp"
@@ -19,7 +20,8 @@ ClientResult NoToken() {
 }
 
 ClientResult Required(const char* path) {
-  return ValidationFailure({FieldError{path, "BASE_TYPE_REQUIRED", std::string(path) + ": must not be 0"}});
+  return core::ValidationResult(
+      {FieldError{path, "BASE_TYPE_REQUIRED", std::string(path) + ": must not be 0"}});
 }
 
 // What a failed exchange reports: the transport's failure, or the platform's error.
@@ -120,7 +122,7 @@ void MessageService::SendMessage(Outbox::Kind kind, uint64_t target, const std::
   auto errors = CheckContent(content);
   auto metadataErrors = CheckMetadata(metadata);
   errors.insert(errors.end(), metadataErrors.begin(), metadataErrors.end());
-  if (!errors.empty()) return done(ValidationFailure(std::move(errors)), 0);
+  if (!errors.empty()) return done(core::ValidationResult(std::move(errors)), 0);
   if (!runtime_.credentials.Get()) return done(NoToken(), 0);
 
   std::string body = MessageBody(content, metadata, outbox_->NewNonce());
@@ -216,7 +218,8 @@ void MessageService::EditUserMessage(uint64_t recipientId, uint64_t messageId, c
                                      Done done) {
   if (recipientId == 0) return done(Required("recipientId"));
   if (messageId == 0) return done(Required("messageId"));
-  if (auto errors = CheckContent(content); !errors.empty()) return done(ValidationFailure(std::move(errors)));
+  if (auto errors = CheckContent(content); !errors.empty())
+    return done(core::ValidationResult(std::move(errors)));
   if (!runtime_.credentials.Get()) return done(NoToken());
   auto shared = std::make_shared<Done>(std::move(done));
   WithDmChannel(
@@ -251,7 +254,7 @@ void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId,
 void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done) {
   if (lobbyId == 0) return done(Required("lobbyId"), {});
   if (auto errors = CheckHistoryLimit(limit); !errors.empty())
-    return done(ValidationFailure(std::move(errors)), {});
+    return done(core::ValidationResult(std::move(errors)), {});
   if (!runtime_.credentials.Get()) return done(NoToken(), {});
   FetchHistory("/lobbies/" + std::to_string(lobbyId) + "/messages?limit=" + std::to_string(limit), limit,
                Source::History, std::make_shared<MessagesDone>(std::move(done)));
@@ -260,7 +263,7 @@ void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesD
 void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, MessagesDone done) {
   if (recipientId == 0) return done(Required("recipientId"), {});
   if (auto errors = CheckHistoryLimit(limit); !errors.empty())
-    return done(ValidationFailure(std::move(errors)), {});
+    return done(core::ValidationResult(std::move(errors)), {});
   if (!runtime_.credentials.Get()) return done(NoToken(), {});
   auto shared = std::make_shared<MessagesDone>(std::move(done));
   WithDmChannel(recipientId, http_.Timeout(),

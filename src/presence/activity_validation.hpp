@@ -42,7 +42,4 @@ std::vector<FieldError> ValidateActivity(const Activity& activity);
 /// empty when it is joinable. No activity at all is one entry with path "activity".
 std::vector<FieldError> CheckJoinable(const std::optional<Activity>& activity);
 
-/// A ValidationError carrying `errors` (its message lists them); success when `errors` is empty.
-ClientResult ValidationResult(std::vector<FieldError> errors);
-
 }  // namespace platformpp::presence

@@ -1,5 +1,6 @@
 #include "presence/presence_service.hpp"
 
+#include "core/validation_result.hpp"
 #include "gateway/gateway_payload.hpp"
 #include "ipc/ipc_connection.hpp"
 #include "json/json.hpp"
@@ -134,7 +135,7 @@ PresenceService::~PresenceService() = default;
 
 void PresenceService::UpdateRichPresence(Activity activity, Done done) {
   if (auto errors = ValidateActivity(activity); !errors.empty()) {
-    return done(ValidationResult(std::move(errors)));
+    return done(core::ValidationResult(std::move(errors)));
   }
   StatusType status;
   {
@@ -142,7 +143,7 @@ void PresenceService::UpdateRichPresence(Activity activity, Done done) {
     status = status_;
   }
   if (!gateway::BuildPayload(gateway::Opcode::PresenceUpdate, PresenceData(activity, status))) {
-    return done(ValidationResult(
+    return done(core::ValidationResult(
         {FieldError{"activity", "BASE_TYPE_MAX_LENGTH",
                     "activity: the presence would be over the Gateway's " +
                         std::to_string(gateway::kMaxClientPayloadBytes) + "-byte payload limit"}}));
@@ -195,9 +196,9 @@ void PresenceService::SetOnlineStatus(StatusType status, Done done) {
     case StatusType::Invisible:
       break;
     default:
-      return done(ValidationResult({FieldError{"status", "ENUM_TYPE_COERCE",
-                                               "status: must be Online, Idle, Dnd or Invisible, not " +
-                                                   std::to_string(static_cast<int32_t>(status))}}));
+      return done(core::ValidationResult({FieldError{"status", "ENUM_TYPE_COERCE",
+                                                     "status: must be Online, Idle, Dnd or Invisible, not " +
+                                                         std::to_string(static_cast<int32_t>(status))}}));
   }
   {
     std::lock_guard lock(mutex_);
@@ -264,7 +265,7 @@ void PresenceService::SendActivityInvite(uint64_t userId, const std::string& con
     activity = activity_;
   }
   if (auto errors = CheckJoinable(activity); !errors.empty())
-    return done(ValidationResult(std::move(errors)));
+    return done(core::ValidationResult(std::move(errors)));
   SendInviteMessage(userId, content, ActivityActionTypes::Join, activity->Party()->Id(), std::move(done));
 }
 
@@ -280,7 +281,7 @@ void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
     if (auto it = friendParties_.find(userId); it != friendParties_.end()) party = it->second;
   }
   if (party.empty()) {
-    return done(ValidationResult({FieldError{
+    return done(core::ValidationResult({FieldError{
         "userId", "ACTIVITY_NOT_JOINABLE", "userId: that user has no activity with a party in this game"}}));
   }
   SendInviteMessage(userId, std::string(), ActivityActionTypes::JoinRequest, party, std::move(done));
@@ -291,7 +292,8 @@ void PresenceService::SendInviteMessage(uint64_t userId, const std::string& cont
   uint64_t applicationId = runtime_.applicationId.load();
   if (applicationId == 0) return done(NotReady("no application id: call SetApplicationId first"));
   if (userId == 0) {
-    return done(ValidationResult({FieldError{"userId", "BASE_TYPE_REQUIRED", "userId: must not be 0"}}));
+    return done(
+        core::ValidationResult({FieldError{"userId", "BASE_TYPE_REQUIRED", "userId: must not be 0"}}));
   }
   auto credentials = runtime_.credentials.Get();
   if (!credentials) return done(NoToken());
@@ -342,10 +344,10 @@ void PresenceService::SendInviteMessage(uint64_t userId, const std::string& cont
 
 void PresenceService::AcceptActivityInvite(const ActivityInvite& invite, core::Completion<std::string> done) {
   if (invite.ChannelId() == 0 || invite.MessageId() == 0) {
-    return done(
-        ValidationResult({FieldError{"invite", "BASE_TYPE_REQUIRED",
-                                     "invite: needs the channel and message ids of a received invite"}}),
-        {});
+    return done(core::ValidationResult(
+                    {FieldError{"invite", "BASE_TYPE_REQUIRED",
+                                "invite: needs the channel and message ids of a received invite"}}),
+                {});
   }
   auto credentials = runtime_.credentials.Get();
   if (!credentials) return done(NoToken(), {});

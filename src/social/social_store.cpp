@@ -55,45 +55,38 @@ SocialStore::~SocialStore() = default;
 void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
   std::optional<Kind> kind = KindOf(dispatch.type);
   if (!kind) return;  // not social state: nothing to parse
-  std::string error;
-  const json::Value* data = dispatch.Data(&error);
-  if (data == nullptr) {
-    runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object (" + error +
-                           ")");
-    return;
-  }
+  const json::Value* data = dispatch.DataOrWarn(runtime_.Log());
+  if (data == nullptr) return;
   const json::Value& document = *data;
-  std::vector<Pending> events;
   switch (*kind) {
     case Kind::Ready:
-      OnReady(document, events);
+      OnReady(document);
       break;
     case Kind::RelationshipAdd:
     case Kind::RelationshipUpdate:
-      OnRelationshipUpsert(document, false, events);
+      OnRelationshipUpsert(document, false);
       break;
     case Kind::GameRelationshipAdd:
-      OnRelationshipUpsert(document, true, events);
+      OnRelationshipUpsert(document, true);
       break;
     case Kind::RelationshipRemove:
-      OnRelationshipRemove(document, false, events);
+      OnRelationshipRemove(document, false);
       break;
     case Kind::GameRelationshipRemove:
-      OnRelationshipRemove(document, true, events);
+      OnRelationshipRemove(document, true);
       break;
     case Kind::PresenceUpdate:
-      OnPresenceUpdate(document, events);
+      OnPresenceUpdate(document);
       break;
     case Kind::UserUpdate:
-      OnUserUpdate(document, events);
+      OnUserUpdate(document);
       break;
   }
-  Post(events);
 }
 
 // --- Dispatches (network thread) ------------------------------------------------------------------------
 
-void SocialStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
+void SocialStore::OnReady(const json::Value& d) {
   std::optional<UserRecord> self;
   if (const json::Value* user = json::Member(d, "user")) self = ParseUser(*user);
   if (!self) runtime_.Log().Warning("READY: `user` is missing or malformed; the player stays unknown");
@@ -191,11 +184,11 @@ void SocialStore::OnReady(const json::Value& d, std::vector<Pending>& events) {
     auto now = users_.find(id);
     bool userChanged = (was == previousUsers.end()) != (now == users_.end()) ||
                        (now != users_.end() && !(was->second == now->second));
-    Compare(id, view, ViewOf(id, applicationId), userChanged, events);
+    Compare(id, view, ViewOf(id, applicationId), userChanged);
   }
 }
 
-void SocialStore::OnRelationshipUpsert(const json::Value& d, bool game, std::vector<Pending>& events) {
+void SocialStore::OnRelationshipUpsert(const json::Value& d, bool game) {
   const char* what = game ? "GAME_RELATIONSHIP_ADD" : "RELATIONSHIP_ADD/UPDATE";
   std::optional<UserRecord> user;
   if (const json::Value* u = json::Member(d, "user")) user = ParseUser(*u);
@@ -226,10 +219,10 @@ void SocialStore::OnRelationshipUpsert(const json::Value& d, bool game, std::vec
   if (record.platform == RelationshipType::None && record.game == RelationshipType::None)
     relationships_.erase(*id);
   bool userChanged = user && StoreUser(std::move(*user));
-  Compare(*id, before, ViewOf(*id, applicationId), userChanged, events);
+  Compare(*id, before, ViewOf(*id, applicationId), userChanged);
 }
 
-void SocialStore::OnRelationshipRemove(const json::Value& d, bool game, std::vector<Pending>& events) {
+void SocialStore::OnRelationshipRemove(const json::Value& d, bool game) {
   std::optional<uint64_t> id = json::GetSnowflake(d, "id");
   if (!id || *id == 0) {
     runtime_.Log().Warning(std::string(game ? "GAME_RELATIONSHIP_REMOVE" : "RELATIONSHIP_REMOVE") +
@@ -256,10 +249,10 @@ void SocialStore::OnRelationshipRemove(const json::Value& d, bool game, std::vec
   }
   if (it->second.platform == RelationshipType::None && it->second.game == RelationshipType::None)
     relationships_.erase(it);
-  Compare(*id, before, ViewOf(*id, applicationId), false, events);
+  Compare(*id, before, ViewOf(*id, applicationId), false);
 }
 
-void SocialStore::OnPresenceUpdate(const json::Value& d, std::vector<Pending>& events) {
+void SocialStore::OnPresenceUpdate(const json::Value& d) {
   const json::Value* user = json::Member(d, "user");
   std::optional<uint64_t> id = user ? json::GetSnowflake(*user, "id") : std::nullopt;
   if (!id || *id == 0) {
@@ -273,10 +266,10 @@ void SocialStore::OnPresenceUpdate(const json::Value& d, std::vector<Pending>& e
     runtime_.Log().Warning("PRESENCE_UPDATE: ignored, malformed presence");
     return;
   }
-  Compare(*id, before, ViewOf(*id, applicationId), true, events);
+  Compare(*id, before, ViewOf(*id, applicationId), true);
 }
 
-void SocialStore::OnUserUpdate(const json::Value& d, std::vector<Pending>& events) {
+void SocialStore::OnUserUpdate(const json::Value& d) {
   std::optional<UserRecord> user = ParseUser(d);
   if (!user) {
     runtime_.Log().Warning("USER_UPDATE: ignored, malformed user");
@@ -287,7 +280,7 @@ void SocialStore::OnUserUpdate(const json::Value& d, std::vector<Pending>& event
   uint64_t id = user->id;
   View before = ViewOf(id, applicationId);
   bool userChanged = StoreUser(std::move(*user));
-  Compare(id, before, ViewOf(id, applicationId), userChanged, events);
+  Compare(id, before, ViewOf(id, applicationId), userChanged);
 }
 
 bool SocialStore::ApplyPresence(const json::Value& presence) {
@@ -323,26 +316,6 @@ bool SocialStore::ApplyPresence(const json::Value& presence) {
   return true;
 }
 
-void SocialStore::Post(const std::vector<Pending>& events) {
-  core::CallbackQueue& queue = runtime_.Queue();
-  for (const Pending& pending : events) {
-    switch (pending.event) {
-      case Event::Created:
-        callbacks.created.Post(queue, pending.userId, pending.platform);
-        break;
-      case Event::Deleted:
-        callbacks.deleted.Post(queue, pending.userId, pending.platform);
-        break;
-      case Event::GroupsUpdated:
-        callbacks.groupsUpdated.Post(queue, pending.userId);
-        break;
-      case Event::UserUpdated:
-        callbacks.userUpdated.Post(queue, pending.userId);
-        break;
-    }
-  }
-}
-
 // --- Views (mutex_ held) ---------------------------------------------------------------------------------
 
 SocialStore::View SocialStore::ViewOf(uint64_t userId, uint64_t applicationId) const {
@@ -356,23 +329,25 @@ SocialStore::View SocialStore::ViewOf(uint64_t userId, uint64_t applicationId) c
   return view;
 }
 
-void SocialStore::Compare(uint64_t userId, const View& before, const View& after, bool userChanged,
-                          std::vector<Pending>& events) const {
-  // Only what a callback is set for is queued: nothing would be called for the rest.
-  auto add = [&](Event event, bool platform) {
-    if (HasCallback(event)) events.push_back({event, userId, platform});
-  };
+void SocialStore::Compare(uint64_t userId, const View& before, const View& after, bool userChanged) const {
+  core::CallbackQueue& queue = runtime_.Queue();
   const RelationshipRecord& was = before.relationship;
   const RelationshipRecord& now = after.relationship;
-  if (was.platform != now.platform)
-    add(now.platform != RelationshipType::None ? Event::Created : Event::Deleted, true);
-  if (was.game != now.game) add(now.game != RelationshipType::None ? Event::Created : Event::Deleted, false);
+  auto relationship = [&](RelationshipType type, bool platform) {
+    if (type != RelationshipType::None) {
+      callbacks.created.PostIfSet(queue, userId, platform);
+    } else {
+      callbacks.deleted.PostIfSet(queue, userId, platform);
+    }
+  };
+  if (was.platform != now.platform) relationship(now.platform, true);
+  if (was.game != now.game) relationship(now.game, false);
   // Moved between groups, or (new display name) maybe within one.
-  if (before.group != after.group || (after.group && before.displayName != after.displayName)) {
-    add(Event::GroupsUpdated, false);
-  }
+  if (before.group != after.group || (after.group && before.displayName != after.displayName))
+    callbacks.groupsUpdated.PostIfSet(queue, userId);
   bool relationshipChanged = was.platform != now.platform || was.game != now.game || was.spam != now.spam;
-  if (after.known && (!before.known || userChanged || relationshipChanged)) add(Event::UserUpdated, false);
+  if (after.known && (!before.known || userChanged || relationshipChanged))
+    callbacks.userUpdated.PostIfSet(queue, userId);
 }
 
 bool SocialStore::StoreUser(UserRecord user) {
@@ -444,20 +419,6 @@ RelationshipHandle SocialStore::RelationshipHandleOf(uint64_t userId, const Rela
   std::optional<UserHandle> user;
   if (auto it = users_.find(userId); it != users_.end()) user = HandleOf(it->second, applicationId);
   return RelationshipHandle(userId, record.platform, record.game, record.spam, std::move(user));
-}
-
-bool SocialStore::HasCallback(Event event) const {
-  switch (event) {
-    case Event::Created:
-      return callbacks.created.IsSet();
-    case Event::Deleted:
-      return callbacks.deleted.IsSet();
-    case Event::GroupsUpdated:
-      return callbacks.groupsUpdated.IsSet();
-    case Event::UserUpdated:
-      return callbacks.userUpdated.IsSet();
-  }
-  return false;
 }
 
 namespace {

@@ -75,33 +75,25 @@ class SocialStore final : public UserDirectory {
     std::string displayName;
     bool known = false;  // a user record exists
   };
-  enum class Event { Created, Deleted, GroupsUpdated, UserUpdated };
-  struct Pending {
-    Event event;
-    uint64_t userId;
-    bool platform;
-  };
 
-  void OnReady(const json::Value& d, std::vector<Pending>& events);
-  void OnRelationshipUpsert(const json::Value& d, bool game, std::vector<Pending>& events);
-  void OnRelationshipRemove(const json::Value& d, bool game, std::vector<Pending>& events);
-  void OnPresenceUpdate(const json::Value& d, std::vector<Pending>& events);
-  void OnUserUpdate(const json::Value& d, std::vector<Pending>& events);
+  void OnReady(const json::Value& d);
+  void OnRelationshipUpsert(const json::Value& d, bool game);
+  void OnRelationshipRemove(const json::Value& d, bool game);
+  void OnPresenceUpdate(const json::Value& d);
+  void OnUserUpdate(const json::Value& d);
   bool ApplyPresence(const json::Value& presence);  // false when malformed
-  void Post(const std::vector<Pending>& events);
 
   // mutex_ held by the callers of these:
   View ViewOf(uint64_t userId, uint64_t applicationId) const;
-  /// Queues (into `events`) what changed; `userChanged`: the user's record or presence changed.
-  void Compare(uint64_t userId, const View& before, const View& after, bool userChanged,
-               std::vector<Pending>& events) const;
+  /// Queues the callbacks of what changed (those registered); `userChanged`: the user's record or presence
+  /// changed.
+  void Compare(uint64_t userId, const View& before, const View& after, bool userChanged) const;
   /// Stores `user`; true when that changed the record.
   bool StoreUser(UserRecord user);
   std::optional<RelationshipGroupType> GroupOf(uint64_t userId, uint64_t applicationId) const;
   UserHandle HandleOf(const UserRecord& user, uint64_t applicationId) const;
   RelationshipHandle RelationshipHandleOf(uint64_t userId, const RelationshipRecord& record,
                                           uint64_t applicationId) const;
-  bool HasCallback(Event event) const;
 
   core::Runtime& runtime_;
   const gateway::GatewayConnection& gateway_;

@@ -1,5 +1,6 @@
 // Every rule of Client::UpdateRichPresence (presence/activity_validation.hpp), each crossed by one.
 #include "presence/activity_validation.hpp"
+#include "core/validation_result.hpp"
 
 #include <doctest/doctest.h>
 
@@ -318,13 +319,13 @@ TEST_CASE("activity validation: every error is reported, as one ValidationError"
   a.SetDetailsUrl("ftp://x");
   auto errors = ValidateActivity(a);
   REQUIRE(errors.size() == 3);
-  ClientResult result = presence::ValidationResult(errors);
+  ClientResult result = core::ValidationResult(errors);
   CHECK(result.Type() == ErrorType::ValidationError);
   REQUIRE(result.FieldErrors().size() == 3);
   CHECK(result.Error().find("activity.type") != std::string::npos);
   CHECK(result.Error().find("activity.state") != std::string::npos);
   CHECK(result.Error().find("activity.details_url") != std::string::npos);
-  CHECK(presence::ValidationResult({}).Successful());
+  CHECK(core::ValidationResult({}).Successful());
 }
 
 TEST_CASE("activity joinability: party id, room left and join secret") {

@@ -3,6 +3,7 @@
 // and malformed input. Also the lobby rules (lobby_validation) and wire parsing (lobby_json).
 #include "lobby/lobby_store.hpp"
 #include "client/client_core.hpp"
+#include "core/validation_result.hpp"
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_validation.hpp"
 #include "social/social_store.hpp"
@@ -412,11 +413,11 @@ TEST_CASE("lobby rules: secret, metadata, additional name, idle timeout, moderat
   five["f"] = "";
   CHECK(errors([&](auto& e) { lobby::CheckModerationMetadata(five, "m", e); }).size() == 1);
 
-  auto result = lobby::ValidationResult(std::move(secret));
+  auto result = core::ValidationResult(std::move(secret));
   CHECK(result.Type() == ErrorType::ValidationError);
   REQUIRE(result.FieldErrors().size() == 1);
   CHECK(result.FieldErrors()[0].path == "secret");
-  CHECK(lobby::ValidationResult({}).Successful());
+  CHECK(core::ValidationResult({}).Successful());
 }
 
 TEST_CASE("lobby JSON: HTTP answers without user and connected, additional names") {
