@@ -35,15 +35,6 @@ net::HttpRequest PartnerPost(core::Runtime& runtime, std::string_view path, uint
   return request;
 }
 
-std::string_view Trimmed(std::string_view text) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!text.empty() && space(text.front()))
-    text.remove_prefix(1);
-  while (!text.empty() && space(text.back()))
-    text.remove_suffix(1);
-  return text;
-}
-
 }  // namespace
 
 void GetProvisionalToken(core::Runtime& runtime, net::HttpClient& http, uint64_t applicationId,
@@ -79,7 +70,7 @@ void UpdateProvisionalAccountDisplayName(core::Runtime& runtime, net::HttpClient
   auto invalid = [&](const char* message) {
     completion(ClientResult::Failure(ErrorType::ValidationError, message));
   };
-  std::string_view trimmed = Trimmed(name);
+  std::string_view trimmed = core::TrimAsciiSpace(name);
   auto length = core::CountCodePoints(trimmed);
   if (!length) return invalid("name: not valid UTF-8");
   if (*length < 1 || *length > 32) return invalid("name: 1 to 32 characters");

@@ -1,6 +1,7 @@
 // Client's relationships, users and guilds: the state comes from the SocialStore (kept by the Gateway), the
 // changes go over HTTP (docs/social-protocol.md) and come back as Gateway dispatches.
 #include "client/client_core.hpp"
+#include "core/utf8.hpp"
 #include "json/json.hpp"
 #include "net/http_result.hpp"
 #include "social/social_json.hpp"
@@ -58,15 +59,6 @@ std::string UsernameBody(std::string_view username) {
   return json::Serialize(body);
 }
 
-std::string_view Trimmed(std::string_view text) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!text.empty() && space(text.front()))
-    text.remove_prefix(1);
-  while (!text.empty() && space(text.back()))
-    text.remove_suffix(1);
-  return text;
-}
-
 // A user id the player may act on; the error otherwise.
 std::optional<ClientResult> CheckUserId(client::ClientCore& core, uint64_t userId) {
   if (userId == 0) return ClientResult::Failure(ErrorType::ValidationError, "userId: must not be 0");
@@ -78,7 +70,7 @@ std::optional<ClientResult> CheckUserId(client::ClientCore& core, uint64_t userI
 }
 
 void ByUsername(client::ClientCore& core, std::string_view route, const std::string& username, Done done) {
-  std::string_view name = Trimmed(username);
+  std::string_view name = core::TrimAsciiSpace(username);
   if (name.empty()) {
     return done(ClientResult::Failure(ErrorType::ValidationError, "username: must not be empty"));
   }

@@ -41,4 +41,13 @@ std::optional<std::size_t> CountCodePoints(std::string_view text) noexcept {
   return count;
 }
 
+std::string_view TrimAsciiSpace(std::string_view text) noexcept {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!text.empty() && space(text.front()))
+    text.remove_prefix(1);
+  while (!text.empty() && space(text.back()))
+    text.remove_suffix(1);
+  return text;
+}
+
 }  // namespace platformpp::core

@@ -60,7 +60,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
        GatewayOptions options)
       : logger_(std::move(logger)),
         options_(std::move(options)),
-        session_(io, logger_, SessionOptionsOf(options_)),
+        session_(io, logger_, net::ws::SessionOptions::From("Gateway", options_)),
         strand_(session_.GetStrand()),
         urlCache_(GatewayUrlCache::Of(io)),
         http_(http),
@@ -144,16 +144,6 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   }
 
  private:
-  static net::ws::SessionOptions SessionOptionsOf(const GatewayOptions& options) {
-    net::ws::SessionOptions session;
-    session.name = "Gateway";
-    session.trust = net::TlsTrust{options.caFile, options.useSystemCertificates};
-    session.connect.userAgent = options.userAgent;
-    session.connect.maxMessageBytes = options.maxMessageBytes;
-    session.connect.connectTimeout = options.connectTimeout;
-    return session;
-  }
-
   void Spawn() {
     running_ = true;
     session_.Spawn(

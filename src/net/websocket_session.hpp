@@ -28,6 +28,19 @@ struct SessionOptions {
   std::string name;  ///< how the logs name the protocol: "Gateway", "Voice gateway"
   TlsTrust trust;
   ConnectOptions connect;
+
+  /// From a protocol's own options, which carry the same connection fields (the Gateway's and the voice
+  /// gateway's).
+  template <class ProtocolOptions>
+  static SessionOptions From(std::string name, const ProtocolOptions& options) {
+    SessionOptions session;
+    session.name = std::move(name);
+    session.trust = TlsTrust{options.caFile, options.useSystemCertificates};
+    session.connect.userAgent = options.userAgent;
+    session.connect.maxMessageBytes = options.maxMessageBytes;
+    session.connect.connectTimeout = options.connectTimeout;
+    return session;
+  }
 };
 
 class Session {

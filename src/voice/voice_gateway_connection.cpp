@@ -49,7 +49,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
        VoiceGatewaySink& sink)
       : logger_(std::move(logger)),
         options_(std::move(options)),
-        session_(io, logger_, SessionOptionsOf(options_)),
+        session_(io, logger_, net::ws::SessionOptions::From("Voice gateway", options_)),
         strand_(session_.GetStrand()),
         policy_(options_.reconnect),
         joinTimer_(strand_),
@@ -134,16 +134,6 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     session_.Interrupt();
     joinTimer_.cancel();
     heartbeat_.Stop();
-  }
-
-  static net::ws::SessionOptions SessionOptionsOf(const VoiceGatewayOptions& options) {
-    net::ws::SessionOptions session;
-    session.name = "Voice gateway";
-    session.trust = net::TlsTrust{options.caFile, options.useSystemCertificates};
-    session.connect.userAgent = options.userAgent;
-    session.connect.maxMessageBytes = options.maxMessageBytes;
-    session.connect.connectTimeout = options.connectTimeout;
-    return session;
   }
 
   // The call ends: report once, stop everything.
