@@ -1,0 +1,48 @@
+using System;
+using System.Diagnostics;
+using System.Linq;
+
+namespace Platformpp.Tests
+{
+    /// <summary>
+    /// The binding's tests under Mono:
+    ///   PlatformppTests.exe unit                      no emulator: the binding's own rules
+    /// </summary>
+    static class Program
+    {
+        static int Main(string[] args)
+        {
+            if (args.Length == 0)
+            {
+                Console.Error.WriteLine("usage: PlatformppTests.exe unit");
+                return 2;
+            }
+            var clock = Stopwatch.StartNew();
+            try
+            {
+                switch (args[0])
+                {
+                    case "unit":
+                        UnitTests.Run();
+                        break;
+                    default:
+                        Console.Error.WriteLine("unknown mode " + args[0]);
+                        return 2;
+                }
+            }
+            catch (TestAbort)
+            {
+                // Reported where it happened.
+            }
+            catch (Exception e)
+            {
+                Check.Failures++;
+                Console.WriteLine("  FAILED with an exception: " + e);
+            }
+            Console.WriteLine("{0}: {1} in {2:F1} s{3}", args[0], Check.Failures == 0 ? "passed" : Check.Failures + " failure(s)",
+                              clock.Elapsed.TotalSeconds,
+                              Stress.Enabled ? string.Format(" ({0} forced collections)", Stress.Collections) : "");
+            return Check.Failures == 0 ? 0 : 1;
+        }
+    }
+}
