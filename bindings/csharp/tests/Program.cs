@@ -7,6 +7,8 @@ namespace Platformpp.Tests
     /// <summary>
     /// The binding's tests under Mono:
     ///   PlatformppTests.exe unit                      no emulator: the binding's own rules
+    ///   PlatformppTests.exe scenario k=v ...          two players against an emulator
+    /// The key=value arguments come from csharp_with_emulator, which starts and seeds the emulator.
     /// </summary>
     static class Program
     {
@@ -14,7 +16,7 @@ namespace Platformpp.Tests
         {
             if (args.Length == 0)
             {
-                Console.Error.WriteLine("usage: PlatformppTests.exe unit");
+                Console.Error.WriteLine("usage: PlatformppTests.exe unit | scenario k=v...");
                 return 2;
             }
             var clock = Stopwatch.StartNew();
@@ -24,6 +26,9 @@ namespace Platformpp.Tests
                 {
                     case "unit":
                         UnitTests.Run();
+                        break;
+                    case "scenario":
+                        new ScenarioTest(new Seed(args.Skip(1))).Run();
                         break;
                     default:
                         Console.Error.WriteLine("unknown mode " + args[0]);
