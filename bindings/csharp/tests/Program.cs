@@ -7,7 +7,8 @@ namespace Platformpp.Tests
     /// <summary>
     /// The binding's tests under Mono:
     ///   PlatformppTests.exe unit                      no emulator: the binding's own rules
-    ///   PlatformppTests.exe scenario k=v ...          two players against an emulator
+    ///   PlatformppTests.exe scenario [--gc-stress] k=v ...   two players against an emulator
+    ///   PlatformppTests.exe cycles N k=v ...          N create/connect/dispose cycles, leak checks
     /// The key=value arguments come from csharp_with_emulator, which starts and seeds the emulator.
     /// </summary>
     static class Program
@@ -16,7 +17,7 @@ namespace Platformpp.Tests
         {
             if (args.Length == 0)
             {
-                Console.Error.WriteLine("usage: PlatformppTests.exe unit | scenario k=v...");
+                Console.Error.WriteLine("usage: PlatformppTests.exe unit | scenario [--gc-stress] k=v... | cycles N k=v...");
                 return 2;
             }
             var clock = Stopwatch.StartNew();
@@ -28,7 +29,11 @@ namespace Platformpp.Tests
                         UnitTests.Run();
                         break;
                     case "scenario":
+                        Stress.Enabled = args.Contains("--gc-stress");
                         new ScenarioTest(new Seed(args.Skip(1))).Run();
+                        break;
+                    case "cycles":
+                        CycleTest.Run(int.Parse(args[1]), new Seed(args.Skip(2)));
                         break;
                     default:
                         Console.Error.WriteLine("unknown mode " + args[0]);
