@@ -7,6 +7,7 @@
 #include <platformpp/client.hpp>
 #include <platformpp/version.hpp>
 
+#include <atomic>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -18,6 +19,9 @@
 using namespace platformpp::c_api;
 
 namespace {
+
+// Clients created and not yet destroyed, for platformpp_debug_live_client_count.
+std::atomic<size_t> liveClients{0};
 
 platformpp::Client::AuthorizationCallback AuthorizationDone(OperationPtr<platformpp_authorization_fn> op) {
   return [op = std::move(op)](platformpp::ClientResult result, const std::string& code,
@@ -72,6 +76,10 @@ void platformpp_free(void* ptr) {
   std::free(ptr);
 }
 
+size_t platformpp_debug_live_client_count(void) {
+  return liveClients.load(std::memory_order_acquire);
+}
+
 void platformpp_client_options_init(platformpp_client_options* options) {
   if (!options) return;
   std::memset(options, 0, sizeof *options);
@@ -100,14 +108,18 @@ platformpp_client* platformpp_client_create(const platformpp_client_options* opt
       cpp.ipcDirectory = ToString(options->ipc_directory);
       cpp.ipcEnabled = options->ipc_enabled != 0;
     }
-    return new platformpp_client(std::move(cpp));
+    auto* client = new platformpp_client(std::move(cpp));
+    liveClients.fetch_add(1, std::memory_order_acq_rel);
+    return client;
   } catch (...) {
     return nullptr;
   }
 }
 
 void platformpp_client_destroy(platformpp_client* client) {
+  if (!client) return;
   delete client;
+  liveClients.fetch_sub(1, std::memory_order_acq_rel);  // after: the count reaches 0 once everything is gone
 }
 
 int32_t platformpp_client_wait_for_callbacks(platformpp_client* client, int32_t timeout_ms) {

@@ -149,6 +149,9 @@ PLATFORMPP_C_API void platformpp_version(int32_t* major, int32_t* minor, int32_t
 PLATFORMPP_C_API const char* platformpp_version_string(void);
 /** Frees memory the library handed over (documented per function). NULL is fine. */
 PLATFORMPP_C_API void platformpp_free(void* ptr);
+/** How many clients exist now: made by platformpp_client_create and not yet through platformpp_client_destroy
+ * (counted once destroy has returned). For leak checks in tests and language bindings; thread-safe. */
+PLATFORMPP_C_API size_t platformpp_debug_live_client_count(void);
 
 /* Client */
 PLATFORMPP_C_API void platformpp_client_options_init(platformpp_client_options* options);
