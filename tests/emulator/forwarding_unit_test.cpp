@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -52,7 +53,7 @@ class RecordingSink final : public MediaSink {
 TransportKey make_key(std::uint8_t seed) {
   TransportKey key{};
   for (std::size_t i = 0; i < key.size(); ++i)
-    key[i] = static_cast<std::uint8_t>(seed * 31 + i * 7 + 1);
+    key[i] = static_cast<std::uint8_t>(static_cast<std::size_t>(seed) * 31 + i * 7 + 1);
   return key;
 }
 

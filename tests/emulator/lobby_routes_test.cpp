@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -301,6 +302,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: a secret maps to its lobby for 30 days, the
 TEST_CASE_FIXTURE(Fixture, "lobbies: 1000 members, then the 1001st is refused (join, PUT member, bulk)") {
   const auto lobby_id = join_id(alice, "big");
   std::vector<std::string> users;
+  users.reserve(1000);
   for (int i = 0; i < 1000; ++i)
     users.push_back(create_user("user" + std::to_string(i)));
   // 999 more by bulk (40 requests of up to 25).
@@ -451,6 +453,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: PUT member adds then updates; additional_na
 TEST_CASE_FIXTURE(Fixture, "lobbies: bulk takes 1..25 entries: 0 and 26 fail, 25 pass") {
   const auto lobby_id = backend_lobby({});
   std::vector<std::string> users;
+  users.reserve(26);
   for (int i = 0; i < 26; ++i)
     users.push_back(create_user("bulk" + std::to_string(i)));
   auto body_of = [&](std::size_t n) {
@@ -557,9 +560,9 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: guild invites: single use, one hour, joins 
   // One hour: valid at 59:59.999, gone at 60:00.000 (fake clock).
   const auto early = str(parse(as(carol, "POST", self, "{}").body)["code"]);
   const auto late = str(parse(as(carol, "POST", self, "{}").body)["code"]);
-  set_clock(kStart + 60 * 60 * 1000 - 1);
+  set_clock(kStart + int64_t{60} * 60 * 1000 - 1);
   CHECK(as(carol, "POST", "/invites/" + early, "{}").status == 200);
-  set_clock(kStart + 60 * 60 * 1000);
+  set_clock(kStart + int64_t{60} * 60 * 1000);
   const auto expired = as(carol, "POST", "/invites/" + late, "{}");
   CHECK(expired.status == 404);
   CHECK(code_of(expired) == 10006);
@@ -598,10 +601,10 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: provisional accounts cannot accept guild in
 
 TEST_CASE_FIXTURE(Fixture, "lobbies: an idle lobby goes at exactly its timeout, not 1 ms before") {
   const auto lobby_id = join_id(alice, "idle", R"(,"idle_timeout_seconds":60)");  // nobody connected
-  set_clock(kStart + 60 * 1000 - 1);
+  set_clock(kStart + std::ptrdiff_t{60} * 1000 - 1);
   service.gateway_tick();
   CHECK(lobby_exists(lobby_id));
-  set_clock(kStart + 60 * 1000);  // the admin clock change sweeps
+  set_clock(kStart + std::ptrdiff_t{60} * 1000);  // the admin clock change sweeps
   CHECK_FALSE(lobby_exists(lobby_id));
   // The secret is free again.
   CHECK(join_id(alice, "idle") != lobby_id);
@@ -712,7 +715,7 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(join(bob, "r0").status == 200);
   service.set_social_rate_limits_enabled(true);
   CHECK(join(bob, "r0").status == 429);
-  set_clock(kStart + 2 * 60 * 60 * 1000);
+  set_clock(kStart + int64_t{2} * 60 * 60 * 1000);
   CHECK(join(bob, "r0").status == 200);
 }
 

@@ -2,6 +2,7 @@
 // (docs/social-protocol.md, "Lobbies and messages"). A fake GatewayPeer records what each session is sent.
 #include <doctest/doctest.h>
 
+#include <cstddef>
 #include <map>
 #include <memory>
 #include <string>
@@ -18,7 +19,7 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-constexpr std::int64_t kMinuteMs = 60 * 1000;
+constexpr std::int64_t kMinuteMs = std::int64_t{60} * 1000;
 constexpr std::int64_t kHourMs = 60 * kMinuteMs;
 
 struct FakePeer final : GatewayPeer {
@@ -83,14 +84,15 @@ struct Fixture {
     tb = token(b, app_id);
   }
 
-  HttpResponse admin(std::string method, std::string path, std::string body = {}) {
+  HttpResponse admin(std::string method, const std::string& path, std::string body = {}) {
     const auto outcome =
         service.handle(make_request(std::move(method), "/_emulator" + path, std::move(body)));
     REQUIRE(outcome.delivery == Outcome::Delivery::respond);
     return outcome.response;
   }
 
-  Outcome call(std::string method, std::string path, const std::string& authorization, std::string body) {
+  Outcome call(std::string method, const std::string& path, const std::string& authorization,
+               std::string body) {
     return service.handle(make_request(std::move(method), "/api/v10" + path, std::move(body),
                                        {{"Authorization", authorization}}));
   }

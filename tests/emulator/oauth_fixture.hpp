@@ -70,7 +70,7 @@ struct OAuthFixture {
     return str(parse(response.body)["id"]);
   }
 
-  Params authorize_params(std::string verifier = kVerifier) const {
+  Params authorize_params(const std::string& verifier = kVerifier) const {
     return {{"response_type", "code"},
             {"client_id", app_id},
             {"scope", "openid sdk.social_layer"},

@@ -79,14 +79,15 @@ struct Fixture {
     other_app_id = str(parse(admin("POST", "/apps", R"({"name":"Other Game"})").body)["id"]);
   }
 
-  HttpResponse admin(std::string method, std::string path, std::string body = {}) {
+  HttpResponse admin(std::string method, const std::string& path, std::string body = {}) {
     const auto outcome =
         service.handle(make_request(std::move(method), "/_emulator" + path, std::move(body)));
     REQUIRE(outcome.delivery == Outcome::Delivery::respond);
     return outcome.response;
   }
 
-  HttpResponse api(std::string method, std::string path, const std::string& token, std::string body = {}) {
+  HttpResponse api(std::string method, const std::string& path, const std::string& token,
+                   std::string body = {}) {
     const auto outcome = service.handle(make_request(std::move(method), "/api/v10" + path, std::move(body),
                                                      {{"Authorization", "Bearer " + token}}));
     REQUIRE(outcome.delivery == Outcome::Delivery::respond);

@@ -191,7 +191,7 @@ struct Member {
 };
 
 // Pumps every member until nothing more arrives.
-void settle(std::vector<Member*> members) {
+void settle(const std::vector<Member*>& members) {
   for (int round = 0; round < 100; ++round) {
     bool any = false;
     for (auto* m : members)

@@ -11,6 +11,7 @@ function(run)
 endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(required include/platformpp/client.hpp include/platformpp/version.hpp include/platformpp/platformpp_c.h
+        include/platformpp/platformpp_c_voice.h lib/libplatformpp_c.so lib/pkgconfig/platformpp_c.pc
         lib/libplatformpp.a lib/cmake/platformpp/platformppConfig.cmake lib/pkgconfig/platformpp.pc bin/platformpp-emulator)
   if(NOT EXISTS ${prefix}/${required})
     message(FATAL_ERROR "not installed: ${required}")

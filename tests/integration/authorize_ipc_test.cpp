@@ -29,7 +29,7 @@ struct Game {
       openedUrl = url;
       return true;
     });
-    client.AddLogCallback([this](std::string m, LoggingSeverity) { logs += m + "\n"; },
+    client.AddLogCallback([this](const std::string& m, LoggingSeverity) { logs += m + "\n"; },
                           LoggingSeverity::Verbose);
   }
 };
@@ -49,7 +49,7 @@ TokenOutcome Exchange(Client& client, const Outcome& authorized, const Authoriza
   TokenOutcome out;
   client.GetToken(Shared().app.id, authorized.code, pkce.Verifier(), authorized.redirectUri,
                   [&out](ClientResult r, std::string access, std::string refresh, AuthorizationTokenType,
-                         int32_t, std::string) {
+                         int32_t, const std::string&) {
                     out = {true, std::move(r), std::move(access), std::move(refresh)};
                   });
   itest::RunUntil(client, [&] { return out.done; });
@@ -238,7 +238,7 @@ TEST_CASE("AbortAuthorize while the desktop client shows its consent: Aborted on
   int calls = 0;
   ErrorType type = ErrorType::None;
   client.Authorize(Args(Client::CreateAuthorizationCodeVerifier()),
-                   [&](ClientResult r, std::string, std::string) {
+                   [&](const ClientResult& r, const std::string&, const std::string&) {
                      ++calls;
                      type = r.Type();
                    });
@@ -262,7 +262,7 @@ TEST_CASE("destroying the Client while the desktop client shows its consent: Cli
   int calls = 0;
   ErrorType type = ErrorType::None;
   fake.game->client.Authorize(Args(Client::CreateAuthorizationCodeVerifier()),
-                              [&](ClientResult r, std::string, std::string) {
+                              [&](const ClientResult& r, const std::string&, const std::string&) {
                                 ++calls;
                                 type = r.Type();
                               });

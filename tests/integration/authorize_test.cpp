@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <utility>
+
 namespace authorize_test {
 
 using namespace platformpp;
@@ -63,13 +65,13 @@ TEST_CASE("the full PKCE round trip through the browser flow") {
 
   bool exchanged = false;
   std::string access;
-  game.client.GetToken(
-      0, outcome.code, pkce.Verifier(), outcome.redirectUri,
-      [&](ClientResult r, std::string a, std::string, AuthorizationTokenType, int32_t, std::string) {
-        CHECK_MESSAGE(r.Successful(), r.ToString());
-        access = a;
-        exchanged = true;
-      });
+  game.client.GetToken(0, outcome.code, pkce.Verifier(), outcome.redirectUri,
+                       [&](ClientResult r, std::string a, const std::string&, AuthorizationTokenType, int32_t,
+                           const std::string&) {
+                         CHECK_MESSAGE(r.Successful(), r.ToString());
+                         access = std::move(a);
+                         exchanged = true;
+                       });
   itest::RunUntil(game.client, [&] { return exchanged; });
   CHECK(itest::Fetch(game.client, access).id == emu.user.id);
 }
@@ -159,7 +161,9 @@ TEST_CASE("Authorize validation, and destroy with Authorize pending") {
   std::vector<ErrorType> types;
   {
     Game game;
-    auto record = [&](ClientResult r, std::string, std::string) { types.push_back(r.Type()); };
+    auto record = [&](const ClientResult& r, const std::string&, const std::string&) {
+      types.push_back(r.Type());
+    };
     game.client.Authorize(AuthorizationArgs::nullobj, record);
     game.client.Authorize(AuthorizationArgs{}, record);  // no scopes
     game.client.RunCallbacks();

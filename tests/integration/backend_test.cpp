@@ -54,7 +54,7 @@ struct Backend {
     options.botToken = app.botToken;
     client = std::make_unique<BackendClient>(std::move(options));
     client->AddLogCallback(
-        [this](std::string message, platformpp::LoggingSeverity) { logs.push_back(message); },
+        [this](const std::string& message, platformpp::LoggingSeverity) { logs.push_back(message); },
         platformpp::LoggingSeverity::Verbose);
   }
 
@@ -74,12 +74,14 @@ struct Backend {
   }
 
   std::pair<ClientResult, Lobby> Create(LobbyArgs args) {
-    auto [result, lobby] = Call<Lobby>([&](auto cb) { client->CreateLobby(std::move(args), cb); });
+    // Named, not structured bindings: the lambdas below capture them (clang-tidy's clang 14 cannot).
+    auto resultLobby = Call<Lobby>([&](auto cb) { client->CreateLobby(args, cb); });
+    auto& result = std::get<0>(resultLobby);
+    auto& lobby = std::get<1>(resultLobby);
     return {result, std::get<0>(lobby)};
   }
   std::pair<ClientResult, LobbyMember> Add(uint64_t lobbyId, LobbyMemberArgs member) {
-    auto [result, out] =
-        Call<LobbyMember>([&](auto cb) { client->AddLobbyMember(lobbyId, std::move(member), cb); });
+    auto [result, out] = Call<LobbyMember>([&](auto cb) { client->AddLobbyMember(lobbyId, member, cb); });
     return {result, std::get<0>(out)};
   }
   std::pair<ClientResult, std::vector<LobbyMember>> Bulk(uint64_t lobbyId,
@@ -102,7 +104,7 @@ std::unique_ptr<Client> ConnectedPlayer(const App& app, uint64_t userId) {
   client->SetApplicationId(app.id);
   bool updated = false;
   client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, token,
-                      [&](ClientResult result) { updated = result.Successful(); });
+                      [&](const ClientResult& result) { updated = result.Successful(); });
   REQUIRE(itest::RunUntil(*client, [&] { return updated; }));
   client->Connect();
   REQUIRE(itest::RunUntil(
@@ -133,7 +135,9 @@ TEST_CASE("backend: create, get, update and delete a lobby; a player sees each c
   member.metadata = Metadata{{"team", "blue"}};
   member.additionalName = "Sir Lancelot";
   args.members.push_back(member);
-  auto [created, lobby] = backend.Create(args);
+  auto createdLobby = backend.Create(args);
+  auto& created = std::get<0>(createdLobby);
+  auto& lobby = std::get<1>(createdLobby);
   REQUIRE(created.Successful());
   CHECK(lobby.id != 0);
   CHECK(lobby.applicationId == backend.app.id);
@@ -205,7 +209,9 @@ TEST_CASE("backend: create, get, update and delete a lobby; a player sees each c
 TEST_CASE("backend: members with additional names of 1 to 80 characters, added, updated and removed") {
   Backend backend;
   uint64_t userId = NewUser("backend_member");
-  auto [created, lobby] = backend.Create({});
+  auto createdLobby = backend.Create({});
+  auto& created = std::get<0>(createdLobby);
+  auto& lobby = std::get<1>(createdLobby);
   REQUIRE(created.Successful());
 
   LobbyMemberArgs member = MemberArgs(userId);
@@ -242,7 +248,9 @@ TEST_CASE("backend: members with additional names of 1 to 80 characters, added, 
 
 TEST_CASE("backend: bulk member operations, 25 pass and 26 are refused") {
   Backend backend;
-  auto [created, lobby] = backend.Create({});
+  auto createdLobby = backend.Create({});
+  auto& created = std::get<0>(createdLobby);
+  auto& lobby = std::get<1>(createdLobby);
   REQUIRE(created.Successful());
   std::vector<LobbyMemberArgs> members;
   for (int i = 0; i < 26; ++i) {
@@ -292,7 +300,9 @@ TEST_CASE("backend: linking a channel and inviting a member to its guild") {
   uint64_t userId = NewUser("backend_link");
   LobbyArgs args;
   args.members.push_back(MemberArgs(userId));
-  auto [created, lobby] = backend.Create(args);
+  auto createdLobby = backend.Create(args);
+  auto& created = std::get<0>(createdLobby);
+  auto& lobby = std::get<1>(createdLobby);
   REQUIRE(created.Successful());
   auto noChannel = backend
                        .Call<std::string>([&](auto cb) {
@@ -377,7 +387,7 @@ TEST_CASE("backend: destroying it with calls in flight ends each with ClientDest
   slow.delayMs = 3000;
   e.admin->AddFault(slow);
   std::vector<ErrorType> ends;
-  backend.client->CreateLobby({}, [&](ClientResult r, Lobby) { ends.push_back(r.Type()); });
+  backend.client->CreateLobby({}, [&](const ClientResult& r, const Lobby&) { ends.push_back(r.Type()); });
   std::this_thread::sleep_for(200ms);
   backend.client.reset();
   CHECK(ends == std::vector<ErrorType>{ErrorType::ClientDestroyed});
@@ -406,13 +416,15 @@ TEST_CASE(
 
   LobbyArgs args;
   args.members = {MemberArgs(aId), MemberArgs(bId)};
-  auto [created, lobby] = backend.Create(args);
+  auto createdLobby = backend.Create(args);
+  auto& created = std::get<0>(createdLobby);
+  auto& lobby = std::get<1>(createdLobby);
   REQUIRE(created.Successful());
   REQUIRE(pump([&] { return b->GetLobbyHandle(lobby.id).has_value(); }));
 
   // A lobby message: the server's pairs reach the other member with MessageUpdated.
   std::optional<uint64_t> lobbyMessage;
-  a->SendLobbyMessage(lobby.id, "first blood", [&](ClientResult r, uint64_t id) {
+  a->SendLobbyMessage(lobby.id, "first blood", [&](const ClientResult& r, uint64_t id) {
     CHECK(r.Successful());
     lobbyMessage = id;
   });
@@ -429,7 +441,7 @@ TEST_CASE(
 
   // A DM: flagged by the server, then edited by its author, which clears the pairs.
   std::optional<uint64_t> dm;
-  a->SendUserMessage(bId, "psst", [&](ClientResult r, uint64_t id) {
+  a->SendUserMessage(bId, "psst", [&](const ClientResult& r, uint64_t id) {
     CHECK(r.Successful());
     dm = id;
   });
@@ -443,7 +455,7 @@ TEST_CASE(
   REQUIRE(pump([&] { return std::count(updated.begin(), updated.end(), *dm) == 1; }));
   CHECK(b->GetMessageHandle(*dm)->ModerationMetadata() == Metadata{{"flag", "review"}});
   bool edited = false;
-  a->EditUserMessage(bId, *dm, "psst!", [&](ClientResult r) { edited = r.Successful(); });
+  a->EditUserMessage(bId, *dm, "psst!", [&](const ClientResult& r) { edited = r.Successful(); });
   REQUIRE(pump([&] { return edited && std::count(updated.begin(), updated.end(), *dm) == 2; }));
   CHECK(b->GetMessageHandle(*dm)->ModerationMetadata().empty());
   CHECK(b->GetMessageHandle(*dm)->Content() == "psst!");

@@ -25,7 +25,7 @@ TEST_CASE("destroying a Client with 100 requests in flight completes all 100 wit
     Client client(emu.Options());
     for (int i = 0; i < 100; ++i) {
       client.FetchCurrentUser(AuthorizationTokenType::Bearer, emu.token.accessToken,
-                              [&](ClientResult result, uint64_t, std::string) {
+                              [&](const ClientResult& result, uint64_t, const std::string&) {
                                 CHECK(std::this_thread::get_id() == destroyingThread);
                                 (result.Type() == ErrorType::ClientDestroyed ? destroyed : other)++;
                               });
@@ -50,15 +50,16 @@ TEST_CASE("destroy from inside a callback while other requests are in flight") {
   emu.admin->AddFault({.route = "GET /users/@me", .delayMs = 2000, .count = 5});
   for (int i = 0; i < 5; ++i) {
     client->FetchCurrentUser(AuthorizationTokenType::Bearer, emu.token.accessToken,
-                             [&](ClientResult r, uint64_t, std::string) {
+                             [&](const ClientResult& r, uint64_t, const std::string&) {
                                if (r.Type() == ErrorType::ClientDestroyed) ++destroyed;
                              });
   }
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  client->FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult, uint64_t, std::string) {
-    ++fast;
-    client.reset();
-  });
+  client->FetchCurrentUser(AuthorizationTokenType::Bearer, "",
+                           [&](const ClientResult&, uint64_t, const std::string&) {
+                             ++fast;
+                             client.reset();
+                           });
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
   while (client && std::chrono::steady_clock::now() < deadline) {
     client->RunCallbacks();

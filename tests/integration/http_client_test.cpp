@@ -191,8 +191,9 @@ TEST_CASE("a threadless IoContext is pumped by RunCallbacks and WaitForCallbacks
   auto outcome = Fetch(*client, emu.token.accessToken);  // RunCallbacks pumps
   CHECK_MESSAGE(outcome.result.Successful(), outcome.result.ToString());
   bool done = false;
-  client->FetchCurrentUser(AuthorizationTokenType::Bearer, emu.token.accessToken,
-                           [&](ClientResult r, uint64_t, std::string) { done = r.Successful(); });
+  client->FetchCurrentUser(
+      AuthorizationTokenType::Bearer, emu.token.accessToken,
+      [&](const ClientResult& r, uint64_t, const std::string&) { done = r.Successful(); });
   CHECK(client->WaitForCallbacks(5000));  // does the network work itself
   client->RunCallbacks();
   CHECK(done);
@@ -200,7 +201,7 @@ TEST_CASE("a threadless IoContext is pumped by RunCallbacks and WaitForCallbacks
   emu.admin->AddFault({.route = "GET /users/@me", .delayMs = 2000});
   ErrorType ended = ErrorType::None;
   client->FetchCurrentUser(AuthorizationTokenType::Bearer, emu.token.accessToken,
-                           [&](ClientResult r, uint64_t, std::string) { ended = r.Type(); });
+                           [&](const ClientResult& r, uint64_t, const std::string&) { ended = r.Type(); });
   client->WaitForCallbacks(100);
   client.reset();
   CHECK(ended == ErrorType::ClientDestroyed);

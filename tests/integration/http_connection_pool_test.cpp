@@ -138,7 +138,8 @@ struct Http {
     request.url = url;
     std::promise<int> status;
     auto future = status.get_future();
-    client->Send(std::move(request), [&](net::HttpResponse response) { status.set_value(response.status); });
+    client->Send(std::move(request),
+                 [&](const net::HttpResponse& response) { status.set_value(response.status); });
     return future.get();
   }
 

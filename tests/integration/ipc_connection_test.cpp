@@ -514,7 +514,8 @@ TEST_CASE("ipc connection: Shutdown with a command pending destroys its handler 
   std::atomic<bool> destroyed{false};
   std::atomic<bool> called{false};
   auto sentinel = std::make_shared<Sentinel>(&destroyed);
-  h.connection->Send("AUTHORIZE", "{}", std::nullopt, 10s, [sentinel, &called](IpcReply) { called = true; });
+  h.connection->Send("AUTHORIZE", "{}", std::nullopt, 10s,
+                     [sentinel, &called](const IpcReply&) { called = true; });
   sentinel.reset();
   peer->ReadCommand();  // it is on the wire, so pending
   CHECK_FALSE(destroyed);
@@ -524,7 +525,7 @@ TEST_CASE("ipc connection: Shutdown with a command pending destroys its handler 
   CHECK_FALSE(h.connection->IsReady());
   CHECK(peer->WaitClosed());
   // After shutdown, calls are harmless and call nothing.
-  h.connection->Send("X", "{}", std::nullopt, 1s, [&called](IpcReply) { called = true; });
+  h.connection->Send("X", "{}", std::nullopt, 1s, [&called](const IpcReply&) { called = true; });
   h.connection->Start();
   h.connection->Shutdown();
   CHECK_FALSE(called);

@@ -31,7 +31,7 @@ TEST_CASE("no secret reaches any log sink at Verbose") {
   std::string captured;
   {
     Client client(emu.Options());
-    client.AddLogCallback([&](std::string m, LoggingSeverity) { captured += m + "\n"; },
+    client.AddLogCallback([&](const std::string& m, LoggingSeverity) { captured += m + "\n"; },
                           LoggingSeverity::Verbose);
     REQUIRE(client.SetLogDir(dir.string(), LoggingSeverity::Verbose));
     auto first = itest::Fetch(client, emu.token.accessToken);

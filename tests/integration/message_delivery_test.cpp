@@ -55,7 +55,7 @@ std::unique_ptr<Member> Connect(DeliveryEnv& env, const std::string& name) {
   client.SetMessageCreatedCallback([m](uint64_t id) { m->created.push_back(id); });
   bool updated = false;
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, member->token,
-                     [&](ClientResult result) { updated = result.Successful(); });
+                     [&](const ClientResult& result) { updated = result.Successful(); });
   client.Connect();
   auto deadline = std::chrono::steady_clock::now() + 20s;
   while ((!updated || client.GetStatus() != Client::Status::Ready) &&
@@ -115,7 +115,7 @@ TEST_CASE("1,000 lobby messages across 20 forced failures arrive exactly once ea
   auto sender = Connect(env, "delivery_sender");
   std::atomic<int> resent{0};
   sender->client->AddLogCallback(
-      [&resent](std::string message, platformpp::LoggingSeverity) {
+      [&resent](const std::string& message, platformpp::LoggingSeverity) {
         if (message.find("with the same nonce") != std::string::npos) ++resent;
       },
       platformpp::LoggingSeverity::Info);
@@ -185,7 +185,7 @@ TEST_CASE("1,000 lobby messages across 20 forced failures arrive exactly once ea
   // The platform's own view: the newest 200, in order, each once.
   std::optional<std::vector<platformpp::MessageHandle>> history;
   receiver->client->GetLobbyMessagesWithLimit(
-      lobby, 200, [&](ClientResult result, std::vector<platformpp::MessageHandle> list) {
+      lobby, 200, [&](const ClientResult& result, std::vector<platformpp::MessageHandle> list) {
         CHECK(result.Successful());
         history = std::move(list);
       });

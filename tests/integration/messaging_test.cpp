@@ -125,7 +125,7 @@ std::unique_ptr<Player> NewPlayer(const std::string& base, const std::string& gl
       [p](uint64_t id, uint64_t channel) { p->deleted.emplace_back(id, channel); });
   bool updated = false;
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, player->token,
-                     [&](ClientResult result) { updated = result.Successful(); });
+                     [&](const ClientResult& result) { updated = result.Successful(); });
   auto deadline = std::chrono::steady_clock::now() + 10s;
   while (!updated && std::chrono::steady_clock::now() < deadline) {
     client.RunCallbacks();
@@ -157,12 +157,11 @@ bool RunAll(std::initializer_list<Player*> players, const std::function<bool()>&
   return true;
 }
 
-std::pair<ClientResult, uint64_t> SendDm(Player& from, uint64_t to, std::string content,
-                                         Metadata metadata = {}) {
+std::pair<ClientResult, uint64_t> SendDm(Player& from, uint64_t to, const std::string& content,
+                                         const Metadata& metadata = {}) {
   std::optional<std::pair<ClientResult, uint64_t>> out;
   from.client->SendUserMessageWithMetadata(
-      to, std::move(content), std::move(metadata),
-      [&](ClientResult result, uint64_t id) { out.emplace(result, id); });
+      to, content, metadata, [&](const ClientResult& result, uint64_t id) { out.emplace(result, id); });
   REQUIRE(RunAll({&from}, [&] { return out.has_value(); }));
   return *out;
 }
@@ -170,7 +169,7 @@ std::pair<ClientResult, uint64_t> SendDm(Player& from, uint64_t to, std::string 
 std::pair<ClientResult, uint64_t> SendLobby(Player& from, uint64_t lobby, const std::string& content) {
   std::optional<std::pair<ClientResult, uint64_t>> out;
   from.client->SendLobbyMessage(lobby, content,
-                                [&](ClientResult result, uint64_t id) { out.emplace(result, id); });
+                                [&](const ClientResult& result, uint64_t id) { out.emplace(result, id); });
   REQUIRE(RunAll({&from}, [&] { return out.has_value(); }));
   return *out;
 }
@@ -185,7 +184,7 @@ ClientResult Await(Player& player, const std::function<void(std::function<void(C
 std::pair<ClientResult, std::vector<MessageHandle>> History(
     Player& player, const std::function<void(Client::GetMessagesCallback)>& start) {
   std::optional<std::pair<ClientResult, std::vector<MessageHandle>>> out;
-  start([&](ClientResult result, std::vector<MessageHandle> messages) {
+  start([&](const ClientResult& result, std::vector<MessageHandle> messages) {
     out.emplace(result, std::move(messages));
   });
   REQUIRE(RunAll({&player}, [&] { return out.has_value(); }));
@@ -217,7 +216,10 @@ TEST_CASE("DMs between friends: delivered once, edited, deleted, history, summar
   auto a = NewPlayer("dm_a", "Alice");
   auto b = NewPlayer("dm_b", "Bob");
   Shared().admin->MakeFriends(a->Id(), b->Id());
-  auto [sent, id] = SendDm(*a, b->Id(), "hello Bob");
+  // Named, not structured bindings: the lambdas below capture them (clang-tidy's clang 14 cannot).
+  auto sentId = SendDm(*a, b->Id(), "hello Bob");
+  auto& sent = std::get<0>(sentId);
+  auto& id = std::get<1>(sentId);
   REQUIRE(sent.Successful());
   REQUIRE(id != 0);
   REQUIRE(
@@ -237,7 +239,9 @@ TEST_CASE("DMs between friends: delivered once, edited, deleted, history, summar
   CHECK(channel->Recipients().size() == 2);
   CHECK(a->client->GetChannelHandle(received->ChannelId())->Name() == "Bob");
 
-  auto [second, secondId] = SendDm(*a, b->Id(), "with pairs", {{"k", "v"}});
+  auto secondSecondId = SendDm(*a, b->Id(), "with pairs", {{"k", "v"}});
+  auto& second = std::get<0>(secondSecondId);
+  auto& secondId = std::get<1>(secondSecondId);
   REQUIRE(second.Successful());
   REQUIRE(RunAll({a.get(), b.get()}, [&] { return Count(b->created, secondId) == 1; }));
   CHECK(b->client->GetMessageHandle(secondId)->Metadata() == Metadata{{"k", "v"}});
@@ -272,7 +276,7 @@ TEST_CASE("DMs between friends: delivered once, edited, deleted, history, summar
   // Summaries: the last DM with each player.
   std::optional<std::vector<platformpp::UserMessageSummary>> summaries;
   a->client->GetUserMessageSummaries(
-      [&](ClientResult result, std::vector<platformpp::UserMessageSummary> list) {
+      [&](const ClientResult& result, std::vector<platformpp::UserMessageSummary> list) {
         CHECK(result.Successful());
         summaries = std::move(list);
       });
@@ -300,7 +304,9 @@ TEST_CASE("DMs to strangers are refused (50007), and ephemeral when both are onl
   CHECK(none == 0);
 
   auto c = NewPlayer("eph_c", "Cid");
-  auto [sent, id] = SendDm(*a, c->Id(), "we play together");
+  auto sentId = SendDm(*a, c->Id(), "we play together");
+  auto& sent = std::get<0>(sentId);
+  auto& id = std::get<1>(sentId);
   REQUIRE(sent.Successful());
   REQUIRE(RunAll({a.get(), c.get()}, [&] { return Count(c->created, id) == 1; }));
   auto message = c->client->GetMessageHandle(id);
@@ -322,7 +328,9 @@ TEST_CASE("message content: 2000 characters are sent, 2001 are refused before se
   std::string longest;
   for (int i = 0; i < 2000; ++i)
     longest += "\xC3\xA9";  // "é": two bytes, one character
-  auto [ok, id] = SendDm(*a, b->Id(), longest);
+  auto okId = SendDm(*a, b->Id(), longest);
+  auto& ok = std::get<0>(okId);
+  auto& id = std::get<1>(okId);
   REQUIRE(ok.Successful());
   REQUIRE(RunAll({b.get()}, [&] { return Count(b->created, id) == 1; }));
   CHECK(b->client->GetMessageHandle(id)->Content() == longest);
@@ -336,7 +344,9 @@ TEST_CASE("moderation metadata set by the backend, then cleared by an edit") {
   auto a = NewPlayer("mod_a", "A");
   auto b = NewPlayer("mod_b", "B");
   Shared().admin->MakeFriends(a->Id(), b->Id());
-  auto [sent, id] = SendDm(*a, b->Id(), "check me");
+  auto sentId = SendDm(*a, b->Id(), "check me");
+  auto& sent = std::get<0>(sentId);
+  auto& id = std::get<1>(sentId);
   REQUIRE(sent.Successful());
   REQUIRE(RunAll({a.get(), b.get()}, [&] { return Count(b->created, id) == 1; }));
   Raw set = Api(Bot(), "PUT",
@@ -355,7 +365,9 @@ TEST_CASE("moderation metadata set by the backend, then cleared by an edit") {
 
   // Lobby messages too.
   uint64_t lobby = JoinLobby(*a, *b);
-  auto [lobbySent, lobbyMessage] = SendLobby(*a, lobby, "lobby words");
+  auto lobbySentLobbyMessage = SendLobby(*a, lobby, "lobby words");
+  auto& lobbySent = std::get<0>(lobbySentLobbyMessage);
+  auto& lobbyMessage = std::get<1>(lobbySentLobbyMessage);
   REQUIRE(lobbySent.Successful());
   REQUIRE(RunAll({a.get(), b.get()}, [&] { return Count(b->created, lobbyMessage) == 1; }));
   Raw lobbySet = Api(Bot(), "PUT",
@@ -371,7 +383,9 @@ TEST_CASE("messages sent while a member was away are announced once, in order, a
   auto a = NewPlayer("away_a", "A");
   auto b = NewPlayer("away_b", "B");
   uint64_t lobby = JoinLobby(*a, *b);
-  auto [before, beforeId] = SendLobby(*a, lobby, "before");
+  auto beforeBeforeId = SendLobby(*a, lobby, "before");
+  auto& before = std::get<0>(beforeBeforeId);
+  auto& beforeId = std::get<1>(beforeBeforeId);
   REQUIRE(before.Successful());
   REQUIRE(RunAll({a.get(), b.get()}, [&] { return Count(b->created, beforeId) == 1; }));
 
@@ -379,14 +393,18 @@ TEST_CASE("messages sent while a member was away are announced once, in order, a
   REQUIRE(RunAll({b.get()}, [&] { return b->client->GetStatus() == Client::Status::Disconnected; }));
   std::vector<uint64_t> missed;
   for (int i = 0; i < 5; ++i) {
-    auto [sent, id] = SendLobby(*a, lobby, "while away " + std::to_string(i));
+    auto sentId = SendLobby(*a, lobby, "while away " + std::to_string(i));
+    auto& sent = std::get<0>(sentId);
+    auto& id = std::get<1>(sentId);
     REQUIRE(sent.Successful());
     missed.push_back(id);
   }
   b->client->Connect();
   REQUIRE(RunAll(
       {a.get(), b.get()}, [&] { return b->created.size() >= 6; }, 20s));
-  auto [after, afterId] = SendLobby(*a, lobby, "after");
+  auto afterAfterId = SendLobby(*a, lobby, "after");
+  auto& after = std::get<0>(afterAfterId);
+  auto& afterId = std::get<1>(afterAfterId);
   REQUIRE(after.Successful());
   REQUIRE(RunAll({a.get(), b.get()}, [&] { return Count(b->created, afterId) == 1; }));
   std::vector<uint64_t> expected{beforeId};
@@ -414,7 +432,7 @@ TEST_CASE("lobby messages: order, window, history of 200 (201 refused), addition
   for (int i = 0; i < 201; ++i) {
     std::optional<std::pair<ClientResult, uint64_t>> out;
     a->client->SendLobbyMessage(lobby, "m" + std::to_string(i),
-                                [&](ClientResult result, uint64_t id) { out.emplace(result, id); });
+                                [&](const ClientResult& result, uint64_t id) { out.emplace(result, id); });
     REQUIRE(RunAll({a.get(), b.get()}, [&] { return out.has_value(); }));
     REQUIRE(out->first.Successful());
     ids.push_back(out->second);

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <ranges>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -100,9 +101,9 @@ class NodePeer {
   /// The last event named `name`, if any.
   std::optional<rapidjson::Document> Last(const std::string& name) {
     std::lock_guard lock(mutex_);
-    for (auto it = lines_.rbegin(); it != lines_.rend(); ++it) {
+    for (auto& line : std::ranges::reverse_view(lines_)) {
       rapidjson::Document event;
-      event.Parse(it->c_str());
+      event.Parse(line.c_str());
       if (event.IsObject() && event.HasMember("event") && event["event"].IsString() &&
           name == event["event"].GetString()) {
         return event;

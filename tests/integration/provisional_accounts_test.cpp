@@ -23,7 +23,7 @@ struct Tokens {
 
 Client::TokenExchangeCallback Into(Tokens& out) {
   return [&out](ClientResult r, std::string access, std::string refresh, AuthorizationTokenType, int32_t,
-                std::string) {
+                const std::string&) {
     out = {true, std::move(r), std::move(access), std::move(refresh)};
   };
 }
@@ -84,7 +84,7 @@ TEST_CASE("an OIDC provisional refresh token is kept, but the refresh grant is r
   Tokens tokens = Provisional(client, AuthenticationExternalAuthType::OIDC, Unique("oidc-"));
   REQUIRE(tokens.result.Successful());
   REQUIRE_FALSE(tokens.refresh.empty());
-  client.UpdateToken(AuthorizationTokenType::Bearer, tokens.access, [](ClientResult) {});
+  client.UpdateToken(AuthorizationTokenType::Bearer, tokens.access, [](const ClientResult&) {});
   client.RunCallbacks();
   Tokens refreshed;
   client.RefreshToken(emu.app.id, tokens.refresh, Into(refreshed));
@@ -164,7 +164,7 @@ TEST_CASE("UpdateProvisionalAccountDisplayName: 1 to 32 characters, on the Clien
   REQUIRE(tokens.result.Successful());
   bool updated = false;
   client.UpdateToken(AuthorizationTokenType::Bearer, tokens.access,
-                     [&](ClientResult r) { updated = r.Successful(); });
+                     [&](const ClientResult& r) { updated = r.Successful(); });
   itest::RunUntil(client, [&] { return updated; });
 
   CHECK(rename("A").Successful());
@@ -184,7 +184,8 @@ TEST_CASE(
   itest::FaultScope scope;
   std::string logs;
   Client client(emu.Options());
-  client.AddLogCallback([&](std::string m, LoggingSeverity) { logs += m + "\n"; }, LoggingSeverity::Verbose);
+  client.AddLogCallback([&](const std::string& m, LoggingSeverity) { logs += m + "\n"; },
+                        LoggingSeverity::Verbose);
   auto player = emu.admin->CreateUser(Unique("logged_"));
   std::string identity = Unique("secret-oidc-");
   Tokens provisional = Provisional(client, AuthenticationExternalAuthType::OIDC, identity);
@@ -197,7 +198,7 @@ TEST_CASE(
   emu.admin->SetConsent(emu.user.id);
   bool done = false;
   client.UnmergeIntoProvisionalAccount(emu.app.id, AuthenticationExternalAuthType::OIDC, identity,
-                                       [&](ClientResult) { done = true; });
+                                       [&](const ClientResult&) { done = true; });
   itest::RunUntil(client, [&] { return done; });
   client.RunCallbacks();
   REQUIRE(logs.find("HTTP -> POST") != std::string::npos);

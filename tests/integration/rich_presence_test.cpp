@@ -59,7 +59,7 @@ std::unique_ptr<Player> NewPlayer(const std::string& base, bool connect = true,
   client.SetApplicationId(e.app.id);
   bool updated = false;
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, player->token,
-                     [&](ClientResult result) { updated = result.Successful(); });
+                     [&](const ClientResult& result) { updated = result.Successful(); });
   REQUIRE(itest::RunUntil(client, [&] { return updated; }));
   if (connect) {
     client.Connect();

@@ -134,7 +134,7 @@ TEST_CASE("refresh after revoke is invalid_grant, and the Client drops its token
   Tokens tokens = Login(client);
   REQUIRE(tokens.result.Successful());
   bool updated = false;
-  client.UpdateToken(tokens.type, tokens.access, [&](ClientResult r) { updated = r.Successful(); });
+  client.UpdateToken(tokens.type, tokens.access, [&](const ClientResult& r) { updated = r.Successful(); });
   itest::RunUntil(client, [&] { return updated; });
   CHECK(client.IsAuthenticated());
 
@@ -146,7 +146,7 @@ TEST_CASE("refresh after revoke is invalid_grant, and the Client drops its token
   itest::RunUntil(client, [&] { return revoked; });
   CHECK(itest::Fetch(client, tokens.access).result.Status() == 401);  // the whole authorization went
 
-  client.UpdateToken(tokens.type, tokens.access, [](ClientResult) {});
+  client.UpdateToken(tokens.type, tokens.access, [](const ClientResult&) {});
   client.RunCallbacks();
   CHECK(client.IsAuthenticated());
   Tokens after;
@@ -178,7 +178,8 @@ TEST_CASE("no code, verifier or token reaches the Verbose logs of the token flow
   emu.admin->SetConsent(emu.user.id);
   std::string logs;
   Client client(emu.Options());
-  client.AddLogCallback([&](std::string m, LoggingSeverity) { logs += m + "\n"; }, LoggingSeverity::Verbose);
+  client.AddLogCallback([&](const std::string& m, LoggingSeverity) { logs += m + "\n"; },
+                        LoggingSeverity::Verbose);
   auto pkce = Client::CreateAuthorizationCodeVerifier();
   std::string code = testkit::EmulatorAdmin::CodeFromRedirect(
       emu.admin->Authorize(emu.app.id, "openid sdk.social_layer", kRedirect, pkce.Challenge().Challenge()));
@@ -191,7 +192,7 @@ TEST_CASE("no code, verifier or token reaches the Verbose logs of the token flow
   Wait(client, refreshed);
   REQUIRE(refreshed.result.Successful());
   bool revoked = false;
-  client.RevokeToken(emu.app.id, refreshed.access, [&](ClientResult) { revoked = true; });
+  client.RevokeToken(emu.app.id, refreshed.access, [&](const ClientResult&) { revoked = true; });
   itest::RunUntil(client, [&] { return revoked; });
   client.RunCallbacks();
   REQUIRE(logs.find("HTTP -> POST") != std::string::npos);
@@ -218,7 +219,7 @@ TEST_CASE("the token expiration callback fires once per token, 5 minutes ahead, 
   Tokens tokens = Login(client);
   REQUIRE(tokens.result.Successful());
   REQUIRE(tokens.expiresIn == 604800);
-  client.UpdateToken(tokens.type, tokens.access, [](ClientResult) {});
+  client.UpdateToken(tokens.type, tokens.access, [](const ClientResult&) {});
   client.RunCallbacks();
   CHECK(warnings == 0);
 
@@ -238,7 +239,7 @@ TEST_CASE("the token expiration callback fires once per token, 5 minutes ahead, 
   client.RefreshToken(emu.app.id, tokens.refresh, Into(refreshed));
   Wait(client, refreshed);
   REQUIRE(refreshed.result.Successful());
-  client.UpdateToken(refreshed.type, refreshed.access, [](ClientResult) {});
+  client.UpdateToken(refreshed.type, refreshed.access, [](const ClientResult&) {});
   client.RunCallbacks();
   CHECK(warnings == 1);
   offset->store(offset->load() + 604800);
@@ -304,7 +305,7 @@ TEST_CASE("ExchangeChildToken: a parent application's token becomes the child's,
   }
   SUBCASE("a revoked parent token is refused; the child's own authorization lives on") {
     bool revoked = false;
-    client.RevokeToken(emu.app.id, parent.access, [&](ClientResult r) { revoked = r.Successful(); });
+    client.RevokeToken(emu.app.id, parent.access, [&](const ClientResult& r) { revoked = r.Successful(); });
     itest::RunUntil(client, [&] { return revoked; });
     REQUIRE(revoked);
     ChildTokens refused = ExchangeChild(client, parent.access, child);

@@ -55,7 +55,7 @@ std::unique_ptr<Player> NewPlayer(const std::string& base, const std::string& gl
   player->client->SetRelationshipGroupsUpdatedCallback([p](uint64_t id) { p->groupsUpdated.push_back(id); });
   bool updated = false;
   player->client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, token,
-                              [&](ClientResult result) { updated = result.Successful(); });
+                              [&](const ClientResult& result) { updated = result.Successful(); });
   REQUIRE(itest::RunUntil(*player->client, [&] { return updated; }));
   return player;
 }
@@ -273,8 +273,8 @@ TEST_CASE("a provisional account's external identity is among its user applicati
   std::string access;
   client.GetProvisionalToken(e.app.id, platformpp::AuthenticationExternalAuthType::OIDC,
                              UniqueName("ug-oidc-"),
-                             [&](ClientResult result, std::string token, std::string,
-                                 platformpp::AuthorizationTokenType, int32_t, std::string) {
+                             [&](const ClientResult& result, std::string token, const std::string&,
+                                 platformpp::AuthorizationTokenType, int32_t, const std::string&) {
                                done = true;
                                if (result.Successful()) access = std::move(token);
                              });
@@ -283,7 +283,7 @@ TEST_CASE("a provisional account's external identity is among its user applicati
   REQUIRE_FALSE(access.empty());
   bool updated = false;
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, access,
-                     [&](ClientResult) { updated = true; });
+                     [&](const ClientResult&) { updated = true; });
   REQUIRE(itest::RunUntil(client, [&] { return updated; }));
   client.Connect();
   REQUIRE(itest::RunUntil(
@@ -328,12 +328,14 @@ TEST_CASE("GetGuildChannels before and after 16 November 2026: a channel the pla
                      nullptr);
   auto fetch = [&] {
     std::optional<std::pair<ClientResult, std::vector<uint64_t>>> out;
-    client.GetGuildChannels(guild, [&](ClientResult result, std::vector<platformpp::GuildChannel> channels) {
-      std::vector<uint64_t> ids;
-      for (const auto& c : channels)
-        ids.push_back(c.Id());
-      out.emplace(std::move(result), std::move(ids));
-    });
+    client.GetGuildChannels(guild,
+                            [&](ClientResult result, const std::vector<platformpp::GuildChannel>& channels) {
+                              std::vector<uint64_t> ids;
+                              ids.reserve(channels.size());
+                              for (const auto& c : channels)
+                                ids.push_back(c.Id());
+                              out.emplace(std::move(result), std::move(ids));
+                            });
     REQUIRE(itest::RunUntil(
         client, [&] { return out.has_value(); }, 20s));
     CHECK(out->first.Successful());

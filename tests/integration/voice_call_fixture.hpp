@@ -193,13 +193,13 @@ struct VoiceFixture {
     client.SetAutomaticGainControl(false);
     bool updated = false;
     client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, token,
-                       [&](ClientResult result) { updated = result.Successful(); });
+                       [&](const ClientResult& result) { updated = result.Successful(); });
     REQUIRE(itest::RunUntil(client, [&] { return updated; }));
     client.Connect();
     REQUIRE(itest::RunUntil(
         client, [&] { return client.GetStatus() == Client::Status::Ready; }, 20s));
     std::optional<ClientResult> joined;
-    client.CreateOrJoinLobby(secret, [&](ClientResult result, uint64_t id) {
+    client.CreateOrJoinLobby(secret, [&](const ClientResult& result, uint64_t id) {
       joined = result;
       lobbyId = id;
     });

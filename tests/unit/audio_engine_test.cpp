@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -213,7 +214,7 @@ TEST_CASE("the level of a period in dBFS") {
 TEST_CASE("no audio input: a level one dB below the threshold for the hold time trips it, one above not") {
   constexpr int16_t kAmplitude = 33;  // about -60 dBFS
   const float level = ConstantLevel(kAmplitude);
-  std::vector<int16_t> period(480 * 2, kAmplitude);
+  std::vector<int16_t> period(std::size_t{480} * 2, kAmplitude);
 
   SUBCASE("one dB above the threshold: input present") {
     NoInputDetector detector(960);
@@ -234,7 +235,7 @@ TEST_CASE("no audio input: a level one dB below the threshold for the hold time 
     detector.Process(period, 2);
     CHECK(detector.Changes() == 1);  // a state, not repeated events
     // One loud period brings the input back at once.
-    std::vector<int16_t> loud(480 * 2, 1000);
+    std::vector<int16_t> loud(std::size_t{480} * 2, 1000);
     detector.Process(loud, 2);
     CHECK_FALSE(detector.NoInput());
     CHECK(detector.Changes() == 2);
@@ -251,11 +252,11 @@ TEST_CASE("the no-input threshold is clamped to [-100, 0] dBFS and digital silen
   detector.SetThresholdDbfs(3);
   CHECK(detector.ThresholdDbfs() == 0.0f);
   detector.SetThresholdDbfs(-100);
-  std::vector<int16_t> silence(480 * 2, 0);
+  std::vector<int16_t> silence(std::size_t{480} * 2, 0);
   detector.Process(silence, 2);
   CHECK(detector.NoInput());
   // The quietest non-zero signal (RMS 1 LSB, about -90 dBFS) is above -100.
-  std::vector<int16_t> lsb(480 * 2, 1);
+  std::vector<int16_t> lsb(std::size_t{480} * 2, 1);
   detector.Process(lsb, 2);
   CHECK_FALSE(detector.NoInput());
 }

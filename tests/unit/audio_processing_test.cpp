@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -122,7 +123,7 @@ TEST_CASE("without the canceller the echo passes") {
 }
 
 TEST_CASE("noise suppression lowers stationary noise") {
-  const auto noise = ToFrames(Noise(4 * kSampleRate, 1000, 3));  // about -30 dBFS
+  const auto noise = ToFrames(Noise(std::size_t{4} * kSampleRate, 1000, 3));  // about -30 dBFS
   AudioProcessor p;
   Only(p, false, true, false);
   const auto out = Run(p, noise, nullptr);
@@ -135,7 +136,7 @@ TEST_CASE("noise suppression lowers stationary noise") {
 
 TEST_CASE("automatic gain control raises a quiet talker") {
   // Voiced bursts (a 150 Hz harmonic series) of 200 ms every 300 ms, about -45 dBFS while on.
-  const std::size_t n = 8 * kSampleRate;
+  const std::size_t n = std::size_t{8} * kSampleRate;
   const auto floor = Noise(n, 2, 4);
   std::vector<double> talk(n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -21,7 +21,7 @@ TEST_CASE("the ring's capacity is rounded up to a power of two") {
   CHECK(SpscRing<int16_t>(8).Capacity() == 8);
   CHECK(SpscRing<int16_t>(9).Capacity() == 16);
   CHECK(SpscRing<int16_t>(0).Capacity() == 2);
-  CHECK(SpscRing<int16_t>(1920 * 8).Capacity() == 16384);
+  CHECK(SpscRing<int16_t>(std::size_t{1920} * 8).Capacity() == 16384);
 }
 
 TEST_CASE("samples come out in order across the wraparound") {

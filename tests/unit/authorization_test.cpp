@@ -84,7 +84,8 @@ TEST_CASE("AuthorizationArgs: getters, setters, copies and nullobj") {
 TEST_CASE("token calls refuse bad input before sending anything") {
   Client client;
   std::vector<std::string> errors;
-  auto record = [&](ClientResult r, std::string, std::string, AuthorizationTokenType, int32_t, std::string) {
+  auto record = [&](const ClientResult& r, const std::string&, const std::string&, AuthorizationTokenType,
+                    int32_t, const std::string&) {
     CHECK(r.Type() == ErrorType::ValidationError);
     errors.push_back(r.Error());
   };
@@ -108,11 +109,11 @@ TEST_CASE("UpdateToken sets the Client's token") {
   Client client;
   CHECK_FALSE(client.IsAuthenticated());
   int calls = 0;
-  client.UpdateToken(AuthorizationTokenType::Bearer, "", [&](ClientResult r) {
+  client.UpdateToken(AuthorizationTokenType::Bearer, "", [&](const ClientResult& r) {
     ++calls;
     CHECK(r.Type() == ErrorType::ValidationError);
   });
-  client.UpdateToken(AuthorizationTokenType::Bearer, "token-abcdefgh", [&](ClientResult r) {
+  client.UpdateToken(AuthorizationTokenType::Bearer, "token-abcdefgh", [&](const ClientResult& r) {
     ++calls;
     CHECK(r.Successful());
   });

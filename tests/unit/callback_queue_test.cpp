@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace callback_queue_test {
@@ -74,10 +75,10 @@ TEST_CASE("a completion delivers its result exactly once") {
   auto queue = std::make_shared<CallbackQueue>();
   int calls = 0;
   std::string got;
-  Completion<std::string> completion(queue, [&](ClientResult result, std::string value) {
+  Completion<std::string> completion(queue, [&](const ClientResult& result, std::string value) {
     ++calls;
     CHECK(result.Successful());
-    got = value;
+    got = std::move(value);
   });
   CHECK(static_cast<bool>(completion));
   completion({}, "first");
@@ -93,7 +94,7 @@ TEST_CASE("a completion dropped unfinished reports Aborted, or ClientDestroyed d
   auto queue = std::make_shared<CallbackQueue>();
   std::vector<ErrorType> types;
   {
-    Completion<int> dropped(queue, [&](ClientResult r, int) { types.push_back(r.Type()); });
+    Completion<int> dropped(queue, [&](const ClientResult& r, int) { types.push_back(r.Type()); });
   }
   queue->Drain();
   REQUIRE(types.size() == 1);
@@ -101,7 +102,7 @@ TEST_CASE("a completion dropped unfinished reports Aborted, or ClientDestroyed d
 
   queue->BeginShutdown();
   {
-    Completion<int> dropped(queue, [&](ClientResult r, int) { types.push_back(r.Type()); });
+    Completion<int> dropped(queue, [&](const ClientResult& r, int) { types.push_back(r.Type()); });
   }
   queue->Shutdown();
   REQUIRE(types.size() == 2);
@@ -113,7 +114,7 @@ TEST_CASE("shutdown completes queued operations with ClientDestroyed and drops e
   int events = 0;
   std::vector<ErrorType> results;
   PostEvent(*queue, [&] { ++events; });
-  Completion<> succeeded(queue, [&](ClientResult r) { results.push_back(r.Type()); });
+  Completion<> succeeded(queue, [&](const ClientResult& r) { results.push_back(r.Type()); });
   succeeded({});  // succeeded but not delivered yet: the Client goes away first
   queue->Shutdown();
   CHECK(events == 0);
@@ -122,7 +123,7 @@ TEST_CASE("shutdown completes queued operations with ClientDestroyed and drops e
 
   // Closed: nothing runs any more, not even for completions dropped later.
   {
-    Completion<> late(queue, [&](ClientResult r) { results.push_back(r.Type()); });
+    Completion<> late(queue, [&](const ClientResult& r) { results.push_back(r.Type()); });
   }
   queue->Drain();
   CHECK(results.size() == 1);
@@ -131,15 +132,15 @@ TEST_CASE("shutdown completes queued operations with ClientDestroyed and drops e
 TEST_CASE("a callback that shuts the queue down mid-drain: the rest end as ClientDestroyed, nothing after") {
   auto queue = std::make_shared<CallbackQueue>();
   std::vector<std::string> log;
-  Completion<> first(queue, [&](ClientResult r) {
+  Completion<> first(queue, [&](const ClientResult& r) {
     log.push_back("first:" + std::string(platformpp::ErrorTypeToString(r.Type())));
     queue->Shutdown();  // what destroying the Client does
-    log.push_back("after-shutdown");
+    log.emplace_back("after-shutdown");
   });
-  Completion<> second(queue, [&](ClientResult r) {
+  Completion<> second(queue, [&](const ClientResult& r) {
     log.push_back("second:" + std::string(platformpp::ErrorTypeToString(r.Type())));
     // Operations started from a cancelled callback also end, once.
-    Completion<> third(queue, [&](ClientResult r3) {
+    Completion<> third(queue, [&](const ClientResult& r3) {
       log.push_back("third:" + std::string(platformpp::ErrorTypeToString(r3.Type())));
     });
   });

@@ -66,7 +66,7 @@ TEST_CASE("validation failures are reported inside RunCallbacks, not from the ca
   Client client;
   int calls = 0;
   client.FetchCurrentUser(AuthorizationTokenType::Bearer, "",
-                          [&](ClientResult result, uint64_t, std::string) {
+                          [&](const ClientResult& result, uint64_t, const std::string&) {
                             ++calls;
                             CHECK(result.Type() == ErrorType::ValidationError);
                             CHECK(result.Error().find("token") != std::string::npos);
@@ -81,12 +81,14 @@ TEST_CASE("validation failures are reported inside RunCallbacks, not from the ca
 TEST_CASE("a callback may destroy the Client: later operations end as ClientDestroyed, nothing after") {
   auto client = std::make_unique<Client>();
   std::vector<ErrorType> results;
-  client->FetchCurrentUser(AuthorizationTokenType::Bearer, "", [&](ClientResult r, uint64_t, std::string) {
-    results.push_back(r.Type());
-    client.reset();  // destroy from inside RunCallbacks
-  });
   client->FetchCurrentUser(AuthorizationTokenType::Bearer, "",
-                           [&](ClientResult r, uint64_t, std::string) { results.push_back(r.Type()); });
+                           [&](const ClientResult& r, uint64_t, const std::string&) {
+                             results.push_back(r.Type());
+                             client.reset();  // destroy from inside RunCallbacks
+                           });
+  client->FetchCurrentUser(
+      AuthorizationTokenType::Bearer, "",
+      [&](const ClientResult& r, uint64_t, const std::string&) { results.push_back(r.Type()); });
   client->RunCallbacks();
   REQUIRE(results.size() == 2);
   CHECK(results[0] == ErrorType::ValidationError);
@@ -98,8 +100,9 @@ TEST_CASE("destroying a Client completes queued operations inside the destructor
   {
     Client client;
     for (int i = 0; i < 3; ++i) {
-      client.FetchCurrentUser(AuthorizationTokenType::Bearer, "",
-                              [&](ClientResult r, uint64_t, std::string) { results.push_back(r.Type()); });
+      client.FetchCurrentUser(
+          AuthorizationTokenType::Bearer, "",
+          [&](const ClientResult& r, uint64_t, const std::string&) { results.push_back(r.Type()); });
     }
     CHECK(results.empty());
   }

@@ -43,7 +43,7 @@ struct Call {
     carol.group = mls::Group::Join(welcome, carol.bundle);
   }
   /// Alice removes `leaf`; the remaining members move to the next epoch.
-  void Remove(mls::LeafIndex leaf, std::vector<Member*> remaining) {
+  void Remove(mls::LeafIndex leaf, const std::vector<Member*>& remaining) {
     auto commit = alice.group->Commit({mls::Proposal{mls::RemoveProposal{leaf}}});
     for (Member* member : remaining)
       member->group->HandleCommit(commit.commit);
@@ -82,9 +82,9 @@ TEST_CASE("DAVE transforms: a member's frames decrypt at every other member, not
     // The whole frame is encrypted, the TOC byte too (one ciphertext byte equals its plaintext byte one time
     // in 256, so compare the whole body: a chance of 2^-80 of a false failure).
     CHECK_FALSE(std::equal(kOpus.begin(), kOpus.end(), frame.begin()));
-    CHECK(Decrypt(bob, kAlice, 20 * i, frame) == kOpus);
-    CHECK(Decrypt(carol, kAlice, 20 * i, frame) == kOpus);
-    CHECK(Decrypt(aliceReceive, kAlice, 20 * i, frame).empty());  // no keys for oneself
+    CHECK(Decrypt(bob, kAlice, uint64_t{20} * i, frame) == kOpus);
+    CHECK(Decrypt(carol, kAlice, uint64_t{20} * i, frame) == kOpus);
+    CHECK(Decrypt(aliceReceive, kAlice, uint64_t{20} * i, frame).empty());  // no keys for oneself
   }
   CHECK(alice.GetCounters().encrypted == 50);
   CHECK(bob.GetCounters().decrypted == 50);

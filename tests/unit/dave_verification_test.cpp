@@ -33,6 +33,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <ranges>
 #include <string>
 #include <thread>
 #include <vector>
@@ -193,8 +194,8 @@ struct Sink : DaveSessionSink {
   void GroupChanged() override {}
   void Log(const std::string&) override {}
   Bytes Take(Opcode op) {
-    for (auto it = sent.rbegin(); it != sent.rend(); ++it)
-      if (it->first == op) return it->second;
+    for (auto& it : std::ranges::reverse_view(sent))
+      if (it.first == op) return it.second;
     FAIL("nothing sent with opcode " << static_cast<int>(op));
     return {};
   }
@@ -415,7 +416,8 @@ TEST_CASE("Call verification: a pairwise request still queued at Client destroy 
   CallFixture f;
   // Queued before RunCallbacks: the destroy completes it, inside the destroy call.
   std::vector<std::string> queued;
-  Call(f.session).GetPairwiseVerificationCode(kOther, [&](std::string code) { queued.push_back(code); });
+  Call(f.session).GetPairwiseVerificationCode(kOther,
+                                              [&](const std::string& code) { queued.push_back(code); });
   // One still waiting on the worker (the way CallSession hands a request over, behind a job that runs until
   // the waiting one is dropped): the worker's shutdown drops it, and the destroy delivers its "".
   std::vector<std::string> waiting;
@@ -427,7 +429,7 @@ TEST_CASE("Call verification: a pairwise request still queued at Client destroy 
     release->Wait();
   });
   auto done = std::make_shared<core::Completion<std::string>>(f.core->MakeCompletion<std::string>(
-      [&](ClientResult, std::string code) { waiting.push_back(std::move(code)); }));
+      [&](const ClientResult&, std::string code) { waiting.push_back(std::move(code)); }));
   // The job holds the only reference to the Completion, as CallSession's does.
   worker.Post([done = std::move(done), guard = std::make_shared<OpensOnDestroy>(release)] {
     (*done)(ClientResult(), "not dropped");

@@ -108,6 +108,7 @@ TEST_CASE("GatewayUrlCache: Clients on several threads: never two fetches at onc
   constexpr int kThreads = 8;
   constexpr int kRounds = 2000;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
       for (int i = 0; i < kRounds; ++i) {

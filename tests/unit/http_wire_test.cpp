@@ -1,5 +1,6 @@
 // What the HTTP client puts on the wire and how it reads answers back, against a bare socket server (plain
 // http on loopback): the request is serialized by the client itself, so its fields are checked here.
+#include <cstddef>
 #include <platformpp/io_context.hpp>
 
 #include "core/callback_queue.hpp"
@@ -227,7 +228,7 @@ TEST_CASE("a body larger than the socket takes at once is sent whole") {
   net::HttpRequest request;
   request.method = "POST";
   request.url = server.Url("/upload");
-  request.body.resize(8 * 1024 * 1024);
+  request.body.resize(std::size_t{8} * 1024 * 1024);
   for (std::size_t i = 0; i < request.body.size(); ++i)
     request.body[i] = static_cast<char>('a' + i % 26);
   const std::string body = request.body;

@@ -445,7 +445,7 @@ TEST_CASE("Client lobby calls check their rules before sending anything") {
   client.SetApplicationId(kApp);
   bool tokenSet = false;
   client.UpdateToken(AuthorizationTokenType::Bearer, "token-for-the-unit-test",
-                     [&](ClientResult) { tokenSet = true; });
+                     [&](const ClientResult&) { tokenSet = true; });
   auto run = [&](auto& done) {
     for (int i = 0; i < 2000 && !done; ++i) {
       client.RunCallbacks();
@@ -454,15 +454,14 @@ TEST_CASE("Client lobby calls check their rules before sending anything") {
     REQUIRE(done);
   };
   run(tokenSet);
-  auto join = [&](std::string secret, std::optional<Metadata> lobbyMetadata = std::nullopt,
-                  std::optional<Metadata> memberMetadata = std::nullopt) {
+  auto join = [&](const std::string& secret, std::optional<Metadata> lobbyMetadata = std::nullopt,
+                  const std::optional<Metadata>& memberMetadata = std::nullopt) {
     std::optional<ClientResult> out;
     auto cb = [&](ClientResult r, uint64_t) { out = std::move(r); };
     if (lobbyMetadata) {
-      client.CreateOrJoinLobbyWithMetadata(std::move(secret), *lobbyMetadata,
-                                           memberMetadata.value_or(Metadata{}), cb);
+      client.CreateOrJoinLobbyWithMetadata(secret, *lobbyMetadata, memberMetadata.value_or(Metadata{}), cb);
     } else {
-      client.CreateOrJoinLobby(std::move(secret), cb);
+      client.CreateOrJoinLobby(secret, cb);
     }
     bool done = false;
     for (int i = 0; i < 2000 && !out; ++i) {

@@ -19,7 +19,7 @@ TEST_CASE("log callbacks run inside RunCallbacks, filtered by severity") {
   core::Logger logger(queue);
   std::vector<std::pair<std::string, LoggingSeverity>> got;
   CHECK_FALSE(logger.Enabled(LoggingSeverity::Error));  // nobody listens: callers skip formatting
-  logger.AddCallback([&](std::string m, LoggingSeverity s) { got.emplace_back(m, s); },
+  logger.AddCallback([&](const std::string& m, LoggingSeverity s) { got.emplace_back(m, s); },
                      LoggingSeverity::Info);
   CHECK_FALSE(logger.Enabled(LoggingSeverity::Verbose));
   CHECK(logger.Enabled(LoggingSeverity::Info));

@@ -19,6 +19,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace message_service_test {
@@ -351,7 +352,7 @@ TEST_CASE("Client message calls refused before anything is sent") {
     results.push_back(std::move(result));
   };
   auto record = [&](ClientResult result) { results.push_back(std::move(result)); };
-  auto history = [&](ClientResult result, std::vector<MessageHandle> messages) {
+  auto history = [&](ClientResult result, const std::vector<MessageHandle>& messages) {
     CHECK(messages.empty());
     results.push_back(std::move(result));
   };
@@ -364,13 +365,13 @@ TEST_CASE("Client message calls refused before anything is sent") {
   };
   client.SendLobbyMessage(kLobby, "hi", sent);
   client.GetUserMessageSummaries(
-      [&](ClientResult result, std::vector<UserMessageSummary>) { record(result); });
+      [&](ClientResult result, const std::vector<UserMessageSummary>&) { record(std::move(result)); });
   wait(2);
   CHECK(results[0].Type() == ErrorType::ClientNotReady);
   CHECK(results[1].Type() == ErrorType::ClientNotReady);
   results.clear();
 
-  client.UpdateToken(AuthorizationTokenType::Bearer, "token", [](ClientResult) {});
+  client.UpdateToken(AuthorizationTokenType::Bearer, "token", [](const ClientResult&) {});
   client.SendLobbyMessage(kLobby, std::string(2001, 'a'), sent);
   client.SendLobbyMessage(0, "hi", sent);
   client.SendUserMessage(kBob, "", sent);
@@ -421,7 +422,7 @@ struct FakeOutbox {
         [this, key, message](std::chrono::milliseconds timeout, Outbox::Answer answer) {
           started.push_back(Started{key, message, timeout, std::move(answer)});
         },
-        [this, message](ClientResult result, const net::HttpResponse* response) {
+        [this, message](const ClientResult& result, const net::HttpResponse* response) {
           finished.push_back(std::to_string(message) + ": " +
                              (result.Successful() ? "ok " + std::to_string(response ? response->status : 0)
                                                   : std::string(ErrorTypeToString(result.Type()))));
@@ -563,7 +564,7 @@ TEST_CASE("destroying the Client ends every queued send with ClientDestroyed exa
   options.ipcEnabled = false;
   options.apiBase = "https://127.0.0.1:9/api/v10";  // nothing listens: every attempt is a NetworkError
   auto client = std::make_unique<Client>(options);
-  client->UpdateToken(AuthorizationTokenType::Bearer, "token", [](ClientResult) {});
+  client->UpdateToken(AuthorizationTokenType::Bearer, "token", [](const ClientResult&) {});
   std::vector<ClientResult> results;
   for (int i = 0; i < 5; ++i) {
     client->SendLobbyMessage(kLobby, "queued " + std::to_string(i), [&](ClientResult result, uint64_t id) {
@@ -571,7 +572,8 @@ TEST_CASE("destroying the Client ends every queued send with ClientDestroyed exa
       results.push_back(std::move(result));
     });
   }
-  client->SendUserMessage(kBob, "to a DM", [&](ClientResult result, uint64_t) { results.push_back(result); });
+  client->SendUserMessage(kBob, "to a DM",
+                          [&](const ClientResult& result, uint64_t) { results.push_back(result); });
   // Attempts fail and are retried (the window is minutes long): nothing ends on its own meanwhile.
   for (int i = 0; i < 300; ++i) {
     client->RunCallbacks();

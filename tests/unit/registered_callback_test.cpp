@@ -21,11 +21,11 @@ TEST_CASE("an event runs the callback registered at delivery, not the one of its
   RegisteredCallback<Callback> registered;
   std::vector<std::string> seen;
   CHECK_FALSE(registered.IsSet());
-  registered.Set([&](int n, std::string s) { seen.push_back("first " + std::to_string(n) + s); });
+  registered.Set([&](int n, const std::string& s) { seen.push_back("first " + std::to_string(n) + s); });
   CHECK(registered.IsSet());
   registered.Post(queue, 1, std::string("a"));
   registered.Post(queue, 2, std::string("b"));
-  registered.Set([&](int n, std::string s) { seen.push_back("second " + std::to_string(n) + s); });
+  registered.Set([&](int n, const std::string& s) { seen.push_back("second " + std::to_string(n) + s); });
   CHECK(seen.empty());  // nothing runs outside the drain
   queue.Drain();
   CHECK(seen == std::vector<std::string>{"second 1a", "second 2b"});
@@ -35,14 +35,14 @@ TEST_CASE("clearing the registration drops the events still queued") {
   CallbackQueue queue;
   RegisteredCallback<Callback> registered;
   int calls = 0;
-  registered.Set([&](int, std::string) { ++calls; });
+  registered.Set([&](int, const std::string&) { ++calls; });
   registered.Post(queue, 1, std::string());
   registered.Set(nullptr);
   CHECK_FALSE(registered.IsSet());
   queue.Drain();
   CHECK(calls == 0);
   // Registering again later affects only what is delivered from then on.
-  registered.Set([&](int, std::string) { ++calls; });
+  registered.Set([&](int, const std::string&) { ++calls; });
   registered.Post(queue, 2, std::string());
   queue.Drain();
   CHECK(calls == 1);

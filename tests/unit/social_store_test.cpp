@@ -485,6 +485,7 @@ TEST_CASE("guild channels are sorted as the desktop client lists them") {
   REQUIRE(channels.size() == 10);
   social::SortChannels(channels);
   std::vector<uint64_t> ids;
+  ids.reserve(channels.size());
   for (const auto& channel : channels)
     ids.push_back(channel.Id());
   CHECK(ids == std::vector<uint64_t>{40, 30, 31, 20, 23, 21, 22, 10, 11, 12});
@@ -530,7 +531,7 @@ TEST_CASE("Client relationship and guild calls refused before anything is sent")
   results.clear();
 
   bool updated = false;
-  client.UpdateToken(AuthorizationTokenType::Bearer, "token", [&](ClientResult) { updated = true; });
+  client.UpdateToken(AuthorizationTokenType::Bearer, "token", [&](const ClientResult&) { updated = true; });
   client.SendDiscordFriendRequest("", record);
   client.SendGameFriendRequest(" \t", record);
   client.AcceptDiscordFriendRequest(0, record);
@@ -544,7 +545,8 @@ TEST_CASE("Client relationship and guild calls refused before anything is sent")
   CHECK(updated);
 
   std::optional<ClientResult> channels;
-  client.GetGuildChannels(0, [&](ClientResult result, std::vector<GuildChannel>) { channels = result; });
+  client.GetGuildChannels(
+      0, [&](const ClientResult& result, const std::vector<GuildChannel>&) { channels = result; });
   for (int i = 0; i < 2000 && !channels; ++i) {
     client.RunCallbacks();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));

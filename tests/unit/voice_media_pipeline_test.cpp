@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <numbers>
@@ -32,6 +33,8 @@ constexpr uint32_t kSsrc = 0x11223344;
 constexpr uint64_t kUser = 4242;
 constexpr double kToneHz = 440.0;
 constexpr double kAmplitude = 8000.0;
+// Samples in one 20 ms frame of 48 kHz stereo output, as an offset type: frame counts times it index buffers.
+constexpr std::ptrdiff_t kFrameSamples = 960;
 
 TransportKey Key(uint8_t seed) {
   TransportKey key{};
@@ -155,7 +158,7 @@ std::vector<double> RunTone(Fixture& f, int frames, Deliver deliver, bool speech
     const auto pcm = Tone(i, kToneHz, kAmplitude, speechLike);
     auto result = f.send.ProcessFrame(pcm, f.buffer);
     if (result.size > 0)
-      deliver(i, Datagram(f.buffer.begin(), f.buffer.begin() + static_cast<long>(result.size)));
+      deliver(i, Datagram(f.buffer.begin(), f.buffer.begin() + static_cast<std::ptrdiff_t>(result.size)));
     const uint64_t now = 20 * static_cast<uint64_t>(i);
     f.receive.PlayoutTick(now, mix);
     for (std::size_t s = 0; s < mix.size(); s += 2)
@@ -179,7 +182,7 @@ TEST_CASE("a 440 Hz tone arrives dominant with SNR >= 20 dB in both transport mo
       CHECK(f.receive.OnDatagram(f.relay.Forward(d), now) == ReceivePipeline::PacketResult::Accepted);
     });
     // Skip the codec's start-up (10 frames) and the buffering; keep 2 s.
-    std::vector<double> window(output.begin() + 20 * 960, output.begin() + 120 * 960);
+    std::vector<double> window(output.begin() + 20 * kFrameSamples, output.begin() + 120 * kFrameSamples);
     const Fit fit = FitTone(window);
     MESSAGE("SNR " << fit.snrDb << " dB, amplitude " << fit.amplitude);
     CHECK(fit.snrDb >= 20.0);
@@ -228,10 +231,11 @@ TEST_CASE("with 10 % of the packets lost the tone continues (FEC, PLC) with SNR 
           f.receive.OnDatagram(f.relay.Forward(d), 20 * static_cast<uint64_t>(i));
         },
         true);
-    const std::size_t start = 20 * 960, end = 280 * 960;
+    const std::size_t start = static_cast<std::size_t>(20 * kFrameSamples),
+                      end = static_cast<std::size_t>(280 * kFrameSamples);
     std::vector<double> window(output.begin() + start, output.begin() + end);
     Fit best{-100, 0};
-    for (std::size_t lag = 0; lag <= 3 * 960; lag += 48) {
+    for (std::size_t lag = 0; lag <= static_cast<std::size_t>(3 * kFrameSamples); lag += 48) {
       const Fit fit = FitTone(window, kToneHz, true, start - lag);
       if (fit.snrDb > best.snrDb) best = fit;
     }
@@ -264,7 +268,7 @@ TEST_CASE("capture-to-playback added latency is at most 60 ms with the default j
   const auto onset =
       std::find_if(left.begin(), left.end(), [](double v) { return std::abs(v) > kAmplitude / 4; });
   REQUIRE(onset != left.end());
-  const double latencyMs = static_cast<double>(onset - left.begin() - kOnsetFrame * 960) / 48.0;
+  const double latencyMs = static_cast<double>(onset - left.begin() - kOnsetFrame * kFrameSamples) / 48.0;
   MESSAGE("added latency " << latencyMs << " ms");
   CHECK(latencyMs > 0);
   CHECK(latencyMs <= 60.0);
@@ -295,7 +299,7 @@ TEST_CASE("reordered and duplicated packets are played once, in order") {
         CHECK(f.receive.OnDatagram(f.relay.Reseal(rtp), now) == ReceivePipeline::PacketResult::Duplicate);
       }
     });
-    std::vector<double> window(output.begin() + 20 * 960, output.begin() + 140 * 960);
+    std::vector<double> window(output.begin() + 20 * kFrameSamples, output.begin() + 140 * kFrameSamples);
     CHECK(FitTone(window).snrDb >= 20.0);
     CHECK(f.receive.GetCounters().lost == 0);
     CHECK(f.receive.GetCounters().late == 0);
@@ -434,7 +438,7 @@ TEST_CASE("RTP sequence wraps at 65535 and the timestamp steps 960 per frame, se
   CHECK(timestamps[2] == 960);
   CHECK(f.receive.GetCounters().lost == 0);
   CHECK(f.receive.GetCounters().late == 0);
-  std::vector<double> window(output.begin() + 20 * 960, output.begin() + 95 * 960);
+  std::vector<double> window(output.begin() + 20 * kFrameSamples, output.begin() + 95 * kFrameSamples);
   CHECK(FitTone(window).snrDb >= 20.0);
 
   // A frame the gate holds back still advances the timestamp.
@@ -483,12 +487,14 @@ TEST_CASE("per-user callback, local mute, volume 0..200 % and saturating mix") {
   auto tick = [&](int i, double amplitude1, double amplitude2) {
     auto r1 = f.send.ProcessFrame(Tone(i, 440, amplitude1), f.buffer);
     if (r1.size)
-      f.receive.OnDatagram(f.relay.Forward(std::span<const uint8_t>(f.buffer.data(), r1.size)), 20 * i);
+      f.receive.OnDatagram(f.relay.Forward(std::span<const uint8_t>(f.buffer.data(), r1.size)),
+                           uint64_t{20} * i);
     std::array<uint8_t, SendPipeline::kMaxDatagramSize> buffer2{};
     auto r2 = second.ProcessFrame(Tone(i, 440, amplitude2), buffer2);
     if (r2.size)
       f.receive.OnDatagram(
-          f.relay.Reseal(secondRelay.Open(std::span<const uint8_t>(buffer2.data(), r2.size))), 20 * i);
+          f.relay.Reseal(secondRelay.Open(std::span<const uint8_t>(buffer2.data(), r2.size))),
+          uint64_t{20} * i);
     return f.receive.PlayoutTick(20 * static_cast<uint64_t>(i), mix);
   };
   auto peak = [&]() {
@@ -601,7 +607,7 @@ TEST_CASE("the frame transform runs between codec and RTP, and silence frames by
   CHECK(encryptor.calls == 70);
   CHECK(decryptor.calls == 70);
   CHECK(decryptor.lastUser == kUser);
-  std::vector<double> window(left.begin() + 20 * 960, left.begin() + 65 * 960);
+  std::vector<double> window(left.begin() + 20 * kFrameSamples, left.begin() + 65 * kFrameSamples);
   CHECK(FitTone(window).snrDb >= 20.0);
 
   // A frame the decryptor refuses is dropped and counted.
