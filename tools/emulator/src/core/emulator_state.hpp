@@ -112,6 +112,7 @@ struct IdentityKey {
   std::string type;              // an external_auth_type, e.g. "OIDC"
   std::string external_user_id;  // stable id of the external account
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted operator<=> (no pointer here)
   friend auto operator<=>(const IdentityKey&, const IdentityKey&) = default;
 };
 

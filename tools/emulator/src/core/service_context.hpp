@@ -40,7 +40,7 @@ struct Principal {
 };
 
 struct ServiceContext {
-  ServiceContext(FakeClock& clock, ServiceEndpoints endpoints);
+  ServiceContext(FakeClock& clock_ref, ServiceEndpoints served);
 
   FakeClock& clock;
   ServiceEndpoints endpoints;

@@ -540,6 +540,7 @@ std::vector<std::pair<std::string, std::int64_t>> GatewayModule::dispatch_to_use
     if (session.user_id == user_id) targets.push_back(id);
   }
   std::vector<std::pair<std::string, std::int64_t>> sent;
+  sent.reserve(targets.size());
   for (const auto& id : targets)
     sent.emplace_back(id, dispatch(id, type, d_json));
   return sent;
@@ -598,8 +599,10 @@ const GatewaySession* GatewayModule::session_of(std::uint64_t connection) const 
 void GatewayModule::notify(const std::string& user_id_ref, const std::string& app_id_ref,
                            GatewayListener::ConnectionChange change) {
   // Copies: callers pass a session's fields, and listeners may dispatch to that session.
+  // NOLINTBEGIN(performance-unnecessary-copy-initialization): the check cannot see the references may die
   const auto user_id = user_id_ref;
   const auto app_id = app_id_ref;
+  // NOLINTEND(performance-unnecessary-copy-initialization)
   for (auto* listener : listeners_)
     listener->connection_changed(user_id, app_id, change);
 }

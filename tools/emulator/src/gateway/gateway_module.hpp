@@ -85,10 +85,10 @@ class GatewayModule : public FeatureModule {
   // returned id names it in the calls below.
   std::uint64_t opened(GatewayPeer& peer, std::string_view target);
   // One complete WebSocket message (`text` false for a binary frame).
-  void received(std::uint64_t connection, std::string_view message, bool text);
+  void received(std::uint64_t id, std::string_view message, bool text);
   // The peer is gone, with the client's close code if it sent a close frame. A no-op for connections the
   // module closed or dropped.
-  void disconnected(std::uint64_t connection, std::optional<int> close_code);
+  void disconnected(std::uint64_t id, std::optional<int> close_code);
   // Closes zombies (no heartbeat in time), forgets sessions past their resume window, then ticks the
   // listeners.
   void tick();

@@ -124,7 +124,7 @@ void IpcModule::received(std::uint64_t id, std::string_view bytes) {
       return;
     }
     try {
-      handle_frame(id, std::move(*frame));
+      handle_frame(id, *frame);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "platformpp-emulator: internal error on an IPC connection: %s\n", e.what());
       return close_connection(id, close_code::kInternalError, "Internal error");
@@ -149,7 +149,7 @@ void IpcModule::send_frame(std::uint64_t id, std::string_view payload) {
   }
 }
 
-void IpcModule::handle_frame(std::uint64_t id, IpcFrame frame) {
+void IpcModule::handle_frame(std::uint64_t id, const IpcFrame& frame) {
   auto& connection = connections_.at(id);
   switch (frame.opcode) {
     case IpcOpcode::ping:

@@ -262,8 +262,9 @@ void LobbyModule::sweep_idle() {
   }
   std::vector<std::string> idle;
   for (auto& [id, lobby] : lobbies_.lobbies) {
+    const auto& app_id = lobby.app_id;  // a lambda cannot capture a structured binding in clang 14
     const bool connected = std::any_of(lobby.members.begin(), lobby.members.end(), [&](const LobbyMember& m) {
-      return live.count({lobby.app_id, m.user_id}) != 0;
+      return live.count({app_id, m.user_id}) != 0;
     });
     if (connected) {
       lobby.idle_since_ms = now;
