@@ -46,9 +46,6 @@ std::string clock_json(FakeClock& clock) {
 
 AdminModule::AdminModule(ServiceContext& context, std::function<void()> clock_moved)
     : FeatureModule(context), clock_moved_(std::move(clock_moved)) {
-  auto bind = [this](HttpResponse (AdminModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   admin_router_.add("GET", "/health", bind(&AdminModule::admin_health));
   admin_router_.add("POST", "/apps", bind(&AdminModule::admin_create_app));
   admin_router_.add("POST", "/users", bind(&AdminModule::admin_create_user));

@@ -171,18 +171,14 @@ AuthModule::AuthModule(ServiceContext& context) : FeatureModule(context) {
 }
 
 void AuthModule::register_oauth_routes() {
-  api_router_.add("GET", "/applications/@me",
-                  [this](const RouteContext& c) { return api_get_my_application(c); });
-  api_router_.add("GET", "/oauth2/applications/@me",
-                  [this](const RouteContext& c) { return api_get_my_application(c); });
-  web_router_.add("GET", "/oauth2/authorize", [this](const RouteContext& c) { return web_authorize(c); });
-  admin_router_.add("GET", "/authorize", [this](const RouteContext& c) { return admin_authorize(c); });
-  admin_router_.add("POST", "/consent", [this](const RouteContext& c) { return admin_set_consent(c); });
-  api_router_.add("POST", "/oauth2/token", [this](const RouteContext& c) { return api_oauth_token(c); });
-  api_router_.add("POST", "/oauth2/token/revoke",
-                  [this](const RouteContext& c) { return api_oauth_revoke(c); });
-  api_router_.add("GET", "/oauth2/@me",
-                  [this](const RouteContext& c) { return api_oauth_current_authorization(c); });
+  api_router_.add("GET", "/applications/@me", bind(&AuthModule::api_get_my_application));
+  api_router_.add("GET", "/oauth2/applications/@me", bind(&AuthModule::api_get_my_application));
+  web_router_.add("GET", "/oauth2/authorize", bind(&AuthModule::web_authorize));
+  admin_router_.add("GET", "/authorize", bind(&AuthModule::admin_authorize));
+  admin_router_.add("POST", "/consent", bind(&AuthModule::admin_set_consent));
+  api_router_.add("POST", "/oauth2/token", bind(&AuthModule::api_oauth_token));
+  api_router_.add("POST", "/oauth2/token/revoke", bind(&AuthModule::api_oauth_revoke));
+  api_router_.add("GET", "/oauth2/@me", bind(&AuthModule::api_oauth_current_authorization));
 }
 
 const AccessGrant& AuthModule::issue_grant(AccessGrant grant, bool with_refresh_token) {

@@ -52,20 +52,15 @@ FieldIssue unknown_type_issue(const std::string& type) {
 }  // namespace
 
 void AuthModule::register_provisional_routes() {
-  admin_router_.add("POST", "/users/{user_id}/ban",
-                    [this](const RouteContext& c) { return admin_ban_user(c); });
-  admin_router_.add("DELETE", "/users/{user_id}/ban",
-                    [this](const RouteContext& c) { return admin_unban_user(c); });
-  admin_router_.add("POST", "/external-identities",
-                    [this](const RouteContext& c) { return admin_map_external_identity(c); });
-  api_router_.add("POST", "/partner-sdk/token",
-                  [this](const RouteContext& c) { return api_partner_token(c); });
-  api_router_.add("POST", "/partner-sdk/token/bot",
-                  [this](const RouteContext& c) { return api_partner_token_bot(c); });
+  admin_router_.add("POST", "/users/{user_id}/ban", bind(&AuthModule::admin_ban_user));
+  admin_router_.add("DELETE", "/users/{user_id}/ban", bind(&AuthModule::admin_unban_user));
+  admin_router_.add("POST", "/external-identities", bind(&AuthModule::admin_map_external_identity));
+  api_router_.add("POST", "/partner-sdk/token", bind(&AuthModule::api_partner_token));
+  api_router_.add("POST", "/partner-sdk/token/bot", bind(&AuthModule::api_partner_token_bot));
   api_router_.add("POST", "/partner-sdk/provisional-accounts/unmerge",
-                  [this](const RouteContext& c) { return api_partner_unmerge(c); });
+                  bind(&AuthModule::api_partner_unmerge));
   api_router_.add("POST", "/partner-sdk/provisional-accounts/unmerge/bot",
-                  [this](const RouteContext& c) { return api_partner_unmerge_bot(c); });
+                  bind(&AuthModule::api_partner_unmerge_bot));
 }
 
 const User& AuthModule::create_provisional_user(std::optional<std::string> global_name, bool restricted) {

@@ -28,9 +28,6 @@ std::string json_text(const rapidjson::Value& value) {
 // ---- admin routes ----------------------------------------------------------------------------------------
 
 void GatewayModule::register_routes() {
-  auto bind = [this](HttpResponse (GatewayModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
-  };
   api_router_.add("GET", "/gateway", bind(&GatewayModule::api_get_gateway));
   api_router_.add("GET", "/gateway/bot", bind(&GatewayModule::api_get_gateway_bot));
   admin_router_.add("GET", "/gateway/sessions", bind(&GatewayModule::admin_sessions));

@@ -160,9 +160,6 @@ void read_channel_fields(const rapidjson::Value& body, const Guild& guild, const
 }  // namespace
 
 void GuildModule::register_routes() {
-  auto bind = [this](HttpResponse (GuildModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
-  };
   api_router_.add("GET", "/users/@me/guilds", bind(&GuildModule::api_get_current_user_guilds));
   api_router_.add("GET", "/guilds/{guild_id}/channels", bind(&GuildModule::api_get_guild_channels));
   admin_router_.add("POST", "/guilds", bind(&GuildModule::admin_create_guild));

@@ -73,9 +73,6 @@ std::string json_text(const rapidjson::Value& value) {
 
 IpcModule::IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth)
     : FeatureModule(context), presence_(presence), auth_(auth) {
-  auto bind = [this](HttpResponse (IpcModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   admin_router_.add("GET", "/ipc", bind(&IpcModule::admin_status));
   admin_router_.add("POST", "/ipc/authorize-request", bind(&IpcModule::admin_authorize_request));
   admin_router_.add("POST", "/ipc/drop", bind(&IpcModule::admin_drop));

@@ -102,9 +102,6 @@ MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway
       guilds_(guilds),
       lobbies_(lobbies),
       social_limits_(social_limits) {
-  auto bind = [this](HttpResponse (MessagingModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   api_router_.add("POST", "/users/@me/channels", bind(&MessagingModule::api_create_dm_channel));
   api_router_.add("POST", "/channels/{channel_id}/messages", bind(&MessagingModule::api_create_message));
   api_router_.add("POST", "/lobbies/{lobby_id}/messages", bind(&MessagingModule::api_create_lobby_message));

@@ -28,7 +28,7 @@ inline constexpr int kInviteInvalid = 50083;
 PresenceModule::PresenceModule(ServiceContext& context, GatewayModule& gateway)
     : FeatureModule(context), gateway_(gateway) {
   api_router_.add("POST", "/channels/{channel_id}/messages/{message_id}/activity-join",
-                  [this](const RouteContext& route) { return api_activity_join(route); });
+                  bind(&PresenceModule::api_activity_join));
 }
 
 std::vector<std::string> PresenceModule::desktop_activities(std::string_view user_id) const {

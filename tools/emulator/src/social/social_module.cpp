@@ -49,9 +49,6 @@ Edit string_edit(const rapidjson::Value& body, const char* name, std::string& va
 
 SocialModule::SocialModule(ServiceContext& context, GatewayModule& gateway, PresenceModule& presence)
     : FeatureModule(context), gateway_(gateway), presence_(presence) {
-  auto bind = [this](HttpResponse (SocialModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   api_router_.add("GET", "/users/@me", bind(&SocialModule::api_get_current_user));
   api_router_.add("PATCH", "/users/@me", bind(&SocialModule::api_patch_current_user));
   api_router_.add("GET", "/users/@me/relationships", bind(&SocialModule::api_list_relationships));

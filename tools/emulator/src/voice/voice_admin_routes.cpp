@@ -15,9 +15,6 @@ namespace platformpp::emulator {
 // ---- admin routes ----------------------------------------------------------------------------------------
 
 void VoiceModule::register_routes() {
-  auto bind = [this](HttpResponse (VoiceModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
-  };
   admin_router_.add("GET", "/voice/sessions", bind(&VoiceModule::admin_sessions));
   admin_router_.add("GET", "/voice/settings", bind(&VoiceModule::admin_get_settings));
   admin_router_.add("POST", "/voice/settings", bind(&VoiceModule::admin_set_settings));
