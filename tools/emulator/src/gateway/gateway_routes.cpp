@@ -17,11 +17,6 @@ namespace {
 
 namespace op = gateway_protocol::op;
 using gateway_protocol::simple_payload;
-using gateway_protocol::steady_now_ms;
-
-std::string json_text(const rapidjson::Value& value) {
-  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
-}
 
 }  // namespace
 
@@ -240,8 +235,7 @@ HttpResponse GatewayModule::admin_dispatch(const RouteContext& context) {
     fields.add_issue("t", {"BASE_TYPE_INVALID", "1 to 64 of [A-Z0-9_]."});
   }
   if (!errors.empty()) return invalid_form_body(errors);
-  if (state_.find_user(*user_id) == nullptr)
-    return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (state_.find_user(*user_id) == nullptr) return unknown_user();
   injecting_dispatch_ = true;
   const auto sent = dispatch_to_user(*user_id, *type, d == nullptr ? "null" : json_text(*d));
   injecting_dispatch_ = false;
@@ -363,7 +357,7 @@ HttpResponse GatewayModule::api_get_gateway_bot(const RouteContext& context) {
 // off (the developer portal's switches); answers them with the application's flags.
 HttpResponse GatewayModule::admin_set_privileged_intents(const RouteContext& context) {
   Application* app = state_.find_application_mutable(context.params.at("app_id"));
-  if (app == nullptr) return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+  if (app == nullptr) return unknown_application();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;

@@ -25,7 +25,5 @@ void write_guild_features(JsonWriter& writer, const Guild& guild);
 std::string guild_member_json(const GuildMember& member, const User& user);
 // The admin's view of a guild (everything it was seeded with).
 std::string admin_guild_json(const Guild& guild);
-// null, or the string.
-void write_optional(JsonWriter& writer, const std::optional<std::string>& value);
 
 }  // namespace platformpp::emulator

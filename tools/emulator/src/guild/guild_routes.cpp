@@ -19,12 +19,7 @@ namespace platformpp::emulator {
 
 namespace {
 
-void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
-  writer.RawValue(json.c_str(), json.size(), type);
-}
-
 constexpr int kUnknownGuild = 10004;
-constexpr int kUnknownChannel = 10003;
 constexpr int kCategoryChannel = 4;
 // Channel types the admin API accepts: text, voice, category, announcement, stage, forum, media.
 constexpr int kChannelTypes[] = {0, 2, 4, 5, 13, 15, 16};
@@ -185,7 +180,7 @@ HttpResponse GuildModule::api_get_current_user_guilds(const RouteContext& contex
     const bool allowed = std::any_of(scopes.begin(), scopes.end(), [](const std::string& scope) {
       return scope == "guilds" || scope == "sdk.social_layer";
     });
-    if (!allowed) return error_response(403, error_code::kMissingAccess, "Missing Access");
+    if (!allowed) return missing_access();
   }
   const auto& user_id = principal->user->id;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
@@ -197,9 +192,9 @@ HttpResponse GuildModule::api_get_current_user_guilds(const RouteContext& contex
                                 writer.Key("name");
                                 write_string(writer, guild->name);
                                 writer.Key("icon");
-                                write_optional(writer, guild->icon);
+                                write_optional_string(writer, guild->icon);
                                 writer.Key("banner");
-                                write_optional(writer, guild->banner);
+                                write_optional_string(writer, guild->banner);
                                 writer.Key("owner");
                                 writer.Bool(guild->owner_id == user_id);
                                 writer.Key("permissions");
@@ -223,7 +218,7 @@ HttpResponse GuildModule::api_get_guild_channels(const RouteContext& context) {
   const auto* guild = guilds_.find_guild(context.params.at("guild_id"));
   if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
   const auto& user_id = principal->user->id;
-  if (!guild->has_member(user_id)) return error_response(403, error_code::kMissingAccess, "Missing Access");
+  if (!guild->has_member(user_id)) return missing_access();
   const bool omit_hidden = clock_.now_ms() >= kChannelObfuscationDateMs;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
@@ -271,8 +266,7 @@ HttpResponse GuildModule::admin_create_guild(const RouteContext& context) {
     }
   }
   if (!errors.empty()) return invalid_form_body(errors);
-  if (state_.find_user(*owner_id) == nullptr)
-    return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (state_.find_user(*owner_id) == nullptr) return unknown_user();
   guild.id = snowflakes_.next_string();
   guild.owner_id = *owner_id;
   guild.roles.push_back({guild.id, "@everyone", everyone_permissions});
@@ -310,7 +304,7 @@ HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
   }
   if (!errors.empty()) return invalid_form_body(errors);
   const auto* user = state_.find_user(*user_id);
-  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (user == nullptr) return unknown_user();
   member.user_id = *user_id;
   const auto existing = guild->members.find(*user_id);
   member.joined_at_ms = existing != guild->members.end() ? existing->second.joined_at_ms : clock_.now_ms();
@@ -365,7 +359,7 @@ HttpResponse GuildModule::admin_update_channel(const RouteContext& context) {
   auto* guild = guilds_.find_guild(context.params.at("guild_id"));
   if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
   const auto it = guild->channels.find(context.params.at("channel_id"));
-  if (it == guild->channels.end()) return error_response(404, kUnknownChannel, "Unknown Channel");
+  if (it == guild->channels.end()) return unknown_channel();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -382,7 +376,7 @@ HttpResponse GuildModule::admin_delete_channel(const RouteContext& context) {
   auto* guild = guilds_.find_guild(context.params.at("guild_id"));
   if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
   const auto it = guild->channels.find(context.params.at("channel_id"));
-  if (it == guild->channels.end()) return error_response(404, kUnknownChannel, "Unknown Channel");
+  if (it == guild->channels.end()) return unknown_channel();
   const auto channel = std::move(it->second);
   guild->channels.erase(it);
   channel_dispatch("CHANNEL_DELETE", *guild, channel);

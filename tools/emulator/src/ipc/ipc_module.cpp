@@ -65,10 +65,6 @@ const rapidjson::Value* member_or_null(const rapidjson::Value& object, const cha
   return it == object.MemberEnd() || it->value.IsNull() ? nullptr : &it->value;
 }
 
-std::string json_text(const rapidjson::Value& value) {
-  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
-}
-
 }  // namespace
 
 IpcModule::IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth)
@@ -217,11 +213,7 @@ void IpcModule::handshake(std::uint64_t id, const rapidjson::Document& payload) 
                  writer.Key("discriminator");
                  writer.String("0");
                  writer.Key("global_name");
-                 if (user->global_name) {
-                   write_string(writer, *user->global_name);
-                 } else {
-                   writer.Null();
-                 }
+                 write_optional_string(writer, user->global_name);
                  writer.Key("avatar");
                  writer.Null();
                  writer.EndObject();
@@ -258,11 +250,7 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
   send_frame(id, to_json([&](JsonWriter& writer) {
                writer.StartObject();
                writer.Key("cmd");
-               if (cmd) {
-                 write_string(writer, *cmd);
-               } else {
-                 writer.Null();
-               }
+               write_optional_string(writer, cmd);
                writer.Key("data");
                if (reply.error != 0) {
                  writer.StartObject();
@@ -272,7 +260,7 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
                  write_string(writer, reply.message);
                  writer.EndObject();
                } else {
-                 writer.RawValue(reply.data.data(), reply.data.size(), rapidjson::kObjectType);
+                 write_raw(writer, reply.data, rapidjson::kObjectType);
                }
                writer.Key("evt");
                if (reply.error != 0) {
@@ -281,11 +269,7 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
                  writer.Null();
                }
                writer.Key("nonce");
-               if (nonce) {
-                 write_string(writer, *nonce);
-               } else {
-                 writer.Null();
-               }
+               write_optional_string(writer, nonce);
                writer.EndObject();
              }));
 }
@@ -465,8 +449,7 @@ HttpResponse IpcModule::admin_status(const RouteContext&) {
                                 writer.EndArray();
                                 writer.Key("activity");
                                 if (connection.activity) {
-                                  writer.RawValue(connection.activity->data(), connection.activity->size(),
-                                                  rapidjson::kObjectType);
+                                  write_raw(writer, *connection.activity, rapidjson::kObjectType);
                                 } else {
                                   writer.Null();
                                 }
@@ -489,7 +472,7 @@ HttpResponse IpcModule::admin_authorize_request(const RouteContext& context) {
     application_id = fields.string("application_id", false);
     if (!errors.empty()) return invalid_form_body(errors);
     if (application_id && state_.find_application(*application_id) == nullptr) {
-      return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+      return unknown_application();
     }
   }
   static constexpr std::string_view kDispatch = R"({"cmd":"DISPATCH","evt":"AUTHORIZE_REQUEST","data":{}})";

@@ -25,10 +25,7 @@ namespace {
 namespace message_error = messaging_protocol::message_error;
 using messaging_protocol::history_limit;
 using messaging_protocol::kContentMax;
-using messaging_protocol::missing_access;
 using messaging_protocol::read_moderation_metadata;
-using messaging_protocol::unknown_lobby;
-using messaging_protocol::unknown_message;
 
 constexpr std::size_t kMetadataMax = 1000;  // code points of all keys and values together
 constexpr std::size_t kNonceMax = 25;
@@ -58,7 +55,7 @@ void write_common_fields(JsonWriter& writer, const Message& message, const std::
   writer.Key("content");
   write_string(writer, message.content);
   writer.Key("author");
-  writer.RawValue(author_text.c_str(), author_text.size(), rapidjson::kObjectType);
+  write_raw(writer, author_text, rapidjson::kObjectType);
   writer.Key("timestamp");
   write_string(writer, format_rfc3339_ms(message.timestamp_ms));
   writer.Key("edited_timestamp");
@@ -272,7 +269,7 @@ HttpResponse MessagingModule::api_get_lobby_messages(const RouteContext& context
                                    it != messages.rend() && count < std::get<std::int64_t>(limit); ++it) {
                                 if ((*it)->timestamp_ms <= cutoff) continue;
                                 const auto json = lobby_message_json(**it);
-                                writer.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
+                                write_raw(writer, json, rapidjson::kObjectType);
                                 ++count;
                               }
                               writer.EndArray();
@@ -360,7 +357,7 @@ std::string MessagingModule::message_json(const Message& message) const {
 std::optional<bool> MessagingModule::dm_allowed(const std::string& user_id, const std::string& other_id,
                                                 const std::string& channel_id,
                                                 const std::string& app_id) const {
-  constexpr int kFriend = 1;
+  using relationship_type::kFriend;
   const auto game_friends = [&](const std::string& from, const std::string& to) {
     const auto* relationship = state_.find_game_relationship(app_id, from, to);
     return relationship != nullptr && relationship->type == kFriend;

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/fake_clock.hpp"
 #include "core/json.hpp"
 #include "core/random_token.hpp"
 #include "voice/voice_media_routes.hpp"
@@ -18,7 +19,6 @@ namespace platformpp::emulator {
 namespace {
 
 using voice_protocol::close_keeps_session;
-using voice_protocol::steady_now_ms;
 using voice_protocol::string_member;
 using voice_protocol::unsequenced;
 
