@@ -17,10 +17,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/json_body.hpp"
 #include "core/service_context.hpp"
 #include "gateway/gateway.hpp"
 
@@ -141,8 +141,12 @@ class GatewayModule : public FeatureModule {
   // What a bot library asks first: GET /gateway/bot (the URL, the shard count, the identify budget left).
   HttpResponse api_get_gateway_bot(const RouteContext& context);
   [[nodiscard]] std::string limits_json() const;
-  std::variant<std::vector<std::uint64_t>, HttpResponse> select(const RouteContext& context,
-                                                                rapidjson::Document& body);
+  // The admin routes that act on the live connections a body selects: {session_id?, user_id?}, all when
+  // neither is given.
+  [[nodiscard]] std::vector<std::uint64_t> select(BodyFields& fields) const;
+  HttpResponse act_on_selected(const RouteContext& context,
+                               const std::function<void(BodyFields& fields)>& read_fields,
+                               const std::function<void(std::uint64_t id)>& act);
   HttpResponse admin_sessions(const RouteContext& context);
   HttpResponse admin_drop(const RouteContext& context);
   HttpResponse admin_stall(const RouteContext& context);

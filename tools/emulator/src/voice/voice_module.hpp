@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/json_body.hpp"
 #include "core/service_context.hpp"
 #include "gateway/gateway_module.hpp"
 #include "lobby/lobby_module.hpp"
@@ -103,10 +104,9 @@ class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCa
   void register_routes();
   [[nodiscard]] std::string settings_json() const;
   // The optional "user_id" of an admin voice request's body.
-  std::variant<std::optional<std::string>, HttpResponse> target_user(const RouteContext& context,
-                                                                     rapidjson::Document& body);
-  std::variant<std::vector<std::uint64_t>, HttpResponse> select(const RouteContext& context,
-                                                                rapidjson::Document& body);
+  std::variant<std::optional<std::string>, HttpResponse> target_user(const RouteContext& context);
+  // The live connections of that user's voice sessions (all live connections without one).
+  [[nodiscard]] std::vector<std::uint64_t> select(BodyFields& fields) const;
   HttpResponse admin_sessions(const RouteContext& context);
   HttpResponse admin_get_settings(const RouteContext& context);
   HttpResponse admin_set_settings(const RouteContext& context);
