@@ -93,7 +93,7 @@ std::string role_json(const GuildRole& role) {
   });
 }
 
-void write_guild_identity(JsonWriter& writer, const Guild& guild) {
+void write_guild_summary(JsonWriter& writer, const Guild& guild) {
   writer.Key("id");
   write_string(writer, guild.id);
   writer.Key("name");
@@ -102,6 +102,10 @@ void write_guild_identity(JsonWriter& writer, const Guild& guild) {
   write_optional_string(writer, guild.icon);
   writer.Key("banner");
   write_optional_string(writer, guild.banner);
+}
+
+void write_guild_identity(JsonWriter& writer, const Guild& guild) {
+  write_guild_summary(writer, guild);
   writer.Key("owner_id");
   write_string(writer, guild.owner_id);
 }
