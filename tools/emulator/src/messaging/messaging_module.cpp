@@ -198,15 +198,25 @@ std::string MessagingModule::lobby_message_json(const Message& message) const {
   });
 }
 
-HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& context) {
+std::optional<HttpResponse> MessagingModule::find_lobby(const RouteContext& context, bool backend_only,
+                                                        Principal& principal, const Lobby*& lobby) {
   lobbies_.sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
-  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
-  if (found == nullptr) return unknown_lobby();
+  const auto caller = authenticate(context.request);
+  if (!caller) return status_error(401);
+  if (backend_only && caller->grant != nullptr) return missing_access();
+  principal = *caller;
+  lobby = lobbies_.find(context.params.at("lobby_id"), principal.application->id);
+  if (lobby == nullptr) return unknown_lobby();
+  return std::nullopt;
+}
+
+HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& context) {
+  Principal principal;
+  const Lobby* found = nullptr;
+  if (auto error = find_lobby(context, false, principal, found)) return std::move(*error);
   const Lobby& lobby = *found;
-  const bool bot = principal->grant == nullptr;
-  const LobbyMember* member = lobby.member(principal->user->id);
+  const bool bot = principal.grant == nullptr;
+  const LobbyMember* member = lobby.member(principal.user->id);
   if (!bot && member == nullptr) return unknown_lobby();
 
   rapidjson::Document body;
@@ -220,7 +230,7 @@ HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& conte
   read_message_extras(body, input, errors);
   if (!errors.empty()) return invalid_form_body(errors);
 
-  const auto& author_id = principal->user->id;
+  const auto& author_id = principal.user->id;
   // The earlier message, with the route's one documented status (the published document lists only 201).
   if (auto earlier = nonce_duplicate(lobby.id, author_id, input))
     return HttpResponse::json(201, lobby_message_json(*earlier));
@@ -248,13 +258,11 @@ HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& conte
 }
 
 HttpResponse MessagingModule::api_get_lobby_messages(const RouteContext& context) {
-  lobbies_.sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
-  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
-  if (found == nullptr) return unknown_lobby();
+  Principal principal;
+  const Lobby* found = nullptr;
+  if (auto error = find_lobby(context, false, principal, found)) return std::move(*error);
   const Lobby& lobby = *found;
-  if (principal->grant != nullptr && lobby.member(principal->user->id) == nullptr) return unknown_lobby();
+  if (principal.grant != nullptr && lobby.member(principal.user->id) == nullptr) return unknown_lobby();
   auto limit = history_limit(context.request);
   if (auto* error = std::get_if<HttpResponse>(&limit)) return std::move(*error);
 
@@ -277,12 +285,9 @@ HttpResponse MessagingModule::api_get_lobby_messages(const RouteContext& context
 }
 
 HttpResponse MessagingModule::api_put_lobby_message_moderation(const RouteContext& context) {
-  lobbies_.sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
-  if (principal->grant != nullptr) return missing_access();  // the game's backend only
-  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
-  if (found == nullptr) return unknown_lobby();
+  Principal principal;
+  const Lobby* found = nullptr;
+  if (auto error = find_lobby(context, true, principal, found)) return std::move(*error);  // the backend only
   const Lobby& lobby = *found;
   Message* message = state_.find_message_mutable(lobby.id, context.params.at("message_id"));
   if (message == nullptr) return unknown_message();
