@@ -20,14 +20,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-void write_optional_string(JsonWriter& writer, const std::optional<std::string>& value) {
-  if (value) {
-    write_string(writer, *value);
-  } else {
-    writer.Null();
-  }
-}
-
 std::string clock_json(FakeClock& clock) {
   const auto now = clock.now_ms();
   return to_json([&](JsonWriter& writer) {
@@ -46,9 +38,6 @@ std::string clock_json(FakeClock& clock) {
 
 AdminModule::AdminModule(ServiceContext& context, std::function<void()> clock_moved)
     : FeatureModule(context), clock_moved_(std::move(clock_moved)) {
-  auto bind = [this](HttpResponse (AdminModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   admin_router_.add("GET", "/health", bind(&AdminModule::admin_health));
   admin_router_.add("POST", "/apps", bind(&AdminModule::admin_create_app));
   admin_router_.add("POST", "/users", bind(&AdminModule::admin_create_user));
@@ -108,7 +97,7 @@ HttpResponse AdminModule::admin_create_app(const RouteContext& context) {
   }
   if (!errors.empty()) return invalid_form_body(errors);
   if (parent_id && state_.find_application(*parent_id) == nullptr) {
-    return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+    return unknown_application();
   }
 
   User bot;
@@ -229,10 +218,9 @@ HttpResponse AdminModule::admin_create_token(const RouteContext& context) {
       fields.add_issue("scopes", {"BASE_TYPE_REQUIRED", "At least one scope"});
   }
   if (!errors.empty()) return invalid_form_body(errors);
-  if (state_.find_user(*user_id) == nullptr)
-    return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (state_.find_user(*user_id) == nullptr) return unknown_user();
   if (state_.find_application(*app_id) == nullptr) {
-    return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+    return unknown_application();
   }
 
   AccessGrant grant;

@@ -24,14 +24,6 @@ namespace {
 
 namespace oe = oauth_error_code;
 
-void write_optional_string(JsonWriter& writer, const std::optional<std::string>& value) {
-  if (value) {
-    write_string(writer, *value);
-  } else {
-    writer.Null();
-  }
-}
-
 // The members every application object of the API has (the published ApplicationResponse's required ones plus
 // the bot flags), written into an object the caller has started: /oauth2/@me's application, the start of
 // /applications/@me.
@@ -171,18 +163,14 @@ AuthModule::AuthModule(ServiceContext& context) : FeatureModule(context) {
 }
 
 void AuthModule::register_oauth_routes() {
-  api_router_.add("GET", "/applications/@me",
-                  [this](const RouteContext& c) { return api_get_my_application(c); });
-  api_router_.add("GET", "/oauth2/applications/@me",
-                  [this](const RouteContext& c) { return api_get_my_application(c); });
-  web_router_.add("GET", "/oauth2/authorize", [this](const RouteContext& c) { return web_authorize(c); });
-  admin_router_.add("GET", "/authorize", [this](const RouteContext& c) { return admin_authorize(c); });
-  admin_router_.add("POST", "/consent", [this](const RouteContext& c) { return admin_set_consent(c); });
-  api_router_.add("POST", "/oauth2/token", [this](const RouteContext& c) { return api_oauth_token(c); });
-  api_router_.add("POST", "/oauth2/token/revoke",
-                  [this](const RouteContext& c) { return api_oauth_revoke(c); });
-  api_router_.add("GET", "/oauth2/@me",
-                  [this](const RouteContext& c) { return api_oauth_current_authorization(c); });
+  api_router_.add("GET", "/applications/@me", bind(&AuthModule::api_get_my_application));
+  api_router_.add("GET", "/oauth2/applications/@me", bind(&AuthModule::api_get_my_application));
+  web_router_.add("GET", "/oauth2/authorize", bind(&AuthModule::web_authorize));
+  admin_router_.add("GET", "/authorize", bind(&AuthModule::admin_authorize));
+  admin_router_.add("POST", "/consent", bind(&AuthModule::admin_set_consent));
+  api_router_.add("POST", "/oauth2/token", bind(&AuthModule::api_oauth_token));
+  api_router_.add("POST", "/oauth2/token/revoke", bind(&AuthModule::api_oauth_revoke));
+  api_router_.add("GET", "/oauth2/@me", bind(&AuthModule::api_oauth_current_authorization));
 }
 
 const AccessGrant& AuthModule::issue_grant(AccessGrant grant, bool with_refresh_token) {
@@ -545,7 +533,7 @@ std::string AuthModule::authorization_json(const AccessGrant& grant, const User&
     writer.Key("expires");
     write_string(writer, format_rfc3339_ms(grant.expires_at_ms));
     writer.Key("user");
-    writer.RawValue(user_text.data(), user_text.size(), rapidjson::kObjectType);
+    write_raw(writer, user_text, rapidjson::kObjectType);
     if (with_access_token) {
       writer.Key("access_token");
       write_string(writer, grant.access_token);
@@ -566,7 +554,7 @@ HttpResponse AuthModule::api_get_my_application(const RouteContext& context) {
                               writer.StartObject();
                               write_application_members(writer, app);
                               writer.Key("bot");
-                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
+                              write_raw(writer, bot, rapidjson::kObjectType);
                               writer.Key("redirect_uris");
                               writer.StartArray();
                               for (const auto& uri : app.redirect_uris)
@@ -578,7 +566,7 @@ HttpResponse AuthModule::api_get_my_application(const RouteContext& context) {
                               writer.Null();
                               // The emulator has no developer accounts: the bot user stands for the owner.
                               writer.Key("owner");
-                              writer.RawValue(bot.c_str(), bot.size(), rapidjson::kObjectType);
+                              write_raw(writer, bot, rapidjson::kObjectType);
                               writer.Key("approximate_guild_count");
                               writer.Int(0);
                               writer.Key("approximate_user_install_count");
@@ -608,7 +596,7 @@ HttpResponse AuthModule::admin_set_consent(const RouteContext& context) {
   if (!errors.empty()) return invalid_form_body(errors);
   if (user_id) {
     const User* user = state_.find_user(*user_id);
-    if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+    if (user == nullptr) return unknown_user();
     if (user->bot || user->provisional) {
       fields.add_issue("user_id", {"USER_NOT_REGULAR", "Bots and provisional accounts cannot consent."});
       return invalid_form_body(errors);

@@ -52,20 +52,15 @@ FieldIssue unknown_type_issue(const std::string& type) {
 }  // namespace
 
 void AuthModule::register_provisional_routes() {
-  admin_router_.add("POST", "/users/{user_id}/ban",
-                    [this](const RouteContext& c) { return admin_ban_user(c); });
-  admin_router_.add("DELETE", "/users/{user_id}/ban",
-                    [this](const RouteContext& c) { return admin_unban_user(c); });
-  admin_router_.add("POST", "/external-identities",
-                    [this](const RouteContext& c) { return admin_map_external_identity(c); });
-  api_router_.add("POST", "/partner-sdk/token",
-                  [this](const RouteContext& c) { return api_partner_token(c); });
-  api_router_.add("POST", "/partner-sdk/token/bot",
-                  [this](const RouteContext& c) { return api_partner_token_bot(c); });
+  admin_router_.add("POST", "/users/{user_id}/ban", bind(&AuthModule::admin_ban_user));
+  admin_router_.add("DELETE", "/users/{user_id}/ban", bind(&AuthModule::admin_unban_user));
+  admin_router_.add("POST", "/external-identities", bind(&AuthModule::admin_map_external_identity));
+  api_router_.add("POST", "/partner-sdk/token", bind(&AuthModule::api_partner_token));
+  api_router_.add("POST", "/partner-sdk/token/bot", bind(&AuthModule::api_partner_token_bot));
   api_router_.add("POST", "/partner-sdk/provisional-accounts/unmerge",
-                  [this](const RouteContext& c) { return api_partner_unmerge(c); });
+                  bind(&AuthModule::api_partner_unmerge));
   api_router_.add("POST", "/partner-sdk/provisional-accounts/unmerge/bot",
-                  [this](const RouteContext& c) { return api_partner_unmerge_bot(c); });
+                  bind(&AuthModule::api_partner_unmerge_bot));
 }
 
 const User& AuthModule::create_provisional_user(std::optional<std::string> global_name, bool restricted) {
@@ -127,7 +122,7 @@ std::variant<IdentityKey, HttpResponse> AuthModule::read_partner_token_request(c
   if (!errors.empty()) return invalid_form_body(errors);
 
   const Application* app = state_.find_application(*client_id);
-  if (app == nullptr) return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+  if (app == nullptr) return unknown_application();
   if (client_secret && *client_secret != app->client_secret) return status_error(401);
   auto key = external_identity_key(*app, *type, *token);
   if (!key) return error_response(401, error_code::kInvalidToken, "Invalid external_auth_token");
@@ -253,7 +248,7 @@ HttpResponse AuthModule::admin_ban_user(const RouteContext& context) {
     if (!errors.empty()) return invalid_form_body(errors);
   }
   User* user = state_.find_user_mutable(context.params.at("user_id"));
-  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (user == nullptr) return unknown_user();
   const auto restricted = ban_user(*user, permanent);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
@@ -272,7 +267,7 @@ HttpResponse AuthModule::admin_ban_user(const RouteContext& context) {
 
 HttpResponse AuthModule::admin_unban_user(const RouteContext& context) {
   User* user = state_.find_user_mutable(context.params.at("user_id"));
-  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (user == nullptr) return unknown_user();
   if (!user->ban) return HttpResponse::empty(204);  // idempotent
   if (user->ban->permanent)
     return error_response(400, error_code::kGeneral, "A permanent ban cannot be lifted");

@@ -4,14 +4,6 @@
 
 namespace platformpp::emulator {
 
-namespace {
-
-std::string json_text(const rapidjson::Value& value) {
-  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
-}
-
-}  // namespace
-
 bool activity_type_allowed(int type) {
   return type == 0 || type == 2 || type == 3 || type == 5;
 }

@@ -117,6 +117,30 @@ HttpResponse status_error(int status) {
                         std::to_string(status) + ": " + std::string(reason_phrase(status)));
 }
 
+HttpResponse unknown_application() {
+  return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+}
+
+HttpResponse unknown_channel() {
+  return error_response(404, error_code::kUnknownChannel, "Unknown Channel");
+}
+
+HttpResponse unknown_message() {
+  return error_response(404, error_code::kUnknownMessage, "Unknown Message");
+}
+
+HttpResponse unknown_user() {
+  return error_response(404, error_code::kUnknownUser, "Unknown User");
+}
+
+HttpResponse unknown_lobby() {
+  return error_response(404, error_code::kUnknownLobby, "Unknown Lobby");
+}
+
+HttpResponse missing_access() {
+  return error_response(403, error_code::kMissingAccess, "Missing Access");
+}
+
 HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope) {
   auto response = HttpResponse::json(429, to_json([&](JsonWriter& writer) {
                                        writer.StartObject();

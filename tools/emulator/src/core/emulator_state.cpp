@@ -352,12 +352,12 @@ std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id,
   auto& recent = it->second;
   while (!recent.empty() && recent.front().timestamp_ms <= now_ms - window_ms)
     recent.pop_front();
-  for (auto entry = recent.rbegin(); entry != recent.rend(); ++entry) {
-    if (entry->author_id != author_id || entry->nonce != nonce) continue;
-    if (const auto* kept = find_message(channel_id, entry->id)) return *kept;
-    return *entry;
-  }
-  return std::nullopt;
+  const auto entry = std::find_if(recent.rbegin(), recent.rend(), [&](const auto& candidate) {
+    return candidate.author_id == author_id && candidate.nonce == nonce;
+  });
+  if (entry == recent.rend()) return std::nullopt;
+  if (const auto* kept = find_message(channel_id, entry->id)) return *kept;
+  return *entry;
 }
 
 }  // namespace platformpp::emulator

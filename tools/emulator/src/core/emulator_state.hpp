@@ -61,11 +61,20 @@ struct Application {
   std::string signing_secret_key;  // 64 bytes, raw
 };
 
+// The relationship types: what Relationship::type holds.
+namespace relationship_type {
+inline constexpr int kNone = 0;
+inline constexpr int kFriend = 1;
+inline constexpr int kBlocked = 2;
+inline constexpr int kIncoming = 3;
+inline constexpr int kOutgoing = 4;
+}  // namespace relationship_type
+
 // One direction of a platform or game relationship: what a user sees of another.
 struct Relationship {
-  int type = 0;               // 1 friend, 2 blocked, 3 incoming request, 4 outgoing request
-  std::int64_t since_ms = 0;  // fake clock
-  bool spam_request = false;  // incoming request from a user flagged as a spammer
+  int type = relationship_type::kNone;  // 1 friend, 2 blocked, 3 incoming request, 4 outgoing request
+  std::int64_t since_ms = 0;            // fake clock
+  bool spam_request = false;            // incoming request from a user flagged as a spammer
 };
 
 // A DM channel between two users (POST /users/@me/channels).
@@ -112,6 +121,7 @@ struct IdentityKey {
   std::string type;              // an external_auth_type, e.g. "OIDC"
   std::string external_user_id;  // stable id of the external account
 
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted operator<=> (no pointer here)
   friend auto operator<=>(const IdentityKey&, const IdentityKey&) = default;
 };
 

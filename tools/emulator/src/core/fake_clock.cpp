@@ -169,14 +169,14 @@ std::optional<std::int64_t> parse_rfc3339(std::string_view text) {
         !read_digits(text, pos, 2, offset_mins) || offset_hours > 23 || offset_mins > 59) {
       return std::nullopt;
     }
-    offset_minutes = sign * (offset_hours * 60 + offset_mins);
+    offset_minutes = std::int64_t{sign} * (offset_hours * 60 + offset_mins);
   } else {
     return std::nullopt;
   }
   if (pos != text.size()) return std::nullopt;
   const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  const std::int64_t seconds =
-      days * 86400 + hour * 3600 + minute * 60 + std::min(second, 59) - offset_minutes * 60;
+  const std::int64_t seconds = days * 86400 + std::int64_t{hour} * 3600 + std::int64_t{minute} * 60 +
+                               std::min(second, 59) - offset_minutes * 60;
   return seconds * 1000 + millis;
 }
 

@@ -3,6 +3,7 @@
 // and never moves backwards.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -41,6 +42,14 @@ class FakeClock {
   std::int64_t frozen_at_ms_ = 0;  // the time while frozen
   std::int64_t last_ms_ = 0;       // highest value returned, so now_ms() never decreases
 };
+
+// Real time (a steady clock's milliseconds) for what the fake clock must not govern: heartbeats, resume
+// windows and DAVE's transitions (the fake clock stands still in tests).
+inline std::int64_t steady_now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // "2026-11-22T10:00:00.000Z" (UTC, millisecond precision).
 std::string format_rfc3339_ms(std::int64_t epoch_ms);

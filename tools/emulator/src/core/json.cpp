@@ -8,4 +8,8 @@ bool parse_json(std::string_view text, rapidjson::Document& document) {
   return !document.HasParseError();
 }
 
+std::string json_text(const rapidjson::Value& value) {
+  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
+}
+
 }  // namespace platformpp::emulator

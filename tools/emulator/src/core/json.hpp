@@ -5,6 +5,7 @@
 #include <rapidjson/stringbuffer.h>
 #include <rapidjson/writer.h>
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -28,5 +29,23 @@ std::string to_json(WriteFn&& write) {
 inline void write_string(JsonWriter& writer, std::string_view value) {
   writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
 }
+
+// null, or the string.
+inline void write_optional_string(JsonWriter& writer, const std::optional<std::string>& value) {
+  if (value) {
+    write_string(writer, *value);
+  } else {
+    writer.Null();
+  }
+}
+
+// JSON text made elsewhere (what another to_json returned), unchanged, as the next value: an object when
+// `type` is rapidjson::kObjectType, an array for kArrayType.
+inline void write_raw(JsonWriter& writer, std::string_view json, rapidjson::Type type) {
+  writer.RawValue(json.data(), json.size(), type);
+}
+
+// The compact JSON text of a value.
+std::string json_text(const rapidjson::Value& value);
 
 }  // namespace platformpp::emulator

@@ -24,6 +24,15 @@ std::optional<HttpResponse> read_json_object(const HttpRequest& request, rapidjs
   return std::nullopt;
 }
 
+std::optional<HttpResponse> read_optional_json_object(const HttpRequest& request,
+                                                      rapidjson::Document& document) {
+  if (request.body.empty()) {
+    document.SetObject();
+    return std::nullopt;
+  }
+  return read_json_object(request, document);
+}
+
 bool BodyFields::has(const char* name) const {
   const auto it = object_.FindMember(name);
   return it != object_.MemberEnd() && !it->value.IsNull();

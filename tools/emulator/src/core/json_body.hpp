@@ -20,6 +20,9 @@ bool has_json_content_type(const HttpRequest& request);
 // 415 without a JSON content type, 400 code 50109 for invalid JSON, 400 code 50035 if the root is not an
 // object.
 std::optional<HttpResponse> read_json_object(const HttpRequest& request, rapidjson::Document& document);
+// The same for a body that may also be empty (no Content-Type needed): an empty object then.
+std::optional<HttpResponse> read_optional_json_object(const HttpRequest& request,
+                                                      rapidjson::Document& document);
 
 // Typed access to an object's members. A member that is absent or null counts as missing.
 class BodyFields {

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "core/emulator_state.hpp"
@@ -40,7 +41,7 @@ struct Principal {
 };
 
 struct ServiceContext {
-  ServiceContext(FakeClock& clock, ServiceEndpoints endpoints);
+  ServiceContext(FakeClock& clock_ref, ServiceEndpoints served);
 
   FakeClock& clock;
   ServiceEndpoints endpoints;
@@ -68,6 +69,14 @@ class FeatureModule {
   // approved for identify.premium and the token has that scope.
   [[nodiscard]] bool premium_visible(std::string_view app_id, const std::vector<std::string>& scopes) const;
   [[nodiscard]] bool premium_visible(const Principal& principal) const;
+  // The route handler that calls one of the module's own: `api_router_.add("GET", "/x", bind(&M::api_x))`.
+  template <class Module>
+  RouteHandler bind(HttpResponse (Module::*handler)(const RouteContext&)) {
+    static_assert(std::is_base_of_v<FeatureModule, Module>);
+    return [module = static_cast<Module*>(this), handler](const RouteContext& context) {
+      return (module->*handler)(context);
+    };
+  }
 
   FakeClock& clock_;
   const ServiceEndpoints& endpoints_;

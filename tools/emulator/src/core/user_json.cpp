@@ -19,19 +19,11 @@ std::string user_json(const User& user, bool show_premium, bool pii) {
     writer.Key("username");
     write_string(writer, user.username);
     writer.Key("global_name");
-    if (user.global_name) {
-      write_string(writer, *user.global_name);
-    } else {
-      writer.Null();
-    }
+    write_optional_string(writer, user.global_name);
     writer.Key("discriminator");
     writer.String("0");
     writer.Key("avatar");
-    if (user.avatar) {
-      write_string(writer, *user.avatar);
-    } else {
-      writer.Null();
-    }
+    write_optional_string(writer, user.avatar);
     writer.Key("bot");
     writer.Bool(user.bot);
     writer.Key("flags");
@@ -56,11 +48,7 @@ std::string user_json(const User& user, bool show_premium, bool pii) {
       writer.Key("tag");
       write_string(writer, user.primary_guild->tag);
       writer.Key("badge");
-      if (user.primary_guild->badge) {
-        write_string(writer, *user.primary_guild->badge);
-      } else {
-        writer.Null();
-      }
+      write_optional_string(writer, user.primary_guild->badge);
       writer.EndObject();
     } else {
       writer.Null();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/activity.hpp"
+#include "core/fake_clock.hpp"
 #include "core/form_encoding.hpp"
 #include "core/json.hpp"
 #include "core/random_token.hpp"
@@ -21,15 +22,10 @@ namespace {
 
 namespace op = gateway_protocol::op;
 using gateway_protocol::simple_payload;
-using gateway_protocol::steady_now_ms;
 
 // Intent bits the platform defines (0-25); privileged: GUILD_MEMBERS (1), GUILD_PRESENCES (8),
 // MESSAGE_CONTENT (15).
 constexpr std::uint64_t kKnownIntents = (std::uint64_t{1} << 26) - 1;
-
-std::string json_text(const rapidjson::Value& value) {
-  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
-}
 
 bool close_ends_session(int code) {
   return code == 1000 || code == 1001 || code == gateway_close::kAuthenticationFailed ||
@@ -398,7 +394,7 @@ void GatewayModule::identify(std::uint64_t id, const rapidjson::Value& d) {
     listener->fill_ready(sessions_.at(session_id), content);
   const auto raw = [](JsonWriter& writer, const char* key, const std::string& json, rapidjson::Type type) {
     writer.Key(key);
-    writer.RawValue(json.c_str(), json.size(), type);
+    write_raw(writer, json, type);
   };
   const auto ready = to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -540,6 +536,7 @@ std::vector<std::pair<std::string, std::int64_t>> GatewayModule::dispatch_to_use
     if (session.user_id == user_id) targets.push_back(id);
   }
   std::vector<std::pair<std::string, std::int64_t>> sent;
+  sent.reserve(targets.size());
   for (const auto& id : targets)
     sent.emplace_back(id, dispatch(id, type, d_json));
   return sent;
@@ -598,8 +595,10 @@ const GatewaySession* GatewayModule::session_of(std::uint64_t connection) const 
 void GatewayModule::notify(const std::string& user_id_ref, const std::string& app_id_ref,
                            GatewayListener::ConnectionChange change) {
   // Copies: callers pass a session's fields, and listeners may dispatch to that session.
+  // NOLINTBEGIN(performance-unnecessary-copy-initialization): the check cannot see the references may die
   const auto user_id = user_id_ref;
   const auto app_id = app_id_ref;
+  // NOLINTEND(performance-unnecessary-copy-initialization)
   for (auto* listener : listeners_)
     listener->connection_changed(user_id, app_id, change);
 }

@@ -17,10 +17,10 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/json_body.hpp"
 #include "core/service_context.hpp"
 #include "gateway/gateway.hpp"
 
@@ -85,10 +85,10 @@ class GatewayModule : public FeatureModule {
   // returned id names it in the calls below.
   std::uint64_t opened(GatewayPeer& peer, std::string_view target);
   // One complete WebSocket message (`text` false for a binary frame).
-  void received(std::uint64_t connection, std::string_view message, bool text);
+  void received(std::uint64_t id, std::string_view message, bool text);
   // The peer is gone, with the client's close code if it sent a close frame. A no-op for connections the
   // module closed or dropped.
-  void disconnected(std::uint64_t connection, std::optional<int> close_code);
+  void disconnected(std::uint64_t id, std::optional<int> close_code);
   // Closes zombies (no heartbeat in time), forgets sessions past their resume window, then ticks the
   // listeners.
   void tick();
@@ -141,8 +141,12 @@ class GatewayModule : public FeatureModule {
   // What a bot library asks first: GET /gateway/bot (the URL, the shard count, the identify budget left).
   HttpResponse api_get_gateway_bot(const RouteContext& context);
   [[nodiscard]] std::string limits_json() const;
-  std::variant<std::vector<std::uint64_t>, HttpResponse> select(const RouteContext& context,
-                                                                rapidjson::Document& body);
+  // The admin routes that act on the live connections a body selects: {session_id?, user_id?}, all when
+  // neither is given.
+  [[nodiscard]] std::vector<std::uint64_t> select(BodyFields& fields) const;
+  HttpResponse act_on_selected(const RouteContext& context,
+                               const std::function<void(BodyFields& fields)>& read_fields,
+                               const std::function<void(std::uint64_t id)>& act);
   HttpResponse admin_sessions(const RouteContext& context);
   HttpResponse admin_drop(const RouteContext& context);
   HttpResponse admin_stall(const RouteContext& context);

@@ -1,7 +1,6 @@
 // What the Gateway module's files share of the wire protocol: opcodes and the unsequenced payload shape.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -23,13 +22,6 @@ inline constexpr int kHeartbeatAck = 11;
 inline constexpr int kRequestSoundboardSounds = 31;
 inline constexpr int kRequestChannelInfo = 43;
 }  // namespace op
-
-// Real time, for heartbeats and resume windows (the fake clock stands still in tests).
-inline std::int64_t steady_now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // A payload without a sequence number (Hello, Heartbeat ACK, Reconnect, Invalid Session...).
 inline std::string simple_payload(int opcode, std::string_view d_json) {

@@ -2,10 +2,11 @@
 // /_emulator/gateway that inspect sessions, inject faults and dispatches and set the limits (plus POST
 // /_emulator/apps/{id}/intents, the application's privileged intents).
 #include <algorithm>
-#include <variant>
 #include <vector>
 
 #include "core/api_error.hpp"
+#include "core/connection_admin.hpp"
+#include "core/fake_clock.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "gateway/gateway_module.hpp"
@@ -17,20 +18,12 @@ namespace {
 
 namespace op = gateway_protocol::op;
 using gateway_protocol::simple_payload;
-using gateway_protocol::steady_now_ms;
-
-std::string json_text(const rapidjson::Value& value) {
-  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
-}
 
 }  // namespace
 
 // ---- admin routes ----------------------------------------------------------------------------------------
 
 void GatewayModule::register_routes() {
-  auto bind = [this](HttpResponse (GatewayModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
-  };
   api_router_.add("GET", "/gateway", bind(&GatewayModule::api_get_gateway));
   api_router_.add("GET", "/gateway/bot", bind(&GatewayModule::api_get_gateway_bot));
   admin_router_.add("GET", "/gateway/sessions", bind(&GatewayModule::admin_sessions));
@@ -47,28 +40,10 @@ void GatewayModule::register_routes() {
   admin_router_.add("POST", "/apps/{app_id}/intents", bind(&GatewayModule::admin_set_privileged_intents));
 }
 
-namespace {
-
-std::string connections_answer(const std::vector<std::uint64_t>& ids) {
-  return "{\"connections\":" + std::to_string(ids.size()) + "}";
-}
-
-}  // namespace
-
-// Live connections named by {session_id?, user_id?} (all live connections when neither is given); a
-// response when the body is bad.
-std::variant<std::vector<std::uint64_t>, HttpResponse> GatewayModule::select(const RouteContext& context,
-                                                                             rapidjson::Document& body) {
-  if (context.request.body.empty()) {
-    body.SetObject();
-  } else if (auto error = read_json_object(context.request, body)) {
-    return std::move(*error);
-  }
-  FieldErrors errors;
-  BodyFields fields(body, errors);
+// Live connections named by {session_id?, user_id?} (all live connections when neither is given).
+std::vector<std::uint64_t> GatewayModule::select(BodyFields& fields) const {
   const auto session_id = fields.string("session_id", false);
   const auto user_id = fields.string("user_id", false);
-  if (!errors.empty()) return invalid_form_body(errors);
   std::vector<std::uint64_t> ids;
   for (const auto& [id, connection] : connections_) {
     if (session_id || user_id) {
@@ -130,70 +105,44 @@ HttpResponse GatewayModule::admin_sessions(const RouteContext&) {
                             }));
 }
 
+HttpResponse GatewayModule::act_on_selected(const RouteContext& context,
+                                            const std::function<void(BodyFields& fields)>& read_fields,
+                                            const std::function<void(std::uint64_t id)>& act) {
+  return act_on_connections(
+      context, [this](BodyFields& fields) { return select(fields); }, read_fields, act);
+}
+
 HttpResponse GatewayModule::admin_drop(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids)
-    drop_connection(id);
-  return HttpResponse::json(200, connections_answer(ids));
+  return act_on_selected(context, nullptr, [this](std::uint64_t id) { drop_connection(id); });
 }
 
 HttpResponse GatewayModule::admin_stall(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto stalled = fields.boolean("stalled", false).value_or(true);
-  if (!errors.empty()) return invalid_form_body(errors);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids)
-    connections_.at(id).stalled = stalled;
-  return HttpResponse::json(200, connections_answer(ids));
+  bool stalled = true;
+  return act_on_selected(
+      context, [&](BodyFields& fields) { stalled = fields.boolean("stalled", false).value_or(true); },
+      [&](std::uint64_t id) { connections_.at(id).stalled = stalled; });
 }
 
 HttpResponse GatewayModule::admin_close(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto code = fields.integer("code", true, 1000, 4999);
-  const auto reason = fields.string("reason", false);
-  if (reason && reason->size() > 123) {
-    fields.add_issue("reason", {"BASE_TYPE_MAX_LENGTH", "Must be 123 bytes or fewer in length."});
-  }
-  if (!errors.empty()) return invalid_form_body(errors);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids)
-    close_connection(id, static_cast<int>(*code), reason.value_or(""));
-  return HttpResponse::json(200, connections_answer(ids));
+  CloseRequest close;
+  return act_on_selected(
+      context, [&](BodyFields& fields) { close = read_close_request(fields); },
+      [&](std::uint64_t id) { close_connection(id, close.code, close.reason); });
 }
 
 HttpResponse GatewayModule::admin_reconnect(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids) {
+  return act_on_selected(context, nullptr, [this](std::uint64_t id) {
     connections_.at(id).peer->send(simple_payload(op::kReconnect, "null"));
     detach(id);  // later dispatches wait in the buffer for the resume
-  }
-  return HttpResponse::json(200, connections_answer(ids));
+  });
 }
 
 HttpResponse GatewayModule::admin_invalidate(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto resumable = fields.boolean("resumable", false).value_or(false);
-  if (!errors.empty()) return invalid_form_body(errors);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids) {
+  bool resumable = false;
+  const auto read_fields = [&](BodyFields& fields) {
+    resumable = fields.boolean("resumable", false).value_or(false);
+  };
+  return act_on_selected(context, read_fields, [&](std::uint64_t id) {
     auto& connection = connections_.at(id);
     connection.peer->send(simple_payload(op::kInvalidSession, resumable ? "true" : "false"));
     if (resumable) {
@@ -204,18 +153,13 @@ HttpResponse GatewayModule::admin_invalidate(const RouteContext& context) {
     }
     // The connection may identify (or resume) again.
     connection.identified = false;
-  }
-  return HttpResponse::json(200, connections_answer(ids));
+  });
 }
 
 HttpResponse GatewayModule::admin_heartbeat(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids)
+  return act_on_selected(context, nullptr, [this](std::uint64_t id) {
     connections_.at(id).peer->send(simple_payload(op::kHeartbeat, "null"));
-  return HttpResponse::json(200, connections_answer(ids));
+  });
 }
 
 HttpResponse GatewayModule::admin_heartbeat_interval(const RouteContext& context) {
@@ -243,8 +187,7 @@ HttpResponse GatewayModule::admin_dispatch(const RouteContext& context) {
     fields.add_issue("t", {"BASE_TYPE_INVALID", "1 to 64 of [A-Z0-9_]."});
   }
   if (!errors.empty()) return invalid_form_body(errors);
-  if (state_.find_user(*user_id) == nullptr)
-    return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (state_.find_user(*user_id) == nullptr) return unknown_user();
   injecting_dispatch_ = true;
   const auto sent = dispatch_to_user(*user_id, *type, d == nullptr ? "null" : json_text(*d));
   injecting_dispatch_ = false;
@@ -366,7 +309,7 @@ HttpResponse GatewayModule::api_get_gateway_bot(const RouteContext& context) {
 // off (the developer portal's switches); answers them with the application's flags.
 HttpResponse GatewayModule::admin_set_privileged_intents(const RouteContext& context) {
   Application* app = state_.find_application_mutable(context.params.at("app_id"));
-  if (app == nullptr) return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+  if (app == nullptr) return unknown_application();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;

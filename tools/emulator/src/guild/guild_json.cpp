@@ -6,24 +6,8 @@
 
 namespace platformpp::emulator {
 
-namespace {
-
-void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
-  writer.RawValue(json.c_str(), json.size(), type);
-}
-
-}  // namespace
-
 std::string bits_string(std::uint64_t bits) {
   return std::to_string(bits);
-}
-
-void write_optional(JsonWriter& writer, const std::optional<std::string>& value) {
-  if (value) {
-    write_string(writer, *value);
-  } else {
-    writer.Null();
-  }
 }
 
 std::string channel_json(const GuildChannel& channel, bool obfuscate) {
@@ -40,7 +24,7 @@ std::string channel_json(const GuildChannel& channel, bool obfuscate) {
     writer.Key("position");
     writer.Int(channel.position);
     writer.Key("parent_id");
-    write_optional(writer, channel.parent_id);
+    write_optional_string(writer, channel.parent_id);
     writer.Key("permission_overwrites");
     writer.StartArray();
     if (obfuscate) {
@@ -109,15 +93,19 @@ std::string role_json(const GuildRole& role) {
   });
 }
 
-void write_guild_identity(JsonWriter& writer, const Guild& guild) {
+void write_guild_summary(JsonWriter& writer, const Guild& guild) {
   writer.Key("id");
   write_string(writer, guild.id);
   writer.Key("name");
   write_string(writer, guild.name);
   writer.Key("icon");
-  write_optional(writer, guild.icon);
+  write_optional_string(writer, guild.icon);
   writer.Key("banner");
-  write_optional(writer, guild.banner);
+  write_optional_string(writer, guild.banner);
+}
+
+void write_guild_identity(JsonWriter& writer, const Guild& guild) {
+  write_guild_summary(writer, guild);
   writer.Key("owner_id");
   write_string(writer, guild.owner_id);
 }

@@ -17,7 +17,9 @@ std::string bits_string(std::uint64_t bits);
 // "___hidden___", CHANNEL_OBFUSCATED set, one overwrite denying VIEW_CHANNEL to @everyone; the topic goes).
 std::string channel_json(const GuildChannel& channel, bool obfuscate);
 std::string role_json(const GuildRole& role);
-// The members every view of a guild starts with (the admin's, GUILD_CREATE's).
+// The members every view of a guild starts with: id, name, icon, banner.
+void write_guild_summary(JsonWriter& writer, const Guild& guild);
+// The summary and owner_id: how the admin's view and GUILD_CREATE start.
 void write_guild_identity(JsonWriter& writer, const Guild& guild);
 void write_guild_features(JsonWriter& writer, const Guild& guild);
 // A guild member as the API and GUILD_MEMBERS_CHUNK give it (the emulator has no voice mute, nicknames or
@@ -25,7 +27,5 @@ void write_guild_features(JsonWriter& writer, const Guild& guild);
 std::string guild_member_json(const GuildMember& member, const User& user);
 // The admin's view of a guild (everything it was seeded with).
 std::string admin_guild_json(const Guild& guild);
-// null, or the string.
-void write_optional(JsonWriter& writer, const std::optional<std::string>& value);
 
 }  // namespace platformpp::emulator

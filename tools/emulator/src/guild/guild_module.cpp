@@ -29,10 +29,6 @@ bool ascii_istarts_with(std::string_view text, std::string_view prefix) {
   return true;
 }
 
-void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
-  writer.RawValue(json.c_str(), json.size(), type);
-}
-
 }  // namespace
 
 GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
@@ -190,7 +186,7 @@ std::string GuildModule::guild_ready_json(const GatewaySession& session) {
       writer.Key("name");
       write_string(writer, guild->name);
       writer.Key("banner");
-      write_optional(writer, guild->banner);
+      write_optional_string(writer, guild->banner);
       writer.Key("channels");
       writer.StartArray();
       for (const auto* channel : guild->sorted_channels()) {

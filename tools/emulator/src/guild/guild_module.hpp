@@ -49,7 +49,7 @@ class GuildModule : public FeatureModule, public GatewayListener {
   // CHANNEL_CREATE|UPDATE|DELETE to every session of the guild's members, obfuscated per session.
   void channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
   // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
-  void request_guild_members(std::uint64_t connection, const rapidjson::Value& d);
+  void request_guild_members(std::uint64_t id, const rapidjson::Value& d);
 
   GatewayModule& gateway_;
   GuildState guilds_;

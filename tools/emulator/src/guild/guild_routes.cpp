@@ -19,12 +19,7 @@ namespace platformpp::emulator {
 
 namespace {
 
-void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
-  writer.RawValue(json.c_str(), json.size(), type);
-}
-
 constexpr int kUnknownGuild = 10004;
-constexpr int kUnknownChannel = 10003;
 constexpr int kCategoryChannel = 4;
 // Channel types the admin API accepts: text, voice, category, announcement, stage, forum, media.
 constexpr int kChannelTypes[] = {0, 2, 4, 5, 13, 15, 16};
@@ -47,6 +42,29 @@ std::optional<std::uint64_t> read_bits(const rapidjson::Value& value) {
 
 FieldIssue bits_issue() {
   return {"BASE_TYPE_INVALID", "Must be permission bits: a decimal string."};
+}
+
+// The optional member `name` as permission bits; recorded as an issue when it is not.
+std::optional<std::uint64_t> read_permission_bits(BodyFields& fields, const char* name) {
+  const auto* value = fields.value(name, false);
+  if (value == nullptr) return std::nullopt;
+  auto bits = read_bits(*value);
+  if (!bits) fields.add_issue(name, bits_issue());
+  return bits;
+}
+
+// The required member "name" (an issue unless `min` to `max` characters long, though it is still read).
+std::optional<std::string> read_name(BodyFields& fields, std::size_t min, std::size_t max) {
+  auto name = fields.string("name", true);
+  if (name) {
+    const auto length = utf8_length(*name);
+    if (length < min || length > max) fields.add_issue("name", length_issue(min, max));
+  }
+  return name;
+}
+
+HttpResponse unknown_guild() {
+  return error_response(404, kUnknownGuild, "Unknown Guild");
 }
 
 // Reads a channel's fields from an admin body into `channel`. On create every field applies (name is
@@ -160,9 +178,6 @@ void read_channel_fields(const rapidjson::Value& body, const Guild& guild, const
 }  // namespace
 
 void GuildModule::register_routes() {
-  auto bind = [this](HttpResponse (GuildModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
-  };
   api_router_.add("GET", "/users/@me/guilds", bind(&GuildModule::api_get_current_user_guilds));
   api_router_.add("GET", "/guilds/{guild_id}/channels", bind(&GuildModule::api_get_guild_channels));
   admin_router_.add("POST", "/guilds", bind(&GuildModule::admin_create_guild));
@@ -188,30 +203,19 @@ HttpResponse GuildModule::api_get_current_user_guilds(const RouteContext& contex
     const bool allowed = std::any_of(scopes.begin(), scopes.end(), [](const std::string& scope) {
       return scope == "guilds" || scope == "sdk.social_layer";
     });
-    if (!allowed) return error_response(403, error_code::kMissingAccess, "Missing Access");
+    if (!allowed) return missing_access();
   }
   const auto& user_id = principal->user->id;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               for (const auto* guild : guilds_.guilds_of_user(user_id)) {
                                 writer.StartObject();
-                                writer.Key("id");
-                                write_string(writer, guild->id);
-                                writer.Key("name");
-                                write_string(writer, guild->name);
-                                writer.Key("icon");
-                                write_optional(writer, guild->icon);
-                                writer.Key("banner");
-                                write_optional(writer, guild->banner);
+                                write_guild_summary(writer, *guild);
                                 writer.Key("owner");
                                 writer.Bool(guild->owner_id == user_id);
                                 writer.Key("permissions");
                                 write_string(writer, bits_string(base_permissions(*guild, user_id)));
-                                writer.Key("features");
-                                writer.StartArray();
-                                for (const auto& feature : guild->features)
-                                  write_string(writer, feature);
-                                writer.EndArray();
+                                write_guild_features(writer, *guild);
                                 writer.EndObject();
                               }
                               writer.EndArray();
@@ -224,9 +228,9 @@ HttpResponse GuildModule::api_get_guild_channels(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   const auto* guild = guilds_.find_guild(context.params.at("guild_id"));
-  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  if (guild == nullptr) return unknown_guild();
   const auto& user_id = principal->user->id;
-  if (!guild->has_member(user_id)) return error_response(403, error_code::kMissingAccess, "Missing Access");
+  if (!guild->has_member(user_id)) return missing_access();
   const bool omit_hidden = clock_.now_ms() >= kChannelObfuscationDateMs;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
@@ -248,11 +252,7 @@ HttpResponse GuildModule::admin_create_guild(const RouteContext& context) {
   FieldErrors errors;
   BodyFields fields(body, errors);
   Guild guild;
-  if (auto name = fields.string("name", true)) {
-    const auto length = utf8_length(*name);
-    if (length < 2 || length > 100) fields.add_issue("name", length_issue(2, 100));
-    guild.name = std::move(*name);
-  }
+  if (auto name = read_name(fields, 2, 100)) guild.name = std::move(*name);
   const auto owner_id = fields.string("owner_id", true);
   guild.banner = fields.string("banner", false);
   guild.icon = fields.string("icon", false);
@@ -265,17 +265,10 @@ HttpResponse GuildModule::admin_create_guild(const RouteContext& context) {
         guild.features.emplace_back(feature.GetString(), feature.GetStringLength());
     }
   }
-  auto everyone_permissions = kDefaultEveryonePermissions;
-  if (const auto* bits = fields.value("everyone_permissions", false)) {
-    if (auto parsed = read_bits(*bits)) {
-      everyone_permissions = *parsed;
-    } else {
-      fields.add_issue("everyone_permissions", bits_issue());
-    }
-  }
+  const auto everyone_permissions =
+      read_permission_bits(fields, "everyone_permissions").value_or(kDefaultEveryonePermissions);
   if (!errors.empty()) return invalid_form_body(errors);
-  if (state_.find_user(*owner_id) == nullptr)
-    return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (state_.find_user(*owner_id) == nullptr) return unknown_user();
   guild.id = snowflakes_.next_string();
   guild.owner_id = *owner_id;
   guild.roles.push_back({guild.id, "@everyone", everyone_permissions});
@@ -287,7 +280,7 @@ HttpResponse GuildModule::admin_create_guild(const RouteContext& context) {
 // {user_id, roles?}: adds the member, or replaces an existing member's roles.
 HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
   auto* guild = guilds_.find_guild(context.params.at("guild_id"));
-  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  if (guild == nullptr) return unknown_guild();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -313,7 +306,7 @@ HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
   }
   if (!errors.empty()) return invalid_form_body(errors);
   const auto* user = state_.find_user(*user_id);
-  if (user == nullptr) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (user == nullptr) return unknown_user();
   member.user_id = *user_id;
   const auto existing = guild->members.find(*user_id);
   member.joined_at_ms = existing != guild->members.end() ? existing->second.joined_at_ms : clock_.now_ms();
@@ -324,24 +317,14 @@ HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
 // {name, permissions}: permissions as a decimal string (or an integer).
 HttpResponse GuildModule::admin_create_role(const RouteContext& context) {
   auto* guild = guilds_.find_guild(context.params.at("guild_id"));
-  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  if (guild == nullptr) return unknown_guild();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
   BodyFields fields(body, errors);
   GuildRole role;
-  if (auto name = fields.string("name", true)) {
-    const auto length = utf8_length(*name);
-    if (length < 1 || length > 100) fields.add_issue("name", length_issue(1, 100));
-    role.name = std::move(*name);
-  }
-  if (const auto* bits = fields.value("permissions", false)) {
-    if (auto parsed = read_bits(*bits)) {
-      role.permissions = *parsed;
-    } else {
-      fields.add_issue("permissions", bits_issue());
-    }
-  }
+  if (auto name = read_name(fields, 1, 100)) role.name = std::move(*name);
+  if (auto bits = read_permission_bits(fields, "permissions")) role.permissions = *bits;
   if (!errors.empty()) return invalid_form_body(errors);
   role.id = snowflakes_.next_string();
   guild->roles.push_back(role);
@@ -350,7 +333,7 @@ HttpResponse GuildModule::admin_create_role(const RouteContext& context) {
 
 HttpResponse GuildModule::admin_create_channel(const RouteContext& context) {
   auto* guild = guilds_.find_guild(context.params.at("guild_id"));
-  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  if (guild == nullptr) return unknown_guild();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -366,9 +349,9 @@ HttpResponse GuildModule::admin_create_channel(const RouteContext& context) {
 
 HttpResponse GuildModule::admin_update_channel(const RouteContext& context) {
   auto* guild = guilds_.find_guild(context.params.at("guild_id"));
-  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  if (guild == nullptr) return unknown_guild();
   const auto it = guild->channels.find(context.params.at("channel_id"));
-  if (it == guild->channels.end()) return error_response(404, kUnknownChannel, "Unknown Channel");
+  if (it == guild->channels.end()) return unknown_channel();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
@@ -383,9 +366,9 @@ HttpResponse GuildModule::admin_update_channel(const RouteContext& context) {
 // Answers the deleted channel; the channels of a deleted category lose their parent (CHANNEL_UPDATE each).
 HttpResponse GuildModule::admin_delete_channel(const RouteContext& context) {
   auto* guild = guilds_.find_guild(context.params.at("guild_id"));
-  if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+  if (guild == nullptr) return unknown_guild();
   const auto it = guild->channels.find(context.params.at("channel_id"));
-  if (it == guild->channels.end()) return error_response(404, kUnknownChannel, "Unknown Channel");
+  if (it == guild->channels.end()) return unknown_channel();
   const auto channel = std::move(it->second);
   guild->channels.erase(it);
   channel_dispatch("CHANNEL_DELETE", *guild, channel);

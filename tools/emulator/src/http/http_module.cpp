@@ -30,9 +30,6 @@ void add_rate_limit_headers(HttpResponse& response, const RateLimitDecision& dec
 
 HttpModule::HttpModule(ServiceContext& context, RateLimitSettings rate_limits)
     : FeatureModule(context), rate_limiter_(rate_limits) {
-  auto bind = [this](HttpResponse (HttpModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   admin_router_.add("GET", "/faults", bind(&HttpModule::admin_list_faults));
   admin_router_.add("POST", "/faults", bind(&HttpModule::admin_add_fault));
   admin_router_.add("DELETE", "/faults", bind(&HttpModule::admin_clear_faults));

@@ -28,10 +28,10 @@ RateLimiter::RateLimiter(RateLimitSettings defaults) : defaults_(defaults), sett
 
 RateLimiter::BucketInfo RateLimiter::bucket_for(std::string_view method, std::string_view path,
                                                 std::string_view route_key) const {
-  for (auto it = rules_.rbegin(); it != rules_.rend(); ++it) {
-    if (it->route.matches(method, path))
-      return {bucket_id("rule " + it->route.text()), it->limit, it->window_ms};
-  }
+  const auto rule = std::find_if(rules_.rbegin(), rules_.rend(), [&](const auto& candidate) {
+    return candidate.route.matches(method, path);
+  });
+  if (rule != rules_.rend()) return {bucket_id("rule " + rule->route.text()), rule->limit, rule->window_ms};
   return {bucket_id(route_key), settings_.default_limit, settings_.default_window_ms};
 }
 

@@ -65,17 +65,10 @@ const rapidjson::Value* member_or_null(const rapidjson::Value& object, const cha
   return it == object.MemberEnd() || it->value.IsNull() ? nullptr : &it->value;
 }
 
-std::string json_text(const rapidjson::Value& value) {
-  return to_json([&](JsonWriter& writer) { value.Accept(writer); });
-}
-
 }  // namespace
 
 IpcModule::IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth)
     : FeatureModule(context), presence_(presence), auth_(auth) {
-  auto bind = [this](HttpResponse (IpcModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   admin_router_.add("GET", "/ipc", bind(&IpcModule::admin_status));
   admin_router_.add("POST", "/ipc/authorize-request", bind(&IpcModule::admin_authorize_request));
   admin_router_.add("POST", "/ipc/drop", bind(&IpcModule::admin_drop));
@@ -124,7 +117,7 @@ void IpcModule::received(std::uint64_t id, std::string_view bytes) {
       return;
     }
     try {
-      handle_frame(id, std::move(*frame));
+      handle_frame(id, *frame);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "platformpp-emulator: internal error on an IPC connection: %s\n", e.what());
       return close_connection(id, close_code::kInternalError, "Internal error");
@@ -149,7 +142,7 @@ void IpcModule::send_frame(std::uint64_t id, std::string_view payload) {
   }
 }
 
-void IpcModule::handle_frame(std::uint64_t id, IpcFrame frame) {
+void IpcModule::handle_frame(std::uint64_t id, const IpcFrame& frame) {
   auto& connection = connections_.at(id);
   switch (frame.opcode) {
     case IpcOpcode::ping:
@@ -220,11 +213,7 @@ void IpcModule::handshake(std::uint64_t id, const rapidjson::Document& payload) 
                  writer.Key("discriminator");
                  writer.String("0");
                  writer.Key("global_name");
-                 if (user->global_name) {
-                   write_string(writer, *user->global_name);
-                 } else {
-                   writer.Null();
-                 }
+                 write_optional_string(writer, user->global_name);
                  writer.Key("avatar");
                  writer.Null();
                  writer.EndObject();
@@ -261,11 +250,7 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
   send_frame(id, to_json([&](JsonWriter& writer) {
                writer.StartObject();
                writer.Key("cmd");
-               if (cmd) {
-                 write_string(writer, *cmd);
-               } else {
-                 writer.Null();
-               }
+               write_optional_string(writer, cmd);
                writer.Key("data");
                if (reply.error != 0) {
                  writer.StartObject();
@@ -275,7 +260,7 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
                  write_string(writer, reply.message);
                  writer.EndObject();
                } else {
-                 writer.RawValue(reply.data.data(), reply.data.size(), rapidjson::kObjectType);
+                 write_raw(writer, reply.data, rapidjson::kObjectType);
                }
                writer.Key("evt");
                if (reply.error != 0) {
@@ -284,11 +269,7 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
                  writer.Null();
                }
                writer.Key("nonce");
-               if (nonce) {
-                 write_string(writer, *nonce);
-               } else {
-                 writer.Null();
-               }
+               write_optional_string(writer, nonce);
                writer.EndObject();
              }));
 }
@@ -468,8 +449,7 @@ HttpResponse IpcModule::admin_status(const RouteContext&) {
                                 writer.EndArray();
                                 writer.Key("activity");
                                 if (connection.activity) {
-                                  writer.RawValue(connection.activity->data(), connection.activity->size(),
-                                                  rapidjson::kObjectType);
+                                  write_raw(writer, *connection.activity, rapidjson::kObjectType);
                                 } else {
                                   writer.Null();
                                 }
@@ -492,7 +472,7 @@ HttpResponse IpcModule::admin_authorize_request(const RouteContext& context) {
     application_id = fields.string("application_id", false);
     if (!errors.empty()) return invalid_form_body(errors);
     if (application_id && state_.find_application(*application_id) == nullptr) {
-      return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+      return unknown_application();
     }
   }
   static constexpr std::string_view kDispatch = R"({"cmd":"DISPATCH","evt":"AUTHORIZE_REQUEST","data":{}})";

@@ -29,7 +29,7 @@ class IpcModule : public FeatureModule, public DesktopActivities {
   // Registers a freshly accepted peer; the returned id names it in the calls below.
   std::uint64_t connected(IpcPeer& peer);
   // Bytes read from the peer: frames are decoded and answered; protocol errors close the connection.
-  void received(std::uint64_t connection, std::string_view bytes);
+  void received(std::uint64_t id, std::string_view bytes);
   // The peer is gone (end of stream, error or destruction). A no-op for connections the module closed.
   void disconnected(std::uint64_t connection);
   [[nodiscard]] std::size_t connection_count() const noexcept { return connections_.size(); }
@@ -45,7 +45,7 @@ class IpcModule : public FeatureModule, public DesktopActivities {
     std::string message;
   };
 
-  void handle_frame(std::uint64_t id, IpcFrame frame);
+  void handle_frame(std::uint64_t id, const IpcFrame& frame);
   void handshake(std::uint64_t id, const rapidjson::Document& payload);
   void command(std::uint64_t id, const rapidjson::Document& payload);
   // Sends CLOSE {code, message} (unless code is 0), then closes and forgets the connection.

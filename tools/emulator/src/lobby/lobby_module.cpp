@@ -17,10 +17,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
-  writer.RawValue(json.c_str(), json.size(), type);
-}
-
 void write_metadata(JsonWriter& writer, const StringMap& metadata) {
   if (metadata.empty()) {
     writer.Null();
@@ -196,11 +192,7 @@ std::string LobbyModule::lobby_json(const Lobby& lobby, bool with_users) const {
       writer.Key("position");
       writer.Int(channel->position);
       writer.Key("parent_id");
-      if (channel->parent_id) {
-        write_string(writer, *channel->parent_id);
-      } else {
-        writer.Null();
-      }
+      write_optional_string(writer, channel->parent_id);
       writer.Key("flags");
       writer.Uint64(channel->flags);
       writer.EndObject();
@@ -262,8 +254,9 @@ void LobbyModule::sweep_idle() {
   }
   std::vector<std::string> idle;
   for (auto& [id, lobby] : lobbies_.lobbies) {
+    const auto& app_id = lobby.app_id;  // a lambda cannot capture a structured binding in clang 14
     const bool connected = std::any_of(lobby.members.begin(), lobby.members.end(), [&](const LobbyMember& m) {
-      return live.count({lobby.app_id, m.user_id}) != 0;
+      return live.count({app_id, m.user_id}) != 0;
     });
     if (connected) {
       lobby.idle_since_ms = now;

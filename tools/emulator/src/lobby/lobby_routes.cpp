@@ -19,37 +19,14 @@ namespace platformpp::emulator {
 namespace {
 
 namespace lobby_error {
-inline constexpr int kUnknownChannel = 10003;
 inline constexpr int kUnknownInvite = 10006;
-inline constexpr int kUnknownLobby = 10031;
 inline constexpr int kMissingPermissions = 50013;
 }  // namespace lobby_error
 
 constexpr int kTextChannel = 0;
 
-HttpResponse unknown_lobby() {
-  return error_response(404, lobby_error::kUnknownLobby, "Unknown Lobby");
-}
-
-HttpResponse missing_access() {
-  return error_response(403, error_code::kMissingAccess, "Missing Access");
-}
-
 HttpResponse lobby_full() {
   return error_response(400, error_code::kGeneral, "Lobby is full");
-}
-
-// Bodies of these routes may be empty (no Content-Type) or a JSON object.
-std::optional<HttpResponse> read_optional_object(const HttpRequest& request, rapidjson::Document& body) {
-  if (request.body.empty()) {
-    body.SetObject();
-    return std::nullopt;
-  }
-  return read_json_object(request, body);
-}
-
-void write_raw(JsonWriter& writer, const std::string& json, rapidjson::Type type) {
-  writer.RawValue(json.c_str(), json.size(), type);
 }
 
 // Metadata at `path`: an object of strings, at most 25 pairs and 1000 code points of keys and values
@@ -363,7 +340,7 @@ HttpResponse LobbyModule::api_link_lobby_channel(const RouteContext& context) {
         break;
       }
     }
-    if (channel == nullptr) return error_response(404, lobby_error::kUnknownChannel, "Unknown Channel");
+    if (channel == nullptr) return unknown_channel();
     if (channel->type != kTextChannel || (!bot && !can_view_channel(*guild, *channel, user_id))) {
       return error_response(403, lobby_error::kMissingPermissions, "Missing Permissions");
     }
@@ -381,7 +358,7 @@ HttpResponse LobbyModule::api_lobby_invite_self(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return *error;
+  if (auto error = read_optional_json_object(context.request, body)) return *error;
   const auto* lobby = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
   if (lobby == nullptr || lobby->member(principal->user->id) == nullptr) return unknown_lobby();
   return create_invite(*lobby, principal->user->id);
@@ -392,7 +369,7 @@ HttpResponse LobbyModule::api_accept_invite(const RouteContext& context) {
   if (!principal) return status_error(401);
   if (principal->grant == nullptr || principal->user->provisional) return missing_access();
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return *error;
+  if (auto error = read_optional_json_object(context.request, body)) return *error;
   const auto it = lobbies_.invites.find(context.params.at("code"));
   auto* guild = it == lobbies_.invites.end() ? nullptr : guilds_.guilds().find_guild(it->second.guild_id);
   // Single use, for the member it was made for, valid one hour: at exactly one hour it has expired.
@@ -445,7 +422,7 @@ HttpResponse LobbyModule::api_lobby_invite_user(const RouteContext& context) {
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return *error;
+  if (auto error = read_optional_json_object(context.request, body)) return *error;
   const auto* lobby = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
   const auto& user_id = context.params.at("user_id");
   if (lobby == nullptr || lobby->member(user_id) == nullptr) return unknown_lobby();
@@ -457,7 +434,7 @@ HttpResponse LobbyModule::api_create_lobby(const RouteContext& context) {
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return *error;
+  if (auto error = read_optional_json_object(context.request, body)) return *error;
   FieldErrors errors;
   BodyFields fields(body, errors);
   std::optional<StringMap> metadata;
@@ -570,9 +547,9 @@ HttpResponse LobbyModule::api_put_lobby_member(const RouteContext& context) {
   if (lobby == nullptr) return unknown_lobby();
   const auto& user_id = context.params.at("user_id");
   const auto* user = state_.find_user(user_id);
-  if (user == nullptr || user->bot) return error_response(404, error_code::kUnknownUser, "Unknown User");
+  if (user == nullptr || user->bot) return unknown_user();
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return *error;
+  if (auto error = read_optional_json_object(context.request, body)) return *error;
   FieldErrors errors;
   MemberInput input;
   input.user_id = user_id;

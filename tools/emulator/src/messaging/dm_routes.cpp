@@ -22,16 +22,7 @@ namespace message_error = messaging_protocol::message_error;
 using messaging_protocol::cannot_message_user;
 using messaging_protocol::history_limit;
 using messaging_protocol::kContentMax;
-using messaging_protocol::missing_access;
 using messaging_protocol::read_moderation_metadata;
-using messaging_protocol::unknown_channel;
-using messaging_protocol::unknown_message;
-using messaging_protocol::unknown_user;
-
-namespace relationship_type {
-inline constexpr int kFriend = 1;
-inline constexpr int kBlocked = 2;
-}  // namespace relationship_type
 
 // Snowflakes as strings compare as numbers when the lengths are compared first.
 bool snowflake_less(const std::string& a, const std::string& b) {
@@ -62,7 +53,7 @@ HttpResponse MessagingModule::api_get_dm_messages(const RouteContext& context) {
                                    it != messages.rend() && count < std::get<std::int64_t>(limit);
                                    ++it, ++count) {
                                 const auto json = message_json(**it);
-                                writer.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
+                                write_raw(writer, json, rapidjson::kObjectType);
                               }
                               writer.EndArray();
                             }));
@@ -194,27 +185,27 @@ HttpResponse MessagingModule::api_create_dm_channel(const RouteContext& context)
     channel = &state_.add_dm_channel(DmChannel{snowflakes_.next_string(), {user_id, recipient->id}});
   }
   const auto recipient_text = user_json(*recipient, premium_visible(*principal));
-  return HttpResponse::json(
-      200, to_json([&](JsonWriter& writer) {
-        writer.StartObject();
-        writer.Key("id");
-        write_string(writer, channel->id);
-        writer.Key("type");
-        writer.Int(1);
-        writer.Key("flags");
-        writer.Int(0);
-        writer.Key("last_message_id");
-        if (const auto messages = state_.channel_messages(channel->id); !messages.empty()) {
-          write_string(writer, messages.back()->id);
-        } else {
-          writer.Null();
-        }
-        writer.Key("recipients");
-        writer.StartArray();
-        writer.RawValue(recipient_text.c_str(), recipient_text.size(), rapidjson::kObjectType);
-        writer.EndArray();
-        writer.EndObject();
-      }));
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("id");
+                              write_string(writer, channel->id);
+                              writer.Key("type");
+                              writer.Int(1);
+                              writer.Key("flags");
+                              writer.Int(0);
+                              writer.Key("last_message_id");
+                              if (const auto messages = state_.channel_messages(channel->id);
+                                  !messages.empty()) {
+                                write_string(writer, messages.back()->id);
+                              } else {
+                                writer.Null();
+                              }
+                              writer.Key("recipients");
+                              writer.StartArray();
+                              write_raw(writer, recipient_text, rapidjson::kObjectType);
+                              writer.EndArray();
+                              writer.EndObject();
+                            }));
 }
 
 HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
@@ -225,7 +216,7 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   const auto& user_id = principal->user->id;
   const auto& recipients = channel->recipient_ids;
   if (std::find(recipients.begin(), recipients.end(), user_id) == recipients.end()) {
-    return error_response(403, error_code::kMissingAccess, "Missing Access");
+    return missing_access();
   }
 
   rapidjson::Document body;
@@ -259,7 +250,7 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   read_message_extras(body, input, errors);
   if (!errors.empty()) return invalid_form_body(errors);
   if (application_id && state_.find_application(*application_id) == nullptr) {
-    return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+    return unknown_application();
   }
   // A retry of a message that was created (its answer lost) gets that message, whatever changed since.
   if (auto earlier = nonce_duplicate(channel->id, user_id, input))

@@ -25,10 +25,7 @@ namespace {
 namespace message_error = messaging_protocol::message_error;
 using messaging_protocol::history_limit;
 using messaging_protocol::kContentMax;
-using messaging_protocol::missing_access;
 using messaging_protocol::read_moderation_metadata;
-using messaging_protocol::unknown_lobby;
-using messaging_protocol::unknown_message;
 
 constexpr std::size_t kMetadataMax = 1000;  // code points of all keys and values together
 constexpr std::size_t kNonceMax = 25;
@@ -58,7 +55,7 @@ void write_common_fields(JsonWriter& writer, const Message& message, const std::
   writer.Key("content");
   write_string(writer, message.content);
   writer.Key("author");
-  writer.RawValue(author_text.c_str(), author_text.size(), rapidjson::kObjectType);
+  write_raw(writer, author_text, rapidjson::kObjectType);
   writer.Key("timestamp");
   write_string(writer, format_rfc3339_ms(message.timestamp_ms));
   writer.Key("edited_timestamp");
@@ -102,9 +99,6 @@ MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway
       guilds_(guilds),
       lobbies_(lobbies),
       social_limits_(social_limits) {
-  auto bind = [this](HttpResponse (MessagingModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   api_router_.add("POST", "/users/@me/channels", bind(&MessagingModule::api_create_dm_channel));
   api_router_.add("POST", "/channels/{channel_id}/messages", bind(&MessagingModule::api_create_message));
   api_router_.add("POST", "/lobbies/{lobby_id}/messages", bind(&MessagingModule::api_create_lobby_message));
@@ -204,15 +198,25 @@ std::string MessagingModule::lobby_message_json(const Message& message) const {
   });
 }
 
-HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& context) {
+std::optional<HttpResponse> MessagingModule::find_lobby(const RouteContext& context, bool backend_only,
+                                                        Principal& principal, const Lobby*& lobby) {
   lobbies_.sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
-  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
-  if (found == nullptr) return unknown_lobby();
+  const auto caller = authenticate(context.request);
+  if (!caller) return status_error(401);
+  if (backend_only && caller->grant != nullptr) return missing_access();
+  principal = *caller;
+  lobby = lobbies_.find(context.params.at("lobby_id"), principal.application->id);
+  if (lobby == nullptr) return unknown_lobby();
+  return std::nullopt;
+}
+
+HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& context) {
+  Principal principal;
+  const Lobby* found = nullptr;
+  if (auto error = find_lobby(context, false, principal, found)) return std::move(*error);
   const Lobby& lobby = *found;
-  const bool bot = principal->grant == nullptr;
-  const LobbyMember* member = lobby.member(principal->user->id);
+  const bool bot = principal.grant == nullptr;
+  const LobbyMember* member = lobby.member(principal.user->id);
   if (!bot && member == nullptr) return unknown_lobby();
 
   rapidjson::Document body;
@@ -226,7 +230,7 @@ HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& conte
   read_message_extras(body, input, errors);
   if (!errors.empty()) return invalid_form_body(errors);
 
-  const auto& author_id = principal->user->id;
+  const auto& author_id = principal.user->id;
   // The earlier message, with the route's one documented status (the published document lists only 201).
   if (auto earlier = nonce_duplicate(lobby.id, author_id, input))
     return HttpResponse::json(201, lobby_message_json(*earlier));
@@ -254,13 +258,11 @@ HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& conte
 }
 
 HttpResponse MessagingModule::api_get_lobby_messages(const RouteContext& context) {
-  lobbies_.sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
-  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
-  if (found == nullptr) return unknown_lobby();
+  Principal principal;
+  const Lobby* found = nullptr;
+  if (auto error = find_lobby(context, false, principal, found)) return std::move(*error);
   const Lobby& lobby = *found;
-  if (principal->grant != nullptr && lobby.member(principal->user->id) == nullptr) return unknown_lobby();
+  if (principal.grant != nullptr && lobby.member(principal.user->id) == nullptr) return unknown_lobby();
   auto limit = history_limit(context.request);
   if (auto* error = std::get_if<HttpResponse>(&limit)) return std::move(*error);
 
@@ -275,7 +277,7 @@ HttpResponse MessagingModule::api_get_lobby_messages(const RouteContext& context
                                    it != messages.rend() && count < std::get<std::int64_t>(limit); ++it) {
                                 if ((*it)->timestamp_ms <= cutoff) continue;
                                 const auto json = lobby_message_json(**it);
-                                writer.RawValue(json.c_str(), json.size(), rapidjson::kObjectType);
+                                write_raw(writer, json, rapidjson::kObjectType);
                                 ++count;
                               }
                               writer.EndArray();
@@ -283,12 +285,9 @@ HttpResponse MessagingModule::api_get_lobby_messages(const RouteContext& context
 }
 
 HttpResponse MessagingModule::api_put_lobby_message_moderation(const RouteContext& context) {
-  lobbies_.sweep_idle();  // an idle lobby is gone even if the tick has not run since the clock moved
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
-  if (principal->grant != nullptr) return missing_access();  // the game's backend only
-  const Lobby* found = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
-  if (found == nullptr) return unknown_lobby();
+  Principal principal;
+  const Lobby* found = nullptr;
+  if (auto error = find_lobby(context, true, principal, found)) return std::move(*error);  // the backend only
   const Lobby& lobby = *found;
   Message* message = state_.find_message_mutable(lobby.id, context.params.at("message_id"));
   if (message == nullptr) return unknown_message();
@@ -363,7 +362,7 @@ std::string MessagingModule::message_json(const Message& message) const {
 std::optional<bool> MessagingModule::dm_allowed(const std::string& user_id, const std::string& other_id,
                                                 const std::string& channel_id,
                                                 const std::string& app_id) const {
-  constexpr int kFriend = 1;
+  using relationship_type::kFriend;
   const auto game_friends = [&](const std::string& from, const std::string& to) {
     const auto* relationship = state_.find_game_relationship(app_id, from, to);
     return relationship != nullptr && relationship->type == kFriend;

@@ -48,6 +48,11 @@ class MessagingModule : public FeatureModule {
   [[nodiscard]] std::string lobby_message_json(const Message& message) const;
   [[nodiscard]] std::string message_json(const Message& message) const;
   void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
+  // What the lobby message routes do first: the idle sweep (an idle lobby is gone even if the tick has not
+  // run since the clock moved), then the caller (401 without a valid token, 403 for a user's when
+  // `backend_only`) and the {lobby_id} of its application (404). Answers the error, if any.
+  std::optional<HttpResponse> find_lobby(const RouteContext& context, bool backend_only, Principal& principal,
+                                         const Lobby*& lobby);
   HttpResponse api_create_lobby_message(const RouteContext& context);
   HttpResponse api_get_lobby_messages(const RouteContext& context);
   HttpResponse api_put_lobby_message_moderation(const RouteContext& context);

@@ -14,30 +14,12 @@
 namespace platformpp::emulator::messaging_protocol {
 
 namespace message_error {
-inline constexpr int kUnknownChannel = 10003;
-inline constexpr int kUnknownMessage = 10008;
-inline constexpr int kUnknownLobby = 10031;
 inline constexpr int kNotAuthor = 50005;
 inline constexpr int kCannotMessageUser = 50007;
 }  // namespace message_error
 
 inline constexpr std::size_t kContentMax = 2000;
 
-inline HttpResponse unknown_lobby() {
-  return error_response(404, message_error::kUnknownLobby, "Unknown Lobby");
-}
-inline HttpResponse unknown_channel() {
-  return error_response(404, message_error::kUnknownChannel, "Unknown Channel");
-}
-inline HttpResponse unknown_message() {
-  return error_response(404, message_error::kUnknownMessage, "Unknown Message");
-}
-inline HttpResponse missing_access() {
-  return error_response(403, error_code::kMissingAccess, "Missing Access");
-}
-inline HttpResponse unknown_user() {
-  return error_response(404, error_code::kUnknownUser, "Unknown User");
-}
 inline HttpResponse cannot_message_user() {
   return error_response(400, message_error::kCannotMessageUser, "Cannot send messages to this user");
 }

@@ -14,12 +14,8 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr int kRelationshipFriend = 1;
-
 // Platform error codes of the activity-join route (docs/social-protocol.md).
 namespace social_error {
-inline constexpr int kUnknownChannel = 10003;
-inline constexpr int kUnknownMessage = 10008;
 inline constexpr int kInviteInvalid = 50083;
 }  // namespace social_error
 
@@ -28,7 +24,7 @@ inline constexpr int kInviteInvalid = 50083;
 PresenceModule::PresenceModule(ServiceContext& context, GatewayModule& gateway)
     : FeatureModule(context), gateway_(gateway) {
   api_router_.add("POST", "/channels/{channel_id}/messages/{message_id}/activity-join",
-                  [this](const RouteContext& route) { return api_activity_join(route); });
+                  bind(&PresenceModule::api_activity_join));
 }
 
 std::vector<std::string> PresenceModule::desktop_activities(std::string_view user_id) const {
@@ -42,9 +38,9 @@ void PresenceModule::fill_ready(const GatewaySession& session, ReadyContent& rea
   ready.presences = to_json([&](JsonWriter& writer) {
     writer.StartArray();
     for (const auto& [other_id, type] : state_.relationships_of(session.user_id)) {
-      if (type != kRelationshipFriend) continue;
+      if (type != relationship_type::kFriend) continue;
       const auto json = presence_update_json(other_id);
-      if (json) writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
+      if (json) write_raw(writer, *json, rapidjson::kObjectType);
     }
     writer.EndArray();
   });
@@ -95,24 +91,16 @@ std::optional<std::string> PresenceModule::presence_update_json(std::string_view
       writer.Key("username");
       write_string(writer, user->username);
       writer.Key("global_name");
-      if (user->global_name) {
-        write_string(writer, *user->global_name);
-      } else {
-        writer.Null();
-      }
+      write_optional_string(writer, user->global_name);
       writer.Key("avatar");
-      if (user->avatar) {
-        write_string(writer, *user->avatar);
-      } else {
-        writer.Null();
-      }
+      write_optional_string(writer, user->avatar);
     }
     writer.EndObject();
     writer.Key("status");
     write_string(writer, status);
     writer.Key("activities");
     const auto shown = public_activities_json(activities);
-    writer.RawValue(shown.c_str(), shown.size(), rapidjson::kArrayType);
+    write_raw(writer, shown, rapidjson::kArrayType);
     writer.Key("client_status");
     writer.StartObject();
     writer.Key("desktop");
@@ -139,7 +127,7 @@ void PresenceModule::changed(const std::string& user_id, bool force, const std::
   }
   last = text;
   for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
-    if (type == kRelationshipFriend) gateway_.dispatch_to_user(other_id, "PRESENCE_UPDATE", text);
+    if (type == relationship_type::kFriend) gateway_.dispatch_to_user(other_id, "PRESENCE_UPDATE", text);
   }
   if (!force) return;
   // The user's other sessions learn what their friends now see.
@@ -172,13 +160,13 @@ HttpResponse PresenceModule::api_activity_join(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
-  if (channel == nullptr) return error_response(404, social_error::kUnknownChannel, "Unknown Channel");
+  if (channel == nullptr) return unknown_channel();
   const auto& recipients = channel->recipient_ids;
   if (std::find(recipients.begin(), recipients.end(), principal->user->id) == recipients.end()) {
-    return error_response(403, error_code::kMissingAccess, "Missing Access");
+    return missing_access();
   }
   const auto* message = state_.find_message(channel->id, context.params.at("message_id"));
-  if (message == nullptr) return error_response(404, social_error::kUnknownMessage, "Unknown Message");
+  if (message == nullptr) return unknown_message();
   const auto invalid = [] {
     return error_response(400, social_error::kInviteInvalid, "Invite no longer valid");
   };

@@ -110,7 +110,7 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession>, public
   EmulatorService& service_;
   net::steady_timer close_timer_;
   std::uint64_t id_ = 0;
-  std::array<char, 16 * 1024> buffer_{};
+  std::array<char, std::size_t{16} * 1024> buffer_{};
   std::deque<std::string> queue_;
   bool writing_ = false;
   bool closing_ = false;

@@ -48,7 +48,7 @@ namespace websocket = beast::websocket;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 
-constexpr std::uint64_t kBodyLimit = 1024 * 1024;
+constexpr std::uint64_t kBodyLimit = std::uint64_t{1024} * 1024;
 constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 constexpr auto kWriteTimeout = std::chrono::seconds(30);

@@ -4,16 +4,18 @@
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "social/social_module.hpp"
-#include "social/social_protocol.hpp"
 
 namespace platformpp::emulator {
 
 namespace {
 
-namespace relationship_type = social_protocol::relationship_type;
-namespace social_error = social_protocol::social_error;
-using social_protocol::read_optional_object;
-using social_protocol::unknown_user;
+// Platform error codes of these routes (docs/social-protocol.md).
+namespace social_error {
+inline constexpr int kNoSuchRelationship = 10070;
+inline constexpr int kRequestNotAllowed = 80000;
+inline constexpr int kNoSuchUsername = 80004;
+inline constexpr int kAlreadyFriends = 80007;
+}  // namespace social_error
 
 HttpResponse no_content() {
   return HttpResponse::empty(204);
@@ -21,6 +23,14 @@ HttpResponse no_content() {
 
 HttpResponse request_not_allowed() {
   return error_response(400, social_error::kRequestNotAllowed, "Friend request not allowed");
+}
+
+HttpResponse already_friends() {
+  return error_response(400, social_error::kAlreadyFriends, "You are already friends.");
+}
+
+HttpResponse no_such_relationship() {
+  return error_response(404, social_error::kNoSuchRelationship, "Unknown Relationship");
 }
 
 std::string removal_json(const std::string& other_id, int type) {
@@ -47,8 +57,7 @@ HttpResponse SocialModule::api_list_relationships(const RouteContext& context) {
                               writer.StartArray();
                               for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
                                 const auto json = relationship_json(user_id, other_id, show_premium);
-                                if (json)
-                                  writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
+                                if (json) write_raw(writer, *json, rapidjson::kObjectType);
                               }
                               writer.EndArray();
                             }));
@@ -82,7 +91,7 @@ HttpResponse SocialModule::api_put_relationship(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return std::move(*error);
+  if (auto error = read_optional_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
   BodyFields fields(body, errors);
   const auto type = fields.integer("type", false);
@@ -121,7 +130,7 @@ HttpResponse SocialModule::relationship_put(const User& user, const std::string&
     return no_content();
   }
 
-  if (mine == kFriend) return error_response(400, social_error::kAlreadyFriends, "You are already friends.");
+  if (mine == kFriend) return already_friends();
   if (mine == kBlocked || theirs == kBlocked || other->bot) return request_not_allowed();
   if (mine == kIncoming) {  // accept
     state_.set_relationship(user.id, other_id, kFriend, now);
@@ -144,7 +153,7 @@ HttpResponse SocialModule::relationship_delete(const User& user, const std::stri
   if (state_.find_user(other_id) == nullptr) return unknown_user();
   const int mine = state_.relationship_type(user.id, other_id);
   if (mine == kNone) {
-    return error_response(404, social_error::kNoSuchRelationship, "Unknown Relationship");
+    return no_such_relationship();
   }
   state_.set_relationship(user.id, other_id, kNone);
   gateway_.dispatch_to_user(user.id, "RELATIONSHIP_REMOVE", removal_json(other_id, mine));
@@ -171,7 +180,7 @@ HttpResponse SocialModule::api_list_game_relationships(const RouteContext& conte
         writer.StartArray();
         for (const auto& [other_id, relationship] : state_.game_relationships_of(app_id, user_id)) {
           const auto json = game_relationship_json(app_id, user_id, other_id, show_premium);
-          if (json) writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
+          if (json) write_raw(writer, *json, rapidjson::kObjectType);
         }
         writer.EndArray();
       }));
@@ -189,7 +198,7 @@ HttpResponse SocialModule::api_put_game_relationship(const RouteContext& context
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return std::move(*error);
+  if (auto error = read_optional_json_object(context.request, body)) return std::move(*error);
   return game_relationship_put(*principal->user, principal->application->id, context.params.at("user_id"));
 }
 
@@ -213,7 +222,7 @@ HttpResponse SocialModule::game_relationship_put(const User& user, const std::st
   const auto now = clock_.now_ms();
   const auto* mine = state_.find_game_relationship(app_id, user.id, other_id);
   const int type = mine == nullptr ? kNone : mine->type;
-  if (type == kFriend) return error_response(400, social_error::kAlreadyFriends, "You are already friends.");
+  if (type == kFriend) return already_friends();
   if (type == kOutgoing) return no_content();
   const bool accept = type == kIncoming;
   state_.set_game_relationship(app_id, user.id, other_id, accept ? kFriend : kOutgoing, now);
@@ -227,7 +236,7 @@ HttpResponse SocialModule::game_relationship_delete(const User& user, const std:
                                                     const std::string& other_id) {
   if (state_.find_user(other_id) == nullptr) return unknown_user();
   if (state_.find_game_relationship(app_id, user.id, other_id) == nullptr) {
-    return error_response(404, social_error::kNoSuchRelationship, "Unknown Relationship");
+    return no_such_relationship();
   }
   state_.set_game_relationship(app_id, user.id, other_id, relationship_type::kNone);
   dispatch_game_relationship_remove(app_id, user.id, other_id);

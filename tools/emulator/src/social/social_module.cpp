@@ -11,17 +11,10 @@
 #include "core/json_body.hpp"
 #include "core/user_json.hpp"
 #include "core/validation.hpp"
-#include "social/social_protocol.hpp"
 
 namespace platformpp::emulator {
 
 namespace {
-
-namespace relationship_type = social_protocol::relationship_type;
-using social_protocol::read_optional_object;
-using social_protocol::unknown_user;
-
-constexpr int kRelationshipFriend = relationship_type::kFriend;
 
 std::string_view trim_whitespace(std::string_view text) {
   constexpr std::string_view kWhitespace = " \t\n\r\f\v";
@@ -49,9 +42,6 @@ Edit string_edit(const rapidjson::Value& body, const char* name, std::string& va
 
 SocialModule::SocialModule(ServiceContext& context, GatewayModule& gateway, PresenceModule& presence)
     : FeatureModule(context), gateway_(gateway), presence_(presence) {
-  auto bind = [this](HttpResponse (SocialModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& route) { return (this->*handler)(route); };
-  };
   api_router_.add("GET", "/users/@me", bind(&SocialModule::api_get_current_user));
   api_router_.add("PATCH", "/users/@me", bind(&SocialModule::api_patch_current_user));
   api_router_.add("GET", "/users/@me/relationships", bind(&SocialModule::api_list_relationships));
@@ -87,7 +77,7 @@ void SocialModule::fill_ready(const GatewaySession& session, ReadyContent& ready
     writer.StartArray();
     for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
       const auto json = relationship_json(user_id, other_id, show_premium);
-      if (json) writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
+      if (json) write_raw(writer, *json, rapidjson::kObjectType);
     }
     writer.EndArray();
   });
@@ -95,7 +85,7 @@ void SocialModule::fill_ready(const GatewaySession& session, ReadyContent& ready
     writer.StartArray();
     for (const auto& [other_id, relationship] : state_.game_relationships_of(app_id, user_id)) {
       const auto json = game_relationship_json(app_id, user_id, other_id, show_premium);
-      if (json) writer.RawValue(json->c_str(), json->size(), rapidjson::kObjectType);
+      if (json) write_raw(writer, *json, rapidjson::kObjectType);
     }
     writer.EndArray();
   });
@@ -122,7 +112,7 @@ void SocialModule::write_relationship_fields(JsonWriter& writer, const std::stri
   writer.Key("type");
   writer.Int(type);
   writer.Key("user");
-  writer.RawValue(user.c_str(), user.size(), rapidjson::kObjectType);
+  write_raw(writer, user, rapidjson::kObjectType);
   writer.Key("since");
   write_string(writer, format_rfc3339_ms(since_ms));
 }
@@ -254,7 +244,7 @@ HttpResponse SocialModule::api_patch_current_user(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   if (principal->grant == nullptr || !principal->user->provisional) {
-    return error_response(403, error_code::kMissingAccess, "Missing Access");
+    return missing_access();
   }
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
@@ -323,7 +313,7 @@ HttpResponse SocialModule::admin_set_spammer(const RouteContext& context) {
   User* user = state_.find_user_mutable(context.params.at("user_id"));
   if (user == nullptr) return unknown_user();
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return std::move(*error);
+  if (auto error = read_optional_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
   BodyFields fields(body, errors);
   const auto spammer = fields.boolean("spammer", false).value_or(true);
@@ -348,9 +338,9 @@ HttpResponse SocialModule::admin_set_spammer(const RouteContext& context) {
 
 HttpResponse SocialModule::admin_approve_premium(const RouteContext& context) {
   Application* app = state_.find_application_mutable(context.params.at("app_id"));
-  if (app == nullptr) return error_response(404, error_code::kUnknownApplication, "Unknown Application");
+  if (app == nullptr) return unknown_application();
   rapidjson::Document body;
-  if (auto error = read_optional_object(context.request, body)) return std::move(*error);
+  if (auto error = read_optional_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
   BodyFields fields(body, errors);
   const auto approved = fields.boolean("approved", false).value_or(true);
@@ -378,11 +368,11 @@ HttpResponse SocialModule::admin_make_friends(const RouteContext& context) {
   }
   if (!errors.empty()) return invalid_form_body(errors);
   if (state_.find_user(*user_id) == nullptr || state_.find_user(*other_id) == nullptr) {
-    return error_response(404, error_code::kUnknownUser, "Unknown User");
+    return unknown_user();
   }
   const auto now = clock_.now_ms();
-  state_.set_relationship(*user_id, *other_id, kRelationshipFriend, now);
-  state_.set_relationship(*other_id, *user_id, kRelationshipFriend, now);
+  state_.set_relationship(*user_id, *other_id, relationship_type::kFriend, now);
+  state_.set_relationship(*other_id, *user_id, relationship_type::kFriend, now);
   dispatch_relationship(*user_id, *other_id, "RELATIONSHIP_ADD");
   dispatch_relationship(*other_id, *user_id, "RELATIONSHIP_ADD");
   presence_.exchange(*user_id, *other_id);

@@ -5,6 +5,7 @@
 #include <variant>
 
 #include "core/api_error.hpp"
+#include "core/connection_admin.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "core/random_token.hpp"
@@ -15,9 +16,6 @@ namespace platformpp::emulator {
 // ---- admin routes ----------------------------------------------------------------------------------------
 
 void VoiceModule::register_routes() {
-  auto bind = [this](HttpResponse (VoiceModule::*handler)(const RouteContext&)) {
-    return [this, handler](const RouteContext& context) { return (this->*handler)(context); };
-  };
   admin_router_.add("GET", "/voice/sessions", bind(&VoiceModule::admin_sessions));
   admin_router_.add("GET", "/voice/settings", bind(&VoiceModule::admin_get_settings));
   admin_router_.add("POST", "/voice/settings", bind(&VoiceModule::admin_set_settings));
@@ -158,25 +156,18 @@ HttpResponse VoiceModule::admin_set_settings(const RouteContext& context) {
   return HttpResponse::json(200, settings_json());
 }
 
-std::variant<std::optional<std::string>, HttpResponse> VoiceModule::target_user(const RouteContext& context,
-                                                                                rapidjson::Document& body) {
-  if (context.request.body.empty()) {
-    body.SetObject();
-  } else if (auto error = read_json_object(context.request, body)) {
-    return std::move(*error);
-  }
+std::variant<std::optional<std::string>, HttpResponse> VoiceModule::target_user(const RouteContext& context) {
+  rapidjson::Document body;
+  if (auto error = read_optional_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
   BodyFields fields(body, errors);
   auto user_id = fields.string("user_id", false);
   if (!errors.empty()) return invalid_form_body(errors);
-  return user_id ? std::optional<std::string>(std::string(*user_id)) : std::nullopt;
+  return user_id;
 }
 
-std::variant<std::vector<std::uint64_t>, HttpResponse> VoiceModule::select(const RouteContext& context,
-                                                                           rapidjson::Document& body) {
-  auto target = target_user(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&target)) return std::move(*error);
-  const auto& user_id = std::get<std::optional<std::string>>(target);
+std::vector<std::uint64_t> VoiceModule::select(BodyFields& fields) const {
+  const auto user_id = fields.string("user_id", false);
   std::vector<std::uint64_t> ids;
   for (const auto& [id, connection] : voice_.connections) {
     if (user_id) {
@@ -190,31 +181,17 @@ std::variant<std::vector<std::uint64_t>, HttpResponse> VoiceModule::select(const
 }
 
 HttpResponse VoiceModule::admin_drop(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids)
-    drop_connection(id);
-  return HttpResponse::json(200, "{\"connections\":" + std::to_string(ids.size()) + "}");
+  return act_on_connections(
+      context, [this](BodyFields& fields) { return select(fields); }, nullptr,
+      [this](std::uint64_t id) { drop_connection(id); });
 }
 
 HttpResponse VoiceModule::admin_close(const RouteContext& context) {
-  rapidjson::Document body;
-  auto selected = select(context, body);
-  if (auto* error = std::get_if<HttpResponse>(&selected)) return std::move(*error);
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto code = fields.integer("code", true, 1000, 4999);
-  const auto reason = fields.string("reason", false);
-  if (reason && reason->size() > 123) {
-    fields.add_issue("reason", {"BASE_TYPE_MAX_LENGTH", "Must be 123 bytes or fewer in length."});
-  }
-  if (!errors.empty()) return invalid_form_body(errors);
-  const auto ids = std::get<std::vector<std::uint64_t>>(selected);
-  for (const auto id : ids)
-    close_connection(id, static_cast<int>(*code), reason.value_or(""));
-  return HttpResponse::json(200, "{\"connections\":" + std::to_string(ids.size()) + "}");
+  CloseRequest close;
+  return act_on_connections(
+      context, [this](BodyFields& fields) { return select(fields); },
+      [&](BodyFields& fields) { close = read_close_request(fields); },
+      [&](std::uint64_t id) { close_connection(id, close.code, close.reason); });
 }
 
 // As when the platform moves a call to another voice server (failover, region change): every voice state of
@@ -222,8 +199,7 @@ HttpResponse VoiceModule::admin_close(const RouteContext& context) {
 // detached from the state. That session lives on until its client leaves it for the new server (ending
 // it then ends that session only) or its connection is closed; Identify with the new token starts afresh.
 HttpResponse VoiceModule::admin_move(const RouteContext& context) {
-  rapidjson::Document body;
-  auto target = target_user(context, body);
+  auto target = target_user(context);
   if (auto* error = std::get_if<HttpResponse>(&target)) return std::move(*error);
   const auto& user_id = std::get<std::optional<std::string>>(target);
   std::size_t moved = 0;

@@ -2,26 +2,14 @@
 // DaveCall, what it answers sent through the voice sessions (sequenced, buffered for resume), and the admin
 // routes GET /_emulator/voice/calls and POST /_emulator/voice/dave.
 #include <algorithm>
-#include <chrono>
 
 #include "core/api_error.hpp"
+#include "core/fake_clock.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "voice/voice_module.hpp"
 
 namespace platformpp::emulator {
-
-namespace {
-
-constexpr int kUnknownLobby = 10031;
-
-std::int64_t steady_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
 
 bool VoiceModule::e2ee_required() {
   const auto& mode = voice_.settings.e2ee;
@@ -73,7 +61,7 @@ void VoiceModule::dave_flush(const std::string& lobby_id) {
 void VoiceModule::dave_leave(const VoiceSession& session) {
   const auto call = voice_.dave_calls.find(session.lobby_id);
   if (call == voice_.dave_calls.end()) return;
-  call->second.leave(session.user_id, steady_ms());
+  call->second.leave(session.user_id, steady_now_ms());
   dave_flush(session.lobby_id);
 }
 
@@ -97,7 +85,7 @@ void VoiceModule::dave_binary(std::uint64_t id, std::string_view message) {
       return close_connection(id, voice_close::kBadRequest, "Bad request.");
     }
   } else {
-    call->second.commit_welcome(session.user_id, payload, steady_ms());
+    call->second.commit_welcome(session.user_id, payload, steady_now_ms());
   }
   dave_flush(lobby_id);
 }
@@ -188,15 +176,15 @@ HttpResponse VoiceModule::admin_dave(const RouteContext& context) {
   }
   if (!errors.empty()) return invalid_form_body(errors);
   const auto call = voice_.dave_calls.find(std::string(*lobby_id));
-  if (call == voice_.dave_calls.end()) return error_response(404, kUnknownLobby, "Unknown Lobby");
+  if (call == voice_.dave_calls.end()) return unknown_lobby();
   if (*action == "downgrade" && e2ee_required()) {
     return error_response(400, error_code::kGeneral, "End-to-end encryption is required");
   }
   bool changed = false;
   if (*action == "downgrade") {
-    changed = call->second.force_downgrade(steady_ms());
+    changed = call->second.force_downgrade(steady_now_ms());
   } else if (*action == "upgrade") {
-    changed = call->second.allow_upgrade(steady_ms());
+    changed = call->second.allow_upgrade(steady_now_ms());
   } else {
     changed = call->second.new_group();
   }

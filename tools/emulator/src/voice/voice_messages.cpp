@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/fake_clock.hpp"
 #include "core/json.hpp"
 #include "core/random_token.hpp"
 #include "voice/voice_module.hpp"
@@ -16,7 +17,6 @@ namespace platformpp::emulator {
 namespace {
 
 using voice_protocol::has_member;
-using voice_protocol::steady_now_ms;
 using voice_protocol::string_member;
 using voice_protocol::unsequenced;
 

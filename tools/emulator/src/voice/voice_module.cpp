@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/fake_clock.hpp"
 #include "core/json.hpp"
 #include "core/random_token.hpp"
 #include "voice/voice_media_routes.hpp"
@@ -18,7 +19,6 @@ namespace platformpp::emulator {
 namespace {
 
 using voice_protocol::close_keeps_session;
-using voice_protocol::steady_now_ms;
 using voice_protocol::string_member;
 using voice_protocol::unsequenced;
 
@@ -165,16 +165,14 @@ void VoiceModule::dispatch_server(const VoiceState& state) {
                     }));
 }
 
-void VoiceModule::end_state(const std::string& lobby_id_ref, const std::string& user_id_ref) {
-  // Copies: callers may pass the state's own fields, which the erase below destroys.
-  const auto lobby_id = lobby_id_ref;
-  const auto user_id = user_id_ref;
+void VoiceModule::end_state(const std::string& lobby_id, const std::string& user_id) {
   const auto it = voice_.states.find({lobby_id, user_id});
   if (it == voice_.states.end()) return;
+  // Callers may pass the state's own fields, which the erase destroys: from here on only the moved state's.
   const auto state = std::move(it->second);
   voice_.states.erase(it);
   if (state.voice_session) end_session(*state.voice_session, voice_close::kDisconnected);
-  if (const auto* lobby = lobbies_.find(lobby_id)) dispatch_state(*lobby, state, false);
+  if (const auto* lobby = lobbies_.find(state.lobby_id)) dispatch_state(*lobby, state, false);
 }
 
 void VoiceModule::end_lobby(const std::string& lobby_id) {

@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/json_body.hpp"
 #include "core/service_context.hpp"
 #include "gateway/gateway_module.hpp"
 #include "lobby/lobby_module.hpp"
@@ -36,9 +37,9 @@ class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCa
   // (voice_gateway_version). Returns the connection id.
   std::uint64_t opened(VoiceGatewayPeer& peer, std::string_view target);
   // One complete WebSocket message (`text` false for a binary frame).
-  void received(std::uint64_t connection, std::string_view message, bool text);
+  void received(std::uint64_t id, std::string_view message, bool text);
   // The peer is gone. A no-op for connections the module closed or dropped.
-  void disconnected(std::uint64_t connection, std::optional<int> close_code);
+  void disconnected(std::uint64_t id, std::optional<int> close_code);
   [[nodiscard]] std::size_t connection_count() const noexcept { return voice_.connections.size(); }
 
   // GatewayListener: a Gateway session's calls end with it; the tick closes voice connections without
@@ -54,7 +55,7 @@ class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCa
  private:
   // Calls, sessions and connections (voice_module.cpp).
   // Main Gateway op 4 (lobby calls).
-  void voice_state_update(std::uint64_t connection, const rapidjson::Value& d);
+  void voice_state_update(std::uint64_t id, const rapidjson::Value& d);
   // LOBBY_VOICE_STATE_UPDATE for the state to the lobby's members (channel_id null unless `in_call`).
   void dispatch_state(const Lobby& lobby, const VoiceState& state, bool in_call);
   // Ends the user's voice state in the lobby's call: its voice session ends (close 4014, op 13 to the
@@ -103,10 +104,9 @@ class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCa
   void register_routes();
   [[nodiscard]] std::string settings_json() const;
   // The optional "user_id" of an admin voice request's body.
-  std::variant<std::optional<std::string>, HttpResponse> target_user(const RouteContext& context,
-                                                                     rapidjson::Document& body);
-  std::variant<std::vector<std::uint64_t>, HttpResponse> select(const RouteContext& context,
-                                                                rapidjson::Document& body);
+  std::variant<std::optional<std::string>, HttpResponse> target_user(const RouteContext& context);
+  // The live connections of that user's voice sessions (all live connections without one).
+  [[nodiscard]] std::vector<std::uint64_t> select(BodyFields& fields) const;
   HttpResponse admin_sessions(const RouteContext& context);
   HttpResponse admin_get_settings(const RouteContext& context);
   HttpResponse admin_set_settings(const RouteContext& context);

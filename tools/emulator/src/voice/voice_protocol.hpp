@@ -1,7 +1,6 @@
 // What the voice module's files share of the voice gateway's wire protocol and their JSON reading.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -11,13 +10,6 @@
 #include "voice/voice_gateway.hpp"
 
 namespace platformpp::emulator::voice_protocol {
-
-// Real time, for heartbeats and resume windows (the fake clock stands still in tests).
-inline std::int64_t steady_now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // A server message without seq (Hello, Heartbeat ACK, Resumed).
 inline std::string unsequenced(int opcode, std::string_view d_json) {
