@@ -96,14 +96,14 @@ struct Fixture {
     return service.handle(make_request(std::move(method), "/api/v10" + path, std::move(body),
                                        {{"Authorization", authorization}}));
   }
-  HttpResponse api(std::string method, std::string path, const std::string& token_value,
+  HttpResponse api(std::string method, const std::string& path, const std::string& token_value,
                    std::string body = {}) {
-    const auto outcome = call(std::move(method), std::move(path), "Bearer " + token_value, std::move(body));
+    const auto outcome = call(std::move(method), path, "Bearer " + token_value, std::move(body));
     REQUIRE(outcome.delivery == Outcome::Delivery::respond);
     return outcome.response;
   }
-  HttpResponse bot(std::string method, std::string path, std::string body = {}) {
-    const auto outcome = call(std::move(method), std::move(path), "Bot " + bot_token, std::move(body));
+  HttpResponse bot(std::string method, const std::string& path, std::string body = {}) {
+    const auto outcome = call(std::move(method), path, "Bot " + bot_token, std::move(body));
     REQUIRE(outcome.delivery == Outcome::Delivery::respond);
     return outcome.response;
   }

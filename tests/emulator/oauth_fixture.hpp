@@ -89,8 +89,8 @@ struct OAuthFixture {
     REQUIRE_MESSAGE(response.status == 200, response.body);
     return str(parse(response.body)["location"]);
   }
-  std::string authorize_code(std::string verifier = kVerifier) {
-    const auto code = query_param(authorize_location(authorize_params(std::move(verifier))), "code");
+  std::string authorize_code(const std::string& verifier = kVerifier) {
+    auto code = query_param(authorize_location(authorize_params(verifier)), "code");
     REQUIRE_FALSE(code.empty());
     return code;
   }

@@ -65,7 +65,7 @@ struct Fixture {
   }
 
   std::string add_player(const std::string& name) {
-    const auto user_id =
+    auto user_id =
         str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
     tokens[user_id] = str(parse(call("POST", "/_emulator/tokens",
                                      R"({"user_id":")" + user_id + R"(","app_id":")" + app_id +

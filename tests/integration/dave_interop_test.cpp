@@ -28,8 +28,7 @@ namespace fs = std::filesystem;
 /// 50 frames (1 s, 440 whole cycles, so it loops without a seam) of a 440 Hz tone, Opus-encoded by libopus
 /// after 10 frames of warm-up, one hex line each: what the peer sends.
 fs::path ToneFrames() {
-  const auto path =
-      fs::temp_directory_path() / ("platformpp-dave-interop-" + std::to_string(getpid()) + ".hex");
+  auto path = fs::temp_directory_path() / ("platformpp-dave-interop-" + std::to_string(getpid()) + ".hex");
   platformpp::voice::OpusFrameEncoder encoder;
   std::ofstream out(path);
   std::array<int16_t, platformpp::voice::kOpusFrameSamples> pcm{};

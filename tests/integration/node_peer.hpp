@@ -15,7 +15,6 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
-#include <ranges>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -101,7 +100,8 @@ class NodePeer {
   /// The last event named `name`, if any.
   std::optional<rapidjson::Document> Last(const std::string& name) {
     std::lock_guard lock(mutex_);
-    for (auto& line : std::ranges::reverse_view(lines_)) {
+    for (std::size_t i = lines_.size(); i-- > 0;) {  // the latest first
+      const std::string& line = lines_[i];
       rapidjson::Document event;
       event.Parse(line.c_str());
       if (event.IsObject() && event.HasMember("event") && event["event"].IsString() &&

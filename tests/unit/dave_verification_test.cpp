@@ -28,12 +28,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <ranges>
 #include <string>
 #include <thread>
 #include <vector>
@@ -194,8 +194,9 @@ struct Sink : DaveSessionSink {
   void GroupChanged() override {}
   void Log(const std::string&) override {}
   Bytes Take(Opcode op) {
-    for (auto& it : std::ranges::reverse_view(sent))
-      if (it.first == op) return it.second;
+    auto latest =
+        std::find_if(sent.rbegin(), sent.rend(), [op](const auto& entry) { return entry.first == op; });
+    if (latest != sent.rend()) return latest->second;
     FAIL("nothing sent with opcode " << static_cast<int>(op));
     return {};
   }
