@@ -508,6 +508,51 @@ TEST_CASE_FIXTURE(Pair, "presence: op 3 fans out with application_id, no secrets
   CHECK(offline["activities"].Empty());
 }
 
+TEST_CASE_FIXTURE(Pair, "presence: game friends see each other through their game, and only that game") {
+  auto& ga = connect(ta);
+  auto& gb = connect(tb);
+  auto& gb_elsewhere = connect(token(b, other_app_id));
+  const auto chess =
+      R"({"since":null,"status":"online","afk":false,"activities":[{"name":"Chess","type":0}]})";
+  // A request is not a friendship: nothing yet.
+  REQUIRE(api("PUT", "/users/@me/game-relationships/" + b, ta, "{}").status == 204);
+  presence(ga, chess);
+  CHECK(gb.dispatches("PRESENCE_UPDATE").empty());
+  // Accepted: each sees the other, on their sessions of this game.
+  REQUIRE(api("PUT", "/users/@me/game-relationships/" + a, tb, "{}").status == 204);
+  REQUIRE(gb.dispatches("PRESENCE_UPDATE").size() == 1);
+  CHECK(str(gb.dispatches("PRESENCE_UPDATE").back()["user"]["id"]) == a);
+  CHECK(str(gb.dispatches("PRESENCE_UPDATE").back()["activities"][0]["name"]) == "Chess");
+  REQUIRE(ga.dispatches("PRESENCE_UPDATE").size() == 1);
+  CHECK(str(ga.dispatches("PRESENCE_UPDATE").back()["user"]["id"]) == b);
+  CHECK(gb_elsewhere.dispatches("PRESENCE_UPDATE").empty());
+  // What A does in another game stays there: the status, no activity.
+  auto& ga_elsewhere = connect(token(a, other_app_id));
+  presence(ga_elsewhere,
+           R"({"since":null,"status":"dnd","afk":false,"activities":[{"name":"Other","type":0}]})");
+  const auto elsewhere = std::move(gb.dispatches("PRESENCE_UPDATE").back());
+  CHECK(str(elsewhere["status"]) == "dnd");
+  CHECK(elsewhere["activities"].Empty());
+  CHECK(gb_elsewhere.dispatches("PRESENCE_UPDATE").empty());
+  // READY of a later session of the game, likewise.
+  presence(ga, chess);
+  auto ready = connect(tb).ready();
+  REQUIRE(ready["presences"].Size() == 1);
+  CHECK(str(ready["presences"][0]["activities"][0]["name"]) == "Chess");
+  CHECK(connect(token(b, other_app_id)).ready()["presences"].Empty());
+  // Friends on the platform too: one whole update per change, not two.
+  REQUIRE(
+      admin("POST", "/friendships", R"({"user_id":")" + a + R"(","other_user_id":")" + b + R"("})").status ==
+      200);
+  const auto before = gb.dispatches("PRESENCE_UPDATE").size();
+  presence(ga, R"({"since":null,"status":"idle","afk":false,"activities":[]})");
+  CHECK(gb.dispatches("PRESENCE_UPDATE").size() == before + 1);
+  // Gone: offline.
+  service.gateway_disconnected(connection_of(ga), 1000);
+  service.gateway_disconnected(connection_of(ga_elsewhere), 1000);
+  CHECK(str(gb.dispatches("PRESENCE_UPDATE").back()["status"]) == "offline");
+}
+
 TEST_CASE_FIXTURE(Pair, "READY carries relationships, game relationships and user_application_profiles") {
   REQUIRE(api("PUT", "/users/@me/relationships/" + b, ta, "{}").status == 204);
   REQUIRE(api("PUT", "/users/@me/game-relationships/" + b, ta, "{}").status == 204);

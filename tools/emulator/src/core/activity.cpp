@@ -33,7 +33,8 @@ void stamp_activity(rapidjson::Value& activity, rapidjson::Document::AllocatorTy
   set("created_at", rapidjson::Value(static_cast<std::int64_t>(now_ms)));
 }
 
-std::string public_activities_json(const std::vector<std::string>& activity_arrays) {
+std::string public_activities_json(const std::vector<std::string>& activity_arrays,
+                                   std::string_view only_app) {
   rapidjson::Document result(rapidjson::kArrayType);
   auto& allocator = result.GetAllocator();
   for (const auto& text : activity_arrays) {
@@ -41,6 +42,11 @@ std::string public_activities_json(const std::vector<std::string>& activity_arra
     if (!parse_json(text, activities) || !activities.IsArray()) continue;
     for (auto& activity : activities.GetArray()) {
       if (!activity.IsObject()) continue;
+      if (!only_app.empty()) {
+        const auto app = activity.FindMember("application_id");
+        if (app == activity.MemberEnd() || !app->value.IsString() || only_app != app->value.GetString())
+          continue;
+      }
       rapidjson::Value copy(activity, allocator);
       copy.RemoveMember("secrets");
       if (const auto buttons = copy.FindMember("buttons"); buttons != copy.MemberEnd()) {

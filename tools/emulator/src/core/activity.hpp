@@ -23,7 +23,9 @@ void stamp_activity(rapidjson::Value& activity, rapidjson::Document::AllocatorTy
                     const Application* app, std::string_view app_id, std::size_t index, std::int64_t now_ms);
 
 // Concatenates JSON arrays of activities into the one array friends see: no `secrets`, `buttons` reduced to
-// their labels and no `metadata.button_urls` (secrets and URLs stay with the server).
-[[nodiscard]] std::string public_activities_json(const std::vector<std::string>& activity_arrays);
+// their labels and no `metadata.button_urls` (secrets and URLs stay with the server). With `only_app`, only
+// that application's activities (what a game friend, who knows the user through that game, sees).
+[[nodiscard]] std::string public_activities_json(const std::vector<std::string>& activity_arrays,
+                                                 std::string_view only_app = {});
 
 }  // namespace platformpp::emulator

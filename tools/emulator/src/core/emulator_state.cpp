@@ -228,6 +228,18 @@ std::vector<std::pair<std::string, Relationship>> EmulatorState::game_relationsh
   return result;
 }
 
+std::vector<std::pair<std::string, std::string>> EmulatorState::game_friends_of(
+    std::string_view user_id) const {
+  std::vector<std::pair<std::string, std::string>> result;
+  for (const auto& [app_id, users] : game_relationships_) {
+    const auto mine = users.find(user_id);
+    if (mine == users.end()) continue;
+    for (const auto& [other_id, relationship] : mine->second)
+      if (relationship.type == relationship_type::kFriend) result.emplace_back(app_id, other_id);
+  }
+  return result;
+}
+
 std::vector<std::string> EmulatorState::game_relationship_apps(std::string_view user_id,
                                                                std::string_view other_id) const {
   std::vector<std::string> result;

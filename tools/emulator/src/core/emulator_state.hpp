@@ -220,6 +220,9 @@ class EmulatorState {
   // (other user id, relationship) pairs of one application, sorted by id.
   [[nodiscard]] std::vector<std::pair<std::string, Relationship>> game_relationships_of(
       std::string_view app_id, std::string_view user_id) const;
+  // (application id, other user id) of each game friendship (type 1) of the user, in every application.
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> game_friends_of(
+      std::string_view user_id) const;
   // Applications in which the two users have a game relationship (either direction).
   [[nodiscard]] std::vector<std::string> game_relationship_apps(std::string_view user_id,
                                                                 std::string_view other_id) const;

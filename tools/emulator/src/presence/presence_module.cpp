@@ -5,6 +5,8 @@
 #include "presence/presence_module.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include "core/activity.hpp"
 #include "core/api_error.hpp"
@@ -37,9 +39,17 @@ std::vector<std::string> PresenceModule::desktop_activities(std::string_view use
 void PresenceModule::fill_ready(const GatewaySession& session, ReadyContent& ready) {
   ready.presences = to_json([&](JsonWriter& writer) {
     writer.StartArray();
+    std::set<std::string> friends;
     for (const auto& [other_id, type] : state_.relationships_of(session.user_id)) {
       if (type != relationship_type::kFriend) continue;
+      friends.insert(other_id);
       const auto json = presence_update_json(other_id);
+      if (json) write_raw(writer, *json, rapidjson::kObjectType);
+    }
+    // Game friends of the session's application who are not friends on the platform: their game only.
+    for (const auto& [app_id, other_id] : state_.game_friends_of(session.user_id)) {
+      if (app_id != session.app_id || friends.count(other_id) > 0) continue;
+      const auto json = presence_update_json(other_id, app_id);
       if (json) write_raw(writer, *json, rapidjson::kObjectType);
     }
     writer.EndArray();
@@ -59,7 +69,8 @@ void PresenceModule::presence_updated(const std::string& user_id, const std::str
 // ---- presence
 // ----------------------------------------------------------------------------------------------
 
-std::optional<std::string> PresenceModule::presence_update_json(std::string_view user_id) const {
+std::optional<std::string> PresenceModule::presence_update_json(std::string_view user_id,
+                                                                std::string_view only_app) const {
   const bool on_gateway = gateway_.user_online(user_id);
   std::vector<std::string> activities;
   std::string status = "offline";
@@ -99,7 +110,7 @@ std::optional<std::string> PresenceModule::presence_update_json(std::string_view
     writer.Key("status");
     write_string(writer, status);
     writer.Key("activities");
-    const auto shown = public_activities_json(activities);
+    const auto shown = public_activities_json(activities, only_app);
     write_raw(writer, shown, rapidjson::kArrayType);
     writer.Key("client_status");
     writer.StartObject();
@@ -112,13 +123,7 @@ std::optional<std::string> PresenceModule::presence_update_json(std::string_view
 
 void PresenceModule::changed(const std::string& user_id, bool force, const std::string& origin_session) {
   auto json = presence_update_json(user_id);
-  std::string text;
-  if (json) {
-    text = std::move(*json);
-  } else {
-    text = "{\"user\":{\"id\":\"" + user_id +
-           "\"},\"status\":\"offline\",\"activities\":[],\"client_status\":{}}";
-  }
+  std::string text = json ? std::move(*json) : offline_json(user_id);
   auto& last = last_sent_[user_id];
   if (!force && last == text) return;
   if (last.empty() && !json && !force) {
@@ -129,6 +134,13 @@ void PresenceModule::changed(const std::string& user_id, bool force, const std::
   for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
     if (type == relationship_type::kFriend) gateway_.dispatch_to_user(other_id, "PRESENCE_UPDATE", text);
   }
+  // Game friends see it through their game: the status and that game's activities.
+  std::map<std::string, std::string> in_game;  // by application
+  for (const auto& [app_id, other_id] : state_.game_friends_of(user_id)) {
+    auto [view, made] = in_game.try_emplace(app_id);
+    if (made) view->second = presence_update_json(user_id, app_id).value_or(offline_json(user_id));
+    send_to_game_friend(app_id, user_id, other_id, view->second);
+  }
   if (!force) return;
   // The user's other sessions learn what their friends now see.
   std::vector<std::string> own;
@@ -137,6 +149,29 @@ void PresenceModule::changed(const std::string& user_id, bool force, const std::
   }
   for (const auto& id : own)
     gateway_.dispatch(id, "PRESENCE_UPDATE", text);
+}
+
+void PresenceModule::exchange_in_game(const std::string& app_id, const std::string& user_id,
+                                      const std::string& other_id) {
+  if (auto presence = presence_update_json(other_id, app_id))
+    send_to_game_friend(app_id, other_id, user_id, *presence);
+  if (auto presence = presence_update_json(user_id, app_id))
+    send_to_game_friend(app_id, user_id, other_id, *presence);
+}
+
+void PresenceModule::send_to_game_friend(const std::string& app_id, const std::string& user_id,
+                                         const std::string& other_id, const std::string& text) {
+  if (state_.relationship_type(user_id, other_id) == relationship_type::kFriend) return;
+  gateway_.dispatch_each(other_id, "PRESENCE_UPDATE",
+                         [&](const GatewaySession& session) -> std::optional<std::string> {
+                           if (session.app_id != app_id) return std::nullopt;
+                           return text;
+                         });
+}
+
+std::string PresenceModule::offline_json(const std::string& user_id) {
+  return "{\"user\":{\"id\":\"" + user_id +
+         "\"},\"status\":\"offline\",\"activities\":[],\"client_status\":{}}";
 }
 
 void PresenceModule::exchange(const std::string& user_id, const std::string& other_id) {

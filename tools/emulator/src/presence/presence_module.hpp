@@ -29,13 +29,18 @@ class PresenceModule : public FeatureModule, public GatewayListener {
   // Where the desktop client's activities come from (none until set).
   void set_desktop_activities(const DesktopActivities* desktop) noexcept { desktop_ = desktop; }
 
-  // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible).
-  [[nodiscard]] std::optional<std::string> presence_update_json(std::string_view user_id) const;
+  // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible). With `only_app`:
+  // as a game friend of that application sees it (the status, and that game's activities only).
+  [[nodiscard]] std::optional<std::string> presence_update_json(std::string_view user_id,
+                                                                std::string_view only_app = {}) const;
   // Tells the user's friends when what they see of the user's presence changed (always if `force`, then
   // also the user's own sessions but `origin_session`).
   void changed(const std::string& user_id, bool force = false, const std::string& origin_session = {});
   // Each now sees the other's presence (after they became friends).
   void exchange(const std::string& user_id, const std::string& other_id);
+  // The same for game friends of `app_id`: their sessions of that application see each other's presence in
+  // it.
+  void exchange_in_game(const std::string& app_id, const std::string& user_id, const std::string& other_id);
   // The user's current activities with secrets (JSON array texts), from the Gateway and the desktop client.
   [[nodiscard]] std::vector<std::string> current_activities(std::string_view user_id) const;
 
@@ -47,6 +52,11 @@ class PresenceModule : public FeatureModule, public GatewayListener {
 
  private:
   [[nodiscard]] std::vector<std::string> desktop_activities(std::string_view user_id) const;
+  // Sends `user_id`'s presence as game friends of `app_id` see it to `other_id`'s sessions of that
+  // application, unless the two are friends on the platform (who see all of it already).
+  void send_to_game_friend(const std::string& app_id, const std::string& user_id, const std::string& other_id,
+                           const std::string& text);
+  [[nodiscard]] static std::string offline_json(const std::string& user_id);
   HttpResponse api_activity_join(const RouteContext& context);
 
   GatewayModule& gateway_;

@@ -229,6 +229,8 @@ HttpResponse SocialModule::game_relationship_put(const User& user, const std::st
   state_.set_game_relationship(app_id, other_id, user.id, accept ? kFriend : kIncoming, now);
   dispatch_game_relationship_add(app_id, user.id, other_id);
   dispatch_game_relationship_add(app_id, other_id, user.id);
+  // Game friends see each other in the game from now on.
+  if (accept) presence_.exchange_in_game(app_id, user.id, other_id);
   return no_content();
 }
 
