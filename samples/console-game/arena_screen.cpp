@@ -25,6 +25,22 @@ void Put(int row, int column, std::string_view text, int width = -1) {
   mvaddnstr(row, column, text.data(), static_cast<int>(std::min<std::size_t>(text.size(), room)));
 }
 
+// `text` in lines of at most `width` characters, broken at spaces where there are some.
+std::vector<std::string> Wrap(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string_view rest = text;
+  while (rest.size() > width) {
+    std::size_t cut = rest.rfind(' ', width);
+    if (cut == std::string_view::npos || cut == 0) cut = width;
+    lines.emplace_back(rest.substr(0, cut));
+    rest.remove_prefix(cut);
+    while (!rest.empty() && rest.front() == ' ')
+      rest.remove_prefix(1);
+  }
+  lines.emplace_back(rest);
+  return lines;
+}
+
 bool Printable(int key) {
   return key >= 32 && key < 127;
 }
@@ -162,8 +178,10 @@ void ArenaScreen::Draw(const ArenaSession& session) {
 
   if (session.GetPhase() == ArenaSession::Phase::Failed) {
     Put(3, 2, "The arena cannot go on:");
-    Put(4, 4, session.Failure());
-    Put(6, 2, "q quits.");
+    int row = 4;
+    for (const auto& line : Wrap(session.Failure(), static_cast<std::size_t>(COLS - 6)))
+      Put(row++, 4, line);
+    Put(row + 1, 2, "q quits.");
     refresh();
     return;
   }

@@ -94,7 +94,8 @@ std::optional<Arguments> Parse(int argc, char** argv) {
 }
 
 // A scripted player: joins the lobby, greets, plays the suggested column whenever it is its move, and prints
-// the game as it goes. 0 when the game ended (won, lost or drawn), 1 otherwise.
+// the game as it goes. 0 when the game ended (won, lost or drawn), 3 when the platform could not be reached
+// or refused the player, 1 otherwise.
 int PlayHeadless(arena::ArenaSession& session, const Arguments& args) {
   const std::string tag = "arena[" + args.name + "]: ";
   const auto deadline = Clock::now() + std::chrono::seconds(60);
@@ -108,8 +109,12 @@ int PlayHeadless(arena::ArenaSession& session, const Arguments& args) {
   };
   session.Start();
   if (!until([&] { return session.GetPhase() == arena::ArenaSession::Phase::Menu; })) {
-    std::cerr << tag << (session.Failure().empty() ? "could not log in in time" : session.Failure()) << "\n";
-    return 1;
+    if (session.Failure().empty()) {
+      std::cerr << tag << "could not log in in time\n";
+      return 1;
+    }
+    std::cerr << tag << session.Failure() << "\n";
+    return 3;
   }
   std::cout << tag << "online (" << session.SelfId() << ")\n";
   if (!args.createCode.empty()) {

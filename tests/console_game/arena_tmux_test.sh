@@ -15,7 +15,7 @@ emulator_pid=""
 T() { tmux -S "$sock" "$@"; }
 screen() { T capture-pane -p -t "$1"; }
 dump() {
-  for who in ada bo; do
+  for who in ada bo cy; do
     echo "---- $who's screen ----"
     screen "$who" 2>/dev/null || cat "$work/$who.screen" 2>/dev/null || true
   done
@@ -117,12 +117,23 @@ wait_for bo "> Ada +In the lobby 2/2"
 screen ada > "$work/ada.screen"
 screen bo > "$work/bo.screen"
 keys ada q
-keys bo q
+keys bo C-c  # Ctrl-C quits as cleanly as q
 for who in ada bo; do
   for _ in $(seq 1 100); do [ -f "$work/$who.exit" ] && break; sleep 0.1; done
   [ -f "$work/$who.exit" ] || fail "$who's game did not quit on q"
   [ "$(cat "$work/$who.exit")" = 0 ] || fail "$who's game exited with $(cat "$work/$who.exit")"
 done
+# The platform gone: a player who starts now is told where the game looked and why it cannot go on.
+kill "$emulator_pid" && wait "$emulator_pid" 2>/dev/null || true
+emulator_pid=""
+T new-session -d -s cy -x 100 -y 30 \
+  "'$arena' --connection-file '$work/connection.json' --app-id $app --name Cy; echo \$? > '$work/cy.exit'"
+wait_for cy "cannot reach the platform at https://127\.0\.0\.1:[0-9]+"
+wait_for cy "is platformpp-emulator running there\?"
+keys cy q
+for _ in $(seq 1 100); do [ -f "$work/cy.exit" ] && break; sleep 0.1; done
+[ "$(cat "$work/cy.exit" 2>/dev/null)" = 3 ] || fail "the game without a platform did not exit with 3"
+
 echo "---- Ada's screen at the end ----"
 cat "$work/ada.screen"
 echo "arena tmux test: passed (lobby $code, $((turn - 1)) moves)"
