@@ -21,8 +21,6 @@
 
 #include "core/json.hpp"
 
-extern char** environ;
-
 namespace platformpp::emulator::test {
 
 // Set by main() from argv[1].
@@ -55,6 +53,7 @@ class EmulatorProcess {
     for (auto& arg : extra_args)
       args.push_back(std::move(arg));
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& arg : args)
       argv.push_back(arg.data());
     argv.push_back(nullptr);
