@@ -3,7 +3,8 @@
 # the developer's), play a whole game of Connect Four against a real emulator by keystrokes (send-keys); the
 # test reads both screens (capture-pane) as a player would: the same board on both, both chat lines on both
 # sides, the winner announced on both, then the friend request and the friend's rich presence; both quit
-# with q and exit 0.
+# with q and exit 0. Then a friend invites the other back into her lobby, and a player who starts with the
+# emulator gone is told so.
 #   arena_tmux_test.sh PLATFORMPP_EMULATOR PLATFORMPP_ARENA
 set -euo pipefail
 emulator=$1
@@ -113,6 +114,16 @@ wait_for ada "Bo wants to be friends"
 keys ada y
 wait_for ada "> Bo +In the lobby 2/2"
 wait_for bo "> Ada +In the lobby 2/2"
+
+# Bo leaves; Ada's game shows room again (a Join button for her friends) and she invites him back.
+keys bo l
+wait_for bo "Left lobby $code"
+wait_for bo "> Ada +In the lobby 1/2 \[join\]"
+keys ada i
+wait_for bo "Ada invites you to play\. Join\? \(y/n\)"
+keys bo y
+wait_for bo "Lobby $code \(2/2\)"
+wait_for ada "Lobby $code \(2/2\)"
 
 screen ada > "$work/ada.screen"
 screen bo > "$work/bo.screen"

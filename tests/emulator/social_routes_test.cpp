@@ -648,6 +648,25 @@ TEST_CASE_FIXTURE(Pair, "DM channels and activity invites: friends only; join wh
   CHECK(code_of(api("POST", "/channels/999/messages", ta, R"({"content":"hi"})")) == 10003);
 }
 
+TEST_CASE_FIXTURE(Pair,
+                  "activity invites: game friends in the invite's game may send them, in another game not") {
+  auto response = api("POST", "/users/@me/channels", ta, R"({"recipient_id":")" + b + R"("})");
+  REQUIRE_MESSAGE(response.status == 200, response.body);
+  const auto path = "/channels/" + str(parse(response.body)["id"]) + "/messages";
+  const auto invite =
+      R"({"content":"","application_id":")" + app_id + R"(","activity":{"type":1,"party_id":"party-1"}})";
+  const auto befriend = [&](const std::string& app) {
+    const auto kind = "/users/@me/game-relationships/";
+    REQUIRE(api("PUT", kind + b, token(a, app), "{}").status == 204);
+    REQUIRE(api("PUT", kind + a, token(b, app), "{}").status == 204);
+  };
+  befriend(other_app_id);
+  CHECK(code_of(api("POST", path, ta, invite)) == 50007);
+  befriend(app_id);
+  response = api("POST", path, ta, invite);
+  CHECK_MESSAGE(response.status == 200, response.body);
+}
+
 TEST_CASE_FIXTURE(Pair, "IPC SET_ACTIVITY sets the desktop user's presence for friends; ACTIVITY_JOIN") {
   REQUIRE(admin("POST", "/consent", R"({"user_id":")" + a + R"("})").status < 300);
   REQUIRE(

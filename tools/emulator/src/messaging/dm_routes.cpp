@@ -259,9 +259,14 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   const auto& other_id = recipients[0] == user_id ? recipients[1] : recipients[0];
   const int mine = state_.relationship_type(user_id, other_id);
   const int theirs = state_.relationship_type(other_id, user_id);
-  // Blocks stop every message; only friends may send activity invites.
+  // Blocks stop every message; only friends send activity invites: on the platform, or in the invite's game
+  // (provisional accounts have no other friends).
+  const auto* game =
+      application_id ? state_.find_game_relationship(*application_id, user_id, other_id) : nullptr;
+  const bool friends =
+      mine == relationship_type::kFriend || (game != nullptr && game->type == relationship_type::kFriend);
   if (mine == relationship_type::kBlocked || theirs == relationship_type::kBlocked ||
-      (activity && mine != relationship_type::kFriend)) {
+      (activity && !friends)) {
     return cannot_message_user();
   }
   // The game whose sessions count as "online in the game": the caller's token's application.
