@@ -7,6 +7,7 @@
 
 #include "core/completion.hpp"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -26,11 +27,13 @@ class RegisteredCallback {
   void Set(Callback callback) {
     auto shared = callback ? std::make_shared<Callback>(std::move(callback)) : nullptr;
     std::lock_guard lock(state_->mutex);
+    state_->set.store(shared != nullptr, std::memory_order_release);
     state_->callback = std::move(shared);
   }
 
   /// Whether an event posted now would call anything: features skip building events nobody listens to.
-  bool IsSet() const { return state_->Current() != nullptr; }
+  /// A flag, not the lock: stores ask for every change they find, on the network thread's hot path.
+  bool IsSet() const { return state_->set.load(std::memory_order_acquire); }
 
   /// Post, only when a callback is registered now: what a store calls for each change it finds, so that
   /// nothing is queued for an event nobody listens to.
@@ -53,6 +56,7 @@ class RegisteredCallback {
   struct State {
     mutable std::mutex mutex;
     std::shared_ptr<Callback> callback;
+    std::atomic<bool> set{false};  // callback != nullptr, readable without the lock
     std::shared_ptr<Callback> Current() const {
       std::lock_guard lock(mutex);
       return callback;
