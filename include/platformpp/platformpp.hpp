@@ -13,3 +13,4 @@
 #include <platformpp/message.hpp>
 #include <platformpp/social.hpp>
 #include <platformpp/version.hpp>
+#include <platformpp/webhook_events.hpp>

@@ -1,0 +1,26 @@
+// Webhook requests as they arrive at a game server: the body's envelope, and the whole verification with the
+// input as timestamp header, signature and body (refused, never trusted, never a crash).
+#include <platformpp/webhook_events.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "backend/webhook_event_body.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  std::string error;
+  auto event = platformpp::backend::ParseWebhookEventBody(input, error);
+  if (!event && error.empty()) __builtin_trap();
+  // The first line, if any, is the timestamp header; a fixed key and signature: the check must refuse.
+  const auto newline = input.find('\n');
+  const std::string_view timestamp = newline == std::string_view::npos ? input : input.substr(0, newline);
+  const std::string_view body = newline == std::string_view::npos ? input : input.substr(newline + 1);
+  const std::string key(64, 'a');
+  const std::string signature(128, 'b');
+  auto verdict = platformpp::backend::VerifyWebhookEvent(key, signature, timestamp, body);
+  if (verdict.status != 401 || verdict.event) __builtin_trap();
+  return 0;
+}
