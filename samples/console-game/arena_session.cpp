@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 #include <random>
 #include <utility>
 
@@ -146,17 +147,15 @@ void ArenaSession::Frame() {
 
 void ArenaSession::Shutdown(std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;
-  bool left = lobbyId_ == 0;
+  // Shared with the callback: when the deadline passes first, destroying the Client completes it later.
+  auto left = std::make_shared<bool>(lobbyId_ == 0);
   if (call_) {
     client_.EndCall(lobbyId_, nullptr);
     call_ = {};
   }
-  if (!left) {
-    client_.LeaveLobby(lobbyId_, [&left](const ClientResult&) { left = true; });
-  }
-  bool cleared = selfId_ == 0;
-  if (!cleared) client_.ClearRichPresence();
-  while (!left && Clock::now() < deadline) {
+  if (!*left) client_.LeaveLobby(lobbyId_, [left](const ClientResult&) { *left = true; });
+  if (selfId_ != 0) client_.ClearRichPresence();
+  while (!*left && Clock::now() < deadline) {
     client_.RunCallbacks();
     client_.WaitForCallbacks(20);
   }
@@ -166,12 +165,10 @@ void ArenaSession::Shutdown(std::chrono::milliseconds timeout) {
 // --- Lobby ------------------------------------------------------------------------------------------------
 
 void ArenaSession::CreateLobby(const std::string& code) {
-  if (phase_ != Phase::Menu) return Say("Leave this lobby first (l)");
   Join(code.empty() ? RandomCode() : code, true);
 }
 
 void ArenaSession::JoinLobby(const std::string& code) {
-  if (phase_ != Phase::Menu) return Say("Leave this lobby first (l)");
   std::string upper;
   for (char c : code)
     if (c != ' ') upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
