@@ -138,6 +138,8 @@ HttpResponse PremiumModule::admin_create_skus(const RouteContext& context) {
   }
   if (!errors.empty()) return invalid_form_body(errors);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("skus");
                               writer.StartArray();
                               for (auto& sku : made) {
                                 const auto id = snowflakes_.next();
@@ -150,6 +152,7 @@ HttpResponse PremiumModule::admin_create_skus(const RouteContext& context) {
                                 write_sku(writer, premium_.skus.emplace(id, std::move(sku)).first->second);
                               }
                               writer.EndArray();
+                              writer.EndObject();
                             }));
 }
 
