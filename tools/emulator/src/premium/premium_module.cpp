@@ -98,10 +98,12 @@ Subscription& PremiumModule::add_subscription(const Sku& sku, const std::string&
 
 void PremiumModule::dispatch(const std::string& app_id, const std::string& user_id, std::string_view type,
                              const std::string& d_json) {
-  // Collected first: a dispatch must not run while the session map is being walked.
+  // Collected first: a dispatch must not run while the session map is being walked. A sharded bot gets the
+  // events that belong to no guild on shard 0, as the platform sends them.
   std::vector<std::string> targets;
   for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == app_id && (session.bot || session.user_id == user_id)) targets.push_back(id);
+    if (session.app_id != app_id) continue;
+    if (session.bot ? session.shard_id == 0 : session.user_id == user_id) targets.push_back(id);
   }
   for (const auto& id : targets)
     gateway_.dispatch(id, type, d_json);
