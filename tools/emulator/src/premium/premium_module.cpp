@@ -4,7 +4,7 @@
 
 #include <charconv>
 
-#include "premium/premium_json.hpp"
+#include "premium/premium_wire.hpp"
 
 namespace platformpp::emulator {
 

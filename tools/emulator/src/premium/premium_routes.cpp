@@ -13,7 +13,7 @@
 #include "core/api_error.hpp"
 #include "core/form_encoding.hpp"
 #include "core/json_body.hpp"
-#include "premium/premium_json.hpp"
+#include "premium/premium_wire.hpp"
 #include "premium/premium_module.hpp"
 
 namespace platformpp::emulator {

@@ -1,4 +1,4 @@
-#include "premium/premium_json.hpp"
+#include "premium/premium_wire.hpp"
 
 #include <optional>
 #include <vector>
