@@ -199,7 +199,7 @@ struct WebhookEventsOptions {
   /// threadless IoContext is pumped by RunCallbacks and WaitForCallbacks.
   std::shared_ptr<IoContext> ioContext;
   /// Larger bodies are answered 413 and the connection closed. The platform's events are a few KiB.
-  std::size_t maxBodyBytes = 1024 * 1024;
+  std::size_t maxBodyBytes = std::size_t{1024} * 1024;
   /// Each request (headers and body) must arrive within this time, and a keep-alive connection idle this
   /// long is closed: a slow or silent client holds nothing for longer.
   std::chrono::milliseconds requestTimeout{10000};

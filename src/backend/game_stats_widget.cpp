@@ -10,7 +10,7 @@ namespace {
 
 using Allocator = json::Document::AllocatorType;
 
-void Add(std::vector<FieldError>& errors, std::string path, const char* code, std::string rule) {
+void Add(std::vector<FieldError>& errors, std::string path, const char* code, const std::string& rule) {
   std::string message = path + ": " + rule;
   errors.push_back(FieldError{std::move(path), code, std::move(message)});
 }

@@ -39,7 +39,7 @@ namespace ssl = asio::ssl;
 using tcp = asio::ip::tcp;
 using Strand = asio::strand<asio::io_context::executor_type>;
 
-constexpr std::size_t kMaxHeaderBytes = 16 * 1024;
+constexpr std::size_t kMaxHeaderBytes = std::size_t{16} * 1024;
 
 // The user's event callback, read on the user's thread when an event is delivered.
 class Delivery {

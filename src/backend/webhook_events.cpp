@@ -241,7 +241,7 @@ std::string EventId(std::string_view type, std::string_view timestamp, std::stri
   crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(joined.data()), joined.size());
   std::array<char, 2 * crypto_hash_sha256_BYTES + 1> hex{};
   sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
-  return std::string(hex.data(), 2 * crypto_hash_sha256_BYTES);
+  return std::string(hex.data(), std::size_t{2} * crypto_hash_sha256_BYTES);
 }
 
 }  // namespace

@@ -270,7 +270,7 @@ TEST_CASE("webhook events: unknown events, and known ones missing what their typ
   auto unknown = Verified(platform, "ENTITLEMENT_UPDATE", R"({"id":"1"})");
   CHECK(unknown.eventType == "ENTITLEMENT_UPDATE");
   CHECK(As<platformpp::backend::UnknownWebhookEvent>(unknown).rawJson == R"({"id":"1"})");
-  for (const auto& [type, data] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& entry : std::vector<std::pair<std::string, std::string>>{
            {"APPLICATION_DEAUTHORIZED", R"({"user":{"username":"no id"}})"},
            {"APPLICATION_AUTHORIZED", R"({"user":"42"})"},
            {"ENTITLEMENT_CREATE", R"({"id":"1"})"},
@@ -279,6 +279,8 @@ TEST_CASE("webhook events: unknown events, and known ones missing what their typ
            {"GAME_DIRECT_MESSAGE_CREATE", R"({"id":"1","author":{"id":"2"}})"},
            {"GAME_DIRECT_MESSAGE_DELETE", R"({"id":"x","channel_id":"3"})"},
            {"APPLICATION_DEAUTHORIZED", ""}}) {
+    const std::string& type = entry.first;
+    const std::string& data = entry.second;
     CAPTURE(type);
     CAPTURE(data);
     auto event = Verified(platform, type, data);

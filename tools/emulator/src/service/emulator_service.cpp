@@ -18,7 +18,8 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       lobbies_(context_, gateway_, guilds_, http_.social_limits()),
       messaging_(context_, gateway_, guilds_, lobbies_, http_.social_limits()),
       voice_(context_, gateway_, lobbies_),
-      ipc_(context_, presence_, auth_) {
+      ipc_(context_, presence_, auth_),
+      identity_(context_) {
   // Application key pairs (admin/) and the transport ciphers use libsodium.
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   // What the Gateway's sessions mean to the features above it, in this order: a bot's GUILD_CREATEs follow
