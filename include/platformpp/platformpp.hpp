@@ -11,6 +11,7 @@
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
 #include <platformpp/message.hpp>
+#include <platformpp/premium.hpp>
 #include <platformpp/social.hpp>
 #include <platformpp/version.hpp>
 #include <platformpp/webhook_events.hpp>

@@ -37,9 +37,6 @@ struct ParsedMessage {
 /// RecipientId when the message has no `recipient_id`.
 std::optional<ParsedMessage> ParseMessage(const json::Value& value, uint64_t selfId);
 
-/// ISO 8601 with a date, a time, optional fraction and a `Z` or `+hh:mm` offset -> ms since the epoch.
-std::optional<uint64_t> ParseTimestampMs(std::string_view text);
-
 /// Content: valid UTF-8 of 1 to 2000 code points (path "content").
 std::vector<FieldError> CheckContent(std::string_view content);
 /// Metadata: at most 1000 code points of keys and values together (path "metadata").

@@ -4,6 +4,7 @@
 // and the members of objects; then what was decoded is checked for the invariants the stores rely on.
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
+#include "json/timestamp.hpp"
 #include "messaging/message_json.hpp"
 
 #include <cstddef>
@@ -40,7 +41,7 @@ void Decode(const json::Value& value) {
   }
   if (value.IsString()) {
     std::string_view text(value.GetString(), value.GetStringLength());
-    (void)messaging::ParseTimestampMs(text);
+    (void)json::ParseTimestampMs(text);
     (void)messaging::CheckContent(text);
   }
 }
@@ -49,7 +50,7 @@ void Decode(const json::Value& value) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view input(reinterpret_cast<const char*>(data), size);
-  (void)messaging::ParseTimestampMs(input);
+  (void)json::ParseTimestampMs(input);
   (void)messaging::CheckContent(input);
   json::Document document;
   if (!json::Parse(input, document)) return 0;

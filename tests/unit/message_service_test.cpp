@@ -4,6 +4,7 @@
 // fake scheduler and clock.
 #include "messaging/message_service.hpp"
 #include "client/client_core.hpp"
+#include "json/timestamp.hpp"
 #include "messaging/message_json.hpp"
 #include "messaging/outbox.hpp"
 #include "social/social_store.hpp"
@@ -291,7 +292,7 @@ TEST_CASE("callbacks replaced or cleared before delivery") {
 // --------------------------------------------------------------------------------
 
 TEST_CASE("ISO 8601 timestamps to milliseconds since the epoch") {
-  using messaging::ParseTimestampMs;
+  using json::ParseTimestampMs;
   CHECK(ParseTimestampMs("1970-01-01T00:00:00Z") == 0ULL);
   CHECK(ParseTimestampMs("1970-01-01T00:00:01.5Z") == 1500ULL);
   CHECK(ParseTimestampMs("2026-11-22T20:00:00.250000+00:00") == 1795377600250ULL);
