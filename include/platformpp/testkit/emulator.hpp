@@ -200,6 +200,35 @@ class EmulatorAdmin {
   void Unban(uint64_t userId);
   /// Deletes a token the way the platform does when a user unlinks; its pair dies with it.
   void DeleteToken(const std::string& token);
+
+  /// An application's webhook events URL (PUT /_emulator/applications/{id}/webhook-events).
+  struct WebhookEventsConfig {
+    std::string url;                       ///< http or https on a loopback host
+    std::vector<std::string> eventTypes;   ///< the events sent; empty: every event
+    std::optional<int64_t> retryBaseMs{};  ///< the first retry's delay, doubled after each (default 1000)
+    std::string caFile;                    ///< https: the CA (PEM file) to trust instead of the system's
+  };
+  /// One POST of a delivery.
+  struct WebhookAttempt {
+    std::string signatureTimestamp;  ///< the X-Signature-Timestamp it carried
+    int status = 0;                  ///< the answer's status; 0 when none came
+    std::string error;               ///< why it failed; empty when it succeeded or is in flight
+  };
+  /// One event (or the URL's PING) on its way, as GET /_emulator/applications/{id}/webhook-events lists it.
+  struct WebhookDelivery {
+    std::string eventType;  ///< "PING" for the URL check
+    std::string state;      ///< "pending", "sending", "delivered" or "failed" (after 5 attempts)
+    std::string body;       ///< the exact bytes POSTed at every attempt
+    std::vector<WebhookAttempt> attempts;
+  };
+  /// Sets the URL after the emulator's signed PING to it was answered 204; throws with the emulator's reason
+  /// when the URL is refused (not loopback, PING not answered 204).
+  void SetWebhookEvents(uint64_t appId, const WebhookEventsConfig& config);
+  /// The application's deliveries, oldest first.
+  std::vector<WebhookDelivery> WebhookDeliveries(uint64_t appId);
+  /// The user removes the application from their authorized apps: its tokens die (a refresh gets
+  /// invalid_grant), game accounts linked through it are severed, and APPLICATION_DEAUTHORIZED is sent.
+  void RemoveApplication(uint64_t userId, uint64_t appId);
   void ClearFaults();
   void SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window);
   void SetGlobalRateLimit(int perSecond);

@@ -36,8 +36,8 @@ std::string clock_json(FakeClock& clock) {
 
 }  // namespace
 
-AdminModule::AdminModule(ServiceContext& context, std::function<void()> clock_moved)
-    : FeatureModule(context), clock_moved_(std::move(clock_moved)) {
+AdminModule::AdminModule(ServiceContext& context, std::function<void()> clock_moved, WebhookModule& webhooks)
+    : FeatureModule(context), clock_moved_(std::move(clock_moved)), webhooks_(webhooks) {
   admin_router_.add("GET", "/health", bind(&AdminModule::admin_health));
   admin_router_.add("POST", "/apps", bind(&AdminModule::admin_create_app));
   admin_router_.add("POST", "/users", bind(&AdminModule::admin_create_user));
@@ -236,7 +236,14 @@ HttpResponse AdminModule::admin_create_token(const RouteContext& context) {
 HttpResponse AdminModule::admin_revoke_token(const RouteContext& context) {
   // Idempotent: revoking an unknown or already revoked token also answers 204. The whole grant goes, so
   // deleting an access token also kills its refresh token (a refresh then gets invalid_grant).
-  state_.revoke_token(context.params.at("token"));
+  const auto& token = context.params.at("token");
+  const AccessGrant* grant = state_.find_grant_by_access_token(token);
+  if (grant == nullptr) grant = state_.find_grant_by_refresh_token(token);
+  if (grant == nullptr) return HttpResponse::empty(204);
+  const auto user_id = grant->user_id;
+  const auto app_id = grant->app_id;
+  state_.revoke_token(token);
+  webhooks_.grant_revoked(user_id, app_id);  // a user unlinking
   return HttpResponse::empty(204);
 }
 

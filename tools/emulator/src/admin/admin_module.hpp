@@ -8,13 +8,15 @@
 #include <functional>
 
 #include "core/service_context.hpp"
+#include "webhook/webhook_module.hpp"
 
 namespace platformpp::emulator {
 
 class AdminModule : public FeatureModule {
  public:
   // `clock_moved` runs after POST /clock moved the fake clock (the composition sweeps idle lobbies then).
-  AdminModule(ServiceContext& context, std::function<void()> clock_moved);
+  // `webhooks` hears of a user's last token of an application deleted (APPLICATION_DEAUTHORIZED).
+  AdminModule(ServiceContext& context, std::function<void()> clock_moved, WebhookModule& webhooks);
 
   // Counts accepted connections (reported by /health, so tests can see keep-alive reuse).
   void note_connection_accepted() noexcept { ++connections_accepted_; }
@@ -29,6 +31,7 @@ class AdminModule : public FeatureModule {
   HttpResponse admin_set_clock(const RouteContext& context);
 
   std::function<void()> clock_moved_;
+  WebhookModule& webhooks_;
   std::chrono::steady_clock::time_point started_at_ = std::chrono::steady_clock::now();
   std::uint64_t connections_accepted_ = 0;
 };

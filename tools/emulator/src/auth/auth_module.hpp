@@ -12,12 +12,14 @@
 
 #include "core/form_encoding.hpp"
 #include "core/service_context.hpp"
+#include "webhook/webhook_module.hpp"
 
 namespace platformpp::emulator {
 
 class AuthModule : public FeatureModule {
  public:
-  explicit AuthModule(ServiceContext& context);
+  // `webhooks` hears of authorizations given and taken back (APPLICATION_AUTHORIZED, _DEAUTHORIZED).
+  AuthModule(ServiceContext& context, WebhookModule& webhooks);
 
   // Why the consent step (shared by /oauth2/authorize and the IPC AUTHORIZE command) gave no code.
   struct ConsentFailure {
@@ -57,6 +59,8 @@ class AuthModule : public FeatureModule {
   HttpResponse web_authorize(const RouteContext& context);
   HttpResponse admin_authorize(const RouteContext& context);
   HttpResponse admin_set_consent(const RouteContext& context);
+  // The user removes the application from their authorized apps.
+  HttpResponse admin_remove_application(const RouteContext& context);
   HttpResponse api_oauth_token(const RouteContext& context);
   HttpResponse api_oauth_revoke(const RouteContext& context);
   HttpResponse api_oauth_current_authorization(const RouteContext& context);
@@ -92,6 +96,8 @@ class AuthModule : public FeatureModule {
   HttpResponse unmerge_identity(const IdentityKey& key);
   // Returns the restricted provisional accounts created for the user's linked identities.
   std::vector<std::string> ban_user(User& user, bool permanent);
+
+  WebhookModule& webhooks_;
 };
 
 // Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback

@@ -157,7 +157,8 @@ std::string token_json(const AccessGrant& grant, std::optional<std::string_view>
   });
 }
 
-AuthModule::AuthModule(ServiceContext& context) : FeatureModule(context) {
+AuthModule::AuthModule(ServiceContext& context, WebhookModule& webhooks)
+    : FeatureModule(context), webhooks_(webhooks) {
   register_oauth_routes();
   register_provisional_routes();
 }
@@ -168,6 +169,8 @@ void AuthModule::register_oauth_routes() {
   web_router_.add("GET", "/oauth2/authorize", bind(&AuthModule::web_authorize));
   admin_router_.add("GET", "/authorize", bind(&AuthModule::admin_authorize));
   admin_router_.add("POST", "/consent", bind(&AuthModule::admin_set_consent));
+  admin_router_.add("DELETE", "/users/{user_id}/applications/{app_id}",
+                    bind(&AuthModule::admin_remove_application));
   api_router_.add("POST", "/oauth2/token", bind(&AuthModule::api_oauth_token));
   api_router_.add("POST", "/oauth2/token/revoke", bind(&AuthModule::api_oauth_revoke));
   api_router_.add("GET", "/oauth2/@me", bind(&AuthModule::api_oauth_current_authorization));
@@ -410,7 +413,9 @@ HttpResponse AuthModule::grant_authorization_code(const FormFields& form, const 
   grant.user_id = user->id;
   grant.app_id = client.app->id;
   grant.scopes = code->scopes;
-  return HttpResponse::json(200, token_json(issue_grant(std::move(grant), true)));
+  auto body = token_json(issue_grant(std::move(grant), true));
+  webhooks_.application_authorized(client.app->id, *user, code->scopes);
+  return HttpResponse::json(200, std::move(body));
 }
 
 HttpResponse AuthModule::grant_refresh_token(const FormFields& form, const ClientAuth& client) {
@@ -504,7 +509,12 @@ HttpResponse AuthModule::api_oauth_revoke(const RouteContext& context) {
   const AccessGrant* grant = state_.find_grant_by_access_token(*token);
   if (grant == nullptr) grant = state_.find_grant_by_refresh_token(*token);
   // Unknown tokens, and other clients' tokens, answer 200 too: nothing to reveal (RFC 7009 section 2.2).
-  if (grant != nullptr && grant->app_id == std::get<ClientAuth>(client).app->id) state_.revoke_token(*token);
+  if (grant != nullptr && grant->app_id == std::get<ClientAuth>(client).app->id) {
+    const auto user_id = grant->user_id;
+    const auto app_id = grant->app_id;
+    state_.revoke_token(*token);
+    webhooks_.grant_revoked(user_id, app_id);
+  }
   return HttpResponse::json(200, "{}");
 }
 
@@ -582,6 +592,28 @@ HttpResponse AuthModule::api_get_my_application(const RouteContext& context) {
                               writer.EndArray();
                               writer.EndObject();
                             }));
+}
+
+// ---- admin: the user removes the application -------------------------------------------------------------
+
+// What the user does in their settings' authorized apps: every grant of the application goes (a refresh then
+// gets invalid_grant) and their game accounts linked through it are severed (each identity gets a provisional
+// account of its own again, as after an unmerge). APPLICATION_DEAUTHORIZED when anything was authorized or
+// linked; 204 either way.
+HttpResponse AuthModule::admin_remove_application(const RouteContext& context) {
+  const User* user = state_.find_user(context.params.at("user_id"));
+  if (user == nullptr) return unknown_user();
+  const Application* app = state_.find_application(context.params.at("app_id"));
+  if (app == nullptr) return unknown_application();
+  bool removed = state_.revoke_user_grants(user->id, app->id) > 0;
+  for (auto* identity : state_.identities_of_user(user->id)) {
+    if (!identity->merged || identity->key.app_id != app->id) continue;
+    identity->user_id = create_provisional_user(std::nullopt, false).id;
+    identity->merged = false;
+    removed = true;
+  }
+  if (removed) webhooks_.application_deauthorized(app->id, *user);
+  return HttpResponse::empty(204);
 }
 
 // ---- admin: consent --------------------------------------------------------------------------------------

@@ -214,9 +214,12 @@ HttpResponse AuthModule::unmerge_identity(const IdentityKey& key) {
                           "Account is not merged: this external identity has no linked platform account");
   }
   // The link's tokens go (a refresh then gets invalid_grant); the platform user keeps its data.
-  state_.revoke_user_grants(identity->user_id, key.app_id);
+  const auto user_id = identity->user_id;
+  state_.revoke_user_grants(user_id, key.app_id);
   identity->user_id = create_provisional_user(std::nullopt, false).id;
   identity->merged = false;
+  // The game's server hears the link is severed.
+  if (const User* user = state_.find_user(user_id)) webhooks_.application_deauthorized(key.app_id, *user);
   return HttpResponse::empty(204);
 }
 

@@ -97,6 +97,12 @@ bool EmulatorState::revoke_token(std::string_view token) {
   return true;
 }
 
+bool EmulatorState::has_grant(std::string_view user_id, std::string_view app_id) const {
+  return std::any_of(grants_.begin(), grants_.end(), [&](const auto& entry) {
+    return entry.second.user_id == user_id && entry.second.app_id == app_id;
+  });
+}
+
 std::size_t EmulatorState::authorized_user_count(std::string_view app_id) const {
   std::set<std::string_view> users;
   for (const auto& [token, grant] : grants_) {

@@ -113,6 +113,9 @@ struct Message {
   std::optional<std::string> recipient_id;     // DMs: the participant who is not the author
   std::optional<std::string> lobby_id;         // lobby messages
   std::optional<std::string> additional_name;  // lobby messages: the author member's, at send time
+  // DMs sent with a user's token of an application (its Social SDK session): that game's server hears of
+  // them, their edits and deletion (GAME_DIRECT_MESSAGE_* webhook events).
+  std::optional<std::string> game_app_id;
 };
 
 // An external account of a game (Steam, OIDC, the game's own backend...) as the platform knows it.
@@ -179,6 +182,8 @@ class EmulatorState {
   bool revoke_token(std::string_view token);
   // Revokes every grant of `user_id` (of one application if `app_id` is set); returns how many.
   std::size_t revoke_user_grants(std::string_view user_id, std::optional<std::string_view> app_id = {});
+  // Whether the user holds a grant of the application (still authorizes it).
+  [[nodiscard]] bool has_grant(std::string_view user_id, std::string_view app_id) const;
   // How many users hold a grant of the application (its approximate authorization count).
   [[nodiscard]] std::size_t authorized_user_count(std::string_view app_id) const;
 

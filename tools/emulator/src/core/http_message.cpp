@@ -68,4 +68,28 @@ HttpResponse HttpResponse::empty(int status) {
   return response;
 }
 
+HttpResponse HttpResponse::later(std::shared_ptr<DeferredResponse> deferred) {
+  HttpResponse response;
+  response.deferred = std::move(deferred);
+  return response;
+}
+
+void DeferredResponse::set(HttpResponse response) {
+  if (answer_) return;
+  answer_ = std::move(response);
+  if (waiter_) {
+    auto waiter = std::move(waiter_);
+    waiter_ = nullptr;
+    waiter(*answer_);
+  }
+}
+
+void DeferredResponse::wait(Waiter waiter) {
+  if (answer_) {
+    waiter(*answer_);
+    return;
+  }
+  waiter_ = std::move(waiter);
+}
+
 }  // namespace platformpp::emulator

@@ -2,6 +2,8 @@
 // emulator logic stays plain C++ and unit-testable.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,11 +29,15 @@ struct HttpRequest {
   [[nodiscard]] bool has_media_type(std::string_view media_type) const;
 };
 
+class DeferredResponse;
+
 struct HttpResponse {
   int status = 200;
   HeaderList headers;
   std::string body;
   bool close_connection = false;
+  // Set when the route answers later (see DeferredResponse): the rest of this response is not sent.
+  std::shared_ptr<DeferredResponse> deferred;
 
   // Replaces an existing header of the same name (case-insensitive) or appends it.
   void set_header(std::string_view name, std::string value);
@@ -39,6 +45,27 @@ struct HttpResponse {
 
   static HttpResponse json(int status, std::string body);
   static HttpResponse empty(int status);
+  // A response whose content `deferred` gives later.
+  static HttpResponse later(std::shared_ptr<DeferredResponse> deferred);
+};
+
+// The answer of a route that must first finish an exchange of its own on the network (the webhook events
+// URL's PING): the route returns HttpResponse::later(deferred) at once, so the emulator's one thread keeps
+// serving, and the server writes what set() gives once it comes. Single-threaded, like the rest.
+class DeferredResponse {
+ public:
+  using Waiter = std::function<void(HttpResponse)>;
+  // Hands the answer to the waiter (now, or when it starts waiting); later calls are ignored.
+  void set(HttpResponse response);
+  // `waiter` gets the answer once; it runs inside wait() if the answer is already there.
+  void wait(Waiter waiter);
+  // Forgets the waiter without answering (the server is shutting down).
+  void abandon() { waiter_ = nullptr; }
+  [[nodiscard]] const std::optional<HttpResponse>& answer() const noexcept { return answer_; }
+
+ private:
+  std::optional<HttpResponse> answer_;
+  Waiter waiter_;
 };
 
 [[nodiscard]] bool iequals(std::string_view a, std::string_view b) noexcept;

@@ -83,6 +83,7 @@ HttpResponse MessagingModule::api_edit_dm_message(const RouteContext& context) {
   message->moderation_metadata.clear();
   const auto json = message_json(*message);
   dispatch_dm(*channel, "MESSAGE_UPDATE", json);
+  emit_game_dm(*message, webhook_event::kGameDirectMessageUpdate, json);
   return HttpResponse::json(200, json);
 }
 
@@ -97,6 +98,8 @@ HttpResponse MessagingModule::api_delete_dm_message(const RouteContext& context)
   if (message == nullptr) return unknown_message();
   if (message->author_id != principal->user->id)
     return error_response(403, message_error::kNotAuthor, "Cannot delete a message authored by another user");
+  // The webhook event carries the deleted message, as the platform's documentation shows.
+  emit_game_dm(*message, webhook_event::kGameDirectMessageDelete, message_json(*message));
   state_.remove_message(channel->id, message_id);
   const auto d = to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -159,7 +162,9 @@ HttpResponse MessagingModule::api_put_dm_message_moderation(const RouteContext& 
   auto pairs = read_moderation_metadata(context.request);
   if (auto* error = std::get_if<HttpResponse>(&pairs)) return std::move(*error);
   message->moderation_metadata = std::move(std::get<0>(pairs));
-  dispatch_dm(*channel, "MESSAGE_UPDATE", message_json(*message));
+  const auto json = message_json(*message);
+  dispatch_dm(*channel, "MESSAGE_UPDATE", json);
+  emit_game_dm(*message, webhook_event::kGameDirectMessageUpdate, json);
   return HttpResponse::empty(204);
 }
 
@@ -293,12 +298,17 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   message.nonce_is_number = input.nonce_is_number;
   message.metadata = std::move(input.metadata);
   message.recipient_id = other_id;
+  // A user's token of an application is that game's Social SDK session: the DM is the game's (a bot's is
+  // not).
+  if (principal->grant != nullptr) message.game_app_id = principal->grant->app_id;
   if (ephemeral) message.flags |= kMessageFlagEphemeral;
   if (message.nonce) state_.remember_nonce(message, kNonceWindowMs);
   // Ephemeral DMs are delivered, never kept: no history, no edit.
-  const auto json = message_json(ephemeral ? message : state_.add_message(std::move(message)));
+  const Message& sent = ephemeral ? message : state_.add_message(std::move(message));
+  const auto json = message_json(sent);
   gateway_.dispatch_to_user(user_id, "MESSAGE_CREATE", json);
   gateway_.dispatch_to_user(other_id, "MESSAGE_CREATE", json);
+  emit_game_dm(sent, webhook_event::kGameDirectMessageCreate, json);
   return HttpResponse::json(200, json);
 }
 

@@ -93,12 +93,14 @@ void write_common_fields(JsonWriter& writer, const Message& message, const std::
 }  // namespace
 
 MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds,
-                                 LobbyModule& lobbies, SocialRateLimits& social_limits)
+                                 LobbyModule& lobbies, SocialRateLimits& social_limits,
+                                 WebhookModule& webhooks)
     : FeatureModule(context),
       gateway_(gateway),
       guilds_(guilds),
       lobbies_(lobbies),
-      social_limits_(social_limits) {
+      social_limits_(social_limits),
+      webhooks_(webhooks) {
   api_router_.add("POST", "/users/@me/channels", bind(&MessagingModule::api_create_dm_channel));
   api_router_.add("POST", "/channels/{channel_id}/messages", bind(&MessagingModule::api_create_message));
   api_router_.add("POST", "/lobbies/{lobby_id}/messages", bind(&MessagingModule::api_create_lobby_message));
@@ -254,6 +256,7 @@ HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& conte
   if (stored.nonce) state_.remember_nonce(stored, kNonceWindowMs);
   const auto json = lobby_message_json(stored);
   lobbies_.dispatch(lobby, "LOBBY_MESSAGE_CREATE", json);
+  webhooks_.emit(lobby.app_id, webhook_event::kLobbyMessageCreate, json);
   return HttpResponse::json(201, json);
 }
 
@@ -294,7 +297,9 @@ HttpResponse MessagingModule::api_put_lobby_message_moderation(const RouteContex
   auto pairs = read_moderation_metadata(context.request);
   if (auto* error = std::get_if<HttpResponse>(&pairs)) return std::move(*error);
   message->moderation_metadata = std::move(std::get<0>(pairs));
-  lobbies_.dispatch(lobby, "LOBBY_MESSAGE_UPDATE", lobby_message_json(*message));
+  const auto json = lobby_message_json(*message);
+  lobbies_.dispatch(lobby, "LOBBY_MESSAGE_UPDATE", json);
+  webhooks_.emit(lobby.app_id, webhook_event::kLobbyMessageUpdate, json);
   return HttpResponse::empty(204);
 }
 
@@ -317,6 +322,15 @@ HttpResponse MessagingModule::admin_delete_lobby_message(const RouteContext& con
                       write_string(writer, lobby.id);
                       writer.EndObject();
                     }));
+  // The webhook event's data is the platform's documented {id, lobby_id}.
+  webhooks_.emit(lobby.app_id, webhook_event::kLobbyMessageDelete, to_json([&](JsonWriter& writer) {
+                   writer.StartObject();
+                   writer.Key("id");
+                   write_string(writer, message_id);
+                   writer.Key("lobby_id");
+                   write_string(writer, lobby.id);
+                   writer.EndObject();
+                 }));
   return HttpResponse::empty(204);
 }
 
@@ -389,6 +403,10 @@ std::optional<bool> MessagingModule::dm_allowed(const std::string& user_id, cons
 void MessagingModule::dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json) {
   for (const auto& user_id : channel.recipient_ids)
     gateway_.dispatch_to_user(user_id, type, d_json);
+}
+
+void MessagingModule::emit_game_dm(const Message& message, std::string_view type, std::string data_json) {
+  if (message.game_app_id) webhooks_.emit(*message.game_app_id, type, std::move(data_json));
 }
 
 namespace messaging_protocol {

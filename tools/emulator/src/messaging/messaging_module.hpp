@@ -15,13 +15,15 @@
 #include "guild/guild_module.hpp"
 #include "http/social_rate_limits.hpp"
 #include "lobby/lobby_module.hpp"
+#include "webhook/webhook_module.hpp"
 
 namespace platformpp::emulator {
 
 class MessagingModule : public FeatureModule {
  public:
+  // `webhooks` hears of lobby messages and game DMs created, edited and deleted (for the game's moderation).
   MessagingModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds, LobbyModule& lobbies,
-                  SocialRateLimits& social_limits);
+                  SocialRateLimits& social_limits, WebhookModule& webhooks);
 
  private:
   // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
@@ -48,6 +50,8 @@ class MessagingModule : public FeatureModule {
   [[nodiscard]] std::string lobby_message_json(const Message& message) const;
   [[nodiscard]] std::string message_json(const Message& message) const;
   void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
+  // The GAME_DIRECT_MESSAGE_* webhook event of a DM sent through a game (Message::game_app_id).
+  void emit_game_dm(const Message& message, std::string_view type, std::string data_json);
   // What the lobby message routes do first: the idle sweep (an idle lobby is gone even if the tick has not
   // run since the clock moved), then the caller (401 without a valid token, 403 for a user's when
   // `backend_only`) and the {lobby_id} of its application (404). Answers the error, if any.
@@ -72,6 +76,7 @@ class MessagingModule : public FeatureModule {
   GuildModule& guilds_;
   LobbyModule& lobbies_;
   SocialRateLimits& social_limits_;
+  WebhookModule& webhooks_;
 };
 
 }  // namespace platformpp::emulator

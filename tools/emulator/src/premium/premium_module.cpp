@@ -26,8 +26,8 @@ auto* find_by_id(Map& map, std::string_view text) {
 
 }  // namespace
 
-PremiumModule::PremiumModule(ServiceContext& context, GatewayModule& gateway)
-    : FeatureModule(context), gateway_(gateway) {
+PremiumModule::PremiumModule(ServiceContext& context, GatewayModule& gateway, WebhookModule& webhooks)
+    : FeatureModule(context), gateway_(gateway), webhooks_(webhooks) {
   register_routes();
   register_admin_routes();
 }
@@ -120,9 +120,9 @@ void PremiumModule::dispatch_subscription(std::string_view type, const Subscript
 
 void PremiumModule::entitlement_created(const Entitlement& entitlement) {
   dispatch_entitlement("ENTITLEMENT_CREATE", entitlement);
-  if (entitlement_created_listener_) {
-    entitlement_created_listener_(entitlement.app_id, entitlement_json(entitlement));
-  }
+  std::string json = entitlement_json(entitlement);
+  if (entitlement_created_listener_) entitlement_created_listener_(entitlement.app_id, json);
+  webhooks_.emit(entitlement.app_id, "ENTITLEMENT_CREATE", std::move(json));
 }
 
 PremiumModule::PurchaseResult PremiumModule::purchase(const std::string& app_id, const std::string& user_id,

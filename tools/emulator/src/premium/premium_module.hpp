@@ -20,16 +20,17 @@
 #include "core/service_context.hpp"
 #include "gateway/gateway_module.hpp"
 #include "premium/premium_state.hpp"
+#include "webhook/webhook_module.hpp"
 
 namespace platformpp::emulator {
 
 class PremiumModule : public FeatureModule, public GatewayListener {
  public:
-  PremiumModule(ServiceContext& context, GatewayModule& gateway);
+  PremiumModule(ServiceContext& context, GatewayModule& gateway, WebhookModule& webhooks);
 
-  // Called on every entitlement created (purchase, renewal onto a new plan, test entitlement, legacy seed)
-  // and on every migration, with the application's id and the entitlement object (JSON), after the Gateway's
-  // ENTITLEMENT_CREATE.
+  // Every entitlement created (purchase, renewal onto a new plan, test entitlement, legacy seed) and every
+  // migration goes to the Gateway, then to the application's webhook events URL as ENTITLEMENT_CREATE. The
+  // listener (tests) hears each too, with the application's id and the entitlement object (JSON).
   using EntitlementCreatedListener =
       std::function<void(const std::string& app_id, const std::string& entitlement_json)>;
   void set_entitlement_created_listener(EntitlementCreatedListener listener) {
@@ -118,6 +119,7 @@ class PremiumModule : public FeatureModule, public GatewayListener {
   std::variant<Subscription*, HttpResponse> admin_subscription(const RouteContext& context);
 
   GatewayModule& gateway_;
+  WebhookModule& webhooks_;
   PremiumState premium_;
   EntitlementCreatedListener entitlement_created_listener_;
 };

@@ -1,7 +1,8 @@
 // The HTTP(S) listener and sessions, the WebSocket sessions of the Gateway and the voice gateway, and
-// run_server, which runs them with the IPC listener (ipc_server.cpp) and the forwarding unit's UDP socket
-// (voice/voice_udp_server.cpp) on one io_context. The only translation unit that instantiates Boost.Beast's
-// templates (they are slow to compile); those two instantiate Asio's for their sockets alone.
+// run_server, which runs them with the IPC listener (ipc_server.cpp), the forwarding unit's UDP socket
+// (voice/voice_udp_server.cpp) and the webhook events client (webhook_client.cpp) on one io_context. The only
+// translation unit that instantiates Boost.Beast's server templates (they are slow to compile); the webhook
+// client instantiates its client side, the other two Asio's for their sockets alone.
 #include "server/asio_prelude.hpp"
 
 #include "server/server.hpp"
@@ -34,6 +35,7 @@
 
 #include "core/api_error.hpp"
 #include "server/step_handler.hpp"
+#include "server/webhook_client.hpp"
 #include "voice/voice_gateway.hpp"
 #include "voice/voice_udp_server.hpp"
 
@@ -445,6 +447,12 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       case Outcome::Delivery::truncate:
         return write_truncated(outcome.response);
       case Outcome::Delivery::respond:
+        if (const auto deferred = outcome.response.deferred) {
+          // The answer comes later (a webhook events URL's PING); other connections are served meanwhile.
+          return deferred->wait([self = this->shared_from_this()](HttpResponse response) {
+            self->write_response(std::move(response));
+          });
+        }
         return write_response(std::move(outcome.response));
     }
   }
@@ -604,6 +612,8 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
 
   // The forwarding unit's UDP socket (destroyed before the io_context, after detaching from the unit).
   VoiceUdpServer voice_udp(io_context, settings.host);
+  // Webhook events' POSTs (its exchanges live in the io_context's handlers).
+  WebhookClient webhook_client(io_context);
 
   // Installed before the connection file is published, so a SIGTERM sent as soon as it appears exits cleanly.
   net::signal_set signals(io_context, SIGINT, SIGTERM);
@@ -618,6 +628,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   service = make_service(
       BoundAddresses{acceptor.local_endpoint().port(), ipc ? ipc->path() : std::string(), voice_udp.port()});
   voice_udp.start(service->forwarding_unit());
+  service->set_webhook_transport(&webhook_client);
   if (ipc) {
     service->set_ipc_listener(&*ipc);
     ipc->serve(*service);
@@ -646,6 +657,8 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   if (ipc) ipc->stop();
   voice_udp.close();
   service->set_ipc_listener(nullptr);
+  // While the io_context still exists: PUTs waiting for a PING let go of their sessions.
+  service->set_webhook_transport(nullptr);
 }
 
 }  // namespace platformpp::emulator

@@ -9,20 +9,23 @@ namespace platformpp::emulator {
 EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits)
     : context_(clock, std::move(endpoints)),
       http_(context_, rate_limits),
-      admin_(context_,
-             [this] {
-               lobbies_.sweep_idle();  // lobbies idle for their timeout by the new time
-               premium_.sweep();       // subscriptions renew or end at their period's end
-             }),
-      auth_(context_),
+      webhooks_(context_),
+      admin_(
+          context_,
+          [this] {
+            lobbies_.sweep_idle();  // lobbies idle for their timeout by the new time
+            premium_.sweep();       // subscriptions renew or end at their period's end
+          },
+          webhooks_),
+      auth_(context_, webhooks_),
       gateway_(context_),
       presence_(context_, gateway_),
       social_(context_, gateway_, presence_),
       guilds_(context_, gateway_),
       lobbies_(context_, gateway_, guilds_, http_.social_limits()),
-      messaging_(context_, gateway_, guilds_, lobbies_, http_.social_limits()),
+      messaging_(context_, gateway_, guilds_, lobbies_, http_.social_limits(), webhooks_),
       voice_(context_, gateway_, lobbies_),
-      premium_(context_, gateway_),
+      premium_(context_, gateway_, webhooks_),
       ipc_(context_, presence_, auth_, premium_),
       identity_(context_) {
   // Application key pairs (admin/) and the transport ciphers use libsodium.

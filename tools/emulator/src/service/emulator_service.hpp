@@ -28,6 +28,7 @@
 #include "presence/presence_module.hpp"
 #include "social/social_module.hpp"
 #include "voice/voice_module.hpp"
+#include "webhook/webhook_module.hpp"
 
 namespace platformpp::emulator {
 
@@ -79,9 +80,18 @@ class EmulatorService {
   void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code) {
     gateway_.disconnected(connection, close_code);
   }
-  // Called every few tens of ms: the Gateway's timeouts, then its listeners' (idle lobbies, voice).
-  void gateway_tick() { gateway_.tick(); }
+  // Called every few tens of ms: the Gateway's timeouts, then its listeners' (idle lobbies, voice), then the
+  // webhook events due for a (re)try.
+  void gateway_tick() {
+    gateway_.tick();
+    webhooks_.tick();
+  }
   [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_.connection_count(); }
+
+  // Webhook events (webhook/): the network side that POSTs them (null at shutdown), and the module other
+  // modules emit events through.
+  void set_webhook_transport(WebhookTransport* transport) { webhooks_.set_transport(transport); }
+  [[nodiscard]] WebhookModule& webhooks() noexcept { return webhooks_; }
 
   // Lobby calls: the voice gateway and the media relay (voice/).
   [[nodiscard]] ForwardingUnit& forwarding_unit() noexcept { return voice_.forwarding_unit(); }
@@ -108,6 +118,7 @@ class EmulatorService {
   ServiceContext context_;
   // In dependency order: each module is built after the ones it names.
   HttpModule http_;
+  WebhookModule webhooks_;
   AdminModule admin_;
   AuthModule auth_;
   GatewayModule gateway_;
