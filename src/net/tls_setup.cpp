@@ -67,10 +67,15 @@ struct SharedContext {
 struct ContextCache {
   std::mutex mutex;
   std::map<TrustKey, SharedContext> contexts;
+  // The context last handed out stays alive after its last holder goes: a process that makes one Client at a
+  // time (a C# game disposing and re-creating, a test suite) would otherwise load the CA store again for
+  // each, which costs tens of milliseconds on every Client's first request. One context, so at most one
+  // store's memory is kept beyond its users.
+  std::shared_ptr<SSL_CTX> warm;
 };
 
 ContextCache& Cache() {
-  // Holds weak references only: a context lives exactly as long as a connection or Client holds it.
+  // Weak references, and one strong one to the last context used: see ContextCache::warm.
   static ContextCache* cache = new ContextCache;  // never destroyed: Clients may outlive static destructors
   return *cache;
 }
@@ -132,6 +137,7 @@ std::shared_ptr<SSL_CTX> ClientTlsContext(const TlsTrust& trust, core::Logger& l
       context = MakeContext(trust, certFile, warnings, error);
       if (context) cache.contexts[key] = SharedContext{context, warnings};
     }
+    if (context) cache.warm = context;
   }
   for (const auto& warning : warnings)
     logger.Warning(std::string(component) + ": " + warning);

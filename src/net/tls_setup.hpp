@@ -23,10 +23,11 @@ struct TlsTrust {
 
 /// A verifying TLS 1.2+ client context for `trust`, shared by every connection of every Client in the process
 /// that asks for the same trust (the same CA file and system store, unchanged on disk) while any of them
-/// holds it: loading a CA bundle costs tens of milliseconds and over a MiB, so it is done once, not per
-/// Client or per connection. Immutable once made (what differs per connection is set on its SSL). Problems
-/// with the system store are logged as warnings naming `component`, for every caller; an unreadable CA file
-/// gives nullptr and `error`, because then no connection could be trusted as the game asked.
+/// holds it, and the last one asked for even after its holders are gone: loading a CA bundle costs tens of
+/// milliseconds and over a MiB, so it is done once, not per Client or per connection. Immutable once made
+/// (what differs per connection is set on its SSL). Problems with the system store are logged as warnings
+/// naming `component`, for every caller; an unreadable CA file gives nullptr and `error`, because then no
+/// connection could be trusted as the game asked.
 std::shared_ptr<SSL_CTX> ClientTlsContext(const TlsTrust& trust, core::Logger& logger,
                                           std::string_view component, std::string& error);
 

@@ -33,12 +33,17 @@ import type {
 
 export type {
   APIChannel,
+  GatewayEntitlementCreateDispatchData,
+  GatewayEntitlementDeleteDispatchData,
+  GatewayEntitlementUpdateDispatchData,
   GatewayGuildMembersChunkDispatchData,
   GatewayMessageCreateDispatchData,
   GatewayMessageDeleteDispatchData,
   GatewayMessageUpdateDispatchData,
   GatewayPresenceUpdateDispatchData,
   GatewayReadyDispatchData,
+  GatewaySubscriptionCreateDispatchData,
+  GatewaySubscriptionUpdateDispatchData,
   GatewayUserUpdateDispatchData,
 } from 'discord-api-types/v10';
 

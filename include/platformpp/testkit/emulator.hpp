@@ -347,6 +347,41 @@ class EmulatorAdmin {
   void UpdateChannel(uint64_t guildId, uint64_t channelId, const ChannelSpec& changes);
   void DeleteChannel(uint64_t guildId, uint64_t channelId);
 
+  /// Premium apps (tools/emulator/README.md, "Premium apps"; docs/premium-protocol.md). SKU types.
+  enum class SkuType { Durable = 2, Consumable = 3, Subscription = 5 };
+  struct SkuSpec {
+    std::string name;  ///< 1 to 100 characters
+    SkuType type = SkuType::Durable;
+  };
+  /// What a purchase (or a legacy subscription) created.
+  struct PurchaseResult {
+    std::vector<uint64_t> entitlementIds;
+    uint64_t subscriptionId = 0;  ///< 0 for a one-time item
+    std::string json;             ///< the admin answer as it came
+  };
+  /// What the desktop client's checkout does with the next purchases (START_PURCHASE and Purchase).
+  enum class PurchaseFlow { Complete, Cancel, Fail };
+  /// Publishes SKUs for the application (several subscription SKUs allowed); returns their ids in order.
+  std::vector<uint64_t> CreateSkus(uint64_t appId, const std::vector<SkuSpec>& skus);
+  uint64_t CreateSku(uint64_t appId, const std::string& name, SkuType type);
+  /// The user buys the SKU through the checkout START_PURCHASE uses (so the purchase-flow outcome applies:
+  /// cancel and fail throw, as does an SKU already owned).
+  PurchaseResult Purchase(uint64_t appId, uint64_t userId, uint64_t skuId);
+  void SetPurchaseFlow(uint64_t appId, PurchaseFlow outcome);
+  /// Subscription lifecycle; each returns the subscription object (JSON) afterwards. Cancel: ENDING until the
+  /// period's end. End: INACTIVE now. Renew: the renewal the fake clock would do, now. ChangePlan: upgrade or
+  /// downgrade to `skuId`, effective at the renewal.
+  std::string CancelSubscription(uint64_t appId, uint64_t subscriptionId);
+  std::string EndSubscription(uint64_t appId, uint64_t subscriptionId);
+  std::string RenewSubscription(uint64_t appId, uint64_t subscriptionId);
+  std::string ChangePlan(uint64_t appId, uint64_t subscriptionId, uint64_t skuId);
+  /// A subscription as before the 2024 migration: its entitlement is type 8 with ends_at set.
+  PurchaseResult CreateLegacySubscription(uint64_t appId, uint64_t userId, uint64_t skuId);
+  /// Migrates a legacy entitlement (same id, type 1, ends_at null, ENTITLEMENT_CREATE); returns it (JSON).
+  std::string MigrateEntitlement(uint64_t appId, uint64_t entitlementId);
+  /// {purchase_flow, skus, entitlements, subscriptions} of the application (JSON).
+  std::string PremiumState(uint64_t appId);
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

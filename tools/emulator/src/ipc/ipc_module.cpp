@@ -1,6 +1,6 @@
 // The desktop-client stand-in on IPC (protocols.md section 4): handshake, the RPC commands a game's SDK sends
-// (AUTHORIZE, AUTHENTICATE, SUBSCRIBE/UNSUBSCRIBE, SET_ACTIVITY), PING/PONG, and the admin routes under
-// /_emulator/ipc that make the "desktop client" dispatch events, quit, come back or close connections.
+// (AUTHORIZE, AUTHENTICATE, SUBSCRIBE/UNSUBSCRIBE, SET_ACTIVITY, START_PURCHASE), PING/PONG, and the admin
+// routes under /_emulator/ipc that make the "desktop client" dispatch events, quit, come back or close connections.
 // Socket-free: the server feeds bytes in and writes what the IpcPeer is given.
 #include "ipc/ipc_module.hpp"
 
@@ -25,7 +25,13 @@ inline constexpr int kInvalidCommand = 4002;
 inline constexpr int kInvalidEvent = 4004;
 inline constexpr int kInvalidClientId = 4007;
 inline constexpr int kInvalidToken = 4009;
+inline constexpr int kInvalidUser = 4010;
 inline constexpr int kOAuth2Error = 5000;
+// START_PURCHASE (docs/premium-protocol.md, "Purchase flow from the game").
+inline constexpr int kPurchaseCanceled = 5005;
+inline constexpr int kPurchaseFailed = 5006;
+inline constexpr int kSkuUnavailable = 5007;
+inline constexpr int kAlreadyOwned = 5008;
 }  // namespace rpc_error
 
 // CLOSE codes: the platform's where one fits, else WebSocket's (RFC 6455 section 7.4.1).
@@ -67,8 +73,9 @@ const rapidjson::Value* member_or_null(const rapidjson::Value& object, const cha
 
 }  // namespace
 
-IpcModule::IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth)
-    : FeatureModule(context), presence_(presence), auth_(auth) {
+IpcModule::IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth,
+                     PremiumModule& premium)
+    : FeatureModule(context), presence_(presence), auth_(auth), premium_(premium) {
   admin_router_.add("GET", "/ipc", bind(&IpcModule::admin_status));
   admin_router_.add("POST", "/ipc/authorize-request", bind(&IpcModule::admin_authorize_request));
   admin_router_.add("POST", "/ipc/drop", bind(&IpcModule::admin_drop));
@@ -243,6 +250,8 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
     reply = command_subscribe(connection, payload, *cmd == "SUBSCRIBE");
   } else if (*cmd == "SET_ACTIVITY") {
     reply = command_set_activity(id, connection, args);
+  } else if (*cmd == "START_PURCHASE") {
+    reply = command_start_purchase(connection, args);
   } else {
     reply = {"null", rpc_error::kInvalidCommand, "Invalid command"};
   }
@@ -260,7 +269,8 @@ void IpcModule::command(std::uint64_t id, const rapidjson::Document& payload) {
                  write_string(writer, reply.message);
                  writer.EndObject();
                } else {
-                 write_raw(writer, reply.data, rapidjson::kObjectType);
+                 write_raw(writer, reply.data,
+                           reply.data.front() == '[' ? rapidjson::kArrayType : rapidjson::kObjectType);
                }
                writer.Key("evt");
                if (reply.error != 0) {
@@ -381,6 +391,36 @@ IpcModule::IpcReply IpcModule::command_subscribe(IpcConnection& connection, cons
           }),
           0,
           {}};
+}
+
+IpcModule::IpcReply IpcModule::command_start_purchase(const IpcConnection& connection,
+                                                      const rapidjson::Value* args) {
+  auto invalid = [](std::string message) {
+    return IpcReply{"null", rpc_error::kInvalidPayload, "Invalid payload: " + std::move(message)};
+  };
+  if (args == nullptr || !args->IsObject()) return invalid("args must be an object");
+  bool ok = true;
+  const auto sku_id = optional_string(*args, "sku_id", ok);
+  if (!ok || !sku_id || sku_id->empty()) return invalid("args.sku_id must be a SKU id");
+  const auto* pid = member_or_null(*args, "pid");
+  if (pid == nullptr || !pid->IsInt64() || pid->GetInt64() < 0)
+    return invalid("args.pid must be a process id");
+  const User* user = auth_.consenting_user();
+  if (user == nullptr) return {"null", rpc_error::kInvalidUser, "No user is logged in to the desktop client"};
+  const auto result = premium_.purchase(*connection.client_id, user->id, *sku_id);
+  switch (result.error) {
+    case PremiumModule::PurchaseError::none:
+      return {result.entitlements_json, 0, {}};
+    case PremiumModule::PurchaseError::canceled:
+      return {"null", rpc_error::kPurchaseCanceled, "Purchase canceled"};
+    case PremiumModule::PurchaseError::failed:
+      return {"null", rpc_error::kPurchaseFailed, "Purchase failed"};
+    case PremiumModule::PurchaseError::unknown_sku:
+      return {"null", rpc_error::kSkuUnavailable, "SKU not available"};
+    case PremiumModule::PurchaseError::already_owned:
+      break;
+  }
+  return {"null", rpc_error::kAlreadyOwned, "Already owned"};
 }
 
 IpcModule::IpcReply IpcModule::command_set_activity(std::uint64_t id, IpcConnection& connection,

@@ -1,6 +1,7 @@
 // The desktop-client stand-in on IPC (ipc/, protocols.md section 4): the handshake, the RPC commands a game's
 // SDK sends (AUTHORIZE and AUTHENTICATE through the consent of auth/, SUBSCRIBE/UNSUBSCRIBE, SET_ACTIVITY,
-// whose activity becomes part of the desktop client's user's presence), and the admin routes under
+// whose activity becomes part of the desktop client's user's presence, START_PURCHASE through premium/), and
+// the admin routes under
 // /_emulator/ipc. The server implements IpcPeer and IpcListenerControl (ipc_peer.hpp) and reports socket
 // events here.
 #pragma once
@@ -16,13 +17,14 @@
 #include "core/service_context.hpp"
 #include "ipc/ipc_codec.hpp"
 #include "ipc/ipc_peer.hpp"
+#include "premium/premium_module.hpp"
 #include "presence/presence_module.hpp"
 
 namespace platformpp::emulator {
 
 class IpcModule : public FeatureModule, public DesktopActivities {
  public:
-  IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth);
+  IpcModule(ServiceContext& context, PresenceModule& presence, AuthModule& auth, PremiumModule& premium);
 
   // `listener` is null when IPC is off (--no-ipc).
   void set_listener(IpcListenerControl* listener) noexcept { listener_ = listener; }
@@ -55,6 +57,8 @@ class IpcModule : public FeatureModule, public DesktopActivities {
   IpcReply command_authenticate(const IpcConnection& connection, const rapidjson::Value* args);
   IpcReply command_subscribe(IpcConnection& connection, const rapidjson::Value& payload, bool subscribe);
   IpcReply command_set_activity(std::uint64_t id, IpcConnection& connection, const rapidjson::Value* args);
+  // The desktop client's checkout for its logged-in user, completed headless by premium/.
+  IpcReply command_start_purchase(const IpcConnection& connection, const rapidjson::Value* args);
   // A closed connection's activity leaves its user's presence.
   void forget_activity(std::uint64_t connection);
   HttpResponse admin_status(const RouteContext& context);
@@ -67,6 +71,7 @@ class IpcModule : public FeatureModule, public DesktopActivities {
 
   PresenceModule& presence_;
   AuthModule& auth_;
+  PremiumModule& premium_;
   IpcListenerControl* listener_ = nullptr;
   std::map<std::uint64_t, IpcConnection> connections_;
   std::uint64_t next_connection_ = 1;

@@ -9,7 +9,11 @@ namespace platformpp::emulator {
 EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits)
     : context_(clock, std::move(endpoints)),
       http_(context_, rate_limits),
-      admin_(context_, [this] { lobbies_.sweep_idle(); }),  // lobbies idle for their timeout by the new time
+      admin_(context_,
+             [this] {
+               lobbies_.sweep_idle();  // lobbies idle for their timeout by the new time
+               premium_.sweep();       // subscriptions renew or end at their period's end
+             }),
       auth_(context_),
       gateway_(context_),
       presence_(context_, gateway_),
@@ -18,17 +22,19 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       lobbies_(context_, gateway_, guilds_, http_.social_limits()),
       messaging_(context_, gateway_, guilds_, lobbies_, http_.social_limits()),
       voice_(context_, gateway_, lobbies_),
-      ipc_(context_, presence_, auth_) {
+      premium_(context_, gateway_),
+      ipc_(context_, presence_, auth_, premium_) {
   // Application key pairs (admin/) and the transport ciphers use libsodium.
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   // What the Gateway's sessions mean to the features above it, in this order: a bot's GUILD_CREATEs follow
   // READY first; friends see presence changes before lobby members see LOBBY_MEMBER_(DIS)CONNECT; on the
-  // tick, idle lobbies go before voice's timeouts.
+  // tick, idle lobbies go before voice's timeouts, then subscriptions renew or end.
   gateway_.add_listener(guilds_);
   gateway_.add_listener(presence_);
   gateway_.add_listener(social_);
   gateway_.add_listener(lobbies_);
   gateway_.add_listener(voice_);
+  gateway_.add_listener(premium_);
   presence_.set_desktop_activities(&ipc_);
   lobbies_.set_calls(&voice_);
 }

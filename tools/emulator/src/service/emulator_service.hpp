@@ -23,6 +23,7 @@
 #include "ipc/ipc_module.hpp"
 #include "lobby/lobby_module.hpp"
 #include "messaging/messaging_module.hpp"
+#include "premium/premium_module.hpp"
 #include "presence/presence_module.hpp"
 #include "social/social_module.hpp"
 #include "voice/voice_module.hpp"
@@ -97,6 +98,11 @@ class EmulatorService {
   void voice_tick() { voice_.tick(); }
   [[nodiscard]] std::size_t voice_connection_count() const noexcept { return voice_.connection_count(); }
 
+  // Premium apps (premium/): the webhook events sender hears of every entitlement created or migrated here.
+  void set_entitlement_created_listener(PremiumModule::EntitlementCreatedListener listener) {
+    premium_.set_entitlement_created_listener(std::move(listener));
+  }
+
  private:
   ServiceContext context_;
   // In dependency order: each module is built after the ones it names.
@@ -110,6 +116,7 @@ class EmulatorService {
   LobbyModule lobbies_;
   MessagingModule messaging_;
   VoiceModule voice_;
+  PremiumModule premium_;
   IpcModule ipc_;
 };
 
