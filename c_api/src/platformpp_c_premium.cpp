@@ -182,25 +182,26 @@ void platformpp_client_start_purchase(platformpp_client* client, uint64_t sku_id
                                       platformpp_entitlements_result_fn callback, void* user_data,
                                       platformpp_user_data_free_fn user_data_free) {
   if (!client) return Refuse(user_data, user_data_free);
-  StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
-                 [&](const OperationPtr<platformpp_entitlements_result_fn>& op) {
-                   client->client.StartPurchase(sku_id, [op](platformpp::ClientResult result,
-                                                             std::vector<platformpp::Entitlement> list) {
-                     auto purchased = op->Claim();
-                     if (!purchased) return;
-                     std::vector<platformpp_entitlement> views;
-                     try {
-                       views.reserve(list.size());
-                       for (const auto& entitlement : list)
-                         views.push_back(ToC(entitlement));
-                     } catch (...) {
-                       platformpp_client_result failed{op->Fail(std::current_exception())};
-                       return purchased(&failed, nullptr, 0, op->Data());
-                     }
-                     platformpp_client_result view{std::move(result)};
-                     purchased(&view, views.empty() ? nullptr : views.data(), views.size(), op->Data());
-                   });
-                 });
+  StartOperation(
+      client->boundary, __func__, callback, user_data, user_data_free, nullptr,
+      [&](const OperationPtr<platformpp_entitlements_result_fn>& op) {
+        client->client.StartPurchase(
+            sku_id, [op](platformpp::ClientResult result, const std::vector<platformpp::Entitlement>& list) {
+              auto purchased = op->Claim();
+              if (!purchased) return;
+              std::vector<platformpp_entitlement> views;
+              try {
+                views.reserve(list.size());
+                for (const auto& entitlement : list)
+                  views.push_back(ToC(entitlement));
+              } catch (...) {
+                platformpp_client_result failed{op->Fail(std::current_exception())};
+                return purchased(&failed, nullptr, 0, op->Data());
+              }
+              platformpp_client_result view{std::move(result)};
+              purchased(&view, views.empty() ? nullptr : views.data(), views.size(), op->Data());
+            });
+      });
 }
 
 void platformpp_client_set_premium_loaded_callback(platformpp_client* client, platformpp_result_fn callback,

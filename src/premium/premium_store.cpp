@@ -99,20 +99,20 @@ void PremiumStore::OnEntitlement(const json::Value& d, std::string_view type) {
     if (known == entitlements_.end()) return;
     entitlements_.erase(known);
     parsed->deleted = true;
-    callbacks.entitlementDeleted.PostIfSet(runtime_.Queue(), std::move(*parsed));
+    callbacks.entitlementDeleted.PostIfSet(runtime_.Queue(), *parsed);
     return;
   }
   // A dispatch is the platform's latest word, also about an id it deleted before (it never sends that).
   deletedAt_.erase(id);
   if (known == entitlements_.end()) {
     entitlements_.emplace(id, Entry<Entitlement>{*parsed, generation_});
-    callbacks.entitlementCreated.PostIfSet(runtime_.Queue(), std::move(*parsed));
+    callbacks.entitlementCreated.PostIfSet(runtime_.Queue(), *parsed);
     return;
   }
   known->second.touched = generation_;
   if (known->second.value == *parsed) return;  // what an answer already brought: announced then
   known->second.value = *parsed;
-  callbacks.entitlementUpdated.PostIfSet(runtime_.Queue(), std::move(*parsed));
+  callbacks.entitlementUpdated.PostIfSet(runtime_.Queue(), *parsed);
 }
 
 void PremiumStore::OnSubscription(const json::Value& d, std::string_view type) {
@@ -151,7 +151,7 @@ void PremiumStore::PutEntitlement(Entitlement value, uint64_t generation, bool a
   if (known == entitlements_.end()) {
     uint64_t id = value.id;
     entitlements_.emplace(id, Entry<Entitlement>{value, generation});
-    if (announce) callbacks.entitlementCreated.PostIfSet(runtime_.Queue(), std::move(value));
+    if (announce) callbacks.entitlementCreated.PostIfSet(runtime_.Queue(), value);
     return;
   }
   Entry<Entitlement>& entry = known->second;
@@ -159,7 +159,7 @@ void PremiumStore::PutEntitlement(Entitlement value, uint64_t generation, bool a
   entry.touched = generation;
   if (entry.value == value) return;
   entry.value = value;
-  if (announce) callbacks.entitlementUpdated.PostIfSet(runtime_.Queue(), std::move(value));
+  if (announce) callbacks.entitlementUpdated.PostIfSet(runtime_.Queue(), value);
 }
 
 void PremiumStore::Tombstone(uint64_t id) {
@@ -187,7 +187,7 @@ bool PremiumStore::ApplyLoad(const LoadTicket& ticket, Snapshot snapshot) {
   for (Entitlement& entitlement : snapshot.entitlements) {
     if (!Ours(entitlement)) continue;
     listed.insert(entitlement.id);
-    PutEntitlement(std::move(entitlement), ticket.generation, announce);
+    PutEntitlement(entitlement, ticket.generation, announce);
   }
   // Gone from the platform's list, unless a dispatch brought it after the request was sent.
   std::vector<uint64_t> gone;
@@ -197,7 +197,7 @@ bool PremiumStore::ApplyLoad(const LoadTicket& ticket, Snapshot snapshot) {
   for (uint64_t id : gone) {
     auto node = entitlements_.extract(id);
     node.mapped().value.deleted = true;
-    if (announce) callbacks.entitlementDeleted.PostIfSet(runtime_.Queue(), std::move(node.mapped().value));
+    if (announce) callbacks.entitlementDeleted.PostIfSet(runtime_.Queue(), node.mapped().value);
   }
 
   listed.clear();

@@ -131,9 +131,9 @@ struct Player {
     client = std::make_unique<Client>(options);
     client->SetApplicationId(game.app.id);
     client->SetPremiumLoadedCallback([this](ClientResult result) { loads.push_back(std::move(result)); });
-    client->SetEntitlementCreatedCallback([this](Entitlement x) { created.push_back(std::move(x)); });
-    client->SetEntitlementUpdatedCallback([this](Entitlement x) { updated.push_back(std::move(x)); });
-    client->SetEntitlementDeletedCallback([this](Entitlement x) { deleted.push_back(std::move(x)); });
+    client->SetEntitlementCreatedCallback([this](Entitlement x) { created.push_back(x); });
+    client->SetEntitlementUpdatedCallback([this](Entitlement x) { updated.push_back(x); });
+    client->SetEntitlementDeletedCallback([this](Entitlement x) { deleted.push_back(x); });
     client->SetSubscriptionCreatedCallback(
         [this](Subscription s) { subscriptionsCreated.push_back(std::move(s)); });
     client->SetSubscriptionUpdatedCallback(
@@ -230,6 +230,7 @@ struct Backend {
 
 std::vector<uint64_t> IdsOf(const std::vector<Entitlement>& list) {
   std::vector<uint64_t> ids;
+  ids.reserve(list.size());
   for (const auto& e : list)
     ids.push_back(e.id);
   return ids;
@@ -297,7 +298,9 @@ TEST_CASE("premium: purchases over IPC complete, cancel and fail distinctly; eac
   player.ConnectAndLoad();
   e.SyncClock();
 
-  auto [bought, entitlements] = player.Purchase(game.durable);
+  auto purchase = player.Purchase(game.durable);
+  const ClientResult& bought = purchase.first;
+  const std::vector<Entitlement>& entitlements = purchase.second;
   REQUIRE_MESSAGE(bought.Successful(), bought.ToString());
   REQUIRE(entitlements.size() == 1);
   const uint64_t id = entitlements[0].id;
@@ -332,7 +335,9 @@ TEST_CASE("premium: purchases over IPC complete, cancel and fail distinctly; eac
   CHECK_FALSE(player.client->HasSkuEntitlement(game.consumable));
 
   e.admin->SetPurchaseFlow(game.app.id, Admin::PurchaseFlow::Complete);
-  auto [subscribed, subscriptionEntitlements] = player.Purchase(game.monthly);
+  auto subscription = player.Purchase(game.monthly);
+  const ClientResult& subscribed = subscription.first;
+  const std::vector<Entitlement>& subscriptionEntitlements = subscription.second;
   REQUIRE_MESSAGE(subscribed.Successful(), subscribed.ToString());
   REQUIRE(subscriptionEntitlements.size() == 1);
   REQUIRE(RunUntil({player.client.get()}, [&] { return player.subscriptionsCreated.size() == 1; }));
@@ -539,7 +544,9 @@ TEST_CASE("backend: entitlement filters and pagination; limit 1 and 100 pass, 0 
 
   platformpp::backend::EntitlementFilters filters;
   filters.userId = alice.id;
-  auto [all, allList] = backend.List(game.app.id, filters);
+  auto listed = backend.List(game.app.id, filters);
+  const ClientResult& all = listed.first;
+  const std::vector<Entitlement>& allList = listed.second;
   REQUIRE_MESSAGE(all.Successful(), all.ToString());
   std::vector<uint64_t> newestFirst(aliceIds.rbegin(), aliceIds.rend());
   CHECK(IdsOf(allList) == newestFirst);  // descending without `after`
@@ -634,7 +641,9 @@ TEST_CASE("backend: subscriptions of a SKU, filtered and paginated; limits check
     return std::make_pair(answer.first, ids);
   };
   platformpp::backend::SubscriptionFilters filters;
-  auto [all, allIds] = list(filters);
+  auto listed = list(filters);
+  const ClientResult& all = listed.first;
+  const std::vector<uint64_t>& allIds = listed.second;
   REQUIRE_MESSAGE(all.Successful(), all.ToString());
   auto sorted = allIds;
   std::sort(sorted.begin(), sorted.end());

@@ -121,9 +121,9 @@ struct Fixture {
       events.push_back("deleted " + std::to_string(e.id) + (e.deleted ? "" : " (not marked)"));
     });
     c.subscriptionCreated.Set(
-        [this](Subscription s) { events.push_back("sub created " + std::to_string(s.id)); });
+        [this](const Subscription& s) { events.push_back("sub created " + std::to_string(s.id)); });
     c.subscriptionUpdated.Set(
-        [this](Subscription s) { events.push_back("sub updated " + std::to_string(s.id)); });
+        [this](const Subscription& s) { events.push_back("sub updated " + std::to_string(s.id)); });
     Feed("READY", Ready());
   }
   premium::PremiumStore& Store() { return core->Premium().Store(); }
