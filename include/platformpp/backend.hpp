@@ -2,7 +2,8 @@
 // platformpp::backend: what a game's own server does for lobbies and messaging with the application's bot
 // token: lobbies it owns (players cannot join or leave them from the game), their members with metadata,
 // flags and additional names, moderation metadata on lobby and direct messages, invites to a lobby's linked
-// channel, and provisional accounts for its players.
+// channel, provisional accounts for its players, and the Game Stats Widget's data (Application Identity
+// Profiles).
 //
 // Same threading contract as platformpp::Client: every callback runs inside RunCallbacks on the caller's
 // thread, each operation ends exactly once, destroying the BackendClient ends pending operations with
@@ -35,6 +36,8 @@ struct BackendOptions {
   bool useSystemCertificates = true;
   /// The application's bot token (sent as `Authorization: Bot <token>`).
   std::string botToken;
+  /// The application's id: the Game Stats Widget calls name it in their path.
+  uint64_t applicationId = 0;
   /// Share network threads with Clients or other BackendClients; null gives this one a thread of its own.
   std::shared_ptr<IoContext> ioContext;
   std::string userAgentSuffix;
@@ -90,6 +93,57 @@ struct ProvisionalToken {
   std::string idToken;
 };
 
+/// Game Stats Widget: the pre-defined fields shown on a player's profile. Unset fields are not sent. Limits
+/// (docs/premium-protocol.md, "Game Stats Widget"): names 1 to 100 characters, image URLs http(s) of at most
+/// 2048 characters, counts 0 to 2^53-1.
+struct GameStatsPrimary {
+  std::optional<std::string> season;
+  std::optional<std::string> rankName;
+  std::optional<std::string> rankImageUrl;
+  std::optional<std::string> highestRank;
+  std::optional<std::string> highestRankImageUrl;
+  std::optional<std::string> featuredPlayedCharacter;
+  std::optional<std::string> featuredPlayedCharacterImageUrl;
+  /// Decimals allowed (e.g. 69.41).
+  std::optional<double> playtimeHours;
+  std::optional<int64_t> totalWins;
+  std::optional<int64_t> currentPeriodWins;
+  std::optional<int64_t> totalGames;
+  std::optional<int64_t> currentPeriodGames;
+  std::optional<int64_t> totalKills;
+  std::optional<int64_t> currentPeriodKills;
+  std::optional<int64_t> totalAssists;
+  std::optional<int64_t> currentPeriodAssists;
+  std::optional<int64_t> totalDeaths;
+  std::optional<int64_t> currentPeriodDeaths;
+};
+
+/// A developer-defined stat, referenced by `name` in the widget editor (never shown to players).
+struct GameStatsDynamicField {
+  enum class Type : int32_t { String = 1, Number = 2, Media = 3 };
+  Type type = Type::String;
+  /// 1 to 64 characters of A-Z, a-z, 0-9 and '_'.
+  std::string name;
+  /// The value of a String field (1 to 100 characters), or the image URL of a Media field.
+  std::string text;
+  /// The value of a Number field: finite, within ±(2^53-1).
+  double number = 0;
+};
+
+struct GameStatsData {
+  GameStatsPrimary primary;
+  /// At most 30. The whole `data` object, serialized, is at most 10,240 bytes.
+  std::vector<GameStatsDynamicField> dynamic;
+};
+
+/// A player's Application Identity Profile as the game writes it.
+struct GameStatsProfile {
+  /// The player's name in the game: 1 to 1024 characters; unset keeps the stored one.
+  std::optional<std::string> username;
+  /// Replaces every stored stat when set (the platform keeps no field of an earlier write); unset keeps them.
+  std::optional<GameStatsData> data;
+};
+
 /// Filters of ListEntitlements (GET /applications/{app}/entitlements). Unset ones are not sent and take the
 /// platform's default. Ids are exclusive bounds; with `after` the answer is in ascending id order, otherwise
 /// descending.
@@ -136,6 +190,7 @@ class BackendClient {
   using SubscriptionCallback = std::function<void(ClientResult result, Subscription subscription)>;
   using SubscriptionsCallback =
       std::function<void(ClientResult result, std::vector<Subscription> subscriptions)>;
+  using GameStatsProfileCallback = std::function<void(ClientResult result, GameStatsProfile profile)>;
 
   explicit BackendClient(const BackendOptions& options);
   ~BackendClient();
@@ -173,6 +228,15 @@ class BackendClient {
   /// use; `preferredGlobalName` (1 to 32) names a new account.
   void GetProvisionalToken(const std::string& externalUserId, std::optional<std::string> preferredGlobalName,
                            ProvisionalTokenCallback callback);
+
+  /// Writes the Game Stats Widget's data of player `userId`, known to the game as `providerIssuedUserId` (1
+  /// to 256 characters of A-Z, a-z, 0-9 and "._~:@-"), to their Application Identity Profile. The game must
+  /// be claimed on the platform and the player must have linked their account. Every limit is checked first.
+  void UpdateGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
+                              const GameStatsProfile& profile, ResultCallback callback);
+  /// Reads the profile back (the data the widget shows).
+  void GetGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
+                           GameStatsProfileCallback callback);
 
   // Premium apps (docs/premium-protocol.md). Ids must not be 0 and limits are checked before anything is
   // sent (else ValidationError naming the field).

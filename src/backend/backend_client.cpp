@@ -1,6 +1,7 @@
 // platformpp::backend::BackendClient: the game server's lobby and messaging calls with the bot token, over
 // the same core as a Client (client::ClientCore: its HTTP client, callback queue and logger; no Gateway
 // session, no IPC). Rules are checked before anything is sent, as the Client does.
+#include "backend/game_stats_widget.hpp"
 #include "client/client_core.hpp"
 #include "core/utf8.hpp"
 #include "core/validation_result.hpp"
@@ -139,7 +140,9 @@ std::string MetadataBody(const Metadata& metadata) {
 class BackendClient::Impl {
  public:
   explicit Impl(const BackendOptions& options)
-      : core(CoreOptions(options)), authorization("Bot " + options.botToken) {
+      : core(CoreOptions(options)),
+        authorization("Bot " + options.botToken),
+        applicationId(options.applicationId) {
     // By value as well as by shape: the token stays out of every log line whatever surrounds it.
     core.Log().Secrets().AddSecret(options.botToken);
     core.Http().SetTimeout(options.httpTimeout);
@@ -187,6 +190,7 @@ class BackendClient::Impl {
 
   client::ClientCore core;
   std::string authorization;
+  uint64_t applicationId;
 };
 
 BackendClient::BackendClient(const BackendOptions& options) : impl_(std::make_shared<Impl>(options)) {}
@@ -443,6 +447,56 @@ void BackendClient::GetProvisionalToken(const std::string& externalUserId,
                 core.Log().Secrets().AddSecret(token.idToken);
                 (*shared)({}, std::move(token));
               });
+}
+
+namespace {
+
+// The profile's path; the checks of its parts into `errors`.
+std::string ProfilePath(uint64_t applicationId, uint64_t userId, const std::string& providerIssuedUserId,
+                        std::vector<FieldError>& errors) {
+  if (applicationId == 0) {
+    errors.push_back(
+        FieldError{"applicationId", "BASE_TYPE_REQUIRED",
+                   "applicationId: set BackendOptions::applicationId for the Game Stats Widget"});
+  }
+  RequireId(userId, "userId", errors);
+  game_stats::CheckProviderIssuedUserId(providerIssuedUserId, errors);
+  return "/applications/" + std::to_string(applicationId) + "/users/" + std::to_string(userId) +
+         "/identities/" + providerIssuedUserId + "/profile";
+}
+
+}  // namespace
+
+void BackendClient::UpdateGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
+                                           const GameStatsProfile& profile, ResultCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  std::string path = ProfilePath(impl_->applicationId, userId, providerIssuedUserId, errors);
+  std::string body = game_stats::ProfileBody(profile, errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
+  // 201 with the profile on the first write, 204 afterwards: both are success.
+  impl_->SendPlain("PATCH", path, std::move(body), std::move(*done));
+}
+
+void BackendClient::GetGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
+                                        GameStatsProfileCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<GameStatsProfile>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  std::string path = ProfilePath(impl_->applicationId, userId, providerIssuedUserId, errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+  auto shared = std::make_shared<Done<GameStatsProfile>>(std::move(*done));
+  impl_->Send("GET", path, std::nullopt, [shared](const net::HttpResponse& response) {
+    json::Document document;
+    ClientResult result = net::ParseJsonResponse(response, document);
+    if (!result.Successful()) return (*shared)(std::move(result), {});
+    auto profile = game_stats::ParseProfile(document);
+    if (!profile) return (*shared)(Malformed("not an application identity profile"), {});
+    (*shared)({}, std::move(*profile));
+  });
 }
 
 // --- Premium apps: SKUs, entitlements, subscriptions (docs/premium-protocol.md)

@@ -2,13 +2,16 @@
 
 #include <sodium.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <climits>
 #include <stdexcept>
 #include <string>
 
 #include "backend/webhook_event_body.hpp"
 #include "json/json.hpp"
+#include "lobby/lobby_json.hpp"
 
 namespace platformpp::backend {
 namespace {
@@ -42,12 +45,218 @@ std::optional<WebhookEvent> Malformed(std::string& error, const char* why) {
   return std::nullopt;
 }
 
+// Deepest nesting of arrays and objects in `text`, read lexically (strings skipped). Serializing and reading
+// JSON recurse, so a body nested deeper than anything the platform sends is refused before either runs.
+std::size_t NestingDepth(std::string_view text) {
+  std::size_t depth = 0;
+  std::size_t deepest = 0;
+  bool inString = false;
+  bool escaped = false;
+  for (char c : text) {
+    if (inString) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '[' || c == '{')
+      deepest = std::max(deepest, ++depth);
+    else if ((c == ']' || c == '}') && depth > 0)
+      --depth;
+  }
+  return deepest;
+}
+
+std::string Text(const json::Value& object, std::string_view name) {
+  return std::string(json::GetString(object, name).value_or(""));
+}
+
+std::optional<std::string> OptionalText(const json::Value& object, std::string_view name) {
+  if (auto text = json::GetString(object, name)) return std::string(*text);
+  return std::nullopt;
+}
+
+// A non-zero snowflake, or nothing.
+std::optional<uint64_t> Id(const json::Value& object, std::string_view name) {
+  auto id = json::GetSnowflake(object, name);
+  if (!id || *id == 0) return std::nullopt;
+  return id;
+}
+
+int32_t Int32(const json::Value& object, std::string_view name) {
+  auto value = json::GetInt(object, name).value_or(0);
+  return value >= INT32_MIN && value <= INT32_MAX ? static_cast<int32_t>(value) : 0;
+}
+
+uint64_t Flags(const json::Value& object) {
+  const json::Value* flags = json::Member(object, "flags");
+  return flags && flags->IsUint64() ? flags->GetUint64() : 0;
+}
+
+std::optional<WebhookUser> ParseUser(const json::Value* value) {
+  if (!value || !value->IsObject()) return std::nullopt;
+  auto id = Id(*value, "id");
+  if (!id) return std::nullopt;
+  WebhookUser user;
+  user.id = *id;
+  user.username = Text(*value, "username");
+  user.globalName = Text(*value, "global_name");
+  user.rawJson = json::Serialize(*value);
+  return user;
+}
+
+std::optional<ApplicationAuthorized> ParseAuthorized(const json::Value& data) {
+  auto user = ParseUser(json::Member(data, "user"));
+  if (!user) return std::nullopt;
+  ApplicationAuthorized event;
+  event.user = std::move(*user);
+  if (auto type = json::GetInt(data, "integration_type"); type && *type >= 0 && *type <= INT32_MAX)
+    event.integrationType = static_cast<int32_t>(*type);
+  if (const json::Value* scopes = json::Member(data, "scopes"); scopes && scopes->IsArray()) {
+    for (const json::Value& scope : scopes->GetArray())
+      if (scope.IsString()) event.scopes.emplace_back(scope.GetString(), scope.GetStringLength());
+  }
+  if (const json::Value* guild = json::Member(data, "guild"); guild && guild->IsObject())
+    event.guildId = Id(*guild, "id");
+  return event;
+}
+
+std::optional<EntitlementCreate> ParseEntitlement(const json::Value& data) {
+  auto id = Id(data, "id");
+  auto sku = Id(data, "sku_id");
+  if (!id || !sku) return std::nullopt;
+  EntitlementCreate event;
+  event.id = *id;
+  event.skuId = *sku;
+  event.userId = Id(data, "user_id");
+  event.guildId = Id(data, "guild_id");
+  event.type = Int32(data, "type");
+  event.endsAt = OptionalText(data, "ends_at");
+  event.rawJson = json::Serialize(data);
+  return event;
+}
+
+std::optional<WebhookLobbyMessage> ParseLobbyMessage(const json::Value& data) {
+  auto id = Id(data, "id");
+  auto lobby = Id(data, "lobby_id");
+  auto author = ParseUser(json::Member(data, "author"));
+  auto metadata = lobby::ParseMetadata(json::Member(data, "metadata"));
+  if (!id || !lobby || !author) return std::nullopt;
+  WebhookLobbyMessage message;
+  message.id = *id;
+  message.lobbyId = *lobby;
+  message.channelId = Id(data, "channel_id").value_or(0);
+  message.type = Int32(data, "type");
+  message.content = Text(data, "content");
+  message.author = std::move(*author);
+  // Moderation wants the message even when its metadata is odd: only well-formed metadata is kept.
+  if (metadata) message.metadata = std::move(*metadata);
+  message.flags = Flags(data);
+  message.applicationId = Id(data, "application_id");
+  message.editedTimestamp = OptionalText(data, "edited_timestamp");
+  message.rawJson = json::Serialize(data);
+  return message;
+}
+
+// `channel_id`, else the `channel` object's id.
+std::optional<uint64_t> ChannelId(const json::Value& data) {
+  if (auto id = Id(data, "channel_id")) return id;
+  if (const json::Value* channel = json::Member(data, "channel"); channel && channel->IsObject())
+    return Id(*channel, "id");
+  return std::nullopt;
+}
+
+std::optional<WebhookDirectMessage> ParseDirectMessage(const json::Value& data) {
+  auto id = Id(data, "id");
+  auto channel = ChannelId(data);
+  auto author = ParseUser(json::Member(data, "author"));
+  if (!id || !channel || !author) return std::nullopt;
+  WebhookDirectMessage message;
+  message.id = *id;
+  message.channelId = *channel;
+  message.type = Int32(data, "type");
+  message.content = Text(data, "content");
+  message.author = std::move(*author);
+  message.flags = Flags(data);
+  message.applicationId = Id(data, "application_id");
+  message.lobbyId = Id(data, "lobby_id");
+  message.editedTimestamp = OptionalText(data, "edited_timestamp");
+  message.rawJson = json::Serialize(data);
+  return message;
+}
+
+// The typed event for `name`, or nothing when `data` lacks what that type needs.
+std::optional<WebhookEventData> TypedEvent(std::string_view name, const json::Value& data) {
+  if (name == "APPLICATION_AUTHORIZED") {
+    if (auto event = ParseAuthorized(data)) return WebhookEventData(std::move(*event));
+  } else if (name == "APPLICATION_DEAUTHORIZED") {
+    if (auto user = ParseUser(json::Member(data, "user")))
+      return WebhookEventData(ApplicationDeauthorized{std::move(*user)});
+  } else if (name == "ENTITLEMENT_CREATE") {
+    if (auto event = ParseEntitlement(data)) return WebhookEventData(std::move(*event));
+  } else if (name == "QUEST_USER_ENROLLMENT") {
+    return WebhookEventData(QuestUserEnrollment{json::Serialize(data)});
+  } else if (name == "LOBBY_MESSAGE_CREATE") {
+    if (auto message = ParseLobbyMessage(data))
+      return WebhookEventData(LobbyMessageCreate{std::move(*message)});
+  } else if (name == "LOBBY_MESSAGE_UPDATE") {
+    if (auto message = ParseLobbyMessage(data))
+      return WebhookEventData(LobbyMessageUpdate{std::move(*message)});
+  } else if (name == "LOBBY_MESSAGE_DELETE") {
+    auto id = Id(data, "id");
+    auto lobby = Id(data, "lobby_id");
+    if (id && lobby) return WebhookEventData(LobbyMessageDelete{*id, *lobby});
+  } else if (name == "GAME_DIRECT_MESSAGE_CREATE") {
+    if (auto message = ParseDirectMessage(data))
+      return WebhookEventData(GameDirectMessageCreate{std::move(*message)});
+  } else if (name == "GAME_DIRECT_MESSAGE_UPDATE") {
+    if (auto message = ParseDirectMessage(data))
+      return WebhookEventData(GameDirectMessageUpdate{std::move(*message)});
+  } else if (name == "GAME_DIRECT_MESSAGE_DELETE") {
+    auto id = Id(data, "id");
+    auto channel = ChannelId(data);
+    if (id && channel) return WebhookEventData(GameDirectMessageDelete{*id, *channel, json::Serialize(data)});
+  }
+  return std::nullopt;
+}
+
+WebhookEventData TypedOrUnknown(std::string_view name, const json::Value* data) {
+  if (data && data->IsObject()) {
+    if (auto typed = TypedEvent(name, *data)) return std::move(*typed);
+    return UnknownWebhookEvent{json::Serialize(*data)};
+  }
+  return UnknownWebhookEvent{};
+}
+
+std::string EventId(std::string_view type, std::string_view timestamp, std::string_view compactData) {
+  std::string joined;
+  joined.reserve(type.size() + timestamp.size() + compactData.size() + 2);
+  joined.append(type).append("\n").append(timestamp).append("\n").append(compactData);
+  std::array<unsigned char, crypto_hash_sha256_BYTES> digest{};
+  crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(joined.data()), joined.size());
+  std::array<char, 2 * crypto_hash_sha256_BYTES + 1> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
+  return std::string(hex.data(), std::size_t{2} * crypto_hash_sha256_BYTES);
+}
+
 }  // namespace
 
-std::optional<WebhookEvent> ParseWebhookEventBody(std::string_view body, std::string& error) {
+WebhookEventData ParseWebhookEventData(std::string_view eventType, std::string_view dataJson) {
+  if (dataJson.empty() || NestingDepth(dataJson) > kMaxWebhookNesting) return UnknownWebhookEvent{};
   json::Document document;
-  document.Parse(body.data(), body.size());
-  if (document.HasParseError() || !document.IsObject())
+  if (!json::Parse(dataJson, document)) return UnknownWebhookEvent{};
+  return TypedOrUnknown(eventType, &document);
+}
+
+std::optional<WebhookEvent> ParseWebhookEventBody(std::string_view body, std::string& error) {
+  if (NestingDepth(body) > kMaxWebhookNesting) return Malformed(error, "the body is nested too deeply");
+  json::Document document;
+  if (!json::Parse(body, document) || !document.IsObject())
     return Malformed(error, "the body is not a JSON object");
   const auto type = json::GetInt(document, "type");
   const auto applicationId = json::GetSnowflake(document, "application_id");
@@ -66,8 +275,12 @@ std::optional<WebhookEvent> ParseWebhookEventBody(std::string_view body, std::st
     if (!name || name->empty()) return Malformed(error, "an event without its `type`");
     event.eventType = std::string(*name);
     event.timestamp = std::string(json::GetString(inner, "timestamp").value_or(""));
-    if (const auto data = inner.FindMember("data"); data != inner.MemberEnd() && data->value.IsObject())
-      event.dataJson = json::Serialize(data->value);
+    const json::Value* data = json::Member(inner, "data");
+    // The id covers whatever `data` holds, so that two events differing only there stay two events.
+    const std::string compact = data ? json::Serialize(*data) : std::string();
+    if (data && data->IsObject()) event.dataJson = compact;
+    event.eventId = EventId(event.eventType, event.timestamp, compact);
+    event.data = TypedOrUnknown(event.eventType, data);
   }
   return event;
 }

@@ -1,5 +1,6 @@
-// Webhook requests as they arrive at a game server: the body's envelope, and the whole verification with the
-// input as timestamp header, signature and body (refused, never trusted, never a crash).
+// Webhook requests as they arrive at a game server: the body's envelope with its typed event, the typed
+// parser on its own for every event name, and the whole verification with the input as timestamp header,
+// signature and body (refused, never trusted, never a crash).
 #include <platformpp/webhook_events.hpp>
 
 #include <cstddef>
@@ -14,6 +15,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string error;
   auto event = platformpp::backend::ParseWebhookEventBody(input, error);
   if (!event && error.empty()) __builtin_trap();
+  if (event) {
+    if (event->type == platformpp::backend::WebhookEvent::Type::Event && event->eventId.size() != 64)
+      __builtin_trap();
+    // Typing the kept data again gives the same kind of event.
+    auto again = platformpp::backend::ParseWebhookEventData(event->eventType, event->dataJson);
+    if (again.index() != event->data.index()) __builtin_trap();
+  }
+  for (const char* name :
+       {"APPLICATION_AUTHORIZED", "APPLICATION_DEAUTHORIZED", "ENTITLEMENT_CREATE", "QUEST_USER_ENROLLMENT",
+        "LOBBY_MESSAGE_CREATE", "LOBBY_MESSAGE_UPDATE", "LOBBY_MESSAGE_DELETE", "GAME_DIRECT_MESSAGE_CREATE",
+        "GAME_DIRECT_MESSAGE_UPDATE", "GAME_DIRECT_MESSAGE_DELETE"}) {
+    (void)platformpp::backend::ParseWebhookEventData(name, input);
+  }
   // The first line, if any, is the timestamp header; a fixed key and signature: the check must refuse.
   const auto newline = input.find('\n');
   const std::string_view timestamp = newline == std::string_view::npos ? input : input.substr(0, newline);

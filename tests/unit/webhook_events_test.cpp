@@ -2,12 +2,17 @@
 // one second each way, and the envelope of PINGs and events.
 #include <platformpp/webhook_events.hpp>
 
+#include "backend/webhook_delivered_ids.hpp"
+
 #include <doctest/doctest.h>
 #include <sodium.h>
 
 #include <array>
 #include <chrono>
 #include <string>
+#include <utility>
+#include <variant>
+#include <vector>
 
 namespace webhook_events_test {
 
@@ -122,6 +127,228 @@ TEST_CASE("webhook events: a signed body that is not a webhook event is answered
     CHECK(verdict.status == 400);
     CHECK_FALSE(verdict.event);
   }
+}
+
+// A signed event with `type` and `data` (JSON text, or nothing), verified.
+WebhookEvent Verified(const Signer& platform, const std::string& type, const std::string& data,
+                      const std::string& timestamp = "2026-11-18T08:53:20.000000+00:00") {
+  std::string body = R"({"version":1,"application_id":"1234567890123456789","type":1,"event":{"type":")" +
+                     type + R"(","timestamp":")" + timestamp + "\"" +
+                     (data.empty() ? "" : ",\"data\":" + data) + "}}";
+  auto verdict =
+      VerifyWebhookEvent(platform.PublicHex(), platform.Sign(kNowText, body), kNowText, body, kNow);
+  REQUIRE(verdict.status == 204);
+  REQUIRE(verdict.event);
+  return *verdict.event;
+}
+
+template <class T>
+const T& As(const WebhookEvent& event) {
+  REQUIRE(std::holds_alternative<T>(event.data));
+  return std::get<T>(event.data);
+}
+
+const std::string kUser = R"({"id":"42","username":"ada","global_name":"Ada"})";
+
+TEST_CASE("webhook events: APPLICATION_AUTHORIZED, user install and guild install") {
+  Signer platform;
+  auto user = Verified(platform, "APPLICATION_AUTHORIZED",
+                       R"({"integration_type":1,"user":)" + kUser + R"(,"scopes":["identify","openid"]})");
+  const auto& authorized = As<platformpp::backend::ApplicationAuthorized>(user);
+  CHECK(authorized.integrationType == 1);
+  CHECK(authorized.user.id == 42);
+  CHECK(authorized.user.username == "ada");
+  CHECK(authorized.user.globalName == "Ada");
+  CHECK(authorized.user.rawJson == kUser);
+  CHECK(authorized.scopes == std::vector<std::string>{"identify", "openid"});
+  CHECK_FALSE(authorized.guildId);
+
+  auto guild = Verified(platform, "APPLICATION_AUTHORIZED",
+                        R"({"integration_type":0,"user":{"id":"7"},"scopes":[],"guild":{"id":"99"}})");
+  const auto& inGuild = As<platformpp::backend::ApplicationAuthorized>(guild);
+  CHECK(inGuild.integrationType == 0);
+  CHECK(inGuild.guildId == 99u);
+  CHECK(inGuild.user.globalName.empty());
+  // integration_type is optional.
+  auto bare = Verified(platform, "APPLICATION_AUTHORIZED", R"({"user":{"id":"7"}})");
+  CHECK_FALSE(As<platformpp::backend::ApplicationAuthorized>(bare).integrationType);
+}
+
+TEST_CASE("webhook events: APPLICATION_DEAUTHORIZED carries the user") {
+  Signer platform;
+  auto event = Verified(platform, "APPLICATION_DEAUTHORIZED", R"({"user":)" + kUser + "}");
+  CHECK(As<platformpp::backend::ApplicationDeauthorized>(event).user.id == 42);
+}
+
+TEST_CASE("webhook events: ENTITLEMENT_CREATE keeps the entitlement and its main fields") {
+  Signer platform;
+  const std::string entitlement =
+      R"({"id":"1001","sku_id":"2002","application_id":"1234567890123456789","user_id":"42","type":1,)"
+      R"("deleted":false,"consumed":false,"starts_at":null,"ends_at":null})";
+  auto event = Verified(platform, "ENTITLEMENT_CREATE", entitlement);
+  const auto& created = As<platformpp::backend::EntitlementCreate>(event);
+  CHECK(created.id == 1001);
+  CHECK(created.skuId == 2002);
+  CHECK(created.userId == 42u);
+  CHECK_FALSE(created.guildId);
+  CHECK(created.type == 1);
+  CHECK_FALSE(created.endsAt);
+  CHECK(created.rawJson == entitlement);
+  auto ending =
+      Verified(platform, "ENTITLEMENT_CREATE",
+               R"({"id":"1","sku_id":"2","guild_id":"5","type":8,"ends_at":"2026-12-18T08:53:20Z"})");
+  CHECK(As<platformpp::backend::EntitlementCreate>(ending).endsAt == "2026-12-18T08:53:20Z");
+  CHECK(As<platformpp::backend::EntitlementCreate>(ending).guildId == 5u);
+}
+
+TEST_CASE("webhook events: QUEST_USER_ENROLLMENT is kept raw") {
+  Signer platform;
+  auto event = Verified(platform, "QUEST_USER_ENROLLMENT", R"({"quest_id":"3","user_id":"42"})");
+  CHECK(As<platformpp::backend::QuestUserEnrollment>(event).rawJson == R"({"quest_id":"3","user_id":"42"})");
+}
+
+TEST_CASE("webhook events: lobby message create, update and delete") {
+  Signer platform;
+  const std::string message = R"({"id":"11","type":0,"content":"gg","lobby_id":"22","channel_id":"33",)"
+                              R"("author":)" +
+                              kUser + R"(,"metadata":{"k":"v"},"flags":65536,"application_id":"44"})";
+  auto created = Verified(platform, "LOBBY_MESSAGE_CREATE", message);
+  const auto& create = As<platformpp::backend::LobbyMessageCreate>(created).message;
+  CHECK(create.id == 11);
+  CHECK(create.lobbyId == 22);
+  CHECK(create.channelId == 33);
+  CHECK(create.content == "gg");
+  CHECK(create.author.id == 42);
+  CHECK(create.metadata == platformpp::Metadata{{"k", "v"}});
+  CHECK(create.flags == 65536);
+  CHECK(create.applicationId == 44u);
+  CHECK_FALSE(create.editedTimestamp);
+
+  auto updated = Verified(platform, "LOBBY_MESSAGE_UPDATE",
+                          R"({"id":"11","lobby_id":"22","content":"gg wp","author":{"id":"42"},)"
+                          R"("edited_timestamp":"2026-11-18T08:54:00+00:00"})");
+  const auto& update = As<platformpp::backend::LobbyMessageUpdate>(updated).message;
+  CHECK(update.content == "gg wp");
+  CHECK(update.editedTimestamp == "2026-11-18T08:54:00+00:00");
+  CHECK(update.channelId == 0);
+
+  auto deleted = Verified(platform, "LOBBY_MESSAGE_DELETE", R"({"id":"11","lobby_id":"22"})");
+  CHECK(As<platformpp::backend::LobbyMessageDelete>(deleted).id == 11);
+  CHECK(As<platformpp::backend::LobbyMessageDelete>(deleted).lobbyId == 22);
+}
+
+TEST_CASE("webhook events: game direct message create, update and delete") {
+  Signer platform;
+  auto created = Verified(platform, "GAME_DIRECT_MESSAGE_CREATE",
+                          R"({"id":"11","type":0,"content":"hi","channel_id":"33","author":)" + kUser +
+                              R"(,"flags":0,"application_id":"44"})");
+  const auto& create = As<platformpp::backend::GameDirectMessageCreate>(created).message;
+  CHECK(create.id == 11);
+  CHECK(create.channelId == 33);
+  CHECK(create.content == "hi");
+  CHECK(create.applicationId == 44u);
+  CHECK_FALSE(create.lobbyId);
+  // An SDK DM between provisional accounts names its channel only in the `channel` object.
+  auto sdkDm =
+      Verified(platform, "GAME_DIRECT_MESSAGE_UPDATE",
+               R"({"id":"12","content":"edited","channel":{"id":"34","type":1},"author":{"id":"42"},)"
+               R"("lobby_id":"55","edited_timestamp":"2026-11-18T08:54:00+00:00"})");
+  const auto& update = As<platformpp::backend::GameDirectMessageUpdate>(sdkDm).message;
+  CHECK(update.channelId == 34);
+  CHECK(update.lobbyId == 55u);
+  CHECK(update.editedTimestamp == "2026-11-18T08:54:00+00:00");
+  // The emulator sends {id, channel_id}; the platform the whole message.
+  auto deleted = Verified(platform, "GAME_DIRECT_MESSAGE_DELETE", R"({"id":"11","channel_id":"33"})");
+  CHECK(As<platformpp::backend::GameDirectMessageDelete>(deleted).channelId == 33);
+  auto deletedWhole = Verified(platform, "GAME_DIRECT_MESSAGE_DELETE",
+                               R"({"id":"11","content":"x","channel":{"id":"33"},"author":{"id":"42"}})");
+  CHECK(As<platformpp::backend::GameDirectMessageDelete>(deletedWhole).id == 11);
+}
+
+TEST_CASE("webhook events: unknown events, and known ones missing what their type needs, stay raw") {
+  Signer platform;
+  auto unknown = Verified(platform, "ENTITLEMENT_UPDATE", R"({"id":"1"})");
+  CHECK(unknown.eventType == "ENTITLEMENT_UPDATE");
+  CHECK(As<platformpp::backend::UnknownWebhookEvent>(unknown).rawJson == R"({"id":"1"})");
+  for (const auto& entry : std::vector<std::pair<std::string, std::string>>{
+           {"APPLICATION_DEAUTHORIZED", R"({"user":{"username":"no id"}})"},
+           {"APPLICATION_AUTHORIZED", R"({"user":"42"})"},
+           {"ENTITLEMENT_CREATE", R"({"id":"1"})"},
+           {"LOBBY_MESSAGE_CREATE", R"({"id":"1","lobby_id":"0","author":{"id":"2"}})"},
+           {"LOBBY_MESSAGE_DELETE", R"({"id":"1"})"},
+           {"GAME_DIRECT_MESSAGE_CREATE", R"({"id":"1","author":{"id":"2"}})"},
+           {"GAME_DIRECT_MESSAGE_DELETE", R"({"id":"x","channel_id":"3"})"},
+           {"APPLICATION_DEAUTHORIZED", ""}}) {
+    const std::string& type = entry.first;
+    const std::string& data = entry.second;
+    CAPTURE(type);
+    CAPTURE(data);
+    auto event = Verified(platform, type, data);
+    CHECK(As<platformpp::backend::UnknownWebhookEvent>(event).rawJson == data);
+  }
+  // The typed parser on its own, for events stored and read back.
+  CHECK(std::holds_alternative<platformpp::backend::ApplicationDeauthorized>(
+      platformpp::backend::ParseWebhookEventData("APPLICATION_DEAUTHORIZED", R"({"user":{"id":"1"}})")));
+  CHECK(std::holds_alternative<platformpp::backend::UnknownWebhookEvent>(
+      platformpp::backend::ParseWebhookEventData("APPLICATION_DEAUTHORIZED", "{not json")));
+}
+
+TEST_CASE("webhook events: the event id is SHA-256 of type, timestamp and compact data") {
+  Signer platform;
+  auto a = Verified(platform, "APPLICATION_DEAUTHORIZED", R"({"user": {"id": "42"}})");
+  // The same event re-sent (the platform's retry) has the same id, whatever the whitespace.
+  auto retry = Verified(platform, "APPLICATION_DEAUTHORIZED", R"({"user":{"id":"42"}})");
+  CHECK(a.eventId.size() == 64);
+  CHECK(a.eventId == retry.eventId);
+  std::string joined =
+      "APPLICATION_DEAUTHORIZED\n2026-11-18T08:53:20.000000+00:00\n{\"user\":{\"id\":\"42\"}}";
+  std::array<unsigned char, crypto_hash_sha256_BYTES> digest{};
+  crypto_hash_sha256(digest.data(), reinterpret_cast<const unsigned char*>(joined.data()), joined.size());
+  std::array<char, 2 * crypto_hash_sha256_BYTES + 1> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
+  CHECK(a.eventId == hex.data());
+  CHECK(Verified(platform, "APPLICATION_DEAUTHORIZED", R"({"user":{"id":"43"}})").eventId != a.eventId);
+  CHECK(Verified(platform, "APPLICATION_DEAUTHORIZED", R"({"user":{"id":"42"}})", "2026-11-18T08:53:21Z")
+            .eventId != a.eventId);
+  CHECK(Verified(platform, "APPLICATION_AUTHORIZED", R"({"user":{"id":"42"}})").eventId != a.eventId);
+}
+
+TEST_CASE("webhook events: a body nested deeper than 64 levels is refused with 400, not recursed into") {
+  Signer platform;
+  std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  std::string body =
+      R"({"version":1,"application_id":"1","type":1,"event":{"type":"X","data":{"a":)" + deep + "}}}";
+  auto verdict =
+      VerifyWebhookEvent(platform.PublicHex(), platform.Sign(kNowText, body), kNowText, body, kNow);
+  CHECK(verdict.status == 400);
+  // 64 levels in all are accepted.
+  std::string fits = R"({"version":1,"application_id":"1","type":1,"event":{"type":"X","data":)" +
+                     std::string(62, '[') + std::string(62, ']') + "}}";
+  CHECK(
+      VerifyWebhookEvent(platform.PublicHex(), platform.Sign(kNowText, fits), kNowText, fits, kNow).status ==
+      204);
+  std::string over = R"({"version":1,"application_id":"1","type":1,"event":{"type":"X","data":)" +
+                     std::string(63, '[') + std::string(63, ']') + "}}";
+  CHECK(
+      VerifyWebhookEvent(platform.PublicHex(), platform.Sign(kNowText, over), kNowText, over, kNow).status ==
+      400);
+}
+
+TEST_CASE("webhook events: delivered ids are remembered for their window, and at most their capacity") {
+  using Ids = platformpp::backend::WebhookDeliveredIds;
+  Ids ids(std::chrono::seconds(3600), 3);
+  CHECK(ids.FirstTime("a", kNow));
+  CHECK_FALSE(ids.FirstTime("a", kNow + std::chrono::seconds(3600)));
+  // Forgotten one second after its hour.
+  CHECK(ids.FirstTime("a", kNow + std::chrono::seconds(3601)));
+  CHECK(ids.FirstTime("b", kNow + std::chrono::seconds(3601)));
+  CHECK(ids.FirstTime("c", kNow + std::chrono::seconds(3601)));
+  CHECK(ids.Size() == 3);
+  // A fourth forgets the oldest.
+  CHECK(ids.FirstTime("d", kNow + std::chrono::seconds(3602)));
+  CHECK(ids.Size() == 3);
+  CHECK(ids.FirstTime("a", kNow + std::chrono::seconds(3602)));
+  CHECK_FALSE(ids.FirstTime("c", kNow + std::chrono::seconds(3602)));
 }
 
 }  // namespace webhook_events_test

@@ -23,7 +23,8 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       messaging_(context_, gateway_, guilds_, lobbies_, http_.social_limits()),
       voice_(context_, gateway_, lobbies_),
       premium_(context_, gateway_),
-      ipc_(context_, presence_, auth_, premium_) {
+      ipc_(context_, presence_, auth_, premium_),
+      identity_(context_) {
   // Application key pairs (admin/) and the transport ciphers use libsodium.
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   // What the Gateway's sessions mean to the features above it, in this order: a bot's GUILD_CREATEs follow

@@ -20,6 +20,7 @@
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_module.hpp"
 #include "http/http_module.hpp"
+#include "identity/identity_module.hpp"
 #include "ipc/ipc_module.hpp"
 #include "lobby/lobby_module.hpp"
 #include "messaging/messaging_module.hpp"
@@ -118,6 +119,7 @@ class EmulatorService {
   VoiceModule voice_;
   PremiumModule premium_;
   IpcModule ipc_;
+  IdentityModule identity_;
 };
 
 }  // namespace platformpp::emulator
