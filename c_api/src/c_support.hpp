@@ -233,6 +233,10 @@ inline void CallFailed(platformpp_user_message_summaries_fn callback, const plat
                        void* data) {
   callback(result, nullptr, 0, data);
 }
+inline void CallFailed(platformpp_entitlements_result_fn callback, const platformpp_client_result* result,
+                       void* data) {
+  callback(result, nullptr, 0, data);
+}
 // Voice completions without a result: they run with what "nothing" looks like to them.
 inline void CallFailed(platformpp_notify_fn callback, const platformpp_client_result*, void* data) {
   callback(data);

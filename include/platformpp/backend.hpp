@@ -12,6 +12,7 @@
 #include <platformpp/client_result.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
+#include <platformpp/premium.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -143,6 +144,37 @@ struct GameStatsProfile {
   std::optional<GameStatsData> data;
 };
 
+/// Filters of ListEntitlements (GET /applications/{app}/entitlements). Unset ones are not sent and take the
+/// platform's default. Ids are exclusive bounds; with `after` the answer is in ascending id order, otherwise
+/// descending.
+struct EntitlementFilters {
+  std::optional<uint64_t> userId;
+  std::vector<uint64_t> skuIds;
+  std::optional<uint64_t> guildId;
+  std::optional<uint64_t> before;
+  std::optional<uint64_t> after;
+  /// 1 to 100 (the platform's default: 100).
+  std::optional<int32_t> limit;
+  std::optional<bool> excludeEnded;
+  /// The platform's default: true.
+  std::optional<bool> excludeDeleted;
+};
+
+/// Filters of ListSkuSubscriptions (GET /skus/{sku}/subscriptions).
+struct SubscriptionFilters {
+  std::optional<uint64_t> before;
+  std::optional<uint64_t> after;
+  /// 1 to 100 (the platform's default: 50).
+  std::optional<int32_t> limit;
+  std::optional<uint64_t> userId;
+};
+
+/// Who owns a test entitlement.
+enum class EntitlementOwnerType : int32_t {
+  Guild = 1,
+  User = 2,
+};
+
 class BackendClient {
  public:
   using ResultCallback = std::function<void(ClientResult result)>;
@@ -151,6 +183,13 @@ class BackendClient {
   using MembersCallback = std::function<void(ClientResult result, std::vector<LobbyMember> members)>;
   using InviteCallback = std::function<void(ClientResult result, std::string code)>;
   using ProvisionalTokenCallback = std::function<void(ClientResult result, ProvisionalToken token)>;
+  using SkusCallback = std::function<void(ClientResult result, std::vector<Sku> skus)>;
+  using EntitlementCallback = std::function<void(ClientResult result, Entitlement entitlement)>;
+  using EntitlementsCallback =
+      std::function<void(ClientResult result, std::vector<Entitlement> entitlements)>;
+  using SubscriptionCallback = std::function<void(ClientResult result, Subscription subscription)>;
+  using SubscriptionsCallback =
+      std::function<void(ClientResult result, std::vector<Subscription> subscriptions)>;
   using GameStatsProfileCallback = std::function<void(ClientResult result, GameStatsProfile profile)>;
 
   explicit BackendClient(const BackendOptions& options);
@@ -198,6 +237,28 @@ class BackendClient {
   /// Reads the profile back (the data the widget shows).
   void GetGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
                            GameStatsProfileCallback callback);
+
+  // Premium apps (docs/premium-protocol.md). Ids must not be 0 and limits are checked before anything is
+  // sent (else ValidationError naming the field).
+
+  /// The application's SKUs.
+  void ListSkus(uint64_t applicationId, SkusCallback callback);
+  /// The application's entitlements, filtered and paginated as the platform does.
+  void ListEntitlements(uint64_t applicationId, const EntitlementFilters& filters,
+                        EntitlementsCallback callback);
+  void GetEntitlement(uint64_t applicationId, uint64_t entitlementId, EntitlementCallback callback);
+  /// Marks a one-time consumable as used (ENTITLEMENT_UPDATE with `consumed` follows); consuming it again, or
+  /// anything but an unconsumed consumable, is refused by the platform (HTTPError 400).
+  void ConsumeEntitlement(uint64_t applicationId, uint64_t entitlementId, ResultCallback callback);
+  /// A test entitlement to `skuId` for a user or a guild: granted without payment, indefinite.
+  void CreateTestEntitlement(uint64_t applicationId, uint64_t skuId, uint64_t ownerId,
+                             EntitlementOwnerType ownerType, EntitlementCallback callback);
+  /// Deletes a test entitlement (others cannot be deleted).
+  void DeleteTestEntitlement(uint64_t applicationId, uint64_t entitlementId, ResultCallback callback);
+  /// The subscriptions to a subscription SKU.
+  void ListSkuSubscriptions(uint64_t skuId, const SubscriptionFilters& filters,
+                            SubscriptionsCallback callback);
+  void GetSkuSubscription(uint64_t skuId, uint64_t subscriptionId, SubscriptionCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

@@ -21,6 +21,7 @@
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
 #include <platformpp/message.hpp>
+#include <platformpp/premium.hpp>
 #include <platformpp/social.hpp>
 
 #include <chrono>
@@ -463,6 +464,51 @@ class Client {
   void SetMessageDeletedCallback(MessageDeletedCallback callback);
   /// Whether the game shows its chat now; the platform uses it to decide where to notify the player.
   void SetShowingChat(bool showingChat);
+
+  // --- Premium: SKUs, entitlements, subscriptions -------------------------------------------------------
+
+  // The application's SKUs and the player's entitlements and subscriptions, loaded with the player's token
+  // after every realtime session that was not resumed (and on RefreshPremium), then kept current by the
+  // realtime connection. The queries below answer from that store without a request. Callbacks announce
+  // changes of the store's copy, once per change: created when an id appears (a purchase, a test
+  // entitlement), updated when it changes (consumed, ended: `endsAt` set), deleted when it goes. A
+  // subscription's renewal changes the subscription only. The first load after a new player's session fills
+  // the store without entitlement or subscription callbacks; SetPremiumLoadedCallback says when it is there.
+
+  using PremiumLoadedCallback = std::function<void(ClientResult result)>;
+  using RefreshPremiumCallback = std::function<void(ClientResult result)>;
+  using EntitlementCallback = std::function<void(Entitlement entitlement)>;
+  using SubscriptionCallback = std::function<void(Subscription subscription)>;
+  using StartPurchaseCallback =
+      std::function<void(ClientResult result, std::vector<Entitlement> entitlements)>;
+
+  /// The application's SKUs, in the platform's order; empty before the first load.
+  std::vector<Sku> GetSkus() const;
+  std::optional<Sku> GetSku(uint64_t skuId) const;
+  /// The player's entitlements, ended and consumed ones included (ascending id).
+  std::vector<Entitlement> GetEntitlements() const;
+  /// The player's subscriptions to this application (ascending id).
+  std::vector<Subscription> GetSubscriptions() const;
+  /// Whether the player owns `skuId` now: an entitlement for it that is active (Entitlement::ActiveAt) at the
+  /// Client's wall clock (ClientOptions::clock; the system clock when unset).
+  bool HasSkuEntitlement(uint64_t skuId) const;
+  /// Whether a load has filled the store for the current player.
+  bool IsPremiumLoaded() const;
+  /// Loads SKUs, entitlements and subscriptions again; needs a token and SetApplicationId.
+  void RefreshPremium(RefreshPremiumCallback callback);
+  /// Opens the desktop client's checkout for `skuId` (RPC START_PURCHASE). On success the callback gets the
+  /// entitlements the purchase created, already in the store. The player closing the checkout ends it with
+  /// RPCError and ErrorCode() kPurchaseCanceledErrorCode (5005), a failed payment with
+  /// kPurchaseFailedErrorCode (5006); no desktop client (or IPC disabled) is ClientNotReady.
+  void StartPurchase(uint64_t skuId, StartPurchaseCallback callback);
+  /// The end of every load (after a new session, or RefreshPremium), with its result.
+  void SetPremiumLoadedCallback(PremiumLoadedCallback callback);
+  void SetEntitlementCreatedCallback(EntitlementCallback callback);
+  void SetEntitlementUpdatedCallback(EntitlementCallback callback);
+  /// The entitlement as last known, with `deleted` set.
+  void SetEntitlementDeletedCallback(EntitlementCallback callback);
+  void SetSubscriptionCreatedCallback(SubscriptionCallback callback);
+  void SetSubscriptionUpdatedCallback(SubscriptionCallback callback);
 
   // --- Voice -----------------------------------------------------------------------------------------------
 

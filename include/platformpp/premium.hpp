@@ -34,6 +34,7 @@ struct Sku {
   uint32_t flags = 0;
 
   bool IsSubscription() const noexcept { return type == SkuType::Subscription; }
+  bool operator==(const Sku&) const = default;
 };
 
 /// How an entitlement was granted. The seed names Purchase and ApplicationSubscription; other values the
@@ -60,6 +61,7 @@ struct Entitlement {
   bool ActiveAt(uint64_t nowMs) const noexcept {
     return !deleted && !consumed && (!startsAt || *startsAt <= nowMs) && (!endsAt || nowMs < *endsAt);
   }
+  bool operator==(const Entitlement&) const = default;
 };
 
 enum class SubscriptionStatus : int32_t {
@@ -80,6 +82,13 @@ struct Subscription {
   SubscriptionStatus status = SubscriptionStatus::Active;
   std::optional<uint64_t> canceledAt;
   std::optional<std::string> country;
+
+  bool operator==(const Subscription&) const = default;
 };
+
+/// ClientResult::ErrorCode() of a StartPurchase that did not buy anything (ErrorType::RPCError): the desktop
+/// client's answers, docs/premium-protocol.md.
+inline constexpr int32_t kPurchaseCanceledErrorCode = 5005;  ///< the player closed the checkout
+inline constexpr int32_t kPurchaseFailedErrorCode = 5006;    ///< the payment failed
 
 }  // namespace platformpp

@@ -9,6 +9,7 @@
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_validation.hpp"
 #include "net/http_result.hpp"
+#include "premium/premium_json.hpp"
 
 #include <platformpp/backend.hpp>
 
@@ -496,6 +497,210 @@ void BackendClient::GetGameStatsProfile(uint64_t userId, const std::string& prov
     if (!profile) return (*shared)(Malformed("not an application identity profile"), {});
     (*shared)({}, std::move(*profile));
   });
+}
+
+// --- Premium apps: SKUs, entitlements, subscriptions (docs/premium-protocol.md)
+// ------------------------------
+
+namespace {
+
+constexpr int32_t kMaxPremiumPageLimit = 100;
+
+void CheckLimit(const std::optional<int32_t>& limit, std::vector<FieldError>& errors) {
+  if (limit && (*limit < 1 || *limit > kMaxPremiumPageLimit)) {
+    errors.push_back(FieldError{"limit", "NUMBER_TYPE_OUT_OF_RANGE",
+                                "limit: must be 1 to " + std::to_string(kMaxPremiumPageLimit)});
+  }
+}
+
+void AddQuery(std::string& query, const char* name, const std::string& value) {
+  query += query.empty() ? '?' : '&';
+  query += name;
+  query += '=';
+  query += value;
+}
+
+void AddQuery(std::string& query, const char* name, const std::optional<uint64_t>& id) {
+  if (id) AddQuery(query, name, std::to_string(*id));
+}
+
+void AddQuery(std::string& query, const char* name, const std::optional<bool>& flag) {
+  if (flag) AddQuery(query, name, std::string(*flag ? "true" : "false"));
+}
+
+std::string EntitlementsPath(uint64_t applicationId) {
+  return "/applications/" + std::to_string(applicationId) + "/entitlements";
+}
+
+std::string SubscriptionsPath(uint64_t skuId) {
+  return "/skus/" + std::to_string(skuId) + "/subscriptions";
+}
+
+/// Completes `done` with the answer decoded by `parse` (an object, or a list of them).
+template <class T>
+std::function<void(net::HttpResponse)> Decoded(std::shared_ptr<Done<T>> done,
+                                               std::function<std::optional<T>(const json::Value&)> parse,
+                                               const char* what) {
+  return [done = std::move(done), parse = std::move(parse), what](const net::HttpResponse& response) {
+    json::Document document;
+    ClientResult result = net::ParseJsonResponse(response, document);
+    if (!result.Successful()) return (*done)(std::move(result), {});
+    std::optional<T> value = parse(document);
+    if (!value) return (*done)(Malformed(what), {});
+    (*done)({}, std::move(*value));
+  };
+}
+
+template <class T>
+std::function<std::optional<std::vector<T>>(const json::Value&)> ListOf(
+    std::optional<T> (*parse)(const json::Value&)) {
+  return [parse](const json::Value& value) { return premium::ParseList<T>(value, parse); };
+}
+
+}  // namespace
+
+void BackendClient::ListSkus(uint64_t applicationId, SkusCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<std::vector<Sku>>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(applicationId, "applicationId", errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+  impl_->Send("GET", "/applications/" + std::to_string(applicationId) + "/skus", std::nullopt,
+              Decoded<std::vector<Sku>>(std::make_shared<Done<std::vector<Sku>>>(std::move(*done)),
+                                        ListOf<Sku>(premium::ParseSku), "not a list of SKUs"));
+}
+
+void BackendClient::ListEntitlements(uint64_t applicationId, const EntitlementFilters& filters,
+                                     EntitlementsCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<std::vector<Entitlement>>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(applicationId, "applicationId", errors);
+  CheckLimit(filters.limit, errors);
+  if (filters.userId) RequireId(*filters.userId, "user_id", errors);
+  if (filters.guildId) RequireId(*filters.guildId, "guild_id", errors);
+  for (std::size_t i = 0; i < filters.skuIds.size(); ++i)
+    RequireId(filters.skuIds[i], ("sku_ids." + std::to_string(i)).c_str(), errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+  std::string query;
+  AddQuery(query, "user_id", filters.userId);
+  if (!filters.skuIds.empty()) {
+    std::string list;
+    for (uint64_t sku : filters.skuIds)
+      list += (list.empty() ? "" : ",") + std::to_string(sku);
+    AddQuery(query, "sku_ids", list);
+  }
+  AddQuery(query, "guild_id", filters.guildId);
+  AddQuery(query, "before", filters.before);
+  AddQuery(query, "after", filters.after);
+  if (filters.limit) AddQuery(query, "limit", std::to_string(*filters.limit));
+  AddQuery(query, "exclude_ended", filters.excludeEnded);
+  AddQuery(query, "exclude_deleted", filters.excludeDeleted);
+  impl_->Send("GET", EntitlementsPath(applicationId) + query, std::nullopt,
+              Decoded<std::vector<Entitlement>>(
+                  std::make_shared<Done<std::vector<Entitlement>>>(std::move(*done)),
+                  ListOf<Entitlement>(premium::ParseEntitlement), "not a list of entitlements"));
+}
+
+void BackendClient::GetEntitlement(uint64_t applicationId, uint64_t entitlementId,
+                                   EntitlementCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<Entitlement>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(applicationId, "applicationId", errors);
+  RequireId(entitlementId, "entitlementId", errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+  impl_->Send("GET", EntitlementsPath(applicationId) + "/" + std::to_string(entitlementId), std::nullopt,
+              Decoded<Entitlement>(std::make_shared<Done<Entitlement>>(std::move(*done)),
+                                   premium::ParseEntitlement, "not an entitlement"));
+}
+
+void BackendClient::ConsumeEntitlement(uint64_t applicationId, uint64_t entitlementId,
+                                       ResultCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(applicationId, "applicationId", errors);
+  RequireId(entitlementId, "entitlementId", errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
+  impl_->SendPlain("POST", EntitlementsPath(applicationId) + "/" + std::to_string(entitlementId) + "/consume",
+                   std::nullopt, std::move(*done));
+}
+
+void BackendClient::CreateTestEntitlement(uint64_t applicationId, uint64_t skuId, uint64_t ownerId,
+                                          EntitlementOwnerType ownerType, EntitlementCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<Entitlement>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(applicationId, "applicationId", errors);
+  RequireId(skuId, "sku_id", errors);
+  RequireId(ownerId, "owner_id", errors);
+  if (ownerType != EntitlementOwnerType::Guild && ownerType != EntitlementOwnerType::User) {
+    errors.push_back(
+        FieldError{"owner_type", "ENUM_TYPE_COERCE", "owner_type: must be Guild (1) or User (2)"});
+  }
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+  json::Document body(rapidjson::kObjectType);
+  auto& a = body.GetAllocator();
+  body.AddMember("sku_id", Snowflake(skuId, a), a);
+  body.AddMember("owner_id", Snowflake(ownerId, a), a);
+  body.AddMember("owner_type", static_cast<int32_t>(ownerType), a);
+  impl_->Send("POST", EntitlementsPath(applicationId), json::Serialize(body),
+              Decoded<Entitlement>(std::make_shared<Done<Entitlement>>(std::move(*done)),
+                                   premium::ParseEntitlement, "not an entitlement"));
+}
+
+void BackendClient::DeleteTestEntitlement(uint64_t applicationId, uint64_t entitlementId,
+                                          ResultCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(applicationId, "applicationId", errors);
+  RequireId(entitlementId, "entitlementId", errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
+  impl_->SendPlain("DELETE", EntitlementsPath(applicationId) + "/" + std::to_string(entitlementId),
+                   std::nullopt, std::move(*done));
+}
+
+void BackendClient::ListSkuSubscriptions(uint64_t skuId, const SubscriptionFilters& filters,
+                                         SubscriptionsCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<std::vector<Subscription>>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(skuId, "skuId", errors);
+  CheckLimit(filters.limit, errors);
+  if (filters.userId) RequireId(*filters.userId, "user_id", errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+  std::string query;
+  AddQuery(query, "before", filters.before);
+  AddQuery(query, "after", filters.after);
+  if (filters.limit) AddQuery(query, "limit", std::to_string(*filters.limit));
+  AddQuery(query, "user_id", filters.userId);
+  impl_->Send("GET", SubscriptionsPath(skuId) + query, std::nullopt,
+              Decoded<std::vector<Subscription>>(
+                  std::make_shared<Done<std::vector<Subscription>>>(std::move(*done)),
+                  ListOf<Subscription>(premium::ParseSubscription), "not a list of subscriptions"));
+}
+
+void BackendClient::GetSkuSubscription(uint64_t skuId, uint64_t subscriptionId,
+                                       SubscriptionCallback callback) {
+  if (!impl_) return;
+  auto done = impl_->Start<Subscription>(std::move(callback));
+  if (!done) return;
+  std::vector<FieldError> errors;
+  RequireId(skuId, "skuId", errors);
+  RequireId(subscriptionId, "subscriptionId", errors);
+  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+  impl_->Send("GET", SubscriptionsPath(skuId) + "/" + std::to_string(subscriptionId), std::nullopt,
+              Decoded<Subscription>(std::make_shared<Done<Subscription>>(std::move(*done)),
+                                    premium::ParseSubscription, "not a subscription"));
 }
 
 }  // namespace platformpp::backend

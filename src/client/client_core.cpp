@@ -5,6 +5,7 @@
 #include "core/io_context_access.hpp"
 #include "lobby/lobby_store.hpp"
 #include "messaging/message_service.hpp"
+#include "premium/premium_service.hpp"
 #include "presence/presence_service.hpp"
 #include "social/social_store.hpp"
 #include "voice/voice_manager.hpp"
@@ -55,6 +56,7 @@ ClientCore::ClientCore(ClientOptions options) : runtime_(std::move(options)) {
   lobbies_ = std::make_unique<lobby::LobbyStore>(runtime_, *social_);
   messages_ = std::make_unique<messaging::MessageService>(runtime_, *http_, *social_, *lobbies_);
   voice_ = std::make_unique<voice::VoiceManager>(runtime_, *gateway_, *social_, *lobbies_);
+  premium_ = std::make_unique<premium::PremiumService>(runtime_, *http_, *ipc_);
 
   // The dispatch table. Every dispatch reaches these features in this order; each updates its state, then
   // queues its callbacks. The order is a contract:
@@ -69,6 +71,8 @@ ClientCore::ClientCore(ClientOptions options) : runtime_(std::move(options)) {
       // Voice after lobbies: a call's participants change once the lobby shows them, and a call that starts
       // from the store's voice states gets every dispatch the store applied after that snapshot.
       {"voice", [this](const gateway::Dispatch& d) { voice_->OnDispatch(d); }},
+      // Premium last: it names no other feature's state, and its READY starts a load over HTTP.
+      {"premium", [this](const gateway::Dispatch& d) { premium_->OnDispatch(d); }},
   };
 
   // The handlers run on the network thread and end before the gateway's (or the link's) Shutdown returns,

@@ -44,6 +44,9 @@ class MessageService;
 namespace platformpp::voice {
 class VoiceManager;
 }
+namespace platformpp::premium {
+class PremiumService;
+}
 
 namespace platformpp::client {
 
@@ -89,6 +92,7 @@ class ClientCore {
   lobby::LobbyStore& Lobbies() noexcept { return *lobbies_; }
   messaging::MessageService& Messages() noexcept { return *messages_; }
   voice::VoiceManager& Voice() noexcept { return *voice_; }
+  premium::PremiumService& Premium() noexcept { return *premium_; }
 
   /// The features that read Gateway dispatches, in the order each dispatch reaches them (on the network
   /// thread, once per sequence number, after the connection itself has read READY). docs/architecture.md.
@@ -122,6 +126,7 @@ class ClientCore {
   std::unique_ptr<lobby::LobbyStore> lobbies_;
   std::unique_ptr<messaging::MessageService> messages_;
   std::unique_ptr<voice::VoiceManager> voice_;
+  std::unique_ptr<premium::PremiumService> premium_;
   std::vector<DispatchRoute> dispatchTable_;  // filled during construction, read on the network thread
   core::RegisteredCallback<Client::StatusChangedCallback> statusCallback_;
   mutable std::mutex readyMutex_;

@@ -699,6 +699,109 @@ static void check_call_e2ee_without_call(void) {
   platformpp_client_destroy(client);
 }
 
+/* Premium offline: an empty store, NULL-safety, and the purchase's local refusals, each ending once inside
+ * run_callbacks with user_data freed once. */
+typedef struct purchase_counters {
+  int callbacks;
+  int frees;
+  int last_type;
+  size_t last_count;
+} purchase_counters;
+
+static void purchase_free(void* user_data) {
+  ((purchase_counters*)user_data)->frees++;
+}
+
+static void on_purchase(const platformpp_client_result* result, const platformpp_entitlement* entitlements,
+                        size_t count, void* user_data) {
+  purchase_counters* c = (purchase_counters*)user_data;
+  c->callbacks++;
+  c->last_type = (int)platformpp_client_result_type(result);
+  c->last_count = count;
+  CHECK((entitlements == NULL) == (count == 0));
+}
+
+static void on_entitlement_event(const platformpp_entitlement* entitlement, void* user_data) {
+  (void)entitlement;
+  ((purchase_counters*)user_data)->callbacks++;
+}
+
+static void test_premium_offline(void) {
+  size_t count = 99;
+  CHECK(platformpp_client_get_premium_snapshot(NULL) == NULL);
+  CHECK(platformpp_premium_snapshot_skus(NULL, &count) == NULL && count == 0);
+  count = 99;
+  CHECK(platformpp_premium_snapshot_entitlements(NULL, &count) == NULL && count == 0);
+  count = 99;
+  CHECK(platformpp_premium_snapshot_subscriptions(NULL, &count) == NULL && count == 0);
+  platformpp_premium_snapshot_destroy(NULL);
+  CHECK(platformpp_client_has_sku_entitlement(NULL, 1) == 0);
+  CHECK(platformpp_client_is_premium_loaded(NULL) == 0);
+  CHECK(sizeof(platformpp_sku_type) == 4 && sizeof(platformpp_entitlement_type) == 4 &&
+        sizeof(platformpp_subscription_status) == 4);
+  CHECK(PLATFORMPP_PURCHASE_CANCELED_ERROR_CODE == 5005 && PLATFORMPP_PURCHASE_FAILED_ERROR_CODE == 5006);
+
+  purchase_counters c;
+  memset(&c, 0, sizeof c);
+  platformpp_client_start_purchase(NULL, 1, on_purchase, &c, purchase_free);
+  CHECK(c.callbacks == 0 && c.frees == 1);
+
+  platformpp_client_options options;
+  platformpp_client_options_init(&options);
+  options.ipc_enabled = 0;
+  platformpp_client* client = platformpp_client_create(&options);
+  CHECK(client != NULL);
+  platformpp_premium_snapshot* snapshot = platformpp_client_get_premium_snapshot(client);
+  CHECK(snapshot != NULL);
+  count = 99;
+  CHECK(platformpp_premium_snapshot_skus(snapshot, &count) == NULL && count == 0);
+  count = 99;
+  CHECK(platformpp_premium_snapshot_entitlements(snapshot, &count) == NULL && count == 0);
+  count = 99;
+  CHECK(platformpp_premium_snapshot_subscriptions(snapshot, &count) == NULL && count == 0);
+  platformpp_premium_snapshot_destroy(snapshot);
+  CHECK(platformpp_client_has_sku_entitlement(client, 1) == 0);
+  CHECK(platformpp_client_is_premium_loaded(client) == 0);
+
+  /* A SKU id of 0 is refused before anything else; without an application id, or with IPC disabled, the
+   * purchase cannot reach a desktop client: CLIENT_NOT_READY. */
+  memset(&c, 0, sizeof c);
+  platformpp_client_start_purchase(client, 0, on_purchase, &c, purchase_free);
+  platformpp_client_start_purchase(client, 42, on_purchase, &c, purchase_free);
+  CHECK(c.callbacks == 0);
+  platformpp_client_run_callbacks(client);
+  CHECK(c.callbacks == 2 && c.frees == 2);
+  CHECK(c.last_type == PLATFORMPP_ERROR_TYPE_CLIENT_NOT_READY && c.last_count == 0);
+  platformpp_client_set_application_id(client, 1234);
+  platformpp_client_start_purchase(client, 42, on_purchase, &c, purchase_free);
+  platformpp_client_run_callbacks(client);
+  CHECK(c.callbacks == 3 && c.frees == 3 && c.last_type == PLATFORMPP_ERROR_TYPE_CLIENT_NOT_READY);
+
+  /* Refreshing without a token: CLIENT_NOT_READY, through the operation and the loaded callback. */
+  counters refresh = {0, 0, 0, 0, 0};
+  counters loaded = {0, 0, 0, 0, 0};
+  platformpp_client_set_premium_loaded_callback(client, on_result_counter, &loaded, count_free);
+  platformpp_client_refresh_premium(client, on_result_counter, &refresh, count_free);
+  platformpp_client_run_callbacks(client);
+  CHECK(refresh.callbacks == 1 && refresh.frees == 1);
+  CHECK(refresh.last_type == PLATFORMPP_ERROR_TYPE_CLIENT_NOT_READY);
+  CHECK(loaded.callbacks == 1 && loaded.last_type == PLATFORMPP_ERROR_TYPE_CLIENT_NOT_READY);
+
+  /* Event registrations: replacing one frees the old user_data; destroy frees the rest. */
+  purchase_counters events;
+  memset(&events, 0, sizeof events);
+  platformpp_client_set_entitlement_created_callback(client, on_entitlement_event, &events, purchase_free);
+  platformpp_client_set_entitlement_created_callback(client, NULL, &events, purchase_free);
+  CHECK(events.frees == 2);
+  platformpp_client_set_entitlement_updated_callback(client, on_entitlement_event, &events, purchase_free);
+  platformpp_client_set_entitlement_deleted_callback(client, on_entitlement_event, &events, purchase_free);
+  platformpp_client_set_subscription_created_callback(client, NULL, NULL, NULL);
+  platformpp_client_set_subscription_updated_callback(client, NULL, NULL, NULL);
+  platformpp_client_destroy(client);
+  CHECK(events.frees == 4 && events.callbacks == 0);
+  CHECK(loaded.frees == 1);
+}
+
 int main(void) {
   int32_t major = -1, minor = -1, patch = -1;
   platformpp_version(&major, &minor, &patch);
@@ -744,6 +847,8 @@ int main(void) {
   CHECK(ops.destroyed == 1);
   CHECK(ops.frees == 2);
   CHECK(logs.frees == 1);
+
+  test_premium_offline();
 
   /* Destroying the client from inside one of its callbacks. */
   destroy_ctx ctx = {NULL, 0};

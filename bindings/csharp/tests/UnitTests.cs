@@ -55,6 +55,9 @@ namespace Platformpp.Tests
                 { typeof(AudioModeType), typeof(platformpp_audio_mode_type) },
                 { typeof(Call.Status), typeof(platformpp_call_status) },
                 { typeof(Call.Error), typeof(platformpp_call_error) },
+                { typeof(SkuType), typeof(platformpp_sku_type) },
+                { typeof(EntitlementType), typeof(platformpp_entitlement_type) },
+                { typeof(SubscriptionStatus), typeof(platformpp_subscription_status) },
             };
             // C enums that the idiomatic layer turns into methods or properties instead.
             var noEnum = new HashSet<Type> { typeof(platformpp_activity_asset), typeof(platformpp_relationship_action) };

@@ -33,6 +33,7 @@
 #include <platformpp/platformpp_c_core.h>
 #include <platformpp/platformpp_c_lobby.h>
 #include <platformpp/platformpp_c_messages.h>
+#include <platformpp/platformpp_c_premium.h>
 #include <platformpp/platformpp_c_presence.h>
 #include <platformpp/platformpp_c_social.h>
 #include <platformpp/platformpp_c_voice.h>

@@ -228,6 +228,31 @@ namespace Platformpp.Raw
         PLATFORMPP_CHANNEL_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    public enum platformpp_sku_type : int
+    {
+        PLATFORMPP_SKU_TYPE_DURABLE = 2,
+        PLATFORMPP_SKU_TYPE_CONSUMABLE = 3,
+        PLATFORMPP_SKU_TYPE_SUBSCRIPTION = 5,
+        PLATFORMPP_SKU_TYPE_SUBSCRIPTION_GROUP = 6,
+        PLATFORMPP_SKU_TYPE_FORCE_INT32 = 2147483647,
+    }
+
+    public enum platformpp_entitlement_type : int
+    {
+        PLATFORMPP_ENTITLEMENT_TYPE_PURCHASE = 1,
+        PLATFORMPP_ENTITLEMENT_TYPE_APPLICATION_SUBSCRIPTION = 8,
+        PLATFORMPP_ENTITLEMENT_TYPE_QUEST_REWARD = 10,
+        PLATFORMPP_ENTITLEMENT_TYPE_FORCE_INT32 = 2147483647,
+    }
+
+    public enum platformpp_subscription_status : int
+    {
+        PLATFORMPP_SUBSCRIPTION_STATUS_ACTIVE = 0,
+        PLATFORMPP_SUBSCRIPTION_STATUS_INACTIVE = 1,
+        PLATFORMPP_SUBSCRIPTION_STATUS_ENDING = 2,
+        PLATFORMPP_SUBSCRIPTION_STATUS_FORCE_INT32 = 2147483647,
+    }
+
     public enum platformpp_call_status : int
     {
         PLATFORMPP_CALL_STATUS_DISCONNECTED = 0,
@@ -371,6 +396,54 @@ namespace Platformpp.Raw
         public ulong last_message_id;
     }
 
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_sku
+    {
+        public ulong id;
+        public ulong application_id;
+        public platformpp_sku_type type;
+        public uint flags;
+        public platformpp_string name;
+        public platformpp_string slug;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_entitlement
+    {
+        public ulong id;
+        public ulong sku_id;
+        public ulong application_id;
+        public ulong user_id;
+        public ulong guild_id;
+        public ulong starts_at;
+        public ulong ends_at;
+        public platformpp_entitlement_type type;
+        public int deleted;
+        public int consumed;
+        public int has_starts_at;
+        public int has_ends_at;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_subscription
+    {
+        public ulong id;
+        public ulong user_id;
+        public ulong current_period_start;
+        public ulong current_period_end;
+        public ulong canceled_at;
+        public ulong* sku_ids;
+        public UIntPtr sku_id_count;
+        public ulong* entitlement_ids;
+        public UIntPtr entitlement_id_count;
+        public ulong* renewal_sku_ids;
+        public UIntPtr renewal_sku_id_count;
+        public platformpp_string country;
+        public platformpp_subscription_status status;
+        public int has_renewal_sku_ids;
+        public int has_canceled_at;
+    }
+
     /// <summary>
     /// A microphone or speaker. The strings are borrowed for the callback that hands it out. Without a sound
     /// device (or with PLATFORMPP_AUDIO=null) the lists hold the null devices, which are the defaults.
@@ -492,6 +565,18 @@ namespace Platformpp.Raw
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_message_deleted_fn(ulong message_id, ulong channel_id, IntPtr user_data);
 
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void platformpp_entitlement_fn(platformpp_entitlement* entitlement, IntPtr user_data);
+
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void platformpp_subscription_fn(platformpp_subscription* subscription, IntPtr user_data);
+
+    /// <summary>
+    /// On failure: entitlements NULL, count 0.
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void platformpp_entitlements_result_fn(IntPtr result, platformpp_entitlement* entitlements, UIntPtr count, IntPtr user_data);
+
     /// <summary>
     /// Voice thread, once per 20 ms frame per speaking participant, with the decoded samples (interleaved, 48000
     /// Hz, 2 channels) before the library mixes them. Set *out_should_mute to non-zero to keep the library from
@@ -572,6 +657,8 @@ namespace Platformpp.Raw
         public const string Library = "platformpp_c";
 #endif
         public const int PLATFORMPP_C_API_VERSION = 1;
+        public const int PLATFORMPP_PURCHASE_CANCELED_ERROR_CODE = 5005;
+        public const int PLATFORMPP_PURCHASE_FAILED_ERROR_CODE = 5006;
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_version(int* major, int* minor, int* patch);
@@ -1467,6 +1554,82 @@ namespace Platformpp.Raw
         /// </summary>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong* platformpp_channel_handle_recipients(IntPtr channel, UIntPtr* count);
+
+        /// <summary>
+        /// The store now (GetSkus, GetEntitlements, GetSubscriptions); NULL only for a NULL client or out of
+        /// memory. Destroy it.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_client_get_premium_snapshot(IntPtr client);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_premium_snapshot_destroy(IntPtr snapshot);
+
+        /// <summary>
+        /// The application's SKUs in the platform's order: `*count` of them (NULL with 0 for none).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern platformpp_sku* platformpp_premium_snapshot_skus(IntPtr snapshot, UIntPtr* count);
+
+        /// <summary>
+        /// The player's entitlements, ascending id, ended and consumed ones included.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern platformpp_entitlement* platformpp_premium_snapshot_entitlements(IntPtr snapshot, UIntPtr* count);
+
+        /// <summary>
+        /// The player's subscriptions to this application, ascending id.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern platformpp_subscription* platformpp_premium_snapshot_subscriptions(IntPtr snapshot, UIntPtr* count);
+
+        /// <summary>
+        /// Non-zero when the player owns the SKU now (HasSkuEntitlement: an active entitlement at the client's
+        /// clock).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_client_has_sku_entitlement(IntPtr client, ulong sku_id);
+
+        /// <summary>
+        /// Non-zero once a load has filled the store for the current player.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_client_is_premium_loaded(IntPtr client);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_refresh_premium(IntPtr client, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// The desktop client's checkout (StartPurchase): the callback gets the entitlements the purchase
+        /// created. A canceled checkout is RPC_ERROR with PLATFORMPP_PURCHASE_CANCELED_ERROR_CODE, a failed
+        /// payment PLATFORMPP_PURCHASE_FAILED_ERROR_CODE, no desktop client CLIENT_NOT_READY.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_start_purchase(IntPtr client, ulong sku_id, platformpp_entitlements_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// The end of every load, with its result.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_set_premium_loaded_callback(IntPtr client, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_set_entitlement_created_callback(IntPtr client, platformpp_entitlement_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_set_entitlement_updated_callback(IntPtr client, platformpp_entitlement_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// The entitlement as last known, with `deleted` set.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_set_entitlement_deleted_callback(IntPtr client, platformpp_entitlement_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_set_subscription_created_callback(IntPtr client, platformpp_subscription_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_client_set_subscription_updated_callback(IntPtr client, platformpp_subscription_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Joins the call of a lobby the player is a member of. NULL when the player is already in that call (use
