@@ -41,6 +41,7 @@ void EmulatorAdmin::SetWebhookEvents(uint64_t appId, const WebhookEventsConfig& 
   if (!config.eventTypes.empty()) body.AddRaw("event_types", StringArray(config.eventTypes));
   if (config.retryBaseMs) body.Add("retry_base_ms", *config.retryBaseMs);
   if (!config.caFile.empty()) body.Add("ca_file", config.caFile);
+  if (config.dropAnswers > 0) body.Add("drop_answers", config.dropAnswers);
   Expect(Request("PUT", WebhookEventsPath(appId), body.Done()), 200, "set webhook events URL");
 }
 

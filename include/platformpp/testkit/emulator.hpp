@@ -83,6 +83,7 @@ class EmulatorAdmin {
     uint64_t id = 0;
     std::string clientSecret;
     std::string botToken;
+    std::string verifyKey;  ///< the public key (64 hex digits) webhook events are signed for
   };
   struct User {
     uint64_t id = 0;
@@ -207,6 +208,7 @@ class EmulatorAdmin {
     std::vector<std::string> eventTypes;   ///< the events sent; empty: every event
     std::optional<int64_t> retryBaseMs{};  ///< the first retry's delay, doubled after each (default 1000)
     std::string caFile;                    ///< https: the CA (PEM file) to trust instead of the system's
+    int64_t dropAnswers = 0;  ///< fault: the answers to the next this many event POSTs are lost (retried)
   };
   /// One POST of a delivery.
   struct WebhookAttempt {

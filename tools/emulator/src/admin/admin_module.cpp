@@ -137,6 +137,8 @@ HttpResponse AdminModule::admin_create_app(const RouteContext& context) {
                               write_string(writer, stored.bot_token);
                               writer.Key("bot_user_id");
                               write_string(writer, stored.bot_user_id);
+                              writer.Key("verify_key");  // the developer portal's "public key"
+                              write_string(writer, stored.verify_key);
                               writer.Key("public_client");
                               writer.Bool(stored.public_client_flows);
                               if (stored.parent_id) {

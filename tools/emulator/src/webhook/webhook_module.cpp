@@ -20,6 +20,7 @@ namespace {
 constexpr std::string_view kPing = "PING";
 constexpr std::int64_t kRetryBaseDefaultMs = 1000;
 constexpr std::int64_t kRetryBaseMaxMs = 60000;
+constexpr std::int64_t kDropAnswersMax = 100;
 constexpr std::size_t kKeptFinished = 1000;  // finished deliveries listed by GET, oldest forgotten first
 
 // What an event_types filter may name: the platform's webhook event types (QUEST_USER_ENROLLMENT is never
@@ -83,6 +84,12 @@ void write_config(JsonWriter& writer, const WebhookConfig* config) {
   writer.Key("ca_file");
   if (config != nullptr) {
     write_optional_string(writer, config->ca_file);
+  } else {
+    writer.Null();
+  }
+  writer.Key("drop_answers");
+  if (config != nullptr) {
+    writer.Int64(config->drop_answers);
   } else {
     writer.Null();
   }
@@ -270,8 +277,14 @@ void WebhookModule::sent(std::uint64_t id, const WebhookPostResult& result) {
   auto& delivery = it->second;
   auto& attempt = delivery.attempts.back();
   attempt.status = result.status;
-  const bool success = result.status && *result.status >= 200 && *result.status < 300;
-  if (!result.status) {
+  bool success = result.status && *result.status >= 200 && *result.status < 300;
+  const auto config = configs_.find(delivery.app_id);
+  if (!delivery.answer && result.status && config != configs_.end() && config->second.drop_answers > 0) {
+    --config->second.drop_answers;
+    attempt.status.reset();
+    attempt.error = "answer dropped (drop_answers)";
+    success = false;
+  } else if (!result.status) {
     attempt.error = result.error.empty() ? "no answer" : result.error;
   } else if (!success) {
     attempt.error = "answered " + std::to_string(*result.status);
@@ -371,6 +384,7 @@ HttpResponse WebhookModule::admin_put_webhook_events(const RouteContext& context
   }
   config.retry_base_ms =
       fields.integer("retry_base_ms", false, 1, kRetryBaseMaxMs).value_or(kRetryBaseDefaultMs);
+  config.drop_answers = fields.integer("drop_answers", false, 0, kDropAnswersMax).value_or(0);
   config.ca_file = fields.string("ca_file", false);
   if (config.ca_file && config.ca_file->empty()) fields.add_issue("ca_file", required_field_issue());
   if (!errors.empty()) return invalid_form_body(errors);

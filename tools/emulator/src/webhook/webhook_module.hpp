@@ -37,6 +37,9 @@ struct WebhookConfig {
   std::optional<std::set<std::string, std::less<>>> event_types;  // none: every event
   std::int64_t retry_base_ms = 1000;
   std::optional<std::string> ca_file;
+  // Fault injection: the answers to the next this many event POSTs are lost, as if the connection dropped
+  // after the game server had the request, so the emulator retries an event the server already has.
+  std::int64_t drop_answers = 0;
 };
 
 struct WebhookAttempt {
