@@ -41,6 +41,8 @@ SCALARS = {
     "uint8_t": "byte",
     "uint32_t": "uint",
     "uint64_t": "ulong",
+    "int64_t": "long",
+    "double": "double",
     "float": "float",
     "size_t": "UIntPtr",
 }

@@ -252,6 +252,9 @@ inline void CallFailed(platformpp_call_verification_code_fn callback, const plat
                        void* data) {
   callback("", 0, data);
 }
+// Game server (platformpp_c_backend.cpp): an empty profile.
+void CallFailed(platformpp_game_stats_profile_fn callback, const platformpp_client_result* result,
+                void* data);
 
 template <class Fn>
 void CompleteFailed(FailedOperation& failed, const platformpp_client_result* result) {

@@ -264,6 +264,7 @@ class BackendClient {
   explicit operator bool() const noexcept { return impl_ != nullptr; }
 
  private:
+  friend class BackendAccess;
   class Impl;
   std::shared_ptr<Impl> impl_;
 };

@@ -10,6 +10,7 @@
 #include <platformpp/client_result.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
+#include <platformpp/premium.hpp>
 
 #include <chrono>
 #include <cstddef>
@@ -54,18 +55,14 @@ struct ApplicationDeauthorized {
   WebhookUser user;
 };
 
-/// ENTITLEMENT_CREATE: an entitlement was granted (a purchase, a test entitlement, a migration).
+/// ENTITLEMENT_CREATE: an entitlement was granted (a purchase, a test entitlement, a migration). Read exactly
+/// as the SDK reads entitlements everywhere else (premium.hpp: ids, owner, type, times in Unix milliseconds),
+/// so the game server and the game client agree on it; an object it cannot read whole (no `application_id`,
+/// a timestamp that is not ISO 8601, ...) arrives as an UnknownWebhookEvent with its raw data.
 struct EntitlementCreate {
-  uint64_t id = 0;
-  uint64_t skuId = 0;
-  /// The owner: a user, or a guild for a guild subscription.
-  std::optional<uint64_t> userId;
-  std::optional<uint64_t> guildId;
-  /// 1 PURCHASE, 8 APPLICATION_SUBSCRIPTION, ... (the platform's entitlement types).
-  int32_t type = 0;
-  /// ISO 8601; absent or null: indefinite.
-  std::optional<std::string> endsAt;
-  /// The whole entitlement object as JSON text.
+  Entitlement entitlement;
+  /// The whole entitlement object as JSON text, for the fields Entitlement does not hold (fulfillment,
+  /// gifter, parent).
   std::string rawJson;
 };
 
@@ -254,6 +251,7 @@ class WebhookEvents {
   bool WaitForCallbacks(int32_t timeoutMilliseconds);
 
  private:
+  friend class BackendAccess;
   class Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,6 +1,7 @@
 // platformpp::backend::BackendClient: the game server's lobby and messaging calls with the bot token, over
 // the same core as a Client (client::ClientCore: its HTTP client, callback queue and logger; no Gateway
 // session, no IPC). Rules are checked before anything is sent, as the Client does.
+#include "backend/backend_access.hpp"
 #include "backend/game_stats_widget.hpp"
 #include "client/client_core.hpp"
 #include "core/utf8.hpp"
@@ -194,6 +195,10 @@ class BackendClient::Impl {
 };
 
 BackendClient::BackendClient(const BackendOptions& options) : impl_(std::make_shared<Impl>(options)) {}
+
+std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const BackendClient& backend) noexcept {
+  return backend.impl_ ? backend.impl_->core.Runtime().LoggerPtr() : nullptr;
+}
 
 BackendClient::~BackendClient() {
   if (impl_) impl_->core.Destroy();

@@ -3,6 +3,7 @@
 // requests); events cross to the user's thread through the callback queue, as everywhere in the SDK.
 #include "core/asio_prelude.hpp"
 
+#include "backend/backend_access.hpp"
 #include "backend/webhook_delivered_ids.hpp"
 #include "core/callback_queue.hpp"
 #include "core/io_context_access.hpp"
@@ -45,8 +46,13 @@ constexpr std::size_t kMaxHeaderBytes = std::size_t{16} * 1024;
 class Delivery {
  public:
   void Set(WebhookEvents::EventCallback callback) {
-    std::lock_guard lock(mutex_);
-    callback_ = std::make_shared<WebhookEvents::EventCallback>(std::move(callback));
+    auto next = std::make_shared<WebhookEvents::EventCallback>(std::move(callback));
+    std::shared_ptr<WebhookEvents::EventCallback> previous;
+    {
+      std::lock_guard lock(mutex_);
+      previous = std::exchange(callback_, std::move(next));
+    }
+    // Released outside the lock: what the old callback holds (a C caller's user_data) may call back in.
   }
   std::shared_ptr<WebhookEvents::EventCallback> Get() const {
     std::lock_guard lock(mutex_);
@@ -375,6 +381,10 @@ WebhookEvents::WebhookEvents(WebhookEventsOptions options)
     : impl_(std::make_unique<Impl>(std::move(options))) {}
 
 WebhookEvents::~WebhookEvents() = default;
+
+std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const WebhookEvents& events) noexcept {
+  return events.impl_->logger_;
+}
 
 void WebhookEvents::SetEventCallback(EventCallback callback) {
   impl_->delivery_->Set(std::move(callback));

@@ -12,6 +12,7 @@
 #include "backend/webhook_event_body.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
+#include "premium/premium_json.hpp"
 
 namespace platformpp::backend {
 namespace {
@@ -126,19 +127,10 @@ std::optional<ApplicationAuthorized> ParseAuthorized(const json::Value& data) {
   return event;
 }
 
-std::optional<EntitlementCreate> ParseEntitlement(const json::Value& data) {
-  auto id = Id(data, "id");
-  auto sku = Id(data, "sku_id");
-  if (!id || !sku) return std::nullopt;
-  EntitlementCreate event;
-  event.id = *id;
-  event.skuId = *sku;
-  event.userId = Id(data, "user_id");
-  event.guildId = Id(data, "guild_id");
-  event.type = Int32(data, "type");
-  event.endsAt = OptionalText(data, "ends_at");
-  event.rawJson = json::Serialize(data);
-  return event;
+std::optional<EntitlementCreate> ParseEntitlementCreate(const json::Value& data) {
+  auto entitlement = premium::ParseEntitlement(data);
+  if (!entitlement) return std::nullopt;
+  return EntitlementCreate{*entitlement, json::Serialize(data)};
 }
 
 std::optional<WebhookLobbyMessage> ParseLobbyMessage(const json::Value& data) {
@@ -198,7 +190,7 @@ std::optional<WebhookEventData> TypedEvent(std::string_view name, const json::Va
     if (auto user = ParseUser(json::Member(data, "user")))
       return WebhookEventData(ApplicationDeauthorized{std::move(*user)});
   } else if (name == "ENTITLEMENT_CREATE") {
-    if (auto event = ParseEntitlement(data)) return WebhookEventData(std::move(*event));
+    if (auto event = ParseEntitlementCreate(data)) return WebhookEventData(std::move(*event));
   } else if (name == "QUEST_USER_ENROLLMENT") {
     return WebhookEventData(QuestUserEnrollment{json::Serialize(data)});
   } else if (name == "LOBBY_MESSAGE_CREATE") {

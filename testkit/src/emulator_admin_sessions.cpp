@@ -75,6 +75,12 @@ void EmulatorAdmin::ApprovePremium(uint64_t appId, bool approved) {
          200, "approve premium");
 }
 
+void EmulatorAdmin::SetGameClaimed(uint64_t appId, bool claimed) {
+  Expect(Request("PUT", "/applications/" + std::to_string(appId) + "/claimed",
+                 JsonObject().Add("claimed", claimed).Done()),
+         204, "set game claimed");
+}
+
 int EmulatorAdmin::RaiseActivityJoin(const std::string& secret, std::optional<uint64_t> appId) {
   JsonObject body;
   body.Add("secret", secret);

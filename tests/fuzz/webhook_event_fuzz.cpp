@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "backend/webhook_event_body.hpp"
 
@@ -21,6 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // Typing the kept data again gives the same kind of event.
     auto again = platformpp::backend::ParseWebhookEventData(event->eventType, event->dataJson);
     if (again.index() != event->data.index()) __builtin_trap();
+    // A typed entitlement is one the SDK's entitlement reader accepted whole: its identity is never zero.
+    if (const auto* created = std::get_if<platformpp::backend::EntitlementCreate>(&event->data)) {
+      const auto& entitlement = created->entitlement;
+      if (entitlement.id == 0 || entitlement.skuId == 0 || entitlement.applicationId == 0) __builtin_trap();
+    }
   }
   for (const char* name :
        {"APPLICATION_AUTHORIZED", "APPLICATION_DEAUTHORIZED", "ENTITLEMENT_CREATE", "QUEST_USER_ENROLLMENT",

@@ -180,25 +180,55 @@ TEST_CASE("webhook events: APPLICATION_DEAUTHORIZED carries the user") {
   CHECK(As<platformpp::backend::ApplicationDeauthorized>(event).user.id == 42);
 }
 
-TEST_CASE("webhook events: ENTITLEMENT_CREATE keeps the entitlement and its main fields") {
+TEST_CASE("webhook events: ENTITLEMENT_CREATE carries the whole entitlement, read as the SDK reads it") {
   Signer platform;
   const std::string entitlement =
       R"({"id":"1001","sku_id":"2002","application_id":"1234567890123456789","user_id":"42","type":1,)"
-      R"("deleted":false,"consumed":false,"starts_at":null,"ends_at":null})";
+      R"("deleted":false,"consumed":false,"starts_at":null,"ends_at":null,"gifter_user_id":"77"})";
   auto event = Verified(platform, "ENTITLEMENT_CREATE", entitlement);
   const auto& created = As<platformpp::backend::EntitlementCreate>(event);
-  CHECK(created.id == 1001);
-  CHECK(created.skuId == 2002);
-  CHECK(created.userId == 42u);
-  CHECK_FALSE(created.guildId);
-  CHECK(created.type == 1);
-  CHECK_FALSE(created.endsAt);
+  CHECK(created.entitlement.id == 1001);
+  CHECK(created.entitlement.skuId == 2002);
+  CHECK(created.entitlement.applicationId == 1234567890123456789u);
+  CHECK(created.entitlement.userId == 42u);
+  CHECK(created.entitlement.guildId == 0u);
+  CHECK(created.entitlement.type == platformpp::EntitlementType::Purchase);
+  CHECK_FALSE(created.entitlement.deleted);
+  CHECK_FALSE(created.entitlement.consumed);
+  CHECK_FALSE(created.entitlement.startsAt);
+  CHECK_FALSE(created.entitlement.endsAt);
+  CHECK(created.entitlement.ActiveAt(1));
+  // What Entitlement does not hold stays readable in the raw object.
   CHECK(created.rawJson == entitlement);
+
+  // A guild's subscription entitlement with its end: ISO 8601 read into Unix milliseconds.
   auto ending =
       Verified(platform, "ENTITLEMENT_CREATE",
-               R"({"id":"1","sku_id":"2","guild_id":"5","type":8,"ends_at":"2026-12-18T08:53:20Z"})");
-  CHECK(As<platformpp::backend::EntitlementCreate>(ending).endsAt == "2026-12-18T08:53:20Z");
-  CHECK(As<platformpp::backend::EntitlementCreate>(ending).guildId == 5u);
+               R"({"id":"1","sku_id":"2","application_id":"3","guild_id":"5","type":8,)"
+               R"("starts_at":"2026-11-18T08:53:20Z","ends_at":"2026-12-18T08:53:20Z","consumed":true})");
+  const auto& guild = As<platformpp::backend::EntitlementCreate>(ending).entitlement;
+  CHECK(guild.guildId == 5u);
+  CHECK(guild.userId == 0u);
+  CHECK(guild.type == platformpp::EntitlementType::ApplicationSubscription);
+  CHECK(guild.startsAt == 1'794'992'000'000u);
+  CHECK(guild.endsAt == 1'797'584'000'000u);
+  CHECK(guild.consumed);
+}
+
+TEST_CASE("webhook events: an ENTITLEMENT_CREATE the entitlement reader refuses arrives raw") {
+  Signer platform;
+  // Each lacks or spoils one thing ParseEntitlement needs; the signed event is still delivered, untyped.
+  for (const std::string data : {
+           R"({"id":"1","sku_id":"2","type":1})",                                        // no application_id
+           R"({"id":"1","application_id":"3","type":1})",                                // no sku_id
+           R"({"id":"1","sku_id":"2","application_id":"3"})",                            // no type
+           R"({"id":"1","sku_id":"2","application_id":"3","type":1,"ends_at":"soon"})",  // not ISO 8601
+           R"({"id":"1","sku_id":"2","application_id":"3","type":1,"consumed":"no"})",   // not a boolean
+       }) {
+    CAPTURE(data);
+    auto event = Verified(platform, "ENTITLEMENT_CREATE", data);
+    CHECK(As<platformpp::backend::UnknownWebhookEvent>(event).rawJson == data);
+  }
 }
 
 TEST_CASE("webhook events: QUEST_USER_ENROLLMENT is kept raw") {

@@ -30,6 +30,7 @@
 
 /* The parts, by feature (the core first: every other part includes it). */
 #include <platformpp/platformpp_c_auth.h>
+#include <platformpp/platformpp_c_backend.h>
 #include <platformpp/platformpp_c_core.h>
 #include <platformpp/platformpp_c_lobby.h>
 #include <platformpp/platformpp_c_messages.h>

@@ -264,6 +264,9 @@ class EmulatorAdmin {
   void FlagSpammer(uint64_t userId, bool spammer = true);
   /// Approves (or not) an application for identify.premium: its tokens with that scope see premium_type.
   void ApprovePremium(uint64_t appId, bool approved = true);
+  /// Marks a game as claimed on the platform (or not, the default): only a claimed game may write its
+  /// players' Game Stats Widget data (PUT /_emulator/applications/{id}/claimed).
+  void SetGameClaimed(uint64_t appId, bool claimed = true);
   /// IPC: the player joins from the desktop client; ACTIVITY_JOIN {secret} goes to every connection
   /// subscribed to it (of `appId` only, if set). Returns how many got it.
   int RaiseActivityJoin(const std::string& secret, std::optional<uint64_t> appId = std::nullopt);

@@ -96,6 +96,74 @@ namespace Platformpp.Raw
         PLATFORMPP_CLIENT_ERROR_FORCE_INT32 = 2147483647,
     }
 
+    public enum platformpp_webhook_event_kind : int
+    {
+        PLATFORMPP_WEBHOOK_EVENT_KIND_PING = 0,
+        PLATFORMPP_WEBHOOK_EVENT_KIND_EVENT = 1,
+        PLATFORMPP_WEBHOOK_EVENT_KIND_FORCE_INT32 = 2147483647,
+    }
+
+    /// <summary>
+    /// Which typed event the SDK read (UNKNOWN: a PING, an event this version does not know, or a known one whose
+    /// data lacks what its type needs; the raw data is still there).
+    /// </summary>
+    public enum platformpp_webhook_event_data_type : int
+    {
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_UNKNOWN = 0,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_APPLICATION_AUTHORIZED = 1,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_APPLICATION_DEAUTHORIZED = 2,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_ENTITLEMENT_CREATE = 3,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_QUEST_USER_ENROLLMENT = 4,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_LOBBY_MESSAGE_CREATE = 5,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_LOBBY_MESSAGE_UPDATE = 6,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_LOBBY_MESSAGE_DELETE = 7,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_GAME_DIRECT_MESSAGE_CREATE = 8,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_GAME_DIRECT_MESSAGE_UPDATE = 9,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_GAME_DIRECT_MESSAGE_DELETE = 10,
+        PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_FORCE_INT32 = 2147483647,
+    }
+
+    /// <summary>
+    /// The primary fields that hold text (the *_IMAGE_URL ones an image's URL).
+    /// </summary>
+    public enum platformpp_game_stats_text_field : int
+    {
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_SEASON = 0,
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_RANK_NAME = 1,
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_RANK_IMAGE_URL = 2,
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_HIGHEST_RANK = 3,
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_HIGHEST_RANK_IMAGE_URL = 4,
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_FEATURED_PLAYED_CHARACTER = 5,
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_FEATURED_PLAYED_CHARACTER_IMAGE_URL = 6,
+        PLATFORMPP_GAME_STATS_TEXT_FIELD_FORCE_INT32 = 2147483647,
+    }
+
+    /// <summary>
+    /// The primary fields that hold a count.
+    /// </summary>
+    public enum platformpp_game_stats_count_field : int
+    {
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_TOTAL_WINS = 0,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_CURRENT_PERIOD_WINS = 1,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_TOTAL_GAMES = 2,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_CURRENT_PERIOD_GAMES = 3,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_TOTAL_KILLS = 4,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_CURRENT_PERIOD_KILLS = 5,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_TOTAL_ASSISTS = 6,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_CURRENT_PERIOD_ASSISTS = 7,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_TOTAL_DEATHS = 8,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_CURRENT_PERIOD_DEATHS = 9,
+        PLATFORMPP_GAME_STATS_COUNT_FIELD_FORCE_INT32 = 2147483647,
+    }
+
+    public enum platformpp_game_stats_dynamic_field_type : int
+    {
+        PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_STRING = 1,
+        PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_NUMBER = 2,
+        PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_MEDIA = 3,
+        PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_FORCE_INT32 = 2147483647,
+    }
+
     public enum platformpp_activity_type : int
     {
         PLATFORMPP_ACTIVITY_TYPE_PLAYING = 0,
@@ -349,6 +417,43 @@ namespace Platformpp.Raw
     }
 
     [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_webhook_events_options
+    {
+        public int api_version;
+        public platformpp_string public_key_hex;
+        public platformpp_string address;
+        public int port;
+        public platformpp_string path;
+        public platformpp_string tls_certificate_chain_file;
+        public platformpp_string tls_private_key_file;
+    }
+
+    /// <summary>
+    /// A developer-defined stat: name 1 to 64 characters of A-Z a-z 0-9 _; text: a STRING's value (1 to 100
+    /// characters) or a MEDIA's URL; number: a NUMBER's value (finite, within +-(2^53-1)).
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_game_stats_dynamic_field
+    {
+        public platformpp_game_stats_dynamic_field_type type;
+        public platformpp_string name;
+        public platformpp_string text;
+        public double number;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_backend_options
+    {
+        public int api_version;
+        public platformpp_string api_base;
+        public platformpp_string ca_file;
+        public int use_system_certificates;
+        public platformpp_string bot_token;
+        public ulong application_id;
+        public int http_timeout_ms;
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_guild_minimal
     {
         public ulong id;
@@ -507,6 +612,19 @@ namespace Platformpp.Raw
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_event_fn(IntPtr user_data);
+
+    /// <summary>
+    /// Called inside platformpp_webhook_events_run_callbacks for each event delivered; event is valid until it
+    /// returns (clone it to keep it).
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void platformpp_webhook_event_fn(IntPtr @event, IntPtr user_data);
+
+    /// <summary>
+    /// Completion of a profile read: on failure, profile is an empty one. Valid until the callback returns.
+    /// </summary>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void platformpp_game_stats_profile_fn(IntPtr result, IntPtr profile, IntPtr user_data);
 
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_activity_invite_fn(IntPtr invite, IntPtr user_data);
@@ -963,6 +1081,259 @@ namespace Platformpp.Raw
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_get_default_presence_scopes();
+
+        /// <summary>
+        /// Checks one request the platform POSTed to the webhook events URL: the Ed25519 signature
+        /// (X-Signature-Ed25519, hex) over the timestamp header (X-Signature-Timestamp) followed by the body,
+        /// with the application's public key (64 hex digits); a timestamp more than max_age_seconds (0: 300) from
+        /// now either way is refused as a replay; then the body is parsed. now_unix_seconds: the receiver's
+        /// clock, 0 for the system's. Returns the status to answer: 204 (a PING or an accepted event), 401
+        /// (signature or timestamp refused), 400 (a signed body that is not an event), 0 when the library failed
+        /// (out of memory). On 204, *event (when event is not NULL) receives a new handle the caller releases
+        /// with platformpp_webhook_event_destroy; otherwise NULL. Remembering event ids to deliver each once is
+        /// the caller's (platformpp_webhook_event_id); the endpoint below does it.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_webhook_verify(byte* public_key_hex, UIntPtr public_key_hex_size, byte* signature_hex, UIntPtr signature_hex_size, byte* timestamp, UIntPtr timestamp_size, byte* body, UIntPtr body_size, long now_unix_seconds, int max_age_seconds, IntPtr* @event);
+
+        /// <summary>
+        /// A copy the caller releases with platformpp_webhook_event_destroy (NULL stays NULL; NULL when out of
+        /// memory).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_webhook_event_clone(IntPtr @event);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_webhook_event_destroy(IntPtr @event);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern platformpp_webhook_event_kind platformpp_webhook_event_get_kind(IntPtr @event);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_webhook_event_application_id(IntPtr @event);
+
+        /// <summary>
+        /// The event's name ("APPLICATION_AUTHORIZED", "ENTITLEMENT_CREATE", ...); "" for a PING.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_webhook_event_type_name(IntPtr @event, UIntPtr* size);
+
+        /// <summary>
+        /// What identifies the event across the platform's retries (64 hex digits); "" for a PING.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_webhook_event_id(IntPtr @event, UIntPtr* size);
+
+        /// <summary>
+        /// When the event happened, ISO 8601 as sent.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_webhook_event_timestamp(IntPtr @event, UIntPtr* size);
+
+        /// <summary>
+        /// The event's `data` object as JSON text; "" when it has none.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_webhook_event_data_json(IntPtr @event, UIntPtr* size);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern platformpp_webhook_event_data_type platformpp_webhook_event_get_data_type(IntPtr @event);
+
+        /// <summary>
+        /// The user of APPLICATION_AUTHORIZED or APPLICATION_DEAUTHORIZED; 0 for other events.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_webhook_event_user_id(IntPtr @event);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_webhook_event_entitlement_id(IntPtr @event);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_webhook_event_entitlement_sku_id(IntPtr @event);
+
+        /// <summary>
+        /// 0 for an entitlement a guild owns.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_webhook_event_entitlement_user_id(IntPtr @event);
+
+        /// <summary>
+        /// 0 unless a guild owns it.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_webhook_event_entitlement_guild_id(IntPtr @event);
+
+        /// <summary>
+        /// 1 PURCHASE, 8 APPLICATION_SUBSCRIPTION, ... (the platform's entitlement types).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_webhook_event_entitlement_type(IntPtr @event);
+
+        /// <summary>
+        /// Non-zero when the entitlement has an end; *ends_at_ms (if not NULL) receives it (Unix milliseconds). 0
+        /// for an indefinite one.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_webhook_event_entitlement_ends_at(IntPtr @event, ulong* ends_at_ms);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_webhook_events_options_init(platformpp_webhook_events_options* options);
+
+        /// <summary>
+        /// Does not listen yet (see _start). NULL when options is NULL, its api_version is unknown or port is not
+        /// 0 to 65535, or out of memory.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_webhook_events_create(platformpp_webhook_events_options* options);
+
+        /// <summary>
+        /// Stops listening and drops events not yet delivered; runs no callback. Every user_data_free has run
+        /// when it returns.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_webhook_events_destroy(IntPtr events);
+
+        /// <summary>
+        /// Replaces any earlier callback (the earlier user_data_free runs then, or at destroy); NULL removes it.
+        /// Events delivered while none is set are dropped (and logged).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_webhook_events_set_event_callback(IntPtr events, platformpp_webhook_event_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_webhook_events_add_log_callback(IntPtr events, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Binds and starts accepting. Returns a new result the caller releases with
+        /// platformpp_client_result_destroy: VALIDATION_ERROR for a bad key, path or TLS file, NETWORK_ERROR when
+        /// the address cannot be bound; NULL events or out of memory: NULL. Starting a running endpoint succeeds.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_webhook_events_start(IntPtr events);
+
+        /// <summary>
+        /// Closes the listener and every connection; events already accepted stay queued for run_callbacks.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_webhook_events_stop(IntPtr events);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_webhook_events_running(IntPtr events);
+
+        /// <summary>
+        /// The port listened on (the one picked when options.port was 0); 0 when not running.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_webhook_events_port(IntPtr events);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_webhook_events_run_callbacks(IntPtr events);
+
+        /// <summary>
+        /// Waits until something is queued or timeout_ms pass, then delivers it (runs callbacks, unlike
+        /// platformpp_client_wait_for_callbacks); non-zero when something was.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_webhook_events_wait_for_callbacks(IntPtr events, int timeout_ms);
+
+        /// <summary>
+        /// An empty profile: no username, no data (writing it changes nothing). NULL when out of memory.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_game_stats_profile_create();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_game_stats_profile_destroy(IntPtr profile);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_set_username(IntPtr profile, byte* username, UIntPtr username_size);
+
+        /// <summary>
+        /// Whether the profile carries `data` (set: it replaces every stored stat, even empty; unset: they stay).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_set_has_data(IntPtr profile, int has_data);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_set_text(IntPtr profile, platformpp_game_stats_text_field field, byte* text, UIntPtr text_size);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_set_count(IntPtr profile, platformpp_game_stats_count_field field, long count);
+
+        /// <summary>
+        /// Decimals allowed (e.g. 69.41).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_set_playtime_hours(IntPtr profile, double hours);
+
+        /// <summary>
+        /// Appends a dynamic field (its strings are copied).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_add_dynamic_field(IntPtr profile, platformpp_game_stats_dynamic_field* field);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_username(IntPtr profile, platformpp_string* @out);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_has_data(IntPtr profile);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_text(IntPtr profile, platformpp_game_stats_text_field field, platformpp_string* @out);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_count(IntPtr profile, platformpp_game_stats_count_field field, long* @out);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_playtime_hours(IntPtr profile, double* @out);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern UIntPtr platformpp_game_stats_profile_dynamic_field_count(IntPtr profile);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_game_stats_profile_dynamic_field_at(IntPtr profile, UIntPtr index, platformpp_game_stats_dynamic_field* @out);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_backend_options_init(platformpp_backend_options* options);
+
+        /// <summary>
+        /// NULL when options is NULL or its api_version unknown, or the backend cannot be created.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_backend_create(platformpp_backend_options* options);
+
+        /// <summary>
+        /// Completes every pending operation with CLIENT_DESTROYED before it returns.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_backend_destroy(IntPtr backend);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_backend_run_callbacks(IntPtr backend);
+
+        /// <summary>
+        /// Waits until something is queued or timeout_ms pass, then delivers it; non-zero when something was.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_backend_wait_for_callbacks(IntPtr backend, int timeout_ms);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_backend_add_log_callback(IntPtr backend, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Writes the Game Stats Widget's data of player user_id, known to the game as provider_issued_user_id (1
+        /// to 256 characters of A-Z a-z 0-9 and "._~:@-"). The game must be claimed and the player linked. Every
+        /// limit is checked first: a violation ends as VALIDATION_ERROR naming the field, nothing sent. profile
+        /// is borrowed for the call.
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_backend_update_game_stats_profile(IntPtr backend, ulong user_id, byte* provider_issued_user_id, UIntPtr provider_issued_user_id_size, IntPtr profile, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Reads the profile back (the data the widget shows).
+        /// </summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_backend_get_game_stats_profile(IntPtr backend, ulong user_id, byte* provider_issued_user_id, UIntPtr provider_issued_user_id_size, platformpp_game_stats_profile_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_activity_create();

@@ -1,0 +1,23 @@
+#pragma once
+// What the C ABI (c_api/) may reach inside a BackendClient or a WebhookEvents beyond the public API: their
+// logger, where the C layer reports the exceptions it stops at the boundary (as client::ClientAccess does for
+// a Client).
+
+#include "core/logger.hpp"
+
+#include <memory>
+
+namespace platformpp::backend {
+
+class BackendClient;
+class WebhookEvents;
+
+class BackendAccess {
+ public:
+  /// The BackendClient's logger (its log callbacks); null for a moved-from BackendClient.
+  static std::shared_ptr<core::Logger> LoggerOf(const BackendClient& backend) noexcept;
+  /// The endpoint's logger (its log callbacks).
+  static std::shared_ptr<core::Logger> LoggerOf(const WebhookEvents& events) noexcept;
+};
+
+}  // namespace platformpp::backend
