@@ -160,7 +160,7 @@ int main(int argc, char** argv) {
     auto serverToldOf = [&](uint64_t skuId) {
       for (const auto& event : told) {
         const auto* entitlement = std::get_if<platformpp::backend::EntitlementCreate>(&event.data);
-        if (entitlement != nullptr && entitlement->skuId == skuId) return true;
+        if (entitlement != nullptr && entitlement->entitlement.skuId == skuId) return true;
       }
       return false;
     };
