@@ -10,6 +10,7 @@
 #include <platformpp/testkit/emulator.hpp>
 #include <platformpp/webhook_events.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
@@ -242,6 +243,20 @@ struct Fixture {
                 {}, true);
   }
 
+  // The deliveries once none is pending or being sent: the test's server records a request just after
+  // answering it, so the emulator may not have read that answer yet when the test sees the request.
+  std::vector<EmulatorAdmin::WebhookDelivery> settled_deliveries() {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+    for (;;) {
+      auto deliveries = admin->WebhookDeliveries(app.id);
+      const bool busy = std::any_of(deliveries.begin(), deliveries.end(), [](const auto& delivery) {
+        return delivery.state == "pending" || delivery.state == "sending";
+      });
+      if (!busy || std::chrono::steady_clock::now() > deadline) return deliveries;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  }
+
   GameServer server;
   std::unique_ptr<EmulatorProcess> process;
   int port = 0;
@@ -310,7 +325,7 @@ TEST_CASE("webhook events: the URL is PINGed first and taken only if it answers 
   const auto received = fixture.server.wait_for(before + 1);
   CHECK(event_of(received.back()).type == "APPLICATION_DEAUTHORIZED");
 
-  const auto deliveries = fixture.admin->WebhookDeliveries(fixture.app.id);
+  const auto deliveries = fixture.settled_deliveries();
   // The PINGs (accepted, 500, refused, 405) and the event.
   REQUIRE(deliveries.size() == 5);
   CHECK(deliveries[0].eventType == "PING");
@@ -494,7 +509,7 @@ TEST_CASE("webhook events: retried after a dropped connection and after a 500, w
     CHECK(received[i].body == received[1].body);    // one event, byte for byte
     CHECK(received[i].verification.status == 204);  // each attempt signed with its own timestamp
   }
-  const auto deliveries = fixture.admin->WebhookDeliveries(fixture.app.id);
+  const auto deliveries = fixture.settled_deliveries();
   REQUIRE(deliveries.size() == 2);
   CHECK(deliveries[1].state == "delivered");
   CHECK(deliveries[1].body == received[1].body);
@@ -517,7 +532,7 @@ TEST_CASE("webhook events: a delivery gives up after 5 attempts") {
   CHECK(fixture.server.count() == 6);
   for (std::size_t i = 2; i < received.size(); ++i)
     CHECK(received[i].body == received[1].body);
-  const auto deliveries = fixture.admin->WebhookDeliveries(fixture.app.id);
+  const auto deliveries = fixture.settled_deliveries();
   REQUIRE(deliveries.size() == 2);
   CHECK(deliveries[1].state == "failed");
   CHECK(deliveries[1].attempts.size() == 5);
@@ -569,4 +584,45 @@ TEST_CASE("webhook events: ENTITLEMENT_CREATE for a purchase, nothing on renewal
   CHECK(period_start() != first_period);  // renewed
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
   CHECK(fixture.server.count() == 2);
+}
+
+TEST_CASE("webhook events: revoking the last authorization severs the linked game account") {
+  Fixture fixture;
+  const auto bot = "Bot " + fixture.app.botToken;
+  const auto provisional =
+      call(fixture.port, "POST", "/api/v10/partner-sdk/token/bot", R"({"external_user_id":"gamer-2"})", bot);
+  REQUIRE(provisional.status == 200);
+  const auto authorize = fixture.admin->Request(
+      "GET", "/authorize?response_type=code&client_id=" + std::to_string(fixture.app.id) +
+                 "&scope=identify&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb");
+  const auto code = EmulatorAdmin::CodeFromRedirect(text(parse(authorize.body), "location"));
+  const auto merged =
+      call(fixture.port, "POST", "/api/v10/oauth2/token",
+           "grant_type=authorization_code&code=" + code +
+               "&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=" + std::to_string(fixture.app.id) +
+               "&client_secret=" + fixture.app.clientSecret +
+               "&external_auth_type=DISCORD_BOT_ISSUED_ACCESS_TOKEN&external_auth_token=" +
+               text(parse(provisional.body), "access_token"),
+           {}, true);
+  REQUIRE(merged.status == 200);
+  // Who the game's identity reaches (asking makes a grant when it reaches the player: ask only afterwards).
+  const auto user_of_identity = [&] {
+    const auto token = call(fixture.port, "POST", "/api/v10/partner-sdk/token/bot",
+                            R"({"external_user_id":"gamer-2"})", bot);
+    REQUIRE(token.status == 200);
+    const auto me = call(fixture.port, "GET", "/api/v10/users/@me", {},
+                         "Bearer " + text(parse(token.body), "access_token"));
+    REQUIRE(me.status == 200);
+    return text(parse(me.body), "id");
+  };
+  const auto revoke = call(fixture.port, "POST", "/api/v10/oauth2/token/revoke",
+                           "token=" + text(parse(merged.body), "access_token") + "&client_id=" +
+                               std::to_string(fixture.app.id) + "&client_secret=" + fixture.app.clientSecret,
+                           {}, true);
+  CHECK(revoke.status == 200);
+  const auto received = fixture.server.wait_for(3);
+  CHECK(event_of(received[2]).type == "APPLICATION_DEAUTHORIZED");
+  // Severed: the identity has a provisional account of its own again.
+  CHECK(user_of_identity() != std::to_string(fixture.user.id));
+  check_invalid_grant(fixture.refresh(text(parse(merged.body), "refresh_token")));
 }

@@ -94,6 +94,9 @@ class AuthModule : public FeatureModule {
   // Merges the identity's provisional account into `user`; the RFC 6749 error if it may not.
   std::optional<HttpResponse> merge_identity(const IdentityKey& key, const User& user);
   HttpResponse unmerge_identity(const IdentityKey& key);
+  // The seed's "linked game account severed": each of the user's game identities merged through the
+  // application gets a provisional account of its own again. Whether there was one.
+  bool sever_linked_accounts(const std::string& user_id, const std::string& app_id);
   // Returns the restricted provisional accounts created for the user's linked identities.
   std::vector<std::string> ban_user(User& user, bool permanent);
 

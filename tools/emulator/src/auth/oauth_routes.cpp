@@ -513,6 +513,8 @@ HttpResponse AuthModule::api_oauth_revoke(const RouteContext& context) {
     const auto user_id = grant->user_id;
     const auto app_id = grant->app_id;
     state_.revoke_token(*token);
+    // The last authorization revoked: the seed severs the game accounts linked through it, as on removal.
+    if (!state_.has_grant(user_id, app_id)) sever_linked_accounts(user_id, app_id);
     webhooks_.grant_revoked(user_id, app_id);
   }
   return HttpResponse::json(200, "{}");
@@ -606,14 +608,20 @@ HttpResponse AuthModule::admin_remove_application(const RouteContext& context) {
   const Application* app = state_.find_application(context.params.at("app_id"));
   if (app == nullptr) return unknown_application();
   bool removed = state_.revoke_user_grants(user->id, app->id) > 0;
-  for (auto* identity : state_.identities_of_user(user->id)) {
-    if (!identity->merged || identity->key.app_id != app->id) continue;
-    identity->user_id = create_provisional_user(std::nullopt, false).id;
-    identity->merged = false;
-    removed = true;
-  }
+  removed = sever_linked_accounts(user->id, app->id) || removed;
   if (removed) webhooks_.application_deauthorized(app->id, *user);
   return HttpResponse::empty(204);
+}
+
+bool AuthModule::sever_linked_accounts(const std::string& user_id, const std::string& app_id) {
+  bool severed = false;
+  for (auto* identity : state_.identities_of_user(user_id)) {
+    if (!identity->merged || identity->key.app_id != app_id) continue;
+    identity->user_id = create_provisional_user(std::nullopt, false).id;
+    identity->merged = false;
+    severed = true;
+  }
+  return severed;
 }
 
 // ---- admin: consent --------------------------------------------------------------------------------------
