@@ -36,7 +36,8 @@ struct BackendOptions {
   bool useSystemCertificates = true;
   /// The application's bot token (sent as `Authorization: Bot <token>`).
   std::string botToken;
-  /// The application's id: the Game Stats Widget calls name it in their path.
+  /// The id of the application the bot token belongs to: the premium and Game Stats Widget calls name it in
+  /// their paths (ValidationError while it is 0).
   uint64_t applicationId = 0;
   /// Share network threads with Clients or other BackendClients; null gives this one a thread of its own.
   std::shared_ptr<IoContext> ioContext;
@@ -242,19 +243,18 @@ class BackendClient {
   // sent (else ValidationError naming the field).
 
   /// The application's SKUs.
-  void ListSkus(uint64_t applicationId, SkusCallback callback);
+  void ListSkus(SkusCallback callback);
   /// The application's entitlements, filtered and paginated as the platform does.
-  void ListEntitlements(uint64_t applicationId, const EntitlementFilters& filters,
-                        EntitlementsCallback callback);
-  void GetEntitlement(uint64_t applicationId, uint64_t entitlementId, EntitlementCallback callback);
+  void ListEntitlements(const EntitlementFilters& filters, EntitlementsCallback callback);
+  void GetEntitlement(uint64_t entitlementId, EntitlementCallback callback);
   /// Marks a one-time consumable as used (ENTITLEMENT_UPDATE with `consumed` follows); consuming it again, or
   /// anything but an unconsumed consumable, is refused by the platform (HTTPError 400).
-  void ConsumeEntitlement(uint64_t applicationId, uint64_t entitlementId, ResultCallback callback);
+  void ConsumeEntitlement(uint64_t entitlementId, ResultCallback callback);
   /// A test entitlement to `skuId` for a user or a guild: granted without payment, indefinite.
-  void CreateTestEntitlement(uint64_t applicationId, uint64_t skuId, uint64_t ownerId,
-                             EntitlementOwnerType ownerType, EntitlementCallback callback);
+  void CreateTestEntitlement(uint64_t skuId, uint64_t ownerId, EntitlementOwnerType ownerType,
+                             EntitlementCallback callback);
   /// Deletes a test entitlement (others cannot be deleted).
-  void DeleteTestEntitlement(uint64_t applicationId, uint64_t entitlementId, ResultCallback callback);
+  void DeleteTestEntitlement(uint64_t entitlementId, ResultCallback callback);
   /// The subscriptions to a subscription SKU.
   void ListSkuSubscriptions(uint64_t skuId, const SubscriptionFilters& filters,
                             SubscriptionsCallback callback);

@@ -214,7 +214,7 @@ int main(int argc, char** argv) {
     if (potions.empty()) return Check(false, "the checkout answered the potion's entitlement"), 1;
     std::vector<platformpp::ClientResult> consumed;
     auto consume = [&] {
-      backend.ConsumeEntitlement(app.id, potions.front().id,
+      backend.ConsumeEntitlement(potions.front().id,
                                  [&](const platformpp::ClientResult& result) { consumed.push_back(result); });
     };
     consume();

@@ -79,6 +79,14 @@ void RequireId(uint64_t id, const char* path, std::vector<FieldError>& errors) {
     errors.push_back(FieldError{path, "BASE_TYPE_REQUIRED", std::string(path) + ": must not be 0"});
 }
 
+// The calls whose path names the application (premium, the Game Stats Widget) take it from the options.
+void RequireApplicationId(uint64_t applicationId, std::vector<FieldError>& errors) {
+  if (applicationId == 0) {
+    errors.push_back(FieldError{"applicationId", "BASE_TYPE_REQUIRED",
+                                "applicationId: set BackendOptions::applicationId (the bot's application)"});
+  }
+}
+
 // Checks one member operation (path "members.N" or "member") and adds it to `array` / `object`.
 void CheckMember(const LobbyMemberArgs& member, const std::string& path, std::vector<FieldError>& errors) {
   if (member.id == 0)
@@ -459,11 +467,7 @@ namespace {
 // The profile's path; the checks of its parts into `errors`.
 std::string ProfilePath(uint64_t applicationId, uint64_t userId, const std::string& providerIssuedUserId,
                         std::vector<FieldError>& errors) {
-  if (applicationId == 0) {
-    errors.push_back(
-        FieldError{"applicationId", "BASE_TYPE_REQUIRED",
-                   "applicationId: set BackendOptions::applicationId for the Game Stats Widget"});
-  }
+  RequireApplicationId(applicationId, errors);
   RequireId(userId, "userId", errors);
   game_stats::CheckProviderIssuedUserId(providerIssuedUserId, errors);
   return "/applications/" + std::to_string(applicationId) + "/users/" + std::to_string(userId) +
@@ -564,25 +568,24 @@ std::function<std::optional<std::vector<T>>(const json::Value&)> ListOf(
 
 }  // namespace
 
-void BackendClient::ListSkus(uint64_t applicationId, SkusCallback callback) {
+void BackendClient::ListSkus(SkusCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<std::vector<Sku>>(std::move(callback));
   if (!done) return;
   std::vector<FieldError> errors;
-  RequireId(applicationId, "applicationId", errors);
+  RequireApplicationId(impl_->applicationId, errors);
   if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->Send("GET", "/applications/" + std::to_string(applicationId) + "/skus", std::nullopt,
+  impl_->Send("GET", "/applications/" + std::to_string(impl_->applicationId) + "/skus", std::nullopt,
               Decoded<std::vector<Sku>>(std::make_shared<Done<std::vector<Sku>>>(std::move(*done)),
                                         ListOf<Sku>(premium::ParseSku), "not a list of SKUs"));
 }
 
-void BackendClient::ListEntitlements(uint64_t applicationId, const EntitlementFilters& filters,
-                                     EntitlementsCallback callback) {
+void BackendClient::ListEntitlements(const EntitlementFilters& filters, EntitlementsCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<std::vector<Entitlement>>(std::move(callback));
   if (!done) return;
   std::vector<FieldError> errors;
-  RequireId(applicationId, "applicationId", errors);
+  RequireApplicationId(impl_->applicationId, errors);
   CheckLimit(filters.limit, errors);
   if (filters.userId) RequireId(*filters.userId, "user_id", errors);
   if (filters.guildId) RequireId(*filters.guildId, "guild_id", errors);
@@ -603,46 +606,46 @@ void BackendClient::ListEntitlements(uint64_t applicationId, const EntitlementFi
   if (filters.limit) AddQuery(query, "limit", std::to_string(*filters.limit));
   AddQuery(query, "exclude_ended", filters.excludeEnded);
   AddQuery(query, "exclude_deleted", filters.excludeDeleted);
-  impl_->Send("GET", EntitlementsPath(applicationId) + query, std::nullopt,
+  impl_->Send("GET", EntitlementsPath(impl_->applicationId) + query, std::nullopt,
               Decoded<std::vector<Entitlement>>(
                   std::make_shared<Done<std::vector<Entitlement>>>(std::move(*done)),
                   ListOf<Entitlement>(premium::ParseEntitlement), "not a list of entitlements"));
 }
 
-void BackendClient::GetEntitlement(uint64_t applicationId, uint64_t entitlementId,
-                                   EntitlementCallback callback) {
+void BackendClient::GetEntitlement(uint64_t entitlementId, EntitlementCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<Entitlement>(std::move(callback));
   if (!done) return;
   std::vector<FieldError> errors;
-  RequireId(applicationId, "applicationId", errors);
+  RequireApplicationId(impl_->applicationId, errors);
   RequireId(entitlementId, "entitlementId", errors);
   if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->Send("GET", EntitlementsPath(applicationId) + "/" + std::to_string(entitlementId), std::nullopt,
+  impl_->Send("GET", EntitlementsPath(impl_->applicationId) + "/" + std::to_string(entitlementId),
+              std::nullopt,
               Decoded<Entitlement>(std::make_shared<Done<Entitlement>>(std::move(*done)),
                                    premium::ParseEntitlement, "not an entitlement"));
 }
 
-void BackendClient::ConsumeEntitlement(uint64_t applicationId, uint64_t entitlementId,
-                                       ResultCallback callback) {
+void BackendClient::ConsumeEntitlement(uint64_t entitlementId, ResultCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<>(std::move(callback));
   if (!done) return;
   std::vector<FieldError> errors;
-  RequireId(applicationId, "applicationId", errors);
+  RequireApplicationId(impl_->applicationId, errors);
   RequireId(entitlementId, "entitlementId", errors);
   if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("POST", EntitlementsPath(applicationId) + "/" + std::to_string(entitlementId) + "/consume",
+  impl_->SendPlain("POST",
+                   EntitlementsPath(impl_->applicationId) + "/" + std::to_string(entitlementId) + "/consume",
                    std::nullopt, std::move(*done));
 }
 
-void BackendClient::CreateTestEntitlement(uint64_t applicationId, uint64_t skuId, uint64_t ownerId,
-                                          EntitlementOwnerType ownerType, EntitlementCallback callback) {
+void BackendClient::CreateTestEntitlement(uint64_t skuId, uint64_t ownerId, EntitlementOwnerType ownerType,
+                                          EntitlementCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<Entitlement>(std::move(callback));
   if (!done) return;
   std::vector<FieldError> errors;
-  RequireId(applicationId, "applicationId", errors);
+  RequireApplicationId(impl_->applicationId, errors);
   RequireId(skuId, "sku_id", errors);
   RequireId(ownerId, "owner_id", errors);
   if (ownerType != EntitlementOwnerType::Guild && ownerType != EntitlementOwnerType::User) {
@@ -655,21 +658,20 @@ void BackendClient::CreateTestEntitlement(uint64_t applicationId, uint64_t skuId
   body.AddMember("sku_id", Snowflake(skuId, a), a);
   body.AddMember("owner_id", Snowflake(ownerId, a), a);
   body.AddMember("owner_type", static_cast<int32_t>(ownerType), a);
-  impl_->Send("POST", EntitlementsPath(applicationId), json::Serialize(body),
+  impl_->Send("POST", EntitlementsPath(impl_->applicationId), json::Serialize(body),
               Decoded<Entitlement>(std::make_shared<Done<Entitlement>>(std::move(*done)),
                                    premium::ParseEntitlement, "not an entitlement"));
 }
 
-void BackendClient::DeleteTestEntitlement(uint64_t applicationId, uint64_t entitlementId,
-                                          ResultCallback callback) {
+void BackendClient::DeleteTestEntitlement(uint64_t entitlementId, ResultCallback callback) {
   if (!impl_) return;
   auto done = impl_->Start<>(std::move(callback));
   if (!done) return;
   std::vector<FieldError> errors;
-  RequireId(applicationId, "applicationId", errors);
+  RequireApplicationId(impl_->applicationId, errors);
   RequireId(entitlementId, "entitlementId", errors);
   if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("DELETE", EntitlementsPath(applicationId) + "/" + std::to_string(entitlementId),
+  impl_->SendPlain("DELETE", EntitlementsPath(impl_->applicationId) + "/" + std::to_string(entitlementId),
                    std::nullopt, std::move(*done));
 }
 

@@ -186,12 +186,13 @@ struct Backend {
   std::unique_ptr<BackendClient> client;
   std::vector<std::string> logs;
 
-  explicit Backend(const Game& game) {
+  explicit Backend(const Game& game, bool withApplicationId = true) {
     auto& e = Emulator();
     platformpp::backend::BackendOptions options;
     options.apiBase = e.process->Connection().apiBase;
     options.caFile = e.process->Connection().caFile;
     options.botToken = game.app.botToken;
+    if (withApplicationId) options.applicationId = game.app.id;
     client = std::make_unique<BackendClient>(std::move(options));
     client->AddLogCallback(
         [this](const std::string& message, platformpp::LoggingSeverity) { logs.push_back(message); },
@@ -214,9 +215,8 @@ struct Backend {
   }
 
   std::pair<ClientResult, std::vector<Entitlement>> List(
-      uint64_t appId, const platformpp::backend::EntitlementFilters& filters) {
-    auto answer =
-        Call<std::vector<Entitlement>>([&](auto cb) { client->ListEntitlements(appId, filters, cb); });
+      const platformpp::backend::EntitlementFilters& filters) {
+    auto answer = Call<std::vector<Entitlement>>([&](auto cb) { client->ListEntitlements(filters, cb); });
     return {answer.first, std::get<0>(answer.second)};
   }
 
@@ -449,7 +449,7 @@ TEST_CASE("backend: SKUs, and a consumable consumed once, then refused; the play
   Player player(game);
   player.ConnectAndLoad();
 
-  auto skus = backend.Call<std::vector<Sku>>([&](auto cb) { backend.client->ListSkus(game.app.id, cb); });
+  auto skus = backend.Call<std::vector<Sku>>([&](auto cb) { backend.client->ListSkus(cb); });
   REQUIRE_MESSAGE(skus.first.Successful(), skus.first.ToString());
   auto& list = std::get<0>(skus.second);
   REQUIRE(list.size() == 4);
@@ -461,12 +461,12 @@ TEST_CASE("backend: SKUs, and a consumable consumed once, then refused; the play
   const uint64_t id = potion.entitlementIds[0];
   REQUIRE(RunUntil({player.client.get()}, [&] { return player.client->HasSkuEntitlement(game.consumable); }));
 
-  auto got = backend.Call<Entitlement>([&](auto cb) { backend.client->GetEntitlement(game.app.id, id, cb); });
+  auto got = backend.Call<Entitlement>([&](auto cb) { backend.client->GetEntitlement(id, cb); });
   REQUIRE(got.first.Successful());
   CHECK_FALSE(std::get<0>(got.second).consumed);
 
   auto consume = [&] {
-    return backend.Call<>([&](auto cb) { backend.client->ConsumeEntitlement(game.app.id, id, cb); }).first;
+    return backend.Call<>([&](auto cb) { backend.client->ConsumeEntitlement(id, cb); }).first;
   };
   ClientResult first = consume();
   CHECK_MESSAGE(first.Successful(), first.ToString());
@@ -476,16 +476,13 @@ TEST_CASE("backend: SKUs, and a consumable consumed once, then refused; the play
   REQUIRE(RunUntil({player.client.get()}, [&] { return !player.updated.empty(); }));
   CHECK(player.updated.back().consumed);
   CHECK_FALSE(player.client->HasSkuEntitlement(game.consumable));
-  got = backend.Call<Entitlement>([&](auto cb) { backend.client->GetEntitlement(game.app.id, id, cb); });
+  got = backend.Call<Entitlement>([&](auto cb) { backend.client->GetEntitlement(id, cb); });
   CHECK(std::get<0>(got.second).consumed);
 
   // A durable item is not consumable.
   auto sword = e.admin->Purchase(game.app.id, player.user.id, game.durable);
   ClientResult notConsumable =
-      backend
-          .Call<>(
-              [&](auto cb) { backend.client->ConsumeEntitlement(game.app.id, sword.entitlementIds[0], cb); })
-          .first;
+      backend.Call<>([&](auto cb) { backend.client->ConsumeEntitlement(sword.entitlementIds[0], cb); }).first;
   CHECK(notConsumable.Status() == 400);
 }
 
@@ -496,8 +493,7 @@ TEST_CASE("backend: test entitlements created and deleted; the player's callback
   player.ConnectAndLoad();
   using platformpp::backend::EntitlementOwnerType;
   auto made = backend.Call<Entitlement>([&](auto cb) {
-    backend.client->CreateTestEntitlement(game.app.id, game.durable, player.user.id,
-                                          EntitlementOwnerType::User, cb);
+    backend.client->CreateTestEntitlement(game.durable, player.user.id, EntitlementOwnerType::User, cb);
   });
   REQUIRE_MESSAGE(made.first.Successful(), made.first.ToString());
   const Entitlement test = std::get<0>(made.second);
@@ -507,8 +503,7 @@ TEST_CASE("backend: test entitlements created and deleted; the player's callback
   REQUIRE(RunUntil({player.client.get()}, [&] { return player.created.size() == 1; }));
   CHECK(player.client->HasSkuEntitlement(game.durable));
 
-  auto removed =
-      backend.Call<>([&](auto cb) { backend.client->DeleteTestEntitlement(game.app.id, test.id, cb); }).first;
+  auto removed = backend.Call<>([&](auto cb) { backend.client->DeleteTestEntitlement(test.id, cb); }).first;
   CHECK_MESSAGE(removed.Successful(), removed.ToString());
   REQUIRE(RunUntil({player.client.get()}, [&] { return player.deleted.size() == 1; }));
   CHECK(player.deleted[0].id == test.id);
@@ -520,12 +515,11 @@ TEST_CASE("backend: test entitlements created and deleted; the player's callback
   size_t before = backend.Mentions("/entitlements");
   CHECK(before > 0);
   auto bad = backend.Call<Entitlement>([&](auto cb) {
-    backend.client->CreateTestEntitlement(game.app.id, game.durable, player.user.id,
-                                          static_cast<EntitlementOwnerType>(3), cb);
+    backend.client->CreateTestEntitlement(game.durable, player.user.id, static_cast<EntitlementOwnerType>(3),
+                                          cb);
   });
   CHECK(bad.first.Type() == ErrorType::ValidationError);
-  auto zero =
-      backend.Call<>([&](auto cb) { backend.client->DeleteTestEntitlement(game.app.id, 0, cb); }).first;
+  auto zero = backend.Call<>([&](auto cb) { backend.client->DeleteTestEntitlement(0, cb); }).first;
   CHECK(zero.Type() == ErrorType::ValidationError);
   CHECK(backend.Mentions("/entitlements") == before);
 }
@@ -544,7 +538,7 @@ TEST_CASE("backend: entitlement filters and pagination; limit 1 and 100 pass, 0 
 
   platformpp::backend::EntitlementFilters filters;
   filters.userId = alice.id;
-  auto listed = backend.List(game.app.id, filters);
+  auto listed = backend.List(filters);
   const ClientResult& all = listed.first;
   const std::vector<Entitlement>& allList = listed.second;
   REQUIRE_MESSAGE(all.Successful(), all.ToString());
@@ -553,22 +547,22 @@ TEST_CASE("backend: entitlement filters and pagination; limit 1 and 100 pass, 0 
 
   // Pages of one: `before` walks down, `after` walks up.
   filters.limit = 1;
-  auto page = backend.List(game.app.id, filters).second;
+  auto page = backend.List(filters).second;
   CHECK(IdsOf(page) == std::vector<uint64_t>{aliceIds[2]});
   filters.before = aliceIds[2];
-  page = backend.List(game.app.id, filters).second;
+  page = backend.List(filters).second;
   CHECK(IdsOf(page) == std::vector<uint64_t>{aliceIds[1]});
   filters.before.reset();
   filters.after = aliceIds[0];
   filters.limit = 100;
-  page = backend.List(game.app.id, filters).second;
+  page = backend.List(filters).second;
   CHECK(IdsOf(page) == std::vector<uint64_t>{aliceIds[1], aliceIds[2]});  // ascending with `after`
   filters.after.reset();
 
   // sku_ids, and a user filter that excludes the other player's.
   filters.userId.reset();
   filters.skuIds = {game.durable};
-  page = backend.List(game.app.id, filters).second;
+  page = backend.List(filters).second;
   auto ids = IdsOf(page);
   std::sort(ids.begin(), ids.end());
   std::vector<uint64_t> swords{aliceIds[0], bobSword};
@@ -576,12 +570,12 @@ TEST_CASE("backend: entitlement filters and pagination; limit 1 and 100 pass, 0 
   CHECK(ids == swords);
   filters.skuIds = {game.durable, game.consumable};
   filters.userId = bob.id;
-  CHECK(IdsOf(backend.List(game.app.id, filters).second) == std::vector<uint64_t>{bobSword});
+  CHECK(IdsOf(backend.List(filters).second) == std::vector<uint64_t>{bobSword});
 
   // guild_id: every entitlement here is a user's, so none.
   filters = {};
   filters.guildId = 1234;
-  auto guild = backend.List(game.app.id, filters);
+  auto guild = backend.List(filters);
   CHECK(guild.first.Successful());
   CHECK(guild.second.empty());
 
@@ -590,34 +584,40 @@ TEST_CASE("backend: entitlement filters and pagination; limit 1 and 100 pass, 0 
   e.admin->EndSubscription(game.app.id, subscriptionId);
   filters = {};
   filters.userId = bob.id;
-  size_t withEnded = backend.List(game.app.id, filters).second.size();
+  size_t withEnded = backend.List(filters).second.size();
   filters.excludeEnded = true;
-  size_t withoutEnded = backend.List(game.app.id, filters).second.size();
+  size_t withoutEnded = backend.List(filters).second.size();
   CHECK(withEnded == 2);
   CHECK(withoutEnded == 1);
   filters.excludeEnded = false;
-  CHECK(backend.List(game.app.id, filters).second.size() == 2);
+  CHECK(backend.List(filters).second.size() == 2);
 
   // Limits crossed by one: 1 and 100 are sent, 0 and 101 refused before sending.
   filters = {};
   for (int32_t limit : {1, 100}) {
     filters.limit = limit;
-    CHECK(backend.List(game.app.id, filters).first.Successful());
+    CHECK(backend.List(filters).first.Successful());
   }
   size_t sent = backend.Mentions("/entitlements");
   CHECK(sent > 0);  // requests are logged with their path: what proves the refused ones were not sent
   for (int32_t limit : {0, 101}) {
     filters.limit = limit;
-    auto refused = backend.List(game.app.id, filters).first;
+    auto refused = backend.List(filters).first;
     CHECK(refused.Type() == ErrorType::ValidationError);
     REQUIRE_FALSE(refused.FieldErrors().empty());
     CHECK(refused.FieldErrors()[0].path == "limit");
   }
   filters.limit.reset();
   filters.skuIds = {0};
-  CHECK(backend.List(game.app.id, filters).first.Type() == ErrorType::ValidationError);
-  CHECK(backend.List(0, {}).first.Type() == ErrorType::ValidationError);
+  CHECK(backend.List(filters).first.Type() == ErrorType::ValidationError);
   CHECK(backend.Mentions("/entitlements") == sent);
+  // A BackendClient that was not told its application refuses the calls whose path names it, unsent.
+  Backend unnamed(game, false);
+  auto noApplication = unnamed.List({}).first;
+  CHECK(noApplication.Type() == ErrorType::ValidationError);
+  REQUIRE_FALSE(noApplication.FieldErrors().empty());
+  CHECK(noApplication.FieldErrors()[0].path == "applicationId");
+  CHECK(unnamed.Mentions("/entitlements") == 0);
 }
 
 TEST_CASE("backend: subscriptions of a SKU, filtered and paginated; limits checked before sending") {
