@@ -236,6 +236,28 @@ struct Fixture {
     return parse(answer.body);
   }
 
+  // The game's player `external_user_id` gets a provisional account (bot token), then links it: the
+  // authorization-code grant with that account's token merges it into the user. The grant's answer.
+  ApiResult link_game_account(const std::string& external_user_id) {
+    const auto provisional =
+        call(port, "POST", "/api/v10/partner-sdk/token/bot",
+             R"({"external_user_id":")" + external_user_id + "\"}", "Bot " + app.botToken);
+    REQUIRE(provisional.status == 200);
+    const auto authorize =
+        admin->Request("GET", "/authorize?response_type=code&client_id=" + std::to_string(app.id) +
+                                  "&scope=identify&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb");
+    const auto code = EmulatorAdmin::CodeFromRedirect(text(parse(authorize.body), "location"));
+    auto merged = call(port, "POST", "/api/v10/oauth2/token",
+                       "grant_type=authorization_code&code=" + code +
+                           "&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=" + std::to_string(app.id) +
+                           "&client_secret=" + app.clientSecret +
+                           "&external_auth_type=DISCORD_BOT_ISSUED_ACCESS_TOKEN&external_auth_token=" +
+                           text(parse(provisional.body), "access_token"),
+                       {}, true);
+    REQUIRE(merged.status == 200);
+    return merged;
+  }
+
   ApiResult refresh(const std::string& refresh_token) {
     return call(port, "POST", "/api/v10/oauth2/token",
                 "grant_type=refresh_token&refresh_token=" + refresh_token +
@@ -407,23 +429,7 @@ TEST_CASE("webhook events: APPLICATION_DEAUTHORIZED when the user removes the ap
 TEST_CASE("webhook events: APPLICATION_DEAUTHORIZED on unmerge of a provisional account") {
   Fixture fixture;
   const auto bot = "Bot " + fixture.app.botToken;
-  const auto provisional =
-      call(fixture.port, "POST", "/api/v10/partner-sdk/token/bot", R"({"external_user_id":"gamer-1"})", bot);
-  REQUIRE(provisional.status == 200);
-  // The player links: the authorization-code grant merges the provisional account into them.
-  const auto authorize = fixture.admin->Request(
-      "GET", "/authorize?response_type=code&client_id=" + std::to_string(fixture.app.id) +
-                 "&scope=identify&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb");
-  const auto code = EmulatorAdmin::CodeFromRedirect(text(parse(authorize.body), "location"));
-  const auto merged =
-      call(fixture.port, "POST", "/api/v10/oauth2/token",
-           "grant_type=authorization_code&code=" + code +
-               "&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=" + std::to_string(fixture.app.id) +
-               "&client_secret=" + fixture.app.clientSecret +
-               "&external_auth_type=DISCORD_BOT_ISSUED_ACCESS_TOKEN&external_auth_token=" +
-               text(parse(provisional.body), "access_token"),
-           {}, true);
-  REQUIRE(merged.status == 200);
+  const auto merged = fixture.link_game_account("gamer-1");
   CHECK(event_of(fixture.server.wait_for(2)[1]).type == "APPLICATION_AUTHORIZED");
 
   const auto unmerge = call(fixture.port, "POST", "/api/v10/partner-sdk/provisional-accounts/unmerge/bot",
@@ -589,22 +595,7 @@ TEST_CASE("webhook events: ENTITLEMENT_CREATE for a purchase, nothing on renewal
 TEST_CASE("webhook events: revoking the last authorization severs the linked game account") {
   Fixture fixture;
   const auto bot = "Bot " + fixture.app.botToken;
-  const auto provisional =
-      call(fixture.port, "POST", "/api/v10/partner-sdk/token/bot", R"({"external_user_id":"gamer-2"})", bot);
-  REQUIRE(provisional.status == 200);
-  const auto authorize = fixture.admin->Request(
-      "GET", "/authorize?response_type=code&client_id=" + std::to_string(fixture.app.id) +
-                 "&scope=identify&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb");
-  const auto code = EmulatorAdmin::CodeFromRedirect(text(parse(authorize.body), "location"));
-  const auto merged =
-      call(fixture.port, "POST", "/api/v10/oauth2/token",
-           "grant_type=authorization_code&code=" + code +
-               "&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=" + std::to_string(fixture.app.id) +
-               "&client_secret=" + fixture.app.clientSecret +
-               "&external_auth_type=DISCORD_BOT_ISSUED_ACCESS_TOKEN&external_auth_token=" +
-               text(parse(provisional.body), "access_token"),
-           {}, true);
-  REQUIRE(merged.status == 200);
+  const auto merged = fixture.link_game_account("gamer-2");
   // Who the game's identity reaches (asking makes a grant when it reaches the player: ask only afterwards).
   const auto user_of_identity = [&] {
     const auto token = call(fixture.port, "POST", "/api/v10/partner-sdk/token/bot",

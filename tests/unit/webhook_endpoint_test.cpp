@@ -5,6 +5,8 @@
 
 #include <platformpp/webhook_events.hpp>
 
+#include "webhook_signer.hpp"
+
 #include "server/tls_certificates.hpp"
 
 #include <doctest/doctest.h>
@@ -37,28 +39,7 @@ using platformpp::backend::WebhookEvent;
 using platformpp::backend::WebhookEvents;
 using platformpp::backend::WebhookEventsOptions;
 
-struct Signer {
-  std::array<unsigned char, crypto_sign_PUBLICKEYBYTES> publicKey{};
-  std::array<unsigned char, crypto_sign_SECRETKEYBYTES> secretKey{};
-  Signer() {
-    REQUIRE(sodium_init() >= 0);
-    crypto_sign_keypair(publicKey.data(), secretKey.data());
-  }
-  std::string PublicHex() const {
-    std::array<char, 2 * crypto_sign_PUBLICKEYBYTES + 1> hex{};
-    sodium_bin2hex(hex.data(), hex.size(), publicKey.data(), publicKey.size());
-    return hex.data();
-  }
-  std::string Sign(const std::string& timestamp, const std::string& body) const {
-    const std::string message = timestamp + body;
-    std::array<unsigned char, crypto_sign_BYTES> signature{};
-    crypto_sign_detached(signature.data(), nullptr, reinterpret_cast<const unsigned char*>(message.data()),
-                         message.size(), secretKey.data());
-    std::array<char, 2 * crypto_sign_BYTES + 1> hex{};
-    sodium_bin2hex(hex.data(), hex.size(), signature.data(), signature.size());
-    return hex.data();
-  }
-};
+using webhook_test::Signer;
 
 std::string NowText(std::chrono::seconds offset = std::chrono::seconds(0)) {
   return std::to_string(std::chrono::duration_cast<std::chrono::seconds>(

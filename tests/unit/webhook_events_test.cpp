@@ -2,6 +2,8 @@
 // one second each way, and the envelope of PINGs and events.
 #include <platformpp/webhook_events.hpp>
 
+#include "webhook_signer.hpp"
+
 #include "backend/webhook_delivered_ids.hpp"
 
 #include <doctest/doctest.h>
@@ -20,29 +22,7 @@ using platformpp::backend::VerifyWebhookEvent;
 using platformpp::backend::WebhookEvent;
 using Clock = std::chrono::system_clock;
 
-// The platform's side: an application key pair, and requests signed with it.
-struct Signer {
-  std::array<unsigned char, crypto_sign_PUBLICKEYBYTES> publicKey{};
-  std::array<unsigned char, crypto_sign_SECRETKEYBYTES> secretKey{};
-  Signer() {
-    REQUIRE(sodium_init() >= 0);
-    crypto_sign_keypair(publicKey.data(), secretKey.data());
-  }
-  std::string PublicHex() const {
-    std::array<char, 2 * crypto_sign_PUBLICKEYBYTES + 1> hex{};
-    sodium_bin2hex(hex.data(), hex.size(), publicKey.data(), publicKey.size());
-    return hex.data();
-  }
-  std::string Sign(const std::string& timestamp, const std::string& body) const {
-    const std::string message = timestamp + body;
-    std::array<unsigned char, crypto_sign_BYTES> signature{};
-    crypto_sign_detached(signature.data(), nullptr, reinterpret_cast<const unsigned char*>(message.data()),
-                         message.size(), secretKey.data());
-    std::array<char, 2 * crypto_sign_BYTES + 1> hex{};
-    sodium_bin2hex(hex.data(), hex.size(), signature.data(), signature.size());
-    return hex.data();
-  }
-};
+using webhook_test::Signer;
 
 const Clock::time_point kNow = Clock::time_point(std::chrono::seconds(1'795'000'000));
 const std::string kNowText = "1795000000";
