@@ -3,8 +3,8 @@
 // lobby messages and DMs, message timestamps): every decoder on the parsed JSON, arrays element by element,
 // and the members of objects; then what was decoded is checked for the invariants the stores rely on.
 #include "json/json.hpp"
-#include "lobby/lobby_json.hpp"
 #include "json/timestamp.hpp"
+#include "lobby/lobby_json.hpp"
 #include "messaging/message_json.hpp"
 
 #include <cstddef>

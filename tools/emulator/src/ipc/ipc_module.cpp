@@ -1,7 +1,7 @@
 // The desktop-client stand-in on IPC (protocols.md section 4): handshake, the RPC commands a game's SDK sends
 // (AUTHORIZE, AUTHENTICATE, SUBSCRIBE/UNSUBSCRIBE, SET_ACTIVITY, START_PURCHASE), PING/PONG, and the admin
-// routes under /_emulator/ipc that make the "desktop client" dispatch events, quit, come back or close connections.
-// Socket-free: the server feeds bytes in and writes what the IpcPeer is given.
+// routes under /_emulator/ipc that make the "desktop client" dispatch events, quit, come back or close
+// connections. Socket-free: the server feeds bytes in and writes what the IpcPeer is given.
 #include "ipc/ipc_module.hpp"
 
 #include <array>

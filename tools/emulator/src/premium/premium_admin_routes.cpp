@@ -9,8 +9,8 @@
 #include "core/api_error.hpp"
 #include "core/json_body.hpp"
 #include "core/validation.hpp"
-#include "premium/premium_wire.hpp"
 #include "premium/premium_module.hpp"
+#include "premium/premium_wire.hpp"
 
 namespace platformpp::emulator {
 
@@ -156,18 +156,26 @@ HttpResponse PremiumModule::admin_create_skus(const RouteContext& context) {
                             }));
 }
 
-HttpResponse PremiumModule::admin_purchase(const RouteContext& context) {
-  const auto& app_id = context.params.at("app_id");
-  if (state_.find_application(app_id) == nullptr) return unknown_application();
+std::variant<PremiumModule::UserAndSku, HttpResponse> PremiumModule::read_user_and_sku(
+    const RouteContext& context) {
+  if (state_.find_application(context.params.at("app_id")) == nullptr) return unknown_application();
   rapidjson::Document body;
-  if (auto error = read_json_object(context.request, body)) return *error;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
   FieldErrors errors;
   BodyFields fields(body, errors);
-  const auto user_id = fields.string("user_id", true);
-  const auto sku_id = fields.string("sku_id", true);
+  auto user_id = fields.string("user_id", true);
+  auto sku_id = fields.string("sku_id", true);
   if (!errors.empty()) return invalid_form_body(errors);
   if (state_.find_user(*user_id) == nullptr) return unknown_user();
-  const auto result = purchase(app_id, *user_id, *sku_id);
+  return UserAndSku{std::move(*user_id), std::move(*sku_id)};
+}
+
+HttpResponse PremiumModule::admin_purchase(const RouteContext& context) {
+  const auto& app_id = context.params.at("app_id");
+  auto read = read_user_and_sku(context);
+  if (auto* refused = std::get_if<HttpResponse>(&read)) return std::move(*refused);
+  const auto& [user_id, sku_id] = std::get<UserAndSku>(read);
+  const auto result = purchase(app_id, user_id, sku_id);
   if (result.error != PurchaseError::none) return purchase_error(result.error);
   const auto* subscription = result.subscription_id ? find_subscription(*result.subscription_id) : nullptr;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
@@ -277,21 +285,15 @@ HttpResponse PremiumModule::admin_change_plan(const RouteContext& context) {
 
 HttpResponse PremiumModule::admin_legacy_subscription(const RouteContext& context) {
   const auto& app_id = context.params.at("app_id");
-  if (state_.find_application(app_id) == nullptr) return unknown_application();
-  rapidjson::Document body;
-  if (auto error = read_json_object(context.request, body)) return *error;
-  FieldErrors errors;
-  BodyFields fields(body, errors);
-  const auto user_id = fields.string("user_id", true);
-  const auto sku_id = fields.string("sku_id", true);
-  if (!errors.empty()) return invalid_form_body(errors);
-  if (state_.find_user(*user_id) == nullptr) return unknown_user();
-  const auto* sku = find_sku(*sku_id);
+  auto read = read_user_and_sku(context);
+  if (auto* refused = std::get_if<HttpResponse>(&read)) return std::move(*refused);
+  const auto& [user_id, sku_id] = std::get<UserAndSku>(read);
+  const auto* sku = find_sku(sku_id);
   if (sku == nullptr || sku->app_id != app_id || sku->type != sku_type::kSubscription) {
     return error_response(404, 10032, "Unknown SKU");
   }
-  if (owns(*sku, *user_id)) return purchase_error(PurchaseError::already_owned);
-  const auto& subscription = add_legacy_subscription(*sku, *user_id);
+  if (owns(*sku, user_id)) return purchase_error(PurchaseError::already_owned);
+  const auto& subscription = add_legacy_subscription(*sku, user_id);
   return subscription_answer(subscription);
 }
 

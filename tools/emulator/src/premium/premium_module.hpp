@@ -106,6 +106,13 @@ class PremiumModule : public FeatureModule, public GatewayListener {
   // ---- the admin API (premium_admin_routes.cpp)
   void register_admin_routes();
   HttpResponse admin_create_skus(const RouteContext& context);
+  // The body {user_id, sku_id} of the admin routes that act for a user of the route's application: the pair,
+  // or the answer refusing it (unknown application or user, missing fields).
+  struct UserAndSku {
+    std::string user_id;
+    std::string sku_id;
+  };
+  std::variant<UserAndSku, HttpResponse> read_user_and_sku(const RouteContext& context);
   HttpResponse admin_purchase(const RouteContext& context);
   HttpResponse admin_purchase_flow(const RouteContext& context);
   HttpResponse admin_cancel(const RouteContext& context);

@@ -13,8 +13,8 @@
 #include "core/api_error.hpp"
 #include "core/form_encoding.hpp"
 #include "core/json_body.hpp"
-#include "premium/premium_wire.hpp"
 #include "premium/premium_module.hpp"
+#include "premium/premium_wire.hpp"
 
 namespace platformpp::emulator {
 
