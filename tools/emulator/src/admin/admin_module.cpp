@@ -275,6 +275,7 @@ HttpResponse AdminModule::admin_set_clock(const RouteContext& context) {
   if (now_ms) clock_.set(*now_ms);
   if (advance_ms) clock_.advance(*advance_ms);
   if (frozen) clock_.set_frozen(*frozen);
+  if (now_ms || advance_ms || frozen) changes_.touch(kClockDocument, kClockDocument);
   if (clock_moved_) clock_moved_();  // e.g. lobbies idle for their timeout by the new time go now
   return HttpResponse::json(200, clock_json(clock_));
 }

@@ -644,6 +644,7 @@ HttpResponse AuthModule::admin_set_consent(const RouteContext& context) {
     state_.consent.user_id = std::move(user_id);
   }
   state_.consent.deny = deny.value_or(false);
+  state_.consent_changed();
   const auto effective = state_.consent.user_id ? state_.consent.user_id : state_.first_regular_user_id();
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();

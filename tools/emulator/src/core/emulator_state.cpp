@@ -1,13 +1,19 @@
 #include "core/emulator_state.hpp"
 
+#include <algorithm>
 #include <set>
 
-#include <algorithm>
+#include "core/state_changes.hpp"
 
 namespace platformpp::emulator {
 
+void EmulatorState::touch(std::string_view kind, std::string_view id) {
+  if (changes_ != nullptr) changes_->touch(kind, id);
+}
+
 const User& EmulatorState::add_user(User user) {
   if (!first_regular_user_ && !user.bot && !user.provisional) first_regular_user_ = user.id;
+  touch(document_kind::kUser, user.id);
   auto id = user.id;
   return users_.insert_or_assign(std::move(id), std::move(user)).first->second;
 }
@@ -19,7 +25,9 @@ const User* EmulatorState::find_user(std::string_view id) const {
 
 User* EmulatorState::find_user_mutable(std::string_view id) {
   const auto it = users_.find(id);
-  return it == users_.end() ? nullptr : &it->second;
+  if (it == users_.end()) return nullptr;
+  touch(document_kind::kUser, id);  // the caller changes it
+  return &it->second;
 }
 
 bool EmulatorState::username_taken(std::string_view username) const {
@@ -30,16 +38,27 @@ bool EmulatorState::username_taken(std::string_view username) const {
 
 void EmulatorState::remove_user(std::string_view id) {
   revoke_user_grants(id);
+  touch(document_kind::kUser, id);
   if (const auto it = users_.find(id); it != users_.end()) users_.erase(it);
   // No relationship may point at a user that is gone (a provisional account merged away).
+  touch(document_kind::kRelationships, id);
   if (const auto it = relationships_.find(id); it != relationships_.end()) relationships_.erase(it);
   for (auto& [user_id, others] : relationships_) {
-    if (const auto it = others.find(id); it != others.end()) others.erase(it);
+    if (const auto it = others.find(id); it != others.end()) {
+      others.erase(it);
+      touch(document_kind::kRelationships, user_id);
+    }
   }
   for (auto& [app_id, users] : game_relationships_) {
-    if (const auto it = users.find(id); it != users.end()) users.erase(it);
+    if (const auto it = users.find(id); it != users.end()) {
+      users.erase(it);
+      touch(document_kind::kGameRelationships, game_relationships_id(app_id, id));
+    }
     for (auto& [user_id, others] : users) {
-      if (const auto it = others.find(id); it != others.end()) others.erase(it);
+      if (const auto it = others.find(id); it != others.end()) {
+        others.erase(it);
+        touch(document_kind::kGameRelationships, game_relationships_id(app_id, user_id));
+      }
     }
   }
 }
@@ -47,11 +66,13 @@ void EmulatorState::remove_user(std::string_view id) {
 std::string EmulatorState::next_provisional_username() {
   for (;;) {
     auto name = "provisional_" + std::to_string(++provisional_counter_);
+    touch(document_kind::kCounters, document_kind::kCountersId);
     if (!username_taken(name)) return name;
   }
 }
 
 const Application& EmulatorState::add_application(Application app) {
+  touch(document_kind::kApplication, app.id);
   auto id = app.id;
   return applications_.insert_or_assign(std::move(id), std::move(app)).first->second;
 }
@@ -69,6 +90,7 @@ const Application* EmulatorState::find_application_by_bot_token(std::string_view
 }
 
 const AccessGrant& EmulatorState::add_grant(AccessGrant grant) {
+  touch(document_kind::kGrant, grant.access_token);
   if (!grant.refresh_token.empty()) access_by_refresh_token_[grant.refresh_token] = grant.access_token;
   auto key = grant.access_token;
   return grants_.insert_or_assign(std::move(key), std::move(grant)).first->second;
@@ -93,6 +115,7 @@ bool EmulatorState::revoke_token(std::string_view token) {
   if (grant == grants_.end()) return false;
   // The whole grant goes: its refresh token must not outlive the access token (refresh -> invalid_grant).
   if (!grant->second.refresh_token.empty()) access_by_refresh_token_.erase(grant->second.refresh_token);
+  touch(document_kind::kGrant, grant->first);
   grants_.erase(grant);
   return true;
 }
@@ -123,6 +146,7 @@ std::size_t EmulatorState::revoke_user_grants(std::string_view user_id,
 }
 
 void EmulatorState::add_code(AuthorizationCode code) {
+  touch(document_kind::kCode, code.code);
   auto key = code.code;
   codes_.insert_or_assign(std::move(key), std::move(code));
 }
@@ -130,25 +154,32 @@ void EmulatorState::add_code(AuthorizationCode code) {
 std::optional<AuthorizationCode> EmulatorState::take_code(std::string_view code) {
   const auto it = codes_.find(code);
   if (it == codes_.end()) return std::nullopt;
+  touch(document_kind::kCode, code);
   auto taken = std::move(it->second);
   codes_.erase(it);
   return taken;
 }
 
 ExternalIdentity& EmulatorState::upsert_identity(ExternalIdentity identity) {
+  touch(document_kind::kIdentity, identity_id(identity.key));
   auto key = identity.key;
   return identities_.insert_or_assign(std::move(key), std::move(identity)).first->second;
 }
 
 ExternalIdentity* EmulatorState::find_identity(const IdentityKey& key) {
   const auto it = identities_.find(key);
-  return it == identities_.end() ? nullptr : &it->second;
+  if (it == identities_.end()) return nullptr;
+  touch(document_kind::kIdentity, identity_id(key));  // the caller may change it
+  return &it->second;
 }
 
 std::vector<ExternalIdentity*> EmulatorState::identities_of_user(std::string_view user_id) {
   std::vector<ExternalIdentity*> result;
   for (auto& [key, identity] : identities_) {
-    if (identity.user_id == user_id) result.push_back(&identity);
+    if (identity.user_id == user_id) {
+      touch(document_kind::kIdentity, identity_id(key));  // the caller may change it
+      result.push_back(&identity);
+    }
   }
   return result;
 }
@@ -156,12 +187,16 @@ std::vector<ExternalIdentity*> EmulatorState::identities_of_user(std::string_vie
 std::vector<ExternalIdentity*> EmulatorState::identities_restricted_by(std::string_view user_id) {
   std::vector<ExternalIdentity*> result;
   for (auto& [key, identity] : identities_) {
-    if (identity.restricted_by_ban_of == user_id) result.push_back(&identity);
+    if (identity.restricted_by_ban_of == user_id) {
+      touch(document_kind::kIdentity, identity_id(key));  // the caller may change it
+      result.push_back(&identity);
+    }
   }
   return result;
 }
 
 void EmulatorState::map_external_token(std::string type, std::string token, std::string external_user_id) {
+  touch(document_kind::kExternalToken, external_token_id(type, token));
   external_token_ids_[{std::move(type), std::move(token)}] = std::move(external_user_id);
 }
 
@@ -173,6 +208,7 @@ std::string EmulatorState::external_user_id_for(std::string_view type, std::stri
 
 void EmulatorState::set_relationship(std::string_view user_id, std::string_view other_id, int type,
                                      std::int64_t since_ms, bool spam_request) {
+  touch(document_kind::kRelationships, user_id);
   auto& mine = relationships_[std::string(user_id)];
   if (type == 0) {
     if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
@@ -205,6 +241,7 @@ int EmulatorState::relationship_type(std::string_view user_id, std::string_view 
 
 void EmulatorState::set_game_relationship(std::string_view app_id, std::string_view user_id,
                                           std::string_view other_id, int type, std::int64_t since_ms) {
+  touch(document_kind::kGameRelationships, game_relationships_id(app_id, user_id));
   auto& mine = game_relationships_[std::string(app_id)][std::string(user_id)];
   if (type == 0) {
     if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
@@ -267,7 +304,9 @@ const User* EmulatorState::find_user_by_username(std::string_view username) cons
 
 Application* EmulatorState::find_application_mutable(std::string_view id) {
   const auto it = applications_.find(id);
-  return it == applications_.end() ? nullptr : &it->second;
+  if (it == applications_.end()) return nullptr;
+  touch(document_kind::kApplication, id);  // the caller changes it
+  return &it->second;
 }
 
 const DmChannel* EmulatorState::find_dm_channel(std::string_view id) const {
@@ -286,6 +325,7 @@ const DmChannel* EmulatorState::find_dm_channel_between(std::string_view user_id
 }
 
 const DmChannel& EmulatorState::add_dm_channel(DmChannel channel) {
+  touch(document_kind::kDmChannel, channel.id);
   auto id = channel.id;
   return dm_channels_.insert_or_assign(std::move(id), std::move(channel)).first->second;
 }
@@ -300,6 +340,7 @@ std::vector<const DmChannel*> EmulatorState::dm_channels_of(std::string_view use
 }
 
 const Message& EmulatorState::add_message(Message message) {
+  touch(document_kind::kMessage, message.id);
   auto id = message.id;
   auto& order = channel_message_ids_[message.channel_id];
   if (messages_.find(id) == messages_.end()) order.push_back(id);
@@ -315,12 +356,14 @@ const Message* EmulatorState::find_message(std::string_view channel_id, std::str
 Message* EmulatorState::find_message_mutable(std::string_view channel_id, std::string_view message_id) {
   const auto it = messages_.find(message_id);
   if (it == messages_.end() || it->second.channel_id != channel_id) return nullptr;
+  touch(document_kind::kMessage, message_id);  // the caller changes it
   return &it->second;
 }
 
 bool EmulatorState::remove_message(std::string_view channel_id, std::string_view message_id) {
   const auto it = messages_.find(message_id);
   if (it == messages_.end() || it->second.channel_id != channel_id) return false;
+  touch(document_kind::kMessage, message_id);
   messages_.erase(it);
   if (const auto order = channel_message_ids_.find(channel_id); order != channel_message_ids_.end()) {
     auto& ids = order->second;
@@ -349,7 +392,10 @@ void EmulatorState::prune_messages_before(std::string_view channel_id, std::int6
   while (keep != ids.end()) {
     const auto it = messages_.find(*keep);
     if (it != messages_.end() && it->second.timestamp_ms >= cutoff_ms) break;
-    if (it != messages_.end()) messages_.erase(it);
+    if (it != messages_.end()) {
+      touch(document_kind::kMessage, it->first);
+      messages_.erase(it);
+    }
     ++keep;
   }
   ids.erase(ids.begin(), keep);

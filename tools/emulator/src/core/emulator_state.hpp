@@ -13,6 +13,24 @@
 
 namespace platformpp::emulator {
 
+class StateChanges;
+
+// The document kinds of EmulatorState (core/state_changes.hpp), and how composite ids are written.
+namespace document_kind {
+inline constexpr std::string_view kUser = "user";
+inline constexpr std::string_view kApplication = "application";
+inline constexpr std::string_view kGrant = "grant";  // id: the access token (the state file holds secrets)
+inline constexpr std::string_view kCode = "authorization_code";
+inline constexpr std::string_view kIdentity = "external_identity";  // id: "<app>:<type>:<external user>"
+inline constexpr std::string_view kExternalToken = "external_token";  // id: "<type>:<token>"
+inline constexpr std::string_view kRelationships = "relationships";   // id: the user whose view it is
+inline constexpr std::string_view kGameRelationships = "game_relationships";  // id: "<app>:<user>"
+inline constexpr std::string_view kDmChannel = "dm_channel";
+inline constexpr std::string_view kMessage = "message";
+inline constexpr std::string_view kCounters = "platform";  // consent, first user, provisional counter
+inline constexpr std::string_view kCountersId = "counters";
+}  // namespace document_kind
+
 struct Ban {
   bool permanent = false;
 };
@@ -159,6 +177,9 @@ struct AuthorizationCode {
 
 class EmulatorState {
  public:
+  // Registers its document kinds and from then on names every document it changes.
+  void register_documents(StateChanges& changes);
+
   const User& add_user(User user);
   [[nodiscard]] const User* find_user(std::string_view id) const;
   [[nodiscard]] User* find_user_mutable(std::string_view id);
@@ -206,6 +227,8 @@ class EmulatorState {
     bool deny = false;
   };
   Consent consent;
+  // Call after changing `consent`, so that it is kept.
+  void consent_changed() { touch(document_kind::kCounters, document_kind::kCountersId); }
 
   // Relationships as the platform types them (1 friend, 2 blocked, 3 incoming, 4 outgoing), one direction:
   // what `user_id` sees of `other_id`. Type 0 removes it.
@@ -261,6 +284,12 @@ class EmulatorState {
                                                      std::int64_t window_ms);
 
  private:
+  void touch(std::string_view kind, std::string_view id);
+  static std::string identity_id(const IdentityKey& key);
+  static std::string external_token_id(std::string_view type, std::string_view token);
+  static std::string game_relationships_id(std::string_view app_id, std::string_view user_id);
+
+  StateChanges* changes_ = nullptr;
   std::map<std::string, std::map<std::string, Relationship, std::less<>>, std::less<>> relationships_;
   // application id -> user id -> other user id -> relationship
   std::map<std::string, std::map<std::string, std::map<std::string, Relationship, std::less<>>, std::less<>>,

@@ -55,6 +55,13 @@ void FakeClock::set_frozen(bool frozen) {
   }
 }
 
+void FakeClock::restore(const Saved& saved) noexcept {
+  frozen_ = saved.frozen;
+  offset_ms_ = saved.offset_ms;
+  frozen_at_ms_ = saved.frozen_at_ms;
+  last_ms_ = saved.last_ms;
+}
+
 namespace {
 
 // Howard Hinnant's civil-date algorithms (public domain), valid for the proleptic Gregorian calendar.

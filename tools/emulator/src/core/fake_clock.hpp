@@ -35,6 +35,17 @@ class FakeClock {
   // Frozen time moves only through advance() and set().
   void set_frozen(bool frozen);
 
+  // What a state file keeps of the clock, so that time goes on after a restart where it stood (flowing with
+  // real time meanwhile, or frozen).
+  struct Saved {
+    bool frozen = false;
+    std::int64_t offset_ms = 0;
+    std::int64_t frozen_at_ms = 0;
+    std::int64_t last_ms = 0;
+  };
+  [[nodiscard]] Saved save() const noexcept { return {frozen_, offset_ms_, frozen_at_ms_, last_ms_}; }
+  void restore(const Saved& saved) noexcept;
+
  private:
   RealTimeSource real_time_;
   bool frozen_;

@@ -1,6 +1,9 @@
 #include "core/service_context.hpp"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include "core/document_json.hpp"
 
 namespace platformpp::emulator {
 
@@ -11,12 +14,40 @@ constexpr std::string_view kPremiumScope = "identify.premium";
 }  // namespace
 
 ServiceContext::ServiceContext(FakeClock& clock_ref, ServiceEndpoints served)
-    : clock(clock_ref), endpoints(std::move(served)), snowflakes(clock_ref) {}
+    : clock(clock_ref), endpoints(std::move(served)), snowflakes(clock_ref) {
+  changes.register_kind(DocumentKind{
+      std::string(kClockDocument),
+      [this](const std::string&) -> std::optional<std::string> {
+        const auto saved = clock.save();
+        return to_json([&](JsonWriter& writer) {
+          writer.StartObject();
+          document::write_member(writer, "v", 1);
+          document::write_member(writer, "now", format_rfc3339_ms(saved.last_ms));  // for people reading it
+          document::write_member(writer, "frozen", saved.frozen);
+          document::write_member(writer, "offset_ms", saved.offset_ms);
+          document::write_member(writer, "frozen_at_ms", saved.frozen_at_ms);
+          document::write_member(writer, "last_ms", saved.last_ms);
+          document::write_member(writer, "snowflake_increment", std::int64_t{snowflakes.increment()});
+          writer.EndObject();
+        });
+      },
+      [this](const std::string&, const rapidjson::Value& body) {
+        if (document::integer(body, "v") != 1) throw std::invalid_argument("unknown format version");
+        clock.restore(FakeClock::Saved{document::boolean(body, "frozen"), document::integer(body, "offset_ms"),
+                                       document::integer(body, "frozen_at_ms"), document::integer(body, "last_ms")});
+        snowflakes.set_increment(static_cast<unsigned>(document::integer(body, "snowflake_increment")));
+      },
+      [] { return std::vector<std::string>{std::string(kClockDocument)}; },
+      [] {}});  // the clock goes on across a reset
+  changes.save_with_every_change(kClockDocument, kClockDocument);
+  state.register_documents(changes);
+}
 
 FeatureModule::FeatureModule(ServiceContext& context)
     : clock_(context.clock),
       endpoints_(context.endpoints),
       snowflakes_(context.snowflakes),
+      changes_(context.changes),
       state_(context.state),
       api_router_(context.api_router),
       admin_router_(context.admin_router),

@@ -18,6 +18,7 @@
 #include "core/http_message.hpp"
 #include "core/router.hpp"
 #include "core/snowflake.hpp"
+#include "core/state_changes.hpp"
 
 namespace platformpp::emulator {
 
@@ -25,6 +26,8 @@ inline constexpr const char* kEmulatorVersion = "0.1.0";
 inline constexpr std::string_view kApiBasePath = "/api/v10";
 inline constexpr std::string_view kAdminBasePath = "/_emulator";
 inline constexpr std::int64_t kAccessTokenLifetimeS = 604800;
+// The clock's document (kind and id): the fake clock and the id generator.
+inline constexpr std::string_view kClockDocument = "clock";
 inline constexpr std::int64_t kAuthorizationCodeLifetimeMs = std::int64_t{10} * 60 * 1000;
 
 struct ServiceEndpoints {
@@ -42,10 +45,15 @@ struct Principal {
 
 struct ServiceContext {
   ServiceContext(FakeClock& clock_ref, ServiceEndpoints served);
+  ServiceContext(const ServiceContext&) = delete;  // its document kinds refer to it
+  ServiceContext& operator=(const ServiceContext&) = delete;
 
   FakeClock& clock;
   ServiceEndpoints endpoints;
   SnowflakeGenerator snowflakes;
+  // Every module names the documents it changes here; the clock and the id generator are one document
+  // ("clock") saved with every change.
+  StateChanges changes;
   EmulatorState state;
   Router api_router;    // the platform API, paths relative to /api/v10
   Router admin_router;  // the admin API, paths relative to /_emulator
@@ -81,6 +89,7 @@ class FeatureModule {
   FakeClock& clock_;
   const ServiceEndpoints& endpoints_;
   SnowflakeGenerator& snowflakes_;
+  StateChanges& changes_;
   EmulatorState& state_;
   Router& api_router_;
   Router& admin_router_;

@@ -26,6 +26,10 @@ class SnowflakeGenerator {
 
   std::uint64_t next();
   std::string next_string() { return std::to_string(next()); }
+  // The increment the next id gets (a state file keeps it: with a frozen clock, ids after a restart share
+  // the timestamp of those before it).
+  [[nodiscard]] unsigned increment() const noexcept { return increment_; }
+  void set_increment(unsigned increment) noexcept { increment_ = increment & 0xFFF; }
 
  private:
   FakeClock& clock_;

@@ -1,0 +1,538 @@
+// EmulatorState as documents (core/state_changes.hpp): each entity's persisted form, with what the wire
+// hides (secrets, tokens, flags), and how it is read back. Every document carries "v", its format version,
+// so that a later emulator can read an older one forward.
+#include <sodium.h>
+
+#include <stdexcept>
+
+#include "core/document_json.hpp"
+#include "core/emulator_state.hpp"
+#include "core/state_changes.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+constexpr std::int64_t kFormat = 1;
+
+void check_format(const rapidjson::Value& body) {
+  const auto version = document::integer(body, "v");
+  if (version < 1 || version > kFormat) {
+    throw std::invalid_argument("format version " + std::to_string(version) + " is not one this emulator reads");
+  }
+}
+
+template <class WriteFn>
+std::string document_json(WriteFn&& write) {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    document::write_member(writer, "v", kFormat);
+    write(writer);
+    writer.EndObject();
+  });
+}
+
+// "a:b:c" split at its first `parts - 1` colons (the last part may hold colons).
+std::vector<std::string> split_id(const std::string& id, std::size_t parts) {
+  std::vector<std::string> result;
+  std::size_t start = 0;
+  while (result.size() + 1 < parts) {
+    const auto colon = id.find(':', start);
+    if (colon == std::string::npos) throw std::invalid_argument("malformed id " + id);
+    result.push_back(id.substr(start, colon - start));
+    start = colon + 1;
+  }
+  result.push_back(id.substr(start));
+  return result;
+}
+
+void write_relationship(JsonWriter& writer, const std::string& other_id, const Relationship& relationship) {
+  writer.StartObject();
+  document::write_member(writer, "user_id", other_id);
+  document::write_member(writer, "type", relationship.type);
+  document::write_member(writer, "since_ms", relationship.since_ms);
+  if (relationship.spam_request) document::write_member(writer, "spam_request", true);
+  writer.EndObject();
+}
+
+std::pair<std::string, Relationship> read_relationship(const rapidjson::Value& value) {
+  Relationship relationship;
+  relationship.type = static_cast<int>(document::integer(value, "type"));
+  relationship.since_ms = document::integer(value, "since_ms");
+  relationship.spam_request = document::boolean_or(value, "spam_request", false);
+  return {document::string(value, "user_id"), relationship};
+}
+
+void write_identity_key(JsonWriter& writer, const IdentityKey& key) {
+  document::write_member(writer, "app_id", key.app_id);
+  document::write_member(writer, "type", key.type);
+  document::write_member(writer, "external_user_id", key.external_user_id);
+}
+
+IdentityKey read_identity_key(const rapidjson::Value& value) {
+  return IdentityKey{document::string(value, "app_id"), document::string(value, "type"),
+                     document::string(value, "external_user_id")};
+}
+
+std::string user_json(const User& user) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "username", user.username);
+    document::write_member(writer, "global_name", user.global_name);
+    document::write_member(writer, "avatar", user.avatar);
+    document::write_member(writer, "premium_type", user.premium_type);
+    if (user.primary_guild) {
+      writer.Key("primary_guild");
+      writer.StartObject();
+      document::write_member(writer, "identity_guild_id", user.primary_guild->identity_guild_id);
+      document::write_member(writer, "tag", user.primary_guild->tag);
+      document::write_member(writer, "badge", user.primary_guild->badge);
+      writer.EndObject();
+    }
+    document::write_member(writer, "spammer", user.spammer);
+    document::write_member(writer, "bot", user.bot);
+    document::write_member(writer, "provisional", user.provisional);
+    document::write_member(writer, "restricted", user.restricted);
+    if (user.ban) document::write_member(writer, "ban_permanent", user.ban->permanent);
+  });
+}
+
+User read_user(const std::string& id, const rapidjson::Value& body) {
+  User user;
+  user.id = id;
+  user.username = document::string(body, "username");
+  user.global_name = document::optional_string(body, "global_name");
+  user.avatar = document::optional_string(body, "avatar");
+  user.premium_type = static_cast<int>(document::integer_or(body, "premium_type", 0));
+  if (const auto it = body.FindMember("primary_guild"); it != body.MemberEnd() && !it->value.IsNull()) {
+    const auto& guild = document::object(body, "primary_guild");
+    user.primary_guild = PrimaryGuild{document::string(guild, "identity_guild_id"),
+                                      document::string(guild, "tag"), document::optional_string(guild, "badge")};
+  }
+  user.spammer = document::boolean_or(body, "spammer", false);
+  user.bot = document::boolean_or(body, "bot", false);
+  user.provisional = document::boolean_or(body, "provisional", false);
+  user.restricted = document::boolean_or(body, "restricted", false);
+  if (const auto it = body.FindMember("ban_permanent"); it != body.MemberEnd()) {
+    user.ban = Ban{document::boolean(body, "ban_permanent")};
+  }
+  return user;
+}
+
+std::string application_json(const Application& app) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "name", app.name);
+    document::write_member(writer, "client_secret", app.client_secret);
+    document::write_member(writer, "bot_token", app.bot_token);
+    document::write_member(writer, "bot_user_id", app.bot_user_id);
+    document::write_member(writer, "parent_id", app.parent_id);
+    document::write_member(writer, "redirect_uris", app.redirect_uris);
+    document::write_member(writer, "public_client_flows", app.public_client_flows);
+    document::write_member(writer, "premium_approved", app.premium_approved);
+    document::write_member(writer, "intent_presences", app.intent_presences);
+    document::write_member(writer, "intent_guild_members", app.intent_guild_members);
+    document::write_member(writer, "intent_message_content", app.intent_message_content);
+    document::write_member(writer, "verify_key", app.verify_key);
+    // The signing key is raw bytes: hex keeps the document text.
+    std::string hex(app.signing_secret_key.size() * 2 + 1, '\0');
+    sodium_bin2hex(hex.data(), hex.size(), reinterpret_cast<const unsigned char*>(app.signing_secret_key.data()),
+                   app.signing_secret_key.size());
+    hex.pop_back();
+    document::write_member(writer, "signing_secret_key", hex);
+  });
+}
+
+Application read_application(const std::string& id, const rapidjson::Value& body) {
+  Application app;
+  app.id = id;
+  app.name = document::string(body, "name");
+  app.client_secret = document::string(body, "client_secret");
+  app.bot_token = document::string(body, "bot_token");
+  app.bot_user_id = document::string(body, "bot_user_id");
+  app.parent_id = document::optional_string(body, "parent_id");
+  app.redirect_uris = document::strings(body, "redirect_uris");
+  app.public_client_flows = document::boolean_or(body, "public_client_flows", true);
+  app.premium_approved = document::boolean_or(body, "premium_approved", false);
+  app.intent_presences = document::boolean_or(body, "intent_presences", true);
+  app.intent_guild_members = document::boolean_or(body, "intent_guild_members", true);
+  app.intent_message_content = document::boolean_or(body, "intent_message_content", true);
+  app.verify_key = document::string(body, "verify_key");
+  const auto hex = document::string(body, "signing_secret_key");
+  app.signing_secret_key.resize(hex.size() / 2);
+  std::size_t length = 0;
+  if (sodium_hex2bin(reinterpret_cast<unsigned char*>(app.signing_secret_key.data()),
+                     app.signing_secret_key.size(), hex.data(), hex.size(), nullptr, &length, nullptr) != 0 ||
+      length != crypto_sign_SECRETKEYBYTES) {
+    throw std::invalid_argument("\"signing_secret_key\" is not a hex Ed25519 secret key");
+  }
+  return app;
+}
+
+std::string grant_json(const AccessGrant& grant) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "refresh_token", grant.refresh_token);
+    document::write_member(writer, "user_id", grant.user_id);
+    document::write_member(writer, "app_id", grant.app_id);
+    document::write_member(writer, "scopes", grant.scopes);
+    document::write_member(writer, "expires_at_ms", grant.expires_at_ms);
+    if (grant.refresh_deprecated) document::write_member(writer, "refresh_deprecated", true);
+    if (grant.identity) {
+      writer.Key("identity");
+      writer.StartObject();
+      write_identity_key(writer, *grant.identity);
+      writer.EndObject();
+    }
+  });
+}
+
+AccessGrant read_grant(const std::string& id, const rapidjson::Value& body) {
+  AccessGrant grant;
+  grant.access_token = id;
+  grant.refresh_token = document::string(body, "refresh_token");
+  grant.user_id = document::string(body, "user_id");
+  grant.app_id = document::string(body, "app_id");
+  grant.scopes = document::strings(body, "scopes");
+  grant.expires_at_ms = document::integer(body, "expires_at_ms");
+  grant.refresh_deprecated = document::boolean_or(body, "refresh_deprecated", false);
+  if (const auto it = body.FindMember("identity"); it != body.MemberEnd()) {
+    grant.identity = read_identity_key(document::object(body, "identity"));
+  }
+  return grant;
+}
+
+std::string code_json(const AuthorizationCode& code) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "app_id", code.app_id);
+    document::write_member(writer, "user_id", code.user_id);
+    document::write_member(writer, "redirect_uri", code.redirect_uri);
+    document::write_member(writer, "scopes", code.scopes);
+    document::write_member(writer, "code_challenge", code.code_challenge);
+    document::write_member(writer, "expires_at_ms", code.expires_at_ms);
+  });
+}
+
+AuthorizationCode read_code(const std::string& id, const rapidjson::Value& body) {
+  return AuthorizationCode{id,
+                           document::string(body, "app_id"),
+                           document::string(body, "user_id"),
+                           document::string(body, "redirect_uri"),
+                           document::strings(body, "scopes"),
+                           document::optional_string(body, "code_challenge"),
+                           document::integer(body, "expires_at_ms")};
+}
+
+std::string identity_json(const ExternalIdentity& identity) {
+  return document_json([&](JsonWriter& writer) {
+    write_identity_key(writer, identity.key);
+    document::write_member(writer, "user_id", identity.user_id);
+    document::write_member(writer, "merged", identity.merged);
+    document::write_member(writer, "restricted_by_ban_of", identity.restricted_by_ban_of);
+  });
+}
+
+ExternalIdentity read_identity(const rapidjson::Value& body) {
+  ExternalIdentity identity;
+  identity.key = read_identity_key(body);
+  identity.user_id = document::string(body, "user_id");
+  identity.merged = document::boolean_or(body, "merged", false);
+  identity.restricted_by_ban_of = document::optional_string(body, "restricted_by_ban_of");
+  return identity;
+}
+
+std::string message_json(const Message& message) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "channel_id", message.channel_id);
+    document::write_member(writer, "author_id", message.author_id);
+    document::write_member(writer, "content", message.content);
+    document::write_member(writer, "timestamp_ms", message.timestamp_ms);
+    document::write_member(writer, "edited_ms", message.edited_ms);
+    document::write_member(writer, "application_id", message.application_id);
+    if (message.activity) {
+      writer.Key("activity");
+      writer.StartObject();
+      document::write_member(writer, "type", message.activity->type);
+      document::write_member(writer, "party_id", message.activity->party_id);
+      document::write_member(writer, "session_id", message.activity->session_id);
+      writer.EndObject();
+    }
+    document::write_member(writer, "nonce", message.nonce);
+    if (message.nonce_is_number) document::write_member(writer, "nonce_is_number", true);
+    if (!message.metadata.empty()) document::write_member(writer, "metadata", message.metadata);
+    if (!message.moderation_metadata.empty()) {
+      document::write_member(writer, "moderation_metadata", message.moderation_metadata);
+    }
+    if (message.flags != 0) document::write_member(writer, "flags", message.flags);
+    document::write_member(writer, "recipient_id", message.recipient_id);
+    document::write_member(writer, "lobby_id", message.lobby_id);
+    document::write_member(writer, "additional_name", message.additional_name);
+    document::write_member(writer, "game_app_id", message.game_app_id);
+  });
+}
+
+Message read_message(const std::string& id, const rapidjson::Value& body) {
+  Message message;
+  message.id = id;
+  message.channel_id = document::string(body, "channel_id");
+  message.author_id = document::string(body, "author_id");
+  message.content = document::string(body, "content");
+  message.timestamp_ms = document::integer(body, "timestamp_ms");
+  message.edited_ms = document::optional_integer(body, "edited_ms");
+  message.application_id = document::optional_string(body, "application_id");
+  if (const auto it = body.FindMember("activity"); it != body.MemberEnd()) {
+    const auto& activity = document::object(body, "activity");
+    message.activity = MessageActivity{static_cast<int>(document::integer(activity, "type")),
+                                       document::string(activity, "party_id"),
+                                       document::optional_string(activity, "session_id")};
+  }
+  message.nonce = document::optional_string(body, "nonce");
+  message.nonce_is_number = document::boolean_or(body, "nonce_is_number", false);
+  message.metadata = document::string_map(body, "metadata");
+  message.moderation_metadata = document::string_map(body, "moderation_metadata");
+  message.flags = static_cast<int>(document::integer_or(body, "flags", 0));
+  message.recipient_id = document::optional_string(body, "recipient_id");
+  message.lobby_id = document::optional_string(body, "lobby_id");
+  message.additional_name = document::optional_string(body, "additional_name");
+  message.game_app_id = document::optional_string(body, "game_app_id");
+  return message;
+}
+
+// Numeric order of snowflake ids (their text order differs when lengths differ).
+bool snowflake_less(const std::string& a, const std::string& b) {
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
+template <class Map>
+std::vector<std::string> keys_of(const Map& map) {
+  std::vector<std::string> ids;
+  ids.reserve(map.size());
+  for (const auto& entry : map)
+    ids.push_back(entry.first);
+  return ids;
+}
+
+}  // namespace
+
+std::string EmulatorState::identity_id(const IdentityKey& key) {
+  return key.app_id + ":" + key.type + ":" + key.external_user_id;
+}
+
+std::string EmulatorState::external_token_id(std::string_view type, std::string_view token) {
+  return std::string(type) + ":" + std::string(token);
+}
+
+std::string EmulatorState::game_relationships_id(std::string_view app_id, std::string_view user_id) {
+  return std::string(app_id) + ":" + std::string(user_id);
+}
+
+void EmulatorState::register_documents(StateChanges& changes) {
+  changes_ = &changes;
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kApplication),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto* app = find_application(id);
+        return app == nullptr ? std::nullopt : std::optional(application_json(*app));
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        applications_.insert_or_assign(id, read_application(id, body));
+      },
+      [this] { return keys_of(applications_); }, [this] { applications_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kUser),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto* user = find_user(id);
+        return user == nullptr ? std::nullopt : std::optional(user_json(*user));
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        users_.insert_or_assign(id, read_user(id, body));
+      },
+      [this] { return keys_of(users_); }, [this] { users_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kCounters),
+      [this](const std::string&) -> std::optional<std::string> {
+        return document_json([&](JsonWriter& writer) {
+          document::write_member(writer, "first_regular_user_id", first_regular_user_);
+          document::write_member(writer, "provisional_counter", std::int64_t{provisional_counter_});
+          document::write_member(writer, "consent_user_id", consent.user_id);
+          document::write_member(writer, "consent_deny", consent.deny);
+        });
+      },
+      [this](const std::string&, const rapidjson::Value& body) {
+        check_format(body);
+        first_regular_user_ = document::optional_string(body, "first_regular_user_id");
+        provisional_counter_ = static_cast<int>(document::integer(body, "provisional_counter"));
+        consent.user_id = document::optional_string(body, "consent_user_id");
+        consent.deny = document::boolean_or(body, "consent_deny", false);
+      },
+      [] { return std::vector<std::string>{std::string(document_kind::kCountersId)}; },
+      [this] {
+        first_regular_user_.reset();
+        provisional_counter_ = 0;
+        consent = Consent{};
+      }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kGrant),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto* grant = find_grant_by_access_token(id);
+        return grant == nullptr ? std::nullopt : std::optional(grant_json(*grant));
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        auto grant = read_grant(id, body);
+        if (!grant.refresh_token.empty()) access_by_refresh_token_[grant.refresh_token] = id;
+        grants_.insert_or_assign(id, std::move(grant));
+      },
+      [this] { return keys_of(grants_); },
+      [this] {
+        grants_.clear();
+        access_by_refresh_token_.clear();
+      }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kCode),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto it = codes_.find(id);
+        return it == codes_.end() ? std::nullopt : std::optional(code_json(it->second));
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        codes_.insert_or_assign(id, read_code(id, body));
+      },
+      [this] { return keys_of(codes_); }, [this] { codes_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kIdentity),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto parts = split_id(id, 3);
+        const auto it = identities_.find(IdentityKey{parts[0], parts[1], parts[2]});
+        return it == identities_.end() ? std::nullopt : std::optional(identity_json(it->second));
+      },
+      [this](const std::string&, const rapidjson::Value& body) {
+        check_format(body);
+        auto identity = read_identity(body);
+        auto key = identity.key;
+        identities_.insert_or_assign(std::move(key), std::move(identity));
+      },
+      [this] {
+        std::vector<std::string> ids;
+        for (const auto& entry : identities_)
+          ids.push_back(identity_id(entry.first));
+        return ids;
+      },
+      [this] { identities_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kExternalToken),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto parts = split_id(id, 2);
+        const auto it = external_token_ids_.find({parts[0], parts[1]});
+        if (it == external_token_ids_.end()) return std::nullopt;
+        return document_json([&](JsonWriter& writer) {
+          document::write_member(writer, "type", parts[0]);
+          document::write_member(writer, "token", parts[1]);
+          document::write_member(writer, "external_user_id", it->second);
+        });
+      },
+      [this](const std::string&, const rapidjson::Value& body) {
+        check_format(body);
+        external_token_ids_[{document::string(body, "type"), document::string(body, "token")}] =
+            document::string(body, "external_user_id");
+      },
+      [this] {
+        std::vector<std::string> ids;
+        for (const auto& entry : external_token_ids_)
+          ids.push_back(external_token_id(entry.first.first, entry.first.second));
+        return ids;
+      },
+      [this] { external_token_ids_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kRelationships),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto it = relationships_.find(id);
+        if (it == relationships_.end() || it->second.empty()) return std::nullopt;
+        return document_json([&](JsonWriter& writer) {
+          writer.Key("relationships");
+          writer.StartArray();
+          for (const auto& [other_id, relationship] : it->second)
+            write_relationship(writer, other_id, relationship);
+          writer.EndArray();
+        });
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        auto& mine = relationships_[id];
+        for (const auto& value : document::array(body, "relationships").GetArray()) {
+          auto [other_id, relationship] = read_relationship(value);
+          mine[other_id] = relationship;
+        }
+      },
+      [this] { return keys_of(relationships_); }, [this] { relationships_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kGameRelationships),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto parts = split_id(id, 2);
+        const auto app = game_relationships_.find(parts[0]);
+        if (app == game_relationships_.end()) return std::nullopt;
+        const auto mine = app->second.find(parts[1]);
+        if (mine == app->second.end() || mine->second.empty()) return std::nullopt;
+        return document_json([&](JsonWriter& writer) {
+          writer.Key("relationships");
+          writer.StartArray();
+          for (const auto& [other_id, relationship] : mine->second)
+            write_relationship(writer, other_id, relationship);
+          writer.EndArray();
+        });
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        const auto parts = split_id(id, 2);
+        auto& mine = game_relationships_[parts[0]][parts[1]];
+        for (const auto& value : document::array(body, "relationships").GetArray()) {
+          auto [other_id, relationship] = read_relationship(value);
+          mine[other_id] = relationship;
+        }
+      },
+      [this] {
+        std::vector<std::string> ids;
+        for (const auto& [app_id, users] : game_relationships_) {
+          for (const auto& entry : users)
+            ids.push_back(game_relationships_id(app_id, entry.first));
+        }
+        return ids;
+      },
+      [this] { game_relationships_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kDmChannel),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto* channel = find_dm_channel(id);
+        if (channel == nullptr) return std::nullopt;
+        return document_json(
+            [&](JsonWriter& writer) { document::write_member(writer, "recipient_ids", channel->recipient_ids); });
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        dm_channels_.insert_or_assign(id, DmChannel{id, document::strings(body, "recipient_ids")});
+      },
+      [this] { return keys_of(dm_channels_); }, [this] { dm_channels_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kMessage),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto it = messages_.find(id);
+        return it == messages_.end() ? std::nullopt : std::optional(message_json(it->second));
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        auto message = read_message(id, body);
+        auto& order = channel_message_ids_[message.channel_id];
+        if (messages_.find(id) == messages_.end()) {
+          // Sending order is id order: usually an append, as documents arrive sorted.
+          order.insert(std::upper_bound(order.begin(), order.end(), id, snowflake_less), id);
+        }
+        messages_.insert_or_assign(id, std::move(message));
+      },
+      [this] { return keys_of(messages_); },
+      [this] {
+        messages_.clear();
+        channel_message_ids_.clear();
+        nonce_messages_.clear();
+      }});
+}
+
+}  // namespace platformpp::emulator
