@@ -44,9 +44,10 @@ std::vector<DocumentChange> StateChanges::take() {
   return changes;
 }
 
-std::vector<DocumentChange> StateChanges::save_all() const {
+std::vector<DocumentChange> StateChanges::save_all(bool persisted_only) const {
   std::vector<DocumentChange> documents;
   for (const auto& kind : kinds_) {
+    if (persisted_only && !kind.persisted) continue;
     for (const auto& id : kind.ids()) {
       if (auto body = kind.save(id)) documents.push_back(DocumentChange{kind.name, id, std::move(body)});
     }
@@ -58,7 +59,9 @@ void StateChanges::load(const std::vector<DocumentChange>& documents) {
   std::vector<std::vector<const DocumentChange*>> by_kind(kinds_.size());
   for (const auto& document : documents) {
     const auto* kind = find_kind(document.kind);
-    if (kind == nullptr) throw std::invalid_argument("unknown document kind \"" + document.kind + "\"");
+    if (kind == nullptr || !kind->persisted) {
+      throw std::invalid_argument("unknown document kind \"" + document.kind + "\"");
+    }
     if (document.body) by_kind[static_cast<std::size_t>(kind - kinds_.data())].push_back(&document);
   }
   // In registration order, so that what a document refers to is there before it.
@@ -79,8 +82,9 @@ void StateChanges::load(const std::vector<DocumentChange>& documents) {
 }
 
 void StateChanges::clear_all() {
-  for (const auto& kind : kinds_)
-    kind.clear();
+  for (const auto& kind : kinds_) {
+    if (kind.clear) kind.clear();
+  }
   touched_.clear();
 }
 

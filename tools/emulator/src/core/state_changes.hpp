@@ -30,6 +30,9 @@ struct DocumentKind {
   std::function<std::vector<std::string>()> ids;
   // Forgets every entity of the kind (reset, import).
   std::function<void()> clear;
+  // False for what lives only while the emulator runs (who is online, calls in progress): streamed to the
+  // console like the rest, never written to the state file nor exported; `load` and `clear` may be empty.
+  bool persisted = true;
 };
 
 // One document after a turn's changes: its body, or none when it was deleted.
@@ -61,8 +64,9 @@ class StateChanges {
 
   // The changes since the last call, each document saved as it is now.
   std::vector<DocumentChange> take();
-  // Every document of every kind, in registration order (export, the console's first view).
-  [[nodiscard]] std::vector<DocumentChange> save_all() const;
+  // Every document of every kind, in registration order (the console's first view); `persisted_only` for
+  // exports.
+  [[nodiscard]] std::vector<DocumentChange> save_all(bool persisted_only = false) const;
   // Reads documents into their modules; unknown kinds and malformed documents throw std::invalid_argument
   // naming them. Loading marks nothing as changed.
   void load(const std::vector<DocumentChange>& documents);

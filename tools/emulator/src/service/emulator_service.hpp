@@ -61,6 +61,8 @@ class EmulatorService {
   void set_social_rate_limits_enabled(bool enabled) { http_.social_limits().set_enabled(enabled); }
 
   [[nodiscard]] EmulatorState& state() noexcept { return context_.state; }
+  // The platform data as documents (core/state_changes.hpp): what the state file and the console see.
+  [[nodiscard]] StateChanges& changes() noexcept { return context_.changes; }
   [[nodiscard]] FakeClock& clock() noexcept { return context_.clock; }
 
   // The desktop-client stand-in on IPC (ipc/). `listener` is null when IPC is off (--no-ipc).
