@@ -371,7 +371,8 @@ HttpResponse LobbyModule::api_accept_invite(const RouteContext& context) {
   rapidjson::Document body;
   if (auto error = read_optional_json_object(context.request, body)) return *error;
   const auto it = lobbies_.invites.find(context.params.at("code"));
-  auto* guild = it == lobbies_.invites.end() ? nullptr : guilds_.guilds().find_guild(it->second.guild_id);
+  const auto* guild =
+      it == lobbies_.invites.end() ? nullptr : guilds_.guilds().find_guild(it->second.guild_id);
   // Single use, for the member it was made for, valid one hour: at exactly one hour it has expired.
   if (it == lobbies_.invites.end() || it->second.used || it->second.user_id != principal->user->id ||
       clock_.now_ms() >= it->second.expires_ms || guild == nullptr) {
@@ -383,7 +384,7 @@ HttpResponse LobbyModule::api_accept_invite(const RouteContext& context) {
     GuildMember member;
     member.user_id = principal->user->id;
     member.joined_at_ms = clock_.now_ms();
-    guild->members.emplace(member.user_id, std::move(member));
+    guilds_.guilds().set_member(guild->id, std::move(member));
   }
   const auto channel = guild->channels.find(invite.channel_id);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
