@@ -52,9 +52,9 @@ struct Emulator {
     return parse(response.body.empty() ? std::string("{}") : response.body);
   }
   // An API call that must succeed, as `authorization` ("Bearer ..." or "Bot ...").
-  rapidjson::Document api(const std::string& authorization, std::string method, const std::string& path,
-                          std::string body = {}) {
-    const auto response = raw(std::move(method), "/api/v10" + path, std::move(body), authorization);
+  rapidjson::Document api(const std::string& authorization, const std::string& method,
+                          const std::string& path, std::string body = {}) {
+    const auto response = raw(method, "/api/v10" + path, std::move(body), authorization);
     REQUIRE_MESSAGE(response.status < 300, method << " " << path << ": " << response.body);
     return parse(response.body.empty() ? std::string("{}") : response.body);
   }
