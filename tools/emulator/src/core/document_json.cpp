@@ -39,6 +39,14 @@ void write_name(JsonWriter& writer, std::string_view name) {
 
 }  // namespace
 
+void check_format(const rapidjson::Value& body, std::int64_t newest) {
+  const auto version = integer(body, "v");
+  if (version < 1 || version > newest) {
+    throw std::invalid_argument("format version " + std::to_string(version) +
+                                " is not one this emulator reads");
+  }
+}
+
 std::string string(const rapidjson::Value& object, const char* name) {
   return string_of(required(object, name), name);
 }

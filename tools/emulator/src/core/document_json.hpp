@@ -16,6 +16,21 @@
 
 namespace platformpp::emulator::document {
 
+// Every document carries "v", its format version, so that a later emulator can read an older one forward.
+// Throws std::invalid_argument unless the body's "v" is between 1 and `newest`.
+void check_format(const rapidjson::Value& body, std::int64_t newest = 1);
+// An object with "v": `version` first, then whatever `write` adds.
+template <class WriteFn>
+std::string document_json(WriteFn&& write, std::int64_t version = 1) {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("v");
+    writer.Int64(version);
+    write(writer);
+    writer.EndObject();
+  });
+}
+
 // Required members.
 [[nodiscard]] std::string string(const rapidjson::Value& object, const char* name);
 [[nodiscard]] std::int64_t integer(const rapidjson::Value& object, const char* name);

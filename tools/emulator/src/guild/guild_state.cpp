@@ -13,25 +13,8 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr std::int64_t kFormat = 1;
-
-void check_format(const rapidjson::Value& body) {
-  const auto version = document::integer(body, "v");
-  if (version < 1 || version > kFormat) {
-    throw std::invalid_argument("format version " + std::to_string(version) +
-                                " is not one this emulator reads");
-  }
-}
-
-template <class WriteFn>
-std::string document_json(WriteFn&& write) {
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    document::write_member(writer, "v", kFormat);
-    write(writer);
-    writer.EndObject();
-  });
-}
+using document::check_format;
+using document::document_json;
 
 // Permission bits as a decimal string, as the wire carries them (every bit of 64 fits).
 void write_bits(JsonWriter& writer, std::string_view name, std::uint64_t bits) {

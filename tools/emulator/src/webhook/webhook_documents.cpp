@@ -22,27 +22,11 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr std::int64_t kFormat = 1;
 constexpr std::string_view kPing = "PING";
 constexpr std::string_view kInterrupted = "interrupted: the emulator stopped before the answer came";
 
-void check_format(const rapidjson::Value& body) {
-  const auto version = document::integer(body, "v");
-  if (version < 1 || version > kFormat) {
-    throw std::invalid_argument("format version " + std::to_string(version) +
-                                " is not one this emulator reads");
-  }
-}
-
-template <class WriteFn>
-std::string document_json(WriteFn&& write) {
-  return to_json([&](JsonWriter& writer) {
-    writer.StartObject();
-    document::write_member(writer, "v", kFormat);
-    write(writer);
-    writer.EndObject();
-  });
-}
+using document::check_format;
+using document::document_json;
 
 std::optional<std::uint64_t> parse_id(const std::string& id) {
   std::uint64_t value = 0;
