@@ -18,7 +18,9 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-HeaderList bearer(const std::string& token) { return {{"Authorization", "Bearer " + token}}; }
+HeaderList bearer(const std::string& token) {
+  return {{"Authorization", "Bearer " + token}};
+}
 
 // A second emulator over the same documents: the first one restarted.
 struct Restarted {
@@ -59,23 +61,26 @@ TEST_CASE_FIXTURE(OAuthFixture, "accounts, tokens, relationships and messages su
 
   // A friend and a DM conversation with an edit and a deletion.
   const auto friend_id = create_user("friend.two");
-  const auto friend_token = str(
-      parse(call("POST", "/_emulator/tokens",
-                 R"({"user_id":")" + friend_id + R"(","app_id":")" + app_id + R"(","scopes":"identify"})")
-                .body)["access_token"]);
+  const auto friend_token =
+      str(parse(call("POST", "/_emulator/tokens",
+                     R"({"user_id":")" + friend_id + R"(","app_id":")" + app_id + R"(","scopes":"identify"})")
+                    .body)["access_token"]);
   REQUIRE(call("POST", "/_emulator/friendships",
                R"({"user_id":")" + user_id + R"(","other_user_id":")" + friend_id + R"("})")
               .status == 200);
-  const auto channel = parse(call("POST", "/api/v10/users/@me/channels", R"({"recipient_id":")" + friend_id + R"("})",
-                                  bearer(access2))
+  const auto channel = parse(call("POST", "/api/v10/users/@me/channels",
+                                  R"({"recipient_id":")" + friend_id + R"("})", bearer(access2))
                                  .body);
   const auto channel_id = str(channel["id"]);
   const auto path = "/api/v10/channels/" + channel_id + "/messages";
   std::string kept_id, edited_id, deleted_id;
   for (const auto* content : {"hello", "to edit", "to delete"}) {
-    const auto response = call("POST", path, std::string(R"({"content":")") + content + R"("})", bearer(access2));
+    const auto response =
+        call("POST", path, std::string(R"({"content":")") + content + R"("})", bearer(access2));
     REQUIRE_MESSAGE(response.status == 200, response.body);
-    (kept_id.empty() ? kept_id : edited_id.empty() ? edited_id : deleted_id) = str(parse(response.body)["id"]);
+    (kept_id.empty()     ? kept_id
+     : edited_id.empty() ? edited_id
+                         : deleted_id) = str(parse(response.body)["id"]);
   }
   REQUIRE(call("PATCH", path + "/" + edited_id, R"({"content":"edited"})", bearer(access2)).status == 200);
   REQUIRE(call("DELETE", path + "/" + deleted_id, {}, bearer(access2)).status == 204);
@@ -94,7 +99,8 @@ TEST_CASE_FIXTURE(OAuthFixture, "accounts, tokens, relationships and messages su
   auto me = restarted.call("GET", "/api/v10/users/@me", {}, bearer(access2));
   REQUIRE(me.status == 200);
   CHECK(str(parse(me.body)["id"]) == user_id);
-  CHECK(restarted.call("GET", "/api/v10/users/@me", {}, bearer(access)).status == 401);  // replaced by refresh
+  CHECK(restarted.call("GET", "/api/v10/users/@me", {}, bearer(access)).status ==
+        401);  // replaced by refresh
   CHECK(restarted.call("GET", "/api/v10/users/@me", {}, bearer(friend_token)).status == 401);  // revoked
   CHECK(restarted.call("GET", "/api/v10/users/@me", {}, bearer(provisional_access)).status == 200);
   // The refresh token and the pending code still work, once.
@@ -112,8 +118,8 @@ TEST_CASE_FIXTURE(OAuthFixture, "accounts, tokens, relationships and messages su
                                         {{"Content-Type", "application/x-www-form-urlencoded"}});
   CHECK_MESSAGE(exchanged.status == 200, exchanged.body);
   // The friendship and the DM history, edit included, deletion kept.
-  const auto relationships = parse(
-      restarted.call("GET", "/api/v10/users/@me/relationships", {}, bearer(provisional_access)).body);
+  const auto relationships =
+      parse(restarted.call("GET", "/api/v10/users/@me/relationships", {}, bearer(provisional_access)).body);
   CHECK(relationships.IsArray());
   const auto history = restarted.call("GET", path, {}, bearer(str(parse(again.body)["access_token"])));
   REQUIRE_MESSAGE(history.status == 200, history.body);
@@ -123,12 +129,14 @@ TEST_CASE_FIXTURE(OAuthFixture, "accounts, tokens, relationships and messages su
   CHECK(str(messages[0]["content"]) == "edited");
   CHECK(str(messages[1]["id"]) == kept_id);
   // The provisional account counter goes on: the next one is not provisional_1 again.
-  const auto next = parse(restarted
-                              .call("POST", "/api/v10/partner-sdk/token",
-                                    R"({"client_id":")" + app_id +
-                                        R"(","external_auth_type":"OIDC","external_auth_token":"oidc-token-2"})")
-                              .body);
-  const auto next_me = parse(restarted.call("GET", "/api/v10/users/@me", {}, bearer(str(next["access_token"]))).body);
+  const auto next =
+      parse(restarted
+                .call("POST", "/api/v10/partner-sdk/token",
+                      R"({"client_id":")" + app_id +
+                          R"(","external_auth_type":"OIDC","external_auth_token":"oidc-token-2"})")
+                .body);
+  const auto next_me =
+      parse(restarted.call("GET", "/api/v10/users/@me", {}, bearer(str(next["access_token"]))).body);
   CHECK(str(next_me["username"]) == "provisional_2");
 }
 

@@ -50,8 +50,8 @@ class StateMirror {
       CHECK_MESSAGE(it != mirrored.end(), "not named when created: " << key.first << "/" << key.second);
       if (it != mirrored.end()) {
         CHECK_MESSAGE(it->second == body, "not named when changed: " << key.first << "/" << key.second
-                                                                       << "\n  file: " << it->second
-                                                                       << "\n  now:  " << body);
+                                                                     << "\n  file: " << it->second
+                                                                     << "\n  now:  " << body);
       }
     }
     for (const auto& [key, body] : mirrored) {
@@ -91,8 +91,8 @@ inline void check_round_trip(const std::vector<DocumentChange>& documents, State
     const auto it = after.find(key);
     CHECK_MESSAGE(it != after.end(), "lost on reload: " << key.first << "/" << key.second);
     if (it != after.end()) {
-      CHECK_MESSAGE(it->second == body,
-                    "altered on reload: " << key.first << "/" << key.second << "\n  " << body << "\n  " << it->second);
+      CHECK_MESSAGE(it->second == body, "altered on reload: " << key.first << "/" << key.second << "\n  "
+                                                              << body << "\n  " << it->second);
     }
   }
   CHECK(after.size() == before.size());

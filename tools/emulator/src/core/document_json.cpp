@@ -111,7 +111,9 @@ std::map<std::string, std::string> string_map(const rapidjson::Value& object, co
   return values;
 }
 
-std::string string_value(const rapidjson::Value& value, const char* what) { return string_of(value, what); }
+std::string string_value(const rapidjson::Value& value, const char* what) {
+  return string_of(value, what);
+}
 
 void write_member(JsonWriter& writer, std::string_view name, std::string_view value) {
   write_name(writer, name);
@@ -146,7 +148,8 @@ void write_member(JsonWriter& writer, std::string_view name, const std::vector<s
   writer.EndArray();
 }
 
-void write_member(JsonWriter& writer, std::string_view name, const std::map<std::string, std::string>& values) {
+void write_member(JsonWriter& writer, std::string_view name,
+                  const std::map<std::string, std::string>& values) {
   write_name(writer, name);
   writer.StartObject();
   for (const auto& [key, value] : values) {

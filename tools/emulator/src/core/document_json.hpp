@@ -27,7 +27,8 @@ namespace platformpp::emulator::document {
 [[nodiscard]] std::optional<std::string> optional_string(const rapidjson::Value& object, const char* name);
 [[nodiscard]] std::optional<std::int64_t> optional_integer(const rapidjson::Value& object, const char* name);
 [[nodiscard]] bool boolean_or(const rapidjson::Value& object, const char* name, bool fallback);
-[[nodiscard]] std::int64_t integer_or(const rapidjson::Value& object, const char* name, std::int64_t fallback);
+[[nodiscard]] std::int64_t integer_or(const rapidjson::Value& object, const char* name,
+                                      std::int64_t fallback);
 // Arrays of strings and string-to-string objects; absent gives an empty one.
 [[nodiscard]] std::vector<std::string> strings(const rapidjson::Value& object, const char* name);
 [[nodiscard]] std::map<std::string, std::string> string_map(const rapidjson::Value& object, const char* name);
@@ -41,7 +42,8 @@ void write_member(JsonWriter& writer, std::string_view name, std::int64_t value)
 void write_member(JsonWriter& writer, std::string_view name, const std::optional<std::int64_t>& value);
 void write_member(JsonWriter& writer, std::string_view name, bool value);
 void write_member(JsonWriter& writer, std::string_view name, const std::vector<std::string>& values);
-void write_member(JsonWriter& writer, std::string_view name, const std::map<std::string, std::string>& values);
+void write_member(JsonWriter& writer, std::string_view name,
+                  const std::map<std::string, std::string>& values);
 // Without these, an int or a string literal would be ambiguous or pick the bool overload.
 inline void write_member(JsonWriter& writer, std::string_view name, int value) {
   write_member(writer, name, std::int64_t{value});

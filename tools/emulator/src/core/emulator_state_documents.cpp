@@ -18,7 +18,8 @@ constexpr std::int64_t kFormat = 1;
 void check_format(const rapidjson::Value& body) {
   const auto version = document::integer(body, "v");
   if (version < 1 || version > kFormat) {
-    throw std::invalid_argument("format version " + std::to_string(version) + " is not one this emulator reads");
+    throw std::invalid_argument("format version " + std::to_string(version) +
+                                " is not one this emulator reads");
   }
 }
 
@@ -105,8 +106,9 @@ User read_user(const std::string& id, const rapidjson::Value& body) {
   user.premium_type = static_cast<int>(document::integer_or(body, "premium_type", 0));
   if (const auto it = body.FindMember("primary_guild"); it != body.MemberEnd() && !it->value.IsNull()) {
     const auto& guild = document::object(body, "primary_guild");
-    user.primary_guild = PrimaryGuild{document::string(guild, "identity_guild_id"),
-                                      document::string(guild, "tag"), document::optional_string(guild, "badge")};
+    user.primary_guild =
+        PrimaryGuild{document::string(guild, "identity_guild_id"), document::string(guild, "tag"),
+                     document::optional_string(guild, "badge")};
   }
   user.spammer = document::boolean_or(body, "spammer", false);
   user.bot = document::boolean_or(body, "bot", false);
@@ -134,7 +136,8 @@ std::string application_json(const Application& app) {
     document::write_member(writer, "verify_key", app.verify_key);
     // The signing key is raw bytes: hex keeps the document text.
     std::string hex(app.signing_secret_key.size() * 2 + 1, '\0');
-    sodium_bin2hex(hex.data(), hex.size(), reinterpret_cast<const unsigned char*>(app.signing_secret_key.data()),
+    sodium_bin2hex(hex.data(), hex.size(),
+                   reinterpret_cast<const unsigned char*>(app.signing_secret_key.data()),
                    app.signing_secret_key.size());
     hex.pop_back();
     document::write_member(writer, "signing_secret_key", hex);
@@ -325,28 +328,28 @@ std::string EmulatorState::game_relationships_id(std::string_view app_id, std::s
 
 void EmulatorState::register_documents(StateChanges& changes) {
   changes_ = &changes;
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kApplication),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto* app = find_application(id);
-        return app == nullptr ? std::nullopt : std::optional(application_json(*app));
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        applications_.insert_or_assign(id, read_application(id, body));
-      },
-      [this] { return keys_of(applications_); }, [this] { applications_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kUser),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto* user = find_user(id);
-        return user == nullptr ? std::nullopt : std::optional(user_json(*user));
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        users_.insert_or_assign(id, read_user(id, body));
-      },
-      [this] { return keys_of(users_); }, [this] { users_.clear(); }});
+  changes.register_kind(
+      DocumentKind{std::string(document_kind::kApplication),
+                   [this](const std::string& id) -> std::optional<std::string> {
+                     const auto* app = find_application(id);
+                     return app == nullptr ? std::nullopt : std::optional(application_json(*app));
+                   },
+                   [this](const std::string& id, const rapidjson::Value& body) {
+                     check_format(body);
+                     applications_.insert_or_assign(id, read_application(id, body));
+                   },
+                   [this] { return keys_of(applications_); }, [this] { applications_.clear(); }});
+  changes.register_kind(DocumentKind{std::string(document_kind::kUser),
+                                     [this](const std::string& id) -> std::optional<std::string> {
+                                       const auto* user = find_user(id);
+                                       return user == nullptr ? std::nullopt
+                                                              : std::optional(user_json(*user));
+                                     },
+                                     [this](const std::string& id, const rapidjson::Value& body) {
+                                       check_format(body);
+                                       users_.insert_or_assign(id, read_user(id, body));
+                                     },
+                                     [this] { return keys_of(users_); }, [this] { users_.clear(); }});
   changes.register_kind(DocumentKind{
       std::string(document_kind::kCounters),
       [this](const std::string&) -> std::optional<std::string> {
@@ -370,169 +373,172 @@ void EmulatorState::register_documents(StateChanges& changes) {
         provisional_counter_ = 0;
         consent = Consent{};
       }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kGrant),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto* grant = find_grant_by_access_token(id);
-        return grant == nullptr ? std::nullopt : std::optional(grant_json(*grant));
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        auto grant = read_grant(id, body);
-        if (!grant.refresh_token.empty()) access_by_refresh_token_[grant.refresh_token] = id;
-        grants_.insert_or_assign(id, std::move(grant));
-      },
-      [this] { return keys_of(grants_); },
-      [this] {
-        grants_.clear();
-        access_by_refresh_token_.clear();
-      }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kCode),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto it = codes_.find(id);
-        return it == codes_.end() ? std::nullopt : std::optional(code_json(it->second));
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        codes_.insert_or_assign(id, read_code(id, body));
-      },
-      [this] { return keys_of(codes_); }, [this] { codes_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kIdentity),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto parts = split_id(id, 3);
-        const auto it = identities_.find(IdentityKey{parts[0], parts[1], parts[2]});
-        return it == identities_.end() ? std::nullopt : std::optional(identity_json(it->second));
-      },
-      [this](const std::string&, const rapidjson::Value& body) {
-        check_format(body);
-        auto identity = read_identity(body);
-        auto key = identity.key;
-        identities_.insert_or_assign(std::move(key), std::move(identity));
-      },
-      [this] {
-        std::vector<std::string> ids;
-        for (const auto& entry : identities_)
-          ids.push_back(identity_id(entry.first));
-        return ids;
-      },
-      [this] { identities_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kExternalToken),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto parts = split_id(id, 2);
-        const auto it = external_token_ids_.find({parts[0], parts[1]});
-        if (it == external_token_ids_.end()) return std::nullopt;
-        return document_json([&](JsonWriter& writer) {
-          document::write_member(writer, "type", parts[0]);
-          document::write_member(writer, "token", parts[1]);
-          document::write_member(writer, "external_user_id", it->second);
-        });
-      },
-      [this](const std::string&, const rapidjson::Value& body) {
-        check_format(body);
-        external_token_ids_[{document::string(body, "type"), document::string(body, "token")}] =
-            document::string(body, "external_user_id");
-      },
-      [this] {
-        std::vector<std::string> ids;
-        for (const auto& entry : external_token_ids_)
-          ids.push_back(external_token_id(entry.first.first, entry.first.second));
-        return ids;
-      },
-      [this] { external_token_ids_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kRelationships),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto it = relationships_.find(id);
-        if (it == relationships_.end() || it->second.empty()) return std::nullopt;
-        return document_json([&](JsonWriter& writer) {
-          writer.Key("relationships");
-          writer.StartArray();
-          for (const auto& [other_id, relationship] : it->second)
-            write_relationship(writer, other_id, relationship);
-          writer.EndArray();
-        });
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        auto& mine = relationships_[id];
-        for (const auto& value : document::array(body, "relationships").GetArray()) {
-          auto [other_id, relationship] = read_relationship(value);
-          mine[other_id] = relationship;
-        }
-      },
-      [this] { return keys_of(relationships_); }, [this] { relationships_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kGameRelationships),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto parts = split_id(id, 2);
-        const auto app = game_relationships_.find(parts[0]);
-        if (app == game_relationships_.end()) return std::nullopt;
-        const auto mine = app->second.find(parts[1]);
-        if (mine == app->second.end() || mine->second.empty()) return std::nullopt;
-        return document_json([&](JsonWriter& writer) {
-          writer.Key("relationships");
-          writer.StartArray();
-          for (const auto& [other_id, relationship] : mine->second)
-            write_relationship(writer, other_id, relationship);
-          writer.EndArray();
-        });
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        const auto parts = split_id(id, 2);
-        auto& mine = game_relationships_[parts[0]][parts[1]];
-        for (const auto& value : document::array(body, "relationships").GetArray()) {
-          auto [other_id, relationship] = read_relationship(value);
-          mine[other_id] = relationship;
-        }
-      },
-      [this] {
-        std::vector<std::string> ids;
-        for (const auto& [app_id, users] : game_relationships_) {
-          for (const auto& entry : users)
-            ids.push_back(game_relationships_id(app_id, entry.first));
-        }
-        return ids;
-      },
-      [this] { game_relationships_.clear(); }});
+  changes.register_kind(DocumentKind{std::string(document_kind::kGrant),
+                                     [this](const std::string& id) -> std::optional<std::string> {
+                                       const auto* grant = find_grant_by_access_token(id);
+                                       return grant == nullptr ? std::nullopt
+                                                               : std::optional(grant_json(*grant));
+                                     },
+                                     [this](const std::string& id, const rapidjson::Value& body) {
+                                       check_format(body);
+                                       auto grant = read_grant(id, body);
+                                       if (!grant.refresh_token.empty())
+                                         access_by_refresh_token_[grant.refresh_token] = id;
+                                       grants_.insert_or_assign(id, std::move(grant));
+                                     },
+                                     [this] { return keys_of(grants_); },
+                                     [this] {
+                                       grants_.clear();
+                                       access_by_refresh_token_.clear();
+                                     }});
+  changes.register_kind(DocumentKind{std::string(document_kind::kCode),
+                                     [this](const std::string& id) -> std::optional<std::string> {
+                                       const auto it = codes_.find(id);
+                                       return it == codes_.end() ? std::nullopt
+                                                                 : std::optional(code_json(it->second));
+                                     },
+                                     [this](const std::string& id, const rapidjson::Value& body) {
+                                       check_format(body);
+                                       codes_.insert_or_assign(id, read_code(id, body));
+                                     },
+                                     [this] { return keys_of(codes_); }, [this] { codes_.clear(); }});
+  changes.register_kind(
+      DocumentKind{std::string(document_kind::kIdentity),
+                   [this](const std::string& id) -> std::optional<std::string> {
+                     const auto parts = split_id(id, 3);
+                     const auto it = identities_.find(IdentityKey{parts[0], parts[1], parts[2]});
+                     return it == identities_.end() ? std::nullopt : std::optional(identity_json(it->second));
+                   },
+                   [this](const std::string&, const rapidjson::Value& body) {
+                     check_format(body);
+                     auto identity = read_identity(body);
+                     auto key = identity.key;
+                     identities_.insert_or_assign(std::move(key), std::move(identity));
+                   },
+                   [this] {
+                     std::vector<std::string> ids;
+                     for (const auto& entry : identities_)
+                       ids.push_back(identity_id(entry.first));
+                     return ids;
+                   },
+                   [this] { identities_.clear(); }});
+  changes.register_kind(
+      DocumentKind{std::string(document_kind::kExternalToken),
+                   [this](const std::string& id) -> std::optional<std::string> {
+                     const auto parts = split_id(id, 2);
+                     const auto it = external_token_ids_.find({parts[0], parts[1]});
+                     if (it == external_token_ids_.end()) return std::nullopt;
+                     return document_json([&](JsonWriter& writer) {
+                       document::write_member(writer, "type", parts[0]);
+                       document::write_member(writer, "token", parts[1]);
+                       document::write_member(writer, "external_user_id", it->second);
+                     });
+                   },
+                   [this](const std::string&, const rapidjson::Value& body) {
+                     check_format(body);
+                     external_token_ids_[{document::string(body, "type"), document::string(body, "token")}] =
+                         document::string(body, "external_user_id");
+                   },
+                   [this] {
+                     std::vector<std::string> ids;
+                     for (const auto& entry : external_token_ids_)
+                       ids.push_back(external_token_id(entry.first.first, entry.first.second));
+                     return ids;
+                   },
+                   [this] { external_token_ids_.clear(); }});
+  changes.register_kind(
+      DocumentKind{std::string(document_kind::kRelationships),
+                   [this](const std::string& id) -> std::optional<std::string> {
+                     const auto it = relationships_.find(id);
+                     if (it == relationships_.end() || it->second.empty()) return std::nullopt;
+                     return document_json([&](JsonWriter& writer) {
+                       writer.Key("relationships");
+                       writer.StartArray();
+                       for (const auto& [other_id, relationship] : it->second)
+                         write_relationship(writer, other_id, relationship);
+                       writer.EndArray();
+                     });
+                   },
+                   [this](const std::string& id, const rapidjson::Value& body) {
+                     check_format(body);
+                     auto& mine = relationships_[id];
+                     for (const auto& value : document::array(body, "relationships").GetArray()) {
+                       auto [other_id, relationship] = read_relationship(value);
+                       mine[other_id] = relationship;
+                     }
+                   },
+                   [this] { return keys_of(relationships_); }, [this] { relationships_.clear(); }});
+  changes.register_kind(DocumentKind{std::string(document_kind::kGameRelationships),
+                                     [this](const std::string& id) -> std::optional<std::string> {
+                                       const auto parts = split_id(id, 2);
+                                       const auto app = game_relationships_.find(parts[0]);
+                                       if (app == game_relationships_.end()) return std::nullopt;
+                                       const auto mine = app->second.find(parts[1]);
+                                       if (mine == app->second.end() || mine->second.empty())
+                                         return std::nullopt;
+                                       return document_json([&](JsonWriter& writer) {
+                                         writer.Key("relationships");
+                                         writer.StartArray();
+                                         for (const auto& [other_id, relationship] : mine->second)
+                                           write_relationship(writer, other_id, relationship);
+                                         writer.EndArray();
+                                       });
+                                     },
+                                     [this](const std::string& id, const rapidjson::Value& body) {
+                                       check_format(body);
+                                       const auto parts = split_id(id, 2);
+                                       auto& mine = game_relationships_[parts[0]][parts[1]];
+                                       for (const auto& value :
+                                            document::array(body, "relationships").GetArray()) {
+                                         auto [other_id, relationship] = read_relationship(value);
+                                         mine[other_id] = relationship;
+                                       }
+                                     },
+                                     [this] {
+                                       std::vector<std::string> ids;
+                                       for (const auto& [app_id, users] : game_relationships_) {
+                                         for (const auto& entry : users)
+                                           ids.push_back(game_relationships_id(app_id, entry.first));
+                                       }
+                                       return ids;
+                                     },
+                                     [this] { game_relationships_.clear(); }});
   changes.register_kind(DocumentKind{
       std::string(document_kind::kDmChannel),
       [this](const std::string& id) -> std::optional<std::string> {
         const auto* channel = find_dm_channel(id);
         if (channel == nullptr) return std::nullopt;
-        return document_json(
-            [&](JsonWriter& writer) { document::write_member(writer, "recipient_ids", channel->recipient_ids); });
+        return document_json([&](JsonWriter& writer) {
+          document::write_member(writer, "recipient_ids", channel->recipient_ids);
+        });
       },
       [this](const std::string& id, const rapidjson::Value& body) {
         check_format(body);
         dm_channels_.insert_or_assign(id, DmChannel{id, document::strings(body, "recipient_ids")});
       },
       [this] { return keys_of(dm_channels_); }, [this] { dm_channels_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kMessage),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto it = messages_.find(id);
-        return it == messages_.end() ? std::nullopt : std::optional(message_json(it->second));
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        auto message = read_message(id, body);
-        auto& order = channel_message_ids_[message.channel_id];
-        if (messages_.find(id) == messages_.end()) {
-          // Sending order is id order: usually an append, as documents arrive sorted.
-          order.insert(std::upper_bound(order.begin(), order.end(), id, snowflake_less), id);
-        }
-        messages_.insert_or_assign(id, std::move(message));
-      },
-      [this] { return keys_of(messages_); },
-      [this] {
-        messages_.clear();
-        channel_message_ids_.clear();
-        nonce_messages_.clear();
-      }});
+  changes.register_kind(
+      DocumentKind{std::string(document_kind::kMessage),
+                   [this](const std::string& id) -> std::optional<std::string> {
+                     const auto it = messages_.find(id);
+                     return it == messages_.end() ? std::nullopt : std::optional(message_json(it->second));
+                   },
+                   [this](const std::string& id, const rapidjson::Value& body) {
+                     check_format(body);
+                     auto message = read_message(id, body);
+                     auto& order = channel_message_ids_[message.channel_id];
+                     if (messages_.find(id) == messages_.end()) {
+                       // Sending order is id order: usually an append, as documents arrive sorted.
+                       order.insert(std::upper_bound(order.begin(), order.end(), id, snowflake_less), id);
+                     }
+                     messages_.insert_or_assign(id, std::move(message));
+                   },
+                   [this] { return keys_of(messages_); },
+                   [this] {
+                     messages_.clear();
+                     channel_message_ids_.clear();
+                     nonce_messages_.clear();
+                   }});
 }
 
 }  // namespace platformpp::emulator

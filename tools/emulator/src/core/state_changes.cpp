@@ -69,7 +69,8 @@ void StateChanges::load(const std::vector<DocumentChange>& documents) {
     for (const auto* document : by_kind[k]) {
       rapidjson::Document body;
       if (body.Parse(document->body->data(), document->body->size()).HasParseError() || !body.IsObject()) {
-        throw std::invalid_argument("document " + document->kind + "/" + document->id + " is not a JSON object");
+        throw std::invalid_argument("document " + document->kind + "/" + document->id +
+                                    " is not a JSON object");
       }
       try {
         kinds_[k].load(document->id, body);

@@ -192,6 +192,19 @@ void GatewayModule::end_session(const std::string& session_id) {
   notify(user_id, app_id, GatewayListener::ConnectionChange::ended);
 }
 
+void GatewayModule::end_all_sessions() {
+  std::vector<std::uint64_t> connections;
+  for (const auto& entry : connections_)
+    connections.push_back(entry.first);
+  for (const auto id : connections)
+    close_connection(id, gateway_close::kSessionTimedOut, "Session timed out");
+  std::vector<std::string> sessions;
+  for (const auto& entry : sessions_)
+    sessions.push_back(entry.first);
+  for (const auto& id : sessions)
+    end_session(id);
+}
+
 void GatewayModule::tick() {
   const auto now = steady_now_ms();
   std::vector<std::uint64_t> zombies;

@@ -113,6 +113,9 @@ class GatewayModule : public FeatureModule {
   // The session a connection identified or resumed, if any.
   [[nodiscard]] const GatewaySession* session_of(std::uint64_t connection) const;
   void close_connection(std::uint64_t id, int code, std::string_view reason);
+  // Every connection closed with 4009 (session timed out) and every session forgotten, resumable ones too:
+  // the platform data was replaced (state import, reset), so clients identify again into the new data.
+  void end_all_sessions();
 
  private:
   static DispatchObserver& dispatch_observer() {

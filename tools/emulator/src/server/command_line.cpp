@@ -14,7 +14,8 @@ std::string usage_text() {
   return "usage: platformpp-emulator [--host 127.0.0.1|::1|localhost] [--port N] [--connection-file PATH]\n"
          "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
          "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
-         "                           [--no-social-rate-limits] [--help] [--version]\n"
+         "                           [--no-social-rate-limits] [--state FILE [--state-sync normal|full]]\n"
+         "                           [--ui-dir DIR] [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
          "  --host H             loopback address to listen on (default 127.0.0.1)\n"
@@ -31,7 +32,19 @@ std::string usage_text() {
          "  --clock-start TIME   start the fake clock at TIME (RFC 3339, e.g. 2026-11-15T23:59:00Z)\n"
          "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n"
          "  --no-social-rate-limits\n"
-         "                       turn off the Social SDK development rate limits (lobbies, messages)\n";
+         "                       turn off the Social SDK development rate limits (lobbies, messages)\n"
+         "  --state F            keep the platform data in the SQLite file F (created if missing), so that "
+         "a\n"
+         "                       restart serves the same accounts, tokens, ids and history (default: "
+         "memory)\n"
+         "  --state-sync M       normal: what was answered survives a killed emulator (default); full: also\n"
+         "                       a power loss, at the cost of waiting for the disk on every change\n"
+         "  --ui-dir D           the web console's files, served at /_emulator/ui (default: the installed\n"
+         "                       share/platformpp-emulator/ui, or the source tree's tools/emulator/ui)\n"
+         "\n"
+         "Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start or failed, 2 bad arguments, 5 the "
+         "state\n"
+         "file is not one, is another program's or is damaged, 6 it was written by a newer emulator.\n";
 }
 
 ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
@@ -74,7 +87,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
       result.options.social_rate_limits = false;
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
                flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
-               flag == "--clock-start") {
+               flag == "--clock-start" || flag == "--state" || flag == "--state-sync" || flag == "--ui-dir") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -97,6 +110,13 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         const auto start = parse_rfc3339(*value);
         if (!start) return fail("--clock-start must be an RFC 3339 time, e.g. 2026-11-15T23:59:00Z");
         result.options.clock_start_ms = *start;
+      } else if (flag == "--state") {
+        result.options.state_file = *value;
+      } else if (flag == "--state-sync") {
+        if (*value != "normal" && *value != "full") return fail("--state-sync must be normal or full");
+        result.options.state_sync_full = *value == "full";
+      } else if (flag == "--ui-dir") {
+        result.options.ui_dir = *value;
       } else if (flag == "--connection-file") {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {

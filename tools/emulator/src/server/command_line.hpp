@@ -21,6 +21,9 @@ struct EmulatorOptions {
   bool frozen_clock = false;
   bool social_rate_limits = true;  // --no-social-rate-limits turns the Social SDK development limits off
   std::optional<std::int64_t> clock_start_ms;  // --clock-start: the fake clock's first reading
+  std::optional<std::string> state_file;       // --state: keep the platform data in this SQLite file
+  bool state_sync_full = false;                // --state-sync full: every commit waits for the disk
+  std::optional<std::string> ui_dir;           // --ui-dir: the web console's files
 };
 
 struct ParsedCommandLine {

@@ -22,6 +22,7 @@
 
 #include "server/connection_file.hpp"
 #include "server/step_handler.hpp"
+#include "server/turn_gate.hpp"
 
 namespace platformpp::emulator {
 
@@ -33,8 +34,8 @@ using local = net::local::stream_protocol;
 // One IPC connection: reads bytes into the service, writes what the service sends, one write at a time.
 class IpcSession final : public std::enable_shared_from_this<IpcSession>, public IpcPeer {
  public:
-  IpcSession(EmulatorService& service, local::socket socket)
-      : socket_(std::move(socket)), service_(service), close_timer_(socket_.get_executor()) {}
+  IpcSession(EmulatorService& service, TurnGate& gate, local::socket socket)
+      : socket_(std::move(socket)), service_(service), gate_(gate), close_timer_(socket_.get_executor()) {}
   ~IpcSession() override { service_.ipc_disconnected(id_); }
   IpcSession(const IpcSession&) = delete;
   IpcSession& operator=(const IpcSession&) = delete;
@@ -44,22 +45,38 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession>, public
     read();
   }
 
+  // Frames and the close wait for the turn's commit (server/turn_gate.hpp), in order.
   void send(std::string bytes) override {
     if (closing_) return;
-    queue_.push_back(std::move(bytes));
-    if (!writing_) write_next();
+    gate_.send([self = weak_from_this(), bytes = std::move(bytes)]() mutable {
+      if (auto session = self.lock()) session->enqueue(std::move(bytes));
+    });
   }
 
   void close() override {
     if (closing_) return;
     closing_ = true;
+    gate_.send([self = weak_from_this()] {
+      if (auto session = self.lock()) session->release_close();
+    });
+  }
+
+ private:
+  void enqueue(std::string bytes) {
+    if (close_released_) return;
+    queue_.push_back(std::move(bytes));
+    if (!writing_) write_next();
+  }
+
+  void release_close() {
+    if (close_released_) return;
+    close_released_ = true;
     if (!writing_) return finish();
     // Flush first (a CLOSE frame), but a peer that never reads must not hold the socket open.
     close_timer_.expires_after(std::chrono::seconds(5));
     close_timer_.async_wait(handler(Step::close_timer));
   }
 
- private:
   enum class Step { read, written, close_timer };
 
   using Handler = StepHandler<IpcSession, Step>;
@@ -78,7 +95,7 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession>, public
         queue_.pop_front();
         if (ec) return gone();
         if (!queue_.empty()) return write_next();
-        if (closing_) finish();
+        if (close_released_) finish();
         return;
       case Step::close_timer:
         if (!ec) finish();
@@ -108,12 +125,14 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession>, public
 
   local::socket socket_;
   EmulatorService& service_;
+  TurnGate& gate_;
   net::steady_timer close_timer_;
   std::uint64_t id_ = 0;
   std::array<char, std::size_t{16} * 1024> buffer_{};
   std::deque<std::string> queue_;
   bool writing_ = false;
-  bool closing_ = false;
+  bool closing_ = false;         // close() was called: nothing more is taken
+  bool close_released_ = false;  // the gate let the close out: it follows the last queued frame
 };
 
 enum class PathState { free, in_use, stale, not_a_socket, unusable };
@@ -167,8 +186,9 @@ class IpcServer::Listener final {
                              ")");
   }
 
-  void serve(EmulatorService& service) {
+  void serve(EmulatorService& service, TurnGate& gate) {
     service_ = &service;
+    gate_ = &gate;
     accept();
   }
 
@@ -253,7 +273,7 @@ class IpcServer::Listener final {
             });
             return;
           }
-          std::make_shared<IpcSession>(*service_, std::move(socket))->start();
+          std::make_shared<IpcSession>(*service_, *gate_, std::move(socket))->start();
           accept();
         });
   }
@@ -261,6 +281,7 @@ class IpcServer::Listener final {
   local::acceptor acceptor_;
   net::steady_timer retry_timer_;
   EmulatorService* service_ = nullptr;
+  TurnGate* gate_ = nullptr;
   std::string path_;
   ino_t inode_ = 0;
   dev_t device_ = 0;
@@ -274,8 +295,8 @@ IpcServer::IpcServer(boost::asio::io_context& io, const IpcSettings& settings)
 
 IpcServer::~IpcServer() = default;
 
-void IpcServer::serve(EmulatorService& service) {
-  listener_->serve(service);
+void IpcServer::serve(EmulatorService& service, TurnGate& gate) {
+  listener_->serve(service, gate);
 }
 
 bool IpcServer::listening() const {

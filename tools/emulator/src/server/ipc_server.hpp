@@ -17,6 +17,8 @@ class io_context;
 
 namespace platformpp::emulator {
 
+class TurnGate;
+
 // The desktop-client stand-in's Unix socket: the first free "<directory>/<prefix>-ipc-<n>", n = 0..9.
 struct IpcSettings {
   std::string directory;  // absolute
@@ -33,7 +35,7 @@ class IpcServer final : public IpcListenerControl {
   IpcServer& operator=(const IpcServer&) = delete;
 
   // Starts accepting; each connection talks to `service`, which must outlive the io_context's handlers.
-  void serve(EmulatorService& service);
+  void serve(EmulatorService& service, TurnGate& gate);
 
   // IpcListenerControl: stop() unlinks the socket file (the desktop client quit); restore() binds the same
   // path again.

@@ -20,6 +20,7 @@
 #include "server/server.hpp"
 #include "server/tls_certificates.hpp"
 #include "service/emulator_service.hpp"
+#include "state/state_file.hpp"
 
 using namespace platformpp::emulator;
 
@@ -58,6 +59,39 @@ std::string prepare_data_dir(const EmulatorOptions& options, bool& created_tempo
   return absolute_path(buffer.data());
 }
 
+// The certificates a state file keeps: a restarted emulator presents the same CA, so clients that trusted
+// it (and the ca.pem they read) keep working. Made and kept on first use.
+GeneratedCertificates certificates_for(StateFile* state) {
+  if (state == nullptr) return generate_certificates();
+  auto ca = state->meta("tls_ca_certificate");
+  auto certificate = state->meta("tls_server_certificate");
+  auto key = state->meta("tls_server_private_key");
+  if (ca && certificate && key) return GeneratedCertificates{*ca, *certificate, *key};
+  auto generated = generate_certificates();
+  StateBatch batch;
+  batch.meta["tls_ca_certificate"] = generated.ca_certificate_pem;
+  batch.meta["tls_server_certificate"] = generated.server_certificate_pem;
+  batch.meta["tls_server_private_key"] = generated.server_private_key_pem;
+  state->write(batch);
+  return generated;
+}
+
+// The web console's files: --ui-dir, else installed beside the binary (<prefix>/share/...), else the
+// source tree's (a build-tree binary).
+std::string console_directory(const EmulatorOptions& options) {
+  if (options.ui_dir) return *options.ui_dir;
+  char self[PATH_MAX];
+  const auto length = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (length > 0) {
+    std::string bin(self, static_cast<std::size_t>(length));
+    bin.resize(bin.rfind('/'));
+    const auto installed = bin + "/../share/platformpp-emulator/ui";
+    struct stat info {};
+    if (::stat((installed + "/index.html").c_str(), &info) == 0) return installed;
+  }
+  return PLATFORMPP_EMULATOR_SOURCE_UI_DIR;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,13 +119,26 @@ int main(int argc, char** argv) {
   std::string data_dir;
   std::string ca_file;
   std::string connection_path;
+  // The state file first: one that cannot be used stops the emulator before anything listens.
+  std::unique_ptr<StateFile> state_file;
+  if (options.state_file) {
+    try {
+      state_file = StateFile::open(*options.state_file, options.state_sync_full);
+    } catch (const StateFileError& e) {
+      std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
+      return e.exit_code();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
+      return 1;
+    }
+  }
   try {
     data_dir = prepare_data_dir(options, temporary_data_dir);
     connection_path = options.connection_file.value_or(data_dir + "/connection.json");
 
     std::optional<GeneratedCertificates> certificates;
     if (!options.plain_http) {
-      certificates = generate_certificates();
+      certificates = certificates_for(state_file.get());
       ca_file = data_dir + "/ca.pem";
       write_file_atomically(ca_file, certificates->ca_certificate_pem, 0644);  // public: clients trust it
     }
@@ -117,7 +164,9 @@ int main(int argc, char** argv) {
       auto service = std::make_unique<EmulatorService>(
           clock, ServiceEndpoints{info.gateway_url(), info.api_base(), info.authority()});
       service->set_social_rate_limits_enabled(options.social_rate_limits);
-      service->set_voice_udp_port(bound.voice_udp_port);  // what voice Ready announces
+      service->set_console_directory(console_directory(options));
+      if (state_file) service->attach_state_file(std::move(state_file));  // loads it (may throw: exit 5)
+      service->set_voice_udp_port(bound.voice_udp_port);                  // what voice Ready announces
       write_file_atomically(connection_path, connection_file_json(info), 0600);
       const std::string ipc_part = bound.ipc_path.empty() ? std::string() : " and unix:" + bound.ipc_path;
       std::printf("platformpp-emulator listening on %s://%s%s (connection file: %s)\n",
@@ -126,6 +175,9 @@ int main(int argc, char** argv) {
       std::fflush(stdout);
       return service;
     });
+  } catch (const StateFileError& e) {
+    std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
+    return e.exit_code();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
     return 1;

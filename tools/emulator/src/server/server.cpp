@@ -33,8 +33,10 @@
 #include <stdexcept>
 #include <type_traits>
 
+#include "console/console_stream.hpp"
 #include "core/api_error.hpp"
 #include "server/step_handler.hpp"
+#include "server/turn_gate.hpp"
 #include "server/webhook_client.hpp"
 #include "voice/voice_gateway.hpp"
 #include "voice/voice_udp_server.hpp"
@@ -185,6 +187,51 @@ class VoiceEndpoint final : public WebSocketEndpoint, public VoiceGatewayPeer {
   bool opened_ = false;
 };
 
+// The web console's live socket (/_emulator/ui/live, console/console_stream.hpp): a snapshot of the
+// documents on open, then each committed turn's changes. The page only listens.
+class ConsoleEndpoint final : public WebSocketEndpoint {
+ public:
+  ConsoleEndpoint(EmulatorService& service, WebSocketChannel& channel)
+      : service_(service), channel_(channel) {}
+  ~ConsoleEndpoint() override { stop_watching(); }
+  ConsoleEndpoint(const ConsoleEndpoint&) = delete;
+  ConsoleEndpoint& operator=(const ConsoleEndpoint&) = delete;
+
+  void opened(std::string_view /*target*/) override {
+    watch_ = service_.state_store().watch([this](const std::vector<DocumentChange>& changes) {
+      if (console_changes_replace_all(changes)) {
+        channel_.send_frame(console_snapshot_json(service_.changes()), false);
+      } else if (auto json = console_changes_json(changes)) {
+        channel_.send_frame(std::move(*json), false);
+      }
+    });
+    channel_.send_frame(console_snapshot_json(service_.changes()), false);
+  }
+  void received(std::string_view /*message*/, bool /*text*/) override {}
+  void disconnected(std::optional<int> /*close_code*/) override { stop_watching(); }
+
+ private:
+  void stop_watching() {
+    if (watch_ != 0) service_.state_store().unwatch(watch_);
+    watch_ = 0;
+  }
+
+  EmulatorService& service_;
+  WebSocketChannel& channel_;
+  std::uint64_t watch_ = 0;
+};
+
+// Whether a browser's request comes from a page of this emulator: no Origin (not a browser), or an Origin
+// naming the Host it was sent to. Another site's page open in the same browser gets no live socket.
+template <class Request>
+bool same_origin(const Request& request) {
+  const auto origin = request[http::field::origin];
+  if (origin.empty()) return true;
+  const auto host = request[http::field::host];
+  const auto scheme_end = origin.find("://");
+  return scheme_end != std::string_view::npos && !host.empty() && origin.substr(scheme_end + 3) == host;
+}
+
 // One server WebSocket (taken over from a Session after an upgrade request on "/" or on "/voice" with a valid
 // `v`): reads messages into its endpoint, writes text and binary frames, one write at a time. Every
 // asynchronous operation completes into the same handler type (each distinct handler type instantiates
@@ -193,7 +240,8 @@ template <class Stream>
 class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
                                public WebSocketChannel {
  public:
-  explicit WebSocketSession(Stream&& stream) : ws_(std::move(stream)), close_timer_(ws_.get_executor()) {}
+  WebSocketSession(Stream&& stream, TurnGate& gate)
+      : ws_(std::move(stream)), close_timer_(ws_.get_executor()), gate_(gate) {}
   ~WebSocketSession() override { endpoint_.reset(); }  // its goodbye to the service, while the socket exists
   WebSocketSession(const WebSocketSession&) = delete;
   WebSocketSession& operator=(const WebSocketSession&) = delete;
@@ -213,16 +261,19 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   void send_frame(std::string frame, bool binary) override {
     if (closing_) return;
-    queue_.emplace_back(std::move(frame), binary);
-    if (!writing_) write_next();
+    gate_.send([self = this->weak_from_this(), frame = std::move(frame), binary]() mutable {
+      if (auto session = self.lock()) session->enqueue(std::move(frame), binary);
+    });
   }
 
   void close(int code, std::string reason) override {
     if (closing_) return;
-    closing_ = true;
+    closing_ = true;  // later frames are refused now; those before it still go out, then the close frame
     close_reason_.code = static_cast<std::uint16_t>(code);
     close_reason_.reason = reason;
-    if (!writing_) send_close();
+    gate_.send([self = this->weak_from_this()] {
+      if (auto session = self.lock()) session->release_close();
+    });
   }
 
   void drop() override {
@@ -260,6 +311,18 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   void read() { ws_.async_read(buffer_, handler(Step::read)); }
 
+  // What the gate lets out (server/turn_gate.hpp).
+  void enqueue(std::string frame, bool binary) {
+    if (dropped_ || close_released_) return;
+    queue_.emplace_back(std::move(frame), binary);
+    if (!writing_) write_next();
+  }
+  void release_close() {
+    if (dropped_ || close_released_) return;
+    close_released_ = true;
+    if (!writing_) send_close();
+  }
+
   void on_read(beast::error_code ec) {
     if (ec) {
       std::optional<int> code;
@@ -287,7 +350,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
       return finish();
     }
     if (!queue_.empty()) return write_next();
-    if (closing_ && !dropped_) send_close();
+    if (close_released_ && !dropped_) send_close();
   }
 
   void send_close() {
@@ -312,9 +375,11 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
   beast::flat_buffer buffer_;
   std::deque<std::pair<std::string, bool>> queue_;  // (frame, binary)
   bool writing_ = false;
-  bool closing_ = false;
+  bool closing_ = false;         // close() was called: no more frames are taken
+  bool close_released_ = false;  // the gate let the close out: it follows the last queued frame
   bool dropped_ = false;
   websocket::close_reason close_reason_;
+  TurnGate& gate_;
 };
 
 // One connection: reads requests one at a time (keep-alive), waits out a fault's delay on a timer without
@@ -325,8 +390,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
   template <class... StreamArgs>
-  Session(EmulatorService& service, tcp::socket socket, StreamArgs&... stream_args)
-      : stream_(std::move(socket), stream_args...), service_(service), delay_timer_(stream_.get_executor()) {
+  Session(EmulatorService& service, TurnGate& gate, tcp::socket socket, StreamArgs&... stream_args)
+      : stream_(std::move(socket), stream_args...),
+        service_(service),
+        gate_(gate),
+        delay_timer_(stream_.get_executor()) {
     beast::error_code ec;
     const auto endpoint = lowest().socket().remote_endpoint(ec);
     client_address_ = ec ? "unknown" : endpoint.address().to_string();
@@ -392,6 +460,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       const auto target = parser_->get().target();
       const auto path = target.substr(0, target.find('?'));
       if (path == "/" || path.empty()) return upgrade<GatewayEndpoint>();
+      if (path == "/_emulator/ui/live") {
+        if (!same_origin(parser_->get())) return send_error(403);
+        return upgrade<ConsoleEndpoint>();
+      }
       // The voice gateway; without a valid `v` the request is answered as plain HTTP (400).
       if (is_voice_gateway_path(std::string_view(path.data(), path.size())) &&
           voice_gateway_version(std::string_view(target.data(), target.size()))) {
@@ -428,7 +500,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   template <class Endpoint>
   void upgrade() {
     lowest().expires_never();
-    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_));
+    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), gate_);
     socket->start(std::make_unique<Endpoint>(service_, *socket), parser_->release());
   }
 
@@ -445,15 +517,18 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       case Outcome::Delivery::drop:
         return close();
       case Outcome::Delivery::truncate:
-        return write_truncated(outcome.response);
+        // Half an answer acknowledges as much as a whole one: it waits for the turn's commit too.
+        return gate_.send([self = this->shared_from_this(), response = std::move(outcome.response)] {
+          self->write_truncated(response);
+        });
       case Outcome::Delivery::respond:
         if (const auto deferred = outcome.response.deferred) {
           // The answer comes later (a webhook events URL's PING); other connections are served meanwhile.
           return deferred->wait([self = this->shared_from_this()](HttpResponse response) {
-            self->write_response(std::move(response));
+            self->respond(std::move(response));
           });
         }
-        return write_response(std::move(outcome.response));
+        return respond(std::move(outcome.response));
     }
   }
 
@@ -463,6 +538,13 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     auto response = status_error(status);
     response.close_connection = true;
     write_response(std::move(response));
+  }
+
+  // An answer, once what it acknowledges is committed (server/turn_gate.hpp).
+  void respond(HttpResponse response) {
+    gate_.send([self = this->shared_from_this(), response = std::move(response)]() mutable {
+      self->write_response(std::move(response));
+    });
   }
 
   void write_response(HttpResponse response) {
@@ -513,6 +595,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   Stream stream_;
   EmulatorService& service_;
+  TurnGate& gate_;
   net::steady_timer delay_timer_;
   beast::flat_buffer buffer_;
   std::optional<http::request_parser<http::string_body>> parser_;
@@ -528,10 +611,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(tcp::acceptor& acceptor, EmulatorService& service, ssl::context* tls,
+  Listener(tcp::acceptor& acceptor, EmulatorService& service, TurnGate& gate, ssl::context* tls,
            std::chrono::milliseconds idle_timeout)
       : acceptor_(acceptor),
         service_(service),
+        gate_(gate),
         tls_(tls),
         idle_timeout_(idle_timeout),
         retry_timer_(acceptor.get_executor()) {}
@@ -557,18 +641,35 @@ class Listener : public std::enable_shared_from_this<Listener> {
     beast::error_code option_ec;
     socket.set_option(tcp::no_delay(true), option_ec);
     if (tls_ != nullptr) {
-      std::make_shared<Session<TlsStream>>(service_, std::move(socket), *tls_)->start(idle_timeout_);
+      std::make_shared<Session<TlsStream>>(service_, gate_, std::move(socket), *tls_)->start(idle_timeout_);
     } else {
-      std::make_shared<Session<PlainStream>>(service_, std::move(socket))->start(idle_timeout_);
+      std::make_shared<Session<PlainStream>>(service_, gate_, std::move(socket))->start(idle_timeout_);
     }
     accept();
   }
 
   tcp::acceptor& acceptor_;
   EmulatorService& service_;
+  TurnGate& gate_;
   ssl::context* tls_;
   std::chrono::milliseconds idle_timeout_;
   net::steady_timer retry_timer_;
+};
+
+// Webhook events leave through the gate too: a game server told of an entitlement must find it after a
+// restart.
+class GatedWebhookTransport final : public WebhookTransport {
+ public:
+  GatedWebhookTransport(WebhookTransport& inner, TurnGate& gate) : inner_(inner), gate_(gate) {}
+  void post(WebhookPost post, std::function<void(WebhookPostResult)> done) override {
+    gate_.send([this, post = std::move(post), done = std::move(done)]() mutable {
+      inner_.post(std::move(post), std::move(done));
+    });
+  }
+
+ private:
+  WebhookTransport& inner_;
+  TurnGate& gate_;
 };
 
 void configure_tls(ssl::context& context, const GeneratedCertificates& certificates) {
@@ -585,6 +686,7 @@ void configure_tls(ssl::context& context, const GeneratedCertificates& certifica
 void run_server(const ServerSettings& settings, const ServiceFactory& make_service) {
   // Declared before the io_context so they outlive every session destroyed with it.
   std::unique_ptr<EmulatorService> service;
+  std::optional<TurnGate> gate;
   std::optional<ssl::context> tls;
   if (settings.certificates != nullptr) {
     tls.emplace(ssl::context::tls_server);
@@ -627,14 +729,28 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
 
   service = make_service(
       BoundAddresses{acceptor.local_endpoint().port(), ipc ? ipc->path() : std::string(), voice_udp.port()});
+  // The end of each turn that changed something commits it before its answers leave. A state file that
+  // cannot be written stops the emulator: answering would acknowledge what is not durable.
+  std::optional<std::string> fatal_error;
+  gate.emplace(
+      *service, [&](std::function<void()> end_turn) { net::post(io_context, std::move(end_turn)); },
+      [&](const std::exception& e) {
+        fatal_error = std::string("cannot write the state file: ") + e.what();
+        beast::error_code ec;
+        acceptor.close(ec);
+        if (ipc) ipc->stop();
+        io_context.stop();
+      });
   voice_udp.start(service->forwarding_unit());
-  service->set_webhook_transport(&webhook_client);
+  GatedWebhookTransport gated_webhooks(webhook_client, *gate);
+  service->set_webhook_transport(&gated_webhooks);
   if (ipc) {
     service->set_ipc_listener(&*ipc);
-    ipc->serve(*service);
+    ipc->serve(*service, *gate);
   }
 
-  std::make_shared<Listener>(acceptor, *service, tls ? &*tls : nullptr, settings.idle_timeout)->accept();
+  std::make_shared<Listener>(acceptor, *service, *gate, tls ? &*tls : nullptr, settings.idle_timeout)
+      ->accept();
   // The Gateway's clocks: zombie connections and expired resumable sessions.
   net::steady_timer gateway_timer(io_context);
   std::function<void()> schedule_gateway_tick = [&] {
@@ -659,6 +775,9 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   service->set_ipc_listener(nullptr);
   // While the io_context still exists: PUTs waiting for a PING let go of their sessions.
   service->set_webhook_transport(nullptr);
+  // Sessions destroyed with the io_context say goodbye to the service; nothing they send goes out now.
+  gate->close();
+  if (fatal_error) throw std::runtime_error(*fatal_error);
 }
 
 }  // namespace platformpp::emulator

@@ -27,7 +27,9 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       voice_(context_, gateway_, lobbies_),
       premium_(context_, gateway_, webhooks_),
       ipc_(context_, presence_, auth_, premium_),
-      identity_(context_) {
+      identity_(context_),
+      state_(context_, store_, gateway_),
+      console_(context_) {
   // Application key pairs (admin/) and the transport ciphers use libsodium.
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   // What the Gateway's sessions mean to the features above it, in this order: a bot's GUILD_CREATEs follow

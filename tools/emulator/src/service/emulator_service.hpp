@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 
 #include "admin/admin_module.hpp"
 #include "auth/auth_module.hpp"
+#include "console/console_module.hpp"
 #include "core/service_context.hpp"
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_module.hpp"
@@ -27,6 +29,8 @@
 #include "premium/premium_module.hpp"
 #include "presence/presence_module.hpp"
 #include "social/social_module.hpp"
+#include "state/state_module.hpp"
+#include "state/state_store.hpp"
 #include "voice/voice_module.hpp"
 #include "webhook/webhook_module.hpp"
 
@@ -63,6 +67,19 @@ class EmulatorService {
   [[nodiscard]] EmulatorState& state() noexcept { return context_.state; }
   // The platform data as documents (core/state_changes.hpp): what the state file and the console see.
   [[nodiscard]] StateChanges& changes() noexcept { return context_.changes; }
+  // The state (state/): --state's file, opened by the caller and loaded here into the modules (throws
+  // StateFileError when it cannot be used); the end of an event-loop turn, which commits its changes (throws
+  // std::runtime_error when the file cannot be written); and the first change of a turn, on which the server
+  // schedules that end.
+  void attach_state_file(std::unique_ptr<StateFile> file) { store_.attach(std::move(file)); }
+  [[nodiscard]] StateStore& state_store() noexcept { return store_; }
+  void end_turn() { store_.commit(); }
+  // The web console's files (console/).
+  void set_console_directory(std::string directory) { console_.set_directory(std::move(directory)); }
+  [[nodiscard]] bool turn_has_changes() const noexcept { return context_.changes.pending(); }
+  void set_on_first_change(std::function<void()> callback) {
+    context_.changes.set_on_first_change(std::move(callback));
+  }
   [[nodiscard]] FakeClock& clock() noexcept { return context_.clock; }
 
   // The desktop-client stand-in on IPC (ipc/). `listener` is null when IPC is off (--no-ipc).
@@ -118,6 +135,7 @@ class EmulatorService {
 
  private:
   ServiceContext context_;
+  StateStore store_{context_.changes};
   // In dependency order: each module is built after the ones it names.
   HttpModule http_;
   WebhookModule webhooks_;
@@ -133,6 +151,8 @@ class EmulatorService {
   PremiumModule premium_;
   IpcModule ipc_;
   IdentityModule identity_;
+  StateModule state_;
+  ConsoleModule console_;
 };
 
 }  // namespace platformpp::emulator

@@ -1,6 +1,8 @@
 #include "state/state_file.hpp"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
 
 #include <utility>
 
@@ -63,12 +65,12 @@ StateFile::~StateFile() {
   sqlite3_close_v2(db_);
 }
 
-void StateFile::set_journal_mode() {
+void StateFile::set_journal_mode(bool sync_full) {
   try {
     exec("PRAGMA journal_mode = WAL");
     // NORMAL in WAL mode: a committed transaction survives the process being killed; FULL would also
     // survive power loss, at an fsync per commit.
-    exec("PRAGMA synchronous = NORMAL");
+    exec(sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL");
   } catch (const std::runtime_error& e) {
     throw not_a_state_file(path_, e.what());
   }
@@ -83,7 +85,11 @@ void StateFile::exec(const char* sql) const {
   }
 }
 
-std::unique_ptr<StateFile> StateFile::open(const std::string& path) {
+std::unique_ptr<StateFile> StateFile::open(const std::string& path, bool sync_full) {
+  // A new file is the user's alone from the start: it holds tokens and keys. (SQLite gives its WAL and
+  // shared-memory files the database's permissions.)
+  if (const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); fd >= 0)
+    ::close(fd);
   sqlite3* db = nullptr;
   const int opened = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   std::unique_ptr<StateFile> file(new StateFile(db, path));
@@ -110,7 +116,7 @@ std::unique_ptr<StateFile> StateFile::open(const std::string& path) {
   }
 
   if (tables == 0) {
-    file->set_journal_mode();
+    file->set_journal_mode(sync_full);
     file->exec(
         "BEGIN;"
         "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
@@ -142,7 +148,7 @@ std::unique_ptr<StateFile> StateFile::open(const std::string& path) {
   }
   if (version < 1) throw not_a_state_file(path, "schema version " + version_text + " is not valid");
   // Only now that the file is known to be ours is anything in it changed.
-  file->set_journal_mode();
+  file->set_journal_mode(sync_full);
   if (version < kSchemaVersion) file->migrate(version);
   return file;
 }
@@ -184,6 +190,7 @@ void StateFile::write(const StateBatch& batch) {
   if (batch.empty()) return;
   exec("BEGIN IMMEDIATE");
   try {
+    if (batch.replace_all) exec("DELETE FROM documents");
     Statement put(db_, "INSERT OR REPLACE INTO documents (kind, id, body) VALUES (?1, ?2, ?3)");
     for (const auto& document : batch.put) {
       put.bind(1, document.kind);

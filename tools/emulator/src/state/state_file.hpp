@@ -40,7 +40,10 @@ struct StateBatch {
   std::vector<StateDocument> put;
   std::vector<std::pair<std::string, std::string>> deleted;  // (kind, id)
   std::map<std::string, std::string> meta;
-  [[nodiscard]] bool empty() const noexcept { return put.empty() && deleted.empty() && meta.empty(); }
+  bool replace_all = false;  // every document is deleted first (an import, a reset)
+  [[nodiscard]] bool empty() const noexcept {
+    return put.empty() && deleted.empty() && meta.empty() && !replace_all;
+  }
 };
 
 class StateFile {
@@ -50,9 +53,10 @@ class StateFile {
   static constexpr int kExitNotAStateFile = 5;
   static constexpr int kExitNewerSchema = 6;
 
-  // Opens `path`, creating it when missing. Throws StateFileError when the file is not SQLite, is another
-  // program's database, fails SQLite's integrity check or has a newer schema.
-  static std::unique_ptr<StateFile> open(const std::string& path);
+  // Opens `path`, creating it (mode 0600) when missing. Throws StateFileError when the file is not SQLite, is
+  // another program's database, fails SQLite's integrity check or has a newer schema. `sync_full` makes
+  // every commit wait for the disk (survives power loss, not only a killed process; slower).
+  static std::unique_ptr<StateFile> open(const std::string& path, bool sync_full = false);
   ~StateFile();
   StateFile(const StateFile&) = delete;
   StateFile& operator=(const StateFile&) = delete;
@@ -72,7 +76,7 @@ class StateFile {
  private:
   StateFile(sqlite3* db, std::string path);
   void exec(const char* sql) const;
-  void set_journal_mode();
+  void set_journal_mode(bool sync_full);
   void migrate(int from_version);
 
   sqlite3* db_;
