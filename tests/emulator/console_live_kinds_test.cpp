@@ -58,13 +58,15 @@ class LiveMirror {
     for (const auto& [key, body] : documents_) {
       if (key.first == kPresenceDocument || key.first == kVoiceCallDocument) mirrored[key] = body;
     }
-    for (const auto& [key, body] : whole) {
+    // (No structured bindings here: clang 14 cannot capture them in doctest's message lambdas.)
+    for (const auto& entry : whole) {
+      const auto& key = entry.first;
       const auto it = mirrored.find(key);
       CHECK_MESSAGE(it != mirrored.end(), "not named when created: " << key.first << "/" << key.second);
       if (it != mirrored.end()) {
-        CHECK_MESSAGE(it->second == body, "not named when changed: " << key.first << "/" << key.second
-                                                                     << "\n  mirror: " << it->second
-                                                                     << "\n  now:    " << body);
+        CHECK_MESSAGE(it->second == entry.second,
+                      "not named when changed: " << key.first << "/" << key.second << "\n  mirror: "
+                                                 << it->second << "\n  now:    " << entry.second);
       }
     }
     for (const auto& entry : mirrored) {
