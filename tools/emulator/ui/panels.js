@@ -30,6 +30,11 @@ function appLabel(store, id) {
   return app && typeof app.name === "string" ? app.name : `application ${id}`;
 }
 
+function guildLabel(store, id) {
+  const guild = store.get("guild", id);
+  return guild && typeof guild.name === "string" ? `guild ${guild.name}` : `guild ${id}`;
+}
+
 function badge(text, kind) {
   return el("span", { class: `badge ${kind ?? ""}` }, text);
 }
@@ -203,6 +208,13 @@ export function renderLobbies(store, root) {
               el("header", {}, el("strong", {}, `Lobby ${id}`), " ", badge(appLabel(store, app), "info"),
                  lobby.created_by_backend ? badge("made by the game server", "") : null,
                  call ? badge(`call: ${inCall.size}`, "good") : null),
+              lobby.linked_channel ? el("div", { class: "muted" }, `linked to channel ${lobby.linked_channel}` +
+                                        (lobby.linked_guild ? ` of ${guildLabel(store, lobby.linked_guild)}` : ""))
+                                   : null,
+              typeof lobby.idle_since_ms === "number" && !members.some((m) => onlineIn(app, m.id))
+                  ? el("div", { class: "muted" }, `idle since ${formatTime(lobby.idle_since_ms)}` +
+                       (lobby.idle_timeout_s ? ` (deleted after ${lobby.idle_timeout_s} s)` : ""))
+                  : null,
               metadataList(lobby.metadata),
               el("ul", { class: "plain members" }, members.map((m) => {
                 const connected = typeof m.connected === "boolean" ? m.connected : onlineIn(app, m.id);
@@ -309,12 +321,18 @@ function withoutSecrets(value) {
   return value;
 }
 
+// Kinds whose ids are secrets themselves (a lobby's join secret, say): counted, not listed.
+const kSecretKinds = /secret|token|grant|code/i;
+
 export function renderOther(store, root) {
   const kinds = [...store.kinds.keys()].filter((k) => !kShownElsewhere.has(k) && store.all(k).size > 0).sort();
   if (kinds.length === 0) return fill(root, empty("Nothing else."));
   const open = new Set([...root.querySelectorAll("details[open]")].map((d) => d.dataset.kind));
   fill(root, kinds.map((kind) => {
     const documents = store.all(kind);
+    if (kSecretKinds.test(kind)) {
+      return el("div", { class: "kind", dataset: { kind } }, el("strong", {}, kind), ` (${documents.size}, not shown)`);
+    }
     return el("details", { class: "kind", open: open.has(kind), dataset: { kind } },
               el("summary", {}, el("strong", {}, kind), ` (${documents.size})`),
               sortedIds(documents).slice(0, 200).map((id) =>
