@@ -68,6 +68,13 @@ std::string Escaped(const std::string& text) {
   return out;
 }
 
+// Milliseconds since the epoch: the browser's Date.now() on the same machine, to time what the page shows.
+std::int64_t WallMs() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
 void Emit(const std::string& json) {
   std::cout << json << std::endl;  // flushed: the test reads it at once
 }
@@ -130,6 +137,7 @@ class Players {
   }
 
   void Say(std::size_t index, const std::string& text) {
+    const auto sent_at = WallMs();
     std::optional<ClientResult> result;
     std::uint64_t message_id = 0;
     players_.at(index).client->SendLobbyMessage(lobby_id_, text,
@@ -140,7 +148,8 @@ class Players {
     Await("sending a message", [&] { return result.has_value(); });
     if (!result->Successful()) Fail("sending a message: " + result->ToString());
     Emit(R"({"event":"said","player":)" + std::to_string(index) + R"(,"message_id":")" +
-         std::to_string(message_id) + "\"}");
+         std::to_string(message_id) + R"(","sent_at_ms":)" + std::to_string(sent_at) + R"(,"acked_at_ms":)" +
+         std::to_string(WallMs()) + "}");
   }
 
   void Presence(std::size_t index, const std::string& text) {
