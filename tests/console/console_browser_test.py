@@ -414,9 +414,20 @@ def run(args, work, figures):
             print(f"--- emulator log (exit {figures['emulator_exit']})\n{emulator.log_tail()}", file=sys.stderr)
 
 
+UI_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "emulator", "ui")
+MARKUP_SINKS = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function")
+
+
 def scenario(args, work, emulator, held, figures):
     browser = held["browser"]
     started = time.monotonic()
+    # The page's own code: nothing in it turns a string into markup or code (dom.js names them in a comment).
+    for name in sorted(os.listdir(UI_DIR)):
+        if name.endswith(".js"):
+            with open(os.path.join(UI_DIR, name)) as f:
+                code = [line for line in f if not line.lstrip().startswith("//")]
+            sinks = [sink for sink in MARKUP_SINKS if any(sink in line for line in code)]
+            check(not sinks, f"{name} turns no string into markup or code" + (f": {sinks}" if sinks else ""))
     browser.open(emulator.web_base + "/_emulator/ui")
     wait_for("the console's live socket", lambda: browser.run("return document.body.dataset.live") == "open", 10)
     state = browser.run(PAGE_STATE)
