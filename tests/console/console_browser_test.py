@@ -11,9 +11,11 @@ own CA), opens /_emulator/ui and, while two SDK Clients (console_players) play:
      (textContent checked; no element made from them, no alert);
   3. "advance clock 1 h" is clicked: a lobby invite made before it is then refused (404, code 10006) while
      one used before the click worked;
-  4. HTTP faults and UDP loss set and cleared from the page reach the admin API; a Gateway connection dropped
-     from the page comes back (the SDK resumes) and the page shows it;
-  5. with a call in progress (end-to-end encrypted, one player talking) a screenshot is saved.
+  4. HTTP faults (delay, 5xx, 429) set and cleared from the page reach the admin API; a Gateway connection
+     dropped from the page comes back (the SDK resumes) and the page shows both;
+  5. with a call in progress (end-to-end encrypted, one player talking) a screenshot is saved; UDP loss is set
+     and cleared, and a voice connection dropped from the page comes back, as the page shows;
+  6. the emulator restarts on the same port and state file: the page reconnects and shows the new snapshot.
 
 Exit 0: passed; 1: failed; 77: chromium or chromedriver is not installed (ctest SKIP_RETURN_CODE).
 
@@ -529,14 +531,23 @@ def scenario(args, work, emulator, held, figures):
           f"the invite made an hour earlier is refused: {status} {answer}")
 
     # 4. Faults from the page go through the admin API.
+    one_fault = lambda: (lambda f: f if len(f) == 1 else None)(emulator.admin("GET", "/faults")["faults"])
     browser.click("#fault-add")
-    faults = wait_for("the fault in the admin API", lambda: emulator.admin("GET", "/faults")["faults"])
+    faults = wait_for("the fault in the admin API", one_fault)
     check(faults[0]["route"] == "GET /users/@me" and faults[0]["delay_ms"] == 2000,
           "\"add HTTP fault\" made a 2000 ms delay on GET /users/@me")
     wait_for("the fault listed on the page", lambda: any("GET /users/@me" in f for f in browser.run(PAGE_STATE)["faults"]))
+    for kind, expected in (("5xx", {"status": 503}), ("429", {"status": 429, "retry_after": 1.5})):
+        browser.click("#fault-clear")
+        wait_for("no faults left", lambda: emulator.admin("GET", "/faults")["faults"] == [])
+        browser.select("#fault-type", kind)  # its default value: 503, or 1.5 s to wait
+        browser.click("#fault-add")
+        faults = wait_for(f"the {kind} fault in the admin API", one_fault)
+        check(all(faults[0].get(key) == value for key, value in expected.items()),
+              f"\"add HTTP fault\" with {kind} made {expected}")
     browser.click("#fault-clear")
     wait_for("no faults left", lambda: emulator.admin("GET", "/faults")["faults"] == [])
-    check(True, "\"clear\" removed it")
+    check(True, "\"clear\" removed them")
     # Every state of Bo's sessions the page shows from now on (a test-only observer of the page's DOM).
     browser.run("""
       window.consoleTestSeen = [];
@@ -589,6 +600,24 @@ def scenario(args, work, emulator, held, figures):
         "actions": [{"type": "pointerMove", "x": 1, "y": 1, "origin": "viewport"}]}]})
     png = browser.screenshot(args.screenshot)
     check(png.startswith(b"\x89PNG") and len(png) > 10000, f"screenshot saved: {args.screenshot} ({len(png)} bytes)")
+
+    # A voice connection dropped from the page: the page shows Bo's voice disconnected, then resumed.
+    browser.run("""
+      window.consoleTestVoice = [];
+      new MutationObserver(() => {
+        const li = document.querySelector(`#calls li.call-member[data-user-id="${arguments[0]}"]`);
+        const state = li ? li.dataset.voiceConnected : 'gone';
+        if (window.consoleTestVoice[window.consoleTestVoice.length - 1] !== state) window.consoleTestVoice.push(state);
+      }).observe(document.getElementById('calls'), {childList: true, subtree: true});
+    """, bo["id"])
+    browser.select("#voice-user", bo["id"])
+    voice_dropped_at = time.monotonic()
+    browser.click("#voice-drop")
+    seen = wait_for("Bo's voice connection dropped, then back, on the page",
+                    lambda: (lambda v: v if "false" in v and v[-1] == "true" else None)(
+                        browser.run("return window.consoleTestVoice")), 15)
+    figures["voice_drop_to_back_ms"] = round((time.monotonic() - voice_dropped_at) * 1000)
+    check(True, f"a voice connection dropped from the page came back, and the page showed it: {seen}")
 
     # 6. The emulator restarts (same port, same state file): the page says the socket dropped, reconnects and
     #    shows the fresh snapshot: the same users, nobody online any more.

@@ -292,7 +292,8 @@ export function renderCalls(store, root) {
               el("ul", { class: "plain members" }, (call.members ?? []).map((m) => {
                 const user = String(m.user_id);
                 return el("li", { class: `call-member${m.speaking ? " speaking" : ""}`,
-                                  dataset: { userId: user, speaking: String(Boolean(m.speaking)) } },
+                                  dataset: { userId: user, speaking: String(Boolean(m.speaking)),
+                                             voiceConnected: String(Boolean(m.voice_connected)) } },
                           el("span", { class: "mic", title: m.speaking ? "speaking" : "silent" }), " ",
                           userRef(store, user), " ",
                           m.speaking ? badge("speaking", "good") : null,
