@@ -106,6 +106,32 @@ EmulatorAdmin::Token EmulatorAdmin::MintToken(uint64_t userId, uint64_t appId, c
           json::GetInt(document, "expires_in").value_or(0)};
 }
 
+std::map<std::string, int64_t> EmulatorAdmin::StateCounts() {
+  auto document = Expect(Request("GET", "/state"), 200, "state");
+  std::map<std::string, int64_t> counts;
+  const json::Value* list = json::Member(document, "counts");
+  if (list == nullptr || !list->IsObject()) throw std::runtime_error("state: missing counts");
+  for (const auto& entry : list->GetObject()) {
+    if (entry.value.IsInt64()) counts[entry.name.GetString()] = entry.value.GetInt64();
+  }
+  return counts;
+}
+
+std::string EmulatorAdmin::ExportState() {
+  auto response = Request("GET", "/state/export");
+  if (response.status != 200)
+    throw std::runtime_error("export state: HTTP " + std::to_string(response.status));
+  return std::move(response.body);
+}
+
+void EmulatorAdmin::ImportState(const std::string& snapshot) {
+  Expect(Request("POST", "/state/import", snapshot), 200, "import state");
+}
+
+void EmulatorAdmin::ResetState() {
+  Expect(Request("POST", "/state/reset"), 200, "reset state");
+}
+
 int64_t EmulatorAdmin::ClockMs() {
   auto document = Expect(Request("GET", "/clock"), 200, "clock");
   auto now = json::GetInt(document, "now_ms");

@@ -243,6 +243,17 @@ class EmulatorAdmin {
   void SetVoiceUdpFaults(double lossPercent, double reorderPercent, int64_t jitterMs, uint64_t seed = 1);
   void ClearVoiceUdpFaults();
 
+  /// The emulator's stored data (docs/emulator-state.md): documents per kind (GET /_emulator/state).
+  std::map<std::string, int64_t> StateCounts();
+  /// Every stored document and the clock as one JSON snapshot (tokens and keys included), to seed another
+  /// emulator or a later run with ImportState.
+  std::string ExportState();
+  /// Replaces everything with a snapshot from ExportState, all or nothing (throws with the emulator's
+  /// reason when it is refused). Every Gateway session ends: clients identify again into the new data.
+  void ImportState(const std::string& snapshot);
+  /// Forgets every account, token, relationship, lobby and message (the clock goes on).
+  void ResetState();
+
   /// IPC: the stand-in's state.
   IpcState IpcStatus();
   /// Dispatches AUTHORIZE_REQUEST to every connection subscribed to it (of `appId` only, if set); returns how

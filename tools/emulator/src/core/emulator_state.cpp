@@ -12,7 +12,10 @@ void EmulatorState::touch(std::string_view kind, std::string_view id) {
 }
 
 const User& EmulatorState::add_user(User user) {
-  if (!first_regular_user_ && !user.bot && !user.provisional) first_regular_user_ = user.id;
+  if (!first_regular_user_ && !user.bot && !user.provisional) {
+    first_regular_user_ = user.id;
+    touch(document_kind::kCounters, document_kind::kCountersId);
+  }
   touch(document_kind::kUser, user.id);
   auto id = user.id;
   return users_.insert_or_assign(std::move(id), std::move(user)).first->second;

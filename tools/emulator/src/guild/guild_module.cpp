@@ -33,6 +33,7 @@ bool ascii_istarts_with(std::string_view text, std::string_view prefix) {
 
 GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
     : FeatureModule(context), gateway_(gateway) {
+  guilds_.register_documents(changes_);
   register_routes();
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,

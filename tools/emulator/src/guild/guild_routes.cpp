@@ -279,7 +279,7 @@ HttpResponse GuildModule::admin_create_guild(const RouteContext& context) {
 
 // {user_id, roles?}: adds the member, or replaces an existing member's roles.
 HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
-  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  const auto* guild = guilds_.find_guild(context.params.at("guild_id"));
   if (guild == nullptr) return unknown_guild();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
@@ -310,13 +310,13 @@ HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
   member.user_id = *user_id;
   const auto existing = guild->members.find(*user_id);
   member.joined_at_ms = existing != guild->members.end() ? existing->second.joined_at_ms : clock_.now_ms();
-  guild->members.insert_or_assign(*user_id, member);
+  guilds_.set_member(guild->id, member);
   return HttpResponse::json(200, guild_member_json(member, *user));
 }
 
 // {name, permissions}: permissions as a decimal string (or an integer).
 HttpResponse GuildModule::admin_create_role(const RouteContext& context) {
-  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  auto* guild = guilds_.find_guild_mutable(context.params.at("guild_id"));
   if (guild == nullptr) return unknown_guild();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
@@ -332,7 +332,7 @@ HttpResponse GuildModule::admin_create_role(const RouteContext& context) {
 }
 
 HttpResponse GuildModule::admin_create_channel(const RouteContext& context) {
-  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  auto* guild = guilds_.find_guild_mutable(context.params.at("guild_id"));
   if (guild == nullptr) return unknown_guild();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
@@ -348,7 +348,7 @@ HttpResponse GuildModule::admin_create_channel(const RouteContext& context) {
 }
 
 HttpResponse GuildModule::admin_update_channel(const RouteContext& context) {
-  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  auto* guild = guilds_.find_guild_mutable(context.params.at("guild_id"));
   if (guild == nullptr) return unknown_guild();
   const auto it = guild->channels.find(context.params.at("channel_id"));
   if (it == guild->channels.end()) return unknown_channel();
@@ -365,7 +365,7 @@ HttpResponse GuildModule::admin_update_channel(const RouteContext& context) {
 
 // Answers the deleted channel; the channels of a deleted category lose their parent (CHANNEL_UPDATE each).
 HttpResponse GuildModule::admin_delete_channel(const RouteContext& context) {
-  auto* guild = guilds_.find_guild(context.params.at("guild_id"));
+  auto* guild = guilds_.find_guild_mutable(context.params.at("guild_id"));
   if (guild == nullptr) return unknown_guild();
   const auto it = guild->channels.find(context.params.at("channel_id"));
   if (it == guild->channels.end()) return unknown_channel();

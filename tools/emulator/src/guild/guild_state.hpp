@@ -1,6 +1,7 @@
 // Guilds as the emulator models them for the social features: roles with permission bits, members with
 // roles, channels with permission overwrites, seeded through the admin API (guild_routes.cpp). Plain data;
-// permission rules live in permissions.hpp.
+// permission rules live in permissions.hpp. Kept as documents (core/state_changes.hpp, guild_state.cpp): a
+// guild with its roles and channels, and each member apart.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +14,14 @@
 #include <vector>
 
 namespace platformpp::emulator {
+
+class StateChanges;
+
+// The document kinds of GuildState (core/state_changes.hpp), and how composite ids are written.
+namespace document_kind {
+inline constexpr std::string_view kGuild = "guild";  // settings, roles and channels; id: the guild's
+inline constexpr std::string_view kGuildMember = "guild_member";  // id: "<guild>:<user>"
+}  // namespace document_kind
 
 // From 2026-11-16T00:00:00Z (fake clock) GET /guilds/{id}/channels omits channels the caller cannot view
 // (the platform's date), and the Gateway dispatches them obfuscated to every session (our choice: the
@@ -96,18 +105,21 @@ struct Guild {
 
 class GuildState {
  public:
-  Guild& add_guild(Guild guild) {
-    auto id = guild.id;
-    return guilds_.insert_or_assign(std::move(id), std::move(guild)).first->second;
-  }
-  [[nodiscard]] Guild* find_guild(std::string_view id) {
-    const auto it = guilds_.find(id);
-    return it == guilds_.end() ? nullptr : &it->second;
-  }
+  // Registers its document kinds and from then on names every document it changes. The all-members requests
+  // are a rate window: not kept (docs/emulator-state.md).
+  void register_documents(StateChanges& changes);
+
+  // Adds (or replaces) the guild with its members.
+  const Guild& add_guild(Guild guild);
   [[nodiscard]] const Guild* find_guild(std::string_view id) const {
     const auto it = guilds_.find(id);
     return it == guilds_.end() ? nullptr : &it->second;
   }
+  // For changing the guild's settings, roles or channels (named as changed); members change through
+  // set_member().
+  [[nodiscard]] Guild* find_guild_mutable(std::string_view id);
+  // Adds the member to the guild, or replaces them; false if there is no such guild.
+  bool set_member(std::string_view guild_id, GuildMember member);
   // The guilds `user_id` is a member of, by id.
   [[nodiscard]] std::vector<const Guild*> guilds_of_user(std::string_view user_id) const {
     std::vector<const Guild*> result;
@@ -137,6 +149,10 @@ class GuildState {
   }
 
  private:
+  void touch(std::string_view kind, std::string_view id);
+  static std::string member_id(std::string_view guild_id, std::string_view user_id);
+
+  StateChanges* changes_ = nullptr;
   std::map<std::string, Guild, std::less<>> guilds_;
   // (user id, guild id) -> fake-clock ms of the last allowed all-members request.
   std::map<std::pair<std::string, std::string>, std::int64_t> all_members_requests_;

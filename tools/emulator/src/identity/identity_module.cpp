@@ -38,6 +38,7 @@ IdentityModule::IdentityModule(ServiceContext& context) : FeatureModule(context)
   api_router_.add("GET", kProfileRoute, bind(&IdentityModule::api_get_profile));
   admin_router_.add("PUT", "/applications/{application_id}/claimed",
                     bind(&IdentityModule::admin_set_claimed));
+  register_documents();
 }
 
 std::optional<HttpResponse> IdentityModule::check_caller(const RouteContext& context, bool writing) const {
@@ -76,6 +77,7 @@ HttpResponse IdentityModule::api_update_profile(const RouteContext& context) {
                {"BASE_TYPE_INVALID", "Does not match the user's application identity."});
   }
   if (!errors.empty()) return invalid_form_body(errors);
+  changes_.touch(document_kind::kGameStatsProfile, std::get<0>(key) + ":" + std::get<1>(key));
   if (existing == profiles_.end()) {
     Profile profile{provider_issued_user_id, std::move(update.username), std::move(update.data_json)};
     auto answer = profile_json(profile.username, profile.data_json);
@@ -107,6 +109,7 @@ HttpResponse IdentityModule::admin_set_claimed(const RouteContext& context) {
   BodyFields fields(body, errors);
   const auto claimed = fields.boolean("claimed", true);
   if (!errors.empty()) return invalid_form_body(errors);
+  changes_.touch(document_kind::kClaimedGame, app_id);
   if (*claimed) {
     claimed_.insert(app_id);
   } else {

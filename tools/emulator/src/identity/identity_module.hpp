@@ -1,17 +1,27 @@
 // Game Stats Widget (identity/): the Application Identity Profiles a claimed game writes with its bot token
 // (PATCH, with the platform's limits and ours: identity/profile_limits.hpp), read back with GET, and the
-// admin flag that says whether an application's game is claimed. Its own plain state, keyed by ids.
+// admin flag that says whether an application's game is claimed. Its own plain state, keyed by ids, kept in
+// the state file (core/state_changes.hpp, identity/identity_documents.cpp) as the document kinds below.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 
 #include "core/service_context.hpp"
 
 namespace platformpp::emulator {
+
+namespace document_kind {
+// One Application Identity Profile; id "<application id>:<user id>" (the profile's key).
+inline constexpr std::string_view kGameStatsProfile = "game_stats_profile";
+// A claimed game (an application whose game is claimed on the platform); id: the application id. No document:
+// not claimed.
+inline constexpr std::string_view kClaimedGame = "claimed_game";
+}  // namespace document_kind
 
 class IdentityModule : public FeatureModule {
  public:
@@ -23,6 +33,8 @@ class IdentityModule : public FeatureModule {
   HttpResponse admin_set_claimed(const RouteContext& context);
   // The application's bot token, the claimed game and the user, in that order; the refusal otherwise.
   std::optional<HttpResponse> check_caller(const RouteContext& context, bool writing) const;
+  // Registers the kinds above (identity_documents.cpp).
+  void register_documents();
 
   struct Profile {
     std::string provider_issued_user_id;

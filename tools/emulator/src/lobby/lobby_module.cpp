@@ -59,14 +59,15 @@ std::string lobby_delete_json(const std::string& lobby_id, std::string_view reas
 LobbyModule::LobbyModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds,
                          SocialRateLimits& social_limits)
     : FeatureModule(context), gateway_(gateway), guilds_(guilds), social_limits_(social_limits) {
+  lobbies_.register_documents(changes_);
   register_routes();
 }
 
-Lobby* LobbyModule::find(const std::string& id, const std::string& app_id) {
+const Lobby* LobbyModule::find(const std::string& id, const std::string& app_id) const {
   return lobbies_.find(id, app_id);
 }
 
-Lobby* LobbyModule::find(const std::string& id) {
+const Lobby* LobbyModule::find(const std::string& id) const {
   const auto it = lobbies_.lobbies.find(id);
   return it == lobbies_.lobbies.end() ? nullptr : &it->second;
 }
@@ -239,8 +240,12 @@ void LobbyModule::member_connection_changed(const std::string& user_id, const st
     const auto* member = lobby.member(user_id);
     dispatch(lobby, live ? "LOBBY_MEMBER_CONNECT" : "LOBBY_MEMBER_DISCONNECT",
              member_event_json(lobby, member_json(lobby, *member, true)));
-    // The idle timer runs from the moment the last connected member went away.
-    if (!live && !any_connected(lobby)) lobby.idle_since_ms = now;
+    // The idle timer runs from the moment the last connected member went away, and stands still while one is.
+    if (live) {
+      lobbies_.set_idle_since(lobby, std::nullopt);
+    } else if (!any_connected(lobby)) {
+      lobbies_.set_idle_since(lobby, now);
+    }
   }
 }
 
@@ -259,8 +264,11 @@ void LobbyModule::sweep_idle() {
       return live.count({app_id, m.user_id}) != 0;
     });
     if (connected) {
-      lobby.idle_since_ms = now;
-    } else if (now - lobby.idle_since_ms >= lobby.idle_timeout_s * 1000) {
+      lobbies_.set_idle_since(lobby, std::nullopt);
+    } else if (!lobby.idle_since_ms) {
+      // Nobody has been connected since a restart (sessions do not survive one): the timer starts now.
+      lobbies_.set_idle_since(lobby, now);
+    } else if (now - *lobby.idle_since_ms >= lobby.idle_timeout_s * 1000) {
       idle.push_back(id);
     }
   }
@@ -269,6 +277,7 @@ void LobbyModule::sweep_idle() {
 }
 
 void LobbyModule::upsert_member(Lobby& lobby, LobbyMember member) {
+  lobbies_.touch_lobby(lobby.id);
   if (auto* existing = lobby.member(member.user_id)) {
     *existing = std::move(member);
     dispatch(lobby, "LOBBY_MEMBER_UPDATE", member_event_json(lobby, member_json(lobby, *existing, true)));
@@ -295,8 +304,9 @@ void LobbyModule::remove_member(Lobby& lobby, const std::string& user_id) {
   if (calls_ != nullptr) calls_->member_left(lobby.id, user_id);
   const auto event = member_event_json(lobby, member_json(lobby, *member, true));
   const bool was_connected = any_connected(lobby);
+  lobbies_.touch_lobby(lobby.id);
   lobby.remove_member(user_id);
-  if (was_connected && !any_connected(lobby)) lobby.idle_since_ms = clock_.now_ms();
+  if (was_connected && !any_connected(lobby)) lobbies_.set_idle_since(lobby, clock_.now_ms());
   dispatch_to_user(lobby, user_id, "LOBBY_DELETE", lobby_delete_json(lobby.id, "removed"));
   dispatch(lobby, "LOBBY_MEMBER_REMOVE", event);
 }
@@ -313,6 +323,8 @@ HttpResponse LobbyModule::create_invite(const Lobby& lobby, const std::string& u
   if (!lobby.linked_channel || !lobby.linked_guild) {
     return error_response(400, error_code::kGeneral, "Lobby has no linked channel");
   }
+  const auto now = clock_.now_ms();
+  lobbies_.prune_invites(now);
   GuildInvite invite;
   invite.code = random_token(6);
   while (lobbies_.invites.count(invite.code) != 0)
@@ -320,9 +332,9 @@ HttpResponse LobbyModule::create_invite(const Lobby& lobby, const std::string& u
   invite.guild_id = *lobby.linked_guild;
   invite.channel_id = *lobby.linked_channel;
   invite.user_id = user_id;
-  invite.expires_ms = clock_.now_ms() + kLobbyInviteLifetimeMs;
+  invite.expires_ms = now + kLobbyInviteLifetimeMs;
   const auto code = invite.code;
-  lobbies_.invites.emplace(code, std::move(invite));
+  lobbies_.add_invite(std::move(invite));
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
                               writer.Key("code");

@@ -34,13 +34,15 @@ class LobbyModule : public FeatureModule, public GatewayListener {
   // The lobbies' calls (none until set: lobby objects then show no voice states).
   void set_calls(LobbyCalls* calls) noexcept { calls_ = calls; }
 
-  // The lobby with this id if it belongs to the application, or of any application.
-  [[nodiscard]] Lobby* find(const std::string& id, const std::string& app_id);
-  [[nodiscard]] Lobby* find(const std::string& id);
+  // The lobby with this id if it belongs to the application, or of any application. Read-only: lobbies
+  // change here, where each change is named for the state file.
+  [[nodiscard]] const Lobby* find(const std::string& id, const std::string& app_id) const;
+  [[nodiscard]] const Lobby* find(const std::string& id) const;
   // One dispatch to every session (live or resumable) of the lobby's members in the lobby's application.
   void dispatch(const Lobby& lobby, std::string_view type, std::string_view d_json);
-  // Deletes the lobbies none of whose members has been connected for their idle timeout (fake clock). Every
-  // lobby route runs it first: the Gateway's tick may not have run since the clock moved.
+  // Deletes the lobbies none of whose members has been connected for their idle timeout (fake clock), and
+  // starts or stops idle timers as members are connected or not. Every lobby route runs it first: the
+  // Gateway's tick may not have run since the clock moved.
   void sweep_idle();
 
   // GatewayListener: READY's lobbies, LOBBY_MEMBER_CONNECT|DISCONNECT, idle deletion on the tick.
@@ -74,7 +76,8 @@ class LobbyModule : public FeatureModule, public GatewayListener {
   void remove_member(Lobby& lobby, const std::string& user_id);
   // LOBBY_DELETE {reason} to the members, then forgets the lobby.
   void delete_lobby(const std::string& lobby_id, std::string_view reason);
-  // A single-use invite to the linked channel's guild for the user, valid one hour.
+  // A single-use invite to the linked channel's guild for the user, valid one hour. Invites that can no
+  // longer be used are forgotten first.
   HttpResponse create_invite(const Lobby& lobby, const std::string& user_id);
 
   // Routes (lobby_routes.cpp).

@@ -267,11 +267,12 @@ HttpResponse LobbyModule::api_create_or_join_lobby(const RouteContext& context) 
     created.created_ms = now;
     created.idle_since_ms = now;
     const auto id = created.id;
-    lobby = &lobbies_.lobbies.emplace(id, std::move(created)).first->second;
-    lobbies_.secrets[{app_id, *secret}] = {id, now};
+    lobby = &lobbies_.add(std::move(created));
+    lobbies_.bind_secret(app_id, *secret, id, now);
   } else {
     if (lobby->member(user_id) == nullptr && lobby->members.size() >= kLobbyMaxMembers) return lobby_full();
     if (lobby_metadata) {
+      lobbies_.touch_lobby(lobby->id);
       lobby->metadata = *lobby_metadata;
       dispatch(*lobby, "LOBBY_UPDATE", lobby_json(*lobby, true));
     }
@@ -328,6 +329,7 @@ HttpResponse LobbyModule::api_link_lobby_channel(const RouteContext& context) {
   if (!bot && (member->flags & kLobbyMemberCanLinkLobby) == 0) {
     return error_response(403, lobby_error::kMissingPermissions, "Missing Permissions");
   }
+  lobbies_.touch_lobby(lobby->id);  // linked, unlinked, or unchanged after a refusal
   if (channel_id) {
     // The channel is looked for in the caller's guilds (the bot user's for a bot token).
     const Guild* guild = nullptr;
@@ -371,7 +373,8 @@ HttpResponse LobbyModule::api_accept_invite(const RouteContext& context) {
   rapidjson::Document body;
   if (auto error = read_optional_json_object(context.request, body)) return *error;
   const auto it = lobbies_.invites.find(context.params.at("code"));
-  auto* guild = it == lobbies_.invites.end() ? nullptr : guilds_.guilds().find_guild(it->second.guild_id);
+  const auto* guild =
+      it == lobbies_.invites.end() ? nullptr : guilds_.guilds().find_guild(it->second.guild_id);
   // Single use, for the member it was made for, valid one hour: at exactly one hour it has expired.
   if (it == lobbies_.invites.end() || it->second.used || it->second.user_id != principal->user->id ||
       clock_.now_ms() >= it->second.expires_ms || guild == nullptr) {
@@ -379,11 +382,12 @@ HttpResponse LobbyModule::api_accept_invite(const RouteContext& context) {
   }
   auto& invite = it->second;
   invite.used = true;
+  lobbies_.touch_invite(invite.code);
   if (!guild->has_member(principal->user->id)) {
     GuildMember member;
     member.user_id = principal->user->id;
     member.joined_at_ms = clock_.now_ms();
-    guild->members.emplace(member.user_id, std::move(member));
+    guilds_.guilds().set_member(guild->id, std::move(member));
   }
   const auto channel = guild->channels.find(invite.channel_id);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
@@ -464,8 +468,7 @@ HttpResponse LobbyModule::api_create_lobby(const RouteContext& context) {
     apply_member_input(member, input);
     created.members.push_back(std::move(member));
   }
-  const auto id = created.id;
-  const auto& lobby = lobbies_.lobbies.emplace(id, std::move(created)).first->second;
+  const auto& lobby = lobbies_.add(std::move(created));
   dispatch(lobby, "LOBBY_CREATE", lobby_json(lobby, true));
   return HttpResponse::json(201, lobby_json(lobby, false));
 }
@@ -503,6 +506,7 @@ HttpResponse LobbyModule::api_patch_lobby(const RouteContext& context) {
     return rate_limited_response(*retry, false, "shared");
   }
 
+  lobbies_.touch_lobby(lobby->id);
   if (metadata) lobby->metadata = *metadata;
   if (idle) lobby->idle_timeout_s = *idle;
   if (flags) lobby->flags = *flags;
@@ -654,8 +658,9 @@ HttpResponse LobbyModule::admin_lobbies(const RouteContext&) {
                                 writer.Int64(lobby.created_ms);
                                 writer.Key("any_connected");
                                 writer.Bool(any_connected(lobby));
+                                // While a member is connected the timer stands still: idle from now.
                                 writer.Key("idle_since_ms");
-                                writer.Int64(lobby.idle_since_ms);
+                                writer.Int64(lobby.idle_since_ms.value_or(clock_.now_ms()));
                                 writer.EndObject();
                               }
                               writer.EndArray();

@@ -1,10 +1,131 @@
+// LobbyState's changes and its documents (core/state_changes.hpp): a lobby with its members, settings and
+// idle timer; each secret binding ("<app>:<secret>", which a lobby may outlive: it maps for 30 days); each
+// guild invite by its code. Every document carries "v", its format version.
 #include "lobby/lobby_state.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
+#include "core/document_json.hpp"
+#include "core/state_changes.hpp"
 #include "core/validation.hpp"
 
 namespace platformpp::emulator {
+
+namespace {
+
+constexpr std::int64_t kFormat = 1;
+
+void check_format(const rapidjson::Value& body) {
+  const auto version = document::integer(body, "v");
+  if (version < 1 || version > kFormat) {
+    throw std::invalid_argument("format version " + std::to_string(version) +
+                                " is not one this emulator reads");
+  }
+}
+
+template <class WriteFn>
+std::string document_json(WriteFn&& write) {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    document::write_member(writer, "v", kFormat);
+    write(writer);
+    writer.EndObject();
+  });
+}
+
+std::string secret_id(const std::string& app_id, const std::string& secret) {
+  return app_id + ":" + secret;
+}
+
+// Lobby and member flags: 0 or 1 (CanLinkLobby).
+std::uint32_t read_flags(const rapidjson::Value& object) {
+  const auto flags = document::integer_or(object, "flags", 0);
+  if (flags < 0 || flags > kLobbyMemberCanLinkLobby) throw std::invalid_argument("\"flags\" is not 0 or 1");
+  return static_cast<std::uint32_t>(flags);
+}
+
+std::string lobby_json(const Lobby& lobby) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "app_id", lobby.app_id);
+    if (!lobby.metadata.empty()) document::write_member(writer, "metadata", lobby.metadata);
+    writer.Key("members");
+    writer.StartArray();
+    for (const auto& member : lobby.members) {
+      writer.StartObject();
+      document::write_member(writer, "user_id", member.user_id);
+      if (!member.metadata.empty()) document::write_member(writer, "metadata", member.metadata);
+      if (member.flags != 0) document::write_member(writer, "flags", std::int64_t{member.flags});
+      document::write_member(writer, "additional_name", member.additional_name);
+      writer.EndObject();
+    }
+    writer.EndArray();
+    if (lobby.flags != 0) document::write_member(writer, "flags", std::int64_t{lobby.flags});
+    document::write_member(writer, "idle_timeout_s", lobby.idle_timeout_s);
+    if (lobby.created_by_backend) document::write_member(writer, "created_by_backend", true);
+    document::write_member(writer, "secret", lobby.secret);
+    document::write_member(writer, "linked_channel", lobby.linked_channel);
+    document::write_member(writer, "linked_guild", lobby.linked_guild);
+    document::write_member(writer, "created_ms", lobby.created_ms);
+    document::write_member(writer, "idle_since_ms", lobby.idle_since_ms);
+  });
+}
+
+Lobby read_lobby(const std::string& id, const rapidjson::Value& body) {
+  Lobby lobby;
+  lobby.id = id;
+  lobby.app_id = document::string(body, "app_id");
+  lobby.metadata = document::string_map(body, "metadata");
+  for (const auto& value : document::array(body, "members").GetArray()) {
+    LobbyMember member;
+    member.user_id = document::string(value, "user_id");
+    member.metadata = document::string_map(value, "metadata");
+    member.flags = read_flags(value);
+    member.additional_name = document::optional_string(value, "additional_name");
+    lobby.members.push_back(std::move(member));
+  }
+  lobby.flags = read_flags(body);
+  lobby.idle_timeout_s = document::integer(body, "idle_timeout_s");
+  lobby.created_by_backend = document::boolean_or(body, "created_by_backend", false);
+  lobby.secret = document::optional_string(body, "secret");
+  lobby.linked_channel = document::optional_string(body, "linked_channel");
+  lobby.linked_guild = document::optional_string(body, "linked_guild");
+  lobby.created_ms = document::integer(body, "created_ms");
+  lobby.idle_since_ms = document::optional_integer(body, "idle_since_ms");
+  return lobby;
+}
+
+std::string invite_json(const GuildInvite& invite) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "guild_id", invite.guild_id);
+    document::write_member(writer, "channel_id", invite.channel_id);
+    document::write_member(writer, "user_id", invite.user_id);
+    document::write_member(writer, "expires_ms", invite.expires_ms);
+    if (invite.used) document::write_member(writer, "used", true);
+  });
+}
+
+GuildInvite read_invite(const std::string& code, const rapidjson::Value& body) {
+  GuildInvite invite;
+  invite.code = code;
+  invite.guild_id = document::string(body, "guild_id");
+  invite.channel_id = document::string(body, "channel_id");
+  invite.user_id = document::string(body, "user_id");
+  invite.expires_ms = document::integer(body, "expires_ms");
+  invite.used = document::boolean_or(body, "used", false);
+  return invite;
+}
+
+template <class Map>
+std::vector<std::string> keys_of(const Map& map) {
+  std::vector<std::string> ids;
+  ids.reserve(map.size());
+  for (const auto& entry : map)
+    ids.push_back(entry.first);
+  return ids;
+}
+
+}  // namespace
 
 std::size_t metadata_length(const StringMap& metadata) {
   std::size_t total = 0;
@@ -21,7 +142,59 @@ bool Lobby::remove_member(const std::string& user_id) {
   return true;
 }
 
+void LobbyState::touch_lobby(const std::string& id) {
+  if (changes_ != nullptr) changes_->touch(document_kind::kLobby, id);
+}
+
+void LobbyState::touch_secret(const std::string& app_id, const std::string& secret) {
+  if (changes_ != nullptr) changes_->touch(document_kind::kLobbySecret, secret_id(app_id, secret));
+}
+
+void LobbyState::touch_invite(const std::string& code) {
+  if (changes_ != nullptr) changes_->touch(document_kind::kGuildInvite, code);
+}
+
+Lobby& LobbyState::add(Lobby lobby) {
+  touch_lobby(lobby.id);
+  auto id = lobby.id;
+  return lobbies.insert_or_assign(std::move(id), std::move(lobby)).first->second;
+}
+
+void LobbyState::bind_secret(const std::string& app_id, const std::string& secret,
+                             const std::string& lobby_id, std::int64_t now_ms) {
+  touch_secret(app_id, secret);
+  secrets[{app_id, secret}] = {lobby_id, now_ms};
+}
+
+const GuildInvite& LobbyState::add_invite(GuildInvite invite) {
+  touch_invite(invite.code);
+  auto code = invite.code;
+  return invites.insert_or_assign(std::move(code), std::move(invite)).first->second;
+}
+
+void LobbyState::prune_invites(std::int64_t now_ms) {
+  for (auto it = invites.begin(); it != invites.end();) {
+    if (!it->second.used && now_ms < it->second.expires_ms) {
+      ++it;
+      continue;
+    }
+    touch_invite(it->first);
+    it = invites.erase(it);
+  }
+}
+
+void LobbyState::set_idle_since(Lobby& lobby, std::optional<std::int64_t> idle_since_ms) {
+  if (lobby.idle_since_ms == idle_since_ms) return;
+  lobby.idle_since_ms = idle_since_ms;
+  touch_lobby(lobby.id);
+}
+
 Lobby* LobbyState::find(const std::string& id, const std::string& app_id) {
+  const auto it = lobbies.find(id);
+  return it == lobbies.end() || it->second.app_id != app_id ? nullptr : &it->second;
+}
+
+const Lobby* LobbyState::find(const std::string& id, const std::string& app_id) const {
   const auto it = lobbies.find(id);
   return it == lobbies.end() || it->second.app_id != app_id ? nullptr : &it->second;
 }
@@ -38,6 +211,7 @@ Lobby* LobbyState::find_by_secret(const std::string& app_id, const std::string& 
   const auto it = secrets.find({app_id, secret});
   if (it == secrets.end()) return nullptr;
   if (now_ms - it->second.second >= kLobbySecretLifetimeMs) {
+    touch_secret(app_id, secret);
     secrets.erase(it);
     return nullptr;
   }
@@ -45,10 +219,76 @@ Lobby* LobbyState::find_by_secret(const std::string& app_id, const std::string& 
 }
 
 void LobbyState::erase(const std::string& id) {
+  touch_lobby(id);
   lobbies.erase(id);
   for (auto it = secrets.begin(); it != secrets.end();) {
-    it = it->second.first == id ? secrets.erase(it) : std::next(it);
+    if (it->second.first != id) {
+      ++it;
+      continue;
+    }
+    touch_secret(it->first.first, it->first.second);
+    it = secrets.erase(it);
   }
+}
+
+void LobbyState::register_documents(StateChanges& changes) {
+  changes_ = &changes;
+  changes.register_kind(DocumentKind{std::string(document_kind::kLobby),
+                                     [this](const std::string& id) -> std::optional<std::string> {
+                                       const auto it = lobbies.find(id);
+                                       return it == lobbies.end() ? std::nullopt
+                                                                  : std::optional(lobby_json(it->second));
+                                     },
+                                     [this](const std::string& id, const rapidjson::Value& body) {
+                                       check_format(body);
+                                       lobbies.insert_or_assign(id, read_lobby(id, body));
+                                     },
+                                     [this] { return keys_of(lobbies); },
+                                     [this] {
+                                       lobbies.clear();
+                                       // Who is connected is the Gateway's to say, whatever lobbies there
+                                       // are: announced_connected stays.
+                                     }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kLobbySecret),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto colon = id.find(':');  // application ids are snowflakes: the secret is the rest
+        if (colon == std::string::npos) return std::nullopt;
+        const auto app_id = id.substr(0, colon);
+        const auto secret = id.substr(colon + 1);
+        const auto it = secrets.find({app_id, secret});
+        if (it == secrets.end()) return std::nullopt;
+        return document_json([&](JsonWriter& writer) {
+          document::write_member(writer, "app_id", app_id);
+          document::write_member(writer, "secret", secret);
+          document::write_member(writer, "lobby_id", it->second.first);
+          document::write_member(writer, "bound_ms", it->second.second);
+        });
+      },
+      [this](const std::string&, const rapidjson::Value& body) {
+        check_format(body);
+        secrets[{document::string(body, "app_id"), document::string(body, "secret")}] = {
+            document::string(body, "lobby_id"), document::integer(body, "bound_ms")};
+      },
+      [this] {
+        std::vector<std::string> ids;
+        ids.reserve(secrets.size());
+        for (const auto& entry : secrets)
+          ids.push_back(secret_id(entry.first.first, entry.first.second));
+        return ids;
+      },
+      [this] { secrets.clear(); }});
+  changes.register_kind(DocumentKind{std::string(document_kind::kGuildInvite),
+                                     [this](const std::string& code) -> std::optional<std::string> {
+                                       const auto it = invites.find(code);
+                                       return it == invites.end() ? std::nullopt
+                                                                  : std::optional(invite_json(it->second));
+                                     },
+                                     [this](const std::string& code, const rapidjson::Value& body) {
+                                       check_format(body);
+                                       invites.insert_or_assign(code, read_invite(code, body));
+                                     },
+                                     [this] { return keys_of(invites); }, [this] { invites.clear(); }});
 }
 
 }  // namespace platformpp::emulator

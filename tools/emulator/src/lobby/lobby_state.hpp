@@ -1,5 +1,7 @@
 // Lobbies of the emulated platform: their members, secrets, linked channels, messages and guild invites.
-// Plain data; the rules live in LobbyModule (lobby_module.hpp) and MessagingModule (messaging/).
+// Plain data; the rules live in LobbyModule (lobby_module.hpp) and MessagingModule (messaging/). Kept as
+// documents (core/state_changes.hpp, lobby_state.cpp): lobbies, secret bindings and guild invites; who is
+// connected is not (sessions do not survive a restart). Lobby messages are EmulatorState's.
 #pragma once
 
 #include <cstddef>
@@ -8,10 +10,20 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 namespace platformpp::emulator {
+
+class StateChanges;
+
+// The document kinds of LobbyState (core/state_changes.hpp), and how composite ids are written.
+namespace document_kind {
+inline constexpr std::string_view kLobby = "lobby";
+inline constexpr std::string_view kLobbySecret = "lobby_secret";  // id: "<app>:<secret>"
+inline constexpr std::string_view kGuildInvite = "guild_invite";  // id: the code
+}  // namespace document_kind
 
 using StringMap = std::map<std::string, std::string>;
 
@@ -51,7 +63,10 @@ struct Lobby {
   std::optional<std::string> linked_channel;  // a guild text channel id
   std::optional<std::string> linked_guild;    // the linked channel's guild
   std::int64_t created_ms = 0;                // fake clock
-  std::int64_t idle_since_ms = 0;             // fake clock: when its last member disconnected (or created)
+  // Fake clock: since when none of its members has been connected (from its creation, or from the last
+  // connected member going away). None while a member is connected: the timer stands still, and a document
+  // saved then says so. After a restart nobody is connected: such a lobby's timer starts at the first sweep.
+  std::optional<std::int64_t> idle_since_ms;
 
   [[nodiscard]] const LobbyMember* member(const std::string& user_id) const {
     for (const auto& m : members)
@@ -78,24 +93,48 @@ struct GuildInvite {
 };
 
 struct LobbyState {
+  // Whoever changes these names the change (touch_*), or goes through the functions below that do.
   std::map<std::string, Lobby> lobbies;  // by id
   // (app id, secret) -> lobby id and when the secret was bound (it maps for 30 days).
   std::map<std::pair<std::string, std::string>, std::pair<std::string, std::int64_t>> secrets;
   std::map<std::string, GuildInvite> invites;  // by code
   // (user id, app id) pairs last announced as connected (LOBBY_MEMBER_CONNECT), so that only changes of
-  // the live-connection state are dispatched.
+  // the live-connection state are dispatched. Not kept: after a restart nobody is connected.
   std::set<std::pair<std::string, std::string>> announced_connected;
+
+  // Registers the document kinds and from then on names every document changed here.
+  void register_documents(StateChanges& changes);
+  // The lobby (its settings, members or idle timer), the secret binding or the invite was created, changed
+  // or removed.
+  void touch_lobby(const std::string& id);
+  void touch_secret(const std::string& app_id, const std::string& secret);
+  void touch_invite(const std::string& code);
+
+  Lobby& add(Lobby lobby);
+  // Binds the application's secret to the lobby from `now_ms`.
+  void bind_secret(const std::string& app_id, const std::string& secret, const std::string& lobby_id,
+                   std::int64_t now_ms);
+  const GuildInvite& add_invite(GuildInvite invite);
+  // Forgets the invites that can no longer be used (used, or expired at `now_ms`).
+  void prune_invites(std::int64_t now_ms);
+  // Sets the lobby's idle timer, naming the change if it is one.
+  void set_idle_since(Lobby& lobby, std::optional<std::int64_t> idle_since_ms);
 
   // The lobby with this id if it belongs to the application.
   [[nodiscard]] Lobby* find(const std::string& id, const std::string& app_id);
+  [[nodiscard]] const Lobby* find(const std::string& id, const std::string& app_id) const;
   // Ids of the application's lobbies the user is a member of, by id.
   [[nodiscard]] std::vector<std::string> lobbies_of(const std::string& user_id,
                                                     const std::string& app_id) const;
-  // The live lobby the secret maps to at `now_ms` (bound less than 30 days ago), if any.
+  // The live lobby the secret maps to at `now_ms` (bound less than 30 days ago), if any. An expired binding
+  // is forgotten.
   [[nodiscard]] Lobby* find_by_secret(const std::string& app_id, const std::string& secret,
                                       std::int64_t now_ms);
   // Forgets the lobby and the secrets that map to it.
   void erase(const std::string& id);
+
+ private:
+  StateChanges* changes_ = nullptr;
 };
 
 }  // namespace platformpp::emulator

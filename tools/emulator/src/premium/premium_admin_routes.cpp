@@ -149,7 +149,9 @@ HttpResponse PremiumModule::admin_create_skus(const RouteContext& context) {
                                 sku.flags = sku_flag::kAvailable;
                                 if (sku.type == sku_type::kSubscription)
                                   sku.flags |= sku_flag::kUserSubscription;
-                                write_sku(writer, premium_.skus.emplace(id, std::move(sku)).first->second);
+                                const auto& added = premium_.skus.emplace(id, std::move(sku)).first->second;
+                                changed(added);
+                                write_sku(writer, added);
                               }
                               writer.EndArray();
                               writer.EndObject();
@@ -234,6 +236,7 @@ HttpResponse PremiumModule::admin_cancel(const RouteContext& context) {
   subscription.status = subscription_status::kEnding;
   subscription.canceled_at_ms = clock_.now_ms();
   subscription.renewal_sku_ids.reset();
+  changed(subscription);
   dispatch_subscription("SUBSCRIPTION_UPDATE", subscription);
   return subscription_answer(subscription);
 }
@@ -247,6 +250,7 @@ HttpResponse PremiumModule::admin_end(const RouteContext& context) {
   const auto now = clock_.now_ms();
   subscription.period_end_ms = now;
   if (!subscription.canceled_at_ms) subscription.canceled_at_ms = now;
+  changed(subscription);
   end(subscription, now);
   return subscription_answer(subscription);
 }
@@ -258,6 +262,7 @@ HttpResponse PremiumModule::admin_renew(const RouteContext& context) {
   if (subscription.status != subscription_status::kActive) return not_now("The subscription is not active");
   // The period ends now and the next one starts: what the clock would do at the period's end.
   subscription.period_end_ms = clock_.now_ms();
+  changed(subscription);
   renew(subscription);
   return subscription_answer(subscription);
 }
@@ -279,6 +284,7 @@ HttpResponse PremiumModule::admin_change_plan(const RouteContext& context) {
   if (subscription.status != subscription_status::kActive) return not_now("The subscription is not active");
   // Takes effect at the renewal; the entitlement stays as it is until then.
   subscription.renewal_sku_ids = std::vector<std::string>{sku->id};
+  changed(subscription);
   dispatch_subscription("SUBSCRIPTION_UPDATE", subscription);
   return subscription_answer(subscription);
 }

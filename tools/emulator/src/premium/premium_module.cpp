@@ -30,6 +30,7 @@ PremiumModule::PremiumModule(ServiceContext& context, GatewayModule& gateway, We
     : FeatureModule(context), gateway_(gateway), webhooks_(webhooks) {
   register_routes();
   register_admin_routes();
+  register_documents();
 }
 
 Sku* PremiumModule::find_sku(std::string_view id) {
@@ -79,7 +80,9 @@ Entitlement& PremiumModule::add_entitlement(const Sku& sku, const std::string& u
   entitlement.type = type;
   entitlement.starts_at_ms = starts_at_ms;
   entitlement.ends_at_ms = ends_at_ms;
-  return premium_.entitlements.emplace(id, std::move(entitlement)).first->second;
+  auto& added = premium_.entitlements.emplace(id, std::move(entitlement)).first->second;
+  changed(added);  // the caller may fill it in further in the same turn
+  return added;
 }
 
 Subscription& PremiumModule::add_subscription(const Sku& sku, const std::string& user_id,
@@ -93,7 +96,9 @@ Subscription& PremiumModule::add_subscription(const Sku& sku, const std::string&
   subscription.renewal_sku_ids = std::vector<std::string>{sku.id};
   subscription.period_start_ms = start_ms;
   subscription.period_end_ms = start_ms + kBillingPeriodMs;
-  return premium_.subscriptions.emplace(id, std::move(subscription)).first->second;
+  auto& added = premium_.subscriptions.emplace(id, std::move(subscription)).first->second;
+  changed(added);  // the caller may fill it in further in the same turn
+  return added;
 }
 
 void PremiumModule::dispatch(const std::string& app_id, const std::string& user_id, std::string_view type,
@@ -182,6 +187,7 @@ void PremiumModule::sweep() {
 
 void PremiumModule::renew(Subscription& subscription) {
   const auto at = subscription.period_end_ms;
+  changed(subscription);
   subscription.period_start_ms = at;
   subscription.period_end_ms = at + kBillingPeriodMs;
   const auto* renewal_sku = subscription.renewal_sku_ids && !subscription.renewal_sku_ids->empty()
@@ -192,6 +198,7 @@ void PremiumModule::renew(Subscription& subscription) {
     for (const auto& entitlement_id : subscription.entitlement_ids) {
       if (auto* old = find_entitlement(entitlement_id)) {
         old->ends_at_ms = at;
+        changed(*old);
         dispatch_entitlement("ENTITLEMENT_UPDATE", *old);
       }
     }
@@ -208,6 +215,7 @@ void PremiumModule::renew(Subscription& subscription) {
       auto* entitlement = find_entitlement(entitlement_id);
       if (entitlement == nullptr || entitlement->type != entitlement_type::kApplicationSubscription) continue;
       entitlement->ends_at_ms = subscription.period_end_ms;
+      changed(*entitlement);
       dispatch_entitlement("ENTITLEMENT_UPDATE", *entitlement);
     }
   }
@@ -217,9 +225,11 @@ void PremiumModule::renew(Subscription& subscription) {
 void PremiumModule::end(Subscription& subscription, std::int64_t at_ms) {
   subscription.status = subscription_status::kInactive;
   subscription.renewal_sku_ids.reset();
+  changed(subscription);
   for (const auto& entitlement_id : subscription.entitlement_ids) {
     if (auto* entitlement = find_entitlement(entitlement_id)) {
       entitlement->ends_at_ms = at_ms;
+      changed(*entitlement);
       dispatch_entitlement("ENTITLEMENT_UPDATE", *entitlement);
     }
   }
@@ -241,6 +251,7 @@ Subscription& PremiumModule::add_legacy_subscription(const Sku& sku, const std::
 void PremiumModule::migrate(Entitlement& entitlement) {
   entitlement.type = entitlement_type::kPurchase;
   entitlement.ends_at_ms.reset();
+  changed(entitlement);
   entitlement_created(entitlement);
 }
 

@@ -3,7 +3,8 @@
 // fake clock (30-day periods renew or end when the clock passes their end: on the Gateway's tick, after the
 // admin clock moved, and before every premium route). It dispatches ENTITLEMENT_* / SUBSCRIPTION_* to the
 // user's Gateway sessions of the application and to the application's bot sessions, and tells a listener of
-// every entitlement created (the webhook events sender sends ENTITLEMENT_CREATE from it).
+// every entitlement created (the webhook events sender sends ENTITLEMENT_CREATE from it). SKUs, entitlements
+// and subscriptions are kept in the state file (premium_documents.cpp); the purchase-flow outcomes are not.
 //
 // Its routes: the platform's (premium_routes.cpp) and the admin API's (premium_admin_routes.cpp). The
 // desktop client's checkout (START_PURCHASE over IPC) calls purchase().
@@ -85,6 +86,14 @@ class PremiumModule : public FeatureModule, public GatewayListener {
   Subscription& add_legacy_subscription(const Sku& sku, const std::string& user_id);
   // Type 8 -> 1, ends_at null, same id; ENTITLEMENT_CREATE marks the migration.
   void migrate(Entitlement& entitlement);
+
+  // ---- the state file (premium_documents.cpp)
+  // Registers the kinds of core/state_changes.hpp: SKUs, entitlements, subscriptions.
+  void register_documents();
+  // The entity's document was created, changed or removed (then touched after the erase).
+  void changed(const Sku& sku);
+  void changed(const Entitlement& entitlement);
+  void changed(const Subscription& subscription);
 
   // ---- the platform's routes (premium_routes.cpp)
   void register_routes();

@@ -285,6 +285,7 @@ HttpResponse PremiumModule::api_delete_entitlement(const RouteContext& context) 
   }
   const auto removed = *entitlement;
   premium_.entitlements.erase(*read_snowflake(removed.id));
+  changed(removed);
   dispatch_entitlement("ENTITLEMENT_DELETE", removed, true);
   return HttpResponse::empty(204);
 }
@@ -303,6 +304,7 @@ HttpResponse PremiumModule::api_consume_entitlement(const RouteContext& context)
     return error_response(400, error_code::kGeneral, "Entitlement has already been consumed");
   }
   entitlement->consumed = true;
+  changed(*entitlement);
   dispatch_entitlement("ENTITLEMENT_UPDATE", *entitlement);
   return HttpResponse::empty(204);
 }

@@ -7,9 +7,20 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace platformpp::emulator {
+
+// PremiumModule's documents in the state file (core/state_changes.hpp, premium/premium_documents.cpp), each
+// by the entity's own snowflake. The purchase-flow outcomes are not kept: they script what the player does in
+// the desktop client's checkout (a test's set-up, like fault scripts), which the platform does not store;
+// after a restart checkouts complete until an outcome is set again.
+namespace document_kind {
+inline constexpr std::string_view kSku = "sku";
+inline constexpr std::string_view kEntitlement = "entitlement";
+inline constexpr std::string_view kSubscription = "subscription";
+}  // namespace document_kind
 
 // SKU types (the platform's public numbers; the seed gives none). The group SKU (6) is not served.
 namespace sku_type {

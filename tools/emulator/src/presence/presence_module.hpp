@@ -1,5 +1,10 @@
 // Presence (presence/): what friends see of a user, built from what the user's Gateway sessions set and what
 // the desktop client set, and sent to friends when it changes; the join of an activity invite.
+//
+// Nothing here is kept in the state file (docs/emulator-state.md): a presence lives only as long as its
+// user's Gateway sessions (GatewayModule forgets it with the last one, so even a custom status set by op 3
+// goes) and the desktop client's IPC connections, none of which outlives the process; last_sent_ only spares
+// friends a repeat of what they already saw.
 #pragma once
 
 #include <map>

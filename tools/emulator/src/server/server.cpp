@@ -775,6 +775,15 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   service->set_ipc_listener(nullptr);
   // While the io_context still exists: PUTs waiting for a PING let go of their sessions.
   service->set_webhook_transport(nullptr);
+  // What changed since the last turn (e.g. webhook deliveries interrupted by the transport's detaching) is
+  // committed before a clean exit.
+  if (!fatal_error) {
+    try {
+      service->end_turn();
+    } catch (const std::exception& e) {
+      fatal_error = std::string("cannot write the state file: ") + e.what();
+    }
+  }
   // Sessions destroyed with the io_context say goodbye to the service; nothing they send goes out now.
   gate->close();
   if (fatal_error) throw std::runtime_error(*fatal_error);

@@ -140,6 +140,7 @@ WebhookModule::WebhookModule(ServiceContext& context) : FeatureModule(context) {
                     bind(&WebhookModule::admin_put_webhook_events));
   admin_router_.add("GET", "/applications/{app_id}/webhook-events",
                     bind(&WebhookModule::admin_get_webhook_events));
+  register_documents();
 }
 
 // ---- events ----------------------------------------------------------------------------------------------
@@ -219,9 +220,17 @@ WebhookDelivery& WebhookModule::add_delivery(const std::string& app_id, std::str
   delivery.config = std::move(config);
   delivery.body = std::move(body);
   delivery.max_attempts = max_attempts;
-  delivery.due_steady_ms = steady_now_ms();
+  schedule(delivery, 0);
   const auto id = delivery.id;
-  return deliveries_.emplace(id, std::move(delivery)).first->second;
+  changes_.touch(document_kind::kWebhookOutbox, document_kind::kWebhookOutboxId);
+  auto& added = deliveries_.emplace(id, std::move(delivery)).first->second;
+  changed(added);
+  return added;
+}
+
+void WebhookModule::schedule(WebhookDelivery& delivery, std::int64_t delay_ms) {
+  delivery.due_steady_ms = steady_now_ms() + delay_ms;
+  delivery.due_system_ms = FakeClock::system_now_ms() + delay_ms;
 }
 
 void WebhookModule::set_transport(WebhookTransport* transport) {
@@ -233,6 +242,7 @@ void WebhookModule::set_transport(WebhookTransport* transport) {
     delivery.attempts.back().error = "interrupted: the emulator's network side stopped";
     delivery.state = delivery.answer ? WebhookDelivery::State::failed : WebhookDelivery::State::pending;
     if (delivery.answer) delivery.answer->abandon();
+    changed(delivery);
   }
 }
 
@@ -249,6 +259,7 @@ void WebhookModule::tick() {
 
 void WebhookModule::send(WebhookDelivery& delivery) {
   if (transport_ == nullptr) return;  // stays pending until there is a network side
+  changed(delivery);
   const Application* app = state_.find_application(delivery.app_id);
   if (app == nullptr) {
     delivery.state = WebhookDelivery::State::failed;
@@ -268,13 +279,16 @@ void WebhookModule::send(WebhookDelivery& delivery) {
   delivery.attempts.push_back(std::move(attempt));
   delivery.state = WebhookDelivery::State::sending;
   transport_->post(std::move(post),
-                   [this, id = delivery.id](const WebhookPostResult& result) { sent(id, result); });
+                   [this, id = delivery.id, epoch = epoch_](const WebhookPostResult& result) {
+                     if (epoch == epoch_) sent(id, result);
+                   });
 }
 
 void WebhookModule::sent(std::uint64_t id, const WebhookPostResult& result) {
   const auto it = deliveries_.find(id);
   if (it == deliveries_.end() || it->second.state != WebhookDelivery::State::sending) return;
   auto& delivery = it->second;
+  changed(delivery);
   auto& attempt = delivery.attempts.back();
   attempt.status = result.status;
   bool success = result.status && *result.status >= 200 && *result.status < 300;
@@ -298,7 +312,7 @@ void WebhookModule::sent(std::uint64_t id, const WebhookPostResult& result) {
     delivery.state = WebhookDelivery::State::pending;
     // retry_base_ms after the first attempt, doubled after each one that follows.
     const auto shift = static_cast<int>(delivery.attempts.size()) - 1;
-    delivery.due_steady_ms = steady_now_ms() + (delivery.config.retry_base_ms << shift);
+    schedule(delivery, delivery.config.retry_base_ms << shift);
   } else {
     delivery.state = WebhookDelivery::State::failed;
     std::fprintf(stderr,
@@ -317,6 +331,7 @@ void WebhookModule::ping_answered(WebhookDelivery& delivery) {
   if (attempt.status == 204) {
     delivery.state = WebhookDelivery::State::delivered;
     configs_.insert_or_assign(delivery.app_id, delivery.config);
+    changes_.touch(document_kind::kWebhookConfig, delivery.app_id);
     answer->set(HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                                      writer.StartObject();
                                      write_config(writer, &delivery.config);
@@ -339,6 +354,7 @@ void WebhookModule::prune() {
     count += finished(delivery) ? 1 : 0;
   for (auto it = deliveries_.begin(); count > kKeptFinished && it != deliveries_.end();) {
     if (finished(it->second)) {
+      changes_.touch(document_kind::kWebhookDelivery, std::to_string(it->first));
       it = deliveries_.erase(it);
       --count;
     } else {

@@ -2,6 +2,13 @@
 // application's webhook events URL (admin PUT and GET /_emulator/applications/{app}/webhook-events), and the
 // outbox of signed deliveries. Other modules call emit() when an event happens; the server's WebhookClient
 // (a WebhookTransport) POSTs what this module hands it, and the module retries on real time.
+//
+// Kept in the state file (webhook_documents.cpp, the kinds below): each application's configuration (one
+// exists only once its URL answered the PING), every event delivery, pending or finished, with its attempts
+// (a pending one is retried after a restart, at its next try time or at once if that has passed; one in
+// flight when the emulator stopped is kept as pending, its attempt marked interrupted), and the next delivery
+// id. Not kept: a PING still in flight (the admin PUT waiting for it cannot outlive the process) and
+// drop_answers (fault injection: test set-up, like fault scripts).
 #pragma once
 
 #include <cstdint>
@@ -18,6 +25,13 @@
 #include "webhook/webhook_url.hpp"
 
 namespace platformpp::emulator {
+
+namespace document_kind {
+inline constexpr std::string_view kWebhookConfig = "webhook_config";      // id: the application id
+inline constexpr std::string_view kWebhookDelivery = "webhook_delivery";  // id: the delivery id (decimal)
+inline constexpr std::string_view kWebhookOutbox = "webhook_outbox";      // the next delivery id
+inline constexpr std::string_view kWebhookOutboxId = "counters";
+}  // namespace document_kind
 
 // The event names the emulator knows (a webhook events config may filter on them).
 namespace webhook_event {
@@ -61,6 +75,8 @@ struct WebhookDelivery {
   std::vector<WebhookAttempt> attempts;
   State state = State::pending;
   std::int64_t due_steady_ms = 0;  // real time of the next attempt while pending
+  // The same moment on the wall clock: what the state file keeps (a steady clock restarts with the process).
+  std::int64_t due_system_ms = 0;
   // A PING's: the admin PUT waiting for its outcome.
   std::shared_ptr<DeferredResponse> answer;
 };
@@ -100,11 +116,21 @@ class WebhookModule : public FeatureModule {
   void ping_answered(WebhookDelivery& delivery);
   // Keeps the outbox bounded: the oldest finished deliveries go.
   void prune();
+  // The next attempt `delay_ms` from now (real time).
+  static void schedule(WebhookDelivery& delivery, std::int64_t delay_ms);
+
+  // ---- the state file (webhook_documents.cpp)
+  void register_documents();
+  // The delivery's document was created, changed or removed (then touched after the erase).
+  void changed(const WebhookDelivery& delivery);
 
   WebhookTransport* transport_ = nullptr;
   std::map<std::string, WebhookConfig, std::less<>> configs_;  // by application id
   std::map<std::uint64_t, WebhookDelivery> deliveries_;        // by id, oldest first
   std::uint64_t next_id_ = 1;
+  // Moves on when the outbox is cleared (state reset, import): answers of POSTs made before are ignored, even
+  // if a delivery made since has the same id.
+  std::uint64_t epoch_ = 0;
 };
 
 }  // namespace platformpp::emulator

@@ -1,0 +1,246 @@
+// Guilds as documents (core/state_changes.hpp, guild/guild_state.cpp), without a file: every change the
+// admin routes make to a guild, its roles, members and channels is named (a mirror kept turn by turn equals
+// everything saved whole), and a fresh service loaded with the documents serves the same guilds, permissions
+// and channels, and goes on from there. The all-members request window is a rate window: not kept.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "recording_gateway_peer.hpp"
+#include "service/emulator_service.hpp"
+#include "state_mirror.hpp"
+#include "test_support.hpp"
+
+namespace guild_state_documents_test {
+
+using namespace platformpp::emulator;
+using namespace platformpp::emulator::test;
+
+namespace {
+
+using FakePeer = RecordingGatewayPeer;
+
+constexpr std::int64_t kStart = 1795000000000;  // 2026-11-18: channels a member cannot view are left out
+
+// One emulator driven through its routes; a second one loaded with the first one's documents is the first
+// one restarted.
+struct Emulator {
+  std::int64_t real_now = kStart;
+  FakeClock clock{[this] { return real_now; }, true, kStart};
+  EmulatorService service{
+      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
+      RateLimitSettings{1000000, 1000, 0}};
+
+  HttpResponse raw(std::string method, std::string target, std::string body = {},
+                   std::string authorization = {}) {
+    HeaderList headers;
+    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
+    const auto outcome = service.handle(
+        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
+    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
+    return outcome.response;
+  }
+  rapidjson::Document call(std::string method, std::string target, std::string body = {}) {
+    const auto response = raw(std::move(method), std::move(target), std::move(body));
+    REQUIRE_MESSAGE(response.status < 300, response.body);
+    return parse(response.body.empty() ? std::string("{}") : response.body);
+  }
+  std::string create_user(const std::string& name) {
+    return str(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})")["id"]);
+  }
+  std::string bearer(const std::string& user_id, const std::string& app_id) {
+    return "Bearer " + str(call("POST", "/_emulator/tokens",
+                                R"({"user_id":")" + user_id + R"(","app_id":")" + app_id +
+                                    R"(","scopes":"openid sdk.social_layer"})")["access_token"]);
+  }
+  // The names of the guild's channels `authorization` may see, in the platform's order.
+  std::vector<std::string> channel_names(const std::string& guild_id, const std::string& authorization) {
+    const auto response = raw("GET", "/api/v10/guilds/" + guild_id + "/channels", {}, authorization);
+    REQUIRE_MESSAGE(response.status == 200, response.body);
+    std::vector<std::string> names;
+    const auto list = parse(response.body);
+    for (const auto& channel : list.GetArray())
+      names.push_back(str(channel["name"]));
+    return names;
+  }
+  // Opens a connection and identifies (a bot with the GUILDS and GUILD_MEMBERS intents).
+  std::uint64_t identify(FakePeer& peer, const std::string& identify_token) {
+    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
+    const char* intents = identify_token.rfind("Bearer ", 0) == 0 ? "0" : "3";
+    service.gateway_received(
+        id, R"({"op":2,"d":{"token":")" + identify_token + R"(","properties":{},"intents":)" + intents + "}}",
+        true);
+    REQUIRE_FALSE(peer.closed);
+    REQUIRE(peer.dispatches("READY").size() == 1);
+    return id;
+  }
+};
+
+std::string all_members_request(const std::string& guild_id) {
+  return R"({"op":8,"d":{"guild_id":")" + guild_id + R"(","query":"","limit":0}})";
+}
+
+}  // namespace
+
+TEST_CASE("guilds: roles, members, channels and overwrites survive a restart") {
+  Emulator first;
+  StateMirror mirror(first.service.changes());
+  const auto olivia = first.create_user("olivia");
+  const auto alice = first.create_user("alice");
+  const auto bob = first.create_user("bob");
+  const auto app = first.call("POST", "/_emulator/apps", R"({"name":"Game"})");
+  const auto app_id = str(app["id"]);
+  const auto bot_token = str(app["bot_token"]);
+  const auto bot_id = str(app["bot_user_id"]);
+  mirror.check_complete();
+
+  const auto guild_id = str(first.call(
+      "POST", "/_emulator/guilds",
+      R"({"name":"Home","owner_id":")" + olivia +
+          R"(","banner":"b4nn3r","icon":"1c0n","features":["COMMUNITY"],"everyone_permissions":"1024"})")
+                                ["id"]);
+  mirror.check_complete();
+  CHECK(mirror.count("guild") == 1);
+  CHECK(mirror.count("guild_member") == 1);  // the owner
+
+  const auto guild = "/_emulator/guilds/" + guild_id;
+  const auto mods =
+      str(first.call("POST", guild + "/roles", R"({"name":"mods","permissions":"8192"})")["id"]);
+  mirror.check_complete();
+  for (const auto& user : {alice, bob, bot_id})
+    first.call("POST", guild + "/members", R"({"user_id":")" + user + R"("})");
+  mirror.check_complete();
+  first.call("POST", guild + "/members", R"({"user_id":")" + alice + R"(","roles":[")" + mods + R"("]})");
+  mirror.check_complete();
+  CHECK(mirror.count("guild_member") == 4);
+
+  const auto general_id = str(first.call(
+      "POST", guild + "/channels", R"({"name":"general","type":0,"position":0,"topic":"hello"})")["id"]);
+  const auto staff_id =
+      str(first.call("POST", guild + "/channels", R"({"name":"staff","type":4,"position":1})")["id"]);
+  const auto staff_chat_id =
+      str(first.call("POST", guild + "/channels",
+                     R"({"name":"staff-chat","type":0,"position":2,"parent_id":")" + staff_id + "\"}")["id"]);
+  // Only mods see #secret (a role overwrite); alice does not see #voice (a member overwrite).
+  first.call("POST", guild + "/channels",
+             R"({"name":"secret","type":0,"position":3,"permission_overwrites":[{"id":")" + guild_id +
+                 R"(","type":0,"deny":"1024"},{"id":")" + mods + R"(","type":0,"allow":"1024"}]})");
+  const auto voice_id =
+      str(first.call("POST", guild + "/channels",
+                     R"({"name":"voice","type":2,"position":4,"permission_overwrites":[{"id":")" + alice +
+                         R"(","type":1,"deny":"1024"}]})")["id"]);
+  mirror.check_complete();
+  first.call("PATCH", guild + "/channels/" + general_id, R"({"name":"lobby","topic":null})");
+  mirror.check_complete();
+  // The category goes: its channel loses its parent.
+  first.call("DELETE", guild + "/channels/" + staff_id);
+  mirror.check_complete();
+  // A second guild, without alice.
+  const auto away_id =
+      str(first.call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + bob + R"("})")["id"]);
+  mirror.check_complete();
+  CHECK(mirror.count("guild") == 2);
+
+  // The bot's all-members request is allowed once per 30 s: a rate window, which a restart does not keep.
+  FakePeer bot_before;
+  const auto bot_connection = first.identify(bot_before, "Bot " + bot_token);
+  first.service.gateway_received(bot_connection, all_members_request(guild_id), true);
+  CHECK(bot_before.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
+  mirror.check_complete();
+
+  Emulator restarted;
+  check_round_trip(mirror.documents(), restarted.service.changes());
+
+  // The same guilds, permissions (@everyone's and the role's bits) and channels.
+  const auto alice_bearer = restarted.bearer(alice, app_id);
+  const auto bob_bearer = restarted.bearer(bob, app_id);
+  const auto alice_guilds = parse(restarted.raw("GET", "/api/v10/users/@me/guilds", {}, alice_bearer).body);
+  REQUIRE(alice_guilds.Size() == 1);
+  CHECK(str(alice_guilds[0]["id"]) == guild_id);
+  CHECK(str(alice_guilds[0]["name"]) == "Home");
+  CHECK(str(alice_guilds[0]["banner"]) == "b4nn3r");
+  CHECK(str(alice_guilds[0]["icon"]) == "1c0n");
+  CHECK(str(alice_guilds[0]["features"][0]) == "COMMUNITY");
+  CHECK(str(alice_guilds[0]["permissions"]) == "9216");  // 1024 | 8192
+  CHECK_FALSE(alice_guilds[0]["owner"].GetBool());
+  CHECK(parse(restarted.raw("GET", "/api/v10/users/@me/guilds", {}, bob_bearer).body).Size() == 2);
+  CHECK(restarted.channel_names(guild_id, alice_bearer) ==
+        std::vector<std::string>{"lobby", "staff-chat", "secret"});
+  CHECK(restarted.channel_names(guild_id, bob_bearer) ==
+        std::vector<std::string>{"lobby", "staff-chat", "voice"});
+  const auto channels =
+      parse(restarted.raw("GET", "/api/v10/guilds/" + guild_id + "/channels", {}, bob_bearer).body);
+  REQUIRE(channels.Size() == 3);
+  CHECK_FALSE(channels[0].HasMember("topic"));
+  CHECK(str(channels[1]["id"]) == staff_chat_id);
+  CHECK(channels[1]["parent_id"].IsNull());
+  CHECK(str(channels[2]["id"]) == voice_id);
+  CHECK(channels[2]["type"].GetInt() == 2);
+  CHECK(str(channels[2]["permission_overwrites"][0]["id"]) == alice);
+  CHECK(channels[2]["permission_overwrites"][0]["type"].GetInt() == 1);
+  CHECK(str(channels[2]["permission_overwrites"][0]["deny"]) == "1024");
+
+  // The bot's GUILD_CREATE: the roles in order and every member with their roles and join time.
+  FakePeer bot;
+  const auto connection = restarted.identify(bot, "Bot " + bot_token);
+  const auto creates = bot.dispatches("GUILD_CREATE");
+  REQUIRE(creates.size() == 1);
+  const auto& created = creates[0]["d"];
+  CHECK(str(created["id"]) == guild_id);
+  CHECK(str(created["owner_id"]) == olivia);
+  REQUIRE(created["roles"].Size() == 2);
+  CHECK(str(created["roles"][0]["id"]) == guild_id);
+  CHECK(str(created["roles"][0]["permissions"]) == "1024");
+  CHECK(str(created["roles"][1]["name"]) == "mods");
+  CHECK(str(created["roles"][1]["permissions"]) == "8192");
+  REQUIRE(created["members"].Size() == 4);
+  bool saw_alice = false;
+  for (const auto& member : created["members"].GetArray()) {
+    if (str(member["user"]["id"]) != alice) continue;
+    saw_alice = true;
+    REQUIRE(member["roles"].Size() == 1);
+    CHECK(str(member["roles"][0]) == mods);
+    CHECK(str(member["joined_at"]) == format_rfc3339_ms(kStart));  // when first added
+  }
+  CHECK(saw_alice);
+  // The window was not kept: the all-members request is allowed at once.
+  restarted.service.gateway_received(connection, all_members_request(guild_id), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
+  CHECK(bot.dispatches("RATE_LIMITED").empty());
+
+  // The restarted emulator goes on naming its changes; new ids follow the old ones.
+  StateMirror after(restarted.service.changes());
+  const auto added =
+      str(restarted.call("POST", guild + "/channels", R"({"name":"new","type":0,"position":5})")["id"]);
+  CHECK(added != general_id);
+  CHECK(added.size() >= voice_id.size());
+  CHECK(added > voice_id);
+  restarted.call("POST", "/_emulator/guilds/" + away_id + "/members", R"({"user_id":")" + alice + R"("})");
+  after.check_complete();
+  CHECK(parse(restarted.raw("GET", "/api/v10/users/@me/guilds", {}, alice_bearer).body).Size() == 2);
+}
+
+TEST_CASE("guilds: a damaged guild document is refused, naming it") {
+  Emulator emulator;
+  auto& changes = emulator.service.changes();
+  CHECK_THROWS_WITH_AS(
+      changes.load({DocumentChange{"guild", "1", R"({"v":1,"owner_id":"2","roles":[],"channels":[]})"}}),
+      doctest::Contains("guild/1: missing \"name\""), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      changes.load({DocumentChange{
+          "guild", "1",
+          R"({"v":1,"name":"x","owner_id":"2","roles":[{"id":"1","name":"@everyone","permissions":"-1"}],"channels":[]})"}}),
+      doctest::Contains("\"permissions\" is not permission bits"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(changes.load({DocumentChange{
+                           "guild", "1", R"({"v":1,"name":"x","owner_id":"2","roles":[],"channels":[]})"}}),
+                       doctest::Contains("@everyone"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(changes.load({DocumentChange{"guild", "1", R"({"v":2})"}}),
+                       doctest::Contains("format version 2"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(
+      changes.load({DocumentChange{"guild_member", "9:2",
+                                   R"({"v":1,"guild_id":"9","user_id":"2","joined_at_ms":0})"}}),
+      doctest::Contains("guild_member/9:2: a member of unknown guild 9"), std::invalid_argument);
+}
+
+}  // namespace guild_state_documents_test

@@ -1,0 +1,325 @@
+// --state against the real binary (path in argv[1]): what the emulator answered survives `kill -9` at any
+// moment and a restart serves the same tokens, ids and history; files it cannot use stop it with exit code 5
+// or 6 and stay as they were; snapshots go out and in through the admin API. Sockets from
+// http_test_client.hpp (emulator_test_support).
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/json.hpp"
+#include "emulator_process.hpp"
+#include "http_test_client.hpp"
+
+namespace {
+
+using platformpp::emulator::test::EmulatorProcess;
+using platformpp::emulator::test::g_emulator_path;
+using platformpp::emulator::test::HttpRequestSpec;
+using platformpp::emulator::test::HttpResult;
+using platformpp::emulator::test::HttpsConnection;
+using platformpp::emulator::test::make_temp_dir;
+using verb = platformpp::emulator::test::HttpMethod;
+
+rapidjson::Document json_of(const HttpResult& response) {
+  rapidjson::Document document;
+  REQUIRE_MESSAGE(platformpp::emulator::parse_json(response.body, document), response.body);
+  return document;
+}
+
+std::string text_of(const rapidjson::Value& value) {
+  return {value.GetString(), value.GetStringLength()};
+}
+
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream content;
+  content << in.rdbuf();
+  return content.str();
+}
+
+// A scratch directory outside the processes' own (each removes its own when it ends).
+struct StateDir {
+  std::string path = make_temp_dir();
+  ~StateDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  [[nodiscard]] std::string file(const std::string& name = "state.db") const { return path + "/" + name; }
+};
+
+// Seeds what a game needs to chat: an application, two users with tokens, friends, one DM channel.
+struct Chat {
+  std::string app_id, ada, bob, ada_token, channel;
+};
+
+Chat seed_chat(HttpsConnection& http) {
+  auto admin = [&](const std::string& path, const std::string& body) {
+    const auto response = http.exchange(HttpRequestSpec{verb::post, "/_emulator" + path, body, {}, {}});
+    REQUIRE_MESSAGE(response.status == 200, path << ": " << response.body);
+    return json_of(response);
+  };
+  Chat chat;
+  chat.app_id = text_of(admin("/apps", R"({"name":"Durable Game"})")["id"]);
+  chat.ada = text_of(admin("/users", R"({"username":"ada"})")["id"]);
+  chat.bob = text_of(admin("/users", R"({"username":"bob"})")["id"]);
+  chat.ada_token =
+      text_of(admin("/tokens", R"({"user_id":")" + chat.ada + R"(","app_id":")" + chat.app_id +
+                                   R"(","scopes":"identify sdk.social_layer"})")["access_token"]);
+  admin("/friendships", R"({"user_id":")" + chat.ada + R"(","other_user_id":")" + chat.bob + R"("})");
+  const auto channel = http.exchange(HttpRequestSpec{verb::post,
+                                                     "/api/v10/users/@me/channels",
+                                                     R"({"recipient_id":")" + chat.bob + R"("})",
+                                                     "Bearer " + chat.ada_token,
+                                                     {}});
+  REQUIRE_MESSAGE(channel.status == 200, channel.body);
+  chat.channel = text_of(json_of(channel)["id"]);
+  return chat;
+}
+
+// The platform's per-route and global limits would pace these clients; here the point is volume.
+void lift_rate_limits(HttpsConnection& http) {
+  const auto set = [&](const std::string& body) {
+    REQUIRE(http.exchange(HttpRequestSpec{verb::post, "/_emulator/ratelimits", body, {}, {}}).status == 200);
+  };
+  set(R"({"global_per_second":0})");
+  for (const auto* route : {"POST /channels/{channel_id}/messages", "GET /channels/{channel_id}/messages"})
+    set(std::string(R"({"route":")") + route + R"(","limit":1000000,"window_ms":1000})");
+}
+
+// Every message id the emulator holds, from its snapshot (the channel route serves only the newest 200).
+std::set<std::string> stored_message_ids(HttpsConnection& http) {
+  const auto snapshot = http.exchange(HttpRequestSpec{verb::get, "/_emulator/state/export", {}, {}, {}});
+  REQUIRE(snapshot.status == 200);
+  std::set<std::string> ids;
+  const auto document = json_of(snapshot);
+  for (const auto& entry : document["documents"].GetArray()) {
+    if (text_of(entry["kind"]) == "message") ids.insert(text_of(entry["id"]));
+  }
+  return ids;
+}
+
+// The ids the channel route serves, newest first.
+std::vector<std::string> served_message_ids(HttpsConnection& http, const Chat& chat) {
+  const auto page = http.exchange(HttpRequestSpec{verb::get,
+                                                  "/api/v10/channels/" + chat.channel + "/messages?limit=100",
+                                                  {},
+                                                  "Bearer " + chat.ada_token,
+                                                  {}});
+  REQUIRE_MESSAGE(page.status == 200, page.body);
+  std::vector<std::string> ids;
+  const auto list = json_of(page);
+  for (const auto& message : list.GetArray())
+    ids.push_back(text_of(message["id"]));
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("kill -9 at a random moment loses nothing the emulator answered") {
+  StateDir dir;
+  Chat chat;
+  std::set<std::string> acknowledged;
+  std::string last_answer_body;
+  {
+    EmulatorProcess first({"--state", dir.file(), "--no-social-rate-limits"});
+    HttpsConnection http(first);
+    chat = seed_chat(http);
+    lift_rate_limits(http);
+    // Messages as fast as one keep-alive connection gets them answered, while the process is killed at a
+    // random moment between 150 and 400 ms in.
+    std::random_device seed;
+    const auto kill_after = std::chrono::milliseconds(150 + static_cast<int>(seed() % 250));
+    std::atomic<bool> killed{false};
+    std::thread killer([&] {
+      std::this_thread::sleep_for(kill_after);
+      ::kill(first.pid(), SIGKILL);
+      killed = true;
+    });
+    struct Joiner {
+      std::thread& thread;
+      ~Joiner() {
+        if (thread.joinable()) thread.join();
+      }
+    } joiner{killer};
+    for (int i = 0;; ++i) {
+      std::optional<HttpResult> answer;
+      try {
+        http.send(HttpRequestSpec{verb::post,
+                                  "/api/v10/channels/" + chat.channel + "/messages",
+                                  R"({"content":"message )" + std::to_string(i) + R"("})",
+                                  "Bearer " + chat.ada_token,
+                                  {}});
+        answer = http.receive();
+      } catch (const std::exception&) {
+        break;  // the connection died with the process
+      }
+      if (!answer) break;
+      REQUIRE_MESSAGE(answer->status == 200, answer->body);
+      acknowledged.insert(text_of(json_of(*answer)["id"]));
+    }
+    killer.join();
+    REQUIRE(killed);
+    CHECK(first.wait_exit() == -1);  // killed, not exited
+    MESSAGE("acknowledged before the kill at " << kill_after.count() << " ms: " << acknowledged.size());
+    REQUIRE(acknowledged.size() > 10);
+  }
+
+  EmulatorProcess second({"--state", dir.file(), "--no-social-rate-limits"});
+  HttpsConnection http(second);
+  lift_rate_limits(http);  // test set-up, not platform data: a restart starts with the platform's limits
+  // The same token still works, and every acknowledged message is there, under its id.
+  const auto me =
+      http.exchange(HttpRequestSpec{verb::get, "/api/v10/users/@me", {}, "Bearer " + chat.ada_token, {}});
+  REQUIRE_MESSAGE(me.status == 200, me.body);
+  CHECK(text_of(json_of(me)["id"]) == chat.ada);
+  const auto kept = stored_message_ids(http);
+  const auto served = served_message_ids(http, chat);
+  REQUIRE(served.size() == 100);
+  // The newest acknowledged message is among the newest served (the one in flight may be newer still).
+  const auto newest = *std::max_element(
+      acknowledged.begin(), acknowledged.end(),
+      [](const auto& a, const auto& b) { return a.size() != b.size() ? a.size() < b.size() : a < b; });
+  CHECK(std::find(served.begin(), served.begin() + 2, newest) != served.begin() + 2);
+  std::size_t lost = 0;
+  for (const auto& id : acknowledged)
+    lost += kept.count(id) == 0 ? 1 : 0;
+  CHECK(lost == 0);
+  // At most the one message in flight when the process died was kept without an answer reaching us.
+  CHECK(kept.size() <= acknowledged.size() + 1);
+  // New ids keep growing past the old ones.
+  const auto next = http.exchange(HttpRequestSpec{verb::post,
+                                                  "/api/v10/channels/" + chat.channel + "/messages",
+                                                  R"({"content":"after the restart"})",
+                                                  "Bearer " + chat.ada_token,
+                                                  {}});
+  REQUIRE(next.status == 200);
+  const auto next_id = text_of(json_of(next)["id"]);
+  CHECK(kept.count(next_id) == 0);
+  CHECK((next_id.size() > served.front().size() ||
+         (next_id.size() == served.front().size() && next_id > served.front())));
+}
+
+TEST_CASE("the same certificate authority after a restart") {
+  StateDir dir;
+  std::string first_ca;
+  {
+    EmulatorProcess first({"--state", dir.file()});
+    first_ca = file_bytes(first.ca_file());
+    CHECK(first.wait_exit(SIGTERM) == 0);
+  }
+  EmulatorProcess second({"--state", dir.file()});
+  CHECK(file_bytes(second.ca_file()) == first_ca);
+  // Without --state every start makes its own.
+  EmulatorProcess third({});
+  CHECK(file_bytes(third.ca_file()) != first_ca);
+}
+
+TEST_CASE("files that are not usable state stop the emulator, untouched") {
+  StateDir dir;
+  const auto check_refused = [&](const std::string& path, int code, const std::string& says) {
+    const auto before = file_bytes(path);
+    EmulatorProcess emulator({"--state", path}, false);
+    CHECK(emulator.wait_exit() == code);
+    CHECK_MESSAGE(emulator.stderr_text().find(says) != std::string::npos, emulator.stderr_text());
+    CHECK(file_bytes(path) == before);
+  };
+  { std::ofstream(dir.file("text.db")) << "not a database at all, just some words\n"; }
+  check_refused(dir.file("text.db"), 5, "not an SQLite database");
+
+  // Another program's SQLite database.
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(dir.file("foreign.db").c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "CREATE TABLE songs (title TEXT); INSERT INTO songs VALUES ('x');", nullptr,
+                       nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  check_refused(dir.file("foreign.db"), 5, "another program");
+
+  // Ours, but written by a newer emulator.
+  {
+    EmulatorProcess maker({"--state", dir.file("newer.db")});
+    CHECK(maker.wait_exit(SIGTERM) == 0);
+  }
+  REQUIRE(sqlite3_open(dir.file("newer.db").c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "UPDATE meta SET value = '99' WHERE key = 'schema_version'", nullptr, nullptr,
+                       nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  check_refused(dir.file("newer.db"), 6, "99");
+
+  // Ours, with a document this emulator cannot read.
+  {
+    EmulatorProcess maker({"--state", dir.file("damaged.db")});
+    CHECK(maker.wait_exit(SIGTERM) == 0);
+  }
+  REQUIRE(sqlite3_open(dir.file("damaged.db").c_str(), &db) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(db, "INSERT INTO documents VALUES ('user', '42', '{\"v\":1}')", nullptr, nullptr,
+                       nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+  check_refused(dir.file("damaged.db"), 5, "user/42: missing \"username\"");
+}
+
+TEST_CASE("a snapshot exported from one emulator seeds another; reset empties it") {
+  EmulatorProcess source({});
+  HttpsConnection from(source);
+  const auto chat = seed_chat(from);
+  REQUIRE(from.exchange(HttpRequestSpec{verb::post,
+                                        "/api/v10/channels/" + chat.channel + "/messages",
+                                        R"({"content":"<script>kept as text</script>"})",
+                                        "Bearer " + chat.ada_token,
+                                        {}})
+              .status == 200);
+  const auto snapshot = from.exchange(HttpRequestSpec{verb::get, "/_emulator/state/export", {}, {}, {}});
+  REQUIRE(snapshot.status == 200);
+
+  StateDir dir;
+  EmulatorProcess target({"--state", dir.file()});
+  HttpsConnection to(target);
+  // A snapshot that is not one changes nothing.
+  const auto bad =
+      to.exchange(HttpRequestSpec{verb::post, "/_emulator/state/import", R"({"documents":[]})", {}, {}});
+  CHECK(bad.status == 400);
+  const auto imported =
+      to.exchange(HttpRequestSpec{verb::post, "/_emulator/state/import", snapshot.body, {}, {}});
+  REQUIRE_MESSAGE(imported.status == 200, imported.body);
+  const auto counts = json_of(imported);
+  CHECK(counts["durable"].GetBool());
+  CHECK(counts["counts"]["user"].GetInt64() == 3);  // ada, bob and the application's bot
+  CHECK(counts["counts"]["message"].GetInt64() == 1);
+  // The same token and history, and they are in the file: a restart still has them.
+  CHECK(served_message_ids(to, chat).size() == 1);
+  CHECK(target.wait_exit(SIGKILL) == -1);
+  EmulatorProcess restarted({"--state", dir.file()});
+  HttpsConnection again(restarted);
+  CHECK(served_message_ids(again, chat).size() == 1);
+
+  const auto reset = again.exchange(HttpRequestSpec{verb::post, "/_emulator/state/reset", {}, {}, {}});
+  REQUIRE(reset.status == 200);
+  CHECK(json_of(reset)["counts"]["user"].GetInt64() == 0);
+  CHECK(again.exchange(HttpRequestSpec{verb::get, "/api/v10/users/@me", {}, "Bearer " + chat.ada_token, {}})
+            .status == 401);
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: emulator_state_test <path to platformpp-emulator> [doctest options]\n");
+    return 2;
+  }
+  g_emulator_path = argv[1];
+  doctest::Context context;
+  context.applyCommandLine(argc - 1, argv + 1);
+  return context.run();
+}

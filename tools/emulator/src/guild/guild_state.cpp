@@ -1,0 +1,247 @@
+// GuildState's changes and its documents (core/state_changes.hpp): a guild's document holds its settings,
+// roles and channels; each member is a document of its own ("<guild>:<user>"), so that a member joining a
+// big guild rewrites one small document. Every document carries "v", its format version.
+#include "guild/guild_state.hpp"
+
+#include <charconv>
+#include <stdexcept>
+
+#include "core/document_json.hpp"
+#include "core/state_changes.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+constexpr std::int64_t kFormat = 1;
+
+void check_format(const rapidjson::Value& body) {
+  const auto version = document::integer(body, "v");
+  if (version < 1 || version > kFormat) {
+    throw std::invalid_argument("format version " + std::to_string(version) +
+                                " is not one this emulator reads");
+  }
+}
+
+template <class WriteFn>
+std::string document_json(WriteFn&& write) {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    document::write_member(writer, "v", kFormat);
+    write(writer);
+    writer.EndObject();
+  });
+}
+
+// Permission bits as a decimal string, as the wire carries them (every bit of 64 fits).
+void write_bits(JsonWriter& writer, std::string_view name, std::uint64_t bits) {
+  document::write_member(writer, name, std::to_string(bits));
+}
+
+std::uint64_t read_bits(const rapidjson::Value& object, const char* name) {
+  const auto text = document::string(object, name);
+  std::uint64_t bits = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bits);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
+    throw std::invalid_argument(std::string("\"") + name + "\" is not permission bits");
+  }
+  return bits;
+}
+
+void write_channel(JsonWriter& writer, const GuildChannel& channel) {
+  writer.StartObject();
+  document::write_member(writer, "id", channel.id);
+  document::write_member(writer, "type", channel.type);
+  document::write_member(writer, "name", channel.name);
+  document::write_member(writer, "position", channel.position);
+  document::write_member(writer, "parent_id", channel.parent_id);
+  if (!channel.permission_overwrites.empty()) {
+    writer.Key("permission_overwrites");
+    writer.StartArray();
+    for (const auto& overwrite : channel.permission_overwrites) {
+      writer.StartObject();
+      document::write_member(writer, "id", overwrite.id);
+      document::write_member(writer, "type", overwrite.type);
+      write_bits(writer, "allow", overwrite.allow);
+      write_bits(writer, "deny", overwrite.deny);
+      writer.EndObject();
+    }
+    writer.EndArray();
+  }
+  if (channel.flags != 0) write_bits(writer, "flags", channel.flags);
+  document::write_member(writer, "topic", channel.topic);
+  writer.EndObject();
+}
+
+GuildChannel read_channel(const std::string& guild_id, const rapidjson::Value& value) {
+  GuildChannel channel;
+  channel.id = document::string(value, "id");
+  channel.guild_id = guild_id;
+  channel.type = static_cast<int>(document::integer(value, "type"));
+  channel.name = document::string(value, "name");
+  channel.position = static_cast<int>(document::integer(value, "position"));
+  channel.parent_id = document::optional_string(value, "parent_id");
+  if (value.HasMember("permission_overwrites")) {
+    for (const auto& entry : document::array(value, "permission_overwrites").GetArray()) {
+      channel.permission_overwrites.push_back(PermissionOverwrite{
+          document::string(entry, "id"), static_cast<int>(document::integer(entry, "type")),
+          read_bits(entry, "allow"), read_bits(entry, "deny")});
+    }
+  }
+  if (value.HasMember("flags")) channel.flags = read_bits(value, "flags");
+  channel.topic = document::optional_string(value, "topic");
+  return channel;
+}
+
+std::string guild_json(const Guild& guild) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "name", guild.name);
+    document::write_member(writer, "icon", guild.icon);
+    document::write_member(writer, "banner", guild.banner);
+    document::write_member(writer, "owner_id", guild.owner_id);
+    if (!guild.features.empty()) document::write_member(writer, "features", guild.features);
+    writer.Key("roles");
+    writer.StartArray();
+    for (const auto& role : guild.roles) {
+      writer.StartObject();
+      document::write_member(writer, "id", role.id);
+      document::write_member(writer, "name", role.name);
+      write_bits(writer, "permissions", role.permissions);
+      writer.EndObject();
+    }
+    writer.EndArray();
+    writer.Key("channels");
+    writer.StartArray();
+    for (const auto& entry : guild.channels)
+      write_channel(writer, entry.second);
+    writer.EndArray();
+  });
+}
+
+Guild read_guild(const std::string& id, const rapidjson::Value& body) {
+  Guild guild;
+  guild.id = id;
+  guild.name = document::string(body, "name");
+  guild.icon = document::optional_string(body, "icon");
+  guild.banner = document::optional_string(body, "banner");
+  guild.owner_id = document::string(body, "owner_id");
+  guild.features = document::strings(body, "features");
+  for (const auto& role : document::array(body, "roles").GetArray()) {
+    guild.roles.push_back(GuildRole{document::string(role, "id"), document::string(role, "name"),
+                                    read_bits(role, "permissions")});
+  }
+  if (guild.roles.empty() || guild.roles.front().id != id) {
+    throw std::invalid_argument("the first role is not @everyone (the guild's id)");
+  }
+  for (const auto& value : document::array(body, "channels").GetArray()) {
+    auto channel = read_channel(id, value);
+    auto channel_id = channel.id;
+    guild.channels.insert_or_assign(std::move(channel_id), std::move(channel));
+  }
+  return guild;
+}
+
+std::string member_json(const std::string& guild_id, const GuildMember& member) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "guild_id", guild_id);
+    document::write_member(writer, "user_id", member.user_id);
+    if (!member.roles.empty()) document::write_member(writer, "roles", member.roles);
+    document::write_member(writer, "joined_at_ms", member.joined_at_ms);
+  });
+}
+
+}  // namespace
+
+void GuildState::touch(std::string_view kind, std::string_view id) {
+  if (changes_ != nullptr) changes_->touch(kind, id);
+}
+
+std::string GuildState::member_id(std::string_view guild_id, std::string_view user_id) {
+  return std::string(guild_id) + ":" + std::string(user_id);
+}
+
+const Guild& GuildState::add_guild(Guild guild) {
+  touch(document_kind::kGuild, guild.id);
+  if (const auto old = guilds_.find(guild.id); old != guilds_.end()) {
+    for (const auto& entry : old->second.members)
+      touch(document_kind::kGuildMember, member_id(guild.id, entry.first));  // replaced: gone unless kept
+  }
+  for (const auto& entry : guild.members)
+    touch(document_kind::kGuildMember, member_id(guild.id, entry.first));
+  auto id = guild.id;
+  return guilds_.insert_or_assign(std::move(id), std::move(guild)).first->second;
+}
+
+Guild* GuildState::find_guild_mutable(std::string_view id) {
+  const auto it = guilds_.find(id);
+  if (it == guilds_.end()) return nullptr;
+  touch(document_kind::kGuild, id);  // the caller changes it
+  return &it->second;
+}
+
+bool GuildState::set_member(std::string_view guild_id, GuildMember member) {
+  const auto it = guilds_.find(guild_id);
+  if (it == guilds_.end()) return false;
+  touch(document_kind::kGuildMember, member_id(guild_id, member.user_id));
+  auto user_id = member.user_id;
+  it->second.members.insert_or_assign(std::move(user_id), std::move(member));
+  return true;
+}
+
+void GuildState::register_documents(StateChanges& changes) {
+  changes_ = &changes;
+  // Guilds before their members: loading reads kinds in registration order.
+  changes.register_kind(DocumentKind{std::string(document_kind::kGuild),
+                                     [this](const std::string& id) -> std::optional<std::string> {
+                                       const auto* guild = find_guild(id);
+                                       return guild == nullptr ? std::nullopt
+                                                               : std::optional(guild_json(*guild));
+                                     },
+                                     [this](const std::string& id, const rapidjson::Value& body) {
+                                       check_format(body);
+                                       auto guild = read_guild(id, body);
+                                       // Its members are documents of their own, read after every guild.
+                                       if (const auto old = guilds_.find(id); old != guilds_.end())
+                                         guild.members = std::move(old->second.members);
+                                       guilds_.insert_or_assign(id, std::move(guild));
+                                     },
+                                     [this] {
+                                       std::vector<std::string> ids;
+                                       ids.reserve(guilds_.size());
+                                       for (const auto& entry : guilds_)
+                                         ids.push_back(entry.first);
+                                       return ids;
+                                     },
+                                     [this] { guilds_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kGuildMember),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto colon = id.find(':');
+        if (colon == std::string::npos) return std::nullopt;
+        const auto* guild = find_guild(std::string_view(id).substr(0, colon));
+        const auto* member =
+            guild == nullptr ? nullptr : guild->find_member(std::string_view(id).substr(colon + 1));
+        return member == nullptr ? std::nullopt : std::optional(member_json(guild->id, *member));
+      },
+      [this](const std::string&, const rapidjson::Value& body) {
+        check_format(body);
+        const auto guild_id = document::string(body, "guild_id");
+        const auto it = guilds_.find(guild_id);
+        if (it == guilds_.end()) throw std::invalid_argument("a member of unknown guild " + guild_id);
+        GuildMember member{document::string(body, "user_id"), document::strings(body, "roles"),
+                           document::integer(body, "joined_at_ms")};
+        auto user_id = member.user_id;
+        it->second.members.insert_or_assign(std::move(user_id), std::move(member));
+      },
+      [this] {
+        std::vector<std::string> ids;
+        for (const auto& [guild_id, guild] : guilds_) {
+          for (const auto& entry : guild.members)
+            ids.push_back(member_id(guild_id, entry.first));
+        }
+        return ids;
+      },
+      [] {}});  // the guilds' clear forgets their members
+}
+
+}  // namespace platformpp::emulator
