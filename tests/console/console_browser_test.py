@@ -548,6 +548,7 @@ def scenario(args, work, emulator, held, figures):
     browser.click("#fault-clear")
     wait_for("no faults left", lambda: emulator.admin("GET", "/faults")["faults"] == [])
     check(True, "\"clear\" removed them")
+    browser.select("#fault-type", "delay")
     # Every state of Bo's sessions the page shows from now on (a test-only observer of the page's DOM).
     browser.run("""
       window.consoleTestSeen = [];
