@@ -23,6 +23,7 @@ Exit 0: passed; 1: failed; 77: chromium or chromedriver is not installed (ctest 
 """
 import argparse
 import base64
+import ctypes
 import hashlib
 import json
 import os
@@ -50,6 +51,14 @@ OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 class Failure(Exception):
     pass
+
+
+def die_with_parent():
+    """In a child before exec: SIGTERM when this script dies, however it dies (Linux prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
 
 
 def check(condition, what):
@@ -123,7 +132,7 @@ class Emulator:
         self.process = subprocess.Popen(
             [self.binary, "--port", port, "--data-dir", self.data, "--connection-file", self.connection_file,
              "--no-ipc", "--state", self.state],
-            stdout=self.log, stderr=subprocess.STDOUT)
+            stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
         wait_for("the emulator's connection file",
                  lambda: os.path.exists(self.connection_file) or self.process.poll() is not None, 15)
         if self.process.poll() is not None:
@@ -205,7 +214,17 @@ class Browser:
         self.log_path = os.path.join(work, "chromedriver.log")
         self.log = open(self.log_path, "wb")
         port = free_port()
-        self.driver = subprocess.Popen([driver, f"--port={port}"], stdout=self.log, stderr=subprocess.STDOUT)
+        # Its own process group: chromium and its helpers are in it, and go with it (quit()).
+        self.driver = subprocess.Popen([driver, f"--port={port}"], stdout=self.log, stderr=subprocess.STDOUT,
+                                       start_new_session=True)
+        # Should this script be killed outright (SIGKILL: a test timeout), a watchdog that waits on a pipe only
+        # this script holds open kills the group: chromium outlives a killed chromedriver otherwise.
+        reader, self.watchdog_pipe = os.pipe()
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-c", "import os, signal, sys\nos.read(0, 1)\n"
+             "try:\n    os.killpg(int(sys.argv[1]), signal.SIGKILL)\nexcept OSError:\n    pass\n",
+             str(self.driver.pid)], stdin=reader, start_new_session=True)
+        os.close(reader)
         self.base = f"http://127.0.0.1:{port}"
         wait_for("chromedriver", lambda: self._ready(), 15, 0.05)
         arguments = [
@@ -300,12 +319,18 @@ class Browser:
             except (WebDriverError, OSError):
                 pass
             self.session = None
-        if self.driver.poll() is None:
-            self.driver.terminate()
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 0)):
             try:
-                self.driver.wait(10)
+                os.killpg(self.driver.pid, sig)  # chromedriver, chromium and whatever they left
+            except ProcessLookupError:
+                break
+            try:
+                self.driver.wait(wait)
             except subprocess.TimeoutExpired:
-                self.driver.kill()
+                pass
+        self.driver.poll()
+        os.close(self.watchdog_pipe)  # the watchdog finds the group gone and ends
+        self.watchdog.wait()
         self.log.close()
 
 
@@ -346,7 +371,8 @@ class Players:
         command = [binary, "--connection-file", connection_file, "--app-id", app_id]
         for token in tokens:
             command += ["--token", token]
-        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log)
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                        preexec_fn=die_with_parent)
         self.buffer = b""
 
     def send(self, line):
@@ -398,22 +424,29 @@ def run(args, work, figures):
         scenario(args, work, emulator, held, figures)
         failed = False
     finally:
+        # Everything is stopped before anything is printed: a closed stdout must not leave processes behind.
         browser, players = held["browser"], held["players"]
+        notes = []
         if failed and browser and browser.session:
             try:
-                print(f"--- browser console\n{json.dumps(browser.console_log(), indent=1)}", file=sys.stderr)
-                print(f"--- page text\n{browser.run('return document.body.innerText')}", file=sys.stderr)
-            except (WebDriverError, OSError) as e:
-                print(f"(no page: {e})", file=sys.stderr)
+                notes.append(f"--- browser console\n{json.dumps(browser.console_log(), indent=1)}")
+                notes.append(f"--- page text\n{browser.run('return document.body.innerText')}")
+            except Exception as e:
+                notes.append(f"(no page: {e})")
         for stop in (players.stop if players else None, browser.quit if browser else None):
             try:
                 if stop:
                     stop()
             except Exception as e:  # cleanup must not hide the test's own outcome
-                print(f"cleanup: {e}", file=sys.stderr)
+                notes.append(f"cleanup: {e}")
         figures["emulator_exit"] = emulator.stop()
         if failed or figures["emulator_exit"] != 0:
-            print(f"--- emulator log (exit {figures['emulator_exit']})\n{emulator.log_tail()}", file=sys.stderr)
+            notes.append(f"--- emulator log (exit {figures['emulator_exit']})\n{emulator.log_tail()}")
+        try:
+            for note in notes:
+                print(note, file=sys.stderr)
+        except OSError:
+            pass
 
 
 UI_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "emulator", "ui")
@@ -665,6 +698,8 @@ def main():
         print(f"SKIPPED: {' and '.join(missing)} not installed (Debian: apt-get install chromium chromium-driver; "
               "tools/install-deps installs them)", flush=True)
         return SKIP
+    # A SIGTERM (a timeout, Ctrl-C in a wrapper) unwinds like an error, so the processes are stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = tempfile.mkdtemp(prefix="console-browser-")
     figures = {}
     try:
