@@ -12,7 +12,9 @@ endfunction()
 run(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
 foreach(required include/platformpp/client.hpp include/platformpp/version.hpp include/platformpp/platformpp_c.h
         include/platformpp/platformpp_c_voice.h lib/libplatformpp_c.so lib/pkgconfig/platformpp_c.pc
-        lib/libplatformpp.a lib/cmake/platformpp/platformppConfig.cmake lib/pkgconfig/platformpp.pc bin/platformpp-emulator)
+        lib/libplatformpp.a lib/cmake/platformpp/platformppConfig.cmake lib/pkgconfig/platformpp.pc bin/platformpp-emulator
+        share/platformpp-emulator/ui/index.html share/platformpp-emulator/ui/console.js
+        share/platformpp-emulator/ui/console.css)
   if(NOT EXISTS ${prefix}/${required})
     message(FATAL_ERROR "not installed: ${required}")
   endif()

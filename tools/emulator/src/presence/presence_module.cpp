@@ -27,6 +27,20 @@ PresenceModule::PresenceModule(ServiceContext& context, GatewayModule& gateway)
     : FeatureModule(context), gateway_(gateway) {
   api_router_.add("POST", "/channels/{channel_id}/messages/{message_id}/activity-join",
                   bind(&PresenceModule::api_activity_join));
+  DocumentKind kind;
+  kind.name = std::string(kPresenceDocument);
+  kind.save = [this](const std::string& user_id) { return presence_document(user_id); };
+  kind.ids = [this] {
+    // Everyone with a session, and everyone whose presence was ever announced (the desktop client's user).
+    std::set<std::string> ids;
+    for (const auto& entry : gateway_.sessions())
+      ids.insert(entry.second.user_id);
+    for (const auto& entry : last_sent_)
+      ids.insert(entry.first);
+    return std::vector<std::string>(ids.begin(), ids.end());
+  };
+  kind.persisted = false;
+  changes_.register_kind(std::move(kind));
 }
 
 std::vector<std::string> PresenceModule::desktop_activities(std::string_view user_id) const {
@@ -58,6 +72,7 @@ void PresenceModule::fill_ready(const GatewaySession& session, ReadyContent& rea
 
 void PresenceModule::connection_changed(const std::string& user_id, const std::string&,
                                         ConnectionChange change) {
+  changes_.touch(kPresenceDocument, user_id);  // its sessions changed, if nothing else
   // A detached session (op 7, op 9 true) is still the user's: friends see no change.
   if (change != ConnectionChange::detached) changed(user_id);
 }
@@ -122,6 +137,7 @@ std::optional<std::string> PresenceModule::presence_update_json(std::string_view
 }
 
 void PresenceModule::changed(const std::string& user_id, bool force, const std::string& origin_session) {
+  changes_.touch(kPresenceDocument, user_id);
   auto json = presence_update_json(user_id);
   std::string text = json ? std::move(*json) : offline_json(user_id);
   auto& last = last_sent_[user_id];
@@ -167,6 +183,44 @@ void PresenceModule::send_to_game_friend(const std::string& app_id, const std::s
                            if (session.app_id != app_id) return std::nullopt;
                            return text;
                          });
+}
+
+std::optional<std::string> PresenceModule::presence_document(const std::string& user_id) const {
+  const auto desktop = desktop_activities(user_id);
+  std::vector<const GatewaySession*> sessions;
+  for (const auto& entry : gateway_.sessions()) {
+    if (entry.second.user_id == user_id) sessions.push_back(&entry.second);
+  }
+  if (sessions.empty() && desktop.empty()) return std::nullopt;
+  const auto* presence = sessions.empty() ? nullptr : gateway_.presence_of(user_id);
+  const std::string status = presence != nullptr ? presence->status : "online";
+  return to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("status");  // as the user set it ("invisible" included)
+    write_string(writer, status);
+    writer.Key("shown_as");  // as friends see it
+    write_string(writer, status == "invisible" ? "offline" : status);
+    writer.Key("activities");  // without secrets, as friends see them
+    write_raw(writer, public_activities_json(current_activities(user_id)), rapidjson::kArrayType);
+    writer.Key("desktop");
+    writer.Bool(!desktop.empty());
+    writer.Key("sessions");
+    writer.StartArray();
+    for (const auto* session : sessions) {
+      writer.StartObject();
+      writer.Key("session_id");
+      write_string(writer, session->id);
+      writer.Key("application_id");
+      write_string(writer, session->app_id);
+      writer.Key("bot");
+      writer.Bool(session->bot);
+      writer.Key("connected");
+      writer.Bool(session->connection.has_value());
+      writer.EndObject();
+    }
+    writer.EndArray();
+    writer.EndObject();
+  });
 }
 
 std::string PresenceModule::offline_json(const std::string& user_id) {

@@ -18,6 +18,11 @@
 
 namespace platformpp::emulator {
 
+// The live-only document kind (core/state_changes.hpp) of who is online: id = the user's id, body = their
+// status, activities (as friends see them), Gateway sessions and whether the desktop client holds an
+// activity. Streamed to the web console, never written to the state file.
+inline constexpr std::string_view kPresenceDocument = "presence";
+
 // The activities set through the desktop client (IPC SET_ACTIVITY), which are part of their user's presence.
 // The IPC stand-in implements it.
 class DesktopActivities {
@@ -62,6 +67,8 @@ class PresenceModule : public FeatureModule, public GatewayListener {
   void send_to_game_friend(const std::string& app_id, const std::string& user_id, const std::string& other_id,
                            const std::string& text);
   [[nodiscard]] static std::string offline_json(const std::string& user_id);
+  // The "presence" document of the user; nullopt while they are offline (no session, no desktop activity).
+  [[nodiscard]] std::optional<std::string> presence_document(const std::string& user_id) const;
   HttpResponse api_activity_join(const RouteContext& context);
 
   GatewayModule& gateway_;

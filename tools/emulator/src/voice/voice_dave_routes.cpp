@@ -46,7 +46,10 @@ std::int64_t VoiceModule::send_binary(const std::string& voice_session, int opco
 void VoiceModule::dave_flush(const std::string& lobby_id) {
   const auto call = voice_.dave_calls.find(lobby_id);
   if (call == voice_.dave_calls.end()) return;
-  for (auto& message : call->second.take_outgoing()) {
+  auto outgoing = call->second.take_outgoing();
+  // What DAVE says follows from a change of the call (a member, a commit, a transition, a protocol change).
+  if (!outgoing.empty() || call->second.empty()) call_changed(lobby_id);
+  for (auto& message : outgoing) {
     const auto* state = voice_.find_state(lobby_id, message.user_id);
     if (state == nullptr || !state->voice_session) continue;
     if (message.binary) {
@@ -188,6 +191,7 @@ HttpResponse VoiceModule::admin_dave(const RouteContext& context) {
   } else {
     changed = call->second.new_group();
   }
+  if (changed) call_changed(std::string(*lobby_id));
   dave_flush(std::string(*lobby_id));
   return HttpResponse::json(200, std::string("{\"changed\":") + (changed ? "true" : "false") + "}");
 }

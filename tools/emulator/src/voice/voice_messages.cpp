@@ -132,6 +132,7 @@ void VoiceModule::identify(std::uint64_t id, const rapidjson::Value& d) {
   connection.voice_session = voice_session;
   const auto ssrc = session.ssrc;
   const auto& stored = voice_.sessions.emplace(voice_session, std::move(session)).first->second;
+  call_changed(*server_id);
 
   send(voice_session, voice_op::kReady, to_json([&](JsonWriter& writer) {
          writer.StartObject();
@@ -227,6 +228,7 @@ void VoiceModule::resume(std::uint64_t id, const rapidjson::Value& d) {
     }
   }
   session.connection = id;
+  call_changed(session.lobby_id);
   auto& connection = voice_.connections.at(id);
   connection.voice_session = voice_session;
   for (const auto& sent : session.buffer) {
@@ -273,6 +275,7 @@ void VoiceModule::select_protocol(std::uint64_t id, const rapidjson::Value& d) {
     session.key_set = true;
   }
   session.mode = *mode;
+  call_changed(session.lobby_id);
   session.media = MediaEndpoint{*address, static_cast<std::uint16_t>(port->value.GetInt())};
   forwarding_unit_.set_media(voice_session, *session.media, *mode, session.key);
   const auto lobby_id = session.lobby_id;
@@ -308,6 +311,7 @@ void VoiceModule::speaking(std::uint64_t id, const rapidjson::Value& d) {
        (!ssrc->value.IsUint() || ssrc->value.GetUint() != session.ssrc))) {
     return close_connection(id, voice_close::kBadRequest, "Bad request.");
   }
+  if (session.speaking != speaking->value.GetInt()) call_changed(session.lobby_id);
   session.speaking = speaking->value.GetInt();
   send_to_others(session, voice_op::kSpeaking, speaking_json(session));
 }

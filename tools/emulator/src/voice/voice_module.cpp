@@ -37,6 +37,7 @@ VoiceModule::VoiceModule(ServiceContext& context, GatewayModule& gateway, LobbyM
       [this](std::uint64_t connection, const rapidjson::Value& d) { voice_state_update(connection, d); });
   register_routes();
   register_voice_media_routes(admin_router_, forwarding_unit_);
+  register_documents();
 }
 
 // ---- LobbyCalls and GatewayListener ----------------------------------------------------------------------
@@ -135,6 +136,7 @@ void VoiceModule::voice_state_update(std::uint64_t id, const rapidjson::Value& d
     state->self_mute = self_mute;
     state->self_deaf = self_deaf;
     if (deaf_changed && state->voice_session) forwarding_unit_.set_deaf(*state->voice_session, self_deaf);
+    call_changed(*lobby_id);
     return dispatch_state(*lobby, *state, true);
   }
   // Joining from another Gateway session moves the call there: the old join (and its voice session) ends.
@@ -148,6 +150,7 @@ void VoiceModule::voice_state_update(std::uint64_t id, const rapidjson::Value& d
   state.token = random_token(24);
   const auto& stored =
       voice_.states.emplace(std::make_pair(*lobby_id, user_id), std::move(state)).first->second;
+  call_changed(*lobby_id);
   dispatch_state(*lobby, stored, true);
   dispatch_server(stored);
 }
@@ -171,6 +174,7 @@ void VoiceModule::end_state(const std::string& lobby_id, const std::string& user
   // Callers may pass the state's own fields, which the erase destroys: from here on only the moved state's.
   const auto state = std::move(it->second);
   voice_.states.erase(it);
+  call_changed(state.lobby_id);
   if (state.voice_session) end_session(*state.voice_session, voice_close::kDisconnected);
   if (const auto* lobby = lobbies_.find(state.lobby_id)) dispatch_state(*lobby, state, false);
 }
@@ -238,6 +242,7 @@ void VoiceModule::end_session(const std::string& voice_session, int close_code) 
   if (it == voice_.sessions.end()) return;
   auto session = std::move(it->second);
   voice_.sessions.erase(it);
+  call_changed(session.lobby_id);
   if (session.connection) {
     const auto connection = voice_.connections.find(*session.connection);
     if (connection != voice_.connections.end()) {
@@ -293,6 +298,7 @@ void VoiceModule::disconnected(std::uint64_t id, std::optional<int>) {
   if (session == voice_.sessions.end() || session->second.connection != id) return;
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
+  call_changed(session->second.lobby_id);
 }
 
 void VoiceModule::close_connection(std::uint64_t id, int code, std::string_view reason) {
@@ -307,6 +313,7 @@ void VoiceModule::close_connection(std::uint64_t id, int code, std::string_view 
   if (session == voice_.sessions.end() || session->second.connection != id) return;
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
+  call_changed(session->second.lobby_id);
   if (close_keeps_session(code)) return;
   // The SDK ends the call on any other code: so does the server (voice state included).
   const auto lobby_id = session->second.lobby_id;

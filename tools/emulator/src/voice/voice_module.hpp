@@ -23,6 +23,11 @@
 
 namespace platformpp::emulator {
 
+// The live-only document kind (core/state_changes.hpp) of a lobby's call in progress: id = the lobby's id,
+// body = its members (muted, deafened, connected, speaking) and its end-to-end encryption (DAVE). Streamed to
+// the web console, never written to the state file (voice_call_document.cpp).
+inline constexpr std::string_view kVoiceCallDocument = "voice_call";
+
 class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCalls {
  public:
   VoiceModule(ServiceContext& context, GatewayModule& gateway, LobbyModule& lobbies);
@@ -113,6 +118,12 @@ class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCa
   HttpResponse admin_drop(const RouteContext& context);
   HttpResponse admin_close(const RouteContext& context);
   HttpResponse admin_move(const RouteContext& context);
+
+  // The "voice_call" documents (voice_call_document.cpp).
+  void register_documents();
+  // The lobby's call changed (who is in it, connected, speaking, its encryption): named for the console.
+  void call_changed(const std::string& lobby_id);
+  [[nodiscard]] std::optional<std::string> call_document(const std::string& lobby_id) const;
 
   GatewayModule& gateway_;
   LobbyModule& lobbies_;

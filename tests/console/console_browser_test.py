@@ -1,0 +1,726 @@
+#!/usr/bin/env python3
+"""The emulator's web console in a real browser (docs/emulator-state.md, "Live web console").
+
+Debian's chromium, headless, driven through Debian's chromedriver (W3C WebDriver over HTTP) by this script,
+which uses Python's standard library only (urllib, json, ssl): no pip, no npm. It starts the emulator (TLS;
+the browser accepts exactly the emulator's server key, which the script first checks against the emulator's
+own CA), opens /_emulator/ui and, while two SDK Clients (console_players) play:
+
+  1. both log in, join a lobby and chat: the page shows both users and both messages within 1 s;
+  2. one of them is named <script>alert(1)</script> and says <img src=x onerror=...>: both render as text
+     (textContent checked; no element made from them, no alert);
+  3. "advance clock 1 h" is clicked: a lobby invite made before it is then refused (404, code 10006) while
+     one used before the click worked;
+  4. HTTP faults (delay, 5xx, 429) set and cleared from the page reach the admin API; a Gateway connection
+     dropped from the page comes back (the SDK resumes) and the page shows both;
+  5. with a call in progress (end-to-end encrypted, one player talking) a screenshot is saved; UDP loss is set
+     and cleared, and a voice connection dropped from the page comes back, as the page shows;
+  6. the emulator restarts on the same port and state file: the page reconnects and shows the new snapshot.
+
+Exit 0: passed; 1: failed; 77: chromium or chromedriver is not installed (ctest SKIP_RETURN_CODE).
+
+  console_browser_test.py --emulator PATH --players PATH --screenshot build/artifacts/console-call.png
+"""
+import argparse
+import base64
+import ctypes
+import hashlib
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+SKIP = 77
+MESSAGE_DEADLINE_S = 1.0
+HOSTILE_NAME = "<script>alert(1)</script>"
+HOSTILE_MESSAGE = "<img src=x onerror=alert(2)> hi from Bo"
+FRIENDLY_MESSAGE = "Hello from Ada"
+
+# No proxy for loopback, whatever the environment says.
+OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+class Failure(Exception):
+    pass
+
+
+def die_with_parent():
+    """In a child before exec: SIGTERM when this script dies, however it dies (Linux prctl PR_SET_PDEATHSIG)."""
+    try:
+        ctypes.CDLL(None).prctl(1, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
+
+
+def check(condition, what):
+    if not condition:
+        raise Failure(what)
+    print(f"ok: {what}", flush=True)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(what, predicate, timeout=10.0, interval=0.02):
+    """Calls predicate until it returns something truthy; returns it, or raises Failure after timeout."""
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        last = predicate()
+        if last:
+            return last
+        time.sleep(interval)
+    raise Failure(f"timed out after {timeout} s: {what}")
+
+
+# ---- the emulator -------------------------------------------------------------------------------------------
+
+def der_element(data, pos):
+    """(tag, content start, content length) of the DER element at pos."""
+    tag = data[pos]
+    length = data[pos + 1]
+    pos += 2
+    if length & 0x80:
+        count = length & 0x7F
+        length = int.from_bytes(data[pos:pos + count], "big")
+        pos += count
+    return tag, pos, length
+
+
+def spki_sha256_base64(certificate_der):
+    """The base64 SHA-256 of a certificate's SubjectPublicKeyInfo (chromium's --ignore-...-spki-list)."""
+    _, pos, _ = der_element(certificate_der, 0)  # Certificate
+    _, pos, length = der_element(certificate_der, pos)  # tbsCertificate
+    end = pos + length
+    fields = []
+    while pos < end:
+        tag, content, size = der_element(certificate_der, pos)
+        fields.append((tag, certificate_der[pos:content + size]))
+        pos = content + size
+    if fields[0][0] == 0xA0:  # [0] version
+        fields = fields[1:]
+    # serialNumber, signature, issuer, validity, subject, subjectPublicKeyInfo
+    return base64.b64encode(hashlib.sha256(fields[5][1]).digest()).decode()
+
+
+class Emulator:
+    def __init__(self, binary, work):
+        self.binary = binary
+        self.data = os.path.join(work, "emulator")
+        self.state = os.path.join(work, "state.sqlite")
+        self.connection_file = os.path.join(work, "connection.json")
+        self.log_path = os.path.join(work, "emulator.log")
+        self.log = open(self.log_path, "ab")
+        self.start("0")
+        self.tls = ssl.create_default_context(cafile=self.connection["ca_file"])
+
+    def start(self, port):
+        if os.path.exists(self.connection_file):
+            os.remove(self.connection_file)
+        self.process = subprocess.Popen(
+            [self.binary, "--port", port, "--data-dir", self.data, "--connection-file", self.connection_file,
+             "--no-ipc", "--state", self.state],
+            stdout=self.log, stderr=subprocess.STDOUT, preexec_fn=die_with_parent)
+        wait_for("the emulator's connection file",
+                 lambda: os.path.exists(self.connection_file) or self.process.poll() is not None, 15)
+        if self.process.poll() is not None:
+            raise Failure(f"the emulator exited with {self.process.returncode}")
+        with open(self.connection_file) as f:
+            self.connection = json.load(f)
+        self.port = self.connection["port"]
+        self.web_base = self.connection["web_base"]
+
+    def restart(self):
+        """Stopped and started again on the same port and state file (same data, same certificates)."""
+        code = self.stop_process()
+        if code != 0:
+            raise Failure(f"the emulator exited with {code} when stopped")
+        self.start(str(self.port))
+
+    def server_key_hash(self):
+        """The server certificate's key, from a connection verified against the emulator's CA."""
+        with socket.create_connection(("127.0.0.1", self.port)) as raw:
+            with self.tls.wrap_socket(raw, server_hostname="127.0.0.1") as tls:
+                return spki_sha256_base64(tls.getpeercert(binary_form=True))
+
+    def request(self, method, url, body=None, headers=None):
+        data = None
+        headers = dict(headers or {})
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        request = urllib.request.Request(url, data=data, method=method, headers=headers)
+        handler = urllib.request.HTTPSHandler(context=self.tls)
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}), handler)
+        try:
+            with opener.open(request, timeout=10) as response:
+                status, text = response.status, response.read()
+        except urllib.error.HTTPError as e:
+            status, text = e.code, e.read()
+        return status, (json.loads(text) if text else None)
+
+    def admin(self, method, path, body=None):
+        status, answer = self.request(method, self.connection["admin_base"] + path, body)
+        if not 200 <= status < 300:
+            raise Failure(f"admin {method} {path}: {status} {answer}")
+        return answer
+
+    def api(self, method, path, body=None, token=None, bot=None):
+        headers = {"Authorization": f"Bearer {token}"} if token else {"Authorization": f"Bot {bot}"}
+        return self.request(method, self.connection["api_base"] + path, body, headers)
+
+    def stop_process(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+    def stop(self):
+        code = self.stop_process()
+        self.log.close()
+        return code
+
+    def log_tail(self, lines=40):
+        with open(self.log_path, "rb") as f:
+            return b"\n".join(f.read().splitlines()[-lines:]).decode(errors="replace")
+
+
+# ---- the browser (W3C WebDriver) ----------------------------------------------------------------------------
+
+class WebDriverError(Exception):
+    def __init__(self, status, error, message):
+        super().__init__(f"{status} {error}: {message}")
+        self.error = error
+
+
+class Browser:
+    def __init__(self, driver, chromium, work, spki_hash):
+        self.log_path = os.path.join(work, "chromedriver.log")
+        self.log = open(self.log_path, "wb")
+        port = free_port()
+        # Its own process group: chromium and its helpers are in it, and go with it (quit()).
+        self.driver = subprocess.Popen([driver, f"--port={port}"], stdout=self.log, stderr=subprocess.STDOUT,
+                                       start_new_session=True)
+        # Should this script be killed outright (SIGKILL: a test timeout), a watchdog that waits on a pipe only
+        # this script holds open kills the group: chromium outlives a killed chromedriver otherwise.
+        reader, self.watchdog_pipe = os.pipe()
+        self.watchdog = subprocess.Popen(
+            [sys.executable, "-c", "import os, signal, sys\nos.read(0, 1)\n"
+             "try:\n    os.killpg(int(sys.argv[1]), signal.SIGKILL)\nexcept OSError:\n    pass\n",
+             str(self.driver.pid)], stdin=reader, start_new_session=True)
+        os.close(reader)
+        self.base = f"http://127.0.0.1:{port}"
+        wait_for("chromedriver", lambda: self._ready(), 15, 0.05)
+        arguments = [
+            "--headless=new",
+            # The browser loads nothing but the emulator's page on loopback; the sandbox needs user namespaces
+            # that containers (and CI) often lack, and root may not use it at all.
+            "--no-sandbox",
+            "--disable-dev-shm-usage",
+            "--disable-gpu",
+            "--no-first-run",
+            "--disable-extensions",
+            "--disable-background-networking",
+            "--no-proxy-server",
+            "--force-device-scale-factor=1",
+            "--window-size=1440,1700",
+            f"--user-data-dir={os.path.join(work, 'chromium-profile')}",
+            # Exactly the emulator's server key (checked against its CA by the caller), nothing else.
+            f"--ignore-certificate-errors-spki-list={spki_hash}",
+        ]
+        capabilities = {
+            "browserName": "chrome",
+            "unhandledPromptBehavior": "ignore",  # an alert() stays open for the test to find
+            "goog:chromeOptions": {"binary": chromium, "args": arguments},
+            "goog:loggingPrefs": {"browser": "ALL"},
+        }
+        self.session = None
+        answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
+        self.session = answer["sessionId"]
+
+    def _ready(self):
+        try:
+            with OPENER.open(self.base + "/status", timeout=1) as response:
+                return json.load(response)["value"]["ready"]
+        except (OSError, ValueError, KeyError):
+            return False
+
+    def call(self, method, path, body=None):
+        url = self.base + (f"/session/{self.session}" if self.session else "") + path
+        data = json.dumps(body if body is not None else {}).encode() if method == "POST" else None
+        request = urllib.request.Request(url, data=data, method=method,
+                                         headers={"Content-Type": "application/json"})
+        try:
+            with OPENER.open(request, timeout=60) as response:
+                return json.load(response)["value"]
+        except urllib.error.HTTPError as e:
+            try:
+                value = json.load(e)["value"]
+                raise WebDriverError(e.code, value.get("error"), value.get("message")) from None
+            except (ValueError, KeyError):
+                raise WebDriverError(e.code, "unknown", str(e)) from None
+
+    def open(self, url):
+        self.call("POST", "/url", {"url": url})
+
+    def run(self, script, *args):
+        return self.call("POST", "/execute/sync", {"script": script, "args": list(args)})
+
+    def click(self, css):
+        element = self.call("POST", "/element", {"using": "css selector", "value": css})
+        self.call("POST", f"/element/{next(iter(element.values()))}/click")
+
+    def select(self, css, value):
+        self.run("const s = document.querySelector(arguments[0]); s.value = arguments[1];"
+                 "s.dispatchEvent(new Event('change'));", css, value)
+
+    def alert_open(self):
+        try:
+            self.call("GET", "/alert/text")
+            return True
+        except WebDriverError as e:
+            if e.error == "no such alert":
+                return False
+            raise
+
+    def screenshot(self, path):
+        png = base64.b64decode(self.call("GET", "/screenshot"))
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open(path, "wb") as f:
+            f.write(png)
+        return png
+
+    def console_log(self):
+        try:
+            return self.call("POST", "/se/log", {"type": "browser"})
+        except WebDriverError:
+            return []
+
+    def quit(self):
+        if self.session:
+            try:
+                self.call("DELETE", "")
+            except (WebDriverError, OSError):
+                pass
+            self.session = None
+        for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 0)):
+            try:
+                os.killpg(self.driver.pid, sig)  # chromedriver, chromium and whatever they left
+            except ProcessLookupError:
+                break
+            try:
+                self.driver.wait(wait)
+            except subprocess.TimeoutExpired:
+                pass
+        self.driver.poll()
+        os.close(self.watchdog_pipe)  # the watchdog finds the group gone and ends
+        self.watchdog.wait()
+        self.log.close()
+
+
+# What the test reads of the page: only the DOM, as a user would see it.
+PAGE_STATE = """
+const all = (css) => [...document.querySelectorAll(css)];
+return {
+  live: document.body.dataset.live,
+  usernames: all('#users tr.user .username').map((e) => e.textContent.trim()),
+  names: Object.fromEntries(all('#users tr.user').map((tr) =>
+      [tr.dataset.userId, tr.querySelector('.display-name').textContent])),
+  sessions: Object.fromEntries(all('#users tr.user').map((tr) =>
+      [tr.dataset.userId, tr.children[3].textContent])),
+  messages: all('#messages li.message .content').map((e) => e.textContent),
+  authors: all('#messages li.message .author').map((e) => e.textContent),
+  lobbies: all('#lobbies article.lobby').map((a) => a.dataset.lobbyId),
+  friendships: all('#friendships li.friendship').length,
+  calls: all('#calls article.call').map((a) => ({
+    lobby: a.dataset.lobbyId, e2ee: a.dataset.e2ee,
+    members: all('#calls li.call-member').map((li) => ({user: li.dataset.userId, speaking: li.dataset.speaking})),
+  })),
+  clock_ms: Number(document.getElementById('clock-now').dataset.ms || 0),
+  clock_text: document.getElementById('clock-now').textContent,
+  log: all('#action-log li').map((li) => li.textContent),
+  faults: all('#fault-list li').map((li) => li.textContent),
+  injected: document.querySelectorAll('main script, main img, main iframe, main object, main svg').length,
+  scripts: document.scripts.length,
+  text: document.body.textContent,
+};
+"""
+
+
+# ---- the players --------------------------------------------------------------------------------------------
+
+class Players:
+    def __init__(self, binary, connection_file, app_id, tokens, work):
+        self.log = open(os.path.join(work, "players.log"), "wb")
+        command = [binary, "--connection-file", connection_file, "--app-id", app_id]
+        for token in tokens:
+            command += ["--token", token]
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
+                                        preexec_fn=die_with_parent)
+        self.buffer = b""
+
+    def send(self, line):
+        self.process.stdin.write(line.encode() + b"\n")
+        self.process.stdin.flush()
+
+    def expect(self, event, timeout=30.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            newline = self.buffer.find(b"\n")
+            if newline >= 0:
+                line, self.buffer = self.buffer[:newline], self.buffer[newline + 1:]
+                message = json.loads(line)
+                if message.get("event") == "error":
+                    raise Failure(f"players: {message.get('what')}")
+                if message.get("event") == event:
+                    return message
+                continue
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise Failure(f"players: no {event} within {timeout} s")
+            ready, _, _ = select.select([self.process.stdout], [], [], left)
+            if ready:
+                chunk = os.read(self.process.stdout.fileno(), 65536)
+                if not chunk:
+                    raise Failure(f"players exited ({self.process.wait()}) before {event}")
+                self.buffer += chunk
+
+    def stop(self):
+        if self.process.poll() is None:
+            try:
+                self.send("quit")
+                self.expect("bye", 20)
+                self.process.wait(10)
+            except (Failure, OSError, subprocess.TimeoutExpired):
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+# ---- the test -----------------------------------------------------------------------------------------------
+
+def run(args, work, figures):
+    emulator = Emulator(args.emulator, work)
+    held = {"browser": None, "players": None}
+    failed = True
+    try:
+        held["browser"] = Browser(args.chromedriver, args.chromium, work, emulator.server_key_hash())
+        scenario(args, work, emulator, held, figures)
+        failed = False
+    finally:
+        # Everything is stopped before anything is printed: a closed stdout must not leave processes behind.
+        browser, players = held["browser"], held["players"]
+        notes = []
+        if failed and browser and browser.session:
+            try:
+                notes.append(f"--- browser console\n{json.dumps(browser.console_log(), indent=1)}")
+                notes.append(f"--- page text\n{browser.run('return document.body.innerText')}")
+            except Exception as e:
+                notes.append(f"(no page: {e})")
+        for stop in (players.stop if players else None, browser.quit if browser else None):
+            try:
+                if stop:
+                    stop()
+            except Exception as e:  # cleanup must not hide the test's own outcome
+                notes.append(f"cleanup: {e}")
+        figures["emulator_exit"] = emulator.stop()
+        if failed or figures["emulator_exit"] != 0:
+            notes.append(f"--- emulator log (exit {figures['emulator_exit']})\n{emulator.log_tail()}")
+        try:
+            for note in notes:
+                print(note, file=sys.stderr)
+        except OSError:
+            pass
+
+
+UI_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools", "emulator", "ui")
+MARKUP_SINKS = ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function")
+
+
+def scenario(args, work, emulator, held, figures):
+    browser = held["browser"]
+    started = time.monotonic()
+    # The page's own code: nothing in it turns a string into markup or code (dom.js names them in a comment).
+    for name in sorted(os.listdir(UI_DIR)):
+        if name.endswith(".js"):
+            with open(os.path.join(UI_DIR, name)) as f:
+                code = [line for line in f if not line.lstrip().startswith("//")]
+            sinks = [sink for sink in MARKUP_SINKS if any(sink in line for line in code)]
+            check(not sinks, f"{name} turns no string into markup or code" + (f": {sinks}" if sinks else ""))
+    browser.open(emulator.web_base + "/_emulator/ui")
+    wait_for("the console's live socket", lambda: browser.run("return document.body.dataset.live") == "open", 10)
+    state = browser.run(PAGE_STATE)
+    check(state["scripts"] == 1, "the page runs its one module script and nothing else")
+
+    # Seeding through the admin API, as a test would.
+    app = emulator.admin("POST", "/apps", {"name": "Console Test Game"})
+    ada = emulator.admin("POST", "/users", {"username": "console.ada", "global_name": "Ada"})
+    bo = emulator.admin("POST", "/users", {"username": "console.bo", "global_name": HOSTILE_NAME})
+    scopes = "openid sdk.social_layer"
+    ada_token = emulator.admin("POST", "/tokens", {"user_id": ada["id"], "app_id": app["id"], "scopes": scopes})
+    bo_token = emulator.admin("POST", "/tokens", {"user_id": bo["id"], "app_id": app["id"], "scopes": scopes})
+    emulator.admin("POST", "/friendships", {"user_id": ada["id"], "other_user_id": bo["id"]})
+
+    # 1. Two Clients log in, join a lobby and chat.
+    players = Players(args.players, emulator.connection_file, app["id"],
+                      [ada_token["access_token"], bo_token["access_token"]], work)
+    held["players"] = players
+    players.expect("ready", 30)
+    players.send("presence 0 Testing the web console")
+    players.expect("presence")
+    players.send("join console-test-lobby")
+    lobby_id = players.expect("joined")["lobby_id"]
+    # When each message text first appears on the page (Date.now(), the machine's clock, as the players').
+    browser.run("""
+      window.consoleTestShown = {};
+      new MutationObserver(() => {
+        for (const e of document.querySelectorAll('#messages li.message .content')) {
+          if (!(e.textContent in window.consoleTestShown)) window.consoleTestShown[e.textContent] = Date.now();
+        }
+      }).observe(document.getElementById('messages'), {childList: true, subtree: true});
+    """)
+    said = {}
+    players.send(f"say 0 {FRIENDLY_MESSAGE}")
+    said[FRIENDLY_MESSAGE] = players.expect("said")
+    players.send(f"say 1 {HOSTILE_MESSAGE}")
+    said[HOSTILE_MESSAGE] = players.expect("said")
+
+    def shown():
+        page = browser.run(PAGE_STATE)
+        users = "@console.ada" in page["usernames"] and "@console.bo" in page["usernames"]
+        return page if users and all(text in page["messages"] for text in said) else None
+
+    page = wait_for("both users and both messages on the page", shown, 5, 0.01)
+    at = browser.run("return window.consoleTestShown")
+    # From the SDK call that sends a message to the page showing it: the SDK, the emulator, its state file's
+    # commit, the live socket and the page's drawing.
+    latencies = {text: at[text] - said[text]["sent_at_ms"] for text in said}
+    figures["send_to_page_ms"] = list(latencies.values())
+    check(max(latencies.values()) <= MESSAGE_DEADLINE_S * 1000,
+          f"the page shows both users and both messages within {MESSAGE_DEADLINE_S} s of sending "
+          f"(each {', '.join(f'{v} ms' for v in latencies.values())} after the SDK call)")
+    # Lobbies are documents once the lobby module registers its kind ("lobby" in GET /_emulator/state's counts).
+    if "lobby" in emulator.admin("GET", "/state")["counts"]:
+        page = wait_for("the lobby on the page", lambda: (lambda p: p if lobby_id in p["lobbies"] else None)(
+            browser.run(PAGE_STATE)), 2)
+        check(True, "the lobby is shown")
+    else:
+        print("not checked: the emulator has no lobby documents yet", flush=True)
+    check(page["friendships"] == 1, "the friendship is shown")
+
+    # 2. Everything is text: the hostile name and message are shown as typed, nothing is made of them.
+    check(page["names"].get(bo["id"]) == HOSTILE_NAME, f"a user named {HOSTILE_NAME} is shown as that text")
+    check(HOSTILE_NAME in page["authors"], "the name is shown as text as a message's author too")
+    check(HOSTILE_MESSAGE in page["messages"], "a message with markup is shown as text")
+    check(page["injected"] == 0 and page["scripts"] == 1, "no element was made from the data (script, img, ...)")
+    check(not browser.alert_open(), "no alert ran")
+
+    # 3. The fake clock: an invite made before "advance clock 1 h" is refused after it.
+    guild = emulator.admin("POST", "/guilds", {"name": "Console Guild", "owner_id": ada["id"]})
+    emulator.admin("POST", f"/guilds/{guild['id']}/members", {"user_id": app["bot_user_id"]})
+    channel = emulator.admin("POST", f"/guilds/{guild['id']}/channels", {"name": "general"})
+    status, answer = emulator.api("PATCH", f"/lobbies/{lobby_id}/channel-linking", {"channel_id": channel["id"]},
+                                  bot=app["bot_token"])
+    check(status == 200, f"the lobby is linked to a guild channel ({status})")
+    status, control = emulator.api("POST", f"/lobbies/{lobby_id}/members/@me/invites", {},
+                                   token=ada_token["access_token"])
+    check(status == 200, "Ada gets a lobby invite")
+    status, answer = emulator.api("POST", f"/invites/{control['code']}", {}, token=ada_token["access_token"])
+    check(status == 200, "an invite used at once works")
+    status, invite = emulator.api("POST", f"/lobbies/{lobby_id}/members/@me/invites", {},
+                                  token=bo_token["access_token"])
+    check(status == 200, "Bo gets a lobby invite")
+    before = browser.run(PAGE_STATE)["clock_ms"]
+    check(before > 0, f"the page shows the fake clock ({browser.run(PAGE_STATE)['clock_text']})")
+    browser.click("#advance-clock-1h")
+
+    def advanced():
+        page = browser.run(PAGE_STATE)
+        logged = any("POST /_emulator/clock" in line and "200" in line for line in page["log"])
+        return page if logged and page["clock_ms"] >= before + 3600000 else None
+
+    page = wait_for("the clock an hour later on the page, through POST /_emulator/clock", advanced)
+    check(True, f"the click went through the admin API (POST /_emulator/clock: 200); page clock {page['clock_text']}")
+    clock = emulator.admin("GET", "/clock")
+    check(clock["now_ms"] >= before + 3600000, "the emulator's clock moved an hour")
+    status, answer = emulator.api("POST", f"/invites/{invite['code']}", {}, token=bo_token["access_token"])
+    check(status == 404 and answer.get("code") == 10006,
+          f"the invite made an hour earlier is refused: {status} {answer}")
+
+    # 4. Faults from the page go through the admin API.
+    one_fault = lambda: (lambda f: f if len(f) == 1 else None)(emulator.admin("GET", "/faults")["faults"])
+    browser.click("#fault-add")
+    faults = wait_for("the fault in the admin API", one_fault)
+    check(faults[0]["route"] == "GET /users/@me" and faults[0]["delay_ms"] == 2000,
+          "\"add HTTP fault\" made a 2000 ms delay on GET /users/@me")
+    wait_for("the fault listed on the page", lambda: any("GET /users/@me" in f for f in browser.run(PAGE_STATE)["faults"]))
+    for kind, expected in (("5xx", {"status": 503}), ("429", {"status": 429, "retry_after": 1.5})):
+        browser.click("#fault-clear")
+        wait_for("no faults left", lambda: emulator.admin("GET", "/faults")["faults"] == [])
+        browser.select("#fault-type", kind)  # its default value: 503, or 1.5 s to wait
+        browser.click("#fault-add")
+        faults = wait_for(f"the {kind} fault in the admin API", one_fault)
+        check(all(faults[0].get(key) == value for key, value in expected.items()),
+              f"\"add HTTP fault\" with {kind} made {expected}")
+    browser.click("#fault-clear")
+    wait_for("no faults left", lambda: emulator.admin("GET", "/faults")["faults"] == [])
+    check(True, "\"clear\" removed them")
+    browser.select("#fault-type", "delay")
+    # Every state of Bo's sessions the page shows from now on (a test-only observer of the page's DOM).
+    browser.run("""
+      window.consoleTestSeen = [];
+      new MutationObserver(() => {
+        const row = document.querySelector(`#users tr[data-user-id="${arguments[0]}"]`);
+        const text = row ? row.children[3].textContent : '';
+        if (window.consoleTestSeen[window.consoleTestSeen.length - 1] !== text) window.consoleTestSeen.push(text);
+      }).observe(document.getElementById('users'), {childList: true, subtree: true});
+    """, bo["id"])
+    browser.select("#gateway-user", bo["id"])
+    dropped_at = time.monotonic()
+    browser.click("#gateway-drop")
+
+    def back_after_drop():
+        seen = browser.run("return window.consoleTestSeen")
+        waiting = [i for i, text in enumerate(seen) if "resumable" in text or text.startswith("0 connected")]
+        return seen if waiting and seen[-1].startswith("1 connected") else None
+
+    seen = wait_for("Bo's Gateway session dropped, then back, on the page", back_after_drop, 15)
+    figures["gateway_drop_to_back_ms"] = round((time.monotonic() - dropped_at) * 1000)
+    check(True, f"a Gateway connection dropped from the page came back, and the page showed it: {seen}")
+
+    # 5. A call in progress: both in the lobby's call, Ada talking, end-to-end encrypted.
+    players.send("call")
+    in_call = players.expect("in_call", 30)
+    check(in_call["e2ee"], "the players' call is end-to-end encrypted")
+    call_at = time.monotonic()
+
+    def call_shown():
+        page = browser.run(PAGE_STATE)
+        calls = [c for c in page["calls"] if c["lobby"] == lobby_id]
+        if not calls or calls[0]["e2ee"] != "true" or len(calls[0]["members"]) != 2:
+            return None
+        speaking = [m["user"] for m in calls[0]["members"] if m["speaking"] == "true"]
+        return page if ada["id"] in speaking else None
+
+    wait_for("the call with Ada speaking, end-to-end encrypted, on the page", call_shown, 15)
+    figures["call_to_page_ms"] = round((time.monotonic() - call_at) * 1000)
+    check(True, "the page shows the call: two members, end-to-end encrypted, Ada speaking")
+    browser.click("#udp-apply")
+    wait_for("UDP loss set", lambda: any("POST /_emulator/voice/udp-faults" in l and "200" in l
+                                         for l in browser.run(PAGE_STATE)["log"]))
+    browser.click("#udp-clear")
+    wait_for("UDP faults cleared", lambda: any("DELETE /_emulator/voice/udp-faults" in l and "204" in l
+                                               for l in browser.run(PAGE_STATE)["log"]))
+    check(True, "UDP loss set and cleared from the page")
+    browser.run("window.scrollTo(0, 0)")
+    browser.call("POST", "/actions", {"actions": [{  # the mouse away from the last button clicked
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [{"type": "pointerMove", "x": 1, "y": 1, "origin": "viewport"}]}]})
+    png = browser.screenshot(args.screenshot)
+    check(png.startswith(b"\x89PNG") and len(png) > 10000, f"screenshot saved: {args.screenshot} ({len(png)} bytes)")
+
+    # A voice connection dropped from the page: the page shows Bo's voice disconnected, then resumed.
+    browser.run("""
+      window.consoleTestVoice = [];
+      new MutationObserver(() => {
+        const li = document.querySelector(`#calls li.call-member[data-user-id="${arguments[0]}"]`);
+        const state = li ? li.dataset.voiceConnected : 'gone';
+        if (window.consoleTestVoice[window.consoleTestVoice.length - 1] !== state) window.consoleTestVoice.push(state);
+      }).observe(document.getElementById('calls'), {childList: true, subtree: true});
+    """, bo["id"])
+    browser.select("#voice-user", bo["id"])
+    voice_dropped_at = time.monotonic()
+    browser.click("#voice-drop")
+    seen = wait_for("Bo's voice connection dropped, then back, on the page",
+                    lambda: (lambda v: v if "false" in v and v[-1] == "true" else None)(
+                        browser.run("return window.consoleTestVoice")), 15)
+    figures["voice_drop_to_back_ms"] = round((time.monotonic() - voice_dropped_at) * 1000)
+    check(True, f"a voice connection dropped from the page came back, and the page showed it: {seen}")
+
+    # 6. The emulator restarts (same port, same state file): the page says the socket dropped, reconnects and
+    #    shows the fresh snapshot: the same users, nobody online any more.
+    players.stop()
+    held["players"] = None
+    browser.run("""
+      window.consoleTestLive = [];
+      new MutationObserver(() => window.consoleTestLive.push(document.body.dataset.live))
+          .observe(document.body, {attributes: true, attributeFilter: ['data-live']});
+    """)
+    emulator.restart()
+    restarted_at = time.monotonic()
+
+    def reconnected():
+        page = browser.run(PAGE_STATE)
+        states = browser.run("return window.consoleTestLive")
+        fresh = "@console.bo" in page["usernames"] and not page["calls"] and \
+            all(v == "" for v in page["sessions"].values())
+        return (page, states) if "closed" in states and states[-1] == "open" and fresh else None
+
+    page, states = wait_for("the page live again with the restarted emulator's snapshot", reconnected, 10)
+    figures["restart_to_page_ms"] = round((time.monotonic() - restarted_at) * 1000)
+    check(HOSTILE_MESSAGE in page["messages"],
+          f"after a restart of the emulator the page reconnected ({' -> '.join(states)}) and shows the kept "
+          "users and messages, nobody online")
+
+    errors = [entry for entry in browser.console_log()
+              if entry.get("level") == "SEVERE" and "/_emulator/ui/live" not in entry.get("message", "")]
+    check(not errors, f"no errors in the browser console {errors}")
+    figures["total_s"] = round(time.monotonic() - started, 1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--emulator", required=True)
+    parser.add_argument("--players", required=True)
+    parser.add_argument("--screenshot", required=True)
+    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
+    parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
+    parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
+    args = parser.parse_args()
+    missing = [name for name, path in (("chromium", args.chromium), ("chromedriver", args.chromedriver)) if not path]
+    if missing:
+        print(f"SKIPPED: {' and '.join(missing)} not installed (Debian: apt-get install chromium chromium-driver; "
+              "tools/install-deps installs them)", flush=True)
+        return SKIP
+    # A SIGTERM (a timeout, Ctrl-C in a wrapper) unwinds like an error, so the processes are stopped.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    work = tempfile.mkdtemp(prefix="console-browser-")
+    figures = {}
+    try:
+        run(args, work, figures)
+        print(f"figures: {json.dumps(figures)}", flush=True)
+        return 0 if figures.get("emulator_exit") == 0 else 1
+    except (Failure, WebDriverError, OSError) as e:
+        print(f"FAILED: {e}", file=sys.stderr, flush=True)
+        for name in ("players.log", "chromedriver.log"):
+            path = os.path.join(work, name)
+            if os.path.exists(path):
+                with open(path, "rb") as f:
+                    tail = f.read().decode(errors="replace").splitlines()[-30:]
+                print(f"--- {name}\n" + "\n".join(tail), file=sys.stderr)
+        print(f"(logs in {work})", file=sys.stderr)
+        args.keep = True
+        return 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+// The emulator's live web console (docs/emulator-state.md, "Live web console"). One WebSocket,
+// /_emulator/ui/live, brings a snapshot of every document and then each turn's changes; the panels that
+// show a changed kind are drawn again. Nothing is polled. Actions go through the admin API (admin.js).
+import { ClockPanel, FaultsPanel } from "./controls.js";
+import { renderApplications, renderCalls, renderFriendships, renderLobbies, renderMessages, renderOther,
+         renderUsers } from "./panels.js";
+import { Store } from "./store.js";
+
+const kLivePath = "/_emulator/ui/live";
+const kRetryFirstMs = 250;
+const kRetryMaxMs = 2000;  // a restarted emulator is back on the page within 2 s
+
+const store = new Store();
+const live = document.getElementById("live-status");
+const clock = new ClockPanel(document.getElementById("clock"));
+const faults = new FaultsPanel(document.getElementById("faults"));
+
+// Each panel and the kinds it shows; "*" redraws on any kind (the documents of other kinds).
+const panels = [
+  { root: "applications", kinds: ["application", "lobby", "presence"], draw: renderApplications },
+  { root: "users", kinds: ["user", "presence"], draw: renderUsers },
+  { root: "friendships", kinds: ["relationships", "game_relationships", "user", "application"],
+    draw: renderFriendships },
+  { root: "lobbies", kinds: ["lobby", "user", "application", "presence", "voice_call", "guild"],
+    draw: renderLobbies },
+  { root: "messages", kinds: ["message", "dm_channel", "user", "lobby"], draw: renderMessages },
+  { root: "calls", kinds: ["voice_call", "user"], draw: renderCalls },
+  { root: "other", kinds: ["*"], draw: renderOther },
+];
+
+function redraw(dirty) {
+  for (const panel of panels) {
+    if (!dirty.has("*") && !panel.kinds.some((kind) => kind === "*" || dirty.has(kind))) continue;
+    const root = document.getElementById(panel.root);
+    try {
+      panel.draw(store, root);
+    } catch (e) {
+      // One malformed document must not stop the other panels.
+      console.error(`console: drawing ${panel.root}:`, e);
+    }
+  }
+  if (dirty.has("*") || dirty.has("clock")) clock.update(store.get("clock", "clock"));
+  if (dirty.has("*") || dirty.has("user") || dirty.has("presence") || dirty.has("voice_call")) faults.updateUsers(store);
+  const counts = document.getElementById("counts");
+  counts.textContent = `${store.all("user").size} users · ${store.all("presence").size} online · ` +
+                       `${store.all("lobby").size} lobbies · ${store.all("message").size} messages · ` +
+                       `${store.all("voice_call").size} calls`;
+}
+
+function setLive(state, text) {
+  document.body.dataset.live = state;
+  live.textContent = text;
+  live.className = `badge live-${state}`;
+}
+
+let retryMs = kRetryFirstMs;
+let turns = 0;
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}${kLivePath}`);
+  setLive("connecting", "connecting…");
+  socket.addEventListener("open", () => {
+    retryMs = kRetryFirstMs;
+    setLive("open", "live");
+  });
+  socket.addEventListener("message", (event) => {
+    let message;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      console.error("console: a live message that is not JSON");
+      return;
+    }
+    if (message.type === "snapshot") {
+      redraw(store.reset(message.documents));
+    } else if (message.type === "changes") {
+      redraw(store.apply(message.changes));
+    } else {
+      return;
+    }
+    document.body.dataset.turns = String(++turns);
+  });
+  socket.addEventListener("close", () => {
+    // A fresh snapshot comes with the next connection: nothing missed is lost.
+    setLive("closed", `reconnecting in ${(retryMs / 1000).toFixed(1)} s…`);
+    setTimeout(connect, retryMs);
+    retryMs = Math.min(retryMs * 2, kRetryMaxMs);
+  });
+}
+
+redraw(new Set(["*"]));
+connect();
