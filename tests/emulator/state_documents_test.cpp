@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "console/console_stream.hpp"
 #include "oauth_fixture.hpp"
 #include "service/emulator_service.hpp"
 #include "state_mirror.hpp"
@@ -152,6 +153,34 @@ TEST_CASE("a damaged document is refused, naming it") {
                        doctest::Contains("unknown document kind \"spaceship\""), std::invalid_argument);
   CHECK_THROWS_WITH_AS(service.changes().load({DocumentChange{"message", "1", "[1]"}}),
                        doctest::Contains("not a JSON object"), std::invalid_argument);
+}
+
+}  // namespace state_documents_test
+
+namespace state_documents_test {
+
+TEST_CASE_FIXTURE(OAuthFixture, "the console's stream shows the data, never a credential") {
+  StateMirror mirror(service.changes());
+  const auto tokens = login();
+  const auto pending_code = authorize_code();
+  const auto provisional = parse(partner_token("OIDC", "oidc-secret-token").body);
+  const auto snapshot = console_snapshot_json(service.changes());
+  CHECK(snapshot.find(app_id) != std::string::npos);
+  CHECK(snapshot.find("player.one") != std::string::npos);
+  for (const auto& secret :
+       {client_secret, bot_token, str(tokens["access_token"]), str(tokens["refresh_token"]), pending_code,
+        str(provisional["access_token"]), std::string("oidc-secret-token")}) {
+    CHECK_MESSAGE(snapshot.find(secret) == std::string::npos, "the snapshot shows " << secret);
+  }
+  // A turn's changes likewise: a refresh makes a grant and its tokens, none of which is shown.
+  const auto refreshed = parse(refresh(str(tokens["refresh_token"])).body);
+  const auto changes = service.changes().take();
+  CHECK_FALSE(changes.empty());
+  const auto streamed = console_changes_json(changes);
+  if (streamed) {
+    CHECK(streamed->find(str(refreshed["access_token"])) == std::string::npos);
+    CHECK(streamed->find(str(refreshed["refresh_token"])) == std::string::npos);
+  }
 }
 
 }  // namespace state_documents_test

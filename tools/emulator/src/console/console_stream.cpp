@@ -11,7 +11,11 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr std::array<std::string_view, 3> kSecretKinds = {"grant", "authorization_code", "external_token"};
+// Kinds whose documents or ids are credentials: tokens, codes, a lobby's join secret (knowing it is being
+// able to join), external identities (without a mapping, the emulator takes a game's external token itself as
+// the external account's id).
+constexpr std::array<std::string_view, 5> kSecretKinds = {"grant", "authorization_code", "external_token",
+                                                          "external_identity", "lobby_secret"};
 constexpr std::array<const char*, 3> kApplicationSecrets = {"client_secret", "bot_token",
                                                             "signing_secret_key"};
 
@@ -24,11 +28,15 @@ bool shown(std::string_view kind) {
 
 // The body as the page may see it.
 std::string shown_body(std::string_view kind, const std::string& body) {
-  if (kind != "application") return body;
+  if (kind != "application" && kind != "lobby") return body;
   rapidjson::Document document;
   if (!parse_json(body, document) || !document.IsObject()) return "{}";
-  for (const auto* name : kApplicationSecrets)
-    document.RemoveMember(name);
+  if (kind == "application") {
+    for (const auto* name : kApplicationSecrets)
+      document.RemoveMember(name);
+  } else {
+    document.RemoveMember("secret");
+  }
   return json_text(document);
 }
 

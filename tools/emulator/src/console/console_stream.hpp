@@ -1,6 +1,7 @@
 // What the web console's live socket (/_emulator/ui/live) sends: a snapshot of every document, then each
-// committed turn's changes, as JSON text. Kinds that hold secrets are left out and an application's body
-// loses its secrets: the page shows the platform's data, never a credential.
+// committed turn's changes, as JSON text. Kinds that hold secrets are left out, and applications and lobbies
+// lose theirs (client secret, bot token, signing key; the join secret): the page shows the platform's data,
+// never a credential.
 #pragma once
 
 #include <optional>
