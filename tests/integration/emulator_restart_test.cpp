@@ -117,8 +117,8 @@ TEST_CASE(
   // kill -9, then the same binary on the same port and state file.
   REQUIRE(::kill(first->Pid(), SIGKILL) == 0);
   first->Stop();
-  options.extraArguments.push_back("--port");
-  options.extraArguments.push_back(std::to_string(connection.port));
+  options.extraArguments.emplace_back("--port");
+  options.extraArguments.emplace_back(std::to_string(connection.port));
   auto second = EmulatorProcess::Start(options);
 
   // Each Client reconnects by itself: its session cannot be resumed, so it identifies again (a second READY).
@@ -131,7 +131,7 @@ TEST_CASE(
   std::vector<std::pair<uint64_t, std::string>> history;
   players[1].client->GetLobbyMessagesWithLimit(
       lobbyId, 50,
-      [&](const platformpp::ClientResult& result, std::vector<platformpp::MessageHandle> messages) {
+      [&](const platformpp::ClientResult& result, const std::vector<platformpp::MessageHandle>& messages) {
         REQUIRE_MESSAGE(result.Successful(), result.Error());
         for (const auto& message : messages)
           history.emplace_back(message.Id(), message.Content());

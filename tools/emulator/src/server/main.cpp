@@ -85,7 +85,7 @@ std::string console_directory(const EmulatorOptions& options) {
   if (length > 0) {
     std::string bin(self, static_cast<std::size_t>(length));
     bin.resize(bin.rfind('/'));
-    const auto installed = bin + "/../share/platformpp-emulator/ui";
+    auto installed = bin + "/../share/platformpp-emulator/ui";
     struct stat info {};
     if (::stat((installed + "/index.html").c_str(), &info) == 0) return installed;
   }
