@@ -605,6 +605,19 @@ class Run {
           });
     }
 
+    // The SDK's warnings during the load (a zombie connection, a failed resume...), by kind: the numbers in a
+    // message are masked so that one kind counts once.
+    std::map<std::string, long> warnings;
+    for (auto& m : members_)
+      m.client->AddLogCallback(
+          [&warnings](const std::string& message, platformpp::LoggingSeverity) {
+            std::string kind = message.substr(0, 120);
+            for (char& c : kind)
+              if (c >= '0' && c <= '9') c = '#';
+            ++warnings[kind];
+          },
+          platformpp::LoggingSeverity::Warning);
+
     const auto interval = std::chrono::duration<double>(1.0 / options_.rate);
     auto due = [&](long k) {
       return start_ + std::chrono::duration_cast<Clock::duration>(interval * static_cast<double>(k));
@@ -697,6 +710,9 @@ class Run {
       if (members_[r].client->GetStatus() != platformpp::Client::Status::Ready) ++figures_.notReadyAtEnd;
     }
     figures_.threads = Threads();
+    for (const auto& [kind, count] : warnings)
+      std::printf("N = %zu: SDK warning during the load, %ld times: %s\n", n_, count, kind.c_str());
+    std::fflush(stdout);
     // The Clients go while the book lives: destroying a Client ends its unanswered sends (ClientDestroyed),
     // whose callbacks write to the book.
     for (auto& m : members_)
