@@ -17,14 +17,8 @@
 #include <platformpp/io_context.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
-#include <openssl/err.h>
-#include <openssl/ssl.h>
-#include <openssl/x509v3.h>
+#include "bare_gateway.hpp"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -32,7 +26,6 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <memory>
@@ -43,6 +36,7 @@
 #include <vector>
 
 using Clock = std::chrono::steady_clock;
+namespace bench = platformpp::bench;
 
 namespace {
 
@@ -75,150 +69,6 @@ struct Account {
   std::string token;
 };
 
-// --- the baseline: one Gateway connection with OpenSSL and blocking sockets --------------------------------
-
-struct GatewayAddress {
-  std::string host;
-  int port = 0;
-  std::string path;
-};
-
-GatewayAddress ParseGateway(const std::string& url) {
-  // wss://127.0.0.1:PORT/path
-  GatewayAddress address;
-  const auto hostStart = url.find("://") + 3;
-  const auto colon = url.find(':', hostStart);
-  const auto slash = url.find('/', colon);
-  address.host = url.substr(hostStart, colon - hostStart);
-  address.port = std::atoi(url.substr(colon + 1, slash - colon - 1).c_str());
-  address.path = slash == std::string::npos ? "/" : url.substr(slash);
-  return address;
-}
-
-void WriteAll(SSL* ssl, const std::string& data) {
-  if (SSL_write(ssl, data.data(), static_cast<int>(data.size())) != static_cast<int>(data.size()))
-    throw std::runtime_error("baseline: TLS write failed");
-}
-
-/// Reads one unmasked server frame's payload (text; the emulator sends no fragments here).
-std::string ReadFrame(SSL* ssl, std::string& pending) {
-  auto need = [&](std::size_t n) {
-    char buffer[16384];
-    while (pending.size() < n) {
-      const int got = SSL_read(ssl, buffer, sizeof buffer);
-      if (got <= 0)
-        throw std::runtime_error("baseline: TLS read failed: " + std::to_string(SSL_get_error(ssl, got)) +
-                                 " " + ERR_error_string(ERR_get_error(), nullptr) + " after " + pending);
-      pending.append(buffer, static_cast<std::size_t>(got));
-    }
-  };
-  need(2);
-  uint64_t length = static_cast<uint8_t>(pending[1]) & 0x7f;
-  std::size_t header = 2;
-  if (length == 126) {
-    need(4);
-    length =
-        (static_cast<uint64_t>(static_cast<uint8_t>(pending[2])) << 8) | static_cast<uint8_t>(pending[3]);
-    header = 4;
-  } else if (length == 127) {
-    need(10);
-    length = 0;
-    for (int i = 2; i < 10; ++i)
-      length = (length << 8) | static_cast<uint8_t>(pending[static_cast<std::size_t>(i)]);
-    header = 10;
-  }
-  need(header + length);
-  if ((static_cast<uint8_t>(pending[0]) & 0x0f) == 0x8)
-    throw std::runtime_error("baseline: the server closed");
-  std::string payload = pending.substr(header, length);
-  pending.erase(0, header + length);
-  return payload;
-}
-
-std::string MaskedTextFrame(const std::string& payload, std::mt19937& random) {
-  std::string frame;
-  frame.push_back(static_cast<char>(0x81));
-  if (payload.size() < 126) {
-    frame.push_back(static_cast<char>(0x80 | payload.size()));
-  } else {
-    frame.push_back(static_cast<char>(0x80 | 126));
-    frame.push_back(static_cast<char>((payload.size() >> 8) & 0xff));
-    frame.push_back(static_cast<char>(payload.size() & 0xff));
-  }
-  char mask[4];
-  for (char& m : mask)
-    m = static_cast<char>(random() & 0xff);
-  frame.append(mask, 4);
-  for (std::size_t i = 0; i < payload.size(); ++i)
-    frame.push_back(static_cast<char>(payload[i] ^ mask[i % 4]));
-  return frame;
-}
-
-/// Connects, shakes hands (TLS with the peer's address checked, WebSocket), reads Hello, sends Identify and
-/// reads until READY. Returns the connection, open (it is closed after the measurement).
-struct BareConnection {
-  int fd = -1;
-  SSL* ssl = nullptr;
-  ~BareConnection() {
-    if (ssl) {
-      SSL_shutdown(ssl);
-      SSL_free(ssl);
-    }
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-std::unique_ptr<BareConnection> ConnectBare(SSL_CTX* context, const GatewayAddress& address,
-                                            const std::string& token, std::mt19937& random) {
-  auto c = std::make_unique<BareConnection>();
-  c->fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in to{};
-  to.sin_family = AF_INET;
-  to.sin_port = htons(static_cast<uint16_t>(address.port));
-  ::inet_pton(AF_INET, address.host.c_str(), &to.sin_addr);
-  if (::connect(c->fd, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0)
-    throw std::runtime_error("baseline: connect failed");
-  int one = 1;
-  ::setsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  c->ssl = SSL_new(context);
-  X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(c->ssl), address.host.c_str());
-  SSL_set_fd(c->ssl, c->fd);
-  if (SSL_connect(c->ssl) != 1) throw std::runtime_error("baseline: TLS handshake failed");
-  std::string key = "dGhlIHNhbXBsZSBub25jZQ==";
-  WriteAll(c->ssl, "GET " + address.path + "?v=10&encoding=json HTTP/1.1\r\nHost: " + address.host + ":" +
-                       std::to_string(address.port) +
-                       "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: " + key +
-                       "\r\nSec-WebSocket-Version: 13\r\n\r\n");
-  std::string pending;
-  char buffer[4096];
-  while (pending.find("\r\n\r\n") == std::string::npos) {
-    const int got = SSL_read(c->ssl, buffer, sizeof buffer);
-    if (got <= 0)
-      throw std::runtime_error("baseline: no upgrade answer: " + std::to_string(SSL_get_error(c->ssl, got)));
-    pending.append(buffer, static_cast<std::size_t>(got));
-  }
-  if (pending.rfind("HTTP/1.1 101", 0) != 0)
-    throw std::runtime_error("baseline: upgrade refused: " + pending);
-  pending.erase(0, pending.find("\r\n\r\n") + 4);
-  if (ReadFrame(c->ssl, pending).find("\"op\":10") == std::string::npos)
-    throw std::runtime_error("baseline: no Hello");
-  WriteAll(c->ssl, MaskedTextFrame(R"({"op":2,"d":{"token":"Bearer )" + token +
-                                       R"(","properties":{"os":"linux","browser":"bare","device":"bare"},)"
-                                       R"("intents":0,"capabilities":0}})",
-                                   random));
-  for (;;) {
-    std::string frame;
-    try {
-      frame = ReadFrame(c->ssl, pending);
-    } catch (const std::exception& e) {
-      throw std::runtime_error(std::string("after Identify: ") + e.what());
-    }
-    if (frame.find("\"t\":\"READY\"") != std::string::npos) break;
-    if (frame.find("\"op\":9") != std::string::npos) throw std::runtime_error("baseline: invalid session");
-  }
-  return c;
-}
-
 // --- one N, in a child process ---------------------------------------------------------------------------
 
 struct Figures {
@@ -235,17 +85,13 @@ Figures RunN(const platformpp::testkit::ConnectionInfo& info, uint64_t appId,
   // Baseline: n bare connections, one after the other; CPU time of this process only (the emulator is
   // another).
   {
-    SSL_CTX* context = SSL_CTX_new(TLS_client_method());
-    SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION);
-    SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nullptr);
-    if (SSL_CTX_load_verify_locations(context, info.caFile.c_str(), nullptr) != 1)
-      throw std::runtime_error("baseline: CA file");
-    const GatewayAddress address = ParseGateway(info.gatewayUrl);
+    SSL_CTX* context = bench::NewClientContext(info.caFile);
+    const bench::GatewayAddress address = bench::ParseGateway(info.gatewayUrl);
     std::mt19937 random(7);
-    std::vector<std::unique_ptr<BareConnection>> open;
+    std::vector<std::unique_ptr<bench::BareConnection>> open;
     const double cpu0 = ProcessCpuSeconds();
     for (std::size_t i = 0; i < n; ++i)
-      open.push_back(ConnectBare(context, address, accounts[i].token, random));
+      open.push_back(bench::ConnectBare(context, address, accounts[i].token, random));
     figures.baselineCpuMs = (ProcessCpuSeconds() - cpu0) * 1000 / static_cast<double>(n);
     open.clear();
     SSL_CTX_free(context);

@@ -298,6 +298,20 @@ TEST_CASE_FIXTURE(InLobby, "lobby messages: enforce_nonce: 201 with the earlier 
   SUBCASE("enforce_nonce false: a new message") {
     CHECK(api("POST", path, ta, R"({"content":"once","nonce":"n1","enforce_nonce":false})").status == 201);
   }
+  SUBCASE("a later message with the same nonce is the one returned, also once the first left the window") {
+    clock.advance(2 * kMinuteMs);
+    const auto second = api("POST", path, ta, R"({"content":"again","nonce":"n1","enforce_nonce":false})");
+    REQUIRE(second.status == 201);
+    const auto second_id = str(parse(second.body)["id"]);
+    CHECK(second_id != first_id);
+    CHECK(str(parse(api("POST", path, ta, body).body)["id"]) == second_id);
+    clock.advance(3 * kMinuteMs);  // 5 minutes after the first, 3 after the second
+    CHECK(str(parse(api("POST", path, ta, body).body)["id"]) == second_id);
+    clock.advance(2 * kMinuteMs);  // 5 minutes after the second: a new message
+    const auto third = api("POST", path, ta, body);
+    CHECK(str(parse(third.body)["id"]) != second_id);
+    CHECK(str(parse(third.body)["id"]) != first_id);
+  }
 }
 
 TEST_CASE_FIXTURE(

@@ -404,11 +404,33 @@ void EmulatorState::prune_messages_before(std::string_view channel_id, std::int6
   ids.erase(ids.begin(), keep);
 }
 
+namespace {
+
+std::string nonce_key(std::string_view author_id, std::string_view nonce) {
+  std::string key;
+  key.reserve(author_id.size() + 1 + nonce.size());
+  key.append(author_id).append(1, '\n').append(nonce);  // ids are digits: no two pairs share a key
+  return key;
+}
+
+}  // namespace
+
+void EmulatorState::NonceWindow::forget_until(std::int64_t cutoff_ms) {
+  while (!order.empty() && order.front().timestamp_ms <= cutoff_ms) {
+    // A later message with the same author and nonce replaced this one in `latest`: that one stays.
+    if (const auto it = latest.find(order.front().key);
+        it != latest.end() && it->second.id == order.front().message_id)
+      latest.erase(it);
+    order.pop_front();
+  }
+}
+
 void EmulatorState::remember_nonce(const Message& message, std::int64_t window_ms) {
-  auto& recent = nonce_messages_[message.channel_id];
-  while (!recent.empty() && recent.front().timestamp_ms <= message.timestamp_ms - window_ms)
-    recent.pop_front();
-  recent.push_back(message);
+  auto& window = nonce_messages_[message.channel_id];
+  window.forget_until(message.timestamp_ms - window_ms);
+  auto key = nonce_key(message.author_id, message.nonce.value_or(""));
+  window.order.push_back({message.timestamp_ms, key, message.id});
+  window.latest.insert_or_assign(std::move(key), message);
 }
 
 std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id, std::string_view author_id,
@@ -416,15 +438,12 @@ std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id,
                                                     std::int64_t window_ms) {
   const auto it = nonce_messages_.find(channel_id);
   if (it == nonce_messages_.end()) return std::nullopt;
-  auto& recent = it->second;
-  while (!recent.empty() && recent.front().timestamp_ms <= now_ms - window_ms)
-    recent.pop_front();
-  const auto entry = std::find_if(recent.rbegin(), recent.rend(), [&](const auto& candidate) {
-    return candidate.author_id == author_id && candidate.nonce == nonce;
-  });
-  if (entry == recent.rend()) return std::nullopt;
-  if (const auto* kept = find_message(channel_id, entry->id)) return *kept;
-  return *entry;
+  auto& window = it->second;
+  window.forget_until(now_ms - window_ms);
+  const auto entry = window.latest.find(nonce_key(author_id, nonce));
+  if (entry == window.latest.end()) return std::nullopt;
+  if (const auto* kept = find_message(channel_id, entry->second.id)) return *kept;
+  return entry->second;
 }
 
 }  // namespace platformpp::emulator

@@ -298,7 +298,21 @@ class EmulatorState {
   std::map<std::string, DmChannel, std::less<>> dm_channels_;
   std::map<std::string, Message, std::less<>> messages_;                              // by message id
   std::map<std::string, std::vector<std::string>, std::less<>> channel_message_ids_;  // oldest first
-  std::map<std::string, std::deque<Message>, std::less<>> nonce_messages_;  // by channel, oldest first
+  // enforce_nonce, per channel: what was remembered in the window, oldest first, and the latest message of
+  // each (author, nonce), so that a send looks its nonce up instead of scanning the window (under load,
+  // every message of the last 5 minutes).
+  struct NonceWindow {
+    struct Entry {
+      std::int64_t timestamp_ms = 0;
+      std::string key;  // nonce_key(author id, nonce)
+      std::string message_id;
+    };
+    std::deque<Entry> order;
+    std::unordered_map<std::string, Message> latest;  // by key
+    // Forgets the entries sent at or before `cutoff_ms`.
+    void forget_until(std::int64_t cutoff_ms);
+  };
+  std::map<std::string, NonceWindow, std::less<>> nonce_messages_;  // by channel
   std::map<std::string, User, std::less<>> users_;
   std::optional<std::string> first_regular_user_;
   int provisional_counter_ = 0;
