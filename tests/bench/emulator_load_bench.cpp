@@ -15,11 +15,13 @@
 //   and of the send's own answer (a Client has one message per lobby in flight: a slow answer queues the
 //   sender's next ones, and the time they wait counts in their latency);
 // - the emulator's CPU (utime + stime from /proc/<pid>/stat) from the first send until the last delivery,
-//   as cores (CPU seconds / wall seconds; goal under 2), and this process's;
+//   as cores (CPU seconds / wall seconds), per accepted message, and its busiest thread's share; this
+//   process's too. The goal, under 2 cores at the offered rate, is met only if that rate was reached;
 // - the emulator's RSS per connected Client (RSS once all are Ready, minus before the first connected, / N);
 // - the SDK's memory per idle connected Client (this process's RSS growth / N once all are Ready and quiet,
 //   before any lobby or message; goal under 200 KiB);
 // - the achieved rate (accepted sends per second) and whether the senders fell behind the schedule;
+// - the Clients whose realtime connection left Ready during the load, and the SDK's warnings by kind;
 // then a table, the growth from the smallest to the largest N per Client, and the goals.
 //
 // Baseline, in the same child process, measured after the lobbies are joined and before the load, one
