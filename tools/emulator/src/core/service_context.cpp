@@ -33,8 +33,9 @@ ServiceContext::ServiceContext(FakeClock& clock_ref, ServiceEndpoints served)
       },
       [this](const std::string&, const rapidjson::Value& body) {
         if (document::integer(body, "v") != 1) throw std::invalid_argument("unknown format version");
-        clock.restore(FakeClock::Saved{document::boolean(body, "frozen"), document::integer(body, "offset_ms"),
-                                       document::integer(body, "frozen_at_ms"), document::integer(body, "last_ms")});
+        clock.restore(
+            FakeClock::Saved{document::boolean(body, "frozen"), document::integer(body, "offset_ms"),
+                             document::integer(body, "frozen_at_ms"), document::integer(body, "last_ms")});
         snowflakes.set_increment(static_cast<unsigned>(document::integer(body, "snowflake_increment")));
       },
       [] { return std::vector<std::string>{std::string(kClockDocument)}; },
