@@ -186,6 +186,9 @@ void GatewayModule::end_session(const std::string& session_id) {
   }
   for (auto* listener : listeners_)
     listener->session_ending(session->second);  // e.g. its lobby calls end with it
+  auto& of_user = sessions_by_user_[user_id];
+  std::erase(of_user, &session->second);
+  if (of_user.empty()) sessions_by_user_.erase(user_id);
   sessions_.erase(session);
   // The user's last session: a later one starts with a fresh presence (online, no activities).
   if (!user_online(user_id)) presences_.erase(user_id);
@@ -396,7 +399,8 @@ void GatewayModule::identify(std::uint64_t id, const rapidjson::Value& d) {
   connection.session_id = session.id;
   connection.identified = true;
   const auto session_id = session.id;
-  sessions_.emplace(session_id, std::move(session));
+  const auto inserted = sessions_.emplace(session_id, std::move(session)).first;
+  sessions_by_user_[inserted->second.user_id].push_back(&inserted->second);
   if (presence) presences_[principal->user->id] = *presence;
 
   const auto& user = *principal->user;
@@ -545,9 +549,8 @@ std::vector<std::pair<std::string, std::int64_t>> GatewayModule::dispatch_to_use
                                                                                   std::string_view type,
                                                                                   std::string_view d_json) {
   std::vector<std::string> targets;
-  for (const auto& [id, session] : sessions_) {
-    if (session.user_id == user_id) targets.push_back(id);
-  }
+  for (const auto* session : sessions_of_user(user_id))
+    targets.push_back(session->id);
   std::vector<std::pair<std::string, std::int64_t>> sent;
   sent.reserve(targets.size());
   for (const auto& id : targets)
@@ -559,9 +562,8 @@ void GatewayModule::dispatch_each(
     std::string_view user_id, std::string_view type,
     const std::function<std::optional<std::string>(const GatewaySession&)>& d_json) {
   std::vector<std::pair<std::string, std::string>> targets;  // (session id, d)
-  for (const auto& [id, session] : sessions_) {
-    if (session.user_id != user_id) continue;
-    if (auto d = d_json(session)) targets.emplace_back(id, std::move(*d));
+  for (const auto* session : sessions_of_user(user_id)) {
+    if (auto d = d_json(*session)) targets.emplace_back(session->id, std::move(*d));
   }
   for (const auto& [id, d] : targets)
     dispatch(id, type, d);
@@ -570,8 +572,20 @@ void GatewayModule::dispatch_each(
 // A session that lost its connection but may still be resumed keeps its user online, so a brief drop does
 // not flap the presence friends see.
 bool GatewayModule::user_online(std::string_view user_id) const {
-  return std::any_of(sessions_.begin(), sessions_.end(),
-                     [&](const auto& entry) { return entry.second.user_id == user_id; });
+  return !sessions_of_user(user_id).empty();
+}
+
+const std::vector<const GatewaySession*>& GatewayModule::sessions_of_user(std::string_view user_id) const {
+  static const std::vector<const GatewaySession*> none;
+  const auto it = sessions_by_user_.find(user_id);
+  return it == sessions_by_user_.end() ? none : it->second;
+}
+
+bool GatewayModule::user_connected(std::string_view user_id, std::string_view app_id) const {
+  const auto& sessions = sessions_of_user(user_id);
+  return std::any_of(sessions.begin(), sessions.end(), [&](const GatewaySession* session) {
+    return session->app_id == app_id && !session->bot && session->connection.has_value();
+  });
 }
 
 std::optional<Principal> GatewayModule::authenticate_token(std::string_view token) {

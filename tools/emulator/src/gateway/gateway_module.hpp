@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -110,6 +111,12 @@ class GatewayModule : public FeatureModule {
   [[nodiscard]] const Presence* presence_of(std::string_view user_id) const;
   // Sessions by id, live or resumable.
   [[nodiscard]] const std::map<std::string, GatewaySession>& sessions() const noexcept { return sessions_; }
+  // The user's sessions, live or resumable, oldest first (empty if none): what a dispatch to a user or a
+  // lobby's members looks up, so that it costs the same with 10 or 10,000 sessions. Valid until a session
+  // begins or ends.
+  [[nodiscard]] const std::vector<const GatewaySession*>& sessions_of_user(std::string_view user_id) const;
+  // Whether the user has a live connection identified with a token (not a bot's) of the application.
+  [[nodiscard]] bool user_connected(std::string_view user_id, std::string_view app_id) const;
   // The session a connection identified or resumed, if any.
   [[nodiscard]] const GatewaySession* session_of(std::uint64_t connection) const;
   void close_connection(std::uint64_t id, int code, std::string_view reason);
@@ -169,6 +176,13 @@ class GatewayModule : public FeatureModule {
   std::map<std::uint64_t, GatewayConnection> connections_;
   std::uint64_t next_connection_ = 1;
   std::map<std::string, GatewaySession> sessions_;
+  // sessions_ by user (map nodes do not move, so the pointers hold until the session is erased).
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+  };
+  std::unordered_map<std::string, std::vector<const GatewaySession*>, StringHash, std::equal_to<>>
+      sessions_by_user_;
   std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
   std::map<std::string, Presence> presences_;                       // by user id
   // Set while the admin API injects an arbitrary dispatch: the dispatch observer sees only the emulator's

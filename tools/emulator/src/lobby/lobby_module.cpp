@@ -95,27 +95,22 @@ void LobbyModule::tick() {
 // ---- connection state and dispatches ---------------------------------------------------------------------
 
 bool LobbyModule::member_connected(const Lobby& lobby, const std::string& user_id) const {
-  return std::any_of(gateway_.sessions().begin(), gateway_.sessions().end(), [&](const auto& entry) {
-    const auto& session = entry.second;
-    return session.user_id == user_id && session.app_id == lobby.app_id && !session.bot &&
-           session.connection.has_value();
-  });
+  return gateway_.user_connected(user_id, lobby.app_id);
 }
 
 bool LobbyModule::any_connected(const Lobby& lobby) const {
-  std::set<std::string> live;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && session.connection) live.insert(session.user_id);
-  }
   return std::any_of(lobby.members.begin(), lobby.members.end(),
-                     [&](const LobbyMember& member) { return live.count(member.user_id) != 0; });
+                     [&](const LobbyMember& member) { return member_connected(lobby, member.user_id); });
 }
 
+// Sessions are looked up by member, never scanned: a lobby message costs the same with 10 or 10,000
+// connected users.
 void LobbyModule::dispatch(const Lobby& lobby, std::string_view type, std::string_view d_json) {
   std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && lobby.member(session.user_id) != nullptr)
-      targets.push_back(id);
+  for (const auto& member : lobby.members) {
+    for (const auto* session : gateway_.sessions_of_user(member.user_id)) {
+      if (session->app_id == lobby.app_id && !session->bot) targets.push_back(session->id);
+    }
   }
   for (const auto& id : targets)
     gateway_.dispatch(id, type, d_json);
@@ -124,8 +119,8 @@ void LobbyModule::dispatch(const Lobby& lobby, std::string_view type, std::strin
 void LobbyModule::dispatch_to_user(const Lobby& lobby, const std::string& user_id, std::string_view type,
                                    std::string_view d_json) {
   std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && session.user_id == user_id) targets.push_back(id);
+  for (const auto* session : gateway_.sessions_of_user(user_id)) {
+    if (session->app_id == lobby.app_id && !session->bot) targets.push_back(session->id);
   }
   for (const auto& id : targets)
     gateway_.dispatch(id, type, d_json);
@@ -220,12 +215,7 @@ std::string LobbyModule::ready_json(const GatewaySession& session) const {
 }
 
 void LobbyModule::member_connection_changed(const std::string& user_id, const std::string& app_id) {
-  const bool live =
-      std::any_of(gateway_.sessions().begin(), gateway_.sessions().end(), [&](const auto& entry) {
-        const auto& session = entry.second;
-        return session.user_id == user_id && session.app_id == app_id && !session.bot &&
-               session.connection.has_value();
-      });
+  const bool live = gateway_.user_connected(user_id, app_id);
   const auto key = std::make_pair(user_id, app_id);
   const bool announced = lobbies_.announced_connected.count(key) != 0;
   if (live == announced) return;
@@ -252,18 +242,9 @@ void LobbyModule::member_connection_changed(const std::string& user_id, const st
 void LobbyModule::sweep_idle() {
   if (lobbies_.lobbies.empty()) return;
   const auto now = clock_.now_ms();
-  // Who is live in which application, once for all lobbies (this runs on every Gateway tick).
-  std::set<std::pair<std::string, std::string>> live;  // (app id, user id)
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (!session.bot && session.connection) live.emplace(session.app_id, session.user_id);
-  }
   std::vector<std::string> idle;
   for (auto& [id, lobby] : lobbies_.lobbies) {
-    const auto& app_id = lobby.app_id;  // a lambda cannot capture a structured binding in clang 14
-    const bool connected = std::any_of(lobby.members.begin(), lobby.members.end(), [&](const LobbyMember& m) {
-      return live.count({app_id, m.user_id}) != 0;
-    });
-    if (connected) {
+    if (any_connected(lobby)) {
       lobbies_.set_idle_since(lobby, std::nullopt);
     } else if (!lobby.idle_since_ms) {
       // Nobody has been connected since a restart (sessions do not survive one): the timer starts now.
@@ -274,6 +255,14 @@ void LobbyModule::sweep_idle() {
   }
   for (const auto& id : idle)
     delete_lobby(id, "deleted");
+}
+
+bool LobbyModule::expire_if_idle(const std::string& lobby_id) {
+  const auto* lobby = find(lobby_id);
+  if (lobby == nullptr || !lobby->idle_since_ms) return false;
+  if (clock_.now_ms() - *lobby->idle_since_ms < lobby->idle_timeout_s * 1000 || any_connected(*lobby)) return false;
+  delete_lobby(lobby_id, "deleted");
+  return true;
 }
 
 void LobbyModule::upsert_member(Lobby& lobby, LobbyMember member) {
@@ -287,14 +276,9 @@ void LobbyModule::upsert_member(Lobby& lobby, LobbyMember member) {
   lobby.members.push_back(std::move(member));
   dispatch_to_user(lobby, user_id, "LOBBY_CREATE", lobby_json(lobby, true));
   const auto event = member_event_json(lobby, member_json(lobby, lobby.members.back(), true));
-  std::vector<std::string> targets;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.app_id == lobby.app_id && !session.bot && session.user_id != user_id &&
-        lobby.member(session.user_id) != nullptr)
-      targets.push_back(id);
+  for (const auto& other : lobby.members) {
+    if (other.user_id != user_id) dispatch_to_user(lobby, other.user_id, "LOBBY_MEMBER_ADD", event);
   }
-  for (const auto& id : targets)
-    gateway_.dispatch(id, "LOBBY_MEMBER_ADD", event);
 }
 
 void LobbyModule::remove_member(Lobby& lobby, const std::string& user_id) {

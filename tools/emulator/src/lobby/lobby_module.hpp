@@ -44,6 +44,9 @@ class LobbyModule : public FeatureModule, public GatewayListener {
   // starts or stops idle timers as members are connected or not. Every lobby route runs it first: the
   // Gateway's tick may not have run since the clock moved.
   void sweep_idle();
+  // The same for one lobby, without the timers (what a lobby message route needs, on every request); true if
+  // it was deleted.
+  bool expire_if_idle(const std::string& lobby_id);
 
   // GatewayListener: READY's lobbies, LOBBY_MEMBER_CONNECT|DISCONNECT, idle deletion on the tick.
   void fill_ready(const GatewaySession& session, ReadyContent& ready) override;

@@ -160,8 +160,8 @@ void PresenceModule::changed(const std::string& user_id, bool force, const std::
   if (!force) return;
   // The user's other sessions learn what their friends now see.
   std::vector<std::string> own;
-  for (const auto& [id, session] : gateway_.sessions()) {
-    if (session.user_id == user_id && id != origin_session) own.push_back(id);
+  for (const auto* session : gateway_.sessions_of_user(user_id)) {
+    if (session->id != origin_session) own.push_back(session->id);
   }
   for (const auto& id : own)
     gateway_.dispatch(id, "PRESENCE_UPDATE", text);
@@ -187,10 +187,7 @@ void PresenceModule::send_to_game_friend(const std::string& app_id, const std::s
 
 std::optional<std::string> PresenceModule::presence_document(const std::string& user_id) const {
   const auto desktop = desktop_activities(user_id);
-  std::vector<const GatewaySession*> sessions;
-  for (const auto& entry : gateway_.sessions()) {
-    if (entry.second.user_id == user_id) sessions.push_back(&entry.second);
-  }
+  const auto& sessions = gateway_.sessions_of_user(user_id);
   if (sessions.empty() && desktop.empty()) return std::nullopt;
   const auto* presence = sessions.empty() ? nullptr : gateway_.presence_of(user_id);
   const std::string status = presence != nullptr ? presence->status : "online";
