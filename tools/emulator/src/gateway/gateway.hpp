@@ -6,20 +6,41 @@
 
 #include <cstdint>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace platformpp::emulator {
 
+// A dispatch's text before its sequence number (`{"op":0,"t":"...","d":...`), shared by every session it goes
+// to: each session's payload is this text and its own `,"s":N}`. A lobby message to ten members is built,
+// compressed and buffered for resume once, not ten times.
+struct DispatchBody {
+  explicit DispatchBody(std::string body_text) : text(std::move(body_text)) {}
+  std::string text;
+  // The text deflated on its own (server/gateway_deflater.hpp), made by the first compressing peer it is
+  // sent to; every peer's stream can carry those bytes.
+  mutable std::string deflated;
+};
+using SharedDispatchBody = std::shared_ptr<const DispatchBody>;
+
+// `,"s":N}`: what completes a dispatch body for one session.
+std::string dispatch_tail(std::int64_t seq);
+
 class GatewayPeer {
  public:
   virtual ~GatewayPeer() = default;
-  // From now on every message is deflated into the connection's one zlib stream (zlib header first, each
+  // From now on every message is deflated into the connection's zlib stream (zlib header first, each
   // message ending with a sync flush: 00 00 ff ff) and sent as a binary frame. Call before the first send.
   virtual void enable_compression() = 0;
   // Queues one JSON message. Never calls back into the module synchronously.
   virtual void send(std::string json) = 0;
+  // Queues one dispatch: `body->text` followed by `tail`.
+  virtual void send_dispatch(const SharedDispatchBody& body, std::string_view tail) {
+    send(body->text + std::string(tail));
+  }
   // Writes what is queued, then a close frame with `code` and `reason`; later sends are dropped.
   virtual void close(int code, std::string reason) = 0;
   // Cuts the TCP connection at once: no close frame (a network failure as the client sees it).
@@ -77,7 +98,7 @@ struct GatewaySession {
   std::uint64_t capabilities = 0;
   bool premium_scope = false;  // its token has identify.premium (premium_type shows if the app is approved)
   std::int64_t seq = 0;        // the last dispatch's s
-  std::deque<std::pair<std::int64_t, std::string>> buffer;  // (s, full op 0 payload), oldest first
+  std::deque<std::pair<std::int64_t, SharedDispatchBody>> buffer;  // (s, its body), oldest first
   std::optional<std::uint64_t> connection;                  // the live connection, if any
   std::int64_t detached_at_steady_ms = 0;                   // when it lost its connection
 };

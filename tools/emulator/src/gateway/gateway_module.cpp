@@ -503,8 +503,8 @@ void GatewayModule::resume(std::uint64_t id, const rapidjson::Value& d) {
   session.connection = id;
   connection.session_id = session_id;
   connection.identified = true;
-  for (const auto& [s, payload] : session.buffer) {
-    if (s > seq) connection.peer->send(payload);
+  for (const auto& [s, body] : session.buffer) {
+    if (s > seq) connection.peer->send_dispatch(body, dispatch_tail(s));
   }
   dispatch(session_id, "RESUMED", "null");  // no data, as discord-api-types has it
   notify(session.user_id, session.app_id, GatewayListener::ConnectionChange::resumed);
@@ -526,20 +526,42 @@ void GatewayModule::presence_update(std::uint64_t id, const rapidjson::Value& d)
 
 // ---- dispatches ------------------------------------------------------------------------------------------
 
+std::string dispatch_tail(std::int64_t seq) {
+  return ",\"s\":" + std::to_string(seq) + "}";
+}
+
+SharedDispatchBody GatewayModule::dispatch_body(std::string_view type, std::string_view d_json) {
+  std::string text;
+  text.reserve(d_json.size() + type.size() + 24);
+  text.append("{\"op\":0,\"t\":\"").append(type).append("\",\"d\":").append(d_json);
+  return std::make_shared<const DispatchBody>(std::move(text));
+}
+
 std::int64_t GatewayModule::dispatch(const std::string& session_id, std::string_view type,
                                      std::string_view d_json) {
   const auto it = sessions_.find(session_id);
   if (it == sessions_.end()) return 0;
-  auto& session = it->second;
+  return dispatch(it->second, dispatch_body(type, d_json), type, d_json);
+}
+
+void GatewayModule::dispatch_shared(const std::vector<std::string>& session_ids, std::string_view type,
+                                    std::string_view d_json) {
+  const auto body = dispatch_body(type, d_json);
+  for (const auto& id : session_ids) {
+    const auto it = sessions_.find(id);
+    if (it != sessions_.end()) dispatch(it->second, body, type, d_json);
+  }
+}
+
+std::int64_t GatewayModule::dispatch(GatewaySession& session, const SharedDispatchBody& body,
+                                     std::string_view type, std::string_view d_json) {
   if (const auto& observer = dispatch_observer(); observer && !injecting_dispatch_) observer(type, d_json);
   const auto seq = ++session.seq;
-  std::string payload = "{\"op\":0,\"d\":" + std::string(d_json) + ",\"s\":" + std::to_string(seq) +
-                        ",\"t\":\"" + std::string(type) + "\"}";
   if (session.connection) {
     const auto connection = connections_.find(*session.connection);
-    if (connection != connections_.end()) connection->second.peer->send(payload);
+    if (connection != connections_.end()) connection->second.peer->send_dispatch(body, dispatch_tail(seq));
   }
-  session.buffer.emplace_back(seq, std::move(payload));
+  session.buffer.emplace_back(seq, body);
   while (static_cast<std::int64_t>(session.buffer.size()) > std::max<std::int64_t>(settings_.buffer_size, 0))
     session.buffer.pop_front();
   return seq;
@@ -551,10 +573,13 @@ std::vector<std::pair<std::string, std::int64_t>> GatewayModule::dispatch_to_use
   std::vector<std::string> targets;
   for (const auto* session : sessions_of_user(user_id))
     targets.push_back(session->id);
+  const auto body = dispatch_body(type, d_json);
   std::vector<std::pair<std::string, std::int64_t>> sent;
   sent.reserve(targets.size());
-  for (const auto& id : targets)
-    sent.emplace_back(id, dispatch(id, type, d_json));
+  for (const auto& id : targets) {
+    const auto it = sessions_.find(id);
+    if (it != sessions_.end()) sent.emplace_back(id, dispatch(it->second, body, type, d_json));
+  }
   return sent;
 }
 

@@ -98,6 +98,9 @@ class GatewayModule : public FeatureModule {
   // ---- for the features ----
   // Sequences, buffers and (if connected) sends one dispatch; returns its s (0 if no such session).
   std::int64_t dispatch(const std::string& session_id, std::string_view type, std::string_view d_json);
+  // The same dispatch to each of these sessions (those that still exist), built once for all of them.
+  void dispatch_shared(const std::vector<std::string>& session_ids, std::string_view type,
+                       std::string_view d_json);
   // To every session of the user (live or resumable): (session id, s) of each.
   std::vector<std::pair<std::string, std::int64_t>> dispatch_to_user(std::string_view user_id,
                                                                      std::string_view type,
@@ -129,6 +132,9 @@ class GatewayModule : public FeatureModule {
     static DispatchObserver observer;
     return observer;
   }
+  static SharedDispatchBody dispatch_body(std::string_view type, std::string_view d_json);
+  std::int64_t dispatch(GatewaySession& session, const SharedDispatchBody& body, std::string_view type,
+                        std::string_view d_json);
   void notify(const std::string& user_id, const std::string& app_id,
               GatewayListener::ConnectionChange change);
 

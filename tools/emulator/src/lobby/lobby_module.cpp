@@ -112,8 +112,7 @@ void LobbyModule::dispatch(const Lobby& lobby, std::string_view type, std::strin
       if (session->app_id == lobby.app_id && !session->bot) targets.push_back(session->id);
     }
   }
-  for (const auto& id : targets)
-    gateway_.dispatch(id, type, d_json);
+  gateway_.dispatch_shared(targets, type, d_json);
 }
 
 void LobbyModule::dispatch_to_user(const Lobby& lobby, const std::string& user_id, std::string_view type,

@@ -21,7 +21,6 @@
 #include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
 #include <boost/beast/websocket/ssl.hpp>
-#include <boost/beast/zlib/deflate_stream.hpp>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -35,6 +34,7 @@
 
 #include "console/console_stream.hpp"
 #include "core/api_error.hpp"
+#include "gateway/gateway_deflater.hpp"
 #include "server/step_handler.hpp"
 #include "server/turn_gate.hpp"
 #include "server/webhook_client.hpp"
@@ -112,44 +112,34 @@ class GatewayEndpoint final : public WebSocketEndpoint, public GatewayPeer {
     service_.gateway_disconnected(id_, close_code);
   }
 
-  void enable_compression() override {
-    compress_ = true;
-    // Level 1: Beast's deflate at the default level 6 was half of the emulator's CPU under load (every
-    // dispatch is compressed once per connection; longest_match dominated). A Gateway frame is small JSON
-    // that level 1 compresses almost as well.
-    deflate_.reset(1, 15, 8, beast::zlib::Strategy::normal);
-  }
+  void enable_compression() override { compress_ = true; }
   void send(std::string json) override {
     if (channel_.closing()) return;
-    if (compress_) json = deflate(json);
-    channel_.send_frame(std::move(json), compress_);
+    if (!compress_) return channel_.send_frame(std::move(json), false);
+    std::string frame = stream_start();
+    frame += thread_gateway_deflater().deflate(json);
+    channel_.send_frame(std::move(frame), true);
+  }
+  void send_dispatch(const SharedDispatchBody& body, std::string_view tail) override {
+    if (channel_.closing()) return;
+    if (!compress_) return channel_.send_frame(body->text + std::string(tail), false);
+    // The body is deflated once for every connection it goes to; the tail is stored as it is.
+    if (body->deflated.empty()) body->deflated = thread_gateway_deflater().deflate(body->text);
+    std::string frame = stream_start();
+    frame.reserve(frame.size() + body->deflated.size() + tail.size() + 10);
+    frame += body->deflated;
+    GatewayDeflater::append_stored(frame, tail);
+    channel_.send_frame(std::move(frame), true);
   }
   void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
   void drop() override { channel_.drop(); }
 
  private:
-  // The zlib header (what zlib's deflateInit writes: 32 KiB window, default level; the platform's bytes. Its
-  // level field is informational only, RFC 1950) before the first message, then each message as raw deflate
-  // data ending in a sync flush (00 00 ff ff). One stream per connection, never finished.
-  std::string deflate(const std::string& json) {
-    std::string out;
-    if (!header_sent_) {
-      out = "\x78\x9c";
-      header_sent_ = true;
-    }
-    beast::zlib::z_params zs;
-    zs.next_in = json.data();
-    zs.avail_in = json.size();
-    std::array<char, 4096> chunk{};
-    do {
-      zs.next_out = chunk.data();
-      zs.avail_out = chunk.size();
-      beast::error_code ec;
-      deflate_.write(zs, beast::zlib::Flush::sync, ec);
-      out.append(chunk.data(), chunk.size() - zs.avail_out);
-      if (ec) break;  // need_buffers: nothing more to flush
-    } while (zs.avail_out == 0 || zs.avail_in > 0);
-    return out;
+  // The zlib header before the connection's first message (gateway/gateway_deflater.hpp).
+  std::string stream_start() {
+    if (header_sent_) return {};
+    header_sent_ = true;
+    return std::string(GatewayDeflater::kStreamHeader);
   }
 
   EmulatorService& service_;
@@ -158,7 +148,6 @@ class GatewayEndpoint final : public WebSocketEndpoint, public GatewayPeer {
   bool opened_ = false;
   bool compress_ = false;
   bool header_sent_ = false;
-  beast::zlib::deflate_stream deflate_;
 };
 
 // The voice gateway on a WebSocket: JSON text frames and DAVE binary frames.

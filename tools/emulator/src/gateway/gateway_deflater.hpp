@@ -1,0 +1,35 @@
+// zlib-stream compression for the Gateway (protocols.md section 3): one zlib stream per connection, each
+// message ending with 00 00 ff ff. Every message is deflated on its own, ending with a full flush, so its
+// bytes refer to nothing sent before them and any connection's stream can carry them: a dispatch to the ten
+// members of a lobby is compressed once, and no connection keeps a deflate window (256 KiB each at zlib's
+// defaults, most of the emulator's memory per connection).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <boost/beast/zlib/deflate_stream.hpp>
+
+namespace platformpp::emulator {
+
+class GatewayDeflater {
+ public:
+  // What starts each connection's stream (zlib's own header: a 32 KiB window, the default level).
+  static constexpr std::string_view kStreamHeader{"\x78\x9c", 2};
+
+  GatewayDeflater();
+
+  // `text` deflated, ending with a full flush (its last four bytes 00 00 ff ff).
+  [[nodiscard]] std::string deflate(std::string_view text);
+  // Appends `bytes` as stored (uncompressed) blocks, then an empty one, so `out` again ends with 00 00 ff ff.
+  // For the few bytes that differ per connection after a shared deflated part (a dispatch's `,"s":N}`).
+  static void append_stored(std::string& out, std::string_view bytes);
+
+ private:
+  boost::beast::zlib::deflate_stream stream_;
+};
+
+// The one deflater of the calling thread (the emulator serves every connection on one thread).
+GatewayDeflater& thread_gateway_deflater();
+
+}  // namespace platformpp::emulator
