@@ -186,11 +186,10 @@ void ClientCore::CheckTokenExpiry() {
 }
 
 void ClientCore::RunCallbacks() {
-  // The queue outlives a callback that destroys the Client.
-  std::shared_ptr<core::CallbackQueue> queue = runtime_.QueuePtr();
+  core::CallbackQueue& pending = runtime_.Queue();
   IoContext* io = runtime_.IoIfAny();
-  if (!queue->ShuttingDown()) CheckTokenExpiry();
-  if (io && io->Pumped() && !pumping_ && !queue->ShuttingDown()) {
+  if (!pending.ShuttingDown()) CheckTokenExpiry();
+  if (io && io->Pumped() && !pumping_ && !pending.ShuttingDown()) {
     bool skip = justPumped_ && std::chrono::steady_clock::now() - pumpedAt_ < std::chrono::milliseconds(1);
     justPumped_ = false;
     if (!skip) {
@@ -201,6 +200,11 @@ void ClientCore::RunCallbacks() {
       pumping_ = false;
     }
   }
+  // Nothing to run (most calls, polled every frame): no callback can destroy the Client, so no reference to
+  // keep the queue alive, an atomic increment and decrement saved per call.
+  if (!pending.HasPending()) return;
+  // The queue outlives a callback that destroys the Client.
+  const std::shared_ptr<core::CallbackQueue> queue = runtime_.QueuePtr();
   queue->Drain();
 }
 

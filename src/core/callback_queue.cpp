@@ -27,6 +27,9 @@ CallbackSlot& CallbackQueue::Slot() {
 }
 
 bool CallbackQueue::TakePending() {
+  // Most calls find nothing (a game polls every frame; a bot process polls many Clients): no lock for those.
+  // A callback posted right after this load waits for the next call, as it would after the lock.
+  if (!hasPending_.load(std::memory_order_acquire)) return false;
   std::lock_guard lock(mutex_);
   if (pending_.empty()) return false;
   for (auto& chunk : pending_)

@@ -253,6 +253,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   void send_frame(std::string frame, bool binary) override {
     if (closing_) return;
+    if (!gate_.holding() && !gate_.closed()) return enqueue(std::move(frame), binary);
     gate_.send([self = this->weak_from_this(), frame = std::move(frame), binary]() mutable {
       if (auto session = self.lock()) session->enqueue(std::move(frame), binary);
     });

@@ -27,16 +27,24 @@ class TurnGate {
   TurnGate(const TurnGate&) = delete;
   TurnGate& operator=(const TurnGate&) = delete;
 
+  // Whether a write now would have to wait for this turn's commit (else the caller may write at once, without
+  // wrapping the write for send: the common case in memory mode, once per Gateway frame).
+  [[nodiscard]] bool holding() const {
+    return service_.state_store().durable() && (!held_.empty() || service_.turn_has_changes());
+  }
+
   // Runs `write` now if nothing it could acknowledge is uncommitted, else once this turn is committed.
   void send(std::function<void()> write) {
     if (closed_) return;
-    if (!service_.state_store().durable() || (held_.empty() && !service_.turn_has_changes())) {
+    if (!holding()) {
       write();
       return;
     }
     held_.push_back(std::move(write));
     schedule();
   }
+
+  [[nodiscard]] bool closed() const noexcept { return closed_; }
 
   // The server is stopping: nothing more is sent or scheduled (the io_context is going away).
   void close() noexcept {
