@@ -289,6 +289,42 @@ TEST_CASE("lobbies: members, metadata, secrets, links and invites survive a rest
   CHECK(after.count("guild_invite") == 1);
 }
 
+TEST_CASE("lobbies: a deleted lobby's messages go with it, from memory and from the state file") {
+  Emulator first;
+  World world(first);
+  StateMirror mirror(first.service.changes());
+  const auto& alice = world.alice;
+  const auto& bob = world.bob;
+  const auto send = [&](const std::string& user, const std::string& lobby, const std::string& content) {
+    first.api(world.bearer.at(user), "POST", "/lobbies/" + lobby + "/messages",
+              R"({"content":")" + content + "\"}");
+  };
+  const auto deleted = str(world.join(first, alice, "gone", kLongIdle)["id"]);
+  world.join(first, bob, "gone", kLongIdle);
+  const auto idle = str(world.join(first, alice, "idle", R"(,"idle_timeout_seconds":60)")["id"]);
+  const auto kept = str(world.join(first, bob, "kept", kLongIdle)["id"]);
+  send(alice, deleted, "one");
+  send(bob, deleted, "two");
+  send(alice, idle, "three");
+  send(bob, kept, "four");
+  mirror.check_complete();
+  CHECK(mirror.count("message") == 4);
+
+  first.api(world.bot, "DELETE", "/lobbies/" + deleted);
+  mirror.check_complete();
+  CHECK(mirror.count("message") == 2);
+  first.advance(60000);  // the idle lobby is deleted by its timer
+  CHECK_FALSE(first.lobby_exists(idle));
+  mirror.check_complete();
+  CHECK(mirror.count("message") == 1);
+
+  Emulator restarted;
+  check_round_trip(mirror.documents(), restarted.service.changes());
+  const auto history = restarted.api(world.bearer.at(bob), "GET", "/lobbies/" + kept + "/messages");
+  REQUIRE(history.Size() == 1);
+  CHECK(str(history[0]["content"]) == "four");
+}
+
 TEST_CASE("lobbies: a damaged lobby document is refused, naming it") {
   Emulator emulator;
   auto& changes = emulator.service.changes();

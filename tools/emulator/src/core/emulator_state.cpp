@@ -375,6 +375,20 @@ bool EmulatorState::remove_message(std::string_view channel_id, std::string_view
   return true;
 }
 
+void EmulatorState::remove_channel_messages(std::string_view channel_id) {
+  if (const auto window = nonce_messages_.find(channel_id); window != nonce_messages_.end())
+    nonce_messages_.erase(window);
+  const auto order = channel_message_ids_.find(channel_id);
+  if (order == channel_message_ids_.end()) return;
+  for (const auto& id : order->second) {
+    if (const auto it = messages_.find(id); it != messages_.end()) {
+      touch(document_kind::kMessage, id);
+      messages_.erase(it);
+    }
+  }
+  channel_message_ids_.erase(order);
+}
+
 std::vector<const Message*> EmulatorState::channel_messages(std::string_view channel_id) const {
   std::vector<const Message*> result;
   const auto order = channel_message_ids_.find(channel_id);

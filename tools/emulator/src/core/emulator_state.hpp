@@ -269,6 +269,8 @@ class EmulatorState {
   [[nodiscard]] const Message* find_message(std::string_view channel_id, std::string_view message_id) const;
   [[nodiscard]] Message* find_message_mutable(std::string_view channel_id, std::string_view message_id);
   bool remove_message(std::string_view channel_id, std::string_view message_id);
+  // Every message of the channel, and its nonce window (a deleted lobby's history: nobody can read it again).
+  void remove_channel_messages(std::string_view channel_id);
   // The channel's kept messages, oldest first.
   [[nodiscard]] std::vector<const Message*> channel_messages(std::string_view channel_id) const;
   // Forgets the kept messages sent before `cutoff_ms` (fake clock) in the channel.

@@ -300,6 +300,9 @@ void LobbyModule::delete_lobby(const std::string& lobby_id, std::string_view rea
   if (calls_ != nullptr) calls_->lobby_deleted(lobby_id);
   dispatch(it->second, "LOBBY_DELETE", lobby_delete_json(lobby_id, reason));
   lobbies_.erase(lobby_id);
+  // Only members can read a lobby's history, and a deleted lobby has none: its messages go with it (kept, they
+  // would only grow the state file).
+  state_.remove_channel_messages(lobby_id);
 }
 
 HttpResponse LobbyModule::create_invite(const Lobby& lobby, const std::string& user_id) {
