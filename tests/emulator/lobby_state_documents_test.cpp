@@ -289,7 +289,7 @@ TEST_CASE("lobbies: members, metadata, secrets, links and invites survive a rest
   CHECK(after.count("guild_invite") == 1);
 }
 
-TEST_CASE("lobbies: a deleted lobby's messages go with it, from memory and from the state file") {
+TEST_CASE("lobbies: a deleted lobby's messages go with it; nonces outlive a restart") {
   Emulator first;
   World world(first);
   StateMirror mirror(first.service.changes());
@@ -306,7 +306,8 @@ TEST_CASE("lobbies: a deleted lobby's messages go with it, from memory and from 
   send(alice, deleted, "one");
   send(bob, deleted, "two");
   send(alice, idle, "three");
-  send(bob, kept, "four");
+  const auto four = first.api(world.bearer.at(bob), "POST", "/lobbies/" + kept + "/messages",
+                              R"({"content":"four","nonce":"n4","enforce_nonce":true})");
   mirror.check_complete();
   CHECK(mirror.count("message") == 4);
 
@@ -323,6 +324,16 @@ TEST_CASE("lobbies: a deleted lobby's messages go with it, from memory and from 
   const auto history = restarted.api(world.bearer.at(bob), "GET", "/lobbies/" + kept + "/messages");
   REQUIRE(history.Size() == 1);
   CHECK(str(history[0]["content"]) == "four");
+
+  // enforce_nonce's 5 minutes go on across the restart: a client's retry does not post the message twice.
+  const auto retry = restarted.api(world.bearer.at(bob), "POST", "/lobbies/" + kept + "/messages",
+                                   R"({"content":"four","nonce":"n4","enforce_nonce":true})");
+  CHECK(str(retry["id"]) == str(four["id"]));
+  CHECK(restarted.api(world.bearer.at(bob), "GET", "/lobbies/" + kept + "/messages").Size() == 1);
+  restarted.advance(5 * 60 * 1000);
+  const auto later = restarted.api(world.bearer.at(bob), "POST", "/lobbies/" + kept + "/messages",
+                                   R"({"content":"four","nonce":"n4","enforce_nonce":true})");
+  CHECK(str(later["id"]) != str(four["id"]));
 }
 
 TEST_CASE("lobbies: a damaged lobby document is refused, naming it") {

@@ -439,7 +439,23 @@ void EmulatorState::NonceWindow::forget_until(std::int64_t cutoff_ms) {
   }
 }
 
+void EmulatorState::rebuild_nonce_windows() {
+  nonce_windows_stale_ = false;
+  nonce_messages_.clear();
+  for (const auto& [channel_id, ids] : channel_message_ids_) {
+    for (const auto& id : ids) {  // sending order
+      const auto it = messages_.find(id);
+      if (it == messages_.end() || !it->second.nonce) continue;
+      auto& window = nonce_messages_[channel_id];
+      auto key = nonce_key(it->second.author_id, *it->second.nonce);
+      window.order.push_back({it->second.timestamp_ms, key, id});
+      window.latest.insert_or_assign(std::move(key), it->second);
+    }
+  }
+}
+
 void EmulatorState::remember_nonce(const Message& message, std::int64_t window_ms) {
+  if (nonce_windows_stale_) rebuild_nonce_windows();
   auto& window = nonce_messages_[message.channel_id];
   window.forget_until(message.timestamp_ms - window_ms);
   auto key = nonce_key(message.author_id, message.nonce.value_or(""));
@@ -450,6 +466,7 @@ void EmulatorState::remember_nonce(const Message& message, std::int64_t window_m
 std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id, std::string_view author_id,
                                                     std::string_view nonce, std::int64_t now_ms,
                                                     std::int64_t window_ms) {
+  if (nonce_windows_stale_) rebuild_nonce_windows();
   const auto it = nonce_messages_.find(channel_id);
   if (it == nonce_messages_.end()) return std::nullopt;
   auto& window = it->second;

@@ -315,6 +315,10 @@ class EmulatorState {
     void forget_until(std::int64_t cutoff_ms);
   };
   std::map<std::string, NonceWindow, std::less<>> nonce_messages_;  // by channel
+  // Messages were loaded from the state file: the windows are rebuilt from them before their next use (a
+  // client's retry across a restart must not post twice).
+  bool nonce_windows_stale_ = false;
+  void rebuild_nonce_windows();
   std::map<std::string, User, std::less<>> users_;
   std::optional<std::string> first_regular_user_;
   int provisional_counter_ = 0;

@@ -515,12 +515,14 @@ void EmulatorState::register_documents(StateChanges& changes) {
                        order.insert(std::upper_bound(order.begin(), order.end(), id, snowflake_less), id);
                      }
                      messages_.insert_or_assign(id, std::move(message));
+                     nonce_windows_stale_ = true;
                    },
                    [this] { return keys_of(messages_); },
                    [this] {
                      messages_.clear();
                      channel_message_ids_.clear();
                      nonce_messages_.clear();
+                     nonce_windows_stale_ = false;
                    }});
 }
 
