@@ -37,6 +37,14 @@ int WalCheckpointer::tail() const {
   return std::max(0, wal_pages_ - copied);
 }
 
+bool WalCheckpointer::thread_due() const {
+  if (finishing_ || running_) return false;
+  const int remaining = tail();
+  // Near the bound, every few commits: the writer's share past it is then small.
+  return remaining >= limits_.threshold_pages ||
+         (remaining > 0 && wal_pages_ >= limits_.bound_pages - limits_.threshold_pages);
+}
+
 int WalCheckpointer::on_commit(void* self, sqlite3* db, const char* /*name*/, int pages) {
   static_cast<WalCheckpointer*>(self)->committed(db, pages);
   return SQLITE_OK;  // a failed checkpoint is no failed commit: the commit is in the WAL
@@ -55,21 +63,23 @@ void WalCheckpointer::committed(sqlite3* db, int pages) {
     }
     wal_pages_ = pages;
     stats_.max_wal_pages = std::max(stats_.max_wal_pages, pages);
-    const int remaining = tail();
-    wake = remaining >= limits_.threshold_pages;
-    // A small tail costs the writer little (the thread has fsynced the rest), and lets the WAL start over.
-    finish = (pages >= limits_.bound_pages && remaining <= limits_.threshold_pages / 10) ||
-             pages >= 2 * limits_.bound_pages;
+    if (pages >= limits_.bound_pages && tail() > 0) finishing_ = true;
+    // While the thread's checkpoint runs, the writer's would only be refused (BUSY): the next commit.
+    finish = finishing_ && !running_;
+    running_ = running_ || finish;
+    wake = thread_due();
     generation = generation_;
   }
   if (wake) wake_.notify_one();
   if (!finish) return;
   int log = 0;
   int copied = 0;
-  // BUSY while the thread's checkpoint runs: the next commit tries again.
-  if (sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied) != SQLITE_OK) return;
+  const int rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
   const std::lock_guard lock(mutex_);
+  running_ = false;
+  if (rc != SQLITE_OK) return;  // another process's checkpoint, say: the next commit tries again
   ++stats_.writer;
+  finishing_ = false;
   if (generation == generation_) {
     backfilled_ = copied;
     backfilled_generation_ = generation;
@@ -85,31 +95,34 @@ void WalCheckpointer::run() {
   std::unique_lock lock(mutex_);
   bool chase = false;
   while (rc == SQLITE_OK || rc == SQLITE_BUSY) {
-    wake_.wait(lock, [&] { return stop_ || chase || tail() >= limits_.threshold_pages; });
+    wake_.wait(lock, [&] { return stop_ || thread_due() || (chase && !finishing_ && !running_); });
     if (stop_) break;
+    running_ = true;
     const auto generation = generation_;
     lock.unlock();
     int log = 0;
     int copied = 0;
     rc = sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
     lock.lock();
+    running_ = false;
     if (rc == SQLITE_OK) {
       ++stats_.background;
       if (generation == generation_) {
         backfilled_ = copied;
         backfilled_generation_ = generation;
       }
-      // Once more for what was committed during the copy: the tail left for the writer is then small.
+      // Once more for what was committed during the copy: that one is short, and may find the writer
+      // between two commits, when the WAL is then wholly checkpointed and starts over.
       chase = !chase && copied < log;
     } else {
       chase = false;
-      if (rc == SQLITE_BUSY) {  // the writer's own checkpoint (past the bound) is running
+      if (rc == SQLITE_BUSY) {  // another process's checkpoint
         wake_.wait_for(lock, std::chrono::milliseconds(10), [&] { return stop_; });
       }
     }
   }
   if (rc != SQLITE_OK && rc != SQLITE_BUSY && !stop_) {
-    // Nothing is lost (the commits are in the WAL); the writer checkpoints past twice the bound instead.
+    // Nothing is lost (the commits are in the WAL): the writer checkpoints at the bound instead.
     std::fprintf(stderr, "platformpp-emulator: state file %s: background checkpoints stopped: %s\n",
                  path_.c_str(), db != nullptr ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
   }

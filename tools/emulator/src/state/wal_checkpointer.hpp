@@ -7,9 +7,11 @@
 //
 // The bound: the WAL starts over from its beginning only when a writer finds it wholly checkpointed, which
 // under a steady stream of commits a checkpoint on another thread seldom manages (there is always one more
-// commit). So past `bound_pages` the writer finishes the checkpoint itself, right after its commit, once the
-// thread has copied all but a small tail: a few pages and the fsyncs. Past twice that (the thread failing or
-// far behind) it checkpoints whatever is left, as SQLite would have.
+// commit). So within `threshold_pages` of `bound_pages` the thread copies every few commits, keeping the
+// part not yet in the database small, and past the bound it starts no more checkpoints: the writer finishes,
+// right after a commit, once the thread is idle. That costs it the last few pages and the fsyncs, and the
+// WAL starts over with its next commit. (If the thread cannot run at all, the writer does it all, once per
+// bound instead of SQLite's once per 1,000 pages.)
 //
 // Durability is unchanged: a commit is durable once in the WAL (synchronous=NORMAL: across a killed
 // process), whoever copies it into the database later, and SQLite recovers the WAL when the file is next
@@ -56,6 +58,8 @@ class WalCheckpointer {
   void run();
   // Pages of the WAL not yet copied into the database, as far as is known. Under mutex_.
   [[nodiscard]] int tail() const;
+  // Whether the thread has a checkpoint to run. Under mutex_.
+  [[nodiscard]] bool thread_due() const;
 
   sqlite3* writer_;
   std::string path_;
@@ -66,6 +70,8 @@ class WalCheckpointer {
   bool stop_ = false;
   int wal_pages_ = 0;                        // after the writer's last commit
   std::uint64_t generation_ = 0;             // WAL restarts seen by the writer
+  bool running_ = false;                     // a checkpoint is running (the thread's or the writer's)
+  bool finishing_ = false;                   // past the bound: the writer checkpoints next, the thread waits
   int backfilled_ = 0;                       // copied into the database by the last checkpoint...
   std::uint64_t backfilled_generation_ = 0;  // ...of this generation of the WAL
   Stats stats_;
