@@ -205,7 +205,7 @@ TEST_CASE("state file: the WAL is checkpointed by the file's own thread while co
     CHECK(stats.max_wal_pages <= 4 * limits.bound_pages);
     CHECK(largest_wal <= static_cast<std::uintmax_t>(4 * limits.bound_pages) * kFrame + 32);
     // The documents reached the database file itself while commits went on.
-    CHECK(fs::file_size(path) > start_size + 500 * 4096);
+    CHECK(fs::file_size(path) > start_size + std::uintmax_t{500} * 4096);
   }
   // A clean close leaves everything in the database, and no WAL.
   CHECK_FALSE(fs::exists(wal));

@@ -40,7 +40,7 @@ int WalCheckpointer::tail() const {
 bool WalCheckpointer::thread_due() const {
   if (finishing_ || running_) return false;
   const int remaining = tail();
-  // Near the bound, every few commits: the writer's share past it is then small.
+  // Near the bound, whatever is new: the writer's share past it is then small.
   return remaining >= limits_.threshold_pages ||
          (remaining > 0 && wal_pages_ >= limits_.bound_pages - limits_.threshold_pages);
 }

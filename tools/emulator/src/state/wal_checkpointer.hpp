@@ -1,13 +1,13 @@
 // The state file's WAL checkpoints, off the emulator's thread (docs/emulator-state.md, "Durability at low
 // cost"). SQLite's automatic checkpoint runs inside the COMMIT that crosses 1,000 pages: it copies the WAL
-// into the database and fsyncs both, on the emulator's thread, while every answer of the turn waits (10 to
-// 170 ms measured under the load benchmark: its delivery p99). Here the writer's connection only reports the
-// WAL's size after each commit (its wal hook); a thread with a connection of its own runs PASSIVE
+// into the database and fsyncs both, on the emulator's thread, while every answer of the turn waits (9 to
+// 170 ms each under the load benchmark, the slowest commits by far). Here the writer's connection only
+// reports the WAL's size after each commit (its wal hook); a thread with a connection of its own runs PASSIVE
 // checkpoints, which never wait for the writer nor make it wait.
 //
 // The bound: the WAL starts over from its beginning only when a writer finds it wholly checkpointed, which
 // under a steady stream of commits a checkpoint on another thread seldom manages (there is always one more
-// commit). So within `threshold_pages` of `bound_pages` the thread copies every few commits, keeping the
+// commit). So within `threshold_pages` of `bound_pages` the thread copies whatever is new, keeping the
 // part not yet in the database small, and past the bound it starts no more checkpoints: the writer finishes,
 // right after a commit, once the thread is idle. That costs it the last few pages and the fsyncs, and the
 // WAL starts over with its next commit. (If the thread cannot run at all, the writer does it all, once per
