@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -18,6 +19,7 @@ namespace fs = std::filesystem;
 using platformpp::emulator::StateBatch;
 using platformpp::emulator::StateFile;
 using platformpp::emulator::StateFileError;
+using platformpp::emulator::WalLimits;
 
 // A private directory for one test's files, removed afterwards.
 struct TempDir {
@@ -164,6 +166,51 @@ TEST_CASE("state file: a newer schema is refused with exit code 6, naming both v
       "schema version " + std::to_string(StateFile::kSchemaVersion + 1) + " was written by a newer");
   check_refused(path, StateFile::kExitNewerSchema,
                 "knows up to " + std::to_string(StateFile::kSchemaVersion));
+}
+
+TEST_CASE("state file: the WAL is checkpointed by the file's own thread while commits go on, within bounds") {
+  TempDir dir;
+  const auto path = (dir.path / "state.db").string();
+  const auto wal = path + "-wal";
+  // Small limits, so that a few thousand commits cross them many times.
+  const WalLimits limits{100, 400};
+  constexpr std::uintmax_t kFrame = 4096 + 24;  // a WAL page and its frame header
+  std::size_t written = 0;
+  {
+    auto file = StateFile::open(path, false, limits);
+    std::error_code ec;
+    const auto start_size = fs::file_size(path, ec);
+    std::uintmax_t largest_wal = 0;
+    // A document of its own per commit (about a page), until the thread has checkpointed a few times and
+    // the WAL has started over.
+    while (written < 20000) {
+      StateBatch batch;
+      batch.put.push_back({"message", std::to_string(written), std::string(3000, 'm')});
+      file->write(batch);
+      ++written;
+      largest_wal = std::max(largest_wal, fs::file_size(wal, ec));
+      const auto stats = file->checkpoint_stats();
+      if (written >= 2000 && stats.background >= 3 && stats.restarts >= 1) break;
+    }
+    const auto stats = file->checkpoint_stats();
+    MESSAGE(written << " commits; checkpoints by the thread " << stats.background << ", by the writer "
+                    << stats.writer << "; the WAL started over " << stats.restarts << " times, at most "
+                    << stats.max_wal_pages << " pages");
+    CHECK(stats.background >= 3);
+    CHECK(stats.restarts >= 1);
+    // Past the bound the writer checkpoints as soon as the thread is idle. The margin is what this loop
+    // commits while a checkpoint of the thread's ends (its fsyncs: tens of ms on a busy machine); without
+    // the bound the WAL would hold every page written (2,000 commits: over 4,000 pages).
+    CHECK(stats.writer >= 1);
+    CHECK(stats.max_wal_pages <= 4 * limits.bound_pages);
+    CHECK(largest_wal <= static_cast<std::uintmax_t>(4 * limits.bound_pages) * kFrame + 32);
+    // The documents reached the database file itself while commits went on.
+    CHECK(fs::file_size(path) > start_size + std::uintmax_t{500} * 4096);
+  }
+  // A clean close leaves everything in the database, and no WAL.
+  CHECK_FALSE(fs::exists(wal));
+  auto reopened = StateFile::open(path);
+  CHECK(reopened->load_all().size() == written);
 }
 
 }  // namespace state_file_test

@@ -214,6 +214,57 @@ TEST_CASE("kill -9 at a random moment loses nothing the emulator answered") {
          (next_id.size() == served.front().size() && next_id > served.front())));
 }
 
+TEST_CASE("past the checkpoint threshold the database grows while commits go on, and kill -9 loses nothing") {
+  StateDir dir;
+  const auto db = dir.file();
+  const auto wal = db + "-wal";
+  constexpr std::uintmax_t kFrame = 4096 + 24;  // a WAL page and its frame header
+  Chat chat;
+  std::set<std::string> acknowledged;
+  {
+    EmulatorProcess first({"--state", db, "--no-social-rate-limits"});
+    HttpsConnection http(first);
+    chat = seed_chat(http);
+    lift_rate_limits(http);
+    std::error_code ec;
+    const auto start_size = std::filesystem::file_size(db, ec);
+    std::uintmax_t wal_when_grown = 0;
+    // Long messages (half a page each), one turn each, until some have reached the database file (only a
+    // checkpoint writes it), then as many again; the process is then killed.
+    const std::string content(1900, 'w');
+    int after_growth = 0;
+    for (int i = 0; i < 5000 && after_growth < 200; ++i) {
+      const auto answer = http.exchange(HttpRequestSpec{verb::post,
+                                                        "/api/v10/channels/" + chat.channel + "/messages",
+                                                        R"({"content":")" + content + R"("})",
+                                                        "Bearer " + chat.ada_token,
+                                                        {}});
+      REQUIRE_MESSAGE(answer.status == 200, answer.body);
+      acknowledged.insert(text_of(json_of(answer)["id"]));
+      if (wal_when_grown == 0 && std::filesystem::file_size(db, ec) > start_size) {
+        wal_when_grown = std::filesystem::file_size(wal, ec);
+      }
+      if (wal_when_grown != 0) ++after_growth;
+    }
+    MESSAGE("the database grew with the WAL at " << wal_when_grown / kFrame << " pages; "
+                                                 << acknowledged.size() << " messages acknowledged");
+    REQUIRE(wal_when_grown != 0);
+    // SQLite's own checkpoint is off, and the writer checkpoints only past 4,000 pages: the thread did it.
+    CHECK(wal_when_grown < 4000 * kFrame);
+    ::kill(first.pid(), SIGKILL);
+    CHECK(first.wait_exit() == -1);
+  }
+
+  EmulatorProcess second({"--state", db, "--no-social-rate-limits"});
+  HttpsConnection http(second);
+  const auto kept = stored_message_ids(http);
+  std::size_t lost = 0;
+  for (const auto& id : acknowledged)
+    lost += kept.count(id) == 0 ? 1 : 0;
+  CHECK(lost == 0);
+  CHECK(kept.size() == acknowledged.size());
+}
+
 TEST_CASE("the same certificate authority after a restart") {
   StateDir dir;
   std::string first_ca;

@@ -62,6 +62,9 @@ StateFileError not_a_state_file(const std::string& path, const std::string& why)
 StateFile::StateFile(sqlite3* db, std::string path) : db_(db), path_(std::move(path)) {}
 
 StateFile::~StateFile() {
+  // The thread and its connection first: the writer's is then the last, and its close checkpoints the rest
+  // of the WAL into the database and removes it.
+  checkpointer_.reset();
   sqlite3_close_v2(db_);
 }
 
@@ -85,7 +88,7 @@ void StateFile::exec(const char* sql) const {
   }
 }
 
-std::unique_ptr<StateFile> StateFile::open(const std::string& path, bool sync_full) {
+std::unique_ptr<StateFile> StateFile::open(const std::string& path, bool sync_full, WalLimits limits) {
   // A new file is the user's alone from the start: it holds tokens and keys. (SQLite gives its WAL and
   // shared-memory files the database's permissions.)
   if (const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); fd >= 0)
@@ -127,6 +130,7 @@ std::unique_ptr<StateFile> StateFile::open(const std::string& path, bool sync_fu
     batch.meta[kFormatKey] = kFormat;
     batch.meta[kSchemaKey] = std::to_string(kSchemaVersion);
     file->write(batch);
+    file->checkpointer_ = std::make_unique<WalCheckpointer>(db, path, limits);
     return file;
   }
 
@@ -150,6 +154,7 @@ std::unique_ptr<StateFile> StateFile::open(const std::string& path, bool sync_fu
   // Only now that the file is known to be ours is anything in it changed.
   file->set_journal_mode(sync_full);
   if (version < kSchemaVersion) file->migrate(version);
+  file->checkpointer_ = std::make_unique<WalCheckpointer>(db, path, limits);
   return file;
 }
 

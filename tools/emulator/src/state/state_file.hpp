@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "state/wal_checkpointer.hpp"
+
 struct sqlite3;
 
 namespace platformpp::emulator {
@@ -55,8 +57,10 @@ class StateFile {
 
   // Opens `path`, creating it (mode 0600) when missing. Throws StateFileError when the file is not SQLite, is
   // another program's database, fails SQLite's integrity check or has a newer schema. `sync_full` makes
-  // every commit wait for the disk (survives power loss, not only a killed process; slower).
-  static std::unique_ptr<StateFile> open(const std::string& path, bool sync_full = false);
+  // every commit wait for the disk (survives power loss, not only a killed process; slower). The WAL is
+  // checkpointed on a thread of the file's own (state/wal_checkpointer.hpp), within `limits`.
+  static std::unique_ptr<StateFile> open(const std::string& path, bool sync_full = false,
+                                         WalLimits limits = {});
   ~StateFile();
   StateFile(const StateFile&) = delete;
   StateFile& operator=(const StateFile&) = delete;
@@ -72,6 +76,8 @@ class StateFile {
   void clear();
 
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
+  // Who has checkpointed the WAL so far, and how long it grew.
+  [[nodiscard]] WalCheckpointer::Stats checkpoint_stats() const { return checkpointer_->stats(); }
 
  private:
   StateFile(sqlite3* db, std::string path);
@@ -81,6 +87,7 @@ class StateFile {
 
   sqlite3* db_;
   std::string path_;
+  std::unique_ptr<WalCheckpointer> checkpointer_;  // once the file is known to be ours
 };
 
 }  // namespace platformpp::emulator
