@@ -7,6 +7,7 @@
 
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
+#include "core/random.hpp"
 #include "core/redaction.hpp"
 #include "json/json.hpp"
 #include "net/backoff.hpp"
@@ -576,7 +577,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   // A pooled connection was verified under its maker's trust settings: it serves only clients with the same.
   const std::string trustKey_ = (options_.useSystemCertificates ? "1 " : "0 ") + options_.caFile;
   RateLimiter limiter_;
-  std::mt19937_64 random_{std::random_device{}()};
+  core::Random random_ = core::Random::Seeded();
   std::string parsedText_;
   std::shared_ptr<const Endpoint> parsed_;
   std::string routeMethod_;  // routeKey_ is the key of routeMethod_ on routeEndpoint_
