@@ -250,10 +250,12 @@ TEST_CASE(
   net::HttpClientOptions options = WithIdleTimeout(2000ms);
   options.maxConnectionsPerOrigin = 2;
   std::vector<std::unique_ptr<Http>> clients;
+  clients.reserve(4);
   for (int i = 0; i < 4; ++i)
     clients.push_back(std::make_unique<Http>(options, io));
   // Two requests from each client at once: eight requests, two connections; the rest wait for one.
   std::vector<std::future<int>> answers;
+  answers.reserve(8);
   for (auto& client : clients) {
     for (int i = 0; i < 2; ++i)
       answers.push_back(
