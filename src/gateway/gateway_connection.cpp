@@ -8,6 +8,7 @@
 #include "core/guarded_call.hpp"
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
+#include "core/random.hpp"
 #include "gateway/gateway_url_cache.hpp"
 #include "gateway/session_policy.hpp"
 #include "gateway/zlib_stream.hpp"
@@ -529,7 +530,7 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   Strand strand_;  // the session's
   GatewayUrlCache& urlCache_;
   net::HttpClient& http_;
-  std::mt19937_64 random_{std::random_device{}()};
+  core::Random random_ = core::Random::Seeded();
   ReconnectBackoff backoff_;
   asio::steady_timer urlWaitTimer_;  // the wait for another Client's GET /gateway
   ZlibStreamDecoder decoder_;

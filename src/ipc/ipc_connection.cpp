@@ -8,6 +8,7 @@
 #include "core/guarded_call.hpp"
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
+#include "core/random.hpp"
 #include "ipc/ipc_frame.hpp"
 #include "net/backoff.hpp"
 
@@ -80,7 +81,7 @@ std::optional<uid_t> PeerUid(int fd) {
 #endif
 }
 
-std::string RandomHex(std::mt19937_64& random) {
+std::string RandomHex(core::Random& random) {
   char text[17];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(random()));
   return text;
@@ -512,7 +513,7 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
   std::shared_ptr<core::Logger> logger_;
   IpcConnectionOptions options_;
   std::shared_ptr<std::atomic<bool>> readyFlag_;
-  std::mt19937_64 random_{std::random_device{}()};
+  core::Random random_ = core::Random::Seeded();
   net::Backoff backoff_;
   asio::steady_timer backoffTimer_;
   asio::steady_timer connectTimer_;

@@ -9,7 +9,7 @@
 namespace platformpp::messaging {
 
 Outbox::Outbox(OutboxPolicy policy, Schedule schedule, Now now)
-    : policy_(policy), schedule_(std::move(schedule)), now_(std::move(now)), random_(std::random_device{}()) {
+    : policy_(policy), schedule_(std::move(schedule)), now_(std::move(now)), random_(core::Random::Seeded()) {
   // 18 digits, random per Outbox: two Clients of one player (the platform dedupes per author) do not share
   // nonces; the counter keeps them unique within this one.
   std::uniform_int_distribution<uint64_t> pick(100'000'000'000'000'000ULL, 899'999'999'999'999'999ULL);

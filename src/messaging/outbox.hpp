@@ -13,6 +13,7 @@
 // a scheduler and a clock, so the policy is tested without sockets. Thread-safe; nothing is called with the
 // outbox's mutex held.
 
+#include "core/random.hpp"
 #include "net/http_types.hpp"
 
 #include <platformpp/client_result.hpp>
@@ -105,7 +106,7 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
   uint64_t nextSeq_ = 1;
   uint64_t nonceBase_ = 0;
   uint64_t nonceCounter_ = 0;
-  std::mt19937_64 random_;
+  core::Random random_;
   std::map<Key, Channel> channels_;
 };
 

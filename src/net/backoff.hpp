@@ -2,6 +2,9 @@
 // Exponential backoff with full jitter: the n-th delay is uniform in [base * 2^n / 2, base * 2^n], capped, so
 // that many clients that failed together do not retry together.
 
+#include "core/random.hpp"
+
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <random>
@@ -11,7 +14,7 @@ namespace platformpp::net {
 class Backoff {
  public:
   /// `random` is borrowed: one generator per client, seeded once (seeding per request is expensive).
-  Backoff(std::chrono::milliseconds initial, std::chrono::milliseconds maximum, std::mt19937_64& random)
+  Backoff(std::chrono::milliseconds initial, std::chrono::milliseconds maximum, core::Random& random)
       : initial_(initial), maximum_(maximum), random_(random) {}
 
   std::chrono::milliseconds Next() {
@@ -28,7 +31,7 @@ class Backoff {
   std::chrono::milliseconds initial_;
   std::chrono::milliseconds maximum_;
   int attempt_ = 0;
-  std::mt19937_64& random_;
+  core::Random& random_;
 };
 
 }  // namespace platformpp::net

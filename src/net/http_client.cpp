@@ -7,6 +7,7 @@
 
 #include "core/io_context_access.hpp"
 #include "core/logger.hpp"
+#include "core/random.hpp"
 #include "core/redaction.hpp"
 #include "json/json.hpp"
 #include "net/backoff.hpp"
@@ -86,7 +87,10 @@ ClientResult NetworkFailure(std::string message, bool retryable) {
 class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
  public:
   Impl(asio::io_context& io, std::shared_ptr<core::Logger> logger, HttpClientOptions options)
-      : strand_(asio::make_strand(io)), logger_(std::move(logger)), options_(std::move(options)) {
+      : shared_(asio::use_service<SharedPools>(static_cast<asio::execution_context&>(io))),
+        strand_(shared_.strand),
+        logger_(std::move(logger)),
+        options_(std::move(options)) {
     timeoutMs_.store(options_.timeout.count());
   }
 
@@ -116,18 +120,12 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
         });
   }
 
+  // The idle connections stay in the shared pools for the other clients of the context (and are reaped in
+  // their time); what this client is doing (connecting, exchanging, waiting) is cancelled.
   void Shutdown() {
     asio::dispatch(strand_, [self = shared_from_this()] {
       self->shutdown_ = true;
       self->cancels_.CancelAll();
-      self->reaper_.cancel();
-      for (auto& [origin, pool] : self->pools_) {
-        for (auto& connection : pool.idle)
-          connection->Close();
-        for (Timer* waiter : pool.waiters)
-          waiter->cancel();
-      }
-      self->pools_.clear();
     });
   }
 
@@ -152,7 +150,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     if (request.url != parsedText_) {
       parsedText_ = request.url;
       std::optional<Url> parsed = ParseUrl(request.url);
-      parsed_ = parsed ? std::make_shared<const Endpoint>(*parsed) : nullptr;
+      parsed_ = parsed ? std::make_shared<const Endpoint>(*parsed, trustKey_) : nullptr;
     }
     const std::shared_ptr<const Endpoint> endpoint = parsed_;
     const Url* url = endpoint ? &endpoint->url : nullptr;
@@ -269,10 +267,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
                          std::chrono::milliseconds timeout) {
     Attempt attempt;
     const Url& url = endpoint.url;
-    const std::string& origin = endpoint.origin;
+    const std::string& origin = endpoint.pool;
     const auto deadline = SteadyClock::now() + timeout;
     // A warm keep-alive connection needs no coroutine of its own to be taken from the pool.
-    std::unique_ptr<Connection> connection = TakeIdle(pools_[origin]);
+    std::unique_ptr<Connection> connection = TakeIdle(shared_.pools[origin]);
     if (!connection) connection = co_await Acquire(origin, url, deadline, attempt);
     if (!connection) co_return attempt;
     ScopedCancel cancel(cancels_, [c = connection.get()] { c->Close(); });
@@ -413,7 +411,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   Task<std::unique_ptr<Connection>> Acquire(const std::string& origin, const Url& url,
                                             SteadyClock::time_point deadline, Attempt& attempt) {
     for (;;) {
-      Pool& pool = pools_[origin];
+      Pool& pool = shared_.pools[origin];
       if (auto connection = TakeIdle(pool)) co_return connection;
       if (pool.open < options_.maxConnectionsPerOrigin) {
         ++pool.open;
@@ -421,14 +419,21 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
         if (!connection) ReleaseBroken(origin);
         co_return connection;
       }
-      // Full: wait until a connection comes back (or the deadline passes).
+      // Full (the pool serves every client of the context): wait until a connection comes back (or the
+      // deadline passes).
       Timer waiter(strand_, deadline);
       pool.waiters.push_back(&waiter);
       error_code ec;
-      co_await waiter.async_wait(asio::redirect_error(kAwait, ec));
-      Pool& after = pools_[origin];
+      {
+        ScopedCancel cancel(cancels_, [&waiter] { waiter.cancel(); });
+        co_await waiter.async_wait(asio::redirect_error(kAwait, ec));
+      }
+      Pool& after = shared_.pools[origin];
       std::erase(after.waiters, &waiter);
-      if (shutdown_) co_return nullptr;
+      if (shutdown_) {
+        WakeWaiter(after);  // what woke this one may have been meant for a client that still wants it
+        co_return nullptr;
+      }
       if (!ec) {
         attempt.ec = beast::error::timeout;
         attempt.failure = "waiting for a connection";
@@ -492,7 +497,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   // The most recently used idle connection that is still open, checked out; null when there is none.
-  std::unique_ptr<Connection> TakeIdle(Pool& pool) const {
+  static std::unique_ptr<Connection> TakeIdle(Pool& pool) {
     while (!pool.idle.empty()) {
       auto connection = std::move(pool.idle.back());
       pool.idle.pop_back();
@@ -506,57 +511,26 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   // Servers close idle keep-alive connections. Sending on one that is gone fails in a way that cannot be
   // retried safely for a POST, so look first: too long idle, or a FIN (or anything at all) waiting, and it is
   // dropped.
-  bool StillOpen(Connection& connection) const {
-    if (SteadyClock::now() - connection.idleSince > options_.idleTimeout) return false;
+  static bool StillOpen(Connection& connection) {
+    if (SteadyClock::now() > connection.idleUntil) return false;
     char byte;
     ssize_t n = ::recv(connection.Tcp().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
   }
 
   void Release(const std::string& origin, std::unique_ptr<Connection> connection) {
-    connection->idleSince = SteadyClock::now();
-    Pool& pool = pools_[origin];
+    connection->idleUntil = SteadyClock::now() + options_.idleTimeout;
+    Pool& pool = shared_.pools[origin];
     --pool.open;
     if (static_cast<int>(pool.idle.size()) < options_.maxConnectionsPerOrigin) {
       pool.idle.push_back(std::move(connection));
-      ArmReaper();
+      shared_.ArmReaper();
     }
     WakeWaiter(pool);
   }
 
-  // Idle connections are closed once they could not be reused anyway (options_.idleTimeout): an idle TLS
-  // connection holds about 80 KiB and a socket, and a Client that sits on its Gateway session may not send a
-  // request for hours. One timer for the whole client, set for the oldest idle connection.
-  void ArmReaper() {
-    if (reaperArmed_ || shutdown_) return;
-    std::optional<SteadyClock::time_point> oldest;
-    for (auto& [origin, pool] : pools_) {
-      if (!pool.idle.empty() && (!oldest || pool.idle.front()->idleSince < *oldest))
-        oldest = pool.idle.front()->idleSince;  // each pool's front is its longest idle
-    }
-    if (!oldest) return;
-    reaperArmed_ = true;
-    reaper_.expires_at(*oldest + options_.idleTimeout);
-    reaper_.async_wait([weak = weak_from_this()](error_code) {
-      auto self = weak.lock();
-      if (!self) return;
-      self->reaperArmed_ = false;
-      self->Reap(SteadyClock::now());
-      self->ArmReaper();
-    });
-  }
-
-  void Reap(SteadyClock::time_point now) {
-    for (auto& [origin, pool] : pools_) {
-      while (!pool.idle.empty() && now - pool.idle.front()->idleSince >= options_.idleTimeout) {
-        pool.idle.front()->Close();
-        pool.idle.pop_front();
-      }
-    }
-  }
-
   void ReleaseBroken(const std::string& origin) {
-    Pool& pool = pools_[origin];
+    Pool& pool = shared_.pools[origin];
     --pool.open;
     WakeWaiter(pool);
   }
@@ -595,21 +569,21 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   }
 
   std::promise<void> stopped_;
+  SharedPools& shared_;  // owned by the io_context, which outlives this client
   Strand strand_;
   std::shared_ptr<core::Logger> logger_;
   HttpClientOptions options_;
   ClientTls tls_{TlsTrust{options_.caFile, options_.useSystemCertificates}, "HTTP"};
+  // A pooled connection was verified under its maker's trust settings: it serves only clients with the same.
+  const std::string trustKey_ = (options_.useSystemCertificates ? "1 " : "0 ") + options_.caFile;
   RateLimiter limiter_;
-  std::mt19937_64 random_{std::random_device{}()};
-  std::map<std::string, Pool> pools_;
+  core::Random random_ = core::Random::Seeded();
   std::string parsedText_;
   std::shared_ptr<const Endpoint> parsed_;
   std::string routeMethod_;  // routeKey_ is the key of routeMethod_ on routeEndpoint_
   std::shared_ptr<const Endpoint> routeEndpoint_;
   std::string routeKey_;
   CancelRegistry cancels_;
-  Timer reaper_{strand_};
-  bool reaperArmed_ = false;
   bool shutdown_ = false;
 };
 

@@ -1,8 +1,8 @@
 #pragma once
 // HTTPS (and plain HTTP, for the emulator's debug mode) to the platform: keep-alive connection pools per
-// origin, TLS with peer and host name verification, the platform's rate limits, and bounded retries where a
-// retry cannot duplicate an effect. All I/O runs on one strand of the Client's IoContext; the header stays
-// free of Asio.
+// origin, shared by the HTTP clients of one IoContext, TLS with peer and host name verification, the
+// platform's rate limits, and bounded retries where a retry cannot duplicate an effect. All I/O runs on one
+// strand of the IoContext, the same for all its HTTP clients; the header stays free of Asio.
 
 #include "net/http_types.hpp"
 
@@ -28,6 +28,8 @@ struct HttpClientOptions {
   bool useSystemCertificates = true;  ///< also trust the system store
   std::string userAgent = "platformpp";
   std::chrono::milliseconds timeout{30000};
+  /// For all the HTTP clients of the IoContext together (they share their connections); a client's requests
+  /// wait for a connection beyond that.
   int maxConnectionsPerOrigin = 8;
   /// A keep-alive connection idle this long is closed. Below the idle timeouts servers commonly use (60 s and
   /// more), so that we close first and never send on a connection the server is closing.

@@ -1,12 +1,14 @@
 #pragma once
-// The HTTP client's pieces of one exchange: a pooled connection with its watchdog timer, the pool of an
-// origin, the outcome of an attempt, and the response reader that parses into it. Beast and Asio types:
-// included by http_client.cpp only (the library's one Beast HTTP translation unit).
+// The HTTP client's pieces of one exchange: a pooled connection with its watchdog timer, the pools shared by
+// the HTTP clients of an io_context, the outcome of an attempt, and the response reader that parses into it.
+// Beast and Asio types: included by http_client.cpp only (the library's one Beast HTTP translation unit).
 #include "core/asio_prelude.hpp"
 
 #include "net/http_types.hpp"
 #include "net/url.hpp"
 
+#include <boost/asio/execution_context.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -15,9 +17,12 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http/basic_parser.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -60,7 +65,7 @@ struct Connection {
   beast::flat_buffer buffer;
   std::string wire;  // the request being sent; kept to reuse its capacity
   int uses = 0;
-  std::chrono::steady_clock::time_point idleSince;
+  SteadyClock::time_point idleUntil;  // while pooled: not reused after this, and closed then
   std::shared_ptr<Watchdog> watch = std::make_shared<Watchdog>();
   Timer timer;
 
@@ -104,17 +109,84 @@ struct Connection {
 
 // A request URL with the strings each exchange needs from it.
 struct Endpoint {
-  explicit Endpoint(Url parsed)
-      : url(std::move(parsed)), authority(url.Authority()), origin(url.scheme + "://" + authority) {}
+  Endpoint(Url parsed, std::string_view trustKey)
+      : url(std::move(parsed)),
+        authority(url.Authority()),
+        origin(url.scheme + "://" + authority),
+        pool(origin + " " + std::string(trustKey)) {}
   Url url;
   std::string authority;  // the Host header
-  std::string origin;     // the connection pool
+  std::string origin;
+  std::string pool;  // the connection pool: the origin under one client's trust settings
 };
 
 struct Pool {
-  std::deque<std::unique_ptr<Connection>> idle;
-  int open = 0;  // connections checked out, connecting included
+  std::deque<std::unique_ptr<Connection>> idle;  // the most recently used last
+  int open = 0;                                  // connections checked out, connecting included
   std::deque<Timer*> waiters;
+};
+
+// The keep-alive pools of every HTTP client of one io_context (the Clients sharing an IoContext), by origin
+// and trust settings, and the one strand all those clients run on. Shared as a browser shares its pool among
+// tabs: a Client reuses a warm connection another one left, and an origin has at most
+// maxConnectionsPerOrigin connections open for all of them. Per Client, the loads every Client makes after
+// READY had left one idle TLS connection each (about 90 KiB, Asio's TLS stream alone 78) for the idle
+// timeout.
+class SharedPools final : public asio::execution_context::service {
+ public:
+  static inline asio::execution_context::id id;  // NOLINT(readability-identifier-naming): Asio's name
+  // The strand and the reaper's timer are made here, so that Asio registers their services before this one
+  // and destroys them after it.
+  explicit SharedPools(asio::execution_context& context)
+      : asio::execution_context::service(context),
+        strand(asio::make_strand(static_cast<asio::io_context&>(context))),  // only made on an io_context
+        reaper_(std::in_place, strand) {}
+
+  const Strand strand;
+  std::map<std::string, Pool> pools;  // by Endpoint::pool
+
+  // Idle connections are closed once they could not be reused anyway (their idleUntil): an idle TLS
+  // connection holds about 90 KiB and a socket, and Clients that sit on their Gateway sessions may not send a
+  // request for hours. One timer for all the pools, set for the first to lapse. Strand only.
+  void ArmReaper() {
+    if (reaperArmed_ || !reaper_) return;
+    std::optional<SteadyClock::time_point> first;
+    for (auto& [key, pool] : pools) {
+      for (const auto& connection : pool.idle) {
+        if (!first || connection->idleUntil < *first) first = connection->idleUntil;
+      }
+    }
+    if (!first) return;
+    reaperArmed_ = true;
+    reaper_->expires_at(*first);
+    // The service outlives every handler of its context (Asio destroys handlers first).
+    reaper_->async_wait([this](error_code ec) {
+      reaperArmed_ = false;
+      if (ec == asio::error::operation_aborted) return;
+      Reap(SteadyClock::now());
+      ArmReaper();
+    });
+  }
+
+ private:
+  void Reap(SteadyClock::time_point now) {
+    for (auto& [key, pool] : pools) {
+      std::erase_if(pool.idle, [now](const std::unique_ptr<Connection>& connection) {
+        if (now < connection->idleUntil) return false;
+        connection->Close();
+        return true;
+      });
+    }
+  }
+
+  // The context is going: its sockets and timers go now, while the services they belong to still exist.
+  void shutdown() override {
+    pools.clear();
+    reaper_.reset();
+  }
+
+  std::optional<Timer> reaper_;
+  bool reaperArmed_ = false;
 };
 
 // The outcome of one network attempt.

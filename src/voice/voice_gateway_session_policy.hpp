@@ -4,6 +4,7 @@
 // gets and how long to wait before each, and when a heartbeat is due or the connection is a zombie. The
 // connection (voice_gateway_connection.cpp) feeds it events and does what it says; tests drive it directly.
 
+#include "core/random.hpp"
 #include "net/backoff.hpp"
 
 #include <chrono>
@@ -84,7 +85,7 @@ class VoiceSessionPolicy {
 
  private:
   VoiceReconnectLimits limits_;
-  std::mt19937_64 random_;
+  core::Random random_;
   net::Backoff backoff_;
   bool hasSession_ = false;
   int attempts_ = 0;

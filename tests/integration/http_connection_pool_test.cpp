@@ -1,6 +1,9 @@
 // The HTTP client's keep-alive pool against a bare local server: an idle connection serves the next request,
 // and one idle for idleTimeout is closed by the client even when no request comes (an idle TLS connection
-// holds about 80 KiB; a Client that only sits on its Gateway session may not send a request for hours).
+// holds about 90 KiB; a Client that only sits on its Gateway session may not send a request for hours). The
+// HTTP clients of one IoContext share their pool: a connection one left serves the next, and an origin has
+// at most maxConnectionsPerOrigin connections for all of them (each Client's loads after READY had left an
+// idle connection per Client).
 #include "core/asio_prelude.hpp"
 
 #include "core/callback_queue.hpp"
@@ -17,6 +20,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <future>
 #include <mutex>
@@ -32,11 +37,12 @@ namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
 using Clock = std::chrono::steady_clock;
 
-// Serves keep-alive answers on every connection it accepts and records when each connection's client end
-// closed (or the connection failed).
+// Serves keep-alive answers (each after `delay`) on every connection it accepts and records when each
+// connection's client end closed (or the connection failed).
 class KeepAliveServer {
  public:
-  KeepAliveServer() : acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
+  explicit KeepAliveServer(std::chrono::milliseconds delay = 0ms)
+      : delay_(delay), acceptor_(io_, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0)) {
     port_ = acceptor_.local_endpoint().port();
     thread_ = std::thread([this] { Accept(); });
   }
@@ -66,6 +72,7 @@ class KeepAliveServer {
   struct Snapshot {
     int accepted = 0;
     int requests = 0;
+    int mostOpen = 0;                             // connections open at once, at most
     std::vector<Clock::time_point> answeredLast;  // per connection: its last answer
     std::vector<Clock::time_point> closed;        // per connection that has ended
   };
@@ -83,6 +90,7 @@ class KeepAliveServer {
       if (stopping_ || ec) return;
       std::lock_guard lock(mutex_);
       sockets_.push_back(socket);
+      state_.mostOpen = std::max(state_.mostOpen, ++open_);
       const std::size_t index = static_cast<std::size_t>(state_.accepted++);
       state_.answeredLast.emplace_back();
       serving_.emplace_back([this, socket, index] { Serve(*socket, index); });
@@ -100,6 +108,7 @@ class KeepAliveServer {
         std::lock_guard lock(mutex_);
         ++state_.requests;
       }
+      std::this_thread::sleep_for(delay_);
       const std::string answer =
           "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
       asio::write(socket, asio::buffer(answer), ec);
@@ -108,9 +117,11 @@ class KeepAliveServer {
       state_.answeredLast[index] = Clock::now();
     }
     std::lock_guard lock(mutex_);
+    --open_;
     state_.closed.push_back(Clock::now());
   }
 
+  std::chrono::milliseconds delay_;
   asio::io_context io_;  // blocking sockets only
   tcp::acceptor acceptor_;
   uint16_t port_ = 0;
@@ -118,14 +129,21 @@ class KeepAliveServer {
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   Snapshot state_;
+  int open_ = 0;
   std::vector<std::shared_ptr<tcp::socket>> sockets_;
   std::vector<std::thread> serving_;
 };
 
+net::HttpClientOptions WithIdleTimeout(std::chrono::milliseconds idleTimeout) {
+  net::HttpClientOptions options;
+  options.idleTimeout = idleTimeout;
+  return options;
+}
+
 struct Http {
-  explicit Http(std::chrono::milliseconds idleTimeout) {
-    net::HttpClientOptions options;
-    options.idleTimeout = idleTimeout;
+  explicit Http(std::chrono::milliseconds idleTimeout) : Http(WithIdleTimeout(idleTimeout)) {}
+  explicit Http(const net::HttpClientOptions& options, std::shared_ptr<IoContext> shared = nullptr) {
+    if (shared) io = std::move(shared);
     client = std::make_unique<net::HttpClient>(*io, logger, options);
   }
   ~Http() {
@@ -143,7 +161,7 @@ struct Http {
     return future.get();
   }
 
-  std::shared_ptr<IoContext> io = std::make_shared<IoContext>(1);
+  std::shared_ptr<IoContext> io = std::make_shared<IoContext>(1);  // unless shared
   std::shared_ptr<core::CallbackQueue> queue = std::make_shared<core::CallbackQueue>();
   std::shared_ptr<core::Logger> logger = std::make_shared<core::Logger>(queue);
   std::unique_ptr<net::HttpClient> client;
@@ -204,6 +222,64 @@ TEST_CASE("HTTP pool: a connection that serves again before its idle timeout sta
   CHECK(state.accepted == 1);
   CHECK(state.closed.empty());
   REQUIRE(Eventually([&] { return server.Get().closed.size() == 1; }, 3000ms));
+}
+
+TEST_CASE("HTTP pool: the HTTP clients of one IoContext share their keep-alive connections") {
+  KeepAliveServer server;
+  auto io = std::make_shared<IoContext>(1);
+  auto first = std::make_unique<Http>(WithIdleTimeout(2000ms), io);
+  Http second(WithIdleTimeout(2000ms), io);
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(first->Get(server.Url()) == 200);
+    REQUIRE(second.Get(server.Url()) == 200);
+  }
+  // The pool outlives the client that made the connection.
+  first.reset();
+  REQUIRE(second.Get(server.Url()) == 200);
+  auto state = server.Get();
+  CHECK(state.accepted == 1);
+  CHECK(state.requests == 7);
+  CHECK(state.closed.empty());
+}
+
+TEST_CASE(
+    "HTTP pool: an origin has at most maxConnectionsPerOrigin connections for all the clients of an "
+    "IoContext") {
+  KeepAliveServer server(100ms);
+  auto io = std::make_shared<IoContext>(1);
+  net::HttpClientOptions options = WithIdleTimeout(2000ms);
+  options.maxConnectionsPerOrigin = 2;
+  std::vector<std::unique_ptr<Http>> clients;
+  clients.reserve(4);
+  for (int i = 0; i < 4; ++i)
+    clients.push_back(std::make_unique<Http>(options, io));
+  // Two requests from each client at once: eight requests, two connections; the rest wait for one.
+  std::vector<std::future<int>> answers;
+  answers.reserve(8);
+  for (auto& client : clients) {
+    for (int i = 0; i < 2; ++i)
+      answers.push_back(
+          std::async(std::launch::async, [&client, &server] { return client->Get(server.Url()); }));
+  }
+  for (auto& answer : answers)
+    CHECK(answer.get() == 200);
+  auto state = server.Get();
+  CHECK(state.requests == 8);
+  CHECK(state.mostOpen <= 2);
+  CHECK(state.accepted == 2);
+}
+
+TEST_CASE("HTTP pool: clients with other trust settings do not share connections") {
+  KeepAliveServer server;
+  auto io = std::make_shared<IoContext>(1);
+  net::HttpClientOptions other = WithIdleTimeout(2000ms);
+  other.caFile = "/nonexistent/extra-ca.pem";  // never loaded: the origin is plain http
+  Http system(WithIdleTimeout(2000ms), io);
+  Http extra(other, io);
+  REQUIRE(system.Get(server.Url()) == 200);
+  REQUIRE(extra.Get(server.Url()) == 200);
+  REQUIRE(system.Get(server.Url()) == 200);
+  CHECK(server.Get().accepted == 2);
 }
 
 }  // namespace http_connection_pool_test

@@ -2,8 +2,11 @@
 // backoff, duplicate dispatches.
 #include "gateway/session_policy.hpp"
 
+#include "core/random.hpp"
+
 #include <doctest/doctest.h>
 
+#include <concepts>
 #include <random>
 #include <set>
 
@@ -11,6 +14,23 @@ namespace gateway_session_policy_test {
 
 using namespace platformpp::gateway;
 using namespace std::chrono_literals;
+
+TEST_CASE("core::Random: a uniform random bit generator of 8 bytes, as random as the backoff needs") {
+  static_assert(std::uniform_random_bit_generator<platformpp::core::Random>);
+  static_assert(sizeof(platformpp::core::Random) == 8);  // a std::mt19937_64 is 2.5 KiB; a Client had three
+  platformpp::core::Random random(1);
+  std::uniform_int_distribution<int> pick(0, 9);
+  int counts[10] = {};
+  for (int i = 0; i < 10000; ++i)
+    ++counts[pick(random)];
+  for (int count : counts) {
+    CHECK(count > 850);
+    CHECK(count < 1150);
+  }
+  platformpp::core::Random a(7), b(7), c(8);
+  CHECK(a() == b());
+  CHECK(a() != c());
+}
 
 TEST_CASE("heartbeat: the first after interval * jitter, then every interval") {
   const SteadyClock::time_point t0{};  // the fake clock: a time point we move by hand
@@ -80,7 +100,7 @@ TEST_CASE("close codes: 4004 and 4010-4014 stop, 4007 and 4009 identify, the res
 }
 
 TEST_CASE("reconnect backoff: jittered, doubling, capped at 60 s") {
-  std::mt19937_64 random(42);
+  platformpp::core::Random random(42);
   ReconnectBackoff backoff(kDefaultBackoffInitial, kDefaultBackoffMaximum, random);
   std::chrono::milliseconds ceiling = kDefaultBackoffInitial;
   std::set<int64_t> seen;
