@@ -1,8 +1,8 @@
 #pragma once
 // A network context that several Clients can share (bots, load tests): one set of I/O threads instead of one
 // thread per Client. Each Client still keeps its own callback queue, drained by its own RunCallbacks. The
-// Clients share their HTTP keep-alive connections: at most 8 per origin for all of them, an idle one reused by
-// whichever Client sends next (an idle TLS connection holds about 90 KiB).
+// Clients share their HTTP keep-alive connections: at most 8 per origin for all of them, an idle one reused
+// by whichever Client sends next (an idle TLS connection holds about 90 KiB).
 //
 // With 0 threads the context is pumped by its Clients instead: network work runs inside RunCallbacks and
 // WaitForCallbacks, on the calling thread, before any callback of that call. No thread is started, no thread

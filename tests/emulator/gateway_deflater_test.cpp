@@ -50,7 +50,8 @@ std::string with_header(std::string bytes) {
 TEST_CASE("deflated messages refer to nothing before them: any connection's stream can carry them") {
   GatewayDeflater deflater;
   const std::string hello = R"({"op":10,"d":{"heartbeat_interval":41250}})";
-  const std::string body = R"({"op":0,"t":"LOBBY_MESSAGE_CREATE","d":{"id":"1","content":"hello hello hello"})";
+  const std::string body =
+      R"({"op":0,"t":"LOBBY_MESSAGE_CREATE","d":{"id":"1","content":"hello hello hello"})";
   // Each message repeats the one before it, which a deflater keeping its history would encode as a reference.
   const auto first = deflater.deflate(hello);
   const auto second = deflater.deflate(hello);
@@ -68,7 +69,8 @@ TEST_CASE("deflated messages refer to nothing before them: any connection's stre
   CHECK(a.receive(with_header(first)) == hello);
   CHECK(b.receive(with_header(deflater.deflate(R"({"op":11})"))) == R"({"op":11})");
   CHECK(b.receive(second) == hello);
-  for (const auto& [client, tail] : {std::pair{&a, std::string(R"(,"s":1})")}, {&b, std::string(R"(,"s":42})")}}) {
+  for (const auto& [client, tail] :
+       {std::pair{&a, std::string(R"(,"s":1})")}, {&b, std::string(R"(,"s":42})")}}) {
     std::string message = shared;
     GatewayDeflater::append_stored(message, tail);
     CHECK(client->receive(message) == body + tail);

@@ -99,8 +99,8 @@ struct GatewaySession {
   bool premium_scope = false;  // its token has identify.premium (premium_type shows if the app is approved)
   std::int64_t seq = 0;        // the last dispatch's s
   std::deque<std::pair<std::int64_t, SharedDispatchBody>> buffer;  // (s, its body), oldest first
-  std::optional<std::uint64_t> connection;                  // the live connection, if any
-  std::int64_t detached_at_steady_ms = 0;                   // when it lost its connection
+  std::optional<std::uint64_t> connection;                         // the live connection, if any
+  std::int64_t detached_at_steady_ms = 0;                          // when it lost its connection
 };
 
 struct GatewayConnection {

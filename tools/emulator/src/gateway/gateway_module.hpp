@@ -185,7 +185,9 @@ class GatewayModule : public FeatureModule {
   // sessions_ by user (map nodes do not move, so the pointers hold until the session is erased).
   struct StringHash {
     using is_transparent = void;
-    std::size_t operator()(std::string_view text) const noexcept { return std::hash<std::string_view>{}(text); }
+    std::size_t operator()(std::string_view text) const noexcept {
+      return std::hash<std::string_view>{}(text);
+    }
   };
   std::unordered_map<std::string, std::vector<const GatewaySession*>, StringHash, std::equal_to<>>
       sessions_by_user_;

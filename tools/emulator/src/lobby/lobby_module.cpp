@@ -259,7 +259,8 @@ void LobbyModule::sweep_idle() {
 bool LobbyModule::expire_if_idle(const std::string& lobby_id) {
   const auto* lobby = find(lobby_id);
   if (lobby == nullptr || !lobby->idle_since_ms) return false;
-  if (clock_.now_ms() - *lobby->idle_since_ms < lobby->idle_timeout_s * 1000 || any_connected(*lobby)) return false;
+  if (clock_.now_ms() - *lobby->idle_since_ms < lobby->idle_timeout_s * 1000 || any_connected(*lobby))
+    return false;
   delete_lobby(lobby_id, "deleted");
   return true;
 }
@@ -300,8 +301,8 @@ void LobbyModule::delete_lobby(const std::string& lobby_id, std::string_view rea
   if (calls_ != nullptr) calls_->lobby_deleted(lobby_id);
   dispatch(it->second, "LOBBY_DELETE", lobby_delete_json(lobby_id, reason));
   lobbies_.erase(lobby_id);
-  // Only members can read a lobby's history, and a deleted lobby has none: its messages go with it (kept, they
-  // would only grow the state file).
+  // Only members can read a lobby's history, and a deleted lobby has none: its messages go with it (kept,
+  // they would only grow the state file).
   state_.remove_channel_messages(lobby_id);
 }
 
