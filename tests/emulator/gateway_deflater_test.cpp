@@ -43,7 +43,7 @@ struct ClientStream {
   bool first = true;
 };
 
-std::string with_header(std::string bytes) {
+std::string with_header(const std::string& bytes) {
   return std::string(GatewayDeflater::kStreamHeader) + bytes;
 }
 
