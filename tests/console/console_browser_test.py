@@ -240,7 +240,7 @@ class Browser:
             "--no-proxy-server",
             "--force-device-scale-factor=1",
             "--window-size=1440,1700",
-            f"--user-data-dir={os.path.join(work, 'chromium-profile')}",
+            None,  # the profile directory, one per attempt (below)
             # Exactly the emulator's server key (checked against its CA by the caller), nothing else.
             f"--ignore-certificate-errors-spki-list={spki_hash}",
         ]
@@ -251,7 +251,20 @@ class Browser:
             "goog:loggingPrefs": {"browser": "ALL"},
         }
         self.session = None
-        answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
+        # A browser that dies while starting ("session not created: unable to connect to renderer", seen once
+        # on a freshly installed machine under load) gets a second and third try, each with a profile of its
+        # own; anything else fails at once.
+        profile_at = arguments.index(None)
+        for attempt in range(3):
+            arguments[profile_at] = f"--user-data-dir={os.path.join(work, f'chromium-profile-{attempt}')}"
+            try:
+                answer = self.call("POST", "/session", {"capabilities": {"alwaysMatch": capabilities}})
+                break
+            except WebDriverError as e:
+                if e.error != "session not created" or attempt == 2:
+                    raise
+                print(f"chromium did not start ({e}); trying again", flush=True)
+                time.sleep(1)
         self.session = answer["sessionId"]
 
     def _ready(self):
