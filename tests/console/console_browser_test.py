@@ -251,9 +251,9 @@ class Browser:
             "goog:loggingPrefs": {"browser": "ALL"},
         }
         self.session = None
-        # A browser that dies while starting ("session not created: unable to connect to renderer", seen once
-        # on a freshly installed machine under load) gets a second and third try, each with a profile of its
-        # own; anything else fails at once.
+        # A browser that dies while starting ("session not created") gets a second and third try, each with a
+        # profile of its own; anything else fails at once. (Debian 12's point-release chromium 150, without
+        # bookworm-security, fails every try this way in a minimal root: see the README's note on chromium.)
         profile_at = arguments.index(None)
         for attempt in range(3):
             arguments[profile_at] = f"--user-data-dir={os.path.join(work, f'chromium-profile-{attempt}')}"
