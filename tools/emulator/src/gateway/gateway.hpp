@@ -20,7 +20,7 @@ namespace platformpp::emulator {
 struct DispatchBody {
   explicit DispatchBody(std::string body_text) : text(std::move(body_text)) {}
   std::string text;
-  // The text deflated on its own (server/gateway_deflater.hpp), made by the first compressing peer it is
+  // The text deflated on its own (gateway/gateway_deflater.hpp), made by the first compressing peer it is
   // sent to; every peer's stream can carry those bytes.
   mutable std::string deflated;
 };
