@@ -252,8 +252,7 @@ class Browser:
         }
         self.session = None
         # A browser that dies while starting ("session not created") gets a second and third try, each with a
-        # profile of its own; anything else fails at once. (Debian 12's point-release chromium 150, without
-        # bookworm-security, fails every try this way in a minimal root: see the README's note on chromium.)
+        # profile of its own; anything else fails at once.
         profile_at = arguments.index(None)
         for attempt in range(3):
             arguments[profile_at] = f"--user-data-dir={os.path.join(work, f'chromium-profile-{attempt}')}"
@@ -711,6 +710,17 @@ def main():
         print(f"SKIPPED: {' and '.join(missing)} not installed (Debian: apt-get install chromium chromium-driver; "
               "tools/install-deps installs them)", flush=True)
         return SKIP
+    # chromedriver connects to the browser's DevTools at "localhost"; where that name does not resolve (a root
+    # without /etc/hosts) every session fails with "unable to connect to renderer", which says nothing of why.
+    try:
+        addresses = {info[4][0] for info in socket.getaddrinfo("localhost", None)}
+    except OSError as e:
+        addresses = {str(e)}
+    if not any(a.startswith("127.") or a == "::1" for a in addresses):
+        print(f"FAILED: 'localhost' does not resolve to loopback ({', '.join(sorted(addresses))}), and chromedriver "
+              "needs it to reach the browser: is /etc/hosts missing? (Debian: apt-get install netbase; "
+              "tools/install-deps installs it)", file=sys.stderr, flush=True)
+        return 1
     # A SIGTERM (a timeout, Ctrl-C in a wrapper) unwinds like an error, so the processes are stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     work = tempfile.mkdtemp(prefix="console-browser-")
