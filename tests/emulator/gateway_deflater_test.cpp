@@ -48,7 +48,7 @@ std::string with_header(const std::string& bytes) {
 }
 
 TEST_CASE("deflated messages refer to nothing before them: any connection's stream can carry them") {
-  GatewayDeflater deflater;
+  GatewayDeflater deflater{0};  // every message compressed, however small
   const std::string hello = R"({"op":10,"d":{"heartbeat_interval":41250}})";
   const std::string body =
       R"({"op":0,"t":"LOBBY_MESSAGE_CREATE","d":{"id":"1","content":"hello hello hello"})";
@@ -81,7 +81,7 @@ TEST_CASE("deflated messages refer to nothing before them: any connection's stre
 TEST_CASE("stored blocks hold at most 65,535 bytes each; an empty tail is only the sync marker") {
   std::string big(70'000, 'x');
   big[69'999] = 'y';
-  GatewayDeflater deflater;
+  GatewayDeflater deflater{0};
   ClientStream client;
   std::string message = with_header(deflater.deflate("{"));
   GatewayDeflater::append_stored(message, big);
@@ -103,6 +103,22 @@ TEST_CASE("a large message compresses") {
   CHECK(deflated.size() < ready.size() / 4);
   ClientStream client;
   CHECK(client.receive(with_header(deflated)) == ready);
+}
+
+TEST_CASE("a message under the threshold is stored as it is; from the threshold on it is compressed") {
+  GatewayDeflater deflater;
+  const std::string small(GatewayDeflater::kCompressFrom - 1, 'a');
+  const std::string large(GatewayDeflater::kCompressFrom, 'a');
+  const auto stored = deflater.deflate(small);
+  const auto compressed = deflater.deflate(large);
+  // One stored block (5 header bytes) and the empty one: the text is in it byte for byte.
+  CHECK(stored.size() == small.size() + 10);
+  CHECK(stored.find(small) == 5);
+  CHECK(compressed.size() < large.size() / 10);
+  ClientStream client;
+  CHECK(client.receive(with_header(stored)) == small);
+  CHECK(client.receive(compressed) == large);
+  CHECK(client.receive(deflater.deflate("{}")) == "{}");
 }
 
 }  // namespace gateway_deflater_test

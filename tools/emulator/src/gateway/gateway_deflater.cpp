@@ -10,12 +10,17 @@ namespace zlib = boost::beast::zlib;
 
 // Level 1: a Gateway message is small JSON that level 1 compresses almost as well as 6, at a fraction of the
 // CPU. Memory level 6 (an 8 Ki-entry hash) rather than 8: a full flush clears the hash, once per message.
-GatewayDeflater::GatewayDeflater() {
+GatewayDeflater::GatewayDeflater(std::size_t compress_from) : compress_from_(compress_from) {
   stream_.reset(1, 15, 6, zlib::Strategy::normal);
 }
 
 std::string GatewayDeflater::deflate(std::string_view text) {
   std::string out;
+  if (text.size() < compress_from_) {
+    out.reserve(text.size() + 10);
+    append_stored(out, text);
+    return out;
+  }
   zlib::z_params zs;
   zs.next_in = text.data();
   zs.avail_in = text.size();

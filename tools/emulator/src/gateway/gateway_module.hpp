@@ -98,8 +98,9 @@ class GatewayModule : public FeatureModule {
   // ---- for the features ----
   // Sequences, buffers and (if connected) sends one dispatch; returns its s (0 if no such session).
   std::int64_t dispatch(const std::string& session_id, std::string_view type, std::string_view d_json);
-  // The same dispatch to each of these sessions (those that still exist), built once for all of them.
-  void dispatch_shared(const std::vector<std::string>& session_ids, std::string_view type,
+  // The same dispatch to each of these sessions (from sessions_of_user, in this turn), built once for all
+  // of them.
+  void dispatch_shared(const std::vector<const GatewaySession*>& sessions, std::string_view type,
                        std::string_view d_json);
   // To every session of the user (live or resumable): (session id, s) of each.
   std::vector<std::pair<std::string, std::int64_t>> dispatch_to_user(std::string_view user_id,
@@ -179,7 +180,9 @@ class GatewayModule : public FeatureModule {
   std::vector<GatewayListener*> listeners_;
   std::map<int, OpHandler> op_handlers_;
   GatewaySettings settings_;
-  std::map<std::uint64_t, GatewayConnection> connections_;
+  // Hashed: every dispatch finds its session's connection here. Where order shows (closing many, the admin's
+  // selections), ids are sorted first.
+  std::unordered_map<std::uint64_t, GatewayConnection> connections_;
   std::uint64_t next_connection_ = 1;
   std::map<std::string, GatewaySession> sessions_;
   // sessions_ by user (map nodes do not move, so the pointers hold until the session is erased).

@@ -55,6 +55,7 @@ std::vector<std::uint64_t> GatewayModule::select(BodyFields& fields) const {
     }
     ids.push_back(id);
   }
+  std::sort(ids.begin(), ids.end());
   return ids;
 }
 

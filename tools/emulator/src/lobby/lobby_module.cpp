@@ -106,10 +106,11 @@ bool LobbyModule::any_connected(const Lobby& lobby) const {
 // Sessions are looked up by member, never scanned: a lobby message costs the same with 10 or 10,000
 // connected users.
 void LobbyModule::dispatch(const Lobby& lobby, std::string_view type, std::string_view d_json) {
-  std::vector<std::string> targets;
+  std::vector<const GatewaySession*> targets;
+  targets.reserve(lobby.members.size());
   for (const auto& member : lobby.members) {
     for (const auto* session : gateway_.sessions_of_user(member.user_id)) {
-      if (session->app_id == lobby.app_id && !session->bot) targets.push_back(session->id);
+      if (session->app_id == lobby.app_id && !session->bot) targets.push_back(session);
     }
   }
   gateway_.dispatch_shared(targets, type, d_json);

@@ -64,13 +64,25 @@ bool is_http_parse_error(const beast::error_code& ec) {
   return &ec.category() == &http::make_error_code(http::error::bad_target).category();
 }
 
+// One WebSocket message as written: `head`, then the `shared` bytes (a dispatch body that goes to many
+// connections, written from where it is rather than copied per connection), then `tail`.
+struct OutgoingFrame {
+  std::string head;
+  std::shared_ptr<const std::string> shared;
+  std::string tail;
+  bool binary = false;
+};
+
 // The transport side of a server WebSocket, as its endpoint sees it: frames queued and written one at a time,
 // a close handshake, a drop. Non-template, so the Gateway and the voice gateway share one socket template.
 class WebSocketChannel {
  public:
   virtual ~WebSocketChannel() = default;
   // Queues one frame (dropped once closing).
-  virtual void send_frame(std::string frame, bool binary) = 0;
+  virtual void send_frame(OutgoingFrame frame) = 0;
+  void send_frame(std::string frame, bool binary) {
+    send_frame(OutgoingFrame{std::move(frame), nullptr, {}, binary});
+  }
   // Writes what is queued, then a close frame with `code` and `reason`; later frames are dropped.
   virtual void close(int code, std::string reason) = 0;
   // Cuts the TCP connection at once: no close frame.
@@ -122,14 +134,17 @@ class GatewayEndpoint final : public WebSocketEndpoint, public GatewayPeer {
   }
   void send_dispatch(const SharedDispatchBody& body, std::string_view tail) override {
     if (channel_.closing()) return;
-    if (!compress_) return channel_.send_frame(body->text + std::string(tail), false);
+    if (!compress_) {
+      return channel_.send_frame(
+          OutgoingFrame{{}, std::shared_ptr<const std::string>(body, &body->text), std::string(tail), false});
+    }
     // The body is deflated once for every connection it goes to; the tail is stored as it is.
     if (body->deflated.empty()) body->deflated = thread_gateway_deflater().deflate(body->text);
-    std::string frame = stream_start();
-    frame.reserve(frame.size() + body->deflated.size() + tail.size() + 10);
-    frame += body->deflated;
-    GatewayDeflater::append_stored(frame, tail);
-    channel_.send_frame(std::move(frame), true);
+    std::string stored_tail;
+    stored_tail.reserve(tail.size() + 10);
+    GatewayDeflater::append_stored(stored_tail, tail);
+    channel_.send_frame(OutgoingFrame{stream_start(), std::shared_ptr<const std::string>(body, &body->deflated),
+                                      std::move(stored_tail), true});
   }
   void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
   void drop() override { channel_.drop(); }
@@ -251,11 +266,12 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     ws_.async_accept(request_, handler(Step::accepted));
   }
 
-  void send_frame(std::string frame, bool binary) override {
+  using WebSocketChannel::send_frame;
+  void send_frame(OutgoingFrame frame) override {
     if (closing_) return;
-    if (!gate_.holding() && !gate_.closed()) return enqueue(std::move(frame), binary);
-    gate_.send([self = this->weak_from_this(), frame = std::move(frame), binary]() mutable {
-      if (auto session = self.lock()) session->enqueue(std::move(frame), binary);
+    if (!gate_.holding() && !gate_.closed()) return enqueue(std::move(frame));
+    gate_.send([self = this->weak_from_this(), frame = std::move(frame)]() mutable {
+      if (auto session = self.lock()) session->enqueue(std::move(frame));
     });
   }
 
@@ -305,9 +321,9 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
   void read() { ws_.async_read(buffer_, handler(Step::read)); }
 
   // What the gate lets out (server/turn_gate.hpp).
-  void enqueue(std::string frame, bool binary) {
+  void enqueue(OutgoingFrame frame) {
     if (dropped_ || close_released_) return;
-    queue_.emplace_back(std::move(frame), binary);
+    queue_.push_back(std::move(frame));
     if (!writing_) write_next();
   }
   void release_close() {
@@ -331,8 +347,12 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   void write_next() {
     writing_ = true;
-    ws_.binary(queue_.front().second);
-    ws_.async_write(net::buffer(queue_.front().first), handler(Step::written));
+    const auto& frame = queue_.front();  // deque elements stay put until popped: the buffers stay valid
+    ws_.binary(frame.binary);
+    const std::array<net::const_buffer, 3> parts{
+        net::buffer(frame.head), frame.shared ? net::buffer(*frame.shared) : net::const_buffer{},
+        net::buffer(frame.tail)};
+    ws_.async_write(parts, handler(Step::written));
   }
 
   void on_written(beast::error_code ec) {
@@ -366,7 +386,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
   std::unique_ptr<WebSocketEndpoint> endpoint_;
   http::request<http::string_body> request_;
   beast::flat_buffer buffer_;
-  std::deque<std::pair<std::string, bool>> queue_;  // (frame, binary)
+  std::deque<OutgoingFrame> queue_;
   bool writing_ = false;
   bool closing_ = false;         // close() was called: no more frames are taken
   bool close_released_ = false;  // the gate let the close out: it follows the last queued frame
