@@ -82,12 +82,13 @@ struct Fixture {
     return {id, str(ready_payload["d"]["session_id"])};
   }
 
-  void resume(FakePeer& peer, const std::string& session_id, std::int64_t seq) {
+  std::uint64_t resume(FakePeer& peer, const std::string& session_id, std::int64_t seq) {
     const auto id = service.gateway_opened(peer, "/?v=10");
     service.gateway_received(id,
                              R"({"op":6,"d":{"token":"Bearer )" + token + R"(","session_id":")" + session_id +
                                  R"(","seq":)" + std::to_string(seq) + "}}",
                              true);
+    return id;
   }
 
   // An API request with an Authorization header, whatever its status.
@@ -165,6 +166,25 @@ TEST_CASE_FIXTURE(Fixture, "gateway: a session is forgotten after its resume win
   FakePeer first;
   const auto [id, session_id] = ready(first);
   service.gateway_disconnected(id, std::nullopt);
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  service.gateway_tick();
+  FakePeer late;
+  resume(late, session_id, 1);
+  CHECK(late.last()["d"].IsFalse());
+}
+
+// The tick scans only from the earliest deadline it knows of: one set later and shorter is due at once.
+TEST_CASE_FIXTURE(Fixture, "gateway: a resume window shortened after the drop applies at the next tick") {
+  FakePeer first;
+  const auto [id, session_id] = ready(first);
+  service.gateway_disconnected(id, 4000);
+  service.gateway_tick();  // inside the default 60 s window: kept, and the next scan is due in a minute
+  FakePeer kept;
+  const auto kept_id = resume(kept, session_id, 1);
+  CHECK(str(kept.last()["t"]) == "RESUMED");
+  service.gateway_disconnected(kept_id, 4000);
+  service.gateway_tick();
+  call("POST", "/_emulator/gateway/limits", R"({"resume_window_ms":0})");
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   service.gateway_tick();
   FakePeer late;

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "core/activity.hpp"
@@ -93,6 +94,7 @@ std::uint64_t GatewayModule::opened(GatewayPeer& peer, std::string_view target) 
   connection.peer = &peer;
   connection.last_heartbeat_steady_ms = steady_now_ms();
   connection.heartbeat_interval_ms = settings_.heartbeat_interval_ms;
+  check_expiry_by(connection.last_heartbeat_steady_ms + zombie_timeout_ms(connection) + 1);
 
   const auto question = target.find('?');
   const auto query = question == std::string_view::npos ? std::string_view() : target.substr(question + 1);
@@ -135,6 +137,7 @@ void GatewayModule::disconnected(std::uint64_t id, std::optional<int> close_code
   }
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
+  check_expiry_by(session->second.detached_at_steady_ms + settings_.resume_window_ms + 1);
   notify(session->second.user_id, session->second.app_id, GatewayListener::ConnectionChange::lost);
 }
 
@@ -154,6 +157,7 @@ void GatewayModule::close_connection(std::uint64_t id, int code, std::string_vie
   }
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
+  check_expiry_by(session->second.detached_at_steady_ms + settings_.resume_window_ms + 1);
   notify(session->second.user_id, session->second.app_id, GatewayListener::ConnectionChange::lost);
 }
 
@@ -172,6 +176,7 @@ void GatewayModule::detach(std::uint64_t id) {
   if (session == sessions_.end() || session->second.connection != id) return;
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
+  check_expiry_by(session->second.detached_at_steady_ms + settings_.resume_window_ms + 1);
   notify(session->second.user_id, session->second.app_id, GatewayListener::ConnectionChange::detached);
 }
 
@@ -209,26 +214,49 @@ void GatewayModule::end_all_sessions() {
     end_session(id);
 }
 
+std::int64_t GatewayModule::zombie_timeout_ms(const GatewayConnection& connection) const {
+  return std::llround(static_cast<double>(connection.heartbeat_interval_ms) * settings_.zombie_timeout_factor);
+}
+
+void GatewayModule::check_expiry_by(std::int64_t steady_ms) {
+  next_expiry_check_ms_ = std::min(next_expiry_check_ms_, steady_ms);
+}
+
+// Deadlines only move later (a heartbeat) or are announced (check_expiry_by), so the scans run only from
+// the earliest deadline seen on: with 1,000 connections a scan every tick was 2% of the emulator's CPU.
 void GatewayModule::tick() {
   const auto now = steady_now_ms();
+  if (now >= next_expiry_check_ms_) expire(now);
+  for (auto* listener : listeners_)
+    listener->tick();
+}
+
+void GatewayModule::expire(std::int64_t now) {
+  next_expiry_check_ms_ = std::numeric_limits<std::int64_t>::max();
   std::vector<std::uint64_t> zombies;
   for (const auto& [id, connection] : connections_) {
-    const auto timeout =
-        std::llround(static_cast<double>(connection.heartbeat_interval_ms) * settings_.zombie_timeout_factor);
-    if (now - connection.last_heartbeat_steady_ms > timeout) zombies.push_back(id);
+    const auto deadline = connection.last_heartbeat_steady_ms + zombie_timeout_ms(connection);
+    if (now > deadline) {
+      zombies.push_back(id);
+    } else {
+      check_expiry_by(deadline + 1);
+    }
   }
   std::sort(zombies.begin(), zombies.end());
   for (const auto id : zombies)
     close_connection(id, gateway_close::kSessionTimedOut, "Session timed out");
   std::vector<std::string> expired;
   for (const auto& [id, session] : sessions_) {
-    if (!session.connection && now - session.detached_at_steady_ms > settings_.resume_window_ms)
+    if (session.connection) continue;
+    const auto deadline = session.detached_at_steady_ms + settings_.resume_window_ms;
+    if (now > deadline) {
       expired.push_back(id);
+    } else {
+      check_expiry_by(deadline + 1);
+    }
   }
   for (const auto& id : expired)
     end_session(id);
-  for (auto* listener : listeners_)
-    listener->tick();
 }
 
 // ---- client payloads -----------------------------------------------------------------------------------

@@ -138,6 +138,10 @@ class GatewayModule : public FeatureModule {
                         std::string_view d_json);
   void notify(const std::string& user_id, const std::string& app_id,
               GatewayListener::ConnectionChange change);
+  // Zombies and sessions past their resume window (tick); the next scan is due at next_expiry_check_ms_.
+  void expire(std::int64_t now_steady_ms);
+  void check_expiry_by(std::int64_t steady_ms);
+  [[nodiscard]] std::int64_t zombie_timeout_ms(const GatewayConnection& connection) const;
 
   // Connections and sessions (gateway_module.cpp).
   void drop_connection(std::uint64_t id);
@@ -194,6 +198,7 @@ class GatewayModule : public FeatureModule {
   };
   std::unordered_map<std::string, std::vector<const GatewaySession*>, StringHash, std::equal_to<>>
       sessions_by_user_;
+  std::int64_t next_expiry_check_ms_ = 0;  // steady ms; 0: at the next tick
   std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
   std::map<std::string, Presence> presences_;                       // by user id
   // Set while the admin API injects an arbitrary dispatch: the dispatch observer sees only the emulator's

@@ -257,6 +257,7 @@ HttpResponse GatewayModule::admin_set_limits(const RouteContext& context) {
   const bool reset = fields.boolean("reset", false).value_or(false);
   if (!errors.empty()) return invalid_form_body(errors);
   settings_ = reset ? GatewaySettings{} : next;
+  check_expiry_by(0);  // a shorter zombie timeout or resume window may be due already
   if (reset) identify_times_.clear();
   return HttpResponse::json(200, limits_json());
 }
