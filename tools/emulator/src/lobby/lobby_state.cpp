@@ -193,11 +193,7 @@ std::vector<std::string> LobbyState::lobbies_of(const std::string& user_id, cons
 Lobby* LobbyState::find_by_secret(const std::string& app_id, const std::string& secret, std::int64_t now_ms) {
   const auto it = secrets.find({app_id, secret});
   if (it == secrets.end()) return nullptr;
-  if (now_ms - it->second.second >= kLobbySecretLifetimeMs) {
-    touch_secret(app_id, secret);
-    secrets.erase(it);
-    return nullptr;
-  }
+  if (now_ms - it->second.second >= kLobbySecretLifetimeMs) return nullptr;
   return find(it->second.first, app_id);
 }
 

@@ -127,7 +127,7 @@ struct LobbyState {
   [[nodiscard]] std::vector<std::string> lobbies_of(const std::string& user_id,
                                                     const std::string& app_id) const;
   // The live lobby the secret maps to at `now_ms` (bound less than 30 days ago), if any. An expired binding
-  // is forgotten.
+  // stays until the secret is bound again (joining by it makes a new lobby) or its lobby goes.
   [[nodiscard]] Lobby* find_by_secret(const std::string& app_id, const std::string& secret,
                                       std::int64_t now_ms);
   // Forgets the lobby and the secrets that map to it.
