@@ -215,7 +215,8 @@ void GatewayModule::end_all_sessions() {
 }
 
 std::int64_t GatewayModule::zombie_timeout_ms(const GatewayConnection& connection) const {
-  return std::llround(static_cast<double>(connection.heartbeat_interval_ms) * settings_.zombie_timeout_factor);
+  return std::llround(static_cast<double>(connection.heartbeat_interval_ms) *
+                      settings_.zombie_timeout_factor);
 }
 
 void GatewayModule::check_expiry_by(std::int64_t steady_ms) {

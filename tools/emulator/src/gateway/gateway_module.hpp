@@ -198,7 +198,7 @@ class GatewayModule : public FeatureModule {
   };
   std::unordered_map<std::string, std::vector<const GatewaySession*>, StringHash, std::equal_to<>>
       sessions_by_user_;
-  std::int64_t next_expiry_check_ms_ = 0;  // steady ms; 0: at the next tick
+  std::int64_t next_expiry_check_ms_ = 0;                           // steady ms; 0: at the next tick
   std::map<std::string, std::deque<std::int64_t>> identify_times_;  // per application, fake clock
   std::map<std::string, Presence> presences_;                       // by user id
   // Set while the admin API injects an arbitrary dispatch: the dispatch observer sees only the emulator's

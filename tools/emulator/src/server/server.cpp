@@ -143,7 +143,8 @@ class GatewayEndpoint final : public WebSocketEndpoint, public GatewayPeer {
     std::string stored_tail;
     stored_tail.reserve(tail.size() + 10);
     GatewayDeflater::append_stored(stored_tail, tail);
-    channel_.send_frame(OutgoingFrame{stream_start(), std::shared_ptr<const std::string>(body, &body->deflated),
+    channel_.send_frame(OutgoingFrame{stream_start(),
+                                      std::shared_ptr<const std::string>(body, &body->deflated),
                                       std::move(stored_tail), true});
   }
   void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
