@@ -45,9 +45,17 @@ std::optional<PathPattern> PathPattern::parse(std::string_view text) {
   return pattern;
 }
 
+std::optional<PathPattern::Segments> PathPattern::split(std::string_view path) {
+  if (path.empty() || path.front() != '/') return std::nullopt;
+  return split_path(path);
+}
+
 bool PathPattern::matches(std::string_view path, PathParams* params) const {
-  if (path.empty() || path.front() != '/') return false;
-  const auto parts = split_path(path);
+  const auto parts = split(path);
+  return parts && matches(*parts, params);
+}
+
+bool PathPattern::matches(const Segments& parts, PathParams* params) const {
   PathParams captured;
   std::size_t i = 0;
   for (const auto& segment : segments_) {

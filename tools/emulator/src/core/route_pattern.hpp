@@ -19,6 +19,11 @@ class PathPattern {
   static std::optional<PathPattern> parse(std::string_view text);
 
   [[nodiscard]] bool matches(std::string_view path, PathParams* params = nullptr) const;
+  // A path's segments ("/a/b": {"a", "b"}; "/": {""}), or nullopt without its leading '/': split once,
+  // matched against many patterns (the router tries every route).
+  using Segments = std::vector<std::string_view>;
+  static std::optional<Segments> split(std::string_view path);
+  [[nodiscard]] bool matches(const Segments& parts, PathParams* params = nullptr) const;
   [[nodiscard]] const std::string& text() const noexcept { return text_; }
 
  private:

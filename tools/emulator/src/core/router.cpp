@@ -13,9 +13,11 @@ void Router::add(std::string method, std::string_view pattern, RouteHandler hand
 
 Router::Match Router::match(std::string_view method, std::string_view path) const {
   Match result;
+  const auto parts = PathPattern::split(path);
+  if (!parts) return result;
   for (const auto& route : routes_) {
     PathParams params;
-    if (!route.pattern.matches(path, &params)) continue;
+    if (!route.pattern.matches(*parts, &params)) continue;
     if (route.method == method) {
       result.kind = MatchKind::found;
       result.route = &route;
