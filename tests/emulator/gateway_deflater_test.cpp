@@ -121,4 +121,22 @@ TEST_CASE("a message under the threshold is stored as it is; from the threshold 
   CHECK(client.receive(deflater.deflate("{}")) == "{}");
 }
 
+TEST_CASE("a stored body sent from where it is: header, the text as it is, then the stored tail") {
+  GatewayDeflater deflater;
+  const std::string body = R"({"op":0,"t":"LOBBY_MESSAGE_CREATE","d":{"id":"1","content":"hi"})";
+  REQUIRE(deflater.stores(body));
+  CHECK_FALSE(deflater.stores(std::string(GatewayDeflater::kCompressFrom, 'a')));
+  CHECK_FALSE(GatewayDeflater(1'000'000).stores(std::string(GatewayDeflater::kMaxStoredBlock + 1, 'a')));
+  std::string message;
+  GatewayDeflater::append_stored_header(message, body.size());
+  message += body;
+  GatewayDeflater::append_stored(message, R"(,"s":7})");
+  // The same bytes deflate() makes of the body, with the tail's block where its closing empty block was.
+  const auto deflated = deflater.deflate(body);
+  CHECK(message.substr(0, deflated.size() - 5) == deflated.substr(0, deflated.size() - 5));
+  ClientStream client;
+  CHECK(client.receive(with_header(message)) == body + R"(,"s":7})");
+  CHECK(client.receive(deflater.deflate("{}")) == "{}");
+}
+
 }  // namespace gateway_deflater_test

@@ -295,6 +295,14 @@ TEST_CASE_FIXTURE(InLobby, "lobby messages: enforce_nonce: 201 with the earlier 
     CHECK(other.status == 201);
     CHECK(str(parse(other.body)["id"]) != first_id);
   }
+  SUBCASE("removed by moderation: the retry gets the message as it was created; nothing new") {
+    REQUIRE(admin("DELETE", "/lobbies/" + lobby + "/messages/" + first_id).status == 204);
+    const auto retry = api("POST", path, ta, body);
+    CHECK(retry.status == 201);
+    CHECK(str(parse(retry.body)["id"]) == first_id);
+    CHECK(gb.dispatches("LOBBY_MESSAGE_CREATE").size() == 1);
+    CHECK(ids_of(api("GET", path, ta)).empty());
+  }
   SUBCASE("enforce_nonce false: a new message") {
     CHECK(api("POST", path, ta, R"({"content":"once","nonce":"n1","enforce_nonce":false})").status == 201);
   }
@@ -521,6 +529,16 @@ TEST_CASE_FIXTURE(Friends,
     REQUIRE(api("PATCH", path + "/" + first_id, ta, R"({"content":"edited"})").status == 200);
     const auto retry = api("POST", path, ta, body);
     CHECK(str(parse(retry.body)["content"]) == "edited");
+  }
+  SUBCASE("edited, then deleted: the retry gets the message as it was created; nothing new") {
+    REQUIRE(api("PATCH", path + "/" + first_id, ta, R"({"content":"edited"})").status == 200);
+    REQUIRE(api("DELETE", path + "/" + first_id, ta).status == 204);
+    const auto retry = api("POST", path, ta, body);
+    CHECK(retry.status == 200);
+    CHECK(str(parse(retry.body)["id"]) == first_id);
+    CHECK(str(parse(retry.body)["content"]) == "once");
+    CHECK(gb.dispatches("MESSAGE_CREATE").size() == 1);
+    CHECK(ids_of(api("GET", path, ta)).empty());
   }
 }
 

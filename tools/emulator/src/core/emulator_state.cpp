@@ -360,6 +360,7 @@ Message* EmulatorState::find_message_mutable(std::string_view channel_id, std::s
   const auto it = messages_.find(message_id);
   if (it == messages_.end() || it->second.channel_id != channel_id) return nullptr;
   touch(document_kind::kMessage, message_id);  // the caller changes it
+  keep_as_created(it->second);
   return &it->second;
 }
 
@@ -367,6 +368,7 @@ bool EmulatorState::remove_message(std::string_view channel_id, std::string_view
   const auto it = messages_.find(message_id);
   if (it == messages_.end() || it->second.channel_id != channel_id) return false;
   touch(document_kind::kMessage, message_id);
+  keep_as_created(it->second);
   messages_.erase(it);
   if (const auto order = channel_message_ids_.find(channel_id); order != channel_message_ids_.end()) {
     auto& ids = order->second;
@@ -433,7 +435,7 @@ void EmulatorState::NonceWindow::forget_until(std::int64_t cutoff_ms) {
   while (!order.empty() && order.front().timestamp_ms <= cutoff_ms) {
     // A later message with the same author and nonce replaced this one in `latest`: that one stays.
     if (const auto it = latest.find(order.front().key);
-        it != latest.end() && it->second.id == order.front().message_id)
+        it != latest.end() && it->second.message_id == order.front().message_id)
       latest.erase(it);
     order.pop_front();
   }
@@ -449,9 +451,22 @@ void EmulatorState::rebuild_nonce_windows() {
       auto& window = nonce_messages_[channel_id];
       auto key = nonce_key(it->second.author_id, *it->second.nonce);
       window.order.push_back({it->second.timestamp_ms, key, id});
-      window.latest.insert_or_assign(std::move(key), it->second);
+      window.latest.insert_or_assign(std::move(key), NonceWindow::Remembered{id, nullptr});
     }
   }
+}
+
+void EmulatorState::keep_as_created(const Message& message) {
+  if (!message.nonce) return;
+  if (nonce_windows_stale_) rebuild_nonce_windows();
+  const auto window = nonce_messages_.find(message.channel_id);
+  if (window == nonce_messages_.end()) return;
+  const auto entry = window->second.latest.find(nonce_key(message.author_id, *message.nonce));
+  if (entry == window->second.latest.end() || entry->second.message_id != message.id ||
+      entry->second.as_created) {
+    return;
+  }
+  entry->second.as_created = std::make_shared<const Message>(message);
 }
 
 void EmulatorState::remember_nonce(const Message& message, std::int64_t window_ms) {
@@ -460,7 +475,9 @@ void EmulatorState::remember_nonce(const Message& message, std::int64_t window_m
   window.forget_until(message.timestamp_ms - window_ms);
   auto key = nonce_key(message.author_id, message.nonce.value_or(""));
   window.order.push_back({message.timestamp_ms, key, message.id});
-  window.latest.insert_or_assign(std::move(key), message);
+  const bool kept = find_message(message.channel_id, message.id) != nullptr;
+  window.latest.insert_or_assign(
+      std::move(key), NonceWindow::Remembered{message.id, kept ? nullptr : std::make_shared<const Message>(message)});
 }
 
 std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id, std::string_view author_id,
@@ -473,8 +490,9 @@ std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id,
   window.forget_until(now_ms - window_ms);
   const auto entry = window.latest.find(nonce_key(author_id, nonce));
   if (entry == window.latest.end()) return std::nullopt;
-  if (const auto* kept = find_message(channel_id, entry->second.id)) return *kept;
-  return entry->second;
+  if (const auto* kept = find_message(channel_id, entry->second.message_id)) return *kept;
+  if (entry->second.as_created) return *entry->second.as_created;
+  return std::nullopt;  // not reached: a kept message leaves its copy when it goes (keep_as_created)
 }
 
 }  // namespace platformpp::emulator

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -277,7 +278,8 @@ class EmulatorState {
   void prune_messages_before(std::string_view channel_id, std::int64_t cutoff_ms);
 
   // enforce_nonce: what a message created with a nonce looked like (ephemeral ones too, which are not kept),
-  // so that a retry with the same nonce gets it back. Entries `window_ms` older than it are forgotten.
+  // so that a retry with the same nonce gets it back. Entries `window_ms` older than it are forgotten. Call it
+  // after add_message for a kept message (its copy is then made only if it changes or goes).
   void remember_nonce(const Message& message, std::int64_t window_ms);
   // The earlier message of this author with this nonce in the channel, sent less than `window_ms` before
   // `now_ms`: its kept version if it still exists, else the message as it was created.
@@ -309,8 +311,15 @@ class EmulatorState {
       std::string key;  // nonce_key(author id, nonce)
       std::string message_id;
     };
+    // What a retry gets: the kept message with this id, or its copy as created (an ephemeral message, or a
+    // kept one since changed or deleted). The copy is made only then: most messages are neither, and a copy
+    // of each message of the last 5 minutes was half the emulator's memory per message under load.
+    struct Remembered {
+      std::string message_id;
+      std::shared_ptr<const Message> as_created;
+    };
     std::deque<Entry> order;
-    std::unordered_map<std::string, Message> latest;  // by key
+    std::unordered_map<std::string, Remembered> latest;  // by key
     // Forgets the entries sent at or before `cutoff_ms`.
     void forget_until(std::int64_t cutoff_ms);
   };
@@ -319,6 +328,8 @@ class EmulatorState {
   // client's retry across a restart must not post twice).
   bool nonce_windows_stale_ = false;
   void rebuild_nonce_windows();
+  // Before a kept message changes or goes: the copy its nonce window hands a retry (NonceWindow::Remembered).
+  void keep_as_created(const Message& message);
   std::map<std::string, User, std::less<>> users_;
   std::optional<std::string> first_regular_user_;
   int provisional_counter_ = 0;

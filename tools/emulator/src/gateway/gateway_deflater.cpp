@@ -40,22 +40,25 @@ void GatewayDeflater::append_stored(std::string& out, std::string_view bytes) {
   // A stored block at a byte boundary: a header byte (not final, type 00, padding), LEN and its complement
   // (little-endian), then the bytes as they are. The last, empty one is zlib's sync marker.
   const auto block = [&out](std::string_view data) {
-    const auto length = static_cast<std::uint16_t>(data.size());
-    const auto complement = static_cast<std::uint16_t>(~length);
-    out.push_back('\0');
-    out.push_back(static_cast<char>(length & 0xff));
-    out.push_back(static_cast<char>(length >> 8));
-    out.push_back(static_cast<char>(complement & 0xff));
-    out.push_back(static_cast<char>(complement >> 8));
+    append_stored_header(out, data.size());
     out.append(data);
   };
-  constexpr std::size_t kMaxStored = 65535;
   while (!bytes.empty()) {
-    const auto size = std::min(bytes.size(), kMaxStored);
+    const auto size = std::min(bytes.size(), kMaxStoredBlock);
     block(bytes.substr(0, size));
     bytes.remove_prefix(size);
   }
   block({});
+}
+
+void GatewayDeflater::append_stored_header(std::string& out, std::size_t size) {
+  const auto length = static_cast<std::uint16_t>(size);
+  const auto complement = static_cast<std::uint16_t>(~length);
+  out.push_back('\0');
+  out.push_back(static_cast<char>(length & 0xff));
+  out.push_back(static_cast<char>(length >> 8));
+  out.push_back(static_cast<char>(complement & 0xff));
+  out.push_back(static_cast<char>(complement >> 8));
 }
 
 GatewayDeflater& thread_gateway_deflater() {

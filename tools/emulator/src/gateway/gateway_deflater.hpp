@@ -22,6 +22,7 @@ class GatewayDeflater {
   static constexpr std::string_view kStreamHeader{"\x78\x9c", 2};
 
   static constexpr std::size_t kCompressFrom = 2048;
+  static constexpr std::size_t kMaxStoredBlock = 65535;  // LEN is 16 bits
 
   explicit GatewayDeflater(std::size_t compress_from = kCompressFrom);
 
@@ -31,6 +32,14 @@ class GatewayDeflater {
   // Appends `bytes` as stored (uncompressed) blocks, then an empty one, so `out` again ends with 00 00 ff ff.
   // For the few bytes that differ per connection after a shared deflated part (a dispatch's `,"s":N}`).
   static void append_stored(std::string& out, std::string_view bytes);
+  // Whether `text` goes out stored rather than compressed (shorter than `compress_from`), in one block.
+  [[nodiscard]] bool stores(std::string_view text) const noexcept {
+    return text.size() < compress_from_ && text.size() <= kMaxStoredBlock;
+  }
+  // The header of one stored block of `size` bytes (at most 65,535): followed by those bytes as they are, it
+  // is what deflate() makes of a text it stores, less the closing empty block. A dispatch body goes out from
+  // where it is, with no stored copy of it.
+  static void append_stored_header(std::string& out, std::size_t size);
 
  private:
   boost::beast::zlib::deflate_stream stream_;

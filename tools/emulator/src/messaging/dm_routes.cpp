@@ -302,9 +302,9 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   // not).
   if (principal->grant != nullptr) message.game_app_id = principal->grant->app_id;
   if (ephemeral) message.flags |= kMessageFlagEphemeral;
-  if (message.nonce) state_.remember_nonce(message, kNonceWindowMs);
   // Ephemeral DMs are delivered, never kept: no history, no edit.
   const Message& sent = ephemeral ? message : state_.add_message(std::move(message));
+  if (sent.nonce) state_.remember_nonce(sent, kNonceWindowMs);
   const auto json = message_json(sent);
   gateway_.dispatch_to_user(user_id, "MESSAGE_CREATE", json);
   gateway_.dispatch_to_user(other_id, "MESSAGE_CREATE", json);
