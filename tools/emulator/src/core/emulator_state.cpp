@@ -477,7 +477,8 @@ void EmulatorState::remember_nonce(const Message& message, std::int64_t window_m
   window.order.push_back({message.timestamp_ms, key, message.id});
   const bool kept = find_message(message.channel_id, message.id) != nullptr;
   window.latest.insert_or_assign(
-      std::move(key), NonceWindow::Remembered{message.id, kept ? nullptr : std::make_shared<const Message>(message)});
+      std::move(key),
+      NonceWindow::Remembered{message.id, kept ? nullptr : std::make_shared<const Message>(message)});
 }
 
 std::optional<Message> EmulatorState::find_by_nonce(std::string_view channel_id, std::string_view author_id,

@@ -278,8 +278,8 @@ class EmulatorState {
   void prune_messages_before(std::string_view channel_id, std::int64_t cutoff_ms);
 
   // enforce_nonce: what a message created with a nonce looked like (ephemeral ones too, which are not kept),
-  // so that a retry with the same nonce gets it back. Entries `window_ms` older than it are forgotten. Call it
-  // after add_message for a kept message (its copy is then made only if it changes or goes).
+  // so that a retry with the same nonce gets it back. Entries `window_ms` older than it are forgotten. Call
+  // it after add_message for a kept message (its copy is then made only if it changes or goes).
   void remember_nonce(const Message& message, std::int64_t window_ms);
   // The earlier message of this author with this nonce in the channel, sent less than `window_ms` before
   // `now_ms`: its kept version if it still exists, else the message as it was created.
