@@ -21,7 +21,8 @@ struct DispatchBody {
   explicit DispatchBody(std::string body_text) : text(std::move(body_text)) {}
   std::string text;
   // The text deflated on its own (gateway/gateway_deflater.hpp), made by the first compressing peer it is
-  // sent to; every peer's stream can carry those bytes.
+  // sent to; every peer's stream can carry those bytes. Empty for a text the deflater stores (under 2 KiB):
+  // that goes out as `text` in a stored block.
   mutable std::string deflated;
 };
 using SharedDispatchBody = std::shared_ptr<const DispatchBody>;

@@ -578,10 +578,14 @@ std::int64_t GatewayModule::dispatch(const std::string& session_id, std::string_
 void GatewayModule::dispatch_shared(const std::vector<const GatewaySession*>& sessions, std::string_view type,
                                     std::string_view d_json) {
   const auto body = dispatch_body(type, d_json);
-  // The sessions are this module's own (sessions_of_user hands them out const), and nothing a dispatch does
-  // begins or ends one: the peers never call back synchronously.
   for (const auto* session : sessions)
-    dispatch(const_cast<GatewaySession&>(*session), body, type, d_json);  // NOLINT(*-const-cast)
+    dispatch(owned(*session), body, type, d_json);
+}
+
+// The sessions are this module's own (sessions_of_user hands them out const), and nothing a dispatch does
+// begins or ends one (the peers never call back synchronously), so a list of them holds through dispatches.
+GatewaySession& GatewayModule::owned(const GatewaySession& session) {
+  return const_cast<GatewaySession&>(session);  // NOLINT(*-const-cast)
 }
 
 std::int64_t GatewayModule::dispatch(GatewaySession& session, const SharedDispatchBody& body,
@@ -601,16 +605,12 @@ std::int64_t GatewayModule::dispatch(GatewaySession& session, const SharedDispat
 std::vector<std::pair<std::string, std::int64_t>> GatewayModule::dispatch_to_user(std::string_view user_id,
                                                                                   std::string_view type,
                                                                                   std::string_view d_json) {
-  std::vector<std::string> targets;
-  for (const auto* session : sessions_of_user(user_id))
-    targets.push_back(session->id);
   const auto body = dispatch_body(type, d_json);
+  const auto& sessions = sessions_of_user(user_id);
   std::vector<std::pair<std::string, std::int64_t>> sent;
-  sent.reserve(targets.size());
-  for (const auto& id : targets) {
-    const auto it = sessions_.find(id);
-    if (it != sessions_.end()) sent.emplace_back(id, dispatch(it->second, body, type, d_json));
-  }
+  sent.reserve(sessions.size());
+  for (const auto* session : sessions)
+    sent.emplace_back(session->id, dispatch(owned(*session), body, type, d_json));
   return sent;
 }
 

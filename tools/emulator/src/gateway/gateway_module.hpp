@@ -134,6 +134,7 @@ class GatewayModule : public FeatureModule {
     return observer;
   }
   static SharedDispatchBody dispatch_body(std::string_view type, std::string_view d_json);
+  static GatewaySession& owned(const GatewaySession& session);
   std::int64_t dispatch(GatewaySession& session, const SharedDispatchBody& body, std::string_view type,
                         std::string_view d_json);
   void notify(const std::string& user_id, const std::string& app_id,

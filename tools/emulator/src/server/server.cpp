@@ -138,22 +138,21 @@ class GatewayEndpoint final : public WebSocketEndpoint, public GatewayPeer {
       return channel_.send_frame(
           OutgoingFrame{{}, std::shared_ptr<const std::string>(body, &body->text), std::string(tail), false});
     }
-    std::string stored_tail;
-    stored_tail.reserve(tail.size() + 10);
-    GatewayDeflater::append_stored(stored_tail, tail);
+    std::string head = stream_start();
+    const std::string* bytes = &body->text;
     auto& deflater = thread_gateway_deflater();
     if (deflater.stores(body->text)) {
       // A small body goes out as it is, in one stored block: no copy of it per body or per connection.
-      std::string head = stream_start();
       GatewayDeflater::append_stored_header(head, body->text.size());
-      return channel_.send_frame(OutgoingFrame{std::move(head),
-                                               std::shared_ptr<const std::string>(body, &body->text),
-                                               std::move(stored_tail), true});
+    } else {
+      // A large one is deflated once for every connection it goes to.
+      if (body->deflated.empty()) body->deflated = deflater.deflate(body->text);
+      bytes = &body->deflated;
     }
-    // A large one is deflated once for every connection it goes to; the tail is stored as it is.
-    if (body->deflated.empty()) body->deflated = deflater.deflate(body->text);
-    channel_.send_frame(OutgoingFrame{stream_start(),
-                                      std::shared_ptr<const std::string>(body, &body->deflated),
+    std::string stored_tail;  // the per-session tail, as it is
+    stored_tail.reserve(tail.size() + 10);
+    GatewayDeflater::append_stored(stored_tail, tail);
+    channel_.send_frame(OutgoingFrame{std::move(head), std::shared_ptr<const std::string>(body, bytes),
                                       std::move(stored_tail), true});
   }
   void close(int code, std::string reason) override { channel_.close(code, std::move(reason)); }
