@@ -14,7 +14,7 @@ WalCheckpointer::WalCheckpointer(sqlite3* writer, std::string path, WalLimits li
   // The pragma turns SQLite's own checkpoint off; the hook would replace it anyway (both set the one hook).
   sqlite3_exec(writer_, "PRAGMA wal_autocheckpoint = 0", nullptr, nullptr, nullptr);
   sqlite3_wal_hook(writer_, &WalCheckpointer::on_commit, this);
-  thread_ = std::thread([this] { run(); });
+  if (limits_.background_thread) thread_ = std::thread([this] { run(); });
 }
 
 WalCheckpointer::~WalCheckpointer() {
@@ -23,7 +23,7 @@ WalCheckpointer::~WalCheckpointer() {
     stop_ = true;
   }
   wake_.notify_one();
-  thread_.join();
+  if (thread_.joinable()) thread_.join();
   sqlite3_wal_hook(writer_, nullptr, nullptr);
 }
 
@@ -62,6 +62,7 @@ void WalCheckpointer::committed(sqlite3* db, int pages) {
       ++stats_.restarts;
     }
     wal_pages_ = pages;
+    stats_.wal_pages = pages;
     stats_.max_wal_pages = std::max(stats_.max_wal_pages, pages);
     if (pages >= limits_.bound_pages && tail() > 0) finishing_ = true;
     // While the thread's checkpoint runs, the writer's would only be refused (BUSY): the next commit.

@@ -31,6 +31,9 @@ namespace platformpp::emulator {
 struct WalLimits {
   int threshold_pages = 1000;  // the thread checkpoints once this many pages are not yet in the database
   int bound_pages = 4000;      // the writer finishes the checkpoint past this many pages in the WAL
+  // Off: no thread; the writer checkpoints at the bound, the fallback of a thread that cannot run. Tests
+  // use it to check the bound without depending on how the thread keeps pace.
+  bool background_thread = true;
 };
 
 class WalCheckpointer {
@@ -39,11 +42,12 @@ class WalCheckpointer {
     std::uint64_t background = 0;  // the thread's checkpoints (each copied something)
     std::uint64_t writer = 0;      // the writer's, past the bound
     std::uint64_t restarts = 0;    // times the WAL started over from its beginning
+    int wal_pages = 0;             // after the last commit
     int max_wal_pages = 0;
   };
 
-  // Takes over `writer`'s wal hook (SQLite's automatic checkpoint off) and starts the thread, which opens
-  // `path` itself. The writer connection must outlive this object.
+  // Takes over `writer`'s wal hook (SQLite's automatic checkpoint off) and starts the thread (unless
+  // `limits` turn it off), which opens `path` itself. The writer connection must outlive this object.
   WalCheckpointer(sqlite3* writer, std::string path, WalLimits limits);
   // Stops and joins the thread (its connection closed), leaving the rest of the WAL to the writer's close.
   ~WalCheckpointer();
@@ -76,7 +80,7 @@ class WalCheckpointer {
   std::uint64_t backfilled_generation_ = 0;  // ...of this generation of the WAL
   Stats stats_;
 
-  std::thread thread_;  // last: started once the rest is ready
+  std::thread thread_;  // last: started once the rest is ready (none without background_thread)
 };
 
 }  // namespace platformpp::emulator
