@@ -15,7 +15,7 @@ std::string usage_text() {
          "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
          "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
          "                           [--no-social-rate-limits] [--state FILE [--state-sync normal|full]]\n"
-         "                           [--ui-dir DIR] [--help] [--version]\n"
+         "                           [--ui-dir DIR] [--io-threads N] [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
          "  --host H             loopback address to listen on (default 127.0.0.1)\n"
@@ -39,6 +39,8 @@ std::string usage_text() {
          "memory)\n"
          "  --state-sync M       normal: what was answered survives a killed emulator (default); full: also\n"
          "                       a power loss, at the cost of waiting for the disk on every change\n"
+         "  --io-threads N       threads that run the connections' TLS and sockets, 0-64 (default 1); the\n"
+         "                       platform's state has a thread of its own. 0: that one thread does it all\n"
          "  --ui-dir D           the web console's files, served at /_emulator/ui (default: the installed\n"
          "                       share/platformpp-emulator/ui, or the source tree's tools/emulator/ui)\n"
          "\n"
@@ -86,7 +88,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (flag == "--no-social-rate-limits") {
       result.options.social_rate_limits = false;
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
-               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
+               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" || flag == "--io-threads" ||
                flag == "--clock-start" || flag == "--state" || flag == "--state-sync" || flag == "--ui-dir") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
@@ -106,6 +108,12 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
           return fail("--idle-timeout-ms must be an integer 1-3600000");
         }
         result.options.idle_timeout_ms = ms;
+      } else if (flag == "--io-threads") {
+        unsigned threads = 0;
+        const auto* end = value->data() + value->size();
+        const auto [ptr, ec] = std::from_chars(value->data(), end, threads);
+        if (ec != std::errc() || ptr != end || threads > 64) return fail("--io-threads must be an integer 0-64");
+        result.options.io_threads = threads;
       } else if (flag == "--clock-start") {
         const auto start = parse_rfc3339(*value);
         if (!start) return fail("--clock-start must be an RFC 3339 time, e.g. 2026-11-15T23:59:00Z");

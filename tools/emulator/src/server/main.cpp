@@ -150,6 +150,7 @@ int main(int argc, char** argv) {
     ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
                             std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
     if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name};
+    settings.io_threads = options.io_threads;
     run_server(settings, [&](const BoundAddresses& bound) {
       ConnectionInfo info;
       info.host = options.host;

@@ -11,6 +11,8 @@
 #include <sys/socket.h>
 
 #include <array>
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl.hpp>
@@ -30,7 +32,9 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
+#include <thread>
 #include <type_traits>
+#include <vector>
 
 #include "console/console_stream.hpp"
 #include "core/api_error.hpp"
@@ -59,6 +63,14 @@ constexpr auto kWriteTimeout = std::chrono::seconds(30);
 
 using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+using ServiceExecutor = net::io_context::executor_type;
+
+// Runs `work` on `executor`'s thread: at once when already there (always, with --io-threads 0), else
+// posted. The service and the gate live on the service thread; a connection's stream on its I/O thread.
+template <class Executor, class Work>
+void run_on(const Executor& executor, Work&& work) {
+  net::dispatch(executor, std::forward<Work>(work));
+}
 
 bool is_http_parse_error(const beast::error_code& ec) {
   return &ec.category() == &http::make_error_code(http::error::bad_target).category();
@@ -99,6 +111,73 @@ class WebSocketEndpoint {
   virtual void received(std::string_view message, bool text) = 0;
   // The connection ended: `close_code` when the peer sent a close frame.
   virtual void disconnected(std::optional<int> close_code) = 0;
+};
+
+// A server WebSocket's stream, as its link on the service thread drives it. Called on the stream's own
+// (I/O) thread only.
+class WebSocketIo {
+ public:
+  virtual ~WebSocketIo() = default;
+  virtual void enqueue(OutgoingFrame frame) = 0;
+  // Writes what is queued, then the close frame.
+  virtual void release_close(websocket::close_reason reason) = 0;
+  virtual void drop() = 0;
+};
+
+// The service thread's side of a server WebSocket: owns the endpoint, and is the channel it writes to,
+// which hands each frame to the stream's thread once the gate lets it out (server/turn_gate.hpp). Created on
+// the stream's thread, used and destroyed on the service thread only.
+class WebSocketLink final : public WebSocketChannel {
+ public:
+  WebSocketLink(TurnGate& gate, net::any_io_executor io, std::weak_ptr<WebSocketIo> stream)
+      : gate_(gate), io_(std::move(io)), stream_(std::move(stream)) {}
+  ~WebSocketLink() override { endpoint_.reset(); }  // its goodbye to the service, while the link exists
+  WebSocketLink(const WebSocketLink&) = delete;
+  WebSocketLink& operator=(const WebSocketLink&) = delete;
+
+  void attach(std::unique_ptr<WebSocketEndpoint> endpoint) { endpoint_ = std::move(endpoint); }
+  [[nodiscard]] WebSocketEndpoint& endpoint() const { return *endpoint_; }
+
+  using WebSocketChannel::send_frame;
+  void send_frame(OutgoingFrame frame) override {
+    if (closing_ || gate_.closed()) return;
+    auto write = [io = io_, stream = stream_, frame = std::move(frame)]() mutable {
+      run_on(io, [stream = std::move(stream), frame = std::move(frame)]() mutable {
+        if (auto alive = stream.lock()) alive->enqueue(std::move(frame));
+      });
+    };
+    if (!gate_.holding()) return write();  // the common case in memory mode, once per Gateway frame
+    gate_.send(std::move(write));
+  }
+
+  void close(int code, std::string reason) override {
+    if (closing_) return;
+    closing_ = true;  // later frames are refused now; those before it still go out, then the close frame
+    websocket::close_reason close_reason;
+    close_reason.code = static_cast<std::uint16_t>(code);
+    close_reason.reason = std::move(reason);
+    gate_.send([io = io_, stream = stream_, close_reason = std::move(close_reason)] {
+      run_on(io, [stream, close_reason] {
+        if (auto alive = stream.lock()) alive->release_close(close_reason);
+      });
+    });
+  }
+
+  void drop() override {
+    closing_ = true;
+    run_on(io_, [stream = stream_] {
+      if (auto alive = stream.lock()) alive->drop();
+    });
+  }
+
+  [[nodiscard]] bool closing() const override { return closing_; }
+
+ private:
+  TurnGate& gate_;
+  net::any_io_executor io_;
+  std::weak_ptr<WebSocketIo> stream_;
+  std::unique_ptr<WebSocketEndpoint> endpoint_;
+  bool closing_ = false;  // close() or drop() was called: no more frames are taken
 };
 
 // The Gateway on a WebSocket: JSON text frames, or with zlib-stream compression every message deflated into
@@ -249,21 +328,26 @@ bool same_origin(const Request& request) {
 }
 
 // One server WebSocket (taken over from a Session after an upgrade request on "/" or on "/voice" with a valid
-// `v`): reads messages into its endpoint, writes text and binary frames, one write at a time. Every
-// asynchronous operation completes into the same handler type (each distinct handler type instantiates
-// Beast's composed operations again).
+// `v`), on the stream's I/O thread: reads messages and hands them to its endpoint on the service thread,
+// writes text and binary frames, one write at a time. Every asynchronous operation completes into the same
+// handler type (each distinct handler type instantiates Beast's composed operations again).
 template <class Stream>
 class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
-                               public WebSocketChannel {
+                               public WebSocketIo {
  public:
-  WebSocketSession(Stream&& stream, TurnGate& gate)
-      : ws_(std::move(stream)), close_timer_(ws_.get_executor()), gate_(gate) {}
-  ~WebSocketSession() override { endpoint_.reset(); }  // its goodbye to the service, while the socket exists
+  WebSocketSession(Stream&& stream, ServiceExecutor service)
+      : ws_(std::move(stream)), close_timer_(ws_.get_executor()), service_(std::move(service)) {}
+  // The link goes back to the service thread, where its endpoint says goodbye to the service.
+  ~WebSocketSession() override {
+    if (link_) run_on(service_, [link = std::move(link_)] {});
+  }
   WebSocketSession(const WebSocketSession&) = delete;
   WebSocketSession& operator=(const WebSocketSession&) = delete;
 
-  void start(std::unique_ptr<WebSocketEndpoint> endpoint, http::request<http::string_body> request) {
-    endpoint_ = std::move(endpoint);
+  [[nodiscard]] net::any_io_executor get_executor() { return ws_.get_executor(); }
+
+  void start(std::shared_ptr<WebSocketLink> link, http::request<http::string_body> request) {
+    link_ = std::move(link);
     request_ = std::move(request);
     beast::get_lowest_layer(ws_).expires_never();
     ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
@@ -275,32 +359,22 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     ws_.async_accept(request_, handler(Step::accepted));
   }
 
-  using WebSocketChannel::send_frame;
-  void send_frame(OutgoingFrame frame) override {
-    if (closing_) return;
-    if (!gate_.holding() && !gate_.closed()) return enqueue(std::move(frame));
-    gate_.send([self = this->weak_from_this(), frame = std::move(frame)]() mutable {
-      if (auto session = self.lock()) session->enqueue(std::move(frame));
-    });
+  // What the gate lets out (server/turn_gate.hpp), on this stream's thread.
+  void enqueue(OutgoingFrame frame) override {
+    if (dropped_ || close_released_) return;
+    queue_.push_back(std::move(frame));
+    if (!writing_) write_next();
   }
-
-  void close(int code, std::string reason) override {
-    if (closing_) return;
-    closing_ = true;  // later frames are refused now; those before it still go out, then the close frame
-    close_reason_.code = static_cast<std::uint16_t>(code);
-    close_reason_.reason = reason;
-    gate_.send([self = this->weak_from_this()] {
-      if (auto session = self.lock()) session->release_close();
-    });
+  void release_close(websocket::close_reason reason) override {
+    if (dropped_ || close_released_) return;
+    close_released_ = true;
+    close_reason_ = std::move(reason);
+    if (!writing_) send_close();
   }
-
   void drop() override {
-    closing_ = true;
     dropped_ = true;
     finish();  // an in-flight write fails and its handler drops the rest of the queue
   }
-
-  [[nodiscard]] bool closing() const override { return closing_; }
 
  private:
   enum class Step { accepted, read, written, closed, close_timer };
@@ -313,7 +387,9 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     switch (step) {
       case Step::accepted:
         if (ec) return finish();
-        endpoint_->opened(std::string(request_.target()));
+        run_on(service_, [link = link_, target = std::string(request_.target())] {
+          link->endpoint().opened(target);
+        });
         return read();
       case Step::read:
         return on_read(ec);
@@ -329,28 +405,17 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   void read() { ws_.async_read(buffer_, handler(Step::read)); }
 
-  // What the gate lets out (server/turn_gate.hpp).
-  void enqueue(OutgoingFrame frame) {
-    if (dropped_ || close_released_) return;
-    queue_.push_back(std::move(frame));
-    if (!writing_) write_next();
-  }
-  void release_close() {
-    if (dropped_ || close_released_) return;
-    close_released_ = true;
-    if (!writing_) send_close();
-  }
-
   void on_read(beast::error_code ec) {
     if (ec) {
       std::optional<int> code;
       if (ec == websocket::error::closed) code = ws_.reason().code;
-      endpoint_->disconnected(code);
+      run_on(service_, [link = link_, code] { link->endpoint().disconnected(code); });
       return finish();
     }
-    auto message = beast::buffers_to_string(buffer_.data());
+    run_on(service_, [link = link_, message = beast::buffers_to_string(buffer_.data()), text = ws_.got_text()] {
+      link->endpoint().received(message, text);
+    });
     buffer_.consume(buffer_.size());
-    endpoint_->received(message, ws_.got_text());
     if (!dropped_) read();  // also while closing: the peer's close frame ends the handshake
   }
 
@@ -392,29 +457,31 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   websocket::stream<Stream> ws_;
   net::steady_timer close_timer_;
-  std::unique_ptr<WebSocketEndpoint> endpoint_;
+  ServiceExecutor service_;
+  std::shared_ptr<WebSocketLink> link_;  // used on the service thread only
   http::request<http::string_body> request_;
   beast::flat_buffer buffer_;
   std::deque<OutgoingFrame> queue_;
   bool writing_ = false;
-  bool closing_ = false;         // close() was called: no more frames are taken
   bool close_released_ = false;  // the gate let the close out: it follows the last queued frame
   bool dropped_ = false;
   websocket::close_reason close_reason_;
-  TurnGate& gate_;
 };
 
-// One connection: reads requests one at a time (keep-alive), waits out a fault's delay on a timer without
-// blocking other connections, then writes the outcome.
+// One connection, on its I/O thread: reads requests one at a time (keep-alive), has the service on its
+// thread plan and complete each (waiting out a fault's delay on a timer without blocking other
+// connections), then writes the outcome.
 template <class Stream>
 class Session : public std::enable_shared_from_this<Session<Stream>> {
  public:
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
   template <class... StreamArgs>
-  Session(EmulatorService& service, TurnGate& gate, tcp::socket socket, StreamArgs&... stream_args)
+  Session(EmulatorService& service, ServiceExecutor service_executor, TurnGate& gate, tcp::socket socket,
+          StreamArgs&... stream_args)
       : stream_(std::move(socket), stream_args...),
         service_(service),
+        service_executor_(std::move(service_executor)),
         gate_(gate),
         delay_timer_(stream_.get_executor()) {
     beast::error_code ec;
@@ -447,7 +514,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       case Step::read:
         return on_read(ec);
       case Step::delay:
-        if (!ec) finish_request();
+        if (!ec) run_on(service_executor_, [self = this->shared_from_this()] { self->finish_request(); });
         return;
       case Step::written:
         if (ec) return close();
@@ -504,28 +571,44 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     request_.client_address = client_address_;
     keep_alive_ = message.keep_alive();
     version_ = message.version();
+    // The stream waits (no operation on it) while the service thread has the request.
+    run_on(service_executor_, [self = this->shared_from_this()] { self->plan_request(); });
+  }
 
+  // On the service thread.
+  void plan_request() {
     try {
       plan_ = service_.plan(request_);
     } catch (const std::exception&) {
       plan_ = RequestPlan{};
     }
     if (plan_.delay.count() > 0) {
-      delay_timer_.expires_after(plan_.delay);
-      delay_timer_.async_wait(handler(Step::delay));
+      on_stream([](Session& self) {
+        self.delay_timer_.expires_after(self.plan_.delay);
+        self.delay_timer_.async_wait(self.handler(Step::delay));
+      });
     } else {
       finish_request();
     }
+  }
+
+  // Runs `work` on this connection's I/O thread.
+  template <class Work>
+  void on_stream(Work work) {
+    run_on(io_executor_, [self = this->shared_from_this(), work = std::move(work)]() mutable { work(*self); });
   }
 
   // Hands the stream over to a WebSocket serving `Endpoint`.
   template <class Endpoint>
   void upgrade() {
     lowest().expires_never();
-    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), gate_);
-    socket->start(std::make_unique<Endpoint>(service_, *socket), parser_->release());
+    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), service_executor_);
+    auto link = std::make_shared<WebSocketLink>(gate_, io_executor_, socket);
+    link->attach(std::make_unique<Endpoint>(service_, *link));
+    socket->start(std::move(link), parser_->release());
   }
 
+  // On the service thread.
   void finish_request() {
     Outcome outcome;
     try {
@@ -537,11 +620,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     }
     switch (outcome.delivery) {
       case Outcome::Delivery::drop:
-        return close();
+        return on_stream([](Session& self) { self.close(); });
       case Outcome::Delivery::truncate:
         // Half an answer acknowledges as much as a whole one: it waits for the turn's commit too.
-        return gate_.send([self = this->shared_from_this(), response = std::move(outcome.response)] {
-          self->write_truncated(response);
+        return gate_.send([self = this->shared_from_this(), response = std::move(outcome.response)]() mutable {
+          self->on_stream([response = std::move(response)](Session& session) { session.write_truncated(response); });
         });
       case Outcome::Delivery::respond:
         if (const auto deferred = outcome.response.deferred) {
@@ -562,10 +645,12 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     write_response(std::move(response));
   }
 
-  // An answer, once what it acknowledges is committed (server/turn_gate.hpp).
+  // An answer, once what it acknowledges is committed (server/turn_gate.hpp). On the service thread.
   void respond(HttpResponse response) {
     gate_.send([self = this->shared_from_this(), response = std::move(response)]() mutable {
-      self->write_response(std::move(response));
+      self->on_stream([response = std::move(response)](Session& session) mutable {
+        session.write_response(std::move(response));
+      });
     });
   }
 
@@ -617,6 +702,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   Stream stream_;
   EmulatorService& service_;
+  ServiceExecutor service_executor_;
+  net::any_io_executor io_executor_{stream_.get_executor()};
   TurnGate& gate_;
   net::steady_timer delay_timer_;
   beast::flat_buffer buffer_;
@@ -631,21 +718,76 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::string raw_;
 };
 
+// The threads that run the connections' streams (TLS, HTTP parsing, WebSocket framing), each with an
+// io_context of its own; a connection stays on the one it was accepted onto. None: the service's thread
+// runs them too.
+class IoThreads {
+ public:
+  IoThreads(net::io_context& service, unsigned count) : service_(service) {
+    for (unsigned i = 0; i < count; ++i) {
+      contexts_.push_back(std::make_unique<net::io_context>(1));
+      guards_.emplace_back(contexts_.back()->get_executor());
+    }
+    for (auto& context : contexts_)
+      threads_.emplace_back([&io = *context] { run(io); });
+  }
+  ~IoThreads() { stop(); }
+  IoThreads(const IoThreads&) = delete;
+  IoThreads& operator=(const IoThreads&) = delete;
+
+  [[nodiscard]] ServiceExecutor service_executor() const { return service_.get_executor(); }
+
+  // Where the next connection goes: round robin.
+  net::io_context& next() {
+    if (contexts_.empty()) return service_;
+    return *contexts_[next_++ % contexts_.size()];
+  }
+
+  // Stops the threads and joins them; their connections are destroyed with this object.
+  void stop() {
+    guards_.clear();
+    for (auto& context : contexts_)
+      context->stop();
+    for (auto& thread : threads_)
+      if (thread.joinable()) thread.join();
+  }
+
+ private:
+  static void run(net::io_context& io) {
+    while (!io.stopped()) {
+      try {
+        io.run();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
+      }
+    }
+  }
+
+  net::io_context& service_;
+  std::vector<std::unique_ptr<net::io_context>> contexts_;
+  std::vector<net::executor_work_guard<net::io_context::executor_type>> guards_;
+  std::vector<std::thread> threads_;
+  std::size_t next_ = 0;
+};
+
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  Listener(tcp::acceptor& acceptor, EmulatorService& service, TurnGate& gate, ssl::context* tls,
-           std::chrono::milliseconds idle_timeout)
+  Listener(tcp::acceptor& acceptor, EmulatorService& service, TurnGate& gate, IoThreads& io_threads,
+           ssl::context* tls, std::chrono::milliseconds idle_timeout)
       : acceptor_(acceptor),
         service_(service),
         gate_(gate),
+        io_threads_(io_threads),
         tls_(tls),
         idle_timeout_(idle_timeout),
         retry_timer_(acceptor.get_executor()) {}
 
   void accept() {
-    acceptor_.async_accept([self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
-      self->on_accept(ec, std::move(socket));
-    });
+    // The socket belongs to its I/O thread's context from the start; this handler runs on the service's.
+    acceptor_.async_accept(io_threads_.next(),
+                           [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
+                             self->on_accept(ec, std::move(socket));
+                           });
   }
 
  private:
@@ -662,10 +804,14 @@ class Listener : public std::enable_shared_from_this<Listener> {
     service_.note_connection_accepted();
     beast::error_code option_ec;
     socket.set_option(tcp::no_delay(true), option_ec);
+    const auto service_executor = io_threads_.service_executor();
+    const auto io = socket.get_executor();
     if (tls_ != nullptr) {
-      std::make_shared<Session<TlsStream>>(service_, gate_, std::move(socket), *tls_)->start(idle_timeout_);
+      auto session = std::make_shared<Session<TlsStream>>(service_, service_executor, gate_, std::move(socket), *tls_);
+      run_on(io, [session, timeout = idle_timeout_] { session->start(timeout); });
     } else {
-      std::make_shared<Session<PlainStream>>(service_, gate_, std::move(socket))->start(idle_timeout_);
+      auto session = std::make_shared<Session<PlainStream>>(service_, service_executor, gate_, std::move(socket));
+      run_on(io, [session, timeout = idle_timeout_] { session->start(timeout); });
     }
     accept();
   }
@@ -673,6 +819,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   tcp::acceptor& acceptor_;
   EmulatorService& service_;
   TurnGate& gate_;
+  IoThreads& io_threads_;
   ssl::context* tls_;
   std::chrono::milliseconds idle_timeout_;
   net::steady_timer retry_timer_;
@@ -716,6 +863,8 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   }
 
   net::io_context io_context(1);
+  // Declared after the io_context: its connections are destroyed first, handing their links back to it.
+  IoThreads io_threads(io_context, settings.io_threads);
   const auto address = settings.host == "localhost" ? net::ip::make_address("127.0.0.1")
                                                     : net::ip::make_address(settings.host);
   const tcp::endpoint endpoint(address, settings.port);
@@ -771,7 +920,8 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
     ipc->serve(*service, *gate);
   }
 
-  std::make_shared<Listener>(acceptor, *service, *gate, tls ? &*tls : nullptr, settings.idle_timeout)
+  std::make_shared<Listener>(acceptor, *service, *gate, io_threads, tls ? &*tls : nullptr,
+                             settings.idle_timeout)
       ->accept();
   // The Gateway's clocks: zombie connections and expired resumable sessions.
   net::steady_timer gateway_timer(io_context);
@@ -792,6 +942,9 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
       std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
     }
   }
+  // Nothing runs on the connections' threads from here on; what they hand the service thread now waits in
+  // its io_context and is destroyed with it.
+  io_threads.stop();
   if (ipc) ipc->stop();
   voice_udp.close();
   service->set_ipc_listener(nullptr);
