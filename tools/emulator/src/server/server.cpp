@@ -11,8 +11,6 @@
 #include <sys/socket.h>
 
 #include <array>
-#include <boost/asio/dispatch.hpp>
-#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/ssl.hpp>
@@ -39,6 +37,7 @@
 #include "console/console_stream.hpp"
 #include "core/api_error.hpp"
 #include "gateway/gateway_deflater.hpp"
+#include "server/io_threads.hpp"
 #include "server/step_handler.hpp"
 #include "server/turn_gate.hpp"
 #include "server/webhook_client.hpp"
@@ -63,14 +62,6 @@ constexpr auto kWriteTimeout = std::chrono::seconds(30);
 
 using PlainStream = beast::tcp_stream;
 using TlsStream = beast::ssl_stream<beast::tcp_stream>;
-using ServiceExecutor = net::io_context::executor_type;
-
-// Runs `work` on `executor`'s thread: at once when already there (always, with --io-threads 0), else
-// posted. The service and the gate live on the service thread; a connection's stream on its I/O thread.
-template <class Executor, class Work>
-void run_on(const Executor& executor, Work&& work) {
-  net::dispatch(executor, std::forward<Work>(work));
-}
 
 bool is_http_parse_error(const beast::error_code& ec) {
   return &ec.category() == &http::make_error_code(http::error::bad_target).category();
@@ -129,8 +120,8 @@ class WebSocketIo {
 // the stream's thread, used and destroyed on the service thread only.
 class WebSocketLink final : public WebSocketChannel {
  public:
-  WebSocketLink(TurnGate& gate, net::any_io_executor io, std::weak_ptr<WebSocketIo> stream)
-      : gate_(gate), io_(std::move(io)), stream_(std::move(stream)) {}
+  WebSocketLink(TurnGate& gate, IoLane& lane, std::weak_ptr<WebSocketIo> stream)
+      : gate_(gate), lane_(lane), stream_(std::move(stream)) {}
   ~WebSocketLink() override { endpoint_.reset(); }  // its goodbye to the service, while the link exists
   WebSocketLink(const WebSocketLink&) = delete;
   WebSocketLink& operator=(const WebSocketLink&) = delete;
@@ -141,8 +132,8 @@ class WebSocketLink final : public WebSocketChannel {
   using WebSocketChannel::send_frame;
   void send_frame(OutgoingFrame frame) override {
     if (closing_ || gate_.closed()) return;
-    auto write = [io = io_, stream = stream_, frame = std::move(frame)]() mutable {
-      run_on(io, [stream = std::move(stream), frame = std::move(frame)]() mutable {
+    auto write = [&lane = lane_, stream = stream_, frame = std::move(frame)]() mutable {
+      lane.to_stream([stream = std::move(stream), frame = std::move(frame)]() mutable {
         if (auto alive = stream.lock()) alive->enqueue(std::move(frame));
       });
     };
@@ -156,8 +147,8 @@ class WebSocketLink final : public WebSocketChannel {
     websocket::close_reason close_reason;
     close_reason.code = static_cast<std::uint16_t>(code);
     close_reason.reason = std::move(reason);
-    gate_.send([io = io_, stream = stream_, close_reason = std::move(close_reason)] {
-      run_on(io, [stream, close_reason] {
+    gate_.send([&lane = lane_, stream = stream_, close_reason = std::move(close_reason)] {
+      lane.to_stream([stream, close_reason] {
         if (auto alive = stream.lock()) alive->release_close(close_reason);
       });
     });
@@ -165,7 +156,7 @@ class WebSocketLink final : public WebSocketChannel {
 
   void drop() override {
     closing_ = true;
-    run_on(io_, [stream = stream_] {
+    lane_.to_stream([stream = stream_] {
       if (auto alive = stream.lock()) alive->drop();
     });
   }
@@ -174,7 +165,7 @@ class WebSocketLink final : public WebSocketChannel {
 
  private:
   TurnGate& gate_;
-  net::any_io_executor io_;
+  IoLane& lane_;
   std::weak_ptr<WebSocketIo> stream_;
   std::unique_ptr<WebSocketEndpoint> endpoint_;
   bool closing_ = false;  // close() or drop() was called: no more frames are taken
@@ -335,16 +326,14 @@ template <class Stream>
 class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
                                public WebSocketIo {
  public:
-  WebSocketSession(Stream&& stream, ServiceExecutor service)
-      : ws_(std::move(stream)), close_timer_(ws_.get_executor()), service_(std::move(service)) {}
+  WebSocketSession(Stream&& stream, IoLane& lane)
+      : ws_(std::move(stream)), close_timer_(ws_.get_executor()), lane_(lane) {}
   // The link goes back to the service thread, where its endpoint says goodbye to the service.
   ~WebSocketSession() override {
-    if (link_) run_on(service_, [link = std::move(link_)] {});
+    if (link_) lane_.to_service([link = std::move(link_)] {});
   }
   WebSocketSession(const WebSocketSession&) = delete;
   WebSocketSession& operator=(const WebSocketSession&) = delete;
-
-  [[nodiscard]] net::any_io_executor get_executor() { return ws_.get_executor(); }
 
   void start(std::shared_ptr<WebSocketLink> link, http::request<http::string_body> request) {
     link_ = std::move(link);
@@ -387,7 +376,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     switch (step) {
       case Step::accepted:
         if (ec) return finish();
-        run_on(service_, [link = link_, target = std::string(request_.target())] {
+        lane_.to_service([link = link_, target = std::string(request_.target())] {
           link->endpoint().opened(target);
         });
         return read();
@@ -409,10 +398,10 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     if (ec) {
       std::optional<int> code;
       if (ec == websocket::error::closed) code = ws_.reason().code;
-      run_on(service_, [link = link_, code] { link->endpoint().disconnected(code); });
+      lane_.to_service([link = link_, code] { link->endpoint().disconnected(code); });
       return finish();
     }
-    run_on(service_, [link = link_, message = beast::buffers_to_string(buffer_.data()), text = ws_.got_text()] {
+    lane_.to_service([link = link_, message = beast::buffers_to_string(buffer_.data()), text = ws_.got_text()] {
       link->endpoint().received(message, text);
     });
     buffer_.consume(buffer_.size());
@@ -457,7 +446,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   websocket::stream<Stream> ws_;
   net::steady_timer close_timer_;
-  ServiceExecutor service_;
+  IoLane& lane_;
   std::shared_ptr<WebSocketLink> link_;  // used on the service thread only
   http::request<http::string_body> request_;
   beast::flat_buffer buffer_;
@@ -477,11 +466,10 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
   template <class... StreamArgs>
-  Session(EmulatorService& service, ServiceExecutor service_executor, TurnGate& gate, tcp::socket socket,
-          StreamArgs&... stream_args)
+  Session(EmulatorService& service, IoLane& lane, TurnGate& gate, tcp::socket socket, StreamArgs&... stream_args)
       : stream_(std::move(socket), stream_args...),
         service_(service),
-        service_executor_(std::move(service_executor)),
+        lane_(lane),
         gate_(gate),
         delay_timer_(stream_.get_executor()) {
     beast::error_code ec;
@@ -514,7 +502,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
       case Step::read:
         return on_read(ec);
       case Step::delay:
-        if (!ec) run_on(service_executor_, [self = this->shared_from_this()] { self->finish_request(); });
+        if (!ec) lane_.to_service([self = this->shared_from_this()] { self->finish_request(); });
         return;
       case Step::written:
         if (ec) return close();
@@ -572,7 +560,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
     keep_alive_ = message.keep_alive();
     version_ = message.version();
     // The stream waits (no operation on it) while the service thread has the request.
-    run_on(service_executor_, [self = this->shared_from_this()] { self->plan_request(); });
+    lane_.to_service([self = this->shared_from_this()] { self->plan_request(); });
   }
 
   // On the service thread.
@@ -595,15 +583,15 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   // Runs `work` on this connection's I/O thread.
   template <class Work>
   void on_stream(Work work) {
-    run_on(io_executor_, [self = this->shared_from_this(), work = std::move(work)]() mutable { work(*self); });
+    lane_.to_stream([self = this->shared_from_this(), work = std::move(work)]() mutable { work(*self); });
   }
 
   // Hands the stream over to a WebSocket serving `Endpoint`.
   template <class Endpoint>
   void upgrade() {
     lowest().expires_never();
-    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), service_executor_);
-    auto link = std::make_shared<WebSocketLink>(gate_, io_executor_, socket);
+    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), lane_);
+    auto link = std::make_shared<WebSocketLink>(gate_, lane_, socket);
     link->attach(std::make_unique<Endpoint>(service_, *link));
     socket->start(std::move(link), parser_->release());
   }
@@ -702,8 +690,7 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
 
   Stream stream_;
   EmulatorService& service_;
-  ServiceExecutor service_executor_;
-  net::any_io_executor io_executor_{stream_.get_executor()};
+  IoLane& lane_;
   TurnGate& gate_;
   net::steady_timer delay_timer_;
   beast::flat_buffer buffer_;
@@ -716,58 +703,6 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   std::chrono::milliseconds idle_timeout_{60000};
   std::shared_ptr<http::response<http::string_body>> response_;
   std::string raw_;
-};
-
-// The threads that run the connections' streams (TLS, HTTP parsing, WebSocket framing), each with an
-// io_context of its own; a connection stays on the one it was accepted onto. None: the service's thread
-// runs them too.
-class IoThreads {
- public:
-  IoThreads(net::io_context& service, unsigned count) : service_(service) {
-    for (unsigned i = 0; i < count; ++i) {
-      contexts_.push_back(std::make_unique<net::io_context>(1));
-      guards_.emplace_back(contexts_.back()->get_executor());
-    }
-    for (auto& context : contexts_)
-      threads_.emplace_back([&io = *context] { run(io); });
-  }
-  ~IoThreads() { stop(); }
-  IoThreads(const IoThreads&) = delete;
-  IoThreads& operator=(const IoThreads&) = delete;
-
-  [[nodiscard]] ServiceExecutor service_executor() const { return service_.get_executor(); }
-
-  // Where the next connection goes: round robin.
-  net::io_context& next() {
-    if (contexts_.empty()) return service_;
-    return *contexts_[next_++ % contexts_.size()];
-  }
-
-  // Stops the threads and joins them; their connections are destroyed with this object.
-  void stop() {
-    guards_.clear();
-    for (auto& context : contexts_)
-      context->stop();
-    for (auto& thread : threads_)
-      if (thread.joinable()) thread.join();
-  }
-
- private:
-  static void run(net::io_context& io) {
-    while (!io.stopped()) {
-      try {
-        io.run();
-      } catch (const std::exception& e) {
-        std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
-      }
-    }
-  }
-
-  net::io_context& service_;
-  std::vector<std::unique_ptr<net::io_context>> contexts_;
-  std::vector<net::executor_work_guard<net::io_context::executor_type>> guards_;
-  std::vector<std::thread> threads_;
-  std::size_t next_ = 0;
 };
 
 class Listener : public std::enable_shared_from_this<Listener> {
@@ -783,15 +718,16 @@ class Listener : public std::enable_shared_from_this<Listener> {
         retry_timer_(acceptor.get_executor()) {}
 
   void accept() {
-    // The socket belongs to its I/O thread's context from the start; this handler runs on the service's.
-    acceptor_.async_accept(io_threads_.next(),
-                           [self = shared_from_this()](beast::error_code ec, tcp::socket socket) {
-                             self->on_accept(ec, std::move(socket));
+    // The socket belongs to its lane's io_context from the start; this handler runs on the service's.
+    auto& lane = io_threads_.next();
+    acceptor_.async_accept(lane.context(),
+                           [self = shared_from_this(), &lane](beast::error_code ec, tcp::socket socket) {
+                             self->on_accept(ec, lane, std::move(socket));
                            });
   }
 
  private:
-  void on_accept(beast::error_code ec, tcp::socket socket) {
+  void on_accept(beast::error_code ec, IoLane& lane, tcp::socket socket) {
     if (ec == net::error::operation_aborted || !acceptor_.is_open()) return;
     if (ec) {
       // E.g. out of file descriptors: back off briefly instead of spinning.
@@ -804,14 +740,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
     service_.note_connection_accepted();
     beast::error_code option_ec;
     socket.set_option(tcp::no_delay(true), option_ec);
-    const auto service_executor = io_threads_.service_executor();
-    const auto io = socket.get_executor();
     if (tls_ != nullptr) {
-      auto session = std::make_shared<Session<TlsStream>>(service_, service_executor, gate_, std::move(socket), *tls_);
-      run_on(io, [session, timeout = idle_timeout_] { session->start(timeout); });
+      auto session = std::make_shared<Session<TlsStream>>(service_, lane, gate_, std::move(socket), *tls_);
+      lane.to_stream([session, timeout = idle_timeout_] { session->start(timeout); });
     } else {
-      auto session = std::make_shared<Session<PlainStream>>(service_, service_executor, gate_, std::move(socket));
-      run_on(io, [session, timeout = idle_timeout_] { session->start(timeout); });
+      auto session = std::make_shared<Session<PlainStream>>(service_, lane, gate_, std::move(socket));
+      lane.to_stream([session, timeout = idle_timeout_] { session->start(timeout); });
     }
     accept();
   }
@@ -856,6 +790,9 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   // Declared before the io_context so they outlive every session destroyed with it.
   std::unique_ptr<EmulatorService> service;
   std::optional<TurnGate> gate;
+  // The connections' threads, after the io_context is (its queued handlers, which may hold connections,
+  // go before them, and their links outlive it).
+  std::optional<IoThreads> io_threads;
   std::optional<ssl::context> tls;
   if (settings.certificates != nullptr) {
     tls.emplace(ssl::context::tls_server);
@@ -863,8 +800,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   }
 
   net::io_context io_context(1);
-  // Declared after the io_context: its connections are destroyed first, handing their links back to it.
-  IoThreads io_threads(io_context, settings.io_threads);
+  io_threads.emplace(io_context, settings.io_threads);
   const auto address = settings.host == "localhost" ? net::ip::make_address("127.0.0.1")
                                                     : net::ip::make_address(settings.host);
   const tcp::endpoint endpoint(address, settings.port);
@@ -920,7 +856,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
     ipc->serve(*service, *gate);
   }
 
-  std::make_shared<Listener>(acceptor, *service, *gate, io_threads, tls ? &*tls : nullptr,
+  std::make_shared<Listener>(acceptor, *service, *gate, *io_threads, tls ? &*tls : nullptr,
                              settings.idle_timeout)
       ->accept();
   // The Gateway's clocks: zombie connections and expired resumable sessions.
@@ -944,7 +880,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   }
   // Nothing runs on the connections' threads from here on; what they hand the service thread now waits in
   // its io_context and is destroyed with it.
-  io_threads.stop();
+  io_threads->stop();
   if (ipc) ipc->stop();
   voice_udp.close();
   service->set_ipc_listener(nullptr);
