@@ -37,7 +37,11 @@
 // prints the p50, p99 and CPU ratios of state over memory mode; an emulator that rejects the flag (it exits
 // at start with "unknown argument") is reported as not supporting it and the state runs are skipped.
 //
+// --io-threads N starts the emulator with as many threads for its connections (its default otherwise): the
+// busiest thread's share shows how far the load spreads, and so what one machine with more cores carries.
+//
 //   platformpp_bench_emulator_load [EMULATOR] [--clients N[,N...]] [--seconds S] [--rate R] [--with-state]
+//                                  [--io-threads N]
 #include <platformpp/client.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -89,6 +93,7 @@ struct Options {
   double seconds = 60;
   double rate = 10000;
   bool withState = false;
+  std::string ioThreads;  ///< --io-threads for the emulator; empty: its default
 };
 
 // --- measurements of processes ----------------------------------------------------------------------------
@@ -384,6 +389,9 @@ class Run {
     emulatorOptions.binary = options_.binary;
     emulatorOptions.ipc = false;
     emulatorOptions.extraArguments = {"--no-social-rate-limits"};
+    if (!options_.ioThreads.empty())
+      emulatorOptions.extraArguments.insert(emulatorOptions.extraArguments.end(),
+                                            {"--io-threads", options_.ioThreads});
     if (!stateFile_.empty())
       emulatorOptions.extraArguments.insert(emulatorOptions.extraArguments.end(), {"--state", stateFile_});
     try {
@@ -848,12 +856,14 @@ Options ParseOptions(int argc, char** argv) {
       if (options.sizes.empty()) throw std::runtime_error("--clients needs N[,N...]");
     } else if (arg == "--with-state") {
       options.withState = true;
+    } else if (arg == "--io-threads") {
+      options.ioThreads = value();
     } else if (!arg.empty() && arg[0] != '-') {
       options.binary = arg;
     } else {
-      throw std::runtime_error(
-          "unknown argument " + arg +
-          " (usage: [EMULATOR] [--clients N[,N...]] [--seconds S] [--rate R] [--with-state])");
+      throw std::runtime_error("unknown argument " + arg +
+                               " (usage: [EMULATOR] [--clients N[,N...]] [--seconds S] [--rate R] "
+                               "[--with-state] [--io-threads N])");
     }
   }
   return options;

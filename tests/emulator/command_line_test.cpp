@@ -17,6 +17,16 @@ TEST_CASE("defaults") {
   CHECK_FALSE(parsed.options.ipc_dir);
   CHECK(parsed.options.ipc);
   CHECK_FALSE(parsed.options.connection_file);
+  CHECK(parsed.options.io_threads == 2);
+}
+
+TEST_CASE("--io-threads takes 0 to 64") {
+  CHECK(parse_command_line({"--io-threads", "0"}).options.io_threads == 0);
+  CHECK(parse_command_line({"--io-threads=64"}).options.io_threads == 64);
+  for (const char* bad : {"65", "-1", "two", ""}) {
+    const auto parsed = parse_command_line({"--io-threads", bad});
+    CHECK(parsed.action == Action::usage_error);
+  }
 }
 
 TEST_CASE("every flag, in both spellings") {

@@ -39,7 +39,7 @@ std::string usage_text() {
          "memory)\n"
          "  --state-sync M       normal: what was answered survives a killed emulator (default); full: also\n"
          "                       a power loss, at the cost of waiting for the disk on every change\n"
-         "  --io-threads N       threads that run the connections' TLS and sockets, 0-64 (default 1); the\n"
+         "  --io-threads N       threads that run the connections' TLS and sockets, 0-64 (default 2); the\n"
          "                       platform's state has a thread of its own. 0: that one thread does it all\n"
          "  --ui-dir D           the web console's files, served at /_emulator/ui (default: the installed\n"
          "                       share/platformpp-emulator/ui, or the source tree's tools/emulator/ui)\n"
@@ -88,8 +88,9 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (flag == "--no-social-rate-limits") {
       result.options.social_rate_limits = false;
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
-               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" || flag == "--io-threads" ||
-               flag == "--clock-start" || flag == "--state" || flag == "--state-sync" || flag == "--ui-dir") {
+               flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
+               flag == "--io-threads" || flag == "--clock-start" || flag == "--state" ||
+               flag == "--state-sync" || flag == "--ui-dir") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -112,7 +113,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         unsigned threads = 0;
         const auto* end = value->data() + value->size();
         const auto [ptr, ec] = std::from_chars(value->data(), end, threads);
-        if (ec != std::errc() || ptr != end || threads > 64) return fail("--io-threads must be an integer 0-64");
+        if (ec != std::errc() || ptr != end || threads > 64)
+          return fail("--io-threads must be an integer 0-64");
         result.options.io_threads = threads;
       } else if (flag == "--clock-start") {
         const auto start = parse_rfc3339(*value);

@@ -376,9 +376,8 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     switch (step) {
       case Step::accepted:
         if (ec) return finish();
-        lane_.to_service([link = link_, target = std::string(request_.target())] {
-          link->endpoint().opened(target);
-        });
+        lane_.to_service(
+            [link = link_, target = std::string(request_.target())] { link->endpoint().opened(target); });
         return read();
       case Step::read:
         return on_read(ec);
@@ -401,9 +400,8 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
       lane_.to_service([link = link_, code] { link->endpoint().disconnected(code); });
       return finish();
     }
-    lane_.to_service([link = link_, message = beast::buffers_to_string(buffer_.data()), text = ws_.got_text()] {
-      link->endpoint().received(message, text);
-    });
+    lane_.to_service([link = link_, message = beast::buffers_to_string(buffer_.data()),
+                      text = ws_.got_text()] { link->endpoint().received(message, text); });
     buffer_.consume(buffer_.size());
     if (!dropped_) read();  // also while closing: the peer's close frame ends the handshake
   }
@@ -466,7 +464,8 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
   static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
 
   template <class... StreamArgs>
-  Session(EmulatorService& service, IoLane& lane, TurnGate& gate, tcp::socket socket, StreamArgs&... stream_args)
+  Session(EmulatorService& service, IoLane& lane, TurnGate& gate, tcp::socket socket,
+          StreamArgs&... stream_args)
       : stream_(std::move(socket), stream_args...),
         service_(service),
         lane_(lane),
@@ -611,9 +610,11 @@ class Session : public std::enable_shared_from_this<Session<Stream>> {
         return on_stream([](Session& self) { self.close(); });
       case Outcome::Delivery::truncate:
         // Half an answer acknowledges as much as a whole one: it waits for the turn's commit too.
-        return gate_.send([self = this->shared_from_this(), response = std::move(outcome.response)]() mutable {
-          self->on_stream([response = std::move(response)](Session& session) { session.write_truncated(response); });
-        });
+        return gate_.send(
+            [self = this->shared_from_this(), response = std::move(outcome.response)]() mutable {
+              self->on_stream(
+                  [response = std::move(response)](Session& session) { session.write_truncated(response); });
+            });
       case Outcome::Delivery::respond:
         if (const auto deferred = outcome.response.deferred) {
           // The answer comes later (a webhook events URL's PING); other connections are served meanwhile.

@@ -24,7 +24,7 @@ struct ServerSettings {
   std::optional<IpcSettings> ipc;                       // none = no IPC listener (--no-ipc)
   // Threads for the TCP connections' TLS, HTTP parsing and WebSocket framing; the service, the IPC listener
   // and the forwarding unit stay on the thread that calls run_server. 0: that thread runs it all.
-  unsigned io_threads = 1;
+  unsigned io_threads = 2;
 };
 
 struct BoundAddresses {
@@ -37,9 +37,9 @@ struct BoundAddresses {
 // publish the connection file). Exceptions it throws abort the start.
 using ServiceFactory = std::function<std::unique_ptr<EmulatorService>(const BoundAddresses& bound)>;
 
-// Binds, calls `make_service`, then serves (the service on the calling thread) until SIGINT or SIGTERM, and returns after closing
-// the listeners (unlinking the IPC socket) and all sessions. Throws std::runtime_error if it cannot start
-// (e.g. the port is in use, or no IPC socket path is free).
+// Binds, calls `make_service`, then serves (the service on the calling thread) until SIGINT or SIGTERM, and
+// returns after closing the listeners (unlinking the IPC socket) and all sessions. Throws std::runtime_error
+// if it cannot start (e.g. the port is in use, or no IPC socket path is free).
 void run_server(const ServerSettings& settings, const ServiceFactory& make_service);
 
 }  // namespace platformpp::emulator
