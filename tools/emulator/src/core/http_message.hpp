@@ -50,8 +50,8 @@ struct HttpResponse {
 };
 
 // The answer of a route that must first finish an exchange of its own on the network (the webhook events
-// URL's PING): the route returns HttpResponse::later(deferred) at once, so the emulator's one thread keeps
-// serving, and the server writes what set() gives once it comes. Single-threaded, like the rest.
+// URL's PING): the route returns HttpResponse::later(deferred) at once, so the service's thread keeps
+// serving, and the server writes what set() gives once it comes. Used on the service's thread only.
 class DeferredResponse {
  public:
   using Waiter = std::function<void(HttpResponse)>;

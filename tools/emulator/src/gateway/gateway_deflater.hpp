@@ -46,7 +46,7 @@ class GatewayDeflater {
   std::size_t compress_from_;
 };
 
-// The one deflater of the calling thread (the emulator serves every connection on one thread).
+// The one deflater of the calling thread (dispatches are built and deflated on the service's one thread).
 GatewayDeflater& thread_gateway_deflater();
 
 }  // namespace platformpp::emulator

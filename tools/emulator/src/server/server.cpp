@@ -1,6 +1,7 @@
 // The HTTP(S) listener and sessions, the WebSocket sessions of the Gateway and the voice gateway, and
-// run_server, which runs them with the IPC listener (ipc_server.cpp), the forwarding unit's UDP socket
-// (voice/voice_udp_server.cpp) and the webhook events client (webhook_client.cpp) on one io_context. The only
+// run_server, which runs the service with the IPC listener (ipc_server.cpp), the forwarding unit's UDP socket
+// (voice/voice_udp_server.cpp) and the webhook events client (webhook_client.cpp) on one io_context, and the
+// TCP connections on the I/O threads (server/io_threads.hpp), which hand all service work to it. The only
 // translation unit that instantiates Boost.Beast's server templates (they are slow to compile); the webhook
 // client instantiates its client side, the other two Asio's for their sockets alone.
 #include "server/asio_prelude.hpp"
