@@ -792,14 +792,15 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   // Declared before the io_context so they outlive every session destroyed with it.
   std::unique_ptr<EmulatorService> service;
   std::optional<TurnGate> gate;
-  // The connections' threads, after the io_context is (its queued handlers, which may hold connections,
-  // go before them, and their links outlive it).
-  std::optional<IoThreads> io_threads;
   std::optional<ssl::context> tls;
   if (settings.certificates != nullptr) {
     tls.emplace(ssl::context::tls_server);
     configure_tls(*tls, *settings.certificates);
   }
+  // The connections' threads: destroyed after the io_context (its queued handlers, which may hold
+  // connections, go before the connections do) and before the TLS context, the gate and the service, which
+  // connections use to the end.
+  std::optional<IoThreads> io_threads;
 
   net::io_context io_context(1);
   io_threads.emplace(io_context, settings.io_threads);
