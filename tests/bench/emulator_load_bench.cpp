@@ -145,6 +145,27 @@ double BusiestThread(const std::map<int, double>& before, const std::map<int, do
   return most;
 }
 
+/// The CPU each thread used between two samples, in seconds: the process's main thread (tid == pid: the
+/// emulator's service thread) and the others, busiest first.
+struct ThreadSplit {
+  double main = 0;
+  std::vector<double> others;
+};
+ThreadSplit SplitThreads(int pid, const std::map<int, double>& before, const std::map<int, double>& after) {
+  ThreadSplit split;
+  for (const auto& [tid, seconds] : after) {
+    const auto it = before.find(tid);
+    const double used = seconds - (it == before.end() ? 0 : it->second);
+    if (tid == pid) {
+      split.main = used;
+    } else {
+      split.others.push_back(used);
+    }
+  }
+  std::sort(split.others.rbegin(), split.others.rend());
+  return split;
+}
+
 int Threads() {
   std::ifstream status("/proc/self/status");
   std::string line;
@@ -219,6 +240,8 @@ struct Figures {
   double p50Ms = 0, p99Ms = 0, maxMs = 0;
   double answerP50Ms = 0, answerP99Ms = 0;  ///< send call -> the send's callback
   double emulatorCores = 0, emulatorBusiestThread = 0;
+  double emulatorMainThread = 0;               ///< cores: the service's thread
+  double emulatorOtherThreads[3] = {0, 0, 0};  ///< cores: its three busiest other threads (connections, WAL)
   double emulatorCpuUsPerMessage =
       0;                            ///< the emulator's CPU per accepted message (its 9 deliveries included)
   double benchCpuUsPerMessage = 0;  ///< this process's, per accepted message
@@ -696,7 +719,12 @@ class Run {
     const double wall = Seconds(end - start_);
     figures_.windowSeconds = wall;
     figures_.emulatorCores = emulatorCpu / wall;
-    figures_.emulatorBusiestThread = BusiestThread(emulatorThreads0, ThreadCpu(emulator_->Pid())) / wall;
+    const auto emulatorThreads1 = ThreadCpu(emulator_->Pid());
+    figures_.emulatorBusiestThread = BusiestThread(emulatorThreads0, emulatorThreads1) / wall;
+    const auto split = SplitThreads(emulator_->Pid(), emulatorThreads0, emulatorThreads1);
+    figures_.emulatorMainThread = split.main / wall;
+    for (std::size_t i = 0; i < 3 && i < split.others.size(); ++i)
+      figures_.emulatorOtherThreads[i] = split.others[i] / wall;
     figures_.benchCores = benchCpu / wall;
     figures_.benchBusiestThread = BusiestThread(benchThreads0, ThreadCpu(::getpid())) / wall;
     figures_.emulatorRssAfterMiB = ResidentKiB(EmulatorProc("statm")) / 1024.0;
@@ -781,6 +809,9 @@ void PrintRun(std::size_t n, bool state, const Figures& f, const Options& option
       "thread %.2f), %d threads; emulator RSS after %.0f MiB\n",
       f.emulatorCores, f.emulatorBusiestThread, f.windowSeconds, f.benchCores, f.benchBusiestThread,
       f.threads, f.emulatorRssAfterMiB);
+  std::printf("  emulator threads: the service's (main) %.2f cores; the busiest others %.2f, %.2f, %.2f\n",
+              f.emulatorMainThread, f.emulatorOtherThreads[0], f.emulatorOtherThreads[1],
+              f.emulatorOtherThreads[2]);
   std::printf(
       "  CPU per accepted message: emulator %.0f us, this process %.0f us; at the offered %.0f/s that is "
       "%.2f and %.2f cores\n",
