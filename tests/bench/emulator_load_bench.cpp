@@ -135,16 +135,6 @@ std::map<int, double> ThreadCpu(int pid) {
   return threads;
 }
 
-/// The most CPU one thread used between two samples, in seconds.
-double BusiestThread(const std::map<int, double>& before, const std::map<int, double>& after) {
-  double most = 0;
-  for (const auto& [tid, seconds] : after) {
-    const auto it = before.find(tid);
-    most = std::max(most, seconds - (it == before.end() ? 0 : it->second));
-  }
-  return most;
-}
-
 /// The CPU each thread used between two samples, in seconds: the process's main thread (tid == pid: the
 /// emulator's service thread) and the others, busiest first.
 struct ThreadSplit {
@@ -164,6 +154,11 @@ ThreadSplit SplitThreads(int pid, const std::map<int, double>& before, const std
   }
   std::sort(split.others.rbegin(), split.others.rend());
   return split;
+}
+
+/// The most CPU one thread used, in seconds.
+double Busiest(const ThreadSplit& split) {
+  return split.others.empty() ? split.main : std::max(split.main, split.others.front());
 }
 
 int Threads() {
@@ -719,14 +714,14 @@ class Run {
     const double wall = Seconds(end - start_);
     figures_.windowSeconds = wall;
     figures_.emulatorCores = emulatorCpu / wall;
-    const auto emulatorThreads1 = ThreadCpu(emulator_->Pid());
-    figures_.emulatorBusiestThread = BusiestThread(emulatorThreads0, emulatorThreads1) / wall;
-    const auto split = SplitThreads(emulator_->Pid(), emulatorThreads0, emulatorThreads1);
+    const auto split = SplitThreads(emulator_->Pid(), emulatorThreads0, ThreadCpu(emulator_->Pid()));
+    figures_.emulatorBusiestThread = Busiest(split) / wall;
     figures_.emulatorMainThread = split.main / wall;
     for (std::size_t i = 0; i < 3 && i < split.others.size(); ++i)
       figures_.emulatorOtherThreads[i] = split.others[i] / wall;
     figures_.benchCores = benchCpu / wall;
-    figures_.benchBusiestThread = BusiestThread(benchThreads0, ThreadCpu(::getpid())) / wall;
+    figures_.benchBusiestThread =
+        Busiest(SplitThreads(::getpid(), benchThreads0, ThreadCpu(::getpid()))) / wall;
     figures_.emulatorRssAfterMiB = ResidentKiB(EmulatorProc("statm")) / 1024.0;
     if (book.Accepted() > 0) {
       figures_.emulatorCpuUsPerMessage = emulatorCpu * 1e6 / static_cast<double>(book.Accepted());

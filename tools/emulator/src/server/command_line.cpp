@@ -49,6 +49,19 @@ std::string usage_text() {
          "file is not one, is another program's or is damaged, 6 it was written by a newer emulator.\n";
 }
 
+namespace {
+
+// An unsigned decimal integer within [low, high], the whole of `text`.
+std::optional<unsigned> bounded_integer(const std::string& text, unsigned low, unsigned high) {
+  unsigned value = 0;
+  const auto* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end || value < low || value > high) return std::nullopt;
+  return value;
+}
+
+}  // namespace
+
 ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
   ParsedCommandLine result;
   auto fail = [&](std::string message) {
@@ -96,26 +109,17 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
       if (flag == "--host") {
         result.options.host = *value;
       } else if (flag == "--port") {
-        unsigned port = 0;
-        const auto* end = value->data() + value->size();
-        const auto [ptr, ec] = std::from_chars(value->data(), end, port);
-        if (ec != std::errc() || ptr != end || port > 65535) return fail("--port must be an integer 0-65535");
-        result.options.port = static_cast<std::uint16_t>(port);
+        const auto port = bounded_integer(*value, 0, 65535);
+        if (!port) return fail("--port must be an integer 0-65535");
+        result.options.port = static_cast<std::uint16_t>(*port);
       } else if (flag == "--idle-timeout-ms") {
-        unsigned ms = 0;
-        const auto* end = value->data() + value->size();
-        const auto [ptr, ec] = std::from_chars(value->data(), end, ms);
-        if (ec != std::errc() || ptr != end || ms < 1 || ms > 3600000) {
-          return fail("--idle-timeout-ms must be an integer 1-3600000");
-        }
-        result.options.idle_timeout_ms = ms;
+        const auto ms = bounded_integer(*value, 1, 3600000);
+        if (!ms) return fail("--idle-timeout-ms must be an integer 1-3600000");
+        result.options.idle_timeout_ms = *ms;
       } else if (flag == "--io-threads") {
-        unsigned threads = 0;
-        const auto* end = value->data() + value->size();
-        const auto [ptr, ec] = std::from_chars(value->data(), end, threads);
-        if (ec != std::errc() || ptr != end || threads > 64)
-          return fail("--io-threads must be an integer 0-64");
-        result.options.io_threads = threads;
+        const auto threads = bounded_integer(*value, 0, 64);
+        if (!threads) return fail("--io-threads must be an integer 0-64");
+        result.options.io_threads = *threads;
       } else if (flag == "--clock-start") {
         const auto start = parse_rfc3339(*value);
         if (!start) return fail("--clock-start must be an RFC 3339 time, e.g. 2026-11-15T23:59:00Z");

@@ -24,6 +24,16 @@ void run_logged(const std::function<void()>& work) {
 
 }  // namespace
 
+void run_until_stopped(net::io_context& io) {
+  while (!io.stopped()) {
+    try {
+      io.run();
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
+    }
+  }
+}
+
 void Handoff::add(std::function<void()> work) {
   pending_.push_back(std::move(work));
   // The first of a batch schedules its flush behind the handlers already queued on this thread.
@@ -45,27 +55,16 @@ IoLane::IoLane(net::io_context& service, std::unique_ptr<net::io_context> own)
   to_stream_ = std::make_unique<Handoff>(service_, *own_);
   to_service_ = std::make_unique<Handoff>(*own_, service_);
   keep_running_.emplace(own_->get_executor());
-  thread_ = std::thread([this] { run(); });
+  thread_ = std::thread([&io = *own_] { run_until_stopped(io); });
 }
 
 IoLane::~IoLane() {
   stop();
   // What is still queued goes first, while the connections' io_context exists (their sockets and timers
   // must go before it); the connections themselves go with it.
-  if (to_stream_) to_stream_.reset();
+  to_stream_.reset();
   own_.reset();
   to_service_.reset();
-}
-
-void IoLane::run() {
-  while (!own_->stopped()) {
-    try {
-      own_->run();
-    } catch (const std::exception& e) {
-      // A handler threw: log and keep serving rather than take the whole emulator down.
-      std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
-    }
-  }
 }
 
 void IoLane::stop() {

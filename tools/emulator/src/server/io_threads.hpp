@@ -20,6 +20,10 @@
 
 namespace platformpp::emulator {
 
+// Runs `io` on the calling thread until it is stopped; a handler that throws is logged, and the rest keep
+// being served rather than the whole emulator going down.
+void run_until_stopped(boost::asio::io_context& io);
+
 // Work queued on one thread and run on another, in order, a batch per handler of the queuing thread.
 // Touched on the queuing thread only (and on the thread that stops the emulator, once the others are
 // joined).
@@ -64,7 +68,6 @@ class IoLane {
 
  private:
   friend class IoThreads;
-  void run();
   void stop();  // the thread joined first
 
   boost::asio::io_context& service_;

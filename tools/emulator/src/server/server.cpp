@@ -31,7 +31,6 @@
 #include <functional>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -134,9 +133,8 @@ class WebSocketLink final : public WebSocketChannel {
   void send_frame(OutgoingFrame frame) override {
     if (closing_ || gate_.closed()) return;
     auto write = [&lane = lane_, stream = stream_, frame = std::move(frame)]() mutable {
-      lane.to_stream([stream = std::move(stream), frame = std::move(frame)]() mutable {
-        if (auto alive = stream.lock()) alive->enqueue(std::move(frame));
-      });
+      on_stream(lane, stream,
+                [frame = std::move(frame)](WebSocketIo& io) mutable { io.enqueue(std::move(frame)); });
     };
     if (!gate_.holding()) return write();  // the common case in memory mode, once per Gateway frame
     gate_.send(std::move(write));
@@ -149,22 +147,27 @@ class WebSocketLink final : public WebSocketChannel {
     close_reason.code = static_cast<std::uint16_t>(code);
     close_reason.reason = std::move(reason);
     gate_.send([&lane = lane_, stream = stream_, close_reason = std::move(close_reason)] {
-      lane.to_stream([stream, close_reason] {
-        if (auto alive = stream.lock()) alive->release_close(close_reason);
-      });
+      on_stream(lane, stream, [close_reason](WebSocketIo& io) { io.release_close(close_reason); });
     });
   }
 
   void drop() override {
     closing_ = true;
-    lane_.to_stream([stream = stream_] {
-      if (auto alive = stream.lock()) alive->drop();
-    });
+    on_stream(lane_, stream_, [](WebSocketIo& io) { io.drop(); });
   }
 
   [[nodiscard]] bool closing() const override { return closing_; }
 
  private:
+  // Runs `work` on the stream's thread, if the stream is still there then. Static: a gate may release the
+  // work after this link is gone.
+  template <class Work>
+  static void on_stream(IoLane& lane, std::weak_ptr<WebSocketIo> stream, Work work) {
+    lane.to_stream([stream = std::move(stream), work = std::move(work)]() mutable {
+      if (auto alive = stream.lock()) work(*alive);
+    });
+  }
+
   TurnGate& gate_;
   IoLane& lane_;
   std::weak_ptr<WebSocketIo> stream_;
@@ -873,14 +876,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
     });
   };
   schedule_gateway_tick();
-  while (!io_context.stopped()) {
-    try {
-      io_context.run();
-    } catch (const std::exception& e) {
-      // A handler threw: log and keep serving rather than take the whole emulator down.
-      std::fprintf(stderr, "platformpp-emulator: internal error: %s\n", e.what());
-    }
-  }
+  run_until_stopped(io_context);
   // Nothing runs on the connections' threads from here on; what they hand the service thread now waits in
   // its io_context and is destroyed with it.
   io_threads->stop();

@@ -29,7 +29,9 @@ WalCheckpointer::~WalCheckpointer() {
 
 WalCheckpointer::Stats WalCheckpointer::stats() const {
   const std::lock_guard lock(mutex_);
-  return stats_;
+  auto stats = stats_;
+  stats.wal_pages = wal_pages_;
+  return stats;
 }
 
 int WalCheckpointer::tail() const {
@@ -62,7 +64,6 @@ void WalCheckpointer::committed(sqlite3* db, int pages) {
       ++stats_.restarts;
     }
     wal_pages_ = pages;
-    stats_.wal_pages = pages;
     stats_.max_wal_pages = std::max(stats_.max_wal_pages, pages);
     if (pages >= limits_.bound_pages && tail() > 0) finishing_ = true;
     // While the thread's checkpoint runs, the writer's would only be refused (BUSY): the next commit.

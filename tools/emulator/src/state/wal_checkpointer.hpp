@@ -42,7 +42,7 @@ class WalCheckpointer {
     std::uint64_t background = 0;  // the thread's checkpoints (each copied something)
     std::uint64_t writer = 0;      // the writer's, past the bound
     std::uint64_t restarts = 0;    // times the WAL started over from its beginning
-    int wal_pages = 0;             // after the last commit
+    int wal_pages = 0;             // after the last commit (stats() reads it off)
     int max_wal_pages = 0;
   };
 
