@@ -168,17 +168,132 @@ TEST_CASE_FIXTURE(Fixture, "voice: a refused upgrade is HTTP 400 with the platfo
   }
 }
 
-TEST_CASE_FIXTURE(Fixture, "voice: v 4 to 7 close with 4012, v8 gets Hello without seq") {
-  VoicePeer old;
-  open(old, "/voice/?v=7");
-  CHECK(old.closed);
-  CHECK(old.close_code == 4012);
+TEST_CASE_FIXTURE(Fixture, "voice: v8 gets Hello without seq") {
   VoicePeer peer;
   open(peer, "/voice/?v=8");
   CHECK_FALSE(peer.closed);
   const auto hello = peer.only(8);
   CHECK(hello["d"]["heartbeat_interval"].GetInt64() == 13750);
   CHECK_FALSE(hello.HasMember("seq"));
+}
+
+// Versions 4 to 7 are still the platform's (only below 4 was discontinued): the same session, without what v8
+// added (seq on server messages, {t, seq_ack} heartbeats, the buffered resume).
+TEST_CASE_FIXTURE(Fixture, "voice: a session at each version from 4 to 7, without v8's seq and replay") {
+  for (const int version : {4, 5, 6, 7}) {
+    CAPTURE(version);
+    const auto target = "/voice/?v=" + std::to_string(version);
+    const auto lobby_id = lobby({alice, bob});
+    const auto a = join(alice, lobby_id);
+    const auto b = join(bob, lobby_id);
+    VoicePeer pa, pb;
+    const auto ia = open(pa, target);
+    REQUIRE_FALSE(pa.closed);
+    CHECK(pa.only(8)["d"]["heartbeat_interval"].GetInt64() == 13750);
+    // The heartbeat is the nonce itself, and so is its ACK's d.
+    send(ia, R"({"op":3,"d":1501184119561})");
+    const auto ack = pa.only(6);
+    REQUIRE(ack["d"].IsUint64());
+    CHECK(ack["d"].GetUint64() == 1501184119561ULL);
+    send(ia, identify_json(lobby_id, alice, p(alice).session_id, a.token));
+    REQUIRE_FALSE(pa.closed);
+    const auto ready = pa.only(2);
+    CHECK(ready["d"]["ssrc"].GetUint() > 0);
+    CHECK_FALSE(ready.HasMember("seq"));
+    select(ia, "aead_xchacha20_poly1305_rtpsize");
+    CHECK_FALSE(pa.only(4).HasMember("seq"));
+    const auto listed = sessions();
+    REQUIRE(listed.Size() == 1);
+    CHECK(listed[0]["version"].GetInt() == version);
+
+    // Bob on v8 in the same call: his messages are sequenced, alice's are not.
+    const auto ib = voice(pb, bob, b);
+    CHECK(pb.only(2)["seq"].GetInt64() == 1);
+    CHECK(pb.only(11).HasMember("seq"));
+    CHECK_FALSE(pa.only(11).HasMember("seq"));
+    send(ib, R"({"op":5,"d":{"speaking":1,"delay":0}})");
+    CHECK_FALSE(pa.only(5).HasMember("seq"));
+    CHECK(pa.last_seq() == -1);
+
+    // A drop, then a Resume without seq_ack: Resumed, and what was said meanwhile is not re-sent.
+    call("POST", "/_emulator/voice/drop", R"({"user_id":")" + alice + "\"}");
+    send(ib, R"({"op":5,"d":{"speaking":0,"delay":0}})");
+    VoicePeer again;
+    const auto ir = open(again, target);
+    send(ir, R"({"op":7,"d":{"server_id":")" + lobby_id + R"(","session_id":")" + p(alice).session_id +
+                 R"(","token":")" + a.token + R"("}})");
+    REQUIRE_FALSE(again.closed);
+    std::vector<int> opcodes;
+    for (const auto& text : again.sent)
+      opcodes.push_back(parse(text)["op"].GetInt());
+    CHECK(opcodes == std::vector<int>{8, 9});
+    // The session goes on with the same SSRC; new messages reach it, still without seq.
+    send(ib, R"({"op":5,"d":{"speaking":1,"delay":0}})");
+    const auto speaking = again.only(5);
+    CHECK_FALSE(speaking.HasMember("seq"));
+    CHECK(str(speaking["d"]["user_id"]) == bob);
+    bool same_ssrc = false;
+    const auto listed_now = sessions();
+    for (const auto& session : listed_now.GetArray()) {
+      if (str(session["user_id"]) == alice)
+        same_ssrc = session["ssrc"].GetUint() == ready["d"]["ssrc"].GetUint();
+    }
+    CHECK(same_ssrc);
+
+    voice_state(alice, lobby_id, false);
+    voice_state(bob, lobby_id, false);
+    CHECK(sessions().Size() == 0);
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture, "voice: each version's heartbeat shape; the other shape is refused") {
+  SUBCASE("v7: an object heartbeat is not a nonce: 4002") {
+    VoicePeer peer;
+    send(open(peer, "/voice/?v=7"), R"({"op":3,"d":{"t":5,"seq_ack":-1}})");
+    CHECK(peer.close_code == 4002);
+  }
+  SUBCASE("v7: a negative nonce: 4020") {
+    VoicePeer peer;
+    send(open(peer, "/voice/?v=7"), R"({"op":3,"d":-5})");
+    CHECK(peer.close_code == 4020);
+  }
+  SUBCASE("v8: a bare nonce: 4002") {
+    VoicePeer peer;
+    send(open(peer, "/voice/?v=8"), R"({"op":3,"d":5})");
+    CHECK(peer.close_code == 4002);
+  }
+  SUBCASE("v8: {t, seq_ack} is acknowledged with {t}") {
+    VoicePeer peer;
+    send(open(peer, "/voice/?v=8"), R"({"op":3,"d":{"t":5,"seq_ack":-1}})");
+    CHECK(peer.only(6)["d"]["t"].GetUint64() == 5);
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture, "voice: v8 Resume still needs seq_ack; v7 ignores one sent") {
+  const auto lobby_id = lobby({alice});
+  const auto a = join(alice, lobby_id);
+  const auto resume_without_ack = R"({"op":7,"d":{"server_id":")" + lobby_id + R"(","session_id":")" +
+                                  p(alice).session_id + R"(","token":")" + a.token + R"("}})";
+  SUBCASE("v8 without seq_ack: 4002") {
+    VoicePeer pa;
+    voice(pa, alice, a);
+    call("POST", "/_emulator/voice/drop", "{}");
+    VoicePeer again;
+    send(open(again), resume_without_ack);
+    CHECK(again.close_code == 4002);
+  }
+  SUBCASE("v7 with a seq_ack: resumed, nothing replayed") {
+    VoicePeer pa;
+    const auto id = open(pa, "/voice/?v=7");
+    send(id, identify_json(lobby_id, alice, p(alice).session_id, a.token));
+    REQUIRE(pa.ops(2).size() == 1);
+    call("POST", "/_emulator/voice/drop", "{}");
+    VoicePeer again;
+    send(open(again, "/voice/?v=7"), resume_json(a, p(alice).session_id, 0));
+    REQUIRE_FALSE(again.closed);
+    CHECK(again.ops(2).empty());
+    CHECK(again.ops(9).size() == 1);
+  }
 }
 
 TEST_CASE_FIXTURE(Fixture, "voice: Identify with a wrong token, session, user or lobby closes with 4004") {

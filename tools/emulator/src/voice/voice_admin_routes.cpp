@@ -50,6 +50,8 @@ HttpResponse VoiceModule::admin_sessions(const RouteContext&) {
           write_string(writer, session.session_id);
           writer.Key("ssrc");
           writer.Uint(session.ssrc);
+          writer.Key("version");
+          writer.Int(session.version);
           writer.Key("mode");
           if (session.mode) {
             write_string(writer, voice::TransportModeName(*session.mode));

@@ -1,6 +1,6 @@
-// The voice gateway (v8, docs/voice-protocol.md "Voice gateway") seen from the socket-free side: the server
-// implements VoiceGatewayPeer (one accepted WebSocket on /voice) and VoiceModule keeps the voice states,
-// sessions and connections (voice_state.hpp). Everything runs on the emulator's single I/O thread.
+// The voice gateway (v4 to v8, docs/voice-protocol.md "Voice gateway") seen from the socket-free side: the
+// server implements VoiceGatewayPeer (one accepted WebSocket on /voice) and VoiceModule keeps the voice
+// states, sessions and connections (voice_state.hpp). Everything runs on the emulator's single I/O thread.
 #pragma once
 
 #include <cstdint>
@@ -56,8 +56,11 @@ inline constexpr int kClientsConnect = 11;
 inline constexpr int kClientDisconnect = 13;
 }  // namespace voice_op
 
-inline constexpr int kVoiceGatewayVersion = 8;     // the only version served in full
-inline constexpr int kVoiceGatewayMinVersion = 4;  // below: deprecated, refused at the upgrade
+inline constexpr int kVoiceGatewayVersion = 8;     // the newest (the platform's recommended one)
+inline constexpr int kVoiceGatewayMinVersion = 4;  // below: discontinued on 18 November 2024, refused
+// From this version on, server messages carry `seq`, heartbeats are `{t, seq_ack}` and a resume re-sends what
+// the client missed (the buffered resume); below it a heartbeat is a bare nonce and a resume replays nothing.
+inline constexpr int kVoiceBufferedResumeVersion = 8;
 
 // Tunables, settable through POST /_emulator/voice/settings. Defaults are the platform's.
 struct VoiceSettings {
@@ -76,7 +79,7 @@ struct VoiceSettings {
 inline constexpr std::int64_t kE2eeRequiredFromMs = 1772323200000;
 
 // The `v` of an upgrade target ("/voice/?v=8"): nullopt when missing, not a number, or outside 4..8 (the
-// upgrade is refused with HTTP 400); 4..7 are accepted at the upgrade and closed with 4012 right after.
+// upgrade is refused with HTTP 400). Every version from 4 to 8 is served, each with the fields it has.
 std::optional<int> voice_gateway_version(std::string_view target);
 
 // Whether `path` (no query) is the voice gateway's: "/voice" or "/voice/".

@@ -1,6 +1,6 @@
-// The voice gateway's client messages (v8, docs/voice-protocol.md "Voice gateway"): Identify -> Ready, Select
-// Protocol -> Session Description, Speaking, heartbeats and Resume; DAVE's are handed to
-// voice_dave_routes.cpp.
+// The voice gateway's client messages (v4 to v8, docs/voice-protocol.md "Voice gateway"): Identify -> Ready,
+// Select Protocol -> Session Description, Speaking, heartbeats and Resume (each in its version's shape);
+// DAVE's are handed to voice_dave_routes.cpp.
 #include <openssl/rand.h>
 
 #include <algorithm>
@@ -49,13 +49,13 @@ void VoiceModule::received(std::uint64_t id, std::string_view message, bool text
                      opcode == dave_op::kInvalidCommitWelcome;
   if (!known) return close_connection(id, voice_close::kUnknownOpcode, "Unknown opcode.");
   const auto d_member = payload.FindMember("d");
-  if (d_member == payload.MemberEnd() || !d_member->value.IsObject()) {
+  if (d_member == payload.MemberEnd())
     return close_connection(id, voice_close::kDecodeError, "Decode error.");
-  }
   const auto& d = d_member->value;
+  // Before v8 a heartbeat's d is the bare nonce; every other payload is an object.
+  if (opcode == voice_op::kHeartbeat) return heartbeat(id, d);
+  if (!d.IsObject()) return close_connection(id, voice_close::kDecodeError, "Decode error.");
   switch (opcode) {
-    case voice_op::kHeartbeat:
-      return heartbeat(id, d);
     case voice_op::kIdentify:
     case voice_op::kResume:
       if (connection.voice_session) {
@@ -73,7 +73,17 @@ void VoiceModule::received(std::uint64_t id, std::string_view message, bool text
   }
 }
 
+// v8: d = {t, seq_ack?}, acknowledged with {t}. Before v8: d is the nonce itself, echoed as d.
 void VoiceModule::heartbeat(std::uint64_t id, const rapidjson::Value& d) {
+  auto& connection = voice_.connections.at(id);
+  if (connection.version < kVoiceBufferedResumeVersion) {
+    if (d.IsNull() || d.IsObject()) return close_connection(id, voice_close::kDecodeError, "Decode error.");
+    if (!d.IsUint64()) return close_connection(id, voice_close::kBadRequest, "Bad request.");
+    connection.last_heartbeat_steady_ms = steady_now_ms();
+    connection.peer->send_text(unsequenced(voice_op::kHeartbeatAck, std::to_string(d.GetUint64())));
+    return;
+  }
+  if (!d.IsObject()) return close_connection(id, voice_close::kDecodeError, "Decode error.");
   const auto t = d.FindMember("t");
   if (t == d.MemberEnd() || t->value.IsNull()) {
     return close_connection(id, voice_close::kDecodeError, "Decode error.");
@@ -83,7 +93,6 @@ void VoiceModule::heartbeat(std::uint64_t id, const rapidjson::Value& d) {
       (seq_ack != d.MemberEnd() && !seq_ack->value.IsNull() && !seq_ack->value.IsInt64())) {
     return close_connection(id, voice_close::kBadRequest, "Bad request.");
   }
-  auto& connection = voice_.connections.at(id);
   connection.last_heartbeat_steady_ms = steady_now_ms();
   connection.peer->send_text(
       unsequenced(voice_op::kHeartbeatAck, "{\"t\":" + std::to_string(t->value.GetUint64()) + "}"));
@@ -123,6 +132,7 @@ void VoiceModule::identify(std::uint64_t id, const rapidjson::Value& d) {
   session.ssrc = forwarding_unit_.allocate_ssrc();
   session.offered_modes = voice_.settings.modes;
   session.max_dave_version = max_dave_version;
+  session.version = voice_.connections.at(id).version;
   session.connection = id;
   const auto voice_session = session.id;
   forwarding_unit_.add_session(voice_session, session.ssrc, *user_id, *server_id);
@@ -193,12 +203,22 @@ void VoiceModule::resume(std::uint64_t id, const rapidjson::Value& d) {
   const auto server_id = string_member(d, "server_id");
   const auto session_id = string_member(d, "session_id");
   const auto token = string_member(d, "token");
-  const auto seq_member = d.FindMember("seq_ack");
-  if (!server_id || !session_id || !token || seq_member == d.MemberEnd() || seq_member->value.IsNull()) {
+  if (!server_id || !session_id || !token) {
     return close_connection(id, voice_close::kDecodeError, "Decode error.");
   }
-  if (!seq_member->value.IsInt64()) return close_connection(id, voice_close::kBadRequest, "Bad request.");
-  const auto seq_ack = seq_member->value.GetInt64();
+  // seq_ack belongs to the buffered resume (v8); before it a Resume has no such field, and one sent is
+  // ignored.
+  const int version = voice_.connections.at(id).version;
+  const bool buffered = version >= kVoiceBufferedResumeVersion;
+  std::int64_t seq_ack = 0;
+  if (buffered) {
+    const auto seq_member = d.FindMember("seq_ack");
+    if (seq_member == d.MemberEnd() || seq_member->value.IsNull()) {
+      return close_connection(id, voice_close::kDecodeError, "Decode error.");
+    }
+    if (!seq_member->value.IsInt64()) return close_connection(id, voice_close::kBadRequest, "Bad request.");
+    seq_ack = seq_member->value.GetInt64();
+  }
   const VoiceState* state = nullptr;
   for (const auto* candidate : voice_.states_of_lobby(*server_id)) {
     if (candidate->session_id == *session_id) state = candidate;
@@ -211,10 +231,12 @@ void VoiceModule::resume(std::uint64_t id, const rapidjson::Value& d) {
   }
   const auto voice_session = *state->voice_session;
   auto& session = voice_.sessions.at(voice_session);
-  // Every message after seq_ack must still be kept; else the session cannot be resumed and the call ends.
+  // v8: every message after seq_ack must still be kept; else the session cannot be resumed and the call ends.
+  // Before v8 nothing is re-sent: what was sent while the client was away is lost, as on the platform.
   const bool replayable =
-      seq_ack <= session.seq &&
-      (seq_ack == session.seq || (!session.buffer.empty() && session.buffer.front().seq <= seq_ack + 1));
+      !buffered ||
+      (seq_ack <= session.seq &&
+       (seq_ack == session.seq || (!session.buffer.empty() && session.buffer.front().seq <= seq_ack + 1)));
   if (!replayable) {
     close_connection(id, voice_close::kSessionNoLongerValid, "Session no longer valid.");
     return end_state(state->lobby_id, state->user_id);
@@ -228,6 +250,10 @@ void VoiceModule::resume(std::uint64_t id, const rapidjson::Value& d) {
     }
   }
   session.connection = id;
+  // The session speaks its new connection's version from now on; a version without the buffered resume keeps
+  // nothing to re-send.
+  session.version = version;
+  if (!buffered) session.buffer.clear();
   call_changed(session.lobby_id);
   auto& connection = voice_.connections.at(id);
   connection.voice_session = voice_session;

@@ -200,7 +200,11 @@ void VoiceModule::end_gateway_session(const std::string& session_id) {
 // ----------------------------------------------------------------------------------------
 
 std::int64_t VoiceModule::send(const std::string& voice_session, int opcode, std::string_view d_json) {
+  const auto it = voice_.sessions.find(voice_session);
+  const bool sequenced = it != voice_.sessions.end() && it->second.version >= kVoiceBufferedResumeVersion;
   return send_sequenced(voice_session, [&](std::int64_t seq) {
+    // Before v8 a JSON message has no seq (the buffered resume came with it).
+    if (!sequenced) return VoiceSession::Sent{seq, unsequenced(opcode, d_json), false};
     return VoiceSession::Sent{seq,
                               "{\"op\":" + std::to_string(opcode) + ",\"d\":" + std::string(d_json) +
                                   ",\"seq\":" + std::to_string(seq) + "}",
@@ -224,6 +228,8 @@ std::int64_t VoiceModule::send_sequenced(const std::string& voice_session,
       }
     }
   }
+  // Only the buffered resume (v8) re-sends anything; before it nothing is kept.
+  if (session.version < kVoiceBufferedResumeVersion) return session.seq;
   session.buffer.push_back(std::move(sent));
   while (static_cast<std::int64_t>(session.buffer.size()) >
          std::max<std::int64_t>(voice_.settings.buffer_size, 0))
@@ -275,12 +281,12 @@ std::uint64_t VoiceModule::opened(VoiceGatewayPeer& peer, std::string_view targe
   connection.last_heartbeat_steady_ms = steady_now_ms();
   connection.heartbeat_interval_ms = voice_.settings.heartbeat_interval_ms;
   const auto version = voice_gateway_version(target);
-  connection.version = version.value_or(0);
-  // The server refuses a missing or out-of-range version at the upgrade; 4..7 get here and are not served.
-  if (version != kVoiceGatewayVersion) {
+  // The server refuses a missing or out-of-range version at the upgrade: only 4..8 get here.
+  if (!version) {
     close_connection(id, voice_close::kUnknownProtocol, "Unknown protocol.");
     return id;
   }
+  connection.version = *version;
   peer.send_text(unsequenced(
       voice_op::kHello, "{\"heartbeat_interval\":" + std::to_string(connection.heartbeat_interval_ms) + "}"));
   return id;

@@ -43,8 +43,9 @@ struct VoiceSession {
   std::vector<std::string> offered_modes;  // as its Ready said
   int max_dave_version = 0;                // its Identify's max_dave_protocol_version
   std::optional<int> speaking;             // the last Speaking bitmask, replayed to later sessions
-  std::int64_t seq = 0;                    // the last server message's seq
-  // (seq, text or binary frame, is it binary), oldest first.
+  int version = kVoiceGatewayVersion;      // the voice gateway version of its connection (Identify, Resume)
+  std::int64_t seq = 0;                    // the last server message's seq (binary frames carry it always)
+  // (seq, text or binary frame, is it binary), oldest first; kept from kVoiceBufferedResumeVersion on.
   struct Sent {
     std::int64_t seq = 0;
     std::string frame;
