@@ -358,6 +358,12 @@ struct platformpp_authorization_code_verifier {
 
 namespace platformpp::c_api {
 
+// Whether an option struct's api_version is one this library reads: any from 1 to PLATFORMPP_C_API_VERSION
+// (the fields a version added are read only when the struct is of that version or later).
+inline bool KnownApiVersion(int32_t version) {
+  return version >= 1 && version <= PLATFORMPP_C_API_VERSION;
+}
+
 inline std::string ToString(const char* ptr, size_t size) {
   return ptr && size ? std::string(ptr, size) : std::string();
 }

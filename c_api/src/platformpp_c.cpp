@@ -93,7 +93,7 @@ platformpp_client* platformpp_client_create(const platformpp_client_options* opt
   try {
     platformpp::ClientOptions cpp;
     if (options) {
-      if (options->api_version != PLATFORMPP_C_API_VERSION) return nullptr;
+      if (!KnownApiVersion(options->api_version)) return nullptr;
       std::string apiBase = ToString(options->api_base);
       if (!apiBase.empty()) cpp.apiBase = std::move(apiBase);
       cpp.caFile = ToString(options->ca_file);
@@ -107,6 +107,7 @@ platformpp_client* platformpp_client_create(const platformpp_client_options* opt
       if (!ipcName.empty()) cpp.ipcName = std::move(ipcName);
       cpp.ipcDirectory = ToString(options->ipc_directory);
       cpp.ipcEnabled = options->ipc_enabled != 0;
+      if (options->api_version >= 2) cpp.channelObfuscationOptIn = options->channel_obfuscation_opt_in != 0;
     }
     auto* client = new platformpp_client(std::move(cpp));
     liveClients.fetch_add(1, std::memory_order_acq_rel);
@@ -362,7 +363,7 @@ void platformpp_client_authorize(platformpp_client* client, const platformpp_aut
   if (!client) return Refuse(user_data, user_data_free);
   StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
                  [&](const OperationPtr<platformpp_authorization_fn>& op) {
-                   if (!args || args->api_version != PLATFORMPP_C_API_VERSION) {
+                   if (!args || !KnownApiVersion(args->api_version)) {
                      // nullobj gives the C++ API's own validation error, delivered inside run_callbacks.
                      client->client.Authorize(platformpp::AuthorizationArgs::nullobj, AuthorizationDone(op));
                      return;

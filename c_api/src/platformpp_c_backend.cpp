@@ -257,7 +257,7 @@ platformpp_webhook_events* platformpp_webhook_events_create(
     const platformpp_webhook_events_options* options) {
   // No handle yet to log to: NULL is the report.
   try {
-    if (!options || options->api_version != PLATFORMPP_C_API_VERSION) return nullptr;
+    if (!options || !KnownApiVersion(options->api_version)) return nullptr;
     if (options->port < 0 || options->port > 65535) return nullptr;
     pb::WebhookEventsOptions cpp;
     cpp.publicKeyHex = ToString(options->public_key_hex);
@@ -484,7 +484,7 @@ void platformpp_backend_options_init(platformpp_backend_options* options) {
 platformpp_backend* platformpp_backend_create(const platformpp_backend_options* options) {
   // No handle yet to log to: NULL is the report.
   try {
-    if (!options || options->api_version != PLATFORMPP_C_API_VERSION) return nullptr;
+    if (!options || !KnownApiVersion(options->api_version)) return nullptr;
     pb::BackendOptions cpp;
     if (std::string apiBase = ToString(options->api_base); !apiBase.empty()) cpp.apiBase = std::move(apiBase);
     cpp.caFile = ToString(options->ca_file);

@@ -67,6 +67,12 @@ struct ClientOptions {
   std::string ipcDirectory;
   /// Talk to the local desktop client at all (Authorize tries it first; account-link requests need it).
   bool ipcEnabled = true;
+  /// Opts this Client's Gateway session in to channel obfuscation ahead of the platform's date for everyone
+  /// (Identify capability `1 << 15`): channels the user cannot view arrive named `___hidden___`, flagged
+  /// CHANNEL_OBFUSCATED, with one overwrite denying VIEW_CHANNEL. The platform calls this switch temporary
+  /// and for testing (its developer portal's Private Channel Obfuscation toggle does the same for a whole
+  /// application), so it is off unless a test asks for it.
+  bool channelObfuscationOptIn = false;
 };
 
 namespace client {

@@ -41,6 +41,7 @@ ClientCore::ClientCore(ClientOptions options) : runtime_(std::move(options)) {
   gatewayOptions.caFile = o.caFile;
   gatewayOptions.useSystemCertificates = o.useSystemCertificates;
   gatewayOptions.userAgent = userAgent;
+  gatewayOptions.capabilities = o.channelObfuscationOptIn ? gateway::kCapabilityChannelObfuscation : 0;
   gatewayOptions.token = [this] {
     std::optional<core::Credentials> current = runtime_.credentials.Get();
     return current ? current->Header() : std::string();

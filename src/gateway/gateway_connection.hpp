@@ -52,7 +52,7 @@ struct GatewayOptions {
   std::string userAgent = "platformpp";
   bool compress = true;  ///< `compress=zlib-stream`
   int64_t intents = kSocialIntents;
-  int64_t capabilities = kCapabilityChannelObfuscation;
+  int64_t capabilities = 0;  ///< Identify's capability bits (kCapabilityChannelObfuscation when opted in)
   std::chrono::milliseconds backoffInitial{1000};
   std::chrono::milliseconds backoffMaximum{60000};
   /// Bounds TCP connect + TLS + WebSocket handshake, and then the wait for Hello.

@@ -54,14 +54,15 @@ std::string BuildHeartbeat(std::optional<int64_t> seq);
 /// DIRECT_MESSAGES (12). None is privileged (GUILD_MEMBERS 1, GUILD_PRESENCES 8 and MESSAGE_CONTENT 15 are):
 /// the platform sends a social client its friends' presences, relationships and lobbies without them.
 constexpr int64_t kSocialIntents = (1 << 0) | (1 << 7) | (1 << 9) | (1 << 12);
-/// Identify capability bit 15: opt in to channel obfuscation (seed).
+/// Identify capability bit 15: opt in to channel obfuscation before the platform applies it to everyone; the
+/// platform calls it temporary and for testing, so it is sent only when ClientOptions asks for it.
 constexpr int64_t kCapabilityChannelObfuscation = 1 << 15;
 
 struct IdentifyParams {
   std::string token;  ///< as sent: "Bearer <token>" for Bearer tokens
   std::string os;     ///< properties.os; empty: the build's operating system
   int64_t intents = kSocialIntents;
-  int64_t capabilities = kCapabilityChannelObfuscation;
+  int64_t capabilities = 0;
   /// Sent as `compress: false` when the transport is compressed (zlib-stream), so payloads are not too.
   bool transportCompression = true;
 };

@@ -102,6 +102,7 @@ std::vector<EmulatorAdmin::GatewaySession> EmulatorAdmin::GatewaySessions() {
       session.connected = json::GetBool(entry, "connected").value_or(false);
       session.resumable = json::GetBool(entry, "resumable").value_or(false);
       session.seq = json::GetInt(entry, "seq").value_or(0);
+      session.capabilities = static_cast<uint64_t>(json::GetInt(entry, "capabilities").value_or(0));
       session.compress = json::GetBool(entry, "compress").value_or(false);
       session.stalled = json::GetBool(entry, "stalled").value_or(false);
       session.heartbeatsReceived = json::GetInt(entry, "heartbeats_received").value_or(0);

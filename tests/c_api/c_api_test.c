@@ -808,13 +808,25 @@ int main(void) {
   CHECK(major >= 0 && minor >= 0 && patch >= 0);
   CHECK(strlen(platformpp_version_string()) > 0);
 
-  /* Options with an unknown api_version are refused. */
+  /* Options with an unknown api_version are refused; those of an older version are still read. */
   platformpp_client_options options;
   platformpp_client_options_init(&options);
-  CHECK(options.api_version == PLATFORMPP_C_API_VERSION);
+  CHECK(options.api_version == PLATFORMPP_C_API_VERSION && PLATFORMPP_C_API_VERSION == 2);
   CHECK(options.use_system_certificates == 1);
+  CHECK(options.channel_obfuscation_opt_in == 0); /* the platform's testing switch: off unless asked */
+  /* Empty strings: the platform's own API, web and IPC names (the C++ defaults). */
+  CHECK(options.api_base.size == 0 && options.web_base.size == 0 && options.ipc_name.size == 0);
+  CHECK(options.ipc_enabled == 1);
   options.api_version = 999;
   CHECK(platformpp_client_create(&options) == NULL);
+  options.api_version = 0;
+  CHECK(platformpp_client_create(&options) == NULL);
+  options.api_version = PLATFORMPP_C_API_VERSION + 1;
+  CHECK(platformpp_client_create(&options) == NULL);
+  options.api_version = 1;
+  platformpp_client* older = platformpp_client_create(&options);
+  CHECK(older != NULL);
+  platformpp_client_destroy(older);
   options.api_version = PLATFORMPP_C_API_VERSION;
   options.api_base.ptr = "https://127.0.0.1:1/api/v10";
   options.api_base.size = strlen(options.api_base.ptr);

@@ -350,4 +350,35 @@ TEST_CASE("GetGuildChannels before and after 16 November 2026: a channel the pla
   CHECK(fetch() == std::vector<uint64_t>{general});  // 16 November, 00:00:00.000: omitted
 }
 
+// The platform calls Identify's capability 1 << 15 (channel obfuscation ahead of its date) temporary and for
+// testing: a Client sends it only when its options ask.
+TEST_CASE("Identify carries the channel obfuscation capability only when ClientOptions opts in") {
+  auto& e = itest::Shared();
+  auto plain = NewPlayer("plain_identify");
+  auto testing = NewPlayer("obfuscating_identify");
+  CHECK_FALSE(platformpp::ClientOptions{}.channelObfuscationOptIn);
+  auto options = e.Options();
+  options.channelObfuscationOptIn = true;
+  testing->client = std::make_unique<Client>(options);
+  testing->client->SetApplicationId(e.app.id);
+  bool updated = false;
+  testing->client->UpdateToken(
+      platformpp::AuthorizationTokenType::Bearer,
+      e.admin->MintToken(testing->Id(), e.app.id, "openid sdk.social_layer").accessToken,
+      [&](const ClientResult& result) { updated = result.Successful(); });
+  REQUIRE(itest::RunUntil(*testing->client, [&] { return updated; }));
+  plain->Connect();
+  testing->Connect();
+  std::optional<uint64_t> plainCapabilities, testingCapabilities;
+  for (const auto& session : e.admin->GatewaySessions()) {
+    if (!session.connected) continue;
+    if (session.userId == plain->Id()) plainCapabilities = session.capabilities;
+    if (session.userId == testing->Id()) testingCapabilities = session.capabilities;
+  }
+  REQUIRE(plainCapabilities);
+  REQUIRE(testingCapabilities);
+  CHECK(*plainCapabilities == 0);
+  CHECK(*testingCapabilities == (uint64_t{1} << 15));
+}
+
 }  // namespace users_guilds_test

@@ -100,8 +100,11 @@ TEST_CASE("gateway client payloads: heartbeat, identify, resume") {
   CHECK(std::string(d["properties"]["device"].GetString()) == "platformpp");
   CHECK(d["intents"].GetInt64() == kSocialIntents);
   CHECK((d["intents"].GetInt64() & ((1 << 1) | (1 << 8) | (1 << 15))) == 0);  // nothing privileged
-  CHECK((d["capabilities"].GetInt64() & (1 << 15)) != 0);
+  CHECK(d["capabilities"].GetInt64() == 0);  // the channel obfuscation switch is for tests that ask for it
   CHECK(d["compress"].IsFalse());
+  params.capabilities = kCapabilityChannelObfuscation;
+  REQUIRE(platformpp::json::Parse(*BuildIdentify(params), doc));
+  CHECK(doc["d"]["capabilities"].GetInt64() == (1 << 15));
   params.transportCompression = false;
   REQUIRE(platformpp::json::Parse(*BuildIdentify(params), doc));
   CHECK(!doc["d"].HasMember("compress"));

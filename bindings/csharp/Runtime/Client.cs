@@ -88,6 +88,7 @@ namespace Platformpp
                     o.ipc_name = Str(pIpcName, ipcName);
                     o.ipc_directory = Str(pIpcDirectory, ipcDirectory);
                     o.ipc_enabled = options.IpcEnabled ? 1 : 0;
+                    o.channel_obfuscation_opt_in = options.ChannelObfuscationOptIn ? 1 : 0;
                     client = Native.platformpp_client_create(&o);
                 }
             }

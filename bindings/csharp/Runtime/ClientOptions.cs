@@ -25,5 +25,10 @@ namespace Platformpp
         public string IpcDirectory { get; set; }
         /// <summary>Talk to the local desktop client at all (default).</summary>
         public bool IpcEnabled { get; set; }
+        /// <summary>
+        /// Opt the Gateway session in to channel obfuscation ahead of the platform's date (Identify capability
+        /// 1 &lt;&lt; 15), a switch the platform calls temporary and for testing. Off by default.
+        /// </summary>
+        public bool ChannelObfuscationOptIn { get; set; }
     }
 }

@@ -162,6 +162,14 @@ namespace Platformpp.Tests
             Check.That(a.Verifier != b.Verifier, "fresh verifiers differ");
             Check.That(Call.StatusToString(Call.Status.Connected) == "Connected", "Call.StatusToString");
             Check.That(Call.ErrorToString(Call.Error.Forbidden) == "Forbidden", "Call.ErrorToString");
+            var defaults = new ClientOptions();
+            Check.That(!defaults.ChannelObfuscationOptIn && defaults.IpcEnabled && defaults.UseSystemCertificates &&
+                           string.IsNullOrEmpty(defaults.ApiBase),
+                       "ClientOptions' defaults: the platform's own, without its testing switch");
+            using (var optedIn = new Client(new ClientOptions { ChannelObfuscationOptIn = true, IpcEnabled = false }))
+            {
+                Check.That(optedIn != null, "a Client opting in to channel obfuscation is created (api_version 2)");
+            }
         }
 
         // A TCP port that accepts connections (the kernel's backlog) and never answers: requests to it stay in

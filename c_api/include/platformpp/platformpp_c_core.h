@@ -23,8 +23,10 @@
 extern "C" {
 #endif
 
-/** Version of the option structs below; pass it in api_version. */
-#define PLATFORMPP_C_API_VERSION 1
+/** Version of the option structs below; pass it in api_version. Structs filled for an older version (from 1)
+ * are still accepted: the fields added since are then not read and keep their defaults. 2 added
+ * platformpp_client_options.channel_obfuscation_opt_in. */
+#define PLATFORMPP_C_API_VERSION 2
 
 typedef struct platformpp_client platformpp_client;
 typedef struct platformpp_client_result platformpp_client_result;
@@ -125,6 +127,9 @@ typedef struct platformpp_client_options {
   platformpp_string ipc_name;      /**< the desktop client's IPC socket prefix; empty: "discord" */
   platformpp_string ipc_directory; /**< where its socket is; empty: $XDG_RUNTIME_DIR, $TMPDIR, ..., /tmp */
   int32_t ipc_enabled;             /**< non-zero (default): talk to the local desktop client */
+  /** Since api_version 2. Non-zero: opt the Gateway session in to channel obfuscation before the platform's
+   * date (Identify capability 1 << 15; the platform's switch for testing). 0 (default): off. */
+  int32_t channel_obfuscation_opt_in;
 } platformpp_client_options;
 
 typedef void (*platformpp_user_data_free_fn)(void* user_data);

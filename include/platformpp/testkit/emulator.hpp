@@ -131,6 +131,7 @@ class EmulatorAdmin {
     bool connected = false;          ///< has a live connection
     bool resumable = false;          ///< connected, or disconnected within the resume window
     int64_t seq = 0;                 ///< the last dispatch's s
+    uint64_t capabilities = 0;       ///< as its Identify sent them
     bool compress = false;           ///< its connection uses zlib-stream
     bool stalled = false;            ///< its connection gets no heartbeat ACKs
     int64_t heartbeatsReceived = 0;  ///< on the current connection

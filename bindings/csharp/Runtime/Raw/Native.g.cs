@@ -398,6 +398,7 @@ namespace Platformpp.Raw
         public platformpp_string ipc_name;
         public platformpp_string ipc_directory;
         public int ipc_enabled;
+        public int channel_obfuscation_opt_in;
     }
 
     /// <summary>
@@ -774,7 +775,7 @@ namespace Platformpp.Raw
         /// <summary>libplatformpp_c.so, platformpp_c.dll, libplatformpp_c.dylib.</summary>
         public const string Library = "platformpp_c";
 #endif
-        public const int PLATFORMPP_C_API_VERSION = 1;
+        public const int PLATFORMPP_C_API_VERSION = 2;
         public const int PLATFORMPP_PURCHASE_CANCELED_ERROR_CODE = 5005;
         public const int PLATFORMPP_PURCHASE_FAILED_ERROR_CODE = 5006;
 

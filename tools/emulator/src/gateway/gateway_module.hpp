@@ -181,6 +181,8 @@ class GatewayModule : public FeatureModule {
   HttpResponse admin_limits(const RouteContext& context);
   HttpResponse admin_set_limits(const RouteContext& context);
   HttpResponse admin_set_privileged_intents(const RouteContext& context);
+  HttpResponse admin_set_channel_obfuscation(const RouteContext& context);
+  HttpResponse admin_set_application_flags(const RouteContext& context);
 
   std::vector<GatewayListener*> listeners_;
   std::map<int, OpHandler> op_handlers_;

@@ -1,7 +1,10 @@
 // The Gateway's routes: GET /gateway and /gateway/bot under /api/v10, and the admin routes under
-// /_emulator/gateway that inspect sessions, inject faults and dispatches and set the limits (plus POST
-// /_emulator/apps/{id}/intents, the application's privileged intents).
+// /_emulator/gateway that inspect sessions, inject faults and dispatches and set the limits (plus the
+// application's developer-portal settings that the Gateway reads: POST /_emulator/apps/{id}/intents, the
+// privileged intents; .../channel-obfuscation, the Private Channel Obfuscation toggle; .../flags, the
+// application's other flags).
 #include <algorithm>
+#include <charconv>
 #include <vector>
 
 #include "core/api_error.hpp"
@@ -38,6 +41,9 @@ void GatewayModule::register_routes() {
   admin_router_.add("GET", "/gateway/limits", bind(&GatewayModule::admin_limits));
   admin_router_.add("POST", "/gateway/limits", bind(&GatewayModule::admin_set_limits));
   admin_router_.add("POST", "/apps/{app_id}/intents", bind(&GatewayModule::admin_set_privileged_intents));
+  admin_router_.add("POST", "/apps/{app_id}/channel-obfuscation",
+                    bind(&GatewayModule::admin_set_channel_obfuscation));
+  admin_router_.add("POST", "/apps/{app_id}/flags", bind(&GatewayModule::admin_set_application_flags));
 }
 
 // Live connections named by {session_id?, user_id?} (all live connections when neither is given).
@@ -89,6 +95,8 @@ HttpResponse GatewayModule::admin_sessions(const RouteContext&) {
                                 writer.Uint64(session.buffer.size());
                                 writer.Key("intents");
                                 writer.Uint64(session.intents);
+                                writer.Key("capabilities");
+                                writer.Uint64(session.capabilities);
                                 writer.Key("compress");
                                 writer.Bool(connection != nullptr && connection->compress);
                                 writer.Key("stalled");
@@ -331,6 +339,57 @@ HttpResponse GatewayModule::admin_set_privileged_intents(const RouteContext& con
                               writer.Bool(app->intent_presences);
                               writer.Key("message_content");
                               writer.Bool(app->intent_message_content);
+                              writer.EndObject();
+                            }));
+}
+
+// {enabled: bool}: the developer portal's Private Channel Obfuscation toggle (Bot tab). Applies from the next
+// dispatch: READY of later sessions and every channel event.
+HttpResponse GatewayModule::admin_set_channel_obfuscation(const RouteContext& context) {
+  Application* app = state_.find_application_mutable(context.params.at("app_id"));
+  if (app == nullptr) return unknown_application();
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto enabled = fields.boolean("enabled", true);
+  if (!errors.empty()) return invalid_form_body(errors);
+  app->private_channel_obfuscation = *enabled;
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("enabled");
+                              writer.Bool(app->private_channel_obfuscation);
+                              writer.EndObject();
+                            }));
+}
+
+// {flags: "<decimal bits>"}: the application's flags besides the intent ones (those follow /intents), any bit
+// up to 63. Answers {flags, flags_new} as the application object then shows them.
+HttpResponse GatewayModule::admin_set_application_flags(const RouteContext& context) {
+  Application* app = state_.find_application_mutable(context.params.at("app_id"));
+  if (app == nullptr) return unknown_application();
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto text = fields.string("flags", true);
+  std::uint64_t flags = 0;
+  if (text) {
+    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), flags);
+    if (text->empty() || ec != std::errc() || end != text->data() + text->size()) {
+      fields.add_issue("flags", {"BASE_TYPE_INVALID", "Must be flag bits: a decimal string."});
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  constexpr std::uint64_t kIntentFlags =
+      (std::uint64_t{1} << 12) | (std::uint64_t{1} << 14) | (std::uint64_t{1} << 18);
+  app->extra_flags = flags & ~kIntentFlags;
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartObject();
+                              writer.Key("flags");
+                              writer.Uint64(app->flags_31_bits());
+                              writer.Key("flags_new");
+                              write_string(writer, std::to_string(app->flags()));
                               writer.EndObject();
                             }));
 }
