@@ -1,6 +1,7 @@
 // The Gateway's session logic without sockets: a fake GatewayPeer records what the service sends.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <memory>
@@ -434,6 +435,120 @@ TEST_CASE_FIXTURE(Fixture,
 
   call("POST", "/_emulator/apps/" + app_id + "/intents", R"({"guild_members":true})");
   CHECK_FALSE(bot_identify(service, bot_token, kGuildMembers, "null").peer->closed);
+}
+
+namespace {
+
+// The types of the dispatches a peer got, in order.
+std::vector<std::string> dispatch_types(const FakePeer& peer) {
+  std::vector<std::string> types;
+  for (const auto& text : peer.sent) {
+    const auto payload = parse(text);
+    if (payload["op"].GetInt() == 0) types.push_back(str(payload["t"]));
+  }
+  return types;
+}
+
+}  // namespace
+
+// Nothing a client sends goes unanswered: every opcode a client may send gets its documented answer (or, for
+// op 3, its effect on the others), and every other opcode, a payload too early or a malformed one, its close.
+TEST_CASE_FIXTURE(Fixture, "gateway: every client opcode gets its answer or its close") {
+  const auto bob = str(parse(call("POST", "/_emulator/users", R"({"username":"bob"})").body)["id"]);
+  call("POST", "/_emulator/friendships",
+       R"({"user_id":")" + user_id + R"(","other_user_id":")" + bob + R"("})");
+  const auto bob_token = str(parse(
+      call("POST", "/_emulator/tokens",
+           R"({"user_id":")" + bob + R"(","app_id":")" + app_id + R"(","scopes":"openid sdk.social_layer"})")
+          .body)["access_token"]);
+  const auto guild_id = str(parse(
+      call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + user_id + R"("})").body)["id"]);
+  HeaderList bot_auth{{"Authorization", "Bot " + bot_token}};
+  const auto lobby = service.handle(
+      make_request("POST", "/api/v10/lobbies", R"({"members":[{"id":")" + user_id + R"("}]})", bot_auth));
+  REQUIRE(lobby.response.status == 201);
+  const auto lobby_id = str(parse(lobby.response.body)["id"]);
+
+  FakePeer friend_peer;
+  const auto friend_id = service.gateway_opened(friend_peer, "/?v=10&encoding=json");
+  service.gateway_received(
+      friend_id, R"({"op":2,"d":{"token":"Bearer )" + bob_token + R"(","properties":{},"intents":0}})", true);
+  REQUIRE(dispatch_types(friend_peer).front() == "READY");
+
+  // Identified connections (the lobby's dispatches may follow READY, so READY is looked for, not taken last).
+  const auto identified = [&](FakePeer& fresh) {
+    const auto fresh_id = service.gateway_opened(fresh, "/?v=10&encoding=json");
+    service.gateway_received(
+        fresh_id, R"({"op":2,"d":{"token":"Bearer )" + token + R"(","properties":{},"intents":0}})", true);
+    const auto types = dispatch_types(fresh);
+    REQUIRE((!types.empty() && types.front() == "READY"));
+    return std::make_pair(fresh_id, str(parse(fresh.sent[1])["d"]["session_id"]));
+  };
+  FakePeer peer;
+  const auto [id, session_id] = identified(peer);
+  const auto answered = [&](const std::string& payload) {
+    const auto before = peer.sent.size();
+    service.gateway_received(id, payload, true);
+    REQUIRE_FALSE(peer.closed);
+    std::vector<std::string> answers;
+    for (auto i = before; i < peer.sent.size(); ++i) {
+      const auto message = parse(peer.sent[i]);
+      answers.push_back(message["op"].GetInt() == 0 ? str(message["t"])
+                                                    : "op " + std::to_string(message["op"].GetInt()));
+    }
+    return answers;
+  };
+  CHECK(answered(R"({"op":1,"d":null})") == std::vector<std::string>{"op 11"});
+  const auto presences_before = friend_peer.sent.size();
+  CHECK(answered(R"({"op":3,"d":{"since":null,"activities":[],"status":"online","afk":false}})").empty());
+  CHECK(friend_peer.sent.size() > presences_before);  // op 3 is answered to the friends
+  CHECK(answered(R"({"op":4,"d":{"lobby_id":")" + lobby_id + R"(","channel_id":")" + lobby_id +
+                 R"(","self_mute":false,"self_deaf":false}})") ==
+        std::vector<std::string>{"LOBBY_VOICE_STATE_UPDATE", "LOBBY_VOICE_SERVER_UPDATE"});
+  CHECK(answered(R"({"op":8,"d":{"guild_id":")" + guild_id + R"(","query":"","limit":0}})") ==
+        std::vector<std::string>{"GUILD_MEMBERS_CHUNK"});
+  CHECK(answered(R"({"op":31,"d":{"guild_ids":[")" + guild_id + R"("]}})") ==
+        std::vector<std::string>{"SOUNDBOARD_SOUNDS"});
+  CHECK(answered(R"({"op":43,"d":{"guild_id":")" + guild_id + R"(","fields":["status"]}})") ==
+        std::vector<std::string>{"CHANNEL_INFO"});
+  // op 6 on a new connection: the missed dispatches, then RESUMED.
+  service.gateway_disconnected(id, 4000);
+  FakePeer again;
+  resume(again, session_id, 1);
+  CHECK_FALSE(again.closed);
+  const auto resumed = dispatch_types(again);
+  CHECK(std::find(resumed.begin(), resumed.end(), "RESUMED") != resumed.end());
+
+  // Every other opcode closes with 4001, after Identify as before it.
+  for (int op = -1; op <= 50; ++op) {
+    if (op == 1 || op == 2 || op == 3 || op == 4 || op == 6 || op == 8 || op == 31 || op == 43) continue;
+    CAPTURE(op);
+    FakePeer other;
+    const auto [other_id, other_session] = identified(other);
+    service.gateway_received(other_id, R"({"op":)" + std::to_string(op) + R"(,"d":{}})", true);
+    CHECK(other.close_code == 4001);
+  }
+  // The identified ops before Identify: 4003. A second Identify: 4005.
+  for (const int op : {3, 4, 8, 31, 43}) {
+    CAPTURE(op);
+    FakePeer early;
+    const auto early_id = service.gateway_opened(early, "/?v=10&encoding=json");
+    service.gateway_received(early_id, R"({"op":)" + std::to_string(op) + R"(,"d":{}})", true);
+    CHECK(early.close_code == 4003);
+  }
+  // Malformed: a d that is not what the opcode takes closes with 4002.
+  for (const int op : {2, 3, 4, 6, 8, 31, 43}) {
+    CAPTURE(op);
+    FakePeer bad;
+    if (op == 2 || op == 6) {
+      const auto bad_id = service.gateway_opened(bad, "/?v=10&encoding=json");
+      service.gateway_received(bad_id, R"({"op":)" + std::to_string(op) + R"(,"d":"x"})", true);
+    } else {
+      const auto [bad_id, bad_session] = identified(bad);
+      service.gateway_received(bad_id, R"({"op":)" + std::to_string(op) + R"(,"d":"x"})", true);
+    }
+    CHECK(bad.close_code == 4002);
+  }
 }
 
 }  // namespace gateway_service_test

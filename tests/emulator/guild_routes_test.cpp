@@ -409,9 +409,13 @@ TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members answers one GUILD_MEMB
   service.gateway_received(id, request_members(guild_id, "", 2), true);
   CHECK(bot.nth("GUILD_MEMBERS_CHUNK", 2)["d"]["members"].Size() == 2);
 
-  // A guild the user is not in: ignored.
-  service.gateway_received(id, request_members("123", "", 0), true);
-  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 3);
+  // A guild the user is not in: an empty chunk (never silence; nothing said of the guild).
+  service.gateway_received(id, request_members("123", "", 0, "n4"), true);
+  REQUIRE(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 4);
+  const auto outside = bot.nth("GUILD_MEMBERS_CHUNK", 3);
+  CHECK(str(outside["d"]["guild_id"]) == "123");
+  CHECK(outside["d"]["members"].Size() == 0);
+  CHECK(str(outside["d"]["nonce"]) == "n4");
   CHECK_FALSE(bot.closed);
   // A guild_id that is not a string: a decode error.
   service.gateway_received(id, R"({"op":8,"d":{"guild_id":5,"query":"","limit":0}})", true);
@@ -466,6 +470,180 @@ TEST_CASE_FIXTURE(Fixture, "guilds: the all-members limit is per user: another r
   CHECK(user.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
   service.gateway_received(user_connection, request_members(guild_id, "", 0), true);
   CHECK(user.dispatches("RATE_LIMITED").size() == 1);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members by user_ids names the rest not_found") {
+  FakePeer bot;
+  const auto id = identify(bot, bot_token);
+  service.gateway_received(id,
+                           R"({"op":8,"d":{"guild_id":")" + guild_id + R"(","user_ids":[")" + alice +
+                               R"(",")" + mallory + R"("]}})",
+                           true);
+  const auto chunk = bot.only("GUILD_MEMBERS_CHUNK");
+  REQUIRE(chunk["d"]["members"].Size() == 1);
+  CHECK(str(chunk["d"]["members"][0]["user"]["id"]) == alice);
+  REQUIRE(chunk["d"]["not_found"].Size() == 1);
+  CHECK(str(chunk["d"]["not_found"][0]) == mallory);
+  // One id as a plain snowflake works too.
+  service.gateway_received(
+      id, R"({"op":8,"d":{"guild_id":")" + guild_id + R"(","user_ids":")" + olivia + R"("}})", true);
+  CHECK(str(bot.nth("GUILD_MEMBERS_CHUNK", 1)["d"]["members"][0]["user"]["id"]) == olivia);
+  // Neither query nor user_ids: a decode error.
+  service.gateway_received(id, R"({"op":8,"d":{"guild_id":")" + guild_id + R"(","limit":0}})", true);
+  CHECK(bot.close_code == 4002);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members returns at most 100 for a query or ids") {
+  for (int i = 0; i < 101; ++i) {
+    const auto user = create_user("crowd" + std::to_string(i));
+    call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + user + R"("})");
+  }
+  FakePeer bot;
+  const auto id = identify(bot, bot_token);
+  service.gateway_received(id, request_members(guild_id, "crowd", 0), true);
+  CHECK(bot.nth("GUILD_MEMBERS_CHUNK", 0)["d"]["members"].Size() == 100);  // 101 match
+  service.gateway_received(id, request_members(guild_id, "crowd", 1000), true);
+  CHECK(bot.nth("GUILD_MEMBERS_CHUNK", 1)["d"]["members"].Size() == 100);
+  service.gateway_received(id, request_members(guild_id, "crowd", 99), true);
+  CHECK(bot.nth("GUILD_MEMBERS_CHUNK", 2)["d"]["members"].Size() == 99);
+  service.gateway_received(id, request_members(guild_id, "", 0), true);  // all members: 101 + 3
+  CHECK(bot.nth("GUILD_MEMBERS_CHUNK", 3)["d"]["members"].Size() == 104);
+  std::string ids;
+  for (int i = 0; i < 101; ++i)
+    ids += std::string(ids.empty() ? "" : ",") + "\"" + std::to_string(1000 + i) + "\"";
+  service.gateway_received(id, R"({"op":8,"d":{"guild_id":")" + guild_id + R"(","user_ids":[)" + ids + "]}}",
+                           true);
+  const auto by_ids = bot.nth("GUILD_MEMBERS_CHUNK", 4);
+  CHECK(by_ids["d"]["members"].Size() + by_ids["d"]["not_found"].Size() == 100);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: a chunk's nonce of 32 bytes is kept, of 33 ignored") {
+  FakePeer bot;
+  const auto id = identify(bot, bot_token);
+  const std::string nonce32(32, 'n');
+  service.gateway_received(id, request_members(guild_id, "a", 1, nonce32), true);
+  service.gateway_received(id, request_members(guild_id, "a", 1, nonce32 + "n"), true);
+  CHECK(str(bot.nth("GUILD_MEMBERS_CHUNK", 0)["d"]["nonce"]) == nonce32);
+  CHECK_FALSE(bot.nth("GUILD_MEMBERS_CHUNK", 1)["d"].HasMember("nonce"));
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: op 31 answers SOUNDBOARD_SOUNDS for each guild asked for") {
+  FakePeer user;
+  const auto id = identify(user, "Bearer " + token(alice, "openid sdk.social_layer"));
+  service.gateway_received(
+      id, R"({"op":31,"d":{"guild_ids":[")" + guild_id + R"(",")" + away_id + R"(","42"]}})", true);
+  const auto sounds = user.dispatches("SOUNDBOARD_SOUNDS");
+  REQUIRE(sounds.size() == 3);
+  CHECK(str(sounds[0]["d"]["guild_id"]) == guild_id);
+  CHECK(str(sounds[1]["d"]["guild_id"]) == away_id);
+  CHECK(str(sounds[2]["d"]["guild_id"]) == "42");
+  for (const auto& event : sounds) {
+    REQUIRE(event["d"]["soundboard_sounds"].IsArray());
+    CHECK(event["d"]["soundboard_sounds"].Size() == 0);
+  }
+  SUBCASE("guild_ids not an array of strings: 4002") {
+    service.gateway_received(id, R"({"op":31,"d":{"guild_ids":[1]}})", true);
+    CHECK(user.close_code == 4002);
+  }
+  SUBCASE("no d: 4002") {
+    service.gateway_received(id, R"({"op":31})", true);
+    CHECK(user.close_code == 4002);
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture,
+                  "guilds: op 43 answers CHANNEL_INFO with the fields asked for of the voice channels") {
+  const auto voice_id = create_channel(R"({"name":"voice","type":2,"position":4})");
+  const auto stage_id = create_channel(R"({"name":"stage","type":13,"position":5})");
+  create_channel(R"({"name":"hidden-voice","type":2,"position":6,"permission_overwrites":[{"id":")" +
+                 guild_id + R"(","type":0,"deny":"1024"}]})");
+  FakePeer user;
+  const auto id = identify(user, "Bearer " + token(alice, "openid sdk.social_layer"));
+  service.gateway_received(
+      id, R"({"op":43,"d":{"guild_id":")" + guild_id + R"(","fields":["status","voice_start_time"]}})", true);
+  const auto info = user.only("CHANNEL_INFO");
+  CHECK(str(info["d"]["guild_id"]) == guild_id);
+  const auto& channels = info["d"]["channels"];
+  REQUIRE(channels.Size() == 2);  // the voice and stage channels Alice can view; no text channels
+  CHECK(str(channels[0]["id"]) == voice_id);
+  CHECK(str(channels[1]["id"]) == stage_id);
+  CHECK(channels[0]["status"].IsNull());  // no voice session
+  CHECK(channels[0]["voice_start_time"].IsNull());
+
+  service.gateway_received(id, R"({"op":43,"d":{"guild_id":")" + guild_id + R"(","fields":["status"]}})",
+                           true);
+  const auto only_status = user.nth("CHANNEL_INFO", 1);
+  CHECK(only_status["d"]["channels"][0].HasMember("status"));
+  CHECK_FALSE(only_status["d"]["channels"][0].HasMember("voice_start_time"));
+  // A guild the user is not in: an answer with no channels.
+  service.gateway_received(id, R"({"op":43,"d":{"guild_id":"42","fields":["status"]}})", true);
+  CHECK(user.nth("CHANNEL_INFO", 2)["d"]["channels"].Size() == 0);
+  SUBCASE("fields missing: 4002") {
+    service.gateway_received(id, R"({"op":43,"d":{"guild_id":")" + guild_id + R"("}})", true);
+    CHECK(user.close_code == 4002);
+  }
+  SUBCASE("a field that is not a string: 4002") {
+    service.gateway_received(id, R"({"op":43,"d":{"guild_id":")" + guild_id + R"(","fields":[1]}})", true);
+    CHECK(user.close_code == 4002);
+  }
+}
+
+TEST_CASE_FIXTURE(Fixture,
+                  "guilds: the portal's Private Channel Obfuscation toggle obfuscates before the date") {
+  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  FakePeer before;
+  identify(before, bearer);
+  check_full_secret(ready_channel(before.only("READY")["d"]["guilds"][0], secret_id), guild_id);
+  const auto toggled =
+      call("POST", "/_emulator/apps/" + app_id + "/channel-obfuscation", R"({"enabled":true})");
+  CHECK(parse(toggled.body)["enabled"].GetBool());
+  FakePeer after, bot;
+  identify(after, bearer);  // no capability: the application's toggle is enough
+  identify(bot, bot_token);
+  check_obfuscated(ready_channel(after.only("READY")["d"]["guilds"][0], secret_id), secret_id, guild_id, 1);
+  // Channel events follow it too, for every session of the application (the earlier one included).
+  call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id, R"({"position":9})");
+  check_obfuscated(before.only("CHANNEL_UPDATE")["d"], secret_id, guild_id, 9);
+  call("POST", "/_emulator/apps/" + app_id + "/channel-obfuscation", R"({"enabled":false})");
+  call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id, R"({"position":8})");
+  check_full_secret(before.nth("CHANNEL_UPDATE", 1)["d"], guild_id);
+  CHECK(raw("POST", "/_emulator/apps/" + app_id + "/channel-obfuscation", "{}").status == 400);
+  CHECK(raw("POST", "/_emulator/apps/1/channel-obfuscation", R"({"enabled":true})").status == 404);
+}
+
+TEST_CASE_FIXTURE(Fixture, "guilds: flags carries bits 0..30, flags_new every bit") {
+  const auto bit30 = std::uint64_t{1} << 30;
+  const auto bit31 = std::uint64_t{1} << 31;
+  const auto bit40 = std::uint64_t{1} << 40;
+  const auto intents = (std::uint64_t{1} << 12) | (std::uint64_t{1} << 14) | (std::uint64_t{1} << 18);
+  const auto set = parse(call("POST", "/_emulator/apps/" + app_id + "/flags",
+                              R"({"flags":")" + std::to_string(bit30 | bit31 | bit40) + R"("})")
+                             .body);
+  CHECK(set["flags"].GetUint64() == (intents | bit30));
+  CHECK(str(set["flags_new"]) == std::to_string(intents | bit30 | bit31 | bit40));
+  const auto me = parse(raw("GET", "/api/v10/applications/@me", {}, "Bot " + bot_token).body);
+  CHECK(me["flags"].GetUint64() == (intents | bit30));
+  CHECK(str(me["flags_new"]) == std::to_string(intents | bit30 | bit31 | bit40));
+  FakePeer bot;
+  identify(bot, bot_token);
+  const auto ready = bot.only("READY");
+  CHECK(ready["d"]["application"]["flags"].GetUint64() == (intents | bit30));
+  CHECK(str(ready["d"]["application"]["flags_new"]) == std::to_string(intents | bit30 | bit31 | bit40));
+  CHECK(raw("POST", "/_emulator/apps/" + app_id + "/flags", R"({"flags":"lots"})").status == 400);
+  CHECK(raw("POST", "/_emulator/apps/" + app_id + "/flags", R"({"flags":""})").status == 400);
+}
+
+TEST_CASE_FIXTURE(Fixture,
+                  "guilds: POST /guilds is refused for applications (restricted from 15 July 2025)") {
+  const auto bot = raw("POST", "/api/v10/guilds", R"({"name":"Bot Made"})", "Bot " + bot_token);
+  CHECK(bot.status == 403);
+  CHECK(parse(bot.body)["code"].GetInt() == 20001);
+  const auto bearer =
+      raw("POST", "/api/v10/guilds", R"({"name":"User Made"})", "Bearer " + token(alice, "openid guilds"));
+  CHECK(bearer.status == 401);
+  CHECK(raw("POST", "/api/v10/guilds", R"({"name":"Nobody"})").status == 401);
+  // Nothing was made.
+  CHECK(parse(raw("GET", "/api/v10/users/@me/guilds", {}, "Bot " + bot_token).body).Size() == 2);
 }
 
 TEST_CASE_FIXTURE(Fixture, "guilds: admin validation") {

@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "http_test_client.hpp"
@@ -406,6 +407,133 @@ TEST_CASE("webhook events: APPLICATION_AUTHORIZED on a code grant, APPLICATION_D
   CHECK(text(deauthorized.body["event"], "timestamp").substr(0, 7) !=
         text(authorized.body["event"], "timestamp").substr(0, 7));
   check_invalid_grant(fixture.refresh(text(tokens, "refresh_token")));
+}
+
+TEST_CASE("webhook events: a guild install (scope bot) is APPLICATION_AUTHORIZED with integration_type 0") {
+  Fixture fixture;
+  const auto owned = fixture.admin->CreateGuild("Owned", fixture.user.id);
+  const auto other_owner = fixture.admin->CreateUser("someone");
+  const auto foreign = fixture.admin->CreateGuild("Foreign", other_owner.id);
+  fixture.admin->AddGuildMember(foreign, fixture.user.id);  // a member without MANAGE_GUILD
+  const auto app_id = std::to_string(fixture.app.id);
+
+  // The bot flow: no code, no redirect; the bot joins with a role holding the permissions asked for.
+  const auto installed = fixture.admin->Request(
+      "GET", "/authorize?client_id=" + app_id +
+                 "&scope=bot%20applications.commands&permissions=2048&guild_id=" + std::to_string(owned));
+  REQUIRE_MESSAGE(installed.status == 200, installed.body);
+  CHECK(text(parse(installed.body), "guild_id") == std::to_string(owned));
+  CHECK(text(parse(installed.body), "permissions") == "2048");
+  auto received = fixture.server.wait_for(2);
+  const auto event = event_of(received[1]);
+  CHECK(event.type == "APPLICATION_AUTHORIZED");
+  const auto& data = event.body["event"]["data"];
+  CHECK(data["integration_type"].GetInt() == 0);
+  CHECK(text(data["guild"], "id") == std::to_string(owned));
+  CHECK(text(data["guild"], "name") == "Owned");
+  CHECK(text(data["user"], "id") == std::to_string(fixture.user.id));
+  REQUIRE(data["scopes"].Size() == 2);
+  // The SDK's receiver reads it as a guild install.
+  const auto& typed =
+      std::get<platformpp::backend::ApplicationAuthorized>(received[1].verification.event->data);
+  CHECK(typed.integrationType == 0);
+  CHECK(typed.guildId == owned);
+  // The bot is a member now, and the application counts the guild.
+  const auto guilds =
+      call(fixture.port, "GET", "/api/v10/users/@me/guilds", {}, "Bot " + fixture.app.botToken);
+  REQUIRE(guilds.status == 200);
+  CHECK(parse(guilds.body).Size() == 1);
+  auto me =
+      parse(call(fixture.port, "GET", "/api/v10/applications/@me", {}, "Bot " + fixture.app.botToken).body);
+  CHECK(me["approximate_guild_count"].GetInt() == 1);
+
+  // A guild where the user lacks MANAGE_GUILD: access_denied, nothing installed, no event.
+  const auto refused = fixture.admin->Request(
+      "GET", "/authorize?client_id=" + app_id + "&scope=bot&guild_id=" + std::to_string(foreign));
+  CHECK(refused.status == 400);
+  CHECK(text(parse(refused.body), "error") == "access_denied");
+  // No guild named: the headless consent cannot pick one.
+  CHECK(fixture.admin->Request("GET", "/authorize?client_id=" + app_id + "&scope=bot").status == 400);
+  // Scope bot with a user install is a contradiction.
+  CHECK(text(parse(fixture.admin
+                       ->Request("GET", "/authorize?client_id=" + app_id +
+                                            "&scope=bot&integration_type=1&guild_id=" + std::to_string(owned))
+                       .body),
+             "error") == "invalid_scope");
+
+  // The advanced bot flow (another scope, a code): the redirect names the guild, the token carries it, and
+  // the one APPLICATION_AUTHORIZED is the guild install's.
+  const auto second = fixture.admin->CreateGuild("Second", fixture.user.id);
+  const auto authorize = fixture.admin->Request(
+      "GET", "/authorize?response_type=code&client_id=" + app_id +
+                 "&scope=bot%20identify&permissions=0&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&guild_id=" +
+                 std::to_string(second));
+  REQUIRE_MESSAGE(authorize.status == 200, authorize.body);
+  const auto location = text(parse(authorize.body), "location");
+  CHECK(location.find("guild_id=" + std::to_string(second)) != std::string::npos);
+  CHECK(location.find("permissions=0") != std::string::npos);
+  const auto code = EmulatorAdmin::CodeFromRedirect(location);
+  const auto token = call(fixture.port, "POST", "/api/v10/oauth2/token",
+                          "grant_type=authorization_code&code=" + code +
+                              "&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcb&client_id=" + app_id +
+                              "&client_secret=" + fixture.app.clientSecret,
+                          {}, true);
+  REQUIRE_MESSAGE(token.status == 200, token.body);
+  CHECK(text(parse(token.body)["guild"], "id") == std::to_string(second));
+  received = fixture.server.wait_for(3);
+  const auto advanced = event_of(received[2]);
+  CHECK(advanced.body["event"]["data"]["integration_type"].GetInt() == 0);
+  CHECK(text(advanced.body["event"]["data"]["guild"], "id") == std::to_string(second));
+  me = parse(call(fixture.port, "GET", "/api/v10/applications/@me", {}, "Bot " + fixture.app.botToken).body);
+  CHECK(me["approximate_guild_count"].GetInt() == 2);
+  // The code exchange announced nothing more: the emulator queues an event when it happens, so its outbox
+  // already holds everything these requests made (the PING and two installs).
+  CHECK(fixture.admin->WebhookDeliveries(fixture.app.id).size() == 3);
+}
+
+TEST_CASE("webhook events: approximate_user_install_count counts users who installed applications.commands") {
+  Fixture fixture;
+  const auto count = [&] {
+    return parse(call(fixture.port, "GET", "/api/v10/applications/@me", {}, "Bot " + fixture.app.botToken)
+                     .body)["approximate_user_install_count"]
+        .GetInt();
+  };
+  CHECK(count() == 0);
+  fixture.code_grant("identify");
+  CHECK(count() == 0);  // an authorization, not an install
+  fixture.code_grant("identify%20applications.commands");
+  CHECK(count() == 1);
+  fixture.code_grant("applications.commands");
+  CHECK(count() == 1);  // the same user
+  const auto other = fixture.admin->CreateUser("other");
+  fixture.admin->MintToken(other.id, fixture.app.id, "applications.commands");
+  CHECK(count() == 2);
+}
+
+TEST_CASE("webhook events: QUEST_USER_ENROLLMENT when the admin enrols a user in a quest") {
+  Fixture fixture;
+  const auto path = "/applications/" + std::to_string(fixture.app.id) + "/quest-enrollments";
+  const auto enrolled = fixture.admin->Request(
+      "POST", path, R"({"user_id":")" + std::to_string(fixture.user.id) + R"(","quest_id":"1234"})");
+  REQUIRE_MESSAGE(enrolled.status == 200, enrolled.body);
+  const auto received = fixture.server.wait_for(2);
+  const auto event = event_of(received[1]);
+  CHECK(event.type == "QUEST_USER_ENROLLMENT");
+  const auto& data = event.body["event"]["data"];
+  CHECK(text(data, "quest_id") == "1234");
+  CHECK(text(data, "user_id") == std::to_string(fixture.user.id));
+  CHECK(text(data["user"], "id") == std::to_string(fixture.user.id));
+  CHECK(text(data, "enrolled_at") == text(event.body["event"], "timestamp"));
+  CHECK(
+      std::holds_alternative<platformpp::backend::QuestUserEnrollment>(received[1].verification.event->data));
+  // An unknown user or a missing quest id is refused; nothing is sent.
+  CHECK(fixture.admin->Request("POST", path, R"({"user_id":"1","quest_id":"9"})").status == 404);
+  CHECK(fixture.admin->Request("POST", path, R"({"user_id":")" + std::to_string(fixture.user.id) + R"("})")
+            .status == 400);
+  CHECK(
+      fixture.admin->Request("POST", "/applications/1/quest-enrollments", R"({"user_id":"1","quest_id":"9"})")
+          .status == 404);
+  CHECK(fixture.admin->WebhookDeliveries(fixture.app.id).size() == 2);  // the PING and the one enrolment
 }
 
 TEST_CASE("webhook events: APPLICATION_DEAUTHORIZED when the user removes the app, then invalid_grant") {

@@ -33,6 +33,7 @@ import type {
 
 export type {
   APIChannel,
+  GatewayChannelInfoDispatchData,
   GatewayEntitlementCreateDispatchData,
   GatewayEntitlementDeleteDispatchData,
   GatewayEntitlementUpdateDispatchData,
@@ -42,6 +43,7 @@ export type {
   GatewayMessageUpdateDispatchData,
   GatewayPresenceUpdateDispatchData,
   GatewayReadyDispatchData,
+  GatewaySoundboardSoundsDispatchData,
   GatewaySubscriptionCreateDispatchData,
   GatewaySubscriptionUpdateDispatchData,
   GatewayUserUpdateDispatchData,

@@ -10,6 +10,7 @@
 #include <variant>
 #include <vector>
 
+#include "auth/guild_install.hpp"
 #include "core/form_encoding.hpp"
 #include "core/service_context.hpp"
 #include "webhook/webhook_module.hpp"
@@ -20,6 +21,9 @@ class AuthModule : public FeatureModule {
  public:
   // `webhooks` hears of authorizations given and taken back (APPLICATION_AUTHORIZED, _DEAUTHORIZED).
   AuthModule(ServiceContext& context, WebhookModule& webhooks);
+  // What guild installs (scope `bot`) add the bot to; set once the guild module exists. Without it, guild
+  // installs are refused.
+  void set_guild_installs(GuildInstalls* installs) { guild_installs_ = installs; }
 
   // Why the consent step (shared by /oauth2/authorize and the IPC AUTHORIZE command) gave no code.
   struct ConsentFailure {
@@ -31,11 +35,10 @@ class AuthModule : public FeatureModule {
   [[nodiscard]] const User* consenting_user() const;
   // The consent step after the client and redirect URI are known good: validates scopes and the PKCE
   // parameters, consents as the consenting user and stores a code bound to all of them. Returns the code.
-  std::variant<std::string, ConsentFailure> consent_code(const Application& app,
-                                                         const std::string& redirect_uri,
-                                                         std::vector<std::string> scopes,
-                                                         const std::optional<std::string>& challenge,
-                                                         const std::optional<std::string>& method);
+  std::variant<std::string, ConsentFailure> consent_code(
+      const Application& app, const std::string& redirect_uri, std::vector<std::string> scopes,
+      const std::optional<std::string>& challenge, const std::optional<std::string>& method,
+      const std::optional<std::string>& guild_id = std::nullopt);
   // {"application", "scopes", "expires", "user"}: /oauth2/@me and the IPC AUTHENTICATE answer.
   std::string authorization_json(const AccessGrant& grant, const User& user, const Application& app,
                                  bool with_access_token);
@@ -51,6 +54,9 @@ class AuthModule : public FeatureModule {
   struct AuthorizeOutcome {
     std::optional<std::string> location;
     HttpResponse error;
+    // A guild install without a code (the bot flow): where the bot was added and with which permissions.
+    std::optional<std::string> installed_guild_id;
+    std::uint64_t installed_permissions = 0;
   };
 
   // OAuth2 (oauth_routes.cpp).
@@ -101,12 +107,15 @@ class AuthModule : public FeatureModule {
   std::vector<std::string> ban_user(User& user, bool permanent);
 
   WebhookModule& webhooks_;
+  GuildInstalls* guild_installs_ = nullptr;
 };
 
 // Whether /oauth2/authorize (and IPC AUTHORIZE) accept this redirect URI for the app: loopback
 // (http://127.0.0.1[:port][/path], [::1]), "<scheme>:/authorize/callback" or one the app registered.
 bool redirect_uri_allowed(const Application& app, std::string_view uri);
-// The OAuth2 token response: {access_token, token_type, expires_in, refresh_token?, scope, id_token?}.
-std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token = std::nullopt);
+// The OAuth2 token response: {access_token, token_type, expires_in, refresh_token?, scope, id_token?, guild?}
+// (`guild` for the code of a guild install: the guild object the bot was added to).
+std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token = std::nullopt,
+                       const std::optional<std::string>& guild_json = std::nullopt);
 
 }  // namespace platformpp::emulator

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 
 #include "auth/basic_auth.hpp"
 #include "auth/code_challenge.hpp"
@@ -44,14 +45,12 @@ void write_application_members(JsonWriter& writer, const Application& app) {
   writer.Bool(false);
   writer.Key("verify_key");
   write_string(writer, app.verify_key);
-  // GATEWAY_PRESENCE, GATEWAY_GUILD_MEMBERS, GATEWAY_MESSAGE_CONTENT for the privileged intents enabled.
-  const std::uint64_t flags = (app.intent_presences ? std::uint64_t{1} << 12 : 0) |
-                              (app.intent_guild_members ? std::uint64_t{1} << 14 : 0) |
-                              (app.intent_message_content ? std::uint64_t{1} << 18 : 0);
+  // GATEWAY_PRESENCE, GATEWAY_GUILD_MEMBERS, GATEWAY_MESSAGE_CONTENT for the privileged intents enabled, and
+  // the flags the admin set: bits beyond 30 only in flags_new.
   writer.Key("flags");
-  writer.Uint64(flags);
+  writer.Uint64(app.flags_31_bits());
   writer.Key("flags_new");
-  write_string(writer, std::to_string(flags));
+  write_string(writer, std::to_string(app.flags()));
 }
 
 constexpr const char* kRefreshDeprecated =
@@ -134,7 +133,8 @@ bool redirect_uri_allowed(const Application& app, std::string_view uri) {
   return std::find(app.redirect_uris.begin(), app.redirect_uris.end(), uri) != app.redirect_uris.end();
 }
 
-std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token) {
+std::string token_json(const AccessGrant& grant, std::optional<std::string_view> id_token,
+                       const std::optional<std::string>& guild_json) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("access_token");
@@ -152,6 +152,10 @@ std::string token_json(const AccessGrant& grant, std::optional<std::string_view>
     if (id_token) {
       writer.Key("id_token");
       write_string(writer, *id_token);
+    }
+    if (guild_json) {
+      writer.Key("guild");
+      write_raw(writer, *guild_json, rapidjson::kObjectType);
     }
     writer.EndObject();
   });
@@ -202,33 +206,128 @@ AuthModule::AuthorizeOutcome AuthModule::authorize(const HttpRequest& request) {
         oauth_error(oe::kInvalidRequest, client_id ? "Unknown client_id." : "client_id is required.");
     return outcome;
   }
+  const auto scopes = split_scopes(query->get("scope").value_or(""));
+  const bool bot_scope = std::find(scopes.begin(), scopes.end(), "bot") != scopes.end();
+  // The installation context: 0 a guild, 1 the user's account; scope `bot` installs to a guild.
+  std::optional<int> integration_type;
+  if (const auto text = query->get("integration_type")) {
+    if (*text != "0" && *text != "1") {
+      outcome.error = oauth_error(oe::kInvalidRequest, "integration_type must be 0 (guild) or 1 (user).");
+      return outcome;
+    }
+    integration_type = *text == "0" ? 0 : 1;
+  }
+  const bool guild_install = integration_type.value_or(bot_scope ? 0 : 1) == 0;
+  if (bot_scope && !guild_install) {
+    outcome.error =
+        oauth_error(oe::kInvalidScope, "Scope bot installs to a guild: integration_type must be 0.");
+    return outcome;
+  }
+  // The bot authorization flow: no response_type and nothing but `bot` and `applications.commands` adds the
+  // bot to a guild without a code, so it needs no redirect URI either.
+  const bool codeless = guild_install && !scopes.empty() && !query->get("response_type") &&
+                        std::all_of(scopes.begin(), scopes.end(), [](const std::string& scope) {
+                          return scope == "bot" || scope == "applications.commands";
+                        });
+
   auto redirect_uri = query->get("redirect_uri");
-  if (!redirect_uri && app->redirect_uris.size() == 1) redirect_uri = app->redirect_uris.front();
-  if (!redirect_uri) {
+  if (!redirect_uri && app->redirect_uris.size() == 1 && !codeless) redirect_uri = app->redirect_uris.front();
+  if (!redirect_uri && !codeless) {
     outcome.error = oauth_error(oe::kInvalidRequest, "redirect_uri is required.");
     return outcome;
   }
-  if (!redirect_uri_allowed(*app, *redirect_uri)) {
+  if (redirect_uri && !redirect_uri_allowed(*app, *redirect_uri)) {
     outcome.error = oauth_error(oe::kInvalidRequest, "redirect_uri is not allowed for this application.");
     return outcome;
   }
 
   const auto state = query->get("state");
+  // Errors from here on go back to the redirect URI; the codeless flow, which may have none, shows them.
   auto redirect = [&](std::vector<std::pair<std::string, std::string>> params) {
     if (state) params.emplace_back("state", *state);
     outcome.location = append_query(*redirect_uri, params);
     return outcome;
   };
   auto redirect_error = [&](const char* error, std::string description) {
+    if (!redirect_uri) {
+      outcome.error = oauth_error(error, std::move(description));
+      return outcome;
+    }
     return redirect({{"error", error}, {"error_description", std::move(description)}});
   };
 
-  if (query->get("response_type") != "code") {
+  if (!codeless && query->get("response_type") != "code") {
     return redirect_error(oe::kUnsupportedResponseType, "response_type must be code.");
   }
-  auto consent = consent_code(*app, *redirect_uri, split_scopes(query->get("scope").value_or("")),
-                              query->get("code_challenge"), query->get("code_challenge_method"));
-  if (auto* code = std::get_if<std::string>(&consent)) return redirect({{"code", std::move(*code)}});
+
+  // A guild install: the consenting user picks the guild (guild_id; the headless consent has no picker) and
+  // must be allowed to manage it. The bot joins when the user consents, with the permissions asked for.
+  std::optional<std::string> guild_id;
+  std::uint64_t permissions = 0;
+  if (guild_install) {
+    guild_id = query->get("guild_id");
+    if (!guild_id) {
+      return redirect_error(
+          oe::kInvalidRequest,
+          "guild_id is required for a guild install (the emulator's consent has no picker).");
+    }
+    if (const auto bits = query->get("permissions")) {
+      const auto [end, ec] = std::from_chars(bits->data(), bits->data() + bits->size(), permissions);
+      if (bits->empty() || ec != std::errc() || end != bits->data() + bits->size()) {
+        return redirect_error(oe::kInvalidRequest, "permissions must be decimal permission bits.");
+      }
+    }
+    const User* user = consenting_user();
+    if (user != nullptr && !state_.consent.deny) {
+      if (guild_installs_ == nullptr)
+        return redirect_error(oe::kInvalidRequest, "Guild installs are not served.");
+      switch (guild_installs_->may_install(*guild_id, user->id)) {
+        case GuildInstalls::Check::unknown_guild:
+          return redirect_error(oe::kInvalidRequest, "Unknown guild.");
+        case GuildInstalls::Check::not_permitted:
+          return redirect_error(oe::kAccessDenied,
+                                "The user may not add applications to that guild (MANAGE_GUILD).");
+        case GuildInstalls::Check::allowed:
+          break;
+      }
+    }
+  }
+
+  // Adds the bot (a guild install) and announces it: APPLICATION_AUTHORIZED with integration_type 0 and the
+  // guild. The redirect then carries guild_id and permissions as the platform's does.
+  std::vector<std::pair<std::string, std::string>> install_params;
+  auto install = [&] {
+    if (!guild_install) return;
+    const User* user = consenting_user();
+    const auto guild_json = guild_installs_->install_bot(*app, *guild_id, permissions);
+    webhooks_.application_authorized(app->id, *user, scopes, guild_json);
+    install_params = {{"guild_id", *guild_id}, {"permissions", std::to_string(permissions)}};
+  };
+
+  if (codeless) {
+    const User* user = consenting_user();
+    if (user == nullptr) {
+      outcome.error = oauth_error(oe::kInvalidRequest,
+                                  "No consenting user: create one (POST /_emulator/users) or choose one "
+                                  "(POST /_emulator/consent).");
+      return outcome;
+    }
+    if (state_.consent.deny) return redirect_error(oe::kAccessDenied, "The user denied the authorization.");
+    install();
+    outcome.installed_guild_id = guild_id;
+    outcome.installed_permissions = permissions;
+    if (redirect_uri) return redirect(install_params);
+    return outcome;
+  }
+
+  auto consent = consent_code(*app, *redirect_uri, scopes, query->get("code_challenge"),
+                              query->get("code_challenge_method"), guild_install ? guild_id : std::nullopt);
+  if (auto* code = std::get_if<std::string>(&consent)) {
+    install();
+    auto params = install_params;
+    params.insert(params.begin(), {"code", std::move(*code)});
+    return redirect(std::move(params));
+  }
   auto& failure = std::get<ConsentFailure>(consent);
   switch (failure.kind) {
     case ConsentFailure::Kind::no_consenting_user:
@@ -251,7 +350,8 @@ const User* AuthModule::consenting_user() const {
 
 std::variant<std::string, AuthModule::ConsentFailure> AuthModule::consent_code(
     const Application& app, const std::string& redirect_uri, std::vector<std::string> scopes,
-    const std::optional<std::string>& challenge, const std::optional<std::string>& method) {
+    const std::optional<std::string>& challenge, const std::optional<std::string>& method,
+    const std::optional<std::string>& guild_id) {
   using Kind = ConsentFailure::Kind;
   if (scopes.empty()) return ConsentFailure{Kind::invalid_scope, "scope is required."};
   if (method && *method != "S256")
@@ -281,6 +381,7 @@ std::variant<std::string, AuthModule::ConsentFailure> AuthModule::consent_code(
   code.redirect_uri = redirect_uri;
   code.scopes = std::move(scopes);
   code.code_challenge = challenge;
+  code.guild_id = guild_id;
   code.expires_at_ms = clock_.now_ms() + kAuthorizationCodeLifetimeMs;
   auto code_value = code.code;
   state_.add_code(std::move(code));
@@ -289,6 +390,14 @@ std::variant<std::string, AuthModule::ConsentFailure> AuthModule::consent_code(
 
 HttpResponse AuthModule::web_authorize(const RouteContext& context) {
   auto outcome = authorize(context.request);
+  if (outcome.installed_guild_id && !outcome.location) {
+    // The platform's page says the application was added; a browser gets the same in words.
+    auto response = HttpResponse::empty(200);
+    response.body = "Authorized: the application was added to guild " + *outcome.installed_guild_id + ".\n";
+    response.set_header("Content-Type", "text/plain; charset=utf-8");
+    response.set_header("Cache-Control", "no-store");
+    return response;
+  }
   if (!outcome.location) return outcome.error;
   auto response = HttpResponse::empty(302);
   response.set_header("Location", std::move(*outcome.location));
@@ -298,11 +407,19 @@ HttpResponse AuthModule::web_authorize(const RouteContext& context) {
 
 HttpResponse AuthModule::admin_authorize(const RouteContext& context) {
   auto outcome = authorize(context.request);
-  if (!outcome.location) return outcome.error;
+  if (!outcome.location && !outcome.installed_guild_id) return outcome.error;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
-                              writer.Key("location");
-                              write_string(writer, *outcome.location);
+                              if (outcome.location) {
+                                writer.Key("location");
+                                write_string(writer, *outcome.location);
+                              }
+                              if (outcome.installed_guild_id) {
+                                writer.Key("guild_id");
+                                write_string(writer, *outcome.installed_guild_id);
+                                writer.Key("permissions");
+                                write_string(writer, std::to_string(outcome.installed_permissions));
+                              }
                               writer.EndObject();
                             }));
 }
@@ -413,9 +530,15 @@ HttpResponse AuthModule::grant_authorization_code(const FormFields& form, const 
   grant.user_id = user->id;
   grant.app_id = client.app->id;
   grant.scopes = code->scopes;
-  auto body = token_json(issue_grant(std::move(grant), true));
+  const auto& issued = issue_grant(std::move(grant), true);
+  // A guild install's code: the guild the bot was added to comes with the token, and its
+  // APPLICATION_AUTHORIZED went out when the user consented. Otherwise this is a user install, announced now.
+  if (code->guild_id && guild_installs_ != nullptr) {
+    return HttpResponse::json(200,
+                              token_json(issued, std::nullopt, guild_installs_->guild_json(*code->guild_id)));
+  }
   webhooks_.application_authorized(client.app->id, *user, code->scopes);
-  return HttpResponse::json(200, std::move(body));
+  return HttpResponse::json(200, token_json(issued));
 }
 
 HttpResponse AuthModule::grant_refresh_token(const FormFields& form, const ClientAuth& client) {
@@ -562,38 +685,39 @@ HttpResponse AuthModule::api_get_my_application(const RouteContext& context) {
   const auto& app = *principal->application;
   const auto bot = user_json(*principal->user);
   const auto authorized = state_.authorized_user_count(app.id);
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              write_application_members(writer, app);
-                              writer.Key("bot");
-                              write_raw(writer, bot, rapidjson::kObjectType);
-                              writer.Key("redirect_uris");
-                              writer.StartArray();
-                              for (const auto& uri : app.redirect_uris)
-                                write_string(writer, uri);
-                              writer.EndArray();
-                              writer.Key("interactions_endpoint_url");
-                              writer.Null();
-                              writer.Key("role_connections_verification_url");
-                              writer.Null();
-                              // The emulator has no developer accounts: the bot user stands for the owner.
-                              writer.Key("owner");
-                              write_raw(writer, bot, rapidjson::kObjectType);
-                              writer.Key("approximate_guild_count");
-                              writer.Int(0);
-                              writer.Key("approximate_user_install_count");
-                              writer.Int(0);
-                              writer.Key("approximate_user_authorization_count");
-                              writer.Uint64(authorized);
-                              writer.Key("explicit_content_filter");
-                              writer.Int(0);
-                              writer.Key("team");
-                              writer.Null();
-                              writer.Key("eligible_oauth2_scopes");
-                              writer.StartArray();
-                              writer.EndArray();
-                              writer.EndObject();
-                            }));
+  return HttpResponse::json(
+      200, to_json([&](JsonWriter& writer) {
+        writer.StartObject();
+        write_application_members(writer, app);
+        writer.Key("bot");
+        write_raw(writer, bot, rapidjson::kObjectType);
+        writer.Key("redirect_uris");
+        writer.StartArray();
+        for (const auto& uri : app.redirect_uris)
+          write_string(writer, uri);
+        writer.EndArray();
+        writer.Key("interactions_endpoint_url");
+        writer.Null();
+        writer.Key("role_connections_verification_url");
+        writer.Null();
+        // The emulator has no developer accounts: the bot user stands for the owner.
+        writer.Key("owner");
+        write_raw(writer, bot, rapidjson::kObjectType);
+        writer.Key("approximate_guild_count");
+        writer.Uint64(guild_installs_ != nullptr ? guild_installs_->guild_count(app.bot_user_id) : 0);
+        writer.Key("approximate_user_install_count");
+        writer.Uint64(state_.user_install_count(app.id));
+        writer.Key("approximate_user_authorization_count");
+        writer.Uint64(authorized);
+        writer.Key("explicit_content_filter");
+        writer.Int(0);
+        writer.Key("team");
+        writer.Null();
+        writer.Key("eligible_oauth2_scopes");
+        writer.StartArray();
+        writer.EndArray();
+        writer.EndObject();
+      }));
 }
 
 // ---- admin: the user removes the application -------------------------------------------------------------

@@ -21,6 +21,7 @@ inline constexpr int kUnknownChannel = 10003;
 inline constexpr int kUnknownMessage = 10008;
 inline constexpr int kUnknownUser = 10013;
 inline constexpr int kUnknownLobby = 10031;
+inline constexpr int kBotsCannotUseEndpoint = 20001;
 inline constexpr int kMissingAccess = 50001;
 inline constexpr int kInvalidApiVersion = 50041;
 inline constexpr int kInvalidFormBody = 50035;

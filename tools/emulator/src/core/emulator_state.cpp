@@ -137,6 +137,16 @@ std::size_t EmulatorState::authorized_user_count(std::string_view app_id) const 
   return users.size();
 }
 
+std::size_t EmulatorState::user_install_count(std::string_view app_id) const {
+  std::set<std::string_view> users;
+  for (const auto& [token, grant] : grants_) {
+    if (grant.app_id == app_id &&
+        std::find(grant.scopes.begin(), grant.scopes.end(), "applications.commands") != grant.scopes.end())
+      users.insert(grant.user_id);
+  }
+  return users.size();
+}
+
 std::size_t EmulatorState::revoke_user_grants(std::string_view user_id,
                                               std::optional<std::string_view> app_id) {
   std::vector<std::string> doomed;

@@ -74,6 +74,22 @@ struct Application {
   bool intent_presences = true;        // GUILD_PRESENCES (1 << 8), flag GATEWAY_PRESENCE (1 << 12)
   bool intent_guild_members = true;    // GUILD_MEMBERS (1 << 1), flag GATEWAY_GUILD_MEMBERS (1 << 14)
   bool intent_message_content = true;  // MESSAGE_CONTENT (1 << 15), flag GATEWAY_MESSAGE_CONTENT (1 << 18)
+  // Application flags set through the admin API besides the intent ones: any bit, those beyond 30 included
+  // (the API shows every bit in `flags_new`, only bits 0..30 in `flags`).
+  std::uint64_t extra_flags = 0;
+  // The developer portal's Private Channel Obfuscation toggle (Bot tab): the application's sessions get the
+  // channels they cannot view obfuscated before the platform's date, as Identify capability 1 << 15 does. The
+  // platform calls both temporary and for testing.
+  bool private_channel_obfuscation = false;
+
+  // Every flag bit: the intent flags and the extra ones.
+  [[nodiscard]] std::uint64_t flags() const {
+    return (intent_presences ? std::uint64_t{1} << 12 : 0) |
+           (intent_guild_members ? std::uint64_t{1} << 14 : 0) |
+           (intent_message_content ? std::uint64_t{1} << 18 : 0) | extra_flags;
+  }
+  // `flags` as the API serializes it: never beyond 31 bits (the rest only in `flags_new`).
+  [[nodiscard]] std::uint64_t flags_31_bits() const { return flags() & ((std::uint64_t{1} << 31) - 1); }
   // Its Ed25519 key pair (libsodium): the public key is the application's verify_key (hex), with which a game
   // server checks what the platform signs for it.
   std::string verify_key;
@@ -174,6 +190,7 @@ struct AuthorizationCode {
   std::vector<std::string> scopes;
   std::optional<std::string> code_challenge;  // S256
   std::int64_t expires_at_ms = 0;
+  std::optional<std::string> guild_id;  // a guild install's: the guild the bot was added to
 };
 
 class EmulatorState {
@@ -208,6 +225,9 @@ class EmulatorState {
   [[nodiscard]] bool has_grant(std::string_view user_id, std::string_view app_id) const;
   // How many users hold a grant of the application (its approximate authorization count).
   [[nodiscard]] std::size_t authorized_user_count(std::string_view app_id) const;
+  // How many users installed the application to their account: hold a grant with scope applications.commands
+  // (its approximate user install count).
+  [[nodiscard]] std::size_t user_install_count(std::string_view app_id) const;
 
   void add_code(AuthorizationCode code);
   // Removes and returns the code (codes are single use).

@@ -116,6 +116,8 @@ std::string application_json(const Application& app) {
     document::write_member(writer, "intent_presences", app.intent_presences);
     document::write_member(writer, "intent_guild_members", app.intent_guild_members);
     document::write_member(writer, "intent_message_content", app.intent_message_content);
+    document::write_member(writer, "extra_flags", std::to_string(app.extra_flags));
+    document::write_member(writer, "private_channel_obfuscation", app.private_channel_obfuscation);
     document::write_member(writer, "verify_key", app.verify_key);
     // The signing key is raw bytes: hex keeps the document text.
     std::string hex(app.signing_secret_key.size() * 2 + 1, '\0');
@@ -141,6 +143,8 @@ Application read_application(const std::string& id, const rapidjson::Value& body
   app.intent_presences = document::boolean_or(body, "intent_presences", true);
   app.intent_guild_members = document::boolean_or(body, "intent_guild_members", true);
   app.intent_message_content = document::boolean_or(body, "intent_message_content", true);
+  app.extra_flags = std::stoull(document::optional_string(body, "extra_flags").value_or("0"));
+  app.private_channel_obfuscation = document::boolean_or(body, "private_channel_obfuscation", false);
   app.verify_key = document::string(body, "verify_key");
   const auto hex = document::string(body, "signing_secret_key");
   app.signing_secret_key.resize(hex.size() / 2);
@@ -193,6 +197,7 @@ std::string code_json(const AuthorizationCode& code) {
     document::write_member(writer, "scopes", code.scopes);
     document::write_member(writer, "code_challenge", code.code_challenge);
     document::write_member(writer, "expires_at_ms", code.expires_at_ms);
+    document::write_member(writer, "guild_id", code.guild_id);
   });
 }
 
@@ -203,7 +208,8 @@ AuthorizationCode read_code(const std::string& id, const rapidjson::Value& body)
                            document::string(body, "redirect_uri"),
                            document::strings(body, "scopes"),
                            document::optional_string(body, "code_challenge"),
-                           document::integer(body, "expires_at_ms")};
+                           document::integer(body, "expires_at_ms"),
+                           document::optional_string(body, "guild_id")};
 }
 
 std::string identity_json(const ExternalIdentity& identity) {

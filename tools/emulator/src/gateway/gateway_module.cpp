@@ -316,9 +316,11 @@ void GatewayModule::received(std::uint64_t id, std::string_view message, bool te
         return close_connection(id, gateway_close::kNotAuthenticated, "Not authenticated.");
       }
       if (opcode == op::kPresenceUpdate) return presence_update(id, d);
+      // Each of these has its feature's handler (voice, guilds), registered when the service is built; a
+      // Gateway without that feature does not know the opcode.
       if (const auto handler = op_handlers_.find(opcode); handler != op_handlers_.end())
         return handler->second(id, d);
-      return;  // accepted; not modelled yet
+      return close_connection(id, gateway_close::kUnknownOpcode, "Unknown opcode.");
     default:
       return close_connection(id, gateway_close::kUnknownOpcode, "Unknown opcode.");
   }
@@ -467,9 +469,9 @@ void GatewayModule::identify(std::uint64_t id, const rapidjson::Value& d) {
     writer.Key("id");
     write_string(writer, principal->application->id);
     writer.Key("flags");
-    writer.Int(0);
+    writer.Uint64(principal->application->flags_31_bits());
     writer.Key("flags_new");
-    writer.String("0");
+    write_string(writer, std::to_string(principal->application->flags()));
     writer.EndObject();
     raw(writer, "relationships", content.relationships, rapidjson::kArrayType);
     raw(writer, "game_relationships", content.game_relationships, rapidjson::kArrayType);

@@ -1,6 +1,7 @@
 // Guilds on the Gateway: READY's `guilds` (a bot's as unavailable stubs, then a GUILD_CREATE each), channel
-// changes dispatched with per-recipient obfuscation, and op 8 Request Guild Members with its all-members
-// limit. The routes are in guild_routes.cpp.
+// changes dispatched with per-recipient obfuscation, op 8 Request Guild Members with its all-members limit,
+// and the requests the platform answers with guild data: op 31 (soundboard sounds) and op 43 (channel info).
+// The routes are in guild_routes.cpp.
 #include "guild/guild_module.hpp"
 
 #include <algorithm>
@@ -18,6 +19,14 @@ namespace platformpp::emulator {
 namespace {
 
 constexpr int kRequestGuildMembersOpcode = 8;
+constexpr int kRequestSoundboardSoundsOpcode = 31;
+constexpr int kRequestChannelInfoOpcode = 43;
+// Request Guild Members: a prefix query or a list of ids returns at most this many members.
+constexpr std::uint64_t kMaxMembersPerRequest = 100;
+// A longer nonce is ignored: the chunks carry none.
+constexpr std::size_t kMaxMembersChunkNonceBytes = 32;
+constexpr int kGuildVoiceChannelType = 2;
+constexpr int kGuildStageChannelType = 13;
 
 bool ascii_istarts_with(std::string_view text, std::string_view prefix) {
   if (prefix.size() > text.size()) return false;
@@ -38,6 +47,13 @@ GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,
       [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });
+  gateway_.set_op_handler(kRequestSoundboardSoundsOpcode,
+                          [this](std::uint64_t connection, const rapidjson::Value& d) {
+                            request_soundboard_sounds(connection, d);
+                          });
+  gateway_.set_op_handler(
+      kRequestChannelInfoOpcode,
+      [this](std::uint64_t connection, const rapidjson::Value& d) { request_channel_info(connection, d); });
 }
 
 // ---- GatewayListener
@@ -61,8 +77,11 @@ void GuildModule::session_ready(const GatewaySession& session) {
 // -----------------------------------------------------------------------------------------------
 
 bool GuildModule::obfuscates_for(const GatewaySession& session) {
-  return (session.capabilities & kChannelObfuscationCapability) != 0 ||
-         clock_.now_ms() >= kChannelObfuscationDateMs;
+  if ((session.capabilities & kChannelObfuscationCapability) != 0 ||
+      clock_.now_ms() >= kChannelObfuscationDateMs)
+    return true;
+  const auto* app = state_.find_application(session.app_id);
+  return app != nullptr && app->private_channel_obfuscation;
 }
 
 bool guild_in_shard(const GatewaySession& session, std::string_view guild_id) {
@@ -216,9 +235,13 @@ void GuildModule::channel_dispatch(std::string_view type, const Guild& guild, co
     gateway_.dispatch(session_id, type, d);
 }
 
-// op 8 {guild_id, query?, limit?, nonce?}. A guild the user is not a member of is ignored (our choice).
-// The all-members form (empty query, limit 0) is limited per guild per user; GUILD_MEMBERS intent is not
-// required (our choice: the emulator approves privileged intents for bots anyway).
+// op 8 {guild_id, query?, limit?, user_ids?, presences?, nonce?}: one of query and user_ids (neither: a
+// decode error). A query returns at most 100 members unless it is the all-members form (empty query, limit
+// 0), which is limited per guild per user; user_ids (one id or an array) return at most 100 and name the rest
+// not_found. A nonce over 32 bytes is ignored, as the platform documents. A guild the user is not a member of
+// gets an empty chunk (our choice: an answer that says nothing of the guild, rather than silence).
+// GUILD_MEMBERS intent is not required (our choice: the emulator approves privileged intents for bots
+// anyway).
 void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value& d) {
   const auto* session = gateway_.session_of(id);
   if (session == nullptr) return;
@@ -232,25 +255,44 @@ void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value
   const auto guild_member = d.FindMember("guild_id");
   if (guild_member == d.MemberEnd() || !guild_member->value.IsString()) return decode_error();
   const std::string guild_id(guild_member->value.GetString(), guild_member->value.GetStringLength());
-  std::string query;
+  std::optional<std::string> query;
   if (const auto it = d.FindMember("query"); it != d.MemberEnd() && !it->value.IsNull()) {
     if (!it->value.IsString()) return decode_error();
-    query.assign(it->value.GetString(), it->value.GetStringLength());
+    query.emplace(it->value.GetString(), it->value.GetStringLength());
   }
+  std::optional<std::vector<std::string>> user_ids;
+  if (const auto it = d.FindMember("user_ids"); it != d.MemberEnd() && !it->value.IsNull()) {
+    user_ids.emplace();
+    if (it->value.IsString()) {
+      user_ids->emplace_back(it->value.GetString(), it->value.GetStringLength());
+    } else if (it->value.IsArray()) {
+      for (const auto& entry : it->value.GetArray()) {
+        if (!entry.IsString()) return decode_error();
+        user_ids->emplace_back(entry.GetString(), entry.GetStringLength());
+      }
+    } else {
+      return decode_error();
+    }
+  }
+  if (!query && !user_ids) return decode_error();
   std::uint64_t limit = 0;
   if (const auto it = d.FindMember("limit"); it != d.MemberEnd() && !it->value.IsNull()) {
     if (!it->value.IsUint64()) return decode_error();
     limit = it->value.GetUint64();
   }
+  if (const auto it = d.FindMember("presences");
+      it != d.MemberEnd() && !it->value.IsNull() && !it->value.IsBool())
+    return decode_error();
   std::optional<std::string> nonce;
   if (const auto it = d.FindMember("nonce"); it != d.MemberEnd() && !it->value.IsNull()) {
     if (!it->value.IsString()) return decode_error();
-    nonce.emplace(it->value.GetString(), it->value.GetStringLength());
+    if (it->value.GetStringLength() <= kMaxMembersChunkNonceBytes)
+      nonce.emplace(it->value.GetString(), it->value.GetStringLength());
   }
 
   const auto* guild = guilds_.find_guild(guild_id);
-  if (guild == nullptr || !guild->has_member(user_id)) return;
-  if (query.empty() && limit == 0) {
+  const bool visible = guild != nullptr && guild->has_member(user_id);
+  if (visible && !user_ids && query->empty() && limit == 0) {
     const auto wait_ms =
         guilds_.take_all_members_request(user_id, guild_id, clock_.now_ms(), kAllMembersRequestWindowMs);
     if (wait_ms) {
@@ -276,16 +318,34 @@ void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value
   }
 
   std::vector<const GuildMember*> members;
-  for (const auto& [member_id, member] : guild->members) {
-    const auto* user = state_.find_user(member_id);
-    if (user == nullptr || !ascii_istarts_with(user->username, query)) continue;
-    members.push_back(&member);
+  std::vector<std::string> not_found;
+  if (user_ids) {
+    for (const auto& wanted : *user_ids) {
+      if (members.size() + not_found.size() >= kMaxMembersPerRequest) break;
+      const auto* member = visible ? guild->find_member(wanted) : nullptr;
+      if (member != nullptr && state_.find_user(wanted) != nullptr) {
+        members.push_back(member);
+      } else {
+        not_found.push_back(wanted);
+      }
+    }
+  } else if (visible) {
+    for (const auto& [member_id, member] : guild->members) {
+      const auto* user = state_.find_user(member_id);
+      if (user == nullptr || !ascii_istarts_with(user->username, *query)) continue;
+      members.push_back(&member);
+    }
+    std::sort(members.begin(), members.end(), [](const GuildMember* a, const GuildMember* b) {
+      if (a->user_id.size() != b->user_id.size()) return a->user_id.size() < b->user_id.size();
+      return a->user_id < b->user_id;
+    });
+    // A prefix returns at most 100; only the all-members form (empty query, limit 0) returns everyone.
+    const std::uint64_t cap =
+        query->empty() && limit == 0
+            ? 0
+            : std::min<std::uint64_t>(limit == 0 ? kMaxMembersPerRequest : limit, kMaxMembersPerRequest);
+    if (cap != 0 && members.size() > cap) members.resize(cap);
   }
-  std::sort(members.begin(), members.end(), [](const GuildMember* a, const GuildMember* b) {
-    if (a->user_id.size() != b->user_id.size()) return a->user_id.size() < b->user_id.size();
-    return a->user_id < b->user_id;
-  });
-  if (limit != 0 && members.size() > limit) members.resize(limit);
   gateway_.dispatch(session_id, "GUILD_MEMBERS_CHUNK", to_json([&](JsonWriter& writer) {
                       writer.StartObject();
                       writer.Key("guild_id");
@@ -301,10 +361,108 @@ void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value
                       writer.Int(0);
                       writer.Key("chunk_count");
                       writer.Int(1);
+                      if (user_ids) {
+                        writer.Key("not_found");
+                        writer.StartArray();
+                        for (const auto& missing : not_found)
+                          write_string(writer, missing);
+                        writer.EndArray();
+                      }
                       if (nonce) {
                         writer.Key("nonce");
                         write_string(writer, *nonce);
                       }
+                      writer.EndObject();
+                    }));
+}
+
+// op 31 {guild_ids: [...]}: a SOUNDBOARD_SOUNDS {guild_id, soundboard_sounds} for each guild, in the order
+// asked. The emulator's guilds have no sounds yet, so every list is empty; a guild the user is not in gets
+// one too (our choice, as for op 8).
+void GuildModule::request_soundboard_sounds(std::uint64_t id, const rapidjson::Value& d) {
+  const auto* session = gateway_.session_of(id);
+  if (session == nullptr) return;
+  const auto session_id = session->id;
+  const auto guild_ids = d.IsObject() ? d.FindMember("guild_ids") : rapidjson::Value::ConstMemberIterator();
+  const bool valid = d.IsObject() && guild_ids != d.MemberEnd() && guild_ids->value.IsArray() &&
+                     std::all_of(guild_ids->value.Begin(), guild_ids->value.End(),
+                                 [](const rapidjson::Value& entry) { return entry.IsString(); });
+  if (!valid)
+    return gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
+  std::vector<std::string> requested;
+  for (const auto& entry : guild_ids->value.GetArray())
+    requested.emplace_back(entry.GetString(), entry.GetStringLength());
+  for (const auto& guild_id : requested) {
+    gateway_.dispatch(session_id, "SOUNDBOARD_SOUNDS", to_json([&](JsonWriter& writer) {
+                        writer.StartObject();
+                        writer.Key("soundboard_sounds");
+                        writer.StartArray();
+                        writer.EndArray();
+                        writer.Key("guild_id");
+                        write_string(writer, guild_id);
+                        writer.EndObject();
+                      }));
+  }
+}
+
+// op 43 {guild_id, fields: [...]}: one CHANNEL_INFO {guild_id, channels: [{id, <each field asked for>}]} for
+// the guild's voice and stage channels the user can view. `status` and `voice_start_time` are the fields the
+// platform offers (others are skipped); both are ephemeral and null while a channel has no voice session,
+// which every guild voice channel of the emulator is until guild voice is modelled. A guild the user is not
+// in: no channels.
+void GuildModule::request_channel_info(std::uint64_t id, const rapidjson::Value& d) {
+  const auto* session = gateway_.session_of(id);
+  if (session == nullptr) return;
+  const auto session_id = session->id;
+  const auto user_id = session->user_id;
+  auto decode_error = [&] {
+    gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
+  };
+  if (!d.IsObject()) return decode_error();
+  const auto guild_member = d.FindMember("guild_id");
+  const auto fields_member = d.FindMember("fields");
+  if (guild_member == d.MemberEnd() || !guild_member->value.IsString() || fields_member == d.MemberEnd() ||
+      !fields_member->value.IsArray()) {
+    return decode_error();
+  }
+  bool status = false;
+  bool start_time = false;
+  for (const auto& field : fields_member->value.GetArray()) {
+    if (!field.IsString()) return decode_error();
+    const std::string_view name(field.GetString(), field.GetStringLength());
+    status = status || name == "status";
+    start_time = start_time || name == "voice_start_time";
+  }
+  const std::string guild_id(guild_member->value.GetString(), guild_member->value.GetStringLength());
+  const auto* guild = guilds_.find_guild(guild_id);
+  std::vector<const GuildChannel*> channels;
+  if (guild != nullptr && guild->has_member(user_id)) {
+    for (const auto* channel : guild->sorted_channels()) {
+      const bool voice = channel->type == kGuildVoiceChannelType || channel->type == kGuildStageChannelType;
+      if (voice && can_view_channel(*guild, *channel, user_id)) channels.push_back(channel);
+    }
+  }
+  gateway_.dispatch(session_id, "CHANNEL_INFO", to_json([&](JsonWriter& writer) {
+                      writer.StartObject();
+                      writer.Key("guild_id");
+                      write_string(writer, guild_id);
+                      writer.Key("channels");
+                      writer.StartArray();
+                      for (const auto* channel : channels) {
+                        writer.StartObject();
+                        writer.Key("id");
+                        write_string(writer, channel->id);
+                        if (status) {
+                          writer.Key("status");
+                          writer.Null();
+                        }
+                        if (start_time) {
+                          writer.Key("voice_start_time");
+                          writer.Null();
+                        }
+                        writer.EndObject();
+                      }
+                      writer.EndArray();
                       writer.EndObject();
                     }));
 }

@@ -1,20 +1,21 @@
 // Guilds (guild/): roles with permission bits, members with roles, channels with permission overwrites,
 // seeded through the admin API; GET /users/@me/guilds and /guilds/{id}/channels; READY's guilds,
-// GUILD_CREATE, CHANNEL_* and op 8 on the Gateway. Lobbies (linked channels, invites) and DMs (the
-// shared-guild rule) read the guilds it owns.
+// GUILD_CREATE, CHANNEL_*, op 8, op 31 and op 43 on the Gateway. Lobbies (linked channels, invites) and DMs
+// (the shared-guild rule) read the guilds it owns.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <string_view>
 
+#include "auth/guild_install.hpp"
 #include "core/service_context.hpp"
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_state.hpp"
 
 namespace platformpp::emulator {
 
-class GuildModule : public FeatureModule, public GatewayListener {
+class GuildModule : public FeatureModule, public GatewayListener, public GuildInstalls {
  public:
   GuildModule(ServiceContext& context, GatewayModule& gateway);
 
@@ -25,11 +26,19 @@ class GuildModule : public FeatureModule, public GatewayListener {
   void fill_ready(const GatewaySession& session, ReadyContent& ready) override;
   void session_ready(const GatewaySession& session) override;
 
+  // GuildInstalls (guild_install.cpp): OAuth2 installs of an application's bot.
+  [[nodiscard]] Check may_install(const std::string& guild_id, const std::string& user_id) const override;
+  std::string install_bot(const Application& app, const std::string& guild_id,
+                          std::uint64_t permissions) override;
+  [[nodiscard]] std::optional<std::string> guild_json(const std::string& guild_id) const override;
+  [[nodiscard]] std::size_t guild_count(const std::string& user_id) const override;
+
  private:
   // Routes (guild_routes.cpp).
   void register_routes();
   HttpResponse api_get_current_user_guilds(const RouteContext& context);
   HttpResponse api_get_guild_channels(const RouteContext& context);
+  HttpResponse api_create_guild(const RouteContext& context);
   HttpResponse admin_create_guild(const RouteContext& context);
   HttpResponse admin_add_guild_member(const RouteContext& context);
   HttpResponse admin_create_role(const RouteContext& context);
@@ -50,6 +59,10 @@ class GuildModule : public FeatureModule, public GatewayListener {
   void channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
   // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
   void request_guild_members(std::uint64_t id, const rapidjson::Value& d);
+  // op 31 Request Soundboard Sounds: SOUNDBOARD_SOUNDS per guild asked for.
+  void request_soundboard_sounds(std::uint64_t id, const rapidjson::Value& d);
+  // op 43 Request Channel Info: CHANNEL_INFO with the fields asked for.
+  void request_channel_info(std::uint64_t id, const rapidjson::Value& d);
 
   GatewayModule& gateway_;
   GuildState guilds_;

@@ -180,6 +180,7 @@ void read_channel_fields(const rapidjson::Value& body, const Guild& guild, const
 void GuildModule::register_routes() {
   api_router_.add("GET", "/users/@me/guilds", bind(&GuildModule::api_get_current_user_guilds));
   api_router_.add("GET", "/guilds/{guild_id}/channels", bind(&GuildModule::api_get_guild_channels));
+  api_router_.add("POST", "/guilds", bind(&GuildModule::api_create_guild));
   admin_router_.add("POST", "/guilds", bind(&GuildModule::admin_create_guild));
   admin_router_.add("POST", "/guilds/{guild_id}/members", bind(&GuildModule::admin_add_guild_member));
   admin_router_.add("POST", "/guilds/{guild_id}/roles", bind(&GuildModule::admin_create_role));
@@ -220,6 +221,16 @@ HttpResponse GuildModule::api_get_current_user_guilds(const RouteContext& contex
                               }
                               writer.EndArray();
                             }));
+}
+
+// Create Guild is restricted for applications from 15 July 2025 and gone from the documentation and the
+// specification; every token the emulator issues is an application's, so it is refused for all of them: a
+// bot's with the platform's 20001, an OAuth2 Bearer token (no scope reaches it) with 401. The emulator does
+// not serve the endpoint before that date either: with its specification removed there is nothing to model.
+HttpResponse GuildModule::api_create_guild(const RouteContext& context) {
+  const auto principal = authenticate(context.request);
+  if (!principal || principal->grant != nullptr) return status_error(401);
+  return error_response(403, error_code::kBotsCannotUseEndpoint, "Bots cannot use this endpoint");
 }
 
 // Before the cut-over date every channel, with full metadata; from it channels the caller cannot view are

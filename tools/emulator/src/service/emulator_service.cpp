@@ -42,6 +42,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   gateway_.add_listener(voice_);
   gateway_.add_listener(premium_);
   presence_.set_desktop_activities(&ipc_);
+  auth_.set_guild_installs(&guilds_);
   lobbies_.set_calls(&voice_);
 }
 

@@ -23,15 +23,14 @@ constexpr std::int64_t kRetryBaseMaxMs = 60000;
 constexpr std::int64_t kDropAnswersMax = 100;
 constexpr std::size_t kKeptFinished = 1000;  // finished deliveries listed by GET, oldest forgotten first
 
-// What an event_types filter may name: the platform's webhook event types (QUEST_USER_ENROLLMENT is never
-// sent, but a filter naming it is valid).
+// What an event_types filter may name: the platform's webhook event types.
 constexpr std::array<std::string_view, 12> kKnownEventTypes = {
     webhook_event::kApplicationAuthorized,
     webhook_event::kApplicationDeauthorized,
     "ENTITLEMENT_CREATE",
     "ENTITLEMENT_UPDATE",
     "ENTITLEMENT_DELETE",
-    "QUEST_USER_ENROLLMENT",
+    webhook_event::kQuestUserEnrollment,
     webhook_event::kLobbyMessageCreate,
     webhook_event::kLobbyMessageUpdate,
     webhook_event::kLobbyMessageDelete,
@@ -140,6 +139,8 @@ WebhookModule::WebhookModule(ServiceContext& context) : FeatureModule(context) {
                     bind(&WebhookModule::admin_put_webhook_events));
   admin_router_.add("GET", "/applications/{app_id}/webhook-events",
                     bind(&WebhookModule::admin_get_webhook_events));
+  admin_router_.add("POST", "/applications/{app_id}/quest-enrollments",
+                    bind(&WebhookModule::admin_enroll_in_quest));
   register_documents();
 }
 
@@ -176,12 +177,13 @@ void WebhookModule::emit(const std::string& app_id, std::string_view type, std::
 }
 
 void WebhookModule::application_authorized(const std::string& app_id, const User& user,
-                                           const std::vector<std::string>& scopes) {
+                                           const std::vector<std::string>& scopes,
+                                           const std::optional<std::string>& guild_json) {
   const auto user_text = user_json(user);
   emit(app_id, webhook_event::kApplicationAuthorized, to_json([&](JsonWriter& writer) {
          writer.StartObject();
          writer.Key("integration_type");
-         writer.Int(1);  // USER_INSTALL: the emulator's authorizations are all to a user's account
+         writer.Int(guild_json ? 0 : 1);  // GUILD_INSTALL with the guild, else USER_INSTALL
          writer.Key("user");
          write_raw(writer, user_text, rapidjson::kObjectType);
          writer.Key("scopes");
@@ -189,6 +191,10 @@ void WebhookModule::application_authorized(const std::string& app_id, const User
          for (const auto& scope : scopes)
            write_string(writer, scope);
          writer.EndArray();
+         if (guild_json) {
+           writer.Key("guild");
+           write_raw(writer, *guild_json, rapidjson::kObjectType);
+         }
          writer.EndObject();
        }));
 }
@@ -444,6 +450,41 @@ HttpResponse WebhookModule::admin_get_webhook_events(const RouteContext& context
                               writer.EndArray();
                               writer.EndObject();
                             }));
+}
+
+// {user_id, quest_id}: the user joins one of the application's Quests, and QUEST_USER_ENROLLMENT goes to its
+// webhook events URL. The platform lists the event but does not send it to applications yet and has published
+// no payload: the emulator's data is {quest_id, user_id, user, enrolled_at} (the fake clock's time), so that
+// a game server's handler can be exercised before the platform enables it.
+HttpResponse WebhookModule::admin_enroll_in_quest(const RouteContext& context) {
+  const Application* app = state_.find_application(context.params.at("app_id"));
+  if (app == nullptr) return unknown_application();
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto user_id = fields.string("user_id", true);
+  const auto quest_id = fields.string("quest_id", true);
+  if (quest_id && quest_id->empty())
+    fields.add_issue("quest_id", {"BASE_TYPE_REQUIRED", "This field is required"});
+  if (!errors.empty()) return invalid_form_body(errors);
+  const User* user = state_.find_user(*user_id);
+  if (user == nullptr) return unknown_user();
+  const auto enrolled_at = format_rfc3339_ms(clock_.now_ms());
+  auto data = to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("quest_id");
+    write_string(writer, *quest_id);
+    writer.Key("user_id");
+    write_string(writer, user->id);
+    writer.Key("user");
+    write_raw(writer, user_json(*user), rapidjson::kObjectType);
+    writer.Key("enrolled_at");
+    write_string(writer, enrolled_at);
+    writer.EndObject();
+  });
+  emit(app->id, webhook_event::kQuestUserEnrollment, data);
+  return HttpResponse::json(200, std::move(data));
 }
 
 }  // namespace platformpp::emulator

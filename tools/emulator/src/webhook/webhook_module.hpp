@@ -37,6 +37,7 @@ inline constexpr std::string_view kWebhookOutboxId = "counters";
 namespace webhook_event {
 inline constexpr std::string_view kApplicationAuthorized = "APPLICATION_AUTHORIZED";
 inline constexpr std::string_view kApplicationDeauthorized = "APPLICATION_DEAUTHORIZED";
+inline constexpr std::string_view kQuestUserEnrollment = "QUEST_USER_ENROLLMENT";
 inline constexpr std::string_view kLobbyMessageCreate = "LOBBY_MESSAGE_CREATE";
 inline constexpr std::string_view kLobbyMessageUpdate = "LOBBY_MESSAGE_UPDATE";
 inline constexpr std::string_view kLobbyMessageDelete = "LOBBY_MESSAGE_DELETE";
@@ -91,9 +92,11 @@ class WebhookModule : public FeatureModule {
   // happens when the application has no URL or its event_types leave `type` out. The body
   // {version: 1, application_id, type: 1, event: {type, timestamp (fake clock), data}} is made here, once.
   void emit(const std::string& app_id, std::string_view type, std::string data_json);
-  // APPLICATION_AUTHORIZED {integration_type: 1, user, scopes}.
+  // APPLICATION_AUTHORIZED {integration_type, user, scopes, guild?}: a user install (integration_type 1), or
+  // a guild install (0) with `guild_json`, the guild object.
   void application_authorized(const std::string& app_id, const User& user,
-                              const std::vector<std::string>& scopes);
+                              const std::vector<std::string>& scopes,
+                              const std::optional<std::string>& guild_json = std::nullopt);
   // APPLICATION_DEAUTHORIZED {user}.
   void application_deauthorized(const std::string& app_id, const User& user);
   // One of the user's grants of the application was revoked: APPLICATION_DEAUTHORIZED if it was their last
@@ -108,6 +111,7 @@ class WebhookModule : public FeatureModule {
  private:
   HttpResponse admin_put_webhook_events(const RouteContext& context);
   HttpResponse admin_get_webhook_events(const RouteContext& context);
+  HttpResponse admin_enroll_in_quest(const RouteContext& context);
   WebhookDelivery& add_delivery(const std::string& app_id, std::string event_type, WebhookConfig config,
                                 std::string body, int max_attempts);
   void send(WebhookDelivery& delivery);
