@@ -485,7 +485,9 @@ TEST_CASE_FIXTURE(Fixture, "gateway: every client opcode gets its answer or its 
     return std::make_pair(fresh_id, str(parse(fresh.sent[1])["d"]["session_id"]));
   };
   FakePeer peer;
-  const auto [id, session_id] = identified(peer);
+  const auto first = identified(peer);
+  const auto id = first.first;
+  const auto session_id = first.second;
   const auto answered = [&](const std::string& payload) {
     const auto before = peer.sent.size();
     service.gateway_received(id, payload, true);

@@ -60,7 +60,8 @@ TEST_CASE("defaults: a default Client's browser authorization opens the platform
   args.SetClientId(1234);
   args.SetScopes(Client::GetDefaultCommunicationScopes());
   std::optional<ClientResult> ended;
-  client.Authorize(args, [&](ClientResult result, std::string, std::string) { ended = result; });
+  client.Authorize(
+      args, [&](const ClientResult& result, const std::string&, const std::string&) { ended = result; });
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
   while (opened.empty() && std::chrono::steady_clock::now() < deadline) {
     client.WaitForCallbacks(100);
