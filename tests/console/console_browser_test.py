@@ -17,7 +17,8 @@ own CA), opens /_emulator/ui and, while two SDK Clients (console_players) play:
      and cleared, and a voice connection dropped from the page comes back, as the page shows;
   6. the emulator restarts on the same port and state file: the page reconnects and shows the new snapshot.
 
-Exit 0: passed; 1: failed; 77: chromium or chromedriver is not installed (ctest SKIP_RETURN_CODE).
+Exit 0: passed; 1: failed; 77: chromium or chromedriver is not installed (ctest SKIP_RETURN_CODE; under
+CI=true that fails instead, with 1).
 
   console_browser_test.py --emulator PATH --players PATH --screenshot build/artifacts/console-call.png
 """
@@ -707,8 +708,13 @@ def main():
     args = parser.parse_args()
     missing = [name for name, path in (("chromium", args.chromium), ("chromedriver", args.chromedriver)) if not path]
     if missing:
-        print(f"SKIPPED: {' and '.join(missing)} not installed (Debian: apt-get install chromium chromium-driver; "
-              "tools/install-deps installs them)", flush=True)
+        what = f"{' and '.join(missing)} not installed (Debian: apt-get install chromium chromium-driver; " \
+               "tools/install-deps installs them)"
+        # CI must show the check ran: there a test that cannot run fails.
+        if os.environ.get("CI") == "true":
+            print(f"FAILED: required under CI=true, but {what}", flush=True)
+            return 1
+        print(f"SKIPPED: {what}", flush=True)
         return SKIP
     # chromedriver connects to the browser's DevTools at "localhost"; where that name does not resolve (a root
     # without /etc/hosts) every session fails with "unable to connect to renderer", which says nothing of why.

@@ -1,7 +1,8 @@
 // A game server written with a common third-party library of the platform, pointed at the emulator:
 // discord.js's Gateway library (@discordjs/ws, with @discordjs/rest; tests/interop, installed by
-// tools/install-interop-deps) asks GET /gateway/bot with a bot token, identifies, gets READY, is dropped, and
-// resumes. Dev-only: skipped, saying why, where node or the packages are not installed.
+// tools/install-deps) asks GET /gateway/bot with a bot token, identifies, gets READY, is dropped, and
+// resumes. Its own CTest test (interop_gateway_library): Skipped, saying why, where node or the packages are
+// missing, and failed instead under CI=true.
 #include "emulator_fixture.hpp"
 #include "node_peer.hpp"
 
@@ -29,14 +30,10 @@ bool WaitFor(const std::function<bool()>& done, std::chrono::milliseconds timeou
 
 TEST_CASE(
     "Gateway interop: discord.js's Gateway library gets READY with a bot token, is dropped and resumes") {
-  if (const auto reason = node_peer::InteropSkipReason({"@discordjs/ws", "@discordjs/rest"});
-      !reason.empty()) {
-    MESSAGE("skipped: " << reason);
-    return;
-  }
-  MESSAGE("third-party library: @discordjs/ws " << node_peer::InstalledVersion("@discordjs/ws")
-                                                << ", @discordjs/rest "
-                                                << node_peer::InstalledVersion("@discordjs/rest"));
+  node_peer::RequireInterop({"@discordjs/ws", "@discordjs/rest"});
+  MESSAGE("third-party library: @discordjs/ws "
+          << node_peer::InstalledVersion("@discordjs/ws") << ", @discordjs/rest "
+          << node_peer::InstalledVersion("@discordjs/rest") << " on Node.js " << node_peer::NodeVersion());
   auto& e = itest::Shared();
   const auto app = e.admin->CreateApp("Bot Library Game");
   const auto& connection = e.process->Connection();

