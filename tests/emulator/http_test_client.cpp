@@ -109,6 +109,20 @@ std::optional<HttpResult> HttpsConnection::receive() {
   return to_result(response);
 }
 
+bool HttpsConnection::nothing_received() {
+  if (impl_->buffer.size() != 0) return false;
+  // One read that must not wait: TLS records that carry no application data (TLS 1.3 session tickets) are
+  // consumed; "would block" then means no byte of an answer has come.
+  auto& socket = beast::get_lowest_layer(impl_->stream).socket();
+  socket.non_blocking(true);
+  char byte = 0;
+  beast::error_code ec;
+  const auto read = impl_->stream.read_some(net::buffer(&byte, 1), ec);
+  socket.non_blocking(false);
+  if (read == 1) impl_->buffer.commit(net::buffer_copy(impl_->buffer.prepare(1), net::buffer(&byte, 1)));
+  return read == 0 && ec == net::error::would_block;
+}
+
 HttpResult HttpsConnection::exchange(const HttpRequestSpec& request) {
   send(request);
   http::response<http::string_body> response;

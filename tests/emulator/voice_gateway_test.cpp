@@ -722,9 +722,12 @@ TEST_CASE_FIXTURE(Fixture, "voice: Resume after the resume window fails with 400
     CHECK_FALSE(again.closed);
   }
   SUBCASE("past the window") {
+    ManualSteadyTime time;
     settings(R"({"resume_window_ms":0})");
     call("POST", "/_emulator/voice/drop", "{}");
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    service.voice_tick();
+    CHECK(sessions().Size() == 1);  // at the window's end: still resumable
+    time.advance(1);
     service.voice_tick();
     CHECK(sessions().Size() == 0);
     // The user left the call with it.
@@ -737,6 +740,7 @@ TEST_CASE_FIXTURE(Fixture, "voice: Resume after the resume window fails with 400
 
 TEST_CASE_FIXTURE(Fixture,
                   "voice: a heartbeat's ACK echoes t; no heartbeat for 2 intervals closes with 4009") {
+  ManualSteadyTime time;
   settings(R"({"heartbeat_interval_ms":200})");
   VoicePeer peer;
   const auto id = open(peer);
@@ -744,12 +748,12 @@ TEST_CASE_FIXTURE(Fixture,
   const auto ack = peer.only(6);
   CHECK(ack["d"]["t"].GetUint64() == 18446744073709551615ULL);
   CHECK_FALSE(ack.HasMember("seq"));
-  // Under 2 intervals after the heartbeat: still alive.
-  std::this_thread::sleep_for(std::chrono::milliseconds(250));
+  // Exactly 2 intervals after the heartbeat: still alive.
+  time.advance(400);
   service.voice_tick();
   CHECK_FALSE(peer.closed);
-  // Past 2 intervals.
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // One millisecond past them.
+  time.advance(1);
   service.voice_tick();
   CHECK(peer.close_code == 4009);
 }

@@ -384,11 +384,13 @@ TEST_CASE("backend: destroying it with calls in flight ends each with ClientDest
   Backend backend;
   platformpp::testkit::EmulatorAdmin::Fault slow;
   slow.route = "POST /lobbies";
-  slow.delayMs = 3000;
+  slow.delayMs = 30000;
+  slow.count = 1;
   e.admin->AddFault(slow);
   std::vector<ErrorType> ends;
   backend.client->CreateLobby({}, [&](const ClientResult& r, const Lobby&) { ends.push_back(r.Type()); });
-  std::this_thread::sleep_for(200ms);
+  // The premise: the request reached the emulator (it used up its fault), where it is held.
+  REQUIRE(itest::WaitUntilFaultsTaken());
   backend.client.reset();
   CHECK(ends == std::vector<ErrorType>{ErrorType::ClientDestroyed});
 }

@@ -5,6 +5,8 @@
 #include <platformpp/client.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
+#include "json/json.hpp"
+
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -46,6 +48,22 @@ struct FaultScope {
     Shared().admin->ResetRateLimits();
   }
 };
+
+/// Waits until every fault of limited count has been used up (the emulator drops a fault once its last
+/// request matched it): the requests a test sent are on the server, held by their delays. True when they are.
+inline bool WaitUntilFaultsTaken(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    const auto answer = Shared().admin->Request("GET", "/faults");
+    platformpp::json::Document document;
+    if (answer.status == 200 && platformpp::json::Parse(answer.body, document) && document.IsObject() &&
+        document.HasMember("faults") && document["faults"].IsArray() && document["faults"].Empty()) {
+      return true;
+    }
+    if (std::chrono::steady_clock::now() > deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
 
 /// Runs callbacks until `done()` or the timeout; true if done.
 inline bool RunUntil(platformpp::Client& client, const std::function<bool()>& done,

@@ -179,7 +179,7 @@ bool Eventually(F condition, std::chrono::milliseconds timeout) {
 
 TEST_CASE("HTTP pool: requests within the idle timeout share one connection") {
   KeepAliveServer server;
-  Http http(2000ms);
+  Http http(30000ms);  // far longer than the test: only reuse can explain one connection
   for (int i = 0; i < 5; ++i) {
     REQUIRE(http.Get(server.Url()) == 200);
     std::this_thread::sleep_for(50ms);
@@ -194,34 +194,36 @@ TEST_CASE("HTTP pool: a connection idle for idleTimeout is closed by the client 
   KeepAliveServer server;
   Http http(300ms);
   REQUIRE(http.Get(server.Url()) == 200);
-  REQUIRE(Eventually([&] { return !server.Get().closed.empty(); }, 3000ms));
+  // Closed without another request (the event waited for, however long a busy machine takes), and never
+  // before its time (a lower bound: the client's clock started a little after the answer).
+  REQUIRE(Eventually([&] { return !server.Get().closed.empty(); }, 30000ms));
   auto state = server.Get();
   REQUIRE(state.accepted == 1);
   const auto idle =
       std::chrono::duration_cast<std::chrono::milliseconds>(state.closed[0] - state.answeredLast[0]);
-  CHECK(idle >= 290ms);  // not before its time (the client's clock started a little after the answer)
-  CHECK(idle < 2000ms);
+  CHECK(idle >= 290ms);
 
   // The next request opens a new connection, which is reaped in turn; one in use is never reaped.
   REQUIRE(http.Get(server.Url()) == 200);
   REQUIRE(http.Get(server.Url()) == 200);
   CHECK(server.Get().accepted == 2);
-  REQUIRE(Eventually([&] { return server.Get().closed.size() == 2; }, 3000ms));
+  REQUIRE(Eventually([&] { return server.Get().closed.size() == 2; }, 30000ms));
   CHECK(server.Get().requests == 3);
 }
 
 TEST_CASE("HTTP pool: a connection that serves again before its idle timeout stays open") {
   KeepAliveServer server;
-  Http http(400ms);
-  // Each request comes 250 ms after the last: the idle clock restarts, so the connection never lapses.
-  for (int i = 0; i < 5; ++i) {
+  Http http(2000ms);
+  // Each request comes 1 s after the last, 3 s in all: longer than the idle timeout, so only a clock that
+  // restarts with each use keeps the connection; a second of slack each time for a busy machine.
+  for (int i = 0; i < 4; ++i) {
     REQUIRE(http.Get(server.Url()) == 200);
-    std::this_thread::sleep_for(250ms);
+    if (i < 3) std::this_thread::sleep_for(1000ms);
   }
   auto state = server.Get();
   CHECK(state.accepted == 1);
   CHECK(state.closed.empty());
-  REQUIRE(Eventually([&] { return server.Get().closed.size() == 1; }, 3000ms));
+  REQUIRE(Eventually([&] { return server.Get().closed.size() == 1; }, 30000ms));
 }
 
 TEST_CASE("HTTP pool: the HTTP clients of one IoContext share their keep-alive connections") {

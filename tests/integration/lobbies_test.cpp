@@ -515,17 +515,20 @@ TEST_CASE("destroying a Client with lobby calls in flight ends each with ClientD
   auto a = NewPlayer(app, "lobby_destroy", false);
   platformpp::testkit::EmulatorAdmin::Fault slow;
   slow.route = "PUT /lobbies";
-  slow.delayMs = 3000;
+  slow.delayMs = 30000;
+  slow.count = 1;
   e.admin->AddFault(slow);
   platformpp::testkit::EmulatorAdmin::Fault slowLeave;
   slowLeave.route = "DELETE /lobbies/{lobby_id}/members/@me";
-  slowLeave.delayMs = 3000;
+  slowLeave.delayMs = 30000;
+  slowLeave.count = 1;
   e.admin->AddFault(slowLeave);
   std::vector<ErrorType> joins, leaves;
   a->client->CreateOrJoinLobby("destroy-secret",
                                [&](const ClientResult& r, uint64_t) { joins.push_back(r.Type()); });
   a->client->LeaveLobby(77, [&](const ClientResult& r) { leaves.push_back(r.Type()); });
-  std::this_thread::sleep_for(200ms);  // both requests are on the wire
+  // The premise: both requests reached the emulator (each used up its fault), where they are held.
+  REQUIRE(itest::WaitUntilFaultsTaken());
   a->client.reset();
   CHECK(joins == std::vector<ErrorType>{ErrorType::ClientDestroyed});
   CHECK(leaves == std::vector<ErrorType>{ErrorType::ClientDestroyed});

@@ -5,6 +5,7 @@
 // a drop and after 4015, the end of the call on other codes, the mode choice, and Close().
 #include "voice/voice_gateway_connection.hpp"
 #include "core/callback_queue.hpp"
+#include "core/io_context_access.hpp"
 #include "core/logger.hpp"
 #include "emulator_fixture.hpp"
 #include "gateway/gateway_connection.hpp"
@@ -14,6 +15,8 @@
 
 #include <platformpp/io_context.hpp>
 
+#include <boost/asio/post.hpp>
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -22,6 +25,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <iterator>
 #include <mutex>
@@ -105,7 +109,7 @@ class RecordingSink : public voice::VoiceGatewaySink {
   int32_t detail = 0;
   std::atomic<int> calls{0};
 
- private:
+ protected:  // a test's own sink records through it too
   template <class F>
   void Record(F f) {
     ++calls;
@@ -118,6 +122,33 @@ class RecordingSink : public voice::VoiceGatewaySink {
 };
 
 // A player's main Gateway session in a fresh lobby, joined to its call: what LOBBY_VOICE_SERVER_UPDATE gave.
+// Holds the (one) network thread of `io` in a handler until it goes: what is queued meanwhile (a local Close,
+// frames read from the server) waits, so a test can make the server act on a connection the client has
+// already closed, and check that it did.
+class HeldNetworkThread {
+ public:
+  explicit HeldNetworkThread(IoContext& io) {
+    std::promise<void> holding;
+    auto held = holding.get_future();
+    boost::asio::post(core::IoContextAccess::Get(io), [&holding, released = release_.get_future().share()] {
+      holding.set_value();
+      released.wait();
+    });
+    held.wait();
+  }
+  ~HeldNetworkThread() { Release(); }
+  HeldNetworkThread(const HeldNetworkThread&) = delete;
+  HeldNetworkThread& operator=(const HeldNetworkThread&) = delete;
+  void Release() {
+    if (!released_) release_.set_value();
+    released_ = true;
+  }
+
+ private:
+  std::promise<void> release_;
+  bool released_ = false;
+};
+
 struct JoinedCall {
   /// The shared user in a new lobby; or `userId` with `accessToken` in the lobby of `secret`.
   JoinedCall(uint64_t userId = 0, std::string accessToken = {}, std::string secret = UniqueSecret())
@@ -381,9 +412,12 @@ TEST_CASE("voice gateway: a wrong token ends the call with Forbidden; Close() st
     voice::VoiceGatewayConnection voice(*call.io, call.logger, call.VoiceOptions(), sink);
     voice.Start();
     REQUIRE(sink.WaitFor([&] { return sink.ready.has_value(); }));
+    HeldNetworkThread held(*call.io);  // the client's close cannot leave before the server acts
     voice.Close();
     const int calls = sink.calls.load();
-    call.emulator.admin->CloseVoice(call.emulator.user.id, 4015);
+    // The premise: the server did end the live session, so its close frame reaches a closed connection.
+    REQUIRE(call.emulator.admin->CloseVoice(call.emulator.user.id, 4015) == 1);
+    held.Release();
     std::this_thread::sleep_for(500ms);
     CHECK(sink.calls.load() == calls);
   }
@@ -493,17 +527,24 @@ TEST_CASE("voice gateway: Close() from inside a sink method, on the network thre
   JoinedCall call;
   struct ClosingSink : RecordingSink {
     voice::VoiceGatewayConnection* connection = nullptr;
+    std::function<int()> serverEnds;
+    std::atomic<int> ended{-1};
     void OnVoiceReady(const voice::VoiceReady& r, TransportMode m) override {
       RecordingSink::OnVoiceReady(r, m);
+      // The server ends the session first (a test may block here: its admin call has its own thread), so its
+      // close frame is certainly on its way when Close() is called.
+      const int closed = serverEnds();
+      Record([&] { ended = closed; });
       connection->Close();
     }
   } sink;
+  sink.serverEnds = [&] { return call.emulator.admin->CloseVoice(call.emulator.user.id, 4004); };
   voice::VoiceGatewayConnection voice(*call.io, call.logger, call.VoiceOptions(), sink);
   sink.connection = &voice;
   voice.Start();
-  REQUIRE(sink.WaitFor([&] { return sink.ready.has_value(); }));
+  REQUIRE(sink.WaitFor([&] { return sink.ended.load() != -1; }));
   const int calls = sink.calls.load();
-  call.emulator.admin->CloseVoice(call.emulator.user.id, 4004);
+  REQUIRE(sink.ended.load() == 1);  // the premise: the server ended the live session
   std::this_thread::sleep_for(300ms);
   CHECK(sink.calls.load() == calls);
 }

@@ -1,11 +1,29 @@
 #include "core/fake_clock.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cstdio>
 
 namespace platformpp::emulator {
+
+namespace {
+
+std::atomic<SteadyTimeSource> steady_time_source{nullptr};
+
+}  // namespace
+
+std::int64_t steady_now_ms() {
+  if (const auto source = steady_time_source.load(std::memory_order_acquire)) return source();
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+void set_steady_time_source(SteadyTimeSource source) {
+  steady_time_source.store(source, std::memory_order_release);
+}
 
 std::int64_t FakeClock::system_now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(

@@ -56,11 +56,12 @@ class FakeClock {
 
 // Real time (a steady clock's milliseconds) for what the fake clock must not govern: heartbeats, resume
 // windows and DAVE's transitions (the fake clock stands still in tests).
-inline std::int64_t steady_now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
+std::int64_t steady_now_ms();
+// Where steady_now_ms() reads its time: a socket-free test sets a function of its own to drive those
+// deadlines exactly (a heartbeat one millisecond late) instead of sleeping; nullptr is the steady clock
+// again. Process-wide: only for tests that own the emulator's service and its thread.
+using SteadyTimeSource = std::int64_t (*)();
+void set_steady_time_source(SteadyTimeSource source);
 
 // "2026-11-22T10:00:00.000Z" (UTC, millisecond precision).
 std::string format_rfc3339_ms(std::int64_t epoch_ms);
