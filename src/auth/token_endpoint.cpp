@@ -1,11 +1,11 @@
 #include "auth/token_endpoint.hpp"
 
-#include "json/json.hpp"
-
-#include <algorithm>
-#include <climits>
 #include "net/http_result.hpp"
 #include "net/url.hpp"
+
+#include <chrono>
+#include <utility>
+#include <variant>
 
 namespace platformpp::auth {
 namespace {
@@ -40,23 +40,6 @@ std::string FormEncode(const FormFields& fields) {
   return out;
 }
 
-ClientResult TokenEndpointResult(const net::HttpResponse& response) {
-  ClientResult result = net::ResultOf(response);
-  if (result.Successful() || result.Type() != ErrorType::HTTPError || response.status >= 500 ||
-      result.OAuthError().empty()) {
-    return result;
-  }
-  ClientResult::Details details;
-  details.type = ErrorType::AuthorizationFailed;
-  details.status = result.Status();
-  details.errorCode = result.ErrorCode();
-  details.oauthError = result.OAuthError();
-  details.error = result.Error();
-  details.fieldErrors = result.FieldErrors();
-  details.responseBody = result.ResponseBody();
-  return ClientResult(std::move(details));
-}
-
 void CompleteFromTokenResponse(core::Runtime& runtime, ClientResult result, const net::HttpResponse& response,
                                TokenCompletion& completion,
                                const std::function<void(const std::string&)>& onRefreshToken) {
@@ -64,27 +47,18 @@ void CompleteFromTokenResponse(core::Runtime& runtime, ClientResult result, cons
     completion(std::move(failure), {}, {}, AuthorizationTokenType::Bearer, 0, {});
   };
   if (!result.Successful()) return fail(std::move(result));
-  json::Document body;
-  result = net::ParseJsonResponse(response, body);
-  if (!result.Successful()) return fail(std::move(result));
-  auto access = json::GetString(body, "access_token");
-  if (!access || access->empty()) {
-    return fail(ClientResult::Failure(ErrorType::HTTPError,
-                                      "malformed response: token response without access_token"));
+  auto parsed = ParseTokenResponse(response);
+  if (auto* failure = std::get_if<ClientResult>(&parsed)) return fail(std::move(*failure));
+  auto& token = std::get<TokenResponse>(parsed);
+  runtime.Log().Secrets().AddSecret(token.accessToken);
+  runtime.Log().Secrets().AddSecret(token.refreshToken);
+  if (token.idToken) runtime.Log().Secrets().AddSecret(*token.idToken);
+  if (token.expiresIn > 0) {
+    runtime.credentials.NoteExpiry(token.accessToken, runtime.Now() + std::chrono::seconds(token.expiresIn));
   }
-  std::string refresh(json::GetString(body, "refresh_token").value_or(""));
-  runtime.Log().Secrets().AddSecret(*access);
-  runtime.Log().Secrets().AddSecret(refresh);
-  if (auto id = json::GetString(body, "id_token")) runtime.Log().Secrets().AddSecret(*id);
-  int64_t expiresIn = std::clamp<int64_t>(json::GetInt(body, "expires_in").value_or(0), 0, INT32_MAX);
-  if (expiresIn > 0)
-    runtime.credentials.NoteExpiry(std::string(*access), runtime.Now() + std::chrono::seconds(expiresIn));
-  if (!refresh.empty() && onRefreshToken) onRefreshToken(refresh);
-  std::string_view type = json::GetString(body, "token_type").value_or("Bearer");
-  completion(
-      {}, std::string(*access), std::move(refresh),
-      type == "Bearer" || type == "bearer" ? AuthorizationTokenType::Bearer : AuthorizationTokenType::User,
-      static_cast<int32_t>(expiresIn), std::string(json::GetString(body, "scope").value_or("")));
+  if (!token.refreshToken.empty() && onRefreshToken) onRefreshToken(token.refreshToken);
+  completion({}, std::move(token.accessToken), std::move(token.refreshToken), token.tokenType, token.expiresIn,
+             std::move(token.scopes));
 }
 
 void RequestToken(core::Runtime& runtime, net::HttpClient& http, const FormFields& fields,

@@ -1,6 +1,7 @@
 #pragma once
 // The OAuth2 token endpoint (POST /oauth2/token, form-encoded) and revocation (POST /oauth2/token/revoke).
 
+#include "auth/token_response.hpp"
 #include "core/runtime.hpp"
 #include "net/http_client.hpp"
 #include "net/http_types.hpp"
@@ -21,9 +22,6 @@ using TokenCompletion =
 
 std::string FormEncode(const FormFields& fields);
 
-/// Token endpoint failures: OAuth2 errors (4xx with an RFC 6749 body) become AuthorizationFailed carrying the
-/// `error` code in OAuthError() (e.g. "invalid_grant"); transport and 5xx failures stay as they are.
-ClientResult TokenEndpointResult(const net::HttpResponse& response);
 
 /// Completes `completion` from a token response (`{access_token, refresh_token?, id_token?, token_type,
 /// expires_in, scope}`) whose status has already been checked into `result`: registers its secrets with the

@@ -278,7 +278,7 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     connection->Guard(deadline);
 
     Serialize(request, endpoint, connection->wire);
-    ResponseReader parser(attempt);
+    ResponseReader parser(attempt.status, attempt.headers, attempt.body);
     parser.header_limit(64 * 1024);
     parser.body_limit(options_.maxResponseBytes);
     attempt.sent = true;

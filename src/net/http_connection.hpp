@@ -1,9 +1,11 @@
 #pragma once
 // The HTTP client's pieces of one exchange: a pooled connection with its watchdog timer, the pools shared by
-// the HTTP clients of an io_context, the outcome of an attempt, and the response reader that parses into it.
+// the HTTP clients of an io_context, and the outcome of an attempt (which the response reader of
+// http_response_reader.hpp parses into).
 // Beast and Asio types: included by http_client.cpp only (the library's one Beast HTTP translation unit).
 #include "core/asio_prelude.hpp"
 
+#include "net/http_response_reader.hpp"
 #include "net/http_types.hpp"
 #include "net/url.hpp"
 
@@ -15,7 +17,6 @@
 #include <boost/asio/strand.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/http/basic_parser.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -202,45 +203,6 @@ struct Attempt {
   HttpHeaders headers;
   std::string body;
   bool keepAlive = false;
-};
-
-// Parses a response straight into an Attempt: the fields into its flat header list, the body into its
-// string. Beast's response_parser would build a basic_fields first (an allocation per field) that we would
-// then copy field by field.
-class ResponseReader final : public http::basic_parser<false> {
- public:
-  explicit ResponseReader(Attempt& into) : into_(into) {
-    into_.status = 0;
-    into_.headers.clear();
-    into_.headers.reserve(512);  // a typical response's fields in one allocation
-    into_.body.clear();
-  }
-
- private:
-  static std::string_view View(beast::string_view text) { return {text.data(), text.size()}; }
-
-  void on_request_impl(http::verb, beast::string_view, beast::string_view, int, error_code&) override {}
-  void on_response_impl(int code, beast::string_view, int, error_code&) override { into_.status = code; }
-  void on_field_impl(http::field, beast::string_view name, beast::string_view value, error_code&) override {
-    into_.headers.emplace_back(View(name), View(value));
-  }
-  void on_header_impl(error_code&) override {}
-  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
-    // The body limit is checked by the parser before this; reserve what the server announced.
-    if (length) into_.body.reserve(static_cast<std::size_t>(*length));
-  }
-  std::size_t on_body_impl(beast::string_view body, error_code&) override {
-    into_.body.append(body.data(), body.size());
-    return body.size();
-  }
-  void on_chunk_header_impl(std::uint64_t, beast::string_view, error_code&) override {}
-  std::size_t on_chunk_body_impl(std::uint64_t, beast::string_view body, error_code&) override {
-    into_.body.append(body.data(), body.size());
-    return body.size();
-  }
-  void on_finish_impl(error_code&) override {}
-
-  Attempt& into_;
 };
 
 }  // namespace platformpp::net::http_detail

@@ -1,7 +1,7 @@
 // Gateway input as the socket delivers it: the bytes as one text message through the envelope parser (and
 // the parsers of Hello, READY and op 9 on its `d`, and the dispatch's shared document), and as binary
 // messages through one zlib-stream decoder (split at several points, as WebSocket frames would split it),
-// every inflated message through the envelope parser too.
+// every inflated message through the envelope parser too; and as the body of GET /gateway (its URL).
 #include "gateway/dispatch.hpp"
 #include "gateway/gateway_payload.hpp"
 #include "gateway/zlib_stream.hpp"
@@ -71,5 +71,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   ParseText(input);
   for (std::size_t chunk : {std::size_t{1}, std::size_t{7}, std::size_t{4096}})
     Inflate(input, chunk);
+  // The same bytes as the body of GET /gateway: the URL it names, and the one the SDK then connects to.
+  if (auto url = ParseGatewayUrl(input)) {
+    if (url->empty()) __builtin_trap();
+    for (const bool compress : {false, true}) {
+      const std::string target = GatewayConnectUrl(*url, compress);
+      if (target.find("v=10") == std::string::npos) __builtin_trap();
+    }
+  }
   return 0;
 }

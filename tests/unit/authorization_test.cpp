@@ -134,6 +134,14 @@ TEST_CASE("token endpoint errors: OAuth2 errors are AuthorizationFailed, the res
   CHECK(result.Status() == 400);
   CHECK(result.Error().find("refresh_token") != std::string::npos);
 
+  // Only a 4xx names the client's failure: the same body on a 499 is one, on a 399 or a 500 it is not (found by
+  // the token_response fuzz target).
+  response.status = 499;
+  CHECK(auth::TokenEndpointResult(response).Type() == ErrorType::AuthorizationFailed);
+  response.status = 399;
+  CHECK(auth::TokenEndpointResult(response).Type() == ErrorType::HTTPError);
+  response.status = 500;
+  CHECK(auth::TokenEndpointResult(response).Type() == ErrorType::HTTPError);
   response.status = 503;
   response.body = "{}";
   CHECK(auth::TokenEndpointResult(response).Type() == ErrorType::HTTPError);
