@@ -5,17 +5,23 @@
 // what is measured is delivery, not the limits. Prints the delivery latency (from the SendLobbyMessage call
 // to the MessageCreated callback of each of the 49 other members, callbacks drained by a game loop over all
 // 50 Clients), its p50 and p99, messages per second, and how many deliveries were lost or duplicated (both
-// must be 0: the benchmark fails otherwise). Target: p99 <= 10 ms on loopback; the last line prints p99 over
-// that target as a ratio.
+// must be 0: the benchmark fails otherwise). Target: p99 <= 10 ms on loopback. The bare baseline, in the same
+// run and lobby: the same one-at-a-time messages sent as bare HTTPS POSTs and read off a bare Gateway session
+// of another member (OpenSSL and blocking sockets, no SDK: bare_gateway.hpp), from the send to the dispatch
+// read; the headline is the SDK's latency to one member (the first receiver) over it, medians of the same
+// run.
 #include <platformpp/client.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/testkit/emulator.hpp>
+
+#include "bare_gateway.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -28,6 +34,7 @@ namespace {
 constexpr int kClients = 50;
 constexpr int kMessages = 2000;
 constexpr double kTargetP99Ms = 10.0;
+constexpr int kBareMessages = 500;
 
 double Percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;
@@ -39,6 +46,7 @@ double Percentile(std::vector<double> values, double p) {
 struct Receiver {
   std::unique_ptr<platformpp::Client> client;
   uint64_t userId = 0;
+  std::string token;
   std::vector<int> received;  // per sequence number: how many times it arrived
   int outOfOrder = 0;
   int lastSeq = -1;
@@ -72,6 +80,7 @@ int main(int argc, char** argv) {
       auto& r = clients[static_cast<size_t>(i)];
       r.client = std::make_unique<platformpp::Client>(std::move(clientOptions));
       r.userId = user.id;
+      r.token = token.accessToken;
       r.received.assign(kMessages, 0);
       r.client->SetApplicationId(app.id);
       r.client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, token.accessToken, [](auto) {});
@@ -119,7 +128,7 @@ int main(int argc, char** argv) {
         std::chrono::seconds(60));
 
     std::vector<Clock::time_point> sentAt(kMessages);
-    std::vector<double> latenciesMs;
+    std::vector<double> latenciesMs, firstReceiverMs;
     latenciesMs.reserve(static_cast<size_t>(kMessages) * (kClients - 1));
     for (size_t i = 1; i < clients.size(); ++i) {
       auto* r = &clients[i];
@@ -127,11 +136,15 @@ int main(int argc, char** argv) {
         auto now = Clock::now();
         auto message = r->client->GetMessageHandle(messageId);
         if (!message) return;
-        int seq = std::atoi(message->Content().c_str() + 4);  // "msg <seq>"
+        if (message->Content().rfind("msg ", 0) != 0) return;  // the baseline's messages are not counted
+        int seq = std::atoi(message->Content().c_str() + 4);   // "msg <seq>"
         if (seq < 0 || seq >= kMessages) return;
-        if (++r->received[static_cast<size_t>(seq)] == 1)
-          latenciesMs.push_back(
-              std::chrono::duration<double, std::milli>(now - sentAt[static_cast<size_t>(seq)]).count());
+        if (++r->received[static_cast<size_t>(seq)] == 1) {
+          const double ms =
+              std::chrono::duration<double, std::milli>(now - sentAt[static_cast<size_t>(seq)]).count();
+          latenciesMs.push_back(ms);
+          if (r == &clients[1]) firstReceiverMs.push_back(ms);
+        }
         if (seq < r->lastSeq) ++r->outOfOrder;
         r->lastSeq = seq;
       });
@@ -158,6 +171,44 @@ int main(int argc, char** argv) {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
 
+    // The bare baseline: the same messages, one at a time, as bare HTTPS POSTs by the sender, each timed to
+    // its dispatch on a bare Gateway session of the first receiver's user.
+    std::vector<double> bareMs;
+    {
+      SSL_CTX* context = platformpp::bench::NewClientContext(info.caFile);
+      std::mt19937 random(7);
+      const auto api = platformpp::bench::ParseGateway(info.apiBase);
+      auto http = platformpp::bench::ConnectTls(context, api.host, api.port);
+      auto gateway = platformpp::bench::ConnectBare(context, platformpp::bench::ParseGateway(info.gatewayUrl),
+                                                    clients[1].token, random);
+      const std::string head = "POST " + api.path + "/lobbies/" + std::to_string(lobbyId) +
+                               "/messages HTTP/1.1\r\nHost: " + api.host + ":" + std::to_string(api.port) +
+                               "\r\nUser-Agent: bare\r\nAuthorization: Bearer " + sender.token +
+                               "\r\nContent-Type: application/json\r\nContent-Length: ";
+      for (int i = 0; i < kBareMessages; ++i) {
+        const std::string content = "bare " + std::to_string(i);
+        const std::string body = R"({"content":")" + content + R"("})";
+        const auto posted = Clock::now();
+        platformpp::bench::WriteAll(http->ssl, head + std::to_string(body.size()) + "\r\n\r\n" + body);
+        const std::string needle = R"("content":")" + content + "\"";
+        while (platformpp::bench::ReadFrame(gateway->ssl, gateway->pending).find(needle) ==
+               std::string::npos) {
+        }
+        bareMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - posted).count());
+        std::string answer;
+        if (platformpp::bench::ReadHttpResponse(*http, answer) / 100 != 2)
+          throw std::runtime_error("baseline: POST refused: " + answer);
+      }
+      platformpp::bench::CloseBare(*gateway, random);
+      gateway.reset();
+      http.reset();
+      SSL_CTX_free(context);
+    }
+    for (int i = 0; i < 20; ++i) {  // the baseline's messages reach the Clients too
+      pumpAll();
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+
     long lost = 0, duplicated = 0, outOfOrder = 0;
     for (size_t i = 1; i < clients.size(); ++i) {
       for (int count : clients[i].received) {
@@ -176,6 +227,12 @@ int main(int argc, char** argv) {
     std::printf("delivery latency p50 %.3f ms, p99 %.3f ms, max %.3f ms\n", p50, p99,
                 Percentile(latenciesMs, 1.0));
     std::printf("p99 / target (%.0f ms): %.2fx\n", kTargetP99Ms, p99 / kTargetP99Ms);
+    const double sdkOne = Percentile(firstReceiverMs, 0.50), bare = Percentile(bareMs, 0.50);
+    std::printf(
+        "to one member: SDK p50 %.3f ms (the game loop drains 50 Clients); bare HTTPS POST to a bare "
+        "Gateway session's dispatch p50 %.3f ms, p99 %.3f ms (%d messages)\n",
+        sdkOne, bare, Percentile(bareMs, 0.99), kBareMessages);
+    std::printf("ratio (SDK p50 to one member / bare p50): %.2fx\n", sdkOne / bare);
     for (auto& r : clients)
       r.client.reset();
     return (lost || duplicated || outOfOrder || failed) ? 1 : 0;

@@ -1,0 +1,162 @@
+#pragma once
+// The voice benchmarks' bare baselines, straight from the libraries (OpenSSL, libsodium), none of the SDK's
+// code: the transport AEAD of an RTP packet (AES-256-GCM or XChaCha20-Poly1305, rtpsize: the 12-byte header
+// as additional data, a 4-byte counter nonce after the tag), and DAVE's frame AEAD (AES-128-GCM with its tag
+// cut to 8 bytes, then the supplemental data: tag, ULEB128 nonce, size, 0xFAFA).
+
+#include "voice/rtp_packet.hpp"
+#include "voice/transport_cipher.hpp"
+
+#include <openssl/evp.h>
+#include <sodium.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+namespace platformpp::bench {
+
+using voice::kRtpFixedHeaderSize;
+using voice::kTransportOverhead;
+using voice::TransportKey;
+using voice::TransportMode;
+
+// The same AEAD as the transport, straight from the libraries: seal `rtp` (12-byte header + payload).
+struct BareSealer {
+  BareSealer(TransportMode m, const TransportKey& k) : mode(m), key(k) {
+    ctx = EVP_CIPHER_CTX_new();
+    EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key.data(), nullptr);
+  }
+  ~BareSealer() { EVP_CIPHER_CTX_free(ctx); }
+  std::size_t Seal(const uint8_t* rtp, std::size_t size, uint8_t* out) {
+    const std::size_t payload = size - kRtpFixedHeaderSize;
+    std::memcpy(out, rtp, kRtpFixedHeaderSize);
+    uint8_t* cipher = out + kRtpFixedHeaderSize;
+    uint8_t* tag = cipher + payload;
+    uint8_t nonce[24] = {};
+    nonce[0] = static_cast<uint8_t>(counter >> 24);
+    nonce[1] = static_cast<uint8_t>(counter >> 16);
+    nonce[2] = static_cast<uint8_t>(counter >> 8);
+    nonce[3] = static_cast<uint8_t>(counter);
+    if (mode == TransportMode::AeadAes256GcmRtpsize) {
+      int len = 0;
+      EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce);
+      EVP_EncryptUpdate(ctx, nullptr, &len, rtp, static_cast<int>(kRtpFixedHeaderSize));
+      EVP_EncryptUpdate(ctx, cipher, &len, rtp + kRtpFixedHeaderSize, static_cast<int>(payload));
+      EVP_EncryptFinal_ex(ctx, cipher + payload, &len);
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag);
+    } else {
+      unsigned long long tagLength = 0;
+      crypto_aead_xchacha20poly1305_ietf_encrypt_detached(cipher, tag, &tagLength, rtp + kRtpFixedHeaderSize,
+                                                          payload, rtp, kRtpFixedHeaderSize, nullptr, nonce,
+                                                          key.data());
+    }
+    std::memcpy(tag + 16, nonce, 4);
+    ++counter;
+    return size + kTransportOverhead;
+  }
+  TransportMode mode;
+  TransportKey key;
+  EVP_CIPHER_CTX* ctx;
+  uint32_t counter = 0;
+};
+
+struct BareOpener {
+  BareOpener(TransportMode m, const TransportKey& k) : mode(m), key(k) {
+    ctx = EVP_CIPHER_CTX_new();
+    EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key.data(), nullptr);
+  }
+  ~BareOpener() { EVP_CIPHER_CTX_free(ctx); }
+  bool Open(const uint8_t* packet, std::size_t size, uint8_t* payloadOut) {
+    const std::size_t payload = size - kRtpFixedHeaderSize - kTransportOverhead;
+    const uint8_t* cipher = packet + kRtpFixedHeaderSize;
+    const uint8_t* tag = cipher + payload;
+    uint8_t nonce[24] = {};
+    std::memcpy(nonce, tag + 16, 4);
+    if (mode == TransportMode::AeadAes256GcmRtpsize) {
+      int len = 0;
+      EVP_DecryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce);
+      EVP_DecryptUpdate(ctx, nullptr, &len, packet, static_cast<int>(kRtpFixedHeaderSize));
+      EVP_DecryptUpdate(ctx, payloadOut, &len, cipher, static_cast<int>(payload));
+      EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, const_cast<uint8_t*>(tag));
+      return EVP_DecryptFinal_ex(ctx, payloadOut + len, &len) == 1;
+    }
+    return crypto_aead_xchacha20poly1305_ietf_decrypt_detached(payloadOut, nullptr, cipher, payload, tag,
+                                                               packet, kRtpFixedHeaderSize, nonce,
+                                                               key.data()) == 0;
+  }
+  TransportMode mode;
+  TransportKey key;
+  EVP_CIPHER_CTX* ctx;
+};
+
+// DAVE's media frame AEAD done directly with OpenSSL: AES-128-GCM under a 16-byte key, the 96-bit nonce with
+// the 32-bit frame nonce in its last four bytes, the tag cut to 8 bytes, then the supplemental data (tag,
+// ULEB128 nonce, its size, the 0xFAFA marker). Audio frames are encrypted whole (no unencrypted ranges).
+struct BareFrameCipher {
+  explicit BareFrameCipher(const std::array<uint8_t, 16>& frameKey) : key(frameKey) {
+    encrypt = EVP_CIPHER_CTX_new();
+    EVP_EncryptInit_ex(encrypt, EVP_aes_128_gcm(), nullptr, key.data(), nullptr);
+    decrypt = EVP_CIPHER_CTX_new();
+    EVP_DecryptInit_ex(decrypt, EVP_aes_128_gcm(), nullptr, key.data(), nullptr);
+  }
+  ~BareFrameCipher() {
+    EVP_CIPHER_CTX_free(encrypt);
+    EVP_CIPHER_CTX_free(decrypt);
+  }
+  BareFrameCipher(const BareFrameCipher&) = delete;
+  BareFrameCipher& operator=(const BareFrameCipher&) = delete;
+
+  std::size_t Encrypt(const uint8_t* frame, std::size_t size, uint8_t* out) {
+    ++nonce;
+    uint8_t iv[12] = {};
+    std::memcpy(iv + 8, &nonce, 4);
+    int len = 0;
+    EVP_EncryptInit_ex(encrypt, nullptr, nullptr, nullptr, iv);
+    EVP_EncryptUpdate(encrypt, out, &len, frame, static_cast<int>(size));
+    EVP_EncryptFinal_ex(encrypt, out + size, &len);
+    uint8_t tag[16];
+    EVP_CIPHER_CTX_ctrl(encrypt, EVP_CTRL_GCM_GET_TAG, 16, tag);
+    std::size_t at = size;
+    std::memcpy(out + at, tag, 8);
+    at += 8;
+    const std::size_t start = at;
+    for (uint32_t value = nonce;; value >>= 7) {  // ULEB128
+      out[at++] = static_cast<uint8_t>((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
+      if (value <= 0x7f) break;
+    }
+    out[at] = static_cast<uint8_t>(8 + (at - start) + 1 + 2);  // supplemental size
+    ++at;
+    out[at++] = 0xfa;
+    out[at++] = 0xfa;
+    return at;
+  }
+  // The frame's payload back, or 0 when it does not open.
+  std::size_t Decrypt(const uint8_t* frame, std::size_t size, uint8_t* out) {
+    if (size < 12 || frame[size - 1] != 0xfa || frame[size - 2] != 0xfa) return 0;
+    const std::size_t supplemental = frame[size - 3];
+    if (supplemental > size) return 0;
+    const std::size_t payload = size - supplemental;
+    uint32_t value = 0;
+    for (std::size_t i = payload + 8, shift = 0; i < size - 3; ++i, shift += 7)
+      value |= static_cast<uint32_t>(frame[i] & 0x7f) << shift;
+    uint8_t iv[12] = {};
+    std::memcpy(iv + 8, &value, 4);
+    uint8_t tag[16] = {};
+    std::memcpy(tag, frame + payload, 8);
+    int len = 0;
+    EVP_DecryptInit_ex(decrypt, nullptr, nullptr, nullptr, iv);
+    EVP_DecryptUpdate(decrypt, out, &len, frame, static_cast<int>(payload));
+    // A truncated tag: OpenSSL checks the 8 bytes given.
+    EVP_CIPHER_CTX_ctrl(decrypt, EVP_CTRL_GCM_SET_TAG, 8, tag);
+    return EVP_DecryptFinal_ex(decrypt, out + len, &len) == 1 ? payload : 0;
+  }
+
+  std::array<uint8_t, 16> key;
+  EVP_CIPHER_CTX* encrypt;
+  EVP_CIPHER_CTX* decrypt;
+  uint32_t nonce = 0;
+};
+
+}  // namespace platformpp::bench
