@@ -94,19 +94,27 @@ inline Bytes PublicKey(EVP_PKEY* key) {
   return out;
 }
 
-inline Pkey FromPublic(const Bytes& point) {
+// A P-256 key from its public point and, for a key pair, its private scalar (EVP_PKEY_fromdata).
+inline Pkey Import(const Bytes& point, const BIGNUM* scalar) {
   OSSL_PARAM_BLD* bld = OSSL_PARAM_BLD_new();
   OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0);
+  if (scalar != nullptr) OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, scalar);
   OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, point.data(), point.size());
   OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(bld);
   EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
   EVP_PKEY* key = nullptr;
-  Check(EVP_PKEY_fromdata_init(ctx) == 1 && EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_PUBLIC_KEY, params) == 1,
-        "public key import");
+  Check(EVP_PKEY_fromdata_init(ctx) == 1 &&
+            EVP_PKEY_fromdata(ctx, &key, scalar != nullptr ? EVP_PKEY_KEYPAIR : EVP_PKEY_PUBLIC_KEY,
+                              params) == 1,
+        "key import");
   EVP_PKEY_CTX_free(ctx);
   OSSL_PARAM_free(params);
   OSSL_PARAM_BLD_free(bld);
   return Pkey(key);
+}
+
+inline Pkey FromPublic(const Bytes& point) {
+  return Import(point, nullptr);
 }
 
 // A key pair from a 32-byte scalar: the public point by EC_POINT_mul, both imported as one key.
@@ -118,22 +126,11 @@ inline Pkey FromScalar(const Bytes& scalar) {
   Bytes encoded(65);
   encoded.resize(EC_POINT_point2oct(group, point, POINT_CONVERSION_UNCOMPRESSED, encoded.data(),
                                     encoded.size(), nullptr));
-  OSSL_PARAM_BLD* bld = OSSL_PARAM_BLD_new();
-  OSSL_PARAM_BLD_push_utf8_string(bld, OSSL_PKEY_PARAM_GROUP_NAME, "prime256v1", 0);
-  OSSL_PARAM_BLD_push_BN(bld, OSSL_PKEY_PARAM_PRIV_KEY, value);
-  OSSL_PARAM_BLD_push_octet_string(bld, OSSL_PKEY_PARAM_PUB_KEY, encoded.data(), encoded.size());
-  OSSL_PARAM* params = OSSL_PARAM_BLD_to_param(bld);
-  EVP_PKEY_CTX* ctx = EVP_PKEY_CTX_new_from_name(nullptr, "EC", nullptr);
-  EVP_PKEY* key = nullptr;
-  Check(EVP_PKEY_fromdata_init(ctx) == 1 && EVP_PKEY_fromdata(ctx, &key, EVP_PKEY_KEYPAIR, params) == 1,
-        "key pair import");
-  EVP_PKEY_CTX_free(ctx);
-  OSSL_PARAM_free(params);
-  OSSL_PARAM_BLD_free(bld);
+  Pkey key = Import(encoded, value);
   EC_POINT_free(point);
   BN_free(value);
   EC_GROUP_free(group);
-  return Pkey(key);
+  return key;
 }
 
 inline Pkey Generate() {

@@ -4,10 +4,12 @@
 // as additional data, a 4-byte counter nonce after the tag), and DAVE's frame AEAD (AES-128-GCM with its tag
 // cut to 8 bytes, then the supplemental data: tag, ULEB128 nonce, size, 0xFAFA).
 
+#include "voice/opus_codec.hpp"
 #include "voice/rtp_packet.hpp"
 #include "voice/transport_cipher.hpp"
 
 #include <openssl/evp.h>
+#include <opus.h>
 #include <sodium.h>
 
 #include <array>
@@ -21,6 +23,19 @@ using voice::kRtpFixedHeaderSize;
 using voice::kTransportOverhead;
 using voice::TransportKey;
 using voice::TransportMode;
+
+// libopus's encoder as the SDK sets it up (voice/opus_codec.cpp: VOIP, stereo 48 kHz, its bitrate, in-band
+// FEC, no DTX, voice, its expected loss), made straight through libopus. Free with opus_encoder_destroy.
+inline OpusEncoder* NewBareEncoder() {
+  int error = 0;
+  OpusEncoder* encoder = opus_encoder_create(48000, 2, OPUS_APPLICATION_VOIP, &error);
+  opus_encoder_ctl(encoder, OPUS_SET_BITRATE(voice::OpusFrameEncoder::kDefaultBitrate));
+  opus_encoder_ctl(encoder, OPUS_SET_INBAND_FEC(1));
+  opus_encoder_ctl(encoder, OPUS_SET_DTX(0));
+  opus_encoder_ctl(encoder, OPUS_SET_SIGNAL(OPUS_SIGNAL_VOICE));
+  opus_encoder_ctl(encoder, OPUS_SET_PACKET_LOSS_PERC(voice::OpusFrameEncoder::kDefaultExpectedLossPercent));
+  return encoder;
+}
 
 // The same AEAD as the transport, straight from the libraries: seal `rtp` (12-byte header + payload).
 struct BareSealer {

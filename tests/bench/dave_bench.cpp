@@ -226,13 +226,7 @@ int main() {
   std::vector<double> bareSend, bareReceive;
   std::vector<std::vector<uint8_t>> bareDatagrams;
   for (int round = 0; round < kRounds; ++round) {
-    int error = 0;
-    OpusEncoder* encoder = opus_encoder_create(48000, 2, OPUS_APPLICATION_VOIP, &error);
-    opus_encoder_ctl(encoder, OPUS_SET_BITRATE(OpusFrameEncoder::kDefaultBitrate));
-    opus_encoder_ctl(encoder, OPUS_SET_INBAND_FEC(1));
-    opus_encoder_ctl(encoder, OPUS_SET_DTX(0));
-    opus_encoder_ctl(encoder, OPUS_SET_SIGNAL(OPUS_SIGNAL_VOICE));
-    opus_encoder_ctl(encoder, OPUS_SET_PACKET_LOSS_PERC(OpusFrameEncoder::kDefaultExpectedLossPercent));
+    OpusEncoder* encoder = platformpp::bench::NewBareEncoder();
     platformpp::bench::BareFrameCipher frames(frameKey);
     platformpp::bench::BareSealer sealer(mode, key);
     std::array<uint8_t, 1276> opus{};

@@ -61,20 +61,36 @@ double Rms(const int16_t* data, uint64_t count) {
   return std::sqrt(sum / static_cast<double>(count));
 }
 
+// Two UDP sockets on loopback: `sender` sends to `address`, where `receiver` is bound.
+struct LoopbackUdp {
+  LoopbackUdp() {
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    if (bind(receiver, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
+        getsockname(receiver, reinterpret_cast<sockaddr*>(&address), &length) != 0)
+      throw std::runtime_error("loopback socket failed");
+  }
+  ~LoopbackUdp() {
+    close(receiver);
+    close(sender);
+  }
+  LoopbackUdp(const LoopbackUdp&) = delete;
+  LoopbackUdp& operator=(const LoopbackUdp&) = delete;
+  int receiver = socket(AF_INET, SOCK_DGRAM, 0);
+  int sender = socket(AF_INET, SOCK_DGRAM, 0);
+  sockaddr_in address{};
+};
+
 // The floor: one 20 ms frame encoded, sent over loopback UDP, received and decoded, with nothing else.
 std::vector<double> BareLoopback(int frames) {
   int error = 0;
   OpusEncoder* encoder = opus_encoder_create(48000, 2, OPUS_APPLICATION_VOIP, &error);
   OpusDecoder* decoder = opus_decoder_create(48000, 2, &error);
   if (!encoder || !decoder) throw std::runtime_error("opus init failed");
-  const int receiver = socket(AF_INET, SOCK_DGRAM, 0), sender = socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  if (bind(receiver, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      getsockname(receiver, reinterpret_cast<sockaddr*>(&address), &length) != 0)
-    throw std::runtime_error("loopback socket failed");
+  LoopbackUdp udp;
+  const int receiver = udp.receiver, sender = udp.sender;
+  sockaddr_in address = udp.address;
   std::vector<int16_t> pcm(1920), out(1920);
   unsigned char packet[1500], received[1500];
   std::vector<double> latencies;
@@ -91,8 +107,6 @@ std::vector<double> BareLoopback(int frames) {
       throw std::runtime_error("bare decode failed");
     latencies.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
   }
-  close(receiver);
-  close(sender);
   opus_encoder_destroy(encoder);
   opus_decoder_destroy(decoder);
   return latencies;
@@ -106,14 +120,9 @@ std::vector<double> BarePipeline(int bursts) {
   OpusEncoder* encoder = opus_encoder_create(48000, 2, OPUS_APPLICATION_VOIP, &error);
   OpusDecoder* decoder = opus_decoder_create(48000, 2, &error);
   if (!encoder || !decoder) throw std::runtime_error("opus init failed");
-  const int receiver = socket(AF_INET, SOCK_DGRAM, 0), sender = socket(AF_INET, SOCK_DGRAM, 0);
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t length = sizeof address;
-  if (bind(receiver, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0 ||
-      getsockname(receiver, reinterpret_cast<sockaddr*>(&address), &length) != 0)
-    throw std::runtime_error("loopback socket failed");
+  LoopbackUdp udp;
+  const int receiver = udp.receiver, sender = udp.sender;
+  sockaddr_in address = udp.address;
   constexpr auto kPeriod = std::chrono::milliseconds(20);
   const int frames = bursts * kPeriodFrames + kPeriodFrames;
   std::mutex mutex;
@@ -181,8 +190,6 @@ std::vector<double> BarePipeline(int bursts) {
   });
   capture.join();
   playout.join();
-  close(receiver);
-  close(sender);
   opus_encoder_destroy(encoder);
   opus_decoder_destroy(decoder);
   std::vector<double> latencies;

@@ -92,13 +92,7 @@ int main() {
     uint64_t bareBytes = 0, sdkBytes = 0;
     for (int round = 0; round < kRounds; ++round) {
       {
-        int error = 0;
-        OpusEncoder* encoder = opus_encoder_create(48000, 2, OPUS_APPLICATION_VOIP, &error);
-        opus_encoder_ctl(encoder, OPUS_SET_BITRATE(OpusFrameEncoder::kDefaultBitrate));
-        opus_encoder_ctl(encoder, OPUS_SET_INBAND_FEC(1));
-        opus_encoder_ctl(encoder, OPUS_SET_DTX(0));
-        opus_encoder_ctl(encoder, OPUS_SET_SIGNAL(OPUS_SIGNAL_VOICE));
-        opus_encoder_ctl(encoder, OPUS_SET_PACKET_LOSS_PERC(OpusFrameEncoder::kDefaultExpectedLossPercent));
+        OpusEncoder* encoder = platformpp::bench::NewBareEncoder();
         BareSealer sealer(mode, key);
         std::array<uint8_t, 1500> rtp{}, out{};
         bareBytes = 0;

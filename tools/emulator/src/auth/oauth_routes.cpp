@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 
 #include "auth/basic_auth.hpp"
 #include "auth/code_challenge.hpp"
@@ -18,6 +17,7 @@
 #include "core/json_body.hpp"
 #include "core/random_token.hpp"
 #include "core/user_json.hpp"
+#include "core/validation.hpp"
 
 namespace platformpp::emulator {
 
@@ -271,11 +271,10 @@ AuthModule::AuthorizeOutcome AuthModule::authorize(const HttpRequest& request) {
           oe::kInvalidRequest,
           "guild_id is required for a guild install (the emulator's consent has no picker).");
     }
-    if (const auto bits = query->get("permissions")) {
-      const auto [end, ec] = std::from_chars(bits->data(), bits->data() + bits->size(), permissions);
-      if (bits->empty() || ec != std::errc() || end != bits->data() + bits->size()) {
-        return redirect_error(oe::kInvalidRequest, "permissions must be decimal permission bits.");
-      }
+    if (const auto text = query->get("permissions")) {
+      const auto bits = decimal_bits(*text);
+      if (!bits) return redirect_error(oe::kInvalidRequest, "permissions must be decimal permission bits.");
+      permissions = *bits;
     }
     const User* user = consenting_user();
     if (user != nullptr && !state_.consent.deny) {

@@ -1,6 +1,7 @@
 #include "core/validation.hpp"
 
 #include <algorithm>
+#include <charconv>
 
 namespace platformpp::emulator {
 
@@ -39,6 +40,13 @@ std::optional<FieldIssue> check_app_name(std::string_view name) {
   const auto length = utf8_length(name);
   if (length < kAppNameMin || length > kAppNameMax) return length_issue(kAppNameMin, kAppNameMax);
   return std::nullopt;
+}
+
+std::optional<std::uint64_t> decimal_bits(std::string_view text) noexcept {
+  std::uint64_t bits = 0;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bits);
+  if (text.empty() || error != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return bits;
 }
 
 }  // namespace platformpp::emulator

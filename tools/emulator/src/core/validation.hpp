@@ -1,6 +1,7 @@
 // Field rules for admin-created users and applications. Each check returns the issue to report, if any.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -23,5 +24,9 @@ std::optional<FieldIssue> check_global_name(std::string_view global_name);
 std::optional<FieldIssue> check_app_name(std::string_view name);
 
 FieldIssue length_issue(std::size_t min, std::size_t max);
+
+// Bits (permissions, flags) as the wire writes them: one or more decimal digits, nothing else, at most 2^64
+// - 1.
+std::optional<std::uint64_t> decimal_bits(std::string_view text) noexcept;
 
 }  // namespace platformpp::emulator

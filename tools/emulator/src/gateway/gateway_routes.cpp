@@ -4,7 +4,6 @@
 // privileged intents; .../channel-obfuscation, the Private Channel Obfuscation toggle; .../flags, the
 // application's other flags).
 #include <algorithm>
-#include <charconv>
 #include <vector>
 
 #include "core/api_error.hpp"
@@ -12,6 +11,7 @@
 #include "core/fake_clock.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
+#include "core/validation.hpp"
 #include "gateway/gateway_module.hpp"
 #include "gateway/gateway_protocol.hpp"
 
@@ -373,17 +373,13 @@ HttpResponse GatewayModule::admin_set_application_flags(const RouteContext& cont
   FieldErrors errors;
   BodyFields fields(body, errors);
   const auto text = fields.string("flags", true);
-  std::uint64_t flags = 0;
-  if (text) {
-    const auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), flags);
-    if (text->empty() || ec != std::errc() || end != text->data() + text->size()) {
-      fields.add_issue("flags", {"BASE_TYPE_INVALID", "Must be flag bits: a decimal string."});
-    }
-  }
+  const auto flags = text ? decimal_bits(*text) : std::nullopt;
+  if (text && !flags)
+    fields.add_issue("flags", {"BASE_TYPE_INVALID", "Must be flag bits: a decimal string."});
   if (!errors.empty()) return invalid_form_body(errors);
   constexpr std::uint64_t kIntentFlags =
       (std::uint64_t{1} << 12) | (std::uint64_t{1} << 14) | (std::uint64_t{1} << 18);
-  app->extra_flags = flags & ~kIntentFlags;
+  app->extra_flags = *flags & ~kIntentFlags;
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
                               writer.Key("flags");

@@ -235,6 +235,19 @@ void GuildModule::channel_dispatch(std::string_view type, const Guild& guild, co
     gateway_.dispatch(session_id, type, d);
 }
 
+void GuildModule::close_malformed(std::uint64_t id) {
+  gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
+}
+
+std::optional<std::string> GuildModule::guild_of_request(std::uint64_t id, const rapidjson::Value& d) {
+  const auto guild = d.IsObject() ? d.FindMember("guild_id") : rapidjson::Value::ConstMemberIterator();
+  if (!d.IsObject() || guild == d.MemberEnd() || !guild->value.IsString()) {
+    close_malformed(id);
+    return std::nullopt;
+  }
+  return std::string(guild->value.GetString(), guild->value.GetStringLength());
+}
+
 // op 8 {guild_id, query?, limit?, user_ids?, presences?, nonce?}: one of query and user_ids (neither: a
 // decode error). A query returns at most 100 members unless it is the all-members form (empty query, limit
 // 0), which is limited per guild per user; user_ids (one id or an array) return at most 100 and name the rest
@@ -248,13 +261,10 @@ void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value
   const auto session_id = session->id;
   const auto user_id = session->user_id;
 
-  auto decode_error = [&] {
-    gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
-  };
-  if (!d.IsObject()) return decode_error();
-  const auto guild_member = d.FindMember("guild_id");
-  if (guild_member == d.MemberEnd() || !guild_member->value.IsString()) return decode_error();
-  const std::string guild_id(guild_member->value.GetString(), guild_member->value.GetStringLength());
+  auto decode_error = [&] { close_malformed(id); };
+  const auto requested = guild_of_request(id, d);
+  if (!requested) return;
+  const std::string& guild_id = *requested;
   std::optional<std::string> query;
   if (const auto it = d.FindMember("query"); it != d.MemberEnd() && !it->value.IsNull()) {
     if (!it->value.IsString()) return decode_error();
@@ -387,8 +397,7 @@ void GuildModule::request_soundboard_sounds(std::uint64_t id, const rapidjson::V
   const bool valid = d.IsObject() && guild_ids != d.MemberEnd() && guild_ids->value.IsArray() &&
                      std::all_of(guild_ids->value.Begin(), guild_ids->value.End(),
                                  [](const rapidjson::Value& entry) { return entry.IsString(); });
-  if (!valid)
-    return gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
+  if (!valid) return close_malformed(id);
   std::vector<std::string> requested;
   for (const auto& entry : guild_ids->value.GetArray())
     requested.emplace_back(entry.GetString(), entry.GetStringLength());
@@ -415,25 +424,19 @@ void GuildModule::request_channel_info(std::uint64_t id, const rapidjson::Value&
   if (session == nullptr) return;
   const auto session_id = session->id;
   const auto user_id = session->user_id;
-  auto decode_error = [&] {
-    gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
-  };
-  if (!d.IsObject()) return decode_error();
-  const auto guild_member = d.FindMember("guild_id");
+  const auto requested = guild_of_request(id, d);
+  if (!requested) return;
+  const std::string& guild_id = *requested;
   const auto fields_member = d.FindMember("fields");
-  if (guild_member == d.MemberEnd() || !guild_member->value.IsString() || fields_member == d.MemberEnd() ||
-      !fields_member->value.IsArray()) {
-    return decode_error();
-  }
+  if (fields_member == d.MemberEnd() || !fields_member->value.IsArray()) return close_malformed(id);
   bool status = false;
   bool start_time = false;
   for (const auto& field : fields_member->value.GetArray()) {
-    if (!field.IsString()) return decode_error();
+    if (!field.IsString()) return close_malformed(id);
     const std::string_view name(field.GetString(), field.GetStringLength());
     status = status || name == "status";
     start_time = start_time || name == "voice_start_time";
   }
-  const std::string guild_id(guild_member->value.GetString(), guild_member->value.GetStringLength());
   const auto* guild = guilds_.find_guild(guild_id);
   std::vector<const GuildChannel*> channels;
   if (guild != nullptr && guild->has_member(user_id)) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -59,6 +60,10 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   void channel_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel);
   // op 8 Request Guild Members: GUILD_MEMBERS_CHUNK, or RATE_LIMITED over the all-members limit.
   void request_guild_members(std::uint64_t id, const rapidjson::Value& d);
+  // Closes the connection with 4002, as for any payload that does not decode.
+  void close_malformed(std::uint64_t id);
+  // The `guild_id` (a string) of a request's `d`; nullopt after closing with 4002 when there is none.
+  std::optional<std::string> guild_of_request(std::uint64_t id, const rapidjson::Value& d);
   // op 31 Request Soundboard Sounds: SOUNDBOARD_SOUNDS per guild asked for.
   void request_soundboard_sounds(std::uint64_t id, const rapidjson::Value& d);
   // op 43 Request Channel Info: CHANNEL_INFO with the fields asked for.

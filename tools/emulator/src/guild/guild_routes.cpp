@@ -3,7 +3,6 @@
 // Permissions: permissions.hpp.
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <utility>
 #include <vector>
 
@@ -31,13 +30,8 @@ constexpr std::uint64_t kDefaultEveryonePermissions =
 // Permission bits as the wire carries them (a decimal string); an integer is accepted from the admin too.
 std::optional<std::uint64_t> read_bits(const rapidjson::Value& value) {
   if (value.IsUint64()) return value.GetUint64();
-  if (!value.IsString() || value.GetStringLength() == 0) return std::nullopt;
-  const char* begin = value.GetString();
-  const char* end = begin + value.GetStringLength();
-  std::uint64_t bits = 0;
-  const auto [ptr, error] = std::from_chars(begin, end, bits);
-  if (error != std::errc() || ptr != end) return std::nullopt;
-  return bits;
+  if (!value.IsString()) return std::nullopt;
+  return decimal_bits({value.GetString(), value.GetStringLength()});
 }
 
 FieldIssue bits_issue() {

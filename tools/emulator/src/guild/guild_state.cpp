@@ -3,11 +3,12 @@
 // big guild rewrites one small document. Every document carries "v", its format version.
 #include "guild/guild_state.hpp"
 
-#include <charconv>
 #include <stdexcept>
+#include <string>
 
 #include "core/document_json.hpp"
 #include "core/state_changes.hpp"
+#include "core/validation.hpp"
 
 namespace platformpp::emulator {
 
@@ -22,13 +23,9 @@ void write_bits(JsonWriter& writer, std::string_view name, std::uint64_t bits) {
 }
 
 std::uint64_t read_bits(const rapidjson::Value& object, const char* name) {
-  const auto text = document::string(object, name);
-  std::uint64_t bits = 0;
-  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), bits);
-  if (text.empty() || error != std::errc() || end != text.data() + text.size()) {
-    throw std::invalid_argument(std::string("\"") + name + "\" is not permission bits");
-  }
-  return bits;
+  const auto bits = decimal_bits(document::string(object, name));
+  if (!bits) throw std::invalid_argument(std::string("\"") + name + "\" is not permission bits");
+  return *bits;
 }
 
 void write_channel(JsonWriter& writer, const GuildChannel& channel) {
