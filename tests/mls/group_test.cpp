@@ -102,7 +102,9 @@ TEST_CASE("MLS vectors: passive-client-handling-commit runs 7 of 13; 6 refused, 
   const std::set<int> resumption{3, 10, 12};
   const std::set<int> contextExtensions{4, 5, 11};
   std::set<int> skipped;
-  for (const auto& [index, reason] : run.skipped) {
+  for (const auto& entry : run.skipped) {
+    const int index = entry.first;
+    const std::string& reason = entry.second;
     INFO("#" << index << ": " << reason);
     skipped.insert(index);
     if (resumption.count(index) != 0) CHECK(reason.find("a resumption PSK") != std::string::npos);

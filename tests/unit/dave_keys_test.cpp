@@ -86,7 +86,7 @@ TEST_CASE("DAVE keys: davey's group, joined from its Welcome, shows davey's epoc
   const auto v = LoadDavey();
   const auto group = JoinDaveysGroup(v);
   CHECK(group.Epoch() == static_cast<uint64_t>(v.document["epoch"].GetInt()));
-  const auto authenticator = group.EpochAuthenticator();
+  const auto& authenticator = group.EpochAuthenticator();
   CHECK(mls::Bytes(authenticator.begin(), authenticator.end()) == FromHex(v.Text("epoch_authenticator")));
   CHECK(EpochVerificationCode(authenticator) == v.Text("privacy_code"));
   // The pairwise code of our member and davey's, as davey computed it for our user.
