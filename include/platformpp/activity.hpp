@@ -2,7 +2,10 @@
 // Rich presence: what the player is doing in the game, shown to friends (Client::UpdateRichPresence), and
 // the invites to join it. Names and numeric values match the platform's own Social SDK.
 
+#include <platformpp/client_result.hpp>
+
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -214,5 +217,20 @@ class ActivityInvite {
   std::string partyId_, sessionId_;
   bool isValid_ = false;
 };
+
+// The callbacks of Client's rich presence calls (also reachable as Client::<name>), inside RunCallbacks.
+
+/// Client::UpdateRichPresence.
+using UpdateRichPresenceCallback = std::function<void(ClientResult result)>;
+/// Client::SetOnlineStatus.
+using UpdateStatusCallback = std::function<void(ClientResult result)>;
+/// Client::SendActivityInvite and SendActivityJoinRequest.
+using SendActivityInviteCallback = std::function<void(ClientResult result)>;
+/// Client::AcceptActivityInvite: the join secret of the sender's activity.
+using AcceptActivityInviteCallback = std::function<void(ClientResult result, std::string joinSecret)>;
+/// Client::SetActivityInviteCreatedCallback and SetActivityInviteUpdatedCallback.
+using ActivityInviteCallback = std::function<void(ActivityInvite invite)>;
+/// Client::SetActivityJoinCallback: the join secret of the activity the player joined.
+using ActivityJoinCallback = std::function<void(std::string joinSecret)>;
 
 }  // namespace platformpp

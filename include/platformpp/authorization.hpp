@@ -3,7 +3,10 @@
 // Social SDK: AuthorizationArgs for Client::Authorize, AuthorizationCodeVerifier from
 // Client::CreateAuthorizationCodeVerifier.
 
+#include <platformpp/client_result.hpp>
+
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -115,5 +118,39 @@ class AuthorizationArgs {
   std::optional<platformpp::IntegrationType> integrationType_;
   std::optional<std::string> customSchemeParam_;
 };
+
+/// How a token passed to the SDK is to be presented; values match the platform's own Social SDK.
+enum class AuthorizationTokenType : int32_t {
+  User = 0,
+  Bearer = 1,
+};
+
+// The callbacks of Client's authorization calls (also reachable as Client::<name>). Each runs once, inside
+// RunCallbacks.
+
+/// Client::FetchCurrentUser: the id and username of the token's user.
+using FetchCurrentUserCallback = std::function<void(ClientResult result, uint64_t id, std::string name)>;
+/// Client::GetToken, RefreshToken, GetProvisionalToken and GetTokenFromProvisionalMerge: the new pair, its
+/// type, its lifetime in seconds and its space-separated scopes.
+using TokenExchangeCallback =
+    std::function<void(ClientResult result, std::string accessToken, std::string refreshToken,
+                       AuthorizationTokenType tokenType, int32_t expiresIn, std::string scopes)>;
+/// Client::ExchangeChildToken: the child application's access token, its type, lifetime and scopes.
+using ExchangeChildTokenCallback =
+    std::function<void(ClientResult result, std::string accessToken, AuthorizationTokenType tokenType,
+                       int32_t expiresIn, std::string scopes)>;
+/// Client::RevokeToken.
+using RevokeTokenCallback = std::function<void(ClientResult result)>;
+/// Client::UpdateProvisionalAccountDisplayName.
+using UpdateProvisionalAccountDisplayNameCallback = std::function<void(ClientResult result)>;
+/// Client::RegisterAuthorizeRequestCallback: the player asked the desktop client to link this game.
+using AuthorizeRequestCallback = std::function<void()>;
+/// Client::UpdateToken and UnmergeIntoProvisionalAccount.
+using UpdateTokenCallback = std::function<void(ClientResult result)>;
+/// Client::Authorize: the authorization code and the redirect URI to pass to GetToken.
+using AuthorizationCallback =
+    std::function<void(ClientResult result, std::string code, std::string redirectUri)>;
+/// Client::SetUrlOpener: opens a URL in a browser and returns whether it could; runs inside RunCallbacks.
+using UrlOpener = std::function<bool(const std::string& url)>;
 
 }  // namespace platformpp

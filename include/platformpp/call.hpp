@@ -2,6 +2,8 @@
 // Voice calls in lobbies: the Call handle a Client's StartCall returns, the voice state of a participant, and
 // audio devices. Names, callback shapes and enum values follow the platform's own Social SDK.
 
+#include <platformpp/client_result.hpp>
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -164,5 +166,32 @@ class Call {
  private:
   std::shared_ptr<voice::CallSession> session_;
 };
+
+// The callbacks of Client's voice calls (also reachable as Client::<name>). The two audio callbacks run on
+// the voice thread; the others inside RunCallbacks.
+
+/// Runs on the voice thread, not inside RunCallbacks, once per 20 ms frame per speaking participant, with the
+/// decoded samples before the SDK mixes them; set outShouldMute to keep the SDK from playing them. Keep it
+/// short and lock-free: it is on the audio path.
+using UserAudioReceivedCallback =
+    std::function<void(uint64_t userId, int16_t* data, uint64_t samplesPerChannel, int32_t sampleRate,
+                       uint64_t channels, bool& outShouldMute)>;
+/// Runs on the voice thread once per 20 ms microphone frame, before processing and sending; it may change the
+/// samples in place (what it leaves is what is sent). The same budget as above.
+using UserAudioCapturedCallback =
+    std::function<void(int16_t* data, uint64_t samplesPerChannel, int32_t sampleRate, uint64_t channels)>;
+/// Client::EndCall: the platform was told and the call's audio callbacks have stopped for good.
+using EndCallCallback = std::function<void()>;
+/// Client::EndCalls: the same, for every call.
+using EndCallsCallback = std::function<void()>;
+/// Client::GetInputDevices and GetOutputDevices.
+using GetAudioDevicesCallback = std::function<void(std::vector<AudioDevice> devices)>;
+/// Client::SetInputDevice and SetOutputDevice.
+using SetAudioDeviceCallback = std::function<void(ClientResult result)>;
+/// Client::SetDeviceChangeCallback: the device lists changed.
+using DeviceChangeCallback =
+    std::function<void(std::vector<AudioDevice> inputDevices, std::vector<AudioDevice> outputDevices)>;
+/// Client::SetNoAudioInputCallback: false when the microphone went silent for 5 s, true when sound came back.
+using NoAudioInputCallback = std::function<void(bool inputDetected)>;
 
 }  // namespace platformpp

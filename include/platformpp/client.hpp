@@ -4,8 +4,7 @@
 //
 // Threading contract:
 // - Every callback runs inside RunCallbacks(), on the thread that calls it; never on an internal thread,
-// never from
-//   inside another SDK call. RunCallbacks never blocks.
+//   never from inside another SDK call. RunCallbacks never blocks.
 // - State is updated before the callback that announces it is queued.
 // - A callback may call any method of the Client, destroying it included.
 // - Every operation ends exactly once: success, an error, a timeout, Aborted, or ClientDestroyed.
@@ -17,14 +16,15 @@
 #include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
 #include <platformpp/call.hpp>
+#include <platformpp/client_options.hpp>
 #include <platformpp/client_result.hpp>
+#include <platformpp/client_status.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
 #include <platformpp/message.hpp>
 #include <platformpp/premium.hpp>
 #include <platformpp/social.hpp>
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -34,47 +34,6 @@
 
 namespace platformpp {
 
-class IoContext;
-
-/// How a token passed to the SDK is to be presented; values match the platform's own Social SDK.
-enum class AuthorizationTokenType : int32_t {
-  User = 0,
-  Bearer = 1,
-};
-
-struct ClientOptions {
-  /// Base address of the HTTP API, version included.
-  std::string apiBase = "https://discord.com/api/v10";
-  /// PEM file of extra certificate authorities to trust (e.g. the emulator's `ca_file`).
-  std::string caFile;
-  /// Trust the system's certificate store as well. TLS peer and host name verification is always on. Clients
-  /// of one process with the same trust settings (and unchanged files) share one loaded store.
-  bool useSystemCertificates = true;
-  /// Share network threads with other Clients; null gives this Client a network thread of its own.
-  std::shared_ptr<IoContext> ioContext;
-  /// Appended to the SDK's own User-Agent.
-  std::string userAgentSuffix;
-  /// Where the platform's authorize page lives (the browser flow of Authorize).
-  std::string webBase = "https://discord.com";
-  /// How long Authorize waits for the browser to come back.
-  std::chrono::milliseconds authorizeTimeout{std::chrono::minutes(5)};
-  /// The wall clock the SDK reads for token expiry; empty = the system clock. Tests inject a fake one.
-  std::function<std::chrono::system_clock::time_point()> clock;
-  /// The local desktop client's IPC socket name prefix: sockets are `<dir>/<ipcName>-ipc-<0..9>`.
-  std::string ipcName = "discord";
-  /// Where to look for the IPC socket; empty = `$XDG_RUNTIME_DIR`, `$TMPDIR`, `$TMP`, `$TEMP`, else `/tmp`
-  /// (plus the snap and flatpak subdirectories there).
-  std::string ipcDirectory;
-  /// Talk to the local desktop client at all (Authorize tries it first; account-link requests need it).
-  bool ipcEnabled = true;
-  /// Opts this Client's Gateway session in to channel obfuscation ahead of the platform's date for everyone
-  /// (Identify capability `1 << 15`): channels the user cannot view arrive named `___hidden___`, flagged
-  /// CHANNEL_OBFUSCATED, with one overwrite denying VIEW_CHANNEL. The platform calls this switch temporary
-  /// and for testing (its developer portal's Private Channel Obfuscation toggle does the same for a whole
-  /// application), so it is off unless a test asks for it.
-  bool channelObfuscationOptIn = false;
-};
-
 namespace client {
 class ClientCore;
 class ClientAccess;
@@ -82,51 +41,26 @@ class ClientAccess;
 
 class Client {
  public:
-  /// Connection status; values match the platform's own Social SDK.
-  enum class Status : int32_t {
-    Disconnected = 0,
-    Connecting = 1,
-    Connected = 2,
-    Ready = 3,
-    Reconnecting = 4,
-    Disconnecting = 5,
-    HttpWait = 6,
-  };
-  enum class Error : int32_t {
-    None = 0,
-    ConnectionFailed = 1,
-    UnexpectedClose = 2,
-    ConnectionCanceled = 3,
-  };
-  enum class Thread : int32_t {
-    Client = 0,
-    Voice = 1,
-    Network = 2,
-  };
+  /// Connection status (ClientStatus); values match the platform's own Social SDK.
+  using Status = ClientStatus;
+  /// Why the connection ended without being asked to (ClientError).
+  using Error = ClientError;
+  /// The Client's threads (ClientThread).
+  using Thread = ClientThread;
 
-  using FetchCurrentUserCallback = std::function<void(ClientResult result, uint64_t id, std::string name)>;
-  using TokenExchangeCallback =
-      std::function<void(ClientResult result, std::string accessToken, std::string refreshToken,
-                         AuthorizationTokenType tokenType, int32_t expiresIn, std::string scopes)>;
-  using ExchangeChildTokenCallback =
-      std::function<void(ClientResult result, std::string accessToken, AuthorizationTokenType tokenType,
-                         int32_t expiresIn, std::string scopes)>;
-  using RevokeTokenCallback = std::function<void(ClientResult result)>;
-  using UpdateProvisionalAccountDisplayNameCallback = std::function<void(ClientResult result)>;
-  using AuthorizeRequestCallback = std::function<void()>;
-  using UpdateTokenCallback = std::function<void(ClientResult result)>;
-  using AuthorizationCallback =
-      std::function<void(ClientResult result, std::string code, std::string redirectUri)>;
-  /// A status change of the realtime connection, inside RunCallbacks, in order; GetStatus already returns the
-  /// new status (or a later one). `error` and `errorDetail` explain a Disconnected that was not asked for:
-  /// - ConnectionFailed, 401: Connect without a token (UpdateToken first), or GET /gateway refused the token
-  ///   (401/403: the HTTP status).
-  /// - UnexpectedClose, the Gateway close code: the server closed with a code that forbids reconnecting
-  ///   (4004 authentication failed, 4010-4014 shard/version/intents).
-  /// Otherwise None and 0.
-  using StatusChangedCallback = std::function<void(Status status, Error error, int32_t errorDetail)>;
-  /// Opens a URL in a browser and returns whether it could; runs inside RunCallbacks.
-  using UrlOpener = std::function<bool(const std::string& url)>;
+  /// @name The callback types of authorization.hpp and client_status.hpp, by the platform SDK's names
+  /// @{
+  using FetchCurrentUserCallback = platformpp::FetchCurrentUserCallback;
+  using TokenExchangeCallback = platformpp::TokenExchangeCallback;
+  using ExchangeChildTokenCallback = platformpp::ExchangeChildTokenCallback;
+  using RevokeTokenCallback = platformpp::RevokeTokenCallback;
+  using UpdateProvisionalAccountDisplayNameCallback = platformpp::UpdateProvisionalAccountDisplayNameCallback;
+  using AuthorizeRequestCallback = platformpp::AuthorizeRequestCallback;
+  using UpdateTokenCallback = platformpp::UpdateTokenCallback;
+  using AuthorizationCallback = platformpp::AuthorizationCallback;
+  using StatusChangedCallback = platformpp::StatusChangedCallback;
+  using UrlOpener = platformpp::UrlOpener;
+  /// @}
 
   Client();
   explicit Client(ClientOptions options);
@@ -243,12 +177,15 @@ class Client {
 
   // --- Rich presence and activity invites ---------------------------------------------------------------
 
-  using UpdateRichPresenceCallback = std::function<void(ClientResult result)>;
-  using UpdateStatusCallback = std::function<void(ClientResult result)>;
-  using SendActivityInviteCallback = std::function<void(ClientResult result)>;
-  using AcceptActivityInviteCallback = std::function<void(ClientResult result, std::string joinSecret)>;
-  using ActivityInviteCallback = std::function<void(ActivityInvite invite)>;
-  using ActivityJoinCallback = std::function<void(std::string joinSecret)>;
+  /// @name The callback types of activity.hpp, by the platform SDK's names
+  /// @{
+  using UpdateRichPresenceCallback = platformpp::UpdateRichPresenceCallback;
+  using UpdateStatusCallback = platformpp::UpdateStatusCallback;
+  using SendActivityInviteCallback = platformpp::SendActivityInviteCallback;
+  using AcceptActivityInviteCallback = platformpp::AcceptActivityInviteCallback;
+  using ActivityInviteCallback = platformpp::ActivityInviteCallback;
+  using ActivityJoinCallback = platformpp::ActivityJoinCallback;
+  /// @}
 
   /// Shows `activity` to the player's friends. Checked before anything is sent; a violation ends as
   /// ValidationError whose FieldErrors() name the field in the wire's names ("activity.state",
@@ -311,12 +248,13 @@ class Client {
   // 10070 no such relationship to accept, reject, cancel or remove.
   // The callbacks of one change run in this order: created/deleted, groups updated, user updated.
 
-  using RelationshipCallback = std::function<void(ClientResult result)>;
-  /// A relationship of the given kind (platform when isDiscordRelationshipUpdate, else the game's) appeared
-  /// or changed type (a request accepted, a block).
-  using RelationshipCreatedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
-  using RelationshipDeletedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
-  using RelationshipGroupsUpdatedCallback = std::function<void(uint64_t userId)>;
+  /// @name The callback types of social.hpp, by the platform SDK's names
+  /// @{
+  using RelationshipCallback = platformpp::RelationshipCallback;
+  using RelationshipCreatedCallback = platformpp::RelationshipCreatedCallback;
+  using RelationshipDeletedCallback = platformpp::RelationshipDeletedCallback;
+  using RelationshipGroupsUpdatedCallback = platformpp::RelationshipGroupsUpdatedCallback;
+  /// @}
 
   /// Everyone the player has a relationship with (friends, requests, blocks; platform and game).
   std::vector<RelationshipHandle> GetRelationships() const;
@@ -351,10 +289,12 @@ class Client {
 
   // --- Users and guilds ------------------------------------------------------------------------------------
 
-  using UserUpdatedCallback = std::function<void(uint64_t userId)>;
-  using GetUserGuildsCallback = std::function<void(ClientResult result, std::vector<GuildMinimal> guilds)>;
-  using GetGuildChannelsCallback =
-      std::function<void(ClientResult result, std::vector<GuildChannel> guildChannels)>;
+  /// @name The callback types of social.hpp, by the platform SDK's names
+  /// @{
+  using UserUpdatedCallback = platformpp::UserUpdatedCallback;
+  using GetUserGuildsCallback = platformpp::GetUserGuildsCallback;
+  using GetGuildChannelsCallback = platformpp::GetGuildChannelsCallback;
+  /// @}
 
   /// The player, once the realtime connection is Ready (empty before the first READY).
   std::optional<UserHandle> GetCurrentUserV2() const;
@@ -387,17 +327,20 @@ class Client {
   // in total (keys and values, as Unicode code points) for the lobby and for the member. Lobbies the game's
   // backend created cannot be joined or left from here (HTTPError 403, code 50001).
 
-  using CreateOrJoinLobbyCallback = std::function<void(ClientResult result, uint64_t lobbyId)>;
-  using LeaveLobbyCallback = std::function<void(ClientResult result)>;
-  using LinkOrUnlinkChannelCallback = std::function<void(ClientResult result)>;
-  using JoinLinkedLobbyGuildCallback = std::function<void(ClientResult result, std::string inviteUrl)>;
-  using ProvisionalUserMergeRequiredCallback = std::function<void()>;
-  using LobbyCreatedCallback = std::function<void(uint64_t lobbyId)>;
-  using LobbyUpdatedCallback = std::function<void(uint64_t lobbyId)>;
-  using LobbyDeletedCallback = std::function<void(uint64_t lobbyId)>;
-  using LobbyMemberAddedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
-  using LobbyMemberUpdatedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
-  using LobbyMemberRemovedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
+  /// @name The callback types of lobby.hpp, by the platform SDK's names
+  /// @{
+  using CreateOrJoinLobbyCallback = platformpp::CreateOrJoinLobbyCallback;
+  using LeaveLobbyCallback = platformpp::LeaveLobbyCallback;
+  using LinkOrUnlinkChannelCallback = platformpp::LinkOrUnlinkChannelCallback;
+  using JoinLinkedLobbyGuildCallback = platformpp::JoinLinkedLobbyGuildCallback;
+  using ProvisionalUserMergeRequiredCallback = platformpp::ProvisionalUserMergeRequiredCallback;
+  using LobbyCreatedCallback = platformpp::LobbyCreatedCallback;
+  using LobbyUpdatedCallback = platformpp::LobbyUpdatedCallback;
+  using LobbyDeletedCallback = platformpp::LobbyDeletedCallback;
+  using LobbyMemberAddedCallback = platformpp::LobbyMemberAddedCallback;
+  using LobbyMemberUpdatedCallback = platformpp::LobbyMemberUpdatedCallback;
+  using LobbyMemberRemovedCallback = platformpp::LobbyMemberRemovedCallback;
+  /// @}
 
   /// Joins the game's lobby that has `secret`, creating it when there is none (a secret stays tied to its
   /// lobby for 30 days). A lobby holds at most 1000 members.
@@ -435,15 +378,17 @@ class Client {
   // platform answers, so it appears exactly once, and the messages of one Client to one channel arrive in
   // the order they were sent. The callback gets the message's id once the platform has it.
 
-  using SendUserMessageCallback = std::function<void(ClientResult result, uint64_t messageId)>;
-  using EditUserMessageCallback = std::function<void(ClientResult result)>;
-  using DeleteUserMessageCallback = std::function<void(ClientResult result)>;
-  using GetMessagesCallback = std::function<void(ClientResult result, std::vector<MessageHandle> messages)>;
-  using UserMessageSummariesCallback =
-      std::function<void(ClientResult result, std::vector<UserMessageSummary> summaries)>;
-  using MessageCreatedCallback = std::function<void(uint64_t messageId)>;
-  using MessageUpdatedCallback = std::function<void(uint64_t messageId)>;
-  using MessageDeletedCallback = std::function<void(uint64_t messageId, uint64_t channelId)>;
+  /// @name The callback types of message.hpp, by the platform SDK's names
+  /// @{
+  using SendUserMessageCallback = platformpp::SendUserMessageCallback;
+  using EditUserMessageCallback = platformpp::EditUserMessageCallback;
+  using DeleteUserMessageCallback = platformpp::DeleteUserMessageCallback;
+  using GetMessagesCallback = platformpp::GetMessagesCallback;
+  using UserMessageSummariesCallback = platformpp::UserMessageSummariesCallback;
+  using MessageCreatedCallback = platformpp::MessageCreatedCallback;
+  using MessageUpdatedCallback = platformpp::MessageUpdatedCallback;
+  using MessageDeletedCallback = platformpp::MessageDeletedCallback;
+  /// @}
 
   void SendLobbyMessage(uint64_t lobbyId, const std::string& content, SendUserMessageCallback callback);
   void SendLobbyMessageWithMetadata(uint64_t lobbyId, const std::string& content, const Metadata& metadata,
@@ -481,12 +426,14 @@ class Client {
   // subscription's renewal changes the subscription only. The first load after a new player's session fills
   // the store without entitlement or subscription callbacks; SetPremiumLoadedCallback says when it is there.
 
-  using PremiumLoadedCallback = std::function<void(ClientResult result)>;
-  using RefreshPremiumCallback = std::function<void(ClientResult result)>;
-  using EntitlementCallback = std::function<void(Entitlement entitlement)>;
-  using SubscriptionCallback = std::function<void(Subscription subscription)>;
-  using StartPurchaseCallback =
-      std::function<void(ClientResult result, std::vector<Entitlement> entitlements)>;
+  /// @name The callback types of premium.hpp, by the platform SDK's names
+  /// @{
+  using PremiumLoadedCallback = platformpp::PremiumLoadedCallback;
+  using RefreshPremiumCallback = platformpp::RefreshPremiumCallback;
+  using EntitlementCallback = platformpp::EntitlementCallback;
+  using SubscriptionCallback = platformpp::SubscriptionCallback;
+  using StartPurchaseCallback = platformpp::StartPurchaseCallback;
+  /// @}
 
   /// The application's SKUs, in the platform's order; empty before the first load.
   std::vector<Sku> GetSkus() const;
@@ -524,23 +471,17 @@ class Client {
   // callback below except the two audio callbacks runs inside RunCallbacks. Without a sound device (or with
   // PLATFORMPP_AUDIO=null in the environment) the null device is used: silence in, nothing out, real time.
 
-  /// Runs on the voice thread, not inside RunCallbacks, once per 20 ms frame per speaking participant, with
-  /// the decoded samples before the SDK mixes them; set outShouldMute to keep the SDK from playing them.
-  /// Keep it short and lock-free: it is on the audio path.
-  using UserAudioReceivedCallback =
-      std::function<void(uint64_t userId, int16_t* data, uint64_t samplesPerChannel, int32_t sampleRate,
-                         uint64_t channels, bool& outShouldMute)>;
-  /// Runs on the voice thread once per 20 ms microphone frame, before processing and sending; it may change
-  /// the samples in place (what it leaves is what is sent). The same budget as above.
-  using UserAudioCapturedCallback =
-      std::function<void(int16_t* data, uint64_t samplesPerChannel, int32_t sampleRate, uint64_t channels)>;
-  using EndCallCallback = std::function<void()>;
-  using EndCallsCallback = std::function<void()>;
-  using GetAudioDevicesCallback = std::function<void(std::vector<AudioDevice> devices)>;
-  using SetAudioDeviceCallback = std::function<void(ClientResult result)>;
-  using DeviceChangeCallback =
-      std::function<void(std::vector<AudioDevice> inputDevices, std::vector<AudioDevice> outputDevices)>;
-  using NoAudioInputCallback = std::function<void(bool inputDetected)>;
+  /// @name The callback types of call.hpp, by the platform SDK's names
+  /// @{
+  using UserAudioReceivedCallback = platformpp::UserAudioReceivedCallback;
+  using UserAudioCapturedCallback = platformpp::UserAudioCapturedCallback;
+  using EndCallCallback = platformpp::EndCallCallback;
+  using EndCallsCallback = platformpp::EndCallsCallback;
+  using GetAudioDevicesCallback = platformpp::GetAudioDevicesCallback;
+  using SetAudioDeviceCallback = platformpp::SetAudioDeviceCallback;
+  using DeviceChangeCallback = platformpp::DeviceChangeCallback;
+  using NoAudioInputCallback = platformpp::NoAudioInputCallback;
+  /// @}
 
   /// Joins the call of a lobby the player is a member of. Returns a null Call when the player is already in
   /// that call (use GetCall), when the lobby is unknown to the Client, or before the Client is Ready.

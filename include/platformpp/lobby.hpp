@@ -4,9 +4,11 @@
 // snapshots: each getter returns what the Client knew when the handle was made; ask the Client again after a
 // callback to see a change. Names and numeric values match the platform's own Social SDK.
 
+#include <platformpp/client_result.hpp>
 #include <platformpp/social.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -141,5 +143,30 @@ inline std::optional<LobbyMemberHandle> LobbyHandle::GetLobbyMemberHandle(uint64
     if (member.Id() == memberId) return member;
   return std::nullopt;
 }
+
+// The callbacks of Client's lobby calls (also reachable as Client::<name>), inside RunCallbacks.
+
+/// Client::CreateOrJoinLobby and CreateOrJoinLobbyWithMetadata: the lobby's id.
+using CreateOrJoinLobbyCallback = std::function<void(ClientResult result, uint64_t lobbyId)>;
+/// Client::LeaveLobby.
+using LeaveLobbyCallback = std::function<void(ClientResult result)>;
+/// Client::LinkChannelToLobby and UnlinkChannelFromLobby.
+using LinkOrUnlinkChannelCallback = std::function<void(ClientResult result)>;
+/// Client::JoinLinkedLobbyGuild: the URL of the guild invite it created and opened.
+using JoinLinkedLobbyGuildCallback = std::function<void(ClientResult result, std::string inviteUrl)>;
+/// Client::JoinLinkedLobbyGuild for a provisional account, which must be merged before it can join a guild.
+using ProvisionalUserMergeRequiredCallback = std::function<void()>;
+/// A lobby appeared in the Client's state (created or joined).
+using LobbyCreatedCallback = std::function<void(uint64_t lobbyId)>;
+/// A lobby's metadata, linked channel or call changed.
+using LobbyUpdatedCallback = std::function<void(uint64_t lobbyId)>;
+/// A lobby left the Client's state (deleted, or the player left it).
+using LobbyDeletedCallback = std::function<void(uint64_t lobbyId)>;
+/// A member joined a lobby the player is in.
+using LobbyMemberAddedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
+/// A member's metadata, flags or connection changed.
+using LobbyMemberUpdatedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
+/// A member left (or was removed from) a lobby the player is in.
+using LobbyMemberRemovedCallback = std::function<void(uint64_t lobbyId, uint64_t memberId)>;
 
 }  // namespace platformpp

@@ -11,10 +11,12 @@
 // announces what it missed, oldest first. A history request itself announces only messages newer than the
 // newest one the channel announced.
 
+#include <platformpp/client_result.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/social.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -151,5 +153,25 @@ class UserMessageSummary {
  private:
   uint64_t userId_ = 0, lastMessageId_ = 0;
 };
+
+// The callbacks of Client's messaging calls (also reachable as Client::<name>), inside RunCallbacks.
+
+/// Client::SendLobbyMessage and SendUserMessage (and their WithMetadata forms): the message's id.
+using SendUserMessageCallback = std::function<void(ClientResult result, uint64_t messageId)>;
+/// Client::EditUserMessage.
+using EditUserMessageCallback = std::function<void(ClientResult result)>;
+/// Client::DeleteUserMessage.
+using DeleteUserMessageCallback = std::function<void(ClientResult result)>;
+/// Client::GetLobbyMessagesWithLimit and GetUserMessagesWithLimit: the messages, oldest first.
+using GetMessagesCallback = std::function<void(ClientResult result, std::vector<MessageHandle> messages)>;
+/// Client::GetUserMessageSummaries: the last DM of each conversation.
+using UserMessageSummariesCallback =
+    std::function<void(ClientResult result, std::vector<UserMessageSummary> summaries)>;
+/// A message arrived (Client::GetMessageHandle has it).
+using MessageCreatedCallback = std::function<void(uint64_t messageId)>;
+/// A message the Client knows was edited.
+using MessageUpdatedCallback = std::function<void(uint64_t messageId)>;
+/// A message was deleted from `channelId`.
+using MessageDeletedCallback = std::function<void(uint64_t messageId, uint64_t channelId)>;
 
 }  // namespace platformpp

@@ -3,7 +3,10 @@
 // player's subscriptions, as the Client keeps them current and as `platformpp::backend` lists them.
 // Wire choices are in docs/premium-protocol.md. Times are milliseconds since the Unix epoch.
 
+#include <platformpp/client_result.hpp>
+
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,5 +93,18 @@ struct Subscription {
 /// client's answers, docs/premium-protocol.md.
 inline constexpr int32_t kPurchaseCanceledErrorCode = 5005;  ///< the player closed the checkout
 inline constexpr int32_t kPurchaseFailedErrorCode = 5006;    ///< the payment failed
+
+// The callbacks of Client's premium calls (also reachable as Client::<name>), inside RunCallbacks.
+
+/// Client::SetPremiumLoadedCallback: the end of a load of SKUs, entitlements and subscriptions.
+using PremiumLoadedCallback = std::function<void(ClientResult result)>;
+/// Client::RefreshPremium.
+using RefreshPremiumCallback = std::function<void(ClientResult result)>;
+/// An entitlement was created, updated or deleted in the Client's store.
+using EntitlementCallback = std::function<void(Entitlement entitlement)>;
+/// A subscription was created or updated in the Client's store.
+using SubscriptionCallback = std::function<void(Subscription subscription)>;
+/// Client::StartPurchase: the entitlements the purchase created.
+using StartPurchaseCallback = std::function<void(ClientResult result, std::vector<Entitlement> entitlements)>;
 
 }  // namespace platformpp

@@ -5,8 +5,10 @@
 // numeric values match the platform's own Social SDK.
 
 #include <platformpp/activity.hpp>
+#include <platformpp/client_result.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -191,5 +193,25 @@ class UserApplicationProfileHandle {
   std::optional<std::string> providerId_;
   std::string providerIssuedUserId_, providerType_, username_;
 };
+
+// The callbacks of Client's relationship, user and guild calls (also reachable as Client::<name>), inside
+// RunCallbacks.
+
+/// The calls that change a relationship (Send/Accept/Reject/Cancel...FriendRequest, Remove..., Block...).
+using RelationshipCallback = std::function<void(ClientResult result)>;
+/// A relationship of the given kind (platform when isDiscordRelationshipUpdate, else the game's) appeared or
+/// changed type (a request accepted, a block).
+using RelationshipCreatedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
+/// A relationship of the given kind went away.
+using RelationshipDeletedCallback = std::function<void(uint64_t userId, bool isDiscordRelationshipUpdate)>;
+/// A user moved between (or into, out of, within) the groups of Client::GetRelationshipsByGroup.
+using RelationshipGroupsUpdatedCallback = std::function<void(uint64_t userId)>;
+/// A known user changed (name, avatar, status, activity, relationship).
+using UserUpdatedCallback = std::function<void(uint64_t userId)>;
+/// Client::GetUserGuilds: the player's guilds.
+using GetUserGuildsCallback = std::function<void(ClientResult result, std::vector<GuildMinimal> guilds)>;
+/// Client::GetGuildChannels: the channels of the guild the player may see, in the desktop client's order.
+using GetGuildChannelsCallback =
+    std::function<void(ClientResult result, std::vector<GuildChannel> guildChannels)>;
 
 }  // namespace platformpp

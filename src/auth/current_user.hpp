@@ -4,7 +4,7 @@
 #include "core/runtime.hpp"
 #include "net/http_client.hpp"
 
-#include <platformpp/client.hpp>
+#include <platformpp/authorization.hpp>
 
 namespace platformpp::auth {
 

@@ -6,7 +6,7 @@
 #include "net/http_client.hpp"
 #include "net/http_types.hpp"
 
-#include <platformpp/client.hpp>
+#include <platformpp/authorization.hpp>
 
 #include <functional>
 #include <string>
@@ -21,7 +21,6 @@ using TokenCompletion =
     core::Completion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>;
 
 std::string FormEncode(const FormFields& fields);
-
 
 /// Completes `completion` from a token response (`{access_token, refresh_token?, id_token?, token_type,
 /// expires_in, scope}`) whose status has already been checked into `result`: registers its secrets with the

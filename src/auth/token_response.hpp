@@ -1,9 +1,9 @@
 #pragma once
 // The OAuth2 token endpoint's answers read from the network, apart from what the SDK then does with them (the
-// redactor, the credentials, the callbacks: token_endpoint.hpp), so that the parsing is checked on its own and
-// fuzzed (tests/fuzz/token_response_fuzz.cpp).
+// redactor, the credentials, the callbacks: token_endpoint.hpp), so that the parsing is checked on its own
+// and fuzzed (tests/fuzz/token_response_fuzz.cpp).
 
-#include <platformpp/client.hpp>  // AuthorizationTokenType
+#include <platformpp/authorization.hpp>
 #include <platformpp/client_result.hpp>
 
 #include "net/http_types.hpp"

@@ -344,49 +344,13 @@ std::string Client::GetVersionHash() {
 }
 
 std::string Client::StatusToString(Status status) {
-  switch (status) {
-    case Status::Disconnected:
-      return "Disconnected";
-    case Status::Connecting:
-      return "Connecting";
-    case Status::Connected:
-      return "Connected";
-    case Status::Ready:
-      return "Ready";
-    case Status::Reconnecting:
-      return "Reconnecting";
-    case Status::Disconnecting:
-      return "Disconnecting";
-    case Status::HttpWait:
-      return "HttpWait";
-  }
-  return "Unknown";
+  return ClientStatusToString(status);
 }
-
 std::string Client::ErrorToString(Error error) {
-  switch (error) {
-    case Error::None:
-      return "None";
-    case Error::ConnectionFailed:
-      return "ConnectionFailed";
-    case Error::UnexpectedClose:
-      return "UnexpectedClose";
-    case Error::ConnectionCanceled:
-      return "ConnectionCanceled";
-  }
-  return "Unknown";
+  return ClientErrorToString(error);
 }
-
 std::string Client::ThreadToString(Thread thread) {
-  switch (thread) {
-    case Thread::Client:
-      return "Client";
-    case Thread::Voice:
-      return "Voice";
-    case Thread::Network:
-      return "Network";
-  }
-  return "Unknown";
+  return ClientThreadToString(thread);
 }
 
 }  // namespace platformpp

@@ -2,7 +2,7 @@
 // The token the Client presents to the platform (set by UpdateToken), shared by every feature that calls the
 // API.
 
-#include <platformpp/client.hpp>
+#include <platformpp/authorization.hpp>
 
 #include <chrono>
 #include <mutex>

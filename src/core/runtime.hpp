@@ -9,7 +9,7 @@
 #include "core/credentials.hpp"
 #include "core/logger.hpp"
 
-#include <platformpp/client.hpp>
+#include <platformpp/client_options.hpp>
 
 #include <atomic>
 #include <chrono>

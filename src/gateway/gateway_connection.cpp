@@ -169,9 +169,9 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     status_ = status;
     if (shutdown_) return;
     if (published_) published_->store(status, std::memory_order_release);  // before the handler runs
-    logger_->Verbose(std::string("Gateway: status ") + Client::StatusToString(status) +
+    logger_->Verbose(std::string("Gateway: status ") + ClientStatusToString(status) +
                      (error != Error::None
-                          ? " (" + Client::ErrorToString(error) + ", " + std::to_string(detail) + ")"
+                          ? " (" + ClientErrorToString(error) + ", " + std::to_string(detail) + ")"
                           : std::string()));
     Invoke("status", onStatus_, status, error, detail);
   }

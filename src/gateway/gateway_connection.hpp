@@ -11,7 +11,7 @@
 // every consumer). It is valid only during the call: a consumer reads it there, updates its state, then
 // queues its user callbacks (the threading contract: state before callback). The sink must not block.
 
-#include <platformpp/client.hpp>
+#include <platformpp/client_status.hpp>
 
 #include "gateway/dispatch.hpp"
 #include "gateway/gateway_payload.hpp"
@@ -64,8 +64,8 @@ struct GatewayOptions {
 
 class GatewayConnection {
  public:
-  using Status = Client::Status;
-  using Error = Client::Error;
+  using Status = ClientStatus;
+  using Error = ClientError;
   /// Every status change, on the network thread, in order.
   using StatusHandler = std::function<void(Status, Error, int32_t errorDetail)>;
 

@@ -20,7 +20,7 @@
 #include "lobby/lobby_json.hpp"
 #include "social/user_directory.hpp"
 
-#include <platformpp/client.hpp>
+#include <platformpp/lobby.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -60,12 +60,12 @@ class LobbyStore final : public LobbyDirectory {
 
   /// The game's callbacks (Client::SetLobby*Callback).
   struct Callbacks {
-    core::RegisteredCallback<Client::LobbyCreatedCallback> created;
-    core::RegisteredCallback<Client::LobbyUpdatedCallback> updated;
-    core::RegisteredCallback<Client::LobbyDeletedCallback> deleted;
-    core::RegisteredCallback<Client::LobbyMemberAddedCallback> memberAdded;
-    core::RegisteredCallback<Client::LobbyMemberUpdatedCallback> memberUpdated;
-    core::RegisteredCallback<Client::LobbyMemberRemovedCallback> memberRemoved;
+    core::RegisteredCallback<LobbyCreatedCallback> created;
+    core::RegisteredCallback<LobbyUpdatedCallback> updated;
+    core::RegisteredCallback<LobbyDeletedCallback> deleted;
+    core::RegisteredCallback<LobbyMemberAddedCallback> memberAdded;
+    core::RegisteredCallback<LobbyMemberUpdatedCallback> memberUpdated;
+    core::RegisteredCallback<LobbyMemberRemovedCallback> memberRemoved;
   };
   Callbacks callbacks;
 

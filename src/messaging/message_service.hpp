@@ -22,7 +22,8 @@
 #include "net/http_client.hpp"
 #include "social/user_directory.hpp"
 
-#include <platformpp/client.hpp>
+#include <platformpp/lobby.hpp>
+#include <platformpp/message.hpp>
 
 #include <cstdint>
 #include <map>
@@ -77,9 +78,9 @@ class MessageService {
 
   /// The game's callbacks (Client::SetMessage*Callback).
   struct Callbacks {
-    core::RegisteredCallback<Client::MessageCreatedCallback> created;
-    core::RegisteredCallback<Client::MessageUpdatedCallback> updated;
-    core::RegisteredCallback<Client::MessageDeletedCallback> deleted;
+    core::RegisteredCallback<MessageCreatedCallback> created;
+    core::RegisteredCallback<MessageUpdatedCallback> updated;
+    core::RegisteredCallback<MessageDeletedCallback> deleted;
   };
   Callbacks callbacks;
   void SetShowingChat(bool showingChat);

@@ -16,7 +16,7 @@
 #include "net/http_client.hpp"
 #include "premium/premium_store.hpp"
 
-#include <platformpp/client.hpp>
+#include <platformpp/client_options.hpp>
 #include <platformpp/premium.hpp>
 
 #include <chrono>
@@ -48,7 +48,7 @@ class PremiumService {
   void StartPurchase(uint64_t skuId, core::Completion<std::vector<Entitlement>> done);
 
   /// Client::SetPremiumLoadedCallback: the end of every load, successful or not.
-  core::RegisteredCallback<Client::PremiumLoadedCallback> loaded;
+  core::RegisteredCallback<PremiumLoadedCallback> loaded;
 
  private:
   struct Load;

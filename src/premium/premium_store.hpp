@@ -21,7 +21,6 @@
 #include "core/runtime.hpp"
 #include "gateway/dispatch.hpp"
 
-#include <platformpp/client.hpp>
 #include <platformpp/premium.hpp>
 
 #include <cstdint>
@@ -73,11 +72,11 @@ class PremiumStore {
 
   /// The game's callbacks (Client::SetEntitlement*Callback, SetSubscription*Callback).
   struct Callbacks {
-    core::RegisteredCallback<Client::EntitlementCallback> entitlementCreated;
-    core::RegisteredCallback<Client::EntitlementCallback> entitlementUpdated;
-    core::RegisteredCallback<Client::EntitlementCallback> entitlementDeleted;
-    core::RegisteredCallback<Client::SubscriptionCallback> subscriptionCreated;
-    core::RegisteredCallback<Client::SubscriptionCallback> subscriptionUpdated;
+    core::RegisteredCallback<EntitlementCallback> entitlementCreated;
+    core::RegisteredCallback<EntitlementCallback> entitlementUpdated;
+    core::RegisteredCallback<EntitlementCallback> entitlementDeleted;
+    core::RegisteredCallback<SubscriptionCallback> subscriptionCreated;
+    core::RegisteredCallback<SubscriptionCallback> subscriptionUpdated;
   };
   Callbacks callbacks;
 

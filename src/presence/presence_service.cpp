@@ -157,7 +157,7 @@ void PresenceService::UpdateRichPresence(Activity activity, Done done) {
     presenceSet_ = true;
   }
   auto shared = std::make_shared<Done>(std::move(done));
-  if (gateway_.CurrentStatus() == Client::Status::Ready) return SendOverGateway(shared);
+  if (gateway_.CurrentStatus() == ClientStatus::Ready) return SendOverGateway(shared);
 
   ipc::IpcConnection* ipc = ipc_.Connection(runtime_.applicationId.load());
   if (!ipc) {
@@ -184,7 +184,7 @@ void PresenceService::ClearRichPresence() {
     presenceSet_ = true;
     viaIpc = viaIpc_;  // before SendOverGateway resets it: the desktop client may still show the activity
   }
-  if (gateway_.CurrentStatus() == Client::Status::Ready) SendOverGateway(nullptr);
+  if (gateway_.CurrentStatus() == ClientStatus::Ready) SendOverGateway(nullptr);
   if (ipc::IpcConnection* ipc = ipc_.Existing(); viaIpc && ipc && ipc->IsReady()) SendOverIpc(nullptr);
 }
 
@@ -205,7 +205,7 @@ void PresenceService::SetOnlineStatus(StatusType status, Done done) {
     status_ = status;
     presenceSet_ = true;
   }
-  if (gateway_.CurrentStatus() != Client::Status::Ready) {
+  if (gateway_.CurrentStatus() != ClientStatus::Ready) {
     return done(
         NotReady("the online status goes over the realtime connection, which is not Ready; it goes out "
                  "once Connect reaches Ready"));
@@ -370,7 +370,7 @@ void PresenceService::AcceptActivityInvite(const ActivityInvite& invite, core::C
              });
 }
 
-void PresenceService::SetJoinCallback(Client::ActivityJoinCallback callback) {
+void PresenceService::SetJoinCallback(ActivityJoinCallback callback) {
   bool wanted = static_cast<bool>(callback);
   joinCallback_.Set(std::move(callback));
   if (!wanted) return;
@@ -408,7 +408,7 @@ void PresenceService::OnIpcReady() {
     std::lock_guard lock(mutex_);
     resend = viaIpc_;
   }
-  if (resend && gateway_.CurrentStatus() != Client::Status::Ready) SendOverIpc(nullptr);
+  if (resend && gateway_.CurrentStatus() != ClientStatus::Ready) SendOverIpc(nullptr);
 }
 
 void PresenceService::OnIpcEvent(const ipc::IpcMessage& message) {

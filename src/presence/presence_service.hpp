@@ -15,7 +15,7 @@
 #include "social/user_directory.hpp"
 
 #include <platformpp/activity.hpp>
-#include <platformpp/client.hpp>
+#include <platformpp/client_status.hpp>
 
 #include <cstdint>
 #include <deque>
@@ -52,12 +52,12 @@ class PresenceService {
   void AcceptActivityInvite(const ActivityInvite& invite, core::Completion<std::string> done);
   /// The game's callbacks (Client::SetActivityInvite*Callback).
   struct Callbacks {
-    core::RegisteredCallback<Client::ActivityInviteCallback> inviteCreated;
-    core::RegisteredCallback<Client::ActivityInviteCallback> inviteUpdated;
+    core::RegisteredCallback<ActivityInviteCallback> inviteCreated;
+    core::RegisteredCallback<ActivityInviteCallback> inviteUpdated;
   };
   Callbacks callbacks;
   /// SetActivityJoinCallback: also subscribes to the desktop client's ACTIVITY_JOIN while one is set.
-  void SetJoinCallback(Client::ActivityJoinCallback callback);
+  void SetJoinCallback(ActivityJoinCallback callback);
 
   /// The Gateway sink (network thread).
   void OnDispatch(const gateway::Dispatch& dispatch);
@@ -86,7 +86,7 @@ class PresenceService {
   gateway::GatewayConnection& gateway_;
   ipc::IpcLink& ipc_;
   const social::UserDirectory& users_;
-  core::RegisteredCallback<Client::ActivityJoinCallback> joinCallback_;
+  core::RegisteredCallback<ActivityJoinCallback> joinCallback_;
 
   std::mutex mutex_;
   std::optional<Activity> activity_;  // the game's activity; empty when cleared

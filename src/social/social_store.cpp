@@ -403,8 +403,7 @@ UserHandle SocialStore::HandleOf(const UserRecord& user, uint64_t applicationId)
     }
   } else if (user.id == currentUserId_) {
     // The player is online while the session is up, until a presence of its own says otherwise.
-    data.status =
-        gateway_.CurrentStatus() == Client::Status::Ready ? StatusType::Online : StatusType::Offline;
+    data.status = gateway_.CurrentStatus() == ClientStatus::Ready ? StatusType::Online : StatusType::Offline;
   }
   if (auto relationship = relationships_.find(user.id); relationship != relationships_.end()) {
     data.relationship = relationship->second.platform != RelationshipType::None

@@ -14,7 +14,8 @@
 #include "social/social_json.hpp"
 #include "social/user_directory.hpp"
 
-#include <platformpp/client.hpp>
+#include <platformpp/client_status.hpp>
+#include <platformpp/social.hpp>
 
 #include <cstdint>
 #include <memory>
@@ -51,10 +52,10 @@ class SocialStore final : public UserDirectory {
 
   /// The game's callbacks (Client::SetRelationship*Callback, SetUserUpdatedCallback).
   struct Callbacks {
-    core::RegisteredCallback<Client::RelationshipCreatedCallback> created;
-    core::RegisteredCallback<Client::RelationshipDeletedCallback> deleted;
-    core::RegisteredCallback<Client::RelationshipGroupsUpdatedCallback> groupsUpdated;
-    core::RegisteredCallback<Client::UserUpdatedCallback> userUpdated;
+    core::RegisteredCallback<RelationshipCreatedCallback> created;
+    core::RegisteredCallback<RelationshipDeletedCallback> deleted;
+    core::RegisteredCallback<RelationshipGroupsUpdatedCallback> groupsUpdated;
+    core::RegisteredCallback<UserUpdatedCallback> userUpdated;
   };
   Callbacks callbacks;
 

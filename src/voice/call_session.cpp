@@ -212,8 +212,8 @@ void CallSession::Announce(const CallParticipants::Changes& changes) {
 
 // --- game thread ------------------------------------------------------------------------------------------
 
-void CallSession::Start(TransmitSettings settings, Client::UserAudioReceivedCallback received,
-                        Client::UserAudioCapturedCallback captured) {
+void CallSession::Start(TransmitSettings settings, UserAudioReceivedCallback received,
+                        UserAudioCapturedCallback captured) {
   {
     std::lock_guard lock(mutex_);
     transmit_ = settings;

@@ -28,7 +28,7 @@
 #include "voice/voice_gateway_connection.hpp"
 
 #include <platformpp/call.hpp>
-#include <platformpp/client.hpp>
+#include <platformpp/client_options.hpp>
 
 #include <cstdint>
 #include <map>
@@ -61,8 +61,8 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
 
   // --- game thread ---
   /// Sends op 4 (Joining). `settings` carries the Client-wide mute/deafen.
-  void Start(TransmitSettings settings, Client::UserAudioReceivedCallback received,
-             Client::UserAudioCapturedCallback captured);
+  void Start(TransmitSettings settings, UserAudioReceivedCallback received,
+             UserAudioCapturedCallback captured);
   /// Leaves: op 4 with channel_id null, closes the voice gateway and the media. Disconnecting, then
   /// Disconnected (no error). `done` runs on the network thread once op 4 went out (or could not).
   void End(std::function<void()> done);

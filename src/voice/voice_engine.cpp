@@ -61,8 +61,8 @@ struct CallMedia {
   // DAVE, between codec and RTP; new with each media start (a new voice session starts a new DAVE session).
   std::unique_ptr<dave::DaveFrameEncryptor> daveSend;
   std::unique_ptr<dave::DaveFrameDecryptor> daveReceive;
-  Client::UserAudioReceivedCallback received;
-  Client::UserAudioCapturedCallback captured;
+  UserAudioReceivedCallback received;
+  UserAudioCapturedCallback captured;
   TransmitSettings transmit;
   // Kept here so that a receive pipeline created later starts with them.
   std::unordered_map<uint32_t, uint64_t> ssrcUsers;
@@ -409,8 +409,8 @@ CallMedia* FindOrAdd(std::vector<std::unique_ptr<CallMedia>>& calls, uint64_t id
 }
 }  // namespace
 
-void VoiceEngine::SetAudioCallbacks(uint64_t callId, Client::UserAudioReceivedCallback received,
-                                    Client::UserAudioCapturedCallback captured) {
+void VoiceEngine::SetAudioCallbacks(uint64_t callId, UserAudioReceivedCallback received,
+                                    UserAudioCapturedCallback captured) {
   Post([callId, received = std::move(received), captured = std::move(captured)](State& state) mutable {
     CallMedia* call = FindOrAdd(state.calls, callId);
     call->received = std::move(received);
@@ -500,7 +500,7 @@ void VoiceEngine::SetDevice(bool input, std::string id,
   });
 }
 
-void VoiceEngine::SetDeviceChangeCallback(Client::DeviceChangeCallback callback) {
+void VoiceEngine::SetDeviceChangeCallback(DeviceChangeCallback callback) {
   const bool wanted = static_cast<bool>(callback);
   deviceChangeCallback_.Set(std::move(callback));
   Post([wanted](State& state) {
@@ -509,7 +509,7 @@ void VoiceEngine::SetDeviceChangeCallback(Client::DeviceChangeCallback callback)
   });
 }
 
-void VoiceEngine::SetNoAudioInputCallback(Client::NoAudioInputCallback callback) {
+void VoiceEngine::SetNoAudioInputCallback(NoAudioInputCallback callback) {
   const bool wanted = static_cast<bool>(callback);
   noInputCallback_.Set(std::move(callback));
   Post([wanted](State& state) {

@@ -1,5 +1,5 @@
 #pragma once
-// The Client's voice thread (Client::Thread::Voice): every 20 ms it takes one microphone frame from the audio
+// The Client's voice thread (ClientThread::Voice): every 20 ms it takes one microphone frame from the audio
 // engine's capture ring, runs the calls' captured-audio callbacks and the audio processing (echo
 // cancellation, noise suppression, gain control), feeds each call's send pipeline and UDP socket, reads the
 // calls' datagrams into their receive pipelines, mixes what they play out and queues it on the playback ring.
@@ -18,7 +18,7 @@
 #include "voice/transport_cipher.hpp"
 
 #include <platformpp/call.hpp>
-#include <platformpp/client.hpp>
+#include <platformpp/client_status.hpp>
 
 #include <atomic>
 #include <cstdint>
@@ -94,8 +94,8 @@ class VoiceEngine {
   /// what the player set for the call (audio callbacks, transmit settings, local mutes, volumes), so that
   /// OpenMedia on a new voice server carries on with them.
   void ResetTransport(uint64_t callId);
-  void SetAudioCallbacks(uint64_t callId, Client::UserAudioReceivedCallback received,
-                         Client::UserAudioCapturedCallback captured);
+  void SetAudioCallbacks(uint64_t callId, UserAudioReceivedCallback received,
+                         UserAudioCapturedCallback captured);
   void MapSsrc(uint64_t callId, uint32_t ssrc, uint64_t userId);
   void UnmapUser(uint64_t callId, uint64_t userId);
   void SetLocalMute(uint64_t callId, uint64_t userId, bool mute);
@@ -108,8 +108,8 @@ class VoiceEngine {
   void GetDevices(bool input, std::function<void(std::vector<AudioDevice>)> done);
   void GetCurrentDevice(bool input, std::function<void(AudioDevice)> done);
   void SetDevice(bool input, std::string id, std::function<void(bool ok, std::string error)> done);
-  void SetDeviceChangeCallback(Client::DeviceChangeCallback callback);
-  void SetNoAudioInputCallback(Client::NoAudioInputCallback callback);
+  void SetDeviceChangeCallback(DeviceChangeCallback callback);
+  void SetNoAudioInputCallback(NoAudioInputCallback callback);
   void SetNoAudioInputThreshold(float dbfs);
   void SetInputVolume(float volume);
   void SetOutputVolume(float volume);
@@ -135,8 +135,8 @@ class VoiceEngine {
   audio::AudioEngine& EnsureAudio(State& state);  // voice thread
 
   core::Runtime& runtime_;
-  core::RegisteredCallback<Client::DeviceChangeCallback> deviceChangeCallback_;
-  core::RegisteredCallback<Client::NoAudioInputCallback> noInputCallback_;
+  core::RegisteredCallback<DeviceChangeCallback> deviceChangeCallback_;
+  core::RegisteredCallback<NoAudioInputCallback> noInputCallback_;
   std::mutex commandsMutex_;  // guards commands_ and thread_ start; the voice thread only try_locks it
   std::vector<Command> commands_;
   std::thread thread_;

@@ -95,10 +95,10 @@ void VoiceManager::SyncVoiceStates(const gateway::Dispatch& dispatch) {
     if (auto states = lobbies_.VoiceStates(call->LobbyId())) call->OnLobbyVoiceStates(*states);
 }
 
-Call VoiceManager::StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback received,
-                             Client::UserAudioCapturedCallback captured) {
+Call VoiceManager::StartCall(uint64_t lobbyId, UserAudioReceivedCallback received,
+                             UserAudioCapturedCallback captured) {
   const uint64_t self = SelfId();
-  if (gateway_.CurrentStatus() != Client::Status::Ready || self == 0) {
+  if (gateway_.CurrentStatus() != ClientStatus::Ready || self == 0) {
     runtime_.Log().Warning("StartCall: the Client is not Ready");
     return Call();
   }
@@ -125,7 +125,7 @@ Call VoiceManager::StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback
   return Call(session);
 }
 
-void VoiceManager::EndCall(uint64_t lobbyId, Client::EndCallCallback callback) {
+void VoiceManager::EndCall(uint64_t lobbyId, EndCallCallback callback) {
   std::shared_ptr<CallSession> session;
   {
     std::lock_guard lock(mutex_);
@@ -145,7 +145,7 @@ void VoiceManager::EndCall(uint64_t lobbyId, Client::EndCallCallback callback) {
   session->End(std::move(done));
 }
 
-void VoiceManager::EndCalls(Client::EndCallsCallback callback) {
+void VoiceManager::EndCalls(EndCallsCallback callback) {
   std::map<uint64_t, std::shared_ptr<CallSession>> calls;
   {
     std::lock_guard lock(mutex_);
@@ -153,7 +153,7 @@ void VoiceManager::EndCalls(Client::EndCallsCallback callback) {
   }
   // The callback once every call has told the platform.
   auto remaining = std::make_shared<std::atomic<std::size_t>>(calls.size());
-  auto shared = std::make_shared<Client::EndCallsCallback>(std::move(callback));
+  auto shared = std::make_shared<EndCallsCallback>(std::move(callback));
   auto finish = [this, shared] {
     if (*shared) core::PostEvent(runtime_.Queue(), [shared] { (*shared)(); });
   };

@@ -13,7 +13,7 @@
 #include "voice/voice_engine.hpp"
 
 #include <platformpp/call.hpp>
-#include <platformpp/client.hpp>
+#include <platformpp/client_status.hpp>
 
 #include <atomic>
 #include <functional>
@@ -36,10 +36,9 @@ class VoiceManager {
   void OnDispatch(const gateway::Dispatch& dispatch);
 
   // Game thread.
-  Call StartCall(uint64_t lobbyId, Client::UserAudioReceivedCallback received,
-                 Client::UserAudioCapturedCallback captured);
-  void EndCall(uint64_t lobbyId, Client::EndCallCallback callback);
-  void EndCalls(Client::EndCallsCallback callback);
+  Call StartCall(uint64_t lobbyId, UserAudioReceivedCallback received, UserAudioCapturedCallback captured);
+  void EndCall(uint64_t lobbyId, EndCallCallback callback);
+  void EndCalls(EndCallsCallback callback);
   Call GetCall(uint64_t lobbyId) const;
   std::vector<Call> GetCalls() const;
   void SetSelfMuteAll(bool mute);

@@ -52,6 +52,21 @@ foreach(entry IN LISTS entries)
     endforeach()
   endforeach()
 endforeach()
+# --- The public Client header ---------------------------------------------------------------------------------
+# A feature names its callback types, ClientOptions and the connection status through their own public headers;
+# only the composition (src/client/) and the C ABI see <platformpp/client.hpp>, so no feature depends on Client.
+file(GLOB_RECURSE below_client "${SOURCE_DIR}/src/*.hpp" "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/src/*.h")
+foreach(source IN LISTS below_client)
+  file(RELATIVE_PATH relative "${SOURCE_DIR}" "${source}")
+  if(relative MATCHES "^src/client/")
+    continue()
+  endif()
+  file(STRINGS "${source}" includes REGEX "^#include <platformpp/client\\.hpp>")
+  if(includes)
+    list(APPEND errors "${relative}: includes <platformpp/client.hpp>, which only src/client/ and c_api/ may")
+  endif()
+endforeach()
+
 foreach(folder IN LISTS folders)
   if(NOT IS_DIRECTORY "${SOURCE_DIR}/src/${folder}")
     list(APPEND errors "docs/architecture.md lists `${folder}`, which src/ does not have")
