@@ -1,9 +1,10 @@
-// platformpp::backend::BackendClient: the game server's lobby and messaging calls with the bot token, over
-// the same core as a Client (client::ClientCore: its HTTP client, callback queue and logger; no Gateway
-// session, no IPC). Rules are checked before anything is sent, as the Client does.
+// platformpp::backend::BackendClient: the game server's calls with the bot token, on the API session a
+// Client's HTTP requests use too (api::ApiSession: its HTTP client, rate limits, callback queue and logger;
+// no Gateway session, no IPC). Each call builds its request (route, body, the rules its arguments broke) and
+// hands it to the session in one line; rules are checked before anything is sent, as the Client does.
+#include "api/api_session.hpp"
 #include "backend/backend_access.hpp"
 #include "backend/game_stats_widget.hpp"
-#include "client/client_core.hpp"
 #include "core/utf8.hpp"
 #include "core/validation_result.hpp"
 #include "json/json.hpp"
@@ -22,8 +23,6 @@
 namespace platformpp::backend {
 namespace {
 
-template <class... Args>
-using Done = core::Completion<Args...>;
 using Allocator = json::Document::AllocatorType;
 
 json::Value String(std::string_view text, Allocator& a) {
@@ -66,17 +65,8 @@ Lobby ToLobby(lobby::LobbyRecord record) {
   return lobby;
 }
 
-ClientResult Malformed(const char* what) {
-  return ClientResult::Failure(ErrorType::HTTPError, std::string("malformed response: ") + what);
-}
-
 std::string LobbyPath(uint64_t lobbyId) {
   return "/lobbies/" + std::to_string(lobbyId);
-}
-
-void RequireId(uint64_t id, const char* path, std::vector<FieldError>& errors) {
-  if (id == 0)
-    errors.push_back(FieldError{path, "BASE_TYPE_REQUIRED", std::string(path) + ": must not be 0"});
 }
 
 // The calls whose path names the application (premium, the Game Stats Widget) take it from the options.
@@ -85,6 +75,10 @@ void RequireApplicationId(uint64_t applicationId, std::vector<FieldError>& error
     errors.push_back(FieldError{"applicationId", "BASE_TYPE_REQUIRED",
                                 "applicationId: set BackendOptions::applicationId (the bot's application)"});
   }
+}
+
+void RequireId(uint64_t id, const std::string& path, std::vector<FieldError>& errors) {
+  if (id == 0) errors.push_back(FieldError{path, "BASE_TYPE_REQUIRED", path + ": must not be 0"});
 }
 
 // Checks one member operation (path "members.N" or "member") and adds it to `array` / `object`.
@@ -144,142 +138,70 @@ std::string MetadataBody(const Metadata& metadata) {
   return json::Serialize(body);
 }
 
-}  // namespace
+// --- Decoders: an answer's JSON into the public types -----------------------------------------------------
 
-class BackendClient::Impl {
- public:
-  explicit Impl(const BackendOptions& options)
-      : core(CoreOptions(options)),
-        authorization("Bot " + options.botToken),
-        applicationId(options.applicationId) {
-    // By value as well as by shape: the token stays out of every log line whatever surrounds it.
-    core.Log().Secrets().AddSecret(options.botToken);
-    core.Http().SetTimeout(options.httpTimeout);
-  }
-
-  template <class... Args>
-  std::optional<Done<Args...>> Start(typename Done<Args...>::Callback callback) {
-    auto completion = core.MakeCompletion<Args...>(std::move(callback));
-    if (core.Destroying()) return std::nullopt;
-    return completion;
-  }
-
-  /// Sends one request; `then` gets the response on the network thread.
-  void Send(std::string method, const std::string& path, std::optional<std::string> body,
-            std::function<void(net::HttpResponse)> then) {
-    net::HttpRequest request;
-    request.method = std::move(method);
-    request.url = core.ApiUrl(path);
-    request.headers.emplace_back("Authorization", authorization);
-    if (body) {
-      request.body = std::move(*body);
-      request.contentType = "application/json";
-    }
-    core.Http().Send(std::move(request), std::move(then));
-  }
-
-  void SendPlain(std::string method, const std::string& path, std::optional<std::string> body, Done<> done) {
-    auto shared = std::make_shared<Done<>>(std::move(done));
-    Send(std::move(method), path, std::move(body),
-         [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
-  }
-
-  void SendForLobby(std::string method, const std::string& path, std::optional<std::string> body,
-                    Done<Lobby> done) {
-    auto shared = std::make_shared<Done<Lobby>>(std::move(done));
-    Send(std::move(method), path, std::move(body), [shared](const net::HttpResponse& response) {
-      json::Document document;
-      ClientResult result = net::ParseJsonResponse(response, document);
-      if (!result.Successful()) return (*shared)(std::move(result), {});
-      auto lobby = lobby::ParseLobby(document);
-      if (!lobby) return (*shared)(Malformed("not a lobby"), {});
-      (*shared)({}, ToLobby(std::move(*lobby)));
-    });
-  }
-
-  client::ClientCore core;
-  std::string authorization;
-  uint64_t applicationId;
-};
-
-BackendClient::BackendClient(const BackendOptions& options) : impl_(std::make_shared<Impl>(options)) {}
-
-std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const BackendClient& backend) noexcept {
-  return backend.impl_ ? backend.impl_->core.Runtime().LoggerPtr() : nullptr;
+std::optional<Lobby> DecodeLobby(const json::Value& value) {
+  auto record = lobby::ParseLobby(value);
+  if (!record) return std::nullopt;
+  return ToLobby(std::move(*record));
 }
 
-BackendClient::~BackendClient() {
-  if (impl_) impl_->core.Destroy();
+std::optional<LobbyMember> DecodeMember(const json::Value& value) {
+  auto record = lobby::ParseMember(value);
+  if (!record) return std::nullopt;
+  return ToMember(std::move(*record));
 }
 
-BackendClient::BackendClient(BackendClient&&) noexcept = default;
-
-BackendClient& BackendClient::operator=(BackendClient&& other) noexcept {
-  if (this != &other) {
-    if (impl_) impl_->core.Destroy();
-    impl_ = std::move(other.impl_);
+std::optional<std::vector<LobbyMember>> DecodeMembers(const json::Value& value) {
+  if (!value.IsArray()) return std::nullopt;
+  std::vector<LobbyMember> list;
+  for (const json::Value& item : value.GetArray()) {
+    auto member = DecodeMember(item);
+    if (!member) return std::nullopt;
+    list.push_back(std::move(*member));
   }
-  return *this;
+  return list;
 }
 
-void BackendClient::RunCallbacks() {
-  if (impl_) impl_->core.RunCallbacks();
+std::optional<std::string> DecodeInviteCode(const json::Value& value) {
+  auto code = json::GetString(value, "code");
+  if (!code || code->empty()) return std::nullopt;
+  return std::string(*code);
 }
 
-bool BackendClient::WaitForCallbacks(int32_t timeoutMilliseconds) {
-  if (!impl_) return false;
-  return impl_->core.WaitForCallbacks(std::chrono::milliseconds(std::max(timeoutMilliseconds, 0)));
+template <class T>
+auto ListOf(std::optional<T> (*parse)(const json::Value&)) {
+  return [parse](const json::Value& value) { return premium::ParseList<T>(value, parse); };
 }
 
-void BackendClient::AddLogCallback(LogCallback callback, LoggingSeverity minSeverity) {
-  if (impl_) impl_->core.Log().AddCallback(std::move(callback), minSeverity);
-}
+// --- Requests: each call's route, body and checks ---------------------------------------------------------
 
-void BackendClient::CreateLobby(const LobbyArgs& args, LobbyCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<Lobby>(std::move(callback));
-  if (!done) return;
+api::ApiRequest CreateLobbyRequest(const LobbyArgs& args) {
   std::vector<FieldError> errors;
   std::string body = LobbyBody(args, true, errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->SendForLobby("POST", "/lobbies", std::move(body), std::move(*done));
+  return api::ApiRequest("POST", "/lobbies", std::move(body), std::move(errors));
 }
 
-void BackendClient::GetLobby(uint64_t lobbyId, LobbyCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<Lobby>(std::move(callback));
-  if (!done) return;
+api::ApiRequest GetLobbyRequest(uint64_t lobbyId) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->SendForLobby("GET", LobbyPath(lobbyId), std::nullopt, std::move(*done));
+  return api::ApiRequest("GET", LobbyPath(lobbyId), std::nullopt, std::move(errors));
 }
 
-void BackendClient::UpdateLobby(uint64_t lobbyId, const LobbyArgs& args, LobbyCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<Lobby>(std::move(callback));
-  if (!done) return;
+api::ApiRequest UpdateLobbyRequest(uint64_t lobbyId, const LobbyArgs& args) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   std::string body = LobbyBody(args, false, errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->SendForLobby("PATCH", LobbyPath(lobbyId), std::move(body), std::move(*done));
+  return api::ApiRequest("PATCH", LobbyPath(lobbyId), std::move(body), std::move(errors));
 }
 
-void BackendClient::DeleteLobby(uint64_t lobbyId, ResultCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<>(std::move(callback));
-  if (!done) return;
+api::ApiRequest DeleteLobbyRequest(uint64_t lobbyId) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("DELETE", LobbyPath(lobbyId), std::nullopt, std::move(*done));
+  return api::ApiRequest("DELETE", LobbyPath(lobbyId), std::nullopt, std::move(errors));
 }
 
-void BackendClient::AddLobbyMember(uint64_t lobbyId, const LobbyMemberArgs& member, MemberCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<LobbyMember>(std::move(callback));
-  if (!done) return;
+api::ApiRequest AddMemberRequest(uint64_t lobbyId, const LobbyMemberArgs& member) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   CheckMember(member, "member", errors);
@@ -287,38 +209,21 @@ void BackendClient::AddLobbyMember(uint64_t lobbyId, const LobbyMemberArgs& memb
     errors.push_back(FieldError{"member.remove", "BASE_TYPE_INVALID",
                                 "member.remove: use RemoveLobbyMember or a bulk update"});
   }
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   json::Document holder;
   std::string body = json::Serialize(MemberBody(member, false, false, holder.GetAllocator()));
-  auto shared = std::make_shared<Done<LobbyMember>>(std::move(*done));
-  impl_->Send("PUT", LobbyPath(lobbyId) + "/members/" + std::to_string(member.id), std::move(body),
-              [shared](const net::HttpResponse& response) {
-                json::Document document;
-                ClientResult result = net::ParseJsonResponse(response, document);
-                if (!result.Successful()) return (*shared)(std::move(result), {});
-                auto parsed = lobby::ParseMember(document);
-                if (!parsed) return (*shared)(Malformed("not a lobby member"), {});
-                (*shared)({}, ToMember(std::move(*parsed)));
-              });
+  return api::ApiRequest("PUT", LobbyPath(lobbyId) + "/members/" + std::to_string(member.id), std::move(body),
+                         std::move(errors));
 }
 
-void BackendClient::RemoveLobbyMember(uint64_t lobbyId, uint64_t userId, ResultCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<>(std::move(callback));
-  if (!done) return;
+api::ApiRequest RemoveMemberRequest(uint64_t lobbyId, uint64_t userId) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   RequireId(userId, "userId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("DELETE", LobbyPath(lobbyId) + "/members/" + std::to_string(userId), std::nullopt,
-                   std::move(*done));
+  return api::ApiRequest("DELETE", LobbyPath(lobbyId) + "/members/" + std::to_string(userId), std::nullopt,
+                         std::move(errors));
 }
 
-void BackendClient::BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMemberArgs> members,
-                                           MembersCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<std::vector<LobbyMember>>(std::move(callback));
-  if (!done) return;
+api::ApiRequest BulkUpdateMembersRequest(uint64_t lobbyId, const std::vector<LobbyMemberArgs>& members) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   if (members.empty() || members.size() > lobby::kMaxBulkMembers) {
@@ -332,97 +237,53 @@ void BackendClient::BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMe
     CheckMember(members[i], "members." + std::to_string(i), errors);
     body.PushBack(MemberBody(members[i], true, true, a), a);
   }
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  auto shared = std::make_shared<Done<std::vector<LobbyMember>>>(std::move(*done));
-  impl_->Send("POST", LobbyPath(lobbyId) + "/members/bulk", json::Serialize(body),
-              [shared](const net::HttpResponse& response) {
-                json::Document document;
-                ClientResult result = net::ParseJsonResponse(response, document);
-                if (!result.Successful()) return (*shared)(std::move(result), {});
-                if (!document.IsArray()) return (*shared)(Malformed("not a list of lobby members"), {});
-                std::vector<LobbyMember> list;
-                for (const json::Value& item : document.GetArray()) {
-                  auto parsed = lobby::ParseMember(item);
-                  if (!parsed) return (*shared)(Malformed("not a list of lobby members"), {});
-                  list.push_back(ToMember(std::move(*parsed)));
-                }
-                (*shared)({}, std::move(list));
-              });
+  return api::ApiRequest("POST", LobbyPath(lobbyId) + "/members/bulk", json::Serialize(body),
+                         std::move(errors));
 }
 
-void BackendClient::SetLobbyLinkedChannel(uint64_t lobbyId, std::optional<uint64_t> channelId,
-                                          LobbyCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<Lobby>(std::move(callback));
-  if (!done) return;
+api::ApiRequest LinkedChannelRequest(uint64_t lobbyId, std::optional<uint64_t> channelId) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   if (channelId) RequireId(*channelId, "channel_id", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   std::string body = channelId ? "{\"channel_id\":\"" + std::to_string(*channelId) + "\"}"
                                : std::string("{\"channel_id\":null}");
-  impl_->SendForLobby("PATCH", LobbyPath(lobbyId) + "/channel-linking", std::move(body), std::move(*done));
+  return api::ApiRequest("PATCH", LobbyPath(lobbyId) + "/channel-linking", std::move(body),
+                         std::move(errors));
 }
 
-void BackendClient::CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64_t userId,
-                                                        InviteCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<std::string>(std::move(callback));
-  if (!done) return;
+api::ApiRequest GuildInviteRequest(uint64_t lobbyId, uint64_t userId) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   RequireId(userId, "userId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  auto shared = std::make_shared<Done<std::string>>(std::move(*done));
-  impl_->Send("POST", LobbyPath(lobbyId) + "/members/" + std::to_string(userId) + "/invites", std::nullopt,
-              [shared](const net::HttpResponse& response) {
-                json::Document document;
-                ClientResult result = net::ParseJsonResponse(response, document);
-                if (!result.Successful()) return (*shared)(std::move(result), {});
-                auto code = json::GetString(document, "code");
-                if (!code || code->empty()) return (*shared)(Malformed("no invite code"), {});
-                (*shared)({}, std::string(*code));
-              });
+  return api::ApiRequest("POST", LobbyPath(lobbyId) + "/members/" + std::to_string(userId) + "/invites",
+                         std::nullopt, std::move(errors));
 }
 
-void BackendClient::SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t messageId,
-                                                      const Metadata& metadata, ResultCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<>(std::move(callback));
-  if (!done) return;
+api::ApiRequest LobbyModerationRequest(uint64_t lobbyId, uint64_t messageId, const Metadata& metadata) {
   std::vector<FieldError> errors;
   RequireId(lobbyId, "lobbyId", errors);
   RequireId(messageId, "messageId", errors);
   lobby::CheckModerationMetadata(metadata, "moderation_metadata", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("PUT",
-                   LobbyPath(lobbyId) + "/messages/" + std::to_string(messageId) + "/moderation-metadata",
-                   MetadataBody(metadata), std::move(*done));
+  return api::ApiRequest(
+      "PUT", LobbyPath(lobbyId) + "/messages/" + std::to_string(messageId) + "/moderation-metadata",
+      MetadataBody(metadata), std::move(errors));
 }
 
-void BackendClient::SetUserMessageModerationMetadata(uint64_t userId1, uint64_t userId2, uint64_t messageId,
-                                                     const Metadata& metadata, ResultCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<>(std::move(callback));
-  if (!done) return;
+api::ApiRequest UserModerationRequest(uint64_t userId1, uint64_t userId2, uint64_t messageId,
+                                      const Metadata& metadata) {
   std::vector<FieldError> errors;
   RequireId(userId1, "userId1", errors);
   RequireId(userId2, "userId2", errors);
   RequireId(messageId, "messageId", errors);
   lobby::CheckModerationMetadata(metadata, "moderation_metadata", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("PUT",
-                   "/partner-sdk/dms/" + std::to_string(userId1) + "/" + std::to_string(userId2) +
-                       "/messages/" + std::to_string(messageId) + "/moderation-metadata",
-                   MetadataBody(metadata), std::move(*done));
+  return api::ApiRequest("PUT",
+                         "/partner-sdk/dms/" + std::to_string(userId1) + "/" + std::to_string(userId2) +
+                             "/messages/" + std::to_string(messageId) + "/moderation-metadata",
+                         MetadataBody(metadata), std::move(errors));
 }
 
-void BackendClient::GetProvisionalToken(const std::string& externalUserId,
-                                        std::optional<std::string> preferredGlobalName,
-                                        ProvisionalTokenCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<ProvisionalToken>(std::move(callback));
-  if (!done) return;
+api::ApiRequest ProvisionalTokenRequest(const std::string& externalUserId,
+                                        const std::optional<std::string>& preferredGlobalName) {
   std::vector<FieldError> errors;
   auto check = [&](std::string_view text, std::size_t max, const char* path) {
     auto length = core::CountCodePoints(text);
@@ -434,35 +295,12 @@ void BackendClient::GetProvisionalToken(const std::string& externalUserId,
   };
   check(externalUserId, 1024, "external_user_id");
   if (preferredGlobalName) check(*preferredGlobalName, 32, "preferred_global_name");
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
   body.AddMember("external_user_id", String(externalUserId, a), a);
   if (preferredGlobalName) body.AddMember("preferred_global_name", String(*preferredGlobalName, a), a);
-  auto shared = std::make_shared<Done<ProvisionalToken>>(std::move(*done));
-  client::ClientCore& core = impl_->core;
-  impl_->Send("POST", "/partner-sdk/token/bot", json::Serialize(body),
-              [&core, shared](const net::HttpResponse& response) {
-                json::Document document;
-                ClientResult result = net::ParseJsonResponse(response, document);
-                if (!result.Successful()) return (*shared)(std::move(result), {});
-                auto access = json::GetString(document, "access_token");
-                if (!access || access->empty()) return (*shared)(Malformed("no access_token"), {});
-                ProvisionalToken token;
-                token.accessToken = std::string(*access);
-                token.tokenType = std::string(json::GetString(document, "token_type").value_or(""));
-                auto expiresIn = json::GetInt(document, "expires_in").value_or(0);
-                token.expiresIn =
-                    expiresIn > 0 && expiresIn <= INT32_MAX ? static_cast<int32_t>(expiresIn) : 0;
-                token.scopes = std::string(json::GetString(document, "scope").value_or(""));
-                token.idToken = std::string(json::GetString(document, "id_token").value_or(""));
-                core.Log().Secrets().AddSecret(token.accessToken);
-                core.Log().Secrets().AddSecret(token.idToken);
-                (*shared)({}, std::move(token));
-              });
+  return api::ApiRequest("POST", "/partner-sdk/token/bot", json::Serialize(body), std::move(errors));
 }
-
-namespace {
 
 // The profile's path; the checks of its parts into `errors`.
 std::string ProfilePath(uint64_t applicationId, uint64_t userId, const std::string& providerIssuedUserId,
@@ -474,44 +312,23 @@ std::string ProfilePath(uint64_t applicationId, uint64_t userId, const std::stri
          "/identities/" + providerIssuedUserId + "/profile";
 }
 
-}  // namespace
-
-void BackendClient::UpdateGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
-                                           const GameStatsProfile& profile, ResultCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<>(std::move(callback));
-  if (!done) return;
+api::ApiRequest UpdateProfileRequest(uint64_t applicationId, uint64_t userId,
+                                     const std::string& providerIssuedUserId,
+                                     const GameStatsProfile& profile) {
   std::vector<FieldError> errors;
-  std::string path = ProfilePath(impl_->applicationId, userId, providerIssuedUserId, errors);
+  std::string path = ProfilePath(applicationId, userId, providerIssuedUserId, errors);
   std::string body = game_stats::ProfileBody(profile, errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  // 201 with the profile on the first write, 204 afterwards: both are success.
-  impl_->SendPlain("PATCH", path, std::move(body), std::move(*done));
+  return api::ApiRequest("PATCH", std::move(path), std::move(body), std::move(errors));
 }
 
-void BackendClient::GetGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
-                                        GameStatsProfileCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<GameStatsProfile>(std::move(callback));
-  if (!done) return;
+api::ApiRequest GetProfileRequest(uint64_t applicationId, uint64_t userId,
+                                  const std::string& providerIssuedUserId) {
   std::vector<FieldError> errors;
-  std::string path = ProfilePath(impl_->applicationId, userId, providerIssuedUserId, errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  auto shared = std::make_shared<Done<GameStatsProfile>>(std::move(*done));
-  impl_->Send("GET", path, std::nullopt, [shared](const net::HttpResponse& response) {
-    json::Document document;
-    ClientResult result = net::ParseJsonResponse(response, document);
-    if (!result.Successful()) return (*shared)(std::move(result), {});
-    auto profile = game_stats::ParseProfile(document);
-    if (!profile) return (*shared)(Malformed("not an application identity profile"), {});
-    (*shared)({}, std::move(*profile));
-  });
+  std::string path = ProfilePath(applicationId, userId, providerIssuedUserId, errors);
+  return api::ApiRequest("GET", std::move(path), std::nullopt, std::move(errors));
 }
 
-// --- Premium apps: SKUs, entitlements, subscriptions (docs/premium-protocol.md)
-// ------------------------------
-
-namespace {
+// --- Premium apps: SKUs, entitlements, subscriptions (docs/premium-protocol.md) ---------------------------
 
 constexpr int32_t kMaxPremiumPageLimit = 100;
 
@@ -545,53 +362,21 @@ std::string SubscriptionsPath(uint64_t skuId) {
   return "/skus/" + std::to_string(skuId) + "/subscriptions";
 }
 
-/// Completes `done` with the answer decoded by `parse` (an object, or a list of them).
-template <class T>
-std::function<void(net::HttpResponse)> Decoded(std::shared_ptr<Done<T>> done,
-                                               std::function<std::optional<T>(const json::Value&)> parse,
-                                               const char* what) {
-  return [done = std::move(done), parse = std::move(parse), what](const net::HttpResponse& response) {
-    json::Document document;
-    ClientResult result = net::ParseJsonResponse(response, document);
-    if (!result.Successful()) return (*done)(std::move(result), {});
-    std::optional<T> value = parse(document);
-    if (!value) return (*done)(Malformed(what), {});
-    (*done)({}, std::move(*value));
-  };
-}
-
-template <class T>
-std::function<std::optional<std::vector<T>>(const json::Value&)> ListOf(
-    std::optional<T> (*parse)(const json::Value&)) {
-  return [parse](const json::Value& value) { return premium::ParseList<T>(value, parse); };
-}
-
-}  // namespace
-
-void BackendClient::ListSkus(SkusCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<std::vector<Sku>>(std::move(callback));
-  if (!done) return;
+api::ApiRequest ListSkusRequest(uint64_t applicationId) {
   std::vector<FieldError> errors;
-  RequireApplicationId(impl_->applicationId, errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->Send("GET", "/applications/" + std::to_string(impl_->applicationId) + "/skus", std::nullopt,
-              Decoded<std::vector<Sku>>(std::make_shared<Done<std::vector<Sku>>>(std::move(*done)),
-                                        ListOf<Sku>(premium::ParseSku), "not a list of SKUs"));
+  RequireApplicationId(applicationId, errors);
+  return api::ApiRequest("GET", "/applications/" + std::to_string(applicationId) + "/skus", std::nullopt,
+                         std::move(errors));
 }
 
-void BackendClient::ListEntitlements(const EntitlementFilters& filters, EntitlementsCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<std::vector<Entitlement>>(std::move(callback));
-  if (!done) return;
+api::ApiRequest ListEntitlementsRequest(uint64_t applicationId, const EntitlementFilters& filters) {
   std::vector<FieldError> errors;
-  RequireApplicationId(impl_->applicationId, errors);
+  RequireApplicationId(applicationId, errors);
   CheckLimit(filters.limit, errors);
   if (filters.userId) RequireId(*filters.userId, "user_id", errors);
   if (filters.guildId) RequireId(*filters.guildId, "guild_id", errors);
   for (std::size_t i = 0; i < filters.skuIds.size(); ++i)
-    RequireId(filters.skuIds[i], ("sku_ids." + std::to_string(i)).c_str(), errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
+    RequireId(filters.skuIds[i], "sku_ids." + std::to_string(i), errors);
   std::string query;
   AddQuery(query, "user_id", filters.userId);
   if (!filters.skuIds.empty()) {
@@ -606,108 +391,284 @@ void BackendClient::ListEntitlements(const EntitlementFilters& filters, Entitlem
   if (filters.limit) AddQuery(query, "limit", std::to_string(*filters.limit));
   AddQuery(query, "exclude_ended", filters.excludeEnded);
   AddQuery(query, "exclude_deleted", filters.excludeDeleted);
-  impl_->Send("GET", EntitlementsPath(impl_->applicationId) + query, std::nullopt,
-              Decoded<std::vector<Entitlement>>(
-                  std::make_shared<Done<std::vector<Entitlement>>>(std::move(*done)),
-                  ListOf<Entitlement>(premium::ParseEntitlement), "not a list of entitlements"));
+  return api::ApiRequest("GET", EntitlementsPath(applicationId) + query, std::nullopt, std::move(errors));
 }
 
-void BackendClient::GetEntitlement(uint64_t entitlementId, EntitlementCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<Entitlement>(std::move(callback));
-  if (!done) return;
+api::ApiRequest EntitlementRequest(std::string method, uint64_t applicationId, uint64_t entitlementId,
+                                   const char* suffix = "") {
   std::vector<FieldError> errors;
-  RequireApplicationId(impl_->applicationId, errors);
+  RequireApplicationId(applicationId, errors);
   RequireId(entitlementId, "entitlementId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->Send("GET", EntitlementsPath(impl_->applicationId) + "/" + std::to_string(entitlementId),
-              std::nullopt,
-              Decoded<Entitlement>(std::make_shared<Done<Entitlement>>(std::move(*done)),
-                                   premium::ParseEntitlement, "not an entitlement"));
+  return api::ApiRequest(std::move(method),
+                         EntitlementsPath(applicationId) + "/" + std::to_string(entitlementId) + suffix,
+                         std::nullopt, std::move(errors));
 }
 
-void BackendClient::ConsumeEntitlement(uint64_t entitlementId, ResultCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<>(std::move(callback));
-  if (!done) return;
+api::ApiRequest CreateTestEntitlementRequest(uint64_t applicationId, uint64_t skuId, uint64_t ownerId,
+                                             EntitlementOwnerType ownerType) {
   std::vector<FieldError> errors;
-  RequireApplicationId(impl_->applicationId, errors);
-  RequireId(entitlementId, "entitlementId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("POST",
-                   EntitlementsPath(impl_->applicationId) + "/" + std::to_string(entitlementId) + "/consume",
-                   std::nullopt, std::move(*done));
-}
-
-void BackendClient::CreateTestEntitlement(uint64_t skuId, uint64_t ownerId, EntitlementOwnerType ownerType,
-                                          EntitlementCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<Entitlement>(std::move(callback));
-  if (!done) return;
-  std::vector<FieldError> errors;
-  RequireApplicationId(impl_->applicationId, errors);
+  RequireApplicationId(applicationId, errors);
   RequireId(skuId, "sku_id", errors);
   RequireId(ownerId, "owner_id", errors);
   if (ownerType != EntitlementOwnerType::Guild && ownerType != EntitlementOwnerType::User) {
     errors.push_back(
         FieldError{"owner_type", "ENUM_TYPE_COERCE", "owner_type: must be Guild (1) or User (2)"});
   }
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
   body.AddMember("sku_id", Snowflake(skuId, a), a);
   body.AddMember("owner_id", Snowflake(ownerId, a), a);
   body.AddMember("owner_type", static_cast<int32_t>(ownerType), a);
-  impl_->Send("POST", EntitlementsPath(impl_->applicationId), json::Serialize(body),
-              Decoded<Entitlement>(std::make_shared<Done<Entitlement>>(std::move(*done)),
-                                   premium::ParseEntitlement, "not an entitlement"));
+  return api::ApiRequest("POST", EntitlementsPath(applicationId), json::Serialize(body), std::move(errors));
 }
 
-void BackendClient::DeleteTestEntitlement(uint64_t entitlementId, ResultCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<>(std::move(callback));
-  if (!done) return;
-  std::vector<FieldError> errors;
-  RequireApplicationId(impl_->applicationId, errors);
-  RequireId(entitlementId, "entitlementId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)));
-  impl_->SendPlain("DELETE", EntitlementsPath(impl_->applicationId) + "/" + std::to_string(entitlementId),
-                   std::nullopt, std::move(*done));
-}
-
-void BackendClient::ListSkuSubscriptions(uint64_t skuId, const SubscriptionFilters& filters,
-                                         SubscriptionsCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<std::vector<Subscription>>(std::move(callback));
-  if (!done) return;
+api::ApiRequest ListSubscriptionsRequest(uint64_t skuId, const SubscriptionFilters& filters) {
   std::vector<FieldError> errors;
   RequireId(skuId, "skuId", errors);
   CheckLimit(filters.limit, errors);
   if (filters.userId) RequireId(*filters.userId, "user_id", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
   std::string query;
   AddQuery(query, "before", filters.before);
   AddQuery(query, "after", filters.after);
   if (filters.limit) AddQuery(query, "limit", std::to_string(*filters.limit));
   AddQuery(query, "user_id", filters.userId);
-  impl_->Send("GET", SubscriptionsPath(skuId) + query, std::nullopt,
-              Decoded<std::vector<Subscription>>(
-                  std::make_shared<Done<std::vector<Subscription>>>(std::move(*done)),
-                  ListOf<Subscription>(premium::ParseSubscription), "not a list of subscriptions"));
+  return api::ApiRequest("GET", SubscriptionsPath(skuId) + query, std::nullopt, std::move(errors));
+}
+
+api::ApiRequest GetSubscriptionRequest(uint64_t skuId, uint64_t subscriptionId) {
+  std::vector<FieldError> errors;
+  RequireId(skuId, "skuId", errors);
+  RequireId(subscriptionId, "subscriptionId", errors);
+  return api::ApiRequest("GET", SubscriptionsPath(skuId) + "/" + std::to_string(subscriptionId), std::nullopt,
+                         std::move(errors));
+}
+
+}  // namespace
+
+class BackendClient::Impl {
+ public:
+  explicit Impl(const BackendOptions& options)
+      : api(CoreOptions(options), "Bot " + options.botToken, options.botToken),
+        applicationId(options.applicationId) {
+    api.Http().SetTimeout(options.httpTimeout);
+  }
+
+  api::ApiSession api;
+  uint64_t applicationId;
+};
+
+BackendClient::BackendClient(const BackendOptions& options) : impl_(std::make_shared<Impl>(options)) {}
+
+std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const BackendClient& backend) noexcept {
+  return backend.impl_ ? backend.impl_->api.Runtime().LoggerPtr() : nullptr;
+}
+
+BackendClient::~BackendClient() {
+  if (impl_) impl_->api.FinishShutdown();
+}
+
+BackendClient::BackendClient(BackendClient&&) noexcept = default;
+
+BackendClient& BackendClient::operator=(BackendClient&& other) noexcept {
+  if (this != &other) {
+    if (impl_) impl_->api.FinishShutdown();
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
+
+void BackendClient::RunCallbacks() {
+  if (impl_) impl_->api.RunCallbacks();
+}
+
+bool BackendClient::WaitForCallbacks(int32_t timeoutMilliseconds) {
+  if (!impl_) return false;
+  return impl_->api.WaitForCallbacks(std::chrono::milliseconds(std::max(timeoutMilliseconds, 0)));
+}
+
+void BackendClient::AddLogCallback(LogCallback callback, LoggingSeverity minSeverity) {
+  if (impl_) impl_->api.Log().AddCallback(std::move(callback), minSeverity);
+}
+
+// --- Lobbies and messages
+// -----------------------------------------------------------------------------------
+
+void BackendClient::CreateLobby(const LobbyArgs& args, LobbyCallback callback) {
+  if (impl_)
+    impl_->api.Perform<Lobby>(std::move(callback), CreateLobbyRequest(args), "not a lobby", DecodeLobby);
+}
+
+void BackendClient::GetLobby(uint64_t lobbyId, LobbyCallback callback) {
+  if (impl_)
+    impl_->api.Perform<Lobby>(std::move(callback), GetLobbyRequest(lobbyId), "not a lobby", DecodeLobby);
+}
+
+void BackendClient::UpdateLobby(uint64_t lobbyId, const LobbyArgs& args, LobbyCallback callback) {
+  if (impl_)
+    impl_->api.Perform<Lobby>(std::move(callback), UpdateLobbyRequest(lobbyId, args), "not a lobby",
+                              DecodeLobby);
+}
+
+void BackendClient::DeleteLobby(uint64_t lobbyId, ResultCallback callback) {
+  if (impl_) impl_->api.Perform(std::move(callback), DeleteLobbyRequest(lobbyId));
+}
+
+void BackendClient::AddLobbyMember(uint64_t lobbyId, const LobbyMemberArgs& member, MemberCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<LobbyMember>(std::move(callback), AddMemberRequest(lobbyId, member),
+                                    "not a lobby member", DecodeMember);
+  }
+}
+
+void BackendClient::RemoveLobbyMember(uint64_t lobbyId, uint64_t userId, ResultCallback callback) {
+  if (impl_) impl_->api.Perform(std::move(callback), RemoveMemberRequest(lobbyId, userId));
+}
+
+void BackendClient::BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMemberArgs> members,
+                                           MembersCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<LobbyMember>>(std::move(callback),
+                                                 BulkUpdateMembersRequest(lobbyId, members),
+                                                 "not a list of lobby members", DecodeMembers);
+  }
+}
+
+void BackendClient::SetLobbyLinkedChannel(uint64_t lobbyId, std::optional<uint64_t> channelId,
+                                          LobbyCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<Lobby>(std::move(callback), LinkedChannelRequest(lobbyId, channelId), "not a lobby",
+                              DecodeLobby);
+  }
+}
+
+void BackendClient::CreateLinkedLobbyGuildInviteForUser(uint64_t lobbyId, uint64_t userId,
+                                                        InviteCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::string>(std::move(callback), GuildInviteRequest(lobbyId, userId),
+                                    "no invite code", DecodeInviteCode);
+  }
+}
+
+void BackendClient::SetLobbyMessageModerationMetadata(uint64_t lobbyId, uint64_t messageId,
+                                                      const Metadata& metadata, ResultCallback callback) {
+  if (impl_) impl_->api.Perform(std::move(callback), LobbyModerationRequest(lobbyId, messageId, metadata));
+}
+
+void BackendClient::SetUserMessageModerationMetadata(uint64_t userId1, uint64_t userId2, uint64_t messageId,
+                                                     const Metadata& metadata, ResultCallback callback) {
+  if (impl_)
+    impl_->api.Perform(std::move(callback), UserModerationRequest(userId1, userId2, messageId, metadata));
+}
+
+// --- Provisional accounts and the Game Stats Widget
+// ---------------------------------------------------------
+
+void BackendClient::GetProvisionalToken(const std::string& externalUserId,
+                                        std::optional<std::string> preferredGlobalName,
+                                        ProvisionalTokenCallback callback) {
+  if (!impl_) return;
+  // The issued tokens join the secrets before the callback can log them.
+  auto decode = [logger = impl_->api.Runtime().LoggerPtr()](
+                    const json::Value& value) -> std::optional<ProvisionalToken> {
+    auto access = json::GetString(value, "access_token");
+    if (!access || access->empty()) return std::nullopt;
+    ProvisionalToken token;
+    token.accessToken = std::string(*access);
+    token.tokenType = std::string(json::GetString(value, "token_type").value_or(""));
+    auto expiresIn = json::GetInt(value, "expires_in").value_or(0);
+    token.expiresIn = expiresIn > 0 && expiresIn <= INT32_MAX ? static_cast<int32_t>(expiresIn) : 0;
+    token.scopes = std::string(json::GetString(value, "scope").value_or(""));
+    token.idToken = std::string(json::GetString(value, "id_token").value_or(""));
+    logger->Secrets().AddSecret(token.accessToken);
+    logger->Secrets().AddSecret(token.idToken);
+    return token;
+  };
+  impl_->api.Perform<ProvisionalToken>(std::move(callback),
+                                       ProvisionalTokenRequest(externalUserId, preferredGlobalName),
+                                       "no access_token", std::move(decode));
+}
+
+void BackendClient::UpdateGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
+                                           const GameStatsProfile& profile, ResultCallback callback) {
+  // 201 with the profile on the first write, 204 afterwards: both are success.
+  if (impl_) {
+    impl_->api.Perform(std::move(callback),
+                       UpdateProfileRequest(impl_->applicationId, userId, providerIssuedUserId, profile));
+  }
+}
+
+void BackendClient::GetGameStatsProfile(uint64_t userId, const std::string& providerIssuedUserId,
+                                        GameStatsProfileCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<GameStatsProfile>(
+        std::move(callback), GetProfileRequest(impl_->applicationId, userId, providerIssuedUserId),
+        "not an application identity profile", game_stats::ParseProfile);
+  }
+}
+
+// --- Premium apps
+// -------------------------------------------------------------------------------------------
+
+void BackendClient::ListSkus(SkusCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<Sku>>(std::move(callback), ListSkusRequest(impl_->applicationId),
+                                         "not a list of SKUs", ListOf<Sku>(premium::ParseSku));
+  }
+}
+
+void BackendClient::ListEntitlements(const EntitlementFilters& filters, EntitlementsCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<Entitlement>>(
+        std::move(callback), ListEntitlementsRequest(impl_->applicationId, filters),
+        "not a list of entitlements", ListOf<Entitlement>(premium::ParseEntitlement));
+  }
+}
+
+void BackendClient::GetEntitlement(uint64_t entitlementId, EntitlementCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<Entitlement>(std::move(callback),
+                                    EntitlementRequest("GET", impl_->applicationId, entitlementId),
+                                    "not an entitlement", premium::ParseEntitlement);
+  }
+}
+
+void BackendClient::ConsumeEntitlement(uint64_t entitlementId, ResultCallback callback) {
+  if (impl_) {
+    impl_->api.Perform(std::move(callback),
+                       EntitlementRequest("POST", impl_->applicationId, entitlementId, "/consume"));
+  }
+}
+
+void BackendClient::CreateTestEntitlement(uint64_t skuId, uint64_t ownerId, EntitlementOwnerType ownerType,
+                                          EntitlementCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<Entitlement>(
+        std::move(callback), CreateTestEntitlementRequest(impl_->applicationId, skuId, ownerId, ownerType),
+        "not an entitlement", premium::ParseEntitlement);
+  }
+}
+
+void BackendClient::DeleteTestEntitlement(uint64_t entitlementId, ResultCallback callback) {
+  if (impl_)
+    impl_->api.Perform(std::move(callback),
+                       EntitlementRequest("DELETE", impl_->applicationId, entitlementId));
+}
+
+void BackendClient::ListSkuSubscriptions(uint64_t skuId, const SubscriptionFilters& filters,
+                                         SubscriptionsCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<Subscription>>(
+        std::move(callback), ListSubscriptionsRequest(skuId, filters), "not a list of subscriptions",
+        ListOf<Subscription>(premium::ParseSubscription));
+  }
 }
 
 void BackendClient::GetSkuSubscription(uint64_t skuId, uint64_t subscriptionId,
                                        SubscriptionCallback callback) {
-  if (!impl_) return;
-  auto done = impl_->Start<Subscription>(std::move(callback));
-  if (!done) return;
-  std::vector<FieldError> errors;
-  RequireId(skuId, "skuId", errors);
-  RequireId(subscriptionId, "subscriptionId", errors);
-  if (!errors.empty()) return (*done)(core::ValidationResult(std::move(errors)), {});
-  impl_->Send("GET", SubscriptionsPath(skuId) + "/" + std::to_string(subscriptionId), std::nullopt,
-              Decoded<Subscription>(std::make_shared<Done<Subscription>>(std::move(*done)),
-                                    premium::ParseSubscription, "not a subscription"));
+  if (impl_) {
+    impl_->api.Perform<Subscription>(std::move(callback), GetSubscriptionRequest(skuId, subscriptionId),
+                                     "not a subscription", premium::ParseSubscription);
+  }
 }
 
 }  // namespace platformpp::backend

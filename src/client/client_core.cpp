@@ -15,49 +15,32 @@
 
 namespace platformpp::client {
 
-namespace {
-
-net::HttpClientOptions HttpOptions(const ClientOptions& options) {
-  net::HttpClientOptions http;
-  http.caFile = options.caFile;
-  http.useSystemCertificates = options.useSystemCertificates;
-  http.userAgent = "platformpp/" PLATFORMPP_VERSION_STRING;
-  if (!options.userAgentSuffix.empty()) http.userAgent += " " + options.userAgentSuffix;
-  return http;
-}
-
-}  // namespace
-
-ClientCore::ClientCore(ClientOptions options) : runtime_(std::move(options)) {
-  const ClientOptions& o = runtime_.Options();
-  net::HttpClientOptions http = HttpOptions(o);
-  const std::string userAgent = http.userAgent;
-  http_ = std::make_unique<net::HttpClient>(runtime_.Io(), runtime_.LoggerPtr(), std::move(http));
-  ipc_ = std::make_unique<ipc::IpcLink>(runtime_.Io(), runtime_.LoggerPtr(),
+ClientCore::ClientCore(ClientOptions options) : api_(std::move(options)) {
+  core::Runtime& runtime = api_.Runtime();
+  net::HttpClient& http = api_.Http();
+  const ClientOptions& o = runtime.Options();
+  ipc_ = std::make_unique<ipc::IpcLink>(runtime.Io(), runtime.LoggerPtr(),
                                         ipc::IpcLinkOptions{o.ipcEnabled, o.ipcName, o.ipcDirectory});
 
   gateway::GatewayOptions gatewayOptions;
   gatewayOptions.apiBase = o.apiBase;
   gatewayOptions.caFile = o.caFile;
   gatewayOptions.useSystemCertificates = o.useSystemCertificates;
-  gatewayOptions.userAgent = userAgent;
+  gatewayOptions.userAgent = api_.UserAgent();
   gatewayOptions.capabilities = o.channelObfuscationOptIn ? gateway::kCapabilityChannelObfuscation : 0;
-  gatewayOptions.token = [this] {
-    std::optional<core::Credentials> current = runtime_.credentials.Get();
-    return current ? current->Header() : std::string();
-  };
-  gateway_ = std::make_unique<gateway::GatewayConnection>(runtime_.Io(), runtime_.LoggerPtr(), *http_,
+  gatewayOptions.token = [this] { return api_.Authorization().value_or(std::string()); };
+  gateway_ = std::make_unique<gateway::GatewayConnection>(runtime.Io(), runtime.LoggerPtr(), http,
                                                           std::move(gatewayOptions));
 
   // The features, each given what it uses: lower ones first, so that each collaborator exists.
-  authorizer_ = std::make_unique<auth::Authorizer>(runtime_, *ipc_);
-  authorizeRequests_ = std::make_unique<auth::AuthorizeRequests>(runtime_, *ipc_);
-  social_ = std::make_unique<social::SocialStore>(runtime_, *gateway_);
-  presence_ = std::make_unique<presence::PresenceService>(runtime_, *http_, *gateway_, *ipc_, *social_);
-  lobbies_ = std::make_unique<lobby::LobbyStore>(runtime_, *social_);
-  messages_ = std::make_unique<messaging::MessageService>(runtime_, *http_, *social_, *lobbies_);
-  voice_ = std::make_unique<voice::VoiceManager>(runtime_, *gateway_, *social_, *lobbies_);
-  premium_ = std::make_unique<premium::PremiumService>(runtime_, *http_, *ipc_);
+  authorizer_ = std::make_unique<auth::Authorizer>(runtime, *ipc_);
+  authorizeRequests_ = std::make_unique<auth::AuthorizeRequests>(runtime, *ipc_);
+  social_ = std::make_unique<social::SocialStore>(runtime, *gateway_);
+  presence_ = std::make_unique<presence::PresenceService>(runtime, http, *gateway_, *ipc_, *social_);
+  lobbies_ = std::make_unique<lobby::LobbyStore>(runtime, *social_);
+  messages_ = std::make_unique<messaging::MessageService>(runtime, http, *social_, *lobbies_);
+  voice_ = std::make_unique<voice::VoiceManager>(runtime, *gateway_, *social_, *lobbies_);
+  premium_ = std::make_unique<premium::PremiumService>(runtime, http, *ipc_);
 
   // The dispatch table. Every dispatch reaches these features in this order; each updates its state, then
   // queues its callbacks. The order is a contract:
@@ -107,9 +90,8 @@ ClientCore::~ClientCore() {
 void ClientCore::Destroy() noexcept {
   if (destroyed_) return;
   destroyed_ = true;
-  core::CallbackQueue& queue = runtime_.Queue();
   // 1. Operations that end from now on report ClientDestroyed, and RunCallbacks delivers nothing more.
-  queue.BeginShutdown();
+  api_.BeginShutdown();
   // 2. Stop the network side and wait until it holds nothing of ours: every in-flight operation's Completion
   //    is then either queued or dropped (which queues ClientDestroyed).
   ipc_->Shutdown();
@@ -117,11 +99,9 @@ void ClientCore::Destroy() noexcept {
   voice_->Shutdown();     // the calls' voice gateways and the voice thread, while the network thread runs
   gateway_->Shutdown();   // before the HTTP client, whose GET /gateway it may be waiting for
   authorizer_->Shutdown();
-  http_->Shutdown();
-  // 3. Complete everything queued with ClientDestroyed, here on the destroying thread.
-  queue.Shutdown();
-  // 4. Join our network thread (or let go of the shared context).
-  runtime_.ReleaseIo();
+  // 3. Stop the HTTP client, complete everything queued with ClientDestroyed here on the destroying thread,
+  //    and join our network thread (or let go of the shared context).
+  api_.FinishShutdown();
 }
 
 namespace {
@@ -132,8 +112,8 @@ int64_t EpochMs(std::chrono::system_clock::time_point t) {
 }  // namespace
 
 void ClientCore::SetToken(AuthorizationTokenType type, std::string token) {
-  std::optional<core::Credentials> previous = runtime_.credentials.Get();
-  core::Credentials credentials = runtime_.credentials.Set(type, std::move(token));
+  std::optional<core::Credentials> previous = Runtime().credentials.Get();
+  core::Credentials credentials = Runtime().credentials.Set(type, std::move(token));
   // A connected session identifies again with the new token (a no-op while not connected).
   if (previous && (previous->token != credentials.token || previous->type != credentials.type) &&
       !Destroying()) {
@@ -146,9 +126,9 @@ void ClientCore::SetToken(AuthorizationTokenType type, std::string token) {
 
 void ClientCore::Connect() {
   if (Destroying()) return;
-  if (!runtime_.credentials.Get()) {
+  if (!Runtime().credentials.Get()) {
     // Nothing to identify with: the status stays Disconnected and the callback says why.
-    runtime_.Log().Error("Connect: no token; call UpdateToken first");
+    Runtime().Log().Error("Connect: no token; call UpdateToken first");
     OnGatewayStatus(Client::Status::Disconnected, Client::Error::ConnectionFailed,
                     gateway::kErrorDetailNoToken);
     return;
@@ -171,7 +151,7 @@ std::string ClientCore::ReadyUserJson() const {
 
 void ClientCore::OnGatewayStatus(Client::Status status, Client::Error error, int32_t errorDetail) {
   // (GetStatus already says `status`: the connection publishes it before calling this.)
-  statusCallback_.Post(runtime_.Queue(), status, error, errorDetail);
+  statusCallback_.Post(Runtime().Queue(), status, error, errorDetail);
 }
 
 void ClientCore::SetTokenExpirationCallback(std::function<void()> callback) {
@@ -180,67 +160,19 @@ void ClientCore::SetTokenExpirationCallback(std::function<void()> callback) {
 
 void ClientCore::CheckTokenExpiry() {
   int64_t warnAt = expiryWarnAtMs_.load(std::memory_order_relaxed);
-  if (warnAt == 0 || EpochMs(runtime_.Now()) < warnAt) return;
+  if (warnAt == 0 || EpochMs(Runtime().Now()) < warnAt) return;
   if (!expiryWarnAtMs_.compare_exchange_strong(warnAt, 0)) return;
-  runtime_.Log().Info("the Client's token expires in less than 5 minutes");
-  expirationCallback_.Post(runtime_.Queue());
+  Runtime().Log().Info("the Client's token expires in less than 5 minutes");
+  expirationCallback_.Post(Runtime().Queue());
 }
 
 void ClientCore::RunCallbacks() {
-  core::CallbackQueue& pending = runtime_.Queue();
-  IoContext* io = runtime_.IoIfAny();
-  if (!pending.ShuttingDown()) CheckTokenExpiry();
-  if (io && io->Pumped() && !pumping_ && !pending.ShuttingDown()) {
-    bool skip = justPumped_ && std::chrono::steady_clock::now() - pumpedAt_ < std::chrono::milliseconds(1);
-    justPumped_ = false;
-    if (!skip) {
-      // (Skipped when WaitForCallbacks pumped until a callback was ready right before this call: polling
-      // again would only cost a reactor pass, a syscall, for nothing. The next call polls.)
-      pumping_ = true;
-      core::IoContextAccess::Get(*io).poll();  // network handlers only queue callbacks; none runs here
-      pumping_ = false;
-    }
-  }
-  // Nothing to run (most calls, polled every frame): no callback can destroy the Client, so no reference to
-  // keep the queue alive, an atomic increment and decrement saved per call.
-  if (!pending.HasPending()) return;
-  // The queue outlives a callback that destroys the Client.
-  const std::shared_ptr<core::CallbackQueue> queue = runtime_.QueuePtr();
-  queue->Drain();
+  if (!api_.Destroying()) CheckTokenExpiry();
+  api_.RunCallbacks();
 }
 
 bool ClientCore::WaitForCallbacks(std::chrono::milliseconds timeout) {
-  core::CallbackQueue& queue = runtime_.Queue();
-  IoContext* context = runtime_.IoIfAny();
-  if (!context || !context->Pumped() || pumping_) return queue.Wait(timeout);
-  // Threadless: do the network work ourselves until a callback is ready. Like a network thread, poll for
-  // the spin time after each piece of work before sleeping in the reactor: the response of a request just
-  // sent then needs no wake-up.
-  using Clock = std::chrono::steady_clock;
-  auto deadline = Clock::now() + timeout;
-  auto& io = core::IoContextAccess::Get(*context);
-  auto spin = core::IoContextAccess::Spin(*context);
-  pumping_ = true;
-  bool ready = queue.HasPending();
-  bool pumped = false;
-  auto lastWork = Clock::now();
-  while (!ready) {
-    auto now = Clock::now();
-    if (now >= deadline) break;
-    pumped = true;
-    // While spinning, poll; after that (or without spin) run_one_until, which runs what is ready and blocks
-    // in the reactor only when nothing is: a poll_one before it would cost a reactor pass of its own.
-    if (now - lastWork < spin) {
-      if (io.poll_one() > 0) lastWork = now;
-    } else if (io.run_one_until(deadline) > 0) {
-      lastWork = Clock::now();
-    }
-    ready = queue.HasPending();
-  }
-  justPumped_ = pumped && ready;
-  if (justPumped_) pumpedAt_ = Clock::now();
-  pumping_ = false;
-  return ready;
+  return api_.WaitForCallbacks(timeout);
 }
 
 }  // namespace platformpp::client

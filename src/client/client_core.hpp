@@ -4,6 +4,7 @@
 // in the order of the threading contract. Nothing below this layer knows it; the public Client (and the
 // backend client) are its only users.
 
+#include "api/api_session.hpp"
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
 #include "gateway/gateway_connection.hpp"
@@ -65,24 +66,27 @@ class ClientCore {
 
   /// The destroy sequence of the threading contract; see Client::~Client. Idempotent.
   void Destroy() noexcept;
-  bool Destroying() const noexcept { return runtime_.Destroying(); }
+  bool Destroying() const noexcept { return api_.Destroying(); }
 
   void RunCallbacks();
   bool WaitForCallbacks(std::chrono::milliseconds timeout);
 
   template <class... Args>
   core::Completion<Args...> MakeCompletion(typename core::Completion<Args...>::Callback callback) {
-    return runtime_.MakeCompletion<Args...>(std::move(callback));
+    return Runtime().MakeCompletion<Args...>(std::move(callback));
   }
 
-  core::Runtime& Runtime() noexcept { return runtime_; }
-  core::CallbackQueue& Queue() noexcept { return runtime_.Queue(); }
-  core::Logger& Log() noexcept { return runtime_.Log(); }
-  core::Logger& VoiceLog() noexcept { return runtime_.VoiceLog(); }
-  const ClientOptions& Options() const noexcept { return runtime_.Options(); }
-  std::string ApiUrl(std::string_view path) const { return runtime_.ApiUrl(path); }
-  net::HttpClient& Http() noexcept { return *http_; }
-  IoContext& Io() noexcept { return runtime_.Io(); }
+  /// The API session every HTTP request of this Client goes through (it owns the runtime and HTTP client).
+  api::ApiSession& Api() noexcept { return api_; }
+  core::Runtime& Runtime() noexcept { return api_.Runtime(); }
+  const core::Runtime& Runtime() const noexcept { return api_.Runtime(); }
+  core::CallbackQueue& Queue() noexcept { return Runtime().Queue(); }
+  core::Logger& Log() noexcept { return Runtime().Log(); }
+  core::Logger& VoiceLog() noexcept { return Runtime().VoiceLog(); }
+  const ClientOptions& Options() const noexcept { return Runtime().Options(); }
+  std::string ApiUrl(std::string_view path) const { return Runtime().ApiUrl(path); }
+  net::HttpClient& Http() noexcept { return api_.Http(); }
+  IoContext& Io() noexcept { return Runtime().Io(); }
   ipc::IpcLink& Ipc() noexcept { return *ipc_; }
   auth::Authorizer& Authorizer() noexcept { return *authorizer_; }
   auth::AuthorizeRequests& AuthorizeRequests() noexcept { return *authorizeRequests_; }
@@ -115,8 +119,7 @@ class ClientCore {
   void OnGatewayStatus(Client::Status status, Client::Error error, int32_t errorDetail);
   void CheckTokenExpiry();  // game thread, each RunCallbacks
 
-  core::Runtime runtime_;
-  std::unique_ptr<net::HttpClient> http_;
+  api::ApiSession api_;
   std::unique_ptr<ipc::IpcLink> ipc_;
   std::unique_ptr<gateway::GatewayConnection> gateway_;
   std::unique_ptr<auth::Authorizer> authorizer_;
@@ -134,9 +137,6 @@ class ClientCore {
   bool destroyed_ = false;
   core::RegisteredCallback<std::function<void()>> expirationCallback_;
   std::atomic<int64_t> expiryWarnAtMs_{0};  // 0: nothing to warn about (no token, unknown expiry, or warned)
-  bool pumping_ = false;  // inside a pump of a threadless IoContext (nested RunCallbacks do not pump again)
-  bool justPumped_ = false;  // WaitForCallbacks pumped until a callback was ready, at pumpedAt_ (game thread)
-  std::chrono::steady_clock::time_point pumpedAt_;
 };
 
 }  // namespace platformpp::client

@@ -5,6 +5,7 @@
 // callback is queued, so GetLobbyHandle works inside the callback whichever of the answer and the
 // LOBBY_CREATE arrives first; waiting for the LOBBY_CREATE instead would hold the operation on a dispatch
 // that a dropped connection may never deliver.
+#include "api/api_session.hpp"
 #include "auth/authorizer.hpp"
 #include "client/client_core.hpp"
 #include "core/validation_result.hpp"
@@ -30,39 +31,14 @@ namespace {
 template <class... Args>
 using Done = core::Completion<Args...>;
 
-/// The completion of a Client call; empty while the Client is being destroyed (dropping the completion then
-/// reported ClientDestroyed).
-template <class... Args>
-std::optional<Done<Args...>> Start(client::ClientCore& core, typename Done<Args...>::Callback callback) {
-  auto completion = core.MakeCompletion<Args...>(std::move(callback));
-  if (core.Destroying()) return std::nullopt;
-  return completion;
-}
-
-/// The player's credentials for a lobby call; the ClientNotReady result otherwise.
-std::optional<core::Credentials> Ready(client::ClientCore& core, ClientResult& notReady) {
-  auto credentials = core.Runtime().credentials.Get();
-  if (!credentials) {
-    notReady = ClientResult::Failure(ErrorType::ClientNotReady, "no token: call UpdateToken first");
-    return std::nullopt;
-  }
-  if (core.Runtime().applicationId.load() == 0) {
-    notReady =
+/// A lobby route. Besides the token (the API session checks it) the lobby routes need the game's application
+/// id: a request with no rule broken and a token, but no SetApplicationId, is refused as ClientNotReady.
+api::ApiRequest LobbyRequest(client::ClientCore& core, std::string method, std::string path,
+                             std::optional<std::string> body, std::vector<FieldError> violations = {}) {
+  api::ApiRequest request(std::move(method), std::move(path), std::move(body), std::move(violations));
+  if (request.violations.empty() && core.Api().Authorization() && core.Runtime().applicationId.load() == 0) {
+    request.refusal =
         ClientResult::Failure(ErrorType::ClientNotReady, "no application id: call SetApplicationId first");
-    return std::nullopt;
-  }
-  return credentials;
-}
-
-net::HttpRequest Request(client::ClientCore& core, const core::Credentials& credentials, std::string method,
-                         const std::string& path, std::optional<std::string> body) {
-  net::HttpRequest request;
-  request.method = std::move(method);
-  request.url = core.ApiUrl(path);
-  request.headers.emplace_back("Authorization", credentials.Header());
-  if (body) {
-    request.body = std::move(*body);
-    request.contentType = "application/json";
   }
   return request;
 }
@@ -71,20 +47,9 @@ std::string LobbyPath(uint64_t lobbyId) {
   return "/lobbies/" + std::to_string(lobbyId);
 }
 
-std::optional<ClientResult> CheckLobbyId(uint64_t lobbyId) {
-  if (lobbyId != 0) return std::nullopt;
-  return core::ValidationResult({FieldError{"lobbyId", "BASE_TYPE_REQUIRED", "lobbyId: must not be 0"}});
-}
-
-/// A call whose answer matters only as success or failure.
-void SendPlain(client::ClientCore& core, std::string method, const std::string& path,
-               std::optional<std::string> body, Done<> done) {
-  ClientResult notReady;
-  auto credentials = Ready(core, notReady);
-  if (!credentials) return done(std::move(notReady));
-  auto shared = std::make_shared<Done<>>(std::move(done));
-  core.Http().Send(Request(core, *credentials, std::move(method), path, std::move(body)),
-                   [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
+std::vector<FieldError> CheckLobbyId(uint64_t lobbyId) {
+  if (lobbyId != 0) return {};
+  return {FieldError{"lobbyId", "BASE_TYPE_REQUIRED", "lobbyId: must not be 0"}};
 }
 
 std::string JoinBody(const std::string& secret, const Metadata* lobbyMetadata,
@@ -103,28 +68,22 @@ void CreateOrJoin(client::ClientCore& core, const std::string& secret, const Met
   lobby::CheckSecret(secret, "secret", errors);
   if (lobbyMetadata) lobby::CheckMetadata(*lobbyMetadata, "lobby_metadata", errors);
   if (memberMetadata) lobby::CheckMetadata(*memberMetadata, "member_metadata", errors);
-  if (!errors.empty()) return done(core::ValidationResult(std::move(errors)), 0);
-  ClientResult notReady;
-  auto credentials = Ready(core, notReady);
-  if (!credentials) return done(std::move(notReady), 0);
-  core.Log().Secrets().AddSecret(secret);  // a lobby secret lets anyone join: kept out of logs
+  if (errors.empty())
+    core.Log().Secrets().AddSecret(secret);  // a lobby secret lets anyone join: kept out of logs
+  api::ApiRequest request = LobbyRequest(core, "PUT", "/lobbies",
+                                         JoinBody(secret, lobbyMetadata, memberMetadata), std::move(errors));
   uint64_t generation = core.Lobbies().Generation();
   auto shared = std::make_shared<Done<uint64_t>>(std::move(done));
-  core.Http().Send(
-      Request(core, *credentials, "PUT", "/lobbies", JoinBody(secret, lobbyMetadata, memberMetadata)),
-      [&core, shared, generation](const net::HttpResponse& response) {
-        json::Document document;
-        ClientResult result = net::ParseJsonResponse(response, document);
-        if (!result.Successful()) return (*shared)(std::move(result), 0);
-        auto lobby = lobby::ParseLobby(document);
-        if (!lobby) {
-          return (*shared)(ClientResult::Failure(ErrorType::HTTPError, "malformed response: not a lobby"), 0);
-        }
-        uint64_t id = lobby->id;
-        if (core.GetStatus() == Client::Status::Ready)
-          core.Lobbies().ApplyJoined(std::move(*lobby), generation);
-        (*shared)({}, id);
-      });
+  core.Api().SendJson(std::move(request),
+                      [&core, shared, generation](ClientResult result, json::Document& document) {
+                        if (!result.Successful()) return (*shared)(std::move(result), 0);
+                        auto lobby = lobby::ParseLobby(document);
+                        if (!lobby) return (*shared)(api::ApiSession::MalformedAnswer("not a lobby"), 0);
+                        uint64_t id = lobby->id;
+                        if (core.GetStatus() == Client::Status::Ready)
+                          core.Lobbies().ApplyJoined(std::move(*lobby), generation);
+                        (*shared)({}, id);
+                      });
 }
 
 std::string ChannelLinkBody(std::optional<uint64_t> channelId) {
@@ -132,37 +91,33 @@ std::string ChannelLinkBody(std::optional<uint64_t> channelId) {
 }
 
 // Whether the player's account is provisional: from READY when known, else from GET /users/@me.
-void IsProvisional(client::ClientCore& core, const core::Credentials& credentials,
-                   std::function<void(ClientResult, bool)> then) {
+void IsProvisional(client::ClientCore& core, std::function<void(ClientResult, bool)> then) {
   if (auto self = core.Social().CurrentUser()) return then({}, self->IsProvisional());
-  core.Http().Send(Request(core, credentials, "GET", "/users/@me", std::nullopt),
-                   [then = std::move(then)](const net::HttpResponse& response) {
-                     json::Document document;
-                     ClientResult result = net::ParseJsonResponse(response, document);
-                     if (!result.Successful()) return then(std::move(result), false);
-                     then({}, json::GetBool(document, "provisional").value_or(false));
-                   });
+  core.Api().SendJson(api::ApiRequest("GET", "/users/@me"),
+                      [then = std::move(then)](ClientResult result, json::Document& document) {
+                        if (!result.Successful()) return then(std::move(result), false);
+                        then({}, json::GetBool(document, "provisional").value_or(false));
+                      });
 }
 
 }  // namespace
 
 void Client::CreateOrJoinLobby(const std::string& secret, CreateOrJoinLobbyCallback callback) {
-  if (auto done = Start<uint64_t>(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<uint64_t>(std::move(callback)))
     CreateOrJoin(*core_, secret, nullptr, nullptr, std::move(*done));
 }
 
 void Client::CreateOrJoinLobbyWithMetadata(const std::string& secret, const Metadata& lobbyMetadata,
                                            const Metadata& memberMetadata,
                                            CreateOrJoinLobbyCallback callback) {
-  if (auto done = Start<uint64_t>(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<uint64_t>(std::move(callback)))
     CreateOrJoin(*core_, secret, &lobbyMetadata, &memberMetadata, std::move(*done));
 }
 
 void Client::LeaveLobby(uint64_t lobbyId, LeaveLobbyCallback callback) {
-  auto done = Start<>(*core_, std::move(callback));
-  if (!done) return;
-  if (auto invalid = CheckLobbyId(lobbyId)) return (*done)(std::move(*invalid));
-  SendPlain(*core_, "DELETE", LobbyPath(lobbyId) + "/members/@me", std::nullopt, std::move(*done));
+  core_->Api().Perform(std::move(callback),
+                       LobbyRequest(*core_, "DELETE", LobbyPath(lobbyId) + "/members/@me", std::nullopt,
+                                    CheckLobbyId(lobbyId)));
 }
 
 std::optional<LobbyHandle> Client::GetLobbyHandle(uint64_t lobbyId) const {
@@ -174,75 +129,62 @@ std::vector<uint64_t> Client::GetLobbyIds() const {
 }
 
 void Client::LinkChannelToLobby(uint64_t lobbyId, uint64_t channelId, LinkOrUnlinkChannelCallback callback) {
-  auto done = Start<>(*core_, std::move(callback));
-  if (!done) return;
-  if (auto invalid = CheckLobbyId(lobbyId)) return (*done)(std::move(*invalid));
-  if (channelId == 0) {
-    return (*done)(core::ValidationResult(
-        {FieldError{"channel_id", "BASE_TYPE_REQUIRED", "channel_id: must not be 0"}}));
-  }
-  SendPlain(*core_, "PATCH", LobbyPath(lobbyId) + "/channel-linking", ChannelLinkBody(channelId),
-            std::move(*done));
+  std::vector<FieldError> errors = CheckLobbyId(lobbyId);
+  // (One violation at a time, the lobby's first, as before: the channel is checked once the lobby id is set.)
+  if (errors.empty() && channelId == 0)
+    errors.push_back(FieldError{"channel_id", "BASE_TYPE_REQUIRED", "channel_id: must not be 0"});
+  core_->Api().Perform(std::move(callback),
+                       LobbyRequest(*core_, "PATCH", LobbyPath(lobbyId) + "/channel-linking",
+                                    ChannelLinkBody(channelId), std::move(errors)));
 }
 
 void Client::UnlinkChannelFromLobby(uint64_t lobbyId, LinkOrUnlinkChannelCallback callback) {
-  auto done = Start<>(*core_, std::move(callback));
-  if (!done) return;
-  if (auto invalid = CheckLobbyId(lobbyId)) return (*done)(std::move(*invalid));
-  SendPlain(*core_, "PATCH", LobbyPath(lobbyId) + "/channel-linking", ChannelLinkBody(std::nullopt),
-            std::move(*done));
+  core_->Api().Perform(std::move(callback),
+                       LobbyRequest(*core_, "PATCH", LobbyPath(lobbyId) + "/channel-linking",
+                                    ChannelLinkBody(std::nullopt), CheckLobbyId(lobbyId)));
 }
 
 void Client::JoinLinkedLobbyGuild(uint64_t lobbyId,
                                   ProvisionalUserMergeRequiredCallback provisionalUserMergeRequiredCallback,
                                   JoinLinkedLobbyGuildCallback callback) {
-  auto done = Start<std::string>(*core_, std::move(callback));
+  auto done = core_->Api().Start<std::string>(std::move(callback));
   if (!done) return;
-  if (auto invalid = CheckLobbyId(lobbyId)) return (*done)(std::move(*invalid), {});
   client::ClientCore& core = *core_;
-  ClientResult notReady;
-  auto credentials = Ready(core, notReady);
-  if (!credentials) return (*done)(std::move(notReady), {});
+  api::ApiRequest invite = LobbyRequest(core, "POST", LobbyPath(lobbyId) + "/members/@me/invites",
+                                        std::nullopt, CheckLobbyId(lobbyId));
+  // Refused before anything is asked, the account's kind included.
+  if (auto refused = core.Api().Refusal(invite)) return (*done)(std::move(*refused), {});
   auto shared = std::make_shared<Done<std::string>>(std::move(*done));
   auto mergeRequired =
       std::make_shared<ProvisionalUserMergeRequiredCallback>(std::move(provisionalUserMergeRequiredCallback));
-  IsProvisional(
-      core, *credentials,
-      [&core, credentials = *credentials, lobbyId, shared, mergeRequired](ClientResult result,
-                                                                          bool provisional) {
-        if (!result.Successful()) return (*shared)(std::move(result), {});
-        if (provisional) {
-          // A provisional account cannot join a guild: the game asks the player to link a full account.
-          core::PostEvent(core.Queue(), [mergeRequired] {
-            if (*mergeRequired) (*mergeRequired)();
-          });
-          return (*shared)(ClientResult::Failure(ErrorType::ValidationError,
-                                                 "a provisional account cannot join a guild: merge it first"),
-                           {});
-        }
-        if (core.Destroying()) return;  // dropping `shared` reports ClientDestroyed
-        core.Http().Send(
-            Request(core, credentials, "POST", LobbyPath(lobbyId) + "/members/@me/invites", std::nullopt),
-            [&core, shared](const net::HttpResponse& response) {
-              json::Document document;
-              ClientResult answer = net::ParseJsonResponse(response, document);
-              if (!answer.Successful()) return (*shared)(std::move(answer), {});
-              auto code = json::GetString(document, "code");
-              if (!code || code->empty()) {
-                return (*shared)(
-                    ClientResult::Failure(ErrorType::HTTPError, "malformed response: no invite code"), {});
-              }
-              std::string url = core.Options().webBase + "/invite/" + net::UrlEncode(*code);
-              // The opener is the game's code (or starts a browser): it runs inside RunCallbacks, before the
-              // operation's callback.
-              auto opener = core.Authorizer().Opener();
-              core::PostEvent(core.Queue(), [&core, opener, url] {
-                bool opened = opener ? (*opener)(url) : auth::OpenWithSystemBrowser(url);
-                if (!opened) core.Log().Warning("JoinLinkedLobbyGuild: the invite could not be opened");
-              });
-              (*shared)({}, std::move(url));
-            });
+  IsProvisional(core, [&core, invite = std::move(invite), shared, mergeRequired](ClientResult result,
+                                                                                 bool provisional) mutable {
+    if (!result.Successful()) return (*shared)(std::move(result), {});
+    if (provisional) {
+      // A provisional account cannot join a guild: the game asks the player to link a full account.
+      core::PostEvent(core.Queue(), [mergeRequired] {
+        if (*mergeRequired) (*mergeRequired)();
       });
+      return (*shared)(ClientResult::Failure(ErrorType::ValidationError,
+                                             "a provisional account cannot join a guild: merge it first"),
+                       {});
+    }
+    if (core.Destroying()) return;  // dropping `shared` reports ClientDestroyed
+    core.Api().SendJson(std::move(invite), [&core, shared](ClientResult answer, json::Document& document) {
+      if (!answer.Successful()) return (*shared)(std::move(answer), {});
+      auto code = json::GetString(document, "code");
+      if (!code || code->empty()) return (*shared)(api::ApiSession::MalformedAnswer("no invite code"), {});
+      std::string url = core.Options().webBase + "/invite/" + net::UrlEncode(*code);
+      // The opener is the game's code (or starts a browser): it runs inside RunCallbacks, before the
+      // operation's callback.
+      auto opener = core.Authorizer().Opener();
+      core::PostEvent(core.Queue(), [&core, opener, url] {
+        bool opened = opener ? (*opener)(url) : auth::OpenWithSystemBrowser(url);
+        if (!opened) core.Log().Warning("JoinLinkedLobbyGuild: the invite could not be opened");
+      });
+      (*shared)({}, std::move(url));
+    });
+  });
 }
 
 void Client::SetLobbyCreatedCallback(LobbyCreatedCallback callback) {

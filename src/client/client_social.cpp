@@ -1,5 +1,6 @@
 // Client's relationships, users and guilds: the state comes from the SocialStore (kept by the Gateway), the
 // changes go over HTTP (docs/social-protocol.md) and come back as Gateway dispatches.
+#include "api/api_session.hpp"
 #include "client/client_core.hpp"
 #include "core/utf8.hpp"
 #include "json/json.hpp"
@@ -23,32 +24,10 @@ constexpr std::string_view kRelationships = "/users/@me/relationships";
 constexpr std::string_view kGameRelationships = "/users/@me/game-relationships";
 constexpr int kUnknownRelationship = 10070;
 
-net::HttpRequest Authorized(client::ClientCore& core, const core::Credentials& credentials,
-                            std::string method, const std::string& path, std::optional<std::string> body) {
-  net::HttpRequest request;
-  request.method = std::move(method);
-  request.url = core.ApiUrl(path);
-  request.headers.emplace_back("Authorization", credentials.Header());
-  if (body) {
-    request.body = std::move(*body);
-    request.contentType = "application/json";
-  }
-  return request;
-}
-
-ClientResult NoToken() {
-  return ClientResult::Failure(ErrorType::ClientNotReady, "no token: call UpdateToken first");
-}
-
 /// One relationship call: 2xx is success, anything else the platform's error.
-void SendRelationshipCall(client::ClientCore& core, std::string method, const std::string& path,
+void SendRelationshipCall(client::ClientCore& core, std::string method, std::string path,
                           std::optional<std::string> body, Done done) {
-  auto credentials = core.Runtime().credentials.Get();
-  if (!credentials) return done(NoToken());
-  auto request = Authorized(core, *credentials, std::move(method), path, std::move(body));
-  auto shared = std::make_shared<Done>(std::move(done));
-  core.Http().Send(std::move(request),
-                   [shared](const net::HttpResponse& response) { (*shared)(net::ResultOf(response)); });
+  core.Api().Send(api::ApiRequest(std::move(method), std::move(path), std::move(body)), std::move(done));
 }
 
 std::string UsernameBody(std::string_view username) {
@@ -84,14 +63,6 @@ void OnUser(client::ClientCore& core, std::string method, std::string_view route
                        std::move(body), std::move(done));
 }
 
-/// The completion of a Client call; empty while the Client is being destroyed (dropping the completion then
-/// reported ClientDestroyed).
-std::optional<Done> Start(client::ClientCore& core, Client::RelationshipCallback callback) {
-  auto completion = core.MakeCompletion<>(std::move(callback));
-  if (core.Destroying()) return std::nullopt;
-  return completion;
-}
-
 bool NoSuchRelationship(const ClientResult& result) {
   return result.Status() == 404 && result.ErrorCode() == kUnknownRelationship;
 }
@@ -113,99 +84,97 @@ RelationshipHandle Client::GetRelationshipHandle(uint64_t userId) const {
 }
 
 void Client::SendDiscordFriendRequest(const std::string& username, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     ByUsername(*core_, kRelationships, username, std::move(*done));
 }
 
 void Client::SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "PUT", kRelationships, userId, "{}", std::move(*done));
 }
 
 void Client::SendGameFriendRequest(const std::string& username, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     ByUsername(*core_, kGameRelationships, username, std::move(*done));
 }
 
 void Client::SendGameFriendRequestById(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "PUT", kGameRelationships, userId, "{}", std::move(*done));
 }
 
 void Client::AcceptDiscordFriendRequest(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "PUT", kRelationships, userId, "{}", std::move(*done));
 }
 
 void Client::AcceptGameFriendRequest(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "PUT", kGameRelationships, userId, "{}", std::move(*done));
 }
 
 void Client::RejectDiscordFriendRequest(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "DELETE", kRelationships, userId, std::nullopt, std::move(*done));
 }
 
 void Client::RejectGameFriendRequest(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "DELETE", kGameRelationships, userId, std::nullopt, std::move(*done));
 }
 
 void Client::CancelDiscordFriendRequest(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "DELETE", kRelationships, userId, std::nullopt, std::move(*done));
 }
 
 void Client::CancelGameFriendRequest(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "DELETE", kGameRelationships, userId, std::nullopt, std::move(*done));
 }
 
 void Client::RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback callback) {
-  auto done = Start(*core_, std::move(callback));
+  auto done = core_->Api().Start<>(std::move(callback));
   if (!done) return;
   if (auto invalid = CheckUserId(*core_, userId)) return (*done)(std::move(*invalid));
   // Both relationships go; "no such relationship" on one side is not an error when the other was removed.
   client::ClientCore& core = *core_;
   std::string id = std::to_string(userId);
   auto game = std::make_shared<Done>(std::move(*done));
-  auto credentials = core.Runtime().credentials.Get();
-  if (!credentials) return (*game)(NoToken());
-  auto request =
-      Authorized(core, *credentials, "DELETE", std::string(kRelationships) + "/" + id, std::nullopt);
-  core.Http().Send(std::move(request), [&core, credentials = *credentials, id,
-                                        game](const net::HttpResponse& response) mutable {
-    ClientResult platform = net::ResultOf(response);
-    if (core.Destroying()) return;  // dropping `game` reports ClientDestroyed
-    auto second =
-        Authorized(core, credentials, "DELETE", std::string(kGameRelationships) + "/" + id, std::nullopt);
-    core.Http().Send(std::move(second),
-                     [platform = std::move(platform), game](const net::HttpResponse& gameResponse) {
-                       ClientResult gameResult = net::ResultOf(gameResponse);
-                       bool platformFailed = !platform.Successful() && !NoSuchRelationship(platform);
-                       bool gameFailed = !gameResult.Successful() && !NoSuchRelationship(gameResult);
-                       if (platformFailed) return (*game)(platform);
-                       if (gameFailed) return (*game)(std::move(gameResult));
-                       if (!platform.Successful() && !gameResult.Successful())
-                         return (*game)(platform);  // neither existed
-                       (*game)({});
-                     });
-  });
+  core.Api().Exchange(api::ApiRequest("DELETE", std::string(kRelationships) + "/" + id),
+                      [&core, id, game](ClientResult refused, const net::HttpResponse& response) {
+                        if (!refused.Successful()) return (*game)(std::move(refused));
+                        ClientResult platform = net::ResultOf(response);
+                        if (core.Destroying()) return;  // dropping `game` reports ClientDestroyed
+                        core.Api().Exchange(
+                            api::ApiRequest("DELETE", std::string(kGameRelationships) + "/" + id),
+                            [platform = std::move(platform), game](ClientResult refusedToo,
+                                                                   const net::HttpResponse& gameResponse) {
+                              ClientResult gameResult =
+                                  refusedToo.Successful() ? net::ResultOf(gameResponse) : refusedToo;
+                              bool platformFailed = !platform.Successful() && !NoSuchRelationship(platform);
+                              bool gameFailed = !gameResult.Successful() && !NoSuchRelationship(gameResult);
+                              if (platformFailed) return (*game)(platform);
+                              if (gameFailed) return (*game)(std::move(gameResult));
+                              if (!platform.Successful() && !gameResult.Successful())
+                                return (*game)(platform);  // neither existed
+                              (*game)({});
+                            });
+                      });
 }
 
 void Client::RemoveGameFriend(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "DELETE", kGameRelationships, userId, std::nullopt, std::move(*done));
 }
 
 void Client::BlockUser(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "PUT", kRelationships, userId, R"({"type":2})", std::move(*done));
 }
 
 void Client::UnblockUser(uint64_t userId, RelationshipCallback callback) {
-  if (auto done = Start(*core_, std::move(callback)))
+  if (auto done = core_->Api().Start<>(std::move(callback)))
     OnUser(*core_, "DELETE", kRelationships, userId, std::nullopt, std::move(*done));
 }
 
@@ -244,22 +213,13 @@ void Client::SetUserUpdatedCallback(UserUpdatedCallback callback) {
 }
 
 void Client::GetUserGuilds(GetUserGuildsCallback callback) {
-  auto completion = core_->MakeCompletion<std::vector<GuildMinimal>>(std::move(callback));
-  if (core_->Destroying()) return;
-  client::ClientCore& core = *core_;
-  auto credentials = core.Runtime().credentials.Get();
-  if (!credentials) return completion(NoToken(), {});
-  auto shared = std::make_shared<decltype(completion)>(std::move(completion));
-  core.Http().Send(
-      Authorized(core, *credentials, "GET", "/users/@me/guilds", std::nullopt),
-      [&core, shared](const net::HttpResponse& response) {
-        json::Document body;
-        ClientResult result = net::ParseJsonResponse(response, body);
-        if (!result.Successful()) return (*shared)(std::move(result), {});
-        if (!body.IsArray()) {
-          return (*shared)(
-              ClientResult::Failure(ErrorType::HTTPError, "malformed response: guilds is not an array"), {});
-        }
+  auto done = core_->Api().Start<std::vector<GuildMinimal>>(std::move(callback));
+  if (!done) return;
+  core::Logger& log = core_->Log();
+  core_->Api().Send<std::vector<GuildMinimal>>(
+      api::ApiRequest("GET", "/users/@me/guilds"), "guilds is not an array",
+      [&log](const json::Value& body) -> std::optional<std::vector<GuildMinimal>> {
+        if (!body.IsArray()) return std::nullopt;
         std::vector<GuildMinimal> guilds;
         std::size_t skipped = 0;
         for (const json::Value& item : body.GetArray()) {
@@ -269,34 +229,24 @@ void Client::GetUserGuilds(GetUserGuildsCallback callback) {
             ++skipped;
           }
         }
-        if (skipped > 0) {
-          core.Log().Warning("GetUserGuilds: skipped " + std::to_string(skipped) + " malformed guilds");
-        }
-        (*shared)({}, std::move(guilds));
-      });
+        if (skipped > 0)
+          log.Warning("GetUserGuilds: skipped " + std::to_string(skipped) + " malformed guilds");
+        return guilds;
+      },
+      std::move(*done));
 }
 
 void Client::GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callback) {
-  auto completion = core_->MakeCompletion<std::vector<GuildChannel>>(std::move(callback));
-  if (core_->Destroying()) return;
-  if (guildId == 0) {
-    return completion(ClientResult::Failure(ErrorType::ValidationError, "guildId: must not be 0"), {});
-  }
-  client::ClientCore& core = *core_;
-  auto credentials = core.Runtime().credentials.Get();
-  if (!credentials) return completion(NoToken(), {});
-  auto shared = std::make_shared<decltype(completion)>(std::move(completion));
-  core.Http().Send(
-      Authorized(core, *credentials, "GET", "/guilds/" + std::to_string(guildId) + "/channels", std::nullopt),
-      [&core, shared](const net::HttpResponse& response) {
-        json::Document body;
-        ClientResult result = net::ParseJsonResponse(response, body);
-        if (!result.Successful()) return (*shared)(std::move(result), {});
-        if (!body.IsArray()) {
-          return (*shared)(
-              ClientResult::Failure(ErrorType::HTTPError, "malformed response: channels is not an array"),
-              {});
-        }
+  auto done = core_->Api().Start<std::vector<GuildChannel>>(std::move(callback));
+  if (!done) return;
+  api::ApiRequest request("GET", "/guilds/" + std::to_string(guildId) + "/channels");
+  if (guildId == 0)
+    request.refusal = ClientResult::Failure(ErrorType::ValidationError, "guildId: must not be 0");
+  core::Logger& log = core_->Log();
+  core_->Api().Send<std::vector<GuildChannel>>(
+      std::move(request), "channels is not an array",
+      [&log](const json::Value& body) -> std::optional<std::vector<GuildChannel>> {
+        if (!body.IsArray()) return std::nullopt;
         std::vector<GuildChannel> channels;
         std::size_t skipped = 0;
         for (const json::Value& item : body.GetArray()) {
@@ -307,11 +257,12 @@ void Client::GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callbac
           }
         }
         if (skipped > 0) {
-          core.Log().Warning("GetGuildChannels: skipped " + std::to_string(skipped) + " malformed channels");
+          log.Warning("GetGuildChannels: skipped " + std::to_string(skipped) + " malformed channels");
         }
         social::SortChannels(channels);
-        (*shared)({}, std::move(channels));
-      });
+        return channels;
+      },
+      std::move(*done));
 }
 
 std::vector<UserApplicationProfileHandle> Client::GetUserApplicationProfiles() const {
