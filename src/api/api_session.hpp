@@ -79,13 +79,15 @@ class ApiSession {
   /// HTTPError "malformed response: <what>".
   template <class T, class Decode>
   void Send(ApiRequest request, const char* what, Decode decode, core::Completion<T> done) {
-    SendJson(std::move(request), [what, decode = std::move(decode), done = Share(std::move(done))](
-                                     ClientResult result, json::Document& document) {
-      if (!result.Successful()) return (*done)(std::move(result), T{});
-      std::optional<T> value = decode(static_cast<const json::Value&>(document));
-      if (!value) return (*done)(MalformedAnswer(what), T{});
-      (*done)({}, std::move(*value));
-    });
+    std::function<void(ClientResult, json::Document&)> then =
+        [what, decode = std::move(decode), done = Share(std::move(done))](ClientResult result,
+                                                                          json::Document& document) {
+          if (!result.Successful()) return (*done)(std::move(result), T{});
+          std::optional<T> value = decode(static_cast<const json::Value&>(document));
+          if (!value) return (*done)(MalformedAnswer(what), T{});
+          (*done)({}, std::move(*value));
+        };
+    SendJson(std::move(request), std::move(then));
   }
 
   /// For answers that need more than a decoder: `then` gets the result and the parsed document (empty on

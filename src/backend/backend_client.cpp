@@ -524,7 +524,9 @@ void BackendClient::RemoveLobbyMember(uint64_t lobbyId, uint64_t userId, ResultC
   if (impl_) impl_->api.Perform(std::move(callback), RemoveMemberRequest(lobbyId, userId));
 }
 
-void BackendClient::BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMemberArgs> members,
+// (The public signature takes the list by value; the request builder only reads it.)
+void BackendClient::BulkUpdateLobbyMembers(uint64_t lobbyId,
+                                           std::vector<LobbyMemberArgs> members,  // NOLINT(performance-*)
                                            MembersCallback callback) {
   if (impl_) {
     impl_->api.Perform<std::vector<LobbyMember>>(std::move(callback),
@@ -563,9 +565,11 @@ void BackendClient::SetUserMessageModerationMetadata(uint64_t userId1, uint64_t 
 // --- Provisional accounts and the Game Stats Widget
 // ---------------------------------------------------------
 
-void BackendClient::GetProvisionalToken(const std::string& externalUserId,
-                                        std::optional<std::string> preferredGlobalName,
-                                        ProvisionalTokenCallback callback) {
+// (The public signature takes the name by value; the request builder only reads it.)
+void BackendClient::GetProvisionalToken(
+    const std::string& externalUserId,
+    std::optional<std::string> preferredGlobalName,  // NOLINT(performance-*)
+    ProvisionalTokenCallback callback) {
   if (!impl_) return;
   // The issued tokens join the secrets before the callback can log them.
   auto decode = [logger = impl_->api.Runtime().LoggerPtr()](

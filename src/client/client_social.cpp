@@ -148,7 +148,7 @@ void Client::RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback ca
                         if (core.Destroying()) return;  // dropping `game` reports ClientDestroyed
                         core.Api().Exchange(
                             api::ApiRequest("DELETE", std::string(kGameRelationships) + "/" + id),
-                            [platform = std::move(platform), game](ClientResult refusedToo,
+                            [platform = std::move(platform), game](const ClientResult& refusedToo,
                                                                    const net::HttpResponse& gameResponse) {
                               ClientResult gameResult =
                                   refusedToo.Successful() ? net::ResultOf(gameResponse) : refusedToo;

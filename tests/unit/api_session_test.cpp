@@ -132,8 +132,9 @@ TEST_CASE("api session: a fixed authorization (the bot's) on every request, kept
   StandIn standIn;
   session.SetTransportForTesting(standIn.Transport());
   std::vector<std::string> lines;
-  session.Log().AddCallback([&lines](std::string message, LoggingSeverity) { lines.push_back(message); },
-                            LoggingSeverity::Verbose);
+  session.Log().AddCallback(
+      [&lines](const std::string& message, LoggingSeverity) { lines.push_back(message); },
+      LoggingSeverity::Verbose);
   Plain plain;
   session.Perform(plain.Callback(), api::ApiRequest("GET", "/lobbies/1"));
   REQUIRE(standIn.requests.size() == 1);
