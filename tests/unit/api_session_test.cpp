@@ -52,7 +52,9 @@ std::string HeaderOf(const net::HttpRequest& request, const std::string& name) {
   return {};
 }
 
-/// A callback's results, in the order RunCallbacks delivered them.
+/// A callback's results, in the order RunCallbacks delivered them. Declared before the session in each test:
+/// a session ends what is still pending (ClientDestroyed) when it is destroyed, and those callbacks write
+/// here.
 template <class T>
 struct Results {
   std::vector<std::pair<ClientResult, T>> seen;
@@ -77,10 +79,10 @@ std::optional<std::string> DecodeName(const json::Value& value) {
 }  // namespace
 
 TEST_CASE("api session: refused before sending, in order: refusal, violations, token") {
-  api::ApiSession session(Options());
   StandIn standIn;
-  session.SetTransportForTesting(standIn.Transport());
   Plain plain;
+  api::ApiSession session(Options());
+  session.SetTransportForTesting(standIn.Transport());
 
   // No token: ClientNotReady, nothing sent.
   session.Perform(plain.Callback(), api::ApiRequest("GET", "/users/@me"));
@@ -106,11 +108,11 @@ TEST_CASE("api session: refused before sending, in order: refusal, violations, t
 }
 
 TEST_CASE("api session: the request carries the API base, the current token and the JSON body") {
-  api::ApiSession session(Options());
   StandIn standIn;
+  Plain plain;
+  api::ApiSession session(Options());
   session.SetTransportForTesting(standIn.Transport());
   session.Runtime().credentials.Set(AuthorizationTokenType::Bearer, "first-token");
-  Plain plain;
   session.Perform(plain.Callback(), api::ApiRequest("PUT", "/lobbies", std::string(R"({"secret":"s"})")));
   session.Runtime().credentials.Set(AuthorizationTokenType::User, "second-token");
   session.Perform(plain.Callback(), api::ApiRequest("DELETE", "/lobbies/7/members/@me"));
@@ -128,14 +130,14 @@ TEST_CASE("api session: the request carries the API base, the current token and 
 }
 
 TEST_CASE("api session: a fixed authorization (the bot's) on every request, kept out of the logs") {
-  api::ApiSession session(Options(), "Bot bot-secret-value", "bot-secret-value");
   StandIn standIn;
-  session.SetTransportForTesting(standIn.Transport());
   std::vector<std::string> lines;
+  Plain plain;
+  api::ApiSession session(Options(), "Bot bot-secret-value", "bot-secret-value");
+  session.SetTransportForTesting(standIn.Transport());
   session.Log().AddCallback(
       [&lines](const std::string& message, LoggingSeverity) { lines.push_back(message); },
       LoggingSeverity::Verbose);
-  Plain plain;
   session.Perform(plain.Callback(), api::ApiRequest("GET", "/lobbies/1"));
   REQUIRE(standIn.requests.size() == 1);
   CHECK(HeaderOf(standIn.requests[0], "Authorization") == "Bot bot-secret-value");
@@ -147,12 +149,12 @@ TEST_CASE("api session: a fixed authorization (the bot's) on every request, kept
 }
 
 TEST_CASE("api session: answers become one result each: success, the platform's error, malformed") {
-  api::ApiSession session(Options());
   StandIn standIn;
-  session.SetTransportForTesting(standIn.Transport());
-  session.Runtime().credentials.Set(AuthorizationTokenType::Bearer, "token");
   Results<std::string> named;
   Plain plain;
+  api::ApiSession session(Options());
+  session.SetTransportForTesting(standIn.Transport());
+  session.Runtime().credentials.Set(AuthorizationTokenType::Bearer, "token");
 
   for (int i = 0; i < 4; ++i)
     session.Perform<std::string>(named.Callback(), api::ApiRequest("GET", "/thing"), "not a thing",
