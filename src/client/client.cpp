@@ -1,13 +1,12 @@
-// platformpp::Client: a thin facade; the work happens in core/, net/ and the feature folders.
+// platformpp::Client: a thin facade; each call is one statement handing over to the feature that owns it
+// (docs/architecture.md).
 #include <platformpp/client.hpp>
 #include <platformpp/version.hpp>
 
 #include "auth/authorize_requests.hpp"
 #include "auth/authorizer.hpp"
-#include "auth/current_user.hpp"
 #include "auth/pkce.hpp"
-#include "auth/provisional.hpp"
-#include "auth/token_endpoint.hpp"
+#include "auth/token_service.hpp"
 #include "client/client_access.hpp"
 #include "client/client_core.hpp"
 
@@ -85,9 +84,7 @@ bool Client::SetLogDir(const std::string& path, LoggingSeverity minSeverity) {
 
 void Client::FetchCurrentUser(AuthorizationTokenType tokenType, const std::string& token,
                               FetchCurrentUserCallback callback) {
-  auto completion = core_->MakeCompletion<uint64_t, std::string>(std::move(callback));
-  if (core_->Destroying()) return;  // dropping the completion reports ClientDestroyed
-  auth::FetchCurrentUser(core_->Runtime(), core_->Http(), tokenType, token, std::move(completion));
+  core_->Tokens().FetchCurrentUser(tokenType, token, std::move(callback));
 }
 
 void Client::Authorize(AuthorizationArgs args, AuthorizationCallback callback) {
@@ -108,187 +105,53 @@ AuthorizationCodeVerifier Client::CreateAuthorizationCodeVerifier() {
   return auth::CreateCodeVerifier();
 }
 
-namespace {
-
-ClientResult Invalid(std::string message) {
-  return ClientResult::Failure(ErrorType::ValidationError, std::move(message));
-}
-
-struct ExternalIdentity {
-  AuthenticationExternalAuthType type;
-  std::string token;
-};
-
-// The authorization_code grant (PKCE, public client), merging a provisional account when `external` is set.
-void ExchangeCode(client::ClientCore& core, uint64_t applicationId, std::string code,
-                  std::string codeVerifier, std::string redirectUri, std::optional<ExternalIdentity> external,
-                  Client::TokenExchangeCallback callback) {
-  auto completion =
-      core.MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          std::move(callback));
-  if (core.Destroying()) return;
-  auto fail = [&](std::string message) {
-    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
-  };
-  if (applicationId == 0) applicationId = core.Runtime().applicationId.load();
-  if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
-  if (code.empty()) return fail("code: must not be empty");
-  if (!auth::IsValidCodeVerifier(codeVerifier)) {
-    return fail(
-        "codeVerifier: 43 to 128 characters of [A-Za-z0-9-._~] (use CreateAuthorizationCodeVerifier)");
-  }
-  if (redirectUri.empty()) return fail("redirectUri: must not be empty");
-  auth::FormFields fields = {{"grant_type", "authorization_code"},
-                             {"code", std::move(code)},
-                             {"code_verifier", std::move(codeVerifier)},
-                             {"redirect_uri", std::move(redirectUri)},
-                             {"client_id", std::to_string(applicationId)}};
-  if (external) {
-    if (*ExternalAuthTypeToWireName(external->type) == '\0') return fail("externalAuthType: unknown value");
-    if (external->token.empty()) return fail("externalAuthToken: must not be empty");
-    fields.emplace_back("external_auth_type", ExternalAuthTypeToWireName(external->type));
-    fields.emplace_back("external_auth_token", std::move(external->token));
-  }
-  auth::RequestToken(core.Runtime(), core.Http(), fields, std::move(completion));
-}
-
-}  // namespace
-
 void Client::GetToken(uint64_t applicationId, std::string code, std::string codeVerifier,
                       std::string redirectUri, TokenExchangeCallback callback) {
-  ExchangeCode(*core_, applicationId, std::move(code), std::move(codeVerifier), std::move(redirectUri),
-               std::nullopt, std::move(callback));
+  core_->Tokens().ExchangeCode(applicationId, std::move(code), std::move(codeVerifier),
+                               std::move(redirectUri), std::nullopt, std::move(callback));
 }
 
 void Client::RefreshToken(uint64_t applicationId, std::string refreshToken, TokenExchangeCallback callback) {
-  // invalid_grant means the link is gone (seed: treat it as APPLICATION_DEAUTHORIZED): drop our token too.
-  client::ClientCore* core = core_.get();
-  auto completion =
-      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          [core, callback = std::move(callback)](ClientResult result, std::string access, std::string refresh,
-                                                 AuthorizationTokenType type, int32_t expiresIn,
-                                                 std::string scopes) {
-            if (result.Type() == ErrorType::AuthorizationFailed && result.OAuthError() == "invalid_grant" &&
-                !core->Destroying()) {
-              core->Runtime().credentials.Clear();
-              core->Log().Warning(
-                  "RefreshToken: invalid_grant: the authorization is gone; the Client dropped its token");
-            }
-            if (callback)
-              callback(std::move(result), std::move(access), std::move(refresh), type, expiresIn,
-                       std::move(scopes));
-          });
-  if (core_->Destroying()) return;
-  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
-  if (applicationId == 0) {
-    return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"), {}, {},
-                      AuthorizationTokenType::Bearer, 0, {});
-  }
-  if (refreshToken.empty()) {
-    return completion(Invalid("refreshToken: must not be empty"), {}, {}, AuthorizationTokenType::Bearer, 0,
-                      {});
-  }
-  if (core_->Runtime().credentials.IsReauthenticateOnly(refreshToken)) {
-    return completion(ClientResult::Failure(ErrorType::AuthorizationFailed, auth::kProvisionalRefreshRefused),
-                      {}, {}, AuthorizationTokenType::Bearer, 0, {});
-  }
-  auth::RequestToken(core_->Runtime(), core_->Http(),
-                     {{"grant_type", "refresh_token"},
-                      {"refresh_token", std::move(refreshToken)},
-                      {"client_id", std::to_string(applicationId)}},
-                     std::move(completion));
+  core_->Tokens().Refresh(applicationId, std::move(refreshToken), std::move(callback));
 }
 
 void Client::ExchangeChildToken(std::string parentApplicationToken, uint64_t childApplicationId,
                                 ExchangeChildTokenCallback callback) {
-  // The token endpoint's completion has a refresh token too; the child exchange's callback does not.
-  auto completion =
-      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          [callback = std::move(callback)](ClientResult result, std::string access, const std::string&,
-                                           AuthorizationTokenType type, int32_t expiresIn,
-                                           std::string scopes) {
-            if (callback) callback(std::move(result), std::move(access), type, expiresIn, std::move(scopes));
-          });
-  if (core_->Destroying()) return;
-  auto fail = [&](std::string message) {
-    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
-  };
-  if (parentApplicationToken.empty()) return fail("parentApplicationToken: must not be empty");
-  if (childApplicationId == 0) return fail("childApplicationId: must not be 0");
-  auth::RequestToken(core_->Runtime(), core_->Http(),
-                     {{"grant_type", "urn:ietf:params:oauth:grant-type:token-exchange"},
-                      {"subject_token", std::move(parentApplicationToken)},
-                      {"subject_token_type", "urn:ietf:params:oauth:token-type:access_token"},
-                      {"client_id", std::to_string(childApplicationId)}},
-                     std::move(completion));
+  core_->Tokens().ExchangeChild(std::move(parentApplicationToken), childApplicationId, std::move(callback));
 }
 
 void Client::RevokeToken(uint64_t applicationId, std::string token, RevokeTokenCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
-  if (applicationId == 0)
-    return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"));
-  if (token.empty()) return completion(Invalid("token: must not be empty"));
-  auth::RevokeToken(core_->Runtime(), core_->Http(), applicationId, std::move(token), std::move(completion));
+  core_->Tokens().Revoke(applicationId, std::move(token), std::move(callback));
 }
 
 void Client::UpdateToken(AuthorizationTokenType tokenType, std::string token, UpdateTokenCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  if (token.empty()) return completion(Invalid("token: must not be empty"));
-  core_->Log().Secrets().AddSecret(token);
-  core_->SetToken(tokenType, std::move(token));
-  completion({});
+  core_->UpdateToken(tokenType, std::move(token), std::move(callback));
 }
 
 void Client::GetProvisionalToken(uint64_t applicationId, AuthenticationExternalAuthType externalAuthType,
                                  const std::string& externalAuthToken, TokenExchangeCallback callback) {
-  auto completion =
-      core_->MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          std::move(callback));
-  if (core_->Destroying()) return;
-  auto fail = [&](std::string message) {
-    completion(Invalid(std::move(message)), {}, {}, AuthorizationTokenType::Bearer, 0, {});
-  };
-  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
-  if (applicationId == 0) return fail("applicationId: not set (pass it or call SetApplicationId)");
-  if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') return fail("externalAuthType: unknown value");
-  if (externalAuthToken.empty()) return fail("externalAuthToken: must not be empty");
-  auth::GetProvisionalToken(core_->Runtime(), core_->Http(), applicationId, externalAuthType,
-                            externalAuthToken, std::move(completion));
+  core_->Tokens().GetProvisional(applicationId, {externalAuthType, externalAuthToken}, std::move(callback));
 }
 
 void Client::GetTokenFromProvisionalMerge(uint64_t applicationId, std::string code, std::string codeVerifier,
                                           std::string redirectUri,
                                           AuthenticationExternalAuthType externalAuthType,
                                           std::string externalAuthToken, TokenExchangeCallback callback) {
-  ExchangeCode(*core_, applicationId, std::move(code), std::move(codeVerifier), std::move(redirectUri),
-               ExternalIdentity{externalAuthType, std::move(externalAuthToken)}, std::move(callback));
+  core_->Tokens().ExchangeCode(
+      applicationId, std::move(code), std::move(codeVerifier), std::move(redirectUri),
+      auth::ExternalIdentity{externalAuthType, std::move(externalAuthToken)}, std::move(callback));
 }
 
 void Client::UnmergeIntoProvisionalAccount(uint64_t applicationId,
                                            AuthenticationExternalAuthType externalAuthType,
                                            const std::string& externalAuthToken,
                                            UpdateTokenCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  if (applicationId == 0) applicationId = core_->Runtime().applicationId.load();
-  if (applicationId == 0)
-    return completion(Invalid("applicationId: not set (pass it or call SetApplicationId)"));
-  if (*ExternalAuthTypeToWireName(externalAuthType) == '\0') {
-    return completion(Invalid("externalAuthType: unknown value"));
-  }
-  if (externalAuthToken.empty()) return completion(Invalid("externalAuthToken: must not be empty"));
-  auth::UnmergeIntoProvisionalAccount(core_->Runtime(), core_->Http(), applicationId, externalAuthType,
-                                      externalAuthToken, std::move(completion));
+  core_->Tokens().Unmerge(applicationId, {externalAuthType, externalAuthToken}, std::move(callback));
 }
 
 void Client::UpdateProvisionalAccountDisplayName(const std::string& name,
                                                  UpdateProvisionalAccountDisplayNameCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  auth::UpdateProvisionalAccountDisplayName(core_->Runtime(), core_->Http(), name, std::move(completion));
+  core_->Tokens().UpdateProvisionalDisplayName(name, std::move(callback));
 }
 
 void Client::RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback) {

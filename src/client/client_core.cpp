@@ -2,11 +2,14 @@
 
 #include "auth/authorize_requests.hpp"
 #include "auth/authorizer.hpp"
+#include "auth/token_service.hpp"
 #include "core/io_context_access.hpp"
+#include "lobby/lobby_service.hpp"
 #include "lobby/lobby_store.hpp"
 #include "messaging/message_service.hpp"
 #include "premium/premium_service.hpp"
 #include "presence/presence_service.hpp"
+#include "social/relationship_service.hpp"
 #include "social/social_store.hpp"
 #include "voice/voice_manager.hpp"
 
@@ -35,9 +38,21 @@ ClientCore::ClientCore(ClientOptions options) : api_(std::move(options)) {
   // The features, each given what it uses: lower ones first, so that each collaborator exists.
   authorizer_ = std::make_unique<auth::Authorizer>(runtime, *ipc_);
   authorizeRequests_ = std::make_unique<auth::AuthorizeRequests>(runtime, *ipc_);
+  tokens_ = std::make_unique<auth::TokenService>(runtime, http);
   social_ = std::make_unique<social::SocialStore>(runtime, *gateway_);
+  relationships_ = std::make_unique<social::RelationshipService>(api_, *social_);
   presence_ = std::make_unique<presence::PresenceService>(runtime, http, *gateway_, *ipc_, *social_);
   lobbies_ = std::make_unique<lobby::LobbyStore>(runtime, *social_);
+  lobbyCalls_ = std::make_unique<lobby::LobbyService>(
+      api_, *lobbies_, *social_, [this] { return GetStatus() == Client::Status::Ready; },
+      [this](const std::string& url) {
+        // The opener is the game's code (or starts a browser): it runs inside RunCallbacks.
+        auto opener = authorizer_->Opener();
+        core::PostEvent(Queue(), [this, opener, url] {
+          bool opened = opener ? (*opener)(url) : auth::OpenWithSystemBrowser(url);
+          if (!opened) Log().Warning("JoinLinkedLobbyGuild: the invite could not be opened");
+        });
+      });
   messages_ = std::make_unique<messaging::MessageService>(runtime, http, *social_, *lobbies_);
   voice_ = std::make_unique<voice::VoiceManager>(runtime, *gateway_, *social_, *lobbies_);
   premium_ = std::make_unique<premium::PremiumService>(runtime, http, *ipc_);
@@ -111,7 +126,12 @@ int64_t EpochMs(std::chrono::system_clock::time_point t) {
 }
 }  // namespace
 
-void ClientCore::SetToken(AuthorizationTokenType type, std::string token) {
+void ClientCore::UpdateToken(AuthorizationTokenType type, std::string token, UpdateTokenCallback callback) {
+  auto completion = MakeCompletion<>(std::move(callback));
+  if (Destroying()) return;  // dropping the completion reports ClientDestroyed
+  if (token.empty())
+    return completion(ClientResult::Failure(ErrorType::ValidationError, "token: must not be empty"));
+  Log().Secrets().AddSecret(token);
   std::optional<core::Credentials> previous = Runtime().credentials.Get();
   core::Credentials credentials = Runtime().credentials.Set(type, std::move(token));
   // A connected session identifies again with the new token (a no-op while not connected).
@@ -122,6 +142,7 @@ void ClientCore::SetToken(AuthorizationTokenType type, std::string token) {
   // A new token gets its own warning, once.
   expiryWarnAtMs_.store(
       credentials.expiresAt ? std::max<int64_t>(EpochMs(*credentials.expiresAt - kExpiryWarning), 1) : 0);
+  completion({});
 }
 
 void ClientCore::Connect() {

@@ -25,11 +25,13 @@
 namespace platformpp::auth {
 class Authorizer;
 class AuthorizeRequests;
+class TokenService;
 }  // namespace platformpp::auth
 
 namespace platformpp::social {
 class SocialStore;
-}
+class RelationshipService;
+}  // namespace platformpp::social
 
 namespace platformpp::presence {
 class PresenceService;
@@ -37,7 +39,8 @@ class PresenceService;
 
 namespace platformpp::lobby {
 class LobbyStore;
-}
+class LobbyService;
+}  // namespace platformpp::lobby
 
 namespace platformpp::messaging {
 class MessageService;
@@ -92,8 +95,14 @@ class ClientCore {
   auth::AuthorizeRequests& AuthorizeRequests() noexcept { return *authorizeRequests_; }
   gateway::GatewayConnection& Gateway() noexcept { return *gateway_; }
   social::SocialStore& Social() noexcept { return *social_; }
+  /// The relationship, guild and channel calls (HTTP) whose effects come back to Social().
+  social::RelationshipService& Relationships() noexcept { return *relationships_; }
   presence::PresenceService& Presence() noexcept { return *presence_; }
   lobby::LobbyStore& Lobbies() noexcept { return *lobbies_; }
+  /// The lobby calls (HTTP) whose effects come back to Lobbies().
+  lobby::LobbyService& LobbyCalls() noexcept { return *lobbyCalls_; }
+  /// The token calls (OAuth2 grants, revocation, provisional accounts) over the token endpoint.
+  auth::TokenService& Tokens() noexcept { return *tokens_; }
   messaging::MessageService& Messages() noexcept { return *messages_; }
   voice::VoiceManager& Voice() noexcept { return *voice_; }
   premium::PremiumService& Premium() noexcept { return *premium_; }
@@ -102,8 +111,9 @@ class ClientCore {
   /// thread, once per sequence number, after the connection itself has read READY). docs/architecture.md.
   const std::vector<DispatchRoute>& DispatchTable() const noexcept { return dispatchTable_; }
 
-  /// UpdateToken: use `token` from now on and arm the expiry warning when its expiry is known.
-  void SetToken(AuthorizationTokenType type, std::string token);
+  /// UpdateToken: use `token` from now on (kept out of the logs; a connected session identifies again with
+  /// it) and arm the expiry warning when its expiry is known. An empty token is refused.
+  void UpdateToken(AuthorizationTokenType type, std::string token, UpdateTokenCallback callback);
   void SetTokenExpirationCallback(std::function<void()> callback);
 
   /// The Gateway session (Client::Connect). Status changes reach the status callback inside RunCallbacks;
@@ -124,9 +134,12 @@ class ClientCore {
   std::unique_ptr<gateway::GatewayConnection> gateway_;
   std::unique_ptr<auth::Authorizer> authorizer_;
   std::unique_ptr<auth::AuthorizeRequests> authorizeRequests_;
+  std::unique_ptr<auth::TokenService> tokens_;
   std::unique_ptr<social::SocialStore> social_;
+  std::unique_ptr<social::RelationshipService> relationships_;
   std::unique_ptr<presence::PresenceService> presence_;
   std::unique_ptr<lobby::LobbyStore> lobbies_;
+  std::unique_ptr<lobby::LobbyService> lobbyCalls_;
   std::unique_ptr<messaging::MessageService> messages_;
   std::unique_ptr<voice::VoiceManager> voice_;
   std::unique_ptr<premium::PremiumService> premium_;

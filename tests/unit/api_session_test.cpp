@@ -3,6 +3,7 @@
 // platform's error, a malformed answer), and that an operation still pending at shutdown ends once, as
 // ClientDestroyed.
 #include "api/api_session.hpp"
+#include "api_stand_in.hpp"
 
 #include <doctest/doctest.h>
 
@@ -15,42 +16,10 @@
 namespace api_session_test {
 
 using namespace platformpp;
+using platformpp::testing::ApiStandIn;
+using platformpp::testing::HeaderOf;
 
 namespace {
-
-ClientOptions Options() {
-  ClientOptions options;
-  options.apiBase = "https://api.test/api/v10";
-  options.ipcEnabled = false;
-  return options;
-}
-
-/// Records each request and keeps its handler until the test answers it.
-struct StandIn {
-  std::vector<net::HttpRequest> requests;
-  std::vector<net::HttpClient::Handler> handlers;
-
-  api::ApiSession::Transport Transport() {
-    return [this](net::HttpRequest request, net::HttpClient::Handler handler) {
-      requests.push_back(std::move(request));
-      handlers.push_back(std::move(handler));
-    };
-  }
-  void Answer(std::size_t index, int status, std::string body, std::string contentType = "application/json") {
-    net::HttpResponse response;
-    response.status = status;
-    response.headers = net::HttpHeaders{{"Content-Type", contentType}};
-    response.body = std::move(body);
-    auto handler = std::move(handlers.at(index));
-    handler(std::move(response));
-  }
-};
-
-std::string HeaderOf(const net::HttpRequest& request, const std::string& name) {
-  for (const auto& [key, value] : request.headers)
-    if (key == name) return value;
-  return {};
-}
 
 /// A callback's results, in the order RunCallbacks delivered them. Declared before the session in each test:
 /// a session ends what is still pending (ClientDestroyed) when it is destroyed, and those callbacks write
@@ -79,9 +48,9 @@ std::optional<std::string> DecodeName(const json::Value& value) {
 }  // namespace
 
 TEST_CASE("api session: refused before sending, in order: refusal, violations, token") {
-  StandIn standIn;
+  ApiStandIn standIn;
   Plain plain;
-  api::ApiSession session(Options());
+  api::ApiSession session(testing::StandInOptions());
   session.SetTransportForTesting(standIn.Transport());
 
   // No token: ClientNotReady, nothing sent.
@@ -108,9 +77,9 @@ TEST_CASE("api session: refused before sending, in order: refusal, violations, t
 }
 
 TEST_CASE("api session: the request carries the API base, the current token and the JSON body") {
-  StandIn standIn;
+  ApiStandIn standIn;
   Plain plain;
-  api::ApiSession session(Options());
+  api::ApiSession session(testing::StandInOptions());
   session.SetTransportForTesting(standIn.Transport());
   session.Runtime().credentials.Set(AuthorizationTokenType::Bearer, "first-token");
   session.Perform(plain.Callback(), api::ApiRequest("PUT", "/lobbies", std::string(R"({"secret":"s"})")));
@@ -130,10 +99,10 @@ TEST_CASE("api session: the request carries the API base, the current token and 
 }
 
 TEST_CASE("api session: a fixed authorization (the bot's) on every request, kept out of the logs") {
-  StandIn standIn;
+  ApiStandIn standIn;
   std::vector<std::string> lines;
   Plain plain;
-  api::ApiSession session(Options(), "Bot bot-secret-value", "bot-secret-value");
+  api::ApiSession session(testing::StandInOptions(), "Bot bot-secret-value", "bot-secret-value");
   session.SetTransportForTesting(standIn.Transport());
   session.Log().AddCallback(
       [&lines](const std::string& message, LoggingSeverity) { lines.push_back(message); },
@@ -149,10 +118,10 @@ TEST_CASE("api session: a fixed authorization (the bot's) on every request, kept
 }
 
 TEST_CASE("api session: answers become one result each: success, the platform's error, malformed") {
-  StandIn standIn;
+  ApiStandIn standIn;
   Results<std::string> named;
   Plain plain;
-  api::ApiSession session(Options());
+  api::ApiSession session(testing::StandInOptions());
   session.SetTransportForTesting(standIn.Transport());
   session.Runtime().credentials.Set(AuthorizationTokenType::Bearer, "token");
 
@@ -190,9 +159,9 @@ TEST_CASE("api session: answers become one result each: success, the platform's 
 TEST_CASE("api session: an operation pending at shutdown ends once, as ClientDestroyed") {
   Plain plain;
   Results<std::string> named;
-  StandIn standIn;
+  ApiStandIn standIn;
   {
-    api::ApiSession session(Options());
+    api::ApiSession session(testing::StandInOptions());
     session.SetTransportForTesting(standIn.Transport());
     session.Runtime().credentials.Set(AuthorizationTokenType::Bearer, "token");
     session.Perform(plain.Callback(), api::ApiRequest("POST", "/pending"));
