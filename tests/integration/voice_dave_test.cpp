@@ -114,7 +114,9 @@ TEST_CASE(
   const auto relayed = SessionOf(a.Id());
   MESSAGE("forwarding unit, from A: " << relayed.payloadsE2ee << " DAVE frames, " << relayed.payloadsClear
                                       << " in clear");
-  CHECK(relayed.payloadsE2ee >= 100);
+  // Every 20 ms frame B heard came through it encrypted (a count by what was heard, not by wall-clock time:
+  // a loaded machine sends fewer frames in the same two seconds).
+  CHECK(relayed.payloadsE2ee >= heard.size() / (kRate / 50));
   CHECK(relayed.payloadsClear == 0);
 
   // Pairwise codes: the same 45 digits on both sides.
