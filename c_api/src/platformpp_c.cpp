@@ -1,6 +1,7 @@
 // The C ABI over platformpp::Client. Nothing may throw across this boundary, and nothing thrown may vanish:
 // every entry point runs its C++ work guarded (see c_support.hpp).
 #include "c_support.hpp"
+#include "enum_values.g.hpp"  // every C enumerator equals its C++ twin (c_api/enum_values.py)
 
 #include <platformpp/platformpp_c.h>
 
@@ -415,11 +416,6 @@ int32_t platformpp_client_is_authenticated(const platformpp_client* client) {
   return GuardedOr(client->boundary.get(), __func__, 0,
                    [&] { return client->client.IsAuthenticated() ? 1 : 0; });
 }
-
-static_assert(static_cast<int>(platformpp::Client::Status::HttpWait) == PLATFORMPP_CLIENT_STATUS_HTTP_WAIT);
-static_assert(static_cast<int>(platformpp::Client::Status::Ready) == PLATFORMPP_CLIENT_STATUS_READY);
-static_assert(static_cast<int>(platformpp::Client::Error::ConnectionCanceled) ==
-              PLATFORMPP_CLIENT_ERROR_CONNECTION_CANCELED);
 
 void platformpp_client_connect(platformpp_client* client) {
   if (!client) return;
