@@ -55,9 +55,7 @@ class ApiSession {
   /// completion has then reported ClientDestroyed).
   template <class... Args>
   std::optional<core::Completion<Args...>> Start(typename core::Completion<Args...>::Callback callback) {
-    auto completion = runtime_.MakeCompletion<Args...>(std::move(callback));
-    if (runtime_.Destroying()) return std::nullopt;
-    return completion;
+    return runtime_.Start<Args...>(std::move(callback));
   }
 
   /// The Authorization header value of the next request; empty without a token.

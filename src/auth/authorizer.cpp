@@ -73,7 +73,10 @@ std::shared_ptr<UrlOpener> Authorizer::Opener() {
   return opener_;
 }
 
-void Authorizer::Authorize(AuthorizationArgs args, AuthorizeCompletion completion) {
+void Authorizer::Authorize(AuthorizationArgs args, AuthorizationCallback callback) {
+  auto started = runtime_.Start<std::string, std::string>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  AuthorizeCompletion& completion = *started;
   auto fail = [&](std::string message) {
     completion(Failed(ErrorType::ValidationError, std::move(message)), {}, {});
   };

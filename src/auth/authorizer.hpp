@@ -44,7 +44,7 @@ class Authorizer {
   void SetUrlOpener(UrlOpener opener);
   /// The opener SetUrlOpener set; null for the system's browser. Any thread.
   std::shared_ptr<UrlOpener> Opener();
-  void Authorize(AuthorizationArgs args, AuthorizeCompletion completion);
+  void Authorize(AuthorizationArgs args, AuthorizationCallback callback);
   /// Ends a pending Authorize with Aborted (nothing happens when none is pending).
   void Abort();
   /// Stops the listener; the pending completion is dropped (ClientDestroyed). Called by Client destruction.

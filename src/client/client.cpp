@@ -88,9 +88,7 @@ void Client::FetchCurrentUser(AuthorizationTokenType tokenType, const std::strin
 }
 
 void Client::Authorize(AuthorizationArgs args, AuthorizationCallback callback) {
-  auto completion = core_->MakeCompletion<std::string, std::string>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Authorizer().Authorize(std::move(args), std::move(completion));
+  core_->Authorizer().Authorize(std::move(args), std::move(callback));
 }
 
 void Client::AbortAuthorize() {

@@ -18,9 +18,7 @@ void Client::SendLobbyMessage(uint64_t lobbyId, const std::string& content,
 
 void Client::SendLobbyMessageWithMetadata(uint64_t lobbyId, const std::string& content,
                                           const Metadata& metadata, SendUserMessageCallback callback) {
-  auto completion = core_->MakeCompletion<uint64_t>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Messages().SendLobbyMessage(lobbyId, content, metadata, std::move(completion));
+  core_->Messages().SendLobbyMessage(lobbyId, content, metadata, std::move(callback));
 }
 
 void Client::SendUserMessage(uint64_t recipientId, const std::string& content,
@@ -30,22 +28,16 @@ void Client::SendUserMessage(uint64_t recipientId, const std::string& content,
 
 void Client::SendUserMessageWithMetadata(uint64_t recipientId, const std::string& content,
                                          const Metadata& metadata, SendUserMessageCallback callback) {
-  auto completion = core_->MakeCompletion<uint64_t>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Messages().SendUserMessage(recipientId, content, metadata, std::move(completion));
+  core_->Messages().SendUserMessage(recipientId, content, metadata, std::move(callback));
 }
 
 void Client::EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content,
                              EditUserMessageCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Messages().EditUserMessage(recipientId, messageId, content, std::move(completion));
+  core_->Messages().EditUserMessage(recipientId, messageId, content, std::move(callback));
 }
 
 void Client::DeleteUserMessage(uint64_t recipientId, uint64_t messageId, DeleteUserMessageCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Messages().DeleteUserMessage(recipientId, messageId, std::move(completion));
+  core_->Messages().DeleteUserMessage(recipientId, messageId, std::move(callback));
 }
 
 std::optional<MessageHandle> Client::GetMessageHandle(uint64_t messageId) const {
@@ -57,21 +49,15 @@ std::optional<ChannelHandle> Client::GetChannelHandle(uint64_t channelId) const 
 }
 
 void Client::GetLobbyMessagesWithLimit(uint64_t lobbyId, int32_t limit, GetMessagesCallback callback) {
-  auto completion = core_->MakeCompletion<std::vector<MessageHandle>>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Messages().GetLobbyMessages(lobbyId, limit, std::move(completion));
+  core_->Messages().GetLobbyMessages(lobbyId, limit, std::move(callback));
 }
 
 void Client::GetUserMessagesWithLimit(uint64_t recipientId, int32_t limit, GetMessagesCallback callback) {
-  auto completion = core_->MakeCompletion<std::vector<MessageHandle>>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Messages().GetUserMessages(recipientId, limit, std::move(completion));
+  core_->Messages().GetUserMessages(recipientId, limit, std::move(callback));
 }
 
 void Client::GetUserMessageSummaries(UserMessageSummariesCallback callback) {
-  auto completion = core_->MakeCompletion<std::vector<UserMessageSummary>>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Messages().GetUserMessageSummaries(std::move(completion));
+  core_->Messages().GetUserMessageSummaries(std::move(callback));
 }
 
 void Client::SetMessageCreatedCallback(MessageCreatedCallback callback) {

@@ -38,17 +38,11 @@ bool Client::IsPremiumLoaded() const {
 }
 
 void Client::RefreshPremium(RefreshPremiumCallback callback) {
-  if (!core_) return;
-  auto done = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Premium().Refresh(std::move(done));
+  if (core_) core_->Premium().Refresh(std::move(callback));
 }
 
 void Client::StartPurchase(uint64_t skuId, StartPurchaseCallback callback) {
-  if (!core_) return;
-  auto done = core_->MakeCompletion<std::vector<Entitlement>>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Premium().StartPurchase(skuId, std::move(done));
+  if (core_) core_->Premium().StartPurchase(skuId, std::move(callback));
 }
 
 void Client::SetPremiumLoadedCallback(PremiumLoadedCallback callback) {

@@ -55,39 +55,28 @@ bool Activity::Equals(const Activity& other) const {
 }
 
 void Client::UpdateRichPresence(Activity activity, UpdateRichPresenceCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Presence().UpdateRichPresence(std::move(activity), std::move(completion));
+  core_->Presence().UpdateRichPresence(std::move(activity), std::move(callback));
 }
 
 void Client::ClearRichPresence() {
-  if (core_->Destroying()) return;
   core_->Presence().ClearRichPresence();
 }
 
 void Client::SetOnlineStatus(StatusType status, UpdateStatusCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Presence().SetOnlineStatus(status, std::move(completion));
+  core_->Presence().SetOnlineStatus(status, std::move(callback));
 }
 
 void Client::SendActivityInvite(uint64_t userId, const std::string& content,
                                 SendActivityInviteCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Presence().SendActivityInvite(userId, content, std::move(completion));
+  core_->Presence().SendActivityInvite(userId, content, std::move(callback));
 }
 
 void Client::SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback) {
-  auto completion = core_->MakeCompletion<>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Presence().SendActivityJoinRequest(userId, std::move(completion));
+  core_->Presence().SendActivityJoinRequest(userId, std::move(callback));
 }
 
 void Client::AcceptActivityInvite(const ActivityInvite& invite, AcceptActivityInviteCallback callback) {
-  auto completion = core_->MakeCompletion<std::string>(std::move(callback));
-  if (core_->Destroying()) return;
-  core_->Presence().AcceptActivityInvite(invite, std::move(completion));
+  core_->Presence().AcceptActivityInvite(invite, std::move(callback));
 }
 
 void Client::SetActivityInviteCreatedCallback(ActivityInviteCallback callback) {
@@ -99,7 +88,6 @@ void Client::SetActivityInviteUpdatedCallback(ActivityInviteCallback callback) {
 }
 
 void Client::SetActivityJoinCallback(ActivityJoinCallback callback) {
-  if (core_->Destroying()) return;
   core_->Presence().SetJoinCallback(std::move(callback));
 }
 

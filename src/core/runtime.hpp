@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -43,6 +44,14 @@ class Runtime {
   template <class... Args>
   Completion<Args...> MakeCompletion(typename Completion<Args...>::Callback callback) {
     return Completion<Args...>(queue_, std::move(callback));
+  }
+  /// A new operation's completion; none while the Client is being destroyed, when the callback has already
+  /// been queued to hear ClientDestroyed (what dropping a completion reports).
+  template <class... Args>
+  std::optional<Completion<Args...>> Start(typename Completion<Args...>::Callback callback) {
+    auto completion = MakeCompletion<Args...>(std::move(callback));
+    if (Destroying()) return std::nullopt;
+    return completion;
   }
 
   Logger& Log() noexcept { return *logger_; }

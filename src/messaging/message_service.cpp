@@ -106,13 +106,19 @@ uint64_t MessageService::SelfId() const {
 // --- Sending ----------------------------------------------------------------------------------------------
 
 void MessageService::SendLobbyMessage(uint64_t lobbyId, const std::string& content, const Metadata& metadata,
-                                      SendDone done) {
+                                      SendUserMessageCallback callback) {
+  auto started = runtime_.Start<uint64_t>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (lobbyId == 0) return done(Required("lobbyId"), 0);
   SendMessage(Outbox::Kind::Lobby, lobbyId, content, metadata, std::move(done));
 }
 
 void MessageService::SendUserMessage(uint64_t recipientId, const std::string& content,
-                                     const Metadata& metadata, SendDone done) {
+                                     const Metadata& metadata, SendUserMessageCallback callback) {
+  auto started = runtime_.Start<uint64_t>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (recipientId == 0) return done(Required("recipientId"), 0);
   SendMessage(Outbox::Kind::Dm, recipientId, content, metadata, std::move(done));
 }
@@ -215,7 +221,10 @@ void MessageService::WithDmChannel(
 // --- Edit, delete, history ---------------------------------------------------------------------------------
 
 void MessageService::EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content,
-                                     Done done) {
+                                     EditUserMessageCallback callback) {
+  auto started = runtime_.Start<>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (recipientId == 0) return done(Required("recipientId"));
   if (messageId == 0) return done(Required("messageId"));
   if (auto errors = CheckContent(content); !errors.empty())
@@ -235,7 +244,11 @@ void MessageService::EditUserMessage(uint64_t recipientId, uint64_t messageId, c
       });
 }
 
-void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done) {
+void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId,
+                                       DeleteUserMessageCallback callback) {
+  auto started = runtime_.Start<>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (recipientId == 0) return done(Required("recipientId"));
   if (messageId == 0) return done(Required("messageId"));
   if (!runtime_.credentials.Get()) return done(NoToken());
@@ -251,7 +264,10 @@ void MessageService::DeleteUserMessage(uint64_t recipientId, uint64_t messageId,
       });
 }
 
-void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done) {
+void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, GetMessagesCallback callback) {
+  auto started = runtime_.Start<std::vector<MessageHandle>>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (lobbyId == 0) return done(Required("lobbyId"), {});
   if (auto errors = CheckHistoryLimit(limit); !errors.empty())
     return done(core::ValidationResult(std::move(errors)), {});
@@ -260,7 +276,10 @@ void MessageService::GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesD
                Source::History, std::make_shared<MessagesDone>(std::move(done)));
 }
 
-void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, MessagesDone done) {
+void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, GetMessagesCallback callback) {
+  auto started = runtime_.Start<std::vector<MessageHandle>>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (recipientId == 0) return done(Required("recipientId"), {});
   if (auto errors = CheckHistoryLimit(limit); !errors.empty())
     return done(core::ValidationResult(std::move(errors)), {});
@@ -319,7 +338,10 @@ void MessageService::FetchHistory(const std::string& path, int32_t limit, Source
   });
 }
 
-void MessageService::GetUserMessageSummaries(SummariesDone done) {
+void MessageService::GetUserMessageSummaries(UserMessageSummariesCallback callback) {
+  auto started = runtime_.Start<std::vector<UserMessageSummary>>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (!runtime_.credentials.Get()) return done(NoToken(), {});
   auto shared = std::make_shared<SummariesDone>(std::move(done));
   http_.Send(Request("GET", "/users/@me/message-summaries"), [this,

@@ -62,14 +62,15 @@ class MessageService {
   MessageService& operator=(const MessageService&) = delete;
 
   void SendLobbyMessage(uint64_t lobbyId, const std::string& content, const Metadata& metadata,
-                        SendDone done);
+                        SendUserMessageCallback callback);
   void SendUserMessage(uint64_t recipientId, const std::string& content, const Metadata& metadata,
-                       SendDone done);
-  void EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content, Done done);
-  void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, Done done);
-  void GetLobbyMessages(uint64_t lobbyId, int32_t limit, MessagesDone done);
-  void GetUserMessages(uint64_t recipientId, int32_t limit, MessagesDone done);
-  void GetUserMessageSummaries(SummariesDone done);
+                       SendUserMessageCallback callback);
+  void EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content,
+                       EditUserMessageCallback callback);
+  void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, DeleteUserMessageCallback callback);
+  void GetLobbyMessages(uint64_t lobbyId, int32_t limit, GetMessagesCallback callback);
+  void GetUserMessages(uint64_t recipientId, int32_t limit, GetMessagesCallback callback);
+  void GetUserMessageSummaries(UserMessageSummariesCallback callback);
 
   std::optional<MessageHandle> Message(uint64_t messageId) const;
   std::optional<ChannelHandle> Channel(uint64_t channelId) const;

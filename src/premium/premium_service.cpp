@@ -88,8 +88,10 @@ void PremiumService::OnDispatch(const gateway::Dispatch& dispatch) {
   if (store_.OnDispatch(dispatch)) StartLoad(nullptr);
 }
 
-void PremiumService::Refresh(Done done) {
-  StartLoad(std::make_shared<Done>(std::move(done)));
+void PremiumService::Refresh(RefreshPremiumCallback callback) {
+  auto started = runtime_.Start<>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  StartLoad(std::make_shared<Done>(std::move(*started)));
 }
 
 // --- Loading -----------------------------------------------------------------------------------------------
@@ -192,7 +194,10 @@ void PremiumService::FinishLoad(const std::shared_ptr<Load>& load, ClientResult 
 
 // --- Purchase ----------------------------------------------------------------------------------------------
 
-void PremiumService::StartPurchase(uint64_t skuId, PurchaseDone done) {
+void PremiumService::StartPurchase(uint64_t skuId, StartPurchaseCallback callback) {
+  auto started = runtime_.Start<std::vector<Entitlement>>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (skuId == 0) {
     return done(core::ValidationResult({FieldError{"skuId", "BASE_TYPE_REQUIRED", "skuId: must not be 0"}}),
                 {});

@@ -43,9 +43,9 @@ class PremiumService {
   void OnDispatch(const gateway::Dispatch& dispatch);
 
   /// Loads the store now (Client::RefreshPremium); `done` ends when the load did.
-  void Refresh(core::Completion<> done);
+  void Refresh(RefreshPremiumCallback callback);
   /// Client::StartPurchase.
-  void StartPurchase(uint64_t skuId, core::Completion<std::vector<Entitlement>> done);
+  void StartPurchase(uint64_t skuId, StartPurchaseCallback callback);
 
   /// Client::SetPremiumLoadedCallback: the end of every load, successful or not.
   core::RegisteredCallback<PremiumLoadedCallback> loaded;

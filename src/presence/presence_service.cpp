@@ -133,7 +133,10 @@ PresenceService::~PresenceService() = default;
 
 // --- Rich presence and status ------------------------------------------------------------------------------
 
-void PresenceService::UpdateRichPresence(Activity activity, Done done) {
+void PresenceService::UpdateRichPresence(Activity activity, UpdateRichPresenceCallback callback) {
+  auto started = runtime_.Start<>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (auto errors = ValidateActivity(activity); !errors.empty()) {
     return done(core::ValidationResult(std::move(errors)));
   }
@@ -177,6 +180,7 @@ void PresenceService::UpdateRichPresence(Activity activity, Done done) {
 }
 
 void PresenceService::ClearRichPresence() {
+  if (runtime_.Destroying()) return;
   bool viaIpc;
   {
     std::lock_guard lock(mutex_);
@@ -188,7 +192,10 @@ void PresenceService::ClearRichPresence() {
   if (ipc::IpcConnection* ipc = ipc_.Existing(); viaIpc && ipc && ipc->IsReady()) SendOverIpc(nullptr);
 }
 
-void PresenceService::SetOnlineStatus(StatusType status, Done done) {
+void PresenceService::SetOnlineStatus(StatusType status, UpdateStatusCallback callback) {
+  auto started = runtime_.Start<>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   switch (status) {
     case StatusType::Online:
     case StatusType::Idle:
@@ -258,7 +265,11 @@ void PresenceService::SendOverIpc(const std::shared_ptr<Done>& done) {
 // --- Invites
 // -------------------------------------------------------------------------------------------------
 
-void PresenceService::SendActivityInvite(uint64_t userId, const std::string& content, Done done) {
+void PresenceService::SendActivityInvite(uint64_t userId, const std::string& content,
+                                         SendActivityInviteCallback callback) {
+  auto started = runtime_.Start<>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   std::optional<Activity> activity;
   {
     std::lock_guard lock(mutex_);
@@ -269,7 +280,10 @@ void PresenceService::SendActivityInvite(uint64_t userId, const std::string& con
   SendInviteMessage(userId, content, ActivityActionTypes::Join, activity->Party()->Id(), std::move(done));
 }
 
-void PresenceService::SendActivityJoinRequest(uint64_t userId, Done done) {
+void PresenceService::SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback) {
+  auto started = runtime_.Start<>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   // The party the game sees (GetUser(userId).GameActivity()): the store takes each dispatch before this
   // service does, so a game that just saw the party there must be able to ask to join it.
   std::string party;
@@ -342,7 +356,11 @@ void PresenceService::SendInviteMessage(uint64_t userId, const std::string& cont
              });
 }
 
-void PresenceService::AcceptActivityInvite(const ActivityInvite& invite, core::Completion<std::string> done) {
+void PresenceService::AcceptActivityInvite(const ActivityInvite& invite,
+                                           AcceptActivityInviteCallback callback) {
+  auto started = runtime_.Start<std::string>(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto& done = *started;
   if (invite.ChannelId() == 0 || invite.MessageId() == 0) {
     return done(core::ValidationResult(
                     {FieldError{"invite", "BASE_TYPE_REQUIRED",
@@ -371,6 +389,7 @@ void PresenceService::AcceptActivityInvite(const ActivityInvite& invite, core::C
 }
 
 void PresenceService::SetJoinCallback(ActivityJoinCallback callback) {
+  if (runtime_.Destroying()) return;
   bool wanted = static_cast<bool>(callback);
   joinCallback_.Set(std::move(callback));
   if (!wanted) return;

@@ -43,13 +43,13 @@ class PresenceService {
 
   /// Validates, keeps, and sends (Gateway when Ready, else the desktop client). A ClientNotReady result
   /// still keeps the activity: it goes out with the next READY.
-  void UpdateRichPresence(Activity activity, Done done);
+  void UpdateRichPresence(Activity activity, UpdateRichPresenceCallback callback);
   void ClearRichPresence();
   /// Over the Gateway only (SET_ACTIVITY carries no status); kept for the next READY when not Ready.
-  void SetOnlineStatus(StatusType status, Done done);
-  void SendActivityInvite(uint64_t userId, const std::string& content, Done done);
-  void SendActivityJoinRequest(uint64_t userId, Done done);
-  void AcceptActivityInvite(const ActivityInvite& invite, core::Completion<std::string> done);
+  void SetOnlineStatus(StatusType status, UpdateStatusCallback callback);
+  void SendActivityInvite(uint64_t userId, const std::string& content, SendActivityInviteCallback callback);
+  void SendActivityJoinRequest(uint64_t userId, SendActivityInviteCallback callback);
+  void AcceptActivityInvite(const ActivityInvite& invite, AcceptActivityInviteCallback callback);
   /// The game's callbacks (Client::SetActivityInvite*Callback).
   struct Callbacks {
     core::RegisteredCallback<ActivityInviteCallback> inviteCreated;
