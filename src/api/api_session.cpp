@@ -7,6 +7,9 @@
 #include <platformpp/io_context.hpp>
 #include <platformpp/version.hpp>
 
+#include <chrono>
+#include <string>
+
 namespace platformpp::api {
 
 namespace {
@@ -101,6 +104,15 @@ void ApiSession::SendJson(ApiRequest request, std::function<void(ClientResult, j
 
 void ApiSession::Perform(std::function<void(ClientResult)> callback, ApiRequest request) {
   if (auto done = Start<>(std::move(callback))) Send(std::move(request), std::move(*done));
+}
+
+void ApiSession::SetRequestTimeout(int32_t milliseconds) {
+  if (milliseconds < 1) {
+    Log().Warning("SetHttpRequestTimeout: " + std::to_string(milliseconds) +
+                  " ms refused; the timeout must be at least 1 ms");
+    return;
+  }
+  http_->SetTimeout(std::chrono::milliseconds(milliseconds));
 }
 
 void ApiSession::BeginShutdown() noexcept {

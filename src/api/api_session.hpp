@@ -48,6 +48,8 @@ class ApiSession {
   net::HttpClient& Http() noexcept { return *http_; }
   /// The User-Agent every request (and the Gateway's handshake) presents.
   const std::string& UserAgent() const noexcept { return userAgent_; }
+  /// Every request's timeout from now on; under 1 ms is refused with a warning (the timeout stays).
+  void SetRequestTimeout(int32_t milliseconds);
   core::Logger& Log() noexcept { return runtime_.Log(); }
   bool Destroying() const noexcept { return runtime_.Destroying(); }
 

@@ -49,25 +49,18 @@ void Client::RunCallbacks() {
 }
 
 bool Client::WaitForCallbacks(int32_t timeoutMilliseconds) {
-  if (!core_) return false;
-  return core_->WaitForCallbacks(std::chrono::milliseconds(std::max(timeoutMilliseconds, 0)));
+  return core_ && core_->WaitForCallbacks(std::chrono::milliseconds(std::max(timeoutMilliseconds, 0)));
 }
 
 void Client::SetApplicationId(uint64_t applicationId) {
-  core_->Runtime().applicationId.store(applicationId);
-  core_->AuthorizeRequests().Resume();  // a subscription that waited for the id
+  core_->SetApplicationId(applicationId);
 }
 uint64_t Client::GetApplicationId() const {
   return core_->Runtime().applicationId.load();
 }
 
 void Client::SetHttpRequestTimeout(int32_t httpTimeoutInMilliseconds) {
-  if (httpTimeoutInMilliseconds < 1) {
-    core_->Log().Warning("SetHttpRequestTimeout: " + std::to_string(httpTimeoutInMilliseconds) +
-                         " ms refused; the timeout must be at least 1 ms");
-    return;
-  }
-  core_->Http().SetTimeout(std::chrono::milliseconds(httpTimeoutInMilliseconds));
+  core_->Api().SetRequestTimeout(httpTimeoutInMilliseconds);
 }
 
 int32_t Client::GetHttpRequestTimeout() const {

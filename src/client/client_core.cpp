@@ -126,6 +126,11 @@ int64_t EpochMs(std::chrono::system_clock::time_point t) {
 }
 }  // namespace
 
+void ClientCore::SetApplicationId(uint64_t applicationId) {
+  Runtime().applicationId.store(applicationId);
+  authorizeRequests_->Resume();
+}
+
 void ClientCore::UpdateToken(AuthorizationTokenType type, std::string token, UpdateTokenCallback callback) {
   auto completion = MakeCompletion<>(std::move(callback));
   if (Destroying()) return;  // dropping the completion reports ClientDestroyed

@@ -73,6 +73,9 @@ class ClientCore {
 
   void RunCallbacks();
   bool WaitForCallbacks(std::chrono::milliseconds timeout);
+  /// SetApplicationId: lobby and token calls use it from now on, and a desktop-client subscription that
+  /// waited for it starts.
+  void SetApplicationId(uint64_t applicationId);
 
   template <class... Args>
   core::Completion<Args...> MakeCompletion(typename core::Completion<Args...>::Callback callback) {

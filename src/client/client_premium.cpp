@@ -5,7 +5,6 @@
 
 #include <platformpp/client.hpp>
 
-#include <chrono>
 #include <utility>
 
 namespace platformpp {
@@ -27,10 +26,7 @@ std::vector<Subscription> Client::GetSubscriptions() const {
 }
 
 bool Client::HasSkuEntitlement(uint64_t skuId) const {
-  if (!core_) return false;
-  auto now = core_->Runtime().Now().time_since_epoch();
-  auto nowMs = std::chrono::duration_cast<std::chrono::milliseconds>(now).count();
-  return nowMs >= 0 && core_->Premium().Store().Owns(skuId, static_cast<uint64_t>(nowMs));
+  return core_ && core_->Premium().HasEntitlement(skuId);
 }
 
 bool Client::IsPremiumLoaded() const {

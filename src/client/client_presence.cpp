@@ -92,10 +92,7 @@ void Client::SetActivityJoinCallback(ActivityJoinCallback callback) {
 }
 
 bool Client::RegisterLaunchCommand(uint64_t applicationId, const std::string& command) {
-  std::string error;
-  if (presence::RegisterLaunchCommand(applicationId, command, &error)) return true;
-  core_->Log().Error("RegisterLaunchCommand: " + error);
-  return false;
+  return core_->Presence().RegisterLaunchCommand(applicationId, command);
 }
 
 bool Client::RegisterLaunchSteamApplication(uint64_t applicationId, uint32_t steamAppId) {

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 namespace platformpp {
 
@@ -138,22 +137,15 @@ bool Client::GetAutomaticGainControl() const {
 }
 
 bool Client::SetEngineManagedAudioSession(bool isEngineManaged) {
-  // Desktop platforms have no audio session to hand over; the choice is recorded in the voice log.
-  core_->VoiceLog().Info(std::string("voice: engine-managed audio session ") +
-                         (isEngineManaged ? "on" : "off"));
-  return true;
+  return core_->Voice().SetEngineManagedAudioSession(isEngineManaged);
 }
 
 void Client::SetAecDump(bool on) {
-  std::filesystem::path directory = core_->Runtime().VoiceLogDir();
-  if (directory.empty()) directory = std::filesystem::temp_directory_path() / "platformpp-aec-dump";
-  core_->Voice().Engine().SetAecDump(on, std::move(directory));
+  core_->Voice().SetAecDump(on);
 }
 
 bool Client::SetVoiceLogDir(const std::string& path, LoggingSeverity minSeverity) {
-  if (!core_->VoiceLog().SetLogDir(path, minSeverity)) return false;
-  core_->Runtime().SetVoiceLogDir(path);
-  return true;
+  return core_->Voice().SetVoiceLogDir(path, minSeverity);
 }
 
 void Client::AddVoiceLogCallback(LogCallback callback, LoggingSeverity minSeverity) {
@@ -161,8 +153,7 @@ void Client::AddVoiceLogCallback(LogCallback callback, LoggingSeverity minSeveri
 }
 
 void Client::SetThreadPriority(Thread thread, int32_t priority) {
-  if (thread == Thread::Voice) core_->Voice().Engine().SetThreadPriority(priority);
-  // The network thread may be shared among Clients (IoContext); it keeps the priority its owner gives it.
+  core_->Voice().SetThreadPriority(thread, priority);
 }
 
 // --- Call

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <string>
 #include <utility>
 
@@ -86,6 +87,11 @@ PremiumService::PremiumService(core::Runtime& runtime, net::HttpClient& http, ip
 
 void PremiumService::OnDispatch(const gateway::Dispatch& dispatch) {
   if (store_.OnDispatch(dispatch)) StartLoad(nullptr);
+}
+
+bool PremiumService::HasEntitlement(uint64_t skuId) const {
+  auto now = std::chrono::duration_cast<std::chrono::milliseconds>(runtime_.Now().time_since_epoch()).count();
+  return now >= 0 && store_.Owns(skuId, static_cast<uint64_t>(now));
 }
 
 void PremiumService::Refresh(RefreshPremiumCallback callback) {

@@ -36,6 +36,8 @@ class PremiumService {
   PremiumService& operator=(const PremiumService&) = delete;
 
   PremiumStore& Store() noexcept { return store_; }
+  /// Whether the player owns `skuId` now (the Client's clock): an entitlement that has started and not ended.
+  bool HasEntitlement(uint64_t skuId) const;
   const PremiumStore& Store() const noexcept { return store_; }
 
   /// The Gateway sink (network thread): the store first; a READY (a session that was not resumed) then

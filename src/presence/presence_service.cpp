@@ -6,6 +6,7 @@
 #include "json/json.hpp"
 #include "net/http_result.hpp"
 #include "presence/activity_validation.hpp"
+#include "presence/launch_command.hpp"
 #include "social/activity_json.hpp"
 #include "social/social_store.hpp"
 
@@ -386,6 +387,13 @@ void PresenceService::AcceptActivityInvite(const ActivityInvite& invite,
                logger->Secrets().AddSecret(*secret);
                (*shared)({}, std::string(*secret));
              });
+}
+
+bool PresenceService::RegisterLaunchCommand(uint64_t applicationId, const std::string& command) {
+  std::string error;
+  if (presence::RegisterLaunchCommand(applicationId, command, &error)) return true;
+  runtime_.Log().Error("RegisterLaunchCommand: " + error);
+  return false;
 }
 
 void PresenceService::SetJoinCallback(ActivityJoinCallback callback) {

@@ -58,6 +58,8 @@ class PresenceService {
   Callbacks callbacks;
   /// SetActivityJoinCallback: also subscribes to the desktop client's ACTIVITY_JOIN while one is set.
   void SetJoinCallback(ActivityJoinCallback callback);
+  /// Registers how the desktop client starts the game for a join (launch_command.hpp); a failure is logged.
+  bool RegisterLaunchCommand(uint64_t applicationId, const std::string& command);
 
   /// The Gateway sink (network thread).
   void OnDispatch(const gateway::Dispatch& dispatch);

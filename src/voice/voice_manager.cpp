@@ -6,6 +6,8 @@
 #include "lobby/lobby_store.hpp"
 #include "social/social_store.hpp"
 
+#include <filesystem>
+
 namespace platformpp::voice {
 
 VoiceManager::VoiceManager(core::Runtime& runtime, gateway::GatewayConnection& gateway,
@@ -206,6 +208,28 @@ void VoiceManager::Shutdown() {
   timer_.Shutdown();
   fingerprints_.Shutdown();  // its dropped requests queue their "" for the queue's shutdown to deliver
   engine_.Stop();
+}
+
+bool VoiceManager::SetEngineManagedAudioSession(bool isEngineManaged) {
+  runtime_.VoiceLog().Info(std::string("voice: engine-managed audio session ") +
+                           (isEngineManaged ? "on" : "off"));
+  return true;
+}
+
+void VoiceManager::SetAecDump(bool on) {
+  std::filesystem::path directory = runtime_.VoiceLogDir();
+  if (directory.empty()) directory = std::filesystem::temp_directory_path() / "platformpp-aec-dump";
+  engine_.SetAecDump(on, std::move(directory));
+}
+
+bool VoiceManager::SetVoiceLogDir(const std::string& path, LoggingSeverity minSeverity) {
+  if (!runtime_.VoiceLog().SetLogDir(path, minSeverity)) return false;
+  runtime_.SetVoiceLogDir(path);
+  return true;
+}
+
+void VoiceManager::SetThreadPriority(ClientThread thread, int32_t priority) {
+  if (thread == ClientThread::Voice) engine_.SetThreadPriority(priority);
 }
 
 }  // namespace platformpp::voice

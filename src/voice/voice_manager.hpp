@@ -20,6 +20,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 namespace platformpp::voice {
@@ -45,6 +46,16 @@ class VoiceManager {
   void SetSelfDeafAll(bool deaf);
   bool SelfMuteAll() const { return muteAll_.load(); }
   bool SelfDeafAll() const { return deafAll_.load(); }
+
+  /// Desktop platforms have no audio session to hand over: the choice is recorded in the voice log.
+  bool SetEngineManagedAudioSession(bool isEngineManaged);
+  /// Echo-canceller dumps into the voice log directory (or a temporary one when none is set).
+  void SetAecDump(bool on);
+  /// The voice log's file, and where AEC dumps go; false when the directory cannot be used.
+  bool SetVoiceLogDir(const std::string& path, LoggingSeverity minSeverity);
+  /// The voice thread's priority. The network thread may be shared among Clients (IoContext): it keeps the
+  /// priority its owner gives it, and the Client thread is the game's.
+  void SetThreadPriority(ClientThread thread, int32_t priority);
 
   VoiceEngine& Engine() noexcept { return engine_; }
   /// Where the calls compute DAVE pairwise fingerprints (scrypt), one at a time.

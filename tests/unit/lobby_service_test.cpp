@@ -177,7 +177,7 @@ TEST_CASE("lobby service: the joined lobby is in the store inside the callback, 
   Seen<uint64_t> joined;
   std::optional<bool> knownInCallback;
   Fixture f;
-  f.service.CreateOrJoin("secret", nullptr, nullptr, [&](ClientResult result, uint64_t id) {
+  f.service.CreateOrJoin("secret", nullptr, nullptr, [&](const ClientResult& result, uint64_t id) {
     CHECK(result.Successful());
     knownInCallback = f.store.Get(id).has_value();
   });
@@ -282,7 +282,7 @@ TEST_CASE("lobby service: a provisional account is asked to merge and never asks
   f.service.JoinLinkedGuild(
       7, [&order] { order.emplace_back("merge"); },
       [&order](const ClientResult& result, const std::string&) {
-        order.push_back(result.Type() == ErrorType::ValidationError ? "refused" : "other");
+        order.emplace_back(result.Type() == ErrorType::ValidationError ? "refused" : "other");
       });
   // A lobby id of 0 is refused before the account is looked at.
   f.service.JoinLinkedGuild(
