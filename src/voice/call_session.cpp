@@ -2,7 +2,7 @@
 
 #include "core/completion.hpp"
 #include "core/registered_callback.hpp"
-#include "voice/dave_verification.hpp"
+#include "voice/dave/verification.hpp"
 #include "voice/voice_manager.hpp"
 
 #include <algorithm>
@@ -522,7 +522,7 @@ void CallSession::OnLobbyGone() {
 // --- the voice gateway (network thread)
 // ---------------------------------------------------------------------
 
-void CallSession::OnVoiceReady(const VoiceReady& ready, TransportMode mode) {
+void CallSession::OnVoiceReady(const VoiceReady& ready, media_wire::TransportMode mode) {
   {
     std::lock_guard lock(mutex_);
     if (ended_) return;
@@ -532,7 +532,8 @@ void CallSession::OnVoiceReady(const VoiceReady& ready, TransportMode mode) {
   std::weak_ptr<CallSession> weak = weak_from_this();
   MediaEvents events;
   // Both run on the voice thread: move the work to the network thread, where the gateway connection lives.
-  events.discovered = [weak, &timer = timer_](std::optional<DiscoveredAddress> address, std::string error) {
+  events.discovered = [weak, &timer = timer_](std::optional<media_wire::DiscoveredAddress> address,
+                                              std::string error) {
     timer.After(std::chrono::milliseconds(0), [weak, address = std::move(address), error = std::move(error)] {
       auto self = weak.lock();
       if (!self) return;

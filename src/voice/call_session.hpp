@@ -22,8 +22,8 @@
 #include "gateway/gateway_connection.hpp"
 #include "lobby/lobby_json.hpp"
 #include "voice/call_participants.hpp"
-#include "voice/dave_session.hpp"
-#include "voice/dave_verification.hpp"
+#include "voice/dave/session.hpp"
+#include "voice/dave/verification.hpp"
 #include "voice/voice_engine.hpp"
 #include "voice/voice_gateway_connection.hpp"
 
@@ -105,7 +105,7 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   void OnLobbyGone();
 
   // --- VoiceGatewaySink (network thread) ---
-  void OnVoiceReady(const VoiceReady& ready, TransportMode mode) override;
+  void OnVoiceReady(const VoiceReady& ready, media_wire::TransportMode mode) override;
   void OnVoiceSessionDescription(const VoiceSessionDescription& description) override;
   void OnVoiceSpeaking(const VoiceSpeaking& speaking) override;
   void OnVoiceClientsConnect(const VoiceClientsConnect& connect) override;

@@ -2,11 +2,12 @@
 // Where end-to-end encryption (the platform's DAVE protocol, next issue) plugs into the media path. It works
 // on whole Opus frames, inside the transport encryption:
 //
-//   send:    PCM -> gate -> Opus encode -> FrameEncryptor::Encrypt -> RTP header -> TransportSealer -> UDP
-//   receive: UDP -> TransportOpener -> RTP parse -> FrameDecryptor::Decrypt -> jitter buffer -> Opus decode
+//   send:    PCM -> gate -> Opus encode -> FrameEncryptor::Encrypt -> RTP header ->
+//   media_wire::TransportSealer -> UDP receive: UDP -> media_wire::TransportOpener -> RTP parse ->
+//   FrameDecryptor::Decrypt -> jitter buffer -> Opus decode
 //
 // The pipelines never pass the silence frame F8 FF FE to a transform: it travels unencrypted (protocols.md
-// section 5), so the transforms need not know about it. The DAVE transforms are in dave_frame_transforms.hpp.
+// section 5), so the transforms need not know about it. The DAVE transforms are in dave/frame_transforms.hpp.
 // Both calls are on the per-frame path of the voice thread: they must not allocate, block or throw. A null
 // transform in a pipeline means pass-through, which is also what PassThroughFrameEncryptor /
 // PassThroughFrameDecryptor do (for tests and as the documented default).

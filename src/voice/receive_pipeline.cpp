@@ -1,7 +1,7 @@
 #include "voice/receive_pipeline.hpp"
 
+#include "media_wire/rtp_packet.hpp"
 #include "voice/opus_toc.hpp"
-#include "voice/rtp_packet.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -19,7 +19,8 @@ struct ReceivePipeline::Stream {
   std::array<int16_t, kOpusFrameSamples> pcm{};
 };
 
-ReceivePipeline::ReceivePipeline(TransportMode mode, const TransportKey& key, ReceivePipelineOptions options)
+ReceivePipeline::ReceivePipeline(media_wire::TransportMode mode, const media_wire::TransportKey& key,
+                                 ReceivePipelineOptions options)
     : opener_(mode, key), options_(options) {
   streams_.reserve(options_.maxStreams);
   for (std::size_t i = 0; i < options_.maxStreams; ++i)
@@ -60,21 +61,21 @@ ReceivePipeline::PacketResult ReceivePipeline::OnDatagram(std::span<const uint8_
   }
   std::size_t written = 0;
   switch (opener_.Open(datagram, opened_, written)) {
-    case OpenResult::Ok:
+    case media_wire::OpenResult::Ok:
       break;
-    case OpenResult::Malformed:
+    case media_wire::OpenResult::Malformed:
       ++counters_.malformed;
       return PacketResult::Malformed;
-    case OpenResult::AuthenticationFailed:
+    case media_wire::OpenResult::AuthenticationFailed:
       ++counters_.tampered;
       return PacketResult::Tampered;
-    case OpenResult::Replayed:
+    case media_wire::OpenResult::Replayed:
       ++counters_.replayed;
       return PacketResult::Replayed;
   }
   const std::span<const uint8_t> rtp(opened_.data(), written);
-  const auto header = ParseRtpHeader(rtp);
-  if (!header || header->payloadType != kOpusPayloadType ||
+  const auto header = media_wire::ParseRtpHeader(rtp);
+  if (!header || header->payloadType != media_wire::kOpusPayloadType ||
       header->clearSize + header->extensionBodySize >= rtp.size()) {
     ++counters_.malformed;
     return PacketResult::Malformed;
@@ -83,8 +84,9 @@ ReceivePipeline::PacketResult ReceivePipeline::OnDatagram(std::span<const uint8_
 
   if (decryptor_ && !IsOpusSilenceFrame(frame)) {
     const auto user = ssrcUsers_.find(header->ssrc);
-    const std::size_t size = decryptor_->Decrypt(header->ssrc, user == ssrcUsers_.end() ? 0 : user->second,
-                                                 nowMs, frame, std::span<uint8_t>(decrypted_.data(), frame.size()));
+    const std::size_t size =
+        decryptor_->Decrypt(header->ssrc, user == ssrcUsers_.end() ? 0 : user->second, nowMs, frame,
+                            std::span<uint8_t>(decrypted_.data(), frame.size()));
     if (size == 0 || size > frame.size()) {
       ++counters_.decryptFailed;
       return PacketResult::DecryptFailed;

@@ -1,7 +1,8 @@
 #pragma once
 // The incoming media of one voice session, from UDP datagrams to one mixed stereo frame per 20 ms tick:
-//   datagram -> TransportOpener (one: the forwarding unit's nonce sequence) -> RTP parse (RTCP, runts and
-//   other payload types dropped; the extension body skipped) -> FrameDecryptor (not for silence frames)
+//   datagram -> media_wire::TransportOpener (one: the forwarding unit's nonce sequence) -> RTP parse (RTCP,
+//   runts and other payload types dropped; the extension body skipped) -> FrameDecryptor (not for silence
+//   frames)
 //   -> Opus TOC check (a malformed or non-20 ms packet is dropped) -> per-SSRC JitterBuffer
 // and on each playout tick, per SSRC:
 //   pop -> decode (FEC from the next packet, else PLC, for a missing frame) -> the user's PCM -> the optional
@@ -12,10 +13,10 @@
 // stream is recycled for a new SSRC. OnDatagram and PlayoutTick never allocate; the setters may. No sockets,
 // no threads, not thread-safe: the voice thread owns it.
 
+#include "media_wire/transport_cipher.hpp"
 #include "voice/frame_transform.hpp"
 #include "voice/jitter_buffer.hpp"
 #include "voice/opus_codec.hpp"
-#include "voice/transport_cipher.hpp"
 
 #include <array>
 #include <cstddef>
@@ -47,7 +48,8 @@ class ReceivePipeline {
                                                int sampleRate, int channels, bool& outShouldMute)>;
 
   /// `mode` and `key` from op 4 Session Description.
-  ReceivePipeline(TransportMode mode, const TransportKey& key, ReceivePipelineOptions options = {});
+  ReceivePipeline(media_wire::TransportMode mode, const media_wire::TransportKey& key,
+                  ReceivePipelineOptions options = {});
   ~ReceivePipeline();
   ReceivePipeline(const ReceivePipeline&) = delete;
   ReceivePipeline& operator=(const ReceivePipeline&) = delete;
@@ -113,7 +115,7 @@ class ReceivePipeline {
 
   Stream* StreamFor(uint32_t ssrc, uint64_t nowMs) noexcept;
 
-  TransportOpener opener_;
+  media_wire::TransportOpener opener_;
   ReceivePipelineOptions options_;
   std::vector<std::unique_ptr<Stream>> streams_;
   std::unordered_map<uint32_t, uint64_t> ssrcUsers_;

@@ -16,7 +16,7 @@ uint32_t RandomU32() {
 
 }  // namespace
 
-SendPipeline::SendPipeline(uint32_t ssrc, TransportMode mode, const TransportKey& key,
+SendPipeline::SendPipeline(uint32_t ssrc, media_wire::TransportMode mode, const media_wire::TransportKey& key,
                            SendPipelineOptions options)
     : ssrc_(ssrc),
       sequence_(options.initialSequence.value_or(static_cast<uint16_t>(RandomU32()))),
@@ -29,13 +29,14 @@ SendPipeline::FrameResult SendPipeline::ProcessFrame(ConstPcmFrame pcm,
   FrameResult result;
   ++counters_.framesCaptured;
   const uint32_t timestamp = timestamp_;
-  timestamp_ += kOpusFrameTimestampStep;
+  timestamp_ += media_wire::kOpusFrameTimestampStep;
   const TransmitGate::Decision decision = gate_.Process(pcm);
   result.speakingStarted = decision.speakingStarted;
   result.speakingStopped = decision.speakingStopped;
   if (decision.action == TransmitGate::Action::None) return result;
 
-  std::span<uint8_t> payloadOut(rtp_.data() + kRtpFixedHeaderSize, rtp_.size() - kRtpFixedHeaderSize);
+  std::span<uint8_t> payloadOut(rtp_.data() + media_wire::kRtpFixedHeaderSize,
+                                rtp_.size() - media_wire::kRtpFixedHeaderSize);
   std::size_t payloadSize = 0;
   if (decision.action == TransmitGate::Action::Silence) {
     // Silence frames are never end-to-end encrypted.
@@ -60,10 +61,11 @@ SendPipeline::FrameResult SendPipeline::ProcessFrame(ConstPcmFrame pcm,
       }
     }
   }
-  WriteRtpHeader(sequence_, timestamp, ssrc_,
-                 std::span<uint8_t, kRtpFixedHeaderSize>(rtp_.data(), kRtpFixedHeaderSize));
-  const std::size_t written =
-      sealer_.Seal(std::span<const uint8_t>(rtp_.data(), kRtpFixedHeaderSize + payloadSize), datagram);
+  media_wire::WriteRtpHeader(
+      sequence_, timestamp, ssrc_,
+      std::span<uint8_t, media_wire::kRtpFixedHeaderSize>(rtp_.data(), media_wire::kRtpFixedHeaderSize));
+  const std::size_t written = sealer_.Seal(
+      std::span<const uint8_t>(rtp_.data(), media_wire::kRtpFixedHeaderSize + payloadSize), datagram);
   if (written == 0) {
     ++counters_.sealErrors;
     return result;

@@ -1,16 +1,17 @@
 #pragma once
 // The outgoing media of one voice session, from a captured frame to the UDP datagram's bytes:
 //   int16 stereo 20 ms frame -> TransmitGate -> Opus encode (or the silence frame F8 FF FE)
-//   -> FrameEncryptor (not for silence frames) -> RTP header -> TransportSealer -> caller's buffer.
+//   -> FrameEncryptor (not for silence frames) -> RTP header -> media_wire::TransportSealer -> caller's
+//   buffer.
 // The RTP sequence advances per packet sent; the timestamp advances by 960 per captured frame, sent or not,
 // so that it follows the sampling clock across pauses (RFC 3550 section 5.1). No sockets, no threads:
 // the caller owns the UDP socket and sends op 5 Speaking on the edges the result reports, before the
 // datagram. ProcessFrame never allocates. Not thread-safe.
 
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/frame_transform.hpp"
 #include "voice/opus_codec.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
 #include "voice/voice_activity.hpp"
 
 #include <array>
@@ -34,11 +35,12 @@ class SendPipeline {
   /// The largest end-to-end frame overhead the pipeline reserves room for.
   static constexpr std::size_t kMaxFrameOverhead = 256;
   /// A datagram is at most this large; the caller's buffer should hold it.
-  static constexpr std::size_t kMaxDatagramSize =
-      kRtpFixedHeaderSize + kOpusMaxPacketSize + kMaxFrameOverhead + kTransportOverhead;
+  static constexpr std::size_t kMaxDatagramSize = media_wire::kRtpFixedHeaderSize + kOpusMaxPacketSize +
+                                                  kMaxFrameOverhead + media_wire::kTransportOverhead;
 
   /// `ssrc` from op 2 Ready; `mode` and `key` from op 4 Session Description.
-  SendPipeline(uint32_t ssrc, TransportMode mode, const TransportKey& key, SendPipelineOptions options = {});
+  SendPipeline(uint32_t ssrc, media_wire::TransportMode mode, const media_wire::TransportKey& key,
+               SendPipelineOptions options = {});
 
   struct FrameResult {
     std::size_t size = 0;  // datagram bytes written; 0: nothing to send for this frame
@@ -51,7 +53,7 @@ class SendPipeline {
 
   TransmitGate& Gate() noexcept { return gate_; }
   OpusFrameEncoder& Encoder() noexcept { return encoder_; }
-  TransportSealer& Sealer() noexcept { return sealer_; }
+  media_wire::TransportSealer& Sealer() noexcept { return sealer_; }
   /// Not owned; null (the default) is pass-through. Its MaxOverhead() must not exceed kMaxFrameOverhead.
   void SetFrameEncryptor(FrameEncryptor* encryptor) noexcept { encryptor_ = encryptor; }
 
@@ -76,10 +78,10 @@ class SendPipeline {
   uint32_t timestamp_;
   TransmitGate gate_;
   OpusFrameEncoder encoder_;
-  TransportSealer sealer_;
+  media_wire::TransportSealer sealer_;
   FrameEncryptor* encryptor_ = nullptr;
   std::array<uint8_t, kOpusMaxPacketSize> opus_{};
-  std::array<uint8_t, kRtpFixedHeaderSize + kOpusMaxPacketSize + kMaxFrameOverhead> rtp_{};
+  std::array<uint8_t, media_wire::kRtpFixedHeaderSize + kOpusMaxPacketSize + kMaxFrameOverhead> rtp_{};
   Counters counters_;
 };
 

@@ -327,7 +327,7 @@ void VoiceEngine::OpenMedia(uint64_t callId, std::string ip, uint16_t port, uint
     call->ssrc = ssrc;
     call->events = std::move(events);
     std::string error;
-    std::optional<DiscoveredAddress> address;
+    std::optional<media_wire::DiscoveredAddress> address;
     if (call->socket.Connect(ip, port, &error)) address = call->socket.DiscoverAddress(ssrc, {}, &error);
     call->connected = address.has_value();
     if (!address) runtime_.VoiceLog().Warning("voice: media connection failed: " + error);
@@ -335,7 +335,8 @@ void VoiceEngine::OpenMedia(uint64_t callId, std::string ip, uint16_t port, uint
   });
 }
 
-void VoiceEngine::StartMedia(uint64_t callId, TransportMode mode, const TransportKey& key) {
+void VoiceEngine::StartMedia(uint64_t callId, media_wire::TransportMode mode,
+                             const media_wire::TransportKey& key) {
   Post([callId, mode, key](State& state) {
     CallMedia* call = state.Find(callId);
     if (!call || !call->connected) return;

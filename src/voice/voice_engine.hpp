@@ -13,9 +13,9 @@
 #include "audio/audio_processing.hpp"
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
-#include "voice/dave_frame_transforms.hpp"
-#include "voice/ip_discovery.hpp"
-#include "voice/transport_cipher.hpp"
+#include "media_wire/ip_discovery.hpp"
+#include "media_wire/transport_cipher.hpp"
+#include "voice/dave/frame_transforms.hpp"
 
 #include <platformpp/call.hpp>
 #include <platformpp/client_status.hpp>
@@ -36,7 +36,7 @@ namespace platformpp::voice {
 /// What a call's media reports back; called on the voice thread (keep them short, no blocking).
 struct MediaEvents {
   /// IP discovery finished: the address and port the server saw, or nullopt (with a reason) on failure.
-  std::function<void(std::optional<DiscoveredAddress> address, std::string error)> discovered;
+  std::function<void(std::optional<media_wire::DiscoveredAddress> address, std::string error)> discovered;
   /// The player's transmit gate opened (true) or closed (false): send op 5 Speaking, then announce it.
   std::function<void(bool speaking)> speakingChanged;
 };
@@ -81,7 +81,7 @@ class VoiceEngine {
   /// Connects the call's UDP socket to the forwarding unit and runs IP discovery; events.discovered reports.
   void OpenMedia(uint64_t callId, std::string ip, uint16_t port, uint32_t ssrc, MediaEvents events);
   /// Starts sending and receiving with the Session Description's mode and key.
-  void StartMedia(uint64_t callId, TransportMode mode, const TransportKey& key);
+  void StartMedia(uint64_t callId, media_wire::TransportMode mode, const media_wire::TransportKey& key);
   /// Changes the call's DAVE transforms on the voice thread, between frames, in call order (`nowMs` is the
   /// voice thread's clock, as frames see it). Dropped when the call's media has not started.
   using E2eeUpdate =

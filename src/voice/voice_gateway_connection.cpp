@@ -255,7 +255,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
       logger_->Warning("Voice gateway: a second Ready ignored");
       return;
     }
-    std::optional<TransportMode> mode = ChooseTransportMode(ready.modes);
+    std::optional<media_wire::TransportMode> mode = media_wire::ChooseTransportMode(ready.modes);
     if (!mode) {
       std::string offered;
       for (const std::string& name : ready.modes)
@@ -270,7 +270,8 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
     policy_.OnReady();
     live_ = true;
     logger_->Info("Voice gateway: ready (ssrc " + std::to_string(ready.ssrc) + ", media " + ready.ip + ":" +
-                  std::to_string(ready.port) + ", mode " + std::string(TransportModeName(*mode)) + ")");
+                  std::to_string(ready.port) + ", mode " + std::string(media_wire::TransportModeName(*mode)) +
+                  ")");
     Notify([&](VoiceGatewaySink& sink) { sink.OnVoiceReady(ready, *mode); });
     FlushPending();
   }
@@ -394,7 +395,7 @@ class VoiceGatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   bool resumingReported_ = false;
   bool described_ = false;
   bool selectSent_ = false;
-  std::optional<TransportMode> mode_;
+  std::optional<media_wire::TransportMode> mode_;
   uint32_t ssrc_ = 0;
   uint64_t lastNonce_ = 0;
   std::optional<std::pair<std::string, uint16_t>> pendingSelect_;

@@ -12,7 +12,7 @@
 // method runs after Close() or the destructor returns, whichever thread calls them (a sink method may itself
 // call Close(); do not call Close() while holding a lock that sink methods take).
 
-#include "voice/transport_cipher.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/voice_gateway_payload.hpp"
 #include "voice/voice_gateway_session_policy.hpp"
 
@@ -38,10 +38,10 @@ class VoiceGatewaySink {
  public:
   virtual ~VoiceGatewaySink() = default;
   /// Op 2 (once per session): run IP discovery against `ready.ip`/`ready.port` with `ready.ssrc`, then call
-  /// SelectProtocol with the discovered address. `mode` is what SelectProtocol will send (ChooseTransportMode
-  /// of `ready.modes`); when the server offers no supported mode the call ends with VoiceConnectionFailed
-  /// instead and this is not called.
-  virtual void OnVoiceReady(const VoiceReady& ready, TransportMode mode) = 0;
+  /// SelectProtocol with the discovered address. `mode` is what SelectProtocol will send
+  /// (media_wire::ChooseTransportMode of `ready.modes`); when the server offers no supported mode the call
+  /// ends with VoiceConnectionFailed instead and this is not called.
+  virtual void OnVoiceReady(const VoiceReady& ready, media_wire::TransportMode mode) = 0;
   /// Op 4: the mode (the one selected) and the key for the transport cipher. A description whose mode is not
   /// the selected one ends the call with VoiceConnectionFailed instead.
   virtual void OnVoiceSessionDescription(const VoiceSessionDescription& description) = 0;

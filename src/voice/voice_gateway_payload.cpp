@@ -67,9 +67,9 @@ VoiceServerMessage ParseSessionDescription(VoiceServerMessage message, const Val
   std::optional<std::string_view> mode = json::GetString(d, "mode");
   if (!mode) return Malformed(std::move(message), "Session Description without a mode");
   const Value* key = json::Member(d, "secret_key");
-  if (!key || !key->IsArray() || key->Size() != kTransportKeySize) {
+  if (!key || !key->IsArray() || key->Size() != media_wire::kTransportKeySize) {
     return Malformed(std::move(message), "Session Description without a secret_key of exactly " +
-                                             std::to_string(kTransportKeySize) + " bytes");
+                                             std::to_string(media_wire::kTransportKeySize) + " bytes");
   }
   for (rapidjson::SizeType i = 0; i < key->Size(); ++i) {
     const Value& byte = (*key)[i];
@@ -83,7 +83,7 @@ VoiceServerMessage ParseSessionDescription(VoiceServerMessage message, const Val
     description.daveProtocolVersion = dave->GetInt();
   }
   description.mode.assign(mode->data(), mode->size());
-  description.parsedMode = ParseTransportMode(*mode);
+  description.parsedMode = media_wire::ParseTransportMode(*mode);
   message.payload = std::move(description);
   return message;
 }
@@ -300,7 +300,8 @@ std::vector<uint8_t> BuildVoiceBinary(uint8_t op, std::span<const uint8_t> paylo
   return frame;
 }
 
-std::string BuildVoiceSelectProtocol(std::string_view address, uint16_t port, TransportMode mode) {
+std::string BuildVoiceSelectProtocol(std::string_view address, uint16_t port,
+                                     media_wire::TransportMode mode) {
   return Payload(VoiceOpcode::SelectProtocol, [&](auto& w) {
     w.Key("protocol");
     w.String("udp");
@@ -311,7 +312,7 @@ std::string BuildVoiceSelectProtocol(std::string_view address, uint16_t port, Tr
     w.Key("port");
     w.Uint(port);
     w.Key("mode");
-    WriteString(w, TransportModeName(mode));
+    WriteString(w, media_wire::TransportModeName(mode));
     w.EndObject();
   });
 }

@@ -5,7 +5,7 @@
 // that cannot be read comes back as VoiceMalformed (with its `seq` when the envelope was readable, so that it
 // is still acknowledged).
 
-#include "voice/transport_cipher.hpp"
+#include "media_wire/transport_cipher.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -54,7 +54,8 @@ struct VoiceHello {
   int64_t heartbeatIntervalMs = 0;
 };
 
-/// Op 2. `modes` keeps every offered name, deprecated and unknown ones included (ChooseTransportMode picks).
+/// Op 2. `modes` keeps every offered name, deprecated and unknown ones included
+/// (media_wire::ChooseTransportMode picks).
 struct VoiceReady {
   uint32_t ssrc = 0;
   std::string ip;
@@ -65,9 +66,9 @@ struct VoiceReady {
 
 /// Op 4. Refused as malformed unless `secret_key` is exactly 32 integers in 0..255 and `mode` is a string.
 struct VoiceSessionDescription {
-  std::string mode;                         ///< as sent
-  std::optional<TransportMode> parsedMode;  ///< nullopt: not a supported mode
-  TransportKey secretKey{};
+  std::string mode;                                     ///< as sent
+  std::optional<media_wire::TransportMode> parsedMode;  ///< nullopt: not a supported mode
+  media_wire::TransportKey secretKey{};
   int32_t daveProtocolVersion = 0;
 };
 
@@ -186,8 +187,9 @@ std::string BuildVoiceDaveReadyForTransition(uint16_t transitionId);
 std::string BuildVoiceDaveInvalidCommitWelcome(uint16_t transitionId);
 /// A binary client frame: `u8 opcode | payload`.
 std::vector<uint8_t> BuildVoiceBinary(uint8_t op, std::span<const uint8_t> payload);
-/// Op 1 `{protocol: "udp", data: {address, port, mode}}`; the mode comes from ChooseTransportMode.
-std::string BuildVoiceSelectProtocol(std::string_view address, uint16_t port, TransportMode mode);
+/// Op 1 `{protocol: "udp", data: {address, port, mode}}`; the mode comes from
+/// media_wire::ChooseTransportMode.
+std::string BuildVoiceSelectProtocol(std::string_view address, uint16_t port, media_wire::TransportMode mode);
 /// Op 3 `{t, seq_ack}`; `seqAck` -1 before any server message.
 std::string BuildVoiceHeartbeat(uint64_t t, int64_t seqAck);
 /// Op 7 `{server_id, session_id, token, seq_ack}`.

@@ -9,7 +9,7 @@
 #include "lobby/lobby_directory.hpp"
 #include "social/user_directory.hpp"
 #include "voice/call_session.hpp"
-#include "voice/dave_verification.hpp"
+#include "voice/dave/verification.hpp"
 #include "voice/voice_engine.hpp"
 
 #include <platformpp/call.hpp>

@@ -85,15 +85,15 @@ uint16_t VoiceUdpSocket::LocalPort() const noexcept {
   return 0;
 }
 
-std::optional<DiscoveredAddress> VoiceUdpSocket::DiscoverAddress(uint32_t ssrc,
-                                                                 const IpDiscoveryOptions& options,
-                                                                 std::string* error) {
+std::optional<media_wire::DiscoveredAddress> VoiceUdpSocket::DiscoverAddress(
+    uint32_t ssrc, const IpDiscoveryOptions& options, std::string* error) {
   if (fd_ < 0) {
     if (error) *error = "the socket is not open";
     return std::nullopt;
   }
-  const std::array<uint8_t, kIpDiscoverySize> request = IpDiscoveryRequest(ssrc);
-  std::array<uint8_t, kIpDiscoverySize + 1> buffer{};  // one more: a longer datagram is not an answer
+  const std::array<uint8_t, media_wire::kIpDiscoverySize> request = media_wire::IpDiscoveryRequest(ssrc);
+  std::array<uint8_t, media_wire::kIpDiscoverySize + 1>
+      buffer{};  // one more: a longer datagram is not an answer
   for (int attempt = 0; attempt < options.attempts; ++attempt) {
     if (Send(request) == SendResult::Failed) {
       if (error) *error = Errno("IP discovery send");
@@ -110,7 +110,7 @@ std::optional<DiscoveredAddress> VoiceUdpSocket::DiscoverAddress(uint32_t ssrc,
         if (error) *error = Errno("IP discovery receive");
         return std::nullopt;
       }
-      auto answer = ParseIpDiscoveryResponse(
+      auto answer = media_wire::ParseIpDiscoveryResponse(
           std::span<const uint8_t>(buffer.data(), static_cast<std::size_t>(got)), ssrc);
       if (answer) return answer;
       // Anything else (a late keepalive echo, a stray packet) is skipped.

@@ -6,7 +6,7 @@
 // counter then 4 zero bytes, every 5 s), Send and Receive. Sending and receiving allocate nothing.
 // Not thread-safe: one thread (the voice thread) uses it.
 
-#include "voice/ip_discovery.hpp"
+#include "media_wire/ip_discovery.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -45,8 +45,9 @@ class VoiceUdpSocket {
   /// IP discovery for `ssrc`: sends a request, waits up to `attemptTimeout` for the answer, and sends again
   /// when none came, up to `attempts` requests. Datagrams that are not the answer are skipped. Blocks the
   /// calling thread (the voice thread, before media flows) for at most attempts * attemptTimeout.
-  std::optional<DiscoveredAddress> DiscoverAddress(uint32_t ssrc, const IpDiscoveryOptions& options = {},
-                                                   std::string* error = nullptr);
+  std::optional<media_wire::DiscoveredAddress> DiscoverAddress(uint32_t ssrc,
+                                                               const IpDiscoveryOptions& options = {},
+                                                               std::string* error = nullptr);
 
   /// Sends a keepalive when one is due at `now` (the first at once, then every `interval`). True when sent.
   bool MaybeSendKeepalive(Clock::time_point now, std::chrono::milliseconds interval = kKeepaliveInterval);

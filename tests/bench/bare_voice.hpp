@@ -4,9 +4,9 @@
 // as additional data, a 4-byte counter nonce after the tag), and DAVE's frame AEAD (AES-128-GCM with its tag
 // cut to 8 bytes, then the supplemental data: tag, ULEB128 nonce, size, 0xFAFA).
 
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/opus_codec.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
 
 #include <openssl/evp.h>
 #include <opus.h>
@@ -19,10 +19,10 @@
 
 namespace platformpp::bench {
 
-using voice::kRtpFixedHeaderSize;
-using voice::kTransportOverhead;
-using voice::TransportKey;
-using voice::TransportMode;
+using media_wire::kRtpFixedHeaderSize;
+using media_wire::kTransportOverhead;
+using media_wire::TransportKey;
+using media_wire::TransportMode;
 
 // libopus's encoder as the SDK sets it up (voice/opus_codec.cpp: VOIP, stereo 48 kHz, its bitrate, in-band
 // FEC, no DTX, voice, its expected loss), made straight through libopus. Free with opus_encoder_destroy.
@@ -39,70 +39,70 @@ inline OpusEncoder* NewBareEncoder() {
 
 // The same AEAD as the transport, straight from the libraries: seal `rtp` (12-byte header + payload).
 struct BareSealer {
-  BareSealer(TransportMode m, const TransportKey& k) : mode(m), key(k) {
+  BareSealer(media_wire::TransportMode m, const media_wire::TransportKey& k) : mode(m), key(k) {
     ctx = EVP_CIPHER_CTX_new();
     EVP_EncryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key.data(), nullptr);
   }
   ~BareSealer() { EVP_CIPHER_CTX_free(ctx); }
   std::size_t Seal(const uint8_t* rtp, std::size_t size, uint8_t* out) {
-    const std::size_t payload = size - kRtpFixedHeaderSize;
-    std::memcpy(out, rtp, kRtpFixedHeaderSize);
-    uint8_t* cipher = out + kRtpFixedHeaderSize;
+    const std::size_t payload = size - media_wire::kRtpFixedHeaderSize;
+    std::memcpy(out, rtp, media_wire::kRtpFixedHeaderSize);
+    uint8_t* cipher = out + media_wire::kRtpFixedHeaderSize;
     uint8_t* tag = cipher + payload;
     uint8_t nonce[24] = {};
     nonce[0] = static_cast<uint8_t>(counter >> 24);
     nonce[1] = static_cast<uint8_t>(counter >> 16);
     nonce[2] = static_cast<uint8_t>(counter >> 8);
     nonce[3] = static_cast<uint8_t>(counter);
-    if (mode == TransportMode::AeadAes256GcmRtpsize) {
+    if (mode == media_wire::TransportMode::AeadAes256GcmRtpsize) {
       int len = 0;
       EVP_EncryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce);
-      EVP_EncryptUpdate(ctx, nullptr, &len, rtp, static_cast<int>(kRtpFixedHeaderSize));
-      EVP_EncryptUpdate(ctx, cipher, &len, rtp + kRtpFixedHeaderSize, static_cast<int>(payload));
+      EVP_EncryptUpdate(ctx, nullptr, &len, rtp, static_cast<int>(media_wire::kRtpFixedHeaderSize));
+      EVP_EncryptUpdate(ctx, cipher, &len, rtp + media_wire::kRtpFixedHeaderSize, static_cast<int>(payload));
       EVP_EncryptFinal_ex(ctx, cipher + payload, &len);
       EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_GET_TAG, 16, tag);
     } else {
       unsigned long long tagLength = 0;
-      crypto_aead_xchacha20poly1305_ietf_encrypt_detached(cipher, tag, &tagLength, rtp + kRtpFixedHeaderSize,
-                                                          payload, rtp, kRtpFixedHeaderSize, nullptr, nonce,
-                                                          key.data());
+      crypto_aead_xchacha20poly1305_ietf_encrypt_detached(
+          cipher, tag, &tagLength, rtp + media_wire::kRtpFixedHeaderSize, payload, rtp,
+          media_wire::kRtpFixedHeaderSize, nullptr, nonce, key.data());
     }
     std::memcpy(tag + 16, nonce, 4);
     ++counter;
-    return size + kTransportOverhead;
+    return size + media_wire::kTransportOverhead;
   }
-  TransportMode mode;
-  TransportKey key;
+  media_wire::TransportMode mode;
+  media_wire::TransportKey key;
   EVP_CIPHER_CTX* ctx;
   uint32_t counter = 0;
 };
 
 struct BareOpener {
-  BareOpener(TransportMode m, const TransportKey& k) : mode(m), key(k) {
+  BareOpener(media_wire::TransportMode m, const media_wire::TransportKey& k) : mode(m), key(k) {
     ctx = EVP_CIPHER_CTX_new();
     EVP_DecryptInit_ex(ctx, EVP_aes_256_gcm(), nullptr, key.data(), nullptr);
   }
   ~BareOpener() { EVP_CIPHER_CTX_free(ctx); }
   bool Open(const uint8_t* packet, std::size_t size, uint8_t* payloadOut) {
-    const std::size_t payload = size - kRtpFixedHeaderSize - kTransportOverhead;
-    const uint8_t* cipher = packet + kRtpFixedHeaderSize;
+    const std::size_t payload = size - media_wire::kRtpFixedHeaderSize - media_wire::kTransportOverhead;
+    const uint8_t* cipher = packet + media_wire::kRtpFixedHeaderSize;
     const uint8_t* tag = cipher + payload;
     uint8_t nonce[24] = {};
     std::memcpy(nonce, tag + 16, 4);
-    if (mode == TransportMode::AeadAes256GcmRtpsize) {
+    if (mode == media_wire::TransportMode::AeadAes256GcmRtpsize) {
       int len = 0;
       EVP_DecryptInit_ex(ctx, nullptr, nullptr, nullptr, nonce);
-      EVP_DecryptUpdate(ctx, nullptr, &len, packet, static_cast<int>(kRtpFixedHeaderSize));
+      EVP_DecryptUpdate(ctx, nullptr, &len, packet, static_cast<int>(media_wire::kRtpFixedHeaderSize));
       EVP_DecryptUpdate(ctx, payloadOut, &len, cipher, static_cast<int>(payload));
       EVP_CIPHER_CTX_ctrl(ctx, EVP_CTRL_GCM_SET_TAG, 16, const_cast<uint8_t*>(tag));
       return EVP_DecryptFinal_ex(ctx, payloadOut + len, &len) == 1;
     }
     return crypto_aead_xchacha20poly1305_ietf_decrypt_detached(payloadOut, nullptr, cipher, payload, tag,
-                                                               packet, kRtpFixedHeaderSize, nonce,
+                                                               packet, media_wire::kRtpFixedHeaderSize, nonce,
                                                                key.data()) == 0;
   }
-  TransportMode mode;
-  TransportKey key;
+  media_wire::TransportMode mode;
+  media_wire::TransportKey key;
   EVP_CIPHER_CTX* ctx;
 };
 

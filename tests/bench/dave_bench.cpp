@@ -14,12 +14,12 @@
 //               ECDH and one ECDSA signature and verification per commit and per processed message).
 // Median of rounds, the variants interleaved within each round; prints the ratios last. Fails only when the
 // work fails, never on timing.
+#include "media_wire/rtp_packet.hpp"
 #include "mls/group.hpp"
-#include "voice/dave_frame_transforms.hpp"
-#include "voice/dave_keys.hpp"
+#include "voice/dave/frame_transforms.hpp"
+#include "voice/dave/keys.hpp"
 #include "voice/opus_codec.hpp"
 #include "voice/receive_pipeline.hpp"
-#include "voice/rtp_packet.hpp"
 #include "voice/send_pipeline.hpp"
 
 #include <openssl/ec.h>
@@ -39,6 +39,7 @@
 #include <vector>
 
 using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 using namespace platformpp::voice::dave;
 namespace mls = platformpp::mls;
 
@@ -183,10 +184,10 @@ double BarePublicKeyWork() {
 int main() {
   int failures = 0;
   const auto input = Input();
-  TransportKey key{};
+  media_wire::TransportKey key{};
   for (std::size_t i = 0; i < key.size(); ++i)
     key[i] = static_cast<uint8_t>(i * 13 + 1);
-  const auto mode = TransportMode::AeadAes256GcmRtpsize;
+  const auto mode = media_wire::TransportMode::AeadAes256GcmRtpsize;
 
   // A two-member group for the media: the sender's keys and the receiver's.
   const auto gatewayKey = mls::SignaturePrivateKey::Generate();
@@ -234,14 +235,15 @@ int main() {
     const bool keep = bareDatagrams.empty();
     const double start = CpuMs();
     for (int f = 0; f < kFrames; ++f) {
-      WriteRtpHeader(static_cast<uint16_t>(f), static_cast<uint32_t>(f) * 960, 1234,
-                     std::span<uint8_t, kRtpFixedHeaderSize>(rtp.data(), kRtpFixedHeaderSize));
+      media_wire::WriteRtpHeader(
+          static_cast<uint16_t>(f), static_cast<uint32_t>(f) * 960, 1234,
+          std::span<uint8_t, media_wire::kRtpFixedHeaderSize>(rtp.data(), media_wire::kRtpFixedHeaderSize));
       const int n = opus_encode(encoder, input[static_cast<std::size_t>(f)].data(), 960, opus.data(),
                                 static_cast<opus_int32>(opus.size()));
       if (n <= 0) ++failures;
-      const std::size_t frame =
-          frames.Encrypt(opus.data(), static_cast<std::size_t>(n), rtp.data() + kRtpFixedHeaderSize);
-      const std::size_t sealed = sealer.Seal(rtp.data(), kRtpFixedHeaderSize + frame, out.data());
+      const std::size_t frame = frames.Encrypt(opus.data(), static_cast<std::size_t>(n),
+                                               rtp.data() + media_wire::kRtpFixedHeaderSize);
+      const std::size_t sealed = sealer.Seal(rtp.data(), media_wire::kRtpFixedHeaderSize + frame, out.data());
       if (keep) bareDatagrams.emplace_back(out.begin(), out.begin() + static_cast<long>(sealed));
     }
     bareSend.push_back(CpuMs() - start);
@@ -257,7 +259,8 @@ int main() {
     const double start = CpuMs();
     for (const auto& d : bareDatagrams) {
       if (!opener.Open(d.data(), d.size(), frame.data())) ++failures;
-      const std::size_t frameSize = d.size() - kRtpFixedHeaderSize - kTransportOverhead;
+      const std::size_t frameSize =
+          d.size() - media_wire::kRtpFixedHeaderSize - media_wire::kTransportOverhead;
       const std::size_t payload = frames.Decrypt(frame.data(), frameSize, opus.data());
       if (payload == 0 ||
           opus_decode(decoder, opus.data(), static_cast<opus_int32>(payload), decoded.data(), 960, 0) != 960)

@@ -33,14 +33,15 @@
 #include <thread>
 #include <vector>
 
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/forwarding_unit.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
 #include "voice/voice_udp_server.hpp"
 
 using namespace platformpp::emulator;
-using platformpp::voice::TransportKey;
-using platformpp::voice::TransportMode;
+namespace media_wire = platformpp::media_wire;
+using platformpp::media_wire::TransportKey;
+using platformpp::media_wire::TransportMode;
 using Clock = std::chrono::steady_clock;
 
 namespace {
@@ -89,8 +90,8 @@ struct Participant {
   int fd = -1;
   std::uint16_t port = 0;
   std::uint32_t ssrc = 0;
-  TransportMode mode = TransportMode::AeadXChaCha20Poly1305Rtpsize;
-  TransportKey key{};
+  media_wire::TransportMode mode = media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize;
+  media_wire::TransportKey key{};
   std::vector<std::vector<std::uint8_t>> datagrams;  // one sealed packet per tick
 };
 
@@ -117,10 +118,10 @@ void speak(std::vector<Participant>& participants, std::uint16_t port) {
 std::vector<Received> receive(std::vector<Participant>& participants, const std::atomic<bool>& stop,
                               bool verify) {
   std::vector<Received> received(participants.size());
-  std::vector<std::unique_ptr<platformpp::voice::TransportOpener>> openers;
+  std::vector<std::unique_ptr<platformpp::media_wire::TransportOpener>> openers;
   openers.reserve(participants.size());
   for (const auto& p : participants)
-    openers.push_back(std::make_unique<platformpp::voice::TransportOpener>(p.mode, p.key));
+    openers.push_back(std::make_unique<platformpp::media_wire::TransportOpener>(p.mode, p.key));
   std::vector<pollfd> fds;
   fds.reserve(participants.size());
   for (const auto& p : participants)
@@ -137,10 +138,10 @@ std::vector<Received> receive(std::vector<Participant>& participants, const std:
         if (!verify) continue;
         std::size_t written = 0;
         const auto packet = std::span<const std::uint8_t>(buffer.data(), static_cast<std::size_t>(n));
-        if (openers[i]->Open(packet, opened, written) != platformpp::voice::OpenResult::Ok) continue;
-        const auto header = platformpp::voice::ParseRtpHeader(std::span(opened.data(), written));
+        if (openers[i]->Open(packet, opened, written) != platformpp::media_wire::OpenResult::Ok) continue;
+        const auto header = platformpp::media_wire::ParseRtpHeader(std::span(opened.data(), written));
         if (header && header->ssrc != participants[i].ssrc &&
-            written == platformpp::voice::kRtpFixedHeaderSize + kPayloadSize)
+            written == platformpp::media_wire::kRtpFixedHeaderSize + kPayloadSize)
           ++received[i].authentic;
       }
     }
@@ -229,7 +230,8 @@ int main() {
     auto& p = participants[static_cast<std::size_t>(i)];
     p.fd = udp_socket(p.port);
     p.ssrc = unit.allocate_ssrc();
-    p.mode = i % 2 == 0 ? TransportMode::AeadAes256GcmRtpsize : TransportMode::AeadXChaCha20Poly1305Rtpsize;
+    p.mode = i % 2 == 0 ? media_wire::TransportMode::AeadAes256GcmRtpsize
+                        : media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize;
     for (std::size_t b = 0; b < p.key.size(); ++b)
       p.key[b] = static_cast<std::uint8_t>(static_cast<std::size_t>(i) * 37 + b * 11 + 5);
   }
@@ -238,16 +240,16 @@ int main() {
   const auto seal_all = [&](bool dave) {
     for (auto& p : participants) {
       p.datagrams.clear();
-      platformpp::voice::TransportSealer sealer(p.mode, p.key);
+      platformpp::media_wire::TransportSealer sealer(p.mode, p.key);
       for (int tick = 0; tick < kTicks; ++tick) {
-        std::vector<std::uint8_t> rtp(platformpp::voice::kRtpFixedHeaderSize + kPayloadSize,
+        std::vector<std::uint8_t> rtp(platformpp::media_wire::kRtpFixedHeaderSize + kPayloadSize,
                                       static_cast<std::uint8_t>(tick));
         if (dave) rtp[rtp.size() - 2] = rtp[rtp.size() - 1] = 0xFA;
-        platformpp::voice::WriteRtpHeader(
+        platformpp::media_wire::WriteRtpHeader(
             static_cast<std::uint16_t>(tick),
-            static_cast<std::uint32_t>(tick) * platformpp::voice::kOpusFrameTimestampStep, p.ssrc,
+            static_cast<std::uint32_t>(tick) * platformpp::media_wire::kOpusFrameTimestampStep, p.ssrc,
             std::span<std::uint8_t, 12>(rtp.data(), 12));
-        std::vector<std::uint8_t> sealed(rtp.size() + platformpp::voice::kTransportOverhead);
+        std::vector<std::uint8_t> sealed(rtp.size() + platformpp::media_wire::kTransportOverhead);
         if (sealer.Seal(rtp, sealed) != sealed.size()) return false;
         p.datagrams.push_back(std::move(sealed));
       }

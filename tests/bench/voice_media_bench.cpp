@@ -6,11 +6,11 @@
 //            bare opus_decode (and vs opus_decode plus the bare AEAD open, for reference).
 // Many frames per round, median of rounds; prints the ratios last (targets: send <= 1.05x, receive <= 1.1x).
 // Fails only when the work fails, never on timing.
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/opus_codec.hpp"
 #include "voice/receive_pipeline.hpp"
-#include "voice/rtp_packet.hpp"
 #include "voice/send_pipeline.hpp"
-#include "voice/transport_cipher.hpp"
 
 #include "bare_voice.hpp"
 
@@ -29,6 +29,7 @@
 #include <vector>
 
 using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 using platformpp::bench::BareOpener;
 using platformpp::bench::BareSealer;
 using Clock = std::chrono::steady_clock;
@@ -67,8 +68,8 @@ std::vector<std::array<int16_t, kOpusFrameSamples>> Input() {
   return frames;
 }
 
-TransportKey Key() {
-  TransportKey key{};
+media_wire::TransportKey Key() {
+  media_wire::TransportKey key{};
   for (std::size_t i = 0; i < key.size(); ++i)
     key[i] = static_cast<uint8_t>(i * 13 + 1);
   return key;
@@ -79,13 +80,13 @@ TransportKey Key() {
 int main() {
   if (sodium_init() < 0) return 1;
   const auto input = Input();
-  const TransportKey key = Key();
+  const media_wire::TransportKey key = Key();
   int failures = 0;
   std::vector<double> sendRatios, receiveRatios;
 
-  for (TransportMode mode :
-       {TransportMode::AeadAes256GcmRtpsize, TransportMode::AeadXChaCha20Poly1305Rtpsize}) {
-    const char* name = TransportModeName(mode).data();
+  for (media_wire::TransportMode mode : {media_wire::TransportMode::AeadAes256GcmRtpsize,
+                                         media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize}) {
+    const char* name = media_wire::TransportModeName(mode).data();
     // --- send ---
     std::vector<double> bareSend, sdkSend;
     std::vector<std::vector<uint8_t>> datagrams;
@@ -98,8 +99,9 @@ int main() {
         bareBytes = 0;
         auto start = Clock::now();
         for (int f = 0; f < kFrames; ++f) {
-          WriteRtpHeader(static_cast<uint16_t>(f), static_cast<uint32_t>(f) * 960, 1234,
-                         std::span<uint8_t, kRtpFixedHeaderSize>(rtp.data(), kRtpFixedHeaderSize));
+          media_wire::WriteRtpHeader(static_cast<uint16_t>(f), static_cast<uint32_t>(f) * 960, 1234,
+                                     std::span<uint8_t, media_wire::kRtpFixedHeaderSize>(
+                                         rtp.data(), media_wire::kRtpFixedHeaderSize));
           const int n = opus_encode(encoder, input[f].data(), 960, rtp.data() + 12, 1276);
           if (n <= 0) ++failures;
           bareBytes += sealer.Seal(rtp.data(), 12 + static_cast<std::size_t>(n), out.data());
@@ -135,7 +137,7 @@ int main() {
       for (const auto& d : datagrams) {
         std::vector<uint8_t> payload(d.size());
         if (!opener.Open(d.data(), d.size(), payload.data())) ++failures;
-        payload.resize(d.size() - kRtpFixedHeaderSize - kTransportOverhead);
+        payload.resize(d.size() - media_wire::kRtpFixedHeaderSize - media_wire::kTransportOverhead);
         opusPackets.push_back(std::move(payload));
       }
     }
@@ -160,7 +162,8 @@ int main() {
         auto start = Clock::now();
         for (const auto& d : datagrams) {
           if (!opener.Open(d.data(), d.size(), payload.data())) ++failures;
-          const int size = static_cast<int>(d.size() - kRtpFixedHeaderSize - kTransportOverhead);
+          const int size =
+              static_cast<int>(d.size() - media_wire::kRtpFixedHeaderSize - media_wire::kTransportOverhead);
           if (opus_decode(decoder, payload.data(), size, pcm.data(), 960, 0) != 960) ++failures;
         }
         bareOpenReceive.push_back(MsSince(start));

@@ -9,25 +9,26 @@
 #include <string>
 #include <vector>
 
+#include "media_wire/ip_discovery.hpp"
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/forwarding_unit.hpp"
-#include "voice/ip_discovery.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
 
 namespace forwarding_unit_test {
 
 using namespace platformpp::emulator;
-using platformpp::voice::OpenResult;
-using platformpp::voice::TransportKey;
-using platformpp::voice::TransportMode;
-using platformpp::voice::TransportOpener;
-using platformpp::voice::TransportSealer;
+namespace media_wire = platformpp::media_wire;
+using platformpp::media_wire::OpenResult;
+using platformpp::media_wire::TransportKey;
+using platformpp::media_wire::TransportMode;
+using platformpp::media_wire::TransportOpener;
+using platformpp::media_wire::TransportSealer;
 using Bytes = std::vector<std::uint8_t>;
 
 namespace {
 
-constexpr auto kGcm = TransportMode::AeadAes256GcmRtpsize;
-constexpr auto kXChaCha = TransportMode::AeadXChaCha20Poly1305Rtpsize;
+constexpr auto kGcm = media_wire::TransportMode::AeadAes256GcmRtpsize;
+constexpr auto kXChaCha = media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize;
 
 struct Sent {
   MediaEndpoint to;
@@ -50,8 +51,8 @@ class RecordingSink final : public MediaSink {
   std::vector<Sent> sent;
 };
 
-TransportKey make_key(std::uint8_t seed) {
-  TransportKey key{};
+media_wire::TransportKey make_key(std::uint8_t seed) {
+  media_wire::TransportKey key{};
   for (std::size_t i = 0; i < key.size(); ++i)
     key[i] = static_cast<std::uint8_t>(static_cast<std::size_t>(seed) * 31 + i * 7 + 1);
   return key;
@@ -59,10 +60,10 @@ TransportKey make_key(std::uint8_t seed) {
 
 // An Opus RTP packet: 12-byte header and `payload_size` bytes.
 Bytes make_rtp(std::uint32_t ssrc, std::uint16_t sequence, std::size_t payload_size = 100) {
-  Bytes rtp(platformpp::voice::kRtpFixedHeaderSize + payload_size);
-  platformpp::voice::WriteRtpHeader(
+  Bytes rtp(platformpp::media_wire::kRtpFixedHeaderSize + payload_size);
+  platformpp::media_wire::WriteRtpHeader(
       sequence, sequence * 960u, ssrc,
-      std::span<std::uint8_t, platformpp::voice::kRtpFixedHeaderSize>(rtp.data(), 12));
+      std::span<std::uint8_t, platformpp::media_wire::kRtpFixedHeaderSize>(rtp.data(), 12));
   for (std::size_t i = 12; i < rtp.size(); ++i)
     rtp[i] = static_cast<std::uint8_t>(sequence + i);
   return rtp;
@@ -73,13 +74,13 @@ struct Client {
   std::string key;
   std::uint32_t ssrc = 0;
   MediaEndpoint endpoint;
-  TransportMode mode = kXChaCha;
-  TransportKey transport_key{};
-  std::unique_ptr<TransportSealer> sealer;  // what it sends to the unit
-  std::unique_ptr<TransportOpener> opener;  // what it receives from the unit
+  media_wire::TransportMode mode = kXChaCha;
+  media_wire::TransportKey transport_key{};
+  std::unique_ptr<media_wire::TransportSealer> sealer;  // what it sends to the unit
+  std::unique_ptr<media_wire::TransportOpener> opener;  // what it receives from the unit
 
   Bytes seal(const Bytes& rtp) {
-    Bytes out(rtp.size() + platformpp::voice::kTransportOverhead);
+    Bytes out(rtp.size() + platformpp::media_wire::kTransportOverhead);
     out.resize(sealer->Seal(rtp, out));
     REQUIRE(!out.empty());
     return out;
@@ -88,7 +89,7 @@ struct Client {
   Bytes open(const Bytes& datagram) {
     Bytes out(datagram.size());
     std::size_t written = 0;
-    if (opener->Open(datagram, out, written) != OpenResult::Ok) return {};
+    if (opener->Open(datagram, out, written) != media_wire::OpenResult::Ok) return {};
     out.resize(written);
     return out;
   }
@@ -101,7 +102,7 @@ struct Fixture {
 
   Fixture() { unit.set_sink(&sink); }
 
-  Client join(const std::string& key, const std::string& lobby, TransportMode mode = kXChaCha,
+  Client join(const std::string& key, const std::string& lobby, media_wire::TransportMode mode = kXChaCha,
               bool with_media = true) {
     Client client;
     client.key = key;
@@ -109,8 +110,8 @@ struct Fixture {
     client.endpoint = MediaEndpoint{"127.0.0.1", static_cast<std::uint16_t>(next_port++)};
     client.mode = mode;
     client.transport_key = make_key(static_cast<std::uint8_t>(next_port));
-    client.sealer = std::make_unique<TransportSealer>(mode, client.transport_key);
-    client.opener = std::make_unique<TransportOpener>(mode, client.transport_key);
+    client.sealer = std::make_unique<media_wire::TransportSealer>(mode, client.transport_key);
+    client.opener = std::make_unique<media_wire::TransportOpener>(mode, client.transport_key);
     unit.add_session(key, client.ssrc, "user-" + key, lobby);
     if (with_media) unit.set_media(key, client.endpoint, mode, client.transport_key);
     return client;
@@ -142,27 +143,28 @@ TEST_CASE("IP discovery is answered with the address and port the datagram came 
   Fixture f;
   // Before Select Protocol: discovery is how the client learns what to select.
   auto a = f.join("a", "L1", kXChaCha, /*with_media=*/false);
-  const auto request = platformpp::voice::IpDiscoveryRequest(a.ssrc);
+  const auto request = platformpp::media_wire::IpDiscoveryRequest(a.ssrc);
 
   f.unit.on_datagram(MediaEndpoint{"127.0.0.1", 51234}, request);
   REQUIRE(f.sink.sent.size() == 1);
   CHECK(f.sink.sent[0].to == MediaEndpoint{"127.0.0.1", 51234});
   CHECK(f.sink.sent[0].delay_ms == 0);
-  CHECK(f.sink.sent[0].data.size() == platformpp::voice::kIpDiscoverySize);
-  auto answer = platformpp::voice::ParseIpDiscoveryResponse(f.sink.sent[0].data, a.ssrc);
+  CHECK(f.sink.sent[0].data.size() == platformpp::media_wire::kIpDiscoverySize);
+  auto answer = platformpp::media_wire::ParseIpDiscoveryResponse(f.sink.sent[0].data, a.ssrc);
   REQUIRE(answer);
   CHECK(answer->address == "127.0.0.1");
   CHECK(answer->port == 51234);
 
   f.unit.on_datagram(MediaEndpoint{"::1", 7}, request);
   REQUIRE(f.sink.sent.size() == 2);
-  answer = platformpp::voice::ParseIpDiscoveryResponse(f.sink.sent[1].data, a.ssrc);
+  answer = platformpp::media_wire::ParseIpDiscoveryResponse(f.sink.sent[1].data, a.ssrc);
   REQUIRE(answer);
   CHECK(answer->address == "::1");
   CHECK(answer->port == 7);
 
   SUBCASE("not for an SSRC no session has") {
-    f.unit.on_datagram(MediaEndpoint{"127.0.0.1", 51234}, platformpp::voice::IpDiscoveryRequest(a.ssrc + 1));
+    f.unit.on_datagram(MediaEndpoint{"127.0.0.1", 51234},
+                       platformpp::media_wire::IpDiscoveryRequest(a.ssrc + 1));
     CHECK(f.sink.sent.size() == 2);
   }
   SUBCASE("not for a request of another type or length") {
@@ -197,7 +199,7 @@ TEST_CASE("an 8-byte keepalive is echoed to its sender; 7 or 9 bytes are not kee
 
 TEST_CASE("a sealed packet reaches every other session of the call, re-sealed with each one's key") {
   struct Modes {
-    TransportMode a, b, c;
+    media_wire::TransportMode a, b, c;
   };
   for (const auto& modes : {Modes{kXChaCha, kXChaCha, kXChaCha}, Modes{kGcm, kGcm, kGcm},
                             Modes{kGcm, kXChaCha, kGcm}, Modes{kXChaCha, kGcm, kXChaCha}}) {
@@ -393,7 +395,7 @@ TEST_CASE("RTCP and runts are dropped") {
     auto rtp = make_rtp(a.ssrc, 1);
     rtp[1] = type;
     f.send(a, rtp);  // the sealer refuses RTCP: as it is, and with room for a tag and nonce
-    rtp.resize(rtp.size() + platformpp::voice::kTransportOverhead);
+    rtp.resize(rtp.size() + platformpp::media_wire::kTransportOverhead);
     f.send(a, rtp);
     rtp[1] = static_cast<std::uint8_t>(type | 0x80);  // the marker bit is masked
     f.send(a, rtp);
@@ -428,7 +430,7 @@ TEST_CASE("the same key again keeps the nonce counter; a new key starts a new on
   CHECK(nonce_of(got[0].data) == 2);
   // A new key: a fresh sealer.
   b.transport_key = make_key(99);
-  b.opener = std::make_unique<TransportOpener>(kGcm, b.transport_key);
+  b.opener = std::make_unique<media_wire::TransportOpener>(kGcm, b.transport_key);
   f.unit.set_media("b", b.endpoint, kGcm, b.transport_key);
   f.speak(a, 4);
   got = f.sink.to(b.endpoint);
@@ -577,7 +579,7 @@ TEST_CASE("faults spare IP discovery answers and keepalive echoes") {
   faults.loss_percent = 100;
   faults.jitter_ms = 100;
   f.unit.set_faults(faults);
-  f.unit.on_datagram(a.endpoint, platformpp::voice::IpDiscoveryRequest(a.ssrc));
+  f.unit.on_datagram(a.endpoint, platformpp::media_wire::IpDiscoveryRequest(a.ssrc));
   f.unit.on_datagram(a.endpoint, Bytes(8, 3));
   REQUIRE(f.sink.sent.size() == 2);
   CHECK(f.sink.sent[0].delay_ms == 0);

@@ -16,9 +16,9 @@
 
 #include "core/json.hpp"
 #include "gateway_test_client.hpp"
-#include "voice/ip_discovery.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
+#include "media_wire/ip_discovery.hpp"
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 
 using platformpp::emulator::test::GatewayClient;
 using platformpp::testkit::EmulatorAdmin;
@@ -90,8 +90,8 @@ struct Player {
   UdpSocket udp;
   std::uint32_t ssrc = 0;
   std::uint16_t unit_port = 0;
-  platformpp::voice::TransportMode mode{};
-  platformpp::voice::TransportKey key{};
+  platformpp::media_wire::TransportMode mode{};
+  platformpp::media_wire::TransportKey key{};
 
   void join(const EmulatorAdmin::User& user, const std::string& token, const std::string& lobby_id,
             const std::string& ca_file, unsigned short port, const std::string& mode_name) {
@@ -113,16 +113,16 @@ struct Player {
     unit_port = static_cast<std::uint16_t>(ready["d"]["port"].GetUint());
     REQUIRE(unit_port != 0);
 
-    udp.send_to(unit_port, platformpp::voice::IpDiscoveryRequest(ssrc));
+    udp.send_to(unit_port, platformpp::media_wire::IpDiscoveryRequest(ssrc));
     const auto answer = udp.receive(2000);
     REQUIRE(answer);
-    const auto discovered = platformpp::voice::ParseIpDiscoveryResponse(*answer, ssrc);
+    const auto discovered = platformpp::media_wire::ParseIpDiscoveryResponse(*answer, ssrc);
     REQUIRE(discovered);
     CHECK(discovered->address == "127.0.0.1");
     voice->send(R"({"op":1,"d":{"protocol":"udp","data":{"address":")" + discovered->address +
                 R"(","port":)" + std::to_string(discovered->port) + R"(,"mode":")" + mode_name + R"("}}})");
     const auto description = next_op(4);
-    mode = *platformpp::voice::ParseTransportMode(text(description["d"]["mode"]));
+    mode = *platformpp::media_wire::ParseTransportMode(text(description["d"]["mode"]));
     REQUIRE(description["d"]["secret_key"].Size() == key.size());
     for (rapidjson::SizeType i = 0; i < key.size(); ++i)
       key[i] = static_cast<std::uint8_t>(description["d"]["secret_key"][i].GetUint());
@@ -182,13 +182,13 @@ TEST_CASE("voice media end to end through the real emulator, with a loss fault o
          connection.caFile, port, "aead_xchacha20_poly1305_rtpsize");
   CHECK(a.unit_port == b.unit_port);  // one port for all calls
 
-  platformpp::voice::TransportSealer sealer(a.mode, a.key);
-  platformpp::voice::TransportOpener opener(b.mode, b.key);
+  platformpp::media_wire::TransportSealer sealer(a.mode, a.key);
+  platformpp::media_wire::TransportOpener opener(b.mode, b.key);
   auto speak = [&](std::uint16_t sequence) {
     Bytes rtp(12 + 60, static_cast<std::uint8_t>(sequence));
-    platformpp::voice::WriteRtpHeader(sequence, sequence * 960u, a.ssrc,
-                                      std::span<std::uint8_t, 12>(rtp.data(), 12));
-    Bytes sealed(rtp.size() + platformpp::voice::kTransportOverhead);
+    platformpp::media_wire::WriteRtpHeader(sequence, sequence * 960u, a.ssrc,
+                                           std::span<std::uint8_t, 12>(rtp.data(), 12));
+    Bytes sealed(rtp.size() + platformpp::media_wire::kTransportOverhead);
     REQUIRE(sealer.Seal(rtp, sealed) == sealed.size());
     a.udp.send_to(a.unit_port, sealed);
     return rtp;
@@ -198,7 +198,7 @@ TEST_CASE("voice media end to end through the real emulator, with a loss fault o
     if (!datagram) return std::nullopt;
     Bytes opened(datagram->size());
     std::size_t written = 0;
-    REQUIRE(opener.Open(*datagram, opened, written) == platformpp::voice::OpenResult::Ok);
+    REQUIRE(opener.Open(*datagram, opened, written) == platformpp::media_wire::OpenResult::Ok);
     opened.resize(written);
     return opened;
   };

@@ -523,10 +523,10 @@ TEST_CASE_FIXTURE(Fixture,
   select(ia, "aead_xchacha20_poly1305_rtpsize", 40001);
   select(ib, "aead_xchacha20_poly1305_rtpsize", 40002);
   const auto key = key_of(pa.only(4));
-  platformpp::voice::TransportKey transport_key{};
+  platformpp::media_wire::TransportKey transport_key{};
   std::copy(key.begin(), key.end(), transport_key.begin());
-  platformpp::voice::TransportSealer sealer(platformpp::voice::TransportMode::AeadXChaCha20Poly1305Rtpsize,
-                                            transport_key);
+  platformpp::media_wire::TransportSealer sealer(
+      platformpp::media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, transport_key);
   const auto ssrc = pa.only(2)["d"]["ssrc"].GetUint();
   std::uint16_t sequence = 0;
   // One sealed Opus-sized RTP packet from alice's media address.
@@ -545,7 +545,7 @@ TEST_CASE_FIXTURE(Fixture,
                                      static_cast<std::uint8_t>(ssrc)};
     ++sequence;
     rtp.insert(rtp.end(), 40, 0x55);
-    std::vector<std::uint8_t> sealed(rtp.size() + platformpp::voice::kTransportOverhead);
+    std::vector<std::uint8_t> sealed(rtp.size() + platformpp::media_wire::kTransportOverhead);
     REQUIRE(sealer.Seal(rtp, sealed) == sealed.size());
     service.forwarding_unit().on_datagram(MediaEndpoint{"127.0.0.1", 40001}, sealed);
   };

@@ -8,19 +8,20 @@
 #include <vector>
 
 #include "core/router.hpp"
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "test_support.hpp"
 #include "voice/forwarding_unit.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
 #include "voice/voice_media_routes.hpp"
 
 namespace voice_media_routes_test {
 
 using namespace platformpp::emulator;
+namespace media_wire = platformpp::media_wire;
 using namespace platformpp::emulator::test;
-using platformpp::voice::TransportKey;
-using platformpp::voice::TransportMode;
-using platformpp::voice::TransportSealer;
+using platformpp::media_wire::TransportKey;
+using platformpp::media_wire::TransportMode;
+using platformpp::media_wire::TransportSealer;
 
 namespace {
 
@@ -38,9 +39,9 @@ struct Fixture {
   ForwardingUnit unit;
   CountingSink sink;
   Router router;
-  TransportKey key{};
+  media_wire::TransportKey key{};
   std::uint32_t ssrc = 0;
-  std::unique_ptr<TransportSealer> sealer;
+  std::unique_ptr<media_wire::TransportSealer> sealer;
   std::uint16_t sequence = 0;
 
   Fixture() {
@@ -48,10 +49,11 @@ struct Fixture {
     register_voice_media_routes(router, unit);
     ssrc = unit.allocate_ssrc();
     unit.add_session("a", ssrc, "1", "L");
-    unit.set_media("a", {"127.0.0.1", 4000}, TransportMode::AeadXChaCha20Poly1305Rtpsize, key);
+    unit.set_media("a", {"127.0.0.1", 4000}, media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, key);
     unit.add_session("b", unit.allocate_ssrc(), "2", "L");
-    unit.set_media("b", {"127.0.0.1", 4001}, TransportMode::AeadXChaCha20Poly1305Rtpsize, key);
-    sealer = std::make_unique<TransportSealer>(TransportMode::AeadXChaCha20Poly1305Rtpsize, key);
+    unit.set_media("b", {"127.0.0.1", 4001}, media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, key);
+    sealer = std::make_unique<media_wire::TransportSealer>(
+        media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, key);
   }
 
   HttpResponse call(const std::string& method, const std::string& body = {}) {
@@ -66,7 +68,8 @@ struct Fixture {
     sink.count = 0;
     for (int i = 0; i < n; ++i) {
       std::vector<std::uint8_t> rtp(40), sealed(60);
-      platformpp::voice::WriteRtpHeader(sequence++, 0, ssrc, std::span<std::uint8_t, 12>(rtp.data(), 12));
+      platformpp::media_wire::WriteRtpHeader(sequence++, 0, ssrc,
+                                             std::span<std::uint8_t, 12>(rtp.data(), 12));
       sealed.resize(sealer->Seal(rtp, sealed));
       unit.on_datagram({"127.0.0.1", 4000}, sealed);
     }

@@ -17,10 +17,10 @@
 #include <optional>
 #include <vector>
 
+#include "media_wire/ip_discovery.hpp"
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/forwarding_unit.hpp"
-#include "voice/ip_discovery.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
 #include "voice/voice_udp_server.hpp"
 
 // Counts the C++ allocations made on this thread while `g_counting` is set (this binary only).
@@ -55,6 +55,7 @@ void operator delete[](void* p, std::size_t) noexcept {
 }
 
 using namespace platformpp::emulator;
+namespace media_wire = platformpp::media_wire;
 using Bytes = std::vector<std::uint8_t>;
 using Clock = std::chrono::steady_clock;
 
@@ -129,33 +130,35 @@ TEST_CASE("IP discovery and forwarding over real UDP sockets") {
   unit.add_session("a", ssrc_a, "1", "L");
   unit.add_session("b", unit.allocate_ssrc(), "2", "L");
 
-  a.send_to(server.port(), platformpp::voice::IpDiscoveryRequest(ssrc_a));
+  a.send_to(server.port(), platformpp::media_wire::IpDiscoveryRequest(ssrc_a));
   const auto answer = receive(io, a);
   REQUIRE(answer);
-  const auto discovered = platformpp::voice::ParseIpDiscoveryResponse(*answer, ssrc_a);
+  const auto discovered = platformpp::media_wire::ParseIpDiscoveryResponse(*answer, ssrc_a);
   REQUIRE(discovered);
   CHECK(discovered->address == "127.0.0.1");
   CHECK(discovered->port == a.port());
 
-  platformpp::voice::TransportKey key_a{}, key_b{};
+  platformpp::media_wire::TransportKey key_a{}, key_b{};
   key_a.fill(1);
   key_b.fill(2);
-  unit.set_media("a", a.endpoint(), platformpp::voice::TransportMode::AeadAes256GcmRtpsize, key_a);
-  unit.set_media("b", b.endpoint(), platformpp::voice::TransportMode::AeadXChaCha20Poly1305Rtpsize, key_b);
-  platformpp::voice::TransportSealer sealer(platformpp::voice::TransportMode::AeadAes256GcmRtpsize, key_a);
+  unit.set_media("a", a.endpoint(), platformpp::media_wire::TransportMode::AeadAes256GcmRtpsize, key_a);
+  unit.set_media("b", b.endpoint(), platformpp::media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize,
+                 key_b);
+  platformpp::media_wire::TransportSealer sealer(platformpp::media_wire::TransportMode::AeadAes256GcmRtpsize,
+                                                 key_a);
   Bytes rtp(112, 0x5A);
-  platformpp::voice::WriteRtpHeader(7, 6720, ssrc_a, std::span<std::uint8_t, 12>(rtp.data(), 12));
-  Bytes sealed(rtp.size() + platformpp::voice::kTransportOverhead);
+  platformpp::media_wire::WriteRtpHeader(7, 6720, ssrc_a, std::span<std::uint8_t, 12>(rtp.data(), 12));
+  Bytes sealed(rtp.size() + platformpp::media_wire::kTransportOverhead);
   REQUIRE(sealer.Seal(rtp, sealed) == sealed.size());
   a.send_to(server.port(), sealed);
 
   const auto forwarded = receive(io, b);
   REQUIRE(forwarded);
-  platformpp::voice::TransportOpener opener(platformpp::voice::TransportMode::AeadXChaCha20Poly1305Rtpsize,
-                                            key_b);
+  platformpp::media_wire::TransportOpener opener(
+      platformpp::media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, key_b);
   Bytes opened(forwarded->size());
   std::size_t written = 0;
-  REQUIRE(opener.Open(*forwarded, opened, written) == platformpp::voice::OpenResult::Ok);
+  REQUIRE(opener.Open(*forwarded, opened, written) == platformpp::media_wire::OpenResult::Ok);
   opened.resize(written);
   CHECK(opened == rtp);
   CHECK_FALSE(receive(io, a, std::chrono::milliseconds(50)));  // not back to the speaker
@@ -218,17 +221,17 @@ class NullSink final : public MediaSink {
 
 struct Speaker {
   std::uint32_t ssrc = 0;
-  platformpp::voice::TransportKey key{};
-  std::unique_ptr<platformpp::voice::TransportSealer> sealer;
+  platformpp::media_wire::TransportKey key{};
+  std::unique_ptr<platformpp::media_wire::TransportSealer> sealer;
 
   // `count` sealed packets, made before any counting starts.
   std::vector<Bytes> packets(int count, std::uint16_t first) {
     std::vector<Bytes> out;
     for (int i = 0; i < count; ++i) {
       Bytes rtp(112, 0x33);
-      platformpp::voice::WriteRtpHeader(static_cast<std::uint16_t>(first + i), 0, ssrc,
-                                        std::span<std::uint8_t, 12>(rtp.data(), 12));
-      Bytes sealed(rtp.size() + platformpp::voice::kTransportOverhead);
+      platformpp::media_wire::WriteRtpHeader(static_cast<std::uint16_t>(first + i), 0, ssrc,
+                                             std::span<std::uint8_t, 12>(rtp.data(), 12));
+      Bytes sealed(rtp.size() + platformpp::media_wire::kTransportOverhead);
       REQUIRE(sealer->Seal(rtp, sealed) == sealed.size());
       out.push_back(std::move(sealed));
     }
@@ -239,22 +242,22 @@ struct Speaker {
 }  // namespace
 
 TEST_CASE("steady-state forwarding allocates nothing: the unit alone, then behind its UDP socket") {
-  using platformpp::voice::TransportMode;
+  using platformpp::media_wire::TransportMode;
   ForwardingUnit unit;
   Speaker speaker;
   speaker.ssrc = unit.allocate_ssrc();
   speaker.key.fill(7);
-  speaker.sealer =
-      std::make_unique<platformpp::voice::TransportSealer>(TransportMode::AeadAes256GcmRtpsize, speaker.key);
+  speaker.sealer = std::make_unique<platformpp::media_wire::TransportSealer>(
+      media_wire::TransportMode::AeadAes256GcmRtpsize, speaker.key);
   ClientSocket a, b, c;
   unit.add_session("a", speaker.ssrc, "1", "L");
-  unit.set_media("a", a.endpoint(), TransportMode::AeadAes256GcmRtpsize, speaker.key);
-  platformpp::voice::TransportKey other{};
+  unit.set_media("a", a.endpoint(), media_wire::TransportMode::AeadAes256GcmRtpsize, speaker.key);
+  platformpp::media_wire::TransportKey other{};
   other.fill(8);
   unit.add_session("b", unit.allocate_ssrc(), "2", "L");
-  unit.set_media("b", b.endpoint(), TransportMode::AeadXChaCha20Poly1305Rtpsize, other);
+  unit.set_media("b", b.endpoint(), media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, other);
   unit.add_session("c", unit.allocate_ssrc(), "3", "L");
-  unit.set_media("c", c.endpoint(), TransportMode::AeadAes256GcmRtpsize, other);
+  unit.set_media("c", c.endpoint(), media_wire::TransportMode::AeadAes256GcmRtpsize, other);
   UdpFaults faults;
   faults.loss_percent = 5;
   faults.reorder_percent = 20;
@@ -269,7 +272,7 @@ TEST_CASE("steady-state forwarding allocates nothing: the unit alone, then behin
     for (const auto& packet : warm_up)
       unit.on_datagram(a.endpoint(), packet);
     const Bytes keepalive(8, 1);
-    const auto discovery = platformpp::voice::IpDiscoveryRequest(speaker.ssrc);
+    const auto discovery = platformpp::media_wire::IpDiscoveryRequest(speaker.ssrc);
     g_allocations = 0;
     g_counting = true;
     for (const auto& packet : counted) {

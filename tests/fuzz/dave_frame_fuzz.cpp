@@ -1,6 +1,6 @@
 // DAVE media frames as they arrive from other call members: the trailer parse, and an open attempt with a
 // fixed key (any result but a crash or an over-read is fine; a frame that opens must fit its body).
-#include "voice/dave_frame.hpp"
+#include "voice/dave/frame.hpp"
 
 #include <array>
 #include <cstddef>

@@ -1,6 +1,6 @@
 // The binary DAVE messages of the voice gateway (opcodes 25-30): the first input byte picks the opcode, the
 // rest is its payload. A parse either throws mls::Error or gives a message that encodes back to the payload.
-#include "voice/dave_messages.hpp"
+#include "voice/dave/messages.hpp"
 
 #include <cstddef>
 #include <cstdint>

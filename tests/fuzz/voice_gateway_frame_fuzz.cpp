@@ -10,6 +10,7 @@
 #include <string_view>
 
 using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -20,7 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (message.seq) (void)seq.Accept(*message.seq);
   if (const auto* ready = message.As<VoiceReady>()) {
     if (ready->port == 0 || ready->ip.empty()) __builtin_trap();
-    if (auto mode = ChooseTransportMode(ready->modes)) {
+    if (auto mode = media_wire::ChooseTransportMode(ready->modes)) {
       platformpp::json::Document doc;
       if (!platformpp::json::Parse(BuildVoiceSelectProtocol(ready->ip, ready->port, *mode), doc))
         __builtin_trap();
@@ -31,7 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       __builtin_trap();
   }
   if (const auto* description = message.As<VoiceSessionDescription>()) {
-    if (description->secretKey.size() != kTransportKeySize) __builtin_trap();
+    if (description->secretKey.size() != media_wire::kTransportKeySize) __builtin_trap();
   }
   if (const auto* unknown = message.As<VoiceUnknown>()) {
     platformpp::json::Document doc;

@@ -40,8 +40,8 @@ namespace {
 
 using namespace std::chrono_literals;
 using namespace platformpp;
+using media_wire::TransportMode;
 using voice::CallError;
-using voice::TransportMode;
 
 std::string UniqueSecret() {
   static std::atomic<int> counter{0};
@@ -52,7 +52,7 @@ std::string UniqueSecret() {
 // Records what the connection reports; the test thread waits on it.
 class RecordingSink : public voice::VoiceGatewaySink {
  public:
-  void OnVoiceReady(const voice::VoiceReady& r, TransportMode m) override {
+  void OnVoiceReady(const voice::VoiceReady& r, media_wire::TransportMode m) override {
     Record([&] {
       ready = r;
       mode = m;
@@ -96,7 +96,7 @@ class RecordingSink : public voice::VoiceGatewaySink {
   std::mutex mutex;
   std::condition_variable changed;
   std::optional<voice::VoiceReady> ready;
-  std::optional<TransportMode> mode;
+  std::optional<media_wire::TransportMode> mode;
   std::optional<voice::VoiceSessionDescription> description;
   std::vector<voice::VoiceSpeaking> speaking;
   std::vector<uint64_t> connected;
@@ -300,8 +300,9 @@ TEST_CASE(
   {
     std::lock_guard lock(sink.mutex);
     CHECK(sink.ready->ssrc != 0);
-    CHECK(sink.mode == TransportMode::AeadAes256GcmRtpsize);  // preferred when offered (the default offer)
-    CHECK(sink.description->parsedMode == TransportMode::AeadAes256GcmRtpsize);
+    CHECK(sink.mode ==
+          media_wire::TransportMode::AeadAes256GcmRtpsize);  // preferred when offered (the default offer)
+    CHECK(sink.description->parsedMode == media_wire::TransportMode::AeadAes256GcmRtpsize);
     CHECK(sink.description->daveProtocolVersion == 1);  // offered at Identify, served by the emulator
   }
   CHECK(voice.Ssrc() == sink.ready->ssrc);
@@ -376,8 +377,8 @@ TEST_CASE("voice gateway: XChaCha20-Poly1305 when GCM is not offered; no support
     voice.Start();
     Establish(sink, voice, udp);
     std::lock_guard lock(sink.mutex);
-    CHECK(sink.mode == TransportMode::AeadXChaCha20Poly1305Rtpsize);
-    CHECK(sink.description->parsedMode == TransportMode::AeadXChaCha20Poly1305Rtpsize);
+    CHECK(sink.mode == media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize);
+    CHECK(sink.description->parsedMode == media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize);
   }
   SUBCASE("only deprecated modes") {
     settings.modes = std::vector<std::string>{"xsalsa20_poly1305", "aead_aes256_gcm"};
@@ -529,7 +530,7 @@ TEST_CASE("voice gateway: Close() from inside a sink method, on the network thre
     voice::VoiceGatewayConnection* connection = nullptr;
     std::function<int()> serverEnds;
     std::atomic<int> ended{-1};
-    void OnVoiceReady(const voice::VoiceReady& r, TransportMode m) override {
+    void OnVoiceReady(const voice::VoiceReady& r, media_wire::TransportMode m) override {
       RecordingSink::OnVoiceReady(r, m);
       // The server ends the session first (a test may block here: its admin call has its own thread), so its
       // close frame is certainly on its way when Close() is called.

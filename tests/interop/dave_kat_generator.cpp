@@ -10,8 +10,8 @@
 //   dave_kat_generator <tests/interop directory> <output file>
 #include "mls/group.hpp"
 #include "mls/welcome.hpp"
-#include "voice/dave_keys.hpp"
-#include "voice/dave_messages.hpp"
+#include "voice/dave/keys.hpp"
+#include "voice/dave/messages.hpp"
 #include "voice/dave_wire.hpp"
 
 #include <rapidjson/document.h>

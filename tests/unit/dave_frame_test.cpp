@@ -1,5 +1,5 @@
 // The DAVE media frame: ULEB128, the trailer, AES-128-GCM with the 8-byte tag, and refusals of bad frames.
-#include "voice/dave_frame.hpp"
+#include "voice/dave/frame.hpp"
 
 #include <openssl/evp.h>
 

@@ -1,7 +1,7 @@
 // The DAVE media transforms: frames encrypted by one member of a real MLS group decrypt at the others, and
 // every refusal (replay, unknown sender, clear frame, forged tag, generation too far ahead, expired epoch)
 // drops the frame and counts it under its reason; the 10 s retention limits crossed by one millisecond.
-#include "voice/dave_frame_transforms.hpp"
+#include "voice/dave/frame_transforms.hpp"
 
 #include "mls/group.hpp"
 

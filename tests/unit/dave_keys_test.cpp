@@ -1,13 +1,13 @@
 // DAVE media keys: sender base secrets from an MLS group's exporter and the per-generation ratchet, checked
 // against known answers of an independent implementation (davey); the ratchet's 250-generation limit and the
 // replay window, each limit crossed by one.
-#include "voice/dave_keys.hpp"
+#include "voice/dave/keys.hpp"
 
 #include "mls/cipher_suite.hpp"
 #include "mls/group.hpp"
-#include "voice/dave_frame_transforms.hpp"
-#include "voice/dave_messages.hpp"
-#include "voice/dave_verification.hpp"
+#include "voice/dave/frame_transforms.hpp"
+#include "voice/dave/messages.hpp"
+#include "voice/dave/verification.hpp"
 
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>

@@ -1,6 +1,6 @@
 // The binary DAVE messages (opcodes 25-30): each built from a real MLS exchange, encoded as the platform's
 // protocol lays it out, read back; and malformed payloads refused.
-#include "voice/dave_messages.hpp"
+#include "voice/dave/messages.hpp"
 
 #include <doctest/doctest.h>
 

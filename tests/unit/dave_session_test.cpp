@@ -2,9 +2,9 @@
 // proposals: group creation from pending groups, a third member's Welcome, a commit race, removal, the
 // proposal policy, recovery with op 31, downgrade and upgrade, the sole-member reset. Media keys are checked
 // by encrypting at one member and decrypting at the others.
-#include "voice/dave_session.hpp"
+#include "voice/dave/session.hpp"
 
-#include "voice/dave_messages.hpp"
+#include "voice/dave/messages.hpp"
 
 #include <doctest/doctest.h>
 

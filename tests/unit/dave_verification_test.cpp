@@ -14,13 +14,13 @@
 //       return hashlib.scrypt(a + b, salt=SALT, n=16384, r=8, p=2, dklen=64, maxmem=64*1024*1024)
 //
 // and agree with libdave's js/__tests__ vectors (DisplayableCode, KeyFingerprint, PairwiseFingerprint).
-#include "voice/dave_verification.hpp"
+#include "voice/dave/verification.hpp"
 
 #include "client/client_core.hpp"
 #include "core/retry_timer.hpp"
 #include "voice/call_session.hpp"
-#include "voice/dave_messages.hpp"
-#include "voice/dave_session.hpp"
+#include "voice/dave/messages.hpp"
+#include "voice/dave/session.hpp"
 #include "voice/voice_manager.hpp"
 
 #include <platformpp/call.hpp>

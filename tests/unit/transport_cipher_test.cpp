@@ -7,38 +7,39 @@
 #include <cstring>
 #include <vector>
 
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 
 namespace transport_cipher_test {
 
-using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 
 namespace {
 
-TransportKey TestKey(uint8_t seed) {
-  TransportKey key{};
+media_wire::TransportKey TestKey(uint8_t seed) {
+  media_wire::TransportKey key{};
   for (std::size_t i = 0; i < key.size(); ++i)
     key[i] = static_cast<uint8_t>(seed + i * 7);
   return key;
 }
 
 std::vector<uint8_t> OpusRtp(uint16_t seq, std::size_t payloadSize) {
-  std::vector<uint8_t> packet(kRtpFixedHeaderSize + payloadSize);
-  WriteRtpHeader(seq, 960u * seq, 0x11223344, std::span<uint8_t, kRtpFixedHeaderSize>(packet.data(), 12));
+  std::vector<uint8_t> packet(media_wire::kRtpFixedHeaderSize + payloadSize);
+  media_wire::WriteRtpHeader(seq, 960u * seq, 0x11223344,
+                             std::span<uint8_t, media_wire::kRtpFixedHeaderSize>(packet.data(), 12));
   for (std::size_t i = 0; i < payloadSize; ++i)
-    packet[kRtpFixedHeaderSize + i] = static_cast<uint8_t>(i * 13 + seq);
+    packet[media_wire::kRtpFixedHeaderSize + i] = static_cast<uint8_t>(i * 13 + seq);
   return packet;
 }
 
-std::vector<uint8_t> Seal(TransportSealer& sealer, const std::vector<uint8_t>& rtp) {
-  std::vector<uint8_t> out(rtp.size() + kTransportOverhead);
+std::vector<uint8_t> Seal(media_wire::TransportSealer& sealer, const std::vector<uint8_t>& rtp) {
+  std::vector<uint8_t> out(rtp.size() + media_wire::kTransportOverhead);
   REQUIRE(sealer.Seal(rtp, out) == out.size());
   return out;
 }
 
-OpenResult Open(TransportOpener& opener, const std::vector<uint8_t>& packet,
-                std::vector<uint8_t>* plain = nullptr) {
+media_wire::OpenResult Open(media_wire::TransportOpener& opener, const std::vector<uint8_t>& packet,
+                            std::vector<uint8_t>* plain = nullptr) {
   std::vector<uint8_t> out(packet.size());
   std::size_t written = 0;
   const auto result = opener.Open(packet, out, written);
@@ -47,39 +48,45 @@ OpenResult Open(TransportOpener& opener, const std::vector<uint8_t>& packet,
   return result;
 }
 
-const TransportMode kModes[] = {TransportMode::AeadAes256GcmRtpsize,
-                                TransportMode::AeadXChaCha20Poly1305Rtpsize};
+const media_wire::TransportMode kModes[] = {media_wire::TransportMode::AeadAes256GcmRtpsize,
+                                            media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize};
 
 }  // namespace
 
 TEST_CASE("transport modes: only the two rtpsize AEAD modes exist, GCM preferred when offered") {
-  CHECK(ParseTransportMode("aead_aes256_gcm_rtpsize") == TransportMode::AeadAes256GcmRtpsize);
-  CHECK(ParseTransportMode("aead_xchacha20_poly1305_rtpsize") == TransportMode::AeadXChaCha20Poly1305Rtpsize);
+  CHECK(media_wire::ParseTransportMode("aead_aes256_gcm_rtpsize") ==
+        media_wire::TransportMode::AeadAes256GcmRtpsize);
+  CHECK(media_wire::ParseTransportMode("aead_xchacha20_poly1305_rtpsize") ==
+        media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize);
   for (const char* deprecated : {"xsalsa20_poly1305", "xsalsa20_poly1305_suffix", "xsalsa20_poly1305_lite",
                                  "xsalsa20_poly1305_lite_rtpsize", "aead_aes256_gcm", ""})
-    CHECK_FALSE(ParseTransportMode(deprecated).has_value());
-  CHECK(TransportModeName(TransportMode::AeadAes256GcmRtpsize) == "aead_aes256_gcm_rtpsize");
-  CHECK(TransportModeName(TransportMode::AeadXChaCha20Poly1305Rtpsize) == "aead_xchacha20_poly1305_rtpsize");
+    CHECK_FALSE(media_wire::ParseTransportMode(deprecated).has_value());
+  CHECK(media_wire::TransportModeName(media_wire::TransportMode::AeadAes256GcmRtpsize) ==
+        "aead_aes256_gcm_rtpsize");
+  CHECK(media_wire::TransportModeName(media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize) ==
+        "aead_xchacha20_poly1305_rtpsize");
 
-  CHECK(ChooseTransportMode({"aead_xchacha20_poly1305_rtpsize", "aead_aes256_gcm_rtpsize"}) ==
-        TransportMode::AeadAes256GcmRtpsize);
-  CHECK(ChooseTransportMode({"xsalsa20_poly1305", "aead_aes256_gcm", "aead_xchacha20_poly1305_rtpsize"}) ==
-        TransportMode::AeadXChaCha20Poly1305Rtpsize);
+  CHECK(media_wire::ChooseTransportMode({"aead_xchacha20_poly1305_rtpsize", "aead_aes256_gcm_rtpsize"}) ==
+        media_wire::TransportMode::AeadAes256GcmRtpsize);
+  CHECK(media_wire::ChooseTransportMode(
+            {"xsalsa20_poly1305", "aead_aes256_gcm", "aead_xchacha20_poly1305_rtpsize"}) ==
+        media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize);
   CHECK_FALSE(
-      ChooseTransportMode({"xsalsa20_poly1305", "aead_aes256_gcm", "xsalsa20_poly1305_lite"}).has_value());
-  CHECK_FALSE(ChooseTransportMode({}).has_value());
+      media_wire::ChooseTransportMode({"xsalsa20_poly1305", "aead_aes256_gcm", "xsalsa20_poly1305_lite"})
+          .has_value());
+  CHECK_FALSE(media_wire::ChooseTransportMode({}).has_value());
 }
 
 TEST_CASE("transport seal: clear header, ciphertext, tag, big-endian nonce; the libraries open it directly") {
   const auto key = TestKey(3);
   const auto rtp = OpusRtp(7, 60);
   for (const auto mode : kModes) {
-    CAPTURE(TransportModeName(mode));
-    TransportSealer sealer(mode, key);
+    CAPTURE(media_wire::TransportModeName(mode));
+    media_wire::TransportSealer sealer(mode, key);
     sealer.SetNextNonce(0x01020304);
     const auto sealed = Seal(sealer, rtp);
     CHECK(sealer.NextNonce() == 0x01020305);
-    CHECK(std::memcmp(sealed.data(), rtp.data(), kRtpFixedHeaderSize) == 0);
+    CHECK(std::memcmp(sealed.data(), rtp.data(), media_wire::kRtpFixedHeaderSize) == 0);
     CHECK(std::memcmp(sealed.data() + 12, rtp.data() + 12, 60) != 0);  // payload encrypted
     const uint8_t* suffix = sealed.data() + sealed.size() - 4;
     CHECK(suffix[0] == 1);
@@ -91,7 +98,7 @@ TEST_CASE("transport seal: clear header, ciphertext, tag, big-endian nonce; the 
     std::vector<uint8_t> plain(60);
     const uint8_t* cipher = sealed.data() + 12;
     const uint8_t* tag = cipher + 60;
-    if (mode == TransportMode::AeadXChaCha20Poly1305Rtpsize) {
+    if (mode == media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize) {
       REQUIRE(sodium_init() >= 0);
       uint8_t nonce[24] = {1, 2, 3, 4};
       CHECK(crypto_aead_xchacha20poly1305_ietf_decrypt_detached(plain.data(), nullptr, cipher, 60, tag,
@@ -109,9 +116,9 @@ TEST_CASE("transport seal: clear header, ciphertext, tag, big-endian nonce; the 
     }
     CHECK(std::memcmp(plain.data(), rtp.data() + 12, 60) == 0);
 
-    TransportOpener opener(mode, key);
+    media_wire::TransportOpener opener(mode, key);
     std::vector<uint8_t> opened;
-    CHECK(Open(opener, sealed, &opened) == OpenResult::Ok);
+    CHECK(Open(opener, sealed, &opened) == media_wire::OpenResult::Ok);
     CHECK(opened == rtp);
     CHECK(opener.GetCounters().opened == 1);
   }
@@ -128,92 +135,92 @@ TEST_CASE(
                               0x10, 0x20, 0x30, 0x40};             // extension body
   for (int i = 0; i < 20; ++i)
     rtp.push_back(static_cast<uint8_t>(0xF0 + i));
-  const auto header = ParseRtpHeader(rtp);
+  const auto header = media_wire::ParseRtpHeader(rtp);
   REQUIRE(header);
   CHECK(header->clearSize == 24);
   CHECK(header->extensionBodySize == 4);
   for (const auto mode : kModes) {
-    TransportSealer sealer(mode, TestKey(9));
-    TransportOpener opener(mode, TestKey(9));
+    media_wire::TransportSealer sealer(mode, TestKey(9));
+    media_wire::TransportOpener opener(mode, TestKey(9));
     auto sealed = Seal(sealer, rtp);
     CHECK(std::memcmp(sealed.data(), rtp.data(), 24) == 0);
     CHECK(std::memcmp(sealed.data() + 24, rtp.data() + 24, 4) != 0);  // the body is not sent in clear
     std::vector<uint8_t> opened;
-    CHECK(Open(opener, sealed, &opened) == OpenResult::Ok);
+    CHECK(Open(opener, sealed, &opened) == media_wire::OpenResult::Ok);
     CHECK(opened == rtp);
     // The preamble is additional data: changing it breaks authentication.
     auto changed = Seal(sealer, rtp);
     changed[22] ^= 0x01;
-    CHECK(Open(opener, changed) != OpenResult::Ok);
+    CHECK(Open(opener, changed) != media_wire::OpenResult::Ok);
   }
 }
 
 TEST_CASE("transport open: any changed byte, a wrong key or a wrong mode is refused and counted") {
   const auto rtp = OpusRtp(1, 40);
   for (const auto mode : kModes) {
-    CAPTURE(TransportModeName(mode));
-    TransportSealer sealer(mode, TestKey(1));
+    CAPTURE(media_wire::TransportModeName(mode));
+    media_wire::TransportSealer sealer(mode, TestKey(1));
     const auto sealed = Seal(sealer, rtp);
     for (std::size_t i = 0; i < sealed.size(); ++i) {
-      TransportOpener opener(mode, TestKey(1));
+      media_wire::TransportOpener opener(mode, TestKey(1));
       auto tampered = sealed;
       tampered[i] ^= 0x04;
       CAPTURE(i);
       // A changed first byte may make it RTCP or another RTP version: Malformed rather than unauthentic.
       const auto result = Open(opener, tampered);
-      CHECK(result != OpenResult::Ok);
+      CHECK(result != media_wire::OpenResult::Ok);
       CHECK(opener.GetCounters().opened == 0);
       // Refused packets never move the replay window: the genuine packet still opens afterwards.
-      CHECK(Open(opener, sealed) == OpenResult::Ok);
+      CHECK(Open(opener, sealed) == media_wire::OpenResult::Ok);
     }
-    TransportOpener wrongKey(mode, TestKey(2));
-    CHECK(Open(wrongKey, sealed) == OpenResult::AuthenticationFailed);
+    media_wire::TransportOpener wrongKey(mode, TestKey(2));
+    CHECK(Open(wrongKey, sealed) == media_wire::OpenResult::AuthenticationFailed);
     CHECK(wrongKey.GetCounters().authenticationFailed == 1);
   }
-  TransportSealer gcm(TransportMode::AeadAes256GcmRtpsize, TestKey(1));
-  TransportOpener xchacha(TransportMode::AeadXChaCha20Poly1305Rtpsize, TestKey(1));
-  CHECK(Open(xchacha, Seal(gcm, rtp)) == OpenResult::AuthenticationFailed);
+  media_wire::TransportSealer gcm(media_wire::TransportMode::AeadAes256GcmRtpsize, TestKey(1));
+  media_wire::TransportOpener xchacha(media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, TestKey(1));
+  CHECK(Open(xchacha, Seal(gcm, rtp)) == media_wire::OpenResult::AuthenticationFailed);
 }
 
 TEST_CASE("transport open: replays are refused, reordering within the window passes") {
   for (const auto mode : kModes) {
-    TransportSealer sealer(mode, TestKey(5));
-    TransportOpener opener(mode, TestKey(5));
+    media_wire::TransportSealer sealer(mode, TestKey(5));
+    media_wire::TransportOpener opener(mode, TestKey(5));
     std::vector<std::vector<uint8_t>> packets;
     for (uint16_t i = 0; i < 3000; ++i)
       packets.push_back(Seal(sealer, OpusRtp(i, 10)));
 
-    CHECK(Open(opener, packets[0]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[0]) == OpenResult::Replayed);
-    CHECK(Open(opener, packets[2]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[1]) == OpenResult::Ok);  // late but within the window
-    CHECK(Open(opener, packets[1]) == OpenResult::Replayed);
-    CHECK(Open(opener, packets[2]) == OpenResult::Replayed);
+    CHECK(Open(opener, packets[0]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[0]) == media_wire::OpenResult::Replayed);
+    CHECK(Open(opener, packets[2]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[1]) == media_wire::OpenResult::Ok);  // late but within the window
+    CHECK(Open(opener, packets[1]) == media_wire::OpenResult::Replayed);
+    CHECK(Open(opener, packets[2]) == media_wire::OpenResult::Replayed);
 
     // Jump ahead by more than 64 (several bitmap words) and check the old bits moved with the window.
-    CHECK(Open(opener, packets[200]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[1]) == OpenResult::Replayed);
-    CHECK(Open(opener, packets[150]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[150]) == OpenResult::Replayed);
-    CHECK(Open(opener, packets[3]) == OpenResult::Ok);  // 197 behind: still inside a 1024 window
+    CHECK(Open(opener, packets[200]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[1]) == media_wire::OpenResult::Replayed);
+    CHECK(Open(opener, packets[150]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[150]) == media_wire::OpenResult::Replayed);
+    CHECK(Open(opener, packets[3]) == media_wire::OpenResult::Ok);  // 197 behind: still inside a 1024 window
 
     // The window edge, crossed by one: 1023 behind passes, 1024 behind is refused.
-    CHECK(Open(opener, packets[1300]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[1300 - 1023]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[1300 - 1024]) == OpenResult::Replayed);
+    CHECK(Open(opener, packets[1300]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[1300 - 1023]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[1300 - 1024]) == media_wire::OpenResult::Replayed);
     // A jump beyond the whole window clears it.
-    CHECK(Open(opener, packets[2999]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[2999 - 1023]) == OpenResult::Ok);
-    CHECK(Open(opener, packets[2999]) == OpenResult::Replayed);
+    CHECK(Open(opener, packets[2999]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[2999 - 1023]) == media_wire::OpenResult::Ok);
+    CHECK(Open(opener, packets[2999]) == media_wire::OpenResult::Replayed);
     CHECK(opener.GetCounters().replayed == 7);
   }
 }
 
 TEST_CASE("transport: malformed input and short buffers are refused without reading or writing past them") {
-  TransportSealer sealer(TransportMode::AeadXChaCha20Poly1305Rtpsize, TestKey(4));
-  TransportOpener opener(TransportMode::AeadXChaCha20Poly1305Rtpsize, TestKey(4));
+  media_wire::TransportSealer sealer(media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, TestKey(4));
+  media_wire::TransportOpener opener(media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, TestKey(4));
   const auto rtp = OpusRtp(3, 30);
-  std::vector<uint8_t> small(rtp.size() + kTransportOverhead - 1);
+  std::vector<uint8_t> small(rtp.size() + media_wire::kTransportOverhead - 1);
   CHECK(sealer.Seal(rtp, small) == 0);
   CHECK(sealer.NextNonce() == 0);  // nothing spent
   std::vector<uint8_t> runt(11, 0x80);
@@ -223,19 +230,19 @@ TEST_CASE("transport: malformed input and short buffers are refused without read
   CHECK(sealer.Seal(rtcp, out) == 0);
 
   std::size_t written = 1;
-  CHECK(opener.Open(runt, out, written) == OpenResult::Malformed);
+  CHECK(opener.Open(runt, out, written) == media_wire::OpenResult::Malformed);
   CHECK(written == 0);
-  CHECK(opener.Open(std::vector<uint8_t>(12 + kTransportOverhead - 1, 0x80), out, written) ==
-        OpenResult::Malformed);
+  CHECK(opener.Open(std::vector<uint8_t>(12 + media_wire::kTransportOverhead - 1, 0x80), out, written) ==
+        media_wire::OpenResult::Malformed);
   auto packet = Seal(sealer, rtp);
-  std::vector<uint8_t> tooSmall(packet.size() - kTransportOverhead - 1);
-  CHECK(opener.Open(packet, tooSmall, written) == OpenResult::Malformed);
-  CHECK(Open(opener, packet) == OpenResult::Ok);  // the refusal above spent nothing
+  std::vector<uint8_t> tooSmall(packet.size() - media_wire::kTransportOverhead - 1);
+  CHECK(opener.Open(packet, tooSmall, written) == media_wire::OpenResult::Malformed);
+  CHECK(Open(opener, packet) == media_wire::OpenResult::Ok);  // the refusal above spent nothing
   // An empty payload is valid RTP and seals to header + tag + nonce.
   const auto empty = OpusRtp(4, 0);
   auto sealedEmpty = Seal(sealer, empty);
-  CHECK(sealedEmpty.size() == 12 + kTransportOverhead);
-  CHECK(Open(opener, sealedEmpty) == OpenResult::Ok);
+  CHECK(sealedEmpty.size() == 12 + media_wire::kTransportOverhead);
+  CHECK(Open(opener, sealedEmpty) == media_wire::OpenResult::Ok);
   CHECK(opener.GetCounters().malformed == 3);
 }
 

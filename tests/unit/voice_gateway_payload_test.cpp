@@ -99,9 +99,9 @@ TEST_CASE("voice Session Description: exactly 32 key bytes in 0..255") {
   REQUIRE(description);
   CHECK(message.seq == 3);
   CHECK(description->mode == "aead_aes256_gcm_rtpsize");
-  CHECK(description->parsedMode == TransportMode::AeadAes256GcmRtpsize);
+  CHECK(description->parsedMode == media_wire::TransportMode::AeadAes256GcmRtpsize);
   CHECK(description->daveProtocolVersion == 0);
-  for (std::size_t i = 0; i < kTransportKeySize; ++i)
+  for (std::size_t i = 0; i < media_wire::kTransportKeySize; ++i)
     CHECK(description->secretKey[i] == (7 + i) % 256);
 
   CHECK(ParseVoiceServerText(Description(KeyJson(31))).Malformed());
@@ -261,15 +261,15 @@ TEST_CASE("voice client messages: Identify, Select Protocol, Heartbeat, Resume, 
   CHECK(json::GetString(d, "token") == "token-xyz");
   CHECK(json::GetInt(d, "max_dave_protocol_version") == 1);  // DAVE v1 offered
 
-  json::Document select =
-      ParseJson(BuildVoiceSelectProtocol("127.0.0.1", 40000, TransportMode::AeadAes256GcmRtpsize));
+  json::Document select = ParseJson(
+      BuildVoiceSelectProtocol("127.0.0.1", 40000, media_wire::TransportMode::AeadAes256GcmRtpsize));
   CHECK(json::GetInt(select, "op") == 1);
   CHECK(json::GetString(select["d"], "protocol") == "udp");
   CHECK(json::GetString(select["d"]["data"], "address") == "127.0.0.1");
   CHECK(json::GetInt(select["d"]["data"], "port") == 40000);
   CHECK(json::GetString(select["d"]["data"], "mode") == "aead_aes256_gcm_rtpsize");
   json::Document selectX =
-      ParseJson(BuildVoiceSelectProtocol("::1", 1, TransportMode::AeadXChaCha20Poly1305Rtpsize));
+      ParseJson(BuildVoiceSelectProtocol("::1", 1, media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize));
   CHECK(json::GetString(selectX["d"]["data"], "mode") == "aead_xchacha20_poly1305_rtpsize");
 
   json::Document heartbeat = ParseJson(BuildVoiceHeartbeat(1700000000123u, 41));
@@ -300,20 +300,22 @@ TEST_CASE("voice client messages: Identify, Select Protocol, Heartbeat, Resume, 
 
 TEST_CASE("the selected mode: GCM when offered, else XChaCha; deprecated modes never") {
   using Modes = std::vector<std::string>;
-  CHECK(ChooseTransportMode(Modes{"aead_xchacha20_poly1305_rtpsize", "aead_aes256_gcm_rtpsize"}) ==
-        TransportMode::AeadAes256GcmRtpsize);
-  CHECK(ChooseTransportMode(Modes{"xsalsa20_poly1305", "aead_xchacha20_poly1305_rtpsize"}) ==
-        TransportMode::AeadXChaCha20Poly1305Rtpsize);
-  CHECK(ChooseTransportMode(Modes{"aead_aes256_gcm", "aead_xchacha20_poly1305_rtpsize"}) ==
-        TransportMode::AeadXChaCha20Poly1305Rtpsize);
-  CHECK_FALSE(ChooseTransportMode(Modes{"aead_aes256_gcm", "xsalsa20_poly1305", "xsalsa20_poly1305_suffix",
-                                        "xsalsa20_poly1305_lite", "xsalsa20_poly1305_lite_rtpsize"}));
-  CHECK_FALSE(ChooseTransportMode(Modes{}));
+  CHECK(
+      media_wire::ChooseTransportMode(Modes{"aead_xchacha20_poly1305_rtpsize", "aead_aes256_gcm_rtpsize"}) ==
+      media_wire::TransportMode::AeadAes256GcmRtpsize);
+  CHECK(media_wire::ChooseTransportMode(Modes{"xsalsa20_poly1305", "aead_xchacha20_poly1305_rtpsize"}) ==
+        media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize);
+  CHECK(media_wire::ChooseTransportMode(Modes{"aead_aes256_gcm", "aead_xchacha20_poly1305_rtpsize"}) ==
+        media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize);
+  CHECK_FALSE(media_wire::ChooseTransportMode(Modes{"aead_aes256_gcm", "xsalsa20_poly1305",
+                                                    "xsalsa20_poly1305_suffix", "xsalsa20_poly1305_lite",
+                                                    "xsalsa20_poly1305_lite_rtpsize"}));
+  CHECK_FALSE(media_wire::ChooseTransportMode(Modes{}));
   // What a Ready offers goes straight to the choice.
   VoiceServerMessage ready = ParseVoiceServerText(
       R"({"op":2,"seq":1,"d":{"ssrc":1,"ip":"127.0.0.1","port":5,"modes":["xsalsa20_poly1305_lite","aead_aes256_gcm"]}})");
   REQUIRE(ready.As<VoiceReady>());
-  CHECK_FALSE(ChooseTransportMode(ready.As<VoiceReady>()->modes));
+  CHECK_FALSE(media_wire::ChooseTransportMode(ready.As<VoiceReady>()->modes));
 }
 
 TEST_CASE("the voice gateway URL: wss://<endpoint>/?v=8, ws:// when plain") {

@@ -45,6 +45,7 @@ void operator delete[](void* p, std::size_t) noexcept {
 }
 
 using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 
 namespace {
 
@@ -80,10 +81,10 @@ TEST_CASE("the counting operator new sees an allocation") {
 }
 
 TEST_CASE("send and receive allocate nothing per frame") {
-  for (TransportMode mode :
-       {TransportMode::AeadAes256GcmRtpsize, TransportMode::AeadXChaCha20Poly1305Rtpsize}) {
-    CAPTURE(TransportModeName(mode));
-    TransportKey key{};
+  for (media_wire::TransportMode mode : {media_wire::TransportMode::AeadAes256GcmRtpsize,
+                                         media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize}) {
+    CAPTURE(media_wire::TransportModeName(mode));
+    media_wire::TransportKey key{};
     key.fill(0x42);
     SendPipeline send(0xABCD, mode, key);
     send.Gate().Vad().SetHangoverFrames(0);

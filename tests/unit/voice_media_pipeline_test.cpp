@@ -2,11 +2,11 @@
 // nonce sequence, optionally drop, reorder, duplicate or tamper) -> ReceivePipeline, in both transport modes.
 // A 440 Hz tone must come out dominant with SNR >= 20 dB (>= 10 dB with 10 % of the packets lost), within 60
 // ms of added latency; tampered and replayed datagrams are dropped and counted; mute stops the packets.
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 #include "voice/opus_toc.hpp"
 #include "voice/receive_pipeline.hpp"
-#include "voice/rtp_packet.hpp"
 #include "voice/send_pipeline.hpp"
-#include "voice/transport_cipher.hpp"
 
 #include <doctest/doctest.h>
 
@@ -23,6 +23,7 @@
 namespace voice_media_pipeline_test {
 
 using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 
 namespace {
 
@@ -36,8 +37,8 @@ constexpr double kAmplitude = 8000.0;
 // Samples in one 20 ms frame of 48 kHz stereo output, as an offset type: frame counts times it index buffers.
 constexpr std::ptrdiff_t kFrameSamples = 960;
 
-TransportKey Key(uint8_t seed) {
-  TransportKey key{};
+media_wire::TransportKey Key(uint8_t seed) {
+  media_wire::TransportKey key{};
   for (std::size_t i = 0; i < key.size(); ++i)
     key[i] = static_cast<uint8_t>(seed + i * 7);
   return key;
@@ -64,33 +65,34 @@ Frame Tone(int frameIndex, double hz = kToneHz, double amplitude = kAmplitude, b
 // The forwarding unit as docs/voice-protocol.md describes it: it opens the sender's packet with the sender's
 // key and re-seals the same RTP packet with the receiver's key and its own nonce counter.
 struct Relay {
-  Relay(TransportMode mode, const TransportKey& senderKey, const TransportKey& receiverKey)
+  Relay(media_wire::TransportMode mode, const media_wire::TransportKey& senderKey,
+        const media_wire::TransportKey& receiverKey)
       : opener(mode, senderKey), sealer(mode, receiverKey) {}
   Datagram Forward(std::span<const uint8_t> datagram) {
     std::vector<uint8_t> rtp(datagram.size());
     std::size_t written = 0;
-    REQUIRE(opener.Open(datagram, rtp, written) == OpenResult::Ok);
+    REQUIRE(opener.Open(datagram, rtp, written) == media_wire::OpenResult::Ok);
     rtp.resize(written);
     return Reseal(rtp);
   }
   Datagram Reseal(std::span<const uint8_t> rtp) {
-    Datagram out(rtp.size() + kTransportOverhead);
+    Datagram out(rtp.size() + media_wire::kTransportOverhead);
     REQUIRE(sealer.Seal(rtp, out) == out.size());
     return out;
   }
   std::vector<uint8_t> Open(std::span<const uint8_t> datagram) {
     std::vector<uint8_t> rtp(datagram.size());
     std::size_t written = 0;
-    REQUIRE(opener.Open(datagram, rtp, written) == OpenResult::Ok);
+    REQUIRE(opener.Open(datagram, rtp, written) == media_wire::OpenResult::Ok);
     rtp.resize(written);
     return rtp;
   }
-  TransportOpener opener;
-  TransportSealer sealer;
+  media_wire::TransportOpener opener;
+  media_wire::TransportSealer sealer;
 };
 
 struct Fixture {
-  explicit Fixture(TransportMode mode, SendPipelineOptions sendOptions = {})
+  explicit Fixture(media_wire::TransportMode mode, SendPipelineOptions sendOptions = {})
       : send(kSsrc, mode, Key(1), sendOptions), relay(mode, Key(1), Key(2)), receive(mode, Key(2)) {
     receive.MapSsrc(kSsrc, kUser);
   }
@@ -167,14 +169,14 @@ std::vector<double> RunTone(Fixture& f, int frames, Deliver deliver, bool speech
   return left;
 }
 
-constexpr TransportMode kModes[] = {TransportMode::AeadAes256GcmRtpsize,
-                                    TransportMode::AeadXChaCha20Poly1305Rtpsize};
+constexpr media_wire::TransportMode kModes[] = {media_wire::TransportMode::AeadAes256GcmRtpsize,
+                                                media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize};
 
 }  // namespace
 
 TEST_CASE("a 440 Hz tone arrives dominant with SNR >= 20 dB in both transport modes") {
-  for (TransportMode mode : kModes) {
-    CAPTURE(TransportModeName(mode));
+  for (media_wire::TransportMode mode : kModes) {
+    CAPTURE(media_wire::TransportModeName(mode));
     Fixture f(mode);
     uint64_t now = 0;
     auto output = RunTone(f, 150, [&](int i, Datagram d) {
@@ -214,8 +216,8 @@ TEST_CASE("a wrong tone or silence fails the SNR measure") {
 TEST_CASE("with 10 % of the packets lost the tone continues (FEC, PLC) with SNR >= 10 dB") {
   // The output lags the input by the buffering and codec delay; the fit's envelope is aligned to it by
   // searching the lag (the sine's phase is fitted anyway).
-  for (TransportMode mode : kModes) {
-    CAPTURE(TransportModeName(mode));
+  for (media_wire::TransportMode mode : kModes) {
+    CAPTURE(media_wire::TransportModeName(mode));
     Fixture f(mode);
     f.send.Gate().Vad().SetHangoverFrames(50);  // the envelope's quiet part stays on air
     std::mt19937 random(2026);
@@ -251,7 +253,7 @@ TEST_CASE("with 10 % of the packets lost the tone continues (FEC, PLC) with SNR 
 }
 
 TEST_CASE("capture-to-playback added latency is at most 60 ms with the default jitter buffer") {
-  Fixture f(TransportMode::AeadAes256GcmRtpsize);
+  Fixture f(media_wire::TransportMode::AeadAes256GcmRtpsize);
   constexpr int kOnsetFrame = 20;
   std::vector<double> left;
   Frame mix{};
@@ -275,8 +277,8 @@ TEST_CASE("capture-to-playback added latency is at most 60 ms with the default j
 }
 
 TEST_CASE("reordered and duplicated packets are played once, in order") {
-  for (TransportMode mode : kModes) {
-    CAPTURE(TransportModeName(mode));
+  for (media_wire::TransportMode mode : kModes) {
+    CAPTURE(media_wire::TransportModeName(mode));
     Fixture f(mode);
     std::deque<Datagram> held;
     int duplicates = 0;
@@ -309,8 +311,8 @@ TEST_CASE("reordered and duplicated packets are played once, in order") {
 }
 
 TEST_CASE("a tampered datagram is dropped and counted, the untouched one still plays; a replay is refused") {
-  for (TransportMode mode : kModes) {
-    CAPTURE(TransportModeName(mode));
+  for (media_wire::TransportMode mode : kModes) {
+    CAPTURE(media_wire::TransportModeName(mode));
     Fixture f(mode);
     const auto pcm = Tone(0);
     auto result = f.send.ProcessFrame(pcm, f.buffer);
@@ -340,9 +342,11 @@ TEST_CASE("a tampered datagram is dropped and counted, the untouched one still p
 }
 
 TEST_CASE("a non-Opus payload type or a malformed Opus packet is dropped") {
-  Fixture f(TransportMode::AeadXChaCha20Poly1305Rtpsize);
-  std::vector<uint8_t> rtp(kRtpFixedHeaderSize);
-  WriteRtpHeader(1, 960, kSsrc, std::span<uint8_t, kRtpFixedHeaderSize>(rtp.data(), kRtpFixedHeaderSize));
+  Fixture f(media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize);
+  std::vector<uint8_t> rtp(media_wire::kRtpFixedHeaderSize);
+  media_wire::WriteRtpHeader(
+      1, 960, kSsrc,
+      std::span<uint8_t, media_wire::kRtpFixedHeaderSize>(rtp.data(), media_wire::kRtpFixedHeaderSize));
   auto withPayload = [&](std::vector<uint8_t> payload) {
     auto packet = rtp;
     packet.insert(packet.end(), payload.begin(), payload.end());
@@ -371,7 +375,7 @@ TEST_CASE("a non-Opus payload type or a malformed Opus packet is dropped") {
 TEST_CASE("after speech: five silence frames, Speaking off, then no packets; mute stops packets") {
   for (bool viaMute : {false, true}) {
     CAPTURE(viaMute);
-    Fixture f(TransportMode::AeadAes256GcmRtpsize);
+    Fixture f(media_wire::TransportMode::AeadAes256GcmRtpsize);
     f.send.Gate().Vad().SetHangoverFrames(0);
     int audio = 0, silence = 0, after = 0;
     bool started = false, stopped = false;
@@ -390,7 +394,7 @@ TEST_CASE("after speech: five silence frames, Speaking off, then no packets; mut
       CHECK_FALSE(stopped);  // nothing after Speaking off
       if (stopped) ++after;
       const auto rtp = f.relay.Open(std::span<const uint8_t>(f.buffer.data(), result.size));
-      const auto payload = std::span<const uint8_t>(rtp).subspan(kRtpFixedHeaderSize);
+      const auto payload = std::span<const uint8_t>(rtp).subspan(media_wire::kRtpFixedHeaderSize);
       CHECK(result.silence == IsOpusSilenceFrame(payload));
       if (result.silence) {
         ++silence;
@@ -415,12 +419,12 @@ TEST_CASE("RTP sequence wraps at 65535 and the timestamp steps 960 per frame, se
   SendPipelineOptions options;
   options.initialSequence = 65533;
   options.initialTimestamp = 0xFFFFFC40u;  // wraps too
-  Fixture f(TransportMode::AeadXChaCha20Poly1305Rtpsize, options);
+  Fixture f(media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize, options);
   std::vector<uint16_t> sequences;
   std::vector<uint32_t> timestamps;
   auto output = RunTone(f, 100, [&](int i, Datagram d) {
     const auto rtp = f.relay.Open(d);
-    const auto header = ParseRtpHeader(rtp);
+    const auto header = media_wire::ParseRtpHeader(rtp);
     REQUIRE(header);
     CHECK(header->ssrc == kSsrc);
     sequences.push_back(header->sequence);
@@ -454,7 +458,7 @@ TEST_CASE("RTP sequence wraps at 65535 and the timestamp steps 960 per frame, se
 TEST_CASE("per-user callback, local mute, volume 0..200 % and saturating mix") {
   constexpr uint32_t kOtherSsrc = 0x55667788;
   constexpr uint64_t kOther = 777;
-  const TransportMode mode = TransportMode::AeadAes256GcmRtpsize;
+  const media_wire::TransportMode mode = media_wire::TransportMode::AeadAes256GcmRtpsize;
   SendPipelineOptions options;
   SendPipeline second(kOtherSsrc, mode, Key(3), options);
   Relay secondRelay(mode, Key(3), Key(2));
@@ -578,7 +582,7 @@ TEST_CASE("the frame transform runs between codec and RTP, and silence frames by
   };
   XorEncryptor encryptor;
   XorDecryptor decryptor;
-  Fixture f(TransportMode::AeadAes256GcmRtpsize);
+  Fixture f(media_wire::TransportMode::AeadAes256GcmRtpsize);
   f.send.Gate().Vad().SetHangoverFrames(0);
   f.send.SetFrameEncryptor(&encryptor);
   f.receive.SetFrameDecryptor(&decryptor);
@@ -589,7 +593,7 @@ TEST_CASE("the frame transform runs between codec and RTP, and silence frames by
     auto result = f.send.ProcessFrame(i < 70 ? Tone(i) : Frame{}, f.buffer);
     if (result.size) {
       const auto rtp = f.relay.Open(std::span<const uint8_t>(f.buffer.data(), result.size));
-      const auto payload = std::span<const uint8_t>(rtp).subspan(kRtpFixedHeaderSize);
+      const auto payload = std::span<const uint8_t>(rtp).subspan(media_wire::kRtpFixedHeaderSize);
       if (result.silence) {
         CHECK(IsOpusSilenceFrame(payload));  // unencrypted on the wire
         ++silenceSeen;
@@ -658,15 +662,16 @@ TEST_CASE("Opus encoder settings are range-checked and the decoder conceals and 
 }
 
 TEST_CASE("streams are preallocated: a new SSRC waits for a free or idle one") {
-  const TransportMode mode = TransportMode::AeadAes256GcmRtpsize;
+  const media_wire::TransportMode mode = media_wire::TransportMode::AeadAes256GcmRtpsize;
   ReceivePipelineOptions options;
   options.maxStreams = 1;
   options.jitter.resetAfterSilenceMs = 500;
   ReceivePipeline receive(mode, Key(2), options);
   Relay relay(mode, Key(2), Key(2));
   auto packet = [&](uint32_t ssrc, uint16_t sequence) {
-    std::vector<uint8_t> rtp(kRtpFixedHeaderSize);
-    WriteRtpHeader(sequence, sequence * 960u, ssrc, std::span<uint8_t, kRtpFixedHeaderSize>(rtp.data(), 12));
+    std::vector<uint8_t> rtp(media_wire::kRtpFixedHeaderSize);
+    media_wire::WriteRtpHeader(sequence, sequence * 960u, ssrc,
+                               std::span<uint8_t, media_wire::kRtpFixedHeaderSize>(rtp.data(), 12));
     rtp.insert(rtp.end(), {0xF8, 0xFF, 0xFE});
     return relay.Reseal(rtp);
   };

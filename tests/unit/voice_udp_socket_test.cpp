@@ -2,7 +2,7 @@
 // discovery (answered, retried when a request is lost, bounded when none is answered), the keepalive counter
 // and interval, echoed datagrams, truncated ones skipped.
 #include "voice/voice_udp_socket.hpp"
-#include "voice/ip_discovery.hpp"
+#include "media_wire/ip_discovery.hpp"
 
 #include <doctest/doctest.h>
 
@@ -22,6 +22,7 @@
 namespace voice_udp_socket_test {
 
 using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 using namespace std::chrono_literals;
 
 namespace {
@@ -67,7 +68,7 @@ class Responder {
       ssize_t got =
           ::recvfrom(fd_, buffer.data(), buffer.size(), 0, reinterpret_cast<sockaddr*>(&from), &length);
       if (got <= 0) continue;
-      if (got == static_cast<ssize_t>(kIpDiscoverySize) && buffer[1] == 1) {
+      if (got == static_cast<ssize_t>(media_wire::kIpDiscoverySize) && buffer[1] == 1) {
         int n = ++requests_;
         if (n <= dropRequests_) continue;
         uint32_t ssrc = (uint32_t{buffer[4]} << 24) | (uint32_t{buffer[5]} << 16) |
@@ -88,7 +89,7 @@ class Responder {
   }
 
   void Answer(uint32_t ssrc, const sockaddr_in& to) {
-    std::array<uint8_t, kIpDiscoverySize> answer{};
+    std::array<uint8_t, media_wire::kIpDiscoverySize> answer{};
     answer[1] = 2;
     answer[3] = 70;
     for (int i = 0; i < 4; ++i)

@@ -18,13 +18,13 @@
 #include <string_view>
 #include <vector>
 
-#include "voice/ip_discovery.hpp"
-#include "voice/rtp_packet.hpp"
-#include "voice/transport_cipher.hpp"
+#include "media_wire/ip_discovery.hpp"
+#include "media_wire/rtp_packet.hpp"
+#include "media_wire/transport_cipher.hpp"
 
 namespace voice_wire_kat_test {
 
-using namespace platformpp::voice;
+namespace media_wire = platformpp::media_wire;
 
 namespace {
 
@@ -79,22 +79,23 @@ std::string ToHex(std::span<const uint8_t> bytes) {
   return out;
 }
 
-TransportKey Key(const rapidjson::Value& value) {
+media_wire::TransportKey Key(const rapidjson::Value& value) {
   const auto bytes = Bytes(value);
-  REQUIRE(bytes.size() == kTransportKeySize);
-  TransportKey key{};
+  REQUIRE(bytes.size() == media_wire::kTransportKeySize);
+  media_wire::TransportKey key{};
   std::copy(bytes.begin(), bytes.end(), key.begin());
   return key;
 }
 
-TransportMode Mode(const rapidjson::Value& value) {
-  const auto mode = ParseTransportMode(Text(value));
+media_wire::TransportMode Mode(const rapidjson::Value& value) {
+  const auto mode = media_wire::ParseTransportMode(Text(value));
   REQUIRE(mode.has_value());
   return *mode;
 }
 
-// The header fields a vector states (rtp.json's `expect`, transport.json's `header`) against ParseRtpHeader.
-void CheckHeader(const rapidjson::Value& expect, const std::optional<RtpHeader>& parsed) {
+// The header fields a vector states (rtp.json's `expect`, transport.json's `header`) against
+// media_wire::ParseRtpHeader.
+void CheckHeader(const rapidjson::Value& expect, const std::optional<media_wire::RtpHeader>& parsed) {
   REQUIRE(parsed.has_value());
   CHECK(parsed->marker == expect["marker"].GetBool());
   CHECK(parsed->payloadType == expect["payload_type"].GetUint());
@@ -105,8 +106,9 @@ void CheckHeader(const rapidjson::Value& expect, const std::optional<RtpHeader>&
   CHECK(parsed->extensionBodySize == expect["extension_body_size"].GetUint());
 }
 
-OpenResult OpenOnce(const rapidjson::Value& vector, std::span<const uint8_t> packet, std::string* plainHex) {
-  TransportOpener opener(Mode(vector["mode"]), Key(vector["key"]));
+media_wire::OpenResult OpenOnce(const rapidjson::Value& vector, std::span<const uint8_t> packet,
+                                std::string* plainHex) {
+  media_wire::TransportOpener opener(Mode(vector["mode"]), Key(vector["key"]));
   std::vector<uint8_t> out(packet.size());
   std::size_t written = 0;
   const auto result = opener.Open(packet, out, written);
@@ -130,7 +132,7 @@ TEST_CASE("voice KAT: every transport vector opens to its RTP packet") {
     INFO(Text(vector["name"]));
     const auto sealed = Bytes(vector["sealed"]);
     std::string plain;
-    CHECK(OpenOnce(vector, sealed, &plain) == OpenResult::Ok);
+    CHECK(OpenOnce(vector, sealed, &plain) == media_wire::OpenResult::Ok);
     CHECK(plain == Text(vector["rtp"]));
   }
 }
@@ -140,9 +142,9 @@ TEST_CASE("voice KAT: every transport vector's RTP packet seals to the exact byt
   for (const auto& vector : document["vectors"].GetArray()) {
     INFO(Text(vector["name"]));
     const auto rtp = Bytes(vector["rtp"]);
-    TransportSealer sealer(Mode(vector["mode"]), Key(vector["key"]));
+    media_wire::TransportSealer sealer(Mode(vector["mode"]), Key(vector["key"]));
     sealer.SetNextNonce(vector["counter"].GetUint());
-    std::vector<uint8_t> out(rtp.size() + kTransportOverhead);
+    std::vector<uint8_t> out(rtp.size() + media_wire::kTransportOverhead);
     CHECK(sealer.Seal(rtp, out) == out.size());
     CHECK(ToHex(out) == Text(vector["sealed"]));
   }
@@ -154,13 +156,13 @@ TEST_CASE("voice KAT: the clear part the SDK authenticates is the one protocols.
     INFO(Text(vector["name"]));
     const auto rtp = Bytes(vector["rtp"]);
     const auto sealed = Bytes(vector["sealed"]);
-    CheckHeader(vector["header"], ParseRtpHeader(rtp));
+    CheckHeader(vector["header"], media_wire::ParseRtpHeader(rtp));
     // The sealed packet starts with the same header, in the clear.
-    CheckHeader(vector["header"], ParseRtpHeader(sealed));
+    CheckHeader(vector["header"], media_wire::ParseRtpHeader(sealed));
     // The vector's own consistency: its last 4 bytes are the counter, big-endian, as in bytes 0..3 of the
     // nonce.
     const uint32_t counter = vector["counter"].GetUint();
-    const std::string suffix = ToHex(std::span(sealed).last(kTransportNonceSuffixSize));
+    const std::string suffix = ToHex(std::span(sealed).last(media_wire::kTransportNonceSuffixSize));
     CHECK(suffix == std::string(Text(vector["nonce"])).substr(0, 8));
     CHECK(std::stoul(suffix, nullptr, 16) == counter);
   }
@@ -174,11 +176,11 @@ TEST_CASE("voice KAT: a changed byte in each region of a vector is refused") {
     // A byte of the SSRC (clear, authenticated), the first encrypted byte, the first tag byte, the nonce's
     // last.
     for (const std::size_t at :
-         {std::size_t{8}, clear, sealed.size() - kTransportOverhead, sealed.size() - 1}) {
+         {std::size_t{8}, clear, sealed.size() - media_wire::kTransportOverhead, sealed.size() - 1}) {
       INFO(Text(vector["name"]), " byte ", at);
       auto changed = sealed;
       changed[at] ^= 0x01;
-      CHECK(OpenOnce(vector, changed, nullptr) == OpenResult::AuthenticationFailed);
+      CHECK(OpenOnce(vector, changed, nullptr) == media_wire::OpenResult::AuthenticationFailed);
     }
   }
 }
@@ -193,11 +195,11 @@ TEST_CASE("voice KAT: one sealer counts up to the last nonce, big-endian, in bot
     REQUIRE(second);
     REQUIRE((*first)["counter"].GetUint() == 0xFFFFFFFEu);
     REQUIRE((*second)["counter"].GetUint() == 0xFFFFFFFFu);
-    TransportSealer sealer(Mode((*first)["mode"]), Key((*first)["key"]));
+    media_wire::TransportSealer sealer(Mode((*first)["mode"]), Key((*first)["key"]));
     sealer.SetNextNonce(0xFFFFFFFEu);
     for (const auto* vector : {first, second}) {
       const auto rtp = Bytes((*vector)["rtp"]);
-      std::vector<uint8_t> out(rtp.size() + kTransportOverhead);
+      std::vector<uint8_t> out(rtp.size() + media_wire::kTransportOverhead);
       REQUIRE(sealer.Seal(rtp, out) == out.size());
       CHECK(ToHex(out) == Text((*vector)["sealed"]));
     }
@@ -211,8 +213,8 @@ TEST_CASE("voice KAT: RTP headers laid out from RFC 3550 and RFC 8285") {
   for (const auto& packet : packets.GetArray()) {
     INFO(Text(packet["name"]));
     const auto bytes = Bytes(packet["hex"]);
-    CHECK(IsRtcp(bytes) == packet["rtcp"].GetBool());
-    const auto parsed = ParseRtpHeader(bytes);
+    CHECK(media_wire::IsRtcp(bytes) == packet["rtcp"].GetBool());
+    const auto parsed = media_wire::ParseRtpHeader(bytes);
     const auto& expect = packet["expect"];
     if (expect.IsNull()) {
       CHECK_FALSE(parsed.has_value());
@@ -220,10 +222,10 @@ TEST_CASE("voice KAT: RTP headers laid out from RFC 3550 and RFC 8285") {
     }
     CheckHeader(expect, parsed);
     if (packet.HasMember("write_header") && packet["write_header"].GetBool()) {
-      std::array<uint8_t, kRtpFixedHeaderSize> written{};
-      WriteRtpHeader(static_cast<uint16_t>(expect["sequence"].GetUint()), expect["timestamp"].GetUint(),
-                     expect["ssrc"].GetUint(), written);
-      CHECK(ToHex(written) == ToHex(std::span(bytes).first(kRtpFixedHeaderSize)));
+      std::array<uint8_t, media_wire::kRtpFixedHeaderSize> written{};
+      media_wire::WriteRtpHeader(static_cast<uint16_t>(expect["sequence"].GetUint()),
+                                 expect["timestamp"].GetUint(), expect["ssrc"].GetUint(), written);
+      CHECK(ToHex(written) == ToHex(std::span(bytes).first(media_wire::kRtpFixedHeaderSize)));
     }
   }
 }
@@ -231,13 +233,14 @@ TEST_CASE("voice KAT: RTP headers laid out from RFC 3550 and RFC 8285") {
 TEST_CASE("voice KAT: IP discovery request and answers laid out from protocols.md") {
   const auto document = LoadVectors("ip_discovery.json");
   const auto& request = document["request"];
-  CHECK(ToHex(IpDiscoveryRequest(request["ssrc"].GetUint())) == ToHex(Bytes(request["hex"])));
+  CHECK(ToHex(media_wire::IpDiscoveryRequest(request["ssrc"].GetUint())) == ToHex(Bytes(request["hex"])));
 
   const auto& responses = document["responses"];
   REQUIRE(responses.Size() >= 11);
   for (const auto& response : responses.GetArray()) {
     INFO(Text(response["name"]));
-    const auto parsed = ParseIpDiscoveryResponse(Bytes(response["hex"]), response["ssrc"].GetUint());
+    const auto parsed =
+        media_wire::ParseIpDiscoveryResponse(Bytes(response["hex"]), response["ssrc"].GetUint());
     const auto& expect = response["expect"];
     if (expect.IsNull()) {
       CHECK_FALSE(parsed.has_value());

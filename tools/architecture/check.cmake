@@ -1,6 +1,7 @@
 # Checks that src/ follows docs/architecture.md: every folder of src/ has a row in the layers table and includes
 # only the folders its row lists, and the dispatch table of client/client_core.cpp lists the features in the
-# documented order. Usage: cmake -DSOURCE_DIR=<repo> -P tools/architecture/check.cmake
+# documented order; and that tools/emulator/src/ includes of the SDK only the folders it shares.
+# Usage: cmake -DSOURCE_DIR=<repo> -P tools/architecture/check.cmake
 cmake_minimum_required(VERSION 3.20)
 if(NOT SOURCE_DIR)
   message(FATAL_ERROR "pass -DSOURCE_DIR=<repository root>")
@@ -73,6 +74,28 @@ foreach(folder IN LISTS folders)
   endif()
 endforeach()
 
+# --- What the emulator shares with the SDK ---------------------------------------------------------------------
+# The emulator is an independent implementation: of the SDK it includes the media wire code and MLS, nothing else.
+# Its include roots are its own src/ first, then the SDK's, so an include it does not have itself is the SDK's.
+set(emulator_shares media_wire mls)
+file(GLOB_RECURSE emulator_sources "${SOURCE_DIR}/tools/emulator/src/*.hpp" "${SOURCE_DIR}/tools/emulator/src/*.cpp")
+set(emulator_includes 0)
+foreach(source IN LISTS emulator_sources)
+  file(STRINGS "${source}" includes REGEX "^#include \"[a-z_]+/")
+  foreach(line IN LISTS includes)
+    string(REGEX MATCH "^#include \"(([a-z_]+)/[^\"]+)\"" _ "${line}")
+    set(path "${CMAKE_MATCH_1}")
+    set(target "${CMAKE_MATCH_2}")
+    math(EXPR emulator_includes "${emulator_includes} + 1")
+    if(EXISTS "${SOURCE_DIR}/tools/emulator/src/${path}" OR NOT EXISTS "${SOURCE_DIR}/src/${path}")
+      continue()
+    endif()
+    if(NOT target IN_LIST emulator_shares)
+      file(RELATIVE_PATH relative "${SOURCE_DIR}" "${source}")
+      list(APPEND errors "${relative}: includes the SDK's src/${path}; the emulator shares only [${emulator_shares}]")
+    endif()
+  endforeach()
+endforeach()
 # --- The dispatch table ---------------------------------------------------------------------------------------
 string(REGEX MATCH "<!-- dispatch:begin -->(.*)<!-- dispatch:end -->" _ "${doc}")
 string(REGEX MATCHALL "\n[0-9]+\\. `[a-z_]+`" documented "${CMAKE_MATCH_1}")
@@ -92,4 +115,5 @@ if(errors)
   list(JOIN errors "\n  " text)
   message(FATAL_ERROR "architecture check failed:\n  ${text}")
 endif()
-message(STATUS "architecture: ${folder_count} folders, ${checked} includes, dispatch order [${coded}]: as documented")
+message(STATUS "architecture: ${folder_count} folders, ${checked} includes, dispatch order [${coded}], "
+               "${emulator_includes} emulator includes: as documented")

@@ -1,6 +1,6 @@
 // The binary DAVE payloads of the voice gateway (opcodes 25 to 30) as the emulator reads and writes them:
 // the server side of the platform's DAVE protocol, "Voice Gateway Opcodes". Its own codec, on purpose: the
-// SDK has another (src/voice/dave_messages.cpp), and a test that makes both talk checks each against the
+// SDK has another (src/voice/dave/messages.cpp), and a test that makes both talk checks each against the
 // protocol rather than against a shared copy. The MLS structures inside are RFC 9420's (src/mls).
 #pragma once
 

@@ -6,8 +6,8 @@
 #include <random>
 #include <stdexcept>
 
-#include "voice/ip_discovery.hpp"
-#include "voice/rtp_packet.hpp"
+#include "media_wire/ip_discovery.hpp"
+#include "media_wire/rtp_packet.hpp"
 
 namespace platformpp::emulator {
 
@@ -18,7 +18,7 @@ constexpr std::uint16_t kDiscoveryRequestType = 1;
 constexpr std::uint16_t kDiscoveryResponseType = 2;
 constexpr std::uint16_t kDiscoveryBodyLength = 70;
 constexpr std::size_t kDiscoveryAddressOffset = 8;
-constexpr std::size_t kDiscoveryPortOffset = voice::kIpDiscoverySize - 2;
+constexpr std::size_t kDiscoveryPortOffset = media_wire::kIpDiscoverySize - 2;
 // An odd step visits every u32 once per 2^32 allocations: no SSRC repeats until then.
 constexpr std::uint32_t kSsrcStep = 0x9E3779B9u;
 
@@ -27,7 +27,7 @@ std::uint16_t read_u16(std::span<const std::uint8_t> in, std::size_t at) {
 }
 
 bool is_discovery_request(std::span<const std::uint8_t> data) {
-  return data.size() == voice::kIpDiscoverySize && read_u16(data, 0) == kDiscoveryRequestType &&
+  return data.size() == media_wire::kIpDiscoverySize && read_u16(data, 0) == kDiscoveryRequestType &&
          read_u16(data, 2) == kDiscoveryBodyLength;
 }
 
@@ -61,10 +61,10 @@ struct ForwardingUnit::Impl {
     bool deaf = false;
     bool has_media = false;
     MediaEndpoint endpoint;
-    voice::TransportMode mode = voice::TransportMode::AeadXChaCha20Poly1305Rtpsize;
-    voice::TransportKey transport_key{};
-    std::unique_ptr<voice::TransportOpener> opener;  // its packets to the unit
-    std::unique_ptr<voice::TransportSealer> sealer;  // the unit's packets to it
+    media_wire::TransportMode mode = media_wire::TransportMode::AeadXChaCha20Poly1305Rtpsize;
+    media_wire::TransportKey transport_key{};
+    std::unique_ptr<media_wire::TransportOpener> opener;  // its packets to the unit
+    std::unique_ptr<media_wire::TransportSealer> sealer;  // the unit's packets to it
     ForwardingStats stats;
     // The reorder fault: one packet held back until the next one to this session.
     std::vector<std::uint8_t> held;
@@ -86,7 +86,7 @@ struct ForwardingUnit::Impl {
   // Reused for every packet: steady-state forwarding allocates nothing.
   std::vector<std::uint8_t> opened;
   std::vector<std::uint8_t> sealed;
-  std::array<std::uint8_t, voice::kIpDiscoverySize> discovery_answer{};
+  std::array<std::uint8_t, media_wire::kIpDiscoverySize> discovery_answer{};
 
   void answer_discovery(const MediaEndpoint& from, std::span<const std::uint8_t> request) {
     const std::uint32_t ssrc = (static_cast<std::uint32_t>(request[4]) << 24) |
@@ -112,14 +112,14 @@ struct ForwardingUnit::Impl {
     std::size_t written = 0;
     // Tampered, replayed, or too short for its tag and nonce.
     if (sender.opener->Open(packet, std::span(opened.data(), packet.size()), written) !=
-        voice::OpenResult::Ok) {
+        media_wire::OpenResult::Ok) {
       ++sender.stats.packets_rejected;
       return;
     }
     ++sender.stats.packets_received;
     const std::span<const std::uint8_t> rtp(opened.data(), written);
     count_payload(sender.stats, rtp);
-    const std::size_t sealed_size = written + voice::kTransportOverhead;
+    const std::size_t sealed_size = written + media_wire::kTransportOverhead;
     if (sealed.size() < sealed_size) sealed.resize(sealed_size);
     for (Session* receiver : *sender.call) {
       if (receiver == &sender || receiver->deaf || !receiver->has_media) continue;
@@ -239,15 +239,15 @@ void ForwardingUnit::add_session(const std::string& session_key, std::uint32_t s
 }
 
 void ForwardingUnit::set_media(const std::string& session_key, MediaEndpoint endpoint,
-                               voice::TransportMode mode, const voice::TransportKey& key) {
+                               media_wire::TransportMode mode, const media_wire::TransportKey& key) {
   const auto it = impl_->sessions.find(session_key);
   if (it == impl_->sessions.end()) return;
   auto& session = *it->second;
   // The same key and mode again (e.g. a new media address): keep the replay window and, above all, the
   // sealing nonce counter, which must never restart under the same key.
   if (!session.has_media || session.mode != mode || session.transport_key != key) {
-    session.opener = std::make_unique<voice::TransportOpener>(mode, key);
-    session.sealer = std::make_unique<voice::TransportSealer>(mode, key);
+    session.opener = std::make_unique<media_wire::TransportOpener>(mode, key);
+    session.sealer = std::make_unique<media_wire::TransportSealer>(mode, key);
     session.mode = mode;
     session.transport_key = key;
     session.has_held = false;  // sealed under the old key: its receiver could not open it
@@ -282,7 +282,7 @@ void ForwardingUnit::on_datagram(const MediaEndpoint& from, std::span<const std:
     return;
   }
   // RTCP, runts and other versions are dropped uncounted: nothing attributes them to a session.
-  const auto header = voice::ParseRtpHeader(data);
+  const auto header = media_wire::ParseRtpHeader(data);
   if (!header) return;
   const auto it = impl_->by_ssrc.find(header->ssrc);
   if (it == impl_->by_ssrc.end()) return;

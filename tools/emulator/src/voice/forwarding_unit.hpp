@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "voice/transport_cipher.hpp"
+#include "media_wire/transport_cipher.hpp"
 
 namespace platformpp::emulator {
 
@@ -66,8 +66,8 @@ class ForwardingUnit {
   void add_session(const std::string& session_key, std::uint32_t ssrc, std::string user_id,
                    std::string lobby_id);
   // From Select Protocol + Session Description: where to send its media, and its transport mode and key.
-  void set_media(const std::string& session_key, MediaEndpoint endpoint, voice::TransportMode mode,
-                 const voice::TransportKey& key);
+  void set_media(const std::string& session_key, MediaEndpoint endpoint, media_wire::TransportMode mode,
+                 const media_wire::TransportKey& key);
   void set_deaf(const std::string& session_key, bool deaf);
   void remove_session(const std::string& session_key);
   std::optional<ForwardingStats> stats(const std::string& session_key) const;

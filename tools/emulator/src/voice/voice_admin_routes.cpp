@@ -54,7 +54,7 @@ HttpResponse VoiceModule::admin_sessions(const RouteContext&) {
           writer.Int(session.version);
           writer.Key("mode");
           if (session.mode) {
-            write_string(writer, voice::TransportModeName(*session.mode));
+            write_string(writer, media_wire::TransportModeName(*session.mode));
           } else {
             writer.Null();
           }

@@ -61,7 +61,7 @@ std::optional<std::string> VoiceModule::call_document(const std::string& lobby_i
       writer.Bool(session != nullptr && (session->speaking.value_or(0) & 1) != 0);
       writer.Key("mode");
       if (session != nullptr && session->mode) {
-        write_string(writer, voice::TransportModeName(*session->mode));
+        write_string(writer, media_wire::TransportModeName(*session->mode));
       } else {
         writer.Null();
       }

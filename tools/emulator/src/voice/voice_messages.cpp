@@ -287,7 +287,7 @@ void VoiceModule::select_protocol(std::uint64_t id, const rapidjson::Value& d) {
   }
   const auto voice_session = *voice_.connections.at(id).voice_session;
   auto& session = voice_.sessions.at(voice_session);
-  const auto mode = voice::ParseTransportMode(*mode_name);
+  const auto mode = media_wire::ParseTransportMode(*mode_name);
   const bool offered = std::find(session.offered_modes.begin(), session.offered_modes.end(), *mode_name) !=
                        session.offered_modes.end();
   // Deprecated and unknown modes parse to nothing: refused even when a test made the server offer them.

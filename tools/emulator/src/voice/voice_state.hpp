@@ -11,9 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include "media_wire/transport_cipher.hpp"
 #include "voice/dave_call.hpp"
 #include "voice/forwarding_unit.hpp"
-#include "voice/transport_cipher.hpp"
 #include "voice/voice_gateway.hpp"
 
 namespace platformpp::emulator {
@@ -36,9 +36,9 @@ struct VoiceSession {
   std::string user_id;
   std::string session_id;  // the main Gateway session (Identify's/Resume's session_id)
   std::uint32_t ssrc = 0;
-  std::optional<voice::TransportMode> mode;  // set by Select Protocol
+  std::optional<media_wire::TransportMode> mode;  // set by Select Protocol
   std::optional<MediaEndpoint> media;
-  voice::TransportKey key{};  // generated at the first Select Protocol
+  media_wire::TransportKey key{};  // generated at the first Select Protocol
   bool key_set = false;
   std::vector<std::string> offered_modes;  // as its Ready said
   int max_dave_version = 0;                // its Identify's max_dave_protocol_version

@@ -1,6 +1,6 @@
-#include "voice/dave_session.hpp"
+#include "voice/dave/session.hpp"
 
-#include "voice/dave_messages.hpp"
+#include "voice/dave/messages.hpp"
 
 #include <chrono>
 #include <set>

@@ -1,4 +1,4 @@
-#include "voice/dave_verification.hpp"
+#include "voice/dave/verification.hpp"
 
 #include <openssl/evp.h>
 

@@ -10,7 +10,7 @@
 #include <optional>
 #include <span>
 
-namespace platformpp::voice {
+namespace platformpp::media_wire {
 
 inline constexpr std::size_t kRtpFixedHeaderSize = 12;
 inline constexpr uint8_t kRtpVersionFlags = 0x80;  // version 2, no padding, no extension, no CSRC
@@ -41,4 +41,4 @@ std::optional<RtpHeader> ParseRtpHeader(std::span<const uint8_t> packet) noexcep
 void WriteRtpHeader(uint16_t sequence, uint32_t timestamp, uint32_t ssrc,
                     std::span<uint8_t, kRtpFixedHeaderSize> out) noexcept;
 
-}  // namespace platformpp::voice
+}  // namespace platformpp::media_wire

@@ -1,5 +1,5 @@
 #pragma once
-// The DAVE media transforms of one call: they turn Opus frames into DAVE frames (dave_frame.hpp) with this
+// The DAVE media transforms of one call: they turn Opus frames into DAVE frames (dave/frame.hpp) with this
 // member's sender key, and back with the other members' keys. Both live on the voice thread; the DAVE
 // session (network thread) hands them new keys as voice-engine commands, which run between frames, so the
 // per-frame calls need no lock.
@@ -11,8 +11,8 @@
 // member that is not in the group yet sends nothing and plays nothing: a call that must be end-to-end
 // encrypted never carries clear audio.
 
-#include "voice/dave_frame.hpp"
-#include "voice/dave_keys.hpp"
+#include "voice/dave/frame.hpp"
+#include "voice/dave/keys.hpp"
 #include "voice/frame_transform.hpp"
 
 #include <cstdint>

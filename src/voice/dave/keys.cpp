@@ -1,4 +1,4 @@
-#include "voice/dave_keys.hpp"
+#include "voice/dave/keys.hpp"
 
 #include "mls/cipher_suite.hpp"
 #include "mls/group.hpp"

@@ -1,6 +1,6 @@
-#include "voice/rtp_packet.hpp"
+#include "media_wire/rtp_packet.hpp"
 
-namespace platformpp::voice {
+namespace platformpp::media_wire {
 
 namespace {
 
@@ -55,4 +55,4 @@ void WriteRtpHeader(uint16_t sequence, uint32_t timestamp, uint32_t ssrc,
   }
 }
 
-}  // namespace platformpp::voice
+}  // namespace platformpp::media_wire

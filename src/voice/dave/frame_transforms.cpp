@@ -1,4 +1,4 @@
-#include "voice/dave_frame_transforms.hpp"
+#include "voice/dave/frame_transforms.hpp"
 
 #include "mls/group.hpp"
 

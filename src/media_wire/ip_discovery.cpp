@@ -1,6 +1,6 @@
-#include "voice/ip_discovery.hpp"
+#include "media_wire/ip_discovery.hpp"
 
-namespace platformpp::voice {
+namespace platformpp::media_wire {
 
 namespace {
 
@@ -43,4 +43,4 @@ std::optional<DiscoveredAddress> ParseIpDiscoveryResponse(std::span<const uint8_
   return result;
 }
 
-}  // namespace platformpp::voice
+}  // namespace platformpp::media_wire

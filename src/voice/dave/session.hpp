@@ -16,8 +16,8 @@
 // the gateway announced; no group may hold one user twice.
 
 #include "mls/group.hpp"
-#include "voice/dave_frame_transforms.hpp"
-#include "voice/dave_messages.hpp"
+#include "voice/dave/frame_transforms.hpp"
+#include "voice/dave/messages.hpp"
 
 #include <cstdint>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "voice/transport_cipher.hpp"
+#include "media_wire/transport_cipher.hpp"
 
 #include <openssl/evp.h>
 #include <sodium.h>
@@ -7,9 +7,9 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "voice/rtp_packet.hpp"
+#include "media_wire/rtp_packet.hpp"
 
-namespace platformpp::voice {
+namespace platformpp::media_wire {
 
 namespace {
 
@@ -270,4 +270,4 @@ OpenResult TransportOpener::Open(std::span<const uint8_t> packet, std::span<uint
   return OpenResult::Ok;
 }
 
-}  // namespace platformpp::voice
+}  // namespace platformpp::media_wire

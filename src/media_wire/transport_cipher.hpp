@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace platformpp::voice {
+namespace platformpp::media_wire {
 
 enum class TransportMode {
   AeadAes256GcmRtpsize,
@@ -116,4 +116,4 @@ class TransportOpener {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace platformpp::voice
+}  // namespace platformpp::media_wire

@@ -10,7 +10,7 @@
 #include <span>
 #include <string>
 
-namespace platformpp::voice {
+namespace platformpp::media_wire {
 
 inline constexpr std::size_t kIpDiscoverySize = 74;
 
@@ -25,4 +25,4 @@ struct DiscoveredAddress {
 /// address that is empty, not NUL-terminated within the packet, or not printable).
 std::optional<DiscoveredAddress> ParseIpDiscoveryResponse(std::span<const uint8_t> packet, uint32_t ssrc);
 
-}  // namespace platformpp::voice
+}  // namespace platformpp::media_wire

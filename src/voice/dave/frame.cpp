@@ -1,4 +1,4 @@
-#include "voice/dave_frame.hpp"
+#include "voice/dave/frame.hpp"
 
 #include <openssl/evp.h>
 

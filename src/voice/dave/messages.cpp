@@ -1,4 +1,4 @@
-#include "voice/dave_messages.hpp"
+#include "voice/dave/messages.hpp"
 
 #include <string>
 
