@@ -608,24 +608,38 @@ void HttpClient::SetRequestObserver(RequestObserver observer) {
   RequestObserverSlot() = std::move(observer);
 }
 
+std::shared_ptr<HttpClient::Impl> HttpClient::Current() const {
+  std::lock_guard lock(implMutex_);
+  return impl_;
+}
+
 void HttpClient::Send(HttpRequest request, Handler handler) {
-  if (!impl_) return;  // shut down: the handler is destroyed here
+  // A request sent while the client shuts down is spawned after the shutdown and ends at once (Execute sees
+  // it); its handler is destroyed, not called.
+  auto impl = Current();
+  if (!impl) return;  // shut down: the handler is destroyed here
   if (const auto& observer = RequestObserverSlot()) observer(request);
-  impl_->Send(std::move(request), std::move(handler));
+  impl->Send(std::move(request), std::move(handler));
 }
 
 void HttpClient::SetTimeout(std::chrono::milliseconds timeout) {
-  if (impl_) impl_->timeoutMs_.store(timeout.count());
+  if (auto impl = Current()) impl->timeoutMs_.store(timeout.count());
 }
 
 std::chrono::milliseconds HttpClient::Timeout() const {
-  return std::chrono::milliseconds(impl_ ? impl_->timeoutMs_.load() : 0);
+  auto impl = Current();
+  return std::chrono::milliseconds(impl ? impl->timeoutMs_.load() : 0);
 }
 
 void HttpClient::Shutdown() {
-  if (!impl_) return;
-  impl_->Shutdown();
-  impl_.reset();
+  std::shared_ptr<Impl> impl;
+  {
+    std::lock_guard lock(implMutex_);
+    impl = std::move(impl_);
+  }
+  if (!impl) return;
+  impl->Shutdown();
+  impl.reset();
   core::IoContextAccess::WaitFor(context_, stopped_);
 }
 

@@ -11,6 +11,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <string>
 
 namespace platformpp {
@@ -72,7 +73,12 @@ class HttpClient {
 
  private:
   class Impl;
+  /// The client while it runs; none once shut down. Guarded: the network thread sends (a handler starting the
+  /// next request of a chain) while the destroying thread shuts down.
+  std::shared_ptr<Impl> Current() const;
+
   IoContext& context_;
+  mutable std::mutex implMutex_;
   std::shared_ptr<Impl> impl_;
   std::future<void> stopped_;
 };

@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <mutex>
 #include <string>
@@ -282,6 +283,33 @@ TEST_CASE("HTTP pool: clients with other trust settings do not share connections
   REQUIRE(extra.Get(server.Url()) == 200);
   REQUIRE(system.Get(server.Url()) == 200);
   CHECK(server.Get().accepted == 2);
+}
+
+TEST_CASE("HTTP client: shutting down while a handler on the network thread sends the next request") {
+  // A load chains its requests from their handlers (premium: SKUs, then entitlements...), on the network
+  // thread, while the Client may be destroyed on another: the client must be shut down under that chain
+  // without a race on its state (TSan runs this test) and with nothing answered once Shutdown has returned.
+  KeepAliveServer server;
+  for (int round = 0; round < 20; ++round) {
+    Http http(30000ms);
+    std::atomic<int> answered{0};
+    net::HttpClient* client = http.client.get();
+    std::function<void()> next = [&] {
+      net::HttpRequest request;
+      request.method = "GET";
+      request.url = server.Url();
+      client->Send(std::move(request), [&](const net::HttpResponse&) {
+        ++answered;
+        next();
+      });
+    };
+    next();
+    REQUIRE(Eventually([&] { return answered.load() >= 3; }, 10000ms));
+    client->Shutdown();
+    const int atShutdown = answered.load();
+    std::this_thread::sleep_for(20ms);
+    CHECK(answered.load() == atShutdown);
+  }
 }
 
 }  // namespace http_connection_pool_test
