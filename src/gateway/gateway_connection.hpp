@@ -1,5 +1,5 @@
 #pragma once
-// The SDK's Gateway session (protocols.md section 3) over a TLS WebSocket (plain ws:// when the API base is
+// The SDK's Gateway session (docs/gateway-protocol.md) over a TLS WebSocket (plain ws:// when the API base is
 // http://, the emulator's --plain-http): GET {apiBase}/gateway through the Client's HttpClient (once per
 // IoContext and API base: gateway_url_cache.hpp), Hello,
 // heartbeats, Identify/Resume, READY/RESUMED, replay with duplicates dropped, zlib-stream transport

@@ -1,8 +1,8 @@
 #pragma once
-// Gateway payloads (protocols.md section 3), free of sockets: the envelope `{op, d, s, t}` of what the server
-// sends, and the client payloads (heartbeat, identify, resume) the SDK sends. Parsing is the hot path of the
-// Gateway (every dispatch goes through it): one SAX pass over the frame, no DOM; `d` stays a view of the
-// frame's own text for whoever consumes the dispatch.
+// Gateway payloads (docs/gateway-protocol.md, "Payloads"), free of sockets: the envelope `{op, d, s, t}` of
+// what the server sends, and the client payloads (heartbeat, identify, resume) the SDK sends. Parsing is the
+// hot path of the Gateway (every dispatch goes through it): one SAX pass over the frame, no DOM; `d` stays a
+// view of the frame's own text for whoever consumes the dispatch.
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,9 @@
 #pragma once
-// What the Gateway session decides, free of sockets and of the real clock (protocols.md section 3): when to
-// heartbeat and when the connection is a zombie, what a close or an op 7/op 9 means for the next connection,
-// how long to wait before it, and which dispatches are new. The connection (gateway_connection.cpp) feeds it
-// events and the current time and does what it says; tests drive it with a fake clock and seeded jitter.
+// What the Gateway session decides, free of sockets and of the real clock
+// (docs/gateway-protocol.md, "Hello and heartbeats", "Resume", "Close codes"): when to heartbeat and when the
+// connection is a zombie, what a close or an op 7/op 9 means for the next connection, how long to wait before
+// it, and which dispatches are new. The connection (gateway_connection.cpp) feeds it events and the current
+// time and does what it says; tests drive it with a fake clock and seeded jitter.
 
 #include "net/backoff.hpp"
 

@@ -1,8 +1,8 @@
 #pragma once
-// The Gateway's `compress=zlib-stream` transport (protocols.md section 3): the server compresses the whole
-// connection as ONE zlib stream and flushes (Z_SYNC_FLUSH) after each message, so a message is complete when
-// the bytes buffered so far end in 00 00 ff ff, and the inflate state carries over from one message to the
-// next. Inflating uses Boost.Beast's zlib (header-only, no system zlib). Socket-free.
+// The Gateway's `compress=zlib-stream` transport (docs/gateway-protocol.md, "Connecting"): the server
+// compresses the whole connection as ONE zlib stream and flushes (Z_SYNC_FLUSH) after each message, so a
+// message is complete when the bytes buffered so far end in 00 00 ff ff, and the inflate state carries over
+// from one message to the next. Inflating uses Boost.Beast's zlib (header-only, no system zlib). Socket-free.
 
 #include <cstddef>
 #include <memory>

@@ -46,7 +46,7 @@ using Socket = asio::local::stream_protocol::socket;
 
 constexpr auto kAwait = asio::use_awaitable;
 constexpr std::size_t kReadChunk = std::size_t{16} << 10;  // 16 KiB
-constexpr int kRpcUnknownError = 1000;                     // protocols.md: "1000 unknown"
+constexpr int kRpcUnknownError = 1000;                     // docs/ipc-protocol.md, "Error and close codes"
 
 // One connection to one socket. Handlers of a closed session find `closed` set and do nothing more, so a new
 // session starts clean whatever of the old one is still in flight.

@@ -1,5 +1,5 @@
 #pragma once
-// The SDK's connection to the local desktop client over IPC (protocols.md section 4): finds its socket,
+// The SDK's connection to the local desktop client over IPC (docs/ipc-protocol.md): finds its socket,
 // checks it belongs to this user, handshakes, waits for READY, matches command replies to requests by nonce,
 // answers PINGs, and reconnects with jittered exponential backoff whenever the connection fails or drops. All
 // I/O runs on one strand of the Client's IoContext; the header stays free of Asio.
@@ -37,7 +37,7 @@ struct IpcConnectionOptions {
 };
 
 /// The outcome of one command: the reply's data, an RPC error from the desktop client (`evt: "ERROR"`, code
-/// from protocols.md: 4000, 5000, ...), or one of the local codes below.
+/// from docs/ipc-protocol.md, "Error and close codes": 4000, 5000, ...), or one of the local codes below.
 struct IpcReply {
   static constexpr int kNotConnected = -1;    ///< no READY connection when the command was to be sent
   static constexpr int kTimeout = -2;         ///< no reply within the command's timeout

@@ -1,7 +1,7 @@
 #pragma once
-// The IPC wire framing (protocols.md section 4): uint32 opcode and uint32 payload length, both little-endian,
-// then the JSON payload. No Asio here: the decoder is fed whatever byte chunks the socket delivers, so it is
-// unit-tested and fuzzed without sockets.
+// The IPC wire framing (docs/ipc-protocol.md, "Frames"): uint32 opcode and uint32 payload length, both
+// little-endian, then the JSON payload. No Asio here: the decoder is fed whatever byte chunks the socket
+// delivers, so it is unit-tested and fuzzed without sockets.
 
 #include <cstddef>
 #include <cstdint>

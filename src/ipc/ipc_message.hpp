@@ -1,7 +1,8 @@
 #pragma once
-// The JSON inside IPC frames (protocols.md section 4): commands the SDK sends, the replies and events the
-// desktop client sends back, the handshake, CLOSE payloads and ERROR data. No Asio here. Parse errors name
-// what is wrong, never the payload's content (replies may carry authorization codes).
+// The JSON inside IPC frames (docs/ipc-protocol.md, "Handshake", "Commands and events"): commands the SDK
+// sends, the replies and events the desktop client sends back, the handshake, CLOSE payloads and ERROR data.
+// No Asio here. Parse errors name what is wrong, never the payload's content (replies may carry authorization
+// codes).
 
 #include <cstdint>
 #include <optional>

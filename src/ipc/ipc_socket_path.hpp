@@ -1,6 +1,6 @@
 #pragma once
-// Where the local desktop client listens (protocols.md section 4): Unix sockets named <name>-ipc-<n>, n =
-// 0..9, in the user's runtime directory, or in a sandbox's subdirectory of it. No Asio here.
+// Where the local desktop client listens (docs/ipc-protocol.md, "Socket"): Unix sockets named <name>-ipc-<n>,
+// n = 0..9, in the user's runtime directory, or in a sandbox's subdirectory of it. No Asio here.
 
 #include <functional>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
-// UDP IP discovery with the voice server (protocols.md section 5), big-endian: the request is 74 bytes,
-// `u16 type=1 | u16 length=70 | u32 ssrc | 64 zero bytes | u16 port=0`; the answer has type 2, the client's
-// external address as a NUL-terminated string from offset 8, and its port in the last 2 bytes.
+// UDP IP discovery with the voice server (docs/voice-protocol.md, "IP discovery"), big-endian: the request is
+// 74 bytes, `u16 type=1 | u16 length=70 | u32 ssrc | 64 zero bytes | u16 port=0`; the answer has type 2, the
+// client's external address as a NUL-terminated string from offset 8, and its port in the last 2 bytes.
 
 #include <array>
 #include <cstddef>

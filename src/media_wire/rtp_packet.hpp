@@ -1,8 +1,9 @@
 #pragma once
-// RTP as the voice server carries it (protocols.md section 5): `0x80 0x78 | u16 seq | u32 timestamp | u32
-// ssrc`, big-endian, Opus payload. With the rtpsize transport modes the clear part of a packet
-// (authenticated, not encrypted) is the fixed header, the CSRCs and, when the X bit is set, the 4-byte
-// extension preamble; the extension's body is encrypted with the payload and skipped after decryption.
+// RTP as the voice server carries it (docs/voice-protocol.md, "RTP"): `0x80 0x78 | u16 seq | u32 timestamp |
+// u32 ssrc`, big-endian, Opus payload. With the rtpsize transport modes ("Transport encryption" there) the
+// clear part of a packet (authenticated, not encrypted) is the fixed header, the CSRCs and, when the X bit is
+// set, the 4-byte extension preamble; the extension's body is encrypted with the payload and skipped after
+// decryption.
 // Parsing never reads past the packet and refuses what a receiver must drop: runts, other RTP versions, RTCP.
 
 #include <cstddef>

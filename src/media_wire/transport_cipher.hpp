@@ -1,7 +1,7 @@
 #pragma once
-// Transport encryption of RTP packets between a client and the voice server (protocols.md section 5), in the
-// two modes the platform still supports (seed: every xsalsa20_poly1305* mode and plain aead_aes256_gcm were
-// discontinued on 18 November 2024 and are never negotiated):
+// Transport encryption of RTP packets between a client and the voice server (docs/voice-protocol.md,
+// "Transport encryption"), in the two modes the platform still supports (seed: every xsalsa20_poly1305* mode
+// and plain aead_aes256_gcm were discontinued on 18 November 2024 and are never negotiated):
 //   aead_aes256_gcm_rtpsize          (OpenSSL; preferred when the server offers it)
 //   aead_xchacha20_poly1305_rtpsize  (libsodium; always offered, always supported)
 // A sealed packet is `clear RTP part | ciphertext | 16-byte tag | u32 BE nonce`. The clear part (fixed

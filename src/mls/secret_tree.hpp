@@ -3,8 +3,8 @@
 //
 // A hash ratchet turns one secret into a key and nonce per generation. Keys are handed out once: a
 // generation that was used, or that lies further back than the ratchet keeps, is refused, which is what
-// makes an old key useless to a thief. DAVE's per-sender media keys use the same ratchet (protocols.md
-// section 5).
+// makes an old key useless to a thief. DAVE's per-sender media keys use the same ratchet (docs/dave.md,
+// "Sender keys").
 
 #include "mls/bytes.hpp"
 #include "mls/tree_math.hpp"

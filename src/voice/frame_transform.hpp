@@ -6,11 +6,11 @@
 //   media_wire::TransportSealer -> UDP receive: UDP -> media_wire::TransportOpener -> RTP parse ->
 //   FrameDecryptor::Decrypt -> jitter buffer -> Opus decode
 //
-// The pipelines never pass the silence frame F8 FF FE to a transform: it travels unencrypted (protocols.md
-// section 5), so the transforms need not know about it. The DAVE transforms are in dave/frame_transforms.hpp.
-// Both calls are on the per-frame path of the voice thread: they must not allocate, block or throw. A null
-// transform in a pipeline means pass-through, which is also what PassThroughFrameEncryptor /
-// PassThroughFrameDecryptor do (for tests and as the documented default).
+// The pipelines never pass the silence frame F8 FF FE to a transform: it travels unencrypted (docs/dave.md,
+// "Frame format"), so the transforms need not know about it. The DAVE transforms are in
+// dave/frame_transforms.hpp. Both calls are on the per-frame path of the voice thread: they must not
+// allocate, block or throw. A null transform in a pipeline means pass-through, which is also what
+// PassThroughFrameEncryptor / PassThroughFrameDecryptor do (for tests and as the documented default).
 
 #include <cstddef>
 #include <cstdint>

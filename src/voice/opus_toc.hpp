@@ -43,7 +43,7 @@ std::optional<OpusToc> ParseOpusToc(std::span<const uint8_t> packet) noexcept;
 
 namespace platformpp::voice {
 
-/// The Opus silence frame senders append five of after speech (protocols.md section 5); it is never
+/// The Opus silence frame senders append five of after speech (docs/voice-protocol.md, "RTP"); it is never
 /// end-to-end encrypted.
 inline constexpr uint8_t kOpusSilenceFrame[3] = {0xF8, 0xFF, 0xFE};
 

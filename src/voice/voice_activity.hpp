@@ -4,10 +4,10 @@
 //     automatic threshold a margin above an adaptive noise floor; a hangover keeps a trailing quiet syllable.
 //   - TransmitGate: the audio mode (VAD or PTT; the values of the SDK's AudioModeType), the PTT key and its
 //     release delay (frames keep going for ceil(delay / 20 ms) frames after release, so the delay is honoured
-//     within one frame), self mute, and the end-of-speech rule of protocols.md section 5: after speech, five
-//     silence frames F8 FF FE, then nothing. It reports the Speaking edges: the caller sends voice gateway op
-//     5 Speaking (speaking: 1) before the packet of the frame that starts speech, and speaking: 0 with the
-//     last silence frame.
+//     within one frame), self mute, and the end-of-speech rule (docs/voice-protocol.md, "RTP"): after speech,
+//     five silence frames F8 FF FE, then nothing. It reports the Speaking edges: the caller sends voice
+//     gateway op 5 Speaking (speaking: 1) before the packet of the frame that starts speech, and speaking: 0
+//     with the last silence frame.
 // Both are allocation-free and not thread-safe (the voice thread owns them).
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #pragma once
-// Voice gateway v8 payloads (protocols.md section 5, docs/voice-protocol.md "Voice gateway (v8)"), free of
-// sockets: every server message, text `{"op", "d", "seq"}` or binary `u16 BE seq | u8 op | payload`, parsed
-// into a typed struct, and the client messages built. Nothing here throws or crashes on any input: a message
-// that cannot be read comes back as VoiceMalformed (with its `seq` when the envelope was readable, so that it
-// is still acknowledged).
+// Voice gateway v8 payloads (docs/voice-protocol.md, "Voice gateway opcodes" and
+// "Voice gateway (v8; v4 to v7 without the buffered resume)"), free of sockets: every server message, text
+// `{"op", "d", "seq"}` or binary `u16 BE seq | u8 op | payload`, parsed into a typed struct, and the client
+// messages built. Nothing here throws or crashes on any input: a message that cannot be read comes back as
+// VoiceMalformed (with its `seq` when the envelope was readable, so that it is still acknowledged).
 
 #include "media_wire/transport_cipher.hpp"
 

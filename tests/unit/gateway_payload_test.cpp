@@ -1,4 +1,5 @@
-// Gateway envelopes and client payloads (protocols.md section 3).
+// Gateway envelopes and client payloads (docs/gateway-protocol.md, "Payloads", "Identify and READY",
+// "Resume").
 #include "gateway/gateway_payload.hpp"
 #include "gateway/dispatch.hpp"
 

@@ -1,5 +1,6 @@
-// Transport encryption of RTP (protocols.md section 5): both rtpsize AEAD modes, checked against the
-// libraries used directly with the documented layout, plus tampering, replays and mode negotiation.
+// Transport encryption of RTP (docs/voice-protocol.md, "Transport encryption"): both rtpsize AEAD modes,
+// checked against the libraries used directly with the documented layout, plus tampering, replays and mode
+// negotiation.
 #include <doctest/doctest.h>
 #include <openssl/evp.h>
 #include <sodium.h>
@@ -94,7 +95,7 @@ TEST_CASE("transport seal: clear header, ciphertext, tag, big-endian nonce; the 
     CHECK(suffix[2] == 3);
     CHECK(suffix[3] == 4);
 
-    // Decrypt with the library itself, from the layout of protocols.md.
+    // Decrypt with the library itself, from the layout in docs/voice-protocol.md, "Transport encryption".
     std::vector<uint8_t> plain(60);
     const uint8_t* cipher = sealed.data() + 12;
     const uint8_t* tag = cipher + 60;

@@ -1,8 +1,8 @@
 // Known answers for the voice wire code that the SDK and the emulator share (transport_cipher, rtp_packet,
 // ip_discovery; issue 17, item 6). A bug there is on both sides of every integration test, so these vectors
-// were computed outside the project from the platform's description (protocols.md section 5) and the RFCs:
-// tests/data/voice-kat/README.md says how each file was made. Nothing here derives an expected value from the
-// code under test.
+// were computed outside the project from the platform's description (summed up in docs/voice-protocol.md,
+// "IP discovery", "RTP", "Transport encryption") and the RFCs: tests/data/voice-kat/README.md says how each
+// file was made. Nothing here derives an expected value from the code under test.
 #include <doctest/doctest.h>
 #include <rapidjson/document.h>
 
@@ -150,7 +150,7 @@ TEST_CASE("voice KAT: every transport vector's RTP packet seals to the exact byt
   }
 }
 
-TEST_CASE("voice KAT: the clear part the SDK authenticates is the one protocols.md describes") {
+TEST_CASE("voice KAT: the clear part the SDK authenticates is the one docs/voice-protocol.md describes") {
   const auto document = LoadVectors("transport.json");
   for (const auto& vector : document["vectors"].GetArray()) {
     INFO(Text(vector["name"]));
@@ -230,7 +230,7 @@ TEST_CASE("voice KAT: RTP headers laid out from RFC 3550 and RFC 8285") {
   }
 }
 
-TEST_CASE("voice KAT: IP discovery request and answers laid out from protocols.md") {
+TEST_CASE("voice KAT: IP discovery request and answers laid out as docs/voice-protocol.md describes") {
   const auto document = LoadVectors("ip_discovery.json");
   const auto& request = document["request"];
   CHECK(ToHex(media_wire::IpDiscoveryRequest(request["ssrc"].GetUint())) == ToHex(Bytes(request["hex"])));

@@ -4,9 +4,10 @@
 The RTP vectors of rtp.json were laid out by hand from RFC 3550 and RFC 8285; the plaintext packets of
 transport.json were laid out by generate.mjs. This script wraps each in a UDP datagram (text2pcap), decodes it
 with tshark as RTP (or RTCP for the RFC 3550 section 6 packets) and compares every header field tshark reports
-with the fields the vector states, and the clear part's size (protocols.md: fixed header + CSRCs + the
-extension preamble) with what those fields imply. Runts, wrong versions and the protocols.md-only cases are
-not dissected. Needs the Debian package tshark (it brings text2pcap).
+with the fields the vector states, and the clear part's size (docs/voice-protocol.md, "Transport encryption":
+fixed header + CSRCs + the extension preamble) with what those fields imply. Runts, wrong versions and the cases
+that rest on docs/voice-protocol.md alone are not dissected. Needs the Debian package tshark (it brings
+text2pcap).
 
 Usage: python3 tools/voice-kat/check-with-tshark.py
 """

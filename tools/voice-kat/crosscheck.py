@@ -5,7 +5,8 @@ Independent of generate.mjs in its code path: Python's `cryptography` package (i
 OpenSSL build) seals with AES-256-GCM and the IETF ChaCha20-Poly1305, and HChaCha20 is taken from that
 package's raw ChaCha20 keystream (a ChaCha20 block is the permuted state plus the input state, so subtracting
 the input words 0..3 and 12..15 leaves HChaCha20's output) instead of from a second hand-written permutation.
-The packet split (clear part, nonce layout, suffix) is re-derived from the RTP bytes per protocols.md.
+The packet split (clear part, nonce layout, suffix) is re-derived from the RTP bytes per docs/voice-protocol.md,
+"Transport encryption".
 
 Usage: python3 tools/voice-kat/crosscheck.py [transport.json]
 """
@@ -30,7 +31,8 @@ def hchacha20(key: bytes, block_input: bytes) -> bytes:
 
 
 def clear_size(rtp: bytes) -> int:
-    # RFC 3550 5.1 layout; protocols.md: fixed header + CSRCs + (X set) the 4-byte extension preamble.
+    # RFC 3550 5.1 layout; docs/voice-protocol.md, "Transport encryption": fixed header + CSRCs + (X set) the
+    # 4-byte extension preamble.
     size = 12 + 4 * (rtp[0] & 0x0F)
     if rtp[0] & 0x10:
         size += 4

@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Generates tests/data/voice-kat/transport.json: known-answer vectors for the voice transport encryption
-// (protocols.md section 5, modes aead_aes256_gcm_rtpsize and aead_xchacha20_poly1305_rtpsize).
+// (docs/voice-protocol.md, "Transport encryption": modes aead_aes256_gcm_rtpsize and
+// aead_xchacha20_poly1305_rtpsize).
 //
 // Written from the documents only, never from the SDK's C++ code, so that both sides of the wire (the SDK and
 // the emulator, which links the SDK's voice code) are checked against the platform's description:
 //   - RTP packets are laid out from RFC 3550 section 5.1 (fixed header, CSRC list, header extension) and RFC 8285
 //     section 4.2 (one-byte extension elements under the 0xBEDE profile);
-//   - sealing follows protocols.md: AAD = fixed header + CSRCs + (X set) the 4-byte extension preamble; the
-//     rest (extension body and payload) is encrypted; a u32 counter goes big-endian into bytes 0..3 of a zeroed
-//     12-byte (GCM) or 24-byte (XChaCha) nonce; the packet is `clear part | ciphertext | tag | 4 nonce bytes`;
+//   - sealing follows docs/voice-protocol.md ("Transport encryption"): AAD = fixed header + CSRCs + (X set) the
+//     4-byte extension preamble; the rest (extension body and payload) is encrypted; a u32 counter goes
+//     big-endian into bytes 0..3 of a zeroed 12-byte (GCM) or 24-byte (XChaCha) nonce; the packet is
+//     `clear part | ciphertext | tag | 4 nonce bytes`;
 //   - AES-256-GCM and the IETF ChaCha20-Poly1305 come from node's crypto module; XChaCha20-Poly1305 is built
 //     here from an HChaCha20 written in this file (draft-irtf-cfrg-xchacha-03 section 2.3).
 // Before writing anything it checks those primitives against published answers (see kPublished) and stops if
@@ -167,8 +169,9 @@ function oneByteExtensionBody(elements) {
   return Buffer.concat([body, Buffer.alloc((4 - (body.length % 4)) % 4)]);
 }
 
-// Returns {packet, clearSize, extensionBodySize, header}: the whole RTP packet, per protocols.md how much of it
-// is the clear (authenticated) part, and the header's fields as the vectors record them.
+// Returns {packet, clearSize, extensionBodySize, header}: the whole RTP packet, per docs/voice-protocol.md
+// ("Transport encryption") how much of it is the clear (authenticated) part, and the header's fields as the
+// vectors record them.
 function rtpPacket({ marker = false, payloadType = 0x78, sequence, timestamp, ssrc, csrcs = [], extension,
   payload }) {
   if (csrcs.length > 15) throw new Error("at most 15 CSRCs");
@@ -202,7 +205,7 @@ function rtpPacket({ marker = false, payloadType = 0x78, sequence, timestamp, ss
   };
 }
 
-// ---- sealing as protocols.md describes the rtpsize modes ----
+// ---- sealing as docs/voice-protocol.md describes the rtpsize modes ----
 
 const kModes = {
   aead_aes256_gcm_rtpsize: { nonceSize: 12, seal: aes256GcmSeal },

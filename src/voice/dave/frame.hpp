@@ -1,6 +1,6 @@
 #pragma once
-// The DAVE v1 media frame (protocols.md section 5): an Opus frame encrypted whole with AES-128-GCM under the
-// sender's key of the generation, followed by its trailer:
+// The DAVE v1 media frame (docs/dave.md, "Frame format"): an Opus frame encrypted whole with AES-128-GCM
+// under the sender's key of the generation, followed by its trailer:
 //
 //   ciphertext | 8-byte truncated tag | ULEB128(nonce) | ULEB128 (offset, length) pairs | u8 size | FA FA
 //

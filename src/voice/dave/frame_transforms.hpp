@@ -6,10 +6,10 @@
 //
 // The sender switches keys when a transition is executed (op 22). The receiver takes a new epoch's keys as
 // soon as the group has moved (commit or welcome processed: other senders may switch first) and keeps the
-// older epochs for 10 s (protocols.md section 5), trying the newest first. Clear (non-DAVE) frames are taken
-// only in passthrough: protocol version 0, or for 10 s after an upgrade, while senders still switch. A
-// member that is not in the group yet sends nothing and plays nothing: a call that must be end-to-end
-// encrypted never carries clear audio.
+// older epochs for 10 s (docs/dave.md, "Group key agreement"), trying the newest first. Clear (non-DAVE)
+// frames are taken only in passthrough: protocol version 0, or for 10 s after an upgrade, while senders still
+// switch. A member that is not in the group yet sends nothing and plays nothing: a call that must be
+// end-to-end encrypted never carries clear audio.
 
 #include "voice/dave/frame.hpp"
 #include "voice/dave/keys.hpp"

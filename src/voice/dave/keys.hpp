@@ -1,5 +1,5 @@
 #pragma once
-// DAVE v1 media keys (protocols.md section 5): each sender's base secret comes from the MLS group's
+// DAVE v1 media keys (docs/dave.md, "Sender keys"): each sender's base secret comes from the MLS group's
 // exporter, and a hash ratchet over it gives one 16-byte key per generation (the top byte of the frame
 // nonce):
 //

@@ -1,8 +1,9 @@
 #pragma once
-// One call's DAVE v1 session (the platform's DAVE protocol, protocols.md section 5): this member's side of
-// the MLS group the voice gateway runs as external sender, and the transitions that switch media between
-// epochs and protocol versions. Free of sockets and threads: the voice gateway connection feeds it the
-// server's messages on the network thread and carries out what it asks through a DaveSessionSink.
+// One call's DAVE v1 session (the platform's DAVE protocol, docs/dave.md, "The protocol on the wire (v1)"):
+// this member's side of the MLS group the voice gateway runs as external sender, and the transitions that
+// switch media between epochs and protocol versions. Free of sockets and threads: the voice gateway
+// connection feeds it the server's messages on the network thread and carries out what it asks through a
+// DaveSessionSink.
 //
 //   Session Description (op 4) version 1 -> key package (26); external sender (25) -> a one-member pending
 //   group; proposals (27) -> commit (28, with a Welcome when it adds); the announced commit (29) or a Welcome

@@ -1,5 +1,5 @@
-// External identity providers a game may exchange tokens of for a provisional account (protocols.md section
-// 2).
+// External identity providers a game may exchange tokens of for a provisional account (docs/http-api.md,
+// "Provisional accounts").
 #pragma once
 
 #include <algorithm>

@@ -1,7 +1,8 @@
-// Provisional accounts (protocols.md section 2): external identities exchanged for platform tokens under
-// /api/v10/partner-sdk, their merge into a platform user (the token endpoint's authorization_code grant with
-// external_auth_type/external_auth_token), unmerge, bans (POST/DELETE /_emulator/users/{id}/ban) and what
-// they do to linked identities, and the admin route that maps external tokens to accounts.
+// Provisional accounts (docs/http-api.md, "Provisional accounts"): external identities exchanged for platform
+// tokens under /api/v10/partner-sdk, their merge into a platform user (the token endpoint's
+// authorization_code grant with external_auth_type/external_auth_token), unmerge, bans (POST/DELETE
+// /_emulator/users/{id}/ban) and what they do to linked identities, and the admin route that maps external
+// tokens to accounts.
 #include "auth/auth_module.hpp"
 
 #include "auth/external_auth.hpp"

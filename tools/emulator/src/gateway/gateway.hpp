@@ -1,4 +1,4 @@
-// The Gateway (realtime WebSocket, protocols.md section 3) seen from the socket-free side: the server
+// The Gateway (realtime WebSocket, docs/gateway-protocol.md) seen from the socket-free side: the server
 // implements GatewayPeer (one accepted WebSocket) and GatewayModule keeps a GatewayConnection per peer and
 // a GatewaySession per identified session (which outlives its connection for a while, so it can be resumed).
 // Everything runs on the emulator's single I/O thread.

@@ -1,11 +1,11 @@
-// zlib-stream compression for the Gateway (protocols.md section 3): one zlib stream per connection, each
-// message ending with 00 00 ff ff. Every message is deflated on its own, ending with a full flush, so its
-// bytes refer to nothing sent before them and any connection's stream can carry them: a dispatch to the ten
-// members of a lobby is compressed once, and no connection keeps a deflate window (256 KiB each at zlib's
-// defaults, most of the emulator's memory per connection). Messages under `compress_from` bytes (most
-// dispatches) go out as stored blocks: on loopback their bytes cost nothing, while deflating each one (a
-// Huffman tree per message) was 7% of the emulator's CPU with 1,000 Clients chatting. READY and other large
-// payloads are compressed.
+// zlib-stream compression for the Gateway (docs/gateway-protocol.md, "Connecting"): one zlib stream per
+// connection, each message ending with 00 00 ff ff. Every message is deflated on its own, ending with a full
+// flush, so its bytes refer to nothing sent before them and any connection's stream can carry them: a
+// dispatch to the ten members of a lobby is compressed once, and no connection keeps a deflate window (256
+// KiB each at zlib's defaults, most of the emulator's memory per connection). Messages under `compress_from`
+// bytes (most dispatches) go out as stored blocks: on loopback their bytes cost nothing, while deflating each
+// one (a Huffman tree per message) was 7% of the emulator's CPU with 1,000 Clients chatting. READY and other
+// large payloads are compressed.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The Gateway's connections and sessions (protocols.md section 3): Hello, heartbeats, Identify -> READY,
+// The Gateway's connections and sessions (docs/gateway-protocol.md): Hello, heartbeats, Identify -> READY,
 // Resume with replay, op 3 presence updates, the limits, and the dispatches. Socket-free: the server reports
 // WebSocket events here and sends what the GatewayPeer is given.
 #include "gateway/gateway_module.hpp"

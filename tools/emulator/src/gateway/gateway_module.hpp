@@ -1,4 +1,4 @@
-// The Gateway (protocols.md section 3): its connections and sessions, the session protocol (Hello,
+// The Gateway (docs/gateway-protocol.md): its connections and sessions, the session protocol (Hello,
 // heartbeats, Identify -> READY, Resume with replay, op 3 presence updates), the limits, and the dispatches
 // every feature sends through it (sequenced and buffered for Resume). Its admin routes (/_emulator/gateway/*)
 // and the API's GET /gateway, /gateway/bot live in gateway_routes.cpp.

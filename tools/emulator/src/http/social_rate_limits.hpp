@@ -1,5 +1,5 @@
 // The Social SDK development rate limits: per application, a sliding 2-hour window on the fake clock for
-// each category (protocols.md section 1). Switchable, for load tests.
+// each category (docs/http-api.md, "Rate limits"). Switchable, for load tests.
 #pragma once
 
 #include <cstdint>

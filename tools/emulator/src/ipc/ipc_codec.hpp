@@ -1,5 +1,5 @@
-// RPC-over-IPC framing (protocols.md section 4): uint32 opcode + uint32 length, both little-endian, then
-// `length` bytes of UTF-8 JSON. Socket-free so the decoder is unit-tested byte by byte.
+// RPC-over-IPC framing (docs/ipc-protocol.md, "Frames"): uint32 opcode + uint32 length, both little-endian,
+// then `length` bytes of UTF-8 JSON. Socket-free so the decoder is unit-tested byte by byte.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// The desktop-client stand-in on IPC (protocols.md section 4): handshake, the RPC commands a game's SDK sends
+// The desktop-client stand-in on IPC (docs/ipc-protocol.md): handshake, the RPC commands a game's SDK sends
 // (AUTHORIZE, AUTHENTICATE, SUBSCRIBE/UNSUBSCRIBE, SET_ACTIVITY, START_PURCHASE), PING/PONG, and the admin
 // routes under /_emulator/ipc that make the "desktop client" dispatch events, quit, come back or close
 // connections. Socket-free: the server feeds bytes in and writes what the IpcPeer is given.

@@ -1,4 +1,4 @@
-// The desktop-client stand-in on IPC (ipc/, protocols.md section 4): the handshake, the RPC commands a game's
+// The desktop-client stand-in on IPC (ipc/, docs/ipc-protocol.md): the handshake, the RPC commands a game's
 // SDK sends (AUTHORIZE and AUTHENTICATE through the consent of auth/, SUBSCRIBE/UNSUBSCRIBE, SET_ACTIVITY,
 // whose activity becomes part of the desktop client's user's presence, START_PURCHASE through premium/), and
 // the admin routes under
