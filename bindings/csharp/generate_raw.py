@@ -76,32 +76,56 @@ def xml_escape(text):
 
 
 def doc_comment(node, indent):
-    """The node's doc comment (/** ... */ in the header) as a C# <summary>, or nothing."""
-    texts = []
+    """The node's doc comment (/** ... */ in the header) as C# XML docs: the description as <summary>, each
+    @param as <param>, @return as <returns>; nothing when there is no comment."""
 
-    def walk(n):
-        if n.get("kind") == "TextComment":
-            texts.append(n.get("text", "").strip())
-        for child in n.get("inner", []):
-            walk(child)
+    def text_of(n):
+        texts = []
 
+        def walk(m):
+            if m.get("kind") == "TextComment":
+                texts.append(m.get("text", "").strip())
+            for child in m.get("inner", []):
+                walk(child)
+
+        walk(n)
+        return " ".join(t for t in texts if t)
+
+    summary, params, returns = [], [], []
     for child in node.get("inner", []):
-        if child.get("kind") == "FullComment":
-            walk(child)
-    words = " ".join(t for t in texts if t).split()
-    if not words:
+        if child.get("kind") != "FullComment":
+            continue
+        for part in child.get("inner", []):
+            kind = part.get("kind")
+            if kind == "ParamCommandComment":
+                params.append((part.get("param", ""), text_of(part)))
+            elif kind == "BlockCommandComment" and part.get("name") in ("return", "returns"):
+                returns.append(text_of(part))
+            else:
+                summary.append(text_of(part))
+
+    def wrapped(open_tag, text, close_tag):
+        words = text.split()
+        if not words:
+            return []
+        lines, line = [], ""
+        for word in words:  # rewrapped to 110 columns: the header's own wrapping follows its indentation
+            if line and len(indent) + 4 + len(line) + 1 + len(word) > 114:
+                lines.append(line)
+                line = word
+            else:
+                line = f"{line} {word}" if line else word
+        lines.append(line)
+        return [f"{indent}/// {open_tag}"] + [f"{indent}/// {xml_escape(l)}" for l in lines] + [
+            f"{indent}/// {close_tag}"]
+
+    out = wrapped("<summary>", " ".join(t for t in summary if t), "</summary>")
+    if not out:
         return []
-    lines, line = [], ""
-    for word in words:  # rewrapped to 110 columns: the header's own wrapping follows its indentation
-        if line and len(indent) + 4 + len(line) + 1 + len(word) > 114:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    out = [f"{indent}/// <summary>"]
-    out += [f"{indent}/// {xml_escape(l)}" for l in lines]
-    out.append(f"{indent}/// </summary>")
+    for name, text in params:
+        out += wrapped(f'<param name="{xml_escape(ident(name))}">', text, "</param>")
+    for text in returns:
+        out += wrapped("<returns>", text, "</returns>")
     return out
 
 

@@ -26,13 +26,19 @@ namespace platformpp {
 class IoContext;
 }
 
+/// What a game's own server does with the application's bot token: BackendClient (lobbies, moderation
+/// metadata, provisional accounts, the Game Stats Widget, premium apps) and the webhook events receiver
+/// (webhook_events.hpp: VerifyWebhookEvent, WebhookEvents).
 namespace platformpp::backend {
 
+/// Settings of a BackendClient: where the platform's HTTP API is, what TLS trusts, and the bot token and
+/// application it acts for.
 struct BackendOptions {
   /// Base address of the HTTP API, version included.
   std::string apiBase = "https://discord.com/api/v10";
   /// PEM file of extra certificate authorities to trust (e.g. the emulator's `ca_file`).
   std::string caFile;
+  /// Trust the system's certificate store as well as `caFile` (default: true).
   bool useSystemCertificates = true;
   /// The application's bot token (sent as `Authorization: Bot <token>`).
   std::string botToken;
@@ -41,6 +47,7 @@ struct BackendOptions {
   uint64_t applicationId = 0;
   /// Share network threads with Clients or other BackendClients; null gives this one a thread of its own.
   std::shared_ptr<IoContext> ioContext;
+  /// Appended to the SDK's own User-Agent on every request.
   std::string userAgentSuffix;
   /// Timeout of one HTTP exchange.
   std::chrono::milliseconds httpTimeout{30000};
@@ -48,26 +55,38 @@ struct BackendOptions {
 
 /// A lobby member as the backend sees it.
 struct LobbyMember {
+  /// The member's user id.
   uint64_t id = 0;
+  /// The member's metadata (`metadata`); empty when it has none.
   Metadata metadata;
+  /// LobbyMemberFlags bits (`flags`), e.g. CanLinkLobby.
   uint32_t flags = 0;
   /// Shown with the member's messages (MessageHandle::AdditionalName); empty when unset.
   std::string additionalName;
 };
 
+/// A lobby as the backend sees it: what the lobby calls answer with.
 struct Lobby {
+  /// The lobby's id.
   uint64_t id = 0;
+  /// The application the lobby belongs to (`application_id`).
   uint64_t applicationId = 0;
+  /// The lobby's metadata (`metadata`); empty when it has none.
   Metadata metadata;
+  /// Every member of the lobby, with their metadata, flags and additional names.
   std::vector<LobbyMember> members;
   /// The linked guild channel, if any.
   std::optional<uint64_t> linkedChannelId;
+  /// The lobby's flags as the platform sends them (`flags`); 0 when none.
   uint32_t flags = 0;
 };
 
 /// A member to add, update or (bulk only) remove. Unset fields keep their value on an update.
 struct LobbyMemberArgs {
+  /// The member's user id; must not be 0 (ValidationError).
   uint64_t id = 0;
+  /// The member's metadata, sent when set: at most 25 pairs and 1000 code points of keys and values
+  /// together.
   std::optional<Metadata> metadata;
   std::optional<uint32_t> flags;  ///< LobbyMemberFlags bits
   /// 1 to 80 characters.
@@ -76,10 +95,13 @@ struct LobbyMemberArgs {
   bool remove = false;
 };
 
+/// What CreateLobby and UpdateLobby send; unset fields are not sent.
 struct LobbyArgs {
+  /// The lobby's metadata, sent when set: at most 25 pairs and 1000 code points of keys and values together.
   std::optional<Metadata> metadata;
   /// How long the lobby lives with no member connected: 5 to 604800 seconds (the platform's default: 300).
   std::optional<int32_t> idleTimeoutSeconds;
+  /// The lobby's flags (`flags`), sent when set.
   std::optional<uint32_t> flags;
   /// Members to add with the lobby (at most 25).
   std::vector<LobbyMemberArgs> members;
@@ -87,10 +109,16 @@ struct LobbyArgs {
 
 /// A provisional account's token for one of the game's players (/partner-sdk/token/bot).
 struct ProvisionalToken {
+  /// The access token the player's game client uses (`access_token`; never empty on success). This
+  /// BackendClient masks it in its log messages.
   std::string accessToken;
+  /// `token_type` as the platform sends it; empty when absent.
   std::string tokenType;
+  /// Seconds until the access token expires (`expires_in`); 0 when absent or out of range.
   int32_t expiresIn = 0;
+  /// The granted scopes as the platform sends them (`scope`); empty when absent.
   std::string scopes;
+  /// The OpenID Connect ID token (`id_token`); empty when absent. Masked in log messages too.
   std::string idToken;
 };
 
@@ -98,30 +126,56 @@ struct ProvisionalToken {
 /// (docs/premium-protocol.md, "Game Stats Widget"): names 1 to 100 characters, image URLs http(s) of at most
 /// 2048 characters, counts 0 to 2^53-1.
 struct GameStatsPrimary {
+  /// The current season's name (`season`).
   std::optional<std::string> season;
+  /// The player's current rank (`rank_name`).
   std::optional<std::string> rankName;
+  /// Image of the current rank (sent as `rank_image.url`).
   std::optional<std::string> rankImageUrl;
+  /// The highest rank the player reached (`highest_rank`).
   std::optional<std::string> highestRank;
+  /// Image of the highest rank (sent as `highest_rank_image.url`).
   std::optional<std::string> highestRankImageUrl;
+  /// The played character the widget features (`featured_played_character`).
   std::optional<std::string> featuredPlayedCharacter;
+  /// Image of that character (sent as `featured_played_character_image.url`).
   std::optional<std::string> featuredPlayedCharacterImageUrl;
-  /// Decimals allowed (e.g. 69.41).
+  /// Hours played (`playtime_hours`), 0 to 2^53-1; decimals allowed (e.g. 69.41).
   std::optional<double> playtimeHours;
+  /// Wins in total (`total_wins`).
   std::optional<int64_t> totalWins;
+  /// Wins in the current period (`current_period_wins`).
   std::optional<int64_t> currentPeriodWins;
+  /// Games played in total (`total_games`).
   std::optional<int64_t> totalGames;
+  /// Games played in the current period (`current_period_games`).
   std::optional<int64_t> currentPeriodGames;
+  /// Kills in total (`total_kills`).
   std::optional<int64_t> totalKills;
+  /// Kills in the current period (`current_period_kills`).
   std::optional<int64_t> currentPeriodKills;
+  /// Assists in total (`total_assists`).
   std::optional<int64_t> totalAssists;
+  /// Assists in the current period (`current_period_assists`).
   std::optional<int64_t> currentPeriodAssists;
+  /// Deaths in total (`total_deaths`).
   std::optional<int64_t> totalDeaths;
+  /// Deaths in the current period (`current_period_deaths`).
   std::optional<int64_t> currentPeriodDeaths;
 };
 
 /// A developer-defined stat, referenced by `name` in the widget editor (never shown to players).
 struct GameStatsDynamicField {
+  /// What the field's value is (its `type` on the wire).
   enum class Type : int32_t { String = 1, Number = 2, Media = 3 };
+  /// \var String
+  /// Text, held in `text`.
+  /// \var Number
+  /// A number, held in `number`.
+  /// \var Media
+  /// An image, its http(s) URL held in `text` (sent as `value.url`).
+
+  /// Which of `text` and `number` holds the value (default String).
   Type type = Type::String;
   /// 1 to 64 characters of A-Z, a-z, 0-9 and '_'.
   std::string name;
@@ -131,7 +185,9 @@ struct GameStatsDynamicField {
   double number = 0;
 };
 
+/// The `data` of an Application Identity Profile: the widget's pre-defined fields and the game's own.
 struct GameStatsData {
+  /// The pre-defined fields; unset ones are not sent.
   GameStatsPrimary primary;
   /// At most 30. The whole `data` object, serialized, is at most 10,240 bytes.
   std::vector<GameStatsDynamicField> dynamic;
@@ -149,68 +205,111 @@ struct GameStatsProfile {
 /// platform's default. Ids are exclusive bounds; with `after` the answer is in ascending id order, otherwise
 /// descending.
 struct EntitlementFilters {
+  /// Only this user's entitlements (`user_id`; must not be 0).
   std::optional<uint64_t> userId;
+  /// Only entitlements to these SKUs (`sku_ids`, comma-separated; none may be 0); empty: every SKU.
   std::vector<uint64_t> skuIds;
+  /// Only this guild's entitlements (`guild_id`; must not be 0).
   std::optional<uint64_t> guildId;
+  /// Entitlements with a smaller id than this one (`before`).
   std::optional<uint64_t> before;
+  /// Entitlements with a larger id than this one (`after`); the answer is then in ascending id order.
   std::optional<uint64_t> after;
   /// 1 to 100 (the platform's default: 100).
   std::optional<int32_t> limit;
+  /// Leave out entitlements that have ended (`exclude_ended`).
   std::optional<bool> excludeEnded;
-  /// The platform's default: true.
+  /// Leave out deleted entitlements (`exclude_deleted`; the platform's default: true).
   std::optional<bool> excludeDeleted;
 };
 
 /// Filters of ListSkuSubscriptions (GET /skus/{sku}/subscriptions).
 struct SubscriptionFilters {
+  /// Subscriptions with a smaller id than this one (`before`).
   std::optional<uint64_t> before;
+  /// Subscriptions with a larger id than this one (`after`).
   std::optional<uint64_t> after;
   /// 1 to 100 (the platform's default: 50).
   std::optional<int32_t> limit;
+  /// Only this user's subscriptions (`user_id`; must not be 0).
   std::optional<uint64_t> userId;
 };
 
 /// Who owns a test entitlement.
 enum class EntitlementOwnerType : int32_t {
-  Guild = 1,
-  User = 2,
+  Guild = 1,  ///< `ownerId` is a guild's id.
+  User = 2,   ///< `ownerId` is a user's id.
 };
 
+/// The game server's client of the platform's HTTP API, acting with the application's bot token.
+///
+/// Each call checks its arguments first (a broken rule ends it with ValidationError and nothing is sent),
+/// then sends one request; its callback runs exactly once, inside RunCallbacks, on the thread calling it. An
+/// answer that cannot be read ends with HTTPError "malformed response: ...". Calls on a moved-from client do
+/// nothing.
 class BackendClient {
  public:
+  /// The end of a call that answers nothing but its outcome.
   using ResultCallback = std::function<void(ClientResult result)>;
+  /// The end of a call that answers a lobby (a default Lobby on failure).
   using LobbyCallback = std::function<void(ClientResult result, Lobby lobby)>;
+  /// The end of a call that answers one lobby member (a default LobbyMember on failure).
   using MemberCallback = std::function<void(ClientResult result, LobbyMember member)>;
+  /// The end of BulkUpdateLobbyMembers: the members added and updated (empty on failure).
   using MembersCallback = std::function<void(ClientResult result, std::vector<LobbyMember> members)>;
+  /// The end of CreateLinkedLobbyGuildInviteForUser: the invite code (empty on failure).
   using InviteCallback = std::function<void(ClientResult result, std::string code)>;
+  /// The end of GetProvisionalToken: the player's tokens (a default ProvisionalToken on failure).
   using ProvisionalTokenCallback = std::function<void(ClientResult result, ProvisionalToken token)>;
+  /// The end of ListSkus: the application's SKUs (empty on failure).
   using SkusCallback = std::function<void(ClientResult result, std::vector<Sku> skus)>;
+  /// The end of a call that answers one entitlement (a default Entitlement on failure).
   using EntitlementCallback = std::function<void(ClientResult result, Entitlement entitlement)>;
+  /// The end of ListEntitlements: one page of entitlements (empty on failure).
   using EntitlementsCallback =
       std::function<void(ClientResult result, std::vector<Entitlement> entitlements)>;
+  /// The end of GetSkuSubscription: the subscription (a default Subscription on failure).
   using SubscriptionCallback = std::function<void(ClientResult result, Subscription subscription)>;
+  /// The end of ListSkuSubscriptions: one page of subscriptions (empty on failure).
   using SubscriptionsCallback =
       std::function<void(ClientResult result, std::vector<Subscription> subscriptions)>;
+  /// The end of GetGameStatsProfile: the stored profile (a default GameStatsProfile on failure).
   using GameStatsProfileCallback = std::function<void(ClientResult result, GameStatsProfile profile)>;
 
+  /// Creates the client: it sends nothing until the first call. Without `options.ioContext` it starts a
+  /// network thread of its own.
   explicit BackendClient(const BackendOptions& options);
+  /// Ends every pending operation with ClientDestroyed, inside the destructor on the destroying thread, and
+  /// joins its network thread (or lets go of a shared IoContext).
   ~BackendClient();
+  /// Takes over the other client's pending operations; the other one is left empty (operator bool false).
   BackendClient(BackendClient&&) noexcept;
+  /// Shuts this client down as the destructor does, then takes over the other one's pending operations.
   BackendClient& operator=(BackendClient&&) noexcept;
   BackendClient(const BackendClient&) = delete;
   BackendClient& operator=(const BackendClient&) = delete;
 
+  /// Runs every callback queued so far, on this thread (on a threadless IoContext, it does the pending
+  /// network work first). Never blocks.
   void RunCallbacks();
+  /// Blocks until a callback is ready or `timeoutMilliseconds` pass (negative counts as 0); true when
+  /// RunCallbacks has something to run. Runs no callback itself. False at once on a moved-from client.
   bool WaitForCallbacks(int32_t timeoutMilliseconds);
+  /// Adds a log sink; messages at `minSeverity` and above reach `callback` inside RunCallbacks. The bot token
+  /// never appears in them.
   void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
 
+  /// Creates a lobby owned by the application (POST /lobbies), with `args.members` (at most 25) in it.
   void CreateLobby(const LobbyArgs& args, LobbyCallback callback);
+  /// Reads one of the application's lobbies (GET /lobbies/{id}).
   void GetLobby(uint64_t lobbyId, LobbyCallback callback);
   /// Changes metadata, idle timeout or flags (`args.members` must be empty here; use the member calls).
   void UpdateLobby(uint64_t lobbyId, const LobbyArgs& args, LobbyCallback callback);
+  /// Deletes the lobby (DELETE /lobbies/{id}).
   void DeleteLobby(uint64_t lobbyId, ResultCallback callback);
   /// Adds the member, or updates it when already in the lobby.
   void AddLobbyMember(uint64_t lobbyId, const LobbyMemberArgs& member, MemberCallback callback);
+  /// Removes the user from the lobby (DELETE /lobbies/{id}/members/{user}).
   void RemoveLobbyMember(uint64_t lobbyId, uint64_t userId, ResultCallback callback);
   /// 1 to 25 member operations in one request (add, update or remove).
   void BulkUpdateLobbyMembers(uint64_t lobbyId, std::vector<LobbyMemberArgs> members,
@@ -246,6 +345,7 @@ class BackendClient {
   void ListSkus(SkusCallback callback);
   /// The application's entitlements, filtered and paginated as the platform does.
   void ListEntitlements(const EntitlementFilters& filters, EntitlementsCallback callback);
+  /// One of the application's entitlements, by id.
   void GetEntitlement(uint64_t entitlementId, EntitlementCallback callback);
   /// Marks a one-time consumable as used (ENTITLEMENT_UPDATE with `consumed` follows); consuming it again, or
   /// anything but an unconsumed consumable, is refused by the platform (HTTPError 400).
@@ -258,6 +358,7 @@ class BackendClient {
   /// The subscriptions to a subscription SKU.
   void ListSkuSubscriptions(uint64_t skuId, const SubscriptionFilters& filters,
                             SubscriptionsCallback callback);
+  /// One subscription to a subscription SKU, by id.
   void GetSkuSubscription(uint64_t skuId, uint64_t subscriptionId, SubscriptionCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).

@@ -1,17 +1,5 @@
 #pragma once
-// platformpp::Client: the one object a game holds. It owns a network thread (or shares an IoContext), a
-// callback queue that only RunCallbacks drains, and everything the social features need.
-//
-// Threading contract:
-// - Every callback runs inside RunCallbacks(), on the thread that calls it; never on an internal thread,
-//   never from inside another SDK call. RunCallbacks never blocks.
-// - State is updated before the callback that announces it is queued.
-// - A callback may call any method of the Client, destroying it included.
-// - Every operation ends exactly once: success, an error, a timeout, Aborted, or ClientDestroyed.
-// - Destroying a Client completes each pending operation with ClientDestroyed inside the destructor, on the
-//   destroying thread, joins the Client's threads, and calls nothing after it returns.
-// Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with
-// each other or with other methods of the same Client.
+// platformpp::Client: the one object a game holds (see the class documentation below).
 
 #include <platformpp/activity.hpp>
 #include <platformpp/authorization.hpp>
@@ -39,6 +27,25 @@ class ClientCore;
 class ClientAccess;
 }  // namespace client
 
+/// The one object a game holds: the player's connection to the platform and every social feature.
+///
+/// It owns a network thread (or shares an IoContext), a callback queue that only RunCallbacks drains, and
+/// everything the social features need.
+///
+/// Threading contract:
+/// - Every callback runs inside RunCallbacks(), on the thread that calls it; never on an internal thread,
+///   never from inside another SDK call. RunCallbacks never blocks.
+/// - State is updated before the callback that announces it is queued.
+/// - A callback may call any method of the Client, destroying it included.
+/// - Every operation ends exactly once: success, an error, a timeout, Aborted, or ClientDestroyed.
+/// - Destroying a Client completes each pending operation with ClientDestroyed inside the destructor, on the
+///   destroying thread, joins the Client's threads, and calls nothing after it returns.
+///
+/// Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with
+/// each other or with other methods of the same Client.
+///
+/// The Set...Callback methods register one handler per event: a new call replaces the previous handler and
+/// an empty function removes it. Each event runs the handler registered when RunCallbacks delivers it.
 class Client {
  public:
   /// Connection status (ClientStatus); values match the platform's own Social SDK.
@@ -50,24 +57,48 @@ class Client {
 
   /// @name The callback types of authorization.hpp and client_status.hpp, by the platform SDK's names
   /// @{
+
+  /// Result of FetchCurrentUser: the token user's id and username (platformpp::FetchCurrentUserCallback).
   using FetchCurrentUserCallback = platformpp::FetchCurrentUserCallback;
+  /// Result of the token exchanges: tokens, type, lifetime and scopes (platformpp::TokenExchangeCallback).
   using TokenExchangeCallback = platformpp::TokenExchangeCallback;
+  /// Result of ExchangeChildToken (platformpp::ExchangeChildTokenCallback).
   using ExchangeChildTokenCallback = platformpp::ExchangeChildTokenCallback;
+  /// Result of RevokeToken (platformpp::RevokeTokenCallback).
   using RevokeTokenCallback = platformpp::RevokeTokenCallback;
+  /// Result of UpdateProvisionalAccountDisplayName (platformpp::UpdateProvisionalAccountDisplayNameCallback).
   using UpdateProvisionalAccountDisplayNameCallback = platformpp::UpdateProvisionalAccountDisplayNameCallback;
+  /// Handler of RegisterAuthorizeRequestCallback (platformpp::AuthorizeRequestCallback).
   using AuthorizeRequestCallback = platformpp::AuthorizeRequestCallback;
+  /// Result of UpdateToken and UnmergeIntoProvisionalAccount (platformpp::UpdateTokenCallback).
   using UpdateTokenCallback = platformpp::UpdateTokenCallback;
+  /// Result of Authorize: the code and redirect URI for GetToken (platformpp::AuthorizationCallback).
   using AuthorizationCallback = platformpp::AuthorizationCallback;
+  /// Handler of SetStatusChangedCallback (platformpp::StatusChangedCallback).
   using StatusChangedCallback = platformpp::StatusChangedCallback;
+  /// Opener installed with SetUrlOpener (platformpp::UrlOpener).
   using UrlOpener = platformpp::UrlOpener;
   /// @}
 
+  /// A Client with the default ClientOptions: it talks to the platform itself, with its own network thread.
   Client();
+  /// A Client set up with `options` (servers, trust, shared IoContext, IPC, clock).
   explicit Client(ClientOptions options);
-  /// The platform SDK's constructor shape: API base and web base (the web base is used for browser flows).
+  /// The platform SDK's constructor shape: API base and web base. Only `apiBase` is used; `webBase` is
+  /// currently ignored (the authorize page stays at the default ClientOptions::webBase): to change it, use
+  /// Client(ClientOptions).
   Client(std::string apiBase, const std::string& webBase);
+  /// Ends every pending operation with ClientDestroyed (its callback runs here, on the destroying thread),
+  /// stops the connections and joins the Client's threads.
   ~Client();
+  /// Takes over `other`'s connection, state and pending operations; `other` becomes a moved-from Client.
+  ///
+  /// On a moved-from Client (operator bool false) only operator bool, RunCallbacks, WaitForCallbacks,
+  /// IsAuthenticated, GetStatus, the premium methods, assignment and destruction are safe; other methods
+  /// must not be called.
   Client(Client&& other) noexcept;
+  /// Destroys this Client's own state first (as the destructor does: pending operations end with
+  /// ClientDestroyed), then takes over `other`'s; `other` becomes a moved-from Client.
   Client& operator=(Client&& other) noexcept;
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
@@ -81,21 +112,31 @@ class Client {
   /// callbacks; a game keeps calling RunCallbacks once a frame. Runs no callback itself.
   bool WaitForCallbacks(int32_t timeoutMilliseconds);
 
+  /// Sets the game's application id: the token calls and Authorize use it when given 0, and the calls whose
+  /// notes say they need SetApplicationId use it as well.
   void SetApplicationId(uint64_t applicationId);
+  /// The application id given to SetApplicationId; 0 until it is set.
   uint64_t GetApplicationId() const;
 
   /// Timeout of one HTTP exchange (connect, TLS, request, response). Default 30000 ms; values < 1 are
   /// refused.
   void SetHttpRequestTimeout(int32_t httpTimeoutInMilliseconds);
+  /// The timeout of one HTTP exchange, in milliseconds (SetHttpRequestTimeout; default 30000).
   int32_t GetHttpRequestTimeout() const;
 
   /// Adds a log sink; messages at `minSeverity` and above reach `callback` inside RunCallbacks.
+  ///
+  /// Sinks add up and cannot be removed; an empty `callback` or LoggingSeverity::None adds nothing.
   void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
   /// Also writes messages at `minSeverity` and above to a file in `path` (created if missing). An empty path
   /// stops file logging. Returns false when the directory or file cannot be created.
+  ///
+  /// The file is named `platformpp-<UTC time>-<process id>.log` and readable by the user only. A new call
+  /// closes the previous file; LoggingSeverity::None also stops file logging.
   bool SetLogDir(const std::string& path, LoggingSeverity minSeverity);
 
-  /// GET /users/@me with the given token: the id and username of the token's user.
+  /// Looks up the user a token belongs to (GET `/users/@me` with that token): the callback gets their id
+  /// and username.
   void FetchCurrentUser(AuthorizationTokenType tokenType, const std::string& token,
                         FetchCurrentUserCallback callback);
 
@@ -161,6 +202,7 @@ class Client {
   /// subscription lives over IPC and is renewed whenever the desktop client comes back after it quit or
   /// restarted. A new call replaces the callback.
   void RegisterAuthorizeRequestCallback(AuthorizeRequestCallback callback);
+  /// Stops listening for the desktop client's account-link requests (RegisterAuthorizeRequestCallback).
   void RemoveAuthorizeRequestCallback();
 
   /// Opens the realtime connection (the Gateway) with the token of UpdateToken: HttpWait (GET /gateway)
@@ -172,18 +214,27 @@ class Client {
   /// Closes the realtime connection (close code 1000, which ends the session): Disconnecting ->
   /// Disconnected.
   void Disconnect();
+  /// The realtime connection's current status; Disconnected for a moved-from Client.
   Status GetStatus() const;
+  /// Sets the handler of status changes of the realtime connection (see platformpp::StatusChangedCallback).
   void SetStatusChangedCallback(StatusChangedCallback callback);
 
   // --- Rich presence and activity invites ---------------------------------------------------------------
 
   /// @name The callback types of activity.hpp, by the platform SDK's names
   /// @{
+
+  /// Result of UpdateRichPresence (platformpp::UpdateRichPresenceCallback).
   using UpdateRichPresenceCallback = platformpp::UpdateRichPresenceCallback;
+  /// Result of SetOnlineStatus (platformpp::UpdateStatusCallback).
   using UpdateStatusCallback = platformpp::UpdateStatusCallback;
+  /// Result of SendActivityInvite and SendActivityJoinRequest (platformpp::SendActivityInviteCallback).
   using SendActivityInviteCallback = platformpp::SendActivityInviteCallback;
+  /// Result of AcceptActivityInvite: the join secret (platformpp::AcceptActivityInviteCallback).
   using AcceptActivityInviteCallback = platformpp::AcceptActivityInviteCallback;
+  /// Handler of received invites and join requests (platformpp::ActivityInviteCallback).
   using ActivityInviteCallback = platformpp::ActivityInviteCallback;
+  /// Handler of SetActivityJoinCallback: the join secret (platformpp::ActivityJoinCallback).
   using ActivityJoinCallback = platformpp::ActivityJoinCallback;
   /// @}
 
@@ -250,9 +301,14 @@ class Client {
 
   /// @name The callback types of social.hpp, by the platform SDK's names
   /// @{
+
+  /// Result of the calls that change a relationship (platformpp::RelationshipCallback).
   using RelationshipCallback = platformpp::RelationshipCallback;
+  /// Handler of SetRelationshipCreatedCallback (platformpp::RelationshipCreatedCallback).
   using RelationshipCreatedCallback = platformpp::RelationshipCreatedCallback;
+  /// Handler of SetRelationshipDeletedCallback (platformpp::RelationshipDeletedCallback).
   using RelationshipDeletedCallback = platformpp::RelationshipDeletedCallback;
+  /// Handler of SetRelationshipGroupsUpdatedCallback (platformpp::RelationshipGroupsUpdatedCallback).
   using RelationshipGroupsUpdatedCallback = platformpp::RelationshipGroupsUpdatedCallback;
   /// @}
 
@@ -264,24 +320,40 @@ class Client {
   std::vector<RelationshipHandle> GetRelationshipsByGroup(RelationshipGroupType group) const;
   /// The relationship with `userId`; both types None when there is none.
   RelationshipHandle GetRelationshipHandle(uint64_t userId) const;
+  /// Sends a platform friend request to the user with this `username`.
   void SendDiscordFriendRequest(const std::string& username, RelationshipCallback callback);
+  /// Sends a platform friend request to `userId`.
   void SendDiscordFriendRequestById(uint64_t userId, RelationshipCallback callback);
+  /// Sends a game friend request to the user with this `username`.
   void SendGameFriendRequest(const std::string& username, RelationshipCallback callback);
+  /// Sends a game friend request to `userId`.
   void SendGameFriendRequestById(uint64_t userId, RelationshipCallback callback);
+  /// Accepts the platform friend request `userId` sent (the same request as SendDiscordFriendRequestById).
   void AcceptDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
+  /// Accepts the game friend request `userId` sent (the same request as SendGameFriendRequestById).
   void AcceptGameFriendRequest(uint64_t userId, RelationshipCallback callback);
+  /// Rejects the platform friend request `userId` sent: removes the platform relationship with them.
   void RejectDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
+  /// Rejects the game friend request `userId` sent: removes the game relationship with them.
   void RejectGameFriendRequest(uint64_t userId, RelationshipCallback callback);
+  /// Withdraws the player's platform friend request to `userId`: removes the platform relationship.
   void CancelDiscordFriendRequest(uint64_t userId, RelationshipCallback callback);
+  /// Withdraws the player's game friend request to `userId`: removes the game relationship.
   void CancelGameFriendRequest(uint64_t userId, RelationshipCallback callback);
   /// Removes the platform and the game relationship; succeeds when at least one was there.
   void RemoveDiscordAndGameFriend(uint64_t userId, RelationshipCallback callback);
+  /// Removes the game relationship with `userId` (the platform one, if any, stays).
   void RemoveGameFriend(uint64_t userId, RelationshipCallback callback);
+  /// Blocks `userId`: the platform relationship becomes a block.
   void BlockUser(uint64_t userId, RelationshipCallback callback);
+  /// Unblocks `userId`: removes the platform relationship with them.
   void UnblockUser(uint64_t userId, RelationshipCallback callback);
   /// Friends whose username or display name starts with `searchStr` (case-insensitive), sorted as above.
   std::vector<UserHandle> SearchFriendsByUsername(const std::string& searchStr) const;
+  /// Sets the handler of new relationships and changes of a relationship's type (a request accepted, a
+  /// block), platform or game.
   void SetRelationshipCreatedCallback(RelationshipCreatedCallback callback);
+  /// Sets the handler of relationships (platform or game) that went away.
   void SetRelationshipDeletedCallback(RelationshipDeletedCallback callback);
   /// A user moved between groups of GetRelationshipsByGroup (also into or out of them), or within one (a
   /// new display name).
@@ -291,8 +363,12 @@ class Client {
 
   /// @name The callback types of social.hpp, by the platform SDK's names
   /// @{
+
+  /// Handler of SetUserUpdatedCallback (platformpp::UserUpdatedCallback).
   using UserUpdatedCallback = platformpp::UserUpdatedCallback;
+  /// Result of GetUserGuilds (platformpp::GetUserGuildsCallback).
   using GetUserGuildsCallback = platformpp::GetUserGuildsCallback;
+  /// Result of GetGuildChannels (platformpp::GetGuildChannelsCallback).
   using GetGuildChannelsCallback = platformpp::GetGuildChannelsCallback;
   /// @}
 
@@ -329,16 +405,29 @@ class Client {
 
   /// @name The callback types of lobby.hpp, by the platform SDK's names
   /// @{
+
+  /// Result of CreateOrJoinLobby: the lobby's id (platformpp::CreateOrJoinLobbyCallback).
   using CreateOrJoinLobbyCallback = platformpp::CreateOrJoinLobbyCallback;
+  /// Result of LeaveLobby (platformpp::LeaveLobbyCallback).
   using LeaveLobbyCallback = platformpp::LeaveLobbyCallback;
+  /// Result of LinkChannelToLobby and UnlinkChannelFromLobby (platformpp::LinkOrUnlinkChannelCallback).
   using LinkOrUnlinkChannelCallback = platformpp::LinkOrUnlinkChannelCallback;
+  /// Result of JoinLinkedLobbyGuild: the invite URL (platformpp::JoinLinkedLobbyGuildCallback).
   using JoinLinkedLobbyGuildCallback = platformpp::JoinLinkedLobbyGuildCallback;
+  /// JoinLinkedLobbyGuild's notice for a provisional account
+  /// (platformpp::ProvisionalUserMergeRequiredCallback).
   using ProvisionalUserMergeRequiredCallback = platformpp::ProvisionalUserMergeRequiredCallback;
+  /// Handler of SetLobbyCreatedCallback (platformpp::LobbyCreatedCallback).
   using LobbyCreatedCallback = platformpp::LobbyCreatedCallback;
+  /// Handler of SetLobbyUpdatedCallback (platformpp::LobbyUpdatedCallback).
   using LobbyUpdatedCallback = platformpp::LobbyUpdatedCallback;
+  /// Handler of SetLobbyDeletedCallback (platformpp::LobbyDeletedCallback).
   using LobbyDeletedCallback = platformpp::LobbyDeletedCallback;
+  /// Handler of SetLobbyMemberAddedCallback (platformpp::LobbyMemberAddedCallback).
   using LobbyMemberAddedCallback = platformpp::LobbyMemberAddedCallback;
+  /// Handler of SetLobbyMemberUpdatedCallback (platformpp::LobbyMemberUpdatedCallback).
   using LobbyMemberUpdatedCallback = platformpp::LobbyMemberUpdatedCallback;
+  /// Handler of SetLobbyMemberRemovedCallback (platformpp::LobbyMemberRemovedCallback).
   using LobbyMemberRemovedCallback = platformpp::LobbyMemberRemovedCallback;
   /// @}
 
@@ -348,12 +437,16 @@ class Client {
   /// The same, replacing the lobby's metadata and the player's member metadata with these.
   void CreateOrJoinLobbyWithMetadata(const std::string& secret, const Metadata& lobbyMetadata,
                                      const Metadata& memberMetadata, CreateOrJoinLobbyCallback callback);
+  /// Removes the player from the lobby (a lobby id of 0 is ValidationError).
   void LeaveLobby(uint64_t lobbyId, LeaveLobbyCallback callback);
+  /// The lobby with this id, when the player is in it; empty otherwise.
   std::optional<LobbyHandle> GetLobbyHandle(uint64_t lobbyId) const;
+  /// The ids of the lobbies of this game the player is in, in ascending order.
   std::vector<uint64_t> GetLobbyIds() const;
   /// Links a guild text channel to the lobby; the player must be a member with the CanLinkLobby flag and
   /// able to view the channel.
   void LinkChannelToLobby(uint64_t lobbyId, uint64_t channelId, LinkOrUnlinkChannelCallback callback);
+  /// Removes the link between the lobby and its guild channel (LinkChannelToLobby).
   void UnlinkChannelFromLobby(uint64_t lobbyId, LinkOrUnlinkChannelCallback callback);
   /// Creates a single-use invite (valid one hour) to the guild of the lobby's linked channel for the player
   /// and opens it (SetUrlOpener); the callback gets its URL. A provisional account cannot join a guild:
@@ -361,11 +454,17 @@ class Client {
   void JoinLinkedLobbyGuild(uint64_t lobbyId,
                             ProvisionalUserMergeRequiredCallback provisionalUserMergeRequiredCallback,
                             JoinLinkedLobbyGuildCallback callback);
+  /// Sets the handler of lobbies that appear in the Client's state (created or joined).
   void SetLobbyCreatedCallback(LobbyCreatedCallback callback);
+  /// Sets the handler of changes of a lobby (metadata, linked channel, call).
   void SetLobbyUpdatedCallback(LobbyUpdatedCallback callback);
+  /// Sets the handler of lobbies that leave the Client's state (deleted, or the player left).
   void SetLobbyDeletedCallback(LobbyDeletedCallback callback);
+  /// Sets the handler of members joining a lobby the player is in.
   void SetLobbyMemberAddedCallback(LobbyMemberAddedCallback callback);
+  /// Sets the handler of changes of a lobby member (metadata, flags, connection).
   void SetLobbyMemberUpdatedCallback(LobbyMemberUpdatedCallback callback);
+  /// Sets the handler of members leaving (or removed from) a lobby the player is in.
   void SetLobbyMemberRemovedCallback(LobbyMemberRemovedCallback callback);
 
   // --- Messages --------------------------------------------------------------------------------------------
@@ -380,26 +479,49 @@ class Client {
 
   /// @name The callback types of message.hpp, by the platform SDK's names
   /// @{
+
+  /// Result of the Send...Message calls: the message's id (platformpp::SendUserMessageCallback).
   using SendUserMessageCallback = platformpp::SendUserMessageCallback;
+  /// Result of EditUserMessage (platformpp::EditUserMessageCallback).
   using EditUserMessageCallback = platformpp::EditUserMessageCallback;
+  /// Result of DeleteUserMessage (platformpp::DeleteUserMessageCallback).
   using DeleteUserMessageCallback = platformpp::DeleteUserMessageCallback;
+  /// Result of the Get...MessagesWithLimit calls, oldest first (platformpp::GetMessagesCallback).
   using GetMessagesCallback = platformpp::GetMessagesCallback;
+  /// Result of GetUserMessageSummaries (platformpp::UserMessageSummariesCallback).
   using UserMessageSummariesCallback = platformpp::UserMessageSummariesCallback;
+  /// Handler of SetMessageCreatedCallback (platformpp::MessageCreatedCallback).
   using MessageCreatedCallback = platformpp::MessageCreatedCallback;
+  /// Handler of SetMessageUpdatedCallback (platformpp::MessageUpdatedCallback).
   using MessageUpdatedCallback = platformpp::MessageUpdatedCallback;
+  /// Handler of SetMessageDeletedCallback (platformpp::MessageDeletedCallback).
   using MessageDeletedCallback = platformpp::MessageDeletedCallback;
   /// @}
 
+  /// Sends `content` to every member of the lobby; the callback gets the message's id.
+  ///
+  /// Content is 1 to 2000 characters; a lobby id of 0 or no token (ClientNotReady) ends the call before
+  /// anything is sent. A send the platform does not answer is repeated until it does (see the notes above
+  /// this group in client.hpp).
   void SendLobbyMessage(uint64_t lobbyId, const std::string& content, SendUserMessageCallback callback);
+  /// SendLobbyMessage with `metadata` attached to the message: at most 1000 characters in total (keys and
+  /// values, as Unicode code points), valid UTF-8, else ValidationError.
   void SendLobbyMessageWithMetadata(uint64_t lobbyId, const std::string& content, const Metadata& metadata,
                                     SendUserMessageCallback callback);
+  /// Sends `content` as a direct message to `recipientId`; the callback gets the message's id.
+  ///
+  /// Who can receive a DM, the content rules and the resending are described above this group in
+  /// client.hpp; a recipient id of 0 is ValidationError, no token ClientNotReady.
   void SendUserMessage(uint64_t recipientId, const std::string& content, SendUserMessageCallback callback);
+  /// SendUserMessage with `metadata` attached, under the same limits as SendLobbyMessageWithMetadata.
   void SendUserMessageWithMetadata(uint64_t recipientId, const std::string& content, const Metadata& metadata,
                                    SendUserMessageCallback callback);
   /// Replaces the text of the player's own DM; its moderation metadata is cleared.
   void EditUserMessage(uint64_t recipientId, uint64_t messageId, const std::string& content,
                        EditUserMessageCallback callback);
+  /// Deletes message `messageId` from the DM conversation with `recipientId`.
   void DeleteUserMessage(uint64_t recipientId, uint64_t messageId, DeleteUserMessageCallback callback);
+  /// A message the Client knows (received or fetched); empty for an unknown id.
   std::optional<MessageHandle> GetMessageHandle(uint64_t messageId) const;
   /// A DM channel or a lobby the Client knows.
   std::optional<ChannelHandle> GetChannelHandle(uint64_t channelId) const;
@@ -410,8 +532,11 @@ class Client {
   void GetUserMessagesWithLimit(uint64_t recipientId, int32_t limit, GetMessagesCallback callback);
   /// The last DM with each player the player has a DM conversation with.
   void GetUserMessageSummaries(UserMessageSummariesCallback callback);
+  /// Sets the handler of new lobby messages and DMs (GetMessageHandle has them).
   void SetMessageCreatedCallback(MessageCreatedCallback callback);
+  /// Sets the handler of edits of messages the Client knows.
   void SetMessageUpdatedCallback(MessageUpdatedCallback callback);
+  /// Sets the handler of deleted messages; it gets the message's and the channel's id.
   void SetMessageDeletedCallback(MessageDeletedCallback callback);
   /// Whether the game shows its chat now; the platform uses it to decide where to notify the player.
   void SetShowingChat(bool showingChat);
@@ -428,15 +553,22 @@ class Client {
 
   /// @name The callback types of premium.hpp, by the platform SDK's names
   /// @{
+
+  /// Handler of SetPremiumLoadedCallback (platformpp::PremiumLoadedCallback).
   using PremiumLoadedCallback = platformpp::PremiumLoadedCallback;
+  /// Result of RefreshPremium (platformpp::RefreshPremiumCallback).
   using RefreshPremiumCallback = platformpp::RefreshPremiumCallback;
+  /// Handler of the entitlement events (platformpp::EntitlementCallback).
   using EntitlementCallback = platformpp::EntitlementCallback;
+  /// Handler of the subscription events (platformpp::SubscriptionCallback).
   using SubscriptionCallback = platformpp::SubscriptionCallback;
+  /// Result of StartPurchase: the entitlements it created (platformpp::StartPurchaseCallback).
   using StartPurchaseCallback = platformpp::StartPurchaseCallback;
   /// @}
 
   /// The application's SKUs, in the platform's order; empty before the first load.
   std::vector<Sku> GetSkus() const;
+  /// The application's SKU with this id; empty when the store has no such SKU (or before the first load).
   std::optional<Sku> GetSku(uint64_t skuId) const;
   /// The player's entitlements, ended and consumed ones included (ascending id).
   std::vector<Entitlement> GetEntitlements() const;
@@ -456,11 +588,15 @@ class Client {
   void StartPurchase(uint64_t skuId, StartPurchaseCallback callback);
   /// The end of every load (after a new session, or RefreshPremium), with its result.
   void SetPremiumLoadedCallback(PremiumLoadedCallback callback);
+  /// Sets the handler of entitlements that appear in the store (a purchase, a test entitlement).
   void SetEntitlementCreatedCallback(EntitlementCallback callback);
+  /// Sets the handler of entitlements that change in the store (consumed, or ended: `endsAt` set).
   void SetEntitlementUpdatedCallback(EntitlementCallback callback);
   /// The entitlement as last known, with `deleted` set.
   void SetEntitlementDeletedCallback(EntitlementCallback callback);
+  /// Sets the handler of subscriptions that appear in the store.
   void SetSubscriptionCreatedCallback(SubscriptionCallback callback);
+  /// Sets the handler of subscriptions that change in the store (a renewal included).
   void SetSubscriptionUpdatedCallback(SubscriptionCallback callback);
 
   // --- Voice -----------------------------------------------------------------------------------------------
@@ -473,13 +609,22 @@ class Client {
 
   /// @name The callback types of call.hpp, by the platform SDK's names
   /// @{
+
+  /// Received audio, on the voice thread, not in RunCallbacks (platformpp::UserAudioReceivedCallback).
   using UserAudioReceivedCallback = platformpp::UserAudioReceivedCallback;
+  /// Captured microphone audio, on the voice thread (platformpp::UserAudioCapturedCallback).
   using UserAudioCapturedCallback = platformpp::UserAudioCapturedCallback;
+  /// Completion of EndCall (platformpp::EndCallCallback).
   using EndCallCallback = platformpp::EndCallCallback;
+  /// Completion of EndCalls (platformpp::EndCallsCallback).
   using EndCallsCallback = platformpp::EndCallsCallback;
+  /// Result of GetInputDevices and GetOutputDevices (platformpp::GetAudioDevicesCallback).
   using GetAudioDevicesCallback = platformpp::GetAudioDevicesCallback;
+  /// Result of SetInputDevice and SetOutputDevice (platformpp::SetAudioDeviceCallback).
   using SetAudioDeviceCallback = platformpp::SetAudioDeviceCallback;
+  /// Handler of SetDeviceChangeCallback (platformpp::DeviceChangeCallback).
   using DeviceChangeCallback = platformpp::DeviceChangeCallback;
+  /// Handler of SetNoAudioInputCallback (platformpp::NoAudioInputCallback).
   using NoAudioInputCallback = platformpp::NoAudioInputCallback;
   /// @}
 
@@ -492,42 +637,64 @@ class Client {
   /// Leaves the call; `callback` runs (inside RunCallbacks) once the platform was told and the call's audio
   /// callbacks have stopped for good (what they capture may go then), or at once when there is no such call.
   void EndCall(uint64_t channelId, EndCallCallback callback);
+  /// Leaves every call; `callback` runs (inside RunCallbacks) once each call has ended as with EndCall, or
+  /// at the next RunCallbacks when there is none.
   void EndCalls(EndCallsCallback callback);
   /// The player's call in that lobby, or a null Call.
   Call GetCall(uint64_t channelId);
+  /// The player's current calls.
   std::vector<Call> GetCalls();
 
+  /// Lists the microphones; the callback gets them inside RunCallbacks.
   void GetInputDevices(GetAudioDevicesCallback callback);
+  /// Lists the speakers and headphones; the callback gets them inside RunCallbacks.
   void GetOutputDevices(GetAudioDevicesCallback callback);
+  /// The microphone in use (the system default unless SetInputDevice chose one), inside RunCallbacks; an
+  /// empty AudioDevice when it is not in the device list.
   void GetCurrentInputDevice(std::function<void(AudioDevice device)> callback);
+  /// The speaker in use (the system default unless SetOutputDevice chose one), inside RunCallbacks; an empty
+  /// AudioDevice when it is not in the device list.
   void GetCurrentOutputDevice(std::function<void(AudioDevice device)> callback);
   /// Switches the microphone (or speaker) of every call; an unknown id is ValidationError.
   void SetInputDevice(std::string deviceId, SetAudioDeviceCallback callback);
+  /// Switches the speaker of every call; an unknown id is ValidationError.
   void SetOutputDevice(std::string deviceId, SetAudioDeviceCallback callback);
   /// The device lists changed (a headset plugged in or out).
   void SetDeviceChangeCallback(DeviceChangeCallback callback);
   /// Microphone and speaker gain, 0 to 100 (default 100). Clamped.
   void SetInputVolume(float inputVolume);
+  /// The microphone gain, 0 to 100 (SetInputVolume).
   float GetInputVolume() const;
+  /// Sets the speaker gain, 0 to 100 (default 100); clamped, NaN ignored.
   void SetOutputVolume(float outputVolume);
+  /// The speaker gain, 0 to 100 (SetOutputVolume).
   float GetOutputVolume() const;
   /// Mute (or deafen) the player in every call, now and in calls started later.
   void SetSelfMuteAll(bool mute);
+  /// Whether SetSelfMuteAll last muted the player.
   bool GetSelfMuteAll() const;
+  /// Deafens (or undeafens) the player in every call, now and in calls started later.
   void SetSelfDeafAll(bool deaf);
+  /// Whether SetSelfDeafAll last deafened the player.
   bool GetSelfDeafAll() const;
   /// The microphone level (dBFS, -100 to 0, default -100: only digital silence) below which the input counts
   /// as silent once it stays there for 5 s: `callback(false)` then, and `callback(true)` when sound comes
   /// back.
   void SetNoAudioInputThreshold(float dBFSThreshold);
+  /// Sets the handler told when the microphone goes silent or sound comes back (SetNoAudioInputThreshold).
   void SetNoAudioInputCallback(NoAudioInputCallback callback);
   /// Echo cancellation, noise suppression and automatic gain control of the microphone (speexdsp), on by
   /// default.
   void SetEchoCancellation(bool on);
+  /// Whether echo cancellation is on.
   bool GetEchoCancellation() const;
+  /// Turns noise suppression of the microphone on or off (on by default).
   void SetNoiseSuppression(bool on);
+  /// Whether noise suppression is on.
   bool GetNoiseSuppression() const;
+  /// Turns automatic gain control of the microphone on or off (on by default).
   void SetAutomaticGainControl(bool on);
+  /// Whether automatic gain control is on.
   bool GetAutomaticGainControl() const;
   /// Whether the game manages the platform's audio session itself (iOS/Android); on desktop it only
   /// records the choice. Returns whether it was accepted.
@@ -539,18 +706,31 @@ class Client {
   bool SetVoiceLogDir(const std::string& path, LoggingSeverity minSeverity);
   /// Voice engine messages (calls, media, devices) at `minSeverity` and above, inside RunCallbacks.
   void AddVoiceLogCallback(LogCallback callback, LoggingSeverity minSeverity);
-  /// Scheduling priority hint for one of the Client's threads (Voice or Network); applied when allowed.
+  /// Scheduling priority hint for one of the Client's threads; only Voice is acted on now.
+  ///
+  /// For Voice, the thread's nice value becomes `-priority` (clamped to -20 to 19); raising the priority
+  /// needs the right to do so (CAP_SYS_NICE on Linux), else it is logged and nothing changes. Client and
+  /// Network are accepted and ignored.
   void SetThreadPriority(Thread thread, int32_t priority);
 
+  /// The scopes of the social layer to pass to AuthorizationArgs::SetScopes: "openid sdk.social_layer".
   static std::string GetDefaultCommunicationScopes();
+  /// The narrower presence scopes for AuthorizationArgs::SetScopes: "openid sdk.social_layer_presence".
   static std::string GetDefaultPresenceScopes();
 
+  /// The SDK's major version (PLATFORMPP_VERSION_MAJOR).
   static int32_t GetVersionMajor();
+  /// The SDK's minor version (PLATFORMPP_VERSION_MINOR).
   static int32_t GetVersionMinor();
+  /// The SDK's patch version (PLATFORMPP_VERSION_PATCH).
   static int32_t GetVersionPatch();
+  /// The git commit the SDK was built from (12 hex digits), or "unknown" when built outside a git checkout.
   static std::string GetVersionHash();
+  /// The status's name ("Ready", ...; see ClientStatusToString).
   static std::string StatusToString(Status status);
+  /// The error's name ("ConnectionFailed", ...; see ClientErrorToString).
   static std::string ErrorToString(Error error);
+  /// The thread's name ("Voice", ...; see ClientThreadToString).
   static std::string ThreadToString(Thread thread);
 
   /// False only for a moved-from Client.

@@ -11,28 +11,28 @@ namespace platformpp {
 
 /// Connection status of a Client (Client::Status).
 enum class ClientStatus : int32_t {
-  Disconnected = 0,
-  Connecting = 1,
-  Connected = 2,
-  Ready = 3,
-  Reconnecting = 4,
-  Disconnecting = 5,
-  HttpWait = 6,
+  Disconnected = 0,   ///< No realtime connection: before Connect, after Disconnect, or after a final error.
+  Connecting = 1,     ///< Opening the first connection of a Connect.
+  Connected = 2,      ///< The socket is open; identifying (or resuming) the session.
+  Ready = 3,          ///< The session is up and the Client's state is loaded (READY or RESUMED received).
+  Reconnecting = 4,   ///< The connection was lost or failed; waiting to try again, or trying again.
+  Disconnecting = 5,  ///< Closing the connection after Disconnect.
+  HttpWait = 6,       ///< Asking the HTTP API where the realtime connection is (GET /gateway).
 };
 
 /// Why a Client ended up Disconnected without being asked to (Client::Error).
 enum class ClientError : int32_t {
-  None = 0,
-  ConnectionFailed = 1,
-  UnexpectedClose = 2,
-  ConnectionCanceled = 3,
+  None = 0,                ///< Not an error: the connection ended because it was asked to, or is up.
+  ConnectionFailed = 1,    ///< No token, or GET /gateway refused it; errorDetail is 401 or the HTTP status.
+  UnexpectedClose = 2,     ///< The server closed with a code that forbids reconnecting (errorDetail).
+  ConnectionCanceled = 3,  ///< Not reported by platformpp; kept for the platform SDK's numbering.
 };
 
 /// The Client's threads whose priority Client::SetThreadPriority sets (Client::Thread).
 enum class ClientThread : int32_t {
-  Client = 0,
-  Voice = 1,
-  Network = 2,
+  Client = 0,   ///< Kept for the platform SDK's numbering; SetThreadPriority ignores it.
+  Voice = 1,    ///< The voice thread: microphone processing, sending, receiving and mixing of calls.
+  Network = 2,  ///< The network thread (or threads); SetThreadPriority ignores it.
 };
 
 /// A status change of the realtime connection, inside RunCallbacks, in order; GetStatus already returns the

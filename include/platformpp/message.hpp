@@ -25,43 +25,49 @@ namespace platformpp {
 
 /// The platform's channel types that messaging meets.
 enum class ChannelType : int32_t {
-  GuildText = 0,
-  Dm = 1,
-  GuildVoice = 2,
-  GroupDm = 3,
-  GuildCategory = 4,
-  GuildNews = 5,
-  GuildStore = 6,
-  GuildNewsThread = 10,
-  GuildPublicThread = 11,
-  GuildPrivateThread = 12,
-  GuildStageVoice = 13,
-  GuildDirectory = 14,
-  GuildForum = 15,
-  GuildMedia = 16,
-  Lobby = 17,
+  GuildText = 0,            ///< a guild text channel
+  Dm = 1,                   ///< a direct message between two users
+  GuildVoice = 2,           ///< a guild voice channel
+  GroupDm = 3,              ///< a direct message between several users
+  GuildCategory = 4,        ///< a guild category, which groups channels
+  GuildNews = 5,            ///< a guild announcement channel
+  GuildStore = 6,           ///< a guild store channel
+  GuildNewsThread = 10,     ///< a thread of an announcement channel
+  GuildPublicThread = 11,   ///< a public thread
+  GuildPrivateThread = 12,  ///< a private thread
+  GuildStageVoice = 13,     ///< a guild stage channel
+  GuildDirectory = 14,      ///< a guild directory channel
+  GuildForum = 15,          ///< a guild forum channel
+  GuildMedia = 16,          ///< a guild media channel
+  Lobby = 17,               ///< a lobby (a lobby is its own channel)
   /// A DM between players who are not friends but play the game together: delivered, not kept.
   EphemeralDm = 18,
 };
 
 /// What a message carries beyond its text, which a game may show as a placeholder.
 enum class AdditionalContentType : int32_t {
-  Other = 0,
-  Attachment = 1,
-  Poll = 2,
-  VoiceMessage = 3,
-  Thread = 4,
-  Embed = 5,
-  Sticker = 6,
+  Other = 0,         ///< content of another kind
+  Attachment = 1,    ///< file attachments
+  Poll = 2,          ///< a poll
+  VoiceMessage = 3,  ///< a voice message
+  Thread = 4,        ///< a thread started from the message
+  Embed = 5,         ///< embeds
+  Sticker = 6,       ///< stickers
 };
 
+/// What a message carries beyond its text (MessageHandle::AdditionalContent), for a placeholder.
 class AdditionalContent {
  public:
+  /// The kind of content.
   AdditionalContentType Type() const { return type_; }
+  /// A title of the content to show, if there is one.
   std::optional<std::string> Title() const { return title_; }
+  /// How many items of that kind the message carries.
   uint8_t Count() const { return count_; }
 
+  /// No content: Other, no title, a count of 0.
   AdditionalContent() = default;
+  /// Content with these values.
   AdditionalContent(AdditionalContentType type, std::optional<std::string> title, uint8_t count)
       : type_(type), title_(std::move(title)), count_(count) {}
 
@@ -71,16 +77,21 @@ class AdditionalContent {
   uint8_t count_ = 0;
 };
 
+/// A DM channel or a lobby the Client knows (Client::GetChannelHandle), as a snapshot.
 class ChannelHandle {
  public:
+  /// The channel's id; for a lobby, the lobby's id.
   uint64_t Id() const { return id_; }
   /// The lobby's linked channel name for a lobby; the other player's display name for a DM.
   std::string Name() const { return name_; }
   /// The players of a DM (both); the members of a lobby.
   std::vector<uint64_t> Recipients() const { return recipients_; }
+  /// Dm, EphemeralDm or Lobby.
   ChannelType Type() const { return type_; }
 
+  /// An empty handle: id 0, no name or recipients, Dm.
   ChannelHandle() = default;
+  /// A handle with these values; the SDK makes them.
   ChannelHandle(uint64_t id, std::string name, std::vector<uint64_t> recipients, ChannelType type)
       : id_(id), name_(std::move(name)), recipients_(std::move(recipients)), type_(type) {}
 
@@ -91,10 +102,14 @@ class ChannelHandle {
   ChannelType type_ = ChannelType::Dm;
 };
 
+/// One lobby message or DM the Client knows (Client::GetMessageHandle, GetMessagesCallback), as a snapshot.
 class MessageHandle {
  public:
+  /// The message's id.
   uint64_t Id() const { return data_.id; }
+  /// The user who sent the message.
   uint64_t AuthorId() const { return data_.authorId; }
+  /// The author as the Client knows them, else as the message carried them; empty when neither is known.
   std::optional<UserHandle> Author() const { return data_.author; }
   /// The DM channel or, for a lobby message, the lobby's id (a lobby is its own channel).
   uint64_t ChannelId() const { return data_.channelId; }
@@ -102,7 +117,9 @@ class MessageHandle {
   std::optional<uint64_t> LobbyId() const { return data_.lobbyId; }
   /// The other player of a DM (not the author); 0 for lobby messages.
   uint64_t RecipientId() const { return data_.recipientId; }
+  /// The message's text (1 to 2000 characters when sent from this SDK).
   std::string Content() const { return data_.content; }
+  /// The message's text as the platform stores it; the same as Content().
   std::string RawContent() const { return data_.content; }
   /// Milliseconds since the Unix epoch.
   uint64_t SentTimestamp() const { return data_.sentTimestamp; }
@@ -116,24 +133,44 @@ class MessageHandle {
   /// The author's additional display name in the lobby (e.g. a character name), which only the game's
   /// backend sets (when it adds or updates the member).
   std::optional<std::string> AdditionalName() const { return data_.additionalName; }
+  /// What the message carries beyond its text; platformpp does not fill it yet, so it is always empty.
   std::optional<platformpp::AdditionalContent> AdditionalContent() const { return data_.additionalContent; }
+  /// The application the message was sent from; empty when it was not sent from a game.
   std::optional<uint64_t> ApplicationId() const { return data_.applicationId; }
   /// Sent from inside a game (not from the desktop client).
   bool SentFromGame() const { return data_.applicationId.has_value(); }
 
   // Filled by the SDK.
+  /// The values of a MessageHandle, which the SDK fills; each member is what the getter of the same name
+  /// returns.
   struct Data {
+    /// Id().
     uint64_t id = 0, authorId = 0, channelId = 0, recipientId = 0;
-    std::optional<uint64_t> lobbyId;
-    std::optional<UserHandle> author;
-    std::string content;
+    /// @var authorId
+    /// AuthorId().
+    /// @var channelId
+    /// ChannelId().
+    /// @var recipientId
+    /// RecipientId().
+    std::optional<uint64_t> lobbyId;   ///< LobbyId()
+    std::optional<UserHandle> author;  ///< Author()
+    std::string content;               ///< Content() and RawContent()
+    /// SentTimestamp().
     uint64_t sentTimestamp = 0, editedTimestamp = 0;
+    /// @var editedTimestamp
+    /// EditedTimestamp().
+
+    /// Metadata().
     platformpp::Metadata metadata, moderationMetadata;
-    std::optional<std::string> additionalName;
-    std::optional<platformpp::AdditionalContent> additionalContent;
-    std::optional<uint64_t> applicationId;
+    /// @var moderationMetadata
+    /// ModerationMetadata().
+    std::optional<std::string> additionalName;                       ///< AdditionalName()
+    std::optional<platformpp::AdditionalContent> additionalContent;  ///< AdditionalContent()
+    std::optional<uint64_t> applicationId;                           ///< ApplicationId()
   };
+  /// An empty handle: id 0, no content.
   MessageHandle() = default;
+  /// A handle with the values of `data`; the SDK makes them.
   explicit MessageHandle(Data data) : data_(std::move(data)) {}
 
  private:
@@ -143,10 +180,14 @@ class MessageHandle {
 /// The last DM exchanged with one player (GetUserMessageSummaries).
 class UserMessageSummary {
  public:
+  /// The other player of the conversation.
   uint64_t UserId() const { return userId_; }
+  /// The id of the newest DM of the conversation.
   uint64_t LastMessageId() const { return lastMessageId_; }
 
+  /// An empty summary: both ids 0.
   UserMessageSummary() = default;
+  /// A summary with these values; the SDK makes them.
   UserMessageSummary(uint64_t userId, uint64_t lastMessageId)
       : userId_(userId), lastMessageId_(lastMessageId) {}
 

@@ -1,4 +1,8 @@
-/* platformpp C ABI: the SDK for game engines that bind C (Unity through P/Invoke, Unreal, others).
+/** @file
+ * The platformpp C ABI: the SDK for game engines that bind C (Unity through P/Invoke, Unreal, others).
+ *
+ * This umbrella header includes every part, one per feature (platformpp_c_core.h first: every other part
+ * includes it); each part can also be included alone. The conventions below apply to all of them.
  *
  * Conventions
  * - Every symbol starts with platformpp_. Handles are opaque pointers with create/destroy pairs.

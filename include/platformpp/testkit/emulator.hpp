@@ -14,19 +14,27 @@
 #include <string>
 #include <vector>
 
+/// Test helpers that start platformpp-emulator (EmulatorProcess) and drive it through its admin API
+/// (EmulatorAdmin). They block and throw std::runtime_error: for tests, bots and samples, not a game loop.
 namespace platformpp::testkit {
 
 /// The emulator's connection file.
 struct ConnectionInfo {
+  /// Base address of the emulator's HTTP API (`api_base`, e.g. "https://127.0.0.1:41234/api/v10").
   std::string apiBase;
+  /// The Gateway's WebSocket address (`gateway_url`).
   std::string gatewayUrl;
+  /// Base address of the admin API (`admin_base`, ".../_emulator"), which EmulatorAdmin calls.
   std::string adminBase;
   std::string webBase;  ///< where /oauth2/authorize lives
+  /// PEM file of the CA that signed the emulator's certificate (`ca_file`); empty with plain HTTP.
   std::string caFile;
   std::string ipcPath;       ///< the desktop-client stand-in's socket; empty when the emulator runs --no-ipc
   std::string ipcName;       ///< its name prefix: the socket is `<ipcDirectory>/<ipcName>-ipc-<n>`
   std::string ipcDirectory;  ///< where the SDK should look for it
+  /// The TCP port the emulator listens on (`port`); 0 when the file has none.
   int port = 0;
+  /// Whether `apiBase` is https (false under --plain-http).
   bool tls = true;
 
   /// Reads and validates a connection file; throws std::runtime_error when it is missing or incomplete.
@@ -36,29 +44,39 @@ struct ConnectionInfo {
   ClientOptions ClientOptionsFor() const;
 };
 
+/// platformpp-emulator running as a child process of the test, with its own private temporary data
+/// directory (removed on destruction).
 class EmulatorProcess {
  public:
+  /// How Start runs the emulator.
   struct Options {
     /// Path of platformpp-emulator; empty = $PLATFORMPP_EMULATOR, else found on $PATH.
     std::string binary;
+    /// Serve plain HTTP and WebSocket instead of TLS (passes --plain-http).
     bool plainHttp = false;
     /// Serve the desktop-client stand-in on IPC; false passes --no-ipc.
     bool ipc = true;
     /// The IPC socket's name prefix; the socket lives in the process's private (0700) data directory.
     std::string ipcName = "platformpp-test";
+    /// More command-line arguments, appended after the ones Start passes.
     std::vector<std::string> extraArguments;
+    /// How long Start waits for the connection file before it throws.
     std::chrono::milliseconds startTimeout{15000};
   };
 
   /// Starts the emulator on a free loopback port and waits for its connection file. Throws when it cannot.
   static std::unique_ptr<EmulatorProcess> Start(Options options);
+  /// Start with the default Options.
   static std::unique_ptr<EmulatorProcess> Start() { return Start(Options{}); }
   ~EmulatorProcess();  ///< Stop()
   EmulatorProcess(const EmulatorProcess&) = delete;
   EmulatorProcess& operator=(const EmulatorProcess&) = delete;
 
+  /// The connection file as read at start.
   const ConnectionInfo& Connection() const noexcept { return connection_; }
+  /// Path of the connection file, inside the process's data directory.
   const std::string& ConnectionFile() const noexcept { return connectionFile_; }
+  /// The child's process id; -1 once stopped.
   int Pid() const noexcept { return pid_; }
   /// SIGTERM, then waits (SIGKILL after 10 s). Returns the exit status (0 = clean), -1 if killed by a signal.
   int Stop();
@@ -73,61 +91,85 @@ class EmulatorProcess {
 };
 
 /// Typed wrappers of the admin API (tools/emulator/README.md).
+///
+/// Each call is one blocking HTTP request to the admin API (10 s timeout); unless said otherwise, a call
+/// throws std::runtime_error when the emulator answers with an unexpected status, naming the call, the status
+/// and the emulator's answer.
 class EmulatorAdmin {
  public:
+  /// A raw admin or API answer.
   struct Response {
-    int status = 0;
-    std::string body;
+    int status = 0;    ///< the HTTP status
+    std::string body;  ///< the body as received
   };
+  /// An application created by CreateApp.
   struct App {
+    /// The application's id (also its OAuth2 client id).
     uint64_t id = 0;
+    /// The OAuth2 client secret.
     std::string clientSecret;
+    /// The token of the application's bot user (for BackendClient).
     std::string botToken;
     std::string verifyKey;  ///< the public key (64 hex digits) webhook events are signed for
   };
+  /// A user created by CreateUser.
   struct User {
-    uint64_t id = 0;
-    std::string username;
+    uint64_t id = 0;       ///< the user's id
+    std::string username;  ///< the username as stored
   };
+  /// An OAuth2 token pair minted by MintToken.
   struct Token {
-    std::string accessToken;
-    std::string refreshToken;
-    int64_t expiresIn = 0;
+    std::string accessToken;   ///< the bearer token for Client::UpdateToken
+    std::string refreshToken;  ///< the refresh token of the same grant
+    int64_t expiresIn = 0;     ///< seconds until the access token expires, by the fake clock
   };
   /// One handshaken IPC connection (GET /_emulator/ipc).
   struct IpcConnection {
-    uint64_t clientId = 0;
+    uint64_t clientId = 0;                   ///< the application id the connection handshook with
     std::vector<std::string> subscriptions;  ///< event names, sorted
     std::string activityJson;                ///< the last SET_ACTIVITY activity as JSON; empty when none
   };
   /// The desktop-client stand-in (GET /_emulator/ipc).
   struct IpcState {
-    bool listening = false;
-    std::string path;
-    std::vector<IpcConnection> connections;
+    bool listening = false;                  ///< false under --no-ipc or after DropIpc
+    std::string path;                        ///< the socket's path; empty under --no-ipc
+    std::vector<IpcConnection> connections;  ///< the handshaken connections
     int64_t handshakes = 0;  ///< successful handshakes since start: grows with every reconnect
+    /// The number of handshaken connections.
     size_t ConnectionCount() const noexcept { return connections.size(); }
   };
+  /// A fault on the emulator's API requests (POST /_emulator/faults; tools/emulator/README.md, "Faults").
+  /// Unset fields are not sent and take the emulator's default.
   struct Fault {
     std::string route;  ///< "<METHOD> <path pattern>", e.g. "GET /users/@me"
+    /// Answer with this status (the platform's error body, or with `body` its content; with 429 the
+    /// rate-limit body and headers).
     std::optional<int> status{};
+    /// A 429's `retry_after` in seconds (default 1.0).
     std::optional<double> retryAfter{};
+    /// A 429 marked as the global rate limit.
     std::optional<bool> global{};
+    /// Milliseconds to wait before the request is answered or handled.
     std::optional<int> delayMs{};
+    /// Close the connection without answering (the request is not handled).
     std::optional<bool> drop{};
     /// Handle the request (its effects and dispatches happen), then close without answering: a lost response.
     std::optional<bool> dropAfter{};
+    /// Announce the full Content-Length, send half of the body, then close.
     std::optional<bool> truncate{};
+    /// Answer exactly these bytes (status 200 unless `status` is set).
     std::optional<std::string> body{};
+    /// The Content-Type of `body` (default application/json).
     std::optional<std::string> contentType{};
+    /// How many matching requests the fault affects (default 1; 0: unlimited).
     std::optional<int> count{};
   };
 
   /// One Gateway session (GET /_emulator/gateway/sessions).
   struct GatewaySession {
-    std::string sessionId;
-    uint64_t userId = 0;
-    uint64_t applicationId = 0;
+    std::string sessionId;           ///< the session_id READY gave
+    uint64_t userId = 0;             ///< the identified user
+    uint64_t applicationId = 0;      ///< the application of the token it identified with
     bool connected = false;          ///< has a live connection
     bool resumable = false;          ///< connected, or disconnected within the resume window
     int64_t seq = 0;                 ///< the last dispatch's s
@@ -139,35 +181,46 @@ class EmulatorAdmin {
   };
   /// Which Gateway connections an admin fault hits: a session, all of a user's, or (both empty) every one.
   struct GatewayTarget {
-    std::string sessionId;
-    uint64_t userId = 0;
+    std::string sessionId;  ///< this session's connection; empty: not chosen by session
+    uint64_t userId = 0;    ///< every connection of this user; 0: not chosen by user
   };
   /// The Gateway's tunables (POST /_emulator/gateway/limits); unset fields keep their value.
   struct GatewayLimits {
+    /// Hello's heartbeat_interval for new connections (default 45000).
     std::optional<int64_t> heartbeatIntervalMs{};
+    /// A connection silent for heartbeat_interval times this is closed with 4009 (default 1.5).
     std::optional<double> zombieTimeoutFactor{};
+    /// Client payloads allowed per connection per window; one more closes with 4008 (default 120).
     std::optional<int64_t> eventsPerWindow{};
+    /// That window, in fake-clock milliseconds (default 60000).
     std::optional<int64_t> eventWindowMs{};
+    /// Identifies allowed per application per window; one more closes with 4008 (default 1000).
     std::optional<int64_t> identifyBudget{};
+    /// That window, in fake-clock milliseconds (default 86400000).
     std::optional<int64_t> identifyWindowMs{};
+    /// How long a dropped session stays resumable, in real milliseconds (default 60000).
     std::optional<int64_t> resumeWindowMs{};
+    /// Dispatches a session keeps for a resume (default 1000).
     std::optional<int64_t> bufferSize{};
+    /// Largest client payload; a bigger one closes with 4002 (default 4096).
     std::optional<int64_t> maxPayloadBytes{};
     bool reset = false;  ///< back to the platform's defaults (applied instead of the fields)
   };
 
   /// A user's public profile (POST /_emulator/users/{id}/profile); unset fields keep their value.
   struct UserProfile {
-    std::optional<std::string> globalName{};
-    std::optional<std::string> avatar{};   ///< avatar hash
-    std::optional<std::string> tag{};      ///< primary guild tag, 1 to 4 characters (others are refused)
-    std::optional<std::string> guildId{};  ///< the tag's identity_guild_id (default: a fresh snowflake)
-    std::optional<std::string> badge{};
-    std::optional<int> premiumType{};  ///< the real subscription level (shown only to approved apps)
-    bool clearGlobalName = false;      ///< sends null instead
-    bool clearAvatar = false;
-    bool clearTag = false;  ///< no primary guild
+    std::optional<std::string> globalName{};  ///< display name, 1 to 32 characters
+    std::optional<std::string> avatar{};      ///< avatar hash
+    std::optional<std::string> tag{};         ///< primary guild tag, 1 to 4 characters (others are refused)
+    std::optional<std::string> guildId{};     ///< the tag's identity_guild_id (default: a fresh snowflake)
+    std::optional<std::string> badge{};       ///< the primary guild tag's badge (`badge`)
+    std::optional<int> premiumType{};         ///< the real subscription level (shown only to approved apps)
+    bool clearGlobalName = false;             ///< sends null instead
+    bool clearAvatar = false;                 ///< sends null instead: no avatar
+    bool clearTag = false;                    ///< no primary guild
   };
+  /// A client of the admin API at `connection.adminBase`, trusting `connection.caFile` only (not the system
+  /// store), with a network thread of its own. Sends nothing yet.
   explicit EmulatorAdmin(ConnectionInfo connection);
   ~EmulatorAdmin();
   EmulatorAdmin(const EmulatorAdmin&) = delete;
@@ -176,15 +229,22 @@ class EmulatorAdmin {
   /// Any admin or API route; `path` is relative to the admin base ("/apps"). Throws only on network failure.
   Response Request(const std::string& method, const std::string& path, const std::string& jsonBody = {});
 
+  /// True when GET /_emulator/health answers 200; false otherwise, also on a network failure (never throws).
   bool Healthy();
   /// TCP connections the emulator has accepted since it started (its health report).
   int64_t ConnectionsAccepted();
+  /// Creates an application named `name` (1 to 100 characters), with a bot user of its own.
   App CreateApp(const std::string& name);
+  /// Creates a regular user: `username` 2 to 32 characters of a-z, 0-9, '_' and '.', unique; `globalName`
+  /// (1 to 32 characters) is sent when not empty.
   User CreateUser(const std::string& username, const std::string& globalName = {});
+  /// Issues a token pair of `userId` for `appId` with `scopes` (space-separated) without any OAuth2 flow.
   Token MintToken(uint64_t userId, uint64_t appId, const std::string& scopes);
   /// Epoch milliseconds of the emulator's fake clock.
   int64_t ClockMs();
+  /// Moves the fake clock forward by `by` (every time-based rule reads it); a negative step is refused.
   void AdvanceClock(std::chrono::milliseconds by);
+  /// Adds a fault on the API requests its route matches; returns its id (e.g. "fault-1").
   std::string AddFault(const Fault& fault);
   /// The user the emulator consents as in the authorize step (default: the first user); `deny` refuses
   /// consent.
@@ -198,7 +258,10 @@ class EmulatorAdmin {
   int Browse(const std::string& url);
   /// The `code` query parameter of an authorize redirect, empty when there is none.
   static std::string CodeFromRedirect(const std::string& location);
+  /// Bans the user: their tokens die. A permanent ban cannot be lifted, and banning again does not make it
+  /// temporary.
   void Ban(uint64_t userId, bool permanent = false);
+  /// Lifts a temporary ban (succeeds when the user is not banned); throws for a permanent one.
   void Unban(uint64_t userId);
   /// Deletes a token the way the platform does when a user unlinks; its pair dies with it.
   void DeleteToken(const std::string& token);
@@ -222,7 +285,7 @@ class EmulatorAdmin {
     std::string eventType;  ///< "PING" for the URL check
     std::string state;      ///< "pending", "sending", "delivered" or "failed" (after 5 attempts)
     std::string body;       ///< the exact bytes POSTed at every attempt
-    std::vector<WebhookAttempt> attempts;
+    std::vector<WebhookAttempt> attempts;  ///< the POSTs made so far
   };
   /// Sets the URL after the emulator's signed PING to it was answered 204; throws with the emulator's reason
   /// when the URL is refused (not loopback, PING not answered 204).
@@ -232,9 +295,14 @@ class EmulatorAdmin {
   /// The user removes the application from their authorized apps: its tokens die (a refresh gets
   /// invalid_grant), game accounts linked through it are severed, and APPLICATION_DEAUTHORIZED is sent.
   void RemoveApplication(uint64_t userId, uint64_t appId);
+  /// Removes every fault.
   void ClearFaults();
+  /// A rate-limit rule: API routes matching `route` ("<METHOD> <path>") share one bucket of `limit`
+  /// requests per `window`. A rule with the same route text is replaced; the latest matching rule wins.
   void SetRateLimit(const std::string& route, int limit, std::chrono::milliseconds window);
+  /// Sets the global rate limit: requests per second per identity, every route together (default 50).
   void SetGlobalRateLimit(int perSecond);
+  /// Restores the default rate limits (50 requests per 1000 ms per route, 50 per second globally).
   void ResetRateLimits();
   /// The Social SDK development rate limits (lobbies, messages, DMs): on by default; off for load tests.
   void SetSocialRateLimits(bool enabled);
@@ -242,6 +310,7 @@ class EmulatorAdmin {
   /// /_emulator/voice/udp-faults). Loss and reorder in percent (0 to 100); each datagram delayed by 0 to
   /// `jitterMs` (at most 10000). The same seed makes the same decisions for the same traffic.
   void SetVoiceUdpFaults(double lossPercent, double reorderPercent, int64_t jitterMs, uint64_t seed = 1);
+  /// Ends the voice UDP faults (a packet held back for reordering is released).
   void ClearVoiceUdpFaults();
 
   /// The emulator's stored data (docs/emulator-state.md): documents per kind (GET /_emulator/state).
@@ -282,6 +351,7 @@ class EmulatorAdmin {
   /// IPC: the player joins from the desktop client; ACTIVITY_JOIN {secret} goes to every connection
   /// subscribed to it (of `appId` only, if set). Returns how many got it.
   int RaiseActivityJoin(const std::string& secret, std::optional<uint64_t> appId = std::nullopt);
+  /// The Gateway sessions the emulator holds, with their connection state and counters.
   std::vector<GatewaySession> GatewaySessions();
   /// Cuts the TCP connection(s) without a close frame; the sessions stay resumable. Returns how many.
   int DropGateway(const GatewayTarget& target);
@@ -300,6 +370,7 @@ class EmulatorAdmin {
   int RequestHeartbeat() { return RequestHeartbeat(GatewayTarget{}); }  ///< every connection
   /// The heartbeat_interval sent in Hello to new connections.
   void SetHeartbeatInterval(std::chrono::milliseconds interval);
+  /// Changes the Gateway's tunables; with `limits.reset` restores the defaults and forgets identify counts.
   void SetGatewayLimits(const GatewayLimits& limits);
   /// A dispatch `t` with `dJson` (JSON text) to every session of the user, sequenced like any other;
   /// returns the s it got in each session.
@@ -307,29 +378,29 @@ class EmulatorAdmin {
 
   /// One voice gateway session (GET /_emulator/voice/sessions).
   struct VoiceSession {
-    uint64_t userId = 0;
-    uint64_t lobbyId = 0;
-    std::string sessionId;  ///< the main Gateway session that joined the call
-    uint32_t ssrc = 0;
-    std::string mode;          ///< the selected transport mode; empty before Select Protocol
-    bool connected = false;    ///< has a live voice gateway connection (else resumable for the window)
-    std::string mediaAddress;  ///< "ip:port" from Select Protocol; empty before it
-    uint64_t packetsReceived = 0;
-    uint64_t packetsForwarded = 0;
-    uint64_t packetsRejected = 0;
+    uint64_t userId = 0;            ///< the user in the call
+    uint64_t lobbyId = 0;           ///< the lobby whose call it is
+    std::string sessionId;          ///< the main Gateway session that joined the call
+    uint32_t ssrc = 0;              ///< the RTP SSRC Ready assigned
+    std::string mode;               ///< the selected transport mode; empty before Select Protocol
+    bool connected = false;         ///< has a live voice gateway connection (else resumable for the window)
+    std::string mediaAddress;       ///< "ip:port" from Select Protocol; empty before it
+    uint64_t packetsReceived = 0;   ///< RTP packets from this session the forwarding unit could open
+    uint64_t packetsForwarded = 0;  ///< packets of other sessions forwarded to this one
+    uint64_t packetsRejected = 0;   ///< packets from this session dropped as tampered, replayed or too short
     /// Of the packets from this session, what the forwarding unit sees without a key: payloads ending with
     /// the DAVE frame marker (end-to-end encrypted) and payloads that are Opus in clear (not silence).
     uint64_t payloadsE2ee = 0;
-    uint64_t payloadsClear = 0;
+    uint64_t payloadsClear = 0;  ///< see payloadsE2ee
   };
   /// The voice gateway's tunables (POST /_emulator/voice/settings), for later Hellos and Readys; unset
   /// fields keep their value.
   struct VoiceSettings {
     std::optional<std::vector<std::string>>
-        modes{};  ///< what Ready offers (deprecated ones are still refused)
-    std::optional<int64_t> heartbeatIntervalMs{};
-    std::optional<int64_t> resumeWindowMs{};  ///< real time a dropped voice session stays resumable
-    std::optional<int64_t> bufferSize{};      ///< server messages kept per voice session for resume
+        modes{};                                   ///< what Ready offers (deprecated ones are still refused)
+    std::optional<int64_t> heartbeatIntervalMs{};  ///< Hello's heartbeat interval, 10 to 3600000 ms
+    std::optional<int64_t> resumeWindowMs{};       ///< real time a dropped voice session stays resumable
+    std::optional<int64_t> bufferSize{};           ///< server messages kept per voice session for resume
     /// End-to-end encryption: "by_date" (required from 1 March 2026 on the fake clock, the default),
     /// "required" or "optional". Requiring it ends the calls of clients that cannot do DAVE (4017).
     std::optional<std::string> e2ee{};
@@ -338,21 +409,34 @@ class EmulatorAdmin {
   };
   /// A lobby call as the voice gateway's DAVE external sender sees it (GET /_emulator/voice/calls).
   struct VoiceCall {
-    uint64_t lobbyId = 0;
-    int daveProtocolVersion = 0;  ///< 1: end-to-end encrypted (DAVE), 0: transport encryption only
-    bool established = false;     ///< the MLS group exists (its first commit was announced)
-    uint64_t epoch = 0;
+    uint64_t lobbyId = 0;                 ///< the lobby whose call it is
+    int daveProtocolVersion = 0;          ///< 1: end-to-end encrypted (DAVE), 0: transport encryption only
+    bool established = false;             ///< the MLS group exists (its first commit was announced)
+    uint64_t epoch = 0;                   ///< the MLS group's current epoch
     std::map<uint64_t, uint32_t> leaves;  ///< each member's leaf in the group, by user id
-    uint64_t pendingTransitions = 0;
+    uint64_t pendingTransitions = 0;      ///< transitions announced and not executed yet
+    /// Commits accepted (each one starts a new epoch).
     uint64_t commitsAccepted = 0, commitsRefused = 0, welcomesSent = 0, invalidReports = 0;
+    /// Transitions executed, on time or not.
     uint64_t transitionsExecuted = 0, transitionsTimedOut = 0;
+    /// \var commitsRefused
+    /// Commits dropped: unreadable or breaking the rules of docs/dave.md.
+    /// \var welcomesSent
+    /// Welcome messages sent to added members.
+    /// \var invalidReports
+    /// Members' reports of an invalid commit or welcome (op 31); each such member starts over.
+    /// \var transitionsTimedOut
+    /// Transitions executed after the timeout rather than once every member said ready.
   };
+  /// Every lobby call as DAVE's external sender sees it.
   std::vector<VoiceCall> VoiceCalls();
   /// A DAVE protocol change in the lobby's call: "downgrade" (to transport encryption only, until
   /// "upgrade"; refused while E2EE is required), "upgrade", or "new_group" (members form a new MLS group).
   /// Whether it changed anything.
   bool DaveAction(uint64_t lobbyId, const std::string& action);
+  /// Every voice gateway session, with its forwarding counters.
   std::vector<VoiceSession> VoiceSessions();
+  /// Changes the voice gateway's tunables (or, with `settings.reset`, restores the defaults).
   void SetVoiceSettings(const VoiceSettings& settings);
   /// Cuts the user's voice gateway connection(s) (every one when `userId` is 0) without a close frame; the
   /// sessions stay resumable. Returns how many.
@@ -365,24 +449,25 @@ class EmulatorAdmin {
   /// how many voice states moved.
   int MoveVoice(uint64_t userId = 0);
 
-  /// A guild channel's permission overwrite: a role's (type 0; the guild's id is @everyone's role) or a
+  /// A guild channel's permission overwrite: a role's (type 0; the guild's id is \@everyone's role) or a
   /// member's (type 1). VIEW_CHANNEL is 1 << 10.
   struct ChannelOverwrite {
-    uint64_t id = 0;
-    int type = 0;
-    uint64_t allow = 0;
-    uint64_t deny = 0;
+    uint64_t id = 0;     ///< the role's or the member's id
+    int type = 0;        ///< 0 role, 1 member
+    uint64_t allow = 0;  ///< permission bits added
+    uint64_t deny = 0;   ///< permission bits removed (before `allow` is added)
   };
   /// A guild channel to create, or the changes to one (UpdateChannel leaves unset fields alone).
   struct ChannelSpec {
-    std::optional<std::string> name{};
-    std::optional<int> type{};  ///< 0 text (default), 2 voice, 4 category, 5, 13, 15, 16
-    std::optional<int> position{};
+    std::optional<std::string> name{};   ///< 1 to 100 characters; needed to create
+    std::optional<int> type{};           ///< 0 text (default), 2 voice, 4 category, 5, 13, 15, 16
+    std::optional<int> position{};       ///< sort position (default 0)
     std::optional<uint64_t> parentId{};  ///< a category of the same guild; 0 clears it
+    /// The channel's permission overwrites; on an update, they replace the list.
     std::optional<std::vector<ChannelOverwrite>> permissionOverwrites{};
-    std::optional<std::string> topic{};
+    std::optional<std::string> topic{};  ///< 0 to 1024 characters
   };
-  /// Guilds: a guild owned by `ownerId` (its first member); its @everyone role has the guild's id.
+  /// Guilds: a guild owned by `ownerId` (its first member); its \@everyone role has the guild's id.
   uint64_t CreateGuild(const std::string& name, uint64_t ownerId, const std::string& banner = {});
   /// Adds a member (or replaces a member's roles).
   void AddGuildMember(uint64_t guildId, uint64_t userId, const std::vector<uint64_t>& roleIds = {});
@@ -390,36 +475,58 @@ class EmulatorAdmin {
   uint64_t CreateRole(uint64_t guildId, const std::string& name, uint64_t permissions);
   /// Returns the channel's id; members' sessions get CHANNEL_CREATE (obfuscated where they cannot view it).
   uint64_t CreateChannel(uint64_t guildId, const ChannelSpec& channel);
+  /// Changes a guild channel (`parentId` 0 clears its category); members' sessions get CHANNEL_UPDATE.
   void UpdateChannel(uint64_t guildId, uint64_t channelId, const ChannelSpec& changes);
+  /// Deletes a guild channel; members' sessions get CHANNEL_DELETE.
   void DeleteChannel(uint64_t guildId, uint64_t channelId);
 
   /// Premium apps (tools/emulator/README.md, "Premium apps"; docs/premium-protocol.md). SKU types.
   enum class SkuType { Durable = 2, Consumable = 3, Subscription = 5 };
+  /// \var Durable
+  /// A one-time purchase the user keeps.
+  /// \var Consumable
+  /// A one-time purchase the game consumes (BackendClient::ConsumeEntitlement).
+  /// \var Subscription
+  /// A subscription, renewed every period (30 days of the fake clock).
+
+  /// One SKU to publish.
   struct SkuSpec {
-    std::string name;  ///< 1 to 100 characters
-    SkuType type = SkuType::Durable;
+    std::string name;                 ///< 1 to 100 characters
+    SkuType type = SkuType::Durable;  ///< what it sells
   };
   /// What a purchase (or a legacy subscription) created.
   struct PurchaseResult {
-    std::vector<uint64_t> entitlementIds;
-    uint64_t subscriptionId = 0;  ///< 0 for a one-time item
-    std::string json;             ///< the admin answer as it came
+    std::vector<uint64_t> entitlementIds;  ///< the entitlements it created
+    uint64_t subscriptionId = 0;           ///< 0 for a one-time item
+    std::string json;                      ///< the admin answer as it came
   };
   /// What the desktop client's checkout does with the next purchases (START_PURCHASE and Purchase).
   enum class PurchaseFlow { Complete, Cancel, Fail };
+  /// \var Complete
+  /// The purchase goes through (the default).
+  /// \var Cancel
+  /// The user cancels it: START_PURCHASE error 5005; Purchase throws.
+  /// \var Fail
+  /// It fails: START_PURCHASE error 5006; Purchase throws.
+
   /// Publishes SKUs for the application (several subscription SKUs allowed); returns their ids in order.
   std::vector<uint64_t> CreateSkus(uint64_t appId, const std::vector<SkuSpec>& skus);
+  /// Publishes one SKU; returns its id.
   uint64_t CreateSku(uint64_t appId, const std::string& name, SkuType type);
   /// The user buys the SKU through the checkout START_PURCHASE uses (so the purchase-flow outcome applies:
   /// cancel and fail throw, as does an SKU already owned).
   PurchaseResult Purchase(uint64_t appId, uint64_t userId, uint64_t skuId);
+  /// What the application's next checkouts do, until changed.
   void SetPurchaseFlow(uint64_t appId, PurchaseFlow outcome);
   /// Subscription lifecycle; each returns the subscription object (JSON) afterwards. Cancel: ENDING until the
   /// period's end. End: INACTIVE now. Renew: the renewal the fake clock would do, now. ChangePlan: upgrade or
   /// downgrade to `skuId`, effective at the renewal.
   std::string CancelSubscription(uint64_t appId, uint64_t subscriptionId);
+  /// Ends an active or ending subscription now (INACTIVE); returns it (JSON).
   std::string EndSubscription(uint64_t appId, uint64_t subscriptionId);
+  /// Renews an active subscription now, as the fake clock would at the period's end; returns it (JSON).
   std::string RenewSubscription(uint64_t appId, uint64_t subscriptionId);
+  /// Moves an active subscription to `skuId` from its next renewal; returns it (JSON).
   std::string ChangePlan(uint64_t appId, uint64_t subscriptionId, uint64_t skuId);
   /// A subscription as before the 2024 migration: its entitlement is type 8 with ends_at set.
   PurchaseResult CreateLegacySubscription(uint64_t appId, uint64_t userId, uint64_t skuId);

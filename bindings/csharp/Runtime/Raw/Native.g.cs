@@ -11,6 +11,9 @@ using System.Runtime.InteropServices;
 
 namespace Platformpp.Raw
 {
+    /// <summary>
+    /// Kinds of failure of a platformpp_client_result; values match the platform's own Social SDK.
+    /// </summary>
     public enum platformpp_error_type : int
     {
         PLATFORMPP_ERROR_TYPE_NONE = 0,
@@ -26,6 +29,9 @@ namespace Platformpp.Raw
         PLATFORMPP_ERROR_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Severity of a log message; values match the platform's own Social SDK.
+    /// </summary>
     public enum platformpp_logging_severity : int
     {
         PLATFORMPP_LOGGING_SEVERITY_VERBOSE = 1,
@@ -36,6 +42,9 @@ namespace Platformpp.Raw
         PLATFORMPP_LOGGING_SEVERITY_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// How a token is presented to the platform; values match the platform's own Social SDK.
+    /// </summary>
     public enum platformpp_authorization_token_type : int
     {
         PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_USER = 0,
@@ -43,12 +52,19 @@ namespace Platformpp.Raw
         PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// PKCE code challenge methods; values match the platform's own Social SDK.
+    /// </summary>
     public enum platformpp_authentication_code_challenge_method : int
     {
         PLATFORMPP_AUTHENTICATION_CODE_CHALLENGE_METHOD_S256 = 0,
         PLATFORMPP_AUTHENTICATION_CODE_CHALLENGE_METHOD_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// How the application is installed (platformpp_authorization_args.integration_type); values match the
+    /// platform's own Social SDK.
+    /// </summary>
     public enum platformpp_integration_type : int
     {
         PLATFORMPP_INTEGRATION_TYPE_GUILD_INSTALL = 0,
@@ -87,6 +103,10 @@ namespace Platformpp.Raw
         PLATFORMPP_CLIENT_STATUS_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Why the realtime connection ended up DISCONNECTED without being asked to (see
+    /// platformpp_status_changed_fn).
+    /// </summary>
     public enum platformpp_client_error : int
     {
         PLATFORMPP_CLIENT_ERROR_NONE = 0,
@@ -96,6 +116,9 @@ namespace Platformpp.Raw
         PLATFORMPP_CLIENT_ERROR_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// What a webhook request carries.
+    /// </summary>
     public enum platformpp_webhook_event_kind : int
     {
         PLATFORMPP_WEBHOOK_EVENT_KIND_PING = 0,
@@ -156,6 +179,9 @@ namespace Platformpp.Raw
         PLATFORMPP_GAME_STATS_COUNT_FIELD_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// What a dynamic field holds.
+    /// </summary>
     public enum platformpp_game_stats_dynamic_field_type : int
     {
         PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_STRING = 1,
@@ -164,6 +190,10 @@ namespace Platformpp.Raw
         PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// What an activity shows the player doing; values match the platform's own Social SDK.
+    /// platformpp_client_update_rich_presence accepts PLAYING, LISTENING, WATCHING and COMPETING.
+    /// </summary>
     public enum platformpp_activity_type : int
     {
         PLATFORMPP_ACTIVITY_TYPE_PLAYING = 0,
@@ -176,6 +206,9 @@ namespace Platformpp.Raw
         PLATFORMPP_ACTIVITY_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Which field the member list shows as the status text.
+    /// </summary>
     public enum platformpp_status_display_type : int
     {
         PLATFORMPP_STATUS_DISPLAY_TYPE_UNSET = -1,
@@ -185,6 +218,9 @@ namespace Platformpp.Raw
         PLATFORMPP_STATUS_DISPLAY_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// What an activity invite asks for; values match the platform's own Social SDK.
+    /// </summary>
     public enum platformpp_activity_action_type : int
     {
         PLATFORMPP_ACTIVITY_ACTION_TYPE_INVALID = 0,
@@ -193,6 +229,9 @@ namespace Platformpp.Raw
         PLATFORMPP_ACTIVITY_ACTION_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// The privacy of an activity's party (platformpp_activity_set_party).
+    /// </summary>
     public enum platformpp_activity_party_privacy : int
     {
         PLATFORMPP_ACTIVITY_PARTY_PRIVACY_PRIVATE = 0,
@@ -200,6 +239,9 @@ namespace Platformpp.Raw
         PLATFORMPP_ACTIVITY_PARTY_PRIVACY_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// The online status as friends see it; values match the platform's own Social SDK.
+    /// </summary>
     public enum platformpp_status_type : int
     {
         PLATFORMPP_STATUS_TYPE_ONLINE = 0,
@@ -228,6 +270,9 @@ namespace Platformpp.Raw
         PLATFORMPP_ACTIVITY_ASSET_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// The kind of a relationship with another user; values match the platform's own Social SDK.
+    /// </summary>
     public enum platformpp_relationship_type : int
     {
         PLATFORMPP_RELATIONSHIP_TYPE_NONE = 0,
@@ -240,6 +285,9 @@ namespace Platformpp.Raw
         PLATFORMPP_RELATIONSHIP_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// How the friends list groups friends (platformpp_client_get_relationships_by_group).
+    /// </summary>
     public enum platformpp_relationship_group_type : int
     {
         PLATFORMPP_RELATIONSHIP_GROUP_TYPE_ONLINE_PLAYING_GAME = 0,
@@ -248,6 +296,9 @@ namespace Platformpp.Raw
         PLATFORMPP_RELATIONSHIP_GROUP_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Image formats of avatar URLs (platformpp_user_handle_avatar_url).
+    /// </summary>
     public enum platformpp_avatar_type : int
     {
         PLATFORMPP_AVATAR_TYPE_GIF = 0,
@@ -277,6 +328,9 @@ namespace Platformpp.Raw
         PLATFORMPP_RELATIONSHIP_ACTION_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Bits of platformpp_lobby_member_handle_flags; only the game's backend sets them.
+    /// </summary>
     public enum platformpp_lobby_member_flags : int
     {
         PLATFORMPP_LOBBY_MEMBER_FLAGS_NONE = 0,
@@ -284,6 +338,9 @@ namespace Platformpp.Raw
         PLATFORMPP_LOBBY_MEMBER_FLAGS_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// The platform's channel types that messaging meets.
+    /// </summary>
     public enum platformpp_channel_type : int
     {
         PLATFORMPP_CHANNEL_TYPE_GUILD_TEXT = 0,
@@ -296,6 +353,9 @@ namespace Platformpp.Raw
         PLATFORMPP_CHANNEL_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// What a SKU sells (the platform's numbers).
+    /// </summary>
     public enum platformpp_sku_type : int
     {
         PLATFORMPP_SKU_TYPE_DURABLE = 2,
@@ -305,6 +365,9 @@ namespace Platformpp.Raw
         PLATFORMPP_SKU_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// How an entitlement was granted; other values the platform sends are kept as their number.
+    /// </summary>
     public enum platformpp_entitlement_type : int
     {
         PLATFORMPP_ENTITLEMENT_TYPE_PURCHASE = 1,
@@ -313,6 +376,9 @@ namespace Platformpp.Raw
         PLATFORMPP_ENTITLEMENT_TYPE_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Where a subscription stands.
+    /// </summary>
     public enum platformpp_subscription_status : int
     {
         PLATFORMPP_SUBSCRIPTION_STATUS_ACTIVE = 0,
@@ -321,6 +387,9 @@ namespace Platformpp.Raw
         PLATFORMPP_SUBSCRIPTION_STATUS_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Where a call stands (platformpp_call_get_status, platformpp_call_status_changed_fn).
+    /// </summary>
     public enum platformpp_call_status : int
     {
         PLATFORMPP_CALL_STATUS_DISCONNECTED = 0,
@@ -333,6 +402,9 @@ namespace Platformpp.Raw
         PLATFORMPP_CALL_STATUS_FORCE_INT32 = 2147483647,
     }
 
+    /// <summary>
+    /// Why a call reached DISCONNECTED without being asked to.
+    /// </summary>
     public enum platformpp_call_error : int
     {
         PLATFORMPP_CALL_ERROR_NONE = 0,
@@ -386,6 +458,10 @@ namespace Platformpp.Raw
         public platformpp_string value;
     }
 
+    /// <summary>
+    /// Options of platformpp_client_create; set api_version and the defaults with platformpp_client_options_init.
+    /// The strings are borrowed for the call to platformpp_client_create only.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_client_options
     {
@@ -402,7 +478,8 @@ namespace Platformpp.Raw
     }
 
     /// <summary>
-    /// Arguments of platformpp_client_authorize; set api_version with platformpp_authorization_args_init.
+    /// Arguments of platformpp_client_authorize; set api_version with platformpp_authorization_args_init. The
+    /// strings are borrowed for the call to platformpp_client_authorize only.
     /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_authorization_args
@@ -417,6 +494,10 @@ namespace Platformpp.Raw
         public platformpp_string custom_scheme_param;
     }
 
+    /// <summary>
+    /// Options of platformpp_webhook_events_create; fill them with platformpp_webhook_events_options_init first.
+    /// The strings are borrowed for the create call.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_webhook_events_options
     {
@@ -442,6 +523,10 @@ namespace Platformpp.Raw
         public double number;
     }
 
+    /// <summary>
+    /// Options of platformpp_backend_create; fill them with platformpp_backend_options_init first. The strings
+    /// are borrowed for the create call.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_backend_options
     {
@@ -454,6 +539,10 @@ namespace Platformpp.Raw
         public int http_timeout_ms;
     }
 
+    /// <summary>
+    /// A guild of the player (platformpp_user_guilds_fn); its strings are NUL-terminated and borrowed for the
+    /// callback.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_guild_minimal
     {
@@ -464,6 +553,10 @@ namespace Platformpp.Raw
         public UIntPtr banner_size;
     }
 
+    /// <summary>
+    /// A channel of a guild (platformpp_guild_channels_fn); its name is NUL-terminated and borrowed for the
+    /// callback.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_guild_channel
     {
@@ -495,6 +588,9 @@ namespace Platformpp.Raw
         public UIntPtr username_size;
     }
 
+    /// <summary>
+    /// The last DM exchanged with one player (platformpp_client_get_user_message_summaries).
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_user_message_summary
     {
@@ -502,6 +598,9 @@ namespace Platformpp.Raw
         public ulong last_message_id;
     }
 
+    /// <summary>
+    /// A SKU of the application: something it sells. Its strings are borrowed from the snapshot that holds it.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_sku
     {
@@ -513,6 +612,9 @@ namespace Platformpp.Raw
         public platformpp_string slug;
     }
 
+    /// <summary>
+    /// An entitlement: a grant of a SKU to the player (or a guild). Plain values, no pointers.
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_entitlement
     {
@@ -530,6 +632,10 @@ namespace Platformpp.Raw
         public int has_ends_at;
     }
 
+    /// <summary>
+    /// A subscription of the player to this application. Its arrays and string are borrowed from whatever handed
+    /// it out (the snapshot, or the callback).
+    /// </summary>
     [StructLayout(LayoutKind.Sequential)]
     public unsafe struct platformpp_subscription
     {
@@ -564,25 +670,104 @@ namespace Platformpp.Raw
         public int is_default;
     }
 
+    /// <summary>
+    /// Frees a caller's user_data: runs exactly once, when the library no longer needs it (see ` &lt;platformpp
+    /// /platformpp_c.h&gt;`).
+    /// </summary>
+    /// <param name="user_data">
+    /// The user_data given with it.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_user_data_free_fn(IntPtr user_data);
 
+    /// <summary>
+    /// Receives a log message (platformpp_client_add_log_callback), inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="message">
+    /// The message, NUL-terminated; borrowed until the callback returns.
+    /// </param>
+    /// <param name="message_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="severity">
+    /// Its severity.
+    /// </param>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_log_fn(byte* message, UIntPtr message_size, platformpp_logging_severity severity, IntPtr user_data);
 
+    /// <summary>
+    /// Completion of platformpp_client_fetch_current_user, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="user_id">
+    /// The token's user; 0 on failure.
+    /// </param>
+    /// <param name="username">
+    /// Their username, NUL-terminated, "" on failure; borrowed until the callback returns.
+    /// </param>
+    /// <param name="username_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_fetch_current_user_fn(IntPtr result, ulong user_id, byte* username, UIntPtr username_size, IntPtr user_data);
 
     /// <summary>
-    /// Completion of an operation that returns nothing but its result.
+    /// Completion of an operation that returns nothing but its result. Runs once, inside
+    /// platformpp_client_run_callbacks (or platformpp_client_destroy).
     /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_result_fn(IntPtr result, IntPtr user_data);
 
     /// <summary>
     /// Completion of a token exchange. On failure the strings are "" (never NULL), token_type is
-    /// PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER and expires_in (seconds) is 0.
+    /// PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER and expires_in (seconds) is 0. Runs once, inside
+    /// platformpp_client_run_callbacks (or platformpp_client_destroy). Every string is NUL-terminated and
+    /// borrowed until the callback returns: copy what you keep.
     /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="access_token">
+    /// The new access token.
+    /// </param>
+    /// <param name="access_token_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="refresh_token">
+    /// The new refresh token ("" when none was issued).
+    /// </param>
+    /// <param name="refresh_token_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="token_type">
+    /// How to present the access token (pass it to platformpp_client_update_token).
+    /// </param>
+    /// <param name="expires_in">
+    /// The access token's lifetime in seconds.
+    /// </param>
+    /// <param name="scopes">
+    /// The granted scopes, space-separated.
+    /// </param>
+    /// <param name="scopes_size">
+    /// Their length in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_token_exchange_fn(IntPtr result, byte* access_token, UIntPtr access_token_size, byte* refresh_token, UIntPtr refresh_token_size, platformpp_authorization_token_type token_type, int expires_in, byte* scopes, UIntPtr scopes_size, IntPtr user_data);
 
@@ -592,25 +777,103 @@ namespace Platformpp.Raw
     /// token was refused), UNEXPECTED_CLOSE with the close code that forbids reconnecting (4004, 4010-4014);
     /// otherwise NONE, 0.
     /// </summary>
+    /// <param name="status">
+    /// The new status (platformpp_client_get_status already returns it, or a later one).
+    /// </param>
+    /// <param name="error">
+    /// Why a DISCONNECTED was not asked for; PLATFORMPP_CLIENT_ERROR_NONE otherwise.
+    /// </param>
+    /// <param name="error_detail">
+    /// The HTTP status or close code that goes with error; 0 otherwise.
+    /// </param>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_status_changed_fn(platformpp_client_status status, platformpp_client_error error, int error_detail, IntPtr user_data);
 
     /// <summary>
     /// Completion of platformpp_client_exchange_child_token: as platformpp_token_exchange_fn, without a refresh
-    /// token.
+    /// token. On failure the strings are "" (never NULL), token_type is
+    /// PLATFORMPP_AUTHORIZATION_TOKEN_TYPE_BEARER and expires_in is 0. Every string is NUL-terminated and
+    /// borrowed until the callback returns.
     /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="access_token">
+    /// The child application's access token.
+    /// </param>
+    /// <param name="access_token_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="token_type">
+    /// How to present the token.
+    /// </param>
+    /// <param name="expires_in">
+    /// The token's lifetime in seconds.
+    /// </param>
+    /// <param name="scopes">
+    /// The granted scopes, space-separated.
+    /// </param>
+    /// <param name="scopes_size">
+    /// Their length in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_child_token_fn(IntPtr result, byte* access_token, UIntPtr access_token_size, platformpp_authorization_token_type token_type, int expires_in, byte* scopes, UIntPtr scopes_size, IntPtr user_data);
 
+    /// <summary>
+    /// Completion of platformpp_client_authorize, inside platformpp_client_run_callbacks. The strings are
+    /// NUL-terminated, "" on failure, and borrowed until the callback returns.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="code">
+    /// The authorization code to pass to platformpp_client_get_token.
+    /// </param>
+    /// <param name="code_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="redirect_uri">
+    /// The redirect URI to pass to platformpp_client_get_token.
+    /// </param>
+    /// <param name="redirect_uri_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_authorization_fn(IntPtr result, byte* code, UIntPtr code_size, byte* redirect_uri, UIntPtr redirect_uri_size, IntPtr user_data);
 
     /// <summary>
     /// Opens `url` in a browser; returns non-zero when it could. Runs inside run_callbacks.
     /// </summary>
+    /// <param name="url">
+    /// The authorize page's URL, NUL-terminated; borrowed until the callback returns.
+    /// </param>
+    /// <param name="url_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
+    /// <returns>
+    /// Non-zero when the page could be opened, 0 otherwise.
+    /// </returns>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate int platformpp_url_opener_fn(byte* url, UIntPtr url_size, IntPtr user_data);
 
+    /// <summary>
+    /// An event that carries nothing but user_data; runs inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_event_fn(IntPtr user_data);
 
@@ -618,81 +881,318 @@ namespace Platformpp.Raw
     /// Called inside platformpp_webhook_events_run_callbacks for each event delivered; event is valid until it
     /// returns (clone it to keep it).
     /// </summary>
+    /// <param name="@event">
+    /// The event, borrowed for the callback (platformpp_webhook_event_clone keeps it).
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_webhook_event_fn(IntPtr @event, IntPtr user_data);
 
     /// <summary>
-    /// Completion of a profile read: on failure, profile is an empty one. Valid until the callback returns.
+    /// Completion of a profile read: on failure, profile is an empty one. Valid until the callback returns. Runs
+    /// inside platformpp_backend_run_callbacks.
     /// </summary>
+    /// <param name="result">
+    /// The outcome, borrowed for the callback (platformpp_client_result_clone keeps it longer).
+    /// </param>
+    /// <param name="profile">
+    /// The profile read, borrowed for the callback (never NULL; read it with the getters, do not destroy it).
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_game_stats_profile_fn(IntPtr result, IntPtr profile, IntPtr user_data);
 
+    /// <summary>
+    /// An invite event (created or updated), inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="invite">
+    /// The invite; borrowed until the callback returns (platformpp_activity_invite_clone keeps it).
+    /// </param>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_activity_invite_fn(IntPtr invite, IntPtr user_data);
 
     /// <summary>
     /// Completion of accept_activity_invite: the join secret ("" on failure).
     /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="join_secret">
+    /// The join secret of the sender's activity, NUL-terminated; borrowed until the callback returns.
+    /// </param>
+    /// <param name="join_secret_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_join_secret_fn(IntPtr result, byte* join_secret, UIntPtr join_secret_size, IntPtr user_data);
 
+    /// <summary>
+    /// The player joined a friend's activity from the desktop client, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="join_secret">
+    /// The join secret of the activity joined, NUL-terminated; borrowed until the callback returns.
+    /// </param>
+    /// <param name="join_secret_size">
+    /// Its length in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_activity_join_fn(byte* join_secret, UIntPtr join_secret_size, IntPtr user_data);
 
+    /// <summary>
+    /// A relationship appeared, changed type or went away, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="user_id">
+    /// The other user.
+    /// </param>
+    /// <param name="is_discord_relationship_update">
+    /// Non-zero for the platform relationship, 0 for the game one.
+    /// </param>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_relationship_changed_fn(ulong user_id, int is_discord_relationship_update, IntPtr user_data);
 
+    /// <summary>
+    /// An event about one user, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="user_id">
+    /// The user.
+    /// </param>
+    /// <param name="user_data">
+    /// The registration's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_user_id_fn(ulong user_id, IntPtr user_data);
 
+    /// <summary>
+    /// Completion of platformpp_client_get_user_guilds, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="guilds">
+    /// The guilds, borrowed until the callback returns (strings included): copy what you keep. NULL with count 0
+    /// on failure.
+    /// </param>
+    /// <param name="count">
+    /// How many.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_user_guilds_fn(IntPtr result, platformpp_guild_minimal* guilds, UIntPtr count, IntPtr user_data);
 
+    /// <summary>
+    /// Completion of platformpp_client_get_guild_channels, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome; borrowed until the callback returns.
+    /// </param>
+    /// <param name="channels">
+    /// The channels, borrowed until the callback returns (strings included): copy what you keep. NULL with count
+    /// 0 on failure.
+    /// </param>
+    /// <param name="count">
+    /// How many.
+    /// </param>
+    /// <param name="user_data">
+    /// The call's user_data.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_guild_channels_fn(IntPtr result, platformpp_guild_channel* channels, UIntPtr count, IntPtr user_data);
 
     /// <summary>
-    /// Gets an id: of a lobby, a message, ...
+    /// Gets an id: of a lobby, a message, ... Runs inside platformpp_client_run_callbacks.
     /// </summary>
+    /// <param name="id">
+    /// The lobby's or message's id.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_id_fn(ulong id, IntPtr user_data);
 
+    /// <summary>
+    /// Completion of platformpp_client_create_or_join_lobby, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome, borrowed for the callback (platformpp_client_result_clone keeps it longer).
+    /// </param>
+    /// <param name="lobby_id">
+    /// The lobby created or joined; 0 on failure.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_lobby_id_result_fn(IntPtr result, ulong lobby_id, IntPtr user_data);
 
+    /// <summary>
+    /// A lobby member event, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="lobby_id">
+    /// The lobby.
+    /// </param>
+    /// <param name="member_id">
+    /// The member (a user id).
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_lobby_member_fn(ulong lobby_id, ulong member_id, IntPtr user_data);
 
+    /// <summary>
+    /// Completion of an operation that yields a string, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome, borrowed for the callback (platformpp_client_result_clone keeps it longer).
+    /// </param>
+    /// <param name="text">
+    /// NUL-terminated UTF-8, owned by the library and valid until the callback returns; "" (never NULL) on
+    /// failure.
+    /// </param>
+    /// <param name="text_size">
+    /// Length of `text` in bytes.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_string_result_fn(IntPtr result, byte* text, UIntPtr text_size, IntPtr user_data);
 
+    /// <summary>
+    /// A notification that carries nothing but user_data.
+    /// </summary>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_notify_fn(IntPtr user_data);
 
+    /// <summary>
+    /// Completion of a send, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome, borrowed for the callback (platformpp_client_result_clone keeps it longer).
+    /// </param>
+    /// <param name="message_id">
+    /// The message's id once the platform has it; 0 on failure.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_message_id_result_fn(IntPtr result, ulong message_id, IntPtr user_data);
 
     /// <summary>
-    /// `messages` (oldest first) and the handles in it are borrowed for the callback.
+    /// `messages` (oldest first) and the handles in it are borrowed for the callback. Completion of a history
+    /// request, inside platformpp_client_run_callbacks; platformpp_message_handle_clone keeps a message longer.
     /// </summary>
+    /// <param name="result">
+    /// The outcome, borrowed for the callback.
+    /// </param>
+    /// <param name="messages">
+    /// `count` message handles, oldest first; NULL when there are none (and on failure).
+    /// </param>
+    /// <param name="count">
+    /// Number of handles in `messages`.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_messages_fn(IntPtr result, IntPtr* messages, UIntPtr count, IntPtr user_data);
 
+    /// <summary>
+    /// Completion of platformpp_client_get_user_message_summaries, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="result">
+    /// The outcome, borrowed for the callback.
+    /// </param>
+    /// <param name="summaries">
+    /// `count` summaries, borrowed for the callback; NULL when there are none (and on failure).
+    /// </param>
+    /// <param name="count">
+    /// Number of summaries.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_user_message_summaries_fn(IntPtr result, platformpp_user_message_summary* summaries, UIntPtr count, IntPtr user_data);
 
+    /// <summary>
+    /// A message was deleted, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="message_id">
+    /// The deleted message.
+    /// </param>
+    /// <param name="channel_id">
+    /// The channel it was deleted from.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_message_deleted_fn(ulong message_id, ulong channel_id, IntPtr user_data);
 
+    /// <summary>
+    /// An entitlement event, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="entitlement">
+    /// The entitlement, borrowed for the callback.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_entitlement_fn(platformpp_entitlement* entitlement, IntPtr user_data);
 
+    /// <summary>
+    /// A subscription event, inside platformpp_client_run_callbacks.
+    /// </summary>
+    /// <param name="subscription">
+    /// The subscription (its arrays and string included), borrowed for the callback.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_subscription_fn(platformpp_subscription* subscription, IntPtr user_data);
 
     /// <summary>
-    /// On failure: entitlements NULL, count 0.
+    /// On failure: entitlements NULL, count 0. Completion of platformpp_client_start_purchase, inside
+    /// platformpp_client_run_callbacks.
     /// </summary>
+    /// <param name="result">
+    /// The outcome, borrowed for the callback (platformpp_client_result_clone keeps it longer).
+    /// </param>
+    /// <param name="entitlements">
+    /// `count` entitlements the purchase created, borrowed for the callback.
+    /// </param>
+    /// <param name="count">
+    /// Number of entitlements.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_entitlements_result_fn(IntPtr result, platformpp_entitlement* entitlements, UIntPtr count, IntPtr user_data);
 
@@ -702,6 +1202,27 @@ namespace Platformpp.Raw
     /// playing them; the samples may be read or changed in place. Keep it short and lock-free: it is on the audio
     /// path.
     /// </summary>
+    /// <param name="user_id">
+    /// The participant.
+    /// </param>
+    /// <param name="data">
+    /// samples_per_channel * channels samples, borrowed for the callback; may be changed in place.
+    /// </param>
+    /// <param name="samples_per_channel">
+    /// Samples per channel in `data`.
+    /// </param>
+    /// <param name="sample_rate">
+    /// Samples per second (48000).
+    /// </param>
+    /// <param name="channels">
+    /// Interleaved channels (2).
+    /// </param>
+    /// <param name="out_should_mute">
+    /// Set to non-zero to keep these samples from being played.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given to platformpp_client_start_call_with_audio_callbacks.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_user_audio_received_fn(ulong user_id, short* data, ulong samples_per_channel, int sample_rate, ulong channels, int* out_should_mute, IntPtr user_data);
 
@@ -709,6 +1230,21 @@ namespace Platformpp.Raw
     /// Voice thread, once per 20 ms microphone frame, before processing and sending: what it leaves in `data`
     /// (interleaved) is what is sent. The same budget as above.
     /// </summary>
+    /// <param name="data">
+    /// samples_per_channel * channels samples, borrowed for the callback; may be changed in place.
+    /// </param>
+    /// <param name="samples_per_channel">
+    /// Samples per channel in `data`.
+    /// </param>
+    /// <param name="sample_rate">
+    /// Samples per second.
+    /// </param>
+    /// <param name="channels">
+    /// Interleaved channels.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given to platformpp_client_start_call_with_audio_callbacks.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_user_audio_captured_fn(short* data, ulong samples_per_channel, int sample_rate, ulong channels, IntPtr user_data);
 
@@ -716,45 +1252,120 @@ namespace Platformpp.Raw
     /// A call's status change, in order. error and error_detail (a voice gateway close code, or 0) explain a
     /// DISCONNECTED that was not asked for.
     /// </summary>
+    /// <param name="status">
+    /// The new status.
+    /// </param>
+    /// <param name="error">
+    /// Why an unrequested DISCONNECTED happened; NONE otherwise.
+    /// </param>
+    /// <param name="error_detail">
+    /// The voice gateway close code, or 0.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_call_status_changed_fn(platformpp_call_status status, platformpp_call_error error, int error_detail, IntPtr user_data);
 
     /// <summary>
     /// A participant joined (added non-zero) or left the call.
     /// </summary>
+    /// <param name="user_id">
+    /// The participant.
+    /// </param>
+    /// <param name="added">
+    /// Non-zero when joined, 0 when left.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_call_participant_changed_fn(ulong user_id, int added, IntPtr user_data);
 
     /// <summary>
     /// Someone (the player included) started (non-zero) or stopped sending sound.
     /// </summary>
+    /// <param name="user_id">
+    /// The participant.
+    /// </param>
+    /// <param name="is_playing_sound">
+    /// Non-zero when started, 0 when stopped.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_call_speaking_status_changed_fn(ulong user_id, int is_playing_sound, IntPtr user_data);
 
     /// <summary>
     /// `devices` (borrowed for the callback) holds `count` devices.
     /// </summary>
+    /// <param name="devices">
+    /// The devices, borrowed for the callback (strings included); NULL when there are none.
+    /// </param>
+    /// <param name="count">
+    /// Number of devices.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_audio_devices_fn(platformpp_audio_device* devices, UIntPtr count, IntPtr user_data);
 
     /// <summary>
     /// `device` is borrowed for the callback; its strings are "" when there is no such device.
     /// </summary>
+    /// <param name="device">
+    /// The device, borrowed for the callback (never NULL).
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_audio_device_fn(platformpp_audio_device* device, IntPtr user_data);
 
+    /// <summary>
+    /// The device lists changed; both lists are borrowed for the callback.
+    /// </summary>
+    /// <param name="input_devices">
+    /// The microphones; NULL when there are none.
+    /// </param>
+    /// <param name="input_count">
+    /// Number of microphones.
+    /// </param>
+    /// <param name="output_devices">
+    /// The speakers; NULL when there are none.
+    /// </param>
+    /// <param name="output_count">
+    /// Number of speakers.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_device_change_fn(platformpp_audio_device* input_devices, UIntPtr input_count, platformpp_audio_device* output_devices, UIntPtr output_count, IntPtr user_data);
 
     /// <summary>
     /// input_detected: 0 once the microphone stayed below the threshold for a while, non-zero when sound is back.
     /// </summary>
+    /// <param name="input_detected">
+    /// 0 when the input went silent, non-zero when sound came back.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_no_audio_input_fn(int input_detected, IntPtr user_data);
 
     /// <summary>
     /// The call's media became end-to-end encrypted (e2ee_active non-zero) or stopped being so.
     /// </summary>
+    /// <param name="e2ee_active">
+    /// Non-zero when encrypted end to end now.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_call_e2ee_status_changed_fn(int e2ee_active, IntPtr user_data);
 
@@ -762,6 +1373,15 @@ namespace Platformpp.Raw
     /// A verification code: `code` (NUL-terminated digits, borrowed for the callback) of `code_size` digits, ""
     /// with 0 when there is none.
     /// </summary>
+    /// <param name="code">
+    /// The digits, borrowed for the callback; "" when there is none.
+    /// </param>
+    /// <param name="code_size">
+    /// Number of digits.
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the call.
+    /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_call_verification_code_fn(byte* code, UIntPtr code_size, IntPtr user_data);
 
@@ -779,18 +1399,36 @@ namespace Platformpp.Raw
         public const int PLATFORMPP_PURCHASE_CANCELED_ERROR_CODE = 5005;
         public const int PLATFORMPP_PURCHASE_FAILED_ERROR_CODE = 5006;
 
+        /// <summary>
+        /// The library's version. Callable without a client; thread-safe.
+        /// </summary>
+        /// <param name="major">
+        /// Receives the major version; may be NULL.
+        /// </param>
+        /// <param name="minor">
+        /// Receives the minor version; may be NULL.
+        /// </param>
+        /// <param name="patch">
+        /// Receives the patch version; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_version(int* major, int* minor, int* patch);
 
         /// <summary>
         /// Static string, e.g. "0.1.0".
         /// </summary>
+        /// <returns>
+        /// The version, NUL-terminated; static: never free it.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_version_string();
 
         /// <summary>
         /// Frees memory the library handed over (documented per function). NULL is fine.
         /// </summary>
+        /// <param name="ptr">
+        /// What the library handed over, or NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_free(IntPtr ptr);
 
@@ -799,22 +1437,55 @@ namespace Platformpp.Raw
         /// platformpp_client_destroy (counted once destroy has returned). For leak checks in tests and language
         /// bindings; thread-safe.
         /// </summary>
+        /// <returns>
+        /// The number of live clients.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_debug_live_client_count();
 
+        /// <summary>
+        /// Fills options with the defaults: api_version PLATFORMPP_C_API_VERSION, use_system_certificates and
+        /// ipc_enabled 1, every other field 0 or empty.
+        /// </summary>
+        /// <param name="options">
+        /// The struct to fill; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_options_init(platformpp_client_options* options);
 
         /// <summary>
-        /// NULL options: defaults. Returns NULL when options-&gt;api_version is unknown or the client cannot be
-        /// created.
+        /// Creates a client. NULL options: defaults. Returns NULL when options-&gt;api_version is unknown or the
+        /// client cannot be created.
         /// </summary>
+        /// <param name="options">
+        /// The options, borrowed for the call (the client copies what it keeps); NULL: defaults.
+        /// </param>
+        /// <returns>
+        /// A new client, owned by the caller: release it with platformpp_client_destroy. NULL when
+        /// options-&gt;api_version is outside 1 to PLATFORMPP_C_API_VERSION or the client cannot be created.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_create(platformpp_client_options* options);
 
+        /// <summary>
+        /// Destroys a client: every pending operation completes with PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED,
+        /// every user_data_free still due runs, and the client's threads end, all before this returns; nothing is
+        /// called afterwards. May be called from inside a callback.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored. Invalid once this returns.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_destroy(IntPtr client);
 
+        /// <summary>
+        /// Runs every callback queued so far, on the calling thread, in order. Never blocks. The only place (with
+        /// platformpp_client_destroy) where callbacks run; a call from inside a callback runs nothing. Call it
+        /// once a frame. A callback may destroy the client.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_run_callbacks(IntPtr client);
 
@@ -822,73 +1493,254 @@ namespace Platformpp.Raw
         /// Blocks until a callback is ready for run_callbacks or timeout_ms pass; non-zero when one is ready. For
         /// bots and tools with nothing else to do; runs no callback itself. NULL client: 0 at once.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: returns 0 at once.
+        /// </param>
+        /// <param name="timeout_ms">
+        /// How long to wait at most, in milliseconds.
+        /// </param>
+        /// <returns>
+        /// Non-zero when platformpp_client_run_callbacks has something to run, 0 otherwise.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_wait_for_callbacks(IntPtr client, int timeout_ms);
 
+        /// <summary>
+        /// Sets the application id that calls taking application_id 0 use.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
+        /// <param name="application_id">
+        /// The game's application id.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_application_id(IntPtr client, ulong application_id);
 
+        /// <summary>
+        /// The application id set by platformpp_client_set_application_id.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The application id; 0 when unset.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_client_get_application_id(IntPtr client);
 
         /// <summary>
-        /// Milliseconds, at least 1 (default 30000).
+        /// Sets the timeout of one HTTP exchange (connect, TLS, request, response). Milliseconds, at least 1
+        /// (default 30000); values below 1 are refused.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
+        /// <param name="milliseconds">
+        /// The timeout, at least 1.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_http_request_timeout(IntPtr client, int milliseconds);
 
+        /// <summary>
+        /// The timeout of one HTTP exchange.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The timeout in milliseconds (default 30000).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_get_http_request_timeout(IntPtr client);
 
+        /// <summary>
+        /// Adds a log sink (in addition to earlier ones): messages at min_severity and above reach callback,
+        /// inside platformpp_client_run_callbacks. The registration lasts until the client is destroyed.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Receives each message; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages to pass on.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the client is destroyed (or at once, see above); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_add_log_callback(IntPtr client, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// Returns non-zero on success. An empty path stops file logging.
+        /// Also writes the log to a file. Returns non-zero on success. An empty path stops file logging.
+        /// Otherwise messages at min_severity and above are also written to a file in that directory (created if
+        /// missing).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: returns 0.
+        /// </param>
+        /// <param name="path">
+        /// The directory, UTF-8, borrowed for the call; empty (or NULL with size 0): stop file logging.
+        /// </param>
+        /// <param name="path_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages to write.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 when the directory or file cannot be created, or for a NULL client.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_set_log_dir(IntPtr client, byte* path, UIntPtr path_size, platformpp_logging_severity min_severity);
 
+        /// <summary>
+        /// Asks the platform whose token this is: the id and username of the token's user. Does not change the
+        /// client's own token.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="token_type">
+        /// How to present token.
+        /// </param>
+        /// <param name="token">
+        /// The token, borrowed for the call.
+        /// </param>
+        /// <param name="token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the outcome, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_fetch_current_user(IntPtr client, platformpp_authorization_token_type token_type, byte* token, UIntPtr token_size, platformpp_fetch_current_user_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// Connects with the token given to update_token; reconnects and resumes by itself until disconnect.
+        /// Connects with the token given to update_token; reconnects and resumes by itself until disconnect. Goes
+        /// through HTTP_WAIT, CONNECTING and CONNECTED to READY; does nothing while already connecting or
+        /// connected. Without a token the status stays DISCONNECTED and the status callback reports
+        /// CONNECTION_FAILED, 401.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_connect(IntPtr client);
 
+        /// <summary>
+        /// Closes the realtime connection (DISCONNECTING, then DISCONNECTED) and ends the session.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_disconnect(IntPtr client);
 
         /// <summary>
-        /// NULL client: DISCONNECTED.
+        /// The realtime connection's status. NULL client: DISCONNECTED.
         /// </summary>
+        /// <param name="client">
+        /// The client, or NULL.
+        /// </param>
+        /// <returns>
+        /// The realtime connection's current status; PLATFORMPP_CLIENT_STATUS_DISCONNECTED for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_client_status platformpp_client_get_status(IntPtr client);
 
         /// <summary>
-        /// Replaces any earlier callback; the earlier user_data_free runs then (or when the client is destroyed).
-        /// A NULL callback removes it.
+        /// Registers the callback of the realtime connection's status changes. Replaces any earlier callback; the
+        /// earlier user_data_free runs then (or when the client is destroyed). A NULL callback removes it.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs for each status change, inside platformpp_client_run_callbacks; NULL removes the callback (and
+        /// user_data is freed at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_status_changed_callback(IntPtr client, platformpp_status_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The kind of failure.
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL: PLATFORMPP_ERROR_TYPE_NONE.
+        /// </param>
+        /// <returns>
+        /// PLATFORMPP_ERROR_TYPE_NONE on success, else the kind of failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_error_type platformpp_client_result_type(IntPtr result);
 
+        /// <summary>
+        /// Whether the operation succeeded.
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL counts as success.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success (and for NULL), 0 on failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_result_successful(IntPtr result);
 
+        /// <summary>
+        /// The HTTP status of the answer.
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The HTTP status; 0 when no response was received.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_result_status(IntPtr result);
 
+        /// <summary>
+        /// The platform's JSON error code (for example 50035, or 530017 for a banned account).
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The error code; 0 when none.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_result_error_code(IntPtr result);
 
         /// <summary>
         /// The message; *size (if not NULL) receives its length. Valid as long as the result.
         /// </summary>
+        /// <param name="result">
+        /// The result; NULL: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the message's length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The human-readable message, NUL-terminated, "" on success; owned by the result (never free it).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_result_error(IntPtr result, UIntPtr* size);
 
@@ -896,27 +1748,74 @@ namespace Platformpp.Raw
         /// The OAuth2 error of a token endpoint (e.g. "invalid_grant"), "" when none; *size (if not NULL)
         /// receives its length. Valid as long as the result.
         /// </summary>
+        /// <param name="result">
+        /// The result; NULL: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The OAuth2 error code, NUL-terminated; owned by the result (never free it).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_result_oauth_error(IntPtr result, UIntPtr* size);
 
+        /// <summary>
+        /// Whether the same request may succeed later.
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// Non-zero when retrying may help.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_result_retryable(IntPtr result);
 
+        /// <summary>
+        /// How long to wait before retrying (rate limits).
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// Seconds to wait; 0 when unknown.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern float platformpp_client_result_retry_after(IntPtr result);
 
         /// <summary>
         /// A one-line description; free it with platformpp_free. NULL when out of memory.
         /// </summary>
+        /// <param name="result">
+        /// The result; NULL reads "None".
+        /// </param>
+        /// <returns>
+        /// A new NUL-terminated string, owned by the caller: free it with platformpp_free. NULL when out of
+        /// memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_result_to_string(IntPtr result);
 
         /// <summary>
         /// A copy that outlives the callback; release it with platformpp_client_result_destroy.
         /// </summary>
+        /// <param name="result">
+        /// The result to copy; NULL: returns NULL.
+        /// </param>
+        /// <returns>
+        /// A new result, owned by the caller: release it with platformpp_client_result_destroy. NULL for a NULL
+        /// result or when out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_result_clone(IntPtr result);
 
+        /// <summary>
+        /// Releases a result made by platformpp_client_result_clone (never one handed to a callback).
+        /// </summary>
+        /// <param name="result">
+        /// The clone; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_result_destroy(IntPtr result);
 
@@ -924,22 +1823,68 @@ namespace Platformpp.Raw
         /// Field errors of a VALIDATION_ERROR (or of the platform's nested `errors`): count, then each one's JSON
         /// path (e.g. "activity.state") and message. Valid as long as the result; out of range: "".
         /// </summary>
+        /// <param name="result">
+        /// The result; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The number of field errors; 0 when none.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_client_result_field_error_count(IntPtr result);
 
+        /// <summary>
+        /// The JSON path of one field error (for example "activity.state" or "activity.buttons.1.url").
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL: "".
+        /// </param>
+        /// <param name="index">
+        /// Which field error, from 0 to platformpp_client_result_field_error_count - 1; out of range: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The path, NUL-terminated; owned by the result, valid as long as it (never free it).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_result_field_error_path(IntPtr result, UIntPtr index, UIntPtr* size);
 
+        /// <summary>
+        /// The message of one field error.
+        /// </summary>
+        /// <param name="result">
+        /// The result; NULL: "".
+        /// </param>
+        /// <param name="index">
+        /// Which field error, from 0 to platformpp_client_result_field_error_count - 1; out of range: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The message, NUL-terminated; owned by the result, valid as long as it (never free it).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_result_field_error_message(IntPtr result, UIntPtr index, UIntPtr* size);
 
         /// <summary>
         /// A fresh PKCE pair (S256); NULL when no secure randomness is available. Release it with
-        /// platformpp_authorization_code_verifier_destroy.
+        /// platformpp_authorization_code_verifier_destroy. Needs no client.
         /// </summary>
+        /// <returns>
+        /// A new verifier, owned by the caller: release it with platformpp_authorization_code_verifier_destroy.
+        /// NULL when no secure randomness (or memory) is available.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_create_authorization_code_verifier();
 
+        /// <summary>
+        /// Releases a verifier; the strings it handed out go with it.
+        /// </summary>
+        /// <param name="verifier">
+        /// The verifier; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_authorization_code_verifier_destroy(IntPtr verifier);
 
@@ -947,6 +1892,15 @@ namespace Platformpp.Raw
         /// The secret verifier (43 characters) to pass to platformpp_client_get_token. Owned by the handle; *size
         /// (if not NULL) receives its length. NULL handle: "".
         /// </summary>
+        /// <param name="verifier">
+        /// The verifier handle, or NULL.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The verifier, NUL-terminated; valid until the handle is destroyed (never free it).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_authorization_code_verifier_verifier(IntPtr verifier, UIntPtr* size);
 
@@ -954,9 +1908,28 @@ namespace Platformpp.Raw
         /// The S256 challenge (base64url of SHA-256 of the verifier) to send with the authorize request. Owned by
         /// the handle; *size (if not NULL) receives its length. NULL handle: "".
         /// </summary>
+        /// <param name="verifier">
+        /// The verifier handle, or NULL.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The challenge, NUL-terminated; valid until the handle is destroyed (never free it). Pass it in
+        /// platformpp_authorization_args.code_challenge.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_authorization_code_verifier_challenge(IntPtr verifier, UIntPtr* size);
 
+        /// <summary>
+        /// The method of the challenge.
+        /// </summary>
+        /// <param name="verifier">
+        /// The verifier handle, or NULL.
+        /// </param>
+        /// <returns>
+        /// PLATFORMPP_AUTHENTICATION_CODE_CHALLENGE_METHOD_S256 (also for NULL).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_authentication_code_challenge_method platformpp_authorization_code_verifier_challenge_method(IntPtr verifier);
 
@@ -964,6 +1937,40 @@ namespace Platformpp.Raw
         /// Exchanges an authorization code for tokens. Does not change the client's own token: pass the result to
         /// platformpp_client_update_token.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="application_id">
+        /// The application; 0: the client's (platformpp_client_set_application_id).
+        /// </param>
+        /// <param name="code">
+        /// The code platformpp_authorization_fn received; borrowed for the call.
+        /// </param>
+        /// <param name="code_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="code_verifier">
+        /// The verifier of the challenge sent to authorize (platformpp_authorization_code_verifier_verifier);
+        /// borrowed for the call.
+        /// </param>
+        /// <param name="code_verifier_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="redirect_uri">
+        /// The redirect URI platformpp_authorization_fn received; borrowed for the call.
+        /// </param>
+        /// <param name="redirect_uri_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the tokens; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_token(IntPtr client, ulong application_id, byte* code, UIntPtr code_size, byte* code_verifier, UIntPtr code_verifier_size, byte* redirect_uri, UIntPtr redirect_uri_size, platformpp_token_exchange_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -972,6 +1979,27 @@ namespace Platformpp.Raw
         /// as PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED (see platformpp_client_result_oauth_error) and the
         /// client drops its token.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="application_id">
+        /// The application; 0: the client's (platformpp_client_set_application_id).
+        /// </param>
+        /// <param name="refresh_token">
+        /// The refresh token; borrowed for the call.
+        /// </param>
+        /// <param name="refresh_token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the new pair; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_refresh_token(IntPtr client, ulong application_id, byte* refresh_token, UIntPtr refresh_token_size, platformpp_token_exchange_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -979,18 +2007,81 @@ namespace Platformpp.Raw
         /// Publisher-level linking: exchanges an access token of the parent application for one of
         /// child_application_id, for the same player and scopes.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="parent_application_token">
+        /// An access token of the parent application; borrowed for the call.
+        /// </param>
+        /// <param name="parent_application_token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="child_application_id">
+        /// An application whose parent that application is.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the child's token; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_exchange_child_token(IntPtr client, byte* parent_application_token, UIntPtr parent_application_token_size, ulong child_application_id, platformpp_child_token_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Revokes the whole authorization the token belongs to (access and refresh tokens).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="application_id">
+        /// The application; 0: the client's (platformpp_client_set_application_id).
+        /// </param>
+        /// <param name="token">
+        /// An access or refresh token of the authorization; borrowed for the call.
+        /// </param>
+        /// <param name="token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_revoke_token(IntPtr client, ulong application_id, byte* token, UIntPtr token_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Sets the token the client uses from now on (effective before this returns; the callback confirms).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="token_type">
+        /// How to present token (as the token exchange reported it).
+        /// </param>
+        /// <param name="token">
+        /// The access token; borrowed for the call (the client keeps a copy).
+        /// </param>
+        /// <param name="token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_update_token(IntPtr client, platformpp_authorization_token_type token_type, byte* token, UIntPtr token_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -1000,6 +2091,30 @@ namespace Platformpp.Raw
         /// token; platformpp_client_refresh_token refuses it with PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED (get
         /// a new provisional token instead). An external_auth_type outside the enum is a validation error.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="application_id">
+        /// The application; 0: the client's (platformpp_client_set_application_id).
+        /// </param>
+        /// <param name="external_auth_type">
+        /// The identity provider that issued external_auth_token.
+        /// </param>
+        /// <param name="external_auth_token">
+        /// The provider's token; borrowed for the call.
+        /// </param>
+        /// <param name="external_auth_token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the tokens; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_provisional_token(IntPtr client, ulong application_id, platformpp_authentication_external_auth_type external_auth_type, byte* external_auth_token, UIntPtr external_auth_token_size, platformpp_token_exchange_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -1008,6 +2123,48 @@ namespace Platformpp.Raw
         /// consenting platform account. While that account is banned: PLATFORMPP_ERROR_TYPE_AUTHORIZATION_FAILED
         /// with platformpp_client_result_error_code 530017.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="application_id">
+        /// The application; 0: the client's (platformpp_client_set_application_id).
+        /// </param>
+        /// <param name="code">
+        /// The authorization code; borrowed for the call.
+        /// </param>
+        /// <param name="code_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="code_verifier">
+        /// The PKCE verifier; borrowed for the call.
+        /// </param>
+        /// <param name="code_verifier_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="redirect_uri">
+        /// The redirect URI of the authorization; borrowed for the call.
+        /// </param>
+        /// <param name="redirect_uri_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="external_auth_type">
+        /// The identity provider of the provisional account.
+        /// </param>
+        /// <param name="external_auth_token">
+        /// The provider's token; borrowed for the call.
+        /// </param>
+        /// <param name="external_auth_token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the tokens; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_token_from_provisional_merge(IntPtr client, ulong application_id, byte* code, UIntPtr code_size, byte* code_verifier, UIntPtr code_verifier_size, byte* redirect_uri, UIntPtr redirect_uri_size, platformpp_authentication_external_auth_type external_auth_type, byte* external_auth_token, UIntPtr external_auth_token_size, platformpp_token_exchange_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -1015,6 +2172,30 @@ namespace Platformpp.Raw
         /// Severs a merged account: the platform account keeps its data, the external identity gets a new
         /// provisional account, and the link's tokens (the client's own included) stop working.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="application_id">
+        /// The application; 0: the client's (platformpp_client_set_application_id).
+        /// </param>
+        /// <param name="external_auth_type">
+        /// The identity provider of the external identity.
+        /// </param>
+        /// <param name="external_auth_token">
+        /// The provider's token; borrowed for the call.
+        /// </param>
+        /// <param name="external_auth_token_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_unmerge_into_provisional_account(IntPtr client, ulong application_id, platformpp_authentication_external_auth_type external_auth_type, byte* external_auth_token, UIntPtr external_auth_token_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -1022,15 +2203,46 @@ namespace Platformpp.Raw
         /// Sets the display name (1 to 32 characters once trimmed) of the provisional account whose token the
         /// client holds.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="name">
+        /// The new display name; borrowed for the call.
+        /// </param>
+        /// <param name="name_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_update_provisional_account_display_name(IntPtr client, byte* name, UIntPtr name_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Non-zero once update_token gave the client a token (and it was not revoked or refused since). NULL: 0.
         /// </summary>
+        /// <param name="client">
+        /// The client, or NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when the client holds a token; 0 otherwise or for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_is_authenticated(IntPtr client);
 
+        /// <summary>
+        /// Fills args with the defaults: api_version PLATFORMPP_C_API_VERSION, integration_type -1 (unset), every
+        /// other field 0 or empty.
+        /// </summary>
+        /// <param name="args">
+        /// The struct to fill; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_authorization_args_init(platformpp_authorization_args* args);
 
@@ -1041,24 +2253,72 @@ namespace Platformpp.Raw
         /// AUTHORIZATION_FAILED; a new authorize or abort_authorize ends a pending one with ABORTED. NULL args or
         /// an unknown api_version: VALIDATION_ERROR.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="args">
+        /// The arguments, borrowed for the call; NULL (or an unknown api_version): VALIDATION_ERROR.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the code and redirect URI; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_authorize(IntPtr client, platformpp_authorization_args* args, platformpp_authorization_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Ends a pending platformpp_client_authorize with PLATFORMPP_ERROR_TYPE_ABORTED.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_abort_authorize(IntPtr client);
 
         /// <summary>
-        /// Replaces how authorize opens its page. NULL opener: the system browser again. The previous
-        /// user_data_free runs then (or when the client is destroyed).
+        /// Replaces how platformpp_client_authorize opens its page. NULL opener: the system browser again. The
+        /// previous user_data_free runs then (or when the client is destroyed).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="opener">
+        /// Opens the authorize page, inside platformpp_client_run_callbacks; NULL: the system browser (and
+        /// user_data is freed at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to opener.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the opener is replaced or the client is destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_url_opener(IntPtr client, platformpp_url_opener_fn opener, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// Called once per token, inside run_callbacks, when the token set by update_token is 5 minutes from
-        /// expiring. Replaces any earlier callback; the earlier user_data_free runs then (or when the client is
-        /// destroyed).
+        /// Registers the callback of a token about to expire. Called once per token, inside run_callbacks, when
+        /// the token set by update_token is 5 minutes from expiring. Replaces any earlier callback; the earlier
+        /// user_data_free runs then (or when the client is destroyed). Time to refresh the token (or get a new
+        /// provisional one) and call update_token.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// The callback; NULL removes it (and user_data is freed at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_token_expiration_callback(IntPtr client, platformpp_event_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -1068,18 +2328,52 @@ namespace Platformpp.Raw
         /// whenever the desktop client comes back. Replaces an earlier callback; the earlier user_data_free runs
         /// then (or at remove, or when the client is destroyed).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// The callback; NULL removes it (as platformpp_client_remove_authorize_request_callback, and user_data
+        /// is freed at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_register_authorize_request_callback(IntPtr client, platformpp_event_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Removes the callback of platformpp_client_register_authorize_request_callback; its user_data_free
+        /// runs.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_remove_authorize_request_callback(IntPtr client);
 
         /// <summary>
         /// Static, NUL-terminated strings (never free them): space-separated scopes for the authorize request.
+        /// These are the scopes of the whole social layer ("openid sdk.social_layer").
         /// </summary>
+        /// <returns>
+        /// The scopes for platformpp_authorization_args.scopes; static, never free it. "" when out of memory
+        /// (which authorize refuses).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_get_default_communication_scopes();
 
+        /// <summary>
+        /// Space-separated scopes for an authorize request that needs presence only ("openid
+        /// sdk.social_layer_presence").
+        /// </summary>
+        /// <returns>
+        /// The scopes for platformpp_authorization_args.scopes; static, never free it. "" when out of memory
+        /// (which authorize refuses).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_client_get_default_presence_scopes();
 
@@ -1092,8 +2386,45 @@ namespace Platformpp.Raw
         /// (signature or timestamp refused), 400 (a signed body that is not an event), 0 when the library failed
         /// (out of memory). On 204, *event (when event is not NULL) receives a new handle the caller releases
         /// with platformpp_webhook_event_destroy; otherwise NULL. Remembering event ids to deliver each once is
-        /// the caller's (platformpp_webhook_event_id); the endpoint below does it.
+        /// the caller's (platformpp_webhook_event_id); the endpoint below does it. All strings are borrowed for
+        /// the call; a NULL string counts as "".
         /// </summary>
+        /// <param name="public_key_hex">
+        /// The application's public key, 64 hex digits.
+        /// </param>
+        /// <param name="public_key_hex_size">
+        /// Length of `public_key_hex` in bytes.
+        /// </param>
+        /// <param name="signature_hex">
+        /// The X-Signature-Ed25519 header.
+        /// </param>
+        /// <param name="signature_hex_size">
+        /// Length of `signature_hex` in bytes.
+        /// </param>
+        /// <param name="timestamp">
+        /// The X-Signature-Timestamp header.
+        /// </param>
+        /// <param name="timestamp_size">
+        /// Length of `timestamp` in bytes.
+        /// </param>
+        /// <param name="body">
+        /// The request's body.
+        /// </param>
+        /// <param name="body_size">
+        /// Length of `body` in bytes.
+        /// </param>
+        /// <param name="now_unix_seconds">
+        /// The receiver's clock in Unix seconds; 0 for the system's.
+        /// </param>
+        /// <param name="max_age_seconds">
+        /// How far the timestamp may be from now, either way; 0 (or less) for 300.
+        /// </param>
+        /// <param name="@event">
+        /// Receives the event on 204 (a new handle, or NULL otherwise); may be NULL.
+        /// </param>
+        /// <returns>
+        /// 204, 401, 400, or 0 when the library failed.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_webhook_verify(byte* public_key_hex, UIntPtr public_key_hex_size, byte* signature_hex, UIntPtr signature_hex_size, byte* timestamp, UIntPtr timestamp_size, byte* body, UIntPtr body_size, long now_unix_seconds, int max_age_seconds, IntPtr* @event);
 
@@ -1101,72 +2432,192 @@ namespace Platformpp.Raw
         /// A copy the caller releases with platformpp_webhook_event_destroy (NULL stays NULL; NULL when out of
         /// memory).
         /// </summary>
+        /// <param name="@event">
+        /// The event, e.g. one lent to a platformpp_webhook_event_fn.
+        /// </param>
+        /// <returns>
+        /// The new handle, or NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_webhook_event_clone(IntPtr @event);
 
+        /// <summary>
+        /// Releases an event the caller owns (never one lent to a callback).
+        /// </summary>
+        /// <param name="@event">
+        /// The handle; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_webhook_event_destroy(IntPtr @event);
 
+        /// <summary>
+        /// Whether the request was a PING or an event.
+        /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The kind; PING for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_webhook_event_kind platformpp_webhook_event_get_kind(IntPtr @event);
 
+        /// <summary>
+        /// The application the request is for.
+        /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The application's id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_webhook_event_application_id(IntPtr @event);
 
         /// <summary>
         /// The event's name ("APPLICATION_AUTHORIZED", "ENTITLEMENT_CREATE", ...); "" for a PING.
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated, owned by the event and valid as long as it; "" for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_webhook_event_type_name(IntPtr @event, UIntPtr* size);
 
         /// <summary>
         /// What identifies the event across the platform's retries (64 hex digits); "" for a PING.
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated, owned by the event and valid as long as it; "" for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_webhook_event_id(IntPtr @event, UIntPtr* size);
 
         /// <summary>
         /// When the event happened, ISO 8601 as sent.
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated, owned by the event and valid as long as it; "" for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_webhook_event_timestamp(IntPtr @event, UIntPtr* size);
 
         /// <summary>
         /// The event's `data` object as JSON text; "" when it has none.
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated, owned by the event and valid as long as it; "" for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_webhook_event_data_json(IntPtr @event, UIntPtr* size);
 
+        /// <summary>
+        /// Which typed event the SDK read, telling which of the getters below apply.
+        /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The type; UNKNOWN for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_webhook_event_data_type platformpp_webhook_event_get_data_type(IntPtr @event);
 
         /// <summary>
         /// The user of APPLICATION_AUTHORIZED or APPLICATION_DEAUTHORIZED; 0 for other events.
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The user's id; 0 for other events and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_webhook_event_user_id(IntPtr @event);
 
+        /// <summary>
+        /// The entitlement of ENTITLEMENT_CREATE (read as the SDK reads entitlements); 0 for other events.
+        /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The entitlement's id; 0 for other events and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_webhook_event_entitlement_id(IntPtr @event);
 
+        /// <summary>
+        /// The SKU of the entitlement of ENTITLEMENT_CREATE.
+        /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The SKU's id; 0 for other events and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_webhook_event_entitlement_sku_id(IntPtr @event);
 
         /// <summary>
         /// 0 for an entitlement a guild owns.
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The owning user of the entitlement of ENTITLEMENT_CREATE; 0 for a guild's, for other events and for
+        /// NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_webhook_event_entitlement_user_id(IntPtr @event);
 
         /// <summary>
         /// 0 unless a guild owns it.
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The owning guild of the entitlement of ENTITLEMENT_CREATE; 0 unless a guild owns it, for other events
+        /// and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_webhook_event_entitlement_guild_id(IntPtr @event);
 
         /// <summary>
         /// 1 PURCHASE, 8 APPLICATION_SUBSCRIPTION, ... (the platform's entitlement types).
         /// </summary>
+        /// <param name="@event">
+        /// The event.
+        /// </param>
+        /// <returns>
+        /// The type of the entitlement of ENTITLEMENT_CREATE (values of platformpp_entitlement_type in
+        /// platformpp_c_premium.h, or others the platform sends); 0 for other events and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_webhook_event_entitlement_type(IntPtr @event);
 
@@ -1174,9 +2625,24 @@ namespace Platformpp.Raw
         /// Non-zero when the entitlement has an end; *ends_at_ms (if not NULL) receives it (Unix milliseconds). 0
         /// for an indefinite one.
         /// </summary>
+        /// <param name="@event">
+        /// The event (ENTITLEMENT_CREATE).
+        /// </param>
+        /// <param name="ends_at_ms">
+        /// Receives the end in Unix milliseconds; may be NULL; untouched when 0 is returned.
+        /// </param>
+        /// <returns>
+        /// Non-zero when the entitlement has an end; 0 for an indefinite one, other events and NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_webhook_event_entitlement_ends_at(IntPtr @event, ulong* ends_at_ms);
 
+        /// <summary>
+        /// Fills `options` with the defaults: api_version PLATFORMPP_C_API_VERSION, everything else empty or 0.
+        /// </summary>
+        /// <param name="options">
+        /// The options to fill; NULL does nothing.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_webhook_events_options_init(platformpp_webhook_events_options* options);
 
@@ -1184,6 +2650,12 @@ namespace Platformpp.Raw
         /// Does not listen yet (see _start). NULL when options is NULL, its api_version is unknown or port is not
         /// 0 to 65535, or out of memory.
         /// </summary>
+        /// <param name="options">
+        /// The options, read during the call only.
+        /// </param>
+        /// <returns>
+        /// A new endpoint the caller releases with platformpp_webhook_events_destroy, or NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_webhook_events_create(platformpp_webhook_events_options* options);
 
@@ -1191,6 +2663,9 @@ namespace Platformpp.Raw
         /// Stops listening and drops events not yet delivered; runs no callback. Every user_data_free has run
         /// when it returns.
         /// </summary>
+        /// <param name="events">
+        /// The endpoint; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_webhook_events_destroy(IntPtr events);
 
@@ -1198,9 +2673,42 @@ namespace Platformpp.Raw
         /// Replaces any earlier callback (the earlier user_data_free runs then, or at destroy); NULL removes it.
         /// Events delivered while none is set are dropped (and logged).
         /// </summary>
+        /// <param name="events">
+        /// The endpoint; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_webhook_events_run_callbacks (or _wait_for_callbacks) for each event; NULL
+        /// removes the registration.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced or removed, or at destroy (at once for a NULL
+        /// endpoint or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_webhook_events_set_event_callback(IntPtr events, platformpp_webhook_event_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Adds a callback for the endpoint's log messages at `min_severity` and above.
+        /// </summary>
+        /// <param name="events">
+        /// The endpoint; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_webhook_events_run_callbacks (or _wait_for_callbacks) for each message (the
+        /// message is borrowed for the callback); NULL frees user_data at once and adds nothing.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages it gets.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the endpoint is destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_webhook_events_add_log_callback(IntPtr events, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -1209,24 +2717,55 @@ namespace Platformpp.Raw
         /// platformpp_client_result_destroy: VALIDATION_ERROR for a bad key, path or TLS file, NETWORK_ERROR when
         /// the address cannot be bound; NULL events or out of memory: NULL. Starting a running endpoint succeeds.
         /// </summary>
+        /// <param name="events">
+        /// The endpoint.
+        /// </param>
+        /// <returns>
+        /// The result (the caller's, released with platformpp_client_result_destroy), or NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_webhook_events_start(IntPtr events);
 
         /// <summary>
-        /// Closes the listener and every connection; events already accepted stay queued for run_callbacks.
+        /// Closes the listener and every connection; events already accepted stay queued for run_callbacks. Start
+        /// may follow: the ids already delivered are still remembered.
         /// </summary>
+        /// <param name="events">
+        /// The endpoint; NULL does nothing.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_webhook_events_stop(IntPtr events);
 
+        /// <summary>
+        /// Whether the endpoint is listening.
+        /// </summary>
+        /// <param name="events">
+        /// The endpoint.
+        /// </param>
+        /// <returns>
+        /// Non-zero while running; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_webhook_events_running(IntPtr events);
 
         /// <summary>
         /// The port listened on (the one picked when options.port was 0); 0 when not running.
         /// </summary>
+        /// <param name="events">
+        /// The endpoint.
+        /// </param>
+        /// <returns>
+        /// The port; 0 when not running and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_webhook_events_port(IntPtr events);
 
+        /// <summary>
+        /// Delivers the events and log messages queued so far, on the calling thread; never blocks.
+        /// </summary>
+        /// <param name="events">
+        /// The endpoint; NULL does nothing.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_webhook_events_run_callbacks(IntPtr events);
 
@@ -1234,90 +2773,323 @@ namespace Platformpp.Raw
         /// Waits until something is queued or timeout_ms pass, then delivers it (runs callbacks, unlike
         /// platformpp_client_wait_for_callbacks); non-zero when something was.
         /// </summary>
+        /// <param name="events">
+        /// The endpoint; NULL gives 0 at once.
+        /// </param>
+        /// <param name="timeout_ms">
+        /// How long to wait at most, in milliseconds.
+        /// </param>
+        /// <returns>
+        /// Non-zero when something was delivered; 0 otherwise.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_webhook_events_wait_for_callbacks(IntPtr events, int timeout_ms);
 
         /// <summary>
         /// An empty profile: no username, no data (writing it changes nothing). NULL when out of memory.
         /// </summary>
+        /// <returns>
+        /// A new profile the caller releases with platformpp_game_stats_profile_destroy, or NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_game_stats_profile_create();
 
+        /// <summary>
+        /// Releases a profile the caller owns (never one lent to a callback).
+        /// </summary>
+        /// <param name="profile">
+        /// The profile; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_game_stats_profile_destroy(IntPtr profile);
 
+        /// <summary>
+        /// Sets the player's name in the game (1 to 1024 characters); unset keeps the stored one.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="username">
+        /// UTF-8, copied.
+        /// </param>
+        /// <param name="username_size">
+        /// Length of `username` in bytes.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 for a NULL profile or out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_set_username(IntPtr profile, byte* username, UIntPtr username_size);
 
         /// <summary>
         /// Whether the profile carries `data` (set: it replaces every stored stat, even empty; unset: they stay).
         /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="has_data">
+        /// Non-zero to carry `data` (keeping the stats set so far); 0 drops it with every stat set.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 for a NULL profile or out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_set_has_data(IntPtr profile, int has_data);
 
+        /// <summary>
+        /// Sets a primary text field (names 1 to 100 characters; image URLs http(s), at most 2048).
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="field">
+        /// The field.
+        /// </param>
+        /// <param name="text">
+        /// UTF-8, copied.
+        /// </param>
+        /// <param name="text_size">
+        /// Length of `text` in bytes.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 for a NULL profile, a field out of the enum, or out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_set_text(IntPtr profile, platformpp_game_stats_text_field field, byte* text, UIntPtr text_size);
 
+        /// <summary>
+        /// Sets a primary count field (0 to 2^53-1).
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="field">
+        /// The field.
+        /// </param>
+        /// <param name="count">
+        /// The count.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 for a NULL profile, a field out of the enum, or out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_set_count(IntPtr profile, platformpp_game_stats_count_field field, long count);
 
         /// <summary>
-        /// Decimals allowed (e.g. 69.41).
+        /// Decimals allowed (e.g. 69.41). Sets the hours played.
         /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="hours">
+        /// The hours played.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 for a NULL profile or out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_set_playtime_hours(IntPtr profile, double hours);
 
         /// <summary>
-        /// Appends a dynamic field (its strings are copied).
+        /// Appends a dynamic field (its strings are copied). At most 30 are accepted when written.
         /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="field">
+        /// The field, read during the call only.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 for a NULL profile or field, a type out of the enum, or out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_add_dynamic_field(IntPtr profile, platformpp_game_stats_dynamic_field* field);
 
+        /// <summary>
+        /// The player's name in the game.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="@out">
+        /// Receives the name, owned by the profile (valid until it changes or is destroyed); may be NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when set; 0 otherwise (also for NULL), `*out` untouched.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_username(IntPtr profile, platformpp_string* @out);
 
+        /// <summary>
+        /// Whether the profile carries `data`.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <returns>
+        /// Non-zero when it does; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_has_data(IntPtr profile);
 
+        /// <summary>
+        /// A primary text field.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="field">
+        /// The field.
+        /// </param>
+        /// <param name="@out">
+        /// Receives the text, owned by the profile (valid until it changes or is destroyed); may be NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when set; 0 otherwise (also for NULL or a field out of the enum), `*out` untouched.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_text(IntPtr profile, platformpp_game_stats_text_field field, platformpp_string* @out);
 
+        /// <summary>
+        /// A primary count field.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="field">
+        /// The field.
+        /// </param>
+        /// <param name="@out">
+        /// Receives the count; may be NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when set; 0 otherwise (also for NULL or a field out of the enum), `*out` untouched.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_count(IntPtr profile, platformpp_game_stats_count_field field, long* @out);
 
+        /// <summary>
+        /// The hours played.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="@out">
+        /// Receives the hours; may be NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when set; 0 otherwise (also for NULL), `*out` untouched.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_playtime_hours(IntPtr profile, double* @out);
 
+        /// <summary>
+        /// How many dynamic fields the profile holds.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <returns>
+        /// The count; 0 without `data` and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_game_stats_profile_dynamic_field_count(IntPtr profile);
 
+        /// <summary>
+        /// One dynamic field, in the order they were added.
+        /// </summary>
+        /// <param name="profile">
+        /// The profile.
+        /// </param>
+        /// <param name="index">
+        /// 0 to platformpp_game_stats_profile_dynamic_field_count - 1.
+        /// </param>
+        /// <param name="@out">
+        /// Receives the field; its strings are owned by the profile (valid until it changes or is destroyed); may
+        /// be NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when `index` is in range; 0 otherwise (also for NULL), `*out` untouched.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_game_stats_profile_dynamic_field_at(IntPtr profile, UIntPtr index, platformpp_game_stats_dynamic_field* @out);
 
+        /// <summary>
+        /// Fills `options` with the defaults: api_version PLATFORMPP_C_API_VERSION, use_system_certificates 1,
+        /// everything else empty or 0.
+        /// </summary>
+        /// <param name="options">
+        /// The options to fill; NULL does nothing.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_backend_options_init(platformpp_backend_options* options);
 
         /// <summary>
         /// NULL when options is NULL or its api_version unknown, or the backend cannot be created.
         /// </summary>
+        /// <param name="options">
+        /// The options, read during the call only (the bot token is copied).
+        /// </param>
+        /// <returns>
+        /// A new backend the caller releases with platformpp_backend_destroy, or NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_backend_create(platformpp_backend_options* options);
 
         /// <summary>
         /// Completes every pending operation with CLIENT_DESTROYED before it returns.
         /// </summary>
+        /// <param name="backend">
+        /// The backend; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_backend_destroy(IntPtr backend);
 
+        /// <summary>
+        /// Runs the callbacks queued so far (completions and log messages) on the calling thread. A callback may
+        /// destroy the backend.
+        /// </summary>
+        /// <param name="backend">
+        /// The backend; NULL does nothing.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_backend_run_callbacks(IntPtr backend);
 
         /// <summary>
         /// Waits until something is queued or timeout_ms pass, then delivers it; non-zero when something was.
         /// </summary>
+        /// <param name="backend">
+        /// The backend; NULL gives 0 at once.
+        /// </param>
+        /// <param name="timeout_ms">
+        /// How long to wait at most, in milliseconds.
+        /// </param>
+        /// <returns>
+        /// Non-zero when something was delivered, or when an operation stopped by a failure waits for
+        /// platformpp_backend_run_callbacks; 0 otherwise.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_backend_wait_for_callbacks(IntPtr backend, int timeout_ms);
 
+        /// <summary>
+        /// Adds a callback for the backend's log messages at `min_severity` and above.
+        /// </summary>
+        /// <param name="backend">
+        /// The backend; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_backend_run_callbacks for each message (the message is borrowed for the
+        /// callback); NULL frees user_data at once and adds nothing.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages it gets.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the backend is destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_backend_add_log_callback(IntPtr backend, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -1327,221 +3099,898 @@ namespace Platformpp.Raw
         /// limit is checked first: a violation ends as VALIDATION_ERROR naming the field, nothing sent. profile
         /// is borrowed for the call.
         /// </summary>
+        /// <param name="backend">
+        /// The backend; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="user_id">
+        /// The player's user id.
+        /// </param>
+        /// <param name="provider_issued_user_id">
+        /// The game's id of the player; borrowed for the call.
+        /// </param>
+        /// <param name="provider_issued_user_id_size">
+        /// Length of `provider_issued_user_id` in bytes.
+        /// </param>
+        /// <param name="profile">
+        /// What to write, copied; NULL writes an empty profile (checked and sent, changing nothing).
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_backend_run_callbacks with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_backend_update_game_stats_profile(IntPtr backend, ulong user_id, byte* provider_issued_user_id, UIntPtr provider_issued_user_id_size, IntPtr profile, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Reads the profile back (the data the widget shows).
         /// </summary>
+        /// <param name="backend">
+        /// The backend; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="user_id">
+        /// The player's user id.
+        /// </param>
+        /// <param name="provider_issued_user_id">
+        /// The game's id of the player; borrowed for the call.
+        /// </param>
+        /// <param name="provider_issued_user_id_size">
+        /// Length of `provider_issued_user_id` in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_backend_run_callbacks with the profile; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_backend_get_game_stats_profile(IntPtr backend, ulong user_id, byte* provider_issued_user_id, UIntPtr provider_issued_user_id_size, platformpp_game_stats_profile_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A new, empty activity (type PLAYING, nothing set).
+        /// </summary>
+        /// <returns>
+        /// A new activity, owned by the caller: release it with platformpp_activity_destroy. NULL when out of
+        /// memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_activity_create();
 
+        /// <summary>
+        /// A copy of an activity, with its failure mark if it has one.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity to copy; NULL: returns NULL.
+        /// </param>
+        /// <returns>
+        /// A new activity, owned by the caller: release it with platformpp_activity_destroy. NULL for a NULL
+        /// activity or when out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_activity_clone(IntPtr activity);
 
+        /// <summary>
+        /// Releases an activity; the strings its getters handed out go with it.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_destroy(IntPtr activity);
 
+        /// <summary>
+        /// Sets the name (at most 128 characters).
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="name">
+        /// The name; copied (NULL with size 0: "").
+        /// </param>
+        /// <param name="name_size">
+        /// Its length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_name(IntPtr activity, byte* name, UIntPtr name_size);
 
+        /// <summary>
+        /// Sets the type (default PLATFORMPP_ACTIVITY_TYPE_PLAYING).
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="type">
+        /// The type.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_type(IntPtr activity, platformpp_activity_type type);
 
+        /// <summary>
+        /// Chooses which field the member list shows as the status text; that field must then be set.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="type">
+        /// The field; PLATFORMPP_STATUS_DISPLAY_TYPE_UNSET unsets the choice.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_status_display_type(IntPtr activity, platformpp_status_display_type type);
 
+        /// <summary>
+        /// Sets the state (2 to 128 characters when set).
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="state">
+        /// The state; copied. NULL unsets it.
+        /// </param>
+        /// <param name="state_size">
+        /// Its length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_state(IntPtr activity, byte* state, UIntPtr state_size);
 
+        /// <summary>
+        /// Sets the link of the state (an http(s) URL of at most 256 characters).
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="url">
+        /// The URL; copied. NULL unsets it.
+        /// </param>
+        /// <param name="url_size">
+        /// Its length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_state_url(IntPtr activity, byte* url, UIntPtr url_size);
 
+        /// <summary>
+        /// Sets the details (2 to 128 characters when set).
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="details">
+        /// The details; copied. NULL unsets them.
+        /// </param>
+        /// <param name="details_size">
+        /// Their length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_details(IntPtr activity, byte* details, UIntPtr details_size);
 
+        /// <summary>
+        /// Sets the link of the details (an http(s) URL of at most 256 characters).
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="url">
+        /// The URL; copied. NULL unsets it.
+        /// </param>
+        /// <param name="url_size">
+        /// Its length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_details_url(IntPtr activity, byte* url, UIntPtr url_size);
 
         /// <summary>
-        /// 0 unsets it.
+        /// Sets the application the activity belongs to; 0 unsets it.
         /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="application_id">
+        /// The application id; 0 unsets it.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_application_id(IntPtr activity, ulong application_id);
 
         /// <summary>
-        /// NULL value: unset. Unknown asset: ignored.
+        /// Sets one asset of the activity. NULL value: unset. Unknown asset: ignored.
         /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="asset">
+        /// Which asset to set.
+        /// </param>
+        /// <param name="value">
+        /// The value; copied. NULL unsets the asset.
+        /// </param>
+        /// <param name="value_size">
+        /// Its length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_asset(IntPtr activity, platformpp_activity_asset asset, byte* value, UIntPtr value_size);
 
         /// <summary>
-        /// Unix milliseconds; 0 for none. Both 0: no timestamps.
+        /// Sets when the activity started and ends. Unix milliseconds; 0 for none. Both 0: no timestamps.
         /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="start_ms">
+        /// When the activity started, in Unix milliseconds; 0 for none.
+        /// </param>
+        /// <param name="end_ms">
+        /// When it ends, in Unix milliseconds; 0 for none.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_timestamps(IntPtr activity, ulong start_ms, ulong end_ms);
 
         /// <summary>
-        /// A NULL id removes the party.
+        /// Sets the party the player is in; a NULL id removes the party. A joinable activity needs a party with
+        /// room (current_size below max_size) and a join secret.
         /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="id">
+        /// The party id (2 to 128 characters when not empty); copied. NULL removes the party (the other arguments
+        /// are then ignored).
+        /// </param>
+        /// <param name="id_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="current_size">
+        /// How many players are in the party (0 to max_size).
+        /// </param>
+        /// <param name="max_size">
+        /// How many fit.
+        /// </param>
+        /// <param name="privacy">
+        /// The party's privacy.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_party(IntPtr activity, byte* id, UIntPtr id_size, int current_size, int max_size, platformpp_activity_party_privacy privacy);
 
         /// <summary>
-        /// A NULL secret removes it.
+        /// Sets the join secret; a NULL secret removes it. The join secret is handed to a friend who joins
+        /// (platformpp_activity_join_fn, platformpp_client_accept_activity_invite).
         /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="secret">
+        /// The secret (2 to 128 characters when not empty); copied. NULL removes it.
+        /// </param>
+        /// <param name="secret_size">
+        /// Its length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_join_secret(IntPtr activity, byte* secret, UIntPtr secret_size);
 
         /// <summary>
-        /// Bits of the platform's ActivityGamePlatforms (Desktop 1, Xbox 2, ... PS5 128).
+        /// Sets the platforms the activity can be joined from. Bits of the platform's ActivityGamePlatforms
+        /// (Desktop 1, Xbox 2, ... PS5 128).
         /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="platforms">
+        /// A non-empty set of bits (default: Desktop).
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_set_supported_platforms(IntPtr activity, int platforms);
 
         /// <summary>
-        /// At most 2 buttons are accepted by update_rich_presence.
+        /// Adds a link button to the activity. At most 2 buttons are accepted by update_rich_presence.
         /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL is ignored.
+        /// </param>
+        /// <param name="label">
+        /// The button's label (1 to 32 characters); copied.
+        /// </param>
+        /// <param name="label_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="url">
+        /// Where the button leads (an http(s) URL of at most 256 characters); copied.
+        /// </param>
+        /// <param name="url_size">
+        /// Its length in bytes.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_add_button(IntPtr activity, byte* label, UIntPtr label_size, byte* url, UIntPtr url_size);
 
+        /// <summary>
+        /// The name.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The name, NUL-terminated ("" when unset); owned by the activity, valid until it is destroyed or its
+        /// name is set again.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_activity_name(IntPtr activity, UIntPtr* size);
 
+        /// <summary>
+        /// The type.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: PLATFORMPP_ACTIVITY_TYPE_PLAYING.
+        /// </param>
+        /// <returns>
+        /// The type.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_activity_type platformpp_activity_get_type(IntPtr activity);
 
+        /// <summary>
+        /// The state.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: NULL.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes (0 when unset); may be NULL.
+        /// </param>
+        /// <returns>
+        /// The state, NUL-terminated, or NULL when unset; owned by the activity, valid until it is destroyed or
+        /// its state is set again.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_activity_state(IntPtr activity, UIntPtr* size);
 
+        /// <summary>
+        /// The details.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: NULL.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes (0 when unset); may be NULL.
+        /// </param>
+        /// <returns>
+        /// The details, NUL-terminated, or NULL when unset; owned by the activity, valid until it is destroyed or
+        /// its details are set again.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_activity_details(IntPtr activity, UIntPtr* size);
 
+        /// <summary>
+        /// The application the activity belongs to.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The application id; 0 when unset.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_activity_application_id(IntPtr activity);
 
+        /// <summary>
+        /// The party's id.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: NULL.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes (0 without a party); may be NULL.
+        /// </param>
+        /// <returns>
+        /// The party id, NUL-terminated, or NULL without a party; owned by the activity, valid until it is
+        /// destroyed or its party is set again.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_activity_party_id(IntPtr activity, UIntPtr* size);
 
+        /// <summary>
+        /// How many players are in the party.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The party's current size; 0 without a party.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_activity_party_current_size(IntPtr activity);
 
+        /// <summary>
+        /// How many players fit in the party.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The party's maximum size; 0 without a party.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_activity_party_max_size(IntPtr activity);
 
+        /// <summary>
+        /// How many buttons were added.
+        /// </summary>
+        /// <param name="activity">
+        /// The activity; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The number of buttons.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_activity_button_count(IntPtr activity);
 
         /// <summary>
         /// Shows the activity to friends (borrowed for the call). Checked first: a violation is VALIDATION_ERROR
         /// whose field errors name the field. Sent over the realtime connection when ready, else over the desktop
-        /// client.
+        /// client. CLIENT_NOT_READY when neither is there; the activity is still kept and goes out once the
+        /// realtime connection is ready. Sent again after every reconnect.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="activity">
+        /// The activity, borrowed for the call (the client copies it); NULL, or an activity one of whose setters
+        /// failed: VALIDATION_ERROR.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_update_rich_presence(IntPtr client, IntPtr activity, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Removes the game's activity (from the realtime connection and the desktop client, whichever has it).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_clear_rich_presence(IntPtr client);
 
+        /// <summary>
+        /// Sets the player's online status over the realtime connection (the desktop client keeps its own).
+        /// CLIENT_NOT_READY when the connection is not ready; the status is still kept and sent once it is.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="status">
+        /// ONLINE, IDLE, DND or INVISIBLE; anything else: VALIDATION_ERROR.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_online_status(IntPtr client, platformpp_status_type status, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A copy of an invite that outlives its callback.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: returns NULL.
+        /// </param>
+        /// <returns>
+        /// A new invite, owned by the caller: release it with platformpp_activity_invite_destroy. NULL for a NULL
+        /// invite or when out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_activity_invite_clone(IntPtr invite);
 
+        /// <summary>
+        /// Releases an invite made by platformpp_activity_invite_clone (never one handed to a callback).
+        /// </summary>
+        /// <param name="invite">
+        /// The clone; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_activity_invite_destroy(IntPtr invite);
 
+        /// <summary>
+        /// The friend who sent the invite.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The sender's user id.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_activity_invite_sender_id(IntPtr invite);
 
+        /// <summary>
+        /// The direct-message channel the invite arrived in.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The channel id.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_activity_invite_channel_id(IntPtr invite);
 
+        /// <summary>
+        /// The message that carries the invite.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The message id.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_activity_invite_message_id(IntPtr invite);
 
+        /// <summary>
+        /// Whether it is an invite or a join request.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: PLATFORMPP_ACTIVITY_ACTION_TYPE_INVALID.
+        /// </param>
+        /// <returns>
+        /// The action type.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_activity_action_type platformpp_activity_invite_type(IntPtr invite);
 
+        /// <summary>
+        /// The application of the activity.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The application id.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_activity_invite_application_id(IntPtr invite);
 
+        /// <summary>
+        /// The party of the sender's activity.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The party id, NUL-terminated; owned by the invite, valid as long as it.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_activity_invite_party_id(IntPtr invite, UIntPtr* size);
 
+        /// <summary>
+        /// The session id the invite carries.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The session id, NUL-terminated; owned by the invite, valid as long as it.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_activity_invite_session_id(IntPtr invite, UIntPtr* size);
 
+        /// <summary>
+        /// Whether the invite can still be accepted.
+        /// </summary>
+        /// <param name="invite">
+        /// The invite; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// Non-zero while the sender's activity has the invite's party; 0 once it no longer has it (accepting
+        /// would fail).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_activity_invite_is_valid(IntPtr invite);
 
         /// <summary>
-        /// content may be empty. The player's activity must be joinable (party with room and a join secret).
+        /// Invites a friend to join the player's current activity. content may be empty. The player's activity
+        /// must be joinable (party with room and a join secret); else VALIDATION_ERROR naming what is missing.
+        /// Needs a token and platformpp_client_set_application_id.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="user_id">
+        /// The friend to invite.
+        /// </param>
+        /// <param name="content">
+        /// An optional message; borrowed for the call; may be empty.
+        /// </param>
+        /// <param name="content_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_send_activity_invite(IntPtr client, ulong user_id, byte* content, UIntPtr content_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Asks a friend to invite the player into their activity. VALIDATION_ERROR while no activity of theirs
+        /// with a party in this game is known.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="user_id">
+        /// The friend.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_send_activity_join_request(IntPtr client, ulong user_id, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// NULL invite: VALIDATION_ERROR.
+        /// Accepts an invite. NULL invite: VALIDATION_ERROR. The callback gets the join secret of the sender's
+        /// activity (HTTP_ERROR 400, code 50083, when that activity no longer has the invite's party).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="invite">
+        /// The invite, borrowed for the call; NULL: VALIDATION_ERROR.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the join secret, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_accept_activity_invite(IntPtr client, IntPtr invite, platformpp_join_secret_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// An invite or join request for this game arrived for the player from a friend. Replaces any earlier
+        /// callback (whose user_data_free runs then, or when the client is destroyed).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs for each invite; NULL removes it (and user_data is freed at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_activity_invite_created_callback(IntPtr client, platformpp_activity_invite_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A received invite became invalid (its sender left the party) or valid again. Replaces any earlier
+        /// callback (whose user_data_free runs then, or when the client is destroyed).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs for each change; NULL removes it (and user_data is freed at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_activity_invite_updated_callback(IntPtr client, platformpp_activity_invite_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The player joined a friend's activity from the desktop client. Needs
+        /// platformpp_client_set_application_id first; renewed whenever the desktop client comes back. Replaces
+        /// any earlier callback (whose user_data_free runs then, or when the client is destroyed).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs with the join secret; NULL removes it (and user_data is freed at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_activity_join_callback(IntPtr client, platformpp_activity_join_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// Non-zero when registered.
+        /// Registers how the desktop client starts the game to join an activity (command runs with the join URL).
+        /// On Linux: a desktop entry for the URL scheme discord-(application id) and that scheme's default
+        /// handler. Non-zero when registered.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: returns 0.
+        /// </param>
+        /// <param name="application_id">
+        /// The game's application id.
+        /// </param>
+        /// <param name="command">
+        /// The command line; borrowed for the call.
+        /// </param>
+        /// <param name="command_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <returns>
+        /// Non-zero when registered; 0 when it could not be (the client logs why) or for a NULL client.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_register_launch_command(IntPtr client, ulong application_id, byte* command, UIntPtr command_size);
 
+        /// <summary>
+        /// platformpp_client_register_launch_command with the command xdg-open steam://rungameid/(steam_app_id).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: returns 0.
+        /// </param>
+        /// <param name="application_id">
+        /// The game's application id.
+        /// </param>
+        /// <param name="steam_app_id">
+        /// The game's Steam app id.
+        /// </param>
+        /// <returns>
+        /// Non-zero when registered; 0 when it could not be or for a NULL client.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_register_launch_steam_application(IntPtr client, ulong application_id, uint steam_app_id);
 
         /// <summary>
         /// The player, once the realtime connection is ready; NULL before. Destroy it.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: NULL.
+        /// </param>
+        /// <returns>
+        /// A new handle, owned by the caller: release it with platformpp_user_handle_destroy. NULL before the
+        /// connection was first ready, for a NULL client or on failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_current_user(IntPtr client);
 
         /// <summary>
-        /// A user the client knows; NULL otherwise. Destroy it.
+        /// A user the client knows; NULL otherwise. Destroy it. Known are the player, the users of relationships
+        /// and users seen in presences.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: NULL.
+        /// </param>
+        /// <param name="user_id">
+        /// The user.
+        /// </param>
+        /// <returns>
+        /// A new handle, owned by the caller: release it with platformpp_user_handle_destroy. NULL when the user
+        /// is unknown, for a NULL client or on failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_user(IntPtr client, ulong user_id);
 
+        /// <summary>
+        /// A copy of a handle (also of a borrowed one, to keep it).
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: NULL.
+        /// </param>
+        /// <returns>
+        /// A new handle, owned by the caller: release it with platformpp_user_handle_destroy. NULL for NULL or
+        /// when out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_user_handle_clone(IntPtr user);
 
+        /// <summary>
+        /// Releases a handle the caller owns (never a borrowed one); its strings go with it.
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_user_handle_destroy(IntPtr user);
 
+        /// <summary>
+        /// The user's id.
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The user id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_user_handle_id(IntPtr user);
 
+        /// <summary>
+        /// The user's username.
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The username, NUL-terminated; owned by the handle, valid until it is destroyed.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_user_handle_username(IntPtr user, UIntPtr* size);
 
+        /// <summary>
+        /// The name to show: the global display name when set, else the username.
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: "".
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The display name, NUL-terminated; owned by the handle, valid until it is destroyed.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_user_handle_display_name(IntPtr user, UIntPtr* size);
 
         /// <summary>
-        /// NULL when the user has no avatar.
+        /// The avatar's hash. NULL when the user has no avatar.
         /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: NULL.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes (0 without an avatar); may be NULL.
+        /// </param>
+        /// <returns>
+        /// The avatar hash, NUL-terminated, or NULL; owned by the handle, valid until it is destroyed.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_user_handle_avatar(IntPtr user, UIntPtr* size);
 
@@ -1549,381 +3998,1580 @@ namespace Platformpp.Raw
         /// The avatar's CDN URL (or the default avatar's). Owned by the handle, valid until the next call on it.
         /// "" when out of memory.
         /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: "".
+        /// </param>
+        /// <param name="animated_type">
+        /// The format for an animated avatar.
+        /// </param>
+        /// <param name="static_type">
+        /// The format for any other avatar.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The URL, NUL-terminated; owned by the handle, valid until the next avatar_url call on it or until it
+        /// is destroyed.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_user_handle_avatar_url(IntPtr user, platformpp_avatar_type animated_type, platformpp_avatar_type static_type, UIntPtr* size);
 
+        /// <summary>
+        /// The online status as the player may see it (OFFLINE for invisible friends and users without a
+        /// presence).
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: PLATFORMPP_STATUS_TYPE_UNKNOWN.
+        /// </param>
+        /// <returns>
+        /// The status.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_status_type platformpp_user_handle_status(IntPtr user);
 
         /// <summary>
-        /// The user's activity in this game, or NULL. Destroy it.
+        /// The user's activity in this game, or NULL. Destroy it. This game is the application of
+        /// platformpp_client_set_application_id.
         /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: NULL.
+        /// </param>
+        /// <returns>
+        /// A new activity, owned by the caller: release it with platformpp_activity_destroy. NULL when the user
+        /// is not playing this game, for NULL, or when out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_user_handle_game_activity(IntPtr user);
 
+        /// <summary>
+        /// Whether the user's account is a provisional account.
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// Non-zero for a provisional account; 0 otherwise or for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_user_handle_is_provisional(IntPtr user);
 
         /// <summary>
-        /// The guild tag (1 to 4 characters), or NULL.
+        /// The guild tag (1 to 4 characters), or NULL. It is shown beside the display name.
         /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: NULL.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes (0 without a tag); may be NULL.
+        /// </param>
+        /// <returns>
+        /// The tag, NUL-terminated, or NULL; owned by the handle, valid until it is destroyed.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_user_handle_primary_guild_tag(IntPtr user, UIntPtr* size);
 
+        /// <summary>
+        /// The platform's premium_type of the user.
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The premium type; 0 unless the application is approved for identify.premium, and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_user_handle_premium_type(IntPtr user);
 
+        /// <summary>
+        /// The player's relationship with the user: the platform one, else the game one.
+        /// </summary>
+        /// <param name="user">
+        /// The handle; NULL: PLATFORMPP_RELATIONSHIP_TYPE_NONE.
+        /// </param>
+        /// <returns>
+        /// The relationship type; NONE for the player.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_relationship_type platformpp_user_handle_relationship(IntPtr user);
 
+        /// <summary>
+        /// The relationship with a user; both types NONE when there is none.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: NULL.
+        /// </param>
+        /// <param name="user_id">
+        /// The other user.
+        /// </param>
+        /// <returns>
+        /// A new handle, owned by the caller: release it with platformpp_relationship_handle_destroy. NULL for a
+        /// NULL client or on failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_relationship_handle(IntPtr client, ulong user_id);
 
+        /// <summary>
+        /// Releases a handle of platformpp_client_get_relationship_handle (never one borrowed from a list); the
+        /// user and strings it handed out go with it.
+        /// </summary>
+        /// <param name="relationship">
+        /// The handle; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_relationship_handle_destroy(IntPtr relationship);
 
+        /// <summary>
+        /// The other user's id.
+        /// </summary>
+        /// <param name="relationship">
+        /// The handle; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The user id.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_relationship_handle_id(IntPtr relationship);
 
+        /// <summary>
+        /// The relationship on the platform (across games).
+        /// </summary>
+        /// <param name="relationship">
+        /// The handle; NULL: PLATFORMPP_RELATIONSHIP_TYPE_NONE.
+        /// </param>
+        /// <returns>
+        /// The platform relationship type.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_relationship_type platformpp_relationship_handle_discord_type(IntPtr relationship);
 
+        /// <summary>
+        /// The relationship in this game only (game friends).
+        /// </summary>
+        /// <param name="relationship">
+        /// The handle; NULL: PLATFORMPP_RELATIONSHIP_TYPE_NONE.
+        /// </param>
+        /// <returns>
+        /// The game relationship type.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_relationship_type platformpp_relationship_handle_game_type(IntPtr relationship);
 
+        /// <summary>
+        /// Whether the platform flagged an incoming request as likely spam; games should not surface it
+        /// prominently.
+        /// </summary>
+        /// <param name="relationship">
+        /// The handle; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// Non-zero for a likely spam request.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_relationship_handle_is_spam_request(IntPtr relationship);
 
         /// <summary>
         /// The user, borrowed from the relationship handle; NULL when unknown.
         /// </summary>
+        /// <param name="relationship">
+        /// The handle; NULL: NULL.
+        /// </param>
+        /// <returns>
+        /// The user, owned by the relationship handle and valid as long as it (never destroy it; clone it to keep
+        /// it); NULL when the client does not know the user.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_relationship_handle_user(IntPtr relationship);
 
         /// <summary>
-        /// Never NULL for a non-NULL client (possibly empty). Destroy it.
+        /// Everyone the player has a relationship with (friends, requests, blocks; platform and game). Never NULL
+        /// for a non-NULL client (possibly empty), unless out of memory. Destroy it.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: NULL.
+        /// </param>
+        /// <returns>
+        /// A new list, owned by the caller: release it with platformpp_relationship_list_destroy.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_relationships(IntPtr client);
 
         /// <summary>
-        /// Sorted as the desktop client sorts: by display name, then id.
+        /// The friends (platform or game) in one group. Sorted as the desktop client sorts: by display name, then
+        /// id.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: NULL.
+        /// </param>
+        /// <param name="group">
+        /// The group.
+        /// </param>
+        /// <returns>
+        /// A new list, owned by the caller: release it with platformpp_relationship_list_destroy. NULL for a NULL
+        /// client or on failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_relationships_by_group(IntPtr client, platformpp_relationship_group_type group);
 
+        /// <summary>
+        /// The number of relationships in a list.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The size.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_relationship_list_size(IntPtr list);
 
         /// <summary>
-        /// Borrowed from the list; NULL out of range.
+        /// One relationship of a list. Borrowed from the list; NULL out of range.
         /// </summary>
+        /// <param name="list">
+        /// The list; NULL: NULL.
+        /// </param>
+        /// <param name="index">
+        /// From 0 to platformpp_relationship_list_size - 1.
+        /// </param>
+        /// <returns>
+        /// The relationship, owned by the list and valid as long as it (never destroy it); NULL out of range.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_relationship_list_at(IntPtr list, UIntPtr index);
 
+        /// <summary>
+        /// Releases a list and every handle borrowed from it.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_relationship_list_destroy(IntPtr list);
 
+        /// <summary>
+        /// Friends whose username or display name starts with search (case-insensitive), sorted by display name,
+        /// then id.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: NULL.
+        /// </param>
+        /// <param name="search">
+        /// The prefix; borrowed for the call.
+        /// </param>
+        /// <param name="search_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <returns>
+        /// A new list, owned by the caller: release it with platformpp_user_list_destroy. NULL for a NULL client
+        /// or on failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_search_friends_by_username(IntPtr client, byte* search, UIntPtr search_size);
 
+        /// <summary>
+        /// The number of users in a list.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The size.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_user_list_size(IntPtr list);
 
+        /// <summary>
+        /// One user of a list.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL: NULL.
+        /// </param>
+        /// <param name="index">
+        /// From 0 to platformpp_user_list_size - 1.
+        /// </param>
+        /// <returns>
+        /// The user, owned by the list and valid as long as it (never destroy it); NULL out of range.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_user_list_at(IntPtr list, UIntPtr index);
 
+        /// <summary>
+        /// Releases a list and every handle borrowed from it.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_user_list_destroy(IntPtr list);
 
         /// <summary>
-        /// Friend requests and blocks; each completes with its result.
+        /// Sends a platform friend request by username. Friend requests and blocks; each completes with its
+        /// result. An empty username: VALIDATION_ERROR; no token: CLIENT_NOT_READY; the platform's refusals:
+        /// HTTP_ERROR with its code (80004 no such username, 80000 not allowed, 80007 already friends).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="username">
+        /// The user's username; borrowed for the call.
+        /// </param>
+        /// <param name="username_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_send_discord_friend_request(IntPtr client, byte* username, UIntPtr username_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Sends a game friend request by username; fails as platformpp_client_send_discord_friend_request.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="username">
+        /// The user's username; borrowed for the call.
+        /// </param>
+        /// <param name="username_size">
+        /// Its length in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_send_game_friend_request(IntPtr client, byte* username, UIntPtr username_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// One entry point for the id-based relationship calls (SendDiscordFriendRequestById, Accept...,
-        /// Block...). An unknown action: VALIDATION_ERROR.
+        /// Block...). An unknown action: VALIDATION_ERROR. A user id of 0 or of the player: VALIDATION_ERROR; no
+        /// token: CLIENT_NOT_READY; the platform's refusals: HTTP_ERROR with its code (10013 unknown user, 10070
+        /// no such relationship). The new state follows over the realtime connection, with the relationship
+        /// callbacks.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="action">
+        /// What to do.
+        /// </param>
+        /// <param name="user_id">
+        /// The other user.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_relationship_action(IntPtr client, platformpp_relationship_action action, ulong user_id, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A relationship appeared or changed type (a request accepted, a block). Replaces any earlier callback
+        /// (whose user_data_free runs then, or when the client is destroyed).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs for each event, inside platformpp_client_run_callbacks; NULL removes it (and user_data is freed
+        /// at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_relationship_created_callback(IntPtr client, platformpp_relationship_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A relationship went away. Replaces any earlier callback (whose user_data_free runs then, or when the
+        /// client is destroyed).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs for each event, inside platformpp_client_run_callbacks; NULL removes it (and user_data is freed
+        /// at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_relationship_deleted_callback(IntPtr client, platformpp_relationship_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A user moved between (or into, out of, within) the groups of
+        /// platformpp_client_get_relationships_by_group. Replaces any earlier callback (whose user_data_free runs
+        /// then, or when the client is destroyed).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs for each event, inside platformpp_client_run_callbacks; NULL removes it (and user_data is freed
+        /// at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_relationship_groups_updated_callback(IntPtr client, platformpp_user_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A known user changed (name, avatar, status, activity, relationship). Replaces any earlier callback
+        /// (whose user_data_free runs then, or when the client is destroyed).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and nothing is registered.
+        /// </param>
+        /// <param name="callback">
+        /// Runs for each event, inside platformpp_client_run_callbacks; NULL removes it (and user_data is freed
+        /// at once).
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the callback is replaced or removed, or when the client is destroyed; may be
+        /// NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_user_updated_callback(IntPtr client, platformpp_user_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The player's guilds, each with its banner. Needs the guilds scope (HTTP_ERROR 403, code 50001, without
+        /// it); CLIENT_NOT_READY without a token.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the guilds, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_user_guilds(IntPtr client, platformpp_user_guilds_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// Sorted by position as the desktop client shows them.
+        /// The channels of a guild the player may see. Sorted by position as the desktop client shows them.
+        /// VALIDATION_ERROR for guild id 0.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL: user_data is freed at once and callback is not called.
+        /// </param>
+        /// <param name="guild_id">
+        /// The guild.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the channels, inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to callback.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once callback has run; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_guild_channels(IntPtr client, ulong guild_id, platformpp_guild_channels_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The player's identities in this game outside the platform (from the realtime connection's READY).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL: NULL.
+        /// </param>
+        /// <returns>
+        /// A new list, owned by the caller: release it with platformpp_user_application_profile_list_destroy.
+        /// NULL for a NULL client or on failure.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_user_application_profiles(IntPtr client);
 
+        /// <summary>
+        /// The number of profiles in a list.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL: 0.
+        /// </param>
+        /// <returns>
+        /// The size.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_user_application_profile_list_size(IntPtr list);
 
+        /// <summary>
+        /// One profile of a list.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL: NULL.
+        /// </param>
+        /// <param name="index">
+        /// From 0 to platformpp_user_application_profile_list_size - 1.
+        /// </param>
+        /// <returns>
+        /// The profile and its strings, owned by the list and valid as long as it; NULL out of range.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_user_application_profile* platformpp_user_application_profile_list_at(IntPtr list, UIntPtr index);
 
+        /// <summary>
+        /// Releases a list and every profile and string borrowed from it.
+        /// </summary>
+        /// <param name="list">
+        /// The list; NULL is ignored.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_user_application_profile_list_destroy(IntPtr list);
 
         /// <summary>
         /// CreateOrJoinLobby; with non-NULL lobby_metadata or member_metadata, CreateOrJoinLobbyWithMetadata
-        /// (which replaces the lobby's and the player's member metadata with these).
+        /// (which replaces the lobby's and the player's member metadata with these). Joins the game's lobby that
+        /// has `secret`, creating it when there is none (a secret stays tied to its lobby for 30 days; a lobby
+        /// holds at most 1000 members). Lobbies the game's backend created cannot be joined from here (HTTP_ERROR
+        /// 403).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="secret">
+        /// UTF-8, 1 to 250 characters; borrowed for the call.
+        /// </param>
+        /// <param name="secret_size">
+        /// Length of `secret` in bytes.
+        /// </param>
+        /// <param name="lobby_metadata">
+        /// The lobby's metadata (copied), or NULL.
+        /// </param>
+        /// <param name="lobby_metadata_count">
+        /// Number of pairs in `lobby_metadata`.
+        /// </param>
+        /// <param name="member_metadata">
+        /// The player's member metadata (copied), or NULL.
+        /// </param>
+        /// <param name="member_metadata_count">
+        /// Number of pairs in `member_metadata`.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the lobby's id; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_create_or_join_lobby(IntPtr client, byte* secret, UIntPtr secret_size, platformpp_string_pair* lobby_metadata, UIntPtr lobby_metadata_count, platformpp_string_pair* member_metadata, UIntPtr member_metadata_count, platformpp_lobby_id_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Leaves a lobby. Lobbies the game's backend created cannot be left from here (HTTP_ERROR 403).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby to leave.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_leave_lobby(IntPtr client, ulong lobby_id, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// NULL when the player is not in that lobby. Destroy it.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives NULL.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby.
+        /// </param>
+        /// <returns>
+        /// A new snapshot the caller releases with platformpp_lobby_handle_destroy; NULL when the player is not
+        /// in that lobby, for a NULL client, or when the library failed (out of memory).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_lobby_handle(IntPtr client, ulong lobby_id);
 
         /// <summary>
         /// Writes up to `capacity` lobby ids to `ids` (may be NULL with 0) and returns how many there are.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives 0.
+        /// </param>
+        /// <param name="ids">
+        /// Receives the ids of the lobbies the player is in; may be NULL.
+        /// </param>
+        /// <param name="capacity">
+        /// Number of ids `ids` can hold.
+        /// </param>
+        /// <returns>
+        /// How many lobbies there are (more than `capacity` when `ids` was too small); 0 for a NULL client.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_client_get_lobby_ids(IntPtr client, ulong* ids, UIntPtr capacity);
 
+        /// <summary>
+        /// Links a guild text channel to the lobby; the player must be a member with
+        /// PLATFORMPP_LOBBY_MEMBER_FLAGS_CAN_LINK_LOBBY and able to view the channel.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby.
+        /// </param>
+        /// <param name="channel_id">
+        /// The guild text channel.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_link_channel_to_lobby(IntPtr client, ulong lobby_id, ulong channel_id, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Unlinks the lobby's linked channel.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_unlink_channel_from_lobby(IntPtr client, ulong lobby_id, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// The callback gets the invite URL. merge_required (may be NULL) runs instead for a provisional account;
-        /// both share user_data.
+        /// both share user_data. Creates a single-use invite (valid one hour) to the guild of the lobby's linked
+        /// channel and opens it (platformpp_client_set_url_opener). A provisional account cannot join a guild:
+        /// `merge_required` runs, and the operation still ends, with VALIDATION_ERROR.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby whose linked channel's guild to join.
+        /// </param>
+        /// <param name="merge_required">
+        /// Runs inside platformpp_client_run_callbacks, before `callback`, when the account is provisional; may
+        /// be NULL.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the invite URL ("" on failure); may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `merge_required` and `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_join_linked_lobby_guild(IntPtr client, ulong lobby_id, platformpp_notify_fn merge_required, platformpp_string_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// Lobby created/updated/deleted: `callback` gets the lobby id.
+        /// Lobby created/updated/deleted: `callback` gets the lobby id. Created: a lobby appeared in the client's
+        /// state (created or joined).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_lobby_created_callback(IntPtr client, platformpp_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A lobby's metadata, linked channel or call changed: `callback` gets the lobby id.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_lobby_updated_callback(IntPtr client, platformpp_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A lobby left the client's state (deleted, or the player left it): `callback` gets the lobby id.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_lobby_deleted_callback(IntPtr client, platformpp_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A member joined a lobby the player is in.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_lobby_member_added_callback(IntPtr client, platformpp_lobby_member_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A member's metadata, flags or connection changed.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_lobby_member_updated_callback(IntPtr client, platformpp_lobby_member_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A member left (or was removed from) a lobby the player is in.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_lobby_member_removed_callback(IntPtr client, platformpp_lobby_member_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Releases a lobby snapshot and everything borrowed from it (its member handles included).
+        /// </summary>
+        /// <param name="lobby">
+        /// The handle; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_lobby_handle_destroy(IntPtr lobby);
 
+        /// <summary>
+        /// The lobby's id.
+        /// </summary>
+        /// <param name="lobby">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_lobby_handle_id(IntPtr lobby);
 
         /// <summary>
         /// The lobby's metadata: `*count` pairs, borrowed from the handle.
         /// </summary>
+        /// <param name="lobby">
+        /// The handle.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of pairs (0 for a NULL handle); may be NULL.
+        /// </param>
+        /// <returns>
+        /// The pairs, valid until the handle is destroyed; NULL when there are none.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_string_pair* platformpp_lobby_handle_metadata(IntPtr lobby, UIntPtr* count);
 
+        /// <summary>
+        /// How many members the lobby has.
+        /// </summary>
+        /// <param name="lobby">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The member count; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_lobby_handle_member_count(IntPtr lobby);
 
         /// <summary>
         /// Borrowed from the lobby handle; NULL out of range.
         /// </summary>
+        /// <param name="lobby">
+        /// The handle.
+        /// </param>
+        /// <param name="index">
+        /// 0 to platformpp_lobby_handle_member_count - 1.
+        /// </param>
+        /// <returns>
+        /// The member, valid until `lobby` is destroyed (do not destroy it); NULL out of range or for a NULL
+        /// handle.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_lobby_handle_member_at(IntPtr lobby, UIntPtr index);
 
         /// <summary>
         /// Borrowed; NULL when `member_id` is not a member.
         /// </summary>
+        /// <param name="lobby">
+        /// The handle.
+        /// </param>
+        /// <param name="member_id">
+        /// The member's user id.
+        /// </param>
+        /// <returns>
+        /// The member, valid until `lobby` is destroyed (do not destroy it); NULL when not a member or for a NULL
+        /// handle.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_lobby_handle_member(IntPtr lobby, ulong member_id);
 
         /// <summary>
         /// Non-zero when a channel is linked; then fills what is not NULL (the name is borrowed from the handle).
+        /// The linked guild text channel's messages and the lobby's are the same conversation.
         /// </summary>
+        /// <param name="lobby">
+        /// The handle.
+        /// </param>
+        /// <param name="channel_id">
+        /// Receives the channel's id; may be NULL.
+        /// </param>
+        /// <param name="guild_id">
+        /// Receives the channel's guild; may be NULL.
+        /// </param>
+        /// <param name="name">
+        /// Receives the channel's name (NUL-terminated, valid until the handle is destroyed); may be NULL.
+        /// </param>
+        /// <param name="name_size">
+        /// Receives the name's length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when a channel is linked; 0 otherwise (also for a NULL handle), and nothing is written.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_lobby_handle_linked_channel(IntPtr lobby, ulong* channel_id, ulong* guild_id, byte** name, UIntPtr* name_size);
 
         /// <summary>
         /// The ids of the players in the lobby's call (borrowed; NULL with *count 0 when there is no call).
         /// </summary>
+        /// <param name="lobby">
+        /// The handle.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of ids; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The ids, valid until the handle is destroyed; NULL when there is no call or for a NULL handle.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong* platformpp_lobby_handle_call_participants(IntPtr lobby, UIntPtr* count);
 
+        /// <summary>
+        /// The member's user id.
+        /// </summary>
+        /// <param name="member">
+        /// The member handle.
+        /// </param>
+        /// <returns>
+        /// The id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_lobby_member_handle_id(IntPtr member);
 
+        /// <summary>
+        /// The member's flags.
+        /// </summary>
+        /// <param name="member">
+        /// The member handle.
+        /// </param>
+        /// <returns>
+        /// Bits of platformpp_lobby_member_flags; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint platformpp_lobby_member_handle_flags(IntPtr member);
 
+        /// <summary>
+        /// Whether the member may link a channel to the lobby (PLATFORMPP_LOBBY_MEMBER_FLAGS_CAN_LINK_LOBBY).
+        /// </summary>
+        /// <param name="member">
+        /// The member handle.
+        /// </param>
+        /// <returns>
+        /// Non-zero when it may; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_lobby_member_handle_can_link_lobby(IntPtr member);
 
+        /// <summary>
+        /// Whether the member has a realtime connection to this game open now.
+        /// </summary>
+        /// <param name="member">
+        /// The member handle.
+        /// </param>
+        /// <returns>
+        /// Non-zero when connected; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_lobby_member_handle_connected(IntPtr member);
 
+        /// <summary>
+        /// The member's metadata.
+        /// </summary>
+        /// <param name="member">
+        /// The member handle.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of pairs (0 for a NULL handle); may be NULL.
+        /// </param>
+        /// <returns>
+        /// The pairs, valid until the lobby handle is destroyed; NULL when there are none.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_string_pair* platformpp_lobby_member_handle_metadata(IntPtr member, UIntPtr* count);
 
         /// <summary>
         /// Borrowed; NULL when the client does not know the user.
         /// </summary>
+        /// <param name="member">
+        /// The member handle.
+        /// </param>
+        /// <returns>
+        /// The member as a user, valid until the lobby handle is destroyed (do not destroy it; clone it with
+        /// platformpp_user_handle_clone to keep it); NULL when unknown or for a NULL handle.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_lobby_member_handle_user(IntPtr member);
 
         /// <summary>
-        /// SendLobbyMessage, or ...WithMetadata when `metadata` is not NULL. Nothing is lost: see Client.
+        /// SendLobbyMessage, or ...WithMetadata when `metadata` is not NULL. Nothing is lost: see Client. A
+        /// message that cannot reach the platform is sent again until the platform answers, so it appears exactly
+        /// once, and the messages of one client to one channel arrive in the order they were sent
+        /// (include/platformpp/client.hpp).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby.
+        /// </param>
+        /// <param name="content">
+        /// UTF-8, 1 to 2000 characters; borrowed for the call.
+        /// </param>
+        /// <param name="content_size">
+        /// Length of `content` in bytes.
+        /// </param>
+        /// <param name="metadata">
+        /// The game's pairs to send with it (copied), or NULL.
+        /// </param>
+        /// <param name="metadata_count">
+        /// Number of pairs in `metadata`.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the message's id; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_send_lobby_message(IntPtr client, ulong lobby_id, byte* content, UIntPtr content_size, platformpp_string_pair* metadata, UIntPtr metadata_count, platformpp_message_id_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Sends a DM (SendUserMessage, or ...WithMetadata when `metadata` is not NULL); nothing is lost, as for
+        /// platformpp_client_send_lobby_message.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="recipient_id">
+        /// The other player.
+        /// </param>
+        /// <param name="content">
+        /// UTF-8, 1 to 2000 characters; borrowed for the call.
+        /// </param>
+        /// <param name="content_size">
+        /// Length of `content` in bytes.
+        /// </param>
+        /// <param name="metadata">
+        /// The game's pairs to send with it (copied), or NULL.
+        /// </param>
+        /// <param name="metadata_count">
+        /// Number of pairs in `metadata`.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the message's id; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_send_user_message(IntPtr client, ulong recipient_id, byte* content, UIntPtr content_size, platformpp_string_pair* metadata, UIntPtr metadata_count, platformpp_message_id_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Replaces the text of the player's own DM; its moderation metadata is cleared.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="recipient_id">
+        /// The other player of the DM.
+        /// </param>
+        /// <param name="message_id">
+        /// The message to edit.
+        /// </param>
+        /// <param name="content">
+        /// The new text, UTF-8, 1 to 2000 characters; borrowed for the call.
+        /// </param>
+        /// <param name="content_size">
+        /// Length of `content` in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_edit_user_message(IntPtr client, ulong recipient_id, ulong message_id, byte* content, UIntPtr content_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Deletes one of the player's DMs.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="recipient_id">
+        /// The other player of the DM.
+        /// </param>
+        /// <param name="message_id">
+        /// The message to delete.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_delete_user_message(IntPtr client, ulong recipient_id, ulong message_id, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// NULL when the client does not hold the message. Destroy it.
+        /// NULL when the client does not hold the message. Destroy it. The client holds the 25 newest messages of
+        /// each channel (and those a history request returned, until they fall out of that window).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives NULL.
+        /// </param>
+        /// <param name="message_id">
+        /// The message.
+        /// </param>
+        /// <returns>
+        /// A new snapshot the caller releases with platformpp_message_handle_destroy; NULL when the client does
+        /// not hold the message, for a NULL client, or when the library failed (out of memory).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_message_handle(IntPtr client, ulong message_id);
 
         /// <summary>
-        /// NULL when the client does not know the channel. Destroy it.
+        /// NULL when the client does not know the channel. Destroy it. A channel is a DM channel or a lobby.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives NULL.
+        /// </param>
+        /// <param name="channel_id">
+        /// The channel (for a lobby, the lobby's id).
+        /// </param>
+        /// <returns>
+        /// A new snapshot the caller releases with platformpp_channel_handle_destroy; NULL when the client does
+        /// not know the channel, for a NULL client, or when the library failed (out of memory).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_channel_handle(IntPtr client, ulong channel_id);
 
+        /// <summary>
+        /// Up to `limit` of the lobby's newest messages from the last 72 hours, oldest first; members only.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby.
+        /// </param>
+        /// <param name="limit">
+        /// 1 to 200.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the messages; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_lobby_messages_with_limit(IntPtr client, ulong lobby_id, int limit, platformpp_messages_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Up to `limit` of the newest DMs with `recipient_id`, oldest first.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="recipient_id">
+        /// The other player.
+        /// </param>
+        /// <param name="limit">
+        /// 1 to 200.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the messages; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_user_messages_with_limit(IntPtr client, ulong recipient_id, int limit, platformpp_messages_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The last DM with each player the player has a DM conversation with.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the summaries; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_user_message_summaries(IntPtr client, platformpp_user_message_summaries_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// Message created/updated: `callback` gets the message id.
+        /// Message created/updated: `callback` gets the message id. Created: a message arrived
+        /// (platformpp_client_get_message_handle has it), once per message id.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_message_created_callback(IntPtr client, platformpp_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A message the client knows was edited: `callback` gets the message id.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_message_updated_callback(IntPtr client, platformpp_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A message was deleted: `callback` gets its id and channel.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_message_deleted_callback(IntPtr client, platformpp_message_deleted_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Whether the game shows its chat now; the platform uses it to decide where to notify the player.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="showing_chat">
+        /// Non-zero while the chat is shown.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_showing_chat(IntPtr client, int showing_chat);
 
+        /// <summary>
+        /// A copy of a message handle, e.g. to keep one a platformpp_messages_fn lent.
+        /// </summary>
+        /// <param name="message">
+        /// The handle; NULL gives NULL.
+        /// </param>
+        /// <returns>
+        /// A new handle the caller releases with platformpp_message_handle_destroy; NULL for NULL or when out of
+        /// memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_message_handle_clone(IntPtr message);
 
+        /// <summary>
+        /// Releases a message handle the caller owns (never one lent to a callback).
+        /// </summary>
+        /// <param name="message">
+        /// The handle; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_message_handle_destroy(IntPtr message);
 
+        /// <summary>
+        /// The message's id.
+        /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_message_handle_id(IntPtr message);
 
+        /// <summary>
+        /// The author's user id.
+        /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_message_handle_author_id(IntPtr message);
 
+        /// <summary>
+        /// The DM channel or, for a lobby message, the lobby's id (a lobby is its own channel).
+        /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The channel's id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_message_handle_channel_id(IntPtr message);
 
         /// <summary>
         /// 0 for a DM.
         /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The lobby of a lobby message; 0 for a DM and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_message_handle_lobby_id(IntPtr message);
 
         /// <summary>
         /// 0 for a lobby message.
         /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The other player of a DM (not the author); 0 for a lobby message and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_message_handle_recipient_id(IntPtr message);
 
+        /// <summary>
+        /// The message's text.
+        /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated UTF-8 owned by the handle, valid until it is destroyed; "" for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_message_handle_content(IntPtr message, UIntPtr* size);
 
         /// <summary>
         /// Milliseconds since the Unix epoch; edited is 0 unless edited.
         /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// When the message was sent; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_message_handle_sent_timestamp(IntPtr message);
 
+        /// <summary>
+        /// When the message was last edited, in milliseconds since the Unix epoch.
+        /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The time; 0 unless the message was edited, and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_message_handle_edited_timestamp(IntPtr message);
 
+        /// <summary>
+        /// The game's own pairs, sent with the metadata of a send.
+        /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of pairs; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The pairs, valid until the handle is destroyed; NULL (with *count 0) when there are none or for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_string_pair* platformpp_message_handle_metadata(IntPtr message, UIntPtr* count);
 
+        /// <summary>
+        /// Pairs the game's backend attached for moderation; cleared when the message is edited.
+        /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of pairs; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The pairs, valid until the handle is destroyed; NULL (with *count 0) when there are none or for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_string_pair* platformpp_message_handle_moderation_metadata(IntPtr message, UIntPtr* count);
 
         /// <summary>
-        /// The author's additional name in the lobby, or NULL.
+        /// The author's additional name in the lobby, or NULL. Only the game's backend sets it (e.g. a character
+        /// name).
         /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes (0 when there is none); may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated UTF-8 owned by the handle, valid until it is destroyed; NULL when there is none or for
+        /// NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_message_handle_additional_name(IntPtr message, UIntPtr* size);
 
         /// <summary>
         /// The author, borrowed; NULL when unknown.
         /// </summary>
+        /// <param name="message">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The author, valid until the message handle is destroyed (do not destroy it; clone it with
+        /// platformpp_user_handle_clone to keep it); NULL when the client does not know the user, or for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_message_handle_author(IntPtr message);
 
+        /// <summary>
+        /// Releases a channel handle.
+        /// </summary>
+        /// <param name="channel">
+        /// The handle; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_channel_handle_destroy(IntPtr channel);
 
+        /// <summary>
+        /// The channel's id.
+        /// </summary>
+        /// <param name="channel">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_channel_handle_id(IntPtr channel);
 
+        /// <summary>
+        /// The channel's type.
+        /// </summary>
+        /// <param name="channel">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The type (the platform's value); PLATFORMPP_CHANNEL_TYPE_DM for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_channel_type platformpp_channel_handle_type(IntPtr channel);
 
+        /// <summary>
+        /// The linked channel's name for a lobby; the other player's display name for a DM.
+        /// </summary>
+        /// <param name="channel">
+        /// The handle.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated UTF-8 owned by the handle, valid until it is destroyed; "" for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_channel_handle_name(IntPtr channel, UIntPtr* size);
 
         /// <summary>
-        /// Borrowed: `*count` ids.
+        /// Borrowed: `*count` ids. The players of a DM (both); the members of a lobby.
         /// </summary>
+        /// <param name="channel">
+        /// The handle.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of ids; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The ids, valid until the handle is destroyed; NULL (with *count 0) when there are none or for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong* platformpp_channel_handle_recipients(IntPtr channel, UIntPtr* count);
 
@@ -1931,75 +5579,254 @@ namespace Platformpp.Raw
         /// The store now (GetSkus, GetEntitlements, GetSubscriptions); NULL only for a NULL client or out of
         /// memory. Destroy it.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives NULL.
+        /// </param>
+        /// <returns>
+        /// A new snapshot the caller releases with platformpp_premium_snapshot_destroy; empty before the first
+        /// load.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_premium_snapshot(IntPtr client);
 
+        /// <summary>
+        /// Releases a snapshot and everything borrowed from it.
+        /// </summary>
+        /// <param name="snapshot">
+        /// The snapshot; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_premium_snapshot_destroy(IntPtr snapshot);
 
         /// <summary>
         /// The application's SKUs in the platform's order: `*count` of them (NULL with 0 for none).
         /// </summary>
+        /// <param name="snapshot">
+        /// The snapshot; NULL gives NULL with 0.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of SKUs; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The SKUs, valid until the snapshot is destroyed.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_sku* platformpp_premium_snapshot_skus(IntPtr snapshot, UIntPtr* count);
 
         /// <summary>
         /// The player's entitlements, ascending id, ended and consumed ones included.
         /// </summary>
+        /// <param name="snapshot">
+        /// The snapshot; NULL gives NULL with 0.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of entitlements; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The entitlements, valid until the snapshot is destroyed; NULL when there are none.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_entitlement* platformpp_premium_snapshot_entitlements(IntPtr snapshot, UIntPtr* count);
 
         /// <summary>
         /// The player's subscriptions to this application, ascending id.
         /// </summary>
+        /// <param name="snapshot">
+        /// The snapshot; NULL gives NULL with 0.
+        /// </param>
+        /// <param name="count">
+        /// Receives the number of subscriptions; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The subscriptions, valid (with their arrays and strings) until the snapshot is destroyed; NULL when
+        /// there are none.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_subscription* platformpp_premium_snapshot_subscriptions(IntPtr snapshot, UIntPtr* count);
 
         /// <summary>
         /// Non-zero when the player owns the SKU now (HasSkuEntitlement: an active entitlement at the client's
-        /// clock).
+        /// clock). Active: not deleted, not consumed, started and not ended.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives 0.
+        /// </param>
+        /// <param name="sku_id">
+        /// The SKU.
+        /// </param>
+        /// <returns>
+        /// Non-zero when owned; 0 otherwise.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_has_sku_entitlement(IntPtr client, ulong sku_id);
 
         /// <summary>
         /// Non-zero once a load has filled the store for the current player.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives 0.
+        /// </param>
+        /// <returns>
+        /// Non-zero when loaded; 0 otherwise.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_is_premium_loaded(IntPtr client);
 
+        /// <summary>
+        /// Loads SKUs, entitlements and subscriptions again; needs a token and an application id.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_refresh_premium(IntPtr client, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// The desktop client's checkout (StartPurchase): the callback gets the entitlements the purchase
         /// created. A canceled checkout is RPC_ERROR with PLATFORMPP_PURCHASE_CANCELED_ERROR_CODE, a failed
-        /// payment PLATFORMPP_PURCHASE_FAILED_ERROR_CODE, no desktop client CLIENT_NOT_READY.
+        /// payment PLATFORMPP_PURCHASE_FAILED_ERROR_CODE, no desktop client CLIENT_NOT_READY. The new
+        /// entitlements are already in the store when the callback runs.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="sku_id">
+        /// The SKU to buy.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran (also with CLIENT_DESTROYED); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_start_purchase(IntPtr client, ulong sku_id, platformpp_entitlements_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// The end of every load, with its result.
+        /// The end of every load, with its result (after a new session, or platformpp_client_refresh_premium).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each load (its result borrowed for the callback);
+        /// replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_premium_loaded_callback(IntPtr client, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// An entitlement appeared in the store (a purchase, a test entitlement). The first load after a new
+        /// player's session fills the store without entitlement or subscription events.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_entitlement_created_callback(IntPtr client, platformpp_entitlement_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// An entitlement in the store changed (consumed, or ended: ends_at set).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_entitlement_updated_callback(IntPtr client, platformpp_entitlement_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
-        /// The entitlement as last known, with `deleted` set.
+        /// The entitlement as last known, with `deleted` set. Runs when an entitlement leaves the store.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_entitlement_deleted_callback(IntPtr client, platformpp_entitlement_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A subscription appeared in the store.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_subscription_created_callback(IntPtr client, platformpp_subscription_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// A subscription in the store changed (a renewal changes the subscription only).
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each event; replaces any earlier one; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced, removed or the client destroyed (at once for a NULL
+        /// client or callback); may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_subscription_updated_callback(IntPtr client, platformpp_subscription_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -2008,6 +5835,15 @@ namespace Platformpp.Raw
         /// platformpp_client_get_call), when the lobby is unknown to the client, before the client is READY, or
         /// for a NULL client. Destroy the handle; that does not end the call (platformpp_client_end_call does).
         /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby whose call to join.
+        /// </param>
+        /// <returns>
+        /// A new handle the caller releases with platformpp_call_destroy, or NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_start_call(IntPtr client, ulong lobby_id);
 
@@ -2020,6 +5856,28 @@ namespace Platformpp.Raw
         /// DISCONNECTED by itself); at the latest when the client is destroyed. A NULL client frees user_data at
         /// once.
         /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <param name="lobby_id">
+        /// The lobby whose call to join.
+        /// </param>
+        /// <param name="received">
+        /// Gets each participant's decoded audio on the voice thread; may be NULL.
+        /// </param>
+        /// <param name="captured">
+        /// Gets the microphone's audio on the voice thread before it is sent; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `received` and `captured`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data as described above; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new handle the caller releases with platformpp_call_destroy, or NULL (as for
+        /// platformpp_client_start_call).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_start_call_with_audio_callbacks(IntPtr client, ulong lobby_id, platformpp_user_audio_received_fn received, platformpp_user_audio_captured_fn captured, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -2027,20 +5885,57 @@ namespace Platformpp.Raw
         /// Leaves the call of that lobby: `callback` (may be NULL) runs once inside run_callbacks when the
         /// platform was told, or at the next run_callbacks when there is no such call; user_data_free runs once
         /// after it (also when the client is destroyed first and the callback never runs). NULL client: user_data
-        /// is freed at once.
+        /// is freed at once. When `callback` runs, the call's audio callbacks have stopped for good.
         /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <param name="channel_id">
+        /// The call's channel: the lobby's id.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once when done; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once, as described above; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_end_call(IntPtr client, ulong channel_id, platformpp_notify_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Leaves every call; `callback` runs once when the platform was told of all of them. As end_call.
         /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once when done; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once, as for platformpp_client_end_call; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_end_calls(IntPtr client, platformpp_notify_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// The player's call in that lobby (a new handle to destroy), or NULL.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives NULL.
+        /// </param>
+        /// <param name="channel_id">
+        /// The call's channel: the lobby's id.
+        /// </param>
+        /// <returns>
+        /// A new handle the caller releases with platformpp_call_destroy; NULL when the player has no call there,
+        /// or out of memory.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_client_get_call(IntPtr client, ulong channel_id);
 
@@ -2048,33 +5943,75 @@ namespace Platformpp.Raw
         /// Writes up to `capacity` new handles (each to destroy) to `calls` (may be NULL with 0) and returns how
         /// many calls there are. When a handle cannot be made, its slot is NULL.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL gives 0.
+        /// </param>
+        /// <param name="calls">
+        /// Receives the handles, each released with platformpp_call_destroy; may be NULL.
+        /// </param>
+        /// <param name="capacity">
+        /// Number of handles `calls` can hold.
+        /// </param>
+        /// <returns>
+        /// How many calls there are (more than `capacity` when `calls` was too small).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_client_get_calls(IntPtr client, IntPtr* calls, UIntPtr capacity);
 
+        /// <summary>
+        /// Releases a call handle; the call goes on (platformpp_client_end_call ends it).
+        /// </summary>
+        /// <param name="call">
+        /// The handle; NULL is fine.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_destroy(IntPtr call);
 
         /// <summary>
         /// Another handle to the same call, or NULL.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL gives NULL.
+        /// </param>
+        /// <returns>
+        /// A new handle the caller releases with platformpp_call_destroy, or NULL (also when out of memory).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern IntPtr platformpp_call_clone(IntPtr call);
 
         /// <summary>
         /// The lobby's id (lobby calls use it as their channel).
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The channel's id; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_call_get_channel_id(IntPtr call);
 
         /// <summary>
         /// 0: lobby calls belong to no guild.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The guild's id: 0.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern ulong platformpp_call_get_guild_id(IntPtr call);
 
         /// <summary>
         /// NULL call: DISCONNECTED.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The call's status.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_call_status platformpp_call_get_status(IntPtr call);
 
@@ -2082,6 +6019,18 @@ namespace Platformpp.Raw
         /// The users in the call now, the player included once joined: writes up to `capacity` ids to `ids` (may
         /// be NULL with 0) and returns how many there are.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL gives 0.
+        /// </param>
+        /// <param name="ids">
+        /// Receives the ids; may be NULL.
+        /// </param>
+        /// <param name="capacity">
+        /// Number of ids `ids` can hold.
+        /// </param>
+        /// <returns>
+        /// How many participants there are (more than `capacity` when `ids` was too small).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_call_get_participants(IntPtr call, ulong* ids, UIntPtr capacity);
 
@@ -2089,15 +6038,78 @@ namespace Platformpp.Raw
         /// Non-zero when `user_id` is in the call; then fills what is not NULL with the participant's own
         /// switches.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <param name="user_id">
+        /// The participant.
+        /// </param>
+        /// <param name="self_mute">
+        /// Receives non-zero when they muted themselves; may be NULL.
+        /// </param>
+        /// <param name="self_deaf">
+        /// Receives non-zero when they deafened themselves; may be NULL.
+        /// </param>
+        /// <returns>
+        /// Non-zero when `user_id` is in the call; 0 otherwise and for NULL, and nothing is written.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_call_get_voice_state(IntPtr call, ulong user_id, int* self_mute, int* self_deaf);
 
+        /// <summary>
+        /// Registers the call's status callback, as the registrations above describe.
+        /// </summary>
+        /// <param name="call">
+        /// The handle; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each status change; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the library dropped `callback`, inside a later platformpp_client_run_callbacks or
+        /// platformpp_client_destroy; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_status_changed_callback(IntPtr call, platformpp_call_status_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Registers the call's participant callback: someone joined or left.
+        /// </summary>
+        /// <param name="call">
+        /// The handle; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each change; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the library dropped `callback`, inside a later platformpp_client_run_callbacks or
+        /// platformpp_client_destroy; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_participant_changed_callback(IntPtr call, platformpp_call_participant_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Registers the call's speaking callback: someone started or stopped sending sound.
+        /// </summary>
+        /// <param name="call">
+        /// The handle; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each change; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the library dropped `callback`, inside a later platformpp_client_run_callbacks or
+        /// platformpp_client_destroy; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_speaking_status_changed_callback(IntPtr call, platformpp_call_speaking_status_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -2105,90 +6117,238 @@ namespace Platformpp.Raw
         /// A participant's voice state changed (joined, left, or switched self mute or deaf): read it with
         /// platformpp_call_get_voice_state.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Gets the participant's id inside platformpp_client_run_callbacks; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the library dropped `callback`, inside a later platformpp_client_run_callbacks or
+        /// platformpp_client_destroy; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_voice_state_changed_callback(IntPtr call, platformpp_user_id_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Stops sending the microphone (others see self_mute).
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="mute">
+        /// Non-zero to mute, 0 to unmute.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_self_mute(IntPtr call, int mute);
 
+        /// <summary>
+        /// Whether the player muted themselves in this call.
+        /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// Non-zero when muted; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_call_get_self_mute(IntPtr call);
 
         /// <summary>
         /// Stops playing the call and sending (others see self_deaf).
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="deaf">
+        /// Non-zero to deafen, 0 to undeafen.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_self_deaf(IntPtr call, int deaf);
 
+        /// <summary>
+        /// Whether the player deafened themselves in this call.
+        /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// Non-zero when deafened; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_call_get_self_deaf(IntPtr call);
 
         /// <summary>
         /// Silences one participant for this player only.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="user_id">
+        /// The participant.
+        /// </param>
+        /// <param name="mute">
+        /// Non-zero to silence, 0 to hear again.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_local_mute(IntPtr call, ulong user_id, int mute);
 
+        /// <summary>
+        /// Whether a participant is silenced for this player.
+        /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <param name="user_id">
+        /// The participant.
+        /// </param>
+        /// <returns>
+        /// Non-zero when silenced; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_call_get_local_mute(IntPtr call, ulong user_id);
 
         /// <summary>
         /// Playback volume of one participant for this player, 0 to 200 (percent; 100 = unchanged). Clamped.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="user_id">
+        /// The participant.
+        /// </param>
+        /// <param name="volume">
+        /// 0 to 200.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_participant_volume(IntPtr call, ulong user_id, float volume);
 
         /// <summary>
         /// NULL call: 100.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <param name="user_id">
+        /// The participant.
+        /// </param>
+        /// <returns>
+        /// The participant's playback volume, 0 to 200.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern float platformpp_call_get_participant_volume(IntPtr call, ulong user_id);
 
         /// <summary>
         /// VAD (default) or PTT; UNINIT (or any other value) is ignored.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="audio_mode">
+        /// VAD or PTT.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_audio_mode(IntPtr call, platformpp_audio_mode_type audio_mode);
 
         /// <summary>
         /// NULL call: UNINIT.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The call's audio mode.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern platformpp_audio_mode_type platformpp_call_get_audio_mode(IntPtr call);
 
         /// <summary>
         /// While PTT is active the microphone is sent; after release it keeps going for the release delay.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="active">
+        /// Non-zero while the push-to-talk key is held.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_ptt_active(IntPtr call, int active);
 
+        /// <summary>
+        /// Whether push-to-talk is active.
+        /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// Non-zero when active; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_call_get_ptt_active(IntPtr call);
 
         /// <summary>
         /// Milliseconds to keep sending after PTT release (default 20, at most 2000).
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="release_delay_ms">
+        /// The delay in milliseconds.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_ptt_release_delay(IntPtr call, uint release_delay_ms);
 
+        /// <summary>
+        /// The push-to-talk release delay.
+        /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// Milliseconds; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern uint platformpp_call_get_ptt_release_delay(IntPtr call);
 
         /// <summary>
         /// Voice activity threshold: automatic (non-zero) or a level in dBFS, -100 to 0 (default -60; clamped).
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL does nothing.
+        /// </param>
+        /// <param name="automatic">
+        /// Non-zero to adapt to the noise floor; 0 to use `threshold`.
+        /// </param>
+        /// <param name="threshold">
+        /// The level in dBFS, -100 to 0.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_vad_threshold(IntPtr call, int automatic, float threshold);
 
+        /// <summary>
+        /// Whether the voice activity threshold is automatic.
+        /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// Non-zero when automatic; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_call_get_vad_threshold_automatic(IntPtr call);
 
         /// <summary>
         /// NULL call: -60.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// The voice activity threshold in dBFS.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern float platformpp_call_get_vad_threshold(IntPtr call);
 
@@ -2197,6 +6357,12 @@ namespace Platformpp.Raw
         /// server executes; 0 before it, after a downgrade to plain media, once the call is over, and for a NULL
         /// call).
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <returns>
+        /// Non-zero while encrypted end to end.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_call_get_e2ee_active(IntPtr call);
 
@@ -2204,6 +6370,18 @@ namespace Platformpp.Raw
         /// The current MLS epoch's authenticator (32 bytes, the same for every member): writes up to `capacity`
         /// bytes to `authenticator` (may be NULL with 0) and returns its size; 0 when there is no group.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL gives 0.
+        /// </param>
+        /// <param name="authenticator">
+        /// Receives the bytes; may be NULL.
+        /// </param>
+        /// <param name="capacity">
+        /// Number of bytes `authenticator` can hold.
+        /// </param>
+        /// <returns>
+        /// The authenticator's size in bytes; 0 when there is no group.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern UIntPtr platformpp_call_get_epoch_authenticator(IntPtr call, byte* authenticator, UIntPtr capacity);
 
@@ -2212,6 +6390,15 @@ namespace Platformpp.Raw
         /// (and for a NULL call). It changes with every epoch (someone joins or leaves). Owned by the handle,
         /// valid until the next call on it; *size (if not NULL) receives its length.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length; may be NULL.
+        /// </param>
+        /// <returns>
+        /// NUL-terminated digits owned by the handle, valid until the next call on it (or its destroy).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_call_get_epoch_verification_code(IntPtr call, UIntPtr* size);
 
@@ -2222,6 +6409,21 @@ namespace Platformpp.Raw
         /// "" inside platformpp_client_destroy when the client is destroyed first; user_data_free runs once after
         /// it. A NULL call frees user_data at once and calls nothing.
         /// </summary>
+        /// <param name="call">
+        /// The handle.
+        /// </param>
+        /// <param name="user_id">
+        /// The other participant.
+        /// </param>
+        /// <param name="callback">
+        /// Gets the code; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_get_pairwise_verification_code(IntPtr call, ulong user_id, platformpp_call_verification_code_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -2229,27 +6431,115 @@ namespace Platformpp.Raw
         /// get_e2ee_active changed (only the flag: a new epoch calls nothing). A registration as the call's
         /// others above.
         /// </summary>
+        /// <param name="call">
+        /// The handle; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each change; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the library dropped `callback`, inside a later platformpp_client_run_callbacks or
+        /// platformpp_client_destroy; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_set_e2ee_status_changed_callback(IntPtr call, platformpp_call_e2ee_status_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Static, NUL-terminated names (never free them), e.g. "Connected"; "Unknown" outside the enum.
         /// </summary>
+        /// <param name="status">
+        /// The status.
+        /// </param>
+        /// <returns>
+        /// The status's name, static.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_call_status_to_string(platformpp_call_status status);
 
+        /// <summary>
+        /// The error's name, e.g. "JoinTimeout"; "Unknown" outside the enum.
+        /// </summary>
+        /// <param name="error">
+        /// The error.
+        /// </param>
+        /// <returns>
+        /// A static, NUL-terminated name (never free it).
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern byte* platformpp_call_error_to_string(platformpp_call_error error);
 
+        /// <summary>
+        /// The microphones.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="callback">
+        /// Gets the list once inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback`, or when the client is destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_input_devices(IntPtr client, platformpp_audio_devices_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The speakers.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="callback">
+        /// Gets the list once inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback`, or when the client is destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_output_devices(IntPtr client, platformpp_audio_devices_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The microphone in use.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="callback">
+        /// Gets the device once inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback`, or when the client is destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_current_input_device(IntPtr client, platformpp_audio_device_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// The speaker in use.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="callback">
+        /// Gets the device once inside platformpp_client_run_callbacks; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback`, or when the client is destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_get_current_output_device(IntPtr client, platformpp_audio_device_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
@@ -2257,45 +6547,163 @@ namespace Platformpp.Raw
         /// Switches the microphone (or speaker) of every call; an unknown id is VALIDATION_ERROR. The callback
         /// runs as for the operations above (with CLIENT_DESTROYED when the client goes first).
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="device_id">
+        /// A platformpp_audio_device id; borrowed for the call.
+        /// </param>
+        /// <param name="device_id_size">
+        /// Length of `device_id` in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_input_device(IntPtr client, byte* device_id, UIntPtr device_id_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
+        /// <summary>
+        /// Switches the speaker of every call, as platformpp_client_set_input_device.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once and calls nothing.
+        /// </param>
+        /// <param name="device_id">
+        /// A platformpp_audio_device id; borrowed for the call.
+        /// </param>
+        /// <param name="device_id_size">
+        /// Length of `device_id` in bytes.
+        /// </param>
+        /// <param name="callback">
+        /// Runs once with the result; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once after `callback` ran; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_output_device(IntPtr client, byte* device_id, UIntPtr device_id_size, platformpp_result_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// The device lists changed (a headset plugged in or out). Replaces an earlier callback; NULL removes it.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks for each change; NULL removes it.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced (inside a later platformpp_client_run_callbacks) or
+        /// removed, or the client destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_device_change_callback(IntPtr client, platformpp_device_change_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Microphone and speaker gain, 0 to 100 (default 100). Clamped; NaN is ignored.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="input_volume">
+        /// The microphone's gain, 0 to 100.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_input_volume(IntPtr client, float input_volume);
 
+        /// <summary>
+        /// The microphone's gain.
+        /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <returns>
+        /// 0 to 100; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern float platformpp_client_get_input_volume(IntPtr client);
 
+        /// <summary>
+        /// Sets the speaker's gain, as platformpp_client_set_input_volume.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="output_volume">
+        /// The speaker's gain, 0 to 100.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_output_volume(IntPtr client, float output_volume);
 
+        /// <summary>
+        /// The speaker's gain.
+        /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <returns>
+        /// 0 to 100; 0 for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern float platformpp_client_get_output_volume(IntPtr client);
 
         /// <summary>
         /// Mute (or deafen) the player in every call, now and in calls started later.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="mute">
+        /// Non-zero to mute, 0 to unmute.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_self_mute_all(IntPtr client, int mute);
 
+        /// <summary>
+        /// Whether the player is muted in every call.
+        /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <returns>
+        /// Non-zero when muted; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_get_self_mute_all(IntPtr client);
 
+        /// <summary>
+        /// Deafens the player in every call, now and in calls started later.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="deaf">
+        /// Non-zero to deafen, 0 to undeafen.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_self_deaf_all(IntPtr client, int deaf);
 
+        /// <summary>
+        /// Whether the player is deafened in every call.
+        /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <returns>
+        /// Non-zero when deafened; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_get_self_deaf_all(IntPtr client);
 
@@ -2303,33 +6711,103 @@ namespace Platformpp.Raw
         /// The microphone level (dBFS, -100 to 0, default -100: never) below which, for a while, the input counts
         /// as silent: the callback gets 0 then, and non-zero when sound comes back.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="dbfs_threshold">
+        /// The level in dBFS.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_no_audio_input_threshold(IntPtr client, float dbfs_threshold);
 
         /// <summary>
-        /// Replaces an earlier callback; NULL removes it.
+        /// Replaces an earlier callback; NULL removes it. See platformpp_client_set_no_audio_input_threshold.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_client_run_callbacks when the input goes silent or comes back.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced (inside a later platformpp_client_run_callbacks) or
+        /// removed, or the client destroyed; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_no_audio_input_callback(IntPtr client, platformpp_no_audio_input_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Echo cancellation, noise suppression and automatic gain control of the microphone, on by default.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="on">
+        /// Non-zero to turn echo cancellation on.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_echo_cancellation(IntPtr client, int on);
 
+        /// <summary>
+        /// Whether echo cancellation is on.
+        /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <returns>
+        /// Non-zero when on; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_get_echo_cancellation(IntPtr client);
 
+        /// <summary>
+        /// Turns noise suppression on or off.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="on">
+        /// Non-zero to turn it on.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_noise_suppression(IntPtr client, int on);
 
+        /// <summary>
+        /// Whether noise suppression is on.
+        /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <returns>
+        /// Non-zero when on; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_get_noise_suppression(IntPtr client);
 
+        /// <summary>
+        /// Turns automatic gain control on or off.
+        /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="on">
+        /// Non-zero to turn it on.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_automatic_gain_control(IntPtr client, int on);
 
+        /// <summary>
+        /// Whether automatic gain control is on.
+        /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <returns>
+        /// Non-zero when on; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_get_automatic_gain_control(IntPtr client);
 
@@ -2337,6 +6815,15 @@ namespace Platformpp.Raw
         /// Whether the game manages the platform's audio session itself (iOS/Android); on desktop it only records
         /// the choice. Non-zero when accepted.
         /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <param name="is_engine_managed">
+        /// Non-zero when the game manages it.
+        /// </param>
+        /// <returns>
+        /// Non-zero when accepted; 0 otherwise and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_set_engine_managed_audio_session(IntPtr client, int is_engine_managed);
 
@@ -2344,12 +6831,33 @@ namespace Platformpp.Raw
         /// Writes the echo canceller's diagnostics into the voice log directory (else the log directory) while
         /// on.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="on">
+        /// Non-zero to write them.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_aec_dump(IntPtr client, int on);
 
         /// <summary>
         /// Voice engine messages to a file in `path` (created if missing). Non-zero on success.
         /// </summary>
+        /// <param name="client">
+        /// The client.
+        /// </param>
+        /// <param name="path">
+        /// The directory, UTF-8; borrowed for the call.
+        /// </param>
+        /// <param name="path_size">
+        /// Length of `path` in bytes.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages written.
+        /// </param>
+        /// <returns>
+        /// Non-zero on success; 0 when it cannot be created, and for NULL.
+        /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_client_set_voice_log_dir(IntPtr client, byte* path, UIntPtr path_size, platformpp_logging_severity min_severity);
 
@@ -2357,12 +6865,36 @@ namespace Platformpp.Raw
         /// Voice engine messages (calls, media, devices) at min_severity and above, inside run_callbacks. A NULL
         /// callback frees user_data at once; otherwise user_data_free runs when the client is destroyed.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Gets each message (borrowed for the callback); NULL adds nothing.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages it gets.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data as described above; may be NULL.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_add_voice_log_callback(IntPtr client, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
 
         /// <summary>
         /// Scheduling priority hint for one of the client's threads; applied when allowed.
         /// </summary>
+        /// <param name="client">
+        /// The client; NULL does nothing.
+        /// </param>
+        /// <param name="thread">
+        /// The thread; a value outside the enum is ignored.
+        /// </param>
+        /// <param name="priority">
+        /// The priority hint.
+        /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_client_set_thread_priority(IntPtr client, platformpp_client_thread thread, int priority);
     }
