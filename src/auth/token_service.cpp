@@ -32,6 +32,11 @@ std::optional<std::string> CheckIdentity(const ExternalIdentity& identity) {
 
 TokenService::TokenService(core::Runtime& runtime, net::HttpClient& http) : runtime_(runtime), http_(http) {}
 
+std::optional<TokenCompletion> TokenService::StartToken(TokenExchangeCallback callback) {
+  return runtime_.Start<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+      std::move(callback));
+}
+
 uint64_t TokenService::ApplicationOr(uint64_t applicationId) const {
   return applicationId != 0 ? applicationId : runtime_.applicationId.load();
 }
@@ -46,10 +51,9 @@ void TokenService::FetchCurrentUser(AuthorizationTokenType tokenType, const std:
 void TokenService::ExchangeCode(uint64_t applicationId, std::string code, std::string codeVerifier,
                                 std::string redirectUri, std::optional<ExternalIdentity> external,
                                 TokenExchangeCallback callback) {
-  auto completion =
-      runtime_.MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          std::move(callback));
-  if (runtime_.Destroying()) return;
+  auto started = StartToken(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  TokenCompletion& completion = *started;
   applicationId = ApplicationOr(applicationId);
   if (applicationId == 0) return Fail(completion, kNoApplicationId);
   if (code.empty()) return Fail(completion, "code: must not be empty");
@@ -136,10 +140,9 @@ void TokenService::Revoke(uint64_t applicationId, std::string token, RevokeToken
 
 void TokenService::GetProvisional(uint64_t applicationId, const ExternalIdentity& identity,
                                   TokenExchangeCallback callback) {
-  auto completion =
-      runtime_.MakeCompletion<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
-          std::move(callback));
-  if (runtime_.Destroying()) return;
+  auto started = StartToken(std::move(callback));
+  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  TokenCompletion& completion = *started;
   applicationId = ApplicationOr(applicationId);
   if (applicationId == 0) return Fail(completion, kNoApplicationId);
   if (auto broken = CheckIdentity(identity)) return Fail(completion, std::move(*broken));

@@ -8,6 +8,7 @@
 // A refresh answered with invalid_grant means the authorization is gone (the seed: treat it as
 // APPLICATION_DEAUTHORIZED): the Client drops its own token too.
 
+#include "auth/token_endpoint.hpp"
 #include "core/runtime.hpp"
 #include "net/http_client.hpp"
 
@@ -52,6 +53,8 @@ class TokenService {
                                     UpdateProvisionalAccountDisplayNameCallback callback);
 
  private:
+  /// A token operation's completion; none while the Client is being destroyed (core::Runtime::Start).
+  std::optional<TokenCompletion> StartToken(TokenExchangeCallback callback);
   /// `applicationId`, else the Client's (SetApplicationId); 0 when neither is set.
   uint64_t ApplicationOr(uint64_t applicationId) const;
 

@@ -32,6 +32,13 @@ struct ApiStandIn {
       handlers.push_back(std::move(handler));
     };
   }
+  /// Shuts `session` down as the Client does: the HTTP client lets go of what it still holds unanswered (the
+  /// handlers kept here), and each operation still pending ends as ClientDestroyed.
+  void ShutDown(api::ApiSession& session) {
+    session.BeginShutdown();
+    handlers.clear();
+    session.FinishShutdown();
+  }
   /// Answers request `index` (in sending order) with `status` and `body`.
   void Answer(std::size_t index, int status, std::string body, std::string contentType = "application/json") {
     net::HttpResponse response;

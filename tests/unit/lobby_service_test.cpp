@@ -84,13 +84,7 @@ struct Fixture {
                                        R"("username":"player"},"relationships":[],"guilds":[],"lobbies":[]})",
                                        1));
   }
-  // Shut down as the Client does: the HTTP client lets go of what it still holds unanswered, and each
-  // operation still pending ends as ClientDestroyed.
-  ~Fixture() {
-    session.BeginShutdown();
-    standIn.handlers.clear();
-    session.FinishShutdown();
-  }
+  ~Fixture() { standIn.ShutDown(session); }
   Fixture(const Fixture&) = delete;
   Fixture& operator=(const Fixture&) = delete;
 };

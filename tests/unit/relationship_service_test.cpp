@@ -71,11 +71,7 @@ struct Fixture {
     data.username = "player";
     directory.self = UserHandle(std::move(data));
   }
-  ~Fixture() {
-    session.BeginShutdown();
-    standIn.handlers.clear();
-    session.FinishShutdown();
-  }
+  ~Fixture() { standIn.ShutDown(session); }
   Fixture(const Fixture&) = delete;
   Fixture& operator=(const Fixture&) = delete;
 
