@@ -84,10 +84,9 @@ class Client {
   Client();
   /// A Client set up with `options` (servers, trust, shared IoContext, IPC, clock).
   explicit Client(ClientOptions options);
-  /// The platform SDK's constructor shape: API base and web base. Only `apiBase` is used; `webBase` is
-  /// currently ignored (the authorize page stays at the default ClientOptions::webBase): to change it, use
-  /// Client(ClientOptions).
-  Client(std::string apiBase, const std::string& webBase);
+  /// The platform SDK's constructor shape: the API base (ClientOptions::apiBase) and the web base
+  /// (ClientOptions::webBase: the authorize page and invite links); everything else as in ClientOptions.
+  Client(std::string apiBase, std::string webBase);
   /// Ends every pending operation with ClientDestroyed (its callback runs here, on the destroying thread),
   /// stops the connections and joins the Client's threads.
   ~Client();

@@ -23,10 +23,11 @@ Client::Client() : Client(ClientOptions{}) {}
 
 Client::Client(ClientOptions options) : core_(std::make_shared<client::ClientCore>(std::move(options))) {}
 
-Client::Client(std::string apiBase, const std::string& /*webBase*/)
+Client::Client(std::string apiBase, std::string webBase)
     : Client([&] {
         ClientOptions options;
         options.apiBase = std::move(apiBase);
+        options.webBase = std::move(webBase);
         return options;
       }()) {}
 

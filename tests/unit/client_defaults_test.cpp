@@ -78,4 +78,35 @@ TEST_CASE("defaults: a default Client's browser authorization opens the platform
   CHECK(ended->Type() == ErrorType::Aborted);
 }
 
+TEST_CASE("defaults: Client(apiBase, webBase) opens the authorize page of its web base") {
+  // The platform SDK's constructor shape; no desktop client here, so Authorize goes on to the browser flow.
+  Client client("https://api.test/api/v10", "https://web.test");
+  client.SetApplicationId(1234);
+  std::string opened;
+  client.SetUrlOpener([&](const std::string& url) {
+    opened = url;
+    return true;
+  });
+  AuthorizationArgs args;
+  args.SetClientId(1234);
+  args.SetScopes(Client::GetDefaultCommunicationScopes());
+  std::optional<ClientResult> ended;
+  client.Authorize(
+      args, [&](const ClientResult& result, const std::string&, const std::string&) { ended = result; });
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (opened.empty() && std::chrono::steady_clock::now() < deadline) {
+    client.WaitForCallbacks(100);
+    client.RunCallbacks();
+  }
+  CHECK(opened.rfind("https://web.test/oauth2/authorize?", 0) == 0);
+  CHECK(opened.find("client_id=1234") != std::string::npos);
+  client.AbortAuthorize();
+  while (!ended && std::chrono::steady_clock::now() < deadline) {
+    client.WaitForCallbacks(100);
+    client.RunCallbacks();
+  }
+  REQUIRE(ended);
+  CHECK(ended->Type() == ErrorType::Aborted);
+}
+
 }  // namespace client_defaults_test
