@@ -13,7 +13,7 @@
 
 namespace platformpp {
 
-/// What a SKU sells. The seed names the kinds; the numbers are the platform's published ones.
+/// What a SKU sells, with the platform's published numbers.
 enum class SkuType : int32_t {
   Durable = 2,            ///< a one-time item kept forever
   Consumable = 3,         ///< a one-time item the game consumes
@@ -43,8 +43,8 @@ struct Sku {
   bool operator==(const Sku&) const = default;
 };
 
-/// How an entitlement was granted. The seed names Purchase and ApplicationSubscription; other values the
-/// platform sends are kept as their number.
+/// How an entitlement was granted, with the platform's published numbers; a value the platform sends that is
+/// not listed here is kept as its number.
 enum class EntitlementType : int32_t {
   Purchase = 1,                 ///< bought (one-time items and subscriptions), or a test entitlement
   ApplicationSubscription = 8,  ///< a legacy subscription entitlement (docs/premium-protocol.md)
