@@ -46,10 +46,9 @@ TEST_CASE("defaults: the desktop client's sockets are the platform's discord-ipc
   CHECK(paths[9] == "/run/user/1000/discord-ipc-9");
 }
 
-TEST_CASE("defaults: a default Client's browser authorization opens the platform's authorize page") {
-  ClientOptions options;
-  options.ipcEnabled = false;  // straight to the browser flow; nothing else changed
-  Client client(options);
+/// The URL a browser authorization of application 1234 opens (through the Client's URL opener), after
+/// which it is aborted: the operation must end once, as Aborted.
+std::string OpenedAuthorizePage(Client& client) {
   client.SetApplicationId(1234);
   std::string opened;
   client.SetUrlOpener([&](const std::string& url) {
@@ -67,8 +66,6 @@ TEST_CASE("defaults: a default Client's browser authorization opens the platform
     client.WaitForCallbacks(100);
     client.RunCallbacks();
   }
-  CHECK(opened.rfind("https://discord.com/oauth2/authorize?", 0) == 0);
-  CHECK(opened.find("client_id=1234") != std::string::npos);
   client.AbortAuthorize();
   while (!ended && std::chrono::steady_clock::now() < deadline) {
     client.WaitForCallbacks(100);
@@ -76,37 +73,24 @@ TEST_CASE("defaults: a default Client's browser authorization opens the platform
   }
   REQUIRE(ended);
   CHECK(ended->Type() == ErrorType::Aborted);
+  return opened;
+}
+
+TEST_CASE("defaults: a default Client's browser authorization opens the platform's authorize page") {
+  ClientOptions options;
+  options.ipcEnabled = false;  // straight to the browser flow; nothing else changed
+  Client client(options);
+  const std::string opened = OpenedAuthorizePage(client);
+  CHECK(opened.rfind("https://discord.com/oauth2/authorize?", 0) == 0);
+  CHECK(opened.find("client_id=1234") != std::string::npos);
 }
 
 TEST_CASE("defaults: Client(apiBase, webBase) opens the authorize page of its web base") {
   // The platform SDK's constructor shape; no desktop client here, so Authorize goes on to the browser flow.
   Client client("https://api.test/api/v10", "https://web.test");
-  client.SetApplicationId(1234);
-  std::string opened;
-  client.SetUrlOpener([&](const std::string& url) {
-    opened = url;
-    return true;
-  });
-  AuthorizationArgs args;
-  args.SetClientId(1234);
-  args.SetScopes(Client::GetDefaultCommunicationScopes());
-  std::optional<ClientResult> ended;
-  client.Authorize(
-      args, [&](const ClientResult& result, const std::string&, const std::string&) { ended = result; });
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (opened.empty() && std::chrono::steady_clock::now() < deadline) {
-    client.WaitForCallbacks(100);
-    client.RunCallbacks();
-  }
+  const std::string opened = OpenedAuthorizePage(client);
   CHECK(opened.rfind("https://web.test/oauth2/authorize?", 0) == 0);
   CHECK(opened.find("client_id=1234") != std::string::npos);
-  client.AbortAuthorize();
-  while (!ended && std::chrono::steady_clock::now() < deadline) {
-    client.WaitForCallbacks(100);
-    client.RunCallbacks();
-  }
-  REQUIRE(ended);
-  CHECK(ended->Type() == ErrorType::Aborted);
 }
 
 }  // namespace client_defaults_test
