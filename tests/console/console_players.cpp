@@ -79,9 +79,12 @@ void Emit(const std::string& json) {
   std::cout << json << std::endl;  // flushed: the test reads it at once
 }
 
+// Ends the process at once: the Clients' threads are still running, and exit()'s destructors would race them
+// (a crash that would hide the reason printed here).
 [[noreturn]] void Fail(const std::string& what) {
   Emit(R"({"event":"error","what":")" + Escaped(what) + "\"}");
-  std::exit(1);
+  std::cerr.flush();
+  std::_Exit(1);
 }
 
 class Players {
@@ -91,6 +94,10 @@ class Players {
     for (const auto& token : tokens) {
       auto& player = players_.emplace_back();
       player.client = std::make_unique<Client>(options);
+      // Warnings and errors to stderr (the test keeps it as players.log): why a step failed.
+      player.client->AddLogCallback(
+          [](const std::string& message, platformpp::LoggingSeverity) { std::cerr << message << std::endl; },
+          platformpp::LoggingSeverity::Warning);
       player.client->SetApplicationId(app_id);
       // The tone is not speech: audio processing would learn it as noise.
       player.client->SetEchoCancellation(false);
@@ -99,7 +106,11 @@ class Players {
       player.client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, token, nullptr);
       player.client->Connect();
     }
-    Await("both players connected", [&] {
+    AwaitReady("both players connected");
+  }
+
+  void AwaitReady(const std::string& what) {
+    Await(what, [&] {
       for (auto& player : players_) {
         if (player.client->GetStatus() != Client::Status::Ready) return false;
       }
@@ -112,7 +123,10 @@ class Players {
              std::chrono::seconds timeout = std::chrono::seconds(20)) {
     const auto deadline = Clock::now() + timeout;
     while (!done()) {
-      if (Clock::now() > deadline) Fail("timed out: " + what);
+      if (Clock::now() > deadline) {
+        Pump();  // the warnings that say why
+        Fail("timed out: " + what);
+      }
       Pump();
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
@@ -164,6 +178,8 @@ class Players {
   }
 
   void StartCall(Voice& voice) {
+    // A call starts only on a Ready Client; a player whose Gateway the test dropped may still be resuming.
+    AwaitReady("both players Ready");
     for (std::size_t i = 0; i < players_.size(); ++i) {
       Client::UserAudioCapturedCallback captured;
       if (i == 0) {
@@ -187,7 +203,10 @@ class Players {
             mute = true;
           },
           captured);
-      if (!player.call) Fail("starting the call");
+      if (!player.call) {
+        Pump();  // the warning that says why
+        Fail("starting the call");
+      }
     }
     voice.talking = true;
     Await("both in the call, end-to-end encrypted", [&] {
