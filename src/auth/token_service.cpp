@@ -32,9 +32,17 @@ std::optional<std::string> CheckIdentity(const ExternalIdentity& identity) {
 
 TokenService::TokenService(core::Runtime& runtime, net::HttpClient& http) : runtime_(runtime), http_(http) {}
 
-std::optional<TokenCompletion> TokenService::StartToken(TokenExchangeCallback callback) {
-  return runtime_.Start<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
+std::optional<TokenCompletion> TokenService::StartToken(uint64_t& applicationId,
+                                                        TokenExchangeCallback callback) {
+  auto started = runtime_.Start<std::string, std::string, AuthorizationTokenType, int32_t, std::string>(
       std::move(callback));
+  if (!started) return std::nullopt;
+  applicationId = ApplicationOr(applicationId);
+  if (applicationId == 0) {
+    Fail(*started, kNoApplicationId);
+    return std::nullopt;
+  }
+  return started;
 }
 
 uint64_t TokenService::ApplicationOr(uint64_t applicationId) const {
@@ -51,11 +59,9 @@ void TokenService::FetchCurrentUser(AuthorizationTokenType tokenType, const std:
 void TokenService::ExchangeCode(uint64_t applicationId, std::string code, std::string codeVerifier,
                                 std::string redirectUri, std::optional<ExternalIdentity> external,
                                 TokenExchangeCallback callback) {
-  auto started = StartToken(std::move(callback));
-  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto started = StartToken(applicationId, std::move(callback));
+  if (!started) return;  // destroying (the callback hears ClientDestroyed), or no application (reported)
   TokenCompletion& completion = *started;
-  applicationId = ApplicationOr(applicationId);
-  if (applicationId == 0) return Fail(completion, kNoApplicationId);
   if (code.empty()) return Fail(completion, "code: must not be empty");
   if (!IsValidCodeVerifier(codeVerifier)) {
     return Fail(
@@ -140,11 +146,9 @@ void TokenService::Revoke(uint64_t applicationId, std::string token, RevokeToken
 
 void TokenService::GetProvisional(uint64_t applicationId, const ExternalIdentity& identity,
                                   TokenExchangeCallback callback) {
-  auto started = StartToken(std::move(callback));
-  if (!started) return;  // destroying: the callback hears ClientDestroyed
+  auto started = StartToken(applicationId, std::move(callback));
+  if (!started) return;  // destroying (the callback hears ClientDestroyed), or no application (reported)
   TokenCompletion& completion = *started;
-  applicationId = ApplicationOr(applicationId);
-  if (applicationId == 0) return Fail(completion, kNoApplicationId);
   if (auto broken = CheckIdentity(identity)) return Fail(completion, std::move(*broken));
   GetProvisionalToken(runtime_, http_, applicationId, identity.type, identity.token, std::move(completion));
 }

@@ -53,8 +53,10 @@ class TokenService {
                                     UpdateProvisionalAccountDisplayNameCallback callback);
 
  private:
-  /// A token operation's completion; none while the Client is being destroyed (core::Runtime::Start).
-  std::optional<TokenCompletion> StartToken(TokenExchangeCallback callback);
+  /// A token operation's completion, with `applicationId` resolved (ApplicationOr). None while the Client is
+  /// being destroyed (core::Runtime::Start), or when there is no application id: that operation has already
+  /// ended with a validation error.
+  std::optional<TokenCompletion> StartToken(uint64_t& applicationId, TokenExchangeCallback callback);
   /// `applicationId`, else the Client's (SetApplicationId); 0 when neither is set.
   uint64_t ApplicationOr(uint64_t applicationId) const;
 
