@@ -8,6 +8,7 @@
 #include "lobby/lobby_store.hpp"
 #include "messaging/message_service.hpp"
 #include "premium/premium_service.hpp"
+#include "premium/premium_store.hpp"
 #include "presence/presence_service.hpp"
 #include "social/relationship_service.hpp"
 #include "social/social_store.hpp"
@@ -57,22 +58,26 @@ ClientCore::ClientCore(ClientOptions options) : api_(std::move(options)) {
   voice_ = std::make_unique<voice::VoiceManager>(runtime, *gateway_, *social_, *lobbies_);
   premium_ = std::make_unique<premium::PremiumService>(runtime, http, *ipc_);
 
-  // The dispatch table. Every dispatch reaches these features in this order; each updates its state, then
-  // queues its callbacks. The order is a contract:
-  dispatchTable_ = {
-      // Users and relationships first: every other feature names users by what this store knows.
-      {"social", [this](const gateway::Dispatch& d) { social_->OnDispatch(d); }},
-      {"presence", [this](const gateway::Dispatch& d) { presence_->OnDispatch(d); }},
-      // Lobbies before messages: a message's lobby (and its member's additional name) is known when it
-      // arrives.
-      {"lobbies", [this](const gateway::Dispatch& d) { lobbies_->OnDispatch(d); }},
-      {"messages", [this](const gateway::Dispatch& d) { messages_->OnDispatch(d); }},
-      // Voice after lobbies: a call's participants change once the lobby shows them, and a call that starts
-      // from the store's voice states gets every dispatch the store applied after that snapshot.
-      {"voice", [this](const gateway::Dispatch& d) { voice_->OnDispatch(d); }},
-      // Premium last: it names no other feature's state, and its READY starts a load over HTTP.
-      {"premium", [this](const gateway::Dispatch& d) { premium_->OnDispatch(d); }},
-  };
+  // The dispatch table: each feature with the events it claims (one owner per meaning; the router refuses a
+  // second). An event reaches the features that claimed it in this order; each updates its state, then queues
+  // its callbacks. The order is a contract:
+  // Users and relationships first: every other feature names users by what this store knows.
+  dispatch_.Add("social", social::SocialStore::DispatchClaims(),
+                [this](const gateway::Dispatch& d) { social_->OnDispatch(d); });
+  dispatch_.Add("presence", presence::PresenceService::DispatchClaims(),
+                [this](const gateway::Dispatch& d) { presence_->OnDispatch(d); });
+  // Lobbies before messages: a message's lobby (and its member's additional name) is known when it arrives.
+  // Voice follows the store's changes (LobbyChangeListener), told once the store has applied each dispatch.
+  dispatch_.Add("lobbies", lobby::LobbyStore::DispatchClaims(),
+                [this](const gateway::Dispatch& d) { lobbies_->OnDispatch(d); });
+  dispatch_.Add("messages", messaging::MessageService::DispatchClaims(),
+                [this](const gateway::Dispatch& d) { messages_->OnDispatch(d); });
+  dispatch_.Add("voice", voice::VoiceManager::DispatchClaims(),
+                [this](const gateway::Dispatch& d) { voice_->OnDispatch(d); });
+  // Premium last: it names no other feature's state, and its READY starts a load over HTTP.
+  dispatch_.Add("premium", premium::PremiumStore::DispatchClaims(),
+                [this](const gateway::Dispatch& d) { premium_->OnDispatch(d); });
+  lobbies_->SetChangeListener(voice_.get());
 
   // The handlers run on the network thread and end before the gateway's (or the link's) Shutdown returns,
   // which is before the features they call are destroyed (Destroy).
@@ -83,10 +88,7 @@ ClientCore::ClientCore(ClientOptions options) : api_(std::move(options)) {
     std::lock_guard lock(readyMutex_);
     readyUserJson_ = ready.userJson;
   });
-  gateway_->SetDispatchSink([this](const gateway::Dispatch& dispatch) {
-    for (const DispatchRoute& route : dispatchTable_)
-      route.sink(dispatch);
-  });
+  gateway_->SetDispatchSink([this](const gateway::Dispatch& dispatch) { dispatch_.Route(dispatch); });
   ipc_->SetHandlers(
       [this](const ipc::IpcReady&) {
         authorizeRequests_->OnIpcReady();

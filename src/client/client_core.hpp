@@ -7,6 +7,7 @@
 #include "api/api_session.hpp"
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
+#include "gateway/dispatch_router.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "ipc/ipc_link.hpp"
 #include "net/http_client.hpp"
@@ -53,12 +54,6 @@ class PremiumService;
 }
 
 namespace platformpp::client {
-
-/// One row of the dispatch table: a feature that reads Gateway dispatches, and why it has its place.
-struct DispatchRoute {
-  std::string_view feature;
-  gateway::DispatchSink sink;
-};
 
 class ClientCore {
  public:
@@ -110,9 +105,10 @@ class ClientCore {
   voice::VoiceManager& Voice() noexcept { return *voice_; }
   premium::PremiumService& Premium() noexcept { return *premium_; }
 
-  /// The features that read Gateway dispatches, in the order each dispatch reaches them (on the network
-  /// thread, once per sequence number, after the connection itself has read READY). docs/architecture.md.
-  const std::vector<DispatchRoute>& DispatchTable() const noexcept { return dispatchTable_; }
+  /// The features that read Gateway dispatches and the events each claims; a dispatch reaches those that
+  /// claimed it in the order they were added (on the network thread, once per sequence number, after the
+  /// connection itself has read READY). docs/architecture.md.
+  const gateway::DispatchRouter& DispatchTable() const noexcept { return dispatch_; }
 
   /// UpdateToken: use `token` from now on (kept out of the logs; a connected session identifies again with
   /// it) and arm the expiry warning when its expiry is known. An empty token is refused.
@@ -146,7 +142,7 @@ class ClientCore {
   std::unique_ptr<messaging::MessageService> messages_;
   std::unique_ptr<voice::VoiceManager> voice_;
   std::unique_ptr<premium::PremiumService> premium_;
-  std::vector<DispatchRoute> dispatchTable_;  // filled during construction, read on the network thread
+  gateway::DispatchRouter dispatch_;  // filled during construction, read on the network thread
   core::RegisteredCallback<Client::StatusChangedCallback> statusCallback_;
   mutable std::mutex readyMutex_;
   std::string readyUserJson_;  // readyMutex_

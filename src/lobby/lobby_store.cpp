@@ -9,23 +9,33 @@
 namespace platformpp::lobby {
 namespace {
 
-enum class Kind { Ready, Create, Update, Delete, Member, VoiceState };
+enum class Kind {
+  Ready,
+  Create,
+  Update,
+  Delete,
+  MemberAdd,
+  MemberUpdate,
+  MemberRemove,
+  MemberConnect,
+  MemberDisconnect,
+  VoiceState
+};
 
-std::optional<Kind> KindOf(std::string_view type) {
-  if (type.substr(0, 13) == "LOBBY_MEMBER_") {
-    if (type == "LOBBY_MEMBER_ADD" || type == "LOBBY_MEMBER_UPDATE" || type == "LOBBY_MEMBER_REMOVE" ||
-        type == "LOBBY_MEMBER_CONNECT" || type == "LOBBY_MEMBER_DISCONNECT") {
-      return Kind::Member;
-    }
-    return std::nullopt;
-  }
-  if (type == "LOBBY_CREATE") return Kind::Create;
-  if (type == "LOBBY_UPDATE") return Kind::Update;
-  if (type == "LOBBY_DELETE") return Kind::Delete;
-  if (type == "READY") return Kind::Ready;
-  if (type == "LOBBY_VOICE_STATE_UPDATE") return Kind::VoiceState;
-  return std::nullopt;
-}
+// The events the store reads, in Kind's order.
+constexpr gateway::DispatchClaim kClaims[] = {
+    {"READY", "lobbies"},
+    {"LOBBY_CREATE", "lobby"},
+    {"LOBBY_UPDATE", "lobby"},
+    {"LOBBY_DELETE", "lobby"},
+    {"LOBBY_MEMBER_ADD", "lobby member"},
+    {"LOBBY_MEMBER_UPDATE", "lobby member"},
+    {"LOBBY_MEMBER_REMOVE", "lobby member"},
+    {"LOBBY_MEMBER_CONNECT", "lobby member"},
+    {"LOBBY_MEMBER_DISCONNECT", "lobby member"},
+    {"LOBBY_VOICE_STATE_UPDATE", "lobby voice state"},
+};
+static_assert(std::size(kClaims) == static_cast<std::size_t>(Kind::VoiceState) + 1);
 
 // LOBBY_DELETEs remembered for the answers of joins in flight (LobbyStore::ApplyJoined): beyond this many,
 // those older than kDeletedKeptFor dispatches are forgotten.
@@ -50,16 +60,21 @@ LobbyStore::LobbyStore(core::Runtime& runtime, const social::UserDirectory& user
     : runtime_(runtime), users_(users) {}
 LobbyStore::~LobbyStore() = default;
 
+std::span<const gateway::DispatchClaim> LobbyStore::DispatchClaims() noexcept {
+  return kClaims;
+}
+
 void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
-  std::optional<Kind> kind = KindOf(dispatch.type);
-  if (!kind) return;
+  std::optional<std::size_t> claim = gateway::FindClaim(kClaims, dispatch.type);
+  if (!claim) return;
   const json::Value* data = dispatch.DataOrWarn(runtime_.Log());
   if (data == nullptr) return;
   const json::Value& document = *data;
+  std::vector<Change> changes;
   {
     std::lock_guard lock(mutex_);
     ++generation_;
-    switch (*kind) {
+    switch (static_cast<Kind>(*claim)) {
       case Kind::Ready:
         OnReady(document);
         break;
@@ -72,11 +87,45 @@ void LobbyStore::OnDispatch(const gateway::Dispatch& dispatch) {
       case Kind::Delete:
         OnLobbyDelete(document);
         break;
-      case Kind::Member:
+      case Kind::MemberAdd:
+      case Kind::MemberUpdate:
+      case Kind::MemberRemove:
+      case Kind::MemberConnect:
+      case Kind::MemberDisconnect:
         OnMember(document, dispatch.type);
         break;
       case Kind::VoiceState:
         OnVoiceState(document);
+        break;
+    }
+    changes.swap(changes_);
+  }
+  Tell(changes);
+}
+
+void LobbyStore::Note(Change::What what, uint64_t lobbyId, uint64_t userId, const VoiceStateEvent* event) {
+  if (listener_ == nullptr) return;
+  Change& change = changes_.emplace_back();
+  change.what = what;
+  change.lobbyId = lobbyId;
+  change.userId = userId;
+  if (event != nullptr) change.event = *event;
+}
+
+void LobbyStore::Tell(const std::vector<Change>& changes) const {
+  for (const Change& change : changes) {
+    switch (change.what) {
+      case Change::What::VoiceStates:
+        listener_->OnLobbyVoiceStates(change.lobbyId);
+        break;
+      case Change::What::VoiceStateChanged:
+        listener_->OnLobbyVoiceStateChanged(change.event);
+        break;
+      case Change::What::MemberRemoved:
+        listener_->OnLobbyMemberRemoved(change.lobbyId, change.userId);
+        break;
+      case Change::What::Deleted:
+        listener_->OnLobbyDeleted(change.lobbyId);
         break;
     }
   }
@@ -109,6 +158,8 @@ void LobbyStore::OnReady(const json::Value& d) {
   ready_ = true;
   fromAnswer_.clear();
   std::unordered_map<uint64_t, LobbyRecord> previous = std::exchange(lobbies_, std::move(lobbies));
+  for (uint64_t id : order)
+    Note(Change::What::VoiceStates, id);
   if (!announce) return;
   // Lobbies gone since the last session first (ascending ids, for a stable order), then READY's.
   std::vector<uint64_t> gone;
@@ -117,6 +168,7 @@ void LobbyStore::OnReady(const json::Value& d) {
   std::sort(gone.begin(), gone.end());
   for (uint64_t id : gone) {
     callbacks.deleted.PostIfSet(runtime_.Queue(), id);
+    Note(Change::What::Deleted, id);
     Forget(id);
   }
   for (uint64_t id : order) {
@@ -143,6 +195,7 @@ void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create) {
     return;
   }
   uint64_t id = lobby->id;
+  Note(Change::What::VoiceStates, id);  // told once the lobby below is in place
   auto it = lobbies_.find(id);
   if (it == lobbies_.end()) {
     // An update of a lobby the store does not know introduces it all the same.
@@ -167,6 +220,7 @@ void LobbyStore::OnVoiceState(const json::Value& d) {
   }
   auto lobby = lobbies_.find(event->lobbyId);
   if (lobby == lobbies_.end()) return;  // a call of a lobby this Client does not know (yet)
+  Note(Change::What::VoiceStateChanged, event->lobbyId, 0, &*event);
   auto& states = lobby->second.voiceStates;
   if (!states) states.emplace();
   auto it = std::find_if(states->begin(), states->end(),
@@ -188,7 +242,10 @@ void LobbyStore::OnLobbyDelete(const json::Value& d) {
   }
   Forget(*id);
   fromAnswer_.erase(*id);
-  if (lobbies_.erase(*id) > 0) callbacks.deleted.PostIfSet(runtime_.Queue(), *id);
+  if (lobbies_.erase(*id) > 0) {
+    callbacks.deleted.PostIfSet(runtime_.Queue(), *id);
+    Note(Change::What::Deleted, *id);
+  }
 }
 
 void LobbyStore::OnMember(const json::Value& d, std::string_view type) {
@@ -215,6 +272,7 @@ void LobbyStore::OnMember(const json::Value& d, std::string_view type) {
     if (!known) return;
     record.members.erase(record.members.begin() + (known - record.members.data()));
     callbacks.memberRemoved.PostIfSet(runtime_.Queue(), lobbyId, memberId);
+    Note(Change::What::MemberRemoved, lobbyId, memberId);
     return;
   }
   if (type == "LOBBY_MEMBER_CONNECT" || type == "LOBBY_MEMBER_DISCONNECT") {

@@ -14,6 +14,7 @@
 
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
+#include "gateway/dispatch_router.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_directory.hpp"
@@ -39,6 +40,10 @@ class LobbyStore final : public LobbyDirectory {
   LobbyStore(const LobbyStore&) = delete;
   LobbyStore& operator=(const LobbyStore&) = delete;
 
+  /// The events OnDispatch reads (gateway::DispatchRouter).
+  static std::span<const gateway::DispatchClaim> DispatchClaims() noexcept;
+  /// Who follows the store's changes (voice); null for nobody. Set before the Gateway connects.
+  void SetChangeListener(LobbyChangeListener* listener) noexcept { listener_ = listener; }
   /// The Gateway sink (network thread): update the state, then queue the callbacks.
   void OnDispatch(const gateway::Dispatch& dispatch);
 
@@ -84,8 +89,20 @@ class LobbyStore final : public LobbyDirectory {
   void Forget(uint64_t lobbyId);
   bool OtherApplication(uint64_t applicationId) const;
 
+  /// A change for the listener, noted under mutex_ and told after it is released.
+  struct Change {
+    enum class What { VoiceStates, VoiceStateChanged, MemberRemoved, Deleted } what = What::VoiceStates;
+    uint64_t lobbyId = 0;
+    uint64_t userId = 0;    // MemberRemoved
+    VoiceStateEvent event;  // VoiceStateChanged
+  };
+  void Note(Change::What what, uint64_t lobbyId, uint64_t userId = 0, const VoiceStateEvent* event = nullptr);
+  void Tell(const std::vector<Change>& changes) const;
+
   core::Runtime& runtime_;
   const social::UserDirectory& users_;
+  LobbyChangeListener* listener_ = nullptr;
+  std::vector<Change> changes_;  // of the dispatch being applied
   mutable std::mutex mutex_;
   bool ready_ = false;
   uint64_t generation_ = 0;

@@ -85,8 +85,6 @@ std::optional<ParsedMessage> ParseMessage(const json::Value& value, uint64_t sel
     } else if (selfId != 0 && *authorId != selfId) {
       data.recipientId = selfId;
     }
-    const json::Value* activity = json::Member(value, "activity");
-    parsed.invite = activity && activity->IsObject();
   }
   return parsed;
 }

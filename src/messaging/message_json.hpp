@@ -28,7 +28,6 @@ constexpr uint64_t kEphemeralFlag = 1u << 6;
 struct ParsedMessage {
   MessageHandle::Data data;
   uint64_t flags = 0;
-  bool invite = false;  // a DM carrying an `activity`: an activity invite, which presence handles
   bool Ephemeral() const noexcept { return (flags & kEphemeralFlag) != 0; }
 };
 

@@ -4,6 +4,7 @@
 #include "core/validation_result.hpp"
 #include "lobby/lobby_store.hpp"
 #include "net/http_result.hpp"
+#include "social/activity_json.hpp"
 #include "social/social_store.hpp"
 
 #include <algorithm>
@@ -36,17 +37,20 @@ net::HttpResponse Refused(ClientResult result) {
   return response;
 }
 
-enum class Kind { LobbyCreate, LobbyUpdate, LobbyDelete, DmCreate, DmUpdate, DmDelete };
+enum class Kind { Ready, LobbyCreate, LobbyUpdate, LobbyDelete, DmCreate, DmUpdate, DmDelete };
 
-std::optional<Kind> KindOf(std::string_view type) {
-  if (type == "LOBBY_MESSAGE_CREATE") return Kind::LobbyCreate;
-  if (type == "LOBBY_MESSAGE_UPDATE") return Kind::LobbyUpdate;
-  if (type == "LOBBY_MESSAGE_DELETE") return Kind::LobbyDelete;
-  if (type == "MESSAGE_CREATE") return Kind::DmCreate;
-  if (type == "MESSAGE_UPDATE") return Kind::DmUpdate;
-  if (type == "MESSAGE_DELETE") return Kind::DmDelete;
-  return std::nullopt;
-}
+// The events the service reads, in Kind's order. A DM that is an activity invite (social::IsActivityInvite)
+// is the presence service's: MESSAGE_CREATE has two meanings, told apart by that one rule.
+constexpr gateway::DispatchClaim kClaims[] = {
+    {"READY", "a new session: messages missed are fetched"},
+    {"LOBBY_MESSAGE_CREATE", "lobby message"},
+    {"LOBBY_MESSAGE_UPDATE", "lobby message"},
+    {"LOBBY_MESSAGE_DELETE", "lobby message"},
+    {"MESSAGE_CREATE", "direct message"},
+    {"MESSAGE_UPDATE", "direct message"},
+    {"MESSAGE_DELETE", "direct message"},
+};
+static_assert(std::size(kClaims) == static_cast<std::size_t>(Kind::DmDelete) + 1);
 
 }  // namespace
 
@@ -310,10 +314,10 @@ void MessageService::FetchHistory(const std::string& path, int32_t limit, Source
     std::vector<ParsedMessage> messages;
     std::size_t skipped = 0;
     for (const auto& item : document.GetArray()) {
-      auto message = ParseMessage(item, self);
-      if (message && !message->invite) {
+      if (social::IsActivityInvite(item)) continue;  // an invite in the history: not a chat message
+      if (auto message = ParseMessage(item, self)) {
         messages.push_back(std::move(*message));
-      } else if (!message) {
+      } else {
         ++skipped;
       }
     }
@@ -534,8 +538,15 @@ void MessageService::CatchUp() {
   }
 }
 
+std::span<const gateway::DispatchClaim> MessageService::DispatchClaims() noexcept {
+  return kClaims;
+}
+
 void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
-  if (dispatch.type == "READY") {
+  std::optional<std::size_t> claim = gateway::FindClaim(kClaims, dispatch.type);
+  if (!claim) return;
+  const auto kind = static_cast<Kind>(*claim);
+  if (kind == Kind::Ready) {
     bool again;
     {
       std::lock_guard lock(mutex_);
@@ -544,8 +555,6 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
     if (again) CatchUp();
     return;
   }
-  auto kind = KindOf(dispatch.type);
-  if (!kind) return;
   const json::Value* data = dispatch.Data();
   if (data == nullptr) {
     runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, `d` is not a JSON object");
@@ -553,7 +562,7 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
   }
   const json::Value& document = *data;
   std::vector<Pending> events;
-  switch (*kind) {
+  switch (kind) {
     case Kind::LobbyDelete:
     case Kind::DmDelete: {
       auto id = json::GetSnowflake(document, "id");
@@ -567,18 +576,18 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
       break;
     }
     default: {
-      bool lobby = *kind == Kind::LobbyCreate || *kind == Kind::LobbyUpdate;
+      bool lobby = kind == Kind::LobbyCreate || kind == Kind::LobbyUpdate;
       if (!lobby) {
         // Guild channel messages are not the SDK's.
         if (const json::Value* guild = json::Member(document, "guild_id"); guild && !guild->IsNull()) return;
+        if (social::IsActivityInvite(document)) return;  // the presence service's
       }
       auto message = ParseMessage(document, SelfId());
       if (!message || (lobby && !message->data.lobbyId)) {
         runtime_.Log().Warning(std::string(dispatch.type) + ": ignored, not a well-formed message");
         return;
       }
-      if (message->invite) return;  // an activity invite: the presence service's
-      if (*kind == Kind::LobbyCreate || *kind == Kind::DmCreate) {
+      if (kind == Kind::LobbyCreate || kind == Kind::DmCreate) {
         Created(std::move(*message), Source::Gateway, events);
       } else {
         Updated(std::move(*message), events);

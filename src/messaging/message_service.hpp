@@ -14,6 +14,7 @@
 #include "core/completion.hpp"
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
+#include "gateway/dispatch_router.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_directory.hpp"
@@ -86,6 +87,8 @@ class MessageService {
   Callbacks callbacks;
   void SetShowingChat(bool showingChat);
 
+  /// The events OnDispatch reads (gateway::DispatchRouter).
+  static std::span<const gateway::DispatchClaim> DispatchClaims() noexcept;
   /// The Gateway sink (network thread): update the state, then queue the callbacks.
   void OnDispatch(const gateway::Dispatch& dispatch);
   /// Ends queued sends with ClientDestroyed (Destroy, before the HTTP client shuts down).

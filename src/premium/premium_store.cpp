@@ -11,16 +11,22 @@
 namespace platformpp::premium {
 namespace {
 
-enum class Kind { Ready, EntitlementCreate, EntitlementUpdate, EntitlementDelete, SubscriptionUpsert };
+enum class Kind {
+  Ready,
+  EntitlementCreate,
+  EntitlementUpdate,
+  EntitlementDelete,
+  SubscriptionCreate,
+  SubscriptionUpdate
+};
 
-std::optional<Kind> KindOf(std::string_view type) {
-  if (type == "ENTITLEMENT_CREATE") return Kind::EntitlementCreate;
-  if (type == "ENTITLEMENT_UPDATE") return Kind::EntitlementUpdate;
-  if (type == "ENTITLEMENT_DELETE") return Kind::EntitlementDelete;
-  if (type == "SUBSCRIPTION_CREATE" || type == "SUBSCRIPTION_UPDATE") return Kind::SubscriptionUpsert;
-  if (type == "READY") return Kind::Ready;
-  return std::nullopt;
-}
+// The events the store reads, in Kind's order.
+constexpr gateway::DispatchClaim kClaims[] = {
+    {"READY", "a new session: premium loads again"}, {"ENTITLEMENT_CREATE", "entitlement"},
+    {"ENTITLEMENT_UPDATE", "entitlement"},           {"ENTITLEMENT_DELETE", "entitlement"},
+    {"SUBSCRIPTION_CREATE", "subscription"},         {"SUBSCRIPTION_UPDATE", "subscription"},
+};
+static_assert(std::size(kClaims) == static_cast<std::size_t>(Kind::SubscriptionUpdate) + 1);
 
 // ENTITLEMENT_DELETEs remembered against answers still in flight: beyond this many, those older than
 // kDeletedKeptFor premium dispatches are forgotten (no request stays in flight that long).
@@ -41,14 +47,18 @@ auto SortedValues(const Map& map) {
 
 PremiumStore::PremiumStore(core::Runtime& runtime) : runtime_(runtime) {}
 
+std::span<const gateway::DispatchClaim> PremiumStore::DispatchClaims() noexcept {
+  return kClaims;
+}
+
 bool PremiumStore::OnDispatch(const gateway::Dispatch& dispatch) {
-  std::optional<Kind> kind = KindOf(dispatch.type);
-  if (!kind) return false;
+  std::optional<std::size_t> claim = gateway::FindClaim(kClaims, dispatch.type);
+  if (!claim) return false;
   const json::Value* data = dispatch.DataOrWarn(runtime_.Log());
   if (data == nullptr) return false;
   std::lock_guard lock(mutex_);
   ++generation_;
-  switch (*kind) {
+  switch (static_cast<Kind>(*claim)) {
     case Kind::Ready:
       OnReady(*data);
       return true;
@@ -57,7 +67,8 @@ bool PremiumStore::OnDispatch(const gateway::Dispatch& dispatch) {
     case Kind::EntitlementDelete:
       OnEntitlement(*data, dispatch.type);
       break;
-    case Kind::SubscriptionUpsert:
+    case Kind::SubscriptionCreate:
+    case Kind::SubscriptionUpdate:
       OnSubscription(*data, dispatch.type);
       break;
   }

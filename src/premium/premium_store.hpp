@@ -20,6 +20,7 @@
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
 #include "gateway/dispatch.hpp"
+#include "gateway/dispatch_router.hpp"
 
 #include <platformpp/premium.hpp>
 
@@ -40,6 +41,8 @@ class PremiumStore {
   /// The Gateway sink (network thread). Returns true for a READY: a new session, which the service answers
   /// with a load (a resumed session gets RESUMED and the missed dispatches instead).
   bool OnDispatch(const gateway::Dispatch& dispatch);
+  /// The events OnDispatch reads (gateway::DispatchRouter).
+  static std::span<const gateway::DispatchClaim> DispatchClaims() noexcept;
 
   /// What a load needs to be applied later: which load it is and the generation when it was sent.
   struct LoadTicket {

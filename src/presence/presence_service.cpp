@@ -455,10 +455,29 @@ void PresenceService::OnIpcEvent(const ipc::IpcMessage& message) {
   joinCallback_.Post(runtime_.Queue(), std::string(*secret));
 }
 
+namespace {
+enum class Kind { Ready, Resumed, PresenceUpdate, MessageCreate };
+// The events the service reads, in Kind's order.
+constexpr gateway::DispatchClaim kClaims[] = {
+    {"READY", "friends' parties; the player's presence sent again"},
+    {"RESUMED", "the player's presence sent again"},
+    {"PRESENCE_UPDATE", "a friend's party (whether their invites still hold)"},
+    {"MESSAGE_CREATE", "activity invite"},
+};
+static_assert(std::size(kClaims) == static_cast<std::size_t>(Kind::MessageCreate) + 1);
+}  // namespace
+
+std::span<const gateway::DispatchClaim> PresenceService::DispatchClaims() noexcept {
+  return kClaims;
+}
+
 void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
-  if (dispatch.type == "READY") {
+  std::optional<std::size_t> claim = gateway::FindClaim(kClaims, dispatch.type);
+  if (!claim) return;
+  const auto kind = static_cast<Kind>(*claim);
+  if (kind == Kind::Ready) {
     if (const json::Value* d = dispatch.Data()) OnReady(*d);
-  } else if (dispatch.type == "RESUMED") {
+  } else if (kind == Kind::Resumed) {
     bool resend;
     {
       std::lock_guard lock(mutex_);
@@ -466,9 +485,9 @@ void PresenceService::OnDispatch(const gateway::Dispatch& dispatch) {
     }
     // Posted to the network thread by Send: it goes out right after this dispatch, once the session is Ready.
     if (resend) SendOverGateway(nullptr);
-  } else if (dispatch.type == "PRESENCE_UPDATE") {
+  } else if (kind == Kind::PresenceUpdate) {
     if (const json::Value* d = dispatch.Data()) OnPresenceUpdate(*d);
-  } else if (dispatch.type == "MESSAGE_CREATE") {
+  } else {
     if (const json::Value* d = dispatch.Data()) OnMessageCreate(*d);
   }
 }
@@ -532,8 +551,8 @@ std::vector<ActivityInvite> PresenceService::NoteParty(uint64_t userId,
 }
 
 void PresenceService::OnMessageCreate(const json::Value& m) {
+  if (!social::IsActivityInvite(m)) return;  // a chat message: messaging's
   const json::Value* activity = json::Member(m, "activity");
-  if (!activity || !activity->IsObject()) return;
   auto type = json::GetInt(*activity, "type");
   if (!type || (*type != static_cast<int>(ActivityActionTypes::Join) &&
                 *type != static_cast<int>(ActivityActionTypes::JoinRequest))) {

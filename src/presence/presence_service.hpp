@@ -9,6 +9,7 @@
 #include "core/completion.hpp"
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
+#include "gateway/dispatch_router.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "ipc/ipc_link.hpp"
 #include "net/http_client.hpp"
@@ -61,6 +62,8 @@ class PresenceService {
   /// Registers how the desktop client starts the game for a join (launch_command.hpp); a failure is logged.
   bool RegisterLaunchCommand(uint64_t applicationId, const std::string& command);
 
+  /// The events OnDispatch reads (gateway::DispatchRouter).
+  static std::span<const gateway::DispatchClaim> DispatchClaims() noexcept;
   /// The Gateway sink (network thread).
   void OnDispatch(const gateway::Dispatch& dispatch);
   /// The desktop client connection (network thread): every READY, and every other event.

@@ -239,4 +239,14 @@ StatusType StatusFromWire(std::string_view status) noexcept {
   return StatusType::Unknown;
 }
 
+bool IsActivityInvite(const json::Value& message) {
+  auto said = [&](const char* name) {
+    const json::Value* value = json::Member(message, name);
+    return value != nullptr && !value->IsNull();
+  };
+  if (said("lobby_id") || said("guild_id")) return false;
+  const json::Value* activity = json::Member(message, "activity");
+  return activity != nullptr && activity->IsObject();
+}
+
 }  // namespace platformpp::social

@@ -22,6 +22,12 @@ void WriteActivityJson(const Activity& activity, rapidjson::Writer<rapidjson::St
 /// WriteActivityJson into a string.
 std::string ActivityToJson(const Activity& activity);
 
+/// Whether a message object (MESSAGE_CREATE's or MESSAGE_UPDATE's `d`) is an activity invite rather than a
+/// chat message: a DM (no `lobby_id`, no `guild_id`) that carries an `activity` object. The one rule by which
+/// messaging leaves a message out and presence reads it as an invite (whether the invite is valid, of this
+/// game, of a known type, is presence's to judge).
+bool IsActivityInvite(const json::Value& message);
+
 /// The wire names of StatusType ("online", "idle", "dnd", "invisible", "offline"); Unknown/Blocked/Streaming
 /// map to "online". StatusFromWire maps anything unknown to StatusType::Unknown.
 const char* StatusToWire(StatusType status) noexcept;

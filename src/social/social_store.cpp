@@ -22,17 +22,18 @@ enum class Kind {
   UserUpdate,
 };
 
-std::optional<Kind> KindOf(std::string_view type) {
-  if (type == "PRESENCE_UPDATE") return Kind::PresenceUpdate;
-  if (type == "RELATIONSHIP_ADD") return Kind::RelationshipAdd;
-  if (type == "RELATIONSHIP_UPDATE") return Kind::RelationshipUpdate;
-  if (type == "RELATIONSHIP_REMOVE") return Kind::RelationshipRemove;
-  if (type == "GAME_RELATIONSHIP_ADD") return Kind::GameRelationshipAdd;
-  if (type == "GAME_RELATIONSHIP_REMOVE") return Kind::GameRelationshipRemove;
-  if (type == "USER_UPDATE") return Kind::UserUpdate;
-  if (type == "READY") return Kind::Ready;
-  return std::nullopt;
-}
+// The events the store reads, in Kind's order.
+constexpr gateway::DispatchClaim kClaims[] = {
+    {"READY", "the player, relationships, application profiles, guilds"},
+    {"RELATIONSHIP_ADD", "relationship"},
+    {"RELATIONSHIP_UPDATE", "relationship"},
+    {"RELATIONSHIP_REMOVE", "relationship"},
+    {"GAME_RELATIONSHIP_ADD", "game relationship"},
+    {"GAME_RELATIONSHIP_REMOVE", "game relationship"},
+    {"PRESENCE_UPDATE", "user presence"},
+    {"USER_UPDATE", "user"},
+};
+static_assert(std::size(kClaims) == static_cast<std::size_t>(Kind::UserUpdate) + 1);
 
 bool IsFriend(RelationshipType platform, RelationshipType game) {
   return platform == RelationshipType::Friend || game == RelationshipType::Friend;
@@ -52,13 +53,18 @@ SocialStore::SocialStore(core::Runtime& runtime, const gateway::GatewayConnectio
     : runtime_(runtime), gateway_(gateway) {}
 SocialStore::~SocialStore() = default;
 
+std::span<const gateway::DispatchClaim> SocialStore::DispatchClaims() noexcept {
+  return kClaims;
+}
+
 void SocialStore::OnDispatch(const gateway::Dispatch& dispatch) {
-  std::optional<Kind> kind = KindOf(dispatch.type);
-  if (!kind) return;  // not social state: nothing to parse
+  std::optional<std::size_t> claim = gateway::FindClaim(kClaims, dispatch.type);
+  if (!claim) return;  // not social state: nothing to parse
+  const auto kind = static_cast<Kind>(*claim);
   const json::Value* data = dispatch.DataOrWarn(runtime_.Log());
   if (data == nullptr) return;
   const json::Value& document = *data;
-  switch (*kind) {
+  switch (kind) {
     case Kind::Ready:
       OnReady(document);
       break;

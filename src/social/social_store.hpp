@@ -9,6 +9,7 @@
 
 #include "core/registered_callback.hpp"
 #include "core/runtime.hpp"
+#include "gateway/dispatch_router.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
 #include "social/social_json.hpp"
@@ -35,6 +36,8 @@ class SocialStore final : public UserDirectory {
   SocialStore(const SocialStore&) = delete;
   SocialStore& operator=(const SocialStore&) = delete;
 
+  /// The events OnDispatch reads (gateway::DispatchRouter).
+  static std::span<const gateway::DispatchClaim> DispatchClaims() noexcept;
   /// The Gateway sink (network thread): update the state, then queue the callbacks.
   void OnDispatch(const gateway::Dispatch& dispatch);
 

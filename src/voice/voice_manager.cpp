@@ -34,67 +34,50 @@ std::shared_ptr<CallSession> VoiceManager::Find(uint64_t lobbyId) const {
   return it == calls_.end() ? nullptr : it->second;
 }
 
-void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
-  const std::string_view type = dispatch.type;
-  if (type == "READY" || type == "LOBBY_CREATE" || type == "LOBBY_UPDATE") {
-    SyncVoiceStates(dispatch);
-    return;
-  }
-  if (type != "LOBBY_VOICE_STATE_UPDATE" && type != "LOBBY_VOICE_SERVER_UPDATE" && type != "LOBBY_DELETE" &&
-      type != "LOBBY_MEMBER_REMOVE")
-    return;
-  const json::Value* data = dispatch.Data();
-  if (data == nullptr) {
-    runtime_.Log().Warning(std::string(type) + ": ignored, `d` is not a JSON object");
-    return;
-  }
-  const json::Value& document = *data;
-  if (type == "LOBBY_VOICE_STATE_UPDATE") {
-    auto event = lobby::ParseVoiceStateEvent(document);
-    if (!event) return;  // the lobby store logs malformed ones
-    if (auto call = Find(event->lobbyId)) call->OnVoiceStateDispatch(*event);
-  } else if (type == "LOBBY_VOICE_SERVER_UPDATE") {
-    auto lobbyId = json::GetSnowflake(document, "lobby_id");
-    auto token = json::GetString(document, "token");
-    auto endpoint = json::GetString(document, "endpoint");
-    if (!lobbyId || !token || !endpoint || token->empty() || endpoint->empty()) {
-      runtime_.Log().Warning("LOBBY_VOICE_SERVER_UPDATE: ignored, malformed");  // never the token itself
-      return;
-    }
-    if (auto call = Find(*lobbyId)) call->OnVoiceServerDispatch(std::string(*token), std::string(*endpoint));
-  } else if (type == "LOBBY_DELETE") {
-    if (auto id = json::GetSnowflake(document, "id"))
-      if (auto call = Find(*id)) call->OnLobbyGone();
-  } else {
-    auto event = lobby::ParseMemberEvent(document);
-    if (event && event->member.id == SelfId())
-      if (auto call = Find(event->lobbyId)) call->OnLobbyGone();
-  }
+namespace {
+constexpr gateway::DispatchClaim kClaims[] = {{"LOBBY_VOICE_SERVER_UPDATE", "voice server"}};
+}  // namespace
+
+std::span<const gateway::DispatchClaim> VoiceManager::DispatchClaims() noexcept {
+  return kClaims;
 }
 
-void VoiceManager::SyncVoiceStates(const gateway::Dispatch& dispatch) {
-  std::vector<std::shared_ptr<CallSession>> calls;
-  {
-    std::lock_guard lock(mutex_);
-    if (calls_.empty()) return;  // the common case: nothing to parse
-    if (dispatch.type == "READY") {
-      for (const auto& [id, session] : calls_)
-        calls.push_back(session);
-    }
+void VoiceManager::OnDispatch(const gateway::Dispatch& dispatch) {
+  if (!gateway::FindClaim(kClaims, dispatch.type)) return;
+  const json::Value* document = dispatch.Data();
+  if (document == nullptr) {
+    runtime_.Log().Warning("LOBBY_VOICE_SERVER_UPDATE: ignored, `d` is not a JSON object");
+    return;
   }
-  if (dispatch.type != "READY") {
-    const json::Value* document = dispatch.Data();
-    if (document == nullptr) return;  // the store logs it
-    auto id = json::GetSnowflake(*document, "id");
-    if (!id) return;
-    auto call = Find(*id);
-    if (!call) return;
-    calls.push_back(std::move(call));
+  auto lobbyId = json::GetSnowflake(*document, "lobby_id");
+  auto token = json::GetString(*document, "token");
+  auto endpoint = json::GetString(*document, "endpoint");
+  if (!lobbyId || !token || !endpoint || token->empty() || endpoint->empty()) {
+    runtime_.Log().Warning("LOBBY_VOICE_SERVER_UPDATE: ignored, malformed");  // never the token itself
+    return;
   }
-  // The store applied this lobby object a moment ago (it is an earlier sink): its voice states are the
-  // payload's, or what the store knew when the payload did not say.
-  for (auto& call : calls)
-    if (auto states = lobbies_.VoiceStates(call->LobbyId())) call->OnLobbyVoiceStates(*states);
+  if (auto call = Find(*lobbyId)) call->OnVoiceServerDispatch(std::string(*token), std::string(*endpoint));
+}
+
+void VoiceManager::OnLobbyVoiceStates(uint64_t lobbyId) {
+  auto call = Find(lobbyId);
+  if (!call) return;  // the common case
+  // The store applied the lobby object a moment ago: its voice states are the payload's, or what the store
+  // knew when the payload did not say.
+  if (auto states = lobbies_.VoiceStates(lobbyId)) call->OnLobbyVoiceStates(*states);
+}
+
+void VoiceManager::OnLobbyVoiceStateChanged(const lobby::VoiceStateEvent& event) {
+  if (auto call = Find(event.lobbyId)) call->OnVoiceStateDispatch(event);
+}
+
+void VoiceManager::OnLobbyMemberRemoved(uint64_t lobbyId, uint64_t userId) {
+  if (userId != SelfId()) return;
+  if (auto call = Find(lobbyId)) call->OnLobbyGone();
+}
+
+void VoiceManager::OnLobbyDeleted(uint64_t lobbyId) {
+  if (auto call = Find(lobbyId)) call->OnLobbyGone();
 }
 
 Call VoiceManager::StartCall(uint64_t lobbyId, UserAudioReceivedCallback received,

@@ -1,10 +1,12 @@
 #pragma once
-// The Client's calls: one CallSession per lobby the player is in the call of, the Gateway sink that routes
-// LOBBY_VOICE_STATE_UPDATE / LOBBY_VOICE_SERVER_UPDATE (and the end of a lobby) to them, the Client-wide
-// mute/deafen, and the voice thread (VoiceEngine) with the audio devices, made when first needed.
+// The Client's calls: one CallSession per lobby the player is in the call of; the lobby store's changes (who
+// is in a call, the end of a lobby) and the one dispatch voice owns, LOBBY_VOICE_SERVER_UPDATE, routed to
+// them; the Client-wide mute/deafen; and the voice thread (VoiceEngine) with the audio devices, made when
+// first needed.
 
 #include "core/retry_timer.hpp"
 #include "core/runtime.hpp"
+#include "gateway/dispatch_router.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "lobby/lobby_directory.hpp"
 #include "social/user_directory.hpp"
@@ -25,16 +27,24 @@
 
 namespace platformpp::voice {
 
-class VoiceManager {
+class VoiceManager final : public lobby::LobbyChangeListener {
  public:
   VoiceManager(core::Runtime& runtime, gateway::GatewayConnection& gateway,
                const social::UserDirectory& users, const lobby::LobbyDirectory& lobbies);
-  ~VoiceManager();
+  ~VoiceManager() override;
   VoiceManager(const VoiceManager&) = delete;
   VoiceManager& operator=(const VoiceManager&) = delete;
 
+  /// The events OnDispatch reads (gateway::DispatchRouter): the voice server of a lobby's call.
+  static std::span<const gateway::DispatchClaim> DispatchClaims() noexcept;
   /// The Gateway sink (network thread).
   void OnDispatch(const gateway::Dispatch& dispatch);
+
+  // The lobby store's changes (network thread), which the calls follow.
+  void OnLobbyVoiceStates(uint64_t lobbyId) override;
+  void OnLobbyVoiceStateChanged(const lobby::VoiceStateEvent& event) override;
+  void OnLobbyMemberRemoved(uint64_t lobbyId, uint64_t userId) override;
+  void OnLobbyDeleted(uint64_t lobbyId) override;
 
   // Game thread.
   Call StartCall(uint64_t lobbyId, UserAudioReceivedCallback received, UserAudioCapturedCallback captured);
@@ -68,8 +78,6 @@ class VoiceManager {
 
  private:
   std::shared_ptr<CallSession> Find(uint64_t lobbyId) const;
-  /// READY, LOBBY_CREATE, LOBBY_UPDATE: a lobby object lists who is in its call; the calls follow it.
-  void SyncVoiceStates(const gateway::Dispatch& dispatch);
   uint64_t SelfId() const;
 
   core::Runtime& runtime_;

@@ -165,4 +165,20 @@ TEST_CASE("activity json: status wire names") {
   CHECK(social::StatusFromWire("weird") == StatusType::Unknown);
 }
 
+TEST_CASE("an activity invite is a DM that carries an activity object; anything else is a chat message") {
+  const auto invite = [](const char* text) {
+    json::Document document;
+    REQUIRE(json::Parse(text, document));
+    return social::IsActivityInvite(document);
+  };
+  CHECK(invite(R"({"channel_id":"7","activity":{"type":1,"party_id":"p"}})"));
+  CHECK(invite(R"({"channel_id":"7","lobby_id":null,"guild_id":null,"activity":{"type":3}})"));
+  CHECK_FALSE(invite(R"({"channel_id":"7","content":"hi"})"));
+  CHECK_FALSE(invite(R"({"channel_id":"7","activity":null})"));
+  CHECK_FALSE(invite(R"({"channel_id":"7","activity":"join"})"));
+  CHECK_FALSE(invite(R"({"channel_id":"5","lobby_id":"5","activity":{"type":1}})"));
+  CHECK_FALSE(invite(R"({"channel_id":"9","guild_id":"8","activity":{"type":1}})"));
+  CHECK_FALSE(invite("[]"));
+}
+
 }  // namespace activity_json_test

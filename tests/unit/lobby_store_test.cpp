@@ -547,3 +547,57 @@ TEST_CASE("lobby call: voice_states and LOBBY_VOICE_STATE_UPDATE make the lobby'
 }
 
 }  // namespace lobby_store_test
+
+namespace lobby_store_test {
+
+// What a feature built on the store (voice) hears, and that it may read the store while it hears it.
+struct ChangeRecorder final : lobby::LobbyChangeListener {
+  explicit ChangeRecorder(const lobby::LobbyStore& store) : store(store) {}
+  void OnLobbyVoiceStates(uint64_t lobbyId) override {
+    std::string line = "states " + std::to_string(lobbyId) + ":";
+    if (auto states = store.VoiceStates(lobbyId)) {  // the store's lock is free
+      for (const auto& state : *states)
+        line += " " + std::to_string(state.userId);
+    } else {
+      line += " unknown";
+    }
+    heard.push_back(line);
+  }
+  void OnLobbyVoiceStateChanged(const lobby::VoiceStateEvent& event) override {
+    heard.push_back("voice " + std::to_string(event.lobbyId) + " " + std::to_string(event.state.userId) +
+                    (event.inCall ? " in" : " out"));
+  }
+  void OnLobbyMemberRemoved(uint64_t lobbyId, uint64_t userId) override {
+    heard.push_back("removed " + std::to_string(lobbyId) + " " + std::to_string(userId));
+  }
+  void OnLobbyDeleted(uint64_t lobbyId) override { heard.push_back("deleted " + std::to_string(lobbyId)); }
+
+  const lobby::LobbyStore& store;
+  std::vector<std::string> heard;
+};
+
+TEST_CASE("the store tells its listener each change it applied, once applied, in dispatch order") {
+  Fixture f;
+  ChangeRecorder recorder(f.Store());
+  f.Store().SetChangeListener(&recorder);
+  auto lobbyWithCall = Lobby(kLobby, {Member(kSelf, "player"), Member(kBob, "bob")});
+  lobbyWithCall.insert(lobbyWithCall.size() - 1,
+                       R"(,"voice_states":[{"user_id":"1001","session_id":"sb","channel_id":"5000"}])");
+  f.Feed("READY", Ready({lobbyWithCall, Lobby(kLobby2, {Member(kSelf, "player")})}));
+  f.Feed("LOBBY_VOICE_STATE_UPDATE",
+         R"({"lobby_id":"5000","user_id":"1000","session_id":"s","channel_id":"5000"})");
+  f.Feed("LOBBY_VOICE_STATE_UPDATE",  // a lobby the store does not know: nothing to tell
+         R"({"lobby_id":"777","user_id":"1000","session_id":"s","channel_id":"777"})");
+  f.Feed("LOBBY_UPDATE", Lobby(kLobby, {Member(kSelf, "player"), Member(kBob, "bob")}));
+  f.Feed("LOBBY_MEMBER_REMOVE", MemberEvent(kLobby, Member(kBob, "bob")));
+  f.Feed("LOBBY_MEMBER_REMOVE", MemberEvent(kLobby, Member(kBob, "bob")));  // not a member any more
+  f.Feed("LOBBY_DELETE", R"({"id":"5001"})");
+  f.Feed("LOBBY_DELETE", R"({"id":"5001"})");  // gone already
+  f.Feed("READY", Ready({}));                  // a new session without kLobby
+  CHECK(recorder.heard == Events{"states 5000: 1001", "states 5001: unknown", "voice 5000 1000 in",
+                                 "states 5000: 1001 1000", "removed 5000 1001", "deleted 5001",
+                                 "deleted 5000"});
+  f.Store().SetChangeListener(nullptr);
+}
+
+}  // namespace lobby_store_test

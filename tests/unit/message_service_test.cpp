@@ -7,6 +7,7 @@
 #include "json/timestamp.hpp"
 #include "messaging/message_json.hpp"
 #include "messaging/outbox.hpp"
+#include "presence/presence_service.hpp"
 #include "social/social_store.hpp"
 
 #include <platformpp/client.hpp>
@@ -585,6 +586,41 @@ TEST_CASE("destroying the Client ends every queued send with ClientDestroyed exa
   REQUIRE(results.size() == 6);
   for (const auto& result : results)
     CHECK(result.Type() == ErrorType::ClientDestroyed);
+}
+
+}  // namespace message_service_test
+
+namespace message_service_test {
+
+TEST_CASE("MESSAGE_CREATE's two meanings are told apart by one rule: a DM with an activity is an invite") {
+  Fixture f;
+  std::vector<uint64_t> invites;
+  f.core->Presence().callbacks.inviteCreated.Set(
+      [&](const ActivityInvite& invite) { invites.push_back(invite.MessageId()); });
+  // Through the Client's own table, as the Gateway hands dispatches over.
+  const auto route = [&](std::string_view type, const std::string& data) {
+    gateway::Dispatch dispatch{type, data, ++f.seq};
+    f.core->DispatchTable().Route(dispatch);
+  };
+  route("READY", Ready());
+  const std::string activity =
+      R"(,"application_id":"1234567890123456789","activity":{"type":1,"party_id":"p"})";
+  route("MESSAGE_CREATE", DmMessage(40, kBob, kSelf, "", activity));
+  // A lobby message that carries an activity is a chat message: only a DM is an invite.
+  route("MESSAGE_CREATE", LobbyMessage(41, kLobby, kBob, "look", activity));
+  route("LOBBY_MESSAGE_CREATE", LobbyMessage(42, kLobby, kBob, "look", activity));
+  f.core->RunCallbacks();
+  CHECK(invites == Ids{40});
+  CHECK_FALSE(f.Service().Message(40));
+  CHECK(f.Service().Message(41));
+  CHECK(f.Service().Message(42));
+  // Each message is one of the two, never both.
+  const auto owners = f.core->DispatchTable().OwnersOf("MESSAGE_CREATE");
+  REQUIRE(owners.size() == 2);
+  CHECK(owners[0].feature == "presence");
+  CHECK(owners[0].meaning == "activity invite");
+  CHECK(owners[1].feature == "messages");
+  CHECK(owners[1].meaning == "direct message");
 }
 
 }  // namespace message_service_test
