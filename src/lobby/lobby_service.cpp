@@ -3,6 +3,7 @@
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
 #include "lobby/lobby_validation.hpp"
+#include "net/http_result.hpp"
 #include "net/url.hpp"
 
 #include <memory>
@@ -82,8 +83,17 @@ void LobbyService::CreateOrJoin(const std::string& secret, const Metadata* lobby
 }
 
 void LobbyService::Leave(uint64_t lobbyId, LeaveLobbyCallback callback) {
-  api_.Perform(std::move(callback),
-               Request("DELETE", LobbyPath(lobbyId) + "/members/@me", std::nullopt, CheckLobbyId(lobbyId)));
+  auto done = api_.Start<>(std::move(callback));
+  if (!done) return;
+  const uint64_t generation = store_.Generation();
+  api_.Exchange(Request("DELETE", LobbyPath(lobbyId) + "/members/@me", std::nullopt, CheckLobbyId(lobbyId)),
+                [this, lobbyId, generation, done = std::make_shared<core::Completion<>>(std::move(*done))](
+                    ClientResult refused, const net::HttpResponse& response) {
+                  ClientResult result = refused.Successful() ? net::ResultOf(response) : std::move(refused);
+                  // Gone from the store when the callback runs; its LOBBY_DELETE may come later.
+                  if (result.Successful()) store_.ApplyLeft(lobbyId, generation);
+                  (*done)(std::move(result));
+                });
 }
 
 void LobbyService::LinkChannel(uint64_t lobbyId, uint64_t channelId, LinkOrUnlinkChannelCallback callback) {

@@ -39,6 +39,8 @@ class LobbyService {
   /// lobby's and the player's member metadata.
   void CreateOrJoin(const std::string& secret, const Metadata* lobbyMetadata, const Metadata* memberMetadata,
                     CreateOrJoinLobbyCallback callback);
+  /// DELETE /lobbies/{id}/members/@me; on success the lobby is gone from the store before the callback runs
+  /// (LobbyStore::ApplyLeft).
   void Leave(uint64_t lobbyId, LeaveLobbyCallback callback);
   void LinkChannel(uint64_t lobbyId, uint64_t channelId, LinkOrUnlinkChannelCallback callback);
   void UnlinkChannel(uint64_t lobbyId, LinkOrUnlinkChannelCallback callback);

@@ -158,8 +158,11 @@ void LobbyStore::OnReady(const json::Value& d) {
   ready_ = true;
   fromAnswer_.clear();
   std::unordered_map<uint64_t, LobbyRecord> previous = std::exchange(lobbies_, std::move(lobbies));
-  for (uint64_t id : order)
+  joinedAt_.clear();
+  for (uint64_t id : order) {
+    joinedAt_[id] = generation_;
     Note(Change::What::VoiceStates, id);
+  }
   if (!announce) return;
   // Lobbies gone since the last session first (ascending ids, for a stable order), then READY's.
   std::vector<uint64_t> gone;
@@ -200,6 +203,7 @@ void LobbyStore::OnLobbyUpsert(const json::Value& d, bool create) {
   if (it == lobbies_.end()) {
     // An update of a lobby the store does not know introduces it all the same.
     lobbies_.emplace(id, std::move(*lobby));
+    joinedAt_[id] = generation_;
     callbacks.created.PostIfSet(runtime_.Queue(), id);
     return;
   }
@@ -242,6 +246,7 @@ void LobbyStore::OnLobbyDelete(const json::Value& d) {
   }
   Forget(*id);
   fromAnswer_.erase(*id);
+  joinedAt_.erase(*id);
   if (lobbies_.erase(*id) > 0) {
     callbacks.deleted.PostIfSet(runtime_.Queue(), *id);
     Note(Change::What::Deleted, *id);
@@ -328,7 +333,7 @@ bool LobbyStore::OtherApplication(uint64_t applicationId) const {
   return ours != 0 && applicationId != 0 && applicationId != ours;
 }
 
-// --- CreateOrJoinLobby's answer (any thread) -------------------------------------------------------------
+// --- The answers of CreateOrJoinLobby and LeaveLobby (any thread) ----------------------------------------
 
 uint64_t LobbyStore::Generation() const {
   std::lock_guard lock(mutex_);
@@ -348,8 +353,29 @@ void LobbyStore::ApplyJoined(LobbyRecord lobby, uint64_t generation) {
     if (MemberRecord* me = lobby.FindMember(self)) me->connected = true;
     lobbies_.emplace(id, std::move(lobby));
     fromAnswer_.insert(id);
+    joinedAt_[id] = ++generation_;
     callbacks.created.PostIfSet(runtime_.Queue(), id);
   }
+}
+
+void LobbyStore::ApplyLeft(uint64_t lobbyId, uint64_t generation) {
+  std::vector<Change> changes;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = lobbies_.find(lobbyId);
+    if (it == lobbies_.end()) return;  // its LOBBY_DELETE came first
+    if (auto joined = joinedAt_.find(lobbyId); joined != joinedAt_.end() && joined->second > generation)
+      return;  // joined again after the leave was sent: the answer is stale
+    ++generation_;
+    lobbies_.erase(it);
+    joinedAt_.erase(lobbyId);
+    fromAnswer_.erase(lobbyId);
+    Forget(lobbyId);
+    callbacks.deleted.PostIfSet(runtime_.Queue(), lobbyId);
+    Note(Change::What::Deleted, lobbyId);
+    changes.swap(changes_);
+  }
+  Tell(changes);
 }
 
 // --- Queries (any thread) --------------------------------------------------------------------------------

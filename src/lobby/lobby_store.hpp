@@ -54,14 +54,18 @@ class LobbyStore final : public LobbyDirectory {
   /// starts from it); nullopt for an unknown lobby, or while no payload has said.
   std::optional<std::vector<VoiceStateRecord>> VoiceStates(uint64_t lobbyId) const override;
 
-  /// A counter of the dispatches applied so far; take it before sending a request whose answer may be
-  /// applied with ApplyJoined.
+  /// A counter of the dispatches and answers applied so far; take it before sending a request whose answer
+  /// may be applied with ApplyJoined or ApplyLeft.
   uint64_t Generation() const;
   /// CreateOrJoinLobby's answer (any thread): stores `lobby` (and queues "created") when the store does not
   /// know it yet and no LOBBY_DELETE for it was applied since `generation`, so that the lobby is there when
   /// the operation's callback runs. The LOBBY_CREATE of the same join then replaces it without callbacks.
   /// Does nothing before the first READY (no session keeps the state current then).
   void ApplyJoined(LobbyRecord lobby, uint64_t generation);
+  /// LeaveLobby's answer (network thread): forgets the lobby (and queues "deleted") unless it joined the
+  /// store again since `generation`, so that it is gone when the operation's callback runs. The LOBBY_DELETE
+  /// that follows then finds nothing to announce.
+  void ApplyLeft(uint64_t lobbyId, uint64_t generation);
 
   /// The game's callbacks (Client::SetLobby*Callback).
   struct Callbacks {
@@ -109,6 +113,7 @@ class LobbyStore final : public LobbyDirectory {
   std::unordered_map<uint64_t, LobbyRecord> lobbies_;
   std::unordered_set<uint64_t> fromAnswer_;           // stored by ApplyJoined, awaiting their LOBBY_CREATE
   std::unordered_map<uint64_t, uint64_t> deletedAt_;  // lobby id -> generation of its last LOBBY_DELETE
+  std::unordered_map<uint64_t, uint64_t> joinedAt_;   // lobby id -> generation when it entered the store
 };
 
 }  // namespace platformpp::lobby

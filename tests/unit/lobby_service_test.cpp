@@ -199,6 +199,42 @@ TEST_CASE("lobby service: the joined lobby is in the store inside the callback, 
   CHECK(joined.results[1].first.Error().find("not a lobby") != std::string::npos);
 }
 
+TEST_CASE("lobby service: a lobby left is gone from the store inside the callback, announced once") {
+  std::vector<uint64_t> deleted;
+  std::optional<bool> knownInCallback;
+  Fixture f;
+  f.store.callbacks.deleted.Set([&](uint64_t id) { deleted.push_back(id); });
+  f.store.OnDispatch(gateway::Dispatch("LOBBY_CREATE", LobbyAnswer(5000), 2));
+  f.store.OnDispatch(gateway::Dispatch("LOBBY_CREATE", LobbyAnswer(5001), 3));
+  f.service.Leave(5000, [&](const ClientResult& result) {
+    CHECK(result.Successful());
+    knownInCallback = f.store.Get(5000).has_value();
+  });
+  f.standIn.Answer(0, 204, "");
+  f.session.RunCallbacks();
+  REQUIRE(knownInCallback.has_value());
+  CHECK_FALSE(*knownInCallback);
+  f.store.OnDispatch(gateway::Dispatch("LOBBY_DELETE", R"({"id":"5000"})", 4));  // the dispatch, later
+  f.session.RunCallbacks();
+  CHECK(deleted == std::vector<uint64_t>{5000});
+
+  // Joined again while the leave was on its way: the late answer leaves the lobby where it is.
+  Seen<> left;
+  f.service.Leave(5001, left.Callback());
+  f.store.OnDispatch(gateway::Dispatch("LOBBY_DELETE", R"({"id":"5001"})", 5));
+  f.store.OnDispatch(gateway::Dispatch("LOBBY_CREATE", LobbyAnswer(5001), 6));
+  f.standIn.Answer(1, 204, "");
+  // A refused leave changes nothing.
+  f.service.Leave(5001, left.Callback());
+  f.standIn.Answer(2, 404, R"({"code":10031,"message":"Unknown Lobby"})");
+  f.session.RunCallbacks();
+  REQUIRE(left.results.size() == 2);
+  CHECK(left.results[0].first.Successful());
+  CHECK_FALSE(left.results[1].first.Successful());
+  CHECK(f.store.Get(5001).has_value());
+  CHECK(deleted == std::vector<uint64_t>{5000, 5001});
+}
+
 TEST_CASE("lobby service: linking names one violation at a time, the lobby's first; unlinking sends null") {
   Seen<> linked;
   Fixture f;
