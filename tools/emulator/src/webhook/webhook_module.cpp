@@ -146,7 +146,8 @@ WebhookModule::WebhookModule(ServiceContext& context) : FeatureModule(context) {
 
 // ---- events ----------------------------------------------------------------------------------------------
 
-void WebhookModule::emit(const std::string& app_id, std::string_view type, std::string data_json) {
+void WebhookModule::emit(const std::string& app_id, std::string_view type, std::string data_json,
+                         std::optional<std::int64_t> at_ms) {
   const auto config = configs_.find(app_id);
   if (config == configs_.end()) return;
   if (config->second.event_types &&
@@ -166,7 +167,7 @@ void WebhookModule::emit(const std::string& app_id, std::string_view type, std::
     writer.Key("type");
     write_string(writer, type);
     writer.Key("timestamp");
-    write_string(writer, format_rfc3339_ms(clock_.now_ms()));
+    write_string(writer, format_rfc3339_ms(at_ms.value_or(clock_.now_ms())));
     writer.Key("data");
     write_raw(writer, data_json, rapidjson::kObjectType);
     writer.EndObject();
@@ -470,7 +471,8 @@ HttpResponse WebhookModule::admin_enroll_in_quest(const RouteContext& context) {
   if (!errors.empty()) return invalid_form_body(errors);
   const User* user = state_.find_user(*user_id);
   if (user == nullptr) return unknown_user();
-  const auto enrolled_at = format_rfc3339_ms(clock_.now_ms());
+  const auto now = clock_.now_ms();  // one moment: the event's timestamp and enrolled_at
+  const auto enrolled_at = format_rfc3339_ms(now);
   auto data = to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("quest_id");
@@ -483,7 +485,7 @@ HttpResponse WebhookModule::admin_enroll_in_quest(const RouteContext& context) {
     write_string(writer, enrolled_at);
     writer.EndObject();
   });
-  emit(app->id, webhook_event::kQuestUserEnrollment, data);
+  emit(app->id, webhook_event::kQuestUserEnrollment, data, now);
   return HttpResponse::json(200, std::move(data));
 }
 

@@ -91,7 +91,9 @@ class WebhookModule : public FeatureModule {
   // An event for the application's webhook events URL: `data_json` is the event's `data` object. Nothing
   // happens when the application has no URL or its event_types leave `type` out. The body
   // {version: 1, application_id, type: 1, event: {type, timestamp (fake clock), data}} is made here, once.
-  void emit(const std::string& app_id, std::string_view type, std::string data_json);
+  // `at_ms`: the event's timestamp (fake clock) when its data names that moment too; else now.
+  void emit(const std::string& app_id, std::string_view type, std::string data_json,
+            std::optional<std::int64_t> at_ms = std::nullopt);
   // APPLICATION_AUTHORIZED {integration_type, user, scopes, guild?}: a user install (integration_type 1), or
   // a guild install (0) with `guild_json`, the guild object.
   void application_authorized(const std::string& app_id, const User& user,
