@@ -1,11 +1,11 @@
-using Platformpp;
-using UnityEngine;
-
 // The social side of a Unity game, as one MonoBehaviour: it logs the player in (PKCE, through the desktop
 // client or the browser), connects, joins the match lobby and says hello in its chat. The sample project
 // (bindings/csharp/samples) runs it under Mono against the emulator, calling Start, Update and OnDestroy as
 // Unity does.
 // [guide:behaviour]
+using Platformpp;
+using UnityEngine;
+
 public class SocialBehaviour : MonoBehaviour
 {
     // Set in the Inspector. Empty strings keep the platform's own servers; the sample's test points them at
