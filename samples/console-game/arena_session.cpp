@@ -588,6 +588,7 @@ void ArenaSession::SendPresence() {
 // --- Voice
 // ----------------------------------------------------------------------------------------------------
 
+// [guide:toggle-voice]
 void ArenaSession::ToggleVoice() {
   if (phase_ != Phase::InLobby) return Say("Voice is for a lobby: create or join one first");
   if (call_) {
@@ -613,6 +614,7 @@ void ArenaSession::ToggleVoice() {
   });
   Say("Joining the voice call (v again to leave)");
 }
+// [guide-end]
 
 std::string ArenaSession::VoiceLine() const {
   if (!call_) return "Voice: off (v)";

@@ -39,6 +39,7 @@ bool Frames(Player& a, Player& b, Done done) {
   return true;
 }
 
+// [guide:friends-list]
 const char* GroupName(platformpp::RelationshipGroupType group) {
   switch (group) {
     case platformpp::RelationshipGroupType::OnlinePlayingGame:
@@ -69,6 +70,7 @@ void PrintFriendsList(Player& player) {
     }
   }
 }
+// [guide-end]
 
 bool Check(bool ok, const char* what) {
   std::cout << (ok ? "ok: " : "FAILED: ") << what << "\n";
@@ -99,12 +101,14 @@ int main(int argc, char** argv) {
     bool ok = true;
 
     // 1. Log in (tokens minted by the emulator stand in for each player's Authorize) and connect.
+    // [guide:connect]
     for (auto* player : {&a, &b}) {
       player->client.SetApplicationId(app.id);
       auto token = admin.MintToken(player->id, app.id, scopes);
       player->client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, token.accessToken, nullptr);
       player->client.Connect();
     }
+    // [guide-end]
     ok &= Check(Frames(a, b,
                        [&] {
                          return a.client.GetStatus() == platformpp::Client::Status::Ready &&
@@ -113,6 +117,7 @@ int main(int argc, char** argv) {
                 "both players connected (Ready)");
 
     // 2. Ada sends Bo a friend request by username; Bo's game accepts it when it arrives.
+    // [guide:friend-request]
     bool friends = false;
     b.client.SetRelationshipCreatedCallback([&](uint64_t userId, bool isDiscord) {
       auto relationship = b.client.GetRelationshipHandle(userId);
@@ -127,10 +132,12 @@ int main(int argc, char** argv) {
     std::optional<platformpp::ClientResult> requested;
     a.client.SendDiscordFriendRequest("bo",
                                       [&](const platformpp::ClientResult& result) { requested = result; });
+    // [guide-end]
     ok &= Check(Frames(a, b, [&] { return friends; }) && requested && requested->Successful(),
                 "Ada and Bo are friends");
 
     // 3. Ada shows what she is doing, with a joinable party, and invites Bo.
+    // [guide:rich-presence]
     platformpp::Activity activity;
     activity.SetType(platformpp::ActivityTypes::Playing);
     activity.SetState("In the arena");
@@ -145,27 +152,33 @@ int main(int argc, char** argv) {
     activity.SetSecrets(secrets);
     std::optional<platformpp::ClientResult> shown;
     a.client.UpdateRichPresence(activity, [&](const platformpp::ClientResult& result) { shown = result; });
+    // [guide-end]
+    // [guide:presence-arrives]
     bool seen = false;
     b.client.SetUserUpdatedCallback([&](uint64_t userId) {
       auto user = b.client.GetUser(userId);
       seen = seen || (userId == a.id && user && user->GameActivity());
     });
+    // [guide-end]
     ok &= Check(Frames(a, b, [&] { return shown && seen; }) && shown->Successful(),
                 "Bo sees Ada's rich presence");
     PrintFriendsList(b);
     auto playing = b.client.GetRelationshipsByGroup(platformpp::RelationshipGroupType::OnlinePlayingGame);
     ok &= Check(playing.size() == 1 && playing[0].Id() == a.id, "Ada is in Bo's \"playing this game\" group");
 
+    // [guide:invite]
     std::optional<platformpp::ActivityInvite> invite;
     b.client.SetActivityInviteCreatedCallback(
         [&](const platformpp::ActivityInvite& received) { invite = received; });
     std::optional<platformpp::ClientResult> invited;
     a.client.SendActivityInvite(b.id, "Join me!",
                                 [&](const platformpp::ClientResult& result) { invited = result; });
+    // [guide-end]
     ok &= Check(Frames(a, b, [&] { return invited && invite; }) && invited->Successful(),
                 "Bo received Ada's invite");
 
     // 4. Bo accepts: the join secret is what his game uses to join Ada's match.
+    // [guide:accept-invite]
     std::string joinSecret;
     std::optional<platformpp::ClientResult> accepted;
     if (invite) {
@@ -174,6 +187,7 @@ int main(int argc, char** argv) {
         joinSecret = std::move(secret);
       });
     }
+    // [guide-end]
     ok &= Check(Frames(a, b, [&] { return accepted.has_value(); }) && accepted->Successful() &&
                     joinSecret == "join-arena-42",
                 "Bo accepted and got the join secret");

@@ -73,11 +73,13 @@ int main(int argc, char** argv) {
     //    consents as the seeded player); without one it opens the authorize page in a browser (here: handed
     //    to a headless one) and the code comes back to the SDK's loopback listener. GetToken exchanges the
     //    code with the verifier; UpdateToken keeps the token.
+    // [guide:url-opener]
     std::string pageUrl;
     client->SetUrlOpener([&](const std::string& url) {
       pageUrl = url;
       return true;
     });
+    // [guide-end]
     auto pkce = platformpp::Client::CreateAuthorizationCodeVerifier();
     platformpp::AuthorizationArgs args;
     args.SetScopes(platformpp::Client::GetDefaultCommunicationScopes());
@@ -119,8 +121,10 @@ int main(int argc, char** argv) {
     // Account linking can also start in the desktop client: the game subscribes, and when the player clicks
     // "link" there (here: the emulator's admin API plays the player) the game hears of it and would
     // Authorize.
+    // [guide:link-request]
     bool linkAsked = false;
     client->RegisterAuthorizeRequestCallback([&] { linkAsked = true; });
+    // [guide-end]
     int delivered = 0;
     if (!Frames(*client, [&] {
           std::this_thread::sleep_for(
@@ -138,6 +142,7 @@ int main(int argc, char** argv) {
     // 2. A provisional account: the player's identity with the game's own provider (OIDC here), no platform
     // login.
     done = false;
+    // [guide:provisional]
     client->GetProvisionalToken(
         app.id, platformpp::AuthenticationExternalAuthType::OIDC, "hello-player-oidc-id-token",
         [&](const platformpp::ClientResult& result, const std::string& access, const std::string&,
@@ -147,6 +152,7 @@ int main(int argc, char** argv) {
           std::cout << "provisional account from an OIDC identity: "
                     << (ok ? "token issued" : result.ToString()) << "\n";
         });
+    // [guide-end]
     if (!Frames(*client, [&] { return done; }) || !ok) return 1;
 
     // 3. Who am I? Over TLS, verified against the emulator's CA.

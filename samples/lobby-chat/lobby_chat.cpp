@@ -47,6 +47,7 @@ bool Check(bool ok, const char* what) {
   return ok;
 }
 
+// [guide:show-message]
 // Adds the chat line of a new lobby message to the player's window.
 void ShowMessage(Player& player, uint64_t messageId) {
   auto message = player.client.GetMessageHandle(messageId);
@@ -57,6 +58,7 @@ void ShowMessage(Player& player, uint64_t messageId) {
   player.chat.push_back(who + ": " + message->Content());
   std::cout << "  [" << player.name << "'s chat] " << player.chat.back() << "\n";
 }
+// [guide-end]
 
 }  // namespace
 
@@ -81,11 +83,13 @@ int main(int argc, char** argv) {
     Player a{"Ada", ada.id, platformpp::Client(options), {}};
     Player b{"Bo", bo.id, platformpp::Client(options), {}};
 
+    // [guide:backend-client]
     platformpp::backend::BackendOptions serverOptions;
     serverOptions.apiBase = options.apiBase;
     serverOptions.caFile = options.caFile;
     serverOptions.botToken = app.botToken;
     platformpp::backend::BackendClient server(serverOptions);
+    // [guide-end]
     bool ok = true;
 
     // 1. Both players log in (tokens minted by the emulator stand in for Authorize) and connect.
@@ -94,7 +98,9 @@ int main(int argc, char** argv) {
       auto token = admin.MintToken(player->id, app.id, scopes);
       player->client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, token.accessToken, nullptr);
       player->client.Connect();
+      // [guide:message-callback]
       player->client.SetMessageCreatedCallback([player](uint64_t id) { ShowMessage(*player, id); });
+      // [guide-end]
     }
     ok &= Check(Frames(server, a, b,
                        [&] {
@@ -104,6 +110,7 @@ int main(int argc, char** argv) {
                 "both players connected (Ready)");
 
     // 2. The server opens the match lobby with both players and their character names.
+    // [guide:server-lobby]
     platformpp::backend::LobbyArgs lobbyArgs;
     lobbyArgs.metadata = platformpp::Metadata{{"map", "harbor"}, {"mode", "duel"}};
     lobbyArgs.members.push_back({a.id, std::nullopt, std::nullopt, std::string("Captain Ada"), false});
@@ -116,6 +123,7 @@ int main(int argc, char** argv) {
           else
             std::cerr << "  CreateLobby: " << result.ToString() << "\n";
         });
+    // [guide-end]
     ok &= Check(Frames(server, a, b,
                        [&] {
                          return lobby && a.client.GetLobbyHandle(lobby->id) &&
@@ -132,10 +140,13 @@ int main(int argc, char** argv) {
     //    before his next line.
     std::vector<std::string> lines = {"Ahoy!", "Ready when you are.", "Raise the anchor!"};
     int sent = 0;
+    // [guide:send]
     a.client.SendLobbyMessage(lobby->id, lines[0], [&](const platformpp::ClientResult& result, uint64_t) {
       sent += result.Successful();
     });
+    // [guide-end]
     ok &= Check(Frames(server, a, b, [&] { return sent == 1 && b.chat.size() == 1; }), "Bo reads Ada's line");
+    // [guide:send-through-failures]
     admin.AddFault({.route = "POST /lobbies/*/messages", .drop = true, .count = 1});
     admin.AddFault({.route = "POST /lobbies/*/messages", .dropAfter = true, .count = 1});
     b.client.SendLobbyMessage(lobby->id, lines[1], [&](const platformpp::ClientResult& result, uint64_t) {
@@ -144,6 +155,7 @@ int main(int argc, char** argv) {
     b.client.SendLobbyMessage(lobby->id, lines[2], [&](const platformpp::ClientResult& result, uint64_t) {
       sent += result.Successful();
     });
+    // [guide-end]
     ok &= Check(Frames(server, a, b, [&] { return sent == 3 && a.chat.size() == 3; }),
                 "every line arrived despite the failures");
     ok &= Check(a.chat == b.chat, "both chat windows show the same lines in the same order");
@@ -151,12 +163,15 @@ int main(int argc, char** argv) {
                 "character names come with the messages");
 
     // 4. A DM between the two friends; the server flags it for moderation; Ada edits it, which clears that.
+    // [guide:dm]
     std::optional<uint64_t> dmId;
     a.client.SendUserMessage(b.id, "gg", [&](const platformpp::ClientResult& result, uint64_t id) {
       if (result.Successful()) dmId = id;
     });
+    // [guide-end]
     ok &= Check(Frames(server, a, b, [&] { return dmId && b.client.GetMessageHandle(*dmId); }),
                 "Bo got Ada's DM");
+    // [guide:message-updated]
     bool flagged = false, cleared = false;
     b.client.SetMessageUpdatedCallback([&](uint64_t id) {
       auto message = b.client.GetMessageHandle(id);
@@ -166,6 +181,7 @@ int main(int argc, char** argv) {
       else if (flagged && message->Content() == "good game!")
         cleared = true;
     });
+    // [guide-end]
     if (dmId) {
       server.SetUserMessageModerationMetadata(a.id, b.id, *dmId, {{"verdict", "ok"}}, [](auto) {});
       ok &= Check(Frames(server, a, b, [&] { return flagged; }), "Bo sees the server's moderation data");

@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
     syncClock();
 
     // 1. The game's server: the platform's webhook events, checked with the application's public key.
+    // [guide:webhook-events]
     platformpp::backend::WebhookEventsOptions eventsOptions;
     eventsOptions.publicKeyHex = app.verifyKey;
     eventsOptions.path = "/platform-events";
@@ -107,6 +108,7 @@ int main(int argc, char** argv) {
       told.push_back(event);
     });
     auto started = events.Start();
+    // [guide-end]
     ok &= Check(started.Successful(), "the server listens for webhook events");
     if (!started.Successful()) return 1;
     // The developer portal's "webhook events URL": the platform PINGs it (answered by the server's network
@@ -115,12 +117,14 @@ int main(int argc, char** argv) {
     webhook.url = "http://127.0.0.1:" + std::to_string(events.Port()) + "/platform-events";
     admin.SetWebhookEvents(app.id, webhook);
 
+    // [guide:backend-client]
     platformpp::backend::BackendOptions serverOptions;
     serverOptions.apiBase = emulator.apiBase;
     serverOptions.caFile = emulator.caFile;
     serverOptions.botToken = app.botToken;
     serverOptions.applicationId = app.id;
     platformpp::backend::BackendClient backend(serverOptions);
+    // [guide-end]
 
     // 2. Ada's game: logged in (a token minted by the emulator stands in for Authorize), connected, and the
     //    desktop client stand-in knows her (its checkout buys for her).
@@ -131,6 +135,7 @@ int main(int argc, char** argv) {
     platformpp::Client game(options);
     game.SetApplicationId(app.id);
     admin.SetConsent(ada.id);
+    // [guide:premium-callbacks]
     bool loaded = false;
     std::vector<platformpp::Entitlement> created, updated;
     std::vector<platformpp::Subscription> subscriptionUpdates;
@@ -142,21 +147,26 @@ int main(int argc, char** argv) {
       std::cout << "  [game] subscription " << StatusName(s.status) << "\n";
       subscriptionUpdates.push_back(s);
     });
+    // [guide-end]
     auto token = admin.MintToken(ada.id, app.id, platformpp::Client::GetDefaultCommunicationScopes());
     game.UpdateToken(platformpp::AuthorizationTokenType::Bearer, token.accessToken, nullptr);
     game.Connect();
     ok &= Check(Frames(game, backend, events, [&] { return loaded; }),
                 "Ada's game connected and loaded the store");
+    // [guide:show-store]
     for (const auto& sku : game.GetSkus())
       std::cout << "  [store] " << sku.name << (sku.IsSubscription() ? " (subscription)" : "") << "\n";
+    // [guide-end]
     ok &= Check(game.GetSkus().size() == 3 && !game.HasSkuEntitlement(gold),
                 "three items for sale, none owned");
 
     // 3. Ada buys Gold. The game hears it from the checkout's answer and the realtime connection (once), the
     //    server from ENTITLEMENT_CREATE.
+    // [guide:purchase]
     std::optional<platformpp::ClientResult> bought;
     game.StartPurchase(gold, [&](const platformpp::ClientResult& result,
                                  const std::vector<platformpp::Entitlement>&) { bought = result; });
+    // [guide-end]
     auto serverToldOf = [&](uint64_t skuId) {
       for (const auto& event : told) {
         const auto* entitlement = std::get_if<platformpp::backend::EntitlementCreate>(&event.data);
@@ -172,8 +182,10 @@ int main(int argc, char** argv) {
 
     // 4. A month passes: the subscription renews. Ada keeps Gold; no entitlement event anywhere.
     const auto toldBefore = told.size();
+    // [guide:advance-clock]
     admin.AdvanceClock(kMonth + std::chrono::minutes(1));
     syncClock();
+    // [guide-end]
     ok &= Check(Frames(game, backend, events, [&] { return !subscriptionUpdates.empty(); }),
                 "a month later the subscription renewed");
     ok &= Check(
@@ -212,11 +224,13 @@ int main(int argc, char** argv) {
     ok &= Check(Frames(game, backend, events, [&] { return bought.has_value() && serverToldOf(potion); }),
                 "Ada bought a potion; the server was told");
     if (potions.empty()) return Check(false, "the checkout answered the potion's entitlement"), 1;
+    // [guide:consume]
     std::vector<platformpp::ClientResult> consumed;
     auto consume = [&] {
       backend.ConsumeEntitlement(potions.front().id,
                                  [&](const platformpp::ClientResult& result) { consumed.push_back(result); });
     };
+    // [guide-end]
     consume();
     ok &=
         Check(Frames(game, backend, events, [&] { return consumed.size() == 1; }) && consumed[0].Successful(),

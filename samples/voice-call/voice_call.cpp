@@ -142,9 +142,11 @@ int main(int argc, char** argv) {
       player->client.SetApplicationId(app.id);
       // Ada's "voice" is a test tone, not a voice: the noise suppressor would learn a steady tone as noise
       // and the gain control would ride it, so this game measures the call path with audio processing off.
+      // [guide:audio-processing]
       player->client.SetEchoCancellation(false);
       player->client.SetNoiseSuppression(false);
       player->client.SetAutomaticGainControl(false);
+      // [guide-end]
       auto token = admin.MintToken(player->id, app.id, platformpp::Client::GetDefaultCommunicationScopes());
       player->client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, token.accessToken, nullptr);
       player->client.Connect();
@@ -156,17 +158,20 @@ int main(int argc, char** argv) {
                        }),
                 "both players connected (Ready)");
     for (auto* player : {&a, &b}) {
+      // [guide:join-lobby]
       player->client.CreateOrJoinLobby("harbor-duel",
                                        [&](const platformpp::ClientResult& result, uint64_t id) {
                                          joined += result.Successful();
                                          lobbyId = id;
                                        });
+      // [guide-end]
       Frames(a, b, [&] { return joined == (player == &a ? 1 : 2); });
     }
     ok &= Check(joined == 2, "both are in the lobby");
 
     // 2. Both join its call. Ada's "voice" is a tone her game writes into her microphone frames.
     ear.from = a.id;
+    // [guide:microphone]
     a.call = a.client.StartCallWithAudioCallbacks(
         lobbyId, nullptr, [&](int16_t* data, uint64_t samples, int32_t rate, uint64_t channels) {
           for (uint64_t i = 0; i < samples; ++i) {
@@ -178,6 +183,8 @@ int main(int argc, char** argv) {
               data[i * channels + c] = v;
           }
         });
+    // [guide-end]
+    // [guide:listen]
     b.call = b.client.StartCallWithAudioCallbacks(
         lobbyId,
         [&](uint64_t user, int16_t* data, uint64_t samples, int32_t, uint64_t channels, bool&) {
@@ -188,6 +195,8 @@ int main(int argc, char** argv) {
             ear.samples.push_back(data[i * channels]);
         },
         nullptr);
+    // [guide-end]
+    // [guide:call-callbacks]
     std::vector<std::string> boSees;
     b.call.SetSpeakingStatusChangedCallback([&](uint64_t user, bool speaking) {
       if (user == a.id) boSees.emplace_back(speaking ? "Ada speaks" : "Ada is quiet");
@@ -197,6 +206,7 @@ int main(int argc, char** argv) {
       adaStatus.push_back(Call::StatusToString(status));
       std::cout << "  [Ada's call] " << adaStatus.back() << "\n";
     });
+    // [guide-end]
     ok &= Check(a.call && b.call, "both started the call");
     if (!a.call || !b.call) return 1;
     ok &= Check(Frames(a, b,
@@ -216,10 +226,12 @@ int main(int argc, char** argv) {
                                 a.call.GetEpochVerificationCode() == b.call.GetEpochVerificationCode();
                        }),
                 "the call is end-to-end encrypted, and both see the same call code");
+    // [guide:verification]
     std::cout << "  call verification code: " << Grouped(a.call.GetEpochVerificationCode()) << "\n";
     std::string adaSees, boSeesCode;
     a.call.GetPairwiseVerificationCode(b.id, [&](std::string code) { adaSees = std::move(code); });
     b.call.GetPairwiseVerificationCode(a.id, [&](std::string code) { boSeesCode = std::move(code); });
+    // [guide-end]
     ok &=
         Check(Frames(a, b, [&] { return !adaSees.empty() && !boSeesCode.empty(); }) && adaSees == boSeesCode,
               "Ada and Bo see the same pairwise verification code");
@@ -266,8 +278,10 @@ int main(int argc, char** argv) {
     ok &= Check(ear.frames - before >= 15, "Bo hears Ada again after the resume");
 
     // 7. Push-to-talk: Ada only sends while her key is down (and 100 ms after).
+    // [guide:ptt]
     a.call.SetAudioMode(platformpp::AudioModeType::PTT);
     a.call.SetPTTReleaseDelay(100);
+    // [guide-end]
     Play(a, b, std::chrono::milliseconds(500));
     const int quiet = ear.frames;
     Play(a, b, std::chrono::milliseconds(500));
@@ -278,9 +292,11 @@ int main(int argc, char** argv) {
     a.call.SetPTTActive(false);
 
     // 8. Both leave.
+    // [guide:end-call]
     int left = 0;
     a.client.EndCalls([&] { ++left; });
     b.client.EndCall(lobbyId, [&] { ++left; });
+    // [guide-end]
     ok &= Check(Frames(a, b, [&] { return left == 2; }), "both left the call");
 
     a.client.Disconnect();
