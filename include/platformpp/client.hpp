@@ -139,11 +139,12 @@ class Client {
   void FetchCurrentUser(AuthorizationTokenType tokenType, const std::string& token,
                         FetchCurrentUserCallback callback);
 
-  /// Asks the player to authorize the game: the platform's authorize page opens in a browser and the code
-  /// comes back to a listener on 127.0.0.1. The callback gets the code and the redirect URI to pass to
-  /// GetToken (with the verifier of args.CodeChallenge()). The state is generated when unset and checked: a
-  /// mismatch is AuthorizationFailed, as is a refusal (OAuthError() "access_denied") or no answer within
-  /// ClientOptions::authorizeTimeout. A new Authorize ends a pending one with Aborted.
+  /// Asks the player to authorize the game: in the desktop client when it runs (over IPC), otherwise on the
+  /// platform's authorize page in a browser, whose code comes back to a listener on 127.0.0.1. The callback
+  /// gets the code and the redirect URI to pass to GetToken (with the verifier of args.CodeChallenge()). The
+  /// state is generated when unset and checked: a mismatch is AuthorizationFailed, as is no answer within
+  /// ClientOptions::authorizeTimeout and a refusal (in the browser: OAuthError() "access_denied"; in the
+  /// desktop client: ErrorCode() 5000 and no OAuthError()). A new Authorize ends a pending one with Aborted.
   void Authorize(AuthorizationArgs args, AuthorizationCallback callback);
   /// Ends a pending Authorize with Aborted.
   void AbortAuthorize();
