@@ -43,27 +43,8 @@ void EmulatorState::remove_user(std::string_view id) {
   revoke_user_grants(id);
   touch(document_kind::kUser, id);
   if (const auto it = users_.find(id); it != users_.end()) users_.erase(it);
-  // No relationship may point at a user that is gone (a provisional account merged away).
-  touch(document_kind::kRelationships, id);
-  if (const auto it = relationships_.find(id); it != relationships_.end()) relationships_.erase(it);
-  for (auto& [user_id, others] : relationships_) {
-    if (const auto it = others.find(id); it != others.end()) {
-      others.erase(it);
-      touch(document_kind::kRelationships, user_id);
-    }
-  }
-  for (auto& [app_id, users] : game_relationships_) {
-    if (const auto it = users.find(id); it != users.end()) {
-      users.erase(it);
-      touch(document_kind::kGameRelationships, game_relationships_id(app_id, id));
-    }
-    for (auto& [user_id, others] : users) {
-      if (const auto it = others.find(id); it != others.end()) {
-        others.erase(it);
-        touch(document_kind::kGameRelationships, game_relationships_id(app_id, user_id));
-      }
-    }
-  }
+  for (auto* listener : removal_listeners_)
+    listener->user_removed(id);
 }
 
 std::string EmulatorState::next_provisional_username() {
@@ -217,95 +198,6 @@ std::string EmulatorState::external_user_id_for(std::string_view type, std::stri
   const auto it = external_token_ids_.find({std::string(type), std::string(token)});
   // Without a mapping the external token itself stands for the external account.
   return it == external_token_ids_.end() ? std::string(token) : it->second;
-}
-
-void EmulatorState::set_relationship(std::string_view user_id, std::string_view other_id, int type,
-                                     std::int64_t since_ms, bool spam_request) {
-  touch(document_kind::kRelationships, user_id);
-  auto& mine = relationships_[std::string(user_id)];
-  if (type == 0) {
-    if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
-  } else {
-    mine[std::string(other_id)] = Relationship{type, since_ms, spam_request};
-  }
-}
-
-std::vector<std::pair<std::string, int>> EmulatorState::relationships_of(std::string_view user_id) const {
-  std::vector<std::pair<std::string, int>> result;
-  const auto it = relationships_.find(user_id);
-  if (it == relationships_.end()) return result;
-  for (const auto& [other_id, relationship] : it->second)
-    result.emplace_back(other_id, relationship.type);
-  return result;
-}
-
-const Relationship* EmulatorState::find_relationship(std::string_view user_id,
-                                                     std::string_view other_id) const {
-  const auto mine = relationships_.find(user_id);
-  if (mine == relationships_.end()) return nullptr;
-  const auto it = mine->second.find(other_id);
-  return it == mine->second.end() ? nullptr : &it->second;
-}
-
-int EmulatorState::relationship_type(std::string_view user_id, std::string_view other_id) const {
-  const auto* relationship = find_relationship(user_id, other_id);
-  return relationship == nullptr ? 0 : relationship->type;
-}
-
-void EmulatorState::set_game_relationship(std::string_view app_id, std::string_view user_id,
-                                          std::string_view other_id, int type, std::int64_t since_ms) {
-  touch(document_kind::kGameRelationships, game_relationships_id(app_id, user_id));
-  auto& mine = game_relationships_[std::string(app_id)][std::string(user_id)];
-  if (type == 0) {
-    if (const auto it = mine.find(other_id); it != mine.end()) mine.erase(it);
-  } else {
-    mine[std::string(other_id)] = Relationship{type, since_ms, false};
-  }
-}
-
-const Relationship* EmulatorState::find_game_relationship(std::string_view app_id, std::string_view user_id,
-                                                          std::string_view other_id) const {
-  const auto app = game_relationships_.find(app_id);
-  if (app == game_relationships_.end()) return nullptr;
-  const auto mine = app->second.find(user_id);
-  if (mine == app->second.end()) return nullptr;
-  const auto it = mine->second.find(other_id);
-  return it == mine->second.end() ? nullptr : &it->second;
-}
-
-std::vector<std::pair<std::string, Relationship>> EmulatorState::game_relationships_of(
-    std::string_view app_id, std::string_view user_id) const {
-  std::vector<std::pair<std::string, Relationship>> result;
-  const auto app = game_relationships_.find(app_id);
-  if (app == game_relationships_.end()) return result;
-  const auto mine = app->second.find(user_id);
-  if (mine == app->second.end()) return result;
-  result.assign(mine->second.begin(), mine->second.end());
-  return result;
-}
-
-std::vector<std::pair<std::string, std::string>> EmulatorState::game_friends_of(
-    std::string_view user_id) const {
-  std::vector<std::pair<std::string, std::string>> result;
-  for (const auto& [app_id, users] : game_relationships_) {
-    const auto mine = users.find(user_id);
-    if (mine == users.end()) continue;
-    for (const auto& [other_id, relationship] : mine->second)
-      if (relationship.type == relationship_type::kFriend) result.emplace_back(app_id, other_id);
-  }
-  return result;
-}
-
-std::vector<std::string> EmulatorState::game_relationship_apps(std::string_view user_id,
-                                                               std::string_view other_id) const {
-  std::vector<std::string> result;
-  for (const auto& [app_id, users] : game_relationships_) {
-    if (find_game_relationship(app_id, user_id, other_id) != nullptr ||
-        find_game_relationship(app_id, other_id, user_id) != nullptr) {
-      result.push_back(app_id);
-    }
-  }
-  return result;
 }
 
 const User* EmulatorState::find_user_by_username(std::string_view username) const {

@@ -24,8 +24,6 @@ inline constexpr std::string_view kGrant = "grant";  // id: the access token (th
 inline constexpr std::string_view kCode = "authorization_code";
 inline constexpr std::string_view kIdentity = "external_identity";    // id: "<app>:<type>:<external user>"
 inline constexpr std::string_view kExternalToken = "external_token";  // id: "<type>:<token>"
-inline constexpr std::string_view kRelationships = "relationships";   // id: the user whose view it is
-inline constexpr std::string_view kGameRelationships = "game_relationships";  // id: "<app>:<user>"
 inline constexpr std::string_view kDmChannel = "dm_channel";
 inline constexpr std::string_view kMessage = "message";
 inline constexpr std::string_view kCounters = "platform";  // consent, first user, provisional counter
@@ -94,22 +92,6 @@ struct Application {
   // server checks what the platform signs for it.
   std::string verify_key;
   std::string signing_secret_key;  // 64 bytes, raw
-};
-
-// The relationship types: what Relationship::type holds.
-namespace relationship_type {
-inline constexpr int kNone = 0;
-inline constexpr int kFriend = 1;
-inline constexpr int kBlocked = 2;
-inline constexpr int kIncoming = 3;
-inline constexpr int kOutgoing = 4;
-}  // namespace relationship_type
-
-// One direction of a platform or game relationship: what a user sees of another.
-struct Relationship {
-  int type = relationship_type::kNone;  // 1 friend, 2 blocked, 3 incoming request, 4 outgoing request
-  std::int64_t since_ms = 0;            // fake clock
-  bool spam_request = false;            // incoming request from a user flagged as a spammer
 };
 
 // A DM channel between two users (POST /users/@me/channels).
@@ -193,6 +175,15 @@ struct AuthorizationCode {
   std::optional<std::string> guild_id;  // a guild install's: the guild the bot was added to
 };
 
+// What a module keeping data about users hears when one is removed, so that none of it points at a user that
+// is gone. The social module's relationships implement it.
+class UserRemovalListener {
+ public:
+  virtual ~UserRemovalListener() = default;
+  // The user was removed (their grants revoked): forget what refers to them.
+  virtual void user_removed(std::string_view user_id) = 0;
+};
+
 class EmulatorState {
  public:
   // Registers its document kinds and from then on names every document it changes.
@@ -202,7 +193,10 @@ class EmulatorState {
   [[nodiscard]] const User* find_user(std::string_view id) const;
   [[nodiscard]] User* find_user_mutable(std::string_view id);
   [[nodiscard]] bool username_taken(std::string_view username) const;
+  // Removes the user and their grants; then each listener forgets what it keeps of them.
   void remove_user(std::string_view id);
+  // `listener` hears of each user removed from now on.
+  void add_user_removal_listener(UserRemovalListener& listener) { removal_listeners_.push_back(&listener); }
   // The first regular (non-bot, non-provisional) user created: the default consenting user.
   [[nodiscard]] const std::optional<std::string>& first_regular_user_id() const {
     return first_regular_user_;
@@ -251,31 +245,6 @@ class EmulatorState {
   // Call after changing `consent`, so that it is kept.
   void consent_changed() { touch(document_kind::kCounters, document_kind::kCountersId); }
 
-  // Relationships as the platform types them (1 friend, 2 blocked, 3 incoming, 4 outgoing), one direction:
-  // what `user_id` sees of `other_id`. Type 0 removes it.
-  void set_relationship(std::string_view user_id, std::string_view other_id, int type,
-                        std::int64_t since_ms = 0, bool spam_request = false);
-  // (other user id, type) pairs, sorted by id.
-  [[nodiscard]] std::vector<std::pair<std::string, int>> relationships_of(std::string_view user_id) const;
-  [[nodiscard]] const Relationship* find_relationship(std::string_view user_id,
-                                                      std::string_view other_id) const;
-  [[nodiscard]] int relationship_type(std::string_view user_id, std::string_view other_id) const;
-
-  // Game relationships (types 1, 3, 4) of one application, same direction as above. Type 0 removes it.
-  void set_game_relationship(std::string_view app_id, std::string_view user_id, std::string_view other_id,
-                             int type, std::int64_t since_ms = 0);
-  [[nodiscard]] const Relationship* find_game_relationship(std::string_view app_id, std::string_view user_id,
-                                                           std::string_view other_id) const;
-  // (other user id, relationship) pairs of one application, sorted by id.
-  [[nodiscard]] std::vector<std::pair<std::string, Relationship>> game_relationships_of(
-      std::string_view app_id, std::string_view user_id) const;
-  // (application id, other user id) of each game friendship (type 1) of the user, in every application.
-  [[nodiscard]] std::vector<std::pair<std::string, std::string>> game_friends_of(
-      std::string_view user_id) const;
-  // Applications in which the two users have a game relationship (either direction).
-  [[nodiscard]] std::vector<std::string> game_relationship_apps(std::string_view user_id,
-                                                                std::string_view other_id) const;
-
   [[nodiscard]] const User* find_user_by_username(std::string_view username) const;
   [[nodiscard]] Application* find_application_mutable(std::string_view id);
 
@@ -311,14 +280,9 @@ class EmulatorState {
   void touch(std::string_view kind, std::string_view id);
   static std::string identity_id(const IdentityKey& key);
   static std::string external_token_id(std::string_view type, std::string_view token);
-  static std::string game_relationships_id(std::string_view app_id, std::string_view user_id);
 
   StateChanges* changes_ = nullptr;
-  std::map<std::string, std::map<std::string, Relationship, std::less<>>, std::less<>> relationships_;
-  // application id -> user id -> other user id -> relationship
-  std::map<std::string, std::map<std::string, std::map<std::string, Relationship, std::less<>>, std::less<>>,
-           std::less<>>
-      game_relationships_;
+  std::vector<UserRemovalListener*> removal_listeners_;
   std::map<std::string, DmChannel, std::less<>> dm_channels_;
   std::map<std::string, Message, std::less<>> messages_;                              // by message id
   std::map<std::string, std::vector<std::string>, std::less<>> channel_message_ids_;  // oldest first

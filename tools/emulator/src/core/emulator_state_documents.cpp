@@ -7,6 +7,7 @@
 
 #include "core/document_json.hpp"
 #include "core/emulator_state.hpp"
+#include "core/snowflake.hpp"
 #include "core/state_changes.hpp"
 
 namespace platformpp::emulator {
@@ -15,37 +16,8 @@ namespace {
 
 using document::check_format;
 using document::document_json;
-
-// "a:b:c" split at its first `parts - 1` colons (the last part may hold colons).
-std::vector<std::string> split_id(const std::string& id, std::size_t parts) {
-  std::vector<std::string> result;
-  std::size_t start = 0;
-  while (result.size() + 1 < parts) {
-    const auto colon = id.find(':', start);
-    if (colon == std::string::npos) throw std::invalid_argument("malformed id " + id);
-    result.push_back(id.substr(start, colon - start));
-    start = colon + 1;
-  }
-  result.push_back(id.substr(start));
-  return result;
-}
-
-void write_relationship(JsonWriter& writer, const std::string& other_id, const Relationship& relationship) {
-  writer.StartObject();
-  document::write_member(writer, "user_id", other_id);
-  document::write_member(writer, "type", relationship.type);
-  document::write_member(writer, "since_ms", relationship.since_ms);
-  if (relationship.spam_request) document::write_member(writer, "spam_request", true);
-  writer.EndObject();
-}
-
-std::pair<std::string, Relationship> read_relationship(const rapidjson::Value& value) {
-  Relationship relationship;
-  relationship.type = static_cast<int>(document::integer(value, "type"));
-  relationship.since_ms = document::integer(value, "since_ms");
-  relationship.spam_request = document::boolean_or(value, "spam_request", false);
-  return {document::string(value, "user_id"), relationship};
-}
+using document::keys_of;
+using document::split_id;
 
 void write_identity_key(JsonWriter& writer, const IdentityKey& key) {
   document::write_member(writer, "app_id", key.app_id);
@@ -287,20 +259,6 @@ Message read_message(const std::string& id, const rapidjson::Value& body) {
   return message;
 }
 
-// Numeric order of snowflake ids (their text order differs when lengths differ).
-bool snowflake_less(const std::string& a, const std::string& b) {
-  return a.size() != b.size() ? a.size() < b.size() : a < b;
-}
-
-template <class Map>
-std::vector<std::string> keys_of(const Map& map) {
-  std::vector<std::string> ids;
-  ids.reserve(map.size());
-  for (const auto& entry : map)
-    ids.push_back(entry.first);
-  return ids;
-}
-
 }  // namespace
 
 std::string EmulatorState::identity_id(const IdentityKey& key) {
@@ -309,10 +267,6 @@ std::string EmulatorState::identity_id(const IdentityKey& key) {
 
 std::string EmulatorState::external_token_id(std::string_view type, std::string_view token) {
   return std::string(type) + ":" + std::string(token);
-}
-
-std::string EmulatorState::game_relationships_id(std::string_view app_id, std::string_view user_id) {
-  return std::string(app_id) + ":" + std::string(user_id);
 }
 
 void EmulatorState::register_documents(StateChanges& changes) {
@@ -435,63 +389,6 @@ void EmulatorState::register_documents(StateChanges& changes) {
                      return ids;
                    },
                    [this] { external_token_ids_.clear(); }});
-  changes.register_kind(
-      DocumentKind{std::string(document_kind::kRelationships),
-                   [this](const std::string& id) -> std::optional<std::string> {
-                     const auto it = relationships_.find(id);
-                     if (it == relationships_.end() || it->second.empty()) return std::nullopt;
-                     return document_json([&](JsonWriter& writer) {
-                       writer.Key("relationships");
-                       writer.StartArray();
-                       for (const auto& [other_id, relationship] : it->second)
-                         write_relationship(writer, other_id, relationship);
-                       writer.EndArray();
-                     });
-                   },
-                   [this](const std::string& id, const rapidjson::Value& body) {
-                     check_format(body);
-                     auto& mine = relationships_[id];
-                     for (const auto& value : document::array(body, "relationships").GetArray()) {
-                       auto [other_id, relationship] = read_relationship(value);
-                       mine[other_id] = relationship;
-                     }
-                   },
-                   [this] { return keys_of(relationships_); }, [this] { relationships_.clear(); }});
-  changes.register_kind(DocumentKind{std::string(document_kind::kGameRelationships),
-                                     [this](const std::string& id) -> std::optional<std::string> {
-                                       const auto parts = split_id(id, 2);
-                                       const auto app = game_relationships_.find(parts[0]);
-                                       if (app == game_relationships_.end()) return std::nullopt;
-                                       const auto mine = app->second.find(parts[1]);
-                                       if (mine == app->second.end() || mine->second.empty())
-                                         return std::nullopt;
-                                       return document_json([&](JsonWriter& writer) {
-                                         writer.Key("relationships");
-                                         writer.StartArray();
-                                         for (const auto& [other_id, relationship] : mine->second)
-                                           write_relationship(writer, other_id, relationship);
-                                         writer.EndArray();
-                                       });
-                                     },
-                                     [this](const std::string& id, const rapidjson::Value& body) {
-                                       check_format(body);
-                                       const auto parts = split_id(id, 2);
-                                       auto& mine = game_relationships_[parts[0]][parts[1]];
-                                       for (const auto& value :
-                                            document::array(body, "relationships").GetArray()) {
-                                         auto [other_id, relationship] = read_relationship(value);
-                                         mine[other_id] = relationship;
-                                       }
-                                     },
-                                     [this] {
-                                       std::vector<std::string> ids;
-                                       for (const auto& [app_id, users] : game_relationships_) {
-                                         for (const auto& entry : users)
-                                           ids.push_back(game_relationships_id(app_id, entry.first));
-                                       }
-                                       return ids;
-                                     },
-                                     [this] { game_relationships_.clear(); }});
   changes.register_kind(DocumentKind{
       std::string(document_kind::kDmChannel),
       [this](const std::string& id) -> std::optional<std::string> {

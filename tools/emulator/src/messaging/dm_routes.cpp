@@ -9,6 +9,7 @@
 #include "core/api_error.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
+#include "core/snowflake.hpp"
 #include "core/user_json.hpp"
 #include "core/validation.hpp"
 #include "messaging/messaging_module.hpp"
@@ -23,12 +24,6 @@ using messaging_protocol::cannot_message_user;
 using messaging_protocol::history_limit;
 using messaging_protocol::kContentMax;
 using messaging_protocol::read_moderation_metadata;
-
-// Snowflakes as strings compare as numbers when the lengths are compared first.
-bool snowflake_less(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return a.size() < b.size();
-  return a < b;
-}
 
 bool participant(const DmChannel& channel, const std::string& user_id) {
   const auto& r = channel.recipient_ids;
@@ -262,12 +257,13 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
     return HttpResponse::json(200, message_json(*earlier));
 
   const auto& other_id = recipients[0] == user_id ? recipients[1] : recipients[0];
-  const int mine = state_.relationship_type(user_id, other_id);
-  const int theirs = state_.relationship_type(other_id, user_id);
+  const auto& relationships = social_.relationships();
+  const int mine = relationships.relationship_type(user_id, other_id);
+  const int theirs = relationships.relationship_type(other_id, user_id);
   // Blocks stop every message; only friends send activity invites: on the platform, or in the invite's game
   // (provisional accounts have no other friends).
   const auto* game =
-      application_id ? state_.find_game_relationship(*application_id, user_id, other_id) : nullptr;
+      application_id ? relationships.find_game_relationship(*application_id, user_id, other_id) : nullptr;
   const bool friends =
       mine == relationship_type::kFriend || (game != nullptr && game->type == relationship_type::kFriend);
   if (mine == relationship_type::kBlocked || theirs == relationship_type::kBlocked ||

@@ -92,11 +92,12 @@ void write_common_fields(JsonWriter& writer, const Message& message, const std::
 
 }  // namespace
 
-MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds,
-                                 LobbyModule& lobbies, SocialRateLimits& social_limits,
+MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway, const SocialModule& social,
+                                 GuildModule& guilds, LobbyModule& lobbies, SocialRateLimits& social_limits,
                                  WebhookModule& webhooks)
     : FeatureModule(context),
       gateway_(gateway),
+      social_(social),
       guilds_(guilds),
       lobbies_(lobbies),
       social_limits_(social_limits),
@@ -379,12 +380,13 @@ std::optional<bool> MessagingModule::dm_allowed(const std::string& user_id, cons
                                                 const std::string& channel_id,
                                                 const std::string& app_id) const {
   using relationship_type::kFriend;
+  const auto& relationships = social_.relationships();
   const auto game_friends = [&](const std::string& from, const std::string& to) {
-    const auto* relationship = state_.find_game_relationship(app_id, from, to);
+    const auto* relationship = relationships.find_game_relationship(app_id, from, to);
     return relationship != nullptr && relationship->type == kFriend;
   };
-  if (state_.relationship_type(user_id, other_id) == kFriend ||
-      state_.relationship_type(other_id, user_id) == kFriend || game_friends(user_id, other_id) ||
+  if (relationships.relationship_type(user_id, other_id) == kFriend ||
+      relationships.relationship_type(other_id, user_id) == kFriend || game_friends(user_id, other_id) ||
       game_friends(other_id, user_id)) {
     return false;
   }

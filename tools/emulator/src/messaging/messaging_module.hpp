@@ -15,6 +15,7 @@
 #include "guild/guild_module.hpp"
 #include "http/social_rate_limits.hpp"
 #include "lobby/lobby_module.hpp"
+#include "social/social_module.hpp"
 #include "webhook/webhook_module.hpp"
 
 namespace platformpp::emulator {
@@ -22,8 +23,10 @@ namespace platformpp::emulator {
 class MessagingModule : public FeatureModule {
  public:
   // `webhooks` hears of lobby messages and game DMs created, edited and deleted (for the game's moderation).
-  MessagingModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds, LobbyModule& lobbies,
-                  SocialRateLimits& social_limits, WebhookModule& webhooks);
+  // `social`'s relationships decide who may message whom.
+  MessagingModule(ServiceContext& context, GatewayModule& gateway, const SocialModule& social,
+                  GuildModule& guilds, LobbyModule& lobbies, SocialRateLimits& social_limits,
+                  WebhookModule& webhooks);
 
  private:
   // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
@@ -73,6 +76,7 @@ class MessagingModule : public FeatureModule {
   HttpResponse api_put_dm_message_moderation(const RouteContext& context);
 
   GatewayModule& gateway_;
+  const SocialModule& social_;
   GuildModule& guilds_;
   LobbyModule& lobbies_;
   SocialRateLimits& social_limits_;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/service_context.hpp"
@@ -32,12 +33,28 @@ class DesktopActivities {
   [[nodiscard]] virtual std::vector<std::string> desktop_activities(std::string_view user_id) const = 0;
 };
 
+// Who sees a user's presence: their friends on the platform, and their game friends in that game. The social
+// module implements it.
+class PresenceAudience {
+ public:
+  virtual ~PresenceAudience() = default;
+  // The users `user_id` is friends with on the platform, by id.
+  [[nodiscard]] virtual std::vector<std::string> friends_of(std::string_view user_id) const = 0;
+  // (application id, other user id) of each game friendship of the user, in every application.
+  [[nodiscard]] virtual std::vector<std::pair<std::string, std::string>> game_friends_of(
+      std::string_view user_id) const = 0;
+  // Whether `user_id` is friends with `other_id` on the platform.
+  [[nodiscard]] virtual bool is_friend(std::string_view user_id, std::string_view other_id) const = 0;
+};
+
 class PresenceModule : public FeatureModule, public GatewayListener {
  public:
   PresenceModule(ServiceContext& context, GatewayModule& gateway);
 
   // Where the desktop client's activities come from (none until set).
   void set_desktop_activities(const DesktopActivities* desktop) noexcept { desktop_ = desktop; }
+  // Who sees presences (until set, nobody: no user has friends).
+  void set_audience(const PresenceAudience* audience) noexcept { audience_ = audience; }
 
   // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible). With `only_app`:
   // as a game friend of that application sees it (the status, and that game's activities only).
@@ -62,6 +79,10 @@ class PresenceModule : public FeatureModule, public GatewayListener {
 
  private:
   [[nodiscard]] std::vector<std::string> desktop_activities(std::string_view user_id) const;
+  // The audience's answers, empty while there is none.
+  [[nodiscard]] std::vector<std::string> friends_of(std::string_view user_id) const;
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> game_friends_of(
+      std::string_view user_id) const;
   // Sends `user_id`'s presence as game friends of `app_id` see it to `other_id`'s sessions of that
   // application, unless the two are friends on the platform (who see all of it already).
   void send_to_game_friend(const std::string& app_id, const std::string& user_id, const std::string& other_id,
@@ -73,6 +94,7 @@ class PresenceModule : public FeatureModule, public GatewayListener {
 
   GatewayModule& gateway_;
   const DesktopActivities* desktop_ = nullptr;
+  const PresenceAudience* audience_ = nullptr;
   std::map<std::string, std::string> last_sent_;  // by user id: friends' last view
 };
 
