@@ -7,7 +7,6 @@
 
 #include "core/document_json.hpp"
 #include "core/emulator_state.hpp"
-#include "core/snowflake.hpp"
 #include "core/state_changes.hpp"
 
 namespace platformpp::emulator {
@@ -202,63 +201,6 @@ ExternalIdentity read_identity(const rapidjson::Value& body) {
   return identity;
 }
 
-std::string message_json(const Message& message) {
-  return document_json([&](JsonWriter& writer) {
-    document::write_member(writer, "channel_id", message.channel_id);
-    document::write_member(writer, "author_id", message.author_id);
-    document::write_member(writer, "content", message.content);
-    document::write_member(writer, "timestamp_ms", message.timestamp_ms);
-    document::write_member(writer, "edited_ms", message.edited_ms);
-    document::write_member(writer, "application_id", message.application_id);
-    if (message.activity) {
-      writer.Key("activity");
-      writer.StartObject();
-      document::write_member(writer, "type", message.activity->type);
-      document::write_member(writer, "party_id", message.activity->party_id);
-      document::write_member(writer, "session_id", message.activity->session_id);
-      writer.EndObject();
-    }
-    document::write_member(writer, "nonce", message.nonce);
-    if (message.nonce_is_number) document::write_member(writer, "nonce_is_number", true);
-    if (!message.metadata.empty()) document::write_member(writer, "metadata", message.metadata);
-    if (!message.moderation_metadata.empty()) {
-      document::write_member(writer, "moderation_metadata", message.moderation_metadata);
-    }
-    if (message.flags != 0) document::write_member(writer, "flags", message.flags);
-    document::write_member(writer, "recipient_id", message.recipient_id);
-    document::write_member(writer, "lobby_id", message.lobby_id);
-    document::write_member(writer, "additional_name", message.additional_name);
-    document::write_member(writer, "game_app_id", message.game_app_id);
-  });
-}
-
-Message read_message(const std::string& id, const rapidjson::Value& body) {
-  Message message;
-  message.id = id;
-  message.channel_id = document::string(body, "channel_id");
-  message.author_id = document::string(body, "author_id");
-  message.content = document::string(body, "content");
-  message.timestamp_ms = document::integer(body, "timestamp_ms");
-  message.edited_ms = document::optional_integer(body, "edited_ms");
-  message.application_id = document::optional_string(body, "application_id");
-  if (const auto it = body.FindMember("activity"); it != body.MemberEnd()) {
-    const auto& activity = document::object(body, "activity");
-    message.activity = MessageActivity{static_cast<int>(document::integer(activity, "type")),
-                                       document::string(activity, "party_id"),
-                                       document::optional_string(activity, "session_id")};
-  }
-  message.nonce = document::optional_string(body, "nonce");
-  message.nonce_is_number = document::boolean_or(body, "nonce_is_number", false);
-  message.metadata = document::string_map(body, "metadata");
-  message.moderation_metadata = document::string_map(body, "moderation_metadata");
-  message.flags = static_cast<int>(document::integer_or(body, "flags", 0));
-  message.recipient_id = document::optional_string(body, "recipient_id");
-  message.lobby_id = document::optional_string(body, "lobby_id");
-  message.additional_name = document::optional_string(body, "additional_name");
-  message.game_app_id = document::optional_string(body, "game_app_id");
-  return message;
-}
-
 }  // namespace
 
 std::string EmulatorState::identity_id(const IdentityKey& key) {
@@ -389,44 +331,6 @@ void EmulatorState::register_documents(StateChanges& changes) {
                      return ids;
                    },
                    [this] { external_token_ids_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kDmChannel),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto* channel = find_dm_channel(id);
-        if (channel == nullptr) return std::nullopt;
-        return document_json([&](JsonWriter& writer) {
-          document::write_member(writer, "recipient_ids", channel->recipient_ids);
-        });
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        dm_channels_.insert_or_assign(id, DmChannel{id, document::strings(body, "recipient_ids")});
-      },
-      [this] { return keys_of(dm_channels_); }, [this] { dm_channels_.clear(); }});
-  changes.register_kind(
-      DocumentKind{std::string(document_kind::kMessage),
-                   [this](const std::string& id) -> std::optional<std::string> {
-                     const auto it = messages_.find(id);
-                     return it == messages_.end() ? std::nullopt : std::optional(message_json(it->second));
-                   },
-                   [this](const std::string& id, const rapidjson::Value& body) {
-                     check_format(body);
-                     auto message = read_message(id, body);
-                     auto& order = channel_message_ids_[message.channel_id];
-                     if (messages_.find(id) == messages_.end()) {
-                       // Sending order is id order: usually an append, as documents arrive sorted.
-                       order.insert(std::upper_bound(order.begin(), order.end(), id, snowflake_less), id);
-                     }
-                     messages_.insert_or_assign(id, std::move(message));
-                     nonce_windows_stale_ = true;
-                   },
-                   [this] { return keys_of(messages_); },
-                   [this] {
-                     messages_.clear();
-                     channel_message_ids_.clear();
-                     nonce_messages_.clear();
-                     nonce_windows_stale_ = false;
-                   }});
 }
 
 }  // namespace platformpp::emulator

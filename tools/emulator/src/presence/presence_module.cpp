@@ -4,7 +4,6 @@
 // (POST /channels/{c}/messages/{m}/activity-join), which the sender's current activity decides.
 #include "presence/presence_module.hpp"
 
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -253,20 +252,17 @@ std::vector<std::string> PresenceModule::current_activities(std::string_view use
 HttpResponse PresenceModule::api_activity_join(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
-  if (channel == nullptr) return unknown_channel();
-  const auto& recipients = channel->recipient_ids;
-  if (std::find(recipients.begin(), recipients.end(), principal->user->id) == recipients.end()) {
-    return missing_access();
-  }
-  const auto* message = state_.find_message(channel->id, context.params.at("message_id"));
-  if (message == nullptr) return unknown_message();
+  if (invites_ == nullptr) return unknown_channel();
+  auto found = invites_->find_invite(context.params.at("channel_id"), context.params.at("message_id"),
+                                     principal->user->id);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& invite = std::get<ActivityInvites::Invite>(found);
   const auto invalid = [] {
     return error_response(400, social_error::kInviteInvalid, "Invite no longer valid");
   };
-  if (!message->activity) return invalid();
+  if (!invite.party_id) return invalid();
   // The sender's CURRENT activity decides: an invite to a party they left is dead.
-  for (const auto& text : current_activities(message->author_id)) {
+  for (const auto& text : current_activities(invite.author_id)) {
     rapidjson::Document activities;
     if (!parse_json(text, activities) || !activities.IsArray()) continue;
     for (const auto& activity : activities.GetArray()) {
@@ -276,7 +272,7 @@ HttpResponse PresenceModule::api_activity_join(const RouteContext& context) {
       const auto party_id = party->value.FindMember("id");
       if (party_id == party->value.MemberEnd() || !party_id->value.IsString() ||
           std::string_view(party_id->value.GetString(), party_id->value.GetStringLength()) !=
-              message->activity->party_id) {
+              *invite.party_id) {
         continue;
       }
       const auto secrets = activity.FindMember("secrets");

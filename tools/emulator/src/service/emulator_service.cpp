@@ -43,8 +43,10 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   gateway_.add_listener(premium_);
   presence_.set_desktop_activities(&ipc_);
   presence_.set_audience(&social_);
+  presence_.set_invites(&messaging_);
   auth_.set_guild_installs(&guilds_);
   lobbies_.set_calls(&voice_);
+  lobbies_.set_messages(&messaging_);
 }
 
 }  // namespace platformpp::emulator
