@@ -1,6 +1,6 @@
 // Lobbies (lobby/): the SDK's and the backend's lobby routes, members, secrets, linked channels, guild
 // invites, idle deletion, and the LOBBY_* dispatches and READY's lobbies on the Gateway. Plain data in
-// lobby_state.hpp. Lobby messages (messaging/) and lobby calls (voice/) build on it: a lobby hears from them
+// lobby_state.hpp. Lobby messages (messaging/) and lobby calls (voice/) build on it: a lobby reaches them
 // through LobbyMessages and LobbyCalls.
 #pragma once
 
