@@ -167,4 +167,17 @@ void write_member(JsonWriter& writer, std::string_view name,
   writer.EndObject();
 }
 
+std::vector<std::string> split_id(const std::string& id, std::size_t parts) {
+  std::vector<std::string> result;
+  std::size_t start = 0;
+  while (result.size() + 1 < parts) {
+    const auto colon = id.find(':', start);
+    if (colon == std::string::npos) throw std::invalid_argument("malformed id " + id);
+    result.push_back(id.substr(start, colon - start));
+    start = colon + 1;
+  }
+  result.push_back(id.substr(start));
+  return result;
+}
+
 }  // namespace platformpp::emulator::document

@@ -5,6 +5,7 @@
 
 #include <rapidjson/document.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -49,6 +50,19 @@ std::string document_json(WriteFn&& write, std::int64_t version = 1) {
 [[nodiscard]] std::map<std::string, std::string> string_map(const rapidjson::Value& object, const char* name);
 // An element of an array that must be a string.
 [[nodiscard]] std::string string_value(const rapidjson::Value& value, const char* what);
+
+// A composite id, "a:b:c", split at its first `parts - 1` colons (the last part may hold colons). Throws
+// std::invalid_argument when it has fewer.
+[[nodiscard]] std::vector<std::string> split_id(const std::string& id, std::size_t parts);
+// The keys of a map by id: a document kind's ids.
+template <class Map>
+std::vector<std::string> keys_of(const Map& map) {
+  std::vector<std::string> ids;
+  ids.reserve(map.size());
+  for (const auto& entry : map)
+    ids.push_back(entry.first);
+  return ids;
+}
 
 // Writers for the same shapes (members are written only when set, so documents stay small).
 void write_member(JsonWriter& writer, std::string_view name, std::string_view value);

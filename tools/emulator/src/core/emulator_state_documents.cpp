@@ -15,37 +15,8 @@ namespace {
 
 using document::check_format;
 using document::document_json;
-
-// "a:b:c" split at its first `parts - 1` colons (the last part may hold colons).
-std::vector<std::string> split_id(const std::string& id, std::size_t parts) {
-  std::vector<std::string> result;
-  std::size_t start = 0;
-  while (result.size() + 1 < parts) {
-    const auto colon = id.find(':', start);
-    if (colon == std::string::npos) throw std::invalid_argument("malformed id " + id);
-    result.push_back(id.substr(start, colon - start));
-    start = colon + 1;
-  }
-  result.push_back(id.substr(start));
-  return result;
-}
-
-void write_relationship(JsonWriter& writer, const std::string& other_id, const Relationship& relationship) {
-  writer.StartObject();
-  document::write_member(writer, "user_id", other_id);
-  document::write_member(writer, "type", relationship.type);
-  document::write_member(writer, "since_ms", relationship.since_ms);
-  if (relationship.spam_request) document::write_member(writer, "spam_request", true);
-  writer.EndObject();
-}
-
-std::pair<std::string, Relationship> read_relationship(const rapidjson::Value& value) {
-  Relationship relationship;
-  relationship.type = static_cast<int>(document::integer(value, "type"));
-  relationship.since_ms = document::integer(value, "since_ms");
-  relationship.spam_request = document::boolean_or(value, "spam_request", false);
-  return {document::string(value, "user_id"), relationship};
-}
+using document::keys_of;
+using document::split_id;
 
 void write_identity_key(JsonWriter& writer, const IdentityKey& key) {
   document::write_member(writer, "app_id", key.app_id);
@@ -230,77 +201,6 @@ ExternalIdentity read_identity(const rapidjson::Value& body) {
   return identity;
 }
 
-std::string message_json(const Message& message) {
-  return document_json([&](JsonWriter& writer) {
-    document::write_member(writer, "channel_id", message.channel_id);
-    document::write_member(writer, "author_id", message.author_id);
-    document::write_member(writer, "content", message.content);
-    document::write_member(writer, "timestamp_ms", message.timestamp_ms);
-    document::write_member(writer, "edited_ms", message.edited_ms);
-    document::write_member(writer, "application_id", message.application_id);
-    if (message.activity) {
-      writer.Key("activity");
-      writer.StartObject();
-      document::write_member(writer, "type", message.activity->type);
-      document::write_member(writer, "party_id", message.activity->party_id);
-      document::write_member(writer, "session_id", message.activity->session_id);
-      writer.EndObject();
-    }
-    document::write_member(writer, "nonce", message.nonce);
-    if (message.nonce_is_number) document::write_member(writer, "nonce_is_number", true);
-    if (!message.metadata.empty()) document::write_member(writer, "metadata", message.metadata);
-    if (!message.moderation_metadata.empty()) {
-      document::write_member(writer, "moderation_metadata", message.moderation_metadata);
-    }
-    if (message.flags != 0) document::write_member(writer, "flags", message.flags);
-    document::write_member(writer, "recipient_id", message.recipient_id);
-    document::write_member(writer, "lobby_id", message.lobby_id);
-    document::write_member(writer, "additional_name", message.additional_name);
-    document::write_member(writer, "game_app_id", message.game_app_id);
-  });
-}
-
-Message read_message(const std::string& id, const rapidjson::Value& body) {
-  Message message;
-  message.id = id;
-  message.channel_id = document::string(body, "channel_id");
-  message.author_id = document::string(body, "author_id");
-  message.content = document::string(body, "content");
-  message.timestamp_ms = document::integer(body, "timestamp_ms");
-  message.edited_ms = document::optional_integer(body, "edited_ms");
-  message.application_id = document::optional_string(body, "application_id");
-  if (const auto it = body.FindMember("activity"); it != body.MemberEnd()) {
-    const auto& activity = document::object(body, "activity");
-    message.activity = MessageActivity{static_cast<int>(document::integer(activity, "type")),
-                                       document::string(activity, "party_id"),
-                                       document::optional_string(activity, "session_id")};
-  }
-  message.nonce = document::optional_string(body, "nonce");
-  message.nonce_is_number = document::boolean_or(body, "nonce_is_number", false);
-  message.metadata = document::string_map(body, "metadata");
-  message.moderation_metadata = document::string_map(body, "moderation_metadata");
-  message.flags = static_cast<int>(document::integer_or(body, "flags", 0));
-  message.recipient_id = document::optional_string(body, "recipient_id");
-  message.lobby_id = document::optional_string(body, "lobby_id");
-  message.additional_name = document::optional_string(body, "additional_name");
-  message.game_app_id = document::optional_string(body, "game_app_id");
-  return message;
-}
-
-// Numeric order of snowflake ids (their text order differs when lengths differ).
-bool snowflake_less(const std::string& a, const std::string& b) {
-  return a.size() != b.size() ? a.size() < b.size() : a < b;
-}
-
-template <class Map>
-std::vector<std::string> keys_of(const Map& map) {
-  std::vector<std::string> ids;
-  ids.reserve(map.size());
-  for (const auto& entry : map)
-    ids.push_back(entry.first);
-  return ids;
-}
-
 }  // namespace
 
 std::string EmulatorState::identity_id(const IdentityKey& key) {
@@ -309,10 +209,6 @@ std::string EmulatorState::identity_id(const IdentityKey& key) {
 
 std::string EmulatorState::external_token_id(std::string_view type, std::string_view token) {
   return std::string(type) + ":" + std::string(token);
-}
-
-std::string EmulatorState::game_relationships_id(std::string_view app_id, std::string_view user_id) {
-  return std::string(app_id) + ":" + std::string(user_id);
 }
 
 void EmulatorState::register_documents(StateChanges& changes) {
@@ -435,101 +331,6 @@ void EmulatorState::register_documents(StateChanges& changes) {
                      return ids;
                    },
                    [this] { external_token_ids_.clear(); }});
-  changes.register_kind(
-      DocumentKind{std::string(document_kind::kRelationships),
-                   [this](const std::string& id) -> std::optional<std::string> {
-                     const auto it = relationships_.find(id);
-                     if (it == relationships_.end() || it->second.empty()) return std::nullopt;
-                     return document_json([&](JsonWriter& writer) {
-                       writer.Key("relationships");
-                       writer.StartArray();
-                       for (const auto& [other_id, relationship] : it->second)
-                         write_relationship(writer, other_id, relationship);
-                       writer.EndArray();
-                     });
-                   },
-                   [this](const std::string& id, const rapidjson::Value& body) {
-                     check_format(body);
-                     auto& mine = relationships_[id];
-                     for (const auto& value : document::array(body, "relationships").GetArray()) {
-                       auto [other_id, relationship] = read_relationship(value);
-                       mine[other_id] = relationship;
-                     }
-                   },
-                   [this] { return keys_of(relationships_); }, [this] { relationships_.clear(); }});
-  changes.register_kind(DocumentKind{std::string(document_kind::kGameRelationships),
-                                     [this](const std::string& id) -> std::optional<std::string> {
-                                       const auto parts = split_id(id, 2);
-                                       const auto app = game_relationships_.find(parts[0]);
-                                       if (app == game_relationships_.end()) return std::nullopt;
-                                       const auto mine = app->second.find(parts[1]);
-                                       if (mine == app->second.end() || mine->second.empty())
-                                         return std::nullopt;
-                                       return document_json([&](JsonWriter& writer) {
-                                         writer.Key("relationships");
-                                         writer.StartArray();
-                                         for (const auto& [other_id, relationship] : mine->second)
-                                           write_relationship(writer, other_id, relationship);
-                                         writer.EndArray();
-                                       });
-                                     },
-                                     [this](const std::string& id, const rapidjson::Value& body) {
-                                       check_format(body);
-                                       const auto parts = split_id(id, 2);
-                                       auto& mine = game_relationships_[parts[0]][parts[1]];
-                                       for (const auto& value :
-                                            document::array(body, "relationships").GetArray()) {
-                                         auto [other_id, relationship] = read_relationship(value);
-                                         mine[other_id] = relationship;
-                                       }
-                                     },
-                                     [this] {
-                                       std::vector<std::string> ids;
-                                       for (const auto& [app_id, users] : game_relationships_) {
-                                         for (const auto& entry : users)
-                                           ids.push_back(game_relationships_id(app_id, entry.first));
-                                       }
-                                       return ids;
-                                     },
-                                     [this] { game_relationships_.clear(); }});
-  changes.register_kind(DocumentKind{
-      std::string(document_kind::kDmChannel),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto* channel = find_dm_channel(id);
-        if (channel == nullptr) return std::nullopt;
-        return document_json([&](JsonWriter& writer) {
-          document::write_member(writer, "recipient_ids", channel->recipient_ids);
-        });
-      },
-      [this](const std::string& id, const rapidjson::Value& body) {
-        check_format(body);
-        dm_channels_.insert_or_assign(id, DmChannel{id, document::strings(body, "recipient_ids")});
-      },
-      [this] { return keys_of(dm_channels_); }, [this] { dm_channels_.clear(); }});
-  changes.register_kind(
-      DocumentKind{std::string(document_kind::kMessage),
-                   [this](const std::string& id) -> std::optional<std::string> {
-                     const auto it = messages_.find(id);
-                     return it == messages_.end() ? std::nullopt : std::optional(message_json(it->second));
-                   },
-                   [this](const std::string& id, const rapidjson::Value& body) {
-                     check_format(body);
-                     auto message = read_message(id, body);
-                     auto& order = channel_message_ids_[message.channel_id];
-                     if (messages_.find(id) == messages_.end()) {
-                       // Sending order is id order: usually an append, as documents arrive sorted.
-                       order.insert(std::upper_bound(order.begin(), order.end(), id, snowflake_less), id);
-                     }
-                     messages_.insert_or_assign(id, std::move(message));
-                     nonce_windows_stale_ = true;
-                   },
-                   [this] { return keys_of(messages_); },
-                   [this] {
-                     messages_.clear();
-                     channel_message_ids_.clear();
-                     nonce_messages_.clear();
-                     nonce_windows_stale_ = false;
-                   }});
 }
 
 }  // namespace platformpp::emulator

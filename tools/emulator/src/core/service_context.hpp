@@ -2,8 +2,9 @@
 //
 // EmulatorService (service/) owns one ServiceContext and builds the modules on it: the fake clock, the
 // addresses it serves, the id generator, the platform's shared data (users, applications, tokens,
-// relationships, DM channels and messages) and the three routers on which each module registers its own
-// routes. What a module needs of another module it names in its constructor, never through this context.
+// authorization codes and external identities) and the three routers on which each module registers its own
+// routes. What a module
+// needs of another module it names in its constructor, never through this context.
 #pragma once
 
 #include <cstdint>

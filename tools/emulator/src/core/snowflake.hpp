@@ -20,6 +20,11 @@ struct SnowflakeParts {
 
 SnowflakeParts decode_snowflake(std::uint64_t id);
 
+// Numeric order of snowflake ids as strings (their text order differs when lengths differ).
+inline bool snowflake_less(const std::string& a, const std::string& b) {
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
+}
+
 class SnowflakeGenerator {
  public:
   explicit SnowflakeGenerator(FakeClock& clock, unsigned worker = 1, unsigned process = 0);

@@ -304,7 +304,7 @@ void LobbyModule::delete_lobby(const std::string& lobby_id, std::string_view rea
   lobbies_.erase(lobby_id);
   // Only members can read a lobby's history, and a deleted lobby has none: its messages go with it (kept,
   // they would only grow the state file).
-  state_.remove_channel_messages(lobby_id);
+  if (messages_ != nullptr) messages_->lobby_deleted(lobby_id);
 }
 
 HttpResponse LobbyModule::create_invite(const Lobby& lobby, const std::string& user_id) {

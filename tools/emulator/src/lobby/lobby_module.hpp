@@ -1,6 +1,7 @@
 // Lobbies (lobby/): the SDK's and the backend's lobby routes, members, secrets, linked channels, guild
 // invites, idle deletion, and the LOBBY_* dispatches and READY's lobbies on the Gateway. Plain data in
-// lobby_state.hpp. Lobby messages (messaging/) and lobby calls (voice/) build on it.
+// lobby_state.hpp. Lobby messages (messaging/) and lobby calls (voice/) build on it: a lobby reaches them
+// through LobbyMessages and LobbyCalls.
 #pragma once
 
 #include <string>
@@ -26,6 +27,14 @@ class LobbyCalls {
   virtual void lobby_deleted(const std::string& lobby_id) = 0;
 };
 
+// What a lobby's messages hear of the lobby. The messaging module implements it.
+class LobbyMessages {
+ public:
+  virtual ~LobbyMessages() = default;
+  // The lobby was deleted: its history goes with it (only members could read it, and it has none).
+  virtual void lobby_deleted(const std::string& lobby_id) = 0;
+};
+
 class LobbyModule : public FeatureModule, public GatewayListener {
  public:
   LobbyModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds,
@@ -33,6 +42,8 @@ class LobbyModule : public FeatureModule, public GatewayListener {
 
   // The lobbies' calls (none until set: lobby objects then show no voice states).
   void set_calls(LobbyCalls* calls) noexcept { calls_ = calls; }
+  // The lobbies' messages (none until set: a deleted lobby's messages then stay).
+  void set_messages(LobbyMessages* messages) noexcept { messages_ = messages; }
 
   // The lobby with this id if it belongs to the application, or of any application. Read-only: lobbies
   // change here, where each change is named for the state file.
@@ -104,6 +115,7 @@ class LobbyModule : public FeatureModule, public GatewayListener {
   GuildModule& guilds_;
   SocialRateLimits& social_limits_;
   LobbyCalls* calls_ = nullptr;
+  LobbyMessages* messages_ = nullptr;
   LobbyState lobbies_;
 };
 

@@ -16,6 +16,7 @@ namespace {
 
 using document::check_format;
 using document::document_json;
+using document::keys_of;
 
 std::string secret_id(const std::string& app_id, const std::string& secret) {
   return app_id + ":" + secret;
@@ -97,15 +98,6 @@ GuildInvite read_invite(const std::string& code, const rapidjson::Value& body) {
   invite.expires_ms = document::integer(body, "expires_ms");
   invite.used = document::boolean_or(body, "used", false);
   return invite;
-}
-
-template <class Map>
-std::vector<std::string> keys_of(const Map& map) {
-  std::vector<std::string> ids;
-  ids.reserve(map.size());
-  for (const auto& entry : map)
-    ids.push_back(entry.first);
-  return ids;
 }
 
 }  // namespace

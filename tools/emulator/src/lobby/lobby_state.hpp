@@ -1,7 +1,7 @@
-// Lobbies of the emulated platform: their members, secrets, linked channels, messages and guild invites.
-// Plain data; the rules live in LobbyModule (lobby_module.hpp) and MessagingModule (messaging/). Kept as
-// documents (core/state_changes.hpp, lobby_state.cpp): lobbies, secret bindings and guild invites; who is
-// connected is not (sessions do not survive a restart). Lobby messages are EmulatorState's.
+// Lobbies of the emulated platform: their members, secrets, linked channels and guild invites. Plain data;
+// the rules live in LobbyModule (lobby_module.hpp) and MessagingModule (messaging/). Kept as documents
+// (core/state_changes.hpp, lobby_state.cpp): lobbies, secret bindings and guild invites; who is connected is
+// not (sessions do not survive a restart). Lobby messages are messaging's (messaging/message_state.hpp).
 #pragma once
 
 #include <cstddef>

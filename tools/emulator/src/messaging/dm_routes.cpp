@@ -9,6 +9,7 @@
 #include "core/api_error.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
+#include "core/snowflake.hpp"
 #include "core/user_json.hpp"
 #include "core/validation.hpp"
 #include "messaging/messaging_module.hpp"
@@ -24,12 +25,6 @@ using messaging_protocol::history_limit;
 using messaging_protocol::kContentMax;
 using messaging_protocol::read_moderation_metadata;
 
-// Snowflakes as strings compare as numbers when the lengths are compared first.
-bool snowflake_less(const std::string& a, const std::string& b) {
-  if (a.size() != b.size()) return a.size() < b.size();
-  return a < b;
-}
-
 bool participant(const DmChannel& channel, const std::string& user_id) {
   const auto& r = channel.recipient_ids;
   return std::find(r.begin(), r.end(), user_id) != r.end();
@@ -37,15 +32,27 @@ bool participant(const DmChannel& channel, const std::string& user_id) {
 
 }  // namespace
 
+std::variant<ActivityInvites::Invite, HttpResponse> MessagingModule::find_invite(
+    const std::string& channel_id, const std::string& message_id, const std::string& user_id) const {
+  const auto* channel = messages_.find_dm_channel(channel_id);
+  if (channel == nullptr) return unknown_channel();
+  if (!participant(*channel, user_id)) return missing_access();
+  const auto* message = messages_.find_message(channel->id, message_id);
+  if (message == nullptr) return unknown_message();
+  Invite invite{message->author_id, std::nullopt};
+  if (message->activity) invite.party_id = message->activity->party_id;
+  return invite;
+}
+
 HttpResponse MessagingModule::api_get_dm_messages(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
   if (channel == nullptr) return unknown_channel();
   if (!participant(*channel, principal->user->id)) return missing_access();
   auto limit = history_limit(context.request);
   if (auto* error = std::get_if<HttpResponse>(&limit)) return std::move(*error);
-  const auto messages = state_.channel_messages(channel->id);
+  const auto messages = messages_.channel_messages(channel->id);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               std::int64_t count = 0;
@@ -62,10 +69,10 @@ HttpResponse MessagingModule::api_get_dm_messages(const RouteContext& context) {
 HttpResponse MessagingModule::api_edit_dm_message(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
   if (channel == nullptr) return unknown_channel();
   if (!participant(*channel, principal->user->id)) return missing_access();
-  Message* message = state_.find_message_mutable(channel->id, context.params.at("message_id"));
+  Message* message = messages_.find_message_mutable(channel->id, context.params.at("message_id"));
   if (message == nullptr) return unknown_message();
   if (message->author_id != principal->user->id)
     return error_response(403, message_error::kNotAuthor, "Cannot edit a message authored by another user");
@@ -90,17 +97,17 @@ HttpResponse MessagingModule::api_edit_dm_message(const RouteContext& context) {
 HttpResponse MessagingModule::api_delete_dm_message(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
   if (channel == nullptr) return unknown_channel();
   if (!participant(*channel, principal->user->id)) return missing_access();
   const auto& message_id = context.params.at("message_id");
-  const Message* message = state_.find_message(channel->id, message_id);
+  const Message* message = messages_.find_message(channel->id, message_id);
   if (message == nullptr) return unknown_message();
   if (message->author_id != principal->user->id)
     return error_response(403, message_error::kNotAuthor, "Cannot delete a message authored by another user");
   // The webhook event carries the deleted message, as the platform's documentation shows.
   emit_game_dm(*message, webhook_event::kGameDirectMessageDelete, message_json(*message));
-  state_.remove_message(channel->id, message_id);
+  messages_.remove_message(channel->id, message_id);
   const auto d = to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("id");
@@ -123,8 +130,8 @@ HttpResponse MessagingModule::api_message_summaries(const RouteContext& context)
     const Message* last = nullptr;
   };
   std::vector<Summary> summaries;
-  for (const auto* channel : state_.dm_channels_of(user_id)) {
-    const auto messages = state_.channel_messages(channel->id);
+  for (const auto* channel : messages_.dm_channels_of(user_id)) {
+    const auto messages = messages_.channel_messages(channel->id);
     if (messages.empty()) continue;
     const auto& r = channel->recipient_ids;
     const auto other = std::find_if(r.begin(), r.end(), [&](const auto& id) { return id != user_id; });
@@ -155,9 +162,9 @@ HttpResponse MessagingModule::api_put_dm_message_moderation(const RouteContext& 
   if (!principal) return status_error(401);
   if (principal->grant != nullptr) return missing_access();  // the game's backend only
   const auto* channel =
-      state_.find_dm_channel_between(context.params.at("user_id_1"), context.params.at("user_id_2"));
+      messages_.find_dm_channel_between(context.params.at("user_id_1"), context.params.at("user_id_2"));
   if (channel == nullptr) return unknown_channel();
-  Message* message = state_.find_message_mutable(channel->id, context.params.at("message_id"));
+  Message* message = messages_.find_message_mutable(channel->id, context.params.at("message_id"));
   if (message == nullptr) return unknown_message();
   auto pairs = read_moderation_metadata(context.request);
   if (auto* error = std::get_if<HttpResponse>(&pairs)) return std::move(*error);
@@ -185,9 +192,9 @@ HttpResponse MessagingModule::api_create_dm_channel(const RouteContext& context)
   if (recipient->id == user_id) {
     return cannot_message_user();
   }
-  const auto* channel = state_.find_dm_channel_between(user_id, recipient->id);
+  const auto* channel = messages_.find_dm_channel_between(user_id, recipient->id);
   if (channel == nullptr) {
-    channel = &state_.add_dm_channel(DmChannel{snowflakes_.next_string(), {user_id, recipient->id}});
+    channel = &messages_.add_dm_channel(DmChannel{snowflakes_.next_string(), {user_id, recipient->id}});
   }
   const auto recipient_text = user_json(*recipient, premium_visible(*principal));
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
@@ -199,7 +206,7 @@ HttpResponse MessagingModule::api_create_dm_channel(const RouteContext& context)
                               writer.Key("flags");
                               writer.Int(0);
                               writer.Key("last_message_id");
-                              if (const auto messages = state_.channel_messages(channel->id);
+                              if (const auto messages = messages_.channel_messages(channel->id);
                                   !messages.empty()) {
                                 write_string(writer, messages.back()->id);
                               } else {
@@ -216,7 +223,7 @@ HttpResponse MessagingModule::api_create_dm_channel(const RouteContext& context)
 HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
+  const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
   if (channel == nullptr) return unknown_channel();
   const auto& user_id = principal->user->id;
   const auto& recipients = channel->recipient_ids;
@@ -262,12 +269,13 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
     return HttpResponse::json(200, message_json(*earlier));
 
   const auto& other_id = recipients[0] == user_id ? recipients[1] : recipients[0];
-  const int mine = state_.relationship_type(user_id, other_id);
-  const int theirs = state_.relationship_type(other_id, user_id);
+  const auto& relationships = social_.relationships();
+  const int mine = relationships.relationship_type(user_id, other_id);
+  const int theirs = relationships.relationship_type(other_id, user_id);
   // Blocks stop every message; only friends send activity invites: on the platform, or in the invite's game
   // (provisional accounts have no other friends).
   const auto* game =
-      application_id ? state_.find_game_relationship(*application_id, user_id, other_id) : nullptr;
+      application_id ? relationships.find_game_relationship(*application_id, user_id, other_id) : nullptr;
   const bool friends =
       mine == relationship_type::kFriend || (game != nullptr && game->type == relationship_type::kFriend);
   if (mine == relationship_type::kBlocked || theirs == relationship_type::kBlocked ||
@@ -303,8 +311,8 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   if (principal->grant != nullptr) message.game_app_id = principal->grant->app_id;
   if (ephemeral) message.flags |= kMessageFlagEphemeral;
   // Ephemeral DMs are delivered, never kept: no history, no edit.
-  const Message& sent = ephemeral ? message : state_.add_message(std::move(message));
-  if (sent.nonce) state_.remember_nonce(sent, kNonceWindowMs);
+  const Message& sent = ephemeral ? message : messages_.add_message(std::move(message));
+  if (sent.nonce) messages_.remember_nonce(sent, kNonceWindowMs);
   const auto json = message_json(sent);
   gateway_.dispatch_to_user(user_id, "MESSAGE_CREATE", json);
   gateway_.dispatch_to_user(other_id, "MESSAGE_CREATE", json);

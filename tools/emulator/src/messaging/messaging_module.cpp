@@ -92,15 +92,17 @@ void write_common_fields(JsonWriter& writer, const Message& message, const std::
 
 }  // namespace
 
-MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds,
-                                 LobbyModule& lobbies, SocialRateLimits& social_limits,
+MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway, const SocialModule& social,
+                                 GuildModule& guilds, LobbyModule& lobbies, SocialRateLimits& social_limits,
                                  WebhookModule& webhooks)
     : FeatureModule(context),
       gateway_(gateway),
+      social_(social),
       guilds_(guilds),
       lobbies_(lobbies),
       social_limits_(social_limits),
       webhooks_(webhooks) {
+  messages_.register_documents(changes_);
   api_router_.add("POST", "/users/@me/channels", bind(&MessagingModule::api_create_dm_channel));
   api_router_.add("POST", "/channels/{channel_id}/messages", bind(&MessagingModule::api_create_message));
   api_router_.add("POST", "/lobbies/{lobby_id}/messages", bind(&MessagingModule::api_create_lobby_message));
@@ -118,6 +120,10 @@ MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway
 
   admin_router_.add("DELETE", "/lobbies/{lobby_id}/messages/{message_id}",
                     bind(&MessagingModule::admin_delete_lobby_message));
+}
+
+void MessagingModule::lobby_deleted(const std::string& lobby_id) {
+  messages_.remove_channel_messages(lobby_id);
 }
 
 // ---- shared by lobby messages and DMs ---------------------------------------------------------------------
@@ -169,7 +175,7 @@ std::optional<Message> MessagingModule::nonce_duplicate(const std::string& chann
                                                         const std::string& author_id,
                                                         const MessageInput& input) {
   if (!input.enforce_nonce || !input.nonce) return std::nullopt;
-  return state_.find_by_nonce(channel_id, author_id, *input.nonce, clock_.now_ms(), kNonceWindowMs);
+  return messages_.find_by_nonce(channel_id, author_id, *input.nonce, clock_.now_ms(), kNonceWindowMs);
 }
 
 std::optional<HttpResponse> MessagingModule::take_social_limit(const std::string& app_id,
@@ -253,9 +259,9 @@ HttpResponse MessagingModule::api_create_lobby_message(const RouteContext& conte
   message.metadata = std::move(input.metadata);
   if (member != nullptr) message.additional_name = member->additional_name;
   // History only ever shows the last 72 hours: older messages need not be kept.
-  state_.prune_messages_before(lobby.id, message.timestamp_ms - kLobbyHistoryMs);
-  const auto& stored = state_.add_message(std::move(message));
-  if (stored.nonce) state_.remember_nonce(stored, kNonceWindowMs);
+  messages_.prune_messages_before(lobby.id, message.timestamp_ms - kLobbyHistoryMs);
+  const auto& stored = messages_.add_message(std::move(message));
+  if (stored.nonce) messages_.remember_nonce(stored, kNonceWindowMs);
   const auto json = lobby_message_json(stored);
   lobbies_.dispatch(lobby, "LOBBY_MESSAGE_CREATE", json);
   webhooks_.emit(lobby.app_id, webhook_event::kLobbyMessageCreate, json);
@@ -274,7 +280,7 @@ HttpResponse MessagingModule::api_get_lobby_messages(const RouteContext& context
   // "The last 72 hours": a message exactly 72 hours old has left the window (as the sliding windows of the
   // rate limits count: (now - window, now]).
   const auto cutoff = clock_.now_ms() - kLobbyHistoryMs;
-  const auto messages = state_.channel_messages(lobby.id);
+  const auto messages = messages_.channel_messages(lobby.id);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               std::int64_t count = 0;
@@ -294,7 +300,7 @@ HttpResponse MessagingModule::api_put_lobby_message_moderation(const RouteContex
   const Lobby* found = nullptr;
   if (auto error = find_lobby(context, true, principal, found)) return std::move(*error);  // the backend only
   const Lobby& lobby = *found;
-  Message* message = state_.find_message_mutable(lobby.id, context.params.at("message_id"));
+  Message* message = messages_.find_message_mutable(lobby.id, context.params.at("message_id"));
   if (message == nullptr) return unknown_message();
   auto pairs = read_moderation_metadata(context.request);
   if (auto* error = std::get_if<HttpResponse>(&pairs)) return std::move(*error);
@@ -313,7 +319,7 @@ HttpResponse MessagingModule::admin_delete_lobby_message(const RouteContext& con
   if (found == nullptr) return unknown_lobby();
   const Lobby& lobby = *found;
   const auto& message_id = context.params.at("message_id");
-  if (!state_.remove_message(lobby.id, message_id)) return unknown_message();
+  if (!messages_.remove_message(lobby.id, message_id)) return unknown_message();
   lobbies_.dispatch(lobby, "LOBBY_MESSAGE_DELETE", to_json([&](JsonWriter& writer) {
                       writer.StartObject();
                       writer.Key("id");
@@ -379,12 +385,13 @@ std::optional<bool> MessagingModule::dm_allowed(const std::string& user_id, cons
                                                 const std::string& channel_id,
                                                 const std::string& app_id) const {
   using relationship_type::kFriend;
+  const auto& relationships = social_.relationships();
   const auto game_friends = [&](const std::string& from, const std::string& to) {
-    const auto* relationship = state_.find_game_relationship(app_id, from, to);
+    const auto* relationship = relationships.find_game_relationship(app_id, from, to);
     return relationship != nullptr && relationship->type == kFriend;
   };
-  if (state_.relationship_type(user_id, other_id) == kFriend ||
-      state_.relationship_type(other_id, user_id) == kFriend || game_friends(user_id, other_id) ||
+  if (relationships.relationship_type(user_id, other_id) == kFriend ||
+      relationships.relationship_type(other_id, user_id) == kFriend || game_friends(user_id, other_id) ||
       game_friends(other_id, user_id)) {
     return false;
   }
@@ -393,7 +400,7 @@ std::optional<bool> MessagingModule::dm_allowed(const std::string& user_id, cons
   const auto mine = guilds_.guilds().guilds_of_user(user_id);
   const bool shared_guild =
       std::any_of(mine.begin(), mine.end(), [&](const Guild* guild) { return guild->has_member(other_id); });
-  if (shared_guild && !state_.channel_messages(channel_id).empty()) return false;
+  if (shared_guild && !messages_.channel_messages(channel_id).empty()) return false;
   return std::nullopt;
 }
 

@@ -1,12 +1,15 @@
 // Messaging (messaging/): lobby messages and DMs (docs/social-protocol.md, "Lobbies and messages"): DM
 // channels, sending with nonce dedupe and the Social SDK development rate limits, activity invites, history,
-// edits, deletes, summaries and moderation metadata, and the DM rule (who may message whom).
+// edits, deletes, summaries and moderation metadata, and the DM rule (who may message whom). The channels and
+// messages are its own (message_state.hpp): a lobby's history goes with the lobby through LobbyMessages, and
+// presence reads activity invites through ActivityInvites.
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "core/api_error.hpp"
 #include "core/json.hpp"
@@ -15,15 +18,27 @@
 #include "guild/guild_module.hpp"
 #include "http/social_rate_limits.hpp"
 #include "lobby/lobby_module.hpp"
+#include "messaging/message_state.hpp"
+#include "presence/presence_module.hpp"
+#include "social/social_module.hpp"
 #include "webhook/webhook_module.hpp"
 
 namespace platformpp::emulator {
 
-class MessagingModule : public FeatureModule {
+class MessagingModule : public FeatureModule, public LobbyMessages, public ActivityInvites {
  public:
   // `webhooks` hears of lobby messages and game DMs created, edited and deleted (for the game's moderation).
-  MessagingModule(ServiceContext& context, GatewayModule& gateway, GuildModule& guilds, LobbyModule& lobbies,
-                  SocialRateLimits& social_limits, WebhookModule& webhooks);
+  // `social`'s relationships decide who may message whom.
+  MessagingModule(ServiceContext& context, GatewayModule& gateway, const SocialModule& social,
+                  GuildModule& guilds, LobbyModule& lobbies, SocialRateLimits& social_limits,
+                  WebhookModule& webhooks);
+
+  // LobbyMessages: a deleted lobby's messages go, and its nonce window.
+  void lobby_deleted(const std::string& lobby_id) override;
+  // ActivityInvites (dm_routes.cpp).
+  [[nodiscard]] std::variant<Invite, HttpResponse> find_invite(const std::string& channel_id,
+                                                               const std::string& message_id,
+                                                               const std::string& user_id) const override;
 
  private:
   // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
@@ -73,10 +88,12 @@ class MessagingModule : public FeatureModule {
   HttpResponse api_put_dm_message_moderation(const RouteContext& context);
 
   GatewayModule& gateway_;
+  const SocialModule& social_;
   GuildModule& guilds_;
   LobbyModule& lobbies_;
   SocialRateLimits& social_limits_;
   WebhookModule& webhooks_;
+  MessageState messages_;
 };
 
 }  // namespace platformpp::emulator

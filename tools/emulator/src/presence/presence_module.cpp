@@ -4,7 +4,6 @@
 // (POST /channels/{c}/messages/{m}/activity-join), which the sender's current activity decides.
 #include "presence/presence_module.hpp"
 
-#include <algorithm>
 #include <map>
 #include <set>
 
@@ -47,6 +46,16 @@ std::vector<std::string> PresenceModule::desktop_activities(std::string_view use
   return desktop_ != nullptr ? desktop_->desktop_activities(user_id) : std::vector<std::string>{};
 }
 
+std::vector<std::string> PresenceModule::friends_of(std::string_view user_id) const {
+  return audience_ != nullptr ? audience_->friends_of(user_id) : std::vector<std::string>{};
+}
+
+std::vector<std::pair<std::string, std::string>> PresenceModule::game_friends_of(
+    std::string_view user_id) const {
+  return audience_ != nullptr ? audience_->game_friends_of(user_id)
+                              : std::vector<std::pair<std::string, std::string>>{};
+}
+
 // ---- GatewayListener
 // ---------------------------------------------------------------------------------------
 
@@ -54,14 +63,13 @@ void PresenceModule::fill_ready(const GatewaySession& session, ReadyContent& rea
   ready.presences = to_json([&](JsonWriter& writer) {
     writer.StartArray();
     std::set<std::string> friends;
-    for (const auto& [other_id, type] : state_.relationships_of(session.user_id)) {
-      if (type != relationship_type::kFriend) continue;
+    for (const auto& other_id : friends_of(session.user_id)) {
       friends.insert(other_id);
       const auto json = presence_update_json(other_id);
       if (json) write_raw(writer, *json, rapidjson::kObjectType);
     }
     // Game friends of the session's application who are not friends on the platform: their game only.
-    for (const auto& [app_id, other_id] : state_.game_friends_of(session.user_id)) {
+    for (const auto& [app_id, other_id] : game_friends_of(session.user_id)) {
       if (app_id != session.app_id || friends.count(other_id) > 0) continue;
       const auto json = presence_update_json(other_id, app_id);
       if (json) write_raw(writer, *json, rapidjson::kObjectType);
@@ -147,12 +155,11 @@ void PresenceModule::changed(const std::string& user_id, bool force, const std::
     return;
   }
   last = text;
-  for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
-    if (type == relationship_type::kFriend) gateway_.dispatch_to_user(other_id, "PRESENCE_UPDATE", text);
-  }
+  for (const auto& other_id : friends_of(user_id))
+    gateway_.dispatch_to_user(other_id, "PRESENCE_UPDATE", text);
   // Game friends see it through their game: the status and that game's activities.
   std::map<std::string, std::string> in_game;  // by application
-  for (const auto& [app_id, other_id] : state_.game_friends_of(user_id)) {
+  for (const auto& [app_id, other_id] : game_friends_of(user_id)) {
     auto [view, made] = in_game.try_emplace(app_id);
     if (made) view->second = presence_update_json(user_id, app_id).value_or(offline_json(user_id));
     send_to_game_friend(app_id, user_id, other_id, view->second);
@@ -177,7 +184,7 @@ void PresenceModule::exchange_in_game(const std::string& app_id, const std::stri
 
 void PresenceModule::send_to_game_friend(const std::string& app_id, const std::string& user_id,
                                          const std::string& other_id, const std::string& text) {
-  if (state_.relationship_type(user_id, other_id) == relationship_type::kFriend) return;
+  if (audience_ != nullptr && audience_->is_friend(user_id, other_id)) return;
   gateway_.dispatch_each(other_id, "PRESENCE_UPDATE",
                          [&](const GatewaySession& session) -> std::optional<std::string> {
                            if (session.app_id != app_id) return std::nullopt;
@@ -245,20 +252,17 @@ std::vector<std::string> PresenceModule::current_activities(std::string_view use
 HttpResponse PresenceModule::api_activity_join(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
-  const auto* channel = state_.find_dm_channel(context.params.at("channel_id"));
-  if (channel == nullptr) return unknown_channel();
-  const auto& recipients = channel->recipient_ids;
-  if (std::find(recipients.begin(), recipients.end(), principal->user->id) == recipients.end()) {
-    return missing_access();
-  }
-  const auto* message = state_.find_message(channel->id, context.params.at("message_id"));
-  if (message == nullptr) return unknown_message();
+  if (invites_ == nullptr) return unknown_channel();
+  auto found = invites_->find_invite(context.params.at("channel_id"), context.params.at("message_id"),
+                                     principal->user->id);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& invite = std::get<ActivityInvites::Invite>(found);
   const auto invalid = [] {
     return error_response(400, social_error::kInviteInvalid, "Invite no longer valid");
   };
-  if (!message->activity) return invalid();
+  if (!invite.party_id) return invalid();
   // The sender's CURRENT activity decides: an invite to a party they left is dead.
-  for (const auto& text : current_activities(message->author_id)) {
+  for (const auto& text : current_activities(invite.author_id)) {
     rapidjson::Document activities;
     if (!parse_json(text, activities) || !activities.IsArray()) continue;
     for (const auto& activity : activities.GetArray()) {
@@ -268,7 +272,7 @@ HttpResponse PresenceModule::api_activity_join(const RouteContext& context) {
       const auto party_id = party->value.FindMember("id");
       if (party_id == party->value.MemberEnd() || !party_id->value.IsString() ||
           std::string_view(party_id->value.GetString(), party_id->value.GetStringLength()) !=
-              message->activity->party_id) {
+              *invite.party_id) {
         continue;
       }
       const auto secrets = activity.FindMember("secrets");

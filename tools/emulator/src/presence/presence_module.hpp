@@ -11,6 +11,8 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include "core/service_context.hpp"
@@ -32,12 +34,46 @@ class DesktopActivities {
   [[nodiscard]] virtual std::vector<std::string> desktop_activities(std::string_view user_id) const = 0;
 };
 
+// Who sees a user's presence: their friends on the platform, and their game friends in that game. The social
+// module implements it.
+class PresenceAudience {
+ public:
+  virtual ~PresenceAudience() = default;
+  // The users `user_id` is friends with on the platform, by id.
+  [[nodiscard]] virtual std::vector<std::string> friends_of(std::string_view user_id) const = 0;
+  // (application id, other user id) of each game friendship of the user, in every application.
+  [[nodiscard]] virtual std::vector<std::pair<std::string, std::string>> game_friends_of(
+      std::string_view user_id) const = 0;
+  // Whether `user_id` is friends with `other_id` on the platform.
+  [[nodiscard]] virtual bool is_friend(std::string_view user_id, std::string_view other_id) const = 0;
+};
+
+// The activity invites sent in DMs, as joining one reads them. The messaging module implements it.
+class ActivityInvites {
+ public:
+  // An invite's message: who sent it, and the party it invites to (none: the message is no activity invite).
+  struct Invite {
+    std::string author_id;
+    std::optional<std::string> party_id;
+  };
+  virtual ~ActivityInvites() = default;
+  // Message `message_id` of DM channel `channel_id` as `user_id` reads it, or the error to answer: unknown
+  // channel (404 code 10003), not one of its participants (403 code 50001), unknown message (404 code 10008).
+  [[nodiscard]] virtual std::variant<Invite, HttpResponse> find_invite(const std::string& channel_id,
+                                                                       const std::string& message_id,
+                                                                       const std::string& user_id) const = 0;
+};
+
 class PresenceModule : public FeatureModule, public GatewayListener {
  public:
   PresenceModule(ServiceContext& context, GatewayModule& gateway);
 
   // Where the desktop client's activities come from (none until set).
   void set_desktop_activities(const DesktopActivities* desktop) noexcept { desktop_ = desktop; }
+  // Who sees presences (until set, nobody: no user has friends).
+  void set_audience(const PresenceAudience* audience) noexcept { audience_ = audience; }
+  // Where activity invites are read (until set, there are none: every channel is unknown).
+  void set_invites(const ActivityInvites* invites) noexcept { invites_ = invites; }
 
   // PRESENCE_UPDATE's d for the user as friends see it; nullopt when offline (or invisible). With `only_app`:
   // as a game friend of that application sees it (the status, and that game's activities only).
@@ -62,6 +98,10 @@ class PresenceModule : public FeatureModule, public GatewayListener {
 
  private:
   [[nodiscard]] std::vector<std::string> desktop_activities(std::string_view user_id) const;
+  // The audience's answers, empty while there is none.
+  [[nodiscard]] std::vector<std::string> friends_of(std::string_view user_id) const;
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> game_friends_of(
+      std::string_view user_id) const;
   // Sends `user_id`'s presence as game friends of `app_id` see it to `other_id`'s sessions of that
   // application, unless the two are friends on the platform (who see all of it already).
   void send_to_game_friend(const std::string& app_id, const std::string& user_id, const std::string& other_id,
@@ -73,6 +113,8 @@ class PresenceModule : public FeatureModule, public GatewayListener {
 
   GatewayModule& gateway_;
   const DesktopActivities* desktop_ = nullptr;
+  const PresenceAudience* audience_ = nullptr;
+  const ActivityInvites* invites_ = nullptr;
   std::map<std::string, std::string> last_sent_;  // by user id: friends' last view
 };
 

@@ -23,7 +23,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       social_(context_, gateway_, presence_),
       guilds_(context_, gateway_),
       lobbies_(context_, gateway_, guilds_, http_.social_limits()),
-      messaging_(context_, gateway_, guilds_, lobbies_, http_.social_limits(), webhooks_),
+      messaging_(context_, gateway_, social_, guilds_, lobbies_, http_.social_limits(), webhooks_),
       voice_(context_, gateway_, lobbies_),
       premium_(context_, gateway_, webhooks_),
       ipc_(context_, presence_, auth_, premium_),
@@ -42,8 +42,11 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   gateway_.add_listener(voice_);
   gateway_.add_listener(premium_);
   presence_.set_desktop_activities(&ipc_);
+  presence_.set_audience(&social_);
+  presence_.set_invites(&messaging_);
   auth_.set_guild_installs(&guilds_);
   lobbies_.set_calls(&voice_);
+  lobbies_.set_messages(&messaging_);
 }
 
 }  // namespace platformpp::emulator

@@ -2,7 +2,8 @@
 // (server/) and the tests talk to. It owns the ServiceContext every module shares, builds the modules in
 // dependency order (each names the modules it uses in its constructor, and registers its own routes), and
 // wires what a lower module hears from a higher one: the Gateway's listeners in their order, the desktop
-// client's activities for presence, lobbies' calls. The calls below only forward to the module concerned.
+// client's activities, friendships (social) and activity invites (messaging) for presence, lobbies' calls
+// and messages. The calls below only forward to the module concerned.
 //
 // HTTP handling is two-phase so that a fault's delay can be waited for asynchronously in between: plan()
 // picks the fault (if any), complete() produces what to send after the delay.

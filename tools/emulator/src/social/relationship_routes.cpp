@@ -55,7 +55,7 @@ HttpResponse SocialModule::api_list_relationships(const RouteContext& context) {
   const bool show_premium = premium_visible(*principal);
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
-                              for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
+                              for (const auto& [other_id, type] : relationships_.relationships_of(user_id)) {
                                 const auto json = relationship_json(user_id, other_id, show_premium);
                                 if (json) write_raw(writer, *json, rapidjson::kObjectType);
                               }
@@ -114,15 +114,15 @@ HttpResponse SocialModule::relationship_put(const User& user, const std::string&
   if (other == nullptr) return unknown_user();
   if (other->id == user.id) return request_not_allowed();
   const auto now = clock_.now_ms();
-  const int mine = state_.relationship_type(user.id, other_id);
-  const int theirs = state_.relationship_type(other_id, user.id);
+  const int mine = relationships_.relationship_type(user.id, other_id);
+  const int theirs = relationships_.relationship_type(other_id, user.id);
 
   if (block) {
     if (mine == kBlocked) return no_content();
     // Blocking ends the friendship and any pending request; the other side keeps its own block, if any.
-    state_.set_relationship(user.id, other_id, kBlocked, now);
+    relationships_.set_relationship(user.id, other_id, kBlocked, now);
     if (theirs != kNone && theirs != kBlocked) {
-      state_.set_relationship(other_id, user.id, kNone);
+      relationships_.set_relationship(other_id, user.id, kNone);
       gateway_.dispatch_to_user(other_id, "RELATIONSHIP_REMOVE", removal_json(user.id, theirs));
     }
     dispatch_relationship(user.id, other_id, "RELATIONSHIP_ADD");
@@ -133,16 +133,16 @@ HttpResponse SocialModule::relationship_put(const User& user, const std::string&
   if (mine == kFriend) return already_friends();
   if (mine == kBlocked || theirs == kBlocked || other->bot) return request_not_allowed();
   if (mine == kIncoming) {  // accept
-    state_.set_relationship(user.id, other_id, kFriend, now);
-    state_.set_relationship(other_id, user.id, kFriend, now);
+    relationships_.set_relationship(user.id, other_id, kFriend, now);
+    relationships_.set_relationship(other_id, user.id, kFriend, now);
     dispatch_relationship(user.id, other_id, "RELATIONSHIP_ADD");
     dispatch_relationship(other_id, user.id, "RELATIONSHIP_ADD");
     presence_.exchange(user.id, other_id);
     return no_content();
   }
   if (mine == kOutgoing) return no_content();  // already requested
-  state_.set_relationship(user.id, other_id, kOutgoing, now);
-  state_.set_relationship(other_id, user.id, kIncoming, now, user.spammer);
+  relationships_.set_relationship(user.id, other_id, kOutgoing, now);
+  relationships_.set_relationship(other_id, user.id, kIncoming, now, user.spammer);
   dispatch_relationship(user.id, other_id, "RELATIONSHIP_ADD");
   dispatch_relationship(other_id, user.id, "RELATIONSHIP_ADD");
   return no_content();
@@ -151,16 +151,16 @@ HttpResponse SocialModule::relationship_put(const User& user, const std::string&
 HttpResponse SocialModule::relationship_delete(const User& user, const std::string& other_id) {
   using namespace relationship_type;
   if (state_.find_user(other_id) == nullptr) return unknown_user();
-  const int mine = state_.relationship_type(user.id, other_id);
+  const int mine = relationships_.relationship_type(user.id, other_id);
   if (mine == kNone) {
     return no_such_relationship();
   }
-  state_.set_relationship(user.id, other_id, kNone);
+  relationships_.set_relationship(user.id, other_id, kNone);
   gateway_.dispatch_to_user(user.id, "RELATIONSHIP_REMOVE", removal_json(other_id, mine));
   if (mine != kBlocked) {  // remove a friend, reject or cancel: both sides go
-    const int theirs = state_.relationship_type(other_id, user.id);
+    const int theirs = relationships_.relationship_type(other_id, user.id);
     if (theirs != kNone && theirs != kBlocked) {
-      state_.set_relationship(other_id, user.id, kNone);
+      relationships_.set_relationship(other_id, user.id, kNone);
       gateway_.dispatch_to_user(other_id, "RELATIONSHIP_REMOVE", removal_json(user.id, theirs));
     }
   }
@@ -178,7 +178,7 @@ HttpResponse SocialModule::api_list_game_relationships(const RouteContext& conte
   return HttpResponse::json(
       200, to_json([&](JsonWriter& writer) {
         writer.StartArray();
-        for (const auto& [other_id, relationship] : state_.game_relationships_of(app_id, user_id)) {
+        for (const auto& [other_id, relationship] : relationships_.game_relationships_of(app_id, user_id)) {
           const auto json = game_relationship_json(app_id, user_id, other_id, show_premium);
           if (json) write_raw(writer, *json, rapidjson::kObjectType);
         }
@@ -215,18 +215,18 @@ HttpResponse SocialModule::game_relationship_put(const User& user, const std::st
   if (other == nullptr) return unknown_user();
   if (other->id == user.id || other->bot) return request_not_allowed();
   // A platform block stops game requests too.
-  if (state_.relationship_type(user.id, other_id) == kBlocked ||
-      state_.relationship_type(other_id, user.id) == kBlocked) {
+  if (relationships_.relationship_type(user.id, other_id) == kBlocked ||
+      relationships_.relationship_type(other_id, user.id) == kBlocked) {
     return request_not_allowed();
   }
   const auto now = clock_.now_ms();
-  const auto* mine = state_.find_game_relationship(app_id, user.id, other_id);
+  const auto* mine = relationships_.find_game_relationship(app_id, user.id, other_id);
   const int type = mine == nullptr ? kNone : mine->type;
   if (type == kFriend) return already_friends();
   if (type == kOutgoing) return no_content();
   const bool accept = type == kIncoming;
-  state_.set_game_relationship(app_id, user.id, other_id, accept ? kFriend : kOutgoing, now);
-  state_.set_game_relationship(app_id, other_id, user.id, accept ? kFriend : kIncoming, now);
+  relationships_.set_game_relationship(app_id, user.id, other_id, accept ? kFriend : kOutgoing, now);
+  relationships_.set_game_relationship(app_id, other_id, user.id, accept ? kFriend : kIncoming, now);
   dispatch_game_relationship_add(app_id, user.id, other_id);
   dispatch_game_relationship_add(app_id, other_id, user.id);
   // Game friends see each other in the game from now on.
@@ -237,13 +237,13 @@ HttpResponse SocialModule::game_relationship_put(const User& user, const std::st
 HttpResponse SocialModule::game_relationship_delete(const User& user, const std::string& app_id,
                                                     const std::string& other_id) {
   if (state_.find_user(other_id) == nullptr) return unknown_user();
-  if (state_.find_game_relationship(app_id, user.id, other_id) == nullptr) {
+  if (relationships_.find_game_relationship(app_id, user.id, other_id) == nullptr) {
     return no_such_relationship();
   }
-  state_.set_game_relationship(app_id, user.id, other_id, relationship_type::kNone);
+  relationships_.set_game_relationship(app_id, user.id, other_id, relationship_type::kNone);
   dispatch_game_relationship_remove(app_id, user.id, other_id);
-  if (state_.find_game_relationship(app_id, other_id, user.id) != nullptr) {
-    state_.set_game_relationship(app_id, other_id, user.id, relationship_type::kNone);
+  if (relationships_.find_game_relationship(app_id, other_id, user.id) != nullptr) {
+    relationships_.set_game_relationship(app_id, other_id, user.id, relationship_type::kNone);
     dispatch_game_relationship_remove(app_id, other_id, user.id);
   }
   return no_content();
@@ -251,10 +251,10 @@ HttpResponse SocialModule::game_relationship_delete(const User& user, const std:
 
 void SocialModule::remove_game_relationships_between(const std::string& user_id,
                                                      const std::string& other_id) {
-  for (const auto& app_id : state_.game_relationship_apps(user_id, other_id)) {
+  for (const auto& app_id : relationships_.game_relationship_apps(user_id, other_id)) {
     for (const auto& [from, to] : {std::pair{user_id, other_id}, std::pair{other_id, user_id}}) {
-      if (state_.find_game_relationship(app_id, from, to) == nullptr) continue;
-      state_.set_game_relationship(app_id, from, to, relationship_type::kNone);
+      if (relationships_.find_game_relationship(app_id, from, to) == nullptr) continue;
+      relationships_.set_game_relationship(app_id, from, to, relationship_type::kNone);
       dispatch_game_relationship_remove(app_id, from, to);
     }
   }

@@ -42,6 +42,8 @@ Edit string_edit(const rapidjson::Value& body, const char* name, std::string& va
 
 SocialModule::SocialModule(ServiceContext& context, GatewayModule& gateway, PresenceModule& presence)
     : FeatureModule(context), gateway_(gateway), presence_(presence) {
+  relationships_.register_documents(changes_);
+  state_.add_user_removal_listener(relationships_);
   api_router_.add("GET", "/users/@me", bind(&SocialModule::api_get_current_user));
   api_router_.add("PATCH", "/users/@me", bind(&SocialModule::api_patch_current_user));
   api_router_.add("GET", "/users/@me/relationships", bind(&SocialModule::api_list_relationships));
@@ -64,6 +66,26 @@ SocialModule::SocialModule(ServiceContext& context, GatewayModule& gateway, Pres
   admin_router_.add("POST", "/apps/{app_id}/premium", bind(&SocialModule::admin_approve_premium));
 }
 
+// ---- PresenceAudience
+// --------------------------------------------------------------------------------------
+
+std::vector<std::string> SocialModule::friends_of(std::string_view user_id) const {
+  std::vector<std::string> friends;
+  for (const auto& [other_id, type] : relationships_.relationships_of(user_id)) {
+    if (type == relationship_type::kFriend) friends.push_back(other_id);
+  }
+  return friends;
+}
+
+std::vector<std::pair<std::string, std::string>> SocialModule::game_friends_of(
+    std::string_view user_id) const {
+  return relationships_.game_friends_of(user_id);
+}
+
+bool SocialModule::is_friend(std::string_view user_id, std::string_view other_id) const {
+  return relationships_.relationship_type(user_id, other_id) == relationship_type::kFriend;
+}
+
 // ---- GatewayListener
 // ---------------------------------------------------------------------------------------
 
@@ -75,7 +97,7 @@ void SocialModule::fill_ready(const GatewaySession& session, ReadyContent& ready
   const auto& app_id = session.app_id;
   ready.relationships = to_json([&](JsonWriter& writer) {
     writer.StartArray();
-    for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
+    for (const auto& [other_id, type] : relationships_.relationships_of(user_id)) {
       const auto json = relationship_json(user_id, other_id, show_premium);
       if (json) write_raw(writer, *json, rapidjson::kObjectType);
     }
@@ -83,7 +105,7 @@ void SocialModule::fill_ready(const GatewaySession& session, ReadyContent& ready
   });
   ready.game_relationships = to_json([&](JsonWriter& writer) {
     writer.StartArray();
-    for (const auto& [other_id, relationship] : state_.game_relationships_of(app_id, user_id)) {
+    for (const auto& [other_id, relationship] : relationships_.game_relationships_of(app_id, user_id)) {
       const auto json = game_relationship_json(app_id, user_id, other_id, show_premium);
       if (json) write_raw(writer, *json, rapidjson::kObjectType);
     }
@@ -120,7 +142,7 @@ void SocialModule::write_relationship_fields(JsonWriter& writer, const std::stri
 std::optional<std::string> SocialModule::relationship_json(const std::string& user_id,
                                                            const std::string& other_id,
                                                            bool show_premium) const {
-  const auto* relationship = state_.find_relationship(user_id, other_id);
+  const auto* relationship = relationships_.find_relationship(user_id, other_id);
   if (relationship == nullptr) return std::nullopt;
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -137,7 +159,7 @@ std::optional<std::string> SocialModule::game_relationship_json(const std::strin
                                                                 const std::string& user_id,
                                                                 const std::string& other_id,
                                                                 bool show_premium) const {
-  const auto* relationship = state_.find_game_relationship(app_id, user_id, other_id);
+  const auto* relationship = relationships_.find_game_relationship(app_id, user_id, other_id);
   if (relationship == nullptr) return std::nullopt;
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -181,8 +203,8 @@ void SocialModule::dispatch_user_changed(const std::string& user_id) {
     return std::optional<std::string>(user_json(*user, premium_visible(session)));
   });
   // Everyone who holds a relationship object of the user (friends, pending requests) gets the new user.
-  for (const auto& [other_id, type] : state_.relationships_of(user_id)) {
-    if (state_.find_relationship(other_id, user_id) != nullptr)
+  for (const auto& [other_id, type] : relationships_.relationships_of(user_id)) {
+    if (relationships_.find_relationship(other_id, user_id) != nullptr)
       dispatch_relationship(other_id, user_id, "RELATIONSHIP_UPDATE");
   }
   presence_.changed(user_id);  // the presence's user carries the name and avatar
@@ -320,11 +342,12 @@ HttpResponse SocialModule::admin_set_spammer(const RouteContext& context) {
   if (!errors.empty()) return invalid_form_body(errors);
   user->spammer = spammer;
   // Requests already pending from the user are (un)flagged as well.
-  for (const auto& [other_id, type] : state_.relationships_of(user->id)) {
-    const auto* theirs = state_.find_relationship(other_id, user->id);
+  for (const auto& [other_id, type] : relationships_.relationships_of(user->id)) {
+    const auto* theirs = relationships_.find_relationship(other_id, user->id);
     if (type == relationship_type::kOutgoing && theirs != nullptr &&
         theirs->type == relationship_type::kIncoming)
-      state_.set_relationship(other_id, user->id, relationship_type::kIncoming, theirs->since_ms, spammer);
+      relationships_.set_relationship(other_id, user->id, relationship_type::kIncoming, theirs->since_ms,
+                                      spammer);
   }
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
@@ -371,8 +394,8 @@ HttpResponse SocialModule::admin_make_friends(const RouteContext& context) {
     return unknown_user();
   }
   const auto now = clock_.now_ms();
-  state_.set_relationship(*user_id, *other_id, relationship_type::kFriend, now);
-  state_.set_relationship(*other_id, *user_id, relationship_type::kFriend, now);
+  relationships_.set_relationship(*user_id, *other_id, relationship_type::kFriend, now);
+  relationships_.set_relationship(*other_id, *user_id, relationship_type::kFriend, now);
   dispatch_relationship(*user_id, *other_id, "RELATIONSHIP_ADD");
   dispatch_relationship(*other_id, *user_id, "RELATIONSHIP_ADD");
   presence_.exchange(*user_id, *other_id);

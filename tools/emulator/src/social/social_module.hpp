@@ -1,25 +1,39 @@
 // Social (social/): users, platform and game relationships with their state machine and dispatches to both
 // users, READY's relationships, and the admin routes of profiles, spammers, identify.premium and friendships.
+// The relationships are its own (social_state.hpp): presence reads friendships through PresenceAudience,
+// messaging through relationships().
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include "core/json.hpp"
 #include "core/service_context.hpp"
 #include "gateway/gateway_module.hpp"
 #include "presence/presence_module.hpp"
+#include "social/social_state.hpp"
 
 namespace platformpp::emulator {
 
-class SocialModule : public FeatureModule, public GatewayListener {
+class SocialModule : public FeatureModule, public GatewayListener, public PresenceAudience {
  public:
   SocialModule(ServiceContext& context, GatewayModule& gateway, PresenceModule& presence);
 
+  // The platform and game relationships. Read-only: they change here, where each change is dispatched.
+  [[nodiscard]] const SocialState& relationships() const noexcept { return relationships_; }
+
   // GatewayListener: READY's relationships, game relationships and user application profiles.
   void fill_ready(const GatewaySession& session, ReadyContent& ready) override;
+
+  // PresenceAudience: friends on the platform and game friends.
+  [[nodiscard]] std::vector<std::string> friends_of(std::string_view user_id) const override;
+  [[nodiscard]] std::vector<std::pair<std::string, std::string>> game_friends_of(
+      std::string_view user_id) const override;
+  [[nodiscard]] bool is_friend(std::string_view user_id, std::string_view other_id) const override;
 
  private:
   // Whether user objects show the real premium_type to this session (its token has identify.premium and
@@ -80,6 +94,7 @@ class SocialModule : public FeatureModule, public GatewayListener {
 
   GatewayModule& gateway_;
   PresenceModule& presence_;
+  SocialState relationships_;
 };
 
 }  // namespace platformpp::emulator
