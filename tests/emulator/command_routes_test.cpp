@@ -1,7 +1,7 @@
-// Application commands without sockets: create (an upsert), get, list, edit, delete and bulk overwrite, global
-// and per guild; every naming, description, option, choice, range, length, file-type, size and count rule
-// crossed by one; the entry point (one, global, its handler needing Activities) and the default Launch command
-// of the admin Activities switch; who may manage commands; and the state documents.
+// Application commands without sockets: create (an upsert), get, list, edit, delete and bulk overwrite,
+// global and per guild; every naming, description, option, choice, range, length, file-type, size and count
+// rule crossed by one; the entry point (one, global, its handler needing Activities) and the default Launch
+// command of the admin Activities switch; who may manage commands; and the state documents.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -24,7 +24,8 @@ std::string repeat(std::size_t n, char c = 'a') {
 
 // An option of `type` named `name` with `extra` members (a leading comma each).
 std::string option(int type, const std::string& name, const std::string& extra = {}) {
-  return R"({"type":)" + std::to_string(type) + R"(,"name":")" + name + R"(","description":"d")" + extra + "}";
+  return R"({"type":)" + std::to_string(type) + R"(,"name":")" + name + R"(","description":"d")" + extra +
+         "}";
 }
 
 std::string list(const std::vector<std::string>& items) {
@@ -34,7 +35,8 @@ std::string list(const std::vector<std::string>& items) {
   return out + "]";
 }
 
-std::string chat(const std::string& name, const std::string& extra = {}, const std::string& description = "A command") {
+std::string chat(const std::string& name, const std::string& extra = {},
+                 const std::string& description = "A command") {
   return R"({"name":")" + name + R"(","description":")" + description + "\"" + extra + "}";
 }
 
@@ -54,15 +56,15 @@ struct Fixture {
     const auto bot_id = str(app["bot_user_id"]);
     other_bot = "Bot " + str(parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body)["bot_token"]);
     player = str(parse(call("POST", "/_emulator/users", R"({"username":"player"})").body)["id"]);
-    guild_id = str(parse(call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + player + R"("})")
-                             .body)["id"]);
-    bare_guild_id = str(
-        parse(call("POST", "/_emulator/guilds", R"({"name":"Bare","owner_id":")" + player + R"("})").body)["id"]);
+    guild_id = str(parse(
+        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + player + R"("})").body)["id"]);
+    bare_guild_id = str(parse(
+        call("POST", "/_emulator/guilds", R"({"name":"Bare","owner_id":")" + player + R"("})").body)["id"]);
     call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + bot_id + R"("})");
   }
 
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, std::string authorization = {},
-                   HeaderList headers = {}) {
+  HttpResponse raw(std::string method, std::string target, std::string body = {},
+                   std::string authorization = {}, HeaderList headers = {}) {
     if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
     real_now += 25;  // 40 requests a second: within the platform's per-route and global limits
     const auto outcome = service.handle(
@@ -126,13 +128,14 @@ TEST_CASE_FIXTURE(Fixture, "create is an upsert by name and type; get, list, edi
   body = parse(again.body);
   CHECK(str(body["id"]) == id);
   CHECK(str(body["version"]) != version);
-  CHECK_FALSE(body.HasMember("options"));  // an empty list is left out
+  CHECK_FALSE(body.HasMember("options"));                       // an empty list is left out
   CHECK(create(R"({"type":2,"name":"stats"})").status == 201);  // a USER command may share the name
 
   auto listed = parse(raw("GET", global(), {}, bot).body);
   CHECK(listed.Size() == 2);
   CHECK_FALSE(listed[0].HasMember("name_localizations"));
-  CHECK(parse(raw("GET", global() + "?with_localizations=true", {}, bot).body)[0].HasMember("name_localizations"));
+  CHECK(parse(raw("GET", global() + "?with_localizations=true", {}, bot).body)[0].HasMember(
+      "name_localizations"));
   CHECK(str(parse(raw("GET", global() + "/" + id, {}, bot).body)["description"]) == "Changed");
 
   auto edited = raw("PATCH", global() + "/" + id, R"({"name":"score","nsfw":true})", bot);
@@ -172,7 +175,8 @@ TEST_CASE_FIXTURE(Fixture, "names: the CHAT_INPUT rule, 1 to 32 characters; cont
   }
   CHECK(create(R"({"type":2,"name":"Show Stats"})").status == 201);
   CHECK(create(R"({"type":3,"name":")" + repeat(32, 'M') + R"("})").status == 201);
-  CHECK(error_at(create(R"({"type":3,"name":")" + repeat(33, 'M') + R"("})"), "name") == "BASE_TYPE_BAD_LENGTH");
+  CHECK(error_at(create(R"({"type":3,"name":")" + repeat(33, 'M') + R"("})"), "name") ==
+        "BASE_TYPE_BAD_LENGTH");
   CHECK(error_at(create(chat("loc", R"(,"name_localizations":{"fr":"Nom"})")), "name_localizations.fr") ==
         "APPLICATION_COMMAND_INVALID_NAME");
   CHECK(error_at(create(R"({"type":9,"name":"x"})"), "type") == "BASE_TYPE_CHOICES");
@@ -196,32 +200,37 @@ TEST_CASE_FIXTURE(Fixture, "options: count, order, nesting, unique names, the ty
     options.push_back(option(3, "o" + std::to_string(i)));
   CHECK(create(chat("many", ",\"options\":" + list(options))).status == 201);
   options.push_back(option(3, "o25"));
-  CHECK(error_at(create(chat("toomany", ",\"options\":" + list(options))), "options") == "BASE_TYPE_MAX_LENGTH");
+  CHECK(error_at(create(chat("toomany", ",\"options\":" + list(options))), "options") ==
+        "BASE_TYPE_MAX_LENGTH");
 
   CHECK(create(chat("order", ",\"options\":" + list({option(3, "a", R"(,"required":true)"), option(3, "b")})))
             .status == 201);
-  CHECK(error_at(create(chat("disorder",
-                             ",\"options\":" + list({option(3, "a"), option(3, "b", R"(,"required":true)")}))),
+  CHECK(error_at(create(chat("disorder", ",\"options\":" +
+                                             list({option(3, "a"), option(3, "b", R"(,"required":true)")}))),
                  "options.1") == "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID");
-  CHECK(error_at(create(chat("twice", ",\"options\":" + list({option(3, "a"), option(4, "a")}))), "options.1.name") ==
-        "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME");
+  CHECK(error_at(create(chat("twice", ",\"options\":" + list({option(3, "a"), option(4, "a")}))),
+                 "options.1.name") == "APPLICATION_COMMAND_OPTIONS_DUPLICATE_NAME");
   CHECK(error_at(create(chat("upper", ",\"options\":" + list({option(3, "Who")}))), "options.0.name") ==
         "STRING_TYPE_REGEX");
-  CHECK(error_at(create(chat("desc", R"(,"options":[{"type":3,"name":"a","description":")" + repeat(101) + R"("}])")),
+  CHECK(error_at(create(chat("desc",
+                             R"(,"options":[{"type":3,"name":"a","description":")" + repeat(101) + R"("}])")),
                  "options.0.description") == "BASE_TYPE_BAD_LENGTH");
   CHECK(error_at(create(chat("kind", ",\"options\":" + list({option(12, "a")}))), "options.0.type") ==
         "BASE_TYPE_CHOICES");
 
   // Subcommands: groups hold subcommands, subcommands hold values, and they never mix with values.
   const auto sub = option(1, "show", ",\"options\":" + list({option(3, "who", R"(,"required":true)")}));
-  CHECK(create(chat("nested", ",\"options\":" + list({option(2, "group", ",\"options\":" + list({sub})), sub})))
-            .status == 201);
+  CHECK(
+      create(chat("nested", ",\"options\":" + list({option(2, "group", ",\"options\":" + list({sub})), sub})))
+          .status == 201);
   CHECK(error_at(create(chat("mixed", ",\"options\":" + list({sub, option(3, "loose")}))), "options") ==
         "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID");
-  CHECK(error_at(create(chat("deep", ",\"options\":" + list({option(1, "s", ",\"options\":" + list({sub}))}))),
-                 "options.0.options.0.type") == "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID");
-  CHECK(error_at(create(chat("valuesub", ",\"options\":" + list({option(3, "v", ",\"options\":" + list({sub}))}))),
-                 "options.0.options") == "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
+  CHECK(
+      error_at(create(chat("deep", ",\"options\":" + list({option(1, "s", ",\"options\":" + list({sub}))}))),
+               "options.0.options.0.type") == "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID");
+  CHECK(error_at(
+            create(chat("valuesub", ",\"options\":" + list({option(3, "v", ",\"options\":" + list({sub}))}))),
+            "options.0.options") == "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
   CHECK(error_at(create(chat("reqsub", ",\"options\":" + list({option(1, "s", R"(,"required":true)")}))),
                  "options.0.required") == "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
   CHECK(error_at(create(R"({"type":2,"name":"Menu","options":[]})"), "options") ==
@@ -250,18 +259,22 @@ TEST_CASE_FIXTURE(Fixture, "choices, ranges, lengths, autocomplete, channel type
   CHECK(create(with(4, choices(1, "n", "9007199254740991"))).status == 201);  // 2^53 - 1
   CHECK(error_at(create(with(4, choices(1, "n", "9007199254740992"))), "options.0.choices.0.value") ==
         "NUMBER_TYPE_COERCE");
-  CHECK(error_at(create(with(4, choices(1, "n", "\"1\""))), "options.0.choices.0.value") == "NUMBER_TYPE_COERCE");
+  CHECK(error_at(create(with(4, choices(1, "n", "\"1\""))), "options.0.choices.0.value") ==
+        "NUMBER_TYPE_COERCE");
   CHECK(create(with(10, choices(1, "n", "2.5"))).status == 201);
   CHECK(error_at(create(with(5, choices(1, "n", "true"))), "options.0.choices") ==
         "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
-  CHECK(error_at(create(with(3, R"(,"autocomplete":true)" + choices(1, "n", "\"x\""))), "options.0.autocomplete") ==
-        "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
+  CHECK(error_at(create(with(3, R"(,"autocomplete":true)" + choices(1, "n", "\"x\""))),
+                 "options.0.autocomplete") == "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
   CHECK(create(with(3, R"(,"autocomplete":true)")).status == 201);
 
   CHECK(create(with(4, R"(,"min_value":-9007199254740991,"max_value":9007199254740991)")).status == 201);
-  CHECK(error_at(create(with(4, R"(,"min_value":-9007199254740992)")), "options.0.min_value") == "NUMBER_TYPE_MAX");
-  CHECK(error_at(create(with(4, R"(,"min_value":5,"max_value":4)")), "options.0.min_value") == "NUMBER_TYPE_MAX");
-  CHECK(error_at(create(with(3, R"(,"min_value":1)")), "options.0.min_value") == "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
+  CHECK(error_at(create(with(4, R"(,"min_value":-9007199254740992)")), "options.0.min_value") ==
+        "NUMBER_TYPE_MAX");
+  CHECK(error_at(create(with(4, R"(,"min_value":5,"max_value":4)")), "options.0.min_value") ==
+        "NUMBER_TYPE_MAX");
+  CHECK(error_at(create(with(3, R"(,"min_value":1)")), "options.0.min_value") ==
+        "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
 
   CHECK(create(with(3, R"(,"min_length":0,"max_length":6000)")).status == 201);
   CHECK(error_at(create(with(3, R"(,"min_length":-1)")), "options.0.min_length") == "NUMBER_TYPE_MIN");
@@ -278,7 +291,8 @@ TEST_CASE_FIXTURE(Fixture, "choices, ranges, lengths, autocomplete, channel type
   CHECK(create(with(11, ",\"file_types\":" + ten + "]")).status == 201);
   CHECK(error_at(create(with(11, ",\"file_types\":" + ten + ",\".md\"]")), "options.0.file_types") ==
         "BASE_TYPE_MAX_LENGTH");
-  CHECK(error_at(create(with(11, R"(,"file_types":["pdf"])")), "options.0.file_types.0") == "BASE_TYPE_CHOICES");
+  CHECK(error_at(create(with(11, R"(,"file_types":["pdf"])")), "options.0.file_types.0") ==
+        "BASE_TYPE_CHOICES");
   CHECK(error_at(create(with(3, R"(,"file_types":["image"])")), "options.0.file_types") ==
         "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
 }
@@ -299,8 +313,8 @@ TEST_CASE_FIXTURE(Fixture, "the whole command is at most 8000 characters") {
       return R"({"type":3,"name":")" + name + R"(","description":")" + repeat(99) + "\"" + extra + "}";
     };
     return R"({"name":"size","description":")" + repeat(description) + R"(","options":)" +
-           list({described("a", ",\"choices\":" + choice_list(25)), described("b", ",\"choices\":" + choice_list(13)),
-                 described("c", "")}) +
+           list({described("a", ",\"choices\":" + choice_list(25)),
+                 described("b", ",\"choices\":" + choice_list(13)), described("c", "")}) +
            "}";
   };
   CHECK(create(sized(96)).status == 201);
@@ -316,7 +330,9 @@ TEST_CASE_FIXTURE(Fixture, "counts per scope: 100 CHAT_INPUT, 15 USER, 15 MESSAG
   CHECK(create(chat("c5", {}, "still an upsert")).status == 200);
   for (int type : {2, 3}) {
     for (int i = 0; i < 15; ++i)
-      REQUIRE(create(R"({"type":)" + std::to_string(type) + R"(,"name":"M)" + std::to_string(i) + "\"}").status == 201);
+      REQUIRE(
+          create(R"({"type":)" + std::to_string(type) + R"(,"name":"M)" + std::to_string(i) + "\"}").status ==
+          201);
     CHECK(code(create(R"({"type":)" + std::to_string(type) + R"(,"name":"M15"})")) == 30032);
   }
   // The guild's scope counts on its own.
@@ -328,11 +344,13 @@ TEST_CASE_FIXTURE(Fixture, "counts per scope: 100 CHAT_INPUT, 15 USER, 15 MESSAG
         "APPLICATION_COMMAND_ENTRY_POINT_GLOBAL_ONLY");
 }
 
-TEST_CASE_FIXTURE(Fixture, "entry point: a handler needs Activities; Activities bring the default Launch command") {
+TEST_CASE_FIXTURE(Fixture,
+                  "entry point: a handler needs Activities; Activities bring the default Launch command") {
   CHECK(error_at(create(R"({"type":4,"name":"Play","description":"p","handler":2})"), "handler") ==
         "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
   CHECK(error_at(create(chat("x", R"(,"handler":1)")), "handler") == "APPLICATION_COMMAND_FIELD_NOT_ALLOWED");
-  auto switched = parse(call("POST", "/_emulator/applications/" + app_id + "/activities", R"({"enabled":true})").body);
+  auto switched =
+      parse(call("POST", "/_emulator/applications/" + app_id + "/activities", R"({"enabled":true})").body);
   CHECK((std::stoull(str(switched["flags_new"])) & (1ULL << 17)) != 0);
   REQUIRE(switched["entry_point"].IsObject());
   const auto launch_id = str(switched["entry_point"]["id"]);
@@ -344,19 +362,22 @@ TEST_CASE_FIXTURE(Fixture, "entry point: a handler needs Activities; Activities 
   auto renamed = raw("PATCH", global() + "/" + launch_id, R"({"name":"Start Race","handler":1})", bot);
   REQUIRE(renamed.status == 200);
   CHECK(parse(renamed.body)["handler"].GetInt() == 1);
-  switched = parse(call("POST", "/_emulator/applications/" + app_id + "/activities", R"({"enabled":true})").body);
+  switched =
+      parse(call("POST", "/_emulator/applications/" + app_id + "/activities", R"({"enabled":true})").body);
   CHECK(str(switched["entry_point"]["id"]) == launch_id);
   CHECK(str(switched["entry_point"]["name"]) == "Start Race");
   // Deleted, it comes back only with the switch.
   CHECK(raw("DELETE", global() + "/" + launch_id, {}, bot).status == 204);
-  switched = parse(call("POST", "/_emulator/applications/" + app_id + "/activities", R"({"enabled":true})").body);
+  switched =
+      parse(call("POST", "/_emulator/applications/" + app_id + "/activities", R"({"enabled":true})").body);
   CHECK(str(switched["entry_point"]["id"]) != launch_id);
   // A command without options becomes the entry point by an edit of its type, once the other one is gone.
   const auto menu = str(parse(create(R"({"type":2,"name":"Menu"})").body)["id"]);
   CHECK(code(raw("PATCH", global() + "/" + menu, R"({"type":4,"description":"Play"})", bot)) == 30032);
 }
 
-TEST_CASE_FIXTURE(Fixture, "bulk overwrite: the list replaces the scope's commands, keeping the ids it names") {
+TEST_CASE_FIXTURE(Fixture,
+                  "bulk overwrite: the list replaces the scope's commands, keeping the ids it names") {
   const auto kept = str(parse(create(chat("keep")).body)["id"]);
   const auto dropped = str(parse(create(chat("drop")).body)["id"]);
   auto replaced = raw("PUT", global(), list({chat("keep", {}, "Kept"), chat("fresh")}), bot);
@@ -410,8 +431,9 @@ TEST_CASE_FIXTURE(Fixture, "guild commands and who may manage commands") {
   while (basic.size() % 4 != 0)
     basic += '=';
   const auto grant = [&](const std::string& scope) {
-    const auto response = raw("POST", "/api/v10/oauth2/token", "grant_type=client_credentials&scope=" + scope, {},
-                              {{"Content-Type", "application/x-www-form-urlencoded"}, {"Authorization", "Basic " + basic}});
+    const auto response =
+        raw("POST", "/api/v10/oauth2/token", "grant_type=client_credentials&scope=" + scope, {},
+            {{"Content-Type", "application/x-www-form-urlencoded"}, {"Authorization", "Basic " + basic}});
     REQUIRE_MESSAGE(response.status == 200, response.body);
     return "Bearer " + str(parse(response.body)["access_token"]);
   };
@@ -419,7 +441,8 @@ TEST_CASE_FIXTURE(Fixture, "guild commands and who may manage commands") {
   CHECK(code(raw("GET", global(), {}, grant("identify"))) == 50001);
 }
 
-TEST_CASE_FIXTURE(Fixture, "commands are state documents: saved, loaded back the same, refused when damaged") {
+TEST_CASE_FIXTURE(Fixture,
+                  "commands are state documents: saved, loaded back the same, refused when damaged") {
   create(chat("stats", R"(,"options":[{"type":4,"name":"n","description":"d","min_value":1}],"nsfw":true)"));
   create(R"({"type":2,"name":"Inspect"})", in_guild(guild_id));
   call("POST", "/_emulator/applications/" + app_id + "/activities", R"({"enabled":true})");
@@ -434,9 +457,10 @@ TEST_CASE_FIXTURE(Fixture, "commands are state documents: saved, loaded back the
   restored.service.changes().clear_all();
   restored.service.changes().load(documents);
   CHECK(restored.raw("GET", global() + "?with_localizations=true", {}, bot).body == before);
-  CHECK_THROWS_AS(restored.service.changes().load({DocumentChange{"application_command", "9",
-                                                                  R"({"v":1,"application_id":"1","version":"2",)"
-                                                                  R"("command":{"name":"Bad Name","description":"d"}})"}}),
+  CHECK_THROWS_AS(restored.service.changes().load(
+                      {DocumentChange{"application_command", "9",
+                                      R"({"v":1,"application_id":"1","version":"2",)"
+                                      R"("command":{"name":"Bad Name","description":"d"}})"}}),
                   std::invalid_argument);
 }
 

@@ -73,7 +73,7 @@ struct ApplicationCommand {
   std::optional<std::string> name_localizations;  // JSON object text, as checked
   std::string description;                        // empty for USER and MESSAGE commands
   std::optional<std::string> description_localizations;
-  std::string options = "[]";  // JSON array text, as checked (CHAT_INPUT only)
+  std::string options = "[]";                             // JSON array text, as checked (CHAT_INPUT only)
   std::optional<std::string> default_member_permissions;  // decimal bits
   bool nsfw = false;
   std::vector<int> integration_types;        // global commands

@@ -29,9 +29,9 @@ std::optional<std::string> guild_of(const RouteContext& context) {
 }
 
 HttpResponse too_many_commands(int type) {
-  return error_response(400, kTooManyCommands,
-                        "Maximum number of application commands reached (" +
-                            std::to_string(command_count_max(type)) + ")");
+  return error_response(
+      400, kTooManyCommands,
+      "Maximum number of application commands reached (" + std::to_string(command_count_max(type)) + ")");
 }
 
 bool has_scope(const AccessGrant& grant, std::string_view scope) {
@@ -82,14 +82,16 @@ HttpResponse InteractionsModule::api_list(const RouteContext& context) {
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               for (const auto* command : commands)
-                                write_raw(writer, command_json(*command, localizations), rapidjson::kObjectType);
+                                write_raw(writer, command_json(*command, localizations),
+                                          rapidjson::kObjectType);
                               writer.EndArray();
                             }));
 }
 
 HttpResponse InteractionsModule::api_get(const RouteContext& context) {
   if (auto refused = authorize(context)) return std::move(*refused);
-  const auto* command = find(context.params.at("application_id"), guild_of(context), context.params.at("command_id"));
+  const auto* command =
+      find(context.params.at("application_id"), guild_of(context), context.params.at("command_id"));
   if (command == nullptr) return error_response(404, kUnknownCommand, "Unknown application command");
   return HttpResponse::json(200, command_json(*command));
 }
@@ -149,7 +151,8 @@ HttpResponse InteractionsModule::api_edit(const RouteContext& context) {
 
 HttpResponse InteractionsModule::api_delete(const RouteContext& context) {
   if (auto refused = authorize(context)) return std::move(*refused);
-  const auto* command = find(context.params.at("application_id"), guild_of(context), context.params.at("command_id"));
+  const auto* command =
+      find(context.params.at("application_id"), guild_of(context), context.params.at("command_id"));
   if (command == nullptr) return error_response(404, kUnknownCommand, "Unknown application command");
   remove(command->id);
   return HttpResponse::empty(204);
@@ -161,7 +164,8 @@ HttpResponse InteractionsModule::api_overwrite(const RouteContext& context) {
   const auto guild_id = guild_of(context);
   rapidjson::Document body;
   if (!has_json_content_type(context.request)) return status_error(415);
-  if (!parse_json(context.request.body, body)) return error_response(400, error_code::kInvalidJson, "Invalid JSON");
+  if (!parse_json(context.request.body, body))
+    return error_response(400, error_code::kInvalidJson, "Invalid JSON");
   FieldErrors errors;
   if (!body.IsArray()) {
     errors.add({"_root"}, {"BASE_TYPE_ARRAY", "Must be an array."});
@@ -176,8 +180,8 @@ HttpResponse InteractionsModule::api_overwrite(const RouteContext& context) {
     auto command = read_command(body[i], scope, errors, {std::to_string(i)});
     if (!command) continue;
     if (!names.emplace(command->type, command->name).second) {
-      errors.add({std::to_string(i), "name"},
-                 {"APPLICATION_COMMANDS_DUPLICATE_NAME", "Application command names must be unique per type."});
+      errors.add({std::to_string(i), "name"}, {"APPLICATION_COMMANDS_DUPLICATE_NAME",
+                                               "Application command names must be unique per type."});
       continue;
     }
     ++counts[command->type];
@@ -203,7 +207,8 @@ HttpResponse InteractionsModule::api_overwrite(const RouteContext& context) {
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               for (auto& command : commands)
-                                write_raw(writer, command_json(store(std::move(command))), rapidjson::kObjectType);
+                                write_raw(writer, command_json(store(std::move(command))),
+                                          rapidjson::kObjectType);
                               writer.EndArray();
                             }));
 }

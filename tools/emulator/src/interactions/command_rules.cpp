@@ -183,7 +183,8 @@ struct SizeBudget {
     if (const auto it = object.FindMember(field); it != object.MemberEnd() && it->value.IsString())
       longest = characters(it->value);
     if (localizations != nullptr) {
-      if (const auto it = object.FindMember(localizations); it != object.MemberEnd() && it->value.IsObject()) {
+      if (const auto it = object.FindMember(localizations);
+          it != object.MemberEnd() && it->value.IsObject()) {
         for (const auto& entry : it->value.GetObject())
           if (entry.value.IsString()) longest = std::max(longest, characters(entry.value));
       }
@@ -257,7 +258,8 @@ void check_choice(Reader& choice, std::int64_t type, SizeBudget& size) {
 
 // min_value and max_value of INTEGER and NUMBER options, in the type's range, min <= max.
 void check_range(Reader& option, std::int64_t type) {
-  const double limit = static_cast<double>(command_limit::kSafeInteger) + (type == command_option_type::kNumber);
+  const double limit =
+      static_cast<double>(command_limit::kSafeInteger) + (type == command_option_type::kNumber);
   std::optional<double> bounds[2];
   const char* names[2] = {"min_value", "max_value"};
   for (int i = 0; i < 2; ++i) {
@@ -310,15 +312,17 @@ void check_file_types(Reader& option, std::int64_t type) {
     option.issue("file_types", not_allowed("Only for ATTACHMENT options."));
     return;
   }
-  if (list->Size() > command_limit::kFileTypesMax) option.issue("file_types", too_many(command_limit::kFileTypesMax));
+  if (list->Size() > command_limit::kFileTypesMax)
+    option.issue("file_types", too_many(command_limit::kFileTypesMax));
   for (rapidjson::SizeType i = 0; i < list->Size(); ++i) {
     const auto& item = (*list)[i];
-    const std::string_view text = item.IsString() ? std::string_view(item.GetString(), item.GetStringLength()) : "";
+    const std::string_view text =
+        item.IsString() ? std::string_view(item.GetString(), item.GetStringLength()) : "";
     const bool category = text == "image" || text == "video" || text == "audio";
-    const bool extension = text.size() > 1 && text[0] == '.' &&
-                           std::all_of(text.begin() + 1, text.end(), [](char c) {
-                             return std::isalnum(static_cast<unsigned char>(c)) != 0;
-                           });
+    const bool extension =
+        text.size() > 1 && text[0] == '.' && std::all_of(text.begin() + 1, text.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) != 0;
+        });
     if (!category && !extension) {
       option.issue({"file_types", std::to_string(i)},
                    {"BASE_TYPE_CHOICES", "Must be image, video, audio or a file extension such as .pdf."});
@@ -328,7 +332,8 @@ void check_file_types(Reader& option, std::int64_t type) {
 
 // One level of options: `parent` is 0 for the command's own, else the option type that holds them.
 void check_options(Reader& owner, const rapidjson::Value& options, std::int64_t parent, SizeBudget& size) {
-  if (options.Size() > command_limit::kOptionsMax) owner.issue("options", too_many(command_limit::kOptionsMax));
+  if (options.Size() > command_limit::kOptionsMax)
+    owner.issue("options", too_many(command_limit::kOptionsMax));
   std::set<std::string> names;
   bool optional_seen = false;
   std::size_t subcommands = 0;
@@ -362,7 +367,8 @@ void check_options(Reader& owner, const rapidjson::Value& options, std::int64_t 
     if ((*type == command_option_type::kSubCommandGroup && parent != 0) ||
         (*type == command_option_type::kSubCommand && parent == command_option_type::kSubCommand) ||
         (!is_subcommand(*type) && parent == command_option_type::kSubCommandGroup)) {
-      option.issue("type", {"APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "This option type cannot be nested here."});
+      option.issue("type",
+                   {"APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "This option type cannot be nested here."});
     }
     const bool required = option.boolean("required").value_or(false);
     if (is_subcommand(*type) && option.said("required"))
@@ -378,7 +384,8 @@ void check_options(Reader& owner, const rapidjson::Value& options, std::int64_t 
       if (!takes_choices(*type)) {
         option.issue("choices", not_allowed("Choices are for STRING, INTEGER and NUMBER options only."));
       } else {
-        if (choices->Size() > command_limit::kChoicesMax) option.issue("choices", too_many(command_limit::kChoicesMax));
+        if (choices->Size() > command_limit::kChoicesMax)
+          option.issue("choices", too_many(command_limit::kChoicesMax));
         for (rapidjson::SizeType c = 0; c < choices->Size(); ++c) {
           if (!(*choices)[c].IsObject()) {
             option.issue({"choices", std::to_string(c)}, not_object());
@@ -391,9 +398,10 @@ void check_options(Reader& owner, const rapidjson::Value& options, std::int64_t 
     }
     if (const auto autocomplete = option.boolean("autocomplete"); autocomplete && *autocomplete) {
       if (!takes_choices(*type)) {
-        option.issue("autocomplete", not_allowed("Autocomplete is for STRING, INTEGER and NUMBER options only."));
-      } else if (const auto* choices = option.get("choices"); choices != nullptr && choices->IsArray() &&
-                                                             choices->Size() > 0) {
+        option.issue("autocomplete",
+                     not_allowed("Autocomplete is for STRING, INTEGER and NUMBER options only."));
+      } else if (const auto* choices = option.get("choices");
+                 choices != nullptr && choices->IsArray() && choices->Size() > 0) {
         option.issue("autocomplete", not_allowed("Autocomplete cannot be set with choices."));
       }
     }
@@ -402,7 +410,8 @@ void check_options(Reader& owner, const rapidjson::Value& options, std::int64_t 
         option.issue("channel_types", not_allowed("Only for CHANNEL options."));
       } else {
         for (rapidjson::SizeType c = 0; c < channel_types->Size(); ++c)
-          if (!(*channel_types)[c].IsInt()) option.issue({"channel_types", std::to_string(c)}, {"NUMBER_TYPE_COERCE", "Value is not int."});
+          if (!(*channel_types)[c].IsInt())
+            option.issue({"channel_types", std::to_string(c)}, {"NUMBER_TYPE_COERCE", "Value is not int."});
       }
     }
     check_range(option, *type);
@@ -424,7 +433,8 @@ void check_options(Reader& owner, const rapidjson::Value& options, std::int64_t 
 }
 
 // A list of small integers each one of `allowed`, without repeats.
-std::optional<std::vector<int>> read_context_list(Reader& reader, const char* name, std::initializer_list<int> allowed) {
+std::optional<std::vector<int>> read_context_list(Reader& reader, const char* name,
+                                                  std::initializer_list<int> allowed) {
   const auto* list = reader.array(name);
   if (list == nullptr) return std::nullopt;
   std::vector<int> values;
@@ -475,13 +485,15 @@ std::optional<ApplicationCommand> read_command(const rapidjson::Value& body, con
   const bool chat_input = command.type == command_type::kChatInput;
   const bool entry_point = command.type == command_type::kPrimaryEntryPoint;
   if (entry_point && scope.guild_id)
-    reader.issue("type", {"APPLICATION_COMMAND_ENTRY_POINT_GLOBAL_ONLY", "Entry point commands can only be global."});
+    reader.issue("type",
+                 {"APPLICATION_COMMAND_ENTRY_POINT_GLOBAL_ONLY", "Entry point commands can only be global."});
 
   if (auto name = reader.text("name", true, 1, command_limit::kNameMax)) {
     if (chat_input) check_chat_input_name(reader, "name", *name);
     command.name = std::move(*name);
   }
-  command.name_localizations = check_localizations(reader, "name_localizations", 1, command_limit::kNameMax, chat_input);
+  command.name_localizations =
+      check_localizations(reader, "name_localizations", 1, command_limit::kNameMax, chat_input);
   // Context menu commands have no description: what one sends is dropped, as the platform keeps "" for them.
   const bool described = chat_input || entry_point;
   if (described) {
@@ -504,12 +516,14 @@ std::optional<ApplicationCommand> read_command(const rapidjson::Value& body, con
   }
   if (chat_input && size.used > command_limit::kTotalCharactersMax) {
     reader.issue("_root", {"APPLICATION_COMMAND_TOO_LARGE",
-                           "Command exceeds maximum size (" + std::to_string(command_limit::kTotalCharactersMax) + ")"});
+                           "Command exceeds maximum size (" +
+                               std::to_string(command_limit::kTotalCharactersMax) + ")"});
   }
 
   if (const auto permissions = reader.string("default_member_permissions", false)) {
     if (!decimal_bits(*permissions)) {
-      reader.issue("default_member_permissions", {"BASE_TYPE_INVALID", "Must be permission bits: a decimal string."});
+      reader.issue("default_member_permissions",
+                   {"BASE_TYPE_INVALID", "Must be permission bits: a decimal string."});
     } else {
       command.default_member_permissions = permissions;
     }
@@ -517,7 +531,8 @@ std::optional<ApplicationCommand> read_command(const rapidjson::Value& body, con
   command.nsfw = reader.boolean("nsfw").value_or(false);
   // Installation and interaction contexts are for global commands; a guild command's are ignored.
   auto integration_types = read_context_list(reader, "integration_types", {kGuildInstall, kUserInstall});
-  auto contexts = read_context_list(reader, "contexts", {kContextGuild, kContextBotDm, kContextPrivateChannel});
+  auto contexts =
+      read_context_list(reader, "contexts", {kContextGuild, kContextBotDm, kContextPrivateChannel});
   if (!scope.guild_id) {
     command.integration_types = integration_types.value_or(std::vector<int>{kGuildInstall, kUserInstall});
     command.contexts = std::move(contexts);
@@ -530,7 +545,8 @@ std::optional<ApplicationCommand> read_command(const rapidjson::Value& body, con
                *handler != entry_point_handler::kDiscordLaunchActivity) {
       reader.issue("handler", not_one_of({1, 2}));
     } else if (!scope.embedded) {
-      reader.issue("handler", not_allowed("A handler needs an application with Activities enabled (EMBEDDED)."));
+      reader.issue("handler",
+                   not_allowed("A handler needs an application with Activities enabled (EMBEDDED)."));
     } else {
       command.handler = static_cast<int>(*handler);
     }

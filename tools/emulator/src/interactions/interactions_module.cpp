@@ -108,7 +108,8 @@ std::vector<const ApplicationCommand*> InteractionsModule::commands_of(
   return found;
 }
 
-ApplicationCommand* InteractionsModule::find(const std::string& app_id, const std::optional<std::string>& guild_id,
+ApplicationCommand* InteractionsModule::find(const std::string& app_id,
+                                             const std::optional<std::string>& guild_id,
                                              std::string_view command_id) {
   const auto it = commands_.find(command_id);
   if (it == commands_.end() || it->second.application_id != app_id || it->second.guild_id != guild_id)

@@ -23,8 +23,8 @@ class InteractionsModule : public FeatureModule {
   InteractionsModule(ServiceContext& context, GuildModule& guilds);
 
   // The application's commands in one scope (global when `guild_id` is empty), oldest first.
-  [[nodiscard]] std::vector<const ApplicationCommand*> commands_of(const std::string& app_id,
-                                                                   const std::optional<std::string>& guild_id) const;
+  [[nodiscard]] std::vector<const ApplicationCommand*> commands_of(
+      const std::string& app_id, const std::optional<std::string>& guild_id) const;
 
  private:
   // ---- routes (command_routes.cpp)
@@ -44,8 +44,8 @@ class InteractionsModule : public FeatureModule {
   ApplicationCommand* find(const std::string& app_id, const std::optional<std::string>& guild_id,
                            std::string_view command_id);
   // The command of the scope with this name and type, if any (names are unique per type and scope).
-  ApplicationCommand* find_named(const std::string& app_id, const std::optional<std::string>& guild_id, int type,
-                                 std::string_view name, std::string_view except_id = {});
+  ApplicationCommand* find_named(const std::string& app_id, const std::optional<std::string>& guild_id,
+                                 int type, std::string_view name, std::string_view except_id = {});
   // Whether adding one more command of `type` stays within the scope's count (`replacing` one of the same
   // type does not count).
   [[nodiscard]] bool within_count(const std::string& app_id, const std::optional<std::string>& guild_id,
