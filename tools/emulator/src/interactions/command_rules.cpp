@@ -568,8 +568,10 @@ std::string command_body_json(const ApplicationCommand& command) {
       writer.Key("name_localizations");
       write_raw(writer, *command.name_localizations, rapidjson::kObjectType);
     }
-    writer.Key("description");
-    write_string(writer, command.description);
+    if (!command.description.empty()) {  // context menus have none, an entry point may have none
+      writer.Key("description");
+      write_string(writer, command.description);
+    }
     if (command.description_localizations) {
       writer.Key("description_localizations");
       write_raw(writer, *command.description_localizations, rapidjson::kObjectType);
