@@ -9,6 +9,7 @@
 // thread, each operation ends exactly once, destroying the BackendClient ends pending operations with
 // ClientDestroyed. The bot token never appears in logs.
 
+#include <platformpp/application_commands.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
@@ -275,6 +276,10 @@ class BackendClient {
       std::function<void(ClientResult result, std::vector<Subscription> subscriptions)>;
   /// The end of GetGameStatsProfile: the stored profile (a default GameStatsProfile on failure).
   using GameStatsProfileCallback = std::function<void(ClientResult result, GameStatsProfile profile)>;
+  /// The end of a call that answers one command (a default ApplicationCommand on failure).
+  using CommandCallback = std::function<void(ClientResult result, ApplicationCommand command)>;
+  /// The end of a call that answers the scope's commands (empty on failure).
+  using CommandsCallback = std::function<void(ClientResult result, std::vector<ApplicationCommand> commands)>;
 
   /// Creates the client: it sends nothing until the first call. Without `options.ioContext` it starts a
   /// network thread of its own.
@@ -360,6 +365,29 @@ class BackendClient {
                             SubscriptionsCallback callback);
   /// One subscription to a subscription SKU, by id.
   void GetSkuSubscription(uint64_t skuId, uint64_t subscriptionId, SubscriptionCallback callback);
+
+  // Application commands (application_commands.hpp) of BackendOptions::applicationId: global ones, or one
+  // guild's when `guildId` is set (the application must be in that guild). Each command is checked with
+  // CheckApplicationCommand before anything is sent (ValidationError naming every broken rule).
+
+  /// The scope's commands, oldest first.
+  void ListCommands(std::optional<uint64_t> guildId, CommandsCallback callback);
+  /// One command of the scope.
+  void GetCommand(std::optional<uint64_t> guildId, uint64_t commandId, CommandCallback callback);
+  /// Creates the command, or replaces the scope's command of the same name and type (keeping its id). The
+  /// platform refuses a 101st CHAT_INPUT, 16th USER or MESSAGE command, or a second entry point (HTTPError).
+  void CreateCommand(std::optional<uint64_t> guildId, const ApplicationCommand& command,
+                     CommandCallback callback);
+  /// Replaces every field of the command with `command`'s (its id, application and version are ignored).
+  void EditCommand(std::optional<uint64_t> guildId, uint64_t commandId, const ApplicationCommand& command,
+                   CommandCallback callback);
+  /// Deletes the command.
+  void DeleteCommand(std::optional<uint64_t> guildId, uint64_t commandId, ResultCallback callback);
+  /// Makes `commands` the scope's whole list (what a deploy script does): commands of the same name and type
+  /// keep their ids, the others are created, the scope's other commands deleted. Every command is checked,
+  /// each error's path starting with its index.
+  void BulkOverwriteCommands(std::optional<uint64_t> guildId, const std::vector<ApplicationCommand>& commands,
+                             CommandsCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

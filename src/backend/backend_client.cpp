@@ -3,6 +3,7 @@
 // no Gateway session, no IPC). Each call builds its request (route, body, the rules its arguments broke) and
 // hands it to the session in one line; rules are checked before anything is sent, as the Client does.
 #include "api/api_session.hpp"
+#include "backend/application_command_json.hpp"
 #include "backend/backend_access.hpp"
 #include "backend/game_stats_widget.hpp"
 #include "core/utf8.hpp"
@@ -443,6 +444,53 @@ api::ApiRequest GetSubscriptionRequest(uint64_t skuId, uint64_t subscriptionId) 
                          std::move(errors));
 }
 
+// ---- Application commands
+
+// "/applications/{app}/commands" or "/applications/{app}/guilds/{guild}/commands".
+std::string CommandsPath(uint64_t applicationId, std::optional<uint64_t> guildId) {
+  std::string path = "/applications/" + std::to_string(applicationId);
+  if (guildId) path += "/guilds/" + std::to_string(*guildId);
+  return path + "/commands";
+}
+
+void RequireScope(uint64_t applicationId, std::optional<uint64_t> guildId, std::vector<FieldError>& errors) {
+  RequireApplicationId(applicationId, errors);
+  if (guildId) RequireId(*guildId, "guildId", errors);
+}
+
+api::ApiRequest CommandRequest(const char* method, uint64_t applicationId, std::optional<uint64_t> guildId,
+                               std::optional<uint64_t> commandId, const ApplicationCommand* command) {
+  std::vector<FieldError> errors;
+  RequireScope(applicationId, guildId, errors);
+  std::string path = CommandsPath(applicationId, guildId);
+  if (commandId) {
+    RequireId(*commandId, "commandId", errors);
+    path += "/" + std::to_string(*commandId);
+  }
+  std::optional<std::string> body;
+  if (command != nullptr) {
+    for (auto& error : CheckApplicationCommand(*command, !guildId))
+      errors.push_back(std::move(error));
+    body = CommandBodyJson(*command);
+  }
+  return api::ApiRequest(method, std::move(path), std::move(body), std::move(errors));
+}
+
+api::ApiRequest OverwriteCommandsRequest(uint64_t applicationId, std::optional<uint64_t> guildId,
+                                         const std::vector<ApplicationCommand>& commands) {
+  std::vector<FieldError> errors;
+  RequireScope(applicationId, guildId, errors);
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    for (auto& error : CheckApplicationCommand(commands[i], !guildId)) {
+      error.path = std::to_string(i) + (error.path.empty() ? "" : "." + error.path);
+      error.message = std::to_string(i) + "." + error.message;
+      errors.push_back(std::move(error));
+    }
+  }
+  return api::ApiRequest("PUT", CommandsPath(applicationId, guildId), CommandListJson(commands),
+                         std::move(errors));
+}
+
 }  // namespace
 
 class BackendClient::Impl {
@@ -672,6 +720,61 @@ void BackendClient::GetSkuSubscription(uint64_t skuId, uint64_t subscriptionId,
   if (impl_) {
     impl_->api.Perform<Subscription>(std::move(callback), GetSubscriptionRequest(skuId, subscriptionId),
                                      "not a subscription", premium::ParseSubscription);
+  }
+}
+
+// --- Application commands
+// ------------------------------------------------------------------------------------------
+
+void BackendClient::ListCommands(std::optional<uint64_t> guildId, CommandsCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<ApplicationCommand>>(
+        std::move(callback), CommandRequest("GET", impl_->applicationId, guildId, std::nullopt, nullptr),
+        "not a list of commands", ParseCommands);
+  }
+}
+
+void BackendClient::GetCommand(std::optional<uint64_t> guildId, uint64_t commandId,
+                               CommandCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ApplicationCommand>(
+        std::move(callback), CommandRequest("GET", impl_->applicationId, guildId, commandId, nullptr),
+        "not a command", ParseCommand);
+  }
+}
+
+void BackendClient::CreateCommand(std::optional<uint64_t> guildId, const ApplicationCommand& command,
+                                  CommandCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ApplicationCommand>(
+        std::move(callback), CommandRequest("POST", impl_->applicationId, guildId, std::nullopt, &command),
+        "not a command", ParseCommand);
+  }
+}
+
+void BackendClient::EditCommand(std::optional<uint64_t> guildId, uint64_t commandId,
+                                const ApplicationCommand& command, CommandCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ApplicationCommand>(
+        std::move(callback), CommandRequest("PATCH", impl_->applicationId, guildId, commandId, &command),
+        "not a command", ParseCommand);
+  }
+}
+
+void BackendClient::DeleteCommand(std::optional<uint64_t> guildId, uint64_t commandId,
+                                  ResultCallback callback) {
+  if (impl_)
+    impl_->api.Perform(std::move(callback),
+                       CommandRequest("DELETE", impl_->applicationId, guildId, commandId, nullptr));
+}
+
+void BackendClient::BulkOverwriteCommands(std::optional<uint64_t> guildId,
+                                          const std::vector<ApplicationCommand>& commands,
+                                          CommandsCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<ApplicationCommand>>(
+        std::move(callback), OverwriteCommandsRequest(impl_->applicationId, guildId, commands),
+        "not a list of commands", ParseCommands);
   }
 }
 

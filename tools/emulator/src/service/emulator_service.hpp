@@ -24,6 +24,7 @@
 #include "guild/guild_module.hpp"
 #include "http/http_module.hpp"
 #include "identity/identity_module.hpp"
+#include "interactions/interactions_module.hpp"
 #include "ipc/ipc_module.hpp"
 #include "lobby/lobby_module.hpp"
 #include "messaging/messaging_module.hpp"
@@ -150,6 +151,7 @@ class EmulatorService {
   MessagingModule messaging_;
   VoiceModule voice_;
   PremiumModule premium_;
+  InteractionsModule interactions_;
   IpcModule ipc_;
   IdentityModule identity_;
   StateModule state_;
