@@ -256,8 +256,10 @@ TEST_CASE("past the checkpoint threshold the database grows while commits go on,
     MESSAGE("the database grew with the WAL at " << wal_when_grown / kFrame << " pages; "
                                                  << acknowledged.size() << " messages acknowledged");
     REQUIRE(wal_when_grown != 0);
-    // SQLite's own checkpoint is off, and the writer checkpoints only past 4,000 pages: the thread did it.
-    CHECK(wal_when_grown < 4000 * kFrame);
+    // SQLite's own checkpoint is off: the checkpointer's thread copied the WAL into the database, or, on a
+    // machine too loaded to run it, the writer did at the 4,000-page bound. Either way the WAL stays bounded
+    // (wal_checkpointer_test shows the thread's share without depending on timing).
+    CHECK(wal_when_grown <= (4000 + 8) * kFrame);
     ::kill(first.pid(), SIGKILL);
     CHECK(first.wait_exit() == -1);
   }
