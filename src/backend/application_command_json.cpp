@@ -55,15 +55,23 @@ bool TakesChoices(ApplicationCommandOptionType type) {
          type == ApplicationCommandOptionType::Number;
 }
 
+// name, description and their localizations (each left out when empty: a context-menu command has no
+// description).
+void AddTexts(json::Value& body, const std::string& name, const Localizations& nameLocalizations,
+              const std::string& description, const Localizations& descriptionLocalizations, Allocator& a) {
+  body.AddMember("name", String(name, a), a);
+  if (!nameLocalizations.empty())
+    body.AddMember("name_localizations", LocalizationsValue(nameLocalizations, a), a);
+  if (!description.empty()) body.AddMember("description", String(description, a), a);
+  if (!descriptionLocalizations.empty())
+    body.AddMember("description_localizations", LocalizationsValue(descriptionLocalizations, a), a);
+}
+
 json::Value OptionBody(const ApplicationCommandOption& option, Allocator& a) {
   json::Value body(rapidjson::kObjectType);
   body.AddMember("type", static_cast<int>(option.type), a);
-  body.AddMember("name", String(option.name, a), a);
-  if (!option.nameLocalizations.empty())
-    body.AddMember("name_localizations", LocalizationsValue(option.nameLocalizations, a), a);
-  body.AddMember("description", String(option.description, a), a);
-  if (!option.descriptionLocalizations.empty())
-    body.AddMember("description_localizations", LocalizationsValue(option.descriptionLocalizations, a), a);
+  AddTexts(body, option.name, option.nameLocalizations, option.description, option.descriptionLocalizations,
+           a);
   if (option.required) body.AddMember("required", true, a);
   if (!option.choices.empty()) {
     json::Value choices(rapidjson::kArrayType);
@@ -431,12 +439,8 @@ std::vector<FieldError> CheckApplicationCommand(const ApplicationCommand& comman
 json::Value CommandBody(const ApplicationCommand& command, Allocator& a) {
   json::Value body(rapidjson::kObjectType);
   body.AddMember("type", static_cast<int>(command.type), a);
-  body.AddMember("name", String(command.name, a), a);
-  if (!command.nameLocalizations.empty())
-    body.AddMember("name_localizations", LocalizationsValue(command.nameLocalizations, a), a);
-  if (!command.description.empty()) body.AddMember("description", String(command.description, a), a);
-  if (!command.descriptionLocalizations.empty())
-    body.AddMember("description_localizations", LocalizationsValue(command.descriptionLocalizations, a), a);
+  AddTexts(body, command.name, command.nameLocalizations, command.description,
+           command.descriptionLocalizations, a);
   if (command.type == ApplicationCommandType::ChatInput) {
     json::Value options(rapidjson::kArrayType);
     for (const auto& option : command.options)

@@ -557,6 +557,24 @@ std::optional<ApplicationCommand> read_command(const rapidjson::Value& body, con
   return command;
 }
 
+void write_command_contexts(JsonWriter& writer, const ApplicationCommand& command) {
+  if (command.guild_id) return;
+  const auto write_ints = [&](const std::vector<int>& values) {
+    writer.StartArray();
+    for (const int value : values)
+      writer.Int(value);
+    writer.EndArray();
+  };
+  writer.Key("integration_types");
+  write_ints(command.integration_types);
+  writer.Key("contexts");
+  if (command.contexts) {
+    write_ints(*command.contexts);
+  } else {
+    writer.Null();
+  }
+}
+
 std::string command_body_json(const ApplicationCommand& command) {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
@@ -584,22 +602,7 @@ std::string command_body_json(const ApplicationCommand& command) {
     write_optional_string(writer, command.default_member_permissions);
     writer.Key("nsfw");
     writer.Bool(command.nsfw);
-    if (!command.guild_id) {
-      writer.Key("integration_types");
-      writer.StartArray();
-      for (const int value : command.integration_types)
-        writer.Int(value);
-      writer.EndArray();
-      writer.Key("contexts");
-      if (command.contexts) {
-        writer.StartArray();
-        for (const int value : *command.contexts)
-          writer.Int(value);
-        writer.EndArray();
-      } else {
-        writer.Null();
-      }
-    }
+    write_command_contexts(writer, command);
     if (command.handler) {
       writer.Key("handler");
       writer.Int(*command.handler);

@@ -12,13 +12,6 @@ namespace platformpp::emulator {
 
 namespace {
 constexpr std::string_view kCommandDocument = "application_command";
-
-void write_ints(JsonWriter& writer, const std::vector<int>& values) {
-  writer.StartArray();
-  for (const int value : values)
-    writer.Int(value);
-  writer.EndArray();
-}
 }  // namespace
 
 std::size_t command_count_max(int type) {
@@ -73,16 +66,7 @@ std::string command_json(const ApplicationCommand& command, bool localizations) 
     write_optional_string(writer, command.default_member_permissions);
     writer.Key("nsfw");
     writer.Bool(command.nsfw);
-    if (!command.guild_id) {
-      writer.Key("integration_types");
-      write_ints(writer, command.integration_types);
-      writer.Key("contexts");
-      if (command.contexts) {
-        write_ints(writer, *command.contexts);
-      } else {
-        writer.Null();
-      }
-    }
+    write_command_contexts(writer, command);
     if (command.handler) {
       writer.Key("handler");
       writer.Int(*command.handler);
