@@ -196,6 +196,7 @@ TEST_CASE_FIXTURE(Fixture, "descriptions: 1 to 100 characters for CHAT_INPUT; no
 
 TEST_CASE_FIXTURE(Fixture, "options: count, order, nesting, unique names, the types' own fields") {
   std::vector<std::string> options;
+  options.reserve(26);
   for (int i = 0; i < 25; ++i)
     options.push_back(option(3, "o" + std::to_string(i)));
   CHECK(create(chat("many", ",\"options\":" + list(options))).status == 201);
@@ -240,6 +241,7 @@ TEST_CASE_FIXTURE(Fixture, "options: count, order, nesting, unique names, the ty
 TEST_CASE_FIXTURE(Fixture, "choices, ranges, lengths, autocomplete, channel types and file types") {
   const auto choices = [](int n, const std::string& name, const std::string& value) {
     std::vector<std::string> items;
+    items.reserve(static_cast<std::size_t>(n));
     for (int i = 0; i < n; ++i)
       items.push_back(R"({"name":")" + name + std::to_string(i) + R"(","value":)" + value + "}");
     return ",\"choices\":" + list(items);
@@ -396,6 +398,7 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(error_at(raw("PUT", global(), list({chat("same"), chat("same")}), bot), "1.name") ==
         "APPLICATION_COMMANDS_DUPLICATE_NAME");
   std::vector<std::string> many;
+  many.reserve(101);
   for (int i = 0; i < 101; ++i)
     many.push_back(chat("b" + std::to_string(i)));
   CHECK(code(raw("PUT", global(), list(many), bot)) == 30032);

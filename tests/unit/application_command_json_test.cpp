@@ -148,7 +148,7 @@ TEST_CASE("options: 25, order, nesting, choices, ranges, lengths, file types") {
   auto file = Option(ApplicationCommandOptionType::Attachment, "f");
   file.fileTypes = {"image", "video", "audio", ".a", ".b", ".c", ".d", ".e", ".f", ".g"};
   CHECK(with(file).empty());
-  file.fileTypes.push_back(".h");
+  file.fileTypes.emplace_back(".h");
   CHECK(with(file) == Paths{"options.0.file_types"});
   file.fileTypes = {"pdf"};
   CHECK(with(file) == Paths{"options.0.file_types.0"});
