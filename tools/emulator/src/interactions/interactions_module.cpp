@@ -129,7 +129,8 @@ const ApplicationCommand& InteractionsModule::store(ApplicationCommand command) 
   return stored;
 }
 
-void InteractionsModule::remove(const std::string& id) {
+// `id` by value: callers pass the id of the command being erased.
+void InteractionsModule::remove(std::string id) {
   if (commands_.erase(id) > 0) changes_.touch(kCommandDocument, id);
 }
 
