@@ -182,7 +182,7 @@ class Checker {
   void Fail(const std::string& path, const char* code, const std::string& message) {
     errors_.push_back(FieldError{path, code, path + ": " + message});
   }
-  // `text` of min..max characters; counts them into the size.
+  // `text` of min..max characters.
   void Length(const std::string& path, const std::string& text, std::size_t min, std::size_t max) {
     auto count = core::CountCodePoints(text);
     if (!count) return Fail(path, "BASE_TYPE_BAD_UTF8", "must be valid UTF-8");
@@ -502,15 +502,7 @@ std::optional<ApplicationCommand> ParseCommand(const json::Value& value) {
     for (const auto& item : options->GetArray())
       if (auto option = ParseOption(item)) command.options.push_back(std::move(*option));
   }
-  if (auto permissions = json::GetString(value, "default_member_permissions")) {
-    uint64_t bits = 0;
-    bool digits = !permissions->empty();
-    for (char c : *permissions) {
-      if (c < '0' || c > '9') digits = false;
-      bits = bits * 10 + static_cast<uint64_t>(c - '0');
-    }
-    if (digits) command.defaultMemberPermissions = bits;
-  }
+  command.defaultMemberPermissions = json::GetSnowflake(value, "default_member_permissions");  // decimal bits
   command.nsfw = json::GetBool(value, "nsfw").value_or(false);
   if (const json::Value* types = json::Member(value, "integration_types"); types && types->IsArray()) {
     for (const auto& item : types->GetArray())

@@ -557,7 +557,15 @@ std::optional<ApplicationCommand> read_command(const rapidjson::Value& body, con
   return command;
 }
 
-void write_command_contexts(JsonWriter& writer, const ApplicationCommand& command) {
+void write_command_settings(JsonWriter& writer, const ApplicationCommand& command) {
+  writer.Key("default_member_permissions");
+  write_optional_string(writer, command.default_member_permissions);
+  writer.Key("nsfw");
+  writer.Bool(command.nsfw);
+  if (command.handler) {
+    writer.Key("handler");
+    writer.Int(*command.handler);
+  }
   if (command.guild_id) return;
   const auto write_ints = [&](const std::vector<int>& values) {
     writer.StartArray();
@@ -598,15 +606,7 @@ std::string command_body_json(const ApplicationCommand& command) {
       writer.Key("options");
       write_raw(writer, command.options, rapidjson::kArrayType);
     }
-    writer.Key("default_member_permissions");
-    write_optional_string(writer, command.default_member_permissions);
-    writer.Key("nsfw");
-    writer.Bool(command.nsfw);
-    write_command_contexts(writer, command);
-    if (command.handler) {
-      writer.Key("handler");
-      writer.Int(*command.handler);
-    }
+    write_command_settings(writer, command);
     writer.EndObject();
   });
 }

@@ -32,9 +32,9 @@ std::optional<ApplicationCommand> read_command(const rapidjson::Value& body, con
 
 // The command's body as a create would send it again: what an edit is merged over.
 std::string command_body_json(const ApplicationCommand& command);
-// `integration_types` and `contexts` of a global command (nothing for a guild command's), as both the body
-// and the API's command object write them.
-void write_command_contexts(JsonWriter& writer, const ApplicationCommand& command);
+// `default_member_permissions`, `nsfw`, `handler` (an entry point's), and `integration_types` and `contexts`
+// (a global command's), as both the body and the API's command object write them.
+void write_command_settings(JsonWriter& writer, const ApplicationCommand& command);
 
 // Whether `name` follows the CHAT_INPUT naming rule (command and option names): 1 to 32 letters, digits, '-',
 // '_' and '\'', lowercase wherever the letter has a lowercase form.

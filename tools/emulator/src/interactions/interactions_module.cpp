@@ -62,15 +62,7 @@ std::string command_json(const ApplicationCommand& command, bool localizations) 
       writer.Key("options");
       write_raw(writer, command.options, rapidjson::kArrayType);
     }
-    writer.Key("default_member_permissions");
-    write_optional_string(writer, command.default_member_permissions);
-    writer.Key("nsfw");
-    writer.Bool(command.nsfw);
-    write_command_contexts(writer, command);
-    if (command.handler) {
-      writer.Key("handler");
-      writer.Int(*command.handler);
-    }
+    write_command_settings(writer, command);
     writer.Key("version");
     write_string(writer, command.version);
     writer.EndObject();
@@ -129,9 +121,12 @@ const ApplicationCommand& InteractionsModule::store(ApplicationCommand command) 
   return stored;
 }
 
-// `id` by value: callers pass the id of the command being erased.
-void InteractionsModule::remove(std::string id) {
-  if (commands_.erase(id) > 0) changes_.touch(kCommandDocument, id);
+void InteractionsModule::remove(const std::string& id) {
+  const auto it = commands_.find(id);
+  if (it == commands_.end()) return;
+  // Noted first: callers may pass the command's own id, which goes with the erase.
+  changes_.touch(kCommandDocument, id);
+  commands_.erase(it);
 }
 
 void InteractionsModule::add_default_entry_point(const Application& app) {

@@ -51,7 +51,7 @@ class InteractionsModule : public FeatureModule {
   [[nodiscard]] bool within_count(const std::string& app_id, const std::optional<std::string>& guild_id,
                                   int type) const;
   const ApplicationCommand& store(ApplicationCommand command);
-  void remove(std::string id);  // a copy: callers pass the erased command's own id
+  void remove(const std::string& id);
   // Adds the default entry point (Launch, DISCORD_LAUNCH_ACTIVITY) unless the application has one.
   void add_default_entry_point(const Application& app);
   void register_documents();
