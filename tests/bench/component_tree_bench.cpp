@@ -62,6 +62,7 @@ std::vector<Component> LegacyTree() {
   int n = 0;
   for (int r = 0; r < 5; ++r) {
     std::vector<Component> buttons;
+    buttons.reserve(5);
     for (int b = 0; b < 5; ++b)
       buttons.push_back(LongButton(n++));
     rows.push_back(Component::ActionRow(std::move(buttons)));

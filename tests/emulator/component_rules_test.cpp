@@ -108,6 +108,7 @@ Issues check(const std::string& components, ComponentSurface surface, const SkuP
 
 TEST_CASE("legacy messages: at most 5 action rows, only action rows at the top") {
   std::vector<std::string> rows;
+  rows.reserve(6);
   for (int i = 0; i < 5; ++i)
     rows.push_back(row(list({btn("b" + std::to_string(i))})));
   CHECK(check(list(rows), kMessage).empty());
@@ -273,6 +274,7 @@ TEST_CASE("modals: 1 to 5 at the top, Labels and Text Displays; kinds by surface
                "components.3.component.custom_id COMPONENT_CUSTOM_ID_DUPLICATED",
                "components.4.component.custom_id COMPONENT_CUSTOM_ID_DUPLICATED"});
   std::vector<std::string> five;
+  five.reserve(6);
   for (int i = 0; i < 5; ++i)
     five.push_back(label(text_input("t" + std::to_string(i))));
   CHECK(check(list(five), kModal).empty());

@@ -78,6 +78,7 @@ TEST_CASE("a legacy message: at most 5 action rows, and only action rows at the 
 
 TEST_CASE("action rows: 1 to 5 buttons or exactly one select, not mixed") {
   std::vector<Component> five;
+  five.reserve(6);
   for (int i = 0; i < 5; ++i)
     five.push_back(Btn("b" + std::to_string(i)));
   CHECK(Broken({Component::ActionRow(five)}, kMessage).empty());
@@ -356,7 +357,7 @@ TEST_CASE("File Upload: 0 to 10 files, required, file types") {
   CHECK(Broken(InLabel(upload), kModal).empty());
   upload.minValues = 11;
   upload.maxValues = 11;
-  upload.fileTypes.push_back(".g");
+  upload.fileTypes.emplace_back(".g");
   CHECK(Broken(InLabel(upload), kModal) == Paths{"components.0.component.min_values",
                                                  "components.0.component.max_values",
                                                  "components.0.component.file_types"});
