@@ -183,12 +183,19 @@ TEST_CASE("buttons: style rules, label at most 80, Premium SKU published") {
             .empty());
   CHECK(check(list({row(list({R"({"type":2,"style":5,"label":"Site"})"}))}), kMessage) ==
         Issues{"components.0.components.0.url BASE_TYPE_REQUIRED"});
+  CHECK(check(list({row(list({R"({"type":2,"style":5,"label":"Site","url":""})"}))}), kMessage) ==
+        Issues{"components.0.components.0.url BASE_TYPE_REQUIRED"});
+  CHECK(check(list({row(list({R"({"type":2,"style":5,"label":"Site","url":5})"}))}), kMessage) ==
+        Issues{"components.0.components.0.url BASE_TYPE_STRING"});
   CHECK(check(list({row(list({R"({"type":2,"style":5,"url":"https://e.com","custom_id":"c"})"}))}),
               kMessage) == Issues{"components.0.components.0.custom_id COMPONENT_FIELD_NOT_ALLOWED"});
 
   const SkuPublished published = [](std::string_view id) { return id == "42"; };
   CHECK(check(list({row(list({R"({"type":2,"style":6,"sku_id":"42"})"}))}), kMessage, published).empty());
   CHECK(check(list({row(list({R"({"type":2,"style":6,"sku_id":"43"})"}))}), kMessage, published) ==
+        Issues{"components.0.components.0.sku_id COMPONENT_INVALID_SKU"});
+  CHECK(check(list({row(list({R"({"type":2,"style":6,"sku_id":42})"}))}), kMessage, published).empty());
+  CHECK(check(list({row(list({R"({"type":2,"style":6,"sku_id":43})"}))}), kMessage, published) ==
         Issues{"components.0.components.0.sku_id COMPONENT_INVALID_SKU"});
   CHECK(check(list({row(list({R"({"type":2,"style":6,"sku_id":"x"})"}))}), kMessage, published) ==
         Issues{"components.0.components.0.sku_id NUMBER_TYPE_COERCE"});

@@ -22,8 +22,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto surface : {ComponentSurface::Message, ComponentSurface::MessageV2, ComponentSurface::Modal})
     (void)CheckComponents(components, surface);
   const std::string written = backend::ComponentsJson(components);
+  // Read back at full precision: the writer prints each double so that it reads back exactly.
   json::Document again;
-  if (!json::Parse(written, again)) __builtin_trap();
+  again.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(written.data(),
+                                                                                   written.size());
+  if (again.HasParseError()) __builtin_trap();
   if (backend::ComponentsJson(backend::ParseComponents(again)) != written) __builtin_trap();
   return 0;
 }

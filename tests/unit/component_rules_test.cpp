@@ -174,6 +174,8 @@ TEST_CASE("selects: options, option texts, values range, placeholder, default va
         Paths{"components.0.components.0.options"});
   CHECK(Broken(Row(Component::StringSelect("s", Opts(0))), kMessage) ==
         Paths{"components.0.components.0.options"});
+  // No options are not sent at all: what the platform answers is that the member is missing.
+  CHECK(Codes(Row(Component::StringSelect("s", Opts(0))), kMessage) == "BASE_TYPE_REQUIRED");
 
   auto options = Opts(1);
   options[0].label = std::string(100, 'l');
@@ -309,6 +311,13 @@ TEST_CASE("Text Input: style, label by place, lengths, value, placeholder") {
   CHECK(Broken(InLabel(input), kModal).empty());
   input.style = 3;
   CHECK(Broken(InLabel(input), kModal) == Paths{"components.0.component.style"});
+  input.style = 1;
+  input.checked = false;  // a Checkbox's submitted state: written as a boolean `value`
+  CHECK(Broken(InLabel(input), kModal) == Paths{"components.0.component.value"});
+  input.value = "text";
+  CHECK(Broken(InLabel(input), kModal).empty());
+  input.value.reset();
+  input.checked.reset();
   input.style.reset();
   CHECK(Broken(InLabel(input), kModal) == Paths{"components.0.component.style"});
 

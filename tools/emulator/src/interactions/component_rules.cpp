@@ -275,8 +275,12 @@ class Checker {
       return;
     }
     const Path at = join(path, {name});
-    const auto url = text(*media, at, "url", true, 1, SIZE_MAX);
-    if (!url) return;
+    // An empty url is no url.
+    const auto url = string(*media, at, "url");
+    if (!url || url->empty()) {
+      if (!url && member(*media, "url") != nullptr) return;  // not a string: recorded
+      return issue(at, "url", required_field_issue());
+    }
     constexpr std::string_view kAttachment = "attachment://";
     const bool attachment = url->starts_with(kAttachment) && url->size() > kAttachment.size();
     if (attachment_only && !attachment) {
@@ -342,7 +346,8 @@ class Checker {
     const bool has_url = member(o, "url") != nullptr;
     const bool has_sku = member(o, "sku_id") != nullptr;
     if (*style == kLinkStyle) {
-      if (!text(o, path, "url", true, 1, 512) && !has_url) return;
+      const auto url = string(o, path, "url");
+      if (!has_url || (url && url->empty())) issue(path, "url", required_field_issue());
       if (has_custom_id) issue(path, "custom_id", not_allowed("A Link button has no custom_id."));
       if (has_sku) issue(path, "sku_id", not_allowed("Only Premium buttons have a sku_id."));
     } else if (*style == kPremiumStyle) {
@@ -367,8 +372,11 @@ class Checker {
     const bool digits = value->IsString() && value->GetStringLength() > 0 &&
                         std::all_of(value->GetString(), value->GetString() + value->GetStringLength(),
                                     [](char c) { return c >= '0' && c <= '9'; });
-    if (!digits) return issue(path, "sku_id", {"NUMBER_TYPE_COERCE", "Value is not snowflake."});
-    const std::string_view id(value->GetString(), value->GetStringLength());
+    // Snowflakes are strings on the wire; the platform takes a JSON integer too.
+    if (!digits && !value->IsUint64())
+      return issue(path, "sku_id", {"NUMBER_TYPE_COERCE", "Value is not snowflake."});
+    const std::string id = digits ? std::string(value->GetString(), value->GetStringLength())
+                                  : std::to_string(value->GetUint64());
     if (sku_published_ && !sku_published_(id))
       issue(path, "sku_id", {"COMPONENT_INVALID_SKU", "Unknown SKU, or not published by this application."});
   }
