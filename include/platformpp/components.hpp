@@ -66,7 +66,7 @@ enum class TextInputStyle : int32_t {
 /// A separator's padding (`spacing`).
 enum class SeparatorSpacing : int32_t {
   Small = 1,  ///< The default.
-  Large = 2,
+  Large = 2,  ///< More space.
 };
 
 /// The surface a component tree is sent on: what CheckComponents allows.
