@@ -283,94 +283,102 @@ class Checker {
   void Fail(std::string path, std::string code, std::string message) {
     errors_.push_back({std::move(path), std::move(code), std::move(message)});
   }
+  // The field's path is made only for a broken rule: most checks pass, and a tree has many fields.
+  void Fail(const std::string& path, std::string_view field, std::string code, std::string message) {
+    Fail(path + "." + std::string(field), std::move(code), std::move(message));
+  }
 
   static std::size_t Characters(const std::string& text) {
     return core::CountCodePoints(text).value_or(text.size());
   }
 
   // A string of `min` to `max` characters.
-  void Length(const std::string& path, const std::string& text, std::size_t min, std::size_t max) {
+  void Length(const std::string& path, std::string_view field, const std::string& text, std::size_t min,
+              std::size_t max) {
     // A text never has more characters than bytes, and a non-empty one has at least 1: most texts are
     // decided without counting (a maximal Text Display is 4000 of them).
     if (text.size() <= max && (min == 0 || (min == 1 && !text.empty()))) return;
     const std::size_t length = Characters(text);
     if (length >= min && length <= max) return;
     if (min == 0) {
-      Fail(path, "BASE_TYPE_MAX_LENGTH", "at most " + std::to_string(max) + " characters");
+      Fail(path, field, "BASE_TYPE_MAX_LENGTH", "at most " + std::to_string(max) + " characters");
     } else {
-      Fail(path, "BASE_TYPE_BAD_LENGTH", std::to_string(min) + " to " + std::to_string(max) + " characters");
+      Fail(path, field, "BASE_TYPE_BAD_LENGTH",
+           std::to_string(min) + " to " + std::to_string(max) + " characters");
     }
   }
-  void Length(const std::string& path, const std::optional<std::string>& text, std::size_t min,
-              std::size_t max) {
-    if (text) Length(path, *text, min, max);
+  void Length(const std::string& path, std::string_view field, const std::optional<std::string>& text,
+              std::size_t min, std::size_t max) {
+    if (text) Length(path, field, *text, min, max);
   }
 
-  void Range(const std::string& path, std::optional<int64_t> value, int64_t min, int64_t max) {
+  void Range(const std::string& path, std::string_view field, std::optional<int64_t> value, int64_t min,
+             int64_t max) {
     if (!value) return;
-    if (*value < min) Fail(path, "NUMBER_TYPE_MIN", "at least " + std::to_string(min));
-    if (*value > max) Fail(path, "NUMBER_TYPE_MAX", "at most " + std::to_string(max));
+    if (*value < min) Fail(path, field, "NUMBER_TYPE_MIN", "at least " + std::to_string(min));
+    if (*value > max) Fail(path, field, "NUMBER_TYPE_MAX", "at most " + std::to_string(max));
   }
 
-  void Count(const std::string& path, std::size_t count, std::size_t min, std::size_t max,
-             std::string_view what) {
+  void Count(const std::string& path, std::string_view field, std::size_t count, std::size_t min,
+             std::size_t max, std::string_view what) {
+    if (count >= min && count <= max) return;
     const std::string rule = std::to_string(min) + " to " + std::to_string(max) + " " + std::string(what);
-    if (count < min) Fail(path, "BASE_TYPE_MIN_LENGTH", rule);
-    if (count > max) Fail(path, "BASE_TYPE_MAX_LENGTH", rule);
+    Fail(path, field, count < min ? "BASE_TYPE_MIN_LENGTH" : "BASE_TYPE_MAX_LENGTH", rule);
   }
 
-  void NotAllowed(const std::string& path, std::string why) {
-    Fail(path, "COMPONENT_FIELD_NOT_ALLOWED", std::move(why));
+  void NotAllowed(const std::string& path, std::string_view field, std::string why) {
+    Fail(path, field, "COMPONENT_FIELD_NOT_ALLOWED", std::move(why));
   }
 
-  void Required(const std::string& path, bool present) {
-    if (!present) Fail(path, "BASE_TYPE_REQUIRED", "this field is required");
+  void Required(const std::string& path, std::string_view field, bool present) {
+    if (!present) Fail(path, field, "BASE_TYPE_REQUIRED", "this field is required");
   }
 
   void CustomId(const std::string& path, const Component& c) {
-    if (!c.customId) return Required(path + ".custom_id", false);
-    Length(path + ".custom_id", *c.customId, 1, kCustomIdMax);
+    if (!c.customId) return Required(path, "custom_id", false);
+    Length(path, "custom_id", *c.customId, 1, kCustomIdMax);
     if (!customIds_.insert(*c.customId).second)
-      Fail(path + ".custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED",
+      Fail(path, "custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED",
            "custom ids are unique in a message or modal");
   }
 
   void MinMaxValues(const std::string& path, const Component& c, int32_t min, int32_t maxMin, int32_t max) {
-    Range(path + ".min_values", c.minValues, min, max);
-    Range(path + ".max_values", c.maxValues, maxMin, max);
+    Range(path, "min_values", c.minValues, min, max);
+    Range(path, "max_values", c.maxValues, maxMin, max);
     if (c.minValues && c.maxValues && *c.minValues > *c.maxValues)
-      Fail(path + ".min_values", "NUMBER_TYPE_MAX", "must not be greater than max_values");
+      Fail(path, "min_values", "NUMBER_TYPE_MAX", "must not be greater than max_values");
   }
 
   // In a modal, an input that may be skipped must say so: min_values 0 needs required false.
   void MinZeroNeedsOptional(const std::string& path, const Component& c) {
     if (surface_ == ComponentSurface::Modal && c.minValues && *c.minValues == 0 && c.required.value_or(true))
-      Fail(path + ".min_values", "NUMBER_TYPE_MIN", "min_values 0 needs required set to false");
+      Fail(path, "min_values", "NUMBER_TYPE_MIN", "min_values 0 needs required set to false");
   }
 
   void Options(const std::string& path, const std::vector<SelectOption>& options, std::size_t min,
                std::size_t max, bool emoji) {
     // No options are not sent at all: the platform finds the member missing.
-    if (options.empty()) return Required(path + ".options", false);
-    Count(path + ".options", options.size(), min, max, "options");
+    if (options.empty()) return Required(path, "options", false);
+    Count(path, "options", options.size(), min, max, "options");
     for (std::size_t k = 0; k < options.size(); ++k) {
       const std::string at = path + ".options." + std::to_string(k);
-      Length(at + ".label", options[k].label, 1, kOptionTextMax);
-      Length(at + ".value", options[k].value, 1, kOptionTextMax);
-      Length(at + ".description", options[k].description, 0, kOptionTextMax);
-      if (!emoji && options[k].emoji) NotAllowed(at + ".emoji", "only String Select options have an emoji");
+      Length(at, "label", options[k].label, 1, kOptionTextMax);
+      Length(at, "value", options[k].value, 1, kOptionTextMax);
+      Length(at, "description", options[k].description, 0, kOptionTextMax);
+      if (!emoji && options[k].emoji) NotAllowed(at, "emoji", "only String Select options have an emoji");
     }
   }
 
   void MediaUrl(const std::string& path, const std::optional<UnfurledMediaItem>& media, bool attachmentOnly) {
-    if (!media || media->url.empty()) return Required(path + (media ? ".url" : ""), false);
+    if (!media) return Fail(path, "BASE_TYPE_REQUIRED", "this field is required");
+    if (media->url.empty()) return Required(path, "url", false);
     const std::string_view url = media->url;
     constexpr std::string_view kAttachment = "attachment://";
     const bool attachment = url.starts_with(kAttachment) && url.size() > kAttachment.size();
     if (attachmentOnly && !attachment) {
-      Fail(path + ".url", "URL_TYPE_INVALID_PROTOCOL", "a File shows an attachment: attachment://<filename>");
+      Fail(path, "url", "URL_TYPE_INVALID_PROTOCOL", "a File shows an attachment: attachment://<filename>");
     } else if (!attachment && !url.starts_with("https://") && !url.starts_with("http://")) {
-      Fail(path + ".url", "URL_TYPE_INVALID_PROTOCOL", "an http(s) url or attachment://<filename>");
+      Fail(path, "url", "URL_TYPE_INVALID_PROTOCOL", "an http(s) url or attachment://<filename>");
     }
   }
 
@@ -381,7 +389,7 @@ class Checker {
 
   // The one child of a Section (accessory) or a Label (component).
   void OnlyChild(const std::string& path, const std::vector<Component>& child, Place place) {
-    if (child.empty()) return Required(path, false);
+    if (child.empty()) return Fail(path, "BASE_TYPE_REQUIRED", "this field is required");
     if (child.size() > 1) Fail(path, "BASE_TYPE_MAX_LENGTH", "one component only");
     One(path, child.front(), place);
   }
@@ -408,35 +416,35 @@ class Checker {
   }
 
   void Button(const std::string& path, const Component& c) {
-    if (!c.style) return Required(path + ".style", false);
+    if (!c.style) return Required(path, "style", false);
     const int32_t style = *c.style;
     if (style < static_cast<int32_t>(ButtonStyle::Primary) ||
         style > static_cast<int32_t>(ButtonStyle::Premium))
-      return Fail(path + ".style", "BASE_TYPE_CHOICES", "a ButtonStyle, 1 to 6");
-    Length(path + ".label", c.label, 0, kButtonLabelMax);
+      return Fail(path, "style", "BASE_TYPE_CHOICES", "a ButtonStyle, 1 to 6");
+    Length(path, "label", c.label, 0, kButtonLabelMax);
     if (style == static_cast<int32_t>(ButtonStyle::Link)) {
-      Required(path + ".url", c.url.has_value() && !c.url->empty());
-      if (c.customId) NotAllowed(path + ".custom_id", "a Link button has no custom_id");
-      if (c.skuId) NotAllowed(path + ".sku_id", "only Premium buttons have a sku_id");
+      Required(path, "url", c.url.has_value() && !c.url->empty());
+      if (c.customId) NotAllowed(path, "custom_id", "a Link button has no custom_id");
+      if (c.skuId) NotAllowed(path, "sku_id", "only Premium buttons have a sku_id");
     } else if (style == static_cast<int32_t>(ButtonStyle::Premium)) {
-      Required(path + ".sku_id", c.skuId.has_value());
-      if (c.customId) NotAllowed(path + ".custom_id", "a Premium button has no custom_id");
-      if (c.label) NotAllowed(path + ".label", "a Premium button has no label");
-      if (c.emoji) NotAllowed(path + ".emoji", "a Premium button has no emoji");
-      if (c.url) NotAllowed(path + ".url", "a Premium button has no url");
+      Required(path, "sku_id", c.skuId.has_value());
+      if (c.customId) NotAllowed(path, "custom_id", "a Premium button has no custom_id");
+      if (c.label) NotAllowed(path, "label", "a Premium button has no label");
+      if (c.emoji) NotAllowed(path, "emoji", "a Premium button has no emoji");
+      if (c.url) NotAllowed(path, "url", "a Premium button has no url");
     } else {
       CustomId(path, c);
-      if (c.url) NotAllowed(path + ".url", "only Link buttons have a url");
-      if (c.skuId) NotAllowed(path + ".sku_id", "only Premium buttons have a sku_id");
+      if (c.url) NotAllowed(path, "url", "only Link buttons have a url");
+      if (c.skuId) NotAllowed(path, "sku_id", "only Premium buttons have a sku_id");
     }
   }
 
   void Select(const std::string& path, const Component& c) {
     CustomId(path, c);
-    Length(path + ".placeholder", c.placeholder, 0, kPlaceholderMax);
+    Length(path, "placeholder", c.placeholder, 0, kPlaceholderMax);
     MinMaxValues(path, c, 0, 1, kSelectValuesMax);
     if (surface_ == ComponentSurface::Modal) {
-      if (c.disabled) NotAllowed(path + ".disabled", "modals have no disabled components");
+      if (c.disabled) NotAllowed(path, "disabled", "modals have no disabled components");
       MinZeroNeedsOptional(path, c);
     }
     if (c.type == ComponentType::StringSelect) {
@@ -444,11 +452,11 @@ class Checker {
       return;
     }
     if (!c.channelTypes.empty() && c.type != ComponentType::ChannelSelect)
-      NotAllowed(path + ".channel_types", "only Channel Selects have channel_types");
+      NotAllowed(path, "channel_types", "only Channel Selects have channel_types");
     if (c.defaultValues.empty()) return;
     const auto count = static_cast<int64_t>(c.defaultValues.size());
     if (count < c.minValues.value_or(1) || count > c.maxValues.value_or(1))
-      Fail(path + ".default_values", "BASE_TYPE_BAD_LENGTH",
+      Fail(path, "default_values", "BASE_TYPE_BAD_LENGTH",
            "as many default values as min_values..max_values");
     for (std::size_t k = 0; k < c.defaultValues.size(); ++k) {
       const SelectDefaultValueType type = c.defaultValues[k].type;
@@ -466,25 +474,25 @@ class Checker {
   void TextInput(const std::string& path, const Component& c, Place place) {
     CustomId(path, c);
     if (!c.style) {
-      Required(path + ".style", false);
+      Required(path, "style", false);
     } else if (*c.style != static_cast<int32_t>(TextInputStyle::Short) &&
                *c.style != static_cast<int32_t>(TextInputStyle::Paragraph)) {
-      Fail(path + ".style", "BASE_TYPE_CHOICES", "a TextInputStyle, 1 or 2");
+      Fail(path, "style", "BASE_TYPE_CHOICES", "a TextInputStyle, 1 or 2");
     }
     if (place == Place::LabelChild) {
-      if (c.label) NotAllowed(path + ".label", "a Text Input inside a Label has no label of its own");
+      if (c.label) NotAllowed(path, "label", "a Text Input inside a Label has no label of its own");
     } else {
-      Required(path + ".label", c.label.has_value());
-      Length(path + ".label", c.label, 1, kLabelMax);
+      Required(path, "label", c.label.has_value());
+      Length(path, "label", c.label, 1, kLabelMax);
     }
-    Range(path + ".min_length", c.minLength, 0, kTextInputLengthMax);
-    Range(path + ".max_length", c.maxLength, 1, kTextInputLengthMax);
+    Range(path, "min_length", c.minLength, 0, kTextInputLengthMax);
+    Range(path, "max_length", c.maxLength, 1, kTextInputLengthMax);
     if (c.minLength && c.maxLength && *c.minLength > *c.maxLength)
-      Fail(path + ".min_length", "NUMBER_TYPE_MAX", "must not be greater than max_length");
-    Length(path + ".value", c.value, 0, kTextInputLengthMax);
+      Fail(path, "min_length", "NUMBER_TYPE_MAX", "must not be greater than max_length");
+    Length(path, "value", c.value, 0, kTextInputLengthMax);
     // A Checkbox's submitted state goes out as `value` too: a boolean where a Text Input needs text.
-    if (!c.value && c.checked) Fail(path + ".value", "BASE_TYPE_STRING", "a Text Input's value is text");
-    Length(path + ".placeholder", c.placeholder, 0, kTextInputPlaceholderMax);
+    if (!c.value && c.checked) Fail(path, "value", "BASE_TYPE_STRING", "a Text Input's value is text");
+    Length(path, "placeholder", c.placeholder, 0, kTextInputPlaceholderMax);
   }
 
   void FileUpload(const std::string& path, const Component& c) {
@@ -492,7 +500,7 @@ class Checker {
     MinMaxValues(path, c, 0, 1, kFilesMax);
     MinZeroNeedsOptional(path, c);
     if (c.fileTypes.size() > kFileTypesMax)
-      Fail(path + ".file_types", "BASE_TYPE_MAX_LENGTH", "at most 10 file types");
+      Fail(path, "file_types", "BASE_TYPE_MAX_LENGTH", "at most 10 file types");
     for (std::size_t f = 0; f < c.fileTypes.size(); ++f) {
       const std::string& type = c.fileTypes[f];
       const bool category = type == "image" || type == "video" || type == "audio";
@@ -505,12 +513,12 @@ class Checker {
   void One(const std::string& path, const Component& c, Place place) {
     ++total_;
     if (!Allowed(place, surface_, c.type)) {
-      return Fail(path + ".type", "UNION_TYPE_CHOICES",
+      return Fail(path, "type", "UNION_TYPE_CHOICES",
                   "component type " + std::to_string(static_cast<int>(c.type)) + " is not allowed here in " +
                       std::string(SurfaceName(surface_)));
     }
     if (c.id && *c.id != 0 && !ids_.insert(*c.id).second)
-      Fail(path + ".id", "COMPONENT_ID_DUPLICATED", "ids are unique in a message or modal");
+      Fail(path, "id", "COMPONENT_ID_DUPLICATED", "ids are unique in a message or modal");
     switch (c.type) {
       case ComponentType::ActionRow:
         return Row(path, c);
@@ -525,22 +533,22 @@ class Checker {
       case ComponentType::TextInput:
         return TextInput(path, c, place);
       case ComponentType::Section:
-        Count(path + ".components", c.components.size(), 1, kSectionTextsMax, "Text Displays");
+        Count(path, "components", c.components.size(), 1, kSectionTextsMax, "Text Displays");
         Children(path + ".components", c.components, Place::SectionText);
         return OnlyChild(path + ".accessory", c.accessory, Place::Accessory);
       case ComponentType::TextDisplay:
-        Required(path + ".content", c.content.has_value());
-        return Length(path + ".content", c.content, 1, kTextDisplayMax);
+        Required(path, "content", c.content.has_value());
+        return Length(path, "content", c.content, 1, kTextDisplayMax);
       case ComponentType::Thumbnail:
         MediaUrl(path + ".media", c.media, false);
-        return Length(path + ".description", c.description, 0, kAltTextMax);
+        return Length(path, "description", c.description, 0, kAltTextMax);
       case ComponentType::MediaGallery:
-        if (c.items.empty()) return Required(path + ".items", false);  // not sent when empty
-        Count(path + ".items", c.items.size(), 1, kGalleryItemsMax, "items");
+        if (c.items.empty()) return Required(path, "items", false);  // not sent when empty
+        Count(path, "items", c.items.size(), 1, kGalleryItemsMax, "items");
         for (std::size_t k = 0; k < c.items.size(); ++k) {
           const std::string at = path + ".items." + std::to_string(k);
           MediaUrl(at + ".media", c.items[k].media, false);
-          Length(at + ".description", c.items[k].description, 0, kAltTextMax);
+          Length(at, "description", c.items[k].description, 0, kAltTextMax);
         }
         return;
       case ComponentType::File:
@@ -548,16 +556,16 @@ class Checker {
       case ComponentType::Separator:
         if (c.spacing && *c.spacing != static_cast<int32_t>(SeparatorSpacing::Small) &&
             *c.spacing != static_cast<int32_t>(SeparatorSpacing::Large))
-          Fail(path + ".spacing", "BASE_TYPE_CHOICES", "1 (small) or 2 (large)");
+          Fail(path, "spacing", "BASE_TYPE_CHOICES", "1 (small) or 2 (large)");
         return;
       case ComponentType::Container:
-        Range(path + ".accent_color", c.accentColor, 0, kAccentColorMax);
-        if (c.components.empty()) Fail(path + ".components", "BASE_TYPE_MIN_LENGTH", "at least 1 component");
+        Range(path, "accent_color", c.accentColor, 0, kAccentColorMax);
+        if (c.components.empty()) Fail(path, "components", "BASE_TYPE_MIN_LENGTH", "at least 1 component");
         return Children(path + ".components", c.components, Place::ContainerChild);
       case ComponentType::Label:
-        Required(path + ".label", c.label.has_value());
-        Length(path + ".label", c.label, 1, kLabelMax);
-        Length(path + ".description", c.description, 0, kLabelDescriptionMax);
+        Required(path, "label", c.label.has_value());
+        Length(path, "label", c.label, 1, kLabelMax);
+        Length(path, "description", c.description, 0, kLabelDescriptionMax);
         return OnlyChild(path + ".component", c.component, Place::LabelChild);
       case ComponentType::FileUpload:
         return FileUpload(path, c);
@@ -571,8 +579,7 @@ class Checker {
         return MinZeroNeedsOptional(path, c);
       case ComponentType::Checkbox:
         CustomId(path, c);
-        if (c.required)
-          NotAllowed(path + ".required", "a Checkbox cannot be required (use a Checkbox Group)");
+        if (c.required) NotAllowed(path, "required", "a Checkbox cannot be required (use a Checkbox Group)");
         return;
     }
   }
