@@ -7,6 +7,7 @@
 #include <platformpp/call.hpp>
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
+#include <platformpp/components.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
