@@ -265,6 +265,8 @@ struct Component {
   static Component Thumbnail(std::string url);
   /// A Media Gallery of `items`.
   static Component MediaGallery(std::vector<MediaGalleryItem> items);
+  /// A Media Gallery of the media at `urls`, without alt text.
+  static Component MediaGallery(const std::vector<std::string>& urls);
   /// A File of the attachment `attachmentUrl` (`attachment://<filename>`).
   static Component File(std::string attachmentUrl);
   /// A Separator.

@@ -132,6 +132,13 @@ Component Component::MediaGallery(std::vector<MediaGalleryItem> items) {
   return c;
 }
 
+Component Component::MediaGallery(const std::vector<std::string>& urls) {
+  std::vector<MediaGalleryItem> items(urls.size());
+  for (std::size_t i = 0; i < urls.size(); ++i)
+    items[i].media.url = urls[i];
+  return MediaGallery(std::move(items));
+}
+
 Component Component::File(std::string attachmentUrl) {
   Component c;
   c.type = ComponentType::File;

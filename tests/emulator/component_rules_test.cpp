@@ -116,6 +116,9 @@ TEST_CASE("legacy messages: at most 5 action rows, only action rows at the top")
   CHECK(check(list(rows), kMessage) == Issues{"components BASE_TYPE_MAX_LENGTH"});
   CHECK(check(list({text_display()}), kMessage) == Issues{"components.0.type UNION_TYPE_CHOICES"});
   CHECK(check("[]", kMessage).empty());
+  CHECK(message_surface(0) == kMessage);
+  CHECK(message_surface(kMessageFlagIsComponentsV2 | 4) == kV2);
+  CHECK(message_surface(~kMessageFlagIsComponentsV2) == kMessage);
   CHECK(check("{}", kMessage) == Issues{"components BASE_TYPE_ARRAY"});
   // The path is the caller's: a modal's components sit under data.
   CHECK(check("[]", kModal, {}, {"data", "components"}) == Issues{"data.components BASE_TYPE_MIN_LENGTH"});

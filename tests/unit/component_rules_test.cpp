@@ -456,7 +456,13 @@ TEST_CASE("IS_COMPONENTS_V2: Section, Text Display, Thumbnail, Media Gallery, Fi
   CHECK(Broken({Component::MediaGallery(items)}, kV2).empty());
   items.push_back(items.front());
   CHECK(Broken({Component::MediaGallery(items)}, kV2) == Paths{"components.0.items"});
-  CHECK(Broken({Component::MediaGallery({})}, kV2) == Paths{"components.0.items"});
+  CHECK(Broken({Component::MediaGallery(std::vector<MediaGalleryItem>{})}, kV2) ==
+        Paths{"components.0.items"});
+  CHECK(Broken({Component::MediaGallery(std::vector<std::string>{"https://x/1.png", "attachment://2.png"})},
+               kV2)
+            .empty());
+  CHECK(Broken({Component::MediaGallery(std::vector<std::string>{"https://x/1.png", "nope"})}, kV2) ==
+        Paths{"components.0.items.1.media.url"});
   items.resize(2);
   items[1].media.url.clear();
   items[0].description = std::string(1025, 'd');

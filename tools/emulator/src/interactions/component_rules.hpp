@@ -28,6 +28,12 @@ enum class ComponentSurface {
 // The message flag that turns the components system on.
 inline constexpr std::uint64_t kMessageFlagIsComponentsV2 = std::uint64_t{1} << 15;
 
+// The surface of a message's components, by its flags.
+inline ComponentSurface message_surface(std::uint64_t flags) {
+  return (flags & kMessageFlagIsComponentsV2) != 0 ? ComponentSurface::kMessageV2
+                                                   : ComponentSurface::kMessage;
+}
+
 // Whether the application has published the SKU `sku_id` (a Premium button's). Empty: any SKU passes.
 using SkuPublished = std::function<bool(std::string_view sku_id)>;
 
