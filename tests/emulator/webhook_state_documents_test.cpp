@@ -46,7 +46,7 @@ class HandTransport : public WebhookTransport {
     REQUIRE(sent[index].done);
     auto done = std::move(sent[index].done);  // it may post again
     sent[index].done = nullptr;
-    done(WebhookPostResult{status, status ? std::string() : std::string("refused")});
+    done(WebhookPostResult{status, status ? std::string() : std::string("refused"), {}, {}});
   }
   // The event type of the index-th POST ("" for a PING).
   [[nodiscard]] std::string event_type(std::size_t index) const {

@@ -696,7 +696,7 @@ HttpResponse AuthModule::api_get_my_application(const RouteContext& context) {
           write_string(writer, uri);
         writer.EndArray();
         writer.Key("interactions_endpoint_url");
-        writer.Null();
+        write_optional_string(writer, app.interactions_endpoint_url);
         writer.Key("role_connections_verification_url");
         writer.Null();
         // The emulator has no developer accounts: the bot user stands for the owner.

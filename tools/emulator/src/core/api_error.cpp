@@ -50,6 +50,15 @@ void FieldErrors::add(const std::vector<std::string>& path, FieldIssue issue) {
   empty_ = false;
 }
 
+FieldErrors FieldErrors::nested_under(const std::string& key) && {
+  FieldErrors nested;
+  nested.root_->children.emplace(key, std::move(*root_));
+  nested.empty_ = empty_;
+  root_ = std::make_unique<Node>();
+  empty_ = true;
+  return nested;
+}
+
 void FieldErrors::write(JsonWriter& writer) const {
   root_->write(writer);
 }

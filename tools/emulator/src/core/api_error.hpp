@@ -47,6 +47,8 @@ class FieldErrors {
   FieldErrors& operator=(FieldErrors&&) noexcept;
 
   void add(const std::vector<std::string>& path, FieldIssue issue);
+  // These errors moved under `key` (a nested body's, e.g. an interaction response's `data`).
+  [[nodiscard]] FieldErrors nested_under(const std::string& key) &&;
   [[nodiscard]] bool empty() const noexcept { return empty_; }
   void write(JsonWriter& writer) const;
 

@@ -128,6 +128,14 @@ std::size_t EmulatorState::user_install_count(std::string_view app_id) const {
   return users.size();
 }
 
+bool EmulatorState::user_installed(std::string_view user_id, std::string_view app_id) const {
+  return std::any_of(grants_.begin(), grants_.end(), [&](const auto& entry) {
+    const auto& grant = entry.second;
+    return grant.app_id == app_id && grant.user_id == user_id &&
+           std::find(grant.scopes.begin(), grant.scopes.end(), "applications.commands") != grant.scopes.end();
+  });
+}
+
 std::size_t EmulatorState::revoke_user_grants(std::string_view user_id,
                                               std::optional<std::string_view> app_id) {
   std::vector<std::string> doomed;

@@ -83,6 +83,11 @@ struct Application {
   }
   // `flags` as the API serializes it: never beyond 31 bits (the rest only in `flags_new`).
   [[nodiscard]] std::uint64_t flags_31_bits() const { return flags() & ((std::uint64_t{1} << 31) - 1); }
+  // The interactions endpoint URL (admin PUT /_emulator/applications/{app}/interactions-endpoint, taken
+  // once it answered the signed PING): interactions go there instead of the bot's Gateway session. With the
+  // CA (PEM file) to trust for an https URL instead of the system's store.
+  std::optional<std::string> interactions_endpoint_url;
+  std::optional<std::string> interactions_endpoint_ca_file;
   // Its Ed25519 key pair (libsodium): the public key is the application's verify_key (hex), with which a game
   // server checks what the platform signs for it.
   std::string verify_key;
@@ -176,6 +181,8 @@ class EmulatorState {
   // How many users installed the application to their account: hold a grant with scope applications.commands
   // (its approximate user install count).
   [[nodiscard]] std::size_t user_install_count(std::string_view app_id) const;
+  // Whether the user installed the application to their account (a grant with applications.commands).
+  [[nodiscard]] bool user_installed(std::string_view user_id, std::string_view app_id) const;
 
   void add_code(AuthorizationCode code);
   // Removes and returns the code (codes are single use).

@@ -82,6 +82,8 @@ std::string application_json(const Application& app) {
     document::write_member(writer, "bot_user_id", app.bot_user_id);
     document::write_member(writer, "parent_id", app.parent_id);
     document::write_member(writer, "redirect_uris", app.redirect_uris);
+    document::write_member(writer, "interactions_endpoint_url", app.interactions_endpoint_url);
+    document::write_member(writer, "interactions_endpoint_ca_file", app.interactions_endpoint_ca_file);
     document::write_member(writer, "public_client_flows", app.public_client_flows);
     document::write_member(writer, "premium_approved", app.premium_approved);
     document::write_member(writer, "intent_presences", app.intent_presences);
@@ -109,6 +111,8 @@ Application read_application(const std::string& id, const rapidjson::Value& body
   app.bot_user_id = document::string(body, "bot_user_id");
   app.parent_id = document::optional_string(body, "parent_id");
   app.redirect_uris = document::strings(body, "redirect_uris");
+  app.interactions_endpoint_url = document::optional_string(body, "interactions_endpoint_url");
+  app.interactions_endpoint_ca_file = document::optional_string(body, "interactions_endpoint_ca_file");
   app.public_client_flows = document::boolean_or(body, "public_client_flows", true);
   app.premium_approved = document::boolean_or(body, "premium_approved", false);
   app.intent_presences = document::boolean_or(body, "intent_presences", true);

@@ -53,6 +53,8 @@ namespace gateway_intent {
 inline constexpr std::uint64_t kGuilds = 1U << 0;
 inline constexpr std::uint64_t kGuildMembers = 1U << 1;
 inline constexpr std::uint64_t kGuildPresences = 1U << 8;
+inline constexpr std::uint64_t kGuildMessages = 1U << 9;
+inline constexpr std::uint64_t kDirectMessages = 1U << 12;
 inline constexpr std::uint64_t kMessageContent = 1U << 15;
 inline constexpr std::uint64_t kPrivileged = kGuildMembers | kGuildPresences | kMessageContent;
 }  // namespace gateway_intent

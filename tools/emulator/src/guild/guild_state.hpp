@@ -115,6 +115,14 @@ class GuildState {
     const auto it = guilds_.find(id);
     return it == guilds_.end() ? nullptr : &it->second;
   }
+  // The guild channel with this id, and its guild; both null if there is none.
+  [[nodiscard]] std::pair<const Guild*, const GuildChannel*> find_channel(std::string_view channel_id) const {
+    for (const auto& [id, guild] : guilds_) {
+      const auto it = guild.channels.find(channel_id);
+      if (it != guild.channels.end()) return {&guild, &it->second};
+    }
+    return {nullptr, nullptr};
+  }
   // For changing the guild's settings, roles or channels (named as changed); members change through
   // set_member().
   [[nodiscard]] Guild* find_guild_mutable(std::string_view id);

@@ -69,9 +69,12 @@ std::string command_json(const ApplicationCommand& command, bool localizations) 
   });
 }
 
-InteractionsModule::InteractionsModule(ServiceContext& context, GuildModule& guilds)
-    : FeatureModule(context), guilds_(guilds) {
+InteractionsModule::InteractionsModule(ServiceContext& context, GuildModule& guilds, GatewayModule& gateway,
+                                       MessagingModule& messaging, PremiumModule& premium)
+    : FeatureModule(context), guilds_(guilds), gateway_(gateway), messaging_(messaging), premium_(premium) {
   register_routes();
+  register_interaction_routes();
+  register_response_routes();
   register_documents();
 }
 

@@ -52,7 +52,11 @@ HttpResponse MessagingModule::api_get_dm_messages(const RouteContext& context) {
   if (!participant(*channel, principal->user->id)) return missing_access();
   auto limit = history_limit(context.request);
   if (auto* error = std::get_if<HttpResponse>(&limit)) return std::move(*error);
-  const auto messages = messages_.channel_messages(channel->id);
+  auto messages = messages_.channel_messages(channel->id);
+  // An ephemeral interaction response is in the history of its one user only.
+  std::erase_if(messages, [&](const Message* message) {
+    return message->ephemeral_for && *message->ephemeral_for != principal->user->id;
+  });
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               std::int64_t count = 0;

@@ -51,6 +51,28 @@ std::string message_json(const Message& message) {
     document::write_member(writer, "lobby_id", message.lobby_id);
     document::write_member(writer, "additional_name", message.additional_name);
     document::write_member(writer, "game_app_id", message.game_app_id);
+    if (message.type != 0) document::write_member(writer, "type", message.type);
+    document::write_member(writer, "guild_id", message.guild_id);
+    document::write_member(writer, "webhook_id", message.webhook_id);
+    if (message.embeds != "[]") document::write_member(writer, "embeds", message.embeds);
+    if (message.components != "[]") document::write_member(writer, "components", message.components);
+    if (!message.attachments.empty()) {
+      writer.Key("attachments");
+      writer.StartArray();
+      for (const auto& attachment : message.attachments) {
+        writer.StartObject();
+        document::write_member(writer, "id", attachment.id);
+        document::write_member(writer, "filename", attachment.filename);
+        document::write_member(writer, "description", attachment.description);
+        document::write_member(writer, "content_type", attachment.content_type);
+        document::write_member(writer, "size", attachment.size);
+        if (attachment.flags != 0) document::write_member(writer, "flags", attachment.flags);
+        writer.EndObject();
+      }
+      writer.EndArray();
+    }
+    document::write_member(writer, "interaction_metadata", message.interaction_metadata);
+    document::write_member(writer, "ephemeral_for", message.ephemeral_for);
   });
 }
 
@@ -78,6 +100,22 @@ Message read_message(const std::string& id, const rapidjson::Value& body) {
   message.lobby_id = document::optional_string(body, "lobby_id");
   message.additional_name = document::optional_string(body, "additional_name");
   message.game_app_id = document::optional_string(body, "game_app_id");
+  message.type = static_cast<int>(document::integer_or(body, "type", 0));
+  message.guild_id = document::optional_string(body, "guild_id");
+  message.webhook_id = document::optional_string(body, "webhook_id");
+  message.embeds = document::optional_string(body, "embeds").value_or("[]");
+  message.components = document::optional_string(body, "components").value_or("[]");
+  if (const auto it = body.FindMember("attachments"); it != body.MemberEnd() && it->value.IsArray()) {
+    for (const auto& item : it->value.GetArray()) {
+      if (!item.IsObject()) continue;
+      message.attachments.push_back(
+          {document::string(item, "id"), document::string(item, "filename"),
+           document::optional_string(item, "description"), document::optional_string(item, "content_type"),
+           document::integer(item, "size"), static_cast<int>(document::integer_or(item, "flags", 0))});
+    }
+  }
+  message.interaction_metadata = document::optional_string(body, "interaction_metadata");
+  message.ephemeral_for = document::optional_string(body, "ephemeral_for");
   return message;
 }
 

@@ -38,6 +38,18 @@ struct MessageActivity {
 };
 
 inline constexpr int kMessageFlagEphemeral = 1 << 6;
+// Attachment flag IS_SPOILER (the platform's bit 3); a `SPOILER_` file name prefix marks one too.
+inline constexpr int kAttachmentFlagIsSpoiler = 1 << 3;
+
+// A file attached to a message. The emulator keeps what the message object shows (and serves no bytes).
+struct MessageAttachment {
+  std::string id;
+  std::string filename;
+  std::optional<std::string> description;
+  std::optional<std::string> content_type;
+  std::int64_t size = 0;
+  int flags = 0;  // IS_SPOILER
+};
 // enforce_nonce: a message of the same author with the same nonce sent less than this long ago (fake clock)
 // is returned instead of creating another.
 inline constexpr std::int64_t kNonceWindowMs = 5LL * 60 * 1000;
@@ -63,6 +75,17 @@ struct Message {
   // DMs sent with a user's token of an application (its Social SDK session): that game's server hears of
   // them, their edits and deletion (GAME_DIRECT_MESSAGE_* webhook events).
   std::optional<std::string> game_app_id;
+
+  // The full message object's parts (guild channels, interaction responses; interactions/).
+  int type = 0;                           // 0 DEFAULT, 20 CHAT_INPUT_COMMAND, 23 CONTEXT_MENU_COMMAND
+  std::optional<std::string> guild_id;    // a guild channel's message
+  std::optional<std::string> webhook_id;  // interaction responses and follow-ups: the application's id
+  std::string embeds = "[]";              // JSON array text, as checked
+  std::string components = "[]";          // JSON array text, as checked
+  std::vector<MessageAttachment> attachments;
+  std::optional<std::string> interaction_metadata;  // JSON object text
+  // An ephemeral interaction response: the one user who sees it (it is in no channel's history).
+  std::optional<std::string> ephemeral_for;
 };
 
 class MessageState {

@@ -49,7 +49,7 @@ void write_common_fields(JsonWriter& writer, const Message& message, const std::
   writer.Key("id");
   write_string(writer, message.id);
   writer.Key("type");
-  writer.Int(0);
+  writer.Int(message.type);
   writer.Key("channel_id");
   write_string(writer, message.channel_id);
   writer.Key("content");
@@ -88,6 +88,38 @@ void write_common_fields(JsonWriter& writer, const Message& message, const std::
     writer.Key("moderation_metadata");
     write_string_map(writer, message.moderation_metadata);
   }
+}
+
+// An attachment object: its CDN address on the emulator's host (which serves no bytes: the emulator keeps no
+// files), `flags` only when set, as the platform omits a zero.
+void write_attachment(JsonWriter& writer, const std::string& cdn_host, const std::string& channel_id,
+                      const MessageAttachment& attachment) {
+  writer.StartObject();
+  writer.Key("id");
+  write_string(writer, attachment.id);
+  writer.Key("filename");
+  write_string(writer, attachment.filename);
+  if (attachment.description) {
+    writer.Key("description");
+    write_string(writer, *attachment.description);
+  }
+  if (attachment.content_type) {
+    writer.Key("content_type");
+    write_string(writer, *attachment.content_type);
+  }
+  writer.Key("size");
+  writer.Int64(attachment.size);
+  const auto url =
+      "https://" + cdn_host + "/attachments/" + channel_id + "/" + attachment.id + "/" + attachment.filename;
+  writer.Key("url");
+  write_string(writer, url);
+  writer.Key("proxy_url");
+  write_string(writer, url);
+  if (attachment.flags != 0) {
+    writer.Key("flags");
+    writer.Int(attachment.flags);
+  }
+  writer.EndObject();
 }
 
 }  // namespace
@@ -350,11 +382,28 @@ std::string MessagingModule::message_json(const Message& message) const {
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     write_common_fields(writer, message, author_text);
-    // Members the published MessageResponse requires; the emulator's messages carry none of these features.
-    for (const char* empty_list : {"mentions", "mention_roles", "attachments", "embeds", "components"}) {
+    // Members the published MessageResponse requires; the emulator's messages carry no mentions.
+    for (const char* empty_list : {"mentions", "mention_roles"}) {
       writer.Key(empty_list);
       writer.StartArray();
       writer.EndArray();
+    }
+    writer.Key("attachments");
+    writer.StartArray();
+    for (const auto& attachment : message.attachments)
+      write_attachment(writer, endpoints_.cdn_host, message.channel_id, attachment);
+    writer.EndArray();
+    writer.Key("embeds");
+    write_raw(writer, message.embeds, rapidjson::kArrayType);
+    writer.Key("components");
+    write_raw(writer, message.components, rapidjson::kArrayType);
+    if (message.webhook_id) {
+      writer.Key("webhook_id");
+      write_string(writer, *message.webhook_id);
+    }
+    if (message.interaction_metadata) {
+      writer.Key("interaction_metadata");
+      write_raw(writer, *message.interaction_metadata, rapidjson::kObjectType);
     }
     for (const char* unset : {"pinned", "mention_everyone", "tts"}) {
       writer.Key(unset);

@@ -33,6 +33,27 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
                   GuildModule& guilds, LobbyModule& lobbies, SocialRateLimits& social_limits,
                   WebhookModule& webhooks);
 
+  // ---- DM channels and messages for interactions (interactions/; app_messages.cpp)
+  [[nodiscard]] const DmChannel* find_dm_channel(std::string_view id) const {
+    return messages_.find_dm_channel(id);
+  }
+  // The DM channel of the two users, made if they have none (a user opening a DM with a bot).
+  const DmChannel& open_dm_channel(const std::string& user_id, const std::string& other_id);
+  // A message in a DM channel or a guild channel (not a lobby's), if it exists.
+  [[nodiscard]] const Message* find_channel_message(std::string_view channel_id, std::string_view id) const {
+    return messages_.find_message(channel_id, id);
+  }
+  // Messages an application posts with an interaction's token:
+  // Keeps the message in its channel (a guild channel when `guild_id` is set, else a DM channel) and sends
+  // MESSAGE_CREATE to the sessions that see it: an ephemeral one (`ephemeral_for`) only to that user's.
+  const Message& post_app_message(Message message);
+  // Replaces the kept message of the same channel and id, and sends MESSAGE_UPDATE.
+  const Message& update_app_message(Message message);
+  // Removes the message and sends MESSAGE_DELETE; false if it was not there.
+  bool delete_app_message(std::string_view channel_id, std::string_view id);
+  // The message object as the API answers it.
+  [[nodiscard]] std::string api_message_json(const Message& message) const { return message_json(message); }
+
   // LobbyMessages: a deleted lobby's messages go, and its nonce window.
   void lobby_deleted(const std::string& lobby_id) override;
   // ActivityInvites (dm_routes.cpp).
@@ -65,6 +86,10 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   [[nodiscard]] std::string lobby_message_json(const Message& message) const;
   [[nodiscard]] std::string message_json(const Message& message) const;
   void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
+  // MESSAGE_CREATE or MESSAGE_UPDATE of an application's message to the sessions that see it (a bot's need
+  // the GUILD_MESSAGES or DIRECT_MESSAGES intent, and get no content without MESSAGE_CONTENT unless the
+  // message is its own); MESSAGE_DELETE when `deleted`.
+  void dispatch_app_message(const Message& message, std::string_view type, bool deleted);
   // The GAME_DIRECT_MESSAGE_* webhook event of a DM sent through a game (Message::game_app_id).
   void emit_game_dm(const Message& message, std::string_view type, std::string data_json);
   // What the lobby message routes do first: the idle sweep (an idle lobby is gone even if the tick has not

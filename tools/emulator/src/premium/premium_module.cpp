@@ -2,6 +2,7 @@
 // legacy migration, with what each emits on the Gateway and to the entitlement listener.
 #include "premium/premium_module.hpp"
 
+#include <algorithm>
 #include <charconv>
 
 #include "premium/premium_wire.hpp"
@@ -47,6 +48,26 @@ Subscription* PremiumModule::find_subscription(std::string_view id) {
 
 bool PremiumModule::ended(const Entitlement& entitlement, std::int64_t now_ms) {
   return entitlement.ends_at_ms && *entitlement.ends_at_ms <= now_ms;
+}
+
+std::string PremiumModule::active_entitlements_json(std::string_view app_id, std::string_view user_id) const {
+  const auto now = clock_.now_ms();
+  return to_json([&](JsonWriter& writer) {
+    writer.StartArray();
+    for (const auto& [id, entitlement] : premium_.entitlements) {
+      if (entitlement.app_id == app_id && entitlement.user_id == user_id && !entitlement.consumed &&
+          !ended(entitlement, now))
+        write_entitlement(writer, entitlement);
+    }
+    writer.EndArray();
+  });
+}
+
+bool PremiumModule::sku_available(std::string_view app_id, std::string_view sku_id) const {
+  return std::any_of(premium_.skus.begin(), premium_.skus.end(), [&](const auto& entry) {
+    const auto& sku = entry.second;
+    return sku.id == sku_id && sku.app_id == app_id && (sku.flags & sku_flag::kAvailable) != 0;
+  });
 }
 
 bool PremiumModule::owns(const Sku& sku, const std::string& user_id) {

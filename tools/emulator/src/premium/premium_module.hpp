@@ -54,6 +54,12 @@ class PremiumModule : public FeatureModule, public GatewayListener {
   // START_PURCHASE and the admin purchase both do.
   PurchaseResult purchase(const std::string& app_id, const std::string& user_id, const std::string& sku_id);
 
+  // What interactions show of premium (interactions/): the user's entitlements to the application that
+  // have not ended and are not consumed (an interaction's `entitlements`, a JSON array), and whether a SKU
+  // is the application's and available (a premium button's `sku_id` must be).
+  [[nodiscard]] std::string active_entitlements_json(std::string_view app_id, std::string_view user_id) const;
+  [[nodiscard]] bool sku_available(std::string_view app_id, std::string_view sku_id) const;
+
   // Subscriptions whose period the fake clock has passed renew (ACTIVE) or end (ENDING), period by period.
   void sweep();
   // GatewayListener: the sweep on the Gateway's tick.

@@ -31,7 +31,6 @@ namespace http = beast::http;
 namespace ssl = net::ssl;
 using tcp = net::ip::tcp;
 
-constexpr auto kExchangeTimeout = std::chrono::seconds(5);
 constexpr std::uint64_t kAnswerBodyLimit = std::uint64_t{1024} * 1024;
 
 using PlainStream = beast::tcp_stream;
@@ -39,7 +38,7 @@ using TlsStream = beast::ssl_stream<beast::tcp_stream>;
 
 // What went wrong, in words for the delivery's attempt (never the body or the signature).
 std::string describe(const beast::error_code& ec, bool answered_nothing) {
-  if (ec == beast::error::timeout) return "no answer within 5 s";
+  if (ec == beast::error::timeout) return "no answer in time";
   if (ec == net::error::connection_refused) return "connection refused";
   if (ec == http::error::end_of_stream || ec == net::error::eof || ec == net::error::connection_reset ||
       ec == http::error::partial_message || ec == ssl::error::stream_truncated) {
@@ -87,7 +86,7 @@ class Exchange : public std::enable_shared_from_this<Exchange<Stream>> {
     parser_.body_limit(kAnswerBodyLimit);
 
     // One deadline for the whole exchange.
-    lowest().expires_after(kExchangeTimeout);
+    lowest().expires_after(post_.timeout);
     lowest().async_connect(tcp::endpoint(address, post_.url.port), handler(Step::connected));
   }
 
@@ -126,6 +125,9 @@ class Exchange : public std::enable_shared_from_this<Exchange<Stream>> {
       result.error = std::move(*error);
     } else {
       result.status = static_cast<int>(parser_.get().result_int());
+      result.body = std::move(parser_.get().body());
+      if (const auto it = parser_.get().find(http::field::content_type); it != parser_.get().end())
+        result.content_type = std::string(it->value());
     }
     beast::error_code ignored;
     lowest().socket().shutdown(tcp::socket::shutdown_both, ignored);
@@ -175,7 +177,7 @@ void WebhookClient::post(WebhookPost post, std::function<void(WebhookPostResult)
   std::string error;
   auto context = client_tls_context(post.ca_file, error);
   if (!context) {
-    net::post(io_, [done = std::move(done), error] { done(WebhookPostResult{std::nullopt, error}); });
+    net::post(io_, [done = std::move(done), error] { done(WebhookPostResult{std::nullopt, error, {}, {}}); });
     return;
   }
   // The exchange's completion releases the context: `done` is wrapped to hold it.

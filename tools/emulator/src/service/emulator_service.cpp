@@ -26,7 +26,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       messaging_(context_, gateway_, social_, guilds_, lobbies_, http_.social_limits(), webhooks_),
       voice_(context_, gateway_, lobbies_),
       premium_(context_, gateway_, webhooks_),
-      interactions_(context_, guilds_),
+      interactions_(context_, guilds_, gateway_, messaging_, premium_),
       ipc_(context_, presence_, auth_, premium_),
       identity_(context_),
       state_(context_, store_, gateway_),

@@ -102,16 +102,21 @@ class EmulatorService {
     gateway_.disconnected(connection, close_code);
   }
   // Called every few tens of ms: the Gateway's timeouts, then its listeners' (idle lobbies, voice), then the
-  // webhook events due for a (re)try.
+  // webhook events due for a (re)try, then the interactions' deadlines.
   void gateway_tick() {
     gateway_.tick();
     webhooks_.tick();
+    interactions_.tick();
   }
   [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_.connection_count(); }
 
   // Webhook events (webhook/): the network side that POSTs them (null at shutdown), and the module other
   // modules emit events through.
-  void set_webhook_transport(WebhookTransport* transport) { webhooks_.set_transport(transport); }
+  // The same transport POSTs interactions to interactions endpoint URLs.
+  void set_webhook_transport(WebhookTransport* transport) {
+    webhooks_.set_transport(transport);
+    interactions_.set_transport(transport);
+  }
   [[nodiscard]] WebhookModule& webhooks() noexcept { return webhooks_; }
 
   // Lobby calls: the voice gateway and the media relay (voice/).
