@@ -79,10 +79,10 @@ int64_t EmulatorAdmin::ConnectionsAccepted() {
 
 EmulatorAdmin::App EmulatorAdmin::CreateApp(const std::string& name) {
   auto document = Expect(Request("POST", "/apps", JsonObject().Add("name", name).Done()), 200, "create app");
-  return {RequireSnowflake(document, "id", "create app"),
-          RequireString(document, "client_secret", "create app"),
-          RequireString(document, "bot_token", "create app"),
-          RequireString(document, "verify_key", "create app")};
+  return {
+      RequireSnowflake(document, "id", "create app"), RequireString(document, "client_secret", "create app"),
+      RequireString(document, "bot_token", "create app"), RequireString(document, "verify_key", "create app"),
+      RequireSnowflake(document, "bot_user_id", "create app")};
 }
 
 EmulatorAdmin::User EmulatorAdmin::CreateUser(const std::string& username, const std::string& globalName) {

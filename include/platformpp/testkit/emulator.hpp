@@ -110,7 +110,8 @@ class EmulatorAdmin {
     std::string clientSecret;
     /// The token of the application's bot user (for BackendClient).
     std::string botToken;
-    std::string verifyKey;  ///< the public key (64 hex digits) webhook events are signed for
+    std::string verifyKey;   ///< the public key (64 hex digits) webhook events are signed for
+    uint64_t botUserId = 0;  ///< the user id of the application's bot (a guild member once installed)
   };
   /// A user created by CreateUser.
   struct User {
@@ -290,6 +291,48 @@ class EmulatorAdmin {
   /// Sets the URL after the emulator's signed PING to it was answered 204; throws with the emulator's reason
   /// when the URL is refused (not loopback, PING not answered 204).
   void SetWebhookEvents(uint64_t appId, const WebhookEventsConfig& config);
+
+  /// Interactions (tools/emulator/README.md, "Interactions"): the admin API plays a user, and each call
+  /// returns once the application gave its initial response, or failed to within 3 s of the fake clock.
+  struct InteractionOutcome {
+    uint64_t interactionId = 0;       ///< the interaction's id
+    std::string token;                ///< its token (the webhook routes' for 15 minutes)
+    int type = 0;                     ///< 2 command, 3 component, 4 autocomplete, 5 modal submit
+    std::optional<int> responseType;  ///< the initial response's callback type; none when it failed
+    std::string responseJson;         ///< the initial response {type, data?} as the application sent it
+    uint64_t messageId = 0;           ///< the message the response made or updated; 0 if none
+    std::string error;                ///< why it failed (no response in time, an answer refused...)
+  };
+  /// A user invoking one of the application's commands.
+  struct CommandInvocation {
+    uint64_t userId = 0;        ///< who invokes it
+    uint64_t channelId = 0;     ///< a guild channel or a DM; 0: the user's DM with the application's bot
+    std::string name;           ///< the command's name (with `type`), or give `commandId`
+    uint64_t commandId = 0;     ///< the command's id, instead of `name`
+    int type = 1;               ///< with `name`: 1 CHAT_INPUT, 2 USER, 3 MESSAGE, 4 PRIMARY_ENTRY_POINT
+    std::string optionsJson;    ///< the options as the platform's client sends them: [{"name", "value"}]
+    uint64_t targetId = 0;      ///< USER and MESSAGE commands: the user or message
+    bool autocomplete = false;  ///< an autocomplete request: one option has "focused": true
+    /// Files the user attaches, [{"filename", "size", "content_type"?}]: ATTACHMENT options name them by
+    /// index.
+    std::string attachmentsJson;
+    std::string locale;  ///< the user's language (default en-US)
+  };
+  /// Invokes a command; throws when the emulator refuses the invocation (an unknown command, a context it is
+  /// not allowed in, options the client would not send).
+  InteractionOutcome InvokeCommand(uint64_t appId, const CommandInvocation& invocation);
+  /// Clicks a button (no `values`) or chooses in a select of one of the application's messages.
+  InteractionOutcome UseComponent(uint64_t appId, uint64_t userId, uint64_t channelId, uint64_t messageId,
+                                  const std::string& customId, const std::vector<std::string>& values = {});
+  /// Submits the modal that `interactionId` was answered with: `valuesJson` {"custom_id": value} (a string,
+  /// an array of values, or a checkbox's boolean), `attachmentsJson` {"custom_id": [{"filename", "size"}]}
+  /// for File Uploads.
+  InteractionOutcome SubmitModal(uint64_t appId, uint64_t interactionId, const std::string& valuesJson,
+                                 const std::string& attachmentsJson = {});
+  /// Sets the application's interactions endpoint URL once it refused a forged signature (401) and answered
+  /// the signed PING with type 1; an empty `url` sends interactions to the bot's Gateway session again.
+  /// Throws with the emulator's reason when the URL is refused.
+  void SetInteractionsEndpoint(uint64_t appId, const std::string& url, const std::string& caFile = {});
   /// The application's deliveries, oldest first.
   std::vector<WebhookDelivery> WebhookDeliveries(uint64_t appId);
   /// The user removes the application from their authorized apps: its tokens die (a refresh gets
