@@ -480,7 +480,7 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
   } else {
     const auto& types = command->integration_types;
     const auto supports = [&](int t) {
-      return types.empty() ? t == kGuildInstall : std::find(types.begin(), types.end(), t) != types.end();
+      return types.empty() || std::find(types.begin(), types.end(), t) != types.end();  // default: both
     };
     if (command->contexts && std::find(command->contexts->begin(), command->contexts->end(), place.context) ==
                                  command->contexts->end()) {
