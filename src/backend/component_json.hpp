@@ -30,7 +30,8 @@ void WriteComponents(ComponentWriter& writer, const std::vector<Component>& comp
 /// A `components` array as JSON text.
 std::string ComponentsJson(const std::vector<Component>& components);
 /// A `components` array as a DOM value (for bodies built as a json::Document).
-json::Value ComponentsValue(const std::vector<Component>& components, json::Document::AllocatorType& allocator);
+json::Value ComponentsValue(const std::vector<Component>& components,
+                            json::Document::AllocatorType& allocator);
 
 /// One component object; nullopt when `value` is not an object or has no integer `type`.
 std::optional<Component> ParseComponent(const json::Value& value);
