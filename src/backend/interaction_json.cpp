@@ -22,7 +22,6 @@ constexpr std::size_t kChoicesMax = 25;
 constexpr std::size_t kChoiceTextMax = 100;
 constexpr std::size_t kCustomIdMax = 100;
 constexpr std::size_t kModalTitleMax = 45;
-constexpr std::size_t kModalComponentsMax = 5;
 constexpr double kSafeInteger = 9007199254740991.0;  // 2^53 - 1
 
 json::Value String(std::string_view text, Allocator& a) {
@@ -524,9 +523,8 @@ std::vector<FieldError> CheckInteractionResponse(const InteractionResponse& resp
   if (response.type == C::Modal) {
     Length(errors, "data.custom_id", response.customId, 1, kCustomIdMax);
     Length(errors, "data.title", response.title, 1, kModalTitleMax);
-    if (response.components.empty() || response.components.size() > kModalComponentsMax)
-      Fail(errors, "data.components", "BASE_TYPE_BAD_LENGTH", "a modal has 1 to 5 components");
-    AddUnder(errors, "data.components", CheckComponents(response.components, ComponentSurface::Modal));
+    // (CheckComponents names its paths from "components".)
+    AddUnder(errors, "data", CheckComponents(response.components, ComponentSurface::Modal));
   } else if (!response.components.empty() || !response.customId.empty() || !response.title.empty()) {
     Fail(errors, "data", "INTERACTION_CALLBACK_DATA_INVALID",
          "custom_id, title and components are a modal's (set the message's components instead)");

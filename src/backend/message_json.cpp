@@ -318,12 +318,10 @@ std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, Messa
   }
   if (payload.allowedMentions) check.Mentions(*payload.allowedMentions);
   if (payload.components) {
+    // (CheckComponents names its paths from "components".)
     for (auto& error :
-         CheckComponents(*payload.components, v2 ? ComponentSurface::MessageV2 : ComponentSurface::Message)) {
-      error.message = std::string("components") + (error.path.empty() ? ": " : ".") + error.message;
-      error.path = "components" + (error.path.empty() ? "" : "." + error.path);
+         CheckComponents(*payload.components, v2 ? ComponentSurface::MessageV2 : ComponentSurface::Message))
       errors.push_back(std::move(error));
-    }
   }
   const std::size_t kept = payload.keptAttachments ? payload.keptAttachments->size() : 0;
   if (payload.files.size() + kept > kFilesMax)
