@@ -205,7 +205,9 @@ class InteractionResponder::State {
     using C = InteractionCallbackType;
     const bool message = response.type == C::ChannelMessageWithSource || response.type == C::UpdateMessage;
     if (!message) {
-      if (response.type == deferral_->type) {
+      const bool deferral = deferral_->type == C::DeferredChannelMessageWithSource ||
+                            deferral_->type == C::DeferredUpdateMessage;
+      if (deferral && response.type == deferral_->type) {
         stage_ = Stage::Answered;
         return Finish(std::move(done), {});  // what the endpoint already answered
       }
