@@ -378,7 +378,7 @@ std::optional<Interaction> ParseInteractionValue(const json::Value& value) {
   if (const json::Value* entitlements = ArrayMember(value, "entitlements")) {
     for (const json::Value& item : entitlements->GetArray())
       if (auto entitlement = premium::ParseEntitlement(item))
-        interaction.entitlements.push_back(std::move(*entitlement));
+        interaction.entitlements.push_back(*entitlement);
   }
   // Keys and values are strings on the wire ("0": a guild install, "1": a user install); a guild install's
   // value is "0" in the bot's DM.
@@ -416,10 +416,10 @@ std::optional<Interaction> ParseInteractionValue(const json::Value& value) {
   return interaction;
 }
 
-std::optional<Interaction> ParseInteraction(std::string_view text) {
+std::optional<Interaction> ParseInteraction(std::string_view json) {
   try {
     json::Document document;
-    if (!json::Parse(text, document)) return std::nullopt;
+    if (!json::Parse(json, document)) return std::nullopt;
     return ParseInteractionValue(document);
   } catch (const std::exception&) {
     return std::nullopt;  // out of memory on a huge document: not an interaction this process can hold

@@ -533,10 +533,10 @@ std::optional<ChannelMessage> ParseMessage(const json::Value& value) {
   return message;
 }
 
-std::optional<ChannelMessage> ParseChannelMessage(std::string_view text) {
+std::optional<ChannelMessage> ParseChannelMessage(std::string_view json) {
   try {
     json::Document document;
-    if (!json::Parse(text, document)) return std::nullopt;
+    if (!json::Parse(json, document)) return std::nullopt;
     return ParseMessage(document);
   } catch (const std::exception&) {
     return std::nullopt;  // out of memory on a huge document: not a message this process can hold
