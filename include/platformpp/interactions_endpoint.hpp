@@ -90,7 +90,8 @@ struct InteractionsEndpointOptions {
   /// 500 (the platform shows the user a failure) and a later Respond fails.
   bool autoDefer = true;
   /// What a late Respond goes through (the original response's edit, the callback route for files). Without
-  /// one, a Respond after the endpoint deferred, or with files, fails with ClientNotReady.
+  /// one, a Respond after the endpoint deferred, or with files, fails with ClientNotReady. Pump its
+  /// RunCallbacks too: such an answer's end reaches the endpoint's queue through it.
   std::shared_ptr<BackendClient> backend;
   /// The endpoint's clock (tests): timestamps and the 15-minute token lifetime; null: the system clock.
   std::function<std::chrono::system_clock::time_point()> clock;
