@@ -98,7 +98,8 @@ struct InteractionsEndpointOptions {
 };
 
 /// The answer to one interaction, given once. Copies share it. Respond may be called from any thread, during
-/// the interaction callback or later (the game may finish its work first), as long as the endpoint lives.
+/// the interaction callback or later (the game may finish its work first). After Stop it fails with
+/// ClientDestroyed; once the endpoint is destroyed it answers nothing and its end never runs.
 class InteractionResponder {
  public:
   /// The end of Respond: success, or why the answer was refused. Runs inside the endpoint's RunCallbacks or
@@ -149,8 +150,8 @@ class InteractionsEndpoint {
 
   /// Creates the endpoint; it listens only once Start succeeds.
   explicit InteractionsEndpoint(InteractionsEndpointOptions options);
-  /// Stops listening; interactions not yet delivered are dropped, and responders still held fail from then
-  /// on.
+  /// Stops listening; interactions not yet delivered are dropped. Responders still held answer nothing from
+  /// then on, and their ends never run (no RunCallbacks is left to run them).
   ~InteractionsEndpoint();
   InteractionsEndpoint(const InteractionsEndpoint&) = delete;
   InteractionsEndpoint& operator=(const InteractionsEndpoint&) = delete;

@@ -66,7 +66,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(asio::io_context& io, std::shared_ptr<const Shared> shared)
       : strand_(asio::make_strand(io)), acceptor_(strand_), shared_(std::move(shared)) {}
-  ~Listener() { stopped_.set_value(); }
+  ~Listener() {
+    // The handler and what it holds (an endpoint's shared state, its IoContext) go before Stop returns, so
+    // that nothing of them is released on this thread once the owner moved on.
+    shared_.reset();
+    stopped_.set_value();
+  }
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
 

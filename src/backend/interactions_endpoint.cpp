@@ -33,6 +33,8 @@ ClientResult Failure(ErrorType type, std::string why) {
 
 // What the exchanges of one run of the endpoint (Start to Stop) share with it.
 struct Link {
+  // Kept alive while any responder lives: its HTTP reply holds an executor of this context.
+  std::shared_ptr<IoContext> io;
   std::shared_ptr<core::CallbackQueue> queue;
   std::shared_ptr<core::Logger> logger;
   std::shared_ptr<BackendClient> backend;
@@ -350,6 +352,7 @@ class InteractionsEndpoint::Impl {
                                options_.deferAfter >= kInteractionResponseDeadline))
       return Failure(ErrorType::ValidationError, "deferAfter: must be between 0 and 3000 ms, both excluded");
     auto link = std::make_shared<Link>();
+    link->io = io_;
     link->queue = queue_;
     link->logger = logger_;
     link->backend = options_.backend;

@@ -420,6 +420,14 @@ TEST_CASE("a responder held past Stop fails, and the token never reaches the log
   CHECK(!logs.empty());
   for (const auto& line : logs)
     CHECK(line.find("aW50ZXJhY3Rpb24.tok") == std::string::npos);
+
+  // The responder outlives the endpoint (and the network thread it owned): it answers nothing, safely.
+  e.endpoint.reset();
+  bool ran = false;
+  e.received[0].Respond(InteractionResponse::Message(MessagePayload::Text("y")),
+                        [&](ClientResult) { ran = true; });
+  CHECK(!ran);
+  e.received.clear();
 }
 
 TEST_CASE("VerifyInteraction: the check alone") {
