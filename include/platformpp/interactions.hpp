@@ -60,9 +60,11 @@ struct PartialChannel {
   std::string name;
   /// The category or parent channel; unset when none.
   std::optional<uint64_t> parentId;
-  /// Resolved channels: the invoking member's permissions in it (bits), sent only when the application's bot
-  /// is in the guild.
+  /// Resolved channels: the invoking member's permissions in it (bits), when sent.
   std::optional<uint64_t> permissions;
+  /// Resolved channels: the application's bot's permissions in it (`app_permissions`, bits), sent only when
+  /// the bot is in the guild.
+  std::optional<uint64_t> appPermissions;
   /// The whole channel object as JSON text.
   std::string rawJson;
 };
@@ -325,8 +327,10 @@ struct InteractionResponse {
 /// Every rule the response breaks, at its path ("data.embeds.0.title", "type"); empty when it may be sent.
 /// `answering`: the type of the interaction it answers, when known (which callback types that type accepts:
 /// Pong only for PING, the autocomplete result only for AUTOCOMPLETE, LaunchActivity only for
-/// APPLICATION_COMMAND, MESSAGE_COMPONENT and MODAL_SUBMIT, ...).
+/// APPLICATION_COMMAND, MESSAGE_COMPONENT and MODAL_SUBMIT, ...). `maxFileBytes`: each file's size limit,
+/// when known (the interaction's `attachmentSizeLimit`, else kDefaultAttachmentSizeLimit).
 std::vector<FieldError> CheckInteractionResponse(const InteractionResponse& response,
-                                                 std::optional<InteractionType> answering = std::nullopt);
+                                                 std::optional<InteractionType> answering = std::nullopt,
+                                                 std::optional<uint64_t> maxFileBytes = std::nullopt);
 
 }  // namespace platformpp::backend

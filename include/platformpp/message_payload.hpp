@@ -178,11 +178,17 @@ enum class MessagePayloadUse : int32_t {
   Edit = 1,    ///< Changes to a message: everything optional.
 };
 
+/// The largest file a webhook message or interaction response may carry by default (10 MiB, checked per
+/// file); an interaction's `attachment_size_limit` may allow more (a boosted guild, the user's subscription).
+inline constexpr uint64_t kDefaultAttachmentSizeLimit = uint64_t{10} * 1024 * 1024;
+
 /// The platform's rules for a message (the content's, embeds', flags', mentions' and files' limits, and the
 /// components' through CheckComponents): every broken rule at its path ("embeds.0.fields.3.value"); empty
 /// when it may be sent. `interaction`: an interaction response or follow-up (where Ephemeral is allowed).
+/// `maxFileBytes`: each file's size limit, when known (unset: the platform checks it).
 std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, MessagePayloadUse use,
-                                            bool interaction);
+                                            bool interaction,
+                                            std::optional<uint64_t> maxFileBytes = std::nullopt);
 
 /// A user as messages and interactions carry it.
 struct User {

@@ -97,6 +97,7 @@ std::optional<PartialChannel> ParseChannel(const json::Value& value) {
   channel.name = Text(value, "name");
   channel.parentId = json::GetSnowflake(value, "parent_id");
   channel.permissions = json::GetSnowflake(value, "permissions");
+  channel.appPermissions = json::GetSnowflake(value, "app_permissions");
   channel.rawJson = json::Serialize(value);
   return channel;
 }
@@ -484,7 +485,8 @@ InteractionResponse InteractionResponse::LaunchActivity() {
 }
 
 std::vector<FieldError> CheckInteractionResponse(const InteractionResponse& response,
-                                                 std::optional<InteractionType> answering) {
+                                                 std::optional<InteractionType> answering,
+                                                 std::optional<uint64_t> maxFileBytes) {
   using C = InteractionCallbackType;
   std::vector<FieldError> errors;
   if (!KnownCallback(response.type)) {
@@ -504,7 +506,7 @@ std::vector<FieldError> CheckInteractionResponse(const InteractionResponse& resp
     } else {
       const auto use =
           response.type == C::UpdateMessage ? MessagePayloadUse::Edit : MessagePayloadUse::Create;
-      AddUnder(errors, "data", CheckMessagePayload(*response.message, use, true));
+      AddUnder(errors, "data", CheckMessagePayload(*response.message, use, true, maxFileBytes));
     }
   } else if (response.type == C::DeferredChannelMessageWithSource) {
     if (response.message) {

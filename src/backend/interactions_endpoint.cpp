@@ -151,7 +151,8 @@ class InteractionResponder::State {
   }
 
   void Respond(InteractionResponse response, DoneCallback done) {
-    auto errors = CheckInteractionResponse(response, interaction_.type);
+    auto errors = CheckInteractionResponse(
+        response, interaction_.type, interaction_.attachmentSizeLimit.value_or(kDefaultAttachmentSizeLimit));
     if (!errors.empty()) return Finish(std::move(done), core::ValidationResult(std::move(errors)));
     std::unique_lock lock(mutex_);
     {

@@ -283,7 +283,7 @@ std::vector<MessageSnapshot> Snapshots(const json::Value& object) {
 }  // namespace
 
 std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, MessagePayloadUse use,
-                                            bool interaction) {
+                                            bool interaction, std::optional<uint64_t> maxFileBytes) {
   std::vector<FieldError> errors;
   Checker check(errors);
   const uint64_t flags = payload.flags.value_or(0);
@@ -326,8 +326,13 @@ std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, Messa
   const std::size_t kept = payload.keptAttachments ? payload.keptAttachments->size() : 0;
   if (payload.files.size() + kept > kFilesMax)
     check.Fail("attachments", "BASE_TYPE_MAX_LENGTH", "at most 10 files in a message");
-  for (std::size_t i = 0; i < payload.files.size(); ++i)
+  for (std::size_t i = 0; i < payload.files.size(); ++i) {
     check.File("files." + std::to_string(i), payload.files[i]);
+    if (maxFileBytes && payload.files[i].bytes.size() > *maxFileBytes)
+      check.Fail("files." + std::to_string(i), "ATTACHMENT_TOO_LARGE",
+                 std::to_string(payload.files[i].bytes.size()) + " bytes; at most " +
+                     std::to_string(*maxFileBytes) + " per file here");
+  }
   if (payload.keptAttachments) {
     for (std::size_t i = 0; i < payload.keptAttachments->size(); ++i) {
       const KeptAttachment& item = (*payload.keptAttachments)[i];

@@ -51,8 +51,9 @@ const char* const kCommand = R"({
       "users": {"5005": {"id": "5005", "username": "player"}},
       "members": {"5005": {"roles": [], "nick": null, "permissions": "8"}},
       "roles": {"6006": {"id": "6006", "name": "mods", "permissions": "8", "position": 2}},
-      "channels": {"4004": {"id": "4004", "type": 0, "name": "general", "permissions": "1024"},
-                   "4005": {"id": "4005", "type": 0, "name": "elsewhere"}},
+      "channels": {"4004": {"id": "4004", "type": 0, "name": "general", "permissions": "1024",
+                            "app_permissions": "2048"},
+                   "4005": {"id": "4005", "type": 0, "name": "elsewhere", "permissions": "1024"}},
       "attachments": {"9009": {"id": "9009", "filename": "proof.png", "size": 100, "url": "https://cdn/p.png",
                                "proxy_url": "https://media/p.png", "content_type": "image/png",
                                "ephemeral": true}}
@@ -124,9 +125,11 @@ TEST_CASE("a command interaction: every typed field") {
   CHECK(resolved.members.at(5005).permissions == 8u);
   CHECK(resolved.roles.at(6006).name == "mods");
   CHECK(resolved.roles.at(6006).position == 2);
-  // The permissions of a resolved channel come only when the bot is in the guild.
+  // The bot's permissions in a resolved channel come only when the bot is in the guild.
   CHECK(resolved.channels.at(4004).permissions == 1024u);
-  CHECK(!resolved.channels.at(4005).permissions);
+  CHECK(resolved.channels.at(4004).appPermissions == 2048u);
+  CHECK(resolved.channels.at(4005).permissions == 1024u);
+  CHECK(!resolved.channels.at(4005).appPermissions);
   CHECK(resolved.attachments.at(9009).filename == "proof.png");
   CHECK(resolved.attachments.at(9009).ephemeral);
   CHECK(resolved.attachments.at(9009).contentType == "image/png");

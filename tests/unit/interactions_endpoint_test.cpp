@@ -361,6 +361,26 @@ TEST_CASE("files go through the callback route as multipart, the HTTP request is
   CHECK(done->Successful());
 }
 
+TEST_CASE("the interaction's attachment_size_limit bounds each file, crossed by one") {
+  Endpoint e;
+  auto reply = e.Send(e.Signed(Interaction(2, R"(,"attachment_size_limit":3)")));
+  REQUIRE(e.AwaitInteraction());
+  MessagePayload message;
+  message.files.push_back(FileUpload{"a.bin", "1234", "", false, ""});
+  std::optional<ClientResult> refused;
+  e.received[0].Respond(InteractionResponse::Message(message),
+                        [&](ClientResult r) { refused = std::move(r); });
+  e.AwaitEnd(refused);
+  REQUIRE(refused);
+  CHECK(refused->Type() == ErrorType::ValidationError);
+  CHECK(refused->Error().find("data.files.0") != std::string::npos);
+  CHECK(e.standIn.requests.empty());
+  message.files[0].bytes = "123";
+  e.received[0].Respond(InteractionResponse::Message(message));
+  CHECK(reply.get().status == 202);
+  CHECK(e.standIn.requests.size() == 1);
+}
+
 TEST_CASE(
     "with autoDefer off, an interaction unanswered at 3 seconds is answered 500 and a late answer fails") {
   InteractionsEndpointOptions options;

@@ -212,6 +212,22 @@ TEST_CASE("files: at most 10 with the kept attachments, names and descriptions c
   CHECK(Broken(kept, MessagePayloadUse::Edit) == Paths{"attachments.0.id", "attachments.0.description"});
 }
 
+TEST_CASE("file size: each file within the limit given, 10 MiB by default for interactions") {
+  MessagePayload payload;
+  payload.files.push_back(FileUpload{"a.bin", std::string(100, 'x'), "", false, ""});
+  payload.files.push_back(FileUpload{"b.bin", std::string(101, 'x'), "", false, ""});
+  Paths paths;
+  for (const auto& error : CheckMessagePayload(payload, MessagePayloadUse::Create, true, 100))
+    paths.push_back(error.path);
+  CHECK(paths == Paths{"files.1"});
+  CHECK(CheckMessagePayload(payload, MessagePayloadUse::Create, true).empty());  // unknown limit: not checked
+  MessagePayload big;
+  big.files.push_back(FileUpload{"big.bin", std::string(kDefaultAttachmentSizeLimit, 'x'), "", false, ""});
+  CHECK(CheckMessagePayload(big, MessagePayloadUse::Create, true, kDefaultAttachmentSizeLimit).empty());
+  big.files[0].bytes.push_back('x');
+  CHECK(CheckMessagePayload(big, MessagePayloadUse::Create, true, kDefaultAttachmentSizeLimit).size() == 1);
+}
+
 TEST_CASE("the JSON body: unset fields are not sent, ids as strings, files as attachments with ids 0..n-1") {
   CHECK(BodyOf(MessagePayload{}) == "{}");
   MessagePayload payload = MessagePayload::Text("hello");
