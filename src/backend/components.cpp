@@ -290,6 +290,9 @@ class Checker {
 
   // A string of `min` to `max` characters.
   void Length(const std::string& path, const std::string& text, std::size_t min, std::size_t max) {
+    // A text never has more characters than bytes, and a non-empty one has at least 1: most texts are
+    // decided without counting (a maximal Text Display is 4000 of them).
+    if (text.size() <= max && (min == 0 || (min == 1 && !text.empty()))) return;
     const std::size_t length = Characters(text);
     if (length >= min && length <= max) return;
     if (min == 0) {
@@ -347,6 +350,8 @@ class Checker {
 
   void Options(const std::string& path, const std::vector<SelectOption>& options, std::size_t min,
                std::size_t max, bool emoji) {
+    // No options are not sent at all: the platform finds the member missing.
+    if (options.empty()) return Required(path + ".options", false);
     Count(path + ".options", options.size(), min, max, "options");
     for (std::size_t k = 0; k < options.size(); ++k) {
       const std::string at = path + ".options." + std::to_string(k);
@@ -477,6 +482,8 @@ class Checker {
     if (c.minLength && c.maxLength && *c.minLength > *c.maxLength)
       Fail(path + ".min_length", "NUMBER_TYPE_MAX", "must not be greater than max_length");
     Length(path + ".value", c.value, 0, kTextInputLengthMax);
+    // A Checkbox's submitted state goes out as `value` too: a boolean where a Text Input needs text.
+    if (!c.value && c.checked) Fail(path + ".value", "BASE_TYPE_STRING", "a Text Input's value is text");
     Length(path + ".placeholder", c.placeholder, 0, kTextInputPlaceholderMax);
   }
 
@@ -528,6 +535,7 @@ class Checker {
         MediaUrl(path + ".media", c.media, false);
         return Length(path + ".description", c.description, 0, kAltTextMax);
       case ComponentType::MediaGallery:
+        if (c.items.empty()) return Required(path + ".items", false);  // not sent when empty
         Count(path + ".items", c.items.size(), 1, kGalleryItemsMax, "items");
         for (std::size_t k = 0; k < c.items.size(); ++k) {
           const std::string at = path + ".items." + std::to_string(k);
