@@ -86,6 +86,10 @@ struct InteractionsEndpointOptions {
   /// Answer a deferred response when the game has not answered this long after the interaction arrived
   /// (under the platform's 3 seconds, with room for the network).
   std::chrono::milliseconds deferAfter{2500};
+  /// The endpoint's own deferral of commands and modal submissions is ephemeral: only the user sees
+  /// "thinking" and the message that follows. A public deferral refuses a late ephemeral message (an edit
+  /// cannot hide what the channel sees).
+  bool deferEphemeral = false;
   /// False: the endpoint never defers; an interaction left unanswered at the 3-second deadline is answered
   /// 500 (the platform shows the user a failure) and a later Respond fails.
   bool autoDefer = true;

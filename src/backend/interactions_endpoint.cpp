@@ -40,6 +40,7 @@ struct Link {
   std::shared_ptr<BackendClient> backend;
   std::function<std::chrono::system_clock::time_point()> clock;
   bool autoDefer = true;
+  bool deferEphemeral = false;
 
   // Cleared by Stop: from then on no HTTP reply is given (the server and its connections are gone).
   std::mutex mutex;
@@ -97,14 +98,14 @@ const char* CallbackName(InteractionCallbackType type) {
 
 // What the endpoint answers at the deadline: components keep their message (DEFERRED_UPDATE_MESSAGE), an
 // autocomplete (which cannot be deferred) gets no suggestion, everything else "thinking".
-InteractionResponse DeferralFor(InteractionType type) {
+InteractionResponse DeferralFor(InteractionType type, bool ephemeral) {
   switch (type) {
     case InteractionType::MessageComponent:
       return InteractionResponse::DeferredUpdate();
     case InteractionType::Autocomplete:
       return InteractionResponse::Autocomplete({});
     default:
-      return InteractionResponse::Deferred();
+      return InteractionResponse::Deferred(ephemeral);
   }
 }
 
@@ -142,7 +143,7 @@ class InteractionResponder::State {
       SendReply(endpoint::Answer{500, {}, {}});
       return;
     }
-    deferral_ = DeferralFor(interaction_.type);
+    deferral_ = DeferralFor(interaction_.type, link_->deferEphemeral);
     stage_ = Stage::Deferred;
     link_->logger->Info("interactions: interaction " + std::to_string(interaction_.id) +
                         " not answered in time; the endpoint answered " + CallbackName(deferral_->type));
@@ -225,9 +226,21 @@ class InteractionResponder::State {
                     Failure(ErrorType::ClientNotReady,
                             "the endpoint deferred at the deadline; a late message needs the "
                             "BackendClient of the options"));
-    stage_ = Stage::Answered;
     const bool followup =
         deferral_->type == C::DeferredUpdateMessage && response.type == C::ChannelMessageWithSource;
+    // An edit cannot make the public "thinking" message ephemeral: a message meant for the user alone is not
+    // shown to the channel instead.
+    const auto ephemeral = [](const std::optional<MessagePayload>& payload) {
+      return payload && (payload->flags.value_or(0) & message_flags::Ephemeral) != 0;
+    };
+    if (!followup && ephemeral(response.message) && !ephemeral(deferral_->message)) {
+      return Finish(
+          std::move(done),
+          Failure(ErrorType::ValidationError,
+                  "the endpoint deferred publicly at the deadline; an ephemeral message can no longer "
+                  "be the response (send it with BackendClient::CreateFollowup, or set deferEphemeral)"));
+    }
+    stage_ = Stage::Answered;
     auto forward = Forward(std::move(done));
     auto ended = [forward = std::move(forward)](ClientResult result, const ChannelMessage&) {
       forward(std::move(result));
@@ -359,6 +372,7 @@ class InteractionsEndpoint::Impl {
     link->backend = options_.backend;
     link->clock = options_.clock;
     link->autoDefer = options_.autoDefer;
+    link->deferEphemeral = options_.deferEphemeral;
     const auto deadline = options_.autoDefer ? options_.deferAfter : kInteractionResponseDeadline;
     ClientResult started =
         server_.Start(Settings(options_),

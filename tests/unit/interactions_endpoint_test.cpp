@@ -303,6 +303,38 @@ TEST_CASE("the endpoint defers at the margin: commands and modals \"thinking\", 
   CHECK(e.standIn.requests.size() == 2);
 }
 
+TEST_CASE(
+    "deferEphemeral: the endpoint's deferral is ephemeral; a public one refuses a late ephemeral message") {
+  InteractionsEndpointOptions options;
+  options.deferAfter = std::chrono::milliseconds(50);
+  options.deferEphemeral = true;
+  Endpoint hidden(options);
+  CHECK(hidden.Send(hidden.Signed(Interaction(2))).get().body == R"({"type":5,"data":{"flags":64}})");
+  CHECK(hidden.Send(hidden.Signed(Interaction(3))).get().body == R"({"type":6})");
+  REQUIRE(hidden.AwaitInteraction());
+  MessagePayload secret = MessagePayload::Text("only you");
+  secret.flags = message_flags::Ephemeral;
+  hidden.received[0].Respond(InteractionResponse::Message(secret));
+  REQUIRE(hidden.standIn.requests.size() == 1);
+  CHECK(hidden.standIn.requests[0].method == "PATCH");
+
+  options.deferEphemeral = false;
+  Endpoint open(options);
+  CHECK(open.Send(open.Signed(Interaction(2))).get().body == R"({"type":5})");
+  REQUIRE(open.AwaitInteraction());
+  std::optional<ClientResult> refused;
+  open.received[0].Respond(InteractionResponse::Message(secret),
+                           [&](ClientResult r) { refused = std::move(r); });
+  open.AwaitEnd(refused);
+  REQUIRE(refused);
+  CHECK(refused->Type() == ErrorType::ValidationError);
+  CHECK(open.standIn.requests.empty());
+  CHECK(
+      open.received[0].Answered());  // deferred by the endpoint; the refused message left it open to another
+  open.received[0].Respond(InteractionResponse::Message(MessagePayload::Text("for all")));
+  CHECK(open.standIn.requests.size() == 1);
+}
+
 TEST_CASE("the 15-minute token: the last second answers, the next one is refused") {
   InteractionsEndpointOptions options;
   options.deferAfter = std::chrono::milliseconds(50);
