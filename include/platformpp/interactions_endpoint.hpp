@@ -10,6 +10,24 @@
 // commands and modal submissions, DEFERRED_UPDATE_MESSAGE for components), and a later Respond with a message
 // edits the original response through the BackendClient of the options. For servers with an HTTP stack of
 // their own, VerifyInteraction is the check alone.
+//
+//   InteractionsEndpointOptions options;
+//   options.publicKeyHex = "...";                 // the application's public key
+//   options.port = 8443;
+//   options.backend = std::make_shared<BackendClient>(backendOptions);
+//   InteractionsEndpoint endpoint(options);
+//   endpoint.SetInteractionCallback([](const Interaction& interaction, InteractionResponder responder) {
+//     if (const auto* command = interaction.Command(); command && command->name == "stats")
+//       responder.Respond(InteractionResponse::Message(MessagePayload::Text("Level 12")));
+//     else if (const auto* modal = interaction.Modal(); modal && modal->Find("name"))
+//       responder.Respond(InteractionResponse::Message(MessagePayload::Text("Thanks, " +
+//                                                                           *modal->Find("name")->value)));
+//   });
+//   endpoint.Start();
+//   for (;;) {                                    // a thread of its own, or the server's main loop
+//     endpoint.WaitForCallbacks(50);
+//     options.backend->RunCallbacks();
+//   }
 
 #include <platformpp/client_result.hpp>
 #include <platformpp/interactions.hpp>
