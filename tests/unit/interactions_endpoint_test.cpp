@@ -477,7 +477,7 @@ TEST_CASE("a responder held past Stop fails, and the token never reaches the log
   e.endpoint.reset();
   bool ran = false;
   e.received[0].Respond(InteractionResponse::Message(MessagePayload::Text("y")),
-                        [&](ClientResult) { ran = true; });
+                        [&](const ClientResult&) { ran = true; });
   CHECK(!ran);
   e.received.clear();
 }
