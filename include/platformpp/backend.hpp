@@ -11,6 +11,7 @@
 
 #include <platformpp/application_commands.hpp>
 #include <platformpp/client_result.hpp>
+#include <platformpp/interactions.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
 #include <platformpp/premium.hpp>
@@ -280,6 +281,8 @@ class BackendClient {
   using CommandCallback = std::function<void(ClientResult result, ApplicationCommand command)>;
   /// The end of a call that answers the scope's commands (empty on failure).
   using CommandsCallback = std::function<void(ClientResult result, std::vector<ApplicationCommand> commands)>;
+  /// The end of a call that answers a message (a default ChannelMessage on failure).
+  using MessageCallback = std::function<void(ClientResult result, ChannelMessage message)>;
 
   /// Creates the client: it sends nothing until the first call. Without `options.ioContext` it starts a
   /// network thread of its own.
@@ -388,6 +391,36 @@ class BackendClient {
   /// each error's path starting with its index.
   void BulkOverwriteCommands(std::optional<uint64_t> guildId, const std::vector<ApplicationCommand>& commands,
                              CommandsCallback callback);
+
+  // Interactions (interactions.hpp). The interaction's token authenticates these calls: no bot token is
+  // needed or sent, and the token never appears in logs. It is valid for 15 minutes; the initial response
+  // must come within 3 seconds of the interaction (InteractionsEndpoint answers it in the HTTP reply
+  // instead, which is what the platform prefers). The webhook routes name BackendOptions::applicationId.
+  // Tokens are checked to be URL-safe text and responses and messages with CheckInteractionResponse and
+  // CheckMessagePayload before anything is sent (ValidationError naming every broken rule); files go as
+  // multipart/form-data.
+
+  /// Answers the interaction (POST /interactions/{id}/{token}/callback), once.
+  void CreateInteractionResponse(uint64_t interactionId, const std::string& interactionToken,
+                                 const InteractionResponse& response, ResultCallback callback);
+  /// The original response (GET /webhooks/{application}/{token}/messages/@original).
+  void GetOriginalResponse(const std::string& interactionToken, MessageCallback callback);
+  /// Edits the original response, or gives a deferred one its message (PATCH .../messages/@original).
+  void EditOriginalResponse(const std::string& interactionToken, const MessagePayload& changes,
+                            MessageCallback callback);
+  /// Deletes the original response (not an ephemeral one: the platform refuses it).
+  void DeleteOriginalResponse(const std::string& interactionToken, ResultCallback callback);
+  /// Sends a follow-up message (POST /webhooks/{application}/{token}); Ephemeral may be set. A
+  /// user-installed application may send 5 follow-ups per interaction (HTTPError beyond).
+  void CreateFollowup(const std::string& interactionToken, const MessagePayload& message,
+                      MessageCallback callback);
+  /// One follow-up message (GET /webhooks/{application}/{token}/messages/{id}).
+  void GetFollowup(const std::string& interactionToken, uint64_t messageId, MessageCallback callback);
+  /// Edits a follow-up message.
+  void EditFollowup(const std::string& interactionToken, uint64_t messageId, const MessagePayload& changes,
+                    MessageCallback callback);
+  /// Deletes a follow-up message.
+  void DeleteFollowup(const std::string& interactionToken, uint64_t messageId, ResultCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

@@ -8,10 +8,13 @@
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/components.hpp>
+#include <platformpp/interactions.hpp>
+#include <platformpp/interactions_endpoint.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
 #include <platformpp/message.hpp>
+#include <platformpp/message_payload.hpp>
 #include <platformpp/premium.hpp>
 #include <platformpp/social.hpp>
 #include <platformpp/version.hpp>

@@ -34,6 +34,11 @@ struct ApiRequest {
   /// Set when the request may not be sent for another reason (ClientNotReady, a check that names no field):
   /// it ends with this, before the violations are looked at.
   std::optional<ClientResult> refusal;
+  /// The body's Content-Type; empty: application/json (multipart bodies name their boundary here).
+  std::string contentType;
+  /// For routes whose URL carries its own credential (an interaction's token): sent without the
+  /// Authorization header, and sent even when the session has no token.
+  bool anonymous = false;
 };
 
 }  // namespace platformpp::api

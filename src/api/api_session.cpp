@@ -61,22 +61,24 @@ ClientResult ApiSession::MalformedAnswer(const char* what) {
 std::optional<ClientResult> ApiSession::Refusal(const ApiRequest& request) const {
   if (request.refusal) return request.refusal;
   if (!request.violations.empty()) return core::ValidationResult(request.violations);
-  if (!Authorization()) return NoToken();
+  if (!request.anonymous && !Authorization()) return NoToken();
   return std::nullopt;
 }
 
 void ApiSession::Exchange(ApiRequest request,
                           std::function<void(ClientResult refused, net::HttpResponse)> then) {
   if (auto refused = Refusal(request)) return then(std::move(*refused), {});
-  std::optional<std::string> authorization = Authorization();
-  if (!authorization) return then(NoToken(), {});  // (the token went in between)
   net::HttpRequest http;
+  if (!request.anonymous) {
+    std::optional<std::string> authorization = Authorization();
+    if (!authorization) return then(NoToken(), {});  // (the token went in between)
+    http.headers.emplace_back("Authorization", std::move(*authorization));
+  }
   http.method = std::move(request.method);
   http.url = runtime_.ApiUrl(request.path);
-  http.headers.emplace_back("Authorization", std::move(*authorization));
   if (request.body) {
     http.body = std::move(*request.body);
-    http.contentType = "application/json";
+    http.contentType = request.contentType.empty() ? "application/json" : std::move(request.contentType);
   }
   net::HttpClient::Handler handler = [then = std::move(then)](net::HttpResponse response) {
     then({}, std::move(response));

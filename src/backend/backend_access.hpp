@@ -7,6 +7,10 @@
 
 #include <memory>
 
+namespace platformpp::api {
+class ApiSession;
+}
+
 namespace platformpp::backend {
 
 class BackendClient;
@@ -18,6 +22,8 @@ class BackendAccess {
   static std::shared_ptr<core::Logger> LoggerOf(const BackendClient& backend) noexcept;
   /// The endpoint's logger (its log callbacks).
   static std::shared_ptr<core::Logger> LoggerOf(const WebhookEvents& events) noexcept;
+  /// The BackendClient's API session (tests give it a stand-in transport); null for a moved-from one.
+  static api::ApiSession* SessionOf(BackendClient& backend) noexcept;
 };
 
 }  // namespace platformpp::backend

@@ -6,6 +6,8 @@
 #include "backend/application_command_json.hpp"
 #include "backend/backend_access.hpp"
 #include "backend/game_stats_widget.hpp"
+#include "backend/interaction_json.hpp"
+#include "backend/message_json.hpp"
 #include "core/utf8.hpp"
 #include "core/validation_result.hpp"
 #include "json/json.hpp"
@@ -16,6 +18,8 @@
 
 #include <platformpp/backend.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <memory>
 #include <optional>
 #include <string>
@@ -491,6 +495,77 @@ api::ApiRequest OverwriteCommandsRequest(uint64_t applicationId, std::optional<u
                          std::move(errors));
 }
 
+// ---- Interactions
+
+// An interaction token goes in the path: URL-safe text only (the platform's tokens are). The error never
+// quotes it.
+void RequireToken(const std::string& token, std::vector<FieldError>& errors) {
+  const bool safe = !token.empty() && std::all_of(token.begin(), token.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '-' || c == '_' || c == '.' || c == '~';
+  });
+  if (!safe) {
+    errors.push_back(FieldError{"interactionToken", "BASE_TYPE_INVALID",
+                                "interactionToken: must be the interaction's token (URL-safe text)"});
+  }
+}
+
+api::ApiRequest CallbackRequest(uint64_t interactionId, const std::string& token,
+                                const InteractionResponse& response) {
+  std::vector<FieldError> errors;
+  RequireId(interactionId, "interactionId", errors);
+  RequireToken(token, errors);
+  for (auto& error : CheckInteractionResponse(response))
+    errors.push_back(std::move(error));
+  EncodedBody body = InteractionResponseBody(response);
+  api::ApiRequest request("POST",
+                          "/interactions/" + std::to_string(interactionId) + "/" + token + "/callback",
+                          std::move(body.body), std::move(errors));
+  request.contentType = std::move(body.contentType);
+  request.anonymous = true;
+  return request;
+}
+
+// "/webhooks/{application}/{token}" and, with `message`, "/messages/{message}" after it.
+api::ApiRequest WebhookRequest(const char* method, uint64_t applicationId, const std::string& token,
+                               const std::string& message, const MessagePayload* payload,
+                               MessagePayloadUse use) {
+  std::vector<FieldError> errors;
+  RequireApplicationId(applicationId, errors);
+  RequireToken(token, errors);
+  std::string path = "/webhooks/" + std::to_string(applicationId) + "/" + token;
+  if (!message.empty()) path += "/messages/" + message;
+  api::ApiRequest request;
+  if (payload != nullptr) {
+    for (auto& error : CheckMessagePayload(*payload, use, true))
+      errors.push_back(std::move(error));
+    json::Document holder;
+    EncodedBody body =
+        EncodeBody(json::Serialize(MessagePayloadValue(*payload, holder.GetAllocator())), payload->files);
+    request = api::ApiRequest(method, std::move(path), std::move(body.body), std::move(errors));
+    request.contentType = std::move(body.contentType);
+  } else {
+    request = api::ApiRequest(method, std::move(path), std::nullopt, std::move(errors));
+  }
+  request.anonymous = true;
+  return request;
+}
+
+std::string FollowupId(uint64_t messageId, std::vector<FieldError>& errors) {
+  RequireId(messageId, "messageId", errors);
+  return std::to_string(messageId);
+}
+
+api::ApiRequest FollowupRequest(const char* method, uint64_t applicationId, const std::string& token,
+                                uint64_t messageId, const MessagePayload* payload) {
+  std::vector<FieldError> errors;
+  std::string id = FollowupId(messageId, errors);
+  api::ApiRequest request =
+      WebhookRequest(method, applicationId, token, id, payload, MessagePayloadUse::Edit);
+  for (auto& error : errors)
+    request.violations.push_back(std::move(error));
+  return request;
+}
+
 }  // namespace
 
 class BackendClient::Impl {
@@ -509,6 +584,10 @@ BackendClient::BackendClient(const BackendOptions& options) : impl_(std::make_sh
 
 std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const BackendClient& backend) noexcept {
   return backend.impl_ ? backend.impl_->api.Runtime().LoggerPtr() : nullptr;
+}
+
+api::ApiSession* BackendAccess::SessionOf(BackendClient& backend) noexcept {
+  return backend.impl_ ? &backend.impl_->api : nullptr;
 }
 
 BackendClient::~BackendClient() {
@@ -775,6 +854,79 @@ void BackendClient::BulkOverwriteCommands(std::optional<uint64_t> guildId,
     impl_->api.Perform<std::vector<ApplicationCommand>>(
         std::move(callback), OverwriteCommandsRequest(impl_->applicationId, guildId, commands),
         "not a list of commands", ParseCommands);
+  }
+}
+
+// --- Interactions
+// ------------------------------------------------------------------------------------------------
+
+void BackendClient::CreateInteractionResponse(uint64_t interactionId, const std::string& interactionToken,
+                                              const InteractionResponse& response, ResultCallback callback) {
+  if (impl_)
+    impl_->api.Perform(std::move(callback), CallbackRequest(interactionId, interactionToken, response));
+}
+
+void BackendClient::GetOriginalResponse(const std::string& interactionToken, MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(std::move(callback),
+                                       WebhookRequest("GET", impl_->applicationId, interactionToken,
+                                                      "@original", nullptr, MessagePayloadUse::Edit),
+                                       "not a message", ParseMessage);
+  }
+}
+
+void BackendClient::EditOriginalResponse(const std::string& interactionToken, const MessagePayload& changes,
+                                         MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(std::move(callback),
+                                       WebhookRequest("PATCH", impl_->applicationId, interactionToken,
+                                                      "@original", &changes, MessagePayloadUse::Edit),
+                                       "not a message", ParseMessage);
+  }
+}
+
+void BackendClient::DeleteOriginalResponse(const std::string& interactionToken, ResultCallback callback) {
+  if (impl_) {
+    impl_->api.Perform(std::move(callback), WebhookRequest("DELETE", impl_->applicationId, interactionToken,
+                                                           "@original", nullptr, MessagePayloadUse::Edit));
+  }
+}
+
+void BackendClient::CreateFollowup(const std::string& interactionToken, const MessagePayload& message,
+                                   MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(std::move(callback),
+                                       WebhookRequest("POST", impl_->applicationId, interactionToken, "",
+                                                      &message, MessagePayloadUse::Create),
+                                       "not a message", ParseMessage);
+  }
+}
+
+void BackendClient::GetFollowup(const std::string& interactionToken, uint64_t messageId,
+                                MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(
+        std::move(callback),
+        FollowupRequest("GET", impl_->applicationId, interactionToken, messageId, nullptr), "not a message",
+        ParseMessage);
+  }
+}
+
+void BackendClient::EditFollowup(const std::string& interactionToken, uint64_t messageId,
+                                 const MessagePayload& changes, MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(
+        std::move(callback),
+        FollowupRequest("PATCH", impl_->applicationId, interactionToken, messageId, &changes),
+        "not a message", ParseMessage);
+  }
+}
+
+void BackendClient::DeleteFollowup(const std::string& interactionToken, uint64_t messageId,
+                                   ResultCallback callback) {
+  if (impl_) {
+    impl_->api.Perform(std::move(callback),
+                       FollowupRequest("DELETE", impl_->applicationId, interactionToken, messageId, nullptr));
   }
 }
 

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "backend/request_signature.hpp"
 #include "backend/webhook_event_body.hpp"
 #include "json/json.hpp"
 #include "lobby/lobby_json.hpp"
@@ -277,17 +278,17 @@ std::optional<WebhookEvent> ParseWebhookEventBody(std::string_view body, std::st
   return event;
 }
 
-WebhookVerification VerifyWebhookEvent(std::string_view publicKeyHex, std::string_view signatureHex,
-                                       std::string_view timestampHeader, std::string_view body,
-                                       std::chrono::system_clock::time_point now,
-                                       std::chrono::seconds maxAge) {
+std::optional<std::string> CheckRequestSignature(std::string_view publicKeyHex, std::string_view signatureHex,
+                                                 std::string_view timestampHeader, std::string_view body,
+                                                 std::chrono::system_clock::time_point now,
+                                                 std::chrono::seconds maxAge) {
   if (sodium_init() < 0) throw std::runtime_error("libsodium failed to initialise");
   std::array<unsigned char, crypto_sign_PUBLICKEYBYTES> key{};
-  if (!FromHex(publicKeyHex, key)) return Refused(401, "the application's public key is not 64 hex digits");
+  if (!FromHex(publicKeyHex, key)) return "the application's public key is not 64 hex digits";
   std::array<unsigned char, crypto_sign_BYTES> signature{};
-  if (!FromHex(signatureHex, signature)) return Refused(401, "X-Signature-Ed25519 is not 128 hex digits");
+  if (!FromHex(signatureHex, signature)) return "X-Signature-Ed25519 is not 128 hex digits";
   const auto seconds = UnixSeconds(timestampHeader);
-  if (!seconds) return Refused(401, "X-Signature-Timestamp is not a number of seconds");
+  if (!seconds) return "X-Signature-Timestamp is not a number of seconds";
 
   // The signed message is the timestamp header's text followed by the body, byte for byte.
   std::string message;
@@ -295,14 +296,22 @@ WebhookVerification VerifyWebhookEvent(std::string_view publicKeyHex, std::strin
   message.append(timestampHeader).append(body);
   if (crypto_sign_verify_detached(signature.data(), reinterpret_cast<const unsigned char*>(message.data()),
                                   message.size(), key.data()) != 0) {
-    return Refused(401, "the signature does not match");
+    return "the signature does not match";
   }
   // Only now is the timestamp the platform's: a valid signature with an old one is a replay.
   // Compared in seconds: any int64 the header holds stays in range there.
   const int64_t nowSeconds = std::chrono::duration_cast<std::chrono::seconds>(now.time_since_epoch()).count();
   if (*seconds < nowSeconds - maxAge.count() || *seconds > nowSeconds + maxAge.count())
-    return Refused(401, "the timestamp is too far from now");
+    return "the timestamp is too far from now";
+  return std::nullopt;
+}
 
+WebhookVerification VerifyWebhookEvent(std::string_view publicKeyHex, std::string_view signatureHex,
+                                       std::string_view timestampHeader, std::string_view body,
+                                       std::chrono::system_clock::time_point now,
+                                       std::chrono::seconds maxAge) {
+  if (auto refused = CheckRequestSignature(publicKeyHex, signatureHex, timestampHeader, body, now, maxAge))
+    return Refused(401, std::move(*refused));
   std::string error;
   auto event = ParseWebhookEventBody(body, error);
   if (!event) return Refused(400, std::move(error));

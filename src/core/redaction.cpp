@@ -93,6 +93,28 @@ std::size_t RedactKeyValue(std::string_view text, std::size_t i, std::string& ou
   return end - i;
 }
 
+// "/webhooks/<id>/<token>" and "/interactions/<id>/<token>": a webhook's or an interaction's token is the
+// path segment after the id (the URL is the credential on those routes).
+std::size_t RedactRouteToken(std::string_view text, std::size_t i, std::string& out) {
+  constexpr std::array<std::string_view, 2> kRoutes = {"/webhooks/", "/interactions/"};
+  for (std::string_view route : kRoutes) {
+    if (text.substr(i, route.size()) != route) continue;
+    std::size_t j = i + route.size();
+    std::size_t idEnd = j;
+    while (idEnd < text.size() && text[idEnd] != '/' && IsTokenChar(text[idEnd]))
+      ++idEnd;
+    if (idEnd == j || idEnd >= text.size() || text[idEnd] != '/') continue;
+    std::size_t end = idEnd + 1;
+    while (end < text.size() && text[end] != '/' && IsTokenChar(text[end]))
+      ++end;
+    if (end == idEnd + 1) continue;
+    out.append(text.substr(i, idEnd + 1 - i));
+    out.append(kRedacted);
+    return end - i;
+  }
+  return 0;
+}
+
 }  // namespace
 
 bool IsSensitiveHeader(std::string_view name) noexcept {
@@ -109,6 +131,7 @@ std::string RedactByShape(std::string_view text) {
     char c = text[i];
     if (c == '"' || std::isalpha(static_cast<unsigned char>(c))) used = RedactKeyValue(text, i, out);
     if (used == 0 && std::isalpha(static_cast<unsigned char>(c))) used = RedactAuthScheme(text, i, out);
+    if (used == 0 && c == '/') used = RedactRouteToken(text, i, out);
     if (used == 0) {
       out.push_back(c);
       used = 1;

@@ -38,8 +38,8 @@ std::string RateLimiter::RouteKey(std::string_view method, std::string_view path
     key.push_back('/');
     if (IsId(segment) && !IsMajor(previous)) {
       key += "{id}";
-    } else if (beforePrevious == "webhooks" && IsId(previous)) {
-      key += "{token}";  // webhook tokens are credentials: keep them out of keys (and logs)
+    } else if ((beforePrevious == "webhooks" || beforePrevious == "interactions") && IsId(previous)) {
+      key += "{token}";  // webhook and interaction tokens are credentials: keep them out of keys (and logs)
     } else {
       key.append(segment);
     }

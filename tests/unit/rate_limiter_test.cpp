@@ -25,6 +25,10 @@ TEST_CASE("route keys fold minor ids and keep major parameters") {
   CHECK(RateLimiter::RouteKey("PUT", "/lobbies/99/members/42") == "PUT /lobbies/{id}/members/{id}");
   CHECK(RateLimiter::RouteKey("GET", "/guilds/7/channels") == "GET /guilds/7/channels");
   CHECK(RateLimiter::RouteKey("POST", "/webhooks/5/s3cr3tToken") == "POST /webhooks/5/{token}");
+  CHECK(RateLimiter::RouteKey("POST", "/interactions/5/s3cr3tToken/callback") ==
+        "POST /interactions/{id}/{token}/callback");
+  CHECK(RateLimiter::RouteKey("PATCH", "/webhooks/5/s3cr3tToken/messages/@original") ==
+        "PATCH /webhooks/5/{token}/messages/@original");
   CHECK(RateLimiter::RouteKey("GET", "/users/@me") == "GET /users/@me");
 }
 

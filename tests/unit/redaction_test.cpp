@@ -37,6 +37,18 @@ TEST_CASE("sensitive form and query values are removed") {
   CHECK(RedactByShape("barcode=123") == "barcode=123");  // whole keys only
 }
 
+TEST_CASE("the token segment of webhook and interaction routes is removed") {
+  CHECK(RedactByShape("POST https://api.test/api/v10/interactions/42/aW50ZXJhY3Rpb24.x-y_z/callback") ==
+        "POST https://api.test/api/v10/interactions/42/[redacted]/callback");
+  CHECK(RedactByShape("PATCH /webhooks/7/tok3n/messages/@original") ==
+        "PATCH /webhooks/7/[redacted]/messages/@original");
+  CHECK(RedactByShape("POST /webhooks/7/tok3n?wait=true") == "POST /webhooks/7/[redacted]?wait=true");
+  // A route without a token segment keeps its text.
+  CHECK(RedactByShape("GET /webhooks/7") == "GET /webhooks/7");
+  CHECK(RedactByShape("GET /webhooks/7/") == "GET /webhooks/7/");
+  CHECK(RedactByShape("/applications/1/commands") == "/applications/1/commands");
+}
+
 TEST_CASE("known secret values are removed wherever they appear") {
   SecretRedactor redactor;
   redactor.AddSecret("tok_ABCDEFGHIJ");
