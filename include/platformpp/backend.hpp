@@ -403,9 +403,9 @@ class BackendClient {
   /// Answers the interaction (POST /interactions/{id}/{token}/callback), once.
   void CreateInteractionResponse(uint64_t interactionId, const std::string& interactionToken,
                                  const InteractionResponse& response, ResultCallback callback);
-  /// The original response (GET /webhooks/{application}/{token}/messages/@original).
+  /// The original response (GET /webhooks/{application}/{token}/messages/\@original).
   void GetOriginalResponse(const std::string& interactionToken, MessageCallback callback);
-  /// Edits the original response, or gives a deferred one its message (PATCH .../messages/@original).
+  /// Edits the original response, or gives a deferred one its message (PATCH .../messages/\@original).
   void EditOriginalResponse(const std::string& interactionToken, const MessagePayload& changes,
                             MessageCallback callback);
   /// Deletes the original response (not an ephemeral one: the platform refuses it).

@@ -131,9 +131,13 @@ class InteractionResponder {
   /// An empty responder: Respond fails with ValidationError.
   InteractionResponder();
   ~InteractionResponder();
+  /// A copy shares the answer: whichever copy responds first answers.
   InteractionResponder(const InteractionResponder&);
+  /// Shares `other`'s answer.
   InteractionResponder& operator=(const InteractionResponder&);
+  /// Takes `other`'s share of the answer.
   InteractionResponder(InteractionResponder&&) noexcept;
+  /// Takes `other`'s share of the answer.
   InteractionResponder& operator=(InteractionResponder&&) noexcept;
 
   /// The interaction to answer (a default one for an empty responder).

@@ -10,6 +10,7 @@
 #include <platformpp/components.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/interactions_endpoint.hpp>
+#include <platformpp/interactions_gateway.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>

@@ -6,6 +6,7 @@
 #include "core/logger.hpp"
 
 #include <memory>
+#include <string>
 
 namespace platformpp::api {
 class ApiSession;
@@ -24,6 +25,8 @@ class BackendAccess {
   static std::shared_ptr<core::Logger> LoggerOf(const WebhookEvents& events) noexcept;
   /// The BackendClient's API session (tests give it a stand-in transport); null for a moved-from one.
   static api::ApiSession* SessionOf(BackendClient& backend) noexcept;
+  /// The bot token the BackendClient was made with (the bot's Gateway session identifies with it).
+  static std::string BotTokenOf(const BackendClient& backend);
 };
 
 }  // namespace platformpp::backend

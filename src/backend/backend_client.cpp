@@ -572,18 +572,24 @@ class BackendClient::Impl {
  public:
   explicit Impl(const BackendOptions& options)
       : api(CoreOptions(options), "Bot " + options.botToken, options.botToken),
-        applicationId(options.applicationId) {
+        applicationId(options.applicationId),
+        botToken(options.botToken) {
     api.Http().SetTimeout(options.httpTimeout);
   }
 
   api::ApiSession api;
   uint64_t applicationId;
+  std::string botToken;
 };
 
 BackendClient::BackendClient(const BackendOptions& options) : impl_(std::make_shared<Impl>(options)) {}
 
 std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const BackendClient& backend) noexcept {
   return backend.impl_ ? backend.impl_->api.Runtime().LoggerPtr() : nullptr;
+}
+
+std::string BackendAccess::BotTokenOf(const BackendClient& backend) {
+  return backend.impl_ ? backend.impl_->botToken : std::string();
 }
 
 api::ApiSession* BackendAccess::SessionOf(BackendClient& backend) noexcept {

@@ -32,12 +32,13 @@ struct GameServer {
   EmulatorAdmin::App app;
   std::shared_ptr<BackendClient> backend;
   std::unique_ptr<InteractionsEndpoint> endpoint;
+  std::unique_ptr<InteractionsGateway> gateway;  // instead of the endpoint: interactions over the Gateway
   std::atomic<bool> stop{false};
   std::thread pump;
   std::mutex mutex;
   std::function<void(const Interaction&, InteractionResponder)> handler;
 
-  explicit GameServer(const std::string& name) {
+  explicit GameServer(const std::string& name, bool viaGateway = false) {
     auto& e = itest::Shared();
     app = e.admin->CreateApp(name);
     BackendOptions options;
@@ -46,23 +47,33 @@ struct GameServer {
     options.botToken = app.botToken;
     options.applicationId = app.id;
     backend = std::make_shared<BackendClient>(options);
-    InteractionsEndpointOptions endpointOptions;
-    endpointOptions.publicKeyHex = app.verifyKey;
-    endpointOptions.path = "/interactions";
-    endpointOptions.backend = backend;
-    endpoint = std::make_unique<InteractionsEndpoint>(endpointOptions);
-    endpoint->SetInteractionCallback([this](const Interaction& interaction, InteractionResponder responder) {
+    auto deliver = [this](const Interaction& interaction, InteractionResponder responder) {
       std::function<void(const Interaction&, InteractionResponder)> current;
       {
         std::lock_guard lock(mutex);
         current = handler;
       }
       if (current) current(interaction, std::move(responder));
-    });
-    REQUIRE(endpoint->Start().Successful());
+    };
+    if (viaGateway) {
+      InteractionsGatewayOptions gatewayOptions;
+      gatewayOptions.backend = backend;
+      gateway = std::make_unique<InteractionsGateway>(gatewayOptions);
+      gateway->SetInteractionCallback(deliver);
+      REQUIRE(gateway->Connect().Successful());
+    } else {
+      InteractionsEndpointOptions endpointOptions;
+      endpointOptions.publicKeyHex = app.verifyKey;
+      endpointOptions.path = "/interactions";
+      endpointOptions.backend = backend;
+      endpoint = std::make_unique<InteractionsEndpoint>(endpointOptions);
+      endpoint->SetInteractionCallback(deliver);
+      REQUIRE(endpoint->Start().Successful());
+    }
     pump = std::thread([this] {
       while (!stop) {
-        endpoint->WaitForCallbacks(5);
+        if (endpoint) endpoint->WaitForCallbacks(5);
+        if (gateway) gateway->WaitForCallbacks(5);
         backend->RunCallbacks();
       }
     });
@@ -70,7 +81,8 @@ struct GameServer {
   ~GameServer() {
     stop = true;
     pump.join();
-    endpoint->Stop();
+    if (endpoint) endpoint->Stop();
+    if (gateway) gateway->Disconnect();
   }
   void Handle(std::function<void(const Interaction&, InteractionResponder)> next) {
     std::lock_guard lock(mutex);
@@ -244,6 +256,41 @@ TEST_CASE("an answer later than 2.5 s is deferred by the endpoint, then edits th
   REQUIRE_MESSAGE(result.Successful(), result.Error());
   CHECK(original.content == "Season 1: 4 wins");
   CHECK((original.flags & message_flags::Loading) == 0);
+}
+
+TEST_CASE("InteractionsGateway answers interactions that come as INTERACTION_CREATE on the bot's session") {
+  auto& e = itest::Shared();
+  GameServer server("Gateway Racing", true);
+  const auto world = MakeWorld(server, "gateway_player");
+  const auto deadline = std::chrono::steady_clock::now() + 20s;
+  while (server.gateway->Status() != ClientStatus::Ready && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(10ms);
+  REQUIRE(server.gateway->Status() == ClientStatus::Ready);
+  std::atomic<int> answered{0};
+  server.Handle([&](const Interaction& interaction, InteractionResponder responder) {
+    const auto* command = interaction.Command();
+    MessagePayload reply = MessagePayload::Text("From the Gateway, " + interaction.Invoker()->username);
+    responder.Respond(InteractionResponse::Message(std::move(reply)),
+                      [&](const ClientResult& result) { answered = result.Successful() ? 1 : 2; });
+    CHECK((command != nullptr && command->name == "stats"));
+  });
+  EmulatorAdmin::CommandInvocation invocation;
+  invocation.userId = world.player;
+  invocation.channelId = world.channel;
+  invocation.name = "stats";
+  const auto outcome = e.admin->InvokeCommand(server.app.id, invocation);
+  REQUIRE_MESSAGE(outcome.responseType == 4, outcome.error);
+  CHECK(std::string(Parse(outcome.responseJson)["data"]["content"].GetString()) ==
+        "From the Gateway, gateway_player");
+  const auto answeredBy = std::chrono::steady_clock::now() + 10s;
+  while (answered == 0 && std::chrono::steady_clock::now() < answeredBy)
+    std::this_thread::sleep_for(5ms);
+  CHECK(answered == 1);
+
+  // Unanswered for 2.5 s: the session defers by itself through the callback route.
+  server.Handle([](const Interaction&, InteractionResponder) {});
+  const auto deferred = e.admin->InvokeCommand(server.app.id, invocation);
+  CHECK_MESSAGE(deferred.responseType == 5, deferred.error);
 }
 
 }  // namespace interactions_test
