@@ -59,6 +59,7 @@ PAIRS = {
     # C selectors for what C++ spells as separate members or types:
     "platformpp_activity_asset": None,  # Activity's four image slots: one setter per slot in C++
     "platformpp_relationship_action": None,  # one C function for C++'s Send/Accept/Reject/Cancel... calls
+    "platformpp_interaction_type": "platformpp::backend::InteractionType",
     "platformpp_webhook_event_kind": None,  # C++: a PING is WebhookEvent::IsPing()
     "platformpp_webhook_event_data_type": None,  # C++: the index of WebhookEventData (asserted in platformpp_c_backend.cpp)
     "platformpp_game_stats_text_field": None,  # C++: GameStatsProfile's fields, one member each

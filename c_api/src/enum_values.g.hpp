@@ -130,6 +130,16 @@ static_assert(static_cast<long long>(IntegrationType::GuildInstall) ==
               PLATFORMPP_INTEGRATION_TYPE_GUILD_INSTALL);
 static_assert(static_cast<long long>(IntegrationType::UserInstall) ==
               PLATFORMPP_INTEGRATION_TYPE_USER_INSTALL);
+// platformpp_interaction_type <-> platformpp::backend::InteractionType
+static_assert(static_cast<long long>(backend::InteractionType::Ping) == PLATFORMPP_INTERACTION_TYPE_PING);
+static_assert(static_cast<long long>(backend::InteractionType::ApplicationCommand) ==
+              PLATFORMPP_INTERACTION_TYPE_APPLICATION_COMMAND);
+static_assert(static_cast<long long>(backend::InteractionType::MessageComponent) ==
+              PLATFORMPP_INTERACTION_TYPE_MESSAGE_COMPONENT);
+static_assert(static_cast<long long>(backend::InteractionType::Autocomplete) ==
+              PLATFORMPP_INTERACTION_TYPE_AUTOCOMPLETE);
+static_assert(static_cast<long long>(backend::InteractionType::ModalSubmit) ==
+              PLATFORMPP_INTERACTION_TYPE_MODAL_SUBMIT);
 // platformpp_lobby_member_flags <-> platformpp::LobbyMemberFlags
 static_assert(static_cast<long long>(LobbyMemberFlags::None) == PLATFORMPP_LOBBY_MEMBER_FLAGS_NONE);
 static_assert(static_cast<long long>(LobbyMemberFlags::CanLinkLobby) ==

@@ -5,6 +5,7 @@
 #include <platformpp/platformpp_c.h>
 
 #include <platformpp/backend.hpp>
+#include <platformpp/interactions_endpoint.hpp>
 #include <platformpp/webhook_events.hpp>
 
 #include "backend/backend_access.hpp"
@@ -25,6 +26,10 @@ namespace pb = platformpp::backend;
 
 struct platformpp_webhook_event {
   pb::WebhookEvent event;
+};
+
+struct platformpp_interaction {
+  pb::Interaction interaction;
 };
 
 struct platformpp_game_stats_profile {
@@ -162,6 +167,87 @@ int32_t platformpp_webhook_verify(const char* public_key_hex, size_t public_key_
       *event = new platformpp_webhook_event{std::move(*verdict.event)};
     return static_cast<int32_t>(verdict.status);
   });
+}
+
+int32_t platformpp_interaction_verify(const char* public_key_hex, size_t public_key_hex_size,
+                                      const char* signature_hex, size_t signature_hex_size,
+                                      const char* timestamp, size_t timestamp_size, const char* body,
+                                      size_t body_size, int64_t now_unix_seconds, int32_t max_age_seconds,
+                                      platformpp_interaction** interaction) {
+  if (interaction) *interaction = nullptr;
+  return GuardedOr(nullptr, __func__, 0, [&] {
+    const auto now = now_unix_seconds != 0
+                         ? std::chrono::system_clock::time_point(std::chrono::seconds(now_unix_seconds))
+                         : std::chrono::system_clock::now();
+    const std::chrono::seconds maxAge(max_age_seconds > 0 ? max_age_seconds : 300);
+    auto verdict = pb::VerifyInteraction(
+        std::string_view(public_key_hex ? public_key_hex : "", public_key_hex ? public_key_hex_size : 0),
+        std::string_view(signature_hex ? signature_hex : "", signature_hex ? signature_hex_size : 0),
+        std::string_view(timestamp ? timestamp : "", timestamp ? timestamp_size : 0),
+        std::string_view(body ? body : "", body ? body_size : 0), now, maxAge);
+    if (verdict.status == 200 && verdict.interaction && interaction)
+      *interaction = new platformpp_interaction{std::move(*verdict.interaction)};
+    return static_cast<int32_t>(verdict.status);
+  });
+}
+
+platformpp_interaction* platformpp_interaction_clone(const platformpp_interaction* interaction) {
+  return CloneHandle(interaction);
+}
+
+void platformpp_interaction_destroy(platformpp_interaction* interaction) {
+  delete interaction;
+}
+
+platformpp_interaction_type platformpp_interaction_get_type(const platformpp_interaction* interaction) {
+  return interaction ? static_cast<platformpp_interaction_type>(interaction->interaction.type)
+                     : PLATFORMPP_INTERACTION_TYPE_PING;
+}
+
+uint64_t platformpp_interaction_id(const platformpp_interaction* interaction) {
+  return interaction ? interaction->interaction.id : 0;
+}
+
+uint64_t platformpp_interaction_application_id(const platformpp_interaction* interaction) {
+  return interaction ? interaction->interaction.applicationId : 0;
+}
+
+const char* platformpp_interaction_token(const platformpp_interaction* interaction, size_t* size) {
+  return interaction ? StringOut(interaction->interaction.token, size) : EmptyOut(size);
+}
+
+uint64_t platformpp_interaction_guild_id(const platformpp_interaction* interaction) {
+  return interaction ? interaction->interaction.guildId.value_or(0) : 0;
+}
+
+uint64_t platformpp_interaction_channel_id(const platformpp_interaction* interaction) {
+  return interaction ? interaction->interaction.channelId.value_or(0) : 0;
+}
+
+uint64_t platformpp_interaction_user_id(const platformpp_interaction* interaction) {
+  const pb::User* user = interaction ? interaction->interaction.Invoker() : nullptr;
+  return user ? user->id : 0;
+}
+
+const char* platformpp_interaction_locale(const platformpp_interaction* interaction, size_t* size) {
+  return interaction ? StringOut(interaction->interaction.locale, size) : EmptyOut(size);
+}
+
+const char* platformpp_interaction_command_name(const platformpp_interaction* interaction, size_t* size) {
+  const auto* command = interaction ? interaction->interaction.Command() : nullptr;
+  return command ? StringOut(command->name, size) : EmptyOut(size);
+}
+
+const char* platformpp_interaction_custom_id(const platformpp_interaction* interaction, size_t* size) {
+  if (interaction == nullptr) return EmptyOut(size);
+  if (const auto* component = interaction->interaction.ComponentData())
+    return StringOut(component->customId, size);
+  if (const auto* modal = interaction->interaction.Modal()) return StringOut(modal->customId, size);
+  return EmptyOut(size);
+}
+
+const char* platformpp_interaction_json(const platformpp_interaction* interaction, size_t* size) {
+  return interaction ? StringOut(interaction->interaction.rawJson, size) : EmptyOut(size);
 }
 
 platformpp_webhook_event* platformpp_webhook_event_clone(const platformpp_webhook_event* event) {

@@ -1,5 +1,5 @@
-/* The game server's C ABI from pure C11: platformpp_webhook_verify on requests signed here with libsodium (as
- * the platform signs them), the webhook events endpoint over a real socket (a PING, an event delivered once
+/* The game server's C ABI from pure C11: platformpp_webhook_verify and platformpp_interaction_verify on
+ * requests signed here with libsodium (as the platform signs them), the webhook events endpoint over a real socket (a PING, an event delivered once
  * although retried, a forged one refused), and the Game Stats Widget's profile handle with a limit crossed by
  * one refused before anything is sent. */
 #define _POSIX_C_SOURCE 200809L
@@ -176,6 +176,87 @@ static void wait_for_events(platformpp_webhook_events* endpoint, received* r, in
   int i;
   for (i = 0; i < 50 && r->events < events; ++i)
     platformpp_webhook_events_wait_for_callbacks(endpoint, 100);
+}
+
+static const char interaction_ping[] = "{\"id\":\"77\",\"application_id\":\"1234\",\"type\":1,"
+                                       "\"token\":\"tok\",\"version\":1}";
+static const char command[] =
+    "{\"id\":\"78\",\"application_id\":\"1234\",\"type\":2,\"token\":\"aW50ZXJhY3Rpb24\",\"version\":1,"
+    "\"guild_id\":\"500\",\"channel_id\":\"600\",\"locale\":\"fr\",\"app_permissions\":\"2048\","
+    "\"member\":{\"user\":{\"id\":\"42\",\"username\":\"ada\"},\"roles\":[],\"permissions\":\"0\"},"
+    "\"data\":{\"id\":\"900\",\"name\":\"stats\",\"type\":1,\"options\":[{\"name\":\"season\",\"type\":4,"
+    "\"value\":3}]},\"authorizing_integration_owners\":{\"0\":\"500\"},\"context\":0}";
+static const char modal_submit[] =
+    "{\"id\":\"79\",\"application_id\":\"1234\",\"type\":5,\"token\":\"t\",\"version\":1,"
+    "\"user\":{\"id\":\"43\",\"username\":\"bo\"},\"data\":{\"custom_id\":\"report\",\"components\":[]}}";
+
+static int32_t verify_interaction(const char* timestamp, const char* signature, const char* body, int64_t now,
+                                  platformpp_interaction** interaction) {
+  return platformpp_interaction_verify(public_hex, strlen(public_hex), signature, strlen(signature), timestamp,
+                                       strlen(timestamp), body, strlen(body), now, 0, interaction);
+}
+
+static void test_interaction_verify(void) {
+  char signature[2 * crypto_sign_BYTES + 1];
+  platformpp_interaction* interaction = NULL;
+  platformpp_interaction* copy = NULL;
+  size_t size = 0;
+
+  /* A PING: 200, answered with the PONG body. */
+  sign("1795000000", interaction_ping, signature);
+  CHECK(verify_interaction("1795000000", signature, interaction_ping, 1795000000, &interaction) == 200);
+  CHECK(interaction != NULL);
+  CHECK(platformpp_interaction_get_type(interaction) == PLATFORMPP_INTERACTION_TYPE_PING);
+  CHECK(strcmp(PLATFORMPP_INTERACTION_PONG_BODY, "{\"type\":1}") == 0);
+  platformpp_interaction_destroy(interaction);
+
+  /* A command: every getter, and a copy that outlives the original. */
+  sign("1795000000", command, signature);
+  CHECK(verify_interaction("1795000000", signature, command, 1795000000, &interaction) == 200);
+  CHECK(platformpp_interaction_get_type(interaction) == PLATFORMPP_INTERACTION_TYPE_APPLICATION_COMMAND);
+  CHECK(platformpp_interaction_id(interaction) == 78);
+  CHECK(platformpp_interaction_application_id(interaction) == 1234);
+  CHECK(strcmp(platformpp_interaction_token(interaction, &size), "aW50ZXJhY3Rpb24") == 0 && size == 15);
+  CHECK(platformpp_interaction_guild_id(interaction) == 500);
+  CHECK(platformpp_interaction_channel_id(interaction) == 600);
+  CHECK(platformpp_interaction_user_id(interaction) == 42);
+  CHECK(strcmp(platformpp_interaction_locale(interaction, NULL), "fr") == 0);
+  CHECK(strcmp(platformpp_interaction_command_name(interaction, NULL), "stats") == 0);
+  CHECK(strcmp(platformpp_interaction_custom_id(interaction, NULL), "") == 0);
+  CHECK(strstr(platformpp_interaction_json(interaction, NULL), "\"season\"") != NULL);
+  copy = platformpp_interaction_clone(interaction);
+  platformpp_interaction_destroy(interaction);
+  CHECK(platformpp_interaction_id(copy) == 78);
+  platformpp_interaction_destroy(copy);
+
+  /* A modal submission in a DM: the user and the custom id. */
+  sign("1795000000", modal_submit, signature);
+  CHECK(verify_interaction("1795000000", signature, modal_submit, 1795000000, &interaction) == 200);
+  CHECK(platformpp_interaction_user_id(interaction) == 43);
+  CHECK(platformpp_interaction_guild_id(interaction) == 0);
+  CHECK(strcmp(platformpp_interaction_custom_id(interaction, NULL), "report") == 0);
+  CHECK(strcmp(platformpp_interaction_command_name(interaction, NULL), "") == 0);
+  platformpp_interaction_destroy(interaction);
+
+  /* Refused: a forged signature, a stale timestamp (300 s is the edge, 301 is over), a signed non-interaction. */
+  sign("1795000000", command, signature);
+  signature[0] = signature[0] == '0' ? '1' : '0';
+  CHECK(verify_interaction("1795000000", signature, command, 1795000000, &interaction) == 401);
+  CHECK(interaction == NULL);
+  sign("1795000000", command, signature);
+  CHECK(verify_interaction("1795000000", signature, command, 1795000300, &interaction) == 200);
+  platformpp_interaction_destroy(interaction);
+  CHECK(verify_interaction("1795000000", signature, command, 1795000301, &interaction) == 401);
+  sign("1795000000", "{\"type\":2}", signature);
+  CHECK(verify_interaction("1795000000", signature, "{\"type\":2}", 1795000000, &interaction) == 400);
+  CHECK(interaction == NULL);
+
+  /* NULL handles: defaults, never a crash. */
+  CHECK(platformpp_interaction_get_type(NULL) == PLATFORMPP_INTERACTION_TYPE_PING);
+  CHECK(platformpp_interaction_id(NULL) == 0);
+  CHECK(strcmp(platformpp_interaction_token(NULL, &size), "") == 0 && size == 0);
+  CHECK(platformpp_interaction_clone(NULL) == NULL);
+  platformpp_interaction_destroy(NULL);
 }
 
 static void test_endpoint(void) {
@@ -356,6 +437,7 @@ int main(void) {
   crypto_sign_keypair(public_key, secret_key);
   sodium_bin2hex(public_hex, sizeof public_hex, public_key, sizeof public_key);
   test_verify();
+  test_interaction_verify();
   test_endpoint();
   test_game_stats_profile();
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);

@@ -22,6 +22,7 @@ namespace Platformpp.Tests
             CallbackExceptionsReachRunCallbacks();
             TheFinalizerDestroysOnlyIdleClients();
             WebhookVerifyRefusesWhatIsNotSigned();
+            InteractionVerifyReadsWhatIsSigned();
         }
 
         static string Normalize(string name)
@@ -61,6 +62,7 @@ namespace Platformpp.Tests
                 { typeof(SubscriptionStatus), typeof(platformpp_subscription_status) },
                 { typeof(WebhookEvent.Kind), typeof(platformpp_webhook_event_kind) },
                 { typeof(WebhookEvent.DataType), typeof(platformpp_webhook_event_data_type) },
+                { typeof(Interaction.InteractionType), typeof(platformpp_interaction_type) },
             };
             // C enums that the idiomatic layer turns into methods or properties instead.
             // The Game Stats Widget's enums belong to functions the binding does not call (not-called.tsv).
@@ -329,6 +331,70 @@ namespace Platformpp.Tests
             Check.That(badKey.Status == 401 && badKey.Event == null, "a key that is not 64 hex digits: 401");
             var nothing = Webhooks.Verify(null, null, null, null);
             Check.That(nothing.Status == 401 && nothing.Event == null, "nulls: 401, never a crash");
+        }
+
+        // The platform's signature, made here with libsodium (the library the SDK itself links).
+        [DllImport("libsodium")] static extern int sodium_init();
+        [DllImport("libsodium")] static extern int crypto_sign_seed_keypair(byte[] publicKey, byte[] secretKey, byte[] seed);
+        [DllImport("libsodium")]
+        static extern int crypto_sign_detached(byte[] signature, IntPtr signatureLength, byte[] message, ulong length,
+                                               byte[] secretKey);
+
+        static string Hex(byte[] bytes)
+        {
+            return BitConverter.ToString(bytes).Replace("-", "").ToLowerInvariant();
+        }
+
+        static void InteractionVerifyReadsWhatIsSigned()
+        {
+            Check.Step("Interactions.Verify: a signed interaction is read, a forged or stale one refused");
+            Check.That(sodium_init() >= 0, "libsodium initialised");
+            var seed = new byte[32];
+            for (int i = 0; i < seed.Length; i++) seed[i] = (byte)(i + 7);
+            var publicKey = new byte[32];
+            var secretKey = new byte[64];
+            crypto_sign_seed_keypair(publicKey, secretKey, seed);
+            string key = Hex(publicKey);
+            Func<string, string, string> sign = (timestamp, text) =>
+            {
+                var message = System.Text.Encoding.UTF8.GetBytes(timestamp + text);
+                var signature = new byte[64];
+                crypto_sign_detached(signature, IntPtr.Zero, message, (ulong)message.Length, secretKey);
+                return Hex(signature);
+            };
+            const string command = "{\"id\":\"78\",\"application_id\":\"1234\",\"type\":2,\"token\":\"tok\",\"version\":1," +
+                                   "\"guild_id\":\"500\",\"channel_id\":\"600\",\"locale\":\"fr\",\"app_permissions\":\"0\"," +
+                                   "\"member\":{\"user\":{\"id\":\"42\",\"username\":\"ada\"},\"roles\":[]}," +
+                                   "\"data\":{\"id\":\"9\",\"name\":\"stats\",\"type\":1}}";
+            var body = System.Text.Encoding.UTF8.GetBytes(command);
+            var read = Interactions.Verify(key, sign("1795000000", command), "1795000000", body, 1795000000);
+            Check.That(read.Status == 200 && read.Interaction != null, "a signed command: 200 (got " + read.Status + ")");
+            if (read.Interaction != null)
+            {
+                var i = read.Interaction;
+                Check.That(i.Type == Interaction.InteractionType.ApplicationCommand && i.Id == 78 && i.ApplicationId == 1234,
+                           "its type and ids");
+                Check.That(i.GuildId == 500 && i.ChannelId == 600 && i.UserId == 42 && i.Locale == "fr", "where and who");
+                Check.That(i.CommandName == "stats" && i.CustomId == "" && i.Token == "tok", "the command and the token");
+                Check.That(i.Json.Contains("\"member\""), "the whole interaction as JSON");
+            }
+            var forged = Interactions.Verify(key, sign("1795000000", command + " "), "1795000000", body, 1795000000);
+            Check.That(forged.Status == 401 && forged.Interaction == null, "a signature of another body: 401");
+            Check.That(Interactions.Verify(key, sign("1795000000", command), "1795000000", body, 1795000300).Status == 200,
+                       "300 s late: still taken");
+            Check.That(Interactions.Verify(key, sign("1795000000", command), "1795000000", body, 1795000301).Status == 401,
+                       "301 s late: refused as a replay");
+            const string ping = "{\"id\":\"1\",\"application_id\":\"1234\",\"type\":1,\"token\":\"t\",\"version\":1}";
+            var pinged = Interactions.Verify(key, sign("1795000000", ping), "1795000000",
+                                             System.Text.Encoding.UTF8.GetBytes(ping), 1795000000);
+            Check.That(pinged.Status == 200 && pinged.Interaction != null &&
+                       pinged.Interaction.Type == Interaction.InteractionType.Ping, "a PING: 200, answered with PongBody");
+            Check.That(Interactions.PongBody == "{\"type\":1}", "PongBody is {\"type\":1}");
+            const string other = "{\"type\":2}";
+            var notOne = Interactions.Verify(key, sign("1795000000", other), "1795000000",
+                                             System.Text.Encoding.UTF8.GetBytes(other), 1795000000);
+            Check.That(notOne.Status == 400 && notOne.Interaction == null, "a signed body that is no interaction: 400");
+            Check.That(Interactions.Verify(null, null, null, null).Status == 401, "nulls: 401, never a crash");
         }
 
         static void MakeAndDrop(int n)

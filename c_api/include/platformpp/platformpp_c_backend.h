@@ -168,6 +168,119 @@ PLATFORMPP_C_API int32_t platformpp_webhook_event_entitlement_type(const platfor
 PLATFORMPP_C_API int32_t platformpp_webhook_event_entitlement_ends_at(const platformpp_webhook_event* event,
                                                                       uint64_t* ends_at_ms);
 
+/* Interactions: one verified request to the application's interactions endpoint URL. A game server with an
+ * HTTP stack of its own checks each request with platformpp_interaction_verify, answers a PING with
+ * PLATFORMPP_INTERACTION_PONG_BODY, and an interaction with its interaction response (JSON) within 3 seconds,
+ * in the HTTP reply or through the callback route. */
+
+/** One verified interaction. A handle from platformpp_interaction_verify or platformpp_interaction_clone is the
+ * caller's, released with platformpp_interaction_destroy. Its strings are owned by it. */
+typedef struct platformpp_interaction platformpp_interaction;
+
+/** What an interaction is (`type`). */
+typedef enum platformpp_interaction_type {
+  PLATFORMPP_INTERACTION_TYPE_PING = 1,                 /**< The platform checking the URL: answer PONG. */
+  PLATFORMPP_INTERACTION_TYPE_APPLICATION_COMMAND = 2,  /**< A command was invoked. */
+  PLATFORMPP_INTERACTION_TYPE_MESSAGE_COMPONENT = 3,    /**< A button was clicked or a select chosen. */
+  PLATFORMPP_INTERACTION_TYPE_AUTOCOMPLETE = 4,         /**< An option being typed asks for suggestions. */
+  PLATFORMPP_INTERACTION_TYPE_MODAL_SUBMIT = 5,         /**< A modal was submitted. */
+  PLATFORMPP_INTERACTION_TYPE_FORCE_INT32 = 0x7FFFFFFF  /**< Keeps the enum 32 bits wide; not a type. */
+} platformpp_interaction_type;
+
+/** The body that answers a PING (with status 200 and Content-Type application/json). */
+#define PLATFORMPP_INTERACTION_PONG_BODY "{\"type\":1}"
+
+/** Checks one request the platform POSTed to the interactions endpoint URL, as platformpp_webhook_verify
+ * checks webhook events (the Ed25519 signature over the timestamp header and the body, with the application's
+ * public key; a timestamp further than max_age_seconds, 0: 300, from now refused), then reads the
+ * interaction. Returns the status to answer: 200 (a PING, to answer with PLATFORMPP_INTERACTION_PONG_BODY, or
+ * an interaction, to answer with its response), 401 (signature or timestamp refused), 400 (a signed body that
+ * is not an interaction), 0 when the library failed. On 200, *interaction (when not NULL) receives a new
+ * handle the caller releases with platformpp_interaction_destroy; otherwise NULL. Strings are borrowed for the
+ * call; a NULL string counts as "".
+ * @param public_key_hex The application's public key, 64 hex digits.
+ * @param public_key_hex_size Length of `public_key_hex` in bytes.
+ * @param signature_hex The X-Signature-Ed25519 header.
+ * @param signature_hex_size Length of `signature_hex` in bytes.
+ * @param timestamp The X-Signature-Timestamp header.
+ * @param timestamp_size Length of `timestamp` in bytes.
+ * @param body The request's body.
+ * @param body_size Length of `body` in bytes.
+ * @param now_unix_seconds The receiver's clock in Unix seconds; 0 for the system's.
+ * @param max_age_seconds How far the timestamp may be from now, either way; 0 (or less) for 300.
+ * @param interaction Receives the interaction on 200 (a new handle, or NULL otherwise); may be NULL.
+ * @return 200, 401, 400, or 0 when the library failed. */
+PLATFORMPP_C_API int32_t platformpp_interaction_verify(const char* public_key_hex, size_t public_key_hex_size,
+                                                       const char* signature_hex, size_t signature_hex_size,
+                                                       const char* timestamp, size_t timestamp_size,
+                                                       const char* body, size_t body_size,
+                                                       int64_t now_unix_seconds, int32_t max_age_seconds,
+                                                       platformpp_interaction** interaction);
+/** A copy the caller releases with platformpp_interaction_destroy (NULL stays NULL; NULL when out of memory).
+ * @param interaction The interaction.
+ * @return The new handle, or NULL. */
+PLATFORMPP_C_API platformpp_interaction* platformpp_interaction_clone(const platformpp_interaction* interaction);
+/** Releases an interaction the caller owns.
+ * @param interaction The handle; NULL is fine. */
+PLATFORMPP_C_API void platformpp_interaction_destroy(platformpp_interaction* interaction);
+/* Getters: strings are owned by the interaction, valid as long as it; *size (if not NULL) receives the length.
+ * NULL interaction: 0 or "". */
+/** What the interaction is.
+ * @param interaction The interaction.
+ * @return Its type; PING for NULL. */
+PLATFORMPP_C_API platformpp_interaction_type platformpp_interaction_get_type(
+    const platformpp_interaction* interaction);
+/** The interaction's id (the callback route's).
+ * @param interaction The interaction.
+ * @return The id; 0 for NULL. */
+PLATFORMPP_C_API uint64_t platformpp_interaction_id(const platformpp_interaction* interaction);
+/** The application it is for.
+ * @param interaction The interaction.
+ * @return The application's id; 0 for NULL. */
+PLATFORMPP_C_API uint64_t platformpp_interaction_application_id(const platformpp_interaction* interaction);
+/** The token that answers it (the callback route, then the webhook routes for 15 minutes). A secret: never
+ * log it.
+ * @param interaction The interaction.
+ * @param size Receives the length in bytes; may be NULL.
+ * @return The token; "" for NULL. */
+PLATFORMPP_C_API const char* platformpp_interaction_token(const platformpp_interaction* interaction,
+                                                          size_t* size);
+/** The guild it happened in.
+ * @param interaction The interaction.
+ * @return The guild's id; 0 in a DM or for NULL. */
+PLATFORMPP_C_API uint64_t platformpp_interaction_guild_id(const platformpp_interaction* interaction);
+/** The channel it happened in.
+ * @param interaction The interaction.
+ * @return The channel's id; 0 when absent or for NULL. */
+PLATFORMPP_C_API uint64_t platformpp_interaction_channel_id(const platformpp_interaction* interaction);
+/** The user who triggered it (the member's user in a guild).
+ * @param interaction The interaction.
+ * @return The user's id; 0 for a PING or NULL. */
+PLATFORMPP_C_API uint64_t platformpp_interaction_user_id(const platformpp_interaction* interaction);
+/** The invoking user's language, e.g. "en-US".
+ * @param interaction The interaction.
+ * @param size Receives the length in bytes; may be NULL.
+ * @return The locale; "" when absent or for NULL. */
+PLATFORMPP_C_API const char* platformpp_interaction_locale(const platformpp_interaction* interaction,
+                                                           size_t* size);
+/** A command or autocomplete interaction's command name.
+ * @param interaction The interaction.
+ * @param size Receives the length in bytes; may be NULL.
+ * @return The name; "" for other types or NULL. */
+PLATFORMPP_C_API const char* platformpp_interaction_command_name(const platformpp_interaction* interaction,
+                                                                 size_t* size);
+/** A component interaction's or a modal submission's custom id.
+ * @param interaction The interaction.
+ * @param size Receives the length in bytes; may be NULL.
+ * @return The custom id; "" for other types or NULL. */
+PLATFORMPP_C_API const char* platformpp_interaction_custom_id(const platformpp_interaction* interaction,
+                                                              size_t* size);
+/** The whole interaction as JSON text (options, values, resolved objects: what the getters leave out).
+ * @param interaction The interaction.
+ * @param size Receives the length in bytes; may be NULL.
+ * @return The JSON; "" for NULL. */
+PLATFORMPP_C_API const char* platformpp_interaction_json(const platformpp_interaction* interaction, size_t* size);
+
 /* Webhook events: the ready-made endpoint (HTTP, or HTTPS with a certificate). Every request is verified as
  * platformpp_webhook_verify does: a PING is answered 204; a bad signature, missing headers or a stale
  * timestamp 401, nothing delivered; an event 204, and delivered once per event id even when the platform

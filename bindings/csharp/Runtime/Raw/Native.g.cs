@@ -147,6 +147,19 @@ namespace Platformpp.Raw
     }
 
     /// <summary>
+    /// What an interaction is (`type`).
+    /// </summary>
+    public enum platformpp_interaction_type : int
+    {
+        PLATFORMPP_INTERACTION_TYPE_PING = 1,
+        PLATFORMPP_INTERACTION_TYPE_APPLICATION_COMMAND = 2,
+        PLATFORMPP_INTERACTION_TYPE_MESSAGE_COMPONENT = 3,
+        PLATFORMPP_INTERACTION_TYPE_AUTOCOMPLETE = 4,
+        PLATFORMPP_INTERACTION_TYPE_MODAL_SUBMIT = 5,
+        PLATFORMPP_INTERACTION_TYPE_FORCE_INT32 = 2147483647,
+    }
+
+    /// <summary>
     /// The primary fields that hold text (the *_IMAGE_URL ones an image's URL).
     /// </summary>
     public enum platformpp_game_stats_text_field : int
@@ -2636,6 +2649,226 @@ namespace Platformpp.Raw
         /// </returns>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern int platformpp_webhook_event_entitlement_ends_at(IntPtr @event, ulong* ends_at_ms);
+
+        /// <summary>
+        /// Checks one request the platform POSTed to the interactions endpoint URL, as platformpp_webhook_verify
+        /// checks webhook events (the Ed25519 signature over the timestamp header and the body, with the
+        /// application's public key; a timestamp further than max_age_seconds, 0: 300, from now refused), then
+        /// reads the interaction. Returns the status to answer: 200 (a PING, to answer with
+        /// PLATFORMPP_INTERACTION_PONG_BODY, or an interaction, to answer with its response), 401 (signature or
+        /// timestamp refused), 400 (a signed body that is not an interaction), 0 when the library failed. On 200,
+        /// *interaction (when not NULL) receives a new handle the caller releases with
+        /// platformpp_interaction_destroy; otherwise NULL. Strings are borrowed for the call; a NULL string
+        /// counts as "".
+        /// </summary>
+        /// <param name="public_key_hex">
+        /// The application's public key, 64 hex digits.
+        /// </param>
+        /// <param name="public_key_hex_size">
+        /// Length of `public_key_hex` in bytes.
+        /// </param>
+        /// <param name="signature_hex">
+        /// The X-Signature-Ed25519 header.
+        /// </param>
+        /// <param name="signature_hex_size">
+        /// Length of `signature_hex` in bytes.
+        /// </param>
+        /// <param name="timestamp">
+        /// The X-Signature-Timestamp header.
+        /// </param>
+        /// <param name="timestamp_size">
+        /// Length of `timestamp` in bytes.
+        /// </param>
+        /// <param name="body">
+        /// The request's body.
+        /// </param>
+        /// <param name="body_size">
+        /// Length of `body` in bytes.
+        /// </param>
+        /// <param name="now_unix_seconds">
+        /// The receiver's clock in Unix seconds; 0 for the system's.
+        /// </param>
+        /// <param name="max_age_seconds">
+        /// How far the timestamp may be from now, either way; 0 (or less) for 300.
+        /// </param>
+        /// <param name="interaction">
+        /// Receives the interaction on 200 (a new handle, or NULL otherwise); may be NULL.
+        /// </param>
+        /// <returns>
+        /// 200, 401, 400, or 0 when the library failed.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_interaction_verify(byte* public_key_hex, UIntPtr public_key_hex_size, byte* signature_hex, UIntPtr signature_hex_size, byte* timestamp, UIntPtr timestamp_size, byte* body, UIntPtr body_size, long now_unix_seconds, int max_age_seconds, IntPtr* interaction);
+
+        /// <summary>
+        /// A copy the caller releases with platformpp_interaction_destroy (NULL stays NULL; NULL when out of
+        /// memory).
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <returns>
+        /// The new handle, or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_clone(IntPtr interaction);
+
+        /// <summary>
+        /// Releases an interaction the caller owns.
+        /// </summary>
+        /// <param name="interaction">
+        /// The handle; NULL is fine.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interaction_destroy(IntPtr interaction);
+
+        /// <summary>
+        /// What the interaction is.
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <returns>
+        /// Its type; PING for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern platformpp_interaction_type platformpp_interaction_get_type(IntPtr interaction);
+
+        /// <summary>
+        /// The interaction's id (the callback route's).
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <returns>
+        /// The id; 0 for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_interaction_id(IntPtr interaction);
+
+        /// <summary>
+        /// The application it is for.
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <returns>
+        /// The application's id; 0 for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_interaction_application_id(IntPtr interaction);
+
+        /// <summary>
+        /// The token that answers it (the callback route, then the webhook routes for 15 minutes). A secret:
+        /// never log it.
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The token; "" for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_interaction_token(IntPtr interaction, UIntPtr* size);
+
+        /// <summary>
+        /// The guild it happened in.
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <returns>
+        /// The guild's id; 0 in a DM or for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_interaction_guild_id(IntPtr interaction);
+
+        /// <summary>
+        /// The channel it happened in.
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <returns>
+        /// The channel's id; 0 when absent or for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_interaction_channel_id(IntPtr interaction);
+
+        /// <summary>
+        /// The user who triggered it (the member's user in a guild).
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <returns>
+        /// The user's id; 0 for a PING or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern ulong platformpp_interaction_user_id(IntPtr interaction);
+
+        /// <summary>
+        /// The invoking user's language, e.g. "en-US".
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The locale; "" when absent or for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_interaction_locale(IntPtr interaction, UIntPtr* size);
+
+        /// <summary>
+        /// A command or autocomplete interaction's command name.
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The name; "" for other types or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_interaction_command_name(IntPtr interaction, UIntPtr* size);
+
+        /// <summary>
+        /// A component interaction's or a modal submission's custom id.
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The custom id; "" for other types or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_interaction_custom_id(IntPtr interaction, UIntPtr* size);
+
+        /// <summary>
+        /// The whole interaction as JSON text (options, values, resolved objects: what the getters leave out).
+        /// </summary>
+        /// <param name="interaction">
+        /// The interaction.
+        /// </param>
+        /// <param name="size">
+        /// Receives the length in bytes; may be NULL.
+        /// </param>
+        /// <returns>
+        /// The JSON; "" for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern byte* platformpp_interaction_json(IntPtr interaction, UIntPtr* size);
 
         /// <summary>
         /// Fills `options` with the defaults: api_version PLATFORMPP_C_API_VERSION, everything else empty or 0.
