@@ -6,8 +6,8 @@
 #include "backend/interaction_json.hpp"
 #include "backend/interaction_responder_state.hpp"
 #include "backend/request_signature.hpp"
+#include "core/callback_pump.hpp"
 #include "core/callback_queue.hpp"
-#include "core/io_context_access.hpp"
 #include "core/logger.hpp"
 #include "core/validation_result.hpp"
 
@@ -128,23 +128,10 @@ class InteractionsEndpoint::Impl {
     server_.Stop();
   }
 
-  void RunCallbacks() {
-    if (io_->Pumped()) core::IoContextAccess::Get(*io_).poll();
-    queue_->Drain();
-  }
+  void RunCallbacks() { core::PollAndDrain(io_.get(), *queue_); }
 
   bool WaitForCallbacks(std::chrono::milliseconds timeout) {
-    bool ready = false;
-    if (io_->Pumped()) {
-      auto deadline = std::chrono::steady_clock::now() + timeout;
-      auto& io = core::IoContextAccess::Get(*io_);
-      while (!(ready = queue_->HasPending()) && std::chrono::steady_clock::now() < deadline)
-        io.run_one_until(deadline);
-    } else {
-      ready = queue_->Wait(timeout);
-    }
-    queue_->Drain();
-    return ready;
+    return core::WaitAndDrain(io_.get(), *queue_, timeout);
   }
 
   InteractionsEndpointOptions options_;

@@ -5,7 +5,7 @@
 #include "api/api_session.hpp"
 #include "backend/backend_access.hpp"
 #include "backend/interaction_responder_state.hpp"
-#include "core/io_context_access.hpp"
+#include "core/callback_pump.hpp"
 #include "core/retry_timer.hpp"
 #include "gateway/gateway_connection.hpp"
 
@@ -63,23 +63,10 @@ class InteractionsGateway::Impl {
     return gateway_ ? gateway_->CurrentStatus() : ClientStatus::Disconnected;
   }
 
-  void RunCallbacks() {
-    if (io_ != nullptr && io_->Pumped()) core::IoContextAccess::Get(*io_).poll();
-    queue_->Drain();
-  }
+  void RunCallbacks() { core::PollAndDrain(io_, *queue_); }
 
   bool WaitForCallbacks(std::chrono::milliseconds timeout) {
-    bool ready = false;
-    if (io_ != nullptr && io_->Pumped()) {
-      const auto deadline = std::chrono::steady_clock::now() + timeout;
-      auto& io = core::IoContextAccess::Get(*io_);
-      while (!(ready = queue_->HasPending()) && std::chrono::steady_clock::now() < deadline)
-        io.run_one_until(deadline);
-    } else {
-      ready = queue_->Wait(timeout);
-    }
-    queue_->Drain();
-    return ready;
+    return core::WaitAndDrain(io_, *queue_, timeout);
   }
 
   void SetStatusCallback(StatusCallback callback) {

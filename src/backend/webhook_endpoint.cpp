@@ -4,8 +4,8 @@
 #include "backend/backend_access.hpp"
 #include "backend/endpoint_server.hpp"
 #include "backend/webhook_delivered_ids.hpp"
+#include "core/callback_pump.hpp"
 #include "core/callback_queue.hpp"
-#include "core/io_context_access.hpp"
 #include "core/logger.hpp"
 
 #include <platformpp/io_context.hpp>
@@ -136,23 +136,10 @@ class WebhookEvents::Impl {
 
   void Stop() { server_.Stop(); }
 
-  void RunCallbacks() {
-    if (io_->Pumped()) core::IoContextAccess::Get(*io_).poll();
-    queue_->Drain();
-  }
+  void RunCallbacks() { core::PollAndDrain(io_.get(), *queue_); }
 
   bool WaitForCallbacks(std::chrono::milliseconds timeout) {
-    bool ready = false;
-    if (io_->Pumped()) {
-      auto deadline = std::chrono::steady_clock::now() + timeout;
-      auto& io = core::IoContextAccess::Get(*io_);
-      while (!(ready = queue_->HasPending()) && std::chrono::steady_clock::now() < deadline)
-        io.run_one_until(deadline);
-    } else {
-      ready = queue_->Wait(timeout);
-    }
-    queue_->Drain();
-    return ready;
+    return core::WaitAndDrain(io_.get(), *queue_, timeout);
   }
 
   WebhookEventsOptions options_;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "hand_transport.hpp"
 #include "recording_gateway_peer.hpp"
 #include "service/emulator_service.hpp"
 #include "test_support.hpp"
@@ -23,26 +24,6 @@ namespace {
 
 constexpr std::int64_t kStart = 1795000000000;
 constexpr std::uint64_t kGuildsAndMessages = (1U << 0) | (1U << 9) | (1U << 12) | (1U << 15);
-
-// The network side, played by the test: each POST waits for the test's answer.
-class HandTransport : public WebhookTransport {
- public:
-  struct Sent {
-    WebhookPost post;
-    std::function<void(WebhookPostResult)> done;
-  };
-  void post(WebhookPost post, std::function<void(WebhookPostResult)> done) override {
-    sent.push_back(Sent{std::move(post), std::move(done)});
-  }
-  void answer(std::size_t index, std::optional<int> status, std::string body = {}) {
-    REQUIRE(index < sent.size());
-    auto done = std::move(sent[index].done);
-    sent[index].done = nullptr;
-    done(WebhookPostResult{status, status ? std::string() : std::string("refused"), std::move(body),
-                           "application/json"});
-  }
-  std::vector<Sent> sent;
-};
 
 struct Emulator {
   std::int64_t real_now = kStart;

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "hand_transport.hpp"
 #include "service/emulator_service.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
@@ -29,34 +30,6 @@ using namespace platformpp::emulator::test;
 namespace {
 
 constexpr std::int64_t kStart = 1795000000000;
-
-// The network side, played by the test: each POST waits until the test answers it.
-class HandTransport : public WebhookTransport {
- public:
-  struct Sent {
-    WebhookPost post;
-    std::function<void(WebhookPostResult)> done;
-  };
-  void post(WebhookPost post, std::function<void(WebhookPostResult)> done) override {
-    sent.push_back(Sent{std::move(post), std::move(done)});
-  }
-  // Answers the index-th POST with `status` (none: no answer came).
-  void answer(std::size_t index, std::optional<int> status) {
-    REQUIRE(index < sent.size());
-    REQUIRE(sent[index].done);
-    auto done = std::move(sent[index].done);  // it may post again
-    sent[index].done = nullptr;
-    done(WebhookPostResult{status, status ? std::string() : std::string("refused"), {}, {}});
-  }
-  // The event type of the index-th POST ("" for a PING).
-  [[nodiscard]] std::string event_type(std::size_t index) const {
-    REQUIRE(index < sent.size());
-    const auto body = parse(sent[index].post.body);
-    return body.HasMember("event") ? str(body["event"]["type"]) : std::string();
-  }
-
-  std::vector<Sent> sent;
-};
 
 struct Emulator {
   std::int64_t real_now = kStart;
