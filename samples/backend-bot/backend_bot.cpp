@@ -4,7 +4,7 @@
 // and answers:
 //   /stats [season]   -> a components v2 card: the player's results in a Container, a Report button;
 //   the Report button -> a modal: a Label around a Text Input, and a Label around a File Upload;
-//   the modal         -> an ephemeral thank-you, and a follow-up for the moderators.
+//   the modal         -> an ephemeral thank-you; once the report is filed, a follow-up for the moderators.
 // The player's clicks are played by the emulator's admin API (what the platform's client would send).
 // Headless; exits non-zero on failure.
 //
@@ -20,6 +20,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace {
 
@@ -43,6 +44,16 @@ struct RaceResults {
   }
 };
 
+// Reports received, filed by the backend after the player was answered (its own work, in miniature).
+struct Report {
+  std::string interactionToken;  // the follow-up goes through it (15 minutes)
+  std::string what;
+};
+struct ReportInbox {
+  std::mutex mutex;
+  std::vector<Report> reports;
+};
+
 // [guide:backend-bot-commands]
 std::vector<ApplicationCommand> Commands() {
   ApplicationCommandOption season;
@@ -61,7 +72,7 @@ std::vector<ApplicationCommand> Commands() {
 
 // [guide:backend-bot-answers]
 // The answers, by interaction. Runs inside the endpoint's RunCallbacks or WaitForCallbacks.
-void Answer(const RaceResults& results, BackendClient& backend, const Interaction& interaction,
+void Answer(const RaceResults& results, ReportInbox& inbox, const Interaction& interaction,
             InteractionResponder responder) {
   const User* player = interaction.Invoker();
   if (const auto* command = interaction.Command(); command && command->name == "stats") {
@@ -94,13 +105,20 @@ void Answer(const RaceResults& results, BackendClient& backend, const Interactio
                                                  (file.empty() ? std::string() : " and " + file) + ".");
     thanks.flags = message_flags::Ephemeral;
     responder.Respond(InteractionResponse::Message(std::move(thanks)));
-    // The moderators hear of it in the channel, through the interaction's token (15 minutes).
-    backend.CreateFollowup(interaction.token,
-                           MessagePayload::Text("New report: " + (what ? what->value.value_or("") : "")),
-                           [](const ClientResult& result, const ChannelMessage&) {
-                             if (!result.Successful()) std::cerr << "follow-up: " << result.Error() << "\n";
-                           });
+    // Filed later: a follow-up needs the platform to have this response first, and an answer in the HTTP
+    // reply reaches it after this callback returns.
+    std::lock_guard lock(inbox.mutex);
+    inbox.reports.push_back({interaction.token, what ? what->value.value_or("") : ""});
   }
+}
+
+// The moderators hear of a filed report in the channel, through the interaction's token.
+void FileReport(BackendClient& backend, const Report& report, std::atomic<int>& filed) {
+  backend.CreateFollowup(report.interactionToken, MessagePayload::Text("New report: " + report.what),
+                         [&filed](const ClientResult& result, const ChannelMessage&) {
+                           if (!result.Successful()) std::cerr << "follow-up: " << result.Error() << "\n";
+                           filed = result.Successful() ? 1 : 2;
+                         });
 }
 // [guide-end]
 
@@ -125,6 +143,7 @@ int main(int argc, char** argv) {
     const auto channel = admin.CreateChannel(guild, general);
     admin.AddGuildMember(guild, app.botUserId);
     RaceResults results;
+    ReportInbox inbox;
     results.wins[player.id][3] = 12;
     bool ok = true;
 
@@ -143,7 +162,7 @@ int main(int argc, char** argv) {
     InteractionsEndpoint endpoint(endpointOptions);
     endpoint.SetInteractionCallback([&](const Interaction& interaction, InteractionResponder responder) {
       std::cout << "  [backend] interaction " << static_cast<int>(interaction.type) << "\n";
-      Answer(results, *backend, interaction, std::move(responder));
+      Answer(results, inbox, interaction, std::move(responder));
     });
     if (!Check(endpoint.Start().Successful(), "the interactions endpoint listens")) return 1;
     // The server's loop: a thread of its own that pumps the endpoint and the BackendClient.
@@ -192,14 +211,20 @@ int main(int argc, char** argv) {
     ok &= Check(sent.responseType == 4 && sent.responseJson.find("track.png") != std::string::npos &&
                     sent.responseJson.find("\"flags\":64") != std::string::npos,
                 "the form is answered, for Rosa's eyes only");
-    // The follow-up went out through the BackendClient; wait for it to show in the admin view.
-    bool followed = false;
-    for (int i = 0; i < 400 && !followed; ++i) {
-      const auto view = admin.Request("GET", "/applications/" + std::to_string(app.id) + "/interactions/" +
-                                                 std::to_string(sent.interactionId));
-      followed = view.status == 200 && view.body.find("\"followup_ids\":[\"") != std::string::npos;
-      if (!followed) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // The backend files the report: the follow-up goes to the channel through the BackendClient.
+    Report report;
+    {
+      std::lock_guard lock(inbox.mutex);
+      if (!inbox.reports.empty()) report = inbox.reports.front();
     }
+    std::atomic<int> filed{0};
+    if (!report.interactionToken.empty()) FileReport(*backend, report, filed);
+    for (int i = 0; i < 2000 && filed == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    const auto view = admin.Request("GET", "/applications/" + std::to_string(app.id) + "/interactions/" +
+                                               std::to_string(sent.interactionId));
+    const bool followed =
+        filed == 1 && view.status == 200 && view.body.find("\"followup_ids\":[\"") != std::string::npos;
     ok &= Check(followed, "the moderators get a follow-up in the channel");
 
     stop = true;

@@ -121,7 +121,7 @@ struct Emulator {
     return d;
   }
   HttpResponse callback(const rapidjson::Value& interaction, const std::string& body,
-                        std::string query = {}) {
+                        const std::string& query = {}) {
     return raw("POST",
                "/api/v10/interactions/" + str(interaction["id"]) + "/" + str(interaction["token"]) +
                    "/callback" + query,
@@ -165,7 +165,7 @@ TEST_CASE("a command reaches the bot's Gateway session with the interaction obje
   CHECK(d["context"].GetInt() == 0);
   CHECK(str(d["locale"]) == "en-US");
   CHECK(d["app_permissions"].IsString());  // always present, as a string
-  CHECK(d["attachment_size_limit"].GetInt64() == 10 * 1024 * 1024);
+  CHECK(d["attachment_size_limit"].GetInt64() == std::int64_t{10} * 1024 * 1024);
   CHECK(d["entitlements"].IsArray());
   CHECK(str(d["member"]["user"]["id"]) == e.player);
   CHECK(d["member"]["permissions"].IsString());
@@ -376,14 +376,14 @@ TEST_CASE("message limits: content, embeds and their fields, IS_COMPONENTS_V2, u
         "/api/v10/interactions/" + str(d["id"]) + "/" + str(d["token"]) + "/callback?with_response=true",
         body, {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
   };
-  const auto ok = multipart(10 * 1024 * 1024, "SPOILER_map.png");
+  const auto ok = multipart(std::size_t{10} * 1024 * 1024, "SPOILER_map.png");
   REQUIRE_MESSAGE(ok.status == 200, ok.body);
   const auto attachment = parse(ok.body)["resource"]["message"]["attachments"][0].GetObject();
   CHECK(str(attachment["filename"]) == "SPOILER_map.png");
   CHECK(str(attachment["description"]) == "a map");
-  CHECK(attachment["size"].GetInt64() == 10 * 1024 * 1024);
+  CHECK(attachment["size"].GetInt64() == std::int64_t{10} * 1024 * 1024);
   CHECK(attachment["flags"].GetInt() == 8);
-  const auto too_big = multipart(10 * 1024 * 1024 + 1, "map.png");
+  const auto too_big = multipart(std::size_t{10} * 1024 * 1024 + 1, "map.png");
   CHECK(too_big.status == 413);
   CHECK(parse(too_big.body)["code"].GetInt() == 40005);
 }

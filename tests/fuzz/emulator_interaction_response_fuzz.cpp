@@ -37,7 +37,7 @@ struct World {
   std::string app, player, channel;
 
   HttpResponse handle(std::string method, std::string target, std::string body,
-                      std::string content_type = {}) {
+                      const std::string& content_type = {}) {
     HttpRequest request;
     request.method = std::move(method);
     request.target = std::move(target);
@@ -124,7 +124,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       break;
   }
   // This interaction's token ends and it goes, so that memory stays flat over a long run.
-  w.clock.advance(16 * 60 * 1000);
+  w.clock.advance(std::int64_t{16} * 60 * 1000);
   w.service.gateway_tick();
   return 0;
 }

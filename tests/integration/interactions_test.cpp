@@ -132,9 +132,9 @@ World MakeWorld(GameServer& server, const std::string& player) {
   season.minValue = 1;
   season.maxValue = 9;
   stats.options = {season};
-  const auto [result, command] = server.Call<ApplicationCommand>(
+  const auto created = server.Call<ApplicationCommand>(
       [&](auto cb) { server.backend->CreateCommand(world.guild, stats, cb); });
-  REQUIRE_MESSAGE(result.Successful(), result.Error());
+  REQUIRE_MESSAGE(created.first.Successful(), created.first.Error());
   return world;
 }
 
@@ -208,10 +208,11 @@ TEST_CASE("InteractionsEndpoint answers a command, a button and a modal the emul
   CHECK(thanks["data"]["flags"].GetInt() == 64);
 
   // A follow-up through BackendClient: the message carries interaction_metadata with the user object.
-  const auto [result, followUp] = server.Call<ChannelMessage>([&](auto cb) {
+  const auto sent = server.Call<ChannelMessage>([&](auto cb) {
     server.backend->CreateFollowup(submit.token, MessagePayload::Text("A moderator will look."), cb);
   });
-  REQUIRE_MESSAGE(result.Successful(), result.Error());
+  REQUIRE_MESSAGE(sent.first.Successful(), sent.first.Error());
+  const ChannelMessage& followUp = sent.second;
   CHECK(followUp.content == "A moderator will look.");
   REQUIRE(followUp.interactionMetadata);
   CHECK(followUp.interactionMetadata->user.id == world.player);
@@ -251,9 +252,10 @@ TEST_CASE("an answer later than 2.5 s is deferred by the endpoint, then edits th
   while (*done == 0 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(5ms);
   REQUIRE(*done == 1);
-  const auto [result, original] =
+  const auto read =
       server.Call<ChannelMessage>([&](auto cb) { server.backend->GetOriginalResponse(deferred.token, cb); });
-  REQUIRE_MESSAGE(result.Successful(), result.Error());
+  REQUIRE_MESSAGE(read.first.Successful(), read.first.Error());
+  const ChannelMessage& original = read.second;
   CHECK(original.content == "Season 1: 4 wins");
   CHECK((original.flags & message_flags::Loading) == 0);
 }
@@ -288,7 +290,7 @@ TEST_CASE("InteractionsGateway answers interactions that come as INTERACTION_CRE
   CHECK(answered == 1);
 
   // Unanswered for 2.5 s: the session defers by itself through the callback route.
-  server.Handle([](const Interaction&, InteractionResponder) {});
+  server.Handle([](const Interaction&, const InteractionResponder&) {});
   const auto deferred = e.admin->InvokeCommand(server.app.id, invocation);
   CHECK_MESSAGE(deferred.responseType == 5, deferred.error);
 }

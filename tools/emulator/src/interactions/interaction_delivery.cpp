@@ -207,7 +207,7 @@ HttpResponse InteractionsModule::admin_put_interactions_endpoint(const RouteCont
                           "Interactions endpoints need the emulator's network side, which is not running.");
   }
   auto answer = std::make_shared<DeferredResponse>();
-  const auto refuse = [answer](std::string why) {
+  const auto refuse = [answer](const std::string& why) {
     FieldErrors url_errors;
     url_errors.add({"url"}, {"APPLICATION_INTERACTIONS_ENDPOINT_URL_INVALID",
                              "The specified interactions endpoint url could not be verified: " + why});

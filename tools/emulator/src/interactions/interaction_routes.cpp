@@ -98,7 +98,8 @@ class OptionReader {
         resolved_(resolved),
         errors_(errors) {}
 
-  void read(const Value& definitions, const Value* given, JsonWriter& writer, std::vector<std::string> path) {
+  void read(const Value& definitions, const Value* given, JsonWriter& writer,
+            const std::vector<std::string>& path) {
     writer.StartArray();
     std::set<std::string, std::less<>> seen;
     if (given != nullptr && given->IsArray()) {

@@ -402,7 +402,8 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
   }
   FieldErrors errors;
   BodyFields fields(body, errors);
-  const auto type = fields.integer("type", true, 1, 100);
+  const auto read_type = fields.integer("type", true, 1, 100);
+  const std::optional<int> type = read_type ? std::optional<int>(static_cast<int>(*read_type)) : std::nullopt;
   const Value* data = fields.value("data", false);
   if (data != nullptr && !data->IsObject())
     fields.add_issue("data", issue("MODEL_TYPE_CONVERT", "Must be an object"));
