@@ -378,7 +378,8 @@ TEST_CASE("message limits: content, embeds and their fields, IS_COMPONENTS_V2, u
   };
   const auto ok = multipart(std::size_t{10} * 1024 * 1024, "SPOILER_map.png");
   REQUIRE_MESSAGE(ok.status == 200, ok.body);
-  const auto attachment = parse(ok.body)["resource"]["message"]["attachments"][0].GetObject();
+  const auto answered = parse(ok.body);
+  const auto attachment = answered["resource"]["message"]["attachments"][0].GetObject();
   CHECK(str(attachment["filename"]) == "SPOILER_map.png");
   CHECK(str(attachment["description"]) == "a map");
   CHECK(attachment["size"].GetInt64() == std::int64_t{10} * 1024 * 1024);
@@ -506,7 +507,8 @@ TEST_CASE("a modal opened by a command is submitted with its Labels' values and 
   CHECK(e.callback(m, R"({"type":4,"data":{"content":"Thanks"}})").status == 204);
   const auto followup = e.send("POST", e.webhook(m), R"({"content":"Filed"})");
   REQUIRE(followup.status == 200);
-  const auto metadata = parse(followup.body)["interaction_metadata"].GetObject();
+  const auto message = parse(followup.body);
+  const auto metadata = message["interaction_metadata"].GetObject();
   CHECK(metadata["type"].GetInt() == 5);
   CHECK(str(metadata["triggering_interaction_metadata"]["id"]) == str(d["id"]));
   CHECK(metadata["triggering_interaction_metadata"]["type"].GetInt() == 2);
