@@ -403,11 +403,11 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
   FieldErrors errors;
   BodyFields fields(body, errors);
   const auto read_type = fields.integer("type", true, 1, 100);
-  const std::optional<int> type = read_type ? std::optional<int>(static_cast<int>(*read_type)) : std::nullopt;
   const Value* data = fields.value("data", false);
   if (data != nullptr && !data->IsObject())
     fields.add_issue("data", issue("MODEL_TYPE_CONVERT", "Must be an object"));
-  if (!errors.empty()) return invalid_form_body(errors);
+  if (!errors.empty() || !read_type) return invalid_form_body(errors);
+  const int type = static_cast<int>(*read_type);  // 1..100
   static const Value kNoData(rapidjson::kObjectType);
   const Value& d = data != nullptr ? *data : kNoData;
 
@@ -417,7 +417,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
   const bool component = it == interaction_type::kMessageComponent;
   const bool modal_submit = it == interaction_type::kModalSubmit;
   bool allowed = false;
-  switch (*type) {
+  switch (type) {
     case callback_type::kChannelMessageWithSource:
     case callback_type::kDeferredChannelMessageWithSource:
     case callback_type::kPremiumRequired:
@@ -443,7 +443,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
     return invalid_form_body(errors);
   }
   const Application* app = state_.find_application(interaction.app_id);
-  if (*type == callback_type::kLaunchActivity && (app->flags() & kApplicationFlagEmbedded) == 0) {
+  if (type == callback_type::kLaunchActivity && (app->flags() & kApplicationFlagEmbedded) == 0) {
     fields.add_issue("type",
                      issue("INTERACTION_LAUNCH_ACTIVITY_NOT_EMBEDDED", "The application has no activity"));
     return invalid_form_body(errors);
@@ -452,7 +452,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
   std::optional<Message> created;
   std::optional<Message> updated;
   bool loading = false;
-  switch (*type) {
+  switch (type) {
     case callback_type::kChannelMessageWithSource: {
       std::optional<HttpResponse> refused;
       FieldErrors message_errors;
@@ -539,7 +539,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
       break;
   }
 
-  interaction.response_type = *type;
+  interaction.response_type = type;
   interaction.response_json = json_text(body);
   bool ephemeral = false;
   if (created) {
@@ -557,7 +557,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
     interaction.original_message_id = updated->id;
     ephemeral = (updated->flags & kMessageFlagEphemeral) != 0;
     messaging_.update_app_message(std::move(*updated));
-  } else if (*type == callback_type::kDeferredUpdateMessage) {
+  } else if (type == callback_type::kDeferredUpdateMessage) {
     interaction.original_message_id = interaction.source_message_id;
   }
   if (callback_json != nullptr) {
@@ -589,8 +589,8 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
       writer.Key("resource");
       writer.StartObject();
       writer.Key("type");
-      writer.Int(*type);
-      if (*type == callback_type::kLaunchActivity) {
+      writer.Int(type);
+      if (type == callback_type::kLaunchActivity) {
         writer.Key("activity_instance");
         writer.StartObject();
         writer.Key("id");
@@ -598,7 +598,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
         writer.EndObject();
       }
       if (message != nullptr &&
-          (*type == callback_type::kChannelMessageWithSource || *type == callback_type::kUpdateMessage)) {
+          (type == callback_type::kChannelMessageWithSource || type == callback_type::kUpdateMessage)) {
         writer.Key("message");
         write_raw(writer, messaging_.api_message_json(*message), rapidjson::kObjectType);
       }
