@@ -276,7 +276,7 @@ std::optional<Interaction> ParseInteraction(std::string_view json);
 enum class InteractionCallbackType : int32_t {
   Pong = 1,                              ///< Answers a PING.
   ChannelMessageWithSource = 4,          ///< Answers with a message.
-  DeferredChannelMessageWithSource = 5,  ///< "Thinking..."; the message comes later (edit the original response).
+  DeferredChannelMessageWithSource = 5,  ///< "Thinking..."; the message comes later, by an edit.
   DeferredUpdateMessage = 6,  ///< Components: acknowledged; the component's message may be edited later.
   UpdateMessage = 7,          ///< Components: edits the component's message.
   ApplicationCommandAutocompleteResult = 8,  ///< Autocomplete: the suggested choices.

@@ -1,7 +1,7 @@
 /* The game server's C ABI from pure C11: platformpp_webhook_verify and platformpp_interaction_verify on
- * requests signed here with libsodium (as the platform signs them), the webhook events endpoint over a real socket (a PING, an event delivered once
- * although retried, a forged one refused), and the Game Stats Widget's profile handle with a limit crossed by
- * one refused before anything is sent. */
+ * requests signed here with libsodium (as the platform signs them), the webhook events endpoint over a real
+ * socket (a PING, an event delivered once although retried, a forged one refused), and the Game Stats
+ * Widget's profile handle with a limit crossed by one refused before anything is sent. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <platformpp/platformpp_c.h>
@@ -178,8 +178,9 @@ static void wait_for_events(platformpp_webhook_events* endpoint, received* r, in
     platformpp_webhook_events_wait_for_callbacks(endpoint, 100);
 }
 
-static const char interaction_ping[] = "{\"id\":\"77\",\"application_id\":\"1234\",\"type\":1,"
-                                       "\"token\":\"tok\",\"version\":1}";
+static const char interaction_ping[] =
+    "{\"id\":\"77\",\"application_id\":\"1234\",\"type\":1,"
+    "\"token\":\"tok\",\"version\":1}";
 static const char command[] =
     "{\"id\":\"78\",\"application_id\":\"1234\",\"type\":2,\"token\":\"aW50ZXJhY3Rpb24\",\"version\":1,"
     "\"guild_id\":\"500\",\"channel_id\":\"600\",\"locale\":\"fr\",\"app_permissions\":\"2048\","
@@ -192,8 +193,8 @@ static const char modal_submit[] =
 
 static int32_t verify_interaction(const char* timestamp, const char* signature, const char* body, int64_t now,
                                   platformpp_interaction** interaction) {
-  return platformpp_interaction_verify(public_hex, strlen(public_hex), signature, strlen(signature), timestamp,
-                                       strlen(timestamp), body, strlen(body), now, 0, interaction);
+  return platformpp_interaction_verify(public_hex, strlen(public_hex), signature, strlen(signature),
+                                       timestamp, strlen(timestamp), body, strlen(body), now, 0, interaction);
 }
 
 static void test_interaction_verify(void) {
@@ -238,7 +239,8 @@ static void test_interaction_verify(void) {
   CHECK(strcmp(platformpp_interaction_command_name(interaction, NULL), "") == 0);
   platformpp_interaction_destroy(interaction);
 
-  /* Refused: a forged signature, a stale timestamp (300 s is the edge, 301 is over), a signed non-interaction. */
+  /* Refused: a forged signature, a stale timestamp (300 s is the edge, 301 is over), a signed
+   * non-interaction. */
   sign("1795000000", command, signature);
   signature[0] = signature[0] == '0' ? '1' : '0';
   CHECK(verify_interaction("1795000000", signature, command, 1795000000, &interaction) == 401);

@@ -173,18 +173,18 @@ PLATFORMPP_C_API int32_t platformpp_webhook_event_entitlement_ends_at(const plat
  * PLATFORMPP_INTERACTION_PONG_BODY, and an interaction with its interaction response (JSON) within 3 seconds,
  * in the HTTP reply or through the callback route. */
 
-/** One verified interaction. A handle from platformpp_interaction_verify or platformpp_interaction_clone is the
- * caller's, released with platformpp_interaction_destroy. Its strings are owned by it. */
+/** One verified interaction. A handle from platformpp_interaction_verify or platformpp_interaction_clone is
+ * the caller's, released with platformpp_interaction_destroy. Its strings are owned by it. */
 typedef struct platformpp_interaction platformpp_interaction;
 
 /** What an interaction is (`type`). */
 typedef enum platformpp_interaction_type {
-  PLATFORMPP_INTERACTION_TYPE_PING = 1,                 /**< The platform checking the URL: answer PONG. */
-  PLATFORMPP_INTERACTION_TYPE_APPLICATION_COMMAND = 2,  /**< A command was invoked. */
-  PLATFORMPP_INTERACTION_TYPE_MESSAGE_COMPONENT = 3,    /**< A button was clicked or a select chosen. */
-  PLATFORMPP_INTERACTION_TYPE_AUTOCOMPLETE = 4,         /**< An option being typed asks for suggestions. */
-  PLATFORMPP_INTERACTION_TYPE_MODAL_SUBMIT = 5,         /**< A modal was submitted. */
-  PLATFORMPP_INTERACTION_TYPE_FORCE_INT32 = 0x7FFFFFFF  /**< Keeps the enum 32 bits wide; not a type. */
+  PLATFORMPP_INTERACTION_TYPE_PING = 1,                /**< The platform checking the URL: answer PONG. */
+  PLATFORMPP_INTERACTION_TYPE_APPLICATION_COMMAND = 2, /**< A command was invoked. */
+  PLATFORMPP_INTERACTION_TYPE_MESSAGE_COMPONENT = 3,   /**< A button was clicked or a select chosen. */
+  PLATFORMPP_INTERACTION_TYPE_AUTOCOMPLETE = 4,        /**< An option being typed asks for suggestions. */
+  PLATFORMPP_INTERACTION_TYPE_MODAL_SUBMIT = 5,        /**< A modal was submitted. */
+  PLATFORMPP_INTERACTION_TYPE_FORCE_INT32 = 0x7FFFFFFF /**< Keeps the enum 32 bits wide; not a type. */
 } platformpp_interaction_type;
 
 /** The body that answers a PING (with status 200 and Content-Type application/json). */
@@ -196,8 +196,8 @@ typedef enum platformpp_interaction_type {
  * interaction. Returns the status to answer: 200 (a PING, to answer with PLATFORMPP_INTERACTION_PONG_BODY, or
  * an interaction, to answer with its response), 401 (signature or timestamp refused), 400 (a signed body that
  * is not an interaction), 0 when the library failed. On 200, *interaction (when not NULL) receives a new
- * handle the caller releases with platformpp_interaction_destroy; otherwise NULL. Strings are borrowed for the
- * call; a NULL string counts as "".
+ * handle the caller releases with platformpp_interaction_destroy; otherwise NULL. Strings are borrowed for
+ * the call; a NULL string counts as "".
  * @param public_key_hex The application's public key, 64 hex digits.
  * @param public_key_hex_size Length of `public_key_hex` in bytes.
  * @param signature_hex The X-Signature-Ed25519 header.
@@ -219,17 +219,18 @@ PLATFORMPP_C_API int32_t platformpp_interaction_verify(const char* public_key_he
 /** A copy the caller releases with platformpp_interaction_destroy (NULL stays NULL; NULL when out of memory).
  * @param interaction The interaction.
  * @return The new handle, or NULL. */
-PLATFORMPP_C_API platformpp_interaction* platformpp_interaction_clone(const platformpp_interaction* interaction);
+PLATFORMPP_C_API platformpp_interaction* platformpp_interaction_clone(
+    const platformpp_interaction* interaction);
 /** Releases an interaction the caller owns.
  * @param interaction The handle; NULL is fine. */
 PLATFORMPP_C_API void platformpp_interaction_destroy(platformpp_interaction* interaction);
-/* Getters: strings are owned by the interaction, valid as long as it; *size (if not NULL) receives the length.
- * NULL interaction: 0 or "". */
+/* Getters: strings are owned by the interaction, valid as long as it; *size (if not NULL) receives the
+ * length. NULL interaction: 0 or "". */
 /** What the interaction is.
  * @param interaction The interaction.
  * @return Its type; PING for NULL. */
-PLATFORMPP_C_API platformpp_interaction_type platformpp_interaction_get_type(
-    const platformpp_interaction* interaction);
+PLATFORMPP_C_API platformpp_interaction_type
+platformpp_interaction_get_type(const platformpp_interaction* interaction);
 /** The interaction's id (the callback route's).
  * @param interaction The interaction.
  * @return The id; 0 for NULL. */
@@ -279,7 +280,8 @@ PLATFORMPP_C_API const char* platformpp_interaction_custom_id(const platformpp_i
  * @param interaction The interaction.
  * @param size Receives the length in bytes; may be NULL.
  * @return The JSON; "" for NULL. */
-PLATFORMPP_C_API const char* platformpp_interaction_json(const platformpp_interaction* interaction, size_t* size);
+PLATFORMPP_C_API const char* platformpp_interaction_json(const platformpp_interaction* interaction,
+                                                         size_t* size);
 
 /* Webhook events: the ready-made endpoint (HTTP, or HTTPS with a certificate). Every request is verified as
  * platformpp_webhook_verify does: a PING is answered 204; a bad signature, missing headers or a stale
