@@ -72,8 +72,7 @@ struct Interaction {
   bool user_installed = false;   // authorizing_integration_owners has "1"
   std::int64_t created_ms = 0;   // fake clock
   Delivery delivery = Delivery::gateway;
-  // The command interactions: the command's name and type (the messages' interaction_metadata).
-  std::optional<std::string> command_name;
+  // Command interactions: the command's type (the response message's type).
   int command_type = 0;
   std::optional<std::string> target_user_id;     // USER commands
   std::optional<std::string> target_message_id;  // MESSAGE commands

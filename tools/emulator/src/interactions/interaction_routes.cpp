@@ -509,7 +509,6 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
   auto interaction = new_interaction(
       *app, *user, allowed,
       autocomplete ? interaction_type::kAutocomplete : interaction_type::kApplicationCommand, locale);
-  interaction.command_name = command->name;
   interaction.command_type = command->type;
 
   // The entry point the platform handles itself: it launches the activity and posts a message; the
