@@ -22,6 +22,7 @@
 #include "core/validation.hpp"
 #include "interactions/component_rules.hpp"
 #include "interactions/interactions_module.hpp"
+#include "messaging/message_body.hpp"
 
 namespace platformpp::emulator {
 
@@ -32,26 +33,6 @@ constexpr int kUnknownInteraction = 10062;
 constexpr int kAlreadyAcknowledged = 40060;
 constexpr int kInvalidWebhookToken = 50027;
 constexpr int kTooManyFollowups = 40094;
-constexpr int kEntityTooLarge = 40005;
-
-constexpr std::size_t kContentMax = 2000;
-constexpr std::size_t kEmbedsMax = 10;
-constexpr std::size_t kAttachmentsMax = 10;
-// The embed limits (the seed: 25 fields; the platform's docs for the rest).
-constexpr std::size_t kEmbedFieldsMax = 25;
-constexpr std::size_t kEmbedTitleMax = 256;
-constexpr std::size_t kEmbedDescriptionMax = 4096;
-constexpr std::size_t kEmbedFieldNameMax = 256;
-constexpr std::size_t kEmbedFieldValueMax = 1024;
-constexpr std::size_t kEmbedFooterMax = 2048;
-constexpr std::size_t kEmbedAuthorMax = 256;
-constexpr std::size_t kEmbedTotalMax = 6000;
-
-constexpr int kFlagSuppressEmbeds = 1 << 2;
-constexpr int kFlagSuppressNotifications = 1 << 12;
-constexpr int kFlagComponentsV2 = static_cast<int>(kMessageFlagIsComponentsV2);
-constexpr int kSettableFlags =
-    kFlagSuppressEmbeds | kMessageFlagEphemeral | kFlagSuppressNotifications | kFlagComponentsV2;
 
 using rapidjson::Value;
 
@@ -59,139 +40,12 @@ FieldIssue issue(std::string code, std::string message) {
   return {std::move(code), std::move(message)};
 }
 
-HttpResponse unknown_interaction() {
-  return error_response(404, kUnknownInteraction, "Unknown interaction");
-}
-
 std::size_t characters(const Value& value) {
   return value.IsString() ? utf8_length(value.GetString()) : 0;
 }
 
-// Records the string member's length issue if it is longer than `max`; returns its length.
-std::size_t check_text(const Value& object, const char* name, std::size_t max, FieldErrors& errors,
-                       std::vector<std::string> path) {
-  const auto it = object.FindMember(name);
-  if (it == object.MemberEnd() || it->value.IsNull()) return 0;
-  path.emplace_back(name);
-  if (!it->value.IsString()) {
-    errors.add(path, issue("BASE_TYPE_STRING", "Must be a string"));
-    return 0;
-  }
-  const auto length = characters(it->value);
-  if (length > max) errors.add(path, length_issue(0, max));
-  return length;
-}
-
-void check_embeds(const Value& embeds, FieldErrors& errors) {
-  if (!embeds.IsArray()) {
-    errors.add({"embeds"}, issue("BASE_TYPE_ARRAY", "Must be an array"));
-    return;
-  }
-  if (embeds.Size() > kEmbedsMax) errors.add({"embeds"}, length_issue(0, kEmbedsMax));
-  for (rapidjson::SizeType i = 0; i < embeds.Size(); ++i) {
-    const std::vector<std::string> at{"embeds", std::to_string(i)};
-    const auto& embed = embeds[i];
-    if (!embed.IsObject()) {
-      errors.add(at, issue("MODEL_TYPE_CONVERT", "Must be an object"));
-      continue;
-    }
-    std::size_t total = check_text(embed, "title", kEmbedTitleMax, errors, at) +
-                        check_text(embed, "description", kEmbedDescriptionMax, errors, at);
-    if (const auto footer = embed.FindMember("footer");
-        footer != embed.MemberEnd() && footer->value.IsObject()) {
-      auto path = at;
-      path.emplace_back("footer");
-      total += check_text(footer->value, "text", kEmbedFooterMax, errors, path);
-    }
-    if (const auto author = embed.FindMember("author");
-        author != embed.MemberEnd() && author->value.IsObject()) {
-      auto path = at;
-      path.emplace_back("author");
-      total += check_text(author->value, "name", kEmbedAuthorMax, errors, path);
-    }
-    if (const auto fields = embed.FindMember("fields"); fields != embed.MemberEnd()) {
-      auto path = at;
-      path.emplace_back("fields");
-      if (!fields->value.IsArray()) {
-        errors.add(path, issue("BASE_TYPE_ARRAY", "Must be an array"));
-      } else {
-        // The seed: at most 25 fields.
-        if (fields->value.Size() > kEmbedFieldsMax) errors.add(path, length_issue(0, kEmbedFieldsMax));
-        for (rapidjson::SizeType f = 0; f < fields->value.Size(); ++f) {
-          auto field_path = path;
-          field_path.push_back(std::to_string(f));
-          const auto& field = fields->value[f];
-          if (!field.IsObject()) {
-            errors.add(field_path, issue("MODEL_TYPE_CONVERT", "Must be an object"));
-            continue;
-          }
-          for (const char* required : {"name", "value"}) {
-            if (!field.HasMember(required) || !field[required].IsString() ||
-                field[required].GetStringLength() == 0) {
-              auto p = field_path;
-              p.emplace_back(required);
-              errors.add(p, required_field_issue());
-            }
-          }
-          total += check_text(field, "name", kEmbedFieldNameMax, errors, field_path) +
-                   check_text(field, "value", kEmbedFieldValueMax, errors, field_path);
-        }
-      }
-    }
-    if (total > kEmbedTotalMax) {
-      errors.add(at, issue("EMBED_TOO_LONG", "Embed size exceeds maximum size of 6000"));
-    }
-  }
-}
-
-bool is_components_v2(int flags) {
-  return (flags & kFlagComponentsV2) != 0;
-}
-
-// A message body as the routes take it: JSON, or multipart/form-data with `payload_json` and `files[n]`.
-struct MessageBody {
-  rapidjson::Document payload;
-  std::map<std::size_t, MultipartPart> files;  // by n of files[n]
-};
-
-std::optional<HttpResponse> read_message_body(const HttpRequest& request, MessageBody& body) {
-  const auto content_type = request.header("Content-Type");
-  if (content_type) {
-    if (const auto boundary = multipart_boundary(*content_type)) {
-      auto parts = parse_multipart_form(request.body, *boundary);
-      if (!parts) return error_response(400, error_code::kInvalidFormBody, "Invalid multipart body");
-      bool has_payload = false;
-      for (auto& part : *parts) {
-        if (part.name == "payload_json") {
-          body.payload.Parse(part.body.data(), part.body.size());
-          if (body.payload.HasParseError() || !body.payload.IsObject()) {
-            return error_response(400, error_code::kInvalidJson, "The request body contains invalid JSON.");
-          }
-          has_payload = true;
-          continue;
-        }
-        std::size_t n = 0;
-        const std::string_view name = part.name;
-        const bool indexed = name.size() > 7 && name.substr(0, 6) == "files[" && name.back() == ']' &&
-                             std::from_chars(name.data() + 6, name.data() + name.size() - 1, n).ptr ==
-                                 name.data() + name.size() - 1;
-        if (!indexed) continue;  // the platform ignores parts it does not know
-        if (!part.filename || part.filename->empty()) {
-          FieldErrors errors;
-          errors.add({std::string(name)}, issue("FILE_NAME_REQUIRED", "A file needs a filename"));
-          return invalid_form_body(errors);
-        }
-        body.files.insert_or_assign(n, std::move(part));
-      }
-      if (!has_payload) body.payload.SetObject();
-      return std::nullopt;
-    }
-  }
-  return read_json_object(request, body.payload);
-}
-
-bool spoiler_name(std::string_view filename) {
-  return filename.substr(0, 8) == "SPOILER_";
+HttpResponse unknown_interaction() {
+  return error_response(404, kUnknownInteraction, "Unknown interaction");
 }
 
 }  // namespace
@@ -225,169 +79,17 @@ std::optional<Message> InteractionsModule::read_app_message(const Interaction& i
     message.webhook_id = interaction.app_id;
     message.timestamp_ms = clock_.now_ms();
   }
-  BodyFields fields(body, errors);
-  if (body.HasMember("content")) {
-    if (body["content"].IsNull()) {
-      message.content.clear();
-    } else if (const auto content = fields.string("content", false)) {
-      if (utf8_length(*content) > kContentMax) fields.add_issue("content", length_issue(0, kContentMax));
-      message.content = *content;
-    }
-  }
-  if (const auto* embeds = fields.value("embeds", false)) {
-    check_embeds(*embeds, errors);
-    if (embeds->IsArray()) message.embeds = json_text(*embeds);
-  } else if (body.HasMember("embeds") && body["embeds"].IsNull()) {
-    message.embeds = "[]";
-  }
-  if (const auto* components = fields.value("components", false)) {
-    if (!components->IsArray()) {
-      fields.add_issue("components", issue("BASE_TYPE_ARRAY", "Must be an array"));
-    } else {
-      message.components = json_text(*components);
-    }
-  } else if (body.HasMember("components") && body["components"].IsNull()) {
-    message.components = "[]";
-  }
-  if (const auto flags = fields.integer("flags", false, 0, std::numeric_limits<std::int32_t>::max())) {
-    if ((*flags & ~kSettableFlags) != 0) {
-      fields.add_issue("flags", issue("MESSAGE_FLAGS_INVALID",
-                                      "Only SUPPRESS_EMBEDS, EPHEMERAL, "
-                                      "SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 "
-                                      "can be set"));
-    }
-    const int settable = static_cast<int>(*flags) & kSettableFlags;
-    if (base != nullptr) {
-      // Ephemerality never changes on an existing message, and IS_COMPONENTS_V2 is never taken off.
-      if (is_components_v2(base->flags) && !is_components_v2(settable)) {
-        fields.add_issue("flags", issue("MESSAGE_FLAGS_COMPONENTS_V2", "IS_COMPONENTS_V2 cannot be removed"));
-      }
-      message.flags =
-          (base->flags & (kMessageFlagEphemeral | kMessageFlagLoading)) | (settable & ~kMessageFlagEphemeral);
-    } else {
-      message.flags = settable;
-    }
-  }
-  // A deferred response's placeholder stops loading with its first edit.
-  message.flags &= ~kMessageFlagLoading;
-
-  // Attachments: the uploads (files[n]) and, on an edit, the kept ones with their editable description and
-  // is_spoiler; an edit's `attachments` lists every attachment that stays.
+  MessageFieldRules rules;
+  rules.settable_flags = message_flag::kSettableOnResponse;
   const User* user = state_.find_user(interaction.user_id);
-  const auto limit =
+  rules.upload_limit =
       user != nullptr ? attachment_size_limit(*user) : interaction_limit::kDefaultAttachmentSizeLimit;
-  std::vector<MessageAttachment> attachments =
-      base != nullptr ? base->attachments : std::vector<MessageAttachment>{};
-  std::set<std::size_t> used_files;
-  if (const auto* listed = fields.value("attachments", false)) {
-    if (!listed->IsArray()) {
-      fields.add_issue("attachments", issue("BASE_TYPE_ARRAY", "Must be an array"));
-    } else {
-      std::vector<MessageAttachment> kept;
-      for (rapidjson::SizeType i = 0; i < listed->Size(); ++i) {
-        const std::vector<std::string> at{"attachments", std::to_string(i)};
-        const auto& entry = (*listed)[i];
-        const auto id_it = entry.IsObject() ? entry.FindMember("id") : Value::ConstMemberIterator();
-        if (!entry.IsObject() || id_it == entry.MemberEnd() ||
-            !(id_it->value.IsString() || id_it->value.IsUint64())) {
-          auto p = at;
-          p.emplace_back("id");
-          errors.add(p, required_field_issue());
-          continue;
-        }
-        const std::string id =
-            id_it->value.IsString() ? id_it->value.GetString() : std::to_string(id_it->value.GetUint64());
-        MessageAttachment attachment;
-        const auto existing = std::find_if(attachments.begin(), attachments.end(),
-                                           [&](const MessageAttachment& a) { return a.id == id; });
-        std::size_t n = 0;
-        const bool numeric =
-            std::from_chars(id.data(), id.data() + id.size(), n).ptr == id.data() + id.size();
-        if (existing != attachments.end()) {
-          attachment = *existing;
-        } else if (numeric && files.contains(n)) {
-          const auto& file = files.at(n);
-          attachment.id = snowflakes_.next_string();
-          attachment.filename = *file.filename;
-          attachment.content_type = file.content_type;
-          attachment.size = static_cast<std::int64_t>(file.body.size());
-          used_files.insert(n);
-        } else {
-          auto p = at;
-          p.emplace_back("id");
-          errors.add(p,
-                     issue("ATTACHMENT_NOT_FOUND", "Names neither a kept attachment nor an uploaded file"));
-          continue;
-        }
-        if (entry.HasMember("filename") && entry["filename"].IsString() && existing == attachments.end())
-          attachment.filename = entry["filename"].GetString();
-        if (entry.HasMember("description")) {
-          if (entry["description"].IsString()) {
-            if (characters(entry["description"]) > 1024) {
-              auto p = at;
-              p.emplace_back("description");
-              errors.add(p, length_issue(0, 1024));
-            }
-            attachment.description = entry["description"].GetString();
-          } else if (entry["description"].IsNull()) {
-            attachment.description.reset();
-          }
-        }
-        if (entry.HasMember("is_spoiler") && entry["is_spoiler"].IsBool()) {
-          attachment.flags = entry["is_spoiler"].GetBool() ? (attachment.flags | kAttachmentFlagIsSpoiler)
-                                                           : (attachment.flags & ~kAttachmentFlagIsSpoiler);
-        }
-        kept.push_back(std::move(attachment));
-      }
-      attachments = std::move(kept);
-    }
-  }
-  for (const auto& [n, file] : files) {
-    if (used_files.contains(n)) continue;
-    MessageAttachment attachment;
-    attachment.id = snowflakes_.next_string();
-    attachment.filename = *file.filename;
-    attachment.content_type = file.content_type;
-    attachment.size = static_cast<std::int64_t>(file.body.size());
-    attachments.push_back(std::move(attachment));
-  }
-  for (const auto& [n, file] : files) {
-    if (static_cast<std::int64_t>(file.body.size()) > limit) {
-      refused = error_response(413, kEntityTooLarge, "Request entity too large");
-      return std::nullopt;
-    }
-  }
-  for (auto& attachment : attachments) {
-    // The legacy prefix still marks a spoiler (the seed); not every spoiler has it.
-    if (spoiler_name(attachment.filename)) attachment.flags |= kAttachmentFlagIsSpoiler;
-  }
-  if (attachments.size() > kAttachmentsMax) fields.add_issue("attachments", length_issue(0, kAttachmentsMax));
-  message.attachments = std::move(attachments);
-
-  // With IS_COMPONENTS_V2, content and embeds do not work (the seed): the platform refuses them.
-  if (is_components_v2(message.flags)) {
-    if (!message.content.empty()) {
-      fields.add_issue("content",
-                       issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                             "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2"));
-    }
-    if (message.embeds != "[]") {
-      fields.add_issue("embeds",
-                       issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                             "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2"));
-    }
-    for (const char* disabled : {"poll", "sticker_ids"}) {
-      if (body.HasMember(disabled) && !body[disabled].IsNull()) {
-        fields.add_issue(disabled, issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                                         "Disabled with MessageFlags.IS_COMPONENTS_V2"));
-      }
-    }
-  }
-  check_message_components(interaction.app_id, message, errors);
-  if (base == nullptr && message.content.empty() && message.embeds == "[]" && message.components == "[]" &&
-      message.attachments.empty()) {
-    errors.add({"content"}, issue("BASE_TYPE_REQUIRED", "Cannot send an empty message"));
-  }
+  rules.next_id = [this] { return snowflakes_.next_string(); };
+  rules.check_components = [&](const Message& checked, FieldErrors& found) {
+    check_message_components(interaction.app_id, checked, found);
+  };
+  apply_message_fields(body, files, base != nullptr, rules, message, errors, refused);
+  if (refused) return std::nullopt;
   if (base != nullptr) message.edited_ms = clock_.now_ms();
   if (!errors.empty()) return std::nullopt;
   return message;
