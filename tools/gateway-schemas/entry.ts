@@ -14,9 +14,21 @@
 //   GatewayGuildCreateDispatchDataExpanded restates it with the items named (GatewayGuildCreateChannel,
 //   GatewayGuildCreateThread); generate.mjs replaces the generator's schema of each of those two aliases by
 //   allOf [APIChannel, its ...Members] (discord-api-types-events.json, all_of_definitions).
+// - APIMessageSnapshotFields = Pick<APIMessage, ...> (a forward's message_snapshots[].message): the generator
+//   gives every picked member an impossible schema (`not: {}`) and requires all of them.
+//   APIMessageSnapshotFieldsExpanded writes the members out; generate.mjs uses its schema for that definition
+//   (discord-api-types-events.json, restated_definitions).
 
 import type {
+  APIAttachment,
   APIChannel,
+  APIEmbed,
+  APIMessageSnapshotFields,
+  APIMessageTopLevelComponent,
+  APIRole,
+  APISticker,
+  APIStickerItem,
+  APIUser,
   GatewayChannelCreateDispatchData,
   GatewayChannelDeleteDispatchData,
   GatewayChannelModifyDispatchData,
@@ -27,6 +39,8 @@ import type {
   GatewayRequestGuildMemberRateLimitMetadata,
   GatewayResumedDispatch,
   GuildChannelType,
+  MessageFlags,
+  MessageType,
   Snowflake,
   ThreadChannelType,
 } from 'discord-api-types/v10';
@@ -85,6 +99,22 @@ export interface GatewayRateLimitedRequestGuildMembersDispatchDataExpanded {
   meta: GatewayRequestGuildMemberRateLimitMetadata;
 }
 
+/** APIMessageSnapshotFields, written out. */
+export interface APIMessageSnapshotFieldsExpanded {
+  attachments: APIAttachment[];
+  components?: APIMessageTopLevelComponent[];
+  content: string;
+  edited_timestamp: string | null;
+  embeds: APIEmbed[];
+  flags?: MessageFlags;
+  mention_roles: APIRole['id'][];
+  mentions: APIUser[];
+  sticker_items?: APIStickerItem[];
+  stickers?: APISticker[];
+  timestamp: string;
+  type: MessageType;
+}
+
 type Equals<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
 export const rateLimitedIsTheSame: Equals<
@@ -108,5 +138,7 @@ export const guildCreateThreadIsTheSame: Equals<
   GatewayGuildCreateThread[],
   GatewayGuildCreateDispatchData['threads']
 > = true;
+export const messageSnapshotFieldsIsTheSame: Equals<APIMessageSnapshotFieldsExpanded, APIMessageSnapshotFields> =
+  true;
 // RESUMED: the package types its `d` as undefined; on the wire that is `"d": null`.
 export const resumedHasNoData: Equals<GatewayResumedDispatch['d'], undefined> = true;

@@ -76,6 +76,10 @@ InteractionsModule::InteractionsModule(ServiceContext& context, GuildModule& gui
   register_interaction_routes();
   register_response_routes();
   register_documents();
+  messaging_.set_component_checker(
+      [this](const std::string& app_id, const Message& message, FieldErrors& errors) {
+        check_message_components(app_id, message, errors);
+      });
 }
 
 std::vector<const ApplicationCommand*> InteractionsModule::commands_of(

@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "guild/permissions.hpp"
+#include "messaging/message_body.hpp"
 #include "messaging/messaging_module.hpp"
 
 namespace platformpp::emulator {
@@ -17,17 +18,12 @@ namespace {
 // The message object for a Gateway dispatch: the API's object plus guild_id, or with the content fields
 // emptied for a bot without the MESSAGE_CONTENT intent.
 std::string dispatch_json(const std::string& api_json, const std::optional<std::string>& guild_id,
-                          bool without_content) {
+                          bool stripped) {
   rapidjson::Document d;
-  d.Parse(api_json.data(), api_json.size());
-  if (!d.IsObject()) return api_json;
-  auto& allocator = d.GetAllocator();
-  if (guild_id) d.AddMember("guild_id", rapidjson::Value(guild_id->c_str(), allocator), allocator);
-  if (without_content) {
-    d["content"].SetString("");
-    for (const char* list : {"embeds", "attachments", "components"})
-      d[list].SetArray();
-  }
+  const auto text = stripped ? without_content(api_json) : api_json;
+  d.Parse(text.data(), text.size());
+  if (!d.IsObject() || !guild_id) return text;
+  d.AddMember("guild_id", rapidjson::Value(guild_id->c_str(), d.GetAllocator()), d.GetAllocator());
   return json_text(d);
 }
 

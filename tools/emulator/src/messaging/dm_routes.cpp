@@ -48,7 +48,11 @@ HttpResponse MessagingModule::api_get_dm_messages(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
-  if (channel == nullptr) return unknown_channel();
+  if (channel == nullptr) {
+    auto place = channel_place(context.params.at("channel_id"), *principal);
+    if (auto* error = std::get_if<HttpResponse>(&place)) return std::move(*error);
+    return api_list_channel_messages(context, *principal, std::get<ChannelPlace>(place));
+  }
   if (!participant(*channel, principal->user->id)) return missing_access();
   auto limit = history_limit(context.request);
   if (auto* error = std::get_if<HttpResponse>(&limit)) return std::move(*error);
@@ -74,7 +78,11 @@ HttpResponse MessagingModule::api_edit_dm_message(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
-  if (channel == nullptr) return unknown_channel();
+  if (channel == nullptr || principal->grant == nullptr) {
+    auto place = channel_place(context.params.at("channel_id"), *principal);
+    if (auto* error = std::get_if<HttpResponse>(&place)) return std::move(*error);
+    return api_edit_channel_message(context, *principal, std::get<ChannelPlace>(place));
+  }
   if (!participant(*channel, principal->user->id)) return missing_access();
   Message* message = messages_.find_message_mutable(channel->id, context.params.at("message_id"));
   if (message == nullptr) return unknown_message();
@@ -102,7 +110,11 @@ HttpResponse MessagingModule::api_delete_dm_message(const RouteContext& context)
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
-  if (channel == nullptr) return unknown_channel();
+  if (channel == nullptr || principal->grant == nullptr) {
+    auto place = channel_place(context.params.at("channel_id"), *principal);
+    if (auto* error = std::get_if<HttpResponse>(&place)) return std::move(*error);
+    return api_delete_channel_message(context, *principal, std::get<ChannelPlace>(place));
+  }
   if (!participant(*channel, principal->user->id)) return missing_access();
   const auto& message_id = context.params.at("message_id");
   const Message* message = messages_.find_message(channel->id, message_id);
@@ -228,7 +240,12 @@ HttpResponse MessagingModule::api_create_message(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);
   const auto* channel = messages_.find_dm_channel(context.params.at("channel_id"));
-  if (channel == nullptr) return unknown_channel();
+  // Guild channels, and a bot's DMs: the full message object (channel_message_routes.cpp).
+  if (channel == nullptr || principal->grant == nullptr) {
+    auto place = channel_place(context.params.at("channel_id"), *principal);
+    if (auto* error = std::get_if<HttpResponse>(&place)) return std::move(*error);
+    return api_create_channel_message(context, *principal, std::get<ChannelPlace>(place));
+  }
   const auto& user_id = principal->user->id;
   const auto& recipients = channel->recipient_ids;
   if (std::find(recipients.begin(), recipients.end(), user_id) == recipients.end()) {

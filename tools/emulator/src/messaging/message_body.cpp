@@ -125,6 +125,71 @@ bool is_components_v2(int flags) {
   return (flags & message_flag::kIsComponentsV2) != 0;
 }
 
+// An application's embeds as the platform keeps them: each of type "rich", whatever the request said (the
+// platform's docs: `type` cannot be set).
+std::string rich_embeds(const Value& embeds) {
+  rapidjson::Document copy;
+  copy.CopyFrom(embeds, copy.GetAllocator());
+  for (auto& embed : copy.GetArray()) {
+    if (!embed.IsObject()) continue;
+    embed.RemoveMember("type");
+    embed.AddMember("type", "rich", copy.GetAllocator());
+    if (const auto fields = embed.FindMember("fields");
+        fields != embed.MemberEnd() && fields->value.IsArray()) {
+      for (auto& field : fields->value.GetArray()) {
+        if (field.IsObject() && !field.HasMember("inline"))
+          field.AddMember("inline", false, copy.GetAllocator());
+      }
+    }
+  }
+  return json_text(copy);
+}
+
+// Visits the component, then what it holds: `components` (rows, sections, containers), `accessory` (a
+// section's), `component` (a label's).
+template <typename Visit>
+void visit_component(Value& component, const Visit& visit) {
+  if (!component.IsObject()) return;
+  visit(component);
+  if (const auto it = component.FindMember("components");
+      it != component.MemberEnd() && it->value.IsArray()) {
+    for (auto& child : it->value.GetArray())
+      visit_component(child, visit);
+  }
+  for (const char* single : {"accessory", "component"}) {
+    if (const auto it = component.FindMember(single); it != component.MemberEnd())
+      visit_component(it->value, visit);
+  }
+}
+
+// The components as the platform keeps them: each with an `id`, the ones sent without one (or with 0)
+// numbered in order from 1, skipping the ids the message already uses (the platform's component docs).
+std::string numbered_components(const Value& components) {
+  rapidjson::Document copy;
+  copy.CopyFrom(components, copy.GetAllocator());
+  std::set<std::int64_t> used;
+  for (auto& component : copy.GetArray()) {
+    visit_component(component, [&](Value& c) {
+      if (const auto it = c.FindMember("id");
+          it != c.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() != 0)
+        used.insert(it->value.GetInt64());
+    });
+  }
+  std::int64_t next = 1;
+  for (auto& component : copy.GetArray()) {
+    visit_component(component, [&](Value& c) {
+      const auto it = c.FindMember("id");
+      if (it != c.MemberEnd() && it->value.IsInt64() && it->value.GetInt64() != 0) return;
+      while (used.contains(next))
+        ++next;
+      if (it != c.MemberEnd()) c.RemoveMember(it);
+      c.AddMember("id", next, copy.GetAllocator());
+      used.insert(next);
+    });
+  }
+  return json_text(copy);
+}
+
 bool spoiler_name(std::string_view filename) {
   return filename.substr(0, 8) == "SPOILER_";
 }
@@ -182,7 +247,7 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
   }
   if (const auto* embeds = fields.value("embeds", false)) {
     check_embeds(*embeds, errors);
-    if (embeds->IsArray()) message.embeds = json_text(*embeds);
+    if (embeds->IsArray()) message.embeds = rich_embeds(*embeds);
   } else if (body.HasMember("embeds") && body["embeds"].IsNull()) {
     message.embeds = "[]";
   }
@@ -190,26 +255,23 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
     if (!components->IsArray()) {
       fields.add_issue("components", issue("BASE_TYPE_ARRAY", "Must be an array"));
     } else {
-      message.components = json_text(*components);
+      message.components = numbered_components(*components);
     }
   } else if (body.HasMember("components") && body["components"].IsNull()) {
     message.components = "[]";
   }
   if (const auto flags = fields.integer("flags", false, 0, std::numeric_limits<std::int32_t>::max())) {
-    if ((*flags & ~rules.settable_flags) != 0) {
-      fields.add_issue("flags", issue("MESSAGE_FLAGS_INVALID",
-                                      "Only SUPPRESS_EMBEDS, EPHEMERAL, "
-                                      "SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 "
-                                      "can be set"));
+    if ((*flags & ~rules.settable_flags) != 0 && !rules.ignore_unsettable_flags) {
+      fields.add_issue("flags", issue("MESSAGE_FLAGS_INVALID", "Only some flags can be set"));
     }
     const int settable = static_cast<int>(*flags) & rules.settable_flags;
     if (editing) {
-      // Ephemerality never changes on an existing message, and IS_COMPONENTS_V2 is never taken off.
-      if (is_components_v2(message.flags) && !is_components_v2(settable)) {
+      // IS_COMPONENTS_V2 is never taken off; an interaction response's ephemerality never changes.
+      if ((rules.settable_flags & message_flag::kIsComponentsV2) != 0 && is_components_v2(message.flags) &&
+          !is_components_v2(settable)) {
         fields.add_issue("flags", issue("MESSAGE_FLAGS_COMPONENTS_V2", "IS_COMPONENTS_V2 cannot be removed"));
       }
-      message.flags = (message.flags & (kMessageFlagEphemeral | kMessageFlagLoading)) |
-                      (settable & ~kMessageFlagEphemeral);
+      message.flags = (message.flags & rules.kept_flags) | (settable & ~kMessageFlagEphemeral);
     } else {
       message.flags = settable;
     }
@@ -334,6 +396,26 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
     errors.add({"content"}, issue("BASE_TYPE_REQUIRED", "Cannot send an empty message"));
   }
   return errors.empty();
+}
+
+std::string without_content(std::string_view message_json) {
+  rapidjson::Document d;
+  d.Parse(message_json.data(), message_json.size());
+  if (!d.IsObject()) return std::string(message_json);
+  const auto empty = [](Value& message) {
+    if (!message.IsObject()) return;
+    if (const auto it = message.FindMember("content"); it != message.MemberEnd()) it->value.SetString("");
+    for (const char* list : {"embeds", "attachments", "components"}) {
+      if (const auto it = message.FindMember(list); it != message.MemberEnd()) it->value.SetArray();
+    }
+  };
+  empty(d);
+  if (const auto it = d.FindMember("message_snapshots"); it != d.MemberEnd() && it->value.IsArray()) {
+    for (auto& snapshot : it->value.GetArray()) {
+      if (snapshot.IsObject() && snapshot.HasMember("message")) empty(snapshot["message"]);
+    }
+  }
+  return json_text(d);
 }
 
 }  // namespace platformpp::emulator

@@ -58,6 +58,11 @@ void check_embeds(const rapidjson::Value& embeds, FieldErrors& errors);
 // How one route applies a body to a message.
 struct MessageFieldRules {
   int settable_flags = message_flag::kSettableOnCreate;
+  // On an edit, the flags of the kept message that stay whatever the body says (an interaction response's
+  // ephemerality and loading state; for Edit Message, every flag it may not set).
+  int kept_flags = kMessageFlagEphemeral | (1 << 7);
+  // Whether flags outside `settable_flags` are ignored (Edit Message) rather than refused.
+  bool ignore_unsettable_flags = false;
   std::int64_t upload_limit = message_limit::kDefaultUploadBytes;  // bytes per file
   std::function<std::string()> next_id;                            // ids of new attachments
   // The component rules for the message as it will be (its flags choose the surface).
@@ -73,5 +78,9 @@ struct MessageFieldRules {
 bool apply_message_fields(const rapidjson::Value& body, const std::map<std::size_t, MultipartPart>& files,
                           bool editing, const MessageFieldRules& rules, Message& message, FieldErrors& errors,
                           std::optional<HttpResponse>& refused);
+
+// The message object (API JSON) as an application without the MESSAGE_CONTENT intent reads another's:
+// content, embeds, attachments and components emptied, in its forwarded snapshots too.
+std::string without_content(std::string_view message_json);
 
 }  // namespace platformpp::emulator

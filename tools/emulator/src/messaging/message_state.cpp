@@ -73,6 +73,16 @@ std::string message_json(const Message& message) {
     }
     document::write_member(writer, "interaction_metadata", message.interaction_metadata);
     document::write_member(writer, "ephemeral_for", message.ephemeral_for);
+    if (message.reference) {
+      writer.Key("reference");
+      writer.StartObject();
+      document::write_member(writer, "type", message.reference->type);
+      document::write_member(writer, "message_id", message.reference->message_id);
+      document::write_member(writer, "channel_id", message.reference->channel_id);
+      document::write_member(writer, "guild_id", message.reference->guild_id);
+      writer.EndObject();
+    }
+    document::write_member(writer, "snapshots", message.snapshots);
   });
 }
 
@@ -116,6 +126,14 @@ Message read_message(const std::string& id, const rapidjson::Value& body) {
   }
   message.interaction_metadata = document::optional_string(body, "interaction_metadata");
   message.ephemeral_for = document::optional_string(body, "ephemeral_for");
+  if (const auto it = body.FindMember("reference"); it != body.MemberEnd()) {
+    const auto& reference = document::object(body, "reference");
+    message.reference =
+        MessageReference{static_cast<int>(document::integer_or(reference, "type", 0)),
+                         document::string(reference, "message_id"), document::string(reference, "channel_id"),
+                         document::optional_string(reference, "guild_id")};
+  }
+  message.snapshots = document::optional_string(body, "snapshots");
   return message;
 }
 

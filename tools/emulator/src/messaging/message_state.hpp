@@ -50,6 +50,16 @@ struct MessageAttachment {
   std::int64_t size = 0;
   int flags = 0;  // IS_SPOILER
 };
+// A message's message_reference: a reply (DEFAULT = 0) or a forward (FORWARD = 1), to the message it names.
+inline constexpr int kMessageReferenceDefault = 0;
+inline constexpr int kMessageReferenceForward = 1;
+struct MessageReference {
+  int type = 0;
+  std::string message_id;
+  std::string channel_id;
+  std::optional<std::string> guild_id;
+};
+
 // enforce_nonce: a message of the same author with the same nonce sent less than this long ago (fake clock)
 // is returned instead of creating another.
 inline constexpr std::int64_t kNonceWindowMs = 5LL * 60 * 1000;
@@ -86,6 +96,9 @@ struct Message {
   std::optional<std::string> interaction_metadata;  // JSON object text
   // An ephemeral interaction response: the one user who sees it (it is in no channel's history).
   std::optional<std::string> ephemeral_for;
+  std::optional<MessageReference> reference;  // a reply's or a forward's
+  // A forward's message_snapshots, JSON array text: taken when it was made, never changed after.
+  std::optional<std::string> snapshots;
 };
 
 class MessageState {

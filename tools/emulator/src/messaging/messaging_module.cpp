@@ -142,6 +142,8 @@ MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway
   api_router_.add("PUT", "/lobbies/{lobby_id}/messages/{message_id}/moderation-metadata",
                   bind(&MessagingModule::api_put_lobby_message_moderation));
   api_router_.add("GET", "/channels/{channel_id}/messages", bind(&MessagingModule::api_get_dm_messages));
+  api_router_.add("GET", "/channels/{channel_id}/messages/{message_id}",
+                  bind(&MessagingModule::api_get_channel_message));
   api_router_.add("PATCH", "/channels/{channel_id}/messages/{message_id}",
                   bind(&MessagingModule::api_edit_dm_message));
   api_router_.add("DELETE", "/channels/{channel_id}/messages/{message_id}",
@@ -376,7 +378,7 @@ HttpResponse MessagingModule::admin_delete_lobby_message(const RouteContext& con
 
 // ---- DMs -------------------------------------------------------------------------------------------------
 
-std::string MessagingModule::message_json(const Message& message) const {
+std::string MessagingModule::message_json(const Message& message, bool without_referenced) const {
   const auto* author = state_.find_user(message.author_id);
   const auto author_text = author != nullptr ? user_json(*author) : deleted_user_json(message.author_id);
   return to_json([&](JsonWriter& writer) {
@@ -404,6 +406,35 @@ std::string MessagingModule::message_json(const Message& message) const {
     if (message.interaction_metadata) {
       writer.Key("interaction_metadata");
       write_raw(writer, *message.interaction_metadata, rapidjson::kObjectType);
+    }
+    if (message.reference) {
+      const auto& reference = *message.reference;
+      writer.Key("message_reference");
+      writer.StartObject();
+      writer.Key("type");
+      writer.Int(reference.type);
+      writer.Key("channel_id");
+      write_string(writer, reference.channel_id);
+      writer.Key("message_id");
+      write_string(writer, reference.message_id);
+      if (reference.guild_id) {
+        writer.Key("guild_id");
+        write_string(writer, *reference.guild_id);
+      }
+      writer.EndObject();
+      // A reply carries the message it answers as it is now (null once deleted), one level deep.
+      if (reference.type == kMessageReferenceDefault && !without_referenced) {
+        writer.Key("referenced_message");
+        if (const auto* referenced = messages_.find_message(reference.channel_id, reference.message_id)) {
+          write_raw(writer, message_json(*referenced, true), rapidjson::kObjectType);
+        } else {
+          writer.Null();
+        }
+      }
+    }
+    if (message.snapshots) {
+      writer.Key("message_snapshots");
+      write_raw(writer, *message.snapshots, rapidjson::kArrayType);
     }
     for (const char* unset : {"pinned", "mention_everyone", "tts"}) {
       writer.Key(unset);

@@ -5,6 +5,7 @@
 // presence reads activity invites through ActivityInvites.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -54,6 +55,11 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   // The message object as the API answers it.
   [[nodiscard]] std::string api_message_json(const Message& message) const { return message_json(message); }
 
+  // The component rules for an application's message (interactions/ sets them: the rules and the premium
+  // SKUs are theirs); without a checker, components are kept unchecked.
+  using ComponentChecker = std::function<void(const std::string& app_id, const Message&, FieldErrors&)>;
+  void set_component_checker(ComponentChecker checker);
+
   // LobbyMessages: a deleted lobby's messages go, and its nonce window.
   void lobby_deleted(const std::string& lobby_id) override;
   // ActivityInvites (dm_routes.cpp).
@@ -84,7 +90,9 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   std::optional<bool> dm_allowed(const std::string& user_id, const std::string& other_id,
                                  const std::string& channel_id, const std::string& app_id) const;
   [[nodiscard]] std::string lobby_message_json(const Message& message) const;
-  [[nodiscard]] std::string message_json(const Message& message) const;
+  // The message object as the API answers it (`without_referenced`: a reply's referenced_message left out,
+  // for the referenced message itself).
+  [[nodiscard]] std::string message_json(const Message& message, bool without_referenced = false) const;
   void dispatch_dm(const DmChannel& channel, std::string_view type, std::string_view d_json);
   // MESSAGE_CREATE or MESSAGE_UPDATE of an application's message to the sessions that see it (a bot's need
   // the GUILD_MESSAGES or DIRECT_MESSAGES intent, and get no content without MESSAGE_CONTENT unless the
@@ -112,6 +120,32 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   HttpResponse api_message_summaries(const RouteContext& context);
   HttpResponse api_put_dm_message_moderation(const RouteContext& context);
 
+  // The full message object in guild channels and a bot's DMs (channel_message_routes.cpp).
+  struct ChannelPlace {
+    const Guild* guild = nullptr;
+    const GuildChannel* channel = nullptr;
+    const DmChannel* dm = nullptr;
+    std::uint64_t permissions = 0;  // the caller's there
+  };
+  // The channel as the caller sees it: a DM of theirs, or a guild channel they can view (bots only), or the
+  // error (10003, 50001).
+  [[nodiscard]] std::variant<ChannelPlace, HttpResponse> channel_place(std::string_view channel_id,
+                                                                       const Principal& principal) const;
+  // The MESSAGE_CONTENT rule: whether the caller reads the message's content.
+  [[nodiscard]] bool content_readable(const Message& message, const ChannelPlace& place,
+                                      const Principal& principal) const;
+  [[nodiscard]] std::string message_json_for(const Message& message, const ChannelPlace& place,
+                                             const Principal& principal) const;
+  HttpResponse api_create_channel_message(const RouteContext& context, const Principal& principal,
+                                          const ChannelPlace& place);
+  HttpResponse api_get_channel_message(const RouteContext& context);
+  HttpResponse api_list_channel_messages(const RouteContext& context, const Principal& principal,
+                                         const ChannelPlace& place);
+  HttpResponse api_edit_channel_message(const RouteContext& context, const Principal& principal,
+                                        const ChannelPlace& place);
+  HttpResponse api_delete_channel_message(const RouteContext& context, const Principal& principal,
+                                          const ChannelPlace& place);
+
   GatewayModule& gateway_;
   const SocialModule& social_;
   GuildModule& guilds_;
@@ -119,6 +153,7 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   SocialRateLimits& social_limits_;
   WebhookModule& webhooks_;
   MessageState messages_;
+  ComponentChecker component_checker_;
 };
 
 }  // namespace platformpp::emulator

@@ -1,0 +1,428 @@
+// Messages in guild channels and a bot's DMs without sockets: Create Message (JSON, multipart, replies,
+// forwards), Get Channel Message(s), Edit and Delete Message, each permission they need crossed, the
+// MESSAGE_CONTENT rule for the API and the Gateway, MESSAGE_* dispatches with guild_id, the limits by one.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "recording_gateway_peer.hpp"
+#include "service/emulator_service.hpp"
+#include "test_support.hpp"
+
+namespace channel_message_routes_test {
+
+using namespace platformpp::emulator;
+using namespace platformpp::emulator::test;
+
+namespace {
+
+constexpr std::int64_t kStart = 1795000000000;
+constexpr std::uint64_t kGuildsAndMessages = (1U << 0) | (1U << 9) | (1U << 12) | (1U << 15);
+constexpr std::uint64_t kAttachFiles = std::uint64_t{1} << 15;
+constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
+constexpr std::uint64_t kManageMessages = std::uint64_t{1} << 13;
+constexpr std::uint64_t kReadMessageHistory = std::uint64_t{1} << 16;
+constexpr std::uint64_t kViewChannel = std::uint64_t{1} << 10;
+
+struct Bot {
+  std::string app_id, token, user_id;
+};
+
+struct Emulator {
+  std::int64_t real_now = kStart;
+  FakeClock clock{[this] { return real_now; }, true, kStart};
+  EmulatorService service{
+      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
+      RateLimitSettings{1000000, 1000, 0}};
+  Bot game, other;
+  std::string player, guild_id, general, lounge;
+  RecordingGatewayPeer game_peer;
+
+  Emulator() {
+    game = add_bot("Racing");
+    other = add_bot("Helper");
+    player = str(parse(call("POST", "/_emulator/users", R"({"username":"player"})").body)["id"]);
+    guild_id = str(parse(
+        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + player + R"("})").body)["id"]);
+    general = add_channel(R"({"name":"general","type":0})");
+    lounge = add_channel(R"({"name":"lounge","type":0})");
+    for (const auto* bot : {&game, &other})
+      call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + bot->user_id + R"("})");
+  }
+
+  Bot add_bot(const std::string& name) {
+    auto app = parse(call("POST", "/_emulator/apps", R"({"name":")" + name + R"("})").body);
+    return {str(app["id"]), str(app["bot_token"]), str(app["bot_user_id"])};
+  }
+  std::string add_channel(const std::string& body) {
+    return str(parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", body).body)["id"]);
+  }
+  // An overwrite of the channel for one member (type 1).
+  void overwrite(const std::string& channel, const std::string& user, std::uint64_t allow,
+                 std::uint64_t deny) {
+    call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + channel,
+         R"({"permission_overwrites":[{"id":")" + user + R"(","type":1,"allow":")" + std::to_string(allow) +
+             R"(","deny":")" + std::to_string(deny) + R"("}]})");
+  }
+  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
+    const auto outcome = service.handle(
+        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
+    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
+    return outcome.response;
+  }
+  HttpResponse call(std::string method, std::string target, std::string body = {}) {
+    auto response = raw(std::move(method), std::move(target), std::move(body));
+    REQUIRE_MESSAGE(response.status < 300, response.body);
+    return response;
+  }
+  HttpResponse as(const Bot& bot, std::string method, const std::string& path, std::string body = {},
+                  const std::string& content_type = "application/json") {
+    return raw(std::move(method), "/api/v10" + path, std::move(body),
+               {{"Authorization", "Bot " + bot.token}, {"Content-Type", content_type}});
+  }
+  // Create Message as `bot`; REQUIREs 200 and answers the message.
+  rapidjson::Document post(const Bot& bot, const std::string& channel, const std::string& body) {
+    const auto response = as(bot, "POST", "/channels/" + channel + "/messages", body);
+    REQUIRE_MESSAGE(response.status == 200, response.body);
+    return parse(response.body);
+  }
+  void connect(const Bot& bot, RecordingGatewayPeer& peer, std::uint64_t intents = kGuildsAndMessages) {
+    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
+    service.gateway_received(id,
+                             R"({"op":2,"d":{"token":")" + bot.token + R"(","properties":{},"intents":)" +
+                                 std::to_string(intents) + "}}",
+                             true);
+    REQUIRE(peer.dispatches("READY").size() == 1);
+  }
+  void message_content_intent(const Bot& bot, bool on) {
+    call("POST", "/_emulator/apps/" + bot.app_id + "/intents",
+         std::string(R"({"message_content":)") + (on ? "true" : "false") + "}");
+  }
+};
+
+void check_error(const HttpResponse& response, int status, int code) {
+  CHECK_MESSAGE(response.status == status, response.body);
+  CHECK_MESSAGE(parse(response.body)["code"].GetInt() == code, response.body);
+}
+
+std::string text_of(std::size_t n) {
+  return std::string(n, 'a');
+}
+
+std::string multipart(const std::string& payload, const std::string& filename, const std::string& boundary) {
+  return "--" + boundary +
+         "\r\nContent-Disposition: form-data; name=\"payload_json\"\r\nContent-Type: "
+         "application/json\r\n\r\n" +
+         payload + "\r\n--" + boundary +
+         "\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"" + filename +
+         "\"\r\nContent-Type: image/png\r\n\r\nPNGDATA\r\n--" + boundary + "--\r\n";
+}
+
+}  // namespace
+
+TEST_CASE("a bot's message in a guild channel: the message object, and MESSAGE_CREATE with guild_id") {
+  Emulator e;
+  e.connect(e.game, e.game_peer);
+  const auto message = e.post(e.game, e.general, R"({"content":"Race at 8","nonce":"n-1"})");
+  CHECK(message["type"].GetInt() == 0);
+  CHECK(str(message["channel_id"]) == e.general);
+  CHECK(str(message["author"]["id"]) == e.game.user_id);
+  CHECK(str(message["content"]) == "Race at 8");
+  CHECK(message["attachments"].IsArray());
+  CHECK(message["embeds"].IsArray());
+  CHECK(message["components"].IsArray());
+  CHECK_FALSE(message.HasMember("guild_id"));  // the API's object has none; the Gateway's adds it
+  const auto created = e.game_peer.only("MESSAGE_CREATE");
+  CHECK(str(created["d"]["id"]) == str(message["id"]));
+  CHECK(str(created["d"]["guild_id"]) == e.guild_id);
+
+  // enforce_nonce: the same nonce again within the window answers the earlier message.
+  const auto again =
+      e.post(e.game, e.general, R"({"content":"Race at 9","nonce":"n-1","enforce_nonce":true})");
+  CHECK(str(again["id"]) == str(message["id"]));
+}
+
+TEST_CASE("Create Message's limits, each crossed by one") {
+  Emulator e;
+  e.post(e.game, e.general, R"({"content":")" + text_of(2000) + R"("})");
+  check_error(e.as(e.game, "POST", "/channels/" + e.general + "/messages",
+                   R"({"content":")" + text_of(2001) + R"("})"),
+              400, 50035);
+  check_error(e.as(e.game, "POST", "/channels/" + e.general + "/messages", R"({})"), 400, 50035);
+  std::string fields = "[";
+  for (int i = 0; i < 25; ++i)
+    fields += std::string(i == 0 ? "" : ",") + R"({"name":"n","value":"v"})";
+  e.post(e.game, e.general, R"({"embeds":[{"title":"t","fields":)" + fields + "]}]}");
+  const auto over =
+      e.as(e.game, "POST", "/channels/" + e.general + "/messages",
+           R"({"embeds":[{"title":"t","fields":)" + fields + R"(,{"name":"n","value":"v"}]}]})");
+  check_error(over, 400, 50035);
+  CHECK(over.body.find("fields") != std::string::npos);
+  // EPHEMERAL is an interaction response's flag; IS_COMPONENTS_V2 refuses content.
+  check_error(e.as(e.game, "POST", "/channels/" + e.general + "/messages", R"({"content":"x","flags":64})"),
+              400, 50035);
+  check_error(
+      e.as(e.game, "POST", "/channels/" + e.general + "/messages", R"({"content":"x","flags":32768})"), 400,
+      50035);
+  e.post(e.game, e.general, R"({"flags":32768,"components":[{"type":10,"content":"Lap 3"}]})");
+  // The nonce: 25 characters.
+  e.post(e.game, e.general, R"({"content":"x","nonce":")" + text_of(25) + R"("})");
+  check_error(e.as(e.game, "POST", "/channels/" + e.general + "/messages",
+                   R"({"content":"x","nonce":")" + text_of(26) + R"("})"),
+              400, 50035);
+}
+
+TEST_CASE(
+    "Create Message's permissions: VIEW_CHANNEL, SEND_MESSAGES, ATTACH_FILES; text channels; bots only") {
+  Emulator e;
+  const auto path = "/channels/" + e.general + "/messages";
+  e.overwrite(e.general, e.game.user_id, 0, kSendMessages);
+  check_error(e.as(e.game, "POST", path, R"({"content":"x"})"), 403, 50013);
+  e.overwrite(e.general, e.game.user_id, 0, kViewChannel);
+  check_error(e.as(e.game, "POST", path, R"({"content":"x"})"), 403, 50001);
+  e.overwrite(e.general, e.game.user_id, 0, 0);
+  e.post(e.game, e.general, R"({"content":"x"})");
+
+  // Files need ATTACH_FILES (not in the guild's default @everyone).
+  const std::string boundary = "b0undary";
+  const auto upload = [&] {
+    return e.as(e.game, "POST", path, multipart(R"({"content":"map"})", "SPOILER_map.png", boundary),
+                "multipart/form-data; boundary=" + boundary);
+  };
+  check_error(upload(), 403, 50013);
+  e.overwrite(e.general, e.game.user_id, kAttachFiles, 0);
+  const auto uploaded = upload();
+  REQUIRE_MESSAGE(uploaded.status == 200, uploaded.body);
+  const auto message = parse(uploaded.body);
+  REQUIRE(message["attachments"].Size() == 1);
+  CHECK(str(message["attachments"][0]["filename"]) == "SPOILER_map.png");
+  CHECK(message["attachments"][0]["flags"].GetInt() == 8);  // IS_SPOILER from the legacy prefix
+
+  const auto category = e.add_channel(R"({"name":"cat","type":4})");
+  check_error(e.as(e.game, "POST", "/channels/" + category + "/messages", R"({"content":"x"})"), 400, 50008);
+  check_error(e.as(e.game, "POST", "/channels/1234567/messages", R"({"content":"x"})"), 404, 10003);
+  // A guild the bot is not in.
+  const auto elsewhere = str(parse(
+      e.call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + e.player + R"("})").body)["id"]);
+  const auto away = str(
+      parse(e.call("POST", "/_emulator/guilds/" + elsewhere + "/channels", R"({"name":"general","type":0})")
+                .body)["id"]);
+  check_error(e.as(e.game, "POST", "/channels/" + away + "/messages", R"({"content":"x"})"), 403, 50001);
+  // A user's OAuth2 token does not post in guild channels.
+  const auto token = str(parse(
+      e.call("POST", "/_emulator/tokens",
+             R"({"user_id":")" + e.player + R"(","app_id":")" + e.game.app_id + R"(","scopes":"identify"})")
+          .body)["access_token"]);
+  check_error(e.raw("POST", "/api/v10" + path, R"({"content":"x"})",
+                    {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}}),
+              403, 50001);
+}
+
+TEST_CASE("Get Channel Message(s): READ_MESSAGE_HISTORY, limit 1..100, one of before, after, around") {
+  Emulator e;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 5; ++i)
+    ids.push_back(str(e.post(e.game, e.general, R"({"content":"m)" + std::to_string(i) + R"("})")["id"]));
+  const auto list = [&](const std::string& query) {
+    return e.as(e.game, "GET", "/channels/" + e.general + "/messages" + query);
+  };
+  auto all = parse(list("").body);
+  REQUIRE(all.Size() == 5);
+  CHECK(str(all[0]["id"]) == ids[4]);  // newest first
+  CHECK(parse(list("?limit=100").body).Size() == 5);
+  check_error(list("?limit=101"), 400, 50035);
+  check_error(list("?limit=0"), 400, 50035);
+  const auto before = parse(list("?before=" + ids[2] + "&limit=5").body);
+  REQUIRE(before.Size() == 2);
+  CHECK(str(before[0]["id"]) == ids[1]);
+  const auto after = parse(list("?after=" + ids[2] + "&limit=1").body);
+  REQUIRE(after.Size() == 1);
+  CHECK(str(after[0]["id"]) == ids[3]);  // the oldest after it, for a limit of 1
+  const auto around = parse(list("?around=" + ids[2] + "&limit=3").body);
+  REQUIRE(around.Size() == 3);
+  CHECK(str(around[0]["id"]) == ids[3]);
+  CHECK(str(around[2]["id"]) == ids[1]);
+  check_error(list("?before=" + ids[2] + "&after=" + ids[1]), 400, 50035);
+
+  const auto one = e.as(e.game, "GET", "/channels/" + e.general + "/messages/" + ids[0]);
+  CHECK(str(parse(one.body)["content"]) == "m0");
+  check_error(e.as(e.game, "GET", "/channels/" + e.general + "/messages/999"), 404, 10008);
+  e.overwrite(e.general, e.game.user_id, 0, kReadMessageHistory);
+  CHECK(parse(list("").body).Size() == 0);  // no history: no messages, not an error
+  check_error(e.as(e.game, "GET", "/channels/" + e.general + "/messages/" + ids[0]), 403, 50013);
+}
+
+TEST_CASE("the MESSAGE_CONTENT rule: another's message without content over the API and the Gateway") {
+  Emulator e;
+  e.connect(e.game, e.game_peer);
+  e.message_content_intent(e.game, false);
+  const auto theirs = e.post(e.other, e.general, R"({"content":"secret","embeds":[{"title":"t"}]})");
+  const auto mine = e.post(e.game, e.general, R"({"content":"mine"})");
+  const auto read = parse(e.as(e.game, "GET", "/channels/" + e.general + "/messages").body);
+  REQUIRE(read.Size() == 2);
+  CHECK(str(read[0]["content"]) == "mine");
+  CHECK(str(read[1]["content"]).empty());
+  CHECK(read[1]["embeds"].Size() == 0);
+  // The bot asked for the intent at IDENTIFY but its application's switch is off: still no content.
+  const auto created = e.game_peer.dispatches("MESSAGE_CREATE");
+  REQUIRE(created.size() == 2);
+  CHECK(str(created[0]["d"]["content"]).empty());
+  CHECK(str(created[1]["d"]["content"]) == "mine");
+  e.message_content_intent(e.game, true);
+  CHECK(str(parse(e.as(e.game, "GET", "/channels/" + e.general + "/messages/" + str(theirs["id"]))
+                      .body)["content"]) == "secret");
+}
+
+TEST_CASE("Edit Message: the author edits everything, others only SUPPRESS_EMBEDS with MANAGE_MESSAGES") {
+  Emulator e;
+  e.connect(e.game, e.game_peer);
+  e.overwrite(e.general, e.game.user_id, kAttachFiles, 0);
+  const std::string boundary = "xyz";
+  const auto created = e.as(e.game, "POST", "/channels/" + e.general + "/messages",
+                            multipart(R"({"content":"v1"})", "map.png", boundary),
+                            "multipart/form-data; boundary=" + boundary);
+  REQUIRE_MESSAGE(created.status == 200, created.body);
+  const auto message = parse(created.body);
+  const auto id = str(message["id"]);
+  const auto attachment = str(message["attachments"][0]["id"]);
+  const auto path = "/channels/" + e.general + "/messages/" + id;
+  const auto edited = e.as(e.game, "PATCH", path,
+                           R"({"content":"v2","attachments":[{"id":")" + attachment +
+                               R"(","description":"the track","is_spoiler":true}]})");
+  REQUIRE_MESSAGE(edited.status == 200, edited.body);
+  const auto now = parse(edited.body);
+  CHECK(str(now["content"]) == "v2");
+  CHECK(str(now["attachments"][0]["description"]) == "the track");
+  CHECK(now["attachments"][0]["flags"].GetInt() == 8);
+  CHECK(now["edited_timestamp"].IsString());
+  CHECK(str(e.game_peer.dispatches("MESSAGE_UPDATE").back()["d"]["guild_id"]) == e.guild_id);
+  check_error(e.as(e.game, "PATCH", path, R"({"content":")" + text_of(2001) + R"("})"), 400, 50035);
+
+  // Another bot: nothing without MANAGE_MESSAGES; with it, the flags alone.
+  check_error(e.as(e.other, "PATCH", path, R"({"flags":4})"), 403, 50005);
+  e.overwrite(e.general, e.other.user_id, kManageMessages, 0);
+  check_error(e.as(e.other, "PATCH", path, R"({"content":"hijack"})"), 403, 50005);
+  const auto suppressed = e.as(e.other, "PATCH", path, R"({"flags":4})");
+  REQUIRE_MESSAGE(suppressed.status == 200, suppressed.body);
+  CHECK(parse(suppressed.body)["flags"].GetInt() == 4);
+  CHECK(str(parse(suppressed.body)["content"]) == "v2");
+}
+
+TEST_CASE("Delete Message: one's own, or another's with MANAGE_MESSAGES; MESSAGE_DELETE with guild_id") {
+  Emulator e;
+  e.connect(e.game, e.game_peer);
+  const auto mine = str(e.post(e.game, e.general, R"({"content":"a"})")["id"]);
+  const auto theirs = str(e.post(e.other, e.general, R"({"content":"b"})")["id"]);
+  CHECK(e.as(e.game, "DELETE", "/channels/" + e.general + "/messages/" + mine).status == 204);
+  const auto deleted = e.game_peer.only("MESSAGE_DELETE");
+  CHECK(str(deleted["d"]["id"]) == mine);
+  CHECK(str(deleted["d"]["guild_id"]) == e.guild_id);
+  check_error(e.as(e.game, "DELETE", "/channels/" + e.general + "/messages/" + mine), 404, 10008);
+  check_error(e.as(e.game, "DELETE", "/channels/" + e.general + "/messages/" + theirs), 403, 50013);
+  e.overwrite(e.general, e.game.user_id, kManageMessages, 0);
+  CHECK(e.as(e.game, "DELETE", "/channels/" + e.general + "/messages/" + theirs).status == 204);
+}
+
+TEST_CASE(
+    "replies: message_reference DEFAULT, READ_MESSAGE_HISTORY, referenced_message, fail_if_not_exists") {
+  Emulator e;
+  const auto first = str(e.post(e.other, e.general, R"({"content":"who races?"})")["id"]);
+  const auto reply =
+      e.post(e.game, e.general, R"({"content":"me","message_reference":{"message_id":")" + first + R"("}})");
+  CHECK(reply["type"].GetInt() == 19);
+  CHECK(reply["message_reference"]["type"].GetInt() == 0);
+  CHECK(str(reply["message_reference"]["channel_id"]) == e.general);
+  CHECK(str(reply["referenced_message"]["id"]) == first);
+  const auto path = "/channels/" + e.general + "/messages";
+  check_error(e.as(e.game, "POST", path, R"({"content":"x","message_reference":{"message_id":"424242"}})"),
+              400, 50035);
+  const auto plain =
+      e.post(e.game, e.general,
+             R"({"content":"x","message_reference":{"message_id":"424242","fail_if_not_exists":false}})");
+  CHECK(plain["type"].GetInt() == 0);
+  CHECK_FALSE(plain.HasMember("message_reference"));
+  e.overwrite(e.general, e.game.user_id, 0, kReadMessageHistory);
+  check_error(
+      e.as(e.game, "POST", path, R"({"content":"x","message_reference":{"message_id":")" + first + R"("}})"),
+      403, 50013);
+}
+
+TEST_CASE("forwards: message_reference FORWARD, a snapshot without author or guild fields, error 160014") {
+  Emulator e;
+  e.connect(e.game, e.game_peer);
+  const auto source = e.post(e.other, e.general, R"({"content":"GG","embeds":[{"title":"Final lap"}]})");
+  const auto forward_body = R"({"message_reference":{"type":1,"channel_id":")" + e.general +
+                            R"(","message_id":")" + str(source["id"]) + R"("}})";
+  const auto forward = e.post(e.game, e.lounge, forward_body);
+  CHECK(forward["type"].GetInt() == 0);
+  CHECK(str(forward["content"]).empty());
+  CHECK(forward["flags"].GetInt() == (1 << 14));  // HAS_SNAPSHOT
+  CHECK(forward["message_reference"]["type"].GetInt() == 1);
+  CHECK(str(forward["message_reference"]["guild_id"]) == e.guild_id);
+  REQUIRE(forward["message_snapshots"].Size() == 1);
+  const auto& snapshot = forward["message_snapshots"][0]["message"];
+  CHECK(str(snapshot["content"]) == "GG");
+  CHECK(str(snapshot["embeds"][0]["title"]) == "Final lap");
+  CHECK(snapshot.HasMember("timestamp"));
+  for (const char* absent : {"author", "guild_id", "id", "channel_id", "member"})
+    CHECK_FALSE(snapshot.HasMember(absent));
+  // Immutable: editing the source leaves the snapshot as it was.
+  e.as(e.other, "PATCH", "/channels/" + e.general + "/messages/" + str(source["id"]),
+       R"({"content":"edited"})");
+  const auto kept =
+      parse(e.as(e.game, "GET", "/channels/" + e.lounge + "/messages/" + str(forward["id"])).body);
+  CHECK(str(kept["message_snapshots"][0]["message"]["content"]) == "GG");
+
+  const auto path = "/channels/" + e.lounge + "/messages";
+  // channel_id is required for a forward; a forward carries nothing else.
+  check_error(e.as(e.game, "POST", path,
+                   R"({"message_reference":{"type":1,"message_id":")" + str(source["id"]) + R"("}})"),
+              400, 50035);
+  check_error(e.as(e.game, "POST", path,
+                   R"({"content":"look","message_reference":{"type":1,"channel_id":")" + e.general +
+                       R"(","message_id":")" + str(source["id"]) + R"("}})"),
+              400, 50035);
+  // The application must be able to read the content: without MESSAGE_CONTENT, another's message is 160014;
+  // its own is still readable.
+  e.message_content_intent(e.game, false);
+  check_error(e.as(e.game, "POST", path, forward_body), 403, 160014);
+  const auto own = e.post(e.game, e.general, R"({"content":"mine"})");
+  e.post(e.game, e.lounge,
+         R"({"message_reference":{"type":1,"channel_id":")" + e.general + R"(","message_id":")" +
+             str(own["id"]) + R"("}})");
+  // A forward's MESSAGE_CREATE to a bot without MESSAGE_CONTENT has the snapshot emptied too.
+  e.message_content_intent(e.game, true);
+  RecordingGatewayPeer other_peer;
+  e.connect(e.other, other_peer, (1U << 0) | (1U << 9));  // GUILDS, GUILD_MESSAGES: no MESSAGE_CONTENT
+  e.post(e.game, e.lounge, forward_body);
+  const auto seen = other_peer.only("MESSAGE_CREATE");
+  CHECK(str(seen["d"]["message_snapshots"][0]["message"]["content"]).empty());
+  // VIEW_CHANNEL on the source channel.
+  e.overwrite(e.general, e.game.user_id, 0, kViewChannel);
+  check_error(e.as(e.game, "POST", path, forward_body), 403, 50001);
+}
+
+TEST_CASE("a bot's DM: the full message object to a user it shares a guild with, never to a stranger") {
+  Emulator e;
+  const auto stranger =
+      str(parse(e.call("POST", "/_emulator/users", R"({"username":"stranger"})").body)["id"]);
+  const auto open = [&](const std::string& user) {
+    const auto response =
+        e.as(e.game, "POST", "/users/@me/channels", R"({"recipient_id":")" + user + R"("})");
+    REQUIRE_MESSAGE(response.status == 200, response.body);
+    return str(parse(response.body)["id"]);
+  };
+  const auto dm = open(e.player);
+  const auto message = e.post(e.game, dm,
+                              R"({"content":"Your race starts","components":[{"type":1,"components":[)"
+                              R"({"type":2,"style":1,"label":"Join","custom_id":"join"}]}]})");
+  CHECK(message["components"][0]["components"][0]["custom_id"].GetString() == std::string("join"));
+  check_error(e.as(e.game, "POST", "/channels/" + open(stranger) + "/messages", R"({"content":"hi"})"), 400,
+              50007);
+  // Read back through the bot's DM history.
+  const auto read = e.as(e.game, "GET", "/channels/" + dm + "/messages/" + str(message["id"]));
+  CHECK_MESSAGE(read.status == 200, read.body);
+}
+
+}  // namespace channel_message_routes_test
