@@ -88,7 +88,7 @@ TEST_CASE("CreateMessage: POST /channels/{channel}/messages as the bot, JSON, en
   message.components = {Component::ActionRow({Component::Button(ButtonStyle::Primary, "Join", "join")})};
   message.nonce = "race-8";
   message.enforceNonce = true;
-  f.backend.CreateMessage(4004, message, [&](ClientResult r, ChannelMessage m) {
+  f.backend.CreateMessage(4004, message, [&](const ClientResult& r, ChannelMessage m) {
     ++ends;
     CHECK(r.Successful());
     sent = std::move(m);
