@@ -2,8 +2,8 @@
 // platformpp::backend: what a game's own server does for lobbies and messaging with the application's bot
 // token: lobbies it owns (players cannot join or leave them from the game), their members with metadata,
 // flags and additional names, moderation metadata on lobby and direct messages, invites to a lobby's linked
-// channel, provisional accounts for its players, and the Game Stats Widget's data (Application Identity
-// Profiles).
+// channel, provisional accounts for its players, the Game Stats Widget's data (Application Identity
+// Profiles), and the bot's messages in guild text channels and DMs.
 //
 // Same threading contract as platformpp::Client: every callback runs inside RunCallbacks on the caller's
 // thread, each operation ends exactly once, destroying the BackendClient ends pending operations with
@@ -237,6 +237,19 @@ struct SubscriptionFilters {
   std::optional<uint64_t> userId;
 };
 
+/// Which page of a channel's messages GetMessages reads (GET /channels/{channel}/messages). At most one of
+/// `before`, `after` and `around` may be set (the platform takes only one); none: the newest messages.
+struct MessageQuery {
+  /// Messages older than this message id.
+  std::optional<uint64_t> before;
+  /// Messages newer than this message id.
+  std::optional<uint64_t> after;
+  /// Messages around this message id (it included, when it exists).
+  std::optional<uint64_t> around;
+  /// How many messages, 1 to 100 (always sent; the platform's default is also 50).
+  int32_t limit = 50;
+};
+
 /// Who owns a test entitlement.
 enum class EntitlementOwnerType : int32_t {
   Guild = 1,  ///< `ownerId` is a guild's id.
@@ -283,6 +296,8 @@ class BackendClient {
   using CommandsCallback = std::function<void(ClientResult result, std::vector<ApplicationCommand> commands)>;
   /// The end of a call that answers a message (a default ChannelMessage on failure).
   using MessageCallback = std::function<void(ClientResult result, ChannelMessage message)>;
+  /// The end of GetMessages: one page of messages, newest first (empty on failure).
+  using MessagesCallback = std::function<void(ClientResult result, std::vector<ChannelMessage> messages)>;
 
   /// Creates the client: it sends nothing until the first call. Without `options.ioContext` it starts a
   /// network thread of its own.
@@ -421,6 +436,30 @@ class BackendClient {
                     MessageCallback callback);
   /// Deletes a follow-up message.
   void DeleteFollowup(const std::string& interactionToken, uint64_t messageId, ResultCallback callback);
+
+  // Messages in guild text channels and DMs, as the bot (Authorization: Bot). Ids must not be 0, and messages
+  // are checked with CheckMessagePayload as channel messages before anything is sent (ValidationError naming
+  // every broken rule: Ephemeral is refused here); files go as multipart/form-data. The bot needs the
+  // channel's permissions (VIEW_CHANNEL, SEND_MESSAGES, READ_MESSAGE_HISTORY, ...): HTTPError 403 otherwise.
+
+  /// Sends a message to the channel (POST /channels/{channel}/messages): text, embeds, components, files, a
+  /// reply (`messageReference` Default) or a forward (see ForwardMessage).
+  void CreateMessage(uint64_t channelId, const MessagePayload& message, MessageCallback callback);
+  /// Forwards message `messageId` of channel `sourceChannelId` to channel `channelId`: a message carrying
+  /// only the reference, which the platform answers with a snapshot of the forwarded message.
+  void ForwardMessage(uint64_t channelId, uint64_t sourceChannelId, uint64_t messageId,
+                      MessageCallback callback);
+  /// One message of the channel (GET /channels/{channel}/messages/{message}).
+  void GetMessage(uint64_t channelId, uint64_t messageId, MessageCallback callback);
+  /// One page of the channel's messages, newest first; `query.limit` must be 1 to 100 and at most one of
+  /// before, after and around may be set. No READ_MESSAGE_HISTORY: an empty page.
+  void GetMessages(uint64_t channelId, const MessageQuery& query, MessagesCallback callback);
+  /// Edits one of the bot's messages (PATCH): unset fields are kept; `changes.keptAttachments` lists the
+  /// attachments to keep, as for EditFollowup.
+  void EditMessage(uint64_t channelId, uint64_t messageId, const MessagePayload& changes,
+                   MessageCallback callback);
+  /// Deletes a message (the bot's own, or another's with MANAGE_MESSAGES); the platform answers 204.
+  void DeleteMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

@@ -1,8 +1,9 @@
 #pragma once
-// The messages a game's backend sends through the platform's HTTP API (interaction responses, follow-ups and,
-// later, channel messages): MessagePayload with its embeds, allowed mentions and files, checked against the
-// platform's limits by CheckMessagePayload before anything leaves the process; and ChannelMessage, the
-// message object the platform answers with, read leniently (unknown fields kept in `rawJson`).
+// The messages a game's backend sends through the platform's HTTP API (interaction responses, follow-ups,
+// and messages in guild text channels and DMs, replies and forwards among them): MessagePayload with its
+// embeds, allowed mentions, files and message reference, checked against the platform's limits by
+// CheckMessagePayload before anything leaves the process; and ChannelMessage, the message object the
+// platform answers with, read leniently (unknown fields kept in `rawJson`).
 //
 // Not to be confused with platformpp/message.hpp: the Social SDK's chat messages of a game client.
 
@@ -29,6 +30,8 @@ inline constexpr uint64_t Ephemeral = uint64_t{1} << 6;
 inline constexpr uint64_t Loading = uint64_t{1} << 7;
 /// The message triggers no push or desktop notification.
 inline constexpr uint64_t SuppressNotifications = uint64_t{1} << 12;
+/// A voice message: a single audio attachment, no content; such a message cannot be edited.
+inline constexpr uint64_t IsVoiceMessage = uint64_t{1} << 13;
 /// The message is made of components alone (Text Display, Container, ...): no `content`, no `embeds`; its
 /// files show only through Media Gallery, Thumbnail or File components. Never removed once sent.
 inline constexpr uint64_t IsComponentsV2 = uint64_t{1} << 15;
@@ -141,6 +144,28 @@ struct KeptAttachment {
   std::optional<bool> spoiler;
 };
 
+/// The kind of a message reference (`message_reference.type`).
+enum class MessageReferenceType : int32_t {
+  Default = 0,  ///< A reply.
+  Forward = 1,  ///< A forward: the message carries a snapshot of the referenced one.
+};
+
+/// What a message refers to (a reply's or a forward's source). Sending: a reply needs `messageId`; a forward
+/// needs `messageId` and `channelId` (and the bot must be able to read the forwarded message's content).
+struct MessageReference {
+  /// Reply or forward (absent on the wire: Default).
+  MessageReferenceType type = MessageReferenceType::Default;
+  /// The referenced message.
+  std::optional<uint64_t> messageId;
+  /// Its channel.
+  std::optional<uint64_t> channelId;
+  /// Its guild.
+  std::optional<uint64_t> guildId;
+  /// Sending a reply: refuse it when the referenced message does not exist (the platform's default, true)
+  /// instead of sending it as a plain message. Unset: not sent.
+  std::optional<bool> failIfNotExists;
+};
+
 /// A message the backend sends, or the changes of an edit: unset fields are not sent (an edit keeps them).
 /// Checked with CheckMessagePayload before it is sent.
 struct MessagePayload {
@@ -152,8 +177,8 @@ struct MessagePayload {
   std::optional<std::vector<Embed>> embeds;
   /// Who may be notified.
   std::optional<AllowedMentions> allowedMentions;
-  /// message_flags bits: SuppressEmbeds, SuppressNotifications, IsComponentsV2, and Ephemeral for interaction
-  /// responses and follow-ups. Other bits are refused.
+  /// message_flags bits: SuppressEmbeds, SuppressNotifications, IsVoiceMessage, IsComponentsV2, and Ephemeral
+  /// for interaction responses and follow-ups (not channel messages). Other bits are refused.
   std::optional<uint64_t> flags;
   /// The message's components (checked with CheckComponents: action rows, or the v2 layout under
   /// IsComponentsV2).
@@ -162,6 +187,15 @@ struct MessagePayload {
   std::vector<FileUpload> files;
   /// Edits: the attachments to keep (unset keeps every one; empty removes every one).
   std::optional<std::vector<KeptAttachment>> keptAttachments;
+  /// New channel messages only: at most 25 characters, echoed in the message (and its MESSAGE_CREATE) so
+  /// the sender can recognise it.
+  std::optional<std::string> nonce;
+  /// New channel messages only, with `nonce`: a message sent again with the same nonce within a few minutes
+  /// is not created twice (the platform answers the first one).
+  bool enforceNonce = false;
+  /// New channel messages only: makes the message a reply (Default) or a forward (Forward). A forward carries
+  /// nothing else to show: no content, embeds, components or files.
+  std::optional<MessageReference> messageReference;
 
   /// A message of `text` alone.
   static MessagePayload Text(std::string text) {
@@ -169,12 +203,22 @@ struct MessagePayload {
     payload.content = std::move(text);
     return payload;
   }
+  /// A forward of message `messageId` of channel `channelId`: the message reference alone.
+  static MessagePayload Forward(uint64_t channelId, uint64_t messageId) {
+    MessageReference reference;
+    reference.type = MessageReferenceType::Forward;
+    reference.messageId = messageId;
+    reference.channelId = channelId;
+    MessagePayload payload;
+    payload.messageReference = reference;
+    return payload;
+  }
 };
 
 /// Whether the payload creates a message or edits one: an edit may be empty (it changes nothing), a new
-/// message needs content, an embed, a component or a file.
+/// message needs content, an embed, a component or a file, or is a forward.
 enum class MessagePayloadUse : int32_t {
-  Create = 0,  ///< A new message: something to show is required.
+  Create = 0,  ///< A new message: something to show (or a forward's reference) is required.
   Edit = 1,    ///< Changes to a message: everything optional.
 };
 
@@ -184,7 +228,9 @@ inline constexpr uint64_t kDefaultAttachmentSizeLimit = uint64_t{10} * 1024 * 10
 
 /// The platform's rules for a message (the content's, embeds', flags', mentions' and files' limits, and the
 /// components' through CheckComponents): every broken rule at its path ("embeds.0.fields.3.value"); empty
-/// when it may be sent. `interaction`: an interaction response or follow-up (where Ephemeral is allowed).
+/// when it may be sent. `interaction`: an interaction response or follow-up (where Ephemeral is allowed, and
+/// `nonce`, `enforceNonce` and `messageReference` are not); otherwise a channel message (where those three
+/// are allowed on Create only).
 /// `maxFileBytes`: each file's size limit, when known (unset: the platform checks it).
 std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, MessagePayloadUse use,
                                             bool interaction,
@@ -255,27 +301,11 @@ struct MessageInteractionMetadata {
   std::string rawJson;
 };
 
-/// The kind of a message reference (`message_reference.type`).
-enum class MessageReferenceType : int32_t {
-  Default = 0,  ///< A reply.
-  Forward = 1,  ///< A forward: the message carries a snapshot of the referenced one.
-};
-
-/// What a message refers to (a reply's or a forward's source).
-struct MessageReference {
-  /// Reply or forward (absent on the wire: Default).
-  MessageReferenceType type = MessageReferenceType::Default;
-  /// The referenced message.
-  std::optional<uint64_t> messageId;
-  /// Its channel.
-  std::optional<uint64_t> channelId;
-  /// Its guild.
-  std::optional<uint64_t> guildId;
-};
-
 /// A forwarded message's copy (`message_snapshots[n].message`): a subset of the message's fields, without its
 /// guild fields (no member, no mentions of roles).
 struct MessageSnapshot {
+  /// The copied message's type number.
+  int32_t type = 0;
   /// The copied text.
   std::string content;
   /// The copied embeds.
@@ -288,8 +318,8 @@ struct MessageSnapshot {
   std::optional<std::string> editedTimestamp;
   /// The copied message's flags.
   uint64_t flags = 0;
-  /// The copied components as JSON text (an array); empty when none.
-  std::string componentsJson;
+  /// The copied components, as the components parser reads them (unknown types kept).
+  std::vector<Component> components;
   /// The snapshot's `message` object as JSON text.
   std::string rawJson;
 };
@@ -328,8 +358,10 @@ struct ChannelMessage {
   std::optional<MessageInteractionMetadata> interactionMetadata;
   /// A reply's or a forward's reference.
   std::optional<MessageReference> messageReference;
-  /// A forward's copies of the forwarded message.
+  /// A forward's copies of the forwarded message (one, today).
   std::vector<MessageSnapshot> messageSnapshots;
+  /// The nonce the sender gave it, as text (the platform may send it as a number); unset when none.
+  std::optional<std::string> nonce;
   /// The whole message object as JSON text, for the fields not read here.
   std::string rawJson;
 };

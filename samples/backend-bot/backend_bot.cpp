@@ -124,6 +124,32 @@ void FileReport(BackendClient& backend, const Report& report, std::atomic<int>& 
 
 }  // namespace
 
+// Not run by main yet: the emulator does not serve messages in guild channels.
+// [guide:backend-bot-channel-messages]
+// The final's announcement in the club's channel, with a button; then a forward of it to the archive.
+void AnnounceFinal(BackendClient& backend, uint64_t channel, uint64_t archive, std::atomic<int>& done) {
+  MessagePayload announcement = MessagePayload::Text("The season 3 final starts at 20:00.");
+  announcement.components = {
+      Component::ActionRow({Component::Button(ButtonStyle::Primary, "I'm racing", "final_join")})};
+  announcement.nonce = "final-s3";  // a retry within minutes is not posted twice
+  announcement.enforceNonce = true;
+  backend.CreateMessage(channel, announcement,
+                        [&backend, archive, &done](const ClientResult& result, const ChannelMessage& posted) {
+                          if (!result.Successful()) {
+                            std::cerr << "announcement: " << result.Error() << "\n";
+                            done = 2;
+                            return;
+                          }
+                          // A forward carries a snapshot: later edits of the announcement do not change it.
+                          backend.ForwardMessage(
+                              archive, posted.channelId, posted.id,
+                              [&done](const ClientResult& forwarded, const ChannelMessage&) {
+                                done = forwarded.Successful() ? 1 : 2;
+                              });
+                        });
+}
+// [guide-end]
+
 int main(int argc, char** argv) {
   std::string connectionFile;
   if (argc == 3 && std::strcmp(argv[1], "--connection-file") == 0) connectionFile = argv[2];

@@ -525,6 +525,22 @@ api::ApiRequest CallbackRequest(uint64_t interactionId, const std::string& token
   return request;
 }
 
+// A message route's request: with `payload`, checked (CheckMessagePayload as `use`, as an interaction's
+// message or a channel message) and sent as JSON, or as multipart/form-data when it has files; without,
+// no body. `errors` holds the path's checks already.
+api::ApiRequest MessageRequest(const char* method, std::string path, const MessagePayload* payload,
+                               MessagePayloadUse use, bool interaction, std::vector<FieldError> errors) {
+  if (payload == nullptr) return api::ApiRequest(method, std::move(path), std::nullopt, std::move(errors));
+  for (auto& error : CheckMessagePayload(*payload, use, interaction))
+    errors.push_back(std::move(error));
+  json::Document holder;
+  EncodedBody body =
+      EncodeBody(json::Serialize(MessagePayloadValue(*payload, holder.GetAllocator())), payload->files);
+  api::ApiRequest request(method, std::move(path), std::move(body.body), std::move(errors));
+  request.contentType = std::move(body.contentType);
+  return request;
+}
+
 // "/webhooks/{application}/{token}" and, with `message`, "/messages/{message}" after it.
 api::ApiRequest WebhookRequest(const char* method, uint64_t applicationId, const std::string& token,
                                const std::string& message, const MessagePayload* payload,
@@ -534,18 +550,7 @@ api::ApiRequest WebhookRequest(const char* method, uint64_t applicationId, const
   RequireToken(token, errors);
   std::string path = "/webhooks/" + std::to_string(applicationId) + "/" + token;
   if (!message.empty()) path += "/messages/" + message;
-  api::ApiRequest request;
-  if (payload != nullptr) {
-    for (auto& error : CheckMessagePayload(*payload, use, true))
-      errors.push_back(std::move(error));
-    json::Document holder;
-    EncodedBody body =
-        EncodeBody(json::Serialize(MessagePayloadValue(*payload, holder.GetAllocator())), payload->files);
-    request = api::ApiRequest(method, std::move(path), std::move(body.body), std::move(errors));
-    request.contentType = std::move(body.contentType);
-  } else {
-    request = api::ApiRequest(method, std::move(path), std::nullopt, std::move(errors));
-  }
+  api::ApiRequest request = MessageRequest(method, std::move(path), payload, use, true, std::move(errors));
   request.anonymous = true;
   return request;
 }
@@ -564,6 +569,54 @@ api::ApiRequest FollowupRequest(const char* method, uint64_t applicationId, cons
   for (auto& error : errors)
     request.violations.push_back(std::move(error));
   return request;
+}
+
+// ---- Channel messages (the bot's; Authorization: Bot)
+
+constexpr int32_t kMaxMessagesPageLimit = 100;
+
+// "/channels/{channel}/messages" and, with `messageId`, "/{message}" after it.
+std::string ChannelMessagesPath(uint64_t channelId, std::optional<uint64_t> messageId,
+                                std::vector<FieldError>& errors) {
+  RequireId(channelId, "channelId", errors);
+  std::string path = "/channels/" + std::to_string(channelId) + "/messages";
+  if (messageId) {
+    RequireId(*messageId, "messageId", errors);
+    path += "/" + std::to_string(*messageId);
+  }
+  return path;
+}
+
+api::ApiRequest ChannelMessageRequest(const char* method, uint64_t channelId,
+                                      std::optional<uint64_t> messageId, const MessagePayload* payload,
+                                      MessagePayloadUse use) {
+  std::vector<FieldError> errors;
+  std::string path = ChannelMessagesPath(channelId, messageId, errors);
+  return MessageRequest(method, std::move(path), payload, use, false, std::move(errors));
+}
+
+api::ApiRequest ListMessagesRequest(uint64_t channelId, const MessageQuery& query) {
+  std::vector<FieldError> errors;
+  std::string path = ChannelMessagesPath(channelId, std::nullopt, errors);
+  if (query.limit < 1 || query.limit > kMaxMessagesPageLimit) {
+    errors.push_back(FieldError{"limit", "NUMBER_TYPE_OUT_OF_RANGE",
+                                "limit: must be 1 to " + std::to_string(kMaxMessagesPageLimit)});
+  }
+  const int anchors = (query.before ? 1 : 0) + (query.after ? 1 : 0) + (query.around ? 1 : 0);
+  if (anchors > 1) {
+    // The platform would take one and ignore the others: a page other than the one asked for.
+    errors.push_back(
+        FieldError{"before", "BASE_TYPE_INVALID", "before, after, around: at most one of them may be set"});
+  }
+  if (query.before) RequireId(*query.before, "before", errors);
+  if (query.after) RequireId(*query.after, "after", errors);
+  if (query.around) RequireId(*query.around, "around", errors);
+  std::string parameters;
+  AddQuery(parameters, "before", query.before);
+  AddQuery(parameters, "after", query.after);
+  AddQuery(parameters, "around", query.around);
+  AddQuery(parameters, "limit", std::to_string(query.limit));
+  return api::ApiRequest("GET", path + parameters, std::nullopt, std::move(errors));
 }
 
 }  // namespace
@@ -933,6 +986,59 @@ void BackendClient::DeleteFollowup(const std::string& interactionToken, uint64_t
   if (impl_) {
     impl_->api.Perform(std::move(callback),
                        FollowupRequest("DELETE", impl_->applicationId, interactionToken, messageId, nullptr));
+  }
+}
+
+// --- Channel messages
+// -------------------------------------------------------------------------------------------
+
+void BackendClient::CreateMessage(uint64_t channelId, const MessagePayload& message,
+                                  MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(
+        std::move(callback),
+        ChannelMessageRequest("POST", channelId, std::nullopt, &message, MessagePayloadUse::Create),
+        "not a message", ParseMessage);
+  }
+}
+
+void BackendClient::ForwardMessage(uint64_t channelId, uint64_t sourceChannelId, uint64_t messageId,
+                                   MessageCallback callback) {
+  // CheckMessagePayload refuses a forward without its channel or message id, before anything is sent.
+  CreateMessage(channelId, MessagePayload::Forward(sourceChannelId, messageId), std::move(callback));
+}
+
+void BackendClient::GetMessage(uint64_t channelId, uint64_t messageId, MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(
+        std::move(callback),
+        ChannelMessageRequest("GET", channelId, messageId, nullptr, MessagePayloadUse::Edit), "not a message",
+        ParseMessage);
+  }
+}
+
+void BackendClient::GetMessages(uint64_t channelId, const MessageQuery& query, MessagesCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<ChannelMessage>>(
+        std::move(callback), ListMessagesRequest(channelId, query), "not a list of messages",
+        ListOf<ChannelMessage>(ParseMessage));
+  }
+}
+
+void BackendClient::EditMessage(uint64_t channelId, uint64_t messageId, const MessagePayload& changes,
+                                MessageCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<ChannelMessage>(
+        std::move(callback),
+        ChannelMessageRequest("PATCH", channelId, messageId, &changes, MessagePayloadUse::Edit),
+        "not a message", ParseMessage);
+  }
+}
+
+void BackendClient::DeleteMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback) {
+  if (impl_) {
+    impl_->api.Perform(std::move(callback), ChannelMessageRequest("DELETE", channelId, messageId, nullptr,
+                                                                  MessagePayloadUse::Edit));
   }
 }
 

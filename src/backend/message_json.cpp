@@ -30,9 +30,7 @@ constexpr std::size_t kAttachmentDescriptionMax = 1024;
 constexpr std::size_t kFileNameMax = 1024;
 constexpr std::size_t kMentionIdsMax = 100;
 constexpr uint32_t kColorMax = 0xFFFFFF;
-// IS_VOICE_MESSAGE: the platform lets a message set it (with a voice attachment); listed so it is not
-// refused.
-constexpr uint64_t kIsVoiceMessage = uint64_t{1} << 13;
+constexpr std::size_t kNonceMax = 25;
 
 json::Value String(std::string_view text, Allocator& a) {
   return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
@@ -127,6 +125,21 @@ class Checker {
     if (roles && !mentions.roles.empty())
       Fail("allowed_mentions.roles", "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
            "\"roles\" in parse and a roles list are mutually exclusive");
+  }
+
+  void Reference(const MessageReference& reference) {
+    const bool forward = reference.type == MessageReferenceType::Forward;
+    if (!forward && reference.type != MessageReferenceType::Default)
+      Fail("message_reference.type", "BASE_TYPE_CHOICES", "must be DEFAULT (0) or FORWARD (1)");
+    if (!reference.messageId || *reference.messageId == 0)
+      Fail("message_reference.message_id", "BASE_TYPE_REQUIRED", "must be the referenced message's id");
+    // A reply may leave the channel out (the platform takes the reply's own); a forward may not.
+    if (forward ? !reference.channelId || *reference.channelId == 0
+                : reference.channelId && *reference.channelId == 0)
+      Fail("message_reference.channel_id", "BASE_TYPE_REQUIRED",
+           forward ? "a forward must name the forwarded message's channel" : "must not be 0");
+    if (reference.guildId && *reference.guildId == 0)
+      Fail("message_reference.guild_id", "BASE_TYPE_REQUIRED", "must not be 0");
   }
 
   void File(const std::string& at, const FileUpload& file) {
@@ -255,7 +268,18 @@ std::optional<MessageReference> ParseReference(const json::Value& value) {
   reference.messageId = json::GetSnowflake(value, "message_id");
   reference.channelId = json::GetSnowflake(value, "channel_id");
   reference.guildId = json::GetSnowflake(value, "guild_id");
+  reference.failIfNotExists = json::GetBool(value, "fail_if_not_exists");
   return reference;
+}
+
+// `nonce` is a string or an integer on the wire; either reads as text.
+std::optional<std::string> Nonce(const json::Value& object) {
+  const json::Value* value = json::Member(object, "nonce");
+  if (value == nullptr) return std::nullopt;
+  if (value->IsString()) return std::string(value->GetString(), value->GetStringLength());
+  if (value->IsUint64()) return std::to_string(value->GetUint64());
+  if (value->IsInt64()) return std::to_string(value->GetInt64());
+  return std::nullopt;
 }
 
 std::vector<MessageSnapshot> Snapshots(const json::Value& object) {
@@ -266,14 +290,15 @@ std::vector<MessageSnapshot> Snapshots(const json::Value& object) {
     const json::Value* message = item.IsObject() ? json::Member(item, "message") : nullptr;
     if (!message || !message->IsObject()) continue;
     MessageSnapshot snapshot;
+    snapshot.type = Int32(*message, "type").value_or(0);
     snapshot.content = Text(*message, "content");
     snapshot.embeds = Embeds(*message);
     snapshot.attachments = Attachments(*message);
     snapshot.timestamp = Text(*message, "timestamp");
     snapshot.editedTimestamp = OptionalText(*message, "edited_timestamp");
     snapshot.flags = Unsigned(*message, "flags");
-    if (const json::Value* components = ArrayMember(*message, "components"))
-      snapshot.componentsJson = json::Serialize(*components);
+    if (const json::Value* components = json::Member(*message, "components"))
+      snapshot.components = ParseComponents(*components);
     snapshot.rawJson = json::Serialize(*message);
     list.push_back(std::move(snapshot));
   }
@@ -289,7 +314,7 @@ std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, Messa
   const uint64_t flags = payload.flags.value_or(0);
   const bool v2 = (flags & message_flags::IsComponentsV2) != 0;
   uint64_t allowed = message_flags::SuppressEmbeds | message_flags::SuppressNotifications |
-                     message_flags::IsComponentsV2 | kIsVoiceMessage;
+                     message_flags::IsComponentsV2 | message_flags::IsVoiceMessage;
   if (interaction) allowed |= message_flags::Ephemeral;
   if ((flags & ~allowed) != 0) {
     check.Fail("flags", "MESSAGE_FLAGS_INVALID",
@@ -297,6 +322,36 @@ std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, Messa
                              "IS_VOICE_MESSAGE may be set"
                            : "only SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2 and "
                              "IS_VOICE_MESSAGE may be set");
+  }
+  // nonce, enforce_nonce and message_reference belong to Create Message alone: the webhook routes and edits
+  // would drop them silently, so they are refused rather than lost.
+  const char* notHere = interaction ? "not accepted on interaction responses and follow-ups"
+                        : use == MessagePayloadUse::Edit ? "not accepted on an edit"
+                                                         : nullptr;
+  if (notHere != nullptr) {
+    if (payload.nonce) check.Fail("nonce", "BASE_TYPE_INVALID", notHere);
+    if (payload.enforceNonce) check.Fail("enforce_nonce", "BASE_TYPE_INVALID", notHere);
+    if (payload.messageReference) check.Fail("message_reference", "BASE_TYPE_INVALID", notHere);
+  } else {
+    if (payload.nonce) check.AtMost("nonce", *payload.nonce, kNonceMax);
+    if (payload.enforceNonce && !payload.nonce)
+      check.Fail("enforce_nonce", "BASE_TYPE_REQUIRED", "needs a nonce to enforce");
+    if (payload.messageReference) check.Reference(*payload.messageReference);
+  }
+  const bool forward = notHere == nullptr && payload.messageReference &&
+                       payload.messageReference->type == MessageReferenceType::Forward;
+  if (forward) {
+    // The forwarded snapshot is the whole message: anything of its own to show is refused.
+    constexpr const char* kOnly = "a forward carries only its message_reference";
+    if (payload.content && !payload.content->empty()) check.Fail("content", "BASE_TYPE_INVALID", kOnly);
+    if (payload.embeds && !payload.embeds->empty()) check.Fail("embeds", "BASE_TYPE_INVALID", kOnly);
+    if (payload.components && !payload.components->empty())
+      check.Fail("components", "BASE_TYPE_INVALID", kOnly);
+    if (!payload.files.empty()) check.Fail("attachments", "BASE_TYPE_INVALID", kOnly);
+    if (payload.tts) check.Fail("tts", "BASE_TYPE_INVALID", kOnly);
+    if ((flags & (message_flags::IsComponentsV2 | message_flags::IsVoiceMessage)) != 0)
+      check.Fail("flags", "MESSAGE_FLAGS_INVALID",
+                 "IS_COMPONENTS_V2 and IS_VOICE_MESSAGE: " + std::string(kOnly));
   }
   if (payload.content) check.AtMost("content", *payload.content, kContentMax);
   if (v2 && payload.content && !payload.content->empty())
@@ -345,10 +400,10 @@ std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, Messa
     const bool text = !v2 && payload.content && !payload.content->empty();
     const bool embeds = !v2 && payload.embeds && !payload.embeds->empty();
     const bool components = payload.components && !payload.components->empty();
-    if (!text && !embeds && !components && payload.files.empty())
+    if (!forward && !text && !embeds && !components && payload.files.empty())
       check.Fail("", "MESSAGE_EMPTY",
                  v2 ? "a message with IS_COMPONENTS_V2 needs components"
-                    : "a message needs content, an embed, a component or a file");
+                    : "a message needs content, an embed, a component or a file, or must be a forward");
   }
   return errors;
 }
@@ -407,6 +462,21 @@ json::Value MessagePayloadValue(const MessagePayload& payload, Allocator& a) {
       }
     }
     object.AddMember("attachments", attachments, a);
+  }
+  if (payload.nonce) object.AddMember("nonce", String(*payload.nonce, a), a);
+  if (payload.enforceNonce) object.AddMember("enforce_nonce", true, a);
+  if (payload.messageReference) {
+    const MessageReference& reference = *payload.messageReference;
+    json::Value value(rapidjson::kObjectType);
+    // The type is always sent: the platform reads an absent one as DEFAULT, and a forward needs it.
+    value.AddMember("type", static_cast<int32_t>(reference.type), a);
+    if (reference.messageId)
+      value.AddMember("message_id", String(std::to_string(*reference.messageId), a), a);
+    if (reference.channelId)
+      value.AddMember("channel_id", String(std::to_string(*reference.channelId), a), a);
+    if (reference.guildId) value.AddMember("guild_id", String(std::to_string(*reference.guildId), a), a);
+    if (reference.failIfNotExists) value.AddMember("fail_if_not_exists", *reference.failIfNotExists, a);
+    object.AddMember("message_reference", value, a);
   }
   return object;
 }
@@ -534,6 +604,7 @@ std::optional<ChannelMessage> ParseMessage(const json::Value& value) {
   if (const json::Value* reference = json::Member(value, "message_reference"))
     message.messageReference = ParseReference(*reference);
   message.messageSnapshots = Snapshots(value);
+  message.nonce = Nonce(value);
   message.rawJson = json::Serialize(value);
   return message;
 }

@@ -1,6 +1,6 @@
-// Interactions as the platform POSTs them, and the messages it answers with: any bytes read to a whole
-// interaction (or message) or to nothing, never a crash or an exception; what reads has its identity, and the
-// typed helpers and the response writer take whatever was read.
+// Interactions as the platform POSTs them, and the messages it answers with (forwards' snapshots among them):
+// any bytes read to a whole interaction (or message) or to nothing, never a crash or an exception; what reads
+// has its identity, and the typed helpers and the message writers take whatever was read.
 #include "backend/interaction_json.hpp"
 #include "backend/message_json.hpp"
 
@@ -33,6 +33,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (auto message = backend::ParseChannelMessage(input)) {
     if (message->rawJson.empty()) __builtin_trap();
+    // A channel message made of what was read (its reference, nonce, snapshots' components): the checks and
+    // the writer on hostile ids and component trees.
+    backend::MessagePayload echo;
+    echo.messageReference = message->messageReference;
+    echo.nonce = message->nonce;
+    for (const auto& snapshot : message->messageSnapshots) {
+      if (snapshot.rawJson.empty()) __builtin_trap();
+      echo.components = snapshot.components;
+    }
+    (void)backend::CheckMessagePayload(echo, backend::MessagePayloadUse::Create, false);
+    json::Document holder;
+    (void)json::Serialize(backend::MessagePayloadValue(echo, holder.GetAllocator()));
   }
   return 0;
 }

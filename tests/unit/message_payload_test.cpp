@@ -252,6 +252,59 @@ TEST_CASE("the JSON body: unset fields are not sent, ids as strings, files as at
   CHECK(BodyOf(edit) == R"({"attachments":[{"id":"99","description":"new","is_spoiler":false}]})");
 }
 
+TEST_CASE("nonce and message_reference: channel messages only, on create; the reference on the wire") {
+  MessagePayload reply = MessagePayload::Text("gg");
+  reply.nonce = "n-1";
+  reply.enforceNonce = true;
+  MessageReference reference;
+  reference.messageId = 90;
+  reference.channelId = 91;
+  reference.guildId = 92;
+  reference.failIfNotExists = true;
+  reply.messageReference = reference;
+  CHECK(Broken(reply, MessagePayloadUse::Create, false).empty());
+  CHECK(BodyOf(reply) ==
+        R"({"content":"gg","nonce":"n-1","enforce_nonce":true,)"
+        R"("message_reference":{"type":0,"message_id":"90","channel_id":"91","guild_id":"92",)"
+        R"("fail_if_not_exists":true}})");
+  // The webhook routes and edits would drop them: refused instead.
+  CHECK(Broken(reply) == Paths{"nonce", "enforce_nonce", "message_reference"});
+  CHECK(Broken(reply, MessagePayloadUse::Edit, false) ==
+        Paths{"nonce", "enforce_nonce", "message_reference"});
+  reply.messageReference->type = static_cast<MessageReferenceType>(2);
+  reply.messageReference->guildId = 0;
+  CHECK(Broken(reply, MessagePayloadUse::Create, false) ==
+        Paths{"message_reference.type", "message_reference.guild_id"});
+  reply.nonce = std::string(26, 'n');
+  reply.messageReference.reset();
+  CHECK(Broken(reply, MessagePayloadUse::Create, false) == Paths{"nonce"});
+  reply.nonce.reset();
+  CHECK(Broken(reply, MessagePayloadUse::Create, false) == Paths{"enforce_nonce"});
+
+  // A forward needs nothing else, and may carry nothing else to show.
+  MessagePayload forward = MessagePayload::Forward(81, 80);
+  CHECK(Broken(forward, MessagePayloadUse::Create, false).empty());
+  CHECK(BodyOf(forward) == R"({"message_reference":{"type":1,"message_id":"80","channel_id":"81"}})");
+  forward.flags = message_flags::SuppressNotifications;
+  CHECK(Broken(forward, MessagePayloadUse::Create, false).empty());
+  forward.flags = message_flags::IsComponentsV2;
+  forward.content = "look";
+  forward.tts = true;
+  forward.embeds = std::vector<Embed>{Embed{}};
+  forward.files.push_back(FileUpload{"a.png", "PNG", "", false, ""});
+  CHECK(Broken(forward, MessagePayloadUse::Create, false) ==
+        Paths{"content", "embeds", "attachments", "tts", "flags", "content", "embeds"});
+}
+
+TEST_CASE("IS_VOICE_MESSAGE may be set on a new message") {
+  MessagePayload voice;
+  voice.flags = message_flags::IsVoiceMessage;
+  voice.files.push_back(FileUpload{"voice-message.ogg", "OggS", "", false, "audio/ogg"});
+  CHECK(Broken(voice, MessagePayloadUse::Create, false).empty());
+  voice.flags = *voice.flags | message_flags::Ephemeral;
+  CHECK(Broken(voice, MessagePayloadUse::Create, false) == Paths{"flags"});
+}
+
 TEST_CASE("files go as multipart/form-data: payload_json then files[n]") {
   CHECK(EncodeBody("{}", {}).contentType == "application/json");
   std::vector<FileUpload> files = {FileUpload{"a.txt", "AAA", "", false, "text/plain"},
