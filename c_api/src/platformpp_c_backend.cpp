@@ -1,14 +1,10 @@
 // The C ABI of the game server's side: webhook events (verify, the endpoint) and the Game Stats Widget on a
 // backend handle. Same boundary as the client's parts (c_support.hpp), with each handle's own logger.
-#include "c_support.hpp"
+#include "c_backend_support.hpp"
 
 #include <platformpp/platformpp_c.h>
 
-#include <platformpp/backend.hpp>
-#include <platformpp/interactions_endpoint.hpp>
 #include <platformpp/webhook_events.hpp>
-
-#include "backend/backend_access.hpp"
 
 #include <array>
 #include <chrono>
@@ -28,10 +24,6 @@ struct platformpp_webhook_event {
   pb::WebhookEvent event;
 };
 
-struct platformpp_interaction {
-  pb::Interaction interaction;
-};
-
 struct platformpp_game_stats_profile {
   pb::GameStatsProfile profile;
 };
@@ -48,17 +40,6 @@ struct platformpp_webhook_events {
   }
   platformpp_webhook_events(const platformpp_webhook_events&) = delete;
   platformpp_webhook_events& operator=(const platformpp_webhook_events&) = delete;
-};
-
-struct platformpp_backend {
-  std::shared_ptr<Boundary> boundary;
-  pb::BackendClient backend;
-  explicit platformpp_backend(const pb::BackendOptions& options) : backend(options) {
-    boundary = std::make_shared<Boundary>(pb::BackendAccess::LoggerOf(backend));
-  }
-  ~platformpp_backend() { boundary->Close(); }  // before the BackendClient ends its pending operations
-  platformpp_backend(const platformpp_backend&) = delete;
-  platformpp_backend& operator=(const platformpp_backend&) = delete;
 };
 
 namespace {
@@ -112,21 +93,6 @@ template <class Body>
 int32_t ProfileSetter(platformpp_game_stats_profile* profile, Body&& body) noexcept {
   if (!profile) return 0;
   return GuardedOr(nullptr, "", 0, [&] { return body(*profile) ? 1 : 0; });
-}
-
-// Registers a log callback on a handle without a client (a NULL handle or callback frees user_data).
-template <class Handle, class Add>
-void AddLogCallback(Handle* handle, const char* entry, platformpp_log_fn callback,
-                    platformpp_logging_severity min_severity, void* user_data,
-                    platformpp_user_data_free_fn user_data_free, Add&& add) noexcept {
-  if (!handle || !callback) return Refuse(user_data, user_data_free);
-  Guarded(
-      handle->boundary.get(), entry,
-      [&] {
-        add(ForwardLog(callback, Own(user_data, user_data_free)),
-            static_cast<platformpp::LoggingSeverity>(min_severity));
-      },
-      kNotRegistered);
 }
 
 }  // namespace
@@ -594,7 +560,7 @@ void platformpp_backend_run_callbacks(platformpp_backend* backend) {
   std::shared_ptr<Boundary> boundary = backend->boundary;
   const bool outermost = boundary->BeginDelivery();
   Guarded(
-      boundary.get(), __func__, [&] { backend->backend.RunCallbacks(); },
+      boundary.get(), __func__, [&] { backend->backend->RunCallbacks(); },
       "a callback threw; the ones after it run at the next run_callbacks");
   if (outermost) {
     boundary->Deliver();  // the operations an exception stopped, with Aborted
@@ -606,7 +572,7 @@ int32_t platformpp_backend_wait_for_callbacks(platformpp_backend* backend, int32
   if (!backend) return 0;
   if (backend->boundary->Pending()) return 1;
   return GuardedOr(backend->boundary.get(), __func__, 0,
-                   [&] { return backend->backend.WaitForCallbacks(timeout_ms) ? 1 : 0; });
+                   [&] { return backend->backend->WaitForCallbacks(timeout_ms) ? 1 : 0; });
 }
 
 void platformpp_backend_add_log_callback(platformpp_backend* backend, platformpp_log_fn callback,
@@ -614,7 +580,7 @@ void platformpp_backend_add_log_callback(platformpp_backend* backend, platformpp
                                          platformpp_user_data_free_fn user_data_free) {
   AddLogCallback(backend, __func__, callback, min_severity, user_data, user_data_free,
                  [&](platformpp::LogCallback log, platformpp::LoggingSeverity severity) {
-                   backend->backend.AddLogCallback(std::move(log), severity);
+                   backend->backend->AddLogCallback(std::move(log), severity);
                  });
 }
 
@@ -629,7 +595,7 @@ void platformpp_backend_update_game_stats_profile(platformpp_backend* backend, u
                  [&](const OperationPtr<platformpp_result_fn>& op) {
                    // NULL profile: an empty one (writes nothing but is still checked and sent).
                    const pb::GameStatsProfile empty;
-                   backend->backend.UpdateGameStatsProfile(
+                   backend->backend->UpdateGameStatsProfile(
                        user_id, ToString(provider_issued_user_id, provider_issued_user_id_size),
                        profile ? profile->profile : empty, ResultOnly(op));
                  });
@@ -643,7 +609,7 @@ void platformpp_backend_get_game_stats_profile(platformpp_backend* backend, uint
   if (!backend) return Refuse(user_data, user_data_free);
   StartOperation(backend->boundary, __func__, callback, user_data, user_data_free, nullptr,
                  [&](const OperationPtr<platformpp_game_stats_profile_fn>& op) {
-                   backend->backend.GetGameStatsProfile(
+                   backend->backend->GetGameStatsProfile(
                        user_id, ToString(provider_issued_user_id, provider_issued_user_id_size),
                        [op](platformpp::ClientResult result, pb::GameStatsProfile read) {
                          auto done = op->Claim();

@@ -207,6 +207,7 @@ class InteractionsEndpoint {
   bool WaitForCallbacks(int32_t timeoutMilliseconds);
 
  private:
+  friend class BackendAccess;
   class Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -89,6 +89,7 @@ class InteractionsGateway {
   bool WaitForCallbacks(int32_t timeoutMilliseconds);
 
  private:
+  friend class BackendAccess;
   class Impl;
   std::unique_ptr<Impl> impl_;
 };

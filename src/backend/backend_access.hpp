@@ -1,7 +1,7 @@
 #pragma once
-// What the C ABI (c_api/) may reach inside a BackendClient or a WebhookEvents beyond the public API: their
-// logger, where the C layer reports the exceptions it stops at the boundary (as client::ClientAccess does for
-// a Client).
+// What the C ABI (c_api/) may reach inside a BackendClient, a WebhookEvents, an InteractionsEndpoint or an
+// InteractionsGateway beyond the public API: their logger, where the C layer reports the exceptions it stops
+// at the boundary (as client::ClientAccess does for a Client).
 
 #include "core/logger.hpp"
 
@@ -15,6 +15,8 @@ class ApiSession;
 namespace platformpp::backend {
 
 class BackendClient;
+class InteractionsEndpoint;
+class InteractionsGateway;
 class WebhookEvents;
 
 class BackendAccess {
@@ -23,6 +25,10 @@ class BackendAccess {
   static std::shared_ptr<core::Logger> LoggerOf(const BackendClient& backend) noexcept;
   /// The endpoint's logger (its log callbacks).
   static std::shared_ptr<core::Logger> LoggerOf(const WebhookEvents& events) noexcept;
+  /// The interactions endpoint's logger (its log callbacks).
+  static std::shared_ptr<core::Logger> LoggerOf(const InteractionsEndpoint& endpoint) noexcept;
+  /// The Gateway session's logger (its log callbacks).
+  static std::shared_ptr<core::Logger> LoggerOf(const InteractionsGateway& gateway) noexcept;
   /// The BackendClient's API session (tests give it a stand-in transport); null for a moved-from one.
   static api::ApiSession* SessionOf(BackendClient& backend) noexcept;
   /// The bot token the BackendClient was made with (the bot's Gateway session identifies with it).

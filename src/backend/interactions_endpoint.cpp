@@ -2,6 +2,7 @@
 // server (endpoint_server.hpp). Each verified interaction crosses to the user's thread through the callback
 // queue with a responder; the responder's answer crosses back to the waiting HTTP reply, or, once the
 // endpoint has deferred at the deadline, goes through the BackendClient as the edit of the original response.
+#include "backend/backend_access.hpp"
 #include "backend/endpoint_server.hpp"
 #include "backend/interaction_json.hpp"
 #include "backend/interaction_responder_state.hpp"
@@ -204,6 +205,10 @@ InteractionsEndpoint::InteractionsEndpoint(InteractionsEndpointOptions options)
     : impl_(std::make_unique<Impl>(std::move(options))) {}
 
 InteractionsEndpoint::~InteractionsEndpoint() = default;
+
+std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const InteractionsEndpoint& endpoint) noexcept {
+  return endpoint.impl_->logger_;
+}
 
 void InteractionsEndpoint::SetInteractionCallback(InteractionCallback callback) {
   impl_->delivery_->Set(std::move(callback));

@@ -171,6 +171,10 @@ InteractionsGateway::InteractionsGateway(InteractionsGatewayOptions options)
 
 InteractionsGateway::~InteractionsGateway() = default;
 
+std::shared_ptr<core::Logger> BackendAccess::LoggerOf(const InteractionsGateway& gateway) noexcept {
+  return gateway.impl_->logger_;
+}
+
 void InteractionsGateway::SetInteractionCallback(InteractionCallback callback) {
   impl_->delivery_->Set(std::move(callback));
 }

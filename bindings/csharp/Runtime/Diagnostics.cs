@@ -12,10 +12,13 @@ namespace Platformpp
             get { return Native.platformpp_debug_live_client_count().ToUInt64(); }
         }
 
-        /// <summary>Managed callbacks the library still holds (GCHandles not yet freed by user_data_free).</summary>
+        /// <summary>
+        /// Managed callbacks the library still holds (GCHandles not yet freed by user_data_free): the clients' and
+        /// the interactions endpoints'.
+        /// </summary>
         public static int LiveCallbackCount
         {
-            get { return UserData.Live; }
+            get { return UserData.Live + AnswerCallbacks.Live; }
         }
     }
 }

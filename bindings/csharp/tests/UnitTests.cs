@@ -23,6 +23,7 @@ namespace Platformpp.Tests
             TheFinalizerDestroysOnlyIdleClients();
             WebhookVerifyRefusesWhatIsNotSigned();
             InteractionVerifyReadsWhatIsSigned();
+            InteractionsTests.EndpointAnswersOverHttp();
         }
 
         static string Normalize(string name)

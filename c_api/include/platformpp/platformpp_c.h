@@ -36,6 +36,7 @@
 #include <platformpp/platformpp_c_auth.h>
 #include <platformpp/platformpp_c_backend.h>
 #include <platformpp/platformpp_c_core.h>
+#include <platformpp/platformpp_c_interactions.h>
 #include <platformpp/platformpp_c_lobby.h>
 #include <platformpp/platformpp_c_messages.h>
 #include <platformpp/platformpp_c_premium.h>

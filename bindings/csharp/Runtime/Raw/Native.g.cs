@@ -553,6 +553,41 @@ namespace Platformpp.Raw
     }
 
     /// <summary>
+    /// Options of platformpp_interactions_endpoint_create; fill them with
+    /// platformpp_interactions_endpoint_options_init first. The strings are borrowed for the create call.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_interactions_endpoint_options
+    {
+        public int api_version;
+        public platformpp_string public_key_hex;
+        public platformpp_string address;
+        public int port;
+        public platformpp_string path;
+        public platformpp_string tls_certificate_chain_file;
+        public platformpp_string tls_private_key_file;
+        public int defer_after_ms;
+        public int auto_defer;
+        public int defer_ephemeral;
+        public IntPtr backend;
+    }
+
+    /// <summary>
+    /// Options of platformpp_interactions_gateway_create; fill them with
+    /// platformpp_interactions_gateway_options_init first.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_interactions_gateway_options
+    {
+        public int api_version;
+        public IntPtr backend;
+        public long intents;
+        public int defer_after_ms;
+        public int auto_defer;
+        public int defer_ephemeral;
+    }
+
+    /// <summary>
     /// A guild of the player (platformpp_user_guilds_fn); its strings are NUL-terminated and borrowed for the
     /// callback.
     /// </summary>
@@ -918,6 +953,21 @@ namespace Platformpp.Raw
     /// </param>
     [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
     public unsafe delegate void platformpp_game_stats_profile_fn(IntPtr result, IntPtr profile, IntPtr user_data);
+
+    /// <summary>
+    /// Called inside run_callbacks for each interaction (never for a PING, which the library answers itself).
+    /// </summary>
+    /// <param name="interaction">
+    /// The interaction, borrowed for the callback (platformpp_interaction_clone keeps it).
+    /// </param>
+    /// <param name="responder">
+    /// Its answer, borrowed for the callback (platformpp_interaction_responder_clone keeps it).
+    /// </param>
+    /// <param name="user_data">
+    /// The user_data given with the registration.
+    /// </param>
+    [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+    public unsafe delegate void platformpp_interaction_fn(IntPtr interaction, IntPtr responder, IntPtr user_data);
 
     /// <summary>
     /// An invite event (created or updated), inside platformpp_client_run_callbacks.
@@ -3385,6 +3435,604 @@ namespace Platformpp.Raw
         /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_backend_get_game_stats_profile(IntPtr backend, ulong user_id, byte* provider_issued_user_id, UIntPtr provider_issued_user_id_size, platformpp_game_stats_profile_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// A copy the caller releases with platformpp_interaction_responder_destroy: it shares the answer (NULL
+        /// stays NULL; NULL when out of memory).
+        /// </summary>
+        /// <param name="responder">
+        /// The responder, e.g. one lent to a platformpp_interaction_fn.
+        /// </param>
+        /// <returns>
+        /// The new handle, or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_clone(IntPtr responder);
+
+        /// <summary>
+        /// Releases a responder the caller owns (never one lent to a callback); answers nothing.
+        /// </summary>
+        /// <param name="responder">
+        /// The handle; NULL is fine.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interaction_responder_destroy(IntPtr responder);
+
+        /// <summary>
+        /// The interaction to answer.
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <returns>
+        /// The interaction, owned by the responder and valid as long as it; NULL for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_interaction(IntPtr responder);
+
+        /// <summary>
+        /// Whether an answer was accepted (the game's, or the library's own deferral).
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <returns>
+        /// Non-zero once answered; 0 otherwise and for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_interaction_responder_answered(IntPtr responder);
+
+        /// <summary>
+        /// Whether the library deferred the interaction itself (a later message edits the original response).
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <returns>
+        /// Non-zero when it did; 0 otherwise and for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_interaction_responder_deferred(IntPtr responder);
+
+        /// <summary>
+        /// Answers with a message (CHANNEL_MESSAGE_WITH_SOURCE, 4).
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <param name="content">
+        /// The message's text (at most 2000 characters); empty: none (e.g. with IS_COMPONENTS_V2).
+        /// </param>
+        /// <param name="content_size">
+        /// Length of `content` in bytes.
+        /// </param>
+        /// <param name="components_json">
+        /// The message's components as a JSON array of component objects (action rows, or the v2 layout with
+        /// PLATFORMPP_MESSAGE_FLAG_IS_COMPONENTS_V2), as the platform writes them; empty: none.
+        /// </param>
+        /// <param name="components_json_size">
+        /// Length of `components_json` in bytes.
+        /// </param>
+        /// <param name="flags">
+        /// PLATFORMPP_MESSAGE_FLAG_* bits (EPHEMERAL, IS_COMPONENTS_V2, SUPPRESS_EMBEDS, SUPPRESS_NOTIFICATIONS);
+        /// 0 for none.
+        /// </param>
+        /// <param name="done">
+        /// Runs once with the outcome (see above); may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `done`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once `done` ran or will not run; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new result (see above), or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_respond_message(IntPtr responder, byte* content, UIntPtr content_size, byte* components_json, UIntPtr components_json_size, ulong flags, platformpp_result_fn done, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Components: edits the message the component is on (UPDATE_MESSAGE, 7). Empty content and components
+        /// leave them as they are.
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <param name="content">
+        /// The message's new text; empty: unchanged.
+        /// </param>
+        /// <param name="content_size">
+        /// Length of `content` in bytes.
+        /// </param>
+        /// <param name="components_json">
+        /// The message's new components (a JSON array); empty: unchanged.
+        /// </param>
+        /// <param name="components_json_size">
+        /// Length of `components_json` in bytes.
+        /// </param>
+        /// <param name="flags">
+        /// PLATFORMPP_MESSAGE_FLAG_* bits; 0 for none.
+        /// </param>
+        /// <param name="done">
+        /// Runs once with the outcome; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `done`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once `done` ran or will not run; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new result (see above), or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_update_message(IntPtr responder, byte* content, UIntPtr content_size, byte* components_json, UIntPtr components_json_size, ulong flags, platformpp_result_fn done, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// "Thinking..." (DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE, 5): the message comes later, as an answer with a
+        /// message through a kept responder (it edits the original response).
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <param name="ephemeral">
+        /// Non-zero: only the invoking user sees it and the message that follows.
+        /// </param>
+        /// <param name="done">
+        /// Runs once with the outcome; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `done`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once `done` ran or will not run; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new result (see above), or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_defer_message(IntPtr responder, int ephemeral, platformpp_result_fn done, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Components: acknowledges now (DEFERRED_UPDATE_MESSAGE, 6); the message may be edited later.
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <param name="done">
+        /// Runs once with the outcome; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `done`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once `done` ran or will not run; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new result (see above), or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_defer_update(IntPtr responder, platformpp_result_fn done, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Opens a modal (MODAL, 9; not in answer to a MODAL_SUBMIT).
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <param name="custom_id">
+        /// The modal's custom id, 1 to 100 characters (the MODAL_SUBMIT carries it).
+        /// </param>
+        /// <param name="custom_id_size">
+        /// Length of `custom_id` in bytes.
+        /// </param>
+        /// <param name="title">
+        /// The modal's title, 1 to 45 characters.
+        /// </param>
+        /// <param name="title_size">
+        /// Length of `title` in bytes.
+        /// </param>
+        /// <param name="components_json">
+        /// 1 to 5 top-level components as a JSON array (Labels holding Text Inputs, selects, ...; Text Displays).
+        /// </param>
+        /// <param name="components_json_size">
+        /// Length of `components_json` in bytes.
+        /// </param>
+        /// <param name="done">
+        /// Runs once with the outcome; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `done`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once `done` ran or will not run; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new result (see above), or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_modal(IntPtr responder, byte* custom_id, UIntPtr custom_id_size, byte* title, UIntPtr title_size, byte* components_json, UIntPtr components_json_size, platformpp_result_fn done, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Autocomplete: the suggested choices (APPLICATION_COMMAND_AUTOCOMPLETE_RESULT, 8).
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <param name="choices_json">
+        /// A JSON array of at most 25 choices, each {"name": "...", "value": string or number,
+        /// "name_localizations": {...} optional}.
+        /// </param>
+        /// <param name="choices_json_size">
+        /// Length of `choices_json` in bytes.
+        /// </param>
+        /// <param name="done">
+        /// Runs once with the outcome; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `done`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once `done` ran or will not run; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new result (see above), or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_autocomplete(IntPtr responder, byte* choices_json, UIntPtr choices_json_size, platformpp_result_fn done, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Launches the application's activity (LAUNCH_ACTIVITY, 12): the answer to the PRIMARY_ENTRY_POINT
+        /// ("Launch") command whose handler is APP_HANDLER, and to components and modal submissions. Refused for
+        /// AUTOCOMPLETE.
+        /// </summary>
+        /// <param name="responder">
+        /// The responder.
+        /// </param>
+        /// <param name="done">
+        /// Runs once with the outcome; may be NULL.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `done`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once `done` ran or will not run; may be NULL.
+        /// </param>
+        /// <returns>
+        /// A new result (see above), or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interaction_responder_launch_activity(IntPtr responder, platformpp_result_fn done, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Writes the component object of a premium button that sells `sku_id` (one of the application's
+        /// published SKUs): {"type":2,"style":6,"sku_id":"..."}, to put in an action row of a message's
+        /// components_json. Like snprintf: writes at most `size` bytes including the NUL (nothing when size is 0,
+        /// so buffer may then be NULL) and returns the length the whole object needs, without the NUL.
+        /// </summary>
+        /// <param name="sku_id">
+        /// The SKU it sells; 0 is refused.
+        /// </param>
+        /// <param name="buffer">
+        /// Receives the JSON, NUL-terminated when size &gt; 0; may be NULL when size is 0.
+        /// </param>
+        /// <param name="size">
+        /// The buffer's size in bytes.
+        /// </param>
+        /// <returns>
+        /// The JSON's length in bytes (without the NUL); 0 for sku_id 0.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern UIntPtr platformpp_component_premium_button_json(ulong sku_id, byte* buffer, UIntPtr size);
+
+        /// <summary>
+        /// Fills `options` with the defaults: api_version PLATFORMPP_C_API_VERSION, auto_defer 1, everything else
+        /// empty, 0 or NULL.
+        /// </summary>
+        /// <param name="options">
+        /// The options to fill; NULL does nothing.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_endpoint_options_init(platformpp_interactions_endpoint_options* options);
+
+        /// <summary>
+        /// Does not listen yet (see _start). NULL when options is NULL, its api_version is unknown, port is not 0
+        /// to 65535 or defer_after_ms is negative, or out of memory.
+        /// </summary>
+        /// <param name="options">
+        /// The options, read during the call only.
+        /// </param>
+        /// <returns>
+        /// A new endpoint the caller releases with platformpp_interactions_endpoint_destroy, or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interactions_endpoint_create(platformpp_interactions_endpoint_options* options);
+
+        /// <summary>
+        /// Stops listening and drops interactions not yet delivered; every pending answer's done runs with
+        /// CLIENT_DESTROYED, and every user_data_free has run, before it returns. Responders still held answer
+        /// nothing from then on (their answers return CLIENT_DESTROYED).
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint; NULL is fine.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_endpoint_destroy(IntPtr endpoint);
+
+        /// <summary>
+        /// Replaces any earlier callback (the earlier user_data_free runs then, or at destroy); NULL removes it.
+        /// An interaction arriving while none is set is left to the deadline (deferred, or 500 without
+        /// auto_defer).
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_interactions_endpoint_run_callbacks (or _wait_for_callbacks) for each
+        /// interaction; NULL removes the registration.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced or removed, or at destroy (at once for a NULL
+        /// endpoint or callback); may be NULL.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_endpoint_set_interaction_callback(IntPtr endpoint, platformpp_interaction_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Adds a callback for the endpoint's log messages at `min_severity` and above (tokens never appear).
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_interactions_endpoint_run_callbacks (or _wait_for_callbacks) for each message
+        /// (borrowed for the callback); NULL frees user_data at once and adds nothing.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages it gets.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the endpoint is destroyed; may be NULL.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_endpoint_add_log_callback(IntPtr endpoint, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Binds and starts accepting. VALIDATION_ERROR for a bad key, path, defer_after_ms or TLS file,
+        /// NETWORK_ERROR when the address cannot be bound. Starting a running endpoint succeeds.
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint.
+        /// </param>
+        /// <returns>
+        /// A new result the caller releases with platformpp_client_result_destroy; NULL for a NULL endpoint or
+        /// out of memory.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interactions_endpoint_start(IntPtr endpoint);
+
+        /// <summary>
+        /// Closes the listener and every connection (unanswered HTTP replies are dropped; answers given later
+        /// fail with CLIENT_DESTROYED). Start may follow.
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint; NULL does nothing.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_endpoint_stop(IntPtr endpoint);
+
+        /// <summary>
+        /// Whether the endpoint is listening.
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint.
+        /// </param>
+        /// <returns>
+        /// Non-zero while running; 0 otherwise and for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_interactions_endpoint_running(IntPtr endpoint);
+
+        /// <summary>
+        /// The port listened on (the one picked when options.port was 0).
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint.
+        /// </param>
+        /// <returns>
+        /// The port; 0 when not running and for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_interactions_endpoint_port(IntPtr endpoint);
+
+        /// <summary>
+        /// Delivers the interactions, answers' ends and log messages queued so far, on the calling thread; never
+        /// blocks.
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint; NULL does nothing.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_endpoint_run_callbacks(IntPtr endpoint);
+
+        /// <summary>
+        /// Waits until something is queued or timeout_ms pass, then delivers it (runs callbacks); non-zero when
+        /// something was.
+        /// </summary>
+        /// <param name="endpoint">
+        /// The endpoint; NULL gives 0 at once.
+        /// </param>
+        /// <param name="timeout_ms">
+        /// How long to wait at most, in milliseconds.
+        /// </param>
+        /// <returns>
+        /// Non-zero when something was delivered; 0 otherwise.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_interactions_endpoint_wait_for_callbacks(IntPtr endpoint, int timeout_ms);
+
+        /// <summary>
+        /// Fills `options` with the defaults: api_version PLATFORMPP_C_API_VERSION, intents 1, auto_defer 1,
+        /// everything else 0 or NULL.
+        /// </summary>
+        /// <param name="options">
+        /// The options to fill; NULL does nothing.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_gateway_options_init(platformpp_interactions_gateway_options* options);
+
+        /// <summary>
+        /// Does not connect yet (see _start). NULL when options is NULL, its api_version is unknown, backend is
+        /// NULL or defer_after_ms is negative, or out of memory.
+        /// </summary>
+        /// <param name="options">
+        /// The options, read during the call only.
+        /// </param>
+        /// <returns>
+        /// A new session the caller releases with platformpp_interactions_gateway_destroy, or NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interactions_gateway_create(platformpp_interactions_gateway_options* options);
+
+        /// <summary>
+        /// Disconnects; every pending answer's done runs with CLIENT_DESTROYED, and every user_data_free has run,
+        /// before it returns.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session; NULL is fine.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_gateway_destroy(IntPtr gateway);
+
+        /// <summary>
+        /// Replaces any earlier callback (the earlier user_data_free runs then, or at destroy); NULL removes it.
+        /// Interactions delivered while none is set are logged and left unanswered.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_interactions_gateway_run_callbacks for each interaction; NULL removes the
+        /// registration.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced or removed, or at destroy (at once for a NULL
+        /// session or callback); may be NULL.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_gateway_set_interaction_callback(IntPtr gateway, platformpp_interaction_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Replaces the callback of the session's status changes (READY once the bot's READY came); NULL removes
+        /// it.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_interactions_gateway_run_callbacks for each change; NULL removes the
+        /// registration.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data once the registration is replaced or removed, or at destroy; may be NULL.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_gateway_set_status_callback(IntPtr gateway, platformpp_status_changed_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Adds a callback for the session's log messages at `min_severity` and above.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session; NULL frees user_data at once.
+        /// </param>
+        /// <param name="callback">
+        /// Runs inside platformpp_interactions_gateway_run_callbacks for each message; NULL frees user_data at
+        /// once and adds nothing.
+        /// </param>
+        /// <param name="min_severity">
+        /// The least severe messages it gets.
+        /// </param>
+        /// <param name="user_data">
+        /// Passed to `callback`.
+        /// </param>
+        /// <param name="user_data_free">
+        /// Frees user_data when the session is destroyed; may be NULL.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_gateway_add_log_callback(IntPtr gateway, platformpp_log_fn callback, platformpp_logging_severity min_severity, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Opens the bot's Gateway session and keeps it up (resuming after drops). VALIDATION_ERROR for a bad
+        /// defer_after_ms.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session.
+        /// </param>
+        /// <returns>
+        /// A new result the caller releases with platformpp_client_result_destroy; NULL for a NULL session or out
+        /// of memory.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern IntPtr platformpp_interactions_gateway_start(IntPtr gateway);
+
+        /// <summary>
+        /// Closes the session; interactions already queued are still delivered by run_callbacks.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session; NULL does nothing.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_gateway_stop(IntPtr gateway);
+
+        /// <summary>
+        /// The session's status.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session.
+        /// </param>
+        /// <returns>
+        /// The status; DISCONNECTED for NULL.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern platformpp_client_status platformpp_interactions_gateway_get_status(IntPtr gateway);
+
+        /// <summary>
+        /// Delivers the interactions, status changes, answers' ends and log messages queued so far, on the
+        /// calling thread; never blocks.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session; NULL does nothing.
+        /// </param>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern void platformpp_interactions_gateway_run_callbacks(IntPtr gateway);
+
+        /// <summary>
+        /// Waits until something is queued or timeout_ms pass, then delivers it; non-zero when something was.
+        /// </summary>
+        /// <param name="gateway">
+        /// The session; NULL gives 0 at once.
+        /// </param>
+        /// <param name="timeout_ms">
+        /// How long to wait at most, in milliseconds.
+        /// </param>
+        /// <returns>
+        /// Non-zero when something was delivered; 0 otherwise.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern int platformpp_interactions_gateway_wait_for_callbacks(IntPtr gateway, int timeout_ms);
 
         /// <summary>
         /// A new, empty activity (type PLAYING, nothing set).
