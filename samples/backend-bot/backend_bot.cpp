@@ -124,7 +124,6 @@ void FileReport(BackendClient& backend, const Report& report, std::atomic<int>& 
 
 }  // namespace
 
-// Not run by main yet: the emulator does not serve messages in guild channels.
 // [guide:backend-bot-channel-messages]
 // The final's announcement in the club's channel, with a button; then a forward of it to the archive.
 void AnnounceFinal(BackendClient& backend, uint64_t channel, uint64_t archive, std::atomic<int>& done) {
@@ -167,6 +166,9 @@ int main(int argc, char** argv) {
     Admin::ChannelSpec general;
     general.name = "general";
     const auto channel = admin.CreateChannel(guild, general);
+    Admin::ChannelSpec archiveSpec;
+    archiveSpec.name = "archive";
+    const auto archive = admin.CreateChannel(guild, archiveSpec);
     admin.AddGuildMember(guild, app.botUserId);
     RaceResults results;
     ReportInbox inbox;
@@ -252,6 +254,13 @@ int main(int argc, char** argv) {
     const bool followed =
         filed == 1 && view.status == 200 && view.body.find("\"followup_ids\":[\"") != std::string::npos;
     ok &= Check(followed, "the moderators get a follow-up in the channel");
+
+    // The club's channel gets the final's announcement with a button, and the archive a forward of it.
+    std::atomic<int> announced{0};
+    AnnounceFinal(*backend, channel, archive, announced);
+    for (int i = 0; i < 2000 && announced == 0; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ok &= Check(announced == 1, "the final is announced in #general and forwarded to #archive");
 
     stop = true;
     serverLoop.join();

@@ -3,7 +3,8 @@
 // it with a components v2 message, answers its button with a modal (a Label around a Text Input) and the
 // modal's submit with an ephemeral message and a follow-up; and an interactions endpoint written with
 // discord-interactions' verifyKey passes the emulator's URL check (a forged signature refused, the signed
-// PING answered) and answers a command inline. The admin API plays the user throughout. Its own CTest test
+// PING answered) and answers a command inline. The discord.js bot then sends, edits, reads, forwards and
+// deletes a message in the guild's channel. The admin API plays the user throughout. Its own CTest test
 // (interop_interactions): Skipped, saying why, where node or the packages are missing; failed under CI=true.
 #include "emulator_fixture.hpp"
 #include "node_peer.hpp"
@@ -129,6 +130,21 @@ TEST_CASE(
   const auto submitted = *bot.Last("submitted");
   CHECK(std::string(submitted["what"].GetString()) == "my car went through a wall");
   CHECK(std::string(submitted["content"].GetString()) == "A moderator will look.");
+
+  // The channel's messages through discord.js' managers: send, edit, fetch, forward, delete.
+  REQUIRE(WaitFor([&] { return bot.Last("channel").has_value() || bot.Last("error").has_value(); }));
+  REQUIRE_FALSE(bot.Last("error"));
+  const auto channel = *bot.Last("channel");
+  const std::string sent = channel["sent"].GetString();
+  CHECK(std::string(channel["button"].GetString()) == "join_final");
+  CHECK(std::string(channel["edited"].GetString()) == "Final at 20:30");
+  bool listed = false;
+  for (const auto& id : channel["fetched"].GetArray())
+    listed |= id.GetString() == sent;
+  CHECK(listed);
+  CHECK(channel["forwardType"].GetInt() == 1);  // MessageReferenceType.Forward
+  CHECK(std::string(channel["snapshot"].GetString()) == "Final at 20:30");
+  CHECK(channel["deleted"].GetBool());
 }
 
 TEST_CASE(

@@ -3,8 +3,11 @@
 // `api_base bot_token guild_id`, one JSON event per stdout line; ends on SIGTERM. It registers /stats in the
 // guild, answers it with a components v2 message (a Container with a Text Display and a button), answers the
 // button with a modal (a Label around a Text Input), and the modal's submit with an ephemeral message and a
-// follow-up. The emulator's CA comes in through NODE_EXTRA_CA_CERTS.
+// follow-up. Then it works the channel's messages as bots do: sends one with a button, edits it, reads the
+// channel's history, forwards the message and deletes the original. The emulator's CA comes in through
+// NODE_EXTRA_CA_CERTS.
 import {
+  ActionRowBuilder,
   ButtonBuilder,
   ButtonStyle,
   Client,
@@ -76,8 +79,35 @@ client.on(Events.InteractionCreate, async (interaction) => {
     );
     const followUp = replied && (await step('followup', interaction.followUp({ content: 'A moderator will look.' })));
     if (followUp) emit({ event: 'submitted', what, followUp: followUp.id, content: followUp.content });
+    if (followUp) await channelMessages(interaction.channelId);
   }
 });
+
+// The channel routes through discord.js' own managers: send, edit, fetch, forward, delete.
+async function channelMessages(channelId) {
+  const channel = client.channels.cache.get(channelId) ?? (await step('channel', client.channels.fetch(channelId)));
+  if (!channel) return;
+  const row = new ActionRowBuilder().addComponents(
+    new ButtonBuilder().setCustomId('join_final').setLabel("I'm racing").setStyle(ButtonStyle.Primary),
+  );
+  const sent = await step('send', channel.send({ content: 'Final at 20:00', components: [row] }));
+  if (!sent) return;
+  const edited = await step('edit', sent.edit({ content: 'Final at 20:30' }));
+  const fetched = await step('fetch', channel.messages.fetch({ limit: 10, cache: false }));
+  const forward = await step('forward', sent.forward(channel));
+  const deleted = await step('delete', sent.delete().then(() => true));
+  emit({
+    event: 'channel',
+    sent: sent.id,
+    button: sent.components[0]?.components[0]?.customId ?? null,
+    edited: edited?.content ?? null,
+    fetched: fetched ? [...fetched.keys()] : null,
+    forward: forward?.id ?? null,
+    forwardType: forward?.reference?.type ?? null,
+    snapshot: forward?.messageSnapshots.first()?.content ?? null,
+    deleted: deleted === true,
+  });
+}
 
 client.on(Events.Error, (e) => emit({ event: 'error', step: 'client', message: String(e) }));
 process.on('SIGTERM', () => {
