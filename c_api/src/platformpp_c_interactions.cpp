@@ -392,6 +392,26 @@ void RunCallbacksOf(Handle* handle, const char* entry, void (*run)(Handle*)) {
   answers->Frees()->Drain();
 }
 
+// The interaction callback of an endpoint or a Gateway session handle; `target` names the handle's C++
+// object (InteractionsEndpoint or InteractionsGateway, which share the callback's shape).
+template <typename Handle, typename Target>
+void SetInteractionCallbackOf(Handle* handle, Target Handle::*target, const char* where,
+                              platformpp_interaction_fn callback, void* user_data,
+                              platformpp_user_data_free_fn user_data_free) {
+  if (!handle) return Refuse(user_data, user_data_free);
+  auto& cpp = *(handle->*target);
+  RegisterCallback(
+      handle->boundary.get(), where, callback, [&] { return Own(user_data, user_data_free); },
+      [&](auto callable) {
+        if constexpr (std::is_same_v<decltype(callable), std::nullptr_t>) {
+          cpp.SetInteractionCallback(nullptr);
+        } else {
+          cpp.SetInteractionCallback(std::move(callable));
+        }
+      },
+      [&](auto fn, auto owned) { return ForwardInteraction(fn, std::move(owned), handle->answers); });
+}
+
 }  // namespace
 
 extern "C" {
@@ -530,17 +550,8 @@ void platformpp_interactions_endpoint_set_interaction_callback(platformpp_intera
                                                                platformpp_interaction_fn callback,
                                                                void* user_data,
                                                                platformpp_user_data_free_fn user_data_free) {
-  if (!endpoint) return Refuse(user_data, user_data_free);
-  RegisterCallback(
-      endpoint->boundary.get(), __func__, callback, [&] { return Own(user_data, user_data_free); },
-      [&](auto callable) {
-        if constexpr (std::is_same_v<decltype(callable), std::nullptr_t>) {
-          endpoint->endpoint->SetInteractionCallback(nullptr);
-        } else {
-          endpoint->endpoint->SetInteractionCallback(std::move(callable));
-        }
-      },
-      [&](auto fn, auto owned) { return ForwardInteraction(fn, std::move(owned), endpoint->answers); });
+  SetInteractionCallbackOf(endpoint, &platformpp_interactions_endpoint::endpoint, __func__, callback,
+                           user_data, user_data_free);
 }
 
 void platformpp_interactions_endpoint_add_log_callback(platformpp_interactions_endpoint* endpoint,
@@ -621,17 +632,8 @@ void platformpp_interactions_gateway_set_interaction_callback(platformpp_interac
                                                               platformpp_interaction_fn callback,
                                                               void* user_data,
                                                               platformpp_user_data_free_fn user_data_free) {
-  if (!gateway) return Refuse(user_data, user_data_free);
-  RegisterCallback(
-      gateway->boundary.get(), __func__, callback, [&] { return Own(user_data, user_data_free); },
-      [&](auto callable) {
-        if constexpr (std::is_same_v<decltype(callable), std::nullptr_t>) {
-          gateway->gateway->SetInteractionCallback(nullptr);
-        } else {
-          gateway->gateway->SetInteractionCallback(std::move(callable));
-        }
-      },
-      [&](auto fn, auto owned) { return ForwardInteraction(fn, std::move(owned), gateway->answers); });
+  SetInteractionCallbackOf(gateway, &platformpp_interactions_gateway::gateway, __func__, callback, user_data,
+                           user_data_free);
 }
 
 void platformpp_interactions_gateway_set_status_callback(platformpp_interactions_gateway* gateway,

@@ -7,16 +7,13 @@
 #include <platformpp/platformpp_c.h>
 
 #include "c_check.h"
+#include "c_signed_post.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 static int failures = 0;
 
@@ -33,16 +30,8 @@ static const char entitlement[] =
     "\"timestamp\":\"2026-11-18T08:53:20Z\",\"data\":{\"id\":\"1001\",\"sku_id\":\"2002\","
     "\"application_id\":\"1234\",\"user_id\":\"42\",\"type\":8,\"ends_at\":\"2026-12-18T08:53:20Z\"}}}";
 
-/* Signs timestamp + body with the application's secret key: 128 hex digits into `hex`. */
 static void sign(const char* timestamp, const char* body, char hex[2 * crypto_sign_BYTES + 1]) {
-  size_t ts = strlen(timestamp), bs = strlen(body);
-  unsigned char* message = malloc(ts + bs);
-  unsigned char signature[crypto_sign_BYTES];
-  memcpy(message, timestamp, ts);
-  memcpy(message + ts, body, bs);
-  crypto_sign_detached(signature, NULL, message, ts + bs, secret_key);
-  free(message);
-  sodium_bin2hex(hex, 2 * crypto_sign_BYTES + 1, signature, sizeof signature);
+  sign_hex(secret_key, timestamp, body, hex);
 }
 
 static int32_t verify(const char* timestamp, const char* signature, const char* body, int64_t now,
@@ -108,38 +97,10 @@ static void test_verify(void) {
   CHECK(strcmp(platformpp_webhook_event_timestamp(NULL, &size), "") == 0 && size == 0);
 }
 
-/* POSTs `body` signed (or with `signature` when not NULL) to 127.0.0.1:port/path; the answer's status. */
+/* POSTs `body` signed (or with `forced_signature` when not NULL) to 127.0.0.1:port/path; the answer's status.
+ */
 static int post(int port, const char* path, const char* body, const char* forced_signature) {
-  char timestamp[32], signature[2 * crypto_sign_BYTES + 1], request[4096], answer[1024];
-  struct sockaddr_in address;
-  int fd, status = 0;
-  size_t got = 0, sent = 0, length;
-  ssize_t n;
-  snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
-  sign(timestamp, body, signature);
-  length = (size_t)snprintf(request, sizeof request,
-                            "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                            "X-Signature-Ed25519: %s\r\nX-Signature-Timestamp: %s\r\nContent-Length: %u\r\n"
-                            "Connection: close\r\n\r\n%s",
-                            path, forced_signature ? forced_signature : signature, timestamp,
-                            (unsigned)strlen(body), body);
-  fd = socket(AF_INET, SOCK_STREAM, 0);
-  memset(&address, 0, sizeof address);
-  address.sin_family = AF_INET;
-  address.sin_port = htons((uint16_t)port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (fd < 0 || connect(fd, (struct sockaddr*)&address, sizeof address) != 0) {
-    if (fd >= 0) close(fd);
-    return -1;
-  }
-  while (sent < length && (n = write(fd, request + sent, length - sent)) > 0)
-    sent += (size_t)n;
-  while (got < sizeof answer - 1 && (n = read(fd, answer + got, sizeof answer - 1 - got)) > 0)
-    got += (size_t)n;
-  answer[got] = '\0';
-  close(fd);
-  if (sscanf(answer, "HTTP/1.1 %d", &status) != 1) return -1;
-  return status;
+  return signed_post_read(signed_post_send(secret_key, port, path, body, forced_signature), NULL, 0);
 }
 
 typedef struct received {

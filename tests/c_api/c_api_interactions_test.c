@@ -9,16 +9,12 @@
 #include <platformpp/platformpp_c.h>
 
 #include "c_check.h"
+#include "c_signed_post.h"
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
 
 static int failures = 0;
 
@@ -43,64 +39,14 @@ static const char autocomplete[] =
     "\"user\":{\"id\":\"43\",\"username\":\"bo\"},\"data\":{\"id\":\"902\",\"name\":\"class\",\"type\":1,"
     "\"options\":[{\"name\":\"name\",\"type\":3,\"value\":\"ma\",\"focused\":true}]}}";
 
-/* Signs timestamp + body with the application's secret key: 128 hex digits into `hex`. */
-static void sign(const char* timestamp, const char* body, char hex[2 * crypto_sign_BYTES + 1]) {
-  size_t ts = strlen(timestamp), bs = strlen(body);
-  unsigned char* message = malloc(ts + bs);
-  unsigned char signature[crypto_sign_BYTES];
-  memcpy(message, timestamp, ts);
-  memcpy(message + ts, body, bs);
-  crypto_sign_detached(signature, NULL, message, ts + bs, secret_key);
-  free(message);
-  sodium_bin2hex(hex, 2 * crypto_sign_BYTES + 1, signature, sizeof signature);
-}
-
-/* Sends `body` signed (or with `forced_signature`) to 127.0.0.1:port/ and returns the connected socket
- * without reading: the answer may wait for run_callbacks. -1 on failure. */
+/* Sends `body` signed (or with `forced_signature`) to 127.0.0.1:port/; the socket, not yet read. */
 static int send_post(int port, const char* body, const char* forced_signature) {
-  char timestamp[32], signature[2 * crypto_sign_BYTES + 1], request[4096];
-  struct sockaddr_in address;
-  int fd;
-  size_t sent = 0, length;
-  ssize_t n;
-  snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
-  sign(timestamp, body, signature);
-  length = (size_t)snprintf(request, sizeof request,
-                            "POST / HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                            "X-Signature-Ed25519: %s\r\nX-Signature-Timestamp: %s\r\nContent-Length: %u\r\n"
-                            "Connection: close\r\n\r\n%s",
-                            forced_signature ? forced_signature : signature, timestamp,
-                            (unsigned)strlen(body), body);
-  fd = socket(AF_INET, SOCK_STREAM, 0);
-  memset(&address, 0, sizeof address);
-  address.sin_family = AF_INET;
-  address.sin_port = htons((uint16_t)port);
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (fd < 0 || connect(fd, (struct sockaddr*)&address, sizeof address) != 0) {
-    if (fd >= 0) close(fd);
-    return -1;
-  }
-  while (sent < length && (n = write(fd, request + sent, length - sent)) > 0)
-    sent += (size_t)n;
-  return fd;
+  return signed_post_send(secret_key, port, "/", body, forced_signature);
 }
 
-/* Reads the whole answer (the server closes: Connection: close); its status, and its body into `body`. */
+/* The answer's status, and its body into `body`. */
 static int read_answer(int fd, char* body, size_t body_size) {
-  char answer[8192];
-  size_t got = 0;
-  ssize_t n;
-  int status = 0;
-  const char* start;
-  if (fd < 0) return -1;
-  while (got < sizeof answer - 1 && (n = read(fd, answer + got, sizeof answer - 1 - got)) > 0)
-    got += (size_t)n;
-  answer[got] = '\0';
-  close(fd);
-  start = strstr(answer, "\r\n\r\n");
-  if (body_size) snprintf(body, body_size, "%s", start ? start + 4 : "");
-  if (sscanf(answer, "HTTP/1.1 %d", &status) != 1) return -1;
-  return status;
+  return signed_post_read(fd, body, body_size);
 }
 
 /* What the interaction callback does with the responder. */
