@@ -222,6 +222,7 @@ TEST_CASE(
 TEST_CASE("Get Channel Message(s): READ_MESSAGE_HISTORY, limit 1..100, one of before, after, around") {
   Emulator e;
   std::vector<std::string> ids;
+  ids.reserve(5);
   for (int i = 0; i < 5; ++i)
     ids.push_back(str(e.post(e.game, e.general, R"({"content":"m)" + std::to_string(i) + R"("})")["id"]));
   const auto list = [&](const std::string& query) {

@@ -40,11 +40,18 @@ struct Bot {
     backend = std::make_unique<BackendClient>(options);
   }
 
+  // A call's one result and what it answered.
+  template <typename Value>
+  struct Outcome {
+    ClientResult result;
+    Value value;
+  };
+
   // Runs `start(callback)` and pumps until its one result.
   template <typename Value, typename Start>
-  std::pair<ClientResult, Value> Wait(Start start) {
+  Outcome<Value> Wait(Start start) {
     int ends = 0;
-    std::pair<ClientResult, Value> out;
+    Outcome<Value> out;
     start([&](ClientResult result, Value value) {
       ++ends;
       out = {std::move(result), std::move(value)};
@@ -56,7 +63,7 @@ struct Bot {
     REQUIRE(ends == 1);
     return out;
   }
-  std::pair<ClientResult, ChannelMessage> Post(uint64_t channel, const MessagePayload& message) {
+  Outcome<ChannelMessage> Post(uint64_t channel, const MessagePayload& message) {
     return Wait<ChannelMessage>([&](auto done) { backend->CreateMessage(channel, message, done); });
   }
 };
@@ -81,89 +88,89 @@ TEST_CASE("a bot's messages in a guild channel through BackendClient, against th
   MessagePayload announcement = MessagePayload::Text("Final at 20:00");
   announcement.components = {
       Component::ActionRow({Component::Button(ButtonStyle::Primary, "I'm racing", "final_join")})};
-  const auto [posted, message] = racing.Post(general, announcement);
-  REQUIRE_MESSAGE(posted.Successful(), posted.Error());
-  CHECK(message.channelId == general);
-  CHECK(message.content == "Final at 20:00");
-  REQUIRE(message.components.size() == 1);
+  const auto posted = racing.Post(general, announcement);
+  REQUIRE_MESSAGE(posted.result.Successful(), posted.result.Error());
+  CHECK(posted.value.channelId == general);
+  CHECK(posted.value.content == "Final at 20:00");
+  REQUIRE(posted.value.components.size() == 1);
 
   // A file needs ATTACH_FILES, which the guild's @everyone lacks: 403 50013 as a ClientResult.
   MessagePayload photo = MessagePayload::Text("The grid");
   photo.files.push_back(FileUpload{"grid.png", std::string(2048, 'x'), {}, false, "image/png"});
-  const auto [refused, nothing] = racing.Post(general, photo);
-  CHECK_FALSE(refused.Successful());
-  CHECK(refused.Status() == 403);
-  CHECK(refused.ErrorCode() == 50013);
+  const auto refused = racing.Post(general, photo);
+  CHECK_FALSE(refused.result.Successful());
+  CHECK(refused.result.Status() == 403);
+  CHECK(refused.result.ErrorCode() == 50013);
   EmulatorAdmin::ChannelSpec allow;
   allow.permissionOverwrites =
       std::vector<EmulatorAdmin::ChannelOverwrite>{{racing.app.botUserId, 1, kAttachFiles, 0}};
   e.admin->UpdateChannel(guild, general, allow);
-  const auto [uploaded, withFile] = racing.Post(general, photo);
-  REQUIRE_MESSAGE(uploaded.Successful(), uploaded.Error());
-  REQUIRE(withFile.attachments.size() == 1);
-  CHECK(withFile.attachments[0].filename == "grid.png");
+  const auto uploaded = racing.Post(general, photo);
+  REQUIRE_MESSAGE(uploaded.result.Successful(), uploaded.result.Error());
+  REQUIRE(uploaded.value.attachments.size() == 1);
+  CHECK(uploaded.value.attachments[0].filename == "grid.png");
 
   // Read back: the newest page, and the page before the photo.
-  const auto [listed, page] = racing.Wait<std::vector<ChannelMessage>>(
+  const auto listed = racing.Wait<std::vector<ChannelMessage>>(
       [&](auto done) { racing.backend->GetMessages(general, MessageQuery{}, done); });
-  REQUIRE_MESSAGE(listed.Successful(), listed.Error());
-  REQUIRE(page.size() == 2);
-  CHECK(page[0].id == withFile.id);  // newest first
+  REQUIRE_MESSAGE(listed.result.Successful(), listed.result.Error());
+  REQUIRE(listed.value.size() == 2);
+  CHECK(listed.value[0].id == uploaded.value.id);  // newest first
   MessageQuery older;
-  older.before = withFile.id;
-  const auto [listedBefore, before] = racing.Wait<std::vector<ChannelMessage>>(
+  older.before = uploaded.value.id;
+  const auto listedBefore = racing.Wait<std::vector<ChannelMessage>>(
       [&](auto done) { racing.backend->GetMessages(general, older, done); });
-  REQUIRE(before.size() == 1);
-  CHECK(before[0].id == message.id);
-  const auto [got, one] =
-      racing.Wait<ChannelMessage>([&](auto done) { racing.backend->GetMessage(general, message.id, done); });
-  CHECK(one.content == "Final at 20:00");
+  REQUIRE(listedBefore.value.size() == 1);
+  CHECK(listedBefore.value[0].id == posted.value.id);
+  const auto got = racing.Wait<ChannelMessage>(
+      [&](auto done) { racing.backend->GetMessage(general, posted.value.id, done); });
+  CHECK(got.value.content == "Final at 20:00");
 
   // The photo's alt text and spoiler, edited.
   MessagePayload changes;
   changes.content = "The grid, lap 1";
   changes.keptAttachments =
-      std::vector<KeptAttachment>{{withFile.attachments[0].id, "Cars on the grid", true}};
-  const auto [edited, after] = racing.Wait<ChannelMessage>(
-      [&](auto done) { racing.backend->EditMessage(general, withFile.id, changes, done); });
-  REQUIRE_MESSAGE(edited.Successful(), edited.Error());
-  CHECK(after.content == "The grid, lap 1");
-  REQUIRE(after.attachments.size() == 1);
-  CHECK(after.attachments[0].description == "Cars on the grid");
-  CHECK(after.editedTimestamp.has_value());
+      std::vector<KeptAttachment>{{uploaded.value.attachments[0].id, "Cars on the grid", true}};
+  const auto edited = racing.Wait<ChannelMessage>(
+      [&](auto done) { racing.backend->EditMessage(general, uploaded.value.id, changes, done); });
+  REQUIRE_MESSAGE(edited.result.Successful(), edited.result.Error());
+  CHECK(edited.value.content == "The grid, lap 1");
+  REQUIRE(edited.value.attachments.size() == 1);
+  CHECK(edited.value.attachments[0].description == "Cars on the grid");
+  CHECK(edited.value.editedTimestamp.has_value());
 
   // Another bot replies, and the club bot forwards the announcement to the archive.
   MessagePayload reply = MessagePayload::Text("Count me in");
   reply.messageReference = MessageReference{};
-  reply.messageReference->messageId = message.id;
-  const auto [replied, answer] = helper.Post(general, reply);
-  REQUIRE_MESSAGE(replied.Successful(), replied.Error());
-  CHECK(answer.type == 19);
-  const auto [forwarded, forward] = racing.Wait<ChannelMessage>(
-      [&](auto done) { racing.backend->ForwardMessage(archive, general, message.id, done); });
-  REQUIRE_MESSAGE(forwarded.Successful(), forwarded.Error());
-  REQUIRE(forward.messageReference.has_value());
-  CHECK(forward.messageReference->type == MessageReferenceType::Forward);
-  REQUIRE(forward.messageSnapshots.size() == 1);
-  CHECK(forward.messageSnapshots[0].content == "Final at 20:00");
+  reply.messageReference->messageId = posted.value.id;
+  const auto replied = helper.Post(general, reply);
+  REQUIRE_MESSAGE(replied.result.Successful(), replied.result.Error());
+  CHECK(replied.value.type == 19);
+  const auto forwarded = racing.Wait<ChannelMessage>(
+      [&](auto done) { racing.backend->ForwardMessage(archive, general, posted.value.id, done); });
+  REQUIRE_MESSAGE(forwarded.result.Successful(), forwarded.result.Error());
+  REQUIRE(forwarded.value.messageReference.has_value());
+  CHECK(forwarded.value.messageReference->type == MessageReferenceType::Forward);
+  REQUIRE(forwarded.value.messageSnapshots.size() == 1);
+  CHECK(forwarded.value.messageSnapshots[0].content == "Final at 20:00");
 
   // Without the MESSAGE_CONTENT intent, the club bot cannot forward the helper's reply: 160014.
   e.admin->Request("POST", "/apps/" + std::to_string(racing.app.id) + "/intents",
                    R"({"message_content":false})");
-  const auto [unreadable, none] = racing.Wait<ChannelMessage>(
-      [&](auto done) { racing.backend->ForwardMessage(archive, general, answer.id, done); });
-  CHECK_FALSE(unreadable.Successful());
-  CHECK(unreadable.ErrorCode() == 160014);
+  const auto unreadable = racing.Wait<ChannelMessage>(
+      [&](auto done) { racing.backend->ForwardMessage(archive, general, replied.value.id, done); });
+  CHECK_FALSE(unreadable.result.Successful());
+  CHECK(unreadable.result.ErrorCode() == 160014);
 
-  const auto [deleted, unused] = racing.Wait<int>([&](auto done) {
-    racing.backend->DeleteMessage(general, message.id,
+  const auto deleted = racing.Wait<int>([&](auto done) {
+    racing.backend->DeleteMessage(general, posted.value.id,
                                   [done](ClientResult result) { done(std::move(result), 0); });
   });
-  CHECK_MESSAGE(deleted.Successful(), deleted.Error());
-  const auto [gone, missing] =
-      racing.Wait<ChannelMessage>([&](auto done) { racing.backend->GetMessage(general, message.id, done); });
-  CHECK(gone.Status() == 404);
-  CHECK(gone.ErrorCode() == 10008);
+  CHECK_MESSAGE(deleted.result.Successful(), deleted.result.Error());
+  const auto gone = racing.Wait<ChannelMessage>(
+      [&](auto done) { racing.backend->GetMessage(general, posted.value.id, done); });
+  CHECK(gone.result.Status() == 404);
+  CHECK(gone.result.ErrorCode() == 10008);
 }
 
 }  // namespace channel_messages_test

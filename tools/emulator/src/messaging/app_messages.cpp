@@ -20,7 +20,7 @@ namespace {
 std::string dispatch_json(const std::string& api_json, const std::optional<std::string>& guild_id,
                           bool stripped) {
   rapidjson::Document d;
-  const auto text = stripped ? without_content(api_json) : api_json;
+  auto text = stripped ? without_content(api_json) : api_json;
   d.Parse(text.data(), text.size());
   if (!d.IsObject() || !guild_id) return text;
   d.AddMember("guild_id", rapidjson::Value(guild_id->c_str(), d.GetAllocator()), d.GetAllocator());
