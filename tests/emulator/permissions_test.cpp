@@ -18,12 +18,22 @@ constexpr std::uint64_t kManage = std::uint64_t{1} << 13;
 
 // A guild "100" owned by "1", with roles "200" (red) and "300" (blue), members "2" (red), "3" (red and
 // blue) and "4" (no roles); @everyone may view and send.
+GuildRole role(std::string id, std::string name, std::uint64_t permissions, int position = 0) {
+  GuildRole made;
+  made.id = std::move(id);
+  made.name = std::move(name);
+  made.permissions = permissions;
+  made.position = position;
+  return made;
+}
+
 Guild make_guild() {
   Guild guild;
   guild.id = "100";
   guild.name = "Test";
   guild.owner_id = "1";
-  guild.roles = {{"100", "@everyone", kView | kSend}, {"200", "red", kManage}, {"300", "blue", 0}};
+  guild.roles = {role("100", "@everyone", kView | kSend), role("200", "red", kManage, 1),
+                 role("300", "blue", 0, 2)};
   guild.members["1"] = {"1", {}};
   guild.members["2"] = {"2", {"200"}};
   guild.members["3"] = {"3", {"200", "300"}};
@@ -160,7 +170,7 @@ TEST_CASE("permissions: the member overwrite comes last, wherever it is listed")
 TEST_CASE("permissions: overwrites match by type as well as id") {
   auto guild = make_guild();
   // A role whose id equals member 4's user id: a role overwrite must not hit the member and vice versa.
-  guild.roles.push_back({"4", "four", 0});
+  guild.roles.push_back(role("4", "four", 0));
   const auto role_typed = channel_with({{"4", overwrite_type::kRole, 0, kView}});
   CHECK(can_view_channel(guild, role_typed, "4"));
   const auto member_typed_everyone = channel_with({{"100", overwrite_type::kMember, 0, kView}});

@@ -32,10 +32,16 @@ std::string GuildModule::install_bot(const Application& app, const std::string& 
   if (!joined) member.joined_at_ms = clock_.now_ms();
   if (permissions != 0) {
     // The platform's managed role of a bot: named after the application, holding what the install asked for.
+    // It is managed (tags.bot_id) and starts just above @everyone, as a new role does.
     GuildRole role;
     role.id = snowflakes_.next_string();
     role.name = app.name;
     role.permissions = permissions;
+    role.bot_id = app.bot_user_id;
+    for (auto& other : guild->roles) {
+      if (other.id != guild->id) ++other.position;
+    }
+    role.position = 1;
     guild->roles.push_back(role);
     member.roles.push_back(role.id);
   }

@@ -87,8 +87,40 @@ std::string role_json(const GuildRole& role) {
     write_string(writer, role.id);
     writer.Key("name");
     write_string(writer, role.name);
+    writer.Key("color");
+    writer.Int64(role.color);
+    writer.Key("colors");
+    writer.StartObject();
+    writer.Key("primary_color");
+    writer.Int64(role.color);
+    writer.Key("secondary_color");
+    role.secondary_color ? writer.Int64(*role.secondary_color) : writer.Null();
+    writer.Key("tertiary_color");
+    role.tertiary_color ? writer.Int64(*role.tertiary_color) : writer.Null();
+    writer.EndObject();
+    writer.Key("hoist");
+    writer.Bool(role.hoist);
+    writer.Key("icon");
+    write_optional_string(writer, role.icon);
+    writer.Key("unicode_emoji");
+    write_optional_string(writer, role.unicode_emoji);
+    writer.Key("position");
+    writer.Int(role.position);
     writer.Key("permissions");
     write_string(writer, bits_string(role.permissions));
+    writer.Key("managed");
+    writer.Bool(role.bot_id.has_value());
+    writer.Key("mentionable");
+    writer.Bool(role.mentionable);
+    if (role.bot_id) {
+      writer.Key("tags");
+      writer.StartObject();
+      writer.Key("bot_id");
+      write_string(writer, *role.bot_id);
+      writer.EndObject();
+    }
+    writer.Key("flags");
+    writer.Uint64(role.flags);
     writer.EndObject();
   });
 }

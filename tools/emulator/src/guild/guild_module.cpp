@@ -44,6 +44,7 @@ GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
     : FeatureModule(context), gateway_(gateway) {
   guilds_.register_documents(changes_);
   register_routes();
+  register_role_routes();
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,
       [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });
@@ -118,38 +119,8 @@ std::string GuildModule::guild_create_json(const Guild& guild, const GatewaySess
     write_guild_features(writer, guild);
     writer.Key("roles");
     writer.StartArray();
-    int position = 0;
-    for (const auto& role : guild.roles) {
-      writer.StartObject();
-      writer.Key("id");
-      write_string(writer, role.id);
-      writer.Key("name");
-      write_string(writer, role.name);
-      writer.Key("color");
-      writer.Int(0);
-      writer.Key("colors");
-      writer.StartObject();
-      writer.Key("primary_color");
-      writer.Int(0);
-      writer.Key("secondary_color");
-      writer.Null();
-      writer.Key("tertiary_color");
-      writer.Null();
-      writer.EndObject();
-      writer.Key("hoist");
-      writer.Bool(false);
-      writer.Key("position");
-      writer.Int(position++);
-      writer.Key("permissions");
-      write_string(writer, bits_string(role.permissions));
-      writer.Key("managed");
-      writer.Bool(false);
-      writer.Key("mentionable");
-      writer.Bool(false);
-      writer.Key("flags");
-      writer.Int(0);
-      writer.EndObject();
-    }
+    for (const auto& role : guild.roles)
+      write_raw(writer, role_json(role), rapidjson::kObjectType);
     writer.EndArray();
     for (const char* empty : {"emojis", "stickers", "voice_states", "threads", "presences", "stage_instances",
                               "guild_scheduled_events", "soundboard_sounds"}) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 
 #include "auth/guild_install.hpp"
 #include "core/service_context.hpp"
@@ -46,6 +47,33 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   HttpResponse admin_create_channel(const RouteContext& context);
   HttpResponse admin_update_channel(const RouteContext& context);
   HttpResponse admin_delete_channel(const RouteContext& context);
+
+  // The API's guild routes (role_routes.cpp): a bot in the guild, with the permissions a route needs.
+  struct GuildCaller {
+    const Guild* guild = nullptr;  // a mutating route asks GuildState for the mutable one (the state file)
+    std::string user_id;
+    std::uint64_t permissions = 0;  // guild-wide
+  };
+  // The caller and its guild ({guild_id}), or the error: 401, 404 10004, 403 50001 (not a bot in it), 403
+  // 50013 (lacking any bit of `needs`).
+  std::variant<GuildCaller, HttpResponse> guild_caller(const RouteContext& context, std::uint64_t needs);
+  // A guild event to the sessions of its members (bots: on the guild's shard, with the GUILDS intent).
+  void guild_dispatch(const Guild& guild, std::string_view type, const std::string& d_json);
+  // GUILD_ROLE_CREATE or GUILD_ROLE_UPDATE {guild_id, role}.
+  void role_dispatch(const Guild& guild, std::string_view type, const GuildRole& role);
+  // Applies a create or modify body to `role`: name, permissions (only bits the caller has may be added:
+  // else the 403 answered), color, colors, hoist, mentionable, icon, unicode_emoji. Field errors go to
+  // `errors`; a refusal that is not a 50035 is returned.
+  std::optional<HttpResponse> read_role_fields(const rapidjson::Value& body, const GuildCaller& caller,
+                                               GuildRole& role, FieldErrors& errors);
+  void register_role_routes();
+  HttpResponse api_list_roles(const RouteContext& context);
+  HttpResponse api_get_role(const RouteContext& context);
+  HttpResponse api_role_member_counts(const RouteContext& context);
+  HttpResponse api_create_role(const RouteContext& context);
+  HttpResponse api_modify_role(const RouteContext& context);
+  HttpResponse api_modify_role_positions(const RouteContext& context);
+  HttpResponse api_delete_role(const RouteContext& context);
 
   // The Gateway side (guild_module.cpp).
   // Whether the session gets channels it cannot view obfuscated (capability bit 15, or the date).

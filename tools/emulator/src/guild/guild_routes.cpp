@@ -10,6 +10,7 @@
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "core/validation.hpp"
+#include "guild/guild_fields.hpp"
 #include "guild/guild_json.hpp"
 #include "guild/guild_module.hpp"
 #include "guild/permissions.hpp"
@@ -18,7 +19,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr int kUnknownGuild = 10004;
 constexpr int kCategoryChannel = 4;
 // Channel types the admin API accepts: text, voice, category, announcement, stage, forum, media.
 constexpr int kChannelTypes[] = {0, 2, 4, 5, 13, 15, 16};
@@ -26,40 +26,6 @@ constexpr int kChannelTypes[] = {0, 2, 4, 5, 13, 15, 16};
 // READ_MESSAGE_HISTORY (our choice; the admin can pass everyone_permissions).
 constexpr std::uint64_t kDefaultEveryonePermissions =
     permission::kViewChannel | (std::uint64_t{1} << 11) | (std::uint64_t{1} << 16);
-
-// Permission bits as the wire carries them (a decimal string); an integer is accepted from the admin too.
-std::optional<std::uint64_t> read_bits(const rapidjson::Value& value) {
-  if (value.IsUint64()) return value.GetUint64();
-  if (!value.IsString()) return std::nullopt;
-  return decimal_bits({value.GetString(), value.GetStringLength()});
-}
-
-FieldIssue bits_issue() {
-  return {"BASE_TYPE_INVALID", "Must be permission bits: a decimal string."};
-}
-
-// The optional member `name` as permission bits; recorded as an issue when it is not.
-std::optional<std::uint64_t> read_permission_bits(BodyFields& fields, const char* name) {
-  const auto* value = fields.value(name, false);
-  if (value == nullptr) return std::nullopt;
-  auto bits = read_bits(*value);
-  if (!bits) fields.add_issue(name, bits_issue());
-  return bits;
-}
-
-// The required member "name" (an issue unless `min` to `max` characters long, though it is still read).
-std::optional<std::string> read_name(BodyFields& fields, std::size_t min, std::size_t max) {
-  auto name = fields.string("name", true);
-  if (name) {
-    const auto length = utf8_length(*name);
-    if (length < min || length > max) fields.add_issue("name", length_issue(min, max));
-  }
-  return name;
-}
-
-HttpResponse unknown_guild() {
-  return error_response(404, kUnknownGuild, "Unknown Guild");
-}
 
 // Reads a channel's fields from an admin body into `channel`. On create every field applies (name is
 // required); on update only the fields present change. Records problems in `errors`.
@@ -276,7 +242,11 @@ HttpResponse GuildModule::admin_create_guild(const RouteContext& context) {
   if (state_.find_user(*owner_id) == nullptr) return unknown_user();
   guild.id = snowflakes_.next_string();
   guild.owner_id = *owner_id;
-  guild.roles.push_back({guild.id, "@everyone", everyone_permissions});
+  GuildRole everyone;
+  everyone.id = guild.id;
+  everyone.name = "@everyone";
+  everyone.permissions = everyone_permissions;
+  guild.roles.push_back(std::move(everyone));
   guild.members.emplace(*owner_id, GuildMember{*owner_id, {}, clock_.now_ms()});
   const auto& stored = guilds_.add_guild(std::move(guild));
   return HttpResponse::json(200, admin_guild_json(stored));
@@ -332,6 +302,10 @@ HttpResponse GuildModule::admin_create_role(const RouteContext& context) {
   if (auto bits = read_permission_bits(fields, "permissions")) role.permissions = *bits;
   if (!errors.empty()) return invalid_form_body(errors);
   role.id = snowflakes_.next_string();
+  // Seeded roles stack in the order they are made: each above the ones before (our choice for the admin API;
+  // the API's Create Guild Role puts a new role just above @everyone).
+  for (const auto& other : guild->roles)
+    role.position = std::max(role.position, other.position + 1);
   guild->roles.push_back(role);
   return HttpResponse::json(200, role_json(role));
 }

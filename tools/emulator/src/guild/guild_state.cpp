@@ -87,6 +87,16 @@ std::string guild_json(const Guild& guild) {
       document::write_member(writer, "id", role.id);
       document::write_member(writer, "name", role.name);
       write_bits(writer, "permissions", role.permissions);
+      document::write_member(writer, "position", role.position);
+      if (role.color != 0) document::write_member(writer, "color", role.color);
+      document::write_member(writer, "secondary_color", role.secondary_color);
+      document::write_member(writer, "tertiary_color", role.tertiary_color);
+      if (role.hoist) document::write_member(writer, "hoist", true);
+      if (role.mentionable) document::write_member(writer, "mentionable", true);
+      document::write_member(writer, "icon", role.icon);
+      document::write_member(writer, "unicode_emoji", role.unicode_emoji);
+      if (role.flags != 0) write_bits(writer, "flags", role.flags);
+      document::write_member(writer, "bot_id", role.bot_id);
       writer.EndObject();
     }
     writer.EndArray();
@@ -106,9 +116,24 @@ Guild read_guild(const std::string& id, const rapidjson::Value& body) {
   guild.banner = document::optional_string(body, "banner");
   guild.owner_id = document::string(body, "owner_id");
   guild.features = document::strings(body, "features");
-  for (const auto& role : document::array(body, "roles").GetArray()) {
-    guild.roles.push_back(GuildRole{document::string(role, "id"), document::string(role, "name"),
-                                    read_bits(role, "permissions")});
+  for (const auto& value : document::array(body, "roles").GetArray()) {
+    GuildRole role;
+    role.id = document::string(value, "id");
+    role.name = document::string(value, "name");
+    role.permissions = read_bits(value, "permissions");
+    // State files from before roles had positions: creation order was the position.
+    role.position = static_cast<int>(
+        document::integer_or(value, "position", static_cast<std::int64_t>(guild.roles.size())));
+    role.color = document::integer_or(value, "color", 0);
+    role.secondary_color = document::optional_integer(value, "secondary_color");
+    role.tertiary_color = document::optional_integer(value, "tertiary_color");
+    role.hoist = document::boolean_or(value, "hoist", false);
+    role.mentionable = document::boolean_or(value, "mentionable", false);
+    role.icon = document::optional_string(value, "icon");
+    role.unicode_emoji = document::optional_string(value, "unicode_emoji");
+    if (value.HasMember("flags")) role.flags = read_bits(value, "flags");
+    role.bot_id = document::optional_string(value, "bot_id");
+    guild.roles.push_back(std::move(role));
   }
   if (guild.roles.empty() || guild.roles.front().id != id) {
     throw std::invalid_argument("the first role is not @everyone (the guild's id)");

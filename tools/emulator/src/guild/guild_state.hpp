@@ -49,6 +49,18 @@ struct GuildRole {
   std::string id;  // the guild's id for @everyone
   std::string name;
   std::uint64_t permissions = 0;
+  int position = 0;  // @everyone is 0; ties sort by id
+  // `colors`: the primary color is also the deprecated `color`; the other two need ENHANCED_ROLE_COLORS.
+  std::int64_t color = 0;
+  std::optional<std::int64_t> secondary_color;
+  std::optional<std::int64_t> tertiary_color;
+  bool hoist = false;
+  bool mentionable = false;
+  std::optional<std::string> icon;  // a hash (ROLE_ICONS)
+  std::optional<std::string> unicode_emoji;
+  std::uint64_t flags = 0;
+  // A bot's own role, made when it is installed: managed, tags.bot_id; nobody edits or assigns it.
+  std::optional<std::string> bot_id;
 };
 
 struct GuildMember {

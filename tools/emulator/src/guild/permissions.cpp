@@ -1,6 +1,7 @@
 #include "guild/permissions.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace platformpp::emulator {
 
@@ -52,6 +53,35 @@ std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channe
   });
   if (own != overwrites.end()) apply(permissions, own->allow, own->deny);
   return permissions;
+}
+
+int highest_role_position(const Guild& guild, std::string_view user_id) {
+  if (user_id == guild.owner_id) return std::numeric_limits<int>::max();
+  const auto* member = guild.find_member(user_id);
+  if (member == nullptr) return -1;
+  int highest = 0;
+  for (const auto& role_id : member->roles) {
+    if (const auto* role = guild.find_role(role_id)) highest = std::max(highest, role->position);
+  }
+  return highest;
+}
+
+bool role_below(const GuildRole& role, const GuildRole& other) {
+  if (role.position != other.position) return role.position < other.position;
+  if (role.id.size() != other.id.size())
+    return role.id.size() < other.id.size();  // snowflakes: numeric order
+  return role.id < other.id;
+}
+
+bool above_role(const Guild& guild, std::string_view user_id, const GuildRole& role) {
+  if (user_id == guild.owner_id) return true;
+  const auto* member = guild.find_member(user_id);
+  if (member == nullptr) return false;
+  // Strictly above: the member's highest role sorts after `role` (ties by id, as the platform sorts them).
+  return std::any_of(member->roles.begin(), member->roles.end(), [&](const std::string& id) {
+    const auto* own = guild.find_role(id);
+    return own != nullptr && role_below(role, *own);
+  });
 }
 
 }  // namespace platformpp::emulator

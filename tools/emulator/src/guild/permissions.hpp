@@ -12,8 +12,32 @@
 namespace platformpp::emulator {
 
 namespace permission {
+// The platform's permission bits (the names the seed and the platform's docs use).
+inline constexpr std::uint64_t kCreateInstantInvite = std::uint64_t{1} << 0;
+inline constexpr std::uint64_t kKickMembers = std::uint64_t{1} << 1;
+inline constexpr std::uint64_t kBanMembers = std::uint64_t{1} << 2;
 inline constexpr std::uint64_t kAdministrator = std::uint64_t{1} << 3;
+inline constexpr std::uint64_t kManageChannels = std::uint64_t{1} << 4;
+inline constexpr std::uint64_t kManageGuild = std::uint64_t{1} << 5;
+inline constexpr std::uint64_t kViewAuditLog = std::uint64_t{1} << 7;
 inline constexpr std::uint64_t kViewChannel = std::uint64_t{1} << 10;
+inline constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
+inline constexpr std::uint64_t kManageMessages = std::uint64_t{1} << 13;
+inline constexpr std::uint64_t kReadMessageHistory = std::uint64_t{1} << 16;
+inline constexpr std::uint64_t kConnect = std::uint64_t{1} << 20;
+inline constexpr std::uint64_t kChangeNickname = std::uint64_t{1} << 26;
+inline constexpr std::uint64_t kManageNicknames = std::uint64_t{1} << 27;
+inline constexpr std::uint64_t kManageRoles = std::uint64_t{1} << 28;
+inline constexpr std::uint64_t kManageGuildExpressions = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t kManageEvents = std::uint64_t{1} << 33;
+inline constexpr std::uint64_t kManageThreads = std::uint64_t{1} << 34;
+inline constexpr std::uint64_t kModerateMembers = std::uint64_t{1} << 40;
+inline constexpr std::uint64_t kCreateGuildExpressions = std::uint64_t{1} << 43;
+inline constexpr std::uint64_t kCreateEvents = std::uint64_t{1} << 44;
+inline constexpr std::uint64_t kSetVoiceChannelStatus = std::uint64_t{1} << 48;
+inline constexpr std::uint64_t kUseExternalApps = std::uint64_t{1} << 50;
+inline constexpr std::uint64_t kPinMessages = std::uint64_t{1} << 51;
+inline constexpr std::uint64_t kBypassSlowmode = std::uint64_t{1} << 52;
 // Every permission bit up to BYPASS_SLOWMODE (1 << 52), the highest the platform names: what the owner and
 // administrators have. Stays exact as a double, so JavaScript clients read it unchanged.
 inline constexpr std::uint64_t kAll = (std::uint64_t{1} << 53) - 1;
@@ -26,6 +50,13 @@ inline constexpr std::uint64_t kChannelObfuscatedFlag = std::uint64_t{1} << 17;
 std::uint64_t base_permissions(const Guild& guild, std::string_view user_id);
 // The user's permissions in the channel (base permissions plus the channel's overwrites).
 std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channel, std::string_view user_id);
+// The position of the user's highest role (0: @everyone only); the owner is above every role.
+int highest_role_position(const Guild& guild, std::string_view user_id);
+// Whether `role` sorts below `other` (by position, then by id as the platform sorts ties).
+bool role_below(const GuildRole& role, const GuildRole& other);
+// Whether the user may act on the role under the platform's hierarchy: the owner always; others only on
+// roles below their own highest role.
+bool above_role(const Guild& guild, std::string_view user_id, const GuildRole& role);
 inline bool can_view_channel(const Guild& guild, const GuildChannel& channel, std::string_view user_id) {
   return (channel_permissions(guild, channel, user_id) & permission::kViewChannel) != 0;
 }
