@@ -221,6 +221,44 @@ TEST_CASE("guilds: roles, members, channels and overwrites survive a restart") {
   CHECK(parse(restarted.raw("GET", "/api/v10/users/@me/guilds", {}, alice_bearer).body).Size() == 2);
 }
 
+TEST_CASE("guilds: roles made and changed through the API keep every field across a restart") {
+  Emulator first;
+  StateMirror mirror(first.service.changes());
+  const auto olivia = first.create_user("olivia");
+  const auto app = first.call("POST", "/_emulator/apps", R"({"name":"Game"})");
+  const auto bot = "Bot " + str(app["bot_token"]);
+  const auto guild_id = str(first.call("POST", "/_emulator/guilds",
+                                       R"({"name":"Home","owner_id":")" + olivia +
+                                           R"(","features":["ENHANCED_ROLE_COLORS","ROLE_ICONS"]})")["id"]);
+  const auto guild = "/_emulator/guilds/" + guild_id;
+  const auto admin_role =
+      str(first.call("POST", guild + "/roles", R"({"name":"mods","permissions":"268435456"})")["id"]);
+  first.call("POST", guild + "/members",
+             R"({"user_id":")" + str(app["bot_user_id"]) + R"(","roles":[")" + admin_role + R"("]})");
+  const auto created =
+      first.raw("POST", "/api/v10/guilds/" + guild_id + "/roles",
+                R"({"name":"Champion","colors":{"primary_color":255,"secondary_color":65280},)"
+                R"("hoist":true,"mentionable":true,"unicode_emoji":"🏁"})",
+                bot);
+  REQUIRE_MESSAGE(created.status == 200, created.body);
+  const auto champion = str(parse(created.body)["id"]);
+  mirror.check_complete();
+
+  Emulator restarted;
+  check_round_trip(mirror.documents(), restarted.service.changes());
+  const auto roles = parse(restarted.raw("GET", "/api/v10/guilds/" + guild_id + "/roles", {}, bot).body);
+  REQUIRE(roles.Size() == 3);
+  const auto& kept = roles[1];  // just above @everyone, below mods
+  CHECK(str(kept["id"]) == champion);
+  CHECK(kept["position"].GetInt() == 1);
+  CHECK(roles[2]["position"].GetInt() == 2);
+  CHECK(kept["colors"]["primary_color"].GetInt() == 255);
+  CHECK(kept["colors"]["secondary_color"].GetInt() == 65280);
+  CHECK(kept["hoist"].GetBool());
+  CHECK(kept["mentionable"].GetBool());
+  CHECK(str(kept["unicode_emoji"]) == "🏁");
+}
+
 TEST_CASE("guilds: a damaged guild document is refused, naming it") {
   Emulator emulator;
   auto& changes = emulator.service.changes();
