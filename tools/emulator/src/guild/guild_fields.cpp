@@ -1,6 +1,10 @@
 // What the guild routes read from request bodies (guild_fields.hpp).
 #include "guild/guild_fields.hpp"
 
+#include <openssl/evp.h>
+
+#include <cstdio>
+
 #include "core/validation.hpp"
 
 namespace platformpp::emulator {
@@ -36,6 +40,19 @@ std::optional<std::string> read_name(BodyFields& fields, std::size_t min, std::s
     if (length < min || length > max) fields.add_issue("name", length_issue(min, max));
   }
   return name;
+}
+
+std::string image_hash(std::string_view data) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int size = 0;
+  EVP_Digest(data.data(), data.size(), digest, &size, EVP_md5(), nullptr);
+  std::string hex;
+  char pair[3];
+  for (unsigned int i = 0; i < size; ++i) {
+    std::snprintf(pair, sizeof pair, "%02x", digest[i]);
+    hex += pair;
+  }
+  return hex;
 }
 
 HttpResponse unknown_guild() {

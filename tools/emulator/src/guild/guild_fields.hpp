@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/api_error.hpp"
 #include "core/json_body.hpp"
@@ -22,6 +23,9 @@ std::optional<std::uint64_t> read_permission_bits(BodyFields& fields, const char
 // an issue when it is absent.
 std::optional<std::string> read_name(BodyFields& fields, std::size_t min, std::size_t max,
                                      bool required = true);
+// An image sent as data (a data: URI), named as the platform names uploaded images: 32 hex digits (here the
+// MD5 of the data).
+std::string image_hash(std::string_view data);
 // 404 Unknown Guild (10004).
 HttpResponse unknown_guild();
 

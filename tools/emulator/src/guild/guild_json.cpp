@@ -162,12 +162,28 @@ std::string guild_member_json(const GuildMember& member, const User& user) {
     writer.EndArray();
     writer.Key("joined_at");
     write_string(writer, format_rfc3339_ms(member.joined_at_ms));
+    writer.Key("nick");
+    write_optional_string(writer, member.nick);
+    writer.Key("avatar");
+    write_optional_string(writer, member.avatar);
+    writer.Key("banner");
+    write_optional_string(writer, member.banner);
+    if (member.bio) {
+      writer.Key("bio");
+      write_string(writer, *member.bio);
+    }
+    writer.Key("communication_disabled_until");
+    if (member.timeout_until_ms) {
+      write_string(writer, format_rfc3339_ms(*member.timeout_until_ms));
+    } else {
+      writer.Null();
+    }
     writer.Key("deaf");
     writer.Bool(false);
     writer.Key("mute");
     writer.Bool(false);
     writer.Key("flags");
-    writer.Int(0);
+    writer.Uint64(member.flags);
     writer.EndObject();
   });
 }

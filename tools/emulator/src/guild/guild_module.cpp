@@ -45,6 +45,7 @@ GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
   guilds_.register_documents(changes_);
   register_routes();
   register_role_routes();
+  register_member_routes();
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,
       [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });

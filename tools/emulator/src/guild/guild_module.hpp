@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "auth/guild_install.hpp"
 #include "core/service_context.hpp"
@@ -74,6 +75,25 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   HttpResponse api_modify_role(const RouteContext& context);
   HttpResponse api_modify_role_positions(const RouteContext& context);
   HttpResponse api_delete_role(const RouteContext& context);
+
+  // Members (member_routes.cpp).
+  void register_member_routes();
+  [[nodiscard]] std::string member_json_of(const GuildMember& member) const;
+  // GUILD_MEMBER_UPDATE (the member with guild_id) or GUILD_MEMBER_REMOVE ({guild_id, user}) to the guild's
+  // sessions (bots with the GUILD_MEMBERS intent, on the guild's shard) and the removed member's.
+  void member_dispatch(const Guild& guild, std::string_view type, const GuildMember& member);
+  // Whether the caller may give `before` exactly `roles`: MANAGE_ROLES, and every role added or removed below
+  // the caller's highest and not managed; the refusal otherwise (403 50013, 404 10011).
+  std::optional<HttpResponse> assign_roles(const GuildCaller& caller, const GuildMember& before,
+                                           const std::vector<std::string>& roles);
+  HttpResponse change_member_role(const RouteContext& context, bool add);
+  HttpResponse api_get_member(const RouteContext& context);
+  HttpResponse api_list_members(const RouteContext& context);
+  HttpResponse api_modify_member(const RouteContext& context);
+  HttpResponse api_modify_current_member(const RouteContext& context);
+  HttpResponse api_add_member_role(const RouteContext& context);
+  HttpResponse api_remove_member_role(const RouteContext& context);
+  HttpResponse api_remove_member(const RouteContext& context);
 
   // The Gateway side (guild_module.cpp).
   // Whether the session gets channels it cannot view obfuscated (capability bit 15, or the date).

@@ -152,6 +152,12 @@ std::string member_json(const std::string& guild_id, const GuildMember& member) 
     document::write_member(writer, "user_id", member.user_id);
     if (!member.roles.empty()) document::write_member(writer, "roles", member.roles);
     document::write_member(writer, "joined_at_ms", member.joined_at_ms);
+    document::write_member(writer, "nick", member.nick);
+    document::write_member(writer, "timeout_until_ms", member.timeout_until_ms);
+    if (member.flags != 0) write_bits(writer, "flags", member.flags);
+    document::write_member(writer, "avatar", member.avatar);
+    document::write_member(writer, "banner", member.banner);
+    document::write_member(writer, "bio", member.bio);
   });
 }
 
@@ -190,6 +196,16 @@ bool GuildState::set_member(std::string_view guild_id, GuildMember member) {
   touch(document_kind::kGuildMember, member_id(guild_id, member.user_id));
   auto user_id = member.user_id;
   it->second.members.insert_or_assign(std::move(user_id), std::move(member));
+  return true;
+}
+
+bool GuildState::remove_member(std::string_view guild_id, std::string_view user_id) {
+  const auto it = guilds_.find(guild_id);
+  if (it == guilds_.end()) return false;
+  const auto member = it->second.members.find(user_id);
+  if (member == it->second.members.end()) return false;
+  touch(document_kind::kGuildMember, member_id(guild_id, user_id));  // gone: the document goes
+  it->second.members.erase(member);
   return true;
 }
 
@@ -235,6 +251,12 @@ void GuildState::register_documents(StateChanges& changes) {
         if (it == guilds_.end()) throw std::invalid_argument("a member of unknown guild " + guild_id);
         GuildMember member{document::string(body, "user_id"), document::strings(body, "roles"),
                            document::integer(body, "joined_at_ms")};
+        member.nick = document::optional_string(body, "nick");
+        member.timeout_until_ms = document::optional_integer(body, "timeout_until_ms");
+        if (body.HasMember("flags")) member.flags = read_bits(body, "flags");
+        member.avatar = document::optional_string(body, "avatar");
+        member.banner = document::optional_string(body, "banner");
+        member.bio = document::optional_string(body, "bio");
         auto user_id = member.user_id;
         it->second.members.insert_or_assign(std::move(user_id), std::move(member));
       },

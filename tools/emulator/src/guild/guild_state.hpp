@@ -67,6 +67,15 @@ struct GuildMember {
   std::string user_id;
   std::vector<std::string> roles;  // role ids, without @everyone (everyone has it)
   std::int64_t joined_at_ms = 0;   // fake clock
+  std::optional<std::string> nick{};
+  // A timeout (communication_disabled_until), fake clock: until then the member keeps VIEW_CHANNEL and
+  // READ_MESSAGE_HISTORY only (permissions.hpp).
+  std::optional<std::int64_t> timeout_until_ms{};
+  std::uint64_t flags = 0;  // guild member flags (BYPASSES_VERIFICATION is the one others set)
+  // The member's guild profile, which a bot sets for itself (Modify Current Member).
+  std::optional<std::string> avatar{};
+  std::optional<std::string> banner{};
+  std::optional<std::string> bio{};
 };
 
 struct GuildChannel {
@@ -140,6 +149,8 @@ class GuildState {
   [[nodiscard]] Guild* find_guild_mutable(std::string_view id);
   // Adds the member to the guild, or replaces them; false if there is no such guild.
   bool set_member(std::string_view guild_id, GuildMember member);
+  // Removes the member; false if they were not one.
+  bool remove_member(std::string_view guild_id, std::string_view user_id);
   // The guilds `user_id` is a member of, by id.
   [[nodiscard]] std::vector<const Guild*> guilds_of_user(std::string_view user_id) const {
     std::vector<const Guild*> result;

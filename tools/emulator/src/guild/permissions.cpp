@@ -12,9 +12,18 @@ void apply(std::uint64_t& permissions, std::uint64_t allow, std::uint64_t deny) 
   permissions |= allow;
 }
 
+// What a timed-out member keeps.
+constexpr std::uint64_t kTimedOutKeeps = permission::kViewChannel | permission::kReadMessageHistory;
+
 }  // namespace
 
-std::uint64_t base_permissions(const Guild& guild, std::string_view user_id) {
+bool timed_out(const Guild& guild, std::string_view user_id, std::int64_t now_ms) {
+  const auto* member = guild.find_member(user_id);
+  return member != nullptr && member->timeout_until_ms && *member->timeout_until_ms > now_ms;
+}
+
+std::uint64_t base_permissions(const Guild& guild, std::string_view user_id,
+                               std::optional<std::int64_t> now_ms) {
   if (user_id == guild.owner_id) return permission::kAll;
   const auto* member = guild.find_member(user_id);
   if (member == nullptr) return 0;
@@ -24,10 +33,12 @@ std::uint64_t base_permissions(const Guild& guild, std::string_view user_id) {
     if (const auto* role = guild.find_role(role_id)) permissions |= role->permissions;
   }
   if ((permissions & permission::kAdministrator) != 0) return permission::kAll;
+  if (now_ms && timed_out(guild, user_id, *now_ms)) permissions &= kTimedOutKeeps;
   return permissions;
 }
 
-std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channel, std::string_view user_id) {
+std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channel, std::string_view user_id,
+                                  std::optional<std::int64_t> now_ms) {
   auto permissions = base_permissions(guild, user_id);
   // The owner and administrators: no overwrite applies.
   if ((permissions & permission::kAdministrator) != 0) return permission::kAll;
@@ -52,6 +63,7 @@ std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channe
     return overwrite.type == overwrite_type::kMember && overwrite.id == user_id;
   });
   if (own != overwrites.end()) apply(permissions, own->allow, own->deny);
+  if (now_ms && timed_out(guild, user_id, *now_ms)) permissions &= kTimedOutKeeps;
   return permissions;
 }
 

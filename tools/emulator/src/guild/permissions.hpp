@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "guild/guild_state.hpp"
@@ -46,10 +47,16 @@ inline constexpr std::uint64_t kAll = (std::uint64_t{1} << 53) - 1;
 // Channel flag CHANNEL_OBFUSCATED, set on a channel dispatched to someone who cannot view it.
 inline constexpr std::uint64_t kChannelObfuscatedFlag = std::uint64_t{1} << 17;
 
-// The user's guild-wide permissions; 0 when the user is not a member.
-std::uint64_t base_permissions(const Guild& guild, std::string_view user_id);
-// The user's permissions in the channel (base permissions plus the channel's overwrites).
-std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channel, std::string_view user_id);
+// The user's guild-wide permissions; 0 when the user is not a member. With `now_ms` (the fake clock), a
+// member timed out until after it keeps VIEW_CHANNEL and READ_MESSAGE_HISTORY only (the owner and
+// administrators are exempt), as the platform documents.
+std::uint64_t base_permissions(const Guild& guild, std::string_view user_id,
+                               std::optional<std::int64_t> now_ms = std::nullopt);
+// The user's permissions in the channel (base permissions plus the channel's overwrites; a timeout as above).
+std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channel, std::string_view user_id,
+                                  std::optional<std::int64_t> now_ms = std::nullopt);
+// Whether the member is timed out at `now_ms`.
+bool timed_out(const Guild& guild, std::string_view user_id, std::int64_t now_ms);
 // The position of the user's highest role (0: @everyone only); the owner is above every role.
 int highest_role_position(const Guild& guild, std::string_view user_id);
 // Whether `role` sorts below `other` (by position, then by id as the platform sorts ties).

@@ -8,10 +8,7 @@
 // not a bot in the guild; 403 Missing Permissions (50013) without MANAGE_ROLES, for a role at or above the
 // caller's highest, or for permissions the caller lacks; 400 Invalid Role (50028) for @everyone's deletion or
 // a managed role's; 400 (30005) past 250 roles; 400 (50035) for the rest.
-#include <openssl/evp.h>
-
 #include <algorithm>
-#include <cstdio>
 #include <map>
 #include <utility>
 #include <vector>
@@ -54,20 +51,6 @@ FieldIssue feature_issue(const char* feature) {
   return {"GUILD_FEATURE_REQUIRED", std::string("Needs the guild feature ") + feature};
 }
 
-// An image's hash as the platform names uploaded images: 32 hex digits (here the image data's MD5).
-std::string image_hash(std::string_view data) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int size = 0;
-  EVP_Digest(data.data(), data.size(), digest, &size, EVP_md5(), nullptr);
-  std::string hex;
-  char pair[3];
-  for (unsigned int i = 0; i < size; ++i) {
-    std::snprintf(pair, sizeof pair, "%02x", digest[i]);
-    hex += pair;
-  }
-  return hex;
-}
-
 std::vector<const GuildRole*> sorted_roles(const Guild& guild) {
   std::vector<const GuildRole*> roles;
   roles.reserve(guild.roles.size());
@@ -100,7 +83,8 @@ std::variant<GuildModule::GuildCaller, HttpResponse> GuildModule::guild_caller(c
   if (guild == nullptr) return unknown_guild();
   // The guild routes are a bot's: a user's OAuth2 token has no scope for them.
   if (principal->grant != nullptr || !guild->has_member(principal->user->id)) return missing_access();
-  GuildCaller caller{guild, principal->user->id, base_permissions(*guild, principal->user->id)};
+  GuildCaller caller{guild, principal->user->id,
+                     base_permissions(*guild, principal->user->id, clock_.now_ms())};
   if ((caller.permissions & needs) != needs) return missing_permissions();
   return caller;
 }

@@ -111,7 +111,7 @@ std::variant<MessagingModule::ChannelPlace, HttpResponse> MessagingModule::chann
   if (principal.grant != nullptr || !guild->has_member(user_id)) return missing_access();
   place.guild = guild;
   place.channel = channel;
-  place.permissions = channel_permissions(*guild, *channel, user_id);
+  place.permissions = channel_permissions(*guild, *channel, user_id, clock_.now_ms());
   const bool voice = channel->type == 2 || channel->type == 13;
   if ((place.permissions & permission::kViewChannel) == 0 ||
       (voice && (place.permissions & perm::kConnect) == 0)) {

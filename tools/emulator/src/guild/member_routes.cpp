@@ -1,0 +1,359 @@
+// A guild's members through the API, as a bot manages them: get one, list (the GUILD_MEMBERS privileged
+// intent), modify (nick, roles, a timeout, flags), the current member (nick, avatar, banner, bio), add and
+// remove a role, and kick; each with the permission the platform names and its hierarchy (a bot acts only on
+// members whose highest role is below its own, and assigns only roles below its own); GUILD_MEMBER_UPDATE and
+// GUILD_MEMBER_REMOVE to the sessions with the GUILD_MEMBERS intent (users' sessions of the guild too).
+//
+// Errors: 404 Unknown Member (10007) and Unknown Role (10011); 403 (50013) for a missing permission, the
+// hierarchy, a managed role, or a timeout of the owner or an administrator; 403 (50001) for the member list
+// without the application's GUILD_MEMBERS intent; 400 (50035) for the rest.
+#include <algorithm>
+#include <charconv>
+#include <utility>
+#include <vector>
+
+#include "core/form_encoding.hpp"
+#include "core/json.hpp"
+#include "core/json_body.hpp"
+#include "core/user_json.hpp"
+#include "core/validation.hpp"
+#include "guild/guild_fields.hpp"
+#include "guild/guild_json.hpp"
+#include "guild/guild_module.hpp"
+#include "guild/permissions.hpp"
+
+namespace platformpp::emulator {
+
+namespace {
+
+constexpr int kUnknownMember = 10007;
+constexpr int kUnknownRole = 10011;
+constexpr int kMissingPermissions = 50013;
+constexpr std::size_t kNickMax = 32;
+constexpr std::size_t kBioMax = 190;
+constexpr std::int64_t kTimeoutMaxMs = 28LL * 24 * 60 * 60 * 1000;  // the platform's 28 days
+constexpr std::int64_t kListLimitMax = 1000;
+// Guild member flag BYPASSES_VERIFICATION: the one flag others set on a member.
+constexpr std::uint64_t kBypassesVerification = std::uint64_t{1} << 2;
+
+HttpResponse missing_permissions() {
+  return error_response(403, kMissingPermissions, "Missing Permissions");
+}
+
+HttpResponse unknown_member() {
+  return error_response(404, kUnknownMember, "Unknown Member");
+}
+
+bool has(std::uint64_t permissions, std::uint64_t bits) {
+  return (permissions & bits) == bits;
+}
+
+// Whether `actor` outranks `target` (the owner outranks everyone; nobody outranks the owner).
+bool outranks(const Guild& guild, std::string_view actor, std::string_view target) {
+  if (target == guild.owner_id) return false;
+  return highest_role_position(guild, actor) > highest_role_position(guild, target);
+}
+
+}  // namespace
+
+void GuildModule::register_member_routes() {
+  // The literal @me before {user_id}.
+  api_router_.add("PATCH", "/guilds/{guild_id}/members/@me", bind(&GuildModule::api_modify_current_member));
+  api_router_.add("GET", "/guilds/{guild_id}/members", bind(&GuildModule::api_list_members));
+  api_router_.add("GET", "/guilds/{guild_id}/members/{user_id}", bind(&GuildModule::api_get_member));
+  api_router_.add("PATCH", "/guilds/{guild_id}/members/{user_id}", bind(&GuildModule::api_modify_member));
+  api_router_.add("DELETE", "/guilds/{guild_id}/members/{user_id}", bind(&GuildModule::api_remove_member));
+  api_router_.add("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                  bind(&GuildModule::api_add_member_role));
+  api_router_.add("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
+                  bind(&GuildModule::api_remove_member_role));
+}
+
+std::string GuildModule::member_json_of(const GuildMember& member) const {
+  const auto* user = state_.find_user(member.user_id);
+  return user != nullptr ? guild_member_json(member, *user) : "{}";
+}
+
+void GuildModule::member_dispatch(const Guild& guild, std::string_view type, const GuildMember& member) {
+  const auto* user = state_.find_user(member.user_id);
+  if (user == nullptr) return;
+  std::string d;
+  if (type == "GUILD_MEMBER_REMOVE") {
+    d = to_json([&](JsonWriter& writer) {
+      writer.StartObject();
+      writer.Key("guild_id");
+      write_string(writer, guild.id);
+      writer.Key("user");
+      write_raw(writer, user_json(*user), rapidjson::kObjectType);
+      writer.EndObject();
+    });
+  } else {
+    rapidjson::Document object;
+    const auto json = guild_member_json(member, *user);
+    object.Parse(json.data(), json.size());
+    object.AddMember("guild_id", rapidjson::Value(guild.id.c_str(), object.GetAllocator()),
+                     object.GetAllocator());
+    d = json_text(object);
+  }
+  std::vector<std::string> targets;
+  for (const auto& [session_id, session] : gateway_.sessions()) {
+    // The member removed still hears of it; the others must be in the guild.
+    if (!guild.has_member(session.user_id) && session.user_id != member.user_id) continue;
+    if (session.bot &&
+        (!guild_in_shard(session, guild.id) || (session.intents & gateway_intent::kGuildMembers) == 0)) {
+      continue;  // GUILD_MEMBERS is the privileged intent of these events
+    }
+    targets.push_back(session_id);
+  }
+  for (const auto& session_id : targets)
+    gateway_.dispatch(session_id, type, d);
+}
+
+HttpResponse GuildModule::api_get_member(const RouteContext& context) {
+  auto found = guild_caller(context, 0);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto* member = std::get<GuildCaller>(found).guild->find_member(context.params.at("user_id"));
+  if (member == nullptr) return unknown_member();
+  return HttpResponse::json(200, member_json_of(*member));
+}
+
+HttpResponse GuildModule::api_list_members(const RouteContext& context) {
+  auto found = guild_caller(context, 0);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& guild = *std::get<GuildCaller>(found).guild;
+  const auto principal = authenticate(context.request);
+  // The platform's docs: this route needs the GUILD_MEMBERS privileged intent (the application's switch).
+  if (principal->application == nullptr || !principal->application->intent_guild_members)
+    return missing_access();
+  const auto query = FormFields::parse(query_of(context.request));
+  FieldErrors errors;
+  std::int64_t limit = 1;
+  std::uint64_t after = 0;
+  if (query) {
+    if (const auto text = query->get("limit")) {
+      const char* end = text->data() + text->size();
+      if (std::from_chars(text->data(), end, limit).ptr != end || limit < 1 || limit > kListLimitMax) {
+        errors.add({"limit"}, {"NUMBER_TYPE_MAX", "int value should be between 1 and 1000."});
+      }
+    }
+    if (const auto text = query->get("after")) {
+      const char* end = text->data() + text->size();
+      if (std::from_chars(text->data(), end, after).ptr != end) {
+        errors.add({"after"}, {"NUMBER_TYPE_COERCE", "Value is not snowflake."});
+      }
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  std::vector<std::pair<std::uint64_t, const GuildMember*>> members;
+  for (const auto& [user_id, member] : guild.members) {
+    std::uint64_t id = 0;
+    std::from_chars(user_id.data(), user_id.data() + user_id.size(), id);
+    if (id > after) members.emplace_back(id, &member);
+  }
+  std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (members.size() > static_cast<std::size_t>(limit)) members.resize(static_cast<std::size_t>(limit));
+  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
+                              writer.StartArray();
+                              for (const auto& [id, member] : members)
+                                write_raw(writer, member_json_of(*member), rapidjson::kObjectType);
+                              writer.EndArray();
+                            }));
+}
+
+std::optional<HttpResponse> GuildModule::assign_roles(const GuildCaller& caller, const GuildMember& before,
+                                                      const std::vector<std::string>& roles) {
+  const auto& guild = *caller.guild;
+  if (!has(caller.permissions, permission::kManageRoles)) return missing_permissions();
+  // Every role added or removed must be below the caller's highest, and not a bot's managed role.
+  std::vector<std::string> touched;
+  for (const auto& id : roles) {
+    if (std::find(before.roles.begin(), before.roles.end(), id) == before.roles.end()) touched.push_back(id);
+  }
+  for (const auto& id : before.roles) {
+    if (std::find(roles.begin(), roles.end(), id) == roles.end()) touched.push_back(id);
+  }
+  for (const auto& id : touched) {
+    const auto* role = guild.find_role(id);
+    if (role == nullptr || id == guild.id) return error_response(404, kUnknownRole, "Unknown Role");
+    if (role->bot_id || !above_role(guild, caller.user_id, *role)) return missing_permissions();
+  }
+  return std::nullopt;
+}
+
+HttpResponse GuildModule::api_modify_member(const RouteContext& context) {
+  auto found = guild_caller(context, 0);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& caller = std::get<GuildCaller>(found);
+  const auto& guild = *caller.guild;
+  const auto* existing = guild.find_member(context.params.at("user_id"));
+  if (existing == nullptr) return unknown_member();
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  GuildMember member = *existing;
+  const bool self = member.user_id == caller.user_id;
+  if (body.HasMember("nick")) {
+    // Another's nick: MANAGE_NICKNAMES and the hierarchy; one's own: CHANGE_NICKNAME.
+    if (self ? !has(caller.permissions, permission::kChangeNickname)
+             : !has(caller.permissions, permission::kManageNicknames) ||
+                   !outranks(guild, caller.user_id, member.user_id)) {
+      return missing_permissions();
+    }
+    if (body["nick"].IsNull()) {
+      member.nick.reset();
+    } else if (auto nick = fields.string("nick", false)) {
+      if (utf8_length(*nick) > kNickMax) fields.add_issue("nick", length_issue(0, kNickMax));
+      member.nick = nick->empty() ? std::nullopt : std::optional(std::move(*nick));
+    }
+  }
+  if (const auto* roles = fields.value("roles", false)) {
+    std::vector<std::string> ids;
+    if (!roles->IsArray()) {
+      fields.add_issue("roles", {"BASE_TYPE_ARRAY", "Must be an array"});
+    } else {
+      for (const auto& id : roles->GetArray()) {
+        if (id.IsString()) ids.emplace_back(id.GetString(), id.GetStringLength());
+      }
+      if (ids.size() != roles->Size())
+        fields.add_issue("roles", {"BASE_TYPE_STRING", "Role ids are strings"});
+    }
+    if (!errors.empty()) return invalid_form_body(errors);
+    if (auto refused = assign_roles(caller, member, ids)) return std::move(*refused);
+    member.roles = std::move(ids);
+  }
+  if (body.HasMember("communication_disabled_until")) {
+    if (!has(caller.permissions, permission::kModerateMembers) ||
+        !outranks(guild, caller.user_id, member.user_id)) {
+      return missing_permissions();
+    }
+    // The owner and administrators cannot be timed out (the platform's docs: a 403).
+    if ((base_permissions(guild, member.user_id) & permission::kAdministrator) != 0)
+      return missing_permissions();
+    const auto& value = body["communication_disabled_until"];
+    if (value.IsNull()) {
+      member.timeout_until_ms.reset();
+    } else {
+      const auto until = value.IsString() ? parse_rfc3339(value.GetString()) : std::nullopt;
+      if (!until) {
+        fields.add_issue("communication_disabled_until",
+                         {"DATE_TIME_TYPE_PARSE", "Could not parse the timestamp."});
+      } else if (*until - clock_.now_ms() > kTimeoutMaxMs) {
+        fields.add_issue("communication_disabled_until",
+                         {"COMMUNICATION_DISABLED_TIMESTAMP_TOO_LARGE", "A timeout lasts at most 28 days."});
+      } else {
+        member.timeout_until_ms = *until;
+      }
+    }
+  }
+  if (const auto flags = fields.integer("flags", false, 0, std::numeric_limits<std::int32_t>::max())) {
+    // The updated rule: MANAGE_GUILD, or MANAGE_ROLES, or MODERATE_MEMBERS with KICK_MEMBERS and BAN_MEMBERS.
+    const bool allowed = has(caller.permissions, permission::kManageGuild) ||
+                         has(caller.permissions, permission::kManageRoles) ||
+                         has(caller.permissions, permission::kModerateMembers | permission::kKickMembers |
+                                                     permission::kBanMembers);
+    if (!allowed) return missing_permissions();
+    const auto requested = static_cast<std::uint64_t>(*flags);
+    member.flags = (member.flags & ~kBypassesVerification) | (requested & kBypassesVerification);
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  guilds_.set_member(guild.id, member);
+  const auto* kept = guilds_.find_guild(guild.id)->find_member(member.user_id);
+  member_dispatch(guild, "GUILD_MEMBER_UPDATE", *kept);
+  return HttpResponse::json(200, member_json_of(*kept));
+}
+
+HttpResponse GuildModule::api_modify_current_member(const RouteContext& context) {
+  auto found = guild_caller(context, 0);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& caller = std::get<GuildCaller>(found);
+  const auto& guild = *caller.guild;
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  GuildMember member = *guild.find_member(caller.user_id);
+  if (body.HasMember("nick")) {
+    if (!has(caller.permissions, permission::kChangeNickname)) return missing_permissions();
+    if (body["nick"].IsNull()) {
+      member.nick.reset();
+    } else if (auto nick = fields.string("nick", false)) {
+      if (utf8_length(*nick) > kNickMax) fields.add_issue("nick", length_issue(0, kNickMax));
+      member.nick = nick->empty() ? std::nullopt : std::optional(std::move(*nick));
+    }
+  }
+  // A bot's guild profile (the seed: banner, avatar and bio for bots).
+  for (const char* image : {"avatar", "banner"}) {
+    if (!body.HasMember(image)) continue;
+    auto& target = std::string_view(image) == "avatar" ? member.avatar : member.banner;
+    const auto& value = body[image];
+    if (value.IsNull()) {
+      target.reset();
+    } else if (!value.IsString() || std::string_view(value.GetString()).substr(0, 11) != "data:image/") {
+      fields.add_issue(image, {"IMAGE_INVALID", "Invalid image data"});
+    } else {
+      target = image_hash({value.GetString(), value.GetStringLength()});
+    }
+  }
+  if (body.HasMember("bio")) {
+    if (body["bio"].IsNull()) {
+      member.bio.reset();
+    } else if (auto bio = fields.string("bio", false)) {
+      if (utf8_length(*bio) > kBioMax) fields.add_issue("bio", length_issue(0, kBioMax));
+      member.bio = std::move(*bio);
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  guilds_.set_member(guild.id, member);
+  const auto* kept = guilds_.find_guild(guild.id)->find_member(member.user_id);
+  member_dispatch(guild, "GUILD_MEMBER_UPDATE", *kept);
+  return HttpResponse::json(200, member_json_of(*kept));
+}
+
+HttpResponse GuildModule::change_member_role(const RouteContext& context, bool add) {
+  auto found = guild_caller(context, permission::kManageRoles);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& caller = std::get<GuildCaller>(found);
+  const auto& guild = *caller.guild;
+  const auto* existing = guild.find_member(context.params.at("user_id"));
+  if (existing == nullptr) return unknown_member();
+  const auto& role_id = context.params.at("role_id");
+  GuildMember member = *existing;
+  const bool has_role = std::find(member.roles.begin(), member.roles.end(), role_id) != member.roles.end();
+  std::vector<std::string> roles = member.roles;
+  if (add && !has_role) roles.push_back(role_id);
+  if (!add) std::erase(roles, role_id);
+  if (guild.find_role(role_id) == nullptr || role_id == guild.id) {
+    return error_response(404, kUnknownRole, "Unknown Role");
+  }
+  if (auto refused = assign_roles(caller, member, roles)) return std::move(*refused);
+  if (roles == member.roles) return HttpResponse::empty(204);  // nothing changes: no event
+  member.roles = std::move(roles);
+  guilds_.set_member(guild.id, member);
+  member_dispatch(guild, "GUILD_MEMBER_UPDATE", *guilds_.find_guild(guild.id)->find_member(member.user_id));
+  return HttpResponse::empty(204);
+}
+
+HttpResponse GuildModule::api_add_member_role(const RouteContext& context) {
+  return change_member_role(context, true);
+}
+
+HttpResponse GuildModule::api_remove_member_role(const RouteContext& context) {
+  return change_member_role(context, false);
+}
+
+HttpResponse GuildModule::api_remove_member(const RouteContext& context) {
+  auto found = guild_caller(context, permission::kKickMembers);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& caller = std::get<GuildCaller>(found);
+  const auto& guild = *caller.guild;
+  const auto* existing = guild.find_member(context.params.at("user_id"));
+  if (existing == nullptr) return unknown_member();
+  if (!outranks(guild, caller.user_id, existing->user_id)) return missing_permissions();
+  const GuildMember gone = *existing;
+  guilds_.remove_member(guild.id, gone.user_id);
+  member_dispatch(*guilds_.find_guild(guild.id), "GUILD_MEMBER_REMOVE", gone);
+  return HttpResponse::empty(204);
+}
+
+}  // namespace platformpp::emulator
