@@ -233,4 +233,28 @@ TEST_CASE("Remove Guild Member: KICK_MEMBERS and the hierarchy; GUILD_MEMBER_REM
   check_error(e.bot("DELETE", "/members/" + e.alice), 404, 10007);
 }
 
+TEST_CASE("prune: MANAGE_GUILD with KICK_MEMBERS; days 1..30; members without roles, or only included ones") {
+  Emulator e;
+  // Bob joined with no role; Alice has Racer. Eight days pass, nobody connected.
+  const auto bob = e.user("bob");
+  e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members", R"({"user_id":")" + bob + R"("})");
+  check_error(e.bot("GET", "/prune"), 403, 50013);  // KICK_MEMBERS alone is not enough
+  const auto manager = e.role("Manager", kManageGuild | kKickMembers);
+  e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members",
+         R"({"user_id":")" + e.bot_id + R"(","roles":[")" + e.staff + R"(",")" + manager + R"("]})");
+  CHECK(e.ok(e.bot("GET", "/prune"))["pruned"].GetInt() == 0);  // joined less than 7 days ago
+  REQUIRE(e.clock.advance(8 * kDayMs));
+  CHECK(e.ok(e.bot("GET", "/prune"))["pruned"].GetInt() == 1);  // Bob: no roles
+  CHECK(e.ok(e.bot("GET", "/prune?include_roles=" + e.racer))["pruned"].GetInt() == 2);
+  CHECK(e.ok(e.bot("GET", "/prune?days=30"))["pruned"].GetInt() == 0);
+  check_error(e.bot("GET", "/prune?days=31"), 400, 50035);
+  check_error(e.bot("GET", "/prune?days=0"), 400, 50035);
+  e.connect_bot();
+  const auto pruned = e.ok(e.bot("POST", "/prune", R"({"days":1,"include_roles":[")" + e.racer + R"("]})"));
+  CHECK(pruned["pruned"].GetInt() == 2);
+  CHECK(e.bot_peer.dispatches("GUILD_MEMBER_REMOVE").size() == 2);
+  check_error(e.bot("GET", "/members/" + bob), 404, 10007);
+  CHECK(e.ok(e.bot("POST", "/prune", R"({"compute_prune_count":false})"))["pruned"].IsNull());
+}
+
 }  // namespace member_routes_test

@@ -94,6 +94,12 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   HttpResponse api_add_member_role(const RouteContext& context);
   HttpResponse api_remove_member_role(const RouteContext& context);
   HttpResponse api_remove_member(const RouteContext& context);
+  // The members a prune of `days` removes (member_routes.cpp says how inactivity is judged).
+  [[nodiscard]] std::vector<std::string> prunable(const Guild& guild, const std::string& caller,
+                                                  std::int64_t days,
+                                                  const std::vector<std::string>& include_roles) const;
+  HttpResponse api_prune_count(const RouteContext& context);
+  HttpResponse api_begin_prune(const RouteContext& context);
 
   // The Gateway side (guild_module.cpp).
   // Whether the session gets channels it cannot view obfuscated (capability bit 15, or the date).

@@ -67,6 +67,8 @@ void GuildModule::register_member_routes() {
                   bind(&GuildModule::api_add_member_role));
   api_router_.add("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}",
                   bind(&GuildModule::api_remove_member_role));
+  api_router_.add("GET", "/guilds/{guild_id}/prune", bind(&GuildModule::api_prune_count));
+  api_router_.add("POST", "/guilds/{guild_id}/prune", bind(&GuildModule::api_begin_prune));
 }
 
 std::string GuildModule::member_json_of(const GuildMember& member) const {
@@ -354,6 +356,108 @@ HttpResponse GuildModule::api_remove_member(const RouteContext& context) {
   guilds_.remove_member(guild.id, gone.user_id);
   member_dispatch(*guilds_.find_guild(guild.id), "GUILD_MEMBER_REMOVE", gone);
   return HttpResponse::empty(204);
+}
+
+// Prune: members inactive for `days` (1..30) with no roles, or only roles of `include_roles`. The platform
+// counts a member's last activity; the emulator keeps no activity history, so a member is inactive when none
+// of their Gateway sessions is live and they joined more than `days` ago. Never the owner or the caller.
+std::vector<std::string> GuildModule::prunable(const Guild& guild, const std::string& caller,
+                                               std::int64_t days,
+                                               const std::vector<std::string>& include_roles) const {
+  std::vector<std::string> members;
+  const auto cutoff = clock_.now_ms() - days * 24 * 60 * 60 * 1000;
+  for (const auto& [user_id, member] : guild.members) {
+    if (user_id == guild.owner_id || user_id == caller || member.joined_at_ms > cutoff) continue;
+    if (!gateway_.sessions_of_user(user_id).empty()) continue;
+    const bool only_included =
+        std::all_of(member.roles.begin(), member.roles.end(), [&](const std::string& id) {
+          return std::find(include_roles.begin(), include_roles.end(), id) != include_roles.end();
+        });
+    if (only_included) members.push_back(user_id);
+  }
+  return members;
+}
+
+namespace {
+
+constexpr std::int64_t kPruneDaysDefault = 7;
+constexpr std::int64_t kPruneDaysMax = 30;
+
+// `days` 1..30 (an issue otherwise).
+std::int64_t prune_days(std::optional<std::int64_t> days, FieldErrors& errors) {
+  if (!days) return kPruneDaysDefault;
+  if (*days < 1 || *days > kPruneDaysMax) {
+    errors.add({"days"}, {"NUMBER_TYPE_MAX", "int value should be between 1 and 30."});
+  }
+  return *days;
+}
+
+}  // namespace
+
+HttpResponse GuildModule::api_prune_count(const RouteContext& context) {
+  // The seed: MANAGE_GUILD in addition to KICK_MEMBERS.
+  auto found = guild_caller(context, permission::kManageGuild | permission::kKickMembers);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& caller = std::get<GuildCaller>(found);
+  const auto query = FormFields::parse(query_of(context.request));
+  FieldErrors errors;
+  std::optional<std::int64_t> days;
+  std::vector<std::string> include_roles;
+  if (query) {
+    if (const auto text = query->get("days")) {
+      std::int64_t value = 0;
+      const char* end = text->data() + text->size();
+      if (std::from_chars(text->data(), end, value).ptr != end) {
+        errors.add({"days"}, {"NUMBER_TYPE_COERCE", "Value is not int."});
+      } else {
+        days = value;
+      }
+    }
+    if (const auto roles = query->get("include_roles")) {
+      std::string_view rest = *roles;
+      while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        include_roles.emplace_back(rest.substr(0, comma));
+        rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+      }
+    }
+  }
+  const auto n = prune_days(days, errors);
+  if (!errors.empty()) return invalid_form_body(errors);
+  const auto count = prunable(*caller.guild, caller.user_id, n, include_roles).size();
+  return HttpResponse::json(200, R"({"pruned":)" + std::to_string(count) + "}");
+}
+
+HttpResponse GuildModule::api_begin_prune(const RouteContext& context) {
+  auto found = guild_caller(context, permission::kManageGuild | permission::kKickMembers);
+  if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
+  const auto& caller = std::get<GuildCaller>(found);
+  rapidjson::Document body;
+  if (auto error = read_optional_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto n = prune_days(fields.integer("days", false), errors);
+  const bool compute = fields.boolean("compute_prune_count", false).value_or(true);
+  std::vector<std::string> include_roles;
+  if (const auto* roles = fields.value("include_roles", false)) {
+    if (!roles->IsArray()) {
+      fields.add_issue("include_roles", {"BASE_TYPE_ARRAY", "Must be an array"});
+    } else {
+      for (const auto& id : roles->GetArray()) {
+        if (id.IsString()) include_roles.emplace_back(id.GetString(), id.GetStringLength());
+      }
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  const auto guild_id = caller.guild->id;
+  const auto pruned = prunable(*caller.guild, caller.user_id, n, include_roles);
+  for (const auto& user_id : pruned) {
+    const GuildMember gone = *guilds_.find_guild(guild_id)->find_member(user_id);
+    guilds_.remove_member(guild_id, user_id);
+    member_dispatch(*guilds_.find_guild(guild_id), "GUILD_MEMBER_REMOVE", gone);
+  }
+  return HttpResponse::json(200, compute ? R"({"pruned":)" + std::to_string(pruned.size()) + "}"
+                                         : std::string(R"({"pruned":null})"));
 }
 
 }  // namespace platformpp::emulator
