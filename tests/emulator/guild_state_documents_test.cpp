@@ -259,6 +259,49 @@ TEST_CASE("guilds: roles made and changed through the API keep every field acros
   CHECK(str(kept["unicode_emoji"]) == "🏁");
 }
 
+TEST_CASE(
+    "guilds: a member's nick, timeout, flags and profile survive a restart; a kicked member stays gone") {
+  Emulator first;
+  StateMirror mirror(first.service.changes());
+  const auto olivia = first.create_user("olivia");
+  const auto alice = first.create_user("alice");
+  const auto bob = first.create_user("bob");
+  const auto app = first.call("POST", "/_emulator/apps", R"({"name":"Game"})");
+  const auto bot = "Bot " + str(app["bot_token"]);
+  const auto guild_id =
+      str(first.call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})")["id"]);
+  const auto guild = "/_emulator/guilds/" + guild_id;
+  // MANAGE_NICKNAMES, MANAGE_ROLES, MODERATE_MEMBERS, KICK_MEMBERS, CHANGE_NICKNAME.
+  const auto staff =
+      str(first.call("POST", guild + "/roles", R"({"name":"staff","permissions":"1099981389826"})")["id"]);
+  first.call("POST", guild + "/members",
+             R"({"user_id":")" + str(app["bot_user_id"]) + R"(","roles":[")" + staff + R"("]})");
+  for (const auto& user : {alice, bob})
+    first.call("POST", guild + "/members", R"({"user_id":")" + user + R"("})");
+  const auto api = "/api/v10/guilds/" + guild_id + "/members/";
+  const auto until = format_rfc3339_ms(kStart + 3600000);
+  REQUIRE(first
+              .raw("PATCH", api + alice,
+                   R"({"nick":"Ali","flags":4,"communication_disabled_until":")" + until + R"("})", bot)
+              .status == 200);
+  REQUIRE(
+      first.raw("PATCH", api + "@me", R"({"bio":"Race control","avatar":"data:image/png;base64,AAAA"})", bot)
+          .status == 200);
+  REQUIRE(first.raw("DELETE", api + bob, {}, bot).status == 204);
+  mirror.check_complete();
+
+  Emulator restarted;
+  check_round_trip(mirror.documents(), restarted.service.changes());
+  const auto kept = parse(restarted.raw("GET", api + alice, {}, bot).body);
+  CHECK(str(kept["nick"]) == "Ali");
+  CHECK(kept["flags"].GetInt() == 4);
+  CHECK(str(kept["communication_disabled_until"]) == until);
+  const auto me = parse(restarted.raw("GET", api + str(app["bot_user_id"]), {}, bot).body);
+  CHECK(str(me["bio"]) == "Race control");
+  CHECK(str(me["avatar"]).size() == 32);
+  CHECK(restarted.raw("GET", api + bob, {}, bot).status == 404);
+}
+
 TEST_CASE("guilds: a damaged guild document is refused, naming it") {
   Emulator emulator;
   auto& changes = emulator.service.changes();
