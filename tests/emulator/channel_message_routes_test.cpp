@@ -39,7 +39,9 @@ struct Emulator {
   std::string player, guild_id, general, lounge;
   RecordingGatewayPeer game_peer;
 
-  Emulator() {
+  // `start`: the fake clock's first time (a test before a dated rule starts earlier).
+  explicit Emulator(std::int64_t start = kStart)
+      : real_now(start), clock([this] { return real_now; }, true, start) {
     game = add_bot("Racing");
     other = add_bot("Helper");
     player = str(parse(call("POST", "/_emulator/users", R"({"username":"player"})").body)["id"]);
@@ -424,6 +426,69 @@ TEST_CASE("a bot's DM: the full message object to a user it shares a guild with,
   // Read back through the bot's DM history.
   const auto read = e.as(e.game, "GET", "/channels/" + dm + "/messages/" + str(message["id"]));
   CHECK_MESSAGE(read.status == 200, read.body);
+}
+
+TEST_CASE(
+    "pins: PIN_MESSAGES (MANAGE_MESSAGES before the 2026-02-23 split), paginated by pin time, 250 a "
+    "channel") {
+  Emulator e;
+  e.connect(e.game, e.game_peer);
+  constexpr std::uint64_t kPinMessages = std::uint64_t{1} << 51;
+  std::vector<std::string> ids;
+  for (int i = 0; i < 3; ++i) {
+    ids.push_back(str(e.post(e.game, e.general, R"({"content":"m)" + std::to_string(i) + R"("})")["id"]));
+  }
+  const auto pin = [&](const std::string& id) {
+    return e.as(e.game, "PUT", "/channels/" + e.general + "/messages/pins/" + id);
+  };
+  // @everyone's defaults have no PIN_MESSAGES; MANAGE_MESSAGES no longer pins after the split.
+  e.overwrite(e.general, e.game.user_id, kManageMessages, 0);
+  check_error(pin(ids[0]), 403, 50013);
+  e.overwrite(e.general, e.game.user_id, kPinMessages, 0);
+  for (const auto& id : ids) {
+    CHECK(pin(id).status == 204);
+    e.clock.advance(1000);
+  }
+  const auto update = e.game_peer.dispatches("CHANNEL_PINS_UPDATE");
+  REQUIRE(update.size() == 3);
+  CHECK(str(update.back()["d"]["guild_id"]) == e.guild_id);
+  CHECK(update.back()["d"]["last_pin_timestamp"].IsString());
+  const auto page = parse(e.as(e.game, "GET", "/channels/" + e.general + "/messages/pins?limit=2").body);
+  REQUIRE(page["items"].Size() == 2);
+  CHECK(page["has_more"].GetBool());
+  CHECK(str(page["items"][0]["message"]["id"]) == ids[2]);  // the newest pin first
+  CHECK(page["items"][0]["message"]["pinned"].GetBool());
+  const auto rest =
+      parse(e.as(e.game, "GET",
+                 "/channels/" + e.general + "/messages/pins?before=" + str(page["items"][1]["pinned_at"]))
+                .body);
+  REQUIRE(rest["items"].Size() == 1);
+  CHECK_FALSE(rest["has_more"].GetBool());
+  CHECK(str(rest["items"][0]["message"]["id"]) == ids[0]);
+  check_error(e.as(e.game, "GET", "/channels/" + e.general + "/messages/pins?limit=51"), 400, 50035);
+  // The deprecated routes still answer: the list as an array, and unpinning.
+  CHECK(parse(e.as(e.game, "GET", "/channels/" + e.general + "/pins").body).Size() == 3);
+  CHECK(e.as(e.game, "DELETE", "/channels/" + e.general + "/pins/" + ids[0]).status == 204);
+  CHECK(parse(e.as(e.game, "GET", "/channels/" + e.general + "/pins").body).Size() == 2);
+  CHECK(e.as(e.game, "PUT", "/channels/" + e.general + "/pins/" + ids[0]).status == 204);
+  CHECK(e.as(e.game, "DELETE", "/channels/" + e.general + "/messages/pins/" + ids[0]).status == 204);
+  // A message id that is not "pins" still reaches Get Channel Message.
+  CHECK(e.as(e.game, "GET", "/channels/" + e.general + "/messages/" + ids[0]).status == 200);
+
+  // At most 250 pins: the 251st is refused.
+  for (int i = 0; i < 248; ++i) {
+    CHECK(pin(str(e.post(e.game, e.general, R"({"content":"p"})")["id"])).status == 204);
+  }
+  check_error(pin(ids[0]), 400, 30003);
+}
+
+TEST_CASE("pins before the 2026-02-23 split: MANAGE_MESSAGES still pins") {
+  Emulator e(1771804800000 - 60000);  // a minute before the split
+  const auto id = str(e.post(e.game, e.general, R"({"content":"old rules"})")["id"]);
+  e.overwrite(e.general, e.game.user_id, kManageMessages, 0);
+  CHECK(e.as(e.game, "PUT", "/channels/" + e.general + "/messages/pins/" + id).status == 204);
+  REQUIRE(e.clock.advance(60000));
+  check_error(e.as(e.game, "DELETE", "/channels/" + e.general + "/messages/pins/" + id), 403, 50013);
 }
 
 }  // namespace channel_message_routes_test

@@ -48,6 +48,7 @@ import type {
 export type {
   APIChannel,
   GatewayChannelInfoDispatchData,
+  GatewayChannelPinsUpdateDispatchData,
   GatewayEntitlementCreateDispatchData,
   GatewayEntitlementDeleteDispatchData,
   GatewayEntitlementUpdateDispatchData,

@@ -63,6 +63,38 @@ bool MessagingModule::delete_app_message(std::string_view channel_id, std::strin
   return true;
 }
 
+std::vector<std::string> MessagingModule::audience_of(const Message& message, std::uint64_t guild_intent,
+                                                      std::uint64_t& bot_intent) const {
+  std::vector<std::string> audience;
+  bot_intent = gateway_intent::kDirectMessages;
+  if (message.ephemeral_for) {
+    audience.push_back(*message.ephemeral_for);
+  } else if (message.guild_id) {
+    bot_intent = guild_intent;
+    const auto [guild, channel] = guilds_.guilds().find_channel(message.channel_id);
+    if (guild == nullptr || channel == nullptr) return audience;
+    for (const auto& [user_id, member] : guild->members) {
+      if (can_view_channel(*guild, *channel, user_id)) audience.push_back(user_id);
+    }
+  } else if (const auto* dm = messages_.find_dm_channel(message.channel_id)) {
+    audience = dm->recipient_ids;
+  }
+  return audience;
+}
+
+void MessagingModule::dispatch_channel_event(const Message& message, std::string_view type,
+                                             const std::string& d_json) {
+  std::uint64_t bot_intent = 0;
+  const auto audience = audience_of(message, gateway_intent::kGuilds, bot_intent);
+  for (const auto& user_id : audience) {
+    for (const auto* session : gateway_.sessions_of_user(user_id)) {
+      if (session->bot && (session->intents & bot_intent) == 0) continue;
+      if (session->bot && message.guild_id && !guild_in_shard(*session, *message.guild_id)) continue;
+      gateway_.dispatch(session->id, type, d_json);
+    }
+  }
+}
+
 void MessagingModule::dispatch_app_message(const Message& message, std::string_view type, bool deleted) {
   std::string api_json;
   if (deleted) {
@@ -77,25 +109,8 @@ void MessagingModule::dispatch_app_message(const Message& message, std::string_v
   } else {
     api_json = message_json(message);
   }
-  std::vector<std::string> audience;
   std::uint64_t bot_intent = gateway_intent::kDirectMessages;
-  if (message.ephemeral_for) {
-    audience.push_back(*message.ephemeral_for);
-  } else if (message.guild_id) {
-    bot_intent = gateway_intent::kGuildMessages;
-    const Guild* guild = guilds_.guilds().find_guild(*message.guild_id);
-    const GuildChannel* channel = nullptr;
-    if (guild != nullptr) {
-      const auto it = guild->channels.find(message.channel_id);
-      if (it != guild->channels.end()) channel = &it->second;
-    }
-    if (guild == nullptr || channel == nullptr) return;
-    for (const auto& [user_id, member] : guild->members) {
-      if (can_view_channel(*guild, *channel, user_id)) audience.push_back(user_id);
-    }
-  } else if (const auto* dm = messages_.find_dm_channel(message.channel_id)) {
-    audience = dm->recipient_ids;
-  }
+  const auto audience = audience_of(message, gateway_intent::kGuildMessages, bot_intent);
   for (const auto& user_id : audience) {
     for (const auto* session : gateway_.sessions_of_user(user_id)) {
       if (session->bot && (session->intents & bot_intent) == 0) continue;

@@ -83,6 +83,7 @@ std::string message_json(const Message& message) {
       writer.EndObject();
     }
     document::write_member(writer, "snapshots", message.snapshots);
+    document::write_member(writer, "pinned_at_ms", message.pinned_at_ms);
   });
 }
 
@@ -134,6 +135,7 @@ Message read_message(const std::string& id, const rapidjson::Value& body) {
                          document::optional_string(reference, "guild_id")};
   }
   message.snapshots = document::optional_string(body, "snapshots");
+  message.pinned_at_ms = document::optional_integer(body, "pinned_at_ms");
   return message;
 }
 

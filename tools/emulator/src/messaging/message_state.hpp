@@ -99,6 +99,7 @@ struct Message {
   std::optional<MessageReference> reference;  // a reply's or a forward's
   // A forward's message_snapshots, JSON array text: taken when it was made, never changed after.
   std::optional<std::string> snapshots;
+  std::optional<std::int64_t> pinned_at_ms;  // fake clock; set while pinned
 };
 
 class MessageState {

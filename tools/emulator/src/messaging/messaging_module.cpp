@@ -135,6 +135,8 @@ MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway
       social_limits_(social_limits),
       webhooks_(webhooks) {
   messages_.register_documents(changes_);
+  // Before the routes with {message_id}: "pins" is not a message id (the first route that matches answers).
+  register_pin_routes();
   api_router_.add("POST", "/users/@me/channels", bind(&MessagingModule::api_create_dm_channel));
   api_router_.add("POST", "/channels/{channel_id}/messages", bind(&MessagingModule::api_create_message));
   api_router_.add("POST", "/lobbies/{lobby_id}/messages", bind(&MessagingModule::api_create_lobby_message));
@@ -436,7 +438,9 @@ std::string MessagingModule::message_json(const Message& message, bool without_r
       writer.Key("message_snapshots");
       write_raw(writer, *message.snapshots, rapidjson::kArrayType);
     }
-    for (const char* unset : {"pinned", "mention_everyone", "tts"}) {
+    writer.Key("pinned");
+    writer.Bool(message.pinned_at_ms.has_value());
+    for (const char* unset : {"mention_everyone", "tts"}) {
       writer.Key(unset);
       writer.Bool(false);
     }

@@ -11,6 +11,7 @@
 #include <string>
 #include <string_view>
 #include <variant>
+#include <vector>
 
 #include "core/api_error.hpp"
 #include "core/json.hpp"
@@ -98,6 +99,23 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   // the GUILD_MESSAGES or DIRECT_MESSAGES intent, and get no content without MESSAGE_CONTENT unless the
   // message is its own); MESSAGE_DELETE when `deleted`.
   void dispatch_app_message(const Message& message, std::string_view type, bool deleted);
+  // Who sees the message's channel: its guild's members who can view it (bots need `guild_intent`), a DM's
+  // two users (bots need DIRECT_MESSAGES), or an ephemeral message's one user; `bot_intent` gets the intent.
+  [[nodiscard]] std::vector<std::string> audience_of(const Message& message, std::uint64_t guild_intent,
+                                                     std::uint64_t& bot_intent) const;
+  // A channel event about the message's channel (CHANNEL_PINS_UPDATE) to those who see it (bots: GUILDS or
+  // DIRECT_MESSAGES, on the guild's shard).
+  void dispatch_channel_event(const Message& message, std::string_view type, const std::string& d_json);
+
+  // Pins (pin_routes.cpp).
+  void register_pin_routes();
+  // The channel's pinned messages, newest pin first.
+  [[nodiscard]] std::vector<const Message*> pinned_messages(std::string_view channel_id) const;
+  HttpResponse set_pinned(const RouteContext& context, bool pinned);
+  HttpResponse api_pin(const RouteContext& context);
+  HttpResponse api_unpin(const RouteContext& context);
+  HttpResponse api_get_pins(const RouteContext& context);
+  HttpResponse api_get_pins_deprecated(const RouteContext& context);
   // The GAME_DIRECT_MESSAGE_* webhook event of a DM sent through a game (Message::game_app_id).
   void emit_game_dm(const Message& message, std::string_view type, std::string data_json);
   // What the lobby message routes do first: the idle sweep (an idle lobby is gone even if the tick has not
