@@ -305,7 +305,7 @@ class BackendClient {
   using RoleCallback = std::function<void(ClientResult result, Role role)>;
   /// The end of a call that answers the guild's roles, sorted by position (empty on failure).
   using RolesCallback = std::function<void(ClientResult result, std::vector<Role> roles)>;
-  /// The end of GetRoleMemberCounts: role id to member count, @everyone left out (empty on failure).
+  /// The end of GetRoleMemberCounts: role id to member count, \@everyone left out (empty on failure).
   using RoleMemberCountsCallback =
       std::function<void(ClientResult result, std::map<uint64_t, uint64_t> counts)>;
 
@@ -486,7 +486,7 @@ class BackendClient {
   void CreateRole(uint64_t guildId, const RoleChanges& changes, RoleCallback callback);
   /// Changes the role's set fields (PATCH /guilds/{guild}/roles/{role}); the others are kept.
   void ModifyRole(uint64_t guildId, uint64_t roleId, const RoleChanges& changes, RoleCallback callback);
-  /// Moves roles: each pair is a role id and its new position (at least 1, since @everyone stays at 0);
+  /// Moves roles: each pair is a role id and its new position (at least 1, since \@everyone stays at 0);
   /// answers every role of the guild (PATCH /guilds/{guild}/roles).
   void ModifyRolePositions(uint64_t guildId, const std::vector<std::pair<uint64_t, int32_t>>& positions,
                            RolesCallback callback);

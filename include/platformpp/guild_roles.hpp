@@ -34,7 +34,7 @@ struct RoleColors {
   std::optional<uint32_t> tertiary;
 };
 
-/// A guild's role as the platform answers it. The @everyone role has the guild's id.
+/// A guild's role as the platform answers it. The \@everyone role has the guild's id.
 struct Role {
   /// The role's id.
   uint64_t id = 0;
@@ -42,7 +42,7 @@ struct Role {
   std::string name;
   /// The permission bits it grants (`permissions`, a decimal string on the wire).
   uint64_t permissions = 0;
-  /// Its position (roles with the same position are sorted by id); @everyone is 0.
+  /// Its position (roles with the same position are sorted by id); \@everyone is 0.
   int32_t position = 0;
   /// Its colors; `primary` is `color` when the answer has no `colors`.
   RoleColors colors;
@@ -67,7 +67,7 @@ struct Role {
 };
 
 /// What CreateRole and ModifyRole send. Unset fields are not sent: CreateRole then takes the platform's
-/// defaults ("new role", the @everyone permissions, no color, ...), ModifyRole keeps the role's values.
+/// defaults ("new role", the \@everyone permissions, no color, ...), ModifyRole keeps the role's values.
 struct RoleChanges {
   /// 1 to 100 characters (code points).
   std::optional<std::string> name;
