@@ -11,6 +11,7 @@
 
 #include <platformpp/application_commands.hpp>
 #include <platformpp/client_result.hpp>
+#include <platformpp/guild_roles.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
@@ -19,9 +20,11 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace platformpp {
@@ -298,6 +301,13 @@ class BackendClient {
   using MessageCallback = std::function<void(ClientResult result, ChannelMessage message)>;
   /// The end of GetMessages: one page of messages, newest first (empty on failure).
   using MessagesCallback = std::function<void(ClientResult result, std::vector<ChannelMessage> messages)>;
+  /// The end of a call that answers one role (a default Role on failure).
+  using RoleCallback = std::function<void(ClientResult result, Role role)>;
+  /// The end of a call that answers the guild's roles, sorted by position (empty on failure).
+  using RolesCallback = std::function<void(ClientResult result, std::vector<Role> roles)>;
+  /// The end of GetRoleMemberCounts: role id to member count, \@everyone left out (empty on failure).
+  using RoleMemberCountsCallback =
+      std::function<void(ClientResult result, std::map<uint64_t, uint64_t> counts)>;
 
   /// Creates the client: it sends nothing until the first call. Without `options.ioContext` it starts a
   /// network thread of its own.
@@ -460,6 +470,28 @@ class BackendClient {
                    MessageCallback callback);
   /// Deletes a message (the bot's own, or another's with MANAGE_MESSAGES); the platform answers 204.
   void DeleteMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback);
+
+  // A guild's roles (guild_roles.hpp), as the bot (Authorization: Bot). Ids must not be 0 and changes are
+  // checked with CheckRoleChanges before anything is sent (ValidationError naming every broken rule).
+  // Changing roles needs MANAGE_ROLES, and only roles below the bot's highest role may be changed or placed:
+  // HTTPError 403 (code 50013) otherwise.
+
+  /// The guild's roles, sorted by position (GET /guilds/{guild}/roles).
+  void GetRoles(uint64_t guildId, RolesCallback callback);
+  /// One role of the guild (GET /guilds/{guild}/roles/{role}).
+  void GetRole(uint64_t guildId, uint64_t roleId, RoleCallback callback);
+  /// How many members have each role (GET /guilds/{guild}/roles/member-counts).
+  void GetRoleMemberCounts(uint64_t guildId, RoleMemberCountsCallback callback);
+  /// Creates a role (POST /guilds/{guild}/roles); unset fields of `changes` take the platform's defaults.
+  void CreateRole(uint64_t guildId, const RoleChanges& changes, RoleCallback callback);
+  /// Changes the role's set fields (PATCH /guilds/{guild}/roles/{role}); the others are kept.
+  void ModifyRole(uint64_t guildId, uint64_t roleId, const RoleChanges& changes, RoleCallback callback);
+  /// Moves roles: each pair is a role id and its new position (at least 1, since \@everyone stays at 0);
+  /// answers every role of the guild (PATCH /guilds/{guild}/roles).
+  void ModifyRolePositions(uint64_t guildId, const std::vector<std::pair<uint64_t, int32_t>>& positions,
+                           RolesCallback callback);
+  /// Deletes the role (DELETE /guilds/{guild}/roles/{role}); the platform answers 204.
+  void DeleteRole(uint64_t guildId, uint64_t roleId, ResultCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

@@ -12,6 +12,7 @@
 #include <platformpp/application_commands.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/components.hpp>
+#include <platformpp/guild_roles.hpp>
 #include <platformpp/message_payload.hpp>
 #include <platformpp/premium.hpp>
 
@@ -66,20 +67,6 @@ struct PartialChannel {
   /// the bot is in the guild.
   std::optional<uint64_t> appPermissions;
   /// The whole channel object as JSON text.
-  std::string rawJson;
-};
-
-/// A role of resolved data.
-struct Role {
-  /// The role's id.
-  uint64_t id = 0;
-  /// Its name.
-  std::string name;
-  /// Its permission bits.
-  uint64_t permissions = 0;
-  /// Its position in the guild's role list.
-  int32_t position = 0;
-  /// The whole role object as JSON text (colors, icon, tags, ...).
   std::string rawJson;
 };
 

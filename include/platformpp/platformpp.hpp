@@ -8,6 +8,7 @@
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/components.hpp>
+#include <platformpp/guild_roles.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/interactions_endpoint.hpp>
 #include <platformpp/interactions_gateway.hpp>

@@ -8,6 +8,7 @@
 #include "backend/game_stats_widget.hpp"
 #include "backend/interaction_json.hpp"
 #include "backend/message_json.hpp"
+#include "backend/role_json.hpp"
 #include "core/utf8.hpp"
 #include "core/validation_result.hpp"
 #include "json/json.hpp"
@@ -20,10 +21,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace platformpp::backend {
 namespace {
@@ -619,6 +622,55 @@ api::ApiRequest ListMessagesRequest(uint64_t channelId, const MessageQuery& quer
   return api::ApiRequest("GET", path + parameters, std::nullopt, std::move(errors));
 }
 
+// ---- A guild's roles (the bot's; Authorization: Bot)
+
+// "/guilds/{guild}/roles" and, with `roleId`, "/{role}" after it.
+std::string RolesPath(uint64_t guildId, std::optional<uint64_t> roleId, std::vector<FieldError>& errors) {
+  RequireId(guildId, "guildId", errors);
+  std::string path = "/guilds/" + std::to_string(guildId) + "/roles";
+  if (roleId) {
+    RequireId(*roleId, "roleId", errors);
+    path += "/" + std::to_string(*roleId);
+  }
+  return path;
+}
+
+// A role route's request: with `changes`, checked (CheckRoleChanges) and sent as JSON; without, no body.
+api::ApiRequest RoleRequest(const char* method, uint64_t guildId, std::optional<uint64_t> roleId,
+                            const RoleChanges* changes) {
+  std::vector<FieldError> errors;
+  std::string path = RolesPath(guildId, roleId, errors);
+  if (changes == nullptr) return api::ApiRequest(method, std::move(path), std::nullopt, std::move(errors));
+  for (auto& error : CheckRoleChanges(*changes))
+    errors.push_back(std::move(error));
+  return api::ApiRequest(method, std::move(path), RoleChangesBody(*changes), std::move(errors));
+}
+
+api::ApiRequest RoleMemberCountsRequest(uint64_t guildId) {
+  std::vector<FieldError> errors;
+  std::string path = RolesPath(guildId, std::nullopt, errors) + "/member-counts";
+  return api::ApiRequest("GET", std::move(path), std::nullopt, std::move(errors));
+}
+
+api::ApiRequest RolePositionsRequest(uint64_t guildId,
+                                     const std::vector<std::pair<uint64_t, int32_t>>& positions) {
+  std::vector<FieldError> errors;
+  std::string path = RolesPath(guildId, std::nullopt, errors);
+  // An empty list would change nothing but still cost a request and an answer of every role.
+  if (positions.empty())
+    errors.push_back(FieldError{"positions", "BASE_TYPE_REQUIRED", "positions: at least one role to move"});
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const std::string index = std::to_string(i);
+    RequireId(positions[i].first, index + ".id", errors);
+    // @everyone keeps position 0: the platform refuses anything below 1.
+    if (positions[i].second < 1) {
+      errors.push_back(
+          FieldError{index + ".position", "NUMBER_TYPE_MIN", index + ".position: must be at least 1"});
+    }
+  }
+  return api::ApiRequest("PATCH", std::move(path), RolePositionsBody(positions), std::move(errors));
+}
+
 }  // namespace
 
 class BackendClient::Impl {
@@ -1040,6 +1092,58 @@ void BackendClient::DeleteMessage(uint64_t channelId, uint64_t messageId, Result
     impl_->api.Perform(std::move(callback), ChannelMessageRequest("DELETE", channelId, messageId, nullptr,
                                                                   MessagePayloadUse::Edit));
   }
+}
+
+// --- A guild's roles --------------------------------------------------------------------------------------
+
+void BackendClient::GetRoles(uint64_t guildId, RolesCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<Role>>(std::move(callback),
+                                          RoleRequest("GET", guildId, std::nullopt, nullptr),
+                                          "not a list of roles", ListOf<Role>(ParseRoleValue));
+  }
+}
+
+void BackendClient::GetRole(uint64_t guildId, uint64_t roleId, RoleCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<Role>(std::move(callback), RoleRequest("GET", guildId, roleId, nullptr), "not a role",
+                             ParseRoleValue);
+  }
+}
+
+void BackendClient::GetRoleMemberCounts(uint64_t guildId, RoleMemberCountsCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::map<uint64_t, uint64_t>>(std::move(callback), RoleMemberCountsRequest(guildId),
+                                                     "not role member counts", ParseRoleMemberCounts);
+  }
+}
+
+void BackendClient::CreateRole(uint64_t guildId, const RoleChanges& changes, RoleCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<Role>(std::move(callback), RoleRequest("POST", guildId, std::nullopt, &changes),
+                             "not a role", ParseRoleValue);
+  }
+}
+
+void BackendClient::ModifyRole(uint64_t guildId, uint64_t roleId, const RoleChanges& changes,
+                               RoleCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<Role>(std::move(callback), RoleRequest("PATCH", guildId, roleId, &changes),
+                             "not a role", ParseRoleValue);
+  }
+}
+
+void BackendClient::ModifyRolePositions(uint64_t guildId,
+                                        const std::vector<std::pair<uint64_t, int32_t>>& positions,
+                                        RolesCallback callback) {
+  if (impl_) {
+    impl_->api.Perform<std::vector<Role>>(std::move(callback), RolePositionsRequest(guildId, positions),
+                                          "not a list of roles", ListOf<Role>(ParseRoleValue));
+  }
+}
+
+void BackendClient::DeleteRole(uint64_t guildId, uint64_t roleId, ResultCallback callback) {
+  if (impl_) impl_->api.Perform(std::move(callback), RoleRequest("DELETE", guildId, roleId, nullptr));
 }
 
 }  // namespace platformpp::backend

@@ -1,6 +1,7 @@
 #include "backend/interaction_json.hpp"
 
 #include "backend/component_json.hpp"
+#include "backend/role_json.hpp"
 #include "core/utf8.hpp"
 #include "premium/premium_json.hpp"
 
@@ -102,18 +103,6 @@ std::optional<PartialChannel> ParseChannel(const json::Value& value) {
   return channel;
 }
 
-std::optional<Role> ParseRole(const json::Value& value) {
-  auto id = json::GetSnowflake(value, "id");
-  if (!value.IsObject() || !id) return std::nullopt;
-  Role role;
-  role.id = *id;
-  role.name = Text(value, "name");
-  role.permissions = json::GetSnowflake(value, "permissions").value_or(0);
-  role.position = Int32(value, "position").value_or(0);
-  role.rawJson = json::Serialize(value);
-  return role;
-}
-
 // Each entry of a resolved map whose key is a snowflake and whose value `parse` reads.
 template <class T, class Parse>
 void ReadMap(const json::Value& resolved, std::string_view name, std::map<uint64_t, T>& out, Parse parse) {
@@ -132,7 +121,8 @@ Resolved ParseResolved(const json::Value& data) {
   if (!value) return resolved;
   ReadMap(*value, "users", resolved.users, ParseUser);
   ReadMap(*value, "members", resolved.members, ParseMember);
-  ReadMap(*value, "roles", resolved.roles, ParseRole);
+  // A resolved role is a whole role object: read as the role calls read it (guild_roles.hpp).
+  ReadMap(*value, "roles", resolved.roles, ParseRoleValue);
   ReadMap(*value, "channels", resolved.channels, ParseChannel);
   ReadMap(*value, "messages", resolved.messages, ParseMessage);
   ReadMap(*value, "attachments", resolved.attachments, ParseAttachment);
