@@ -435,6 +435,7 @@ TEST_CASE(
   e.connect(e.game, e.game_peer);
   constexpr std::uint64_t kPinMessages = std::uint64_t{1} << 51;
   std::vector<std::string> ids;
+  ids.reserve(3);
   for (int i = 0; i < 3; ++i) {
     ids.push_back(str(e.post(e.game, e.general, R"({"content":"m)" + std::to_string(i) + R"("})")["id"]));
   }
