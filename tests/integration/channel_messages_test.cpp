@@ -3,7 +3,7 @@
 // EditMessage (an attachment's description and spoiler), a reply, ForwardMessage with its snapshot, the
 // platform's refusals as ClientResults (ATTACH_FILES missing: 50013; a forward of a message the application
 // cannot read: 160014), and DeleteMessage. Each call ends once, inside RunCallbacks.
-#include "emulator_fixture.hpp"
+#include "bot_backend.hpp"
 
 #include <platformpp/platformpp.hpp>
 
@@ -25,44 +25,8 @@ using platformpp::testkit::EmulatorAdmin;
 
 constexpr uint64_t kAttachFiles = uint64_t{1} << 15;
 
-struct Bot {
-  EmulatorAdmin::App app;
-  std::unique_ptr<BackendClient> backend;
-
-  explicit Bot(const std::string& name) {
-    auto& e = itest::Shared();
-    app = e.admin->CreateApp(name);
-    BackendOptions options;
-    options.apiBase = e.process->Connection().apiBase;
-    options.caFile = e.process->Connection().caFile;
-    options.botToken = app.botToken;
-    options.applicationId = app.id;
-    backend = std::make_unique<BackendClient>(options);
-  }
-
-  // A call's one result and what it answered.
-  template <typename Value>
-  struct Outcome {
-    ClientResult result;
-    Value value;
-  };
-
-  // Runs `start(callback)` and pumps until its one result.
-  template <typename Value, typename Start>
-  Outcome<Value> Wait(Start start) {
-    int ends = 0;
-    Outcome<Value> out;
-    start([&](ClientResult result, Value value) {
-      ++ends;
-      out = {std::move(result), std::move(value)};
-    });
-    for (int i = 0; i < 4000 && ends == 0; ++i) {
-      backend->RunCallbacks();
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    REQUIRE(ends == 1);
-    return out;
-  }
+struct Bot : itest::BotBackend {
+  using BotBackend::BotBackend;
   Outcome<ChannelMessage> Post(uint64_t channel, const MessagePayload& message) {
     return Wait<ChannelMessage>([&](auto done) { backend->CreateMessage(channel, message, done); });
   }
@@ -162,11 +126,9 @@ TEST_CASE("a bot's messages in a guild channel through BackendClient, against th
   CHECK_FALSE(unreadable.result.Successful());
   CHECK(unreadable.result.ErrorCode() == 160014);
 
-  const auto deleted = racing.Wait<int>([&](auto done) {
-    racing.backend->DeleteMessage(general, posted.value.id,
-                                  [done](ClientResult result) { done(std::move(result), 0); });
-  });
-  CHECK_MESSAGE(deleted.result.Successful(), deleted.result.Error());
+  const auto deleted =
+      racing.WaitResult([&](auto done) { racing.backend->DeleteMessage(general, posted.value.id, done); });
+  CHECK_MESSAGE(deleted.Successful(), deleted.Error());
   const auto gone = racing.Wait<ChannelMessage>(
       [&](auto done) { racing.backend->GetMessage(general, posted.value.id, done); });
   CHECK(gone.result.Status() == 404);

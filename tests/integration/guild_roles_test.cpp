@@ -3,7 +3,7 @@
 // ModifyRolePositions, GetRoleMemberCounts, DeleteRole; the platform's refusal of a bot without
 // MANAGE_ROLES (50013) as a ClientResult, and a bad change kept in the process. Each call ends once, inside
 // RunCallbacks.
-#include "emulator_fixture.hpp"
+#include "bot_backend.hpp"
 
 #include <platformpp/platformpp.hpp>
 
@@ -26,61 +26,7 @@ using namespace platformpp;
 using namespace platformpp::backend;
 using platformpp::testkit::EmulatorAdmin;
 
-struct Bot {
-  EmulatorAdmin::App app;
-  std::unique_ptr<BackendClient> backend;
-
-  explicit Bot(const std::string& name) {
-    auto& e = itest::Shared();
-    app = e.admin->CreateApp(name);
-    BackendOptions options;
-    options.apiBase = e.process->Connection().apiBase;
-    options.caFile = e.process->Connection().caFile;
-    options.botToken = app.botToken;
-    options.applicationId = app.id;
-    backend = std::make_unique<BackendClient>(options);
-  }
-
-  // A call's one result and what it answered.
-  template <typename Value>
-  struct Outcome {
-    ClientResult result;
-    Value value;
-  };
-
-  // Runs `start(callback)` and pumps until its one result.
-  template <typename Value, typename Start>
-  Outcome<Value> Wait(Start start) {
-    int ends = 0;
-    Outcome<Value> out;
-    start([&](ClientResult result, Value value) {
-      ++ends;
-      out = {std::move(result), std::move(value)};
-    });
-    for (int i = 0; i < 4000 && ends == 0; ++i) {
-      backend->RunCallbacks();
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    REQUIRE(ends == 1);
-    return out;
-  }
-  // The same for a call that answers only its outcome.
-  template <typename Start>
-  ClientResult WaitResult(Start start) {
-    int ends = 0;
-    ClientResult out;
-    start([&](ClientResult result) {
-      ++ends;
-      out = std::move(result);
-    });
-    for (int i = 0; i < 4000 && ends == 0; ++i) {
-      backend->RunCallbacks();
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    }
-    REQUIRE(ends == 1);
-    return out;
-  }
-};
+using Bot = itest::BotBackend;
 
 int32_t PositionOf(const std::vector<Role>& roles, uint64_t id) {
   auto it = std::find_if(roles.begin(), roles.end(), [id](const Role& role) { return role.id == id; });
