@@ -2,8 +2,7 @@
 // bot's Authorization, JSON or multipart bodies, replies and forwards, the checks that keep a bad message or
 // query in the process (each limit crossed by one), error answers mapped into ClientResult, and each call
 // ending exactly once inside RunCallbacks.
-#include "api_stand_in.hpp"
-#include "backend/backend_access.hpp"
+#include "backend_stand_in.hpp"
 
 #include <platformpp/backend.hpp>
 
@@ -16,33 +15,21 @@ namespace channel_message_routes_test {
 
 using namespace platformpp;
 using namespace platformpp::backend;
-using platformpp::testing::ApiStandIn;
+using platformpp::testing::BackendOnStandIn;
 using platformpp::testing::HeaderOf;
 
 namespace {
 
 const std::string kBase = "https://api.test/api/v10/channels/4004/messages";
 
-struct Fixture {
-  ApiStandIn standIn;
-  BackendClient backend;
+// What the calls answered: a base before the client, so that it outlives the client's shutdown (which may
+// end pending calls).
+struct Answers {
   std::vector<ClientResult> results;
   std::vector<ChannelMessage> messages;
+};
 
-  Fixture()
-      : backend([] {
-          BackendOptions options;
-          options.apiBase = "https://api.test/api/v10";
-          options.botToken = "bot-secret";
-          options.applicationId = 2002;
-          return options;
-        }()) {
-    BackendAccess::SessionOf(backend)->SetTransportForTesting(standIn.Transport());
-  }
-  ~Fixture() { standIn.ShutDown(*BackendAccess::SessionOf(backend)); }
-  Fixture(const Fixture&) = delete;
-  Fixture& operator=(const Fixture&) = delete;
-
+struct Fixture : Answers, BackendOnStandIn {
   BackendClient::MessageCallback KeepMessage() {
     return [this](ClientResult r, ChannelMessage m) {
       results.push_back(std::move(r));

@@ -2,8 +2,7 @@
 // Authorization and the bodies on the wire, the checks that keep a bad change in the process (each limit
 // crossed by one), error answers mapped into ClientResult, each call ending exactly once inside
 // RunCallbacks; and ParseRole on the docs' example role and on junk.
-#include "api_stand_in.hpp"
-#include "backend/backend_access.hpp"
+#include "backend_stand_in.hpp"
 
 #include <platformpp/backend.hpp>
 #include <platformpp/guild_roles.hpp>
@@ -20,7 +19,7 @@ namespace guild_role_routes_test {
 
 using namespace platformpp;
 using namespace platformpp::backend;
-using platformpp::testing::ApiStandIn;
+using platformpp::testing::BackendOnStandIn;
 using platformpp::testing::HeaderOf;
 
 namespace {
@@ -47,26 +46,14 @@ const char* const kDocsRole = R"({
   "flags": 0
 })";
 
-struct Fixture {
-  ApiStandIn standIn;
-  BackendClient backend;
+// What the calls answered: a base before the client, so that it outlives the client's shutdown (which may
+// end pending calls).
+struct Answers {
   std::vector<ClientResult> results;
   std::vector<Role> roles;
+};
 
-  Fixture()
-      : backend([] {
-          BackendOptions options;
-          options.apiBase = "https://api.test/api/v10";
-          options.botToken = "bot-secret";
-          options.applicationId = 2002;
-          return options;
-        }()) {
-    BackendAccess::SessionOf(backend)->SetTransportForTesting(standIn.Transport());
-  }
-  ~Fixture() { standIn.ShutDown(*BackendAccess::SessionOf(backend)); }
-  Fixture(const Fixture&) = delete;
-  Fixture& operator=(const Fixture&) = delete;
-
+struct Fixture : Answers, BackendOnStandIn {
   BackendClient::RoleCallback KeepRole() {
     return [this](ClientResult r, Role role) {
       results.push_back(std::move(r));

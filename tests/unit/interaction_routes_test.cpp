@@ -1,8 +1,7 @@
 // BackendClient's interaction routes against the HTTP stand-in: the callback and webhook paths, no
 // Authorization (the token authenticates), JSON or multipart bodies, the checks that keep a bad response in
 // the process, and each call ending exactly once inside RunCallbacks.
-#include "api_stand_in.hpp"
-#include "backend/backend_access.hpp"
+#include "backend_stand_in.hpp"
 
 #include <platformpp/backend.hpp>
 
@@ -15,30 +14,17 @@ namespace interaction_routes_test {
 
 using namespace platformpp;
 using namespace platformpp::backend;
-using platformpp::testing::ApiStandIn;
+using platformpp::testing::BackendOnStandIn;
 using platformpp::testing::HeaderOf;
 
 namespace {
 
 constexpr const char* kToken = "aW50ZXJhY3Rpb24.dG9rZW4-x_y";
 
-struct Fixture {
-  ApiStandIn standIn;
-  BackendClient backend;
-
+// Interaction routes need no bot token: the interaction's token authenticates.
+struct Fixture : BackendOnStandIn {
   explicit Fixture(const std::string& botToken = "", uint64_t applicationId = 2002)
-      : backend([&] {
-          BackendOptions options;
-          options.apiBase = "https://api.test/api/v10";
-          options.botToken = botToken;
-          options.applicationId = applicationId;
-          return options;
-        }()) {
-    BackendAccess::SessionOf(backend)->SetTransportForTesting(standIn.Transport());
-  }
-  ~Fixture() { standIn.ShutDown(*BackendAccess::SessionOf(backend)); }
-  Fixture(const Fixture&) = delete;
-  Fixture& operator=(const Fixture&) = delete;
+      : BackendOnStandIn(botToken, applicationId) {}
 };
 
 const char* const kMessage = R"({"id":"77","channel_id":"4004","content":"done","flags":0,

@@ -150,6 +150,10 @@ HttpResponse missing_access() {
   return error_response(403, error_code::kMissingAccess, "Missing Access");
 }
 
+HttpResponse missing_permissions() {
+  return error_response(403, error_code::kMissingPermissions, "Missing Permissions");
+}
+
 HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope) {
   auto response = HttpResponse::json(429, to_json([&](JsonWriter& writer) {
                                        writer.StartObject();

@@ -23,6 +23,7 @@ inline constexpr int kUnknownUser = 10013;
 inline constexpr int kUnknownLobby = 10031;
 inline constexpr int kBotsCannotUseEndpoint = 20001;
 inline constexpr int kMissingAccess = 50001;
+inline constexpr int kMissingPermissions = 50013;
 inline constexpr int kInvalidApiVersion = 50041;
 inline constexpr int kInvalidFormBody = 50035;
 inline constexpr int kInvalidJson = 50109;
@@ -66,13 +67,15 @@ HttpResponse invalid_form_body(const FieldErrors& errors);
 // Generic "<status>: <reason>" error with code 0, e.g. 404 "404: Not Found".
 HttpResponse status_error(int status);
 // The errors many routes answer: 404 "Unknown Application" (10002), "Unknown Channel" (10003), "Unknown
-// Message" (10008), "Unknown User" (10013), "Unknown Lobby" (10031); 403 "Missing Access" (50001).
+// Message" (10008), "Unknown User" (10013), "Unknown Lobby" (10031); 403 "Missing Access" (50001) and
+// "Missing Permissions" (50013).
 HttpResponse unknown_application();
 HttpResponse unknown_channel();
 HttpResponse unknown_message();
 HttpResponse unknown_user();
 HttpResponse unknown_lobby();
 HttpResponse missing_access();
+HttpResponse missing_permissions();
 // A 429 in the platform's shape: body {code, message, retry_after, global}, Retry-After and X-RateLimit-Scope
 // ("global" when global, else `scope`: "user", or "shared" for the Social SDK development limits).
 HttpResponse rate_limited_response(double retry_after_s, bool global, std::string_view scope = "user");

@@ -10,16 +10,11 @@
 
 namespace platformpp::emulator {
 
-namespace {
-
-constexpr std::uint64_t kManageGuild = std::uint64_t{1} << 5;
-
-}  // namespace
-
 GuildInstalls::Check GuildModule::may_install(const std::string& guild_id, const std::string& user_id) const {
   const auto* guild = guilds_.find_guild(guild_id);
   if (guild == nullptr) return Check::unknown_guild;
-  return (base_permissions(*guild, user_id) & kManageGuild) != 0 ? Check::allowed : Check::not_permitted;
+  return (base_permissions(*guild, user_id) & permission::kManageGuild) != 0 ? Check::allowed
+                                                                             : Check::not_permitted;
 }
 
 std::string GuildModule::install_bot(const Application& app, const std::string& guild_id,

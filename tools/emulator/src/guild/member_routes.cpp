@@ -28,17 +28,12 @@ namespace {
 
 constexpr int kUnknownMember = 10007;
 constexpr int kUnknownRole = 10011;
-constexpr int kMissingPermissions = 50013;
 constexpr std::size_t kNickMax = 32;
 constexpr std::size_t kBioMax = 190;
 constexpr std::int64_t kTimeoutMaxMs = 28LL * 24 * 60 * 60 * 1000;  // the platform's 28 days
 constexpr std::int64_t kListLimitMax = 1000;
 // Guild member flag BYPASSES_VERIFICATION: the one flag others set on a member.
 constexpr std::uint64_t kBypassesVerification = std::uint64_t{1} << 2;
-
-HttpResponse missing_permissions() {
-  return error_response(403, kMissingPermissions, "Missing Permissions");
-}
 
 HttpResponse unknown_member() {
   return error_response(404, kUnknownMember, "Unknown Member");

@@ -26,7 +26,6 @@ namespace {
 
 constexpr int kUnknownRole = 10011;
 constexpr int kMaximumRoles = 30005;
-constexpr int kMissingPermissions = 50013;
 constexpr int kInvalidRole = 50028;
 constexpr std::size_t kRolesMax = 250;
 constexpr std::int64_t kColorMax = 0xFFFFFF;
@@ -34,10 +33,6 @@ constexpr std::int64_t kColorMax = 0xFFFFFF;
 constexpr std::int64_t kHolographicPrimary = 11127295;
 constexpr std::int64_t kHolographicSecondary = 16759788;
 constexpr std::int64_t kHolographicTertiary = 16761760;
-
-HttpResponse missing_permissions() {
-  return error_response(403, kMissingPermissions, "Missing Permissions");
-}
 
 HttpResponse unknown_role() {
   return error_response(404, kUnknownRole, "Unknown Role");

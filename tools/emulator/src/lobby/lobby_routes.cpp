@@ -20,7 +20,6 @@ namespace {
 
 namespace lobby_error {
 inline constexpr int kUnknownInvite = 10006;
-inline constexpr int kMissingPermissions = 50013;
 }  // namespace lobby_error
 
 constexpr int kTextChannel = 0;
@@ -327,7 +326,7 @@ HttpResponse LobbyModule::api_link_lobby_channel(const RouteContext& context) {
     return rate_limited_response(*retry, false, "shared");
   }
   if (!bot && (member->flags & kLobbyMemberCanLinkLobby) == 0) {
-    return error_response(403, lobby_error::kMissingPermissions, "Missing Permissions");
+    return missing_permissions();
   }
   lobbies_.touch_lobby(lobby->id);  // linked, unlinked, or unchanged after a refusal
   if (channel_id) {
@@ -344,7 +343,7 @@ HttpResponse LobbyModule::api_link_lobby_channel(const RouteContext& context) {
     }
     if (channel == nullptr) return unknown_channel();
     if (channel->type != kTextChannel || (!bot && !can_view_channel(*guild, *channel, user_id))) {
-      return error_response(403, lobby_error::kMissingPermissions, "Missing Permissions");
+      return missing_permissions();
     }
     lobby->linked_channel = channel->id;
     lobby->linked_guild = guild->id;

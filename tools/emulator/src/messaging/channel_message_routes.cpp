@@ -28,19 +28,11 @@ namespace platformpp::emulator {
 
 namespace {
 
-namespace perm {
-constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
-constexpr std::uint64_t kSendTtsMessages = std::uint64_t{1} << 12;
-constexpr std::uint64_t kManageMessages = std::uint64_t{1} << 13;
-constexpr std::uint64_t kAttachFiles = std::uint64_t{1} << 15;
-constexpr std::uint64_t kReadMessageHistory = std::uint64_t{1} << 16;
-constexpr std::uint64_t kConnect = std::uint64_t{1} << 20;
 // What a participant may do in a DM.
-constexpr std::uint64_t kInDm =
-    permission::kViewChannel | kSendMessages | kSendTtsMessages | kAttachFiles | kReadMessageHistory;
-}  // namespace perm
+constexpr std::uint64_t kInDm = permission::kViewChannel | permission::kSendMessages |
+                                permission::kSendTtsMessages | permission::kAttachFiles |
+                                permission::kReadMessageHistory;
 
-constexpr int kMissingPermissions = 50013;
 constexpr int kCannotSendInNonText = 50008;
 constexpr int kCannotExecuteInDm = 50003;
 constexpr int kCannotForwardUnreadable = 160014;
@@ -58,10 +50,6 @@ bool forwardable_type(int type) {
 // Channel types with a text chat: text, voice, announcement, stage.
 bool has_text(int type) {
   return type == 0 || type == 2 || type == 5 || type == 13;
-}
-
-HttpResponse missing_permissions() {
-  return error_response(403, kMissingPermissions, "Missing Permissions");
 }
 
 FieldIssue issue(std::string code, std::string message) {
@@ -102,7 +90,7 @@ std::variant<MessagingModule::ChannelPlace, HttpResponse> MessagingModule::chann
     const auto& r = dm->recipient_ids;
     if (std::find(r.begin(), r.end(), user_id) == r.end()) return missing_access();
     place.dm = dm;
-    place.permissions = perm::kInDm;
+    place.permissions = kInDm;
     return place;
   }
   const auto [guild, channel] = guilds_.guilds().find_channel(channel_id);
@@ -114,7 +102,7 @@ std::variant<MessagingModule::ChannelPlace, HttpResponse> MessagingModule::chann
   place.permissions = channel_permissions(*guild, *channel, user_id, clock_.now_ms());
   const bool voice = channel->type == 2 || channel->type == 13;
   if ((place.permissions & permission::kViewChannel) == 0 ||
-      (voice && (place.permissions & perm::kConnect) == 0)) {
+      (voice && (place.permissions & permission::kConnect) == 0)) {
     return missing_access();
   }
   return place;
@@ -144,7 +132,7 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
   if (place.channel != nullptr && !has_text(place.channel->type)) {
     return error_response(400, kCannotSendInNonText, "Cannot send messages in a non-text channel");
   }
-  if ((place.permissions & perm::kSendMessages) == 0) return missing_permissions();
+  if ((place.permissions & permission::kSendMessages) == 0) return missing_permissions();
   if (place.dm != nullptr) {
     // A bot DMs a user who shares a guild with it, or who wrote to it first; never across a block.
     const auto& r = place.dm->recipient_ids;
@@ -171,8 +159,9 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
   BodyFields fields(payload, errors);
   const bool tts = fields.boolean("tts", false).value_or(false);
   if (!errors.empty()) return invalid_form_body(errors);
-  if (tts && (place.permissions & perm::kSendTtsMessages) == 0) return missing_permissions();
-  if (!body.files.empty() && (place.permissions & perm::kAttachFiles) == 0) return missing_permissions();
+  if (tts && (place.permissions & permission::kSendTtsMessages) == 0) return missing_permissions();
+  if (!body.files.empty() && (place.permissions & permission::kAttachFiles) == 0)
+    return missing_permissions();
   const std::string channel_id = place.dm != nullptr ? place.dm->id : place.channel->id;
   if (auto earlier = nonce_duplicate(channel_id, author_id, input)) {
     return HttpResponse::json(200, message_json(*earlier));
@@ -235,7 +224,7 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
       reference = MessageReference{kMessageReferenceForward, forwarded->id, forwarded->channel_id,
                                    forwarded->guild_id};
     } else {
-      if ((place.permissions & perm::kReadMessageHistory) == 0) return missing_permissions();
+      if ((place.permissions & permission::kReadMessageHistory) == 0) return missing_permissions();
       if (ref_channel && *ref_channel != channel_id) {
         errors.add({"message_reference", "channel_id"}, issue("REPLIES_CANNOT_REFERENCE_OTHER_CHANNEL",
                                                               "A reply is in the channel of its message"));
@@ -285,7 +274,7 @@ HttpResponse MessagingModule::api_get_channel_message(const RouteContext& contex
   auto found = channel_place(context.params.at("channel_id"), *principal);
   if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
   const auto& place = std::get<ChannelPlace>(found);
-  if ((place.permissions & perm::kReadMessageHistory) == 0) return missing_permissions();
+  if ((place.permissions & permission::kReadMessageHistory) == 0) return missing_permissions();
   const auto* message =
       messages_.find_message(context.params.at("channel_id"), context.params.at("message_id"));
   if (message == nullptr || (message->ephemeral_for && *message->ephemeral_for != principal->user->id)) {
@@ -334,7 +323,7 @@ HttpResponse MessagingModule::api_list_channel_messages(const RouteContext& cont
   const auto& user_id = principal.user->id;
   std::vector<const Message*> visible;
   // Without READ_MESSAGE_HISTORY the route answers no messages (the platform's docs).
-  if ((place.permissions & perm::kReadMessageHistory) != 0) {
+  if ((place.permissions & permission::kReadMessageHistory) != 0) {
     const std::string channel_id = place.dm != nullptr ? place.dm->id : place.channel->id;
     for (const auto* message : messages_.channel_messages(channel_id)) {
       if (message->ephemeral_for && *message->ephemeral_for != user_id) continue;
@@ -402,13 +391,14 @@ HttpResponse MessagingModule::api_edit_channel_message(const RouteContext& conte
     rules.check_components = [&](const Message& checked, FieldErrors& found) {
       if (component_checker_) component_checker_(app_id, checked, found);
     };
-    if (!body.files.empty() && (place.permissions & perm::kAttachFiles) == 0) return missing_permissions();
+    if (!body.files.empty() && (place.permissions & permission::kAttachFiles) == 0)
+      return missing_permissions();
   } else {
     // Anyone else edits SUPPRESS_EMBEDS only, with MANAGE_MESSAGES (the platform's docs).
     const bool only_flags = std::all_of(payload.MemberBegin(), payload.MemberEnd(), [](const auto& member) {
       return std::string_view(member.name.GetString(), member.name.GetStringLength()) == "flags";
     });
-    if ((place.permissions & perm::kManageMessages) == 0 || !only_flags || !body.files.empty()) {
+    if ((place.permissions & permission::kManageMessages) == 0 || !only_flags || !body.files.empty()) {
       return error_response(403, messaging_protocol::message_error::kNotAuthor,
                             "Cannot edit a message authored by another user");
     }
@@ -438,7 +428,7 @@ HttpResponse MessagingModule::api_delete_channel_message(const RouteContext& con
     if (place.dm != nullptr) {
       return error_response(403, kCannotExecuteInDm, "Cannot execute action on a DM channel");
     }
-    if ((place.permissions & perm::kManageMessages) == 0) return missing_permissions();
+    if ((place.permissions & permission::kManageMessages) == 0) return missing_permissions();
   }
   delete_app_message(channel_id, message_id);
   return HttpResponse::empty(204);

@@ -18,7 +18,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr int kMissingPermissions = 50013;
 constexpr int kMaximumPins = 30003;
 constexpr std::size_t kPinsMax = 250;
 constexpr std::int64_t kPinsLimitDefault = 50;
@@ -26,10 +25,6 @@ constexpr std::int64_t kPinsLimitMax = 50;
 // 2026-02-23T00:00:00Z: the permission split (PIN_MESSAGES, BYPASS_SLOWMODE, CREATE_GUILD_EXPRESSIONS,
 // CREATE_EVENTS required for their actions).
 constexpr std::int64_t kPermissionSplitMs = 1771804800000;
-
-HttpResponse missing_permissions() {
-  return error_response(403, kMissingPermissions, "Missing Permissions");
-}
 
 }  // namespace
 
