@@ -52,6 +52,7 @@ class GatewayPeer {
 namespace gateway_intent {
 inline constexpr std::uint64_t kGuilds = 1U << 0;
 inline constexpr std::uint64_t kGuildMembers = 1U << 1;
+inline constexpr std::uint64_t kGuildModeration = 1U << 2;
 inline constexpr std::uint64_t kGuildPresences = 1U << 8;
 inline constexpr std::uint64_t kGuildMessages = 1U << 9;
 inline constexpr std::uint64_t kDirectMessages = 1U << 12;

@@ -36,6 +36,11 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   [[nodiscard]] std::optional<std::string> guild_json(const std::string& guild_id) const override;
   [[nodiscard]] std::size_t guild_count(const std::string& user_id) const override;
 
+  // Appends `entry` to the guild's audit log as an action of `user_id` (the id a snowflake of now, the
+  // reason the request's X-Audit-Log-Reason), and dispatches GUILD_AUDIT_LOG_ENTRY_CREATE to the guild's
+  // bots that have VIEW_AUDIT_LOG and the GUILD_MODERATION intent (audit_log_routes.cpp).
+  void audit(const Guild& guild, const HttpRequest& request, const std::string& user_id, AuditLogEntry entry);
+
  private:
   // Routes (guild_routes.cpp).
   void register_routes();
@@ -75,6 +80,10 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   HttpResponse api_modify_role(const RouteContext& context);
   HttpResponse api_modify_role_positions(const RouteContext& context);
   HttpResponse api_delete_role(const RouteContext& context);
+
+  // The audit log (audit_log_routes.cpp).
+  void register_audit_log_routes();
+  HttpResponse api_get_audit_log(const RouteContext& context);
 
   // Members (member_routes.cpp).
   void register_member_routes();

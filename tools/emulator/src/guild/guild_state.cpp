@@ -3,10 +3,12 @@
 // big guild rewrites one small document. Every document carries "v", its format version.
 #include "guild/guild_state.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
 #include "core/document_json.hpp"
+#include "core/snowflake.hpp"
 #include "core/state_changes.hpp"
 #include "core/validation.hpp"
 
@@ -161,7 +163,88 @@ std::string member_json(const std::string& guild_id, const GuildMember& member) 
   });
 }
 
+std::string audit_log_json(const std::vector<AuditLogEntry>& entries) {
+  return document_json([&](JsonWriter& writer) {
+    writer.Key("entries");
+    writer.StartArray();
+    for (const auto& entry : entries) {
+      writer.StartObject();
+      document::write_member(writer, "id", entry.id);
+      document::write_member(writer, "user_id", entry.user_id);
+      document::write_member(writer, "target_id", entry.target_id);
+      document::write_member(writer, "action_type", entry.action_type);
+      if (!entry.changes.empty()) {
+        writer.Key("changes");  // old and new values are JSON texts, kept as strings
+        writer.StartArray();
+        for (const auto& change : entry.changes) {
+          writer.StartObject();
+          document::write_member(writer, "key", change.key);
+          document::write_member(writer, "old_value", change.old_value);
+          document::write_member(writer, "new_value", change.new_value);
+          writer.EndObject();
+        }
+        writer.EndArray();
+      }
+      if (!entry.options.empty()) {
+        writer.Key("options");
+        writer.StartArray();
+        for (const auto& [name, value] : entry.options) {
+          writer.StartArray();
+          write_string(writer, name);
+          write_string(writer, value);
+          writer.EndArray();
+        }
+        writer.EndArray();
+      }
+      document::write_member(writer, "reason", entry.reason);
+      writer.EndObject();
+    }
+    writer.EndArray();
+  });
+}
+
+std::vector<AuditLogEntry> read_audit_log(const rapidjson::Value& body) {
+  std::vector<AuditLogEntry> entries;
+  for (const auto& value : document::array(body, "entries").GetArray()) {
+    AuditLogEntry entry;
+    entry.id = document::string(value, "id");
+    entry.user_id = document::optional_string(value, "user_id");
+    entry.target_id = document::optional_string(value, "target_id");
+    entry.action_type = static_cast<int>(document::integer(value, "action_type"));
+    if (value.HasMember("changes")) {
+      for (const auto& change : document::array(value, "changes").GetArray()) {
+        entry.changes.push_back(AuditLogChange{document::string(change, "key"),
+                                               document::optional_string(change, "old_value"),
+                                               document::optional_string(change, "new_value")});
+      }
+    }
+    if (value.HasMember("options")) {
+      for (const auto& option : document::array(value, "options").GetArray()) {
+        if (!option.IsArray() || option.Size() != 2) throw std::invalid_argument("an option is not a pair");
+        entry.options.emplace_back(document::string_value(option[0], "an option's name"),
+                                   document::string_value(option[1], "an option's value"));
+      }
+    }
+    entry.reason = document::optional_string(value, "reason");
+    entries.push_back(std::move(entry));
+  }
+  return entries;
+}
+
 }  // namespace
+
+void GuildState::append_audit_entry(std::string_view guild_id, AuditLogEntry entry, std::int64_t now_ms) {
+  auto it = audit_logs_.find(guild_id);
+  if (it == audit_logs_.end())
+    it = audit_logs_.emplace(std::string(guild_id), std::vector<AuditLogEntry>{}).first;
+  auto& entries = it->second;
+  const auto expired = std::find_if(entries.begin(), entries.end(), [&](const AuditLogEntry& kept) {
+    return decode_snowflake(std::stoull(kept.id)).timestamp_ms + kAuditLogRetentionMs > now_ms;
+  });
+  entries.erase(entries.begin(), expired);
+  entries.push_back(std::move(entry));
+  touch(document_kind::kGuildAuditLog, guild_id);
+}
 
 void GuildState::touch(std::string_view kind, std::string_view id) {
   if (changes_ != nullptr) changes_->touch(kind, id);
@@ -269,6 +352,18 @@ void GuildState::register_documents(StateChanges& changes) {
         return ids;
       },
       [] {}});  // the guilds' clear forgets their members
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kGuildAuditLog),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto it = audit_logs_.find(id);
+        return it == audit_logs_.end() || it->second.empty() ? std::nullopt
+                                                             : std::optional(audit_log_json(it->second));
+      },
+      [this](const std::string& id, const rapidjson::Value& body) {
+        check_format(body);
+        audit_logs_.insert_or_assign(id, read_audit_log(body));
+      },
+      [this] { return document::keys_of(audit_logs_); }, [this] { audit_logs_.clear(); }});
 }
 
 }  // namespace platformpp::emulator

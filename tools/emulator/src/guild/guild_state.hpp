@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "guild/audit_log.hpp"
+
 namespace platformpp::emulator {
 
 class StateChanges;
@@ -20,7 +22,8 @@ class StateChanges;
 // The document kinds of GuildState (core/state_changes.hpp), and how composite ids are written.
 namespace document_kind {
 inline constexpr std::string_view kGuild = "guild";  // settings, roles and channels; id: the guild's
-inline constexpr std::string_view kGuildMember = "guild_member";  // id: "<guild>:<user>"
+inline constexpr std::string_view kGuildMember = "guild_member";       // id: "<guild>:<user>"
+inline constexpr std::string_view kGuildAuditLog = "guild_audit_log";  // id: the guild's
 }  // namespace document_kind
 
 // From 2026-11-16T00:00:00Z (fake clock) GET /guilds/{id}/channels omits channels the caller cannot view
@@ -164,6 +167,16 @@ class GuildState {
     return result;
   }
 
+  // The guild's audit log, oldest first (empty for an unknown guild).
+  [[nodiscard]] const std::vector<AuditLogEntry>& audit_log(std::string_view guild_id) const {
+    static const std::vector<AuditLogEntry> none;
+    const auto it = audit_logs_.find(guild_id);
+    return it == audit_logs_.end() ? none : it->second;
+  }
+  // Appends the entry (its id a snowflake of now) and forgets the entries older than kAuditLogRetentionMs at
+  // `now_ms`.
+  void append_audit_entry(std::string_view guild_id, AuditLogEntry entry, std::int64_t now_ms);
+
   // Request Guild Members for all members (empty query, limit 0): one per guild per requesting user (a bot)
   // per `window_ms` of the fake clock. Records the request and returns nullopt when allowed, else the ms
   // until the next one is (the refused request does not move the window).
@@ -185,6 +198,7 @@ class GuildState {
 
   StateChanges* changes_ = nullptr;
   std::map<std::string, Guild, std::less<>> guilds_;
+  std::map<std::string, std::vector<AuditLogEntry>, std::less<>> audit_logs_;  // by guild id
   // (user id, guild id) -> fake-clock ms of the last allowed all-members request.
   std::map<std::pair<std::string, std::string>, std::int64_t> all_members_requests_;
 };
