@@ -52,6 +52,7 @@ export type {
   GatewayEntitlementCreateDispatchData,
   GatewayEntitlementDeleteDispatchData,
   GatewayEntitlementUpdateDispatchData,
+  GatewayGuildAuditLogEntryCreateDispatchData,
   GatewayGuildMemberRemoveDispatchData,
   GatewayGuildMembersChunkDispatchData,
   GatewayGuildMemberUpdateDispatchData,

@@ -49,6 +49,62 @@ bool outranks(const Guild& guild, std::string_view actor, std::string_view targe
   return highest_role_position(guild, actor) > highest_role_position(guild, target);
 }
 
+// The platform's role partials of a MEMBER_ROLE_UPDATE change: [{id, name}].
+std::string role_partials_json(const Guild& guild, const std::vector<std::string>& ids) {
+  return to_json([&](JsonWriter& writer) {
+    writer.StartArray();
+    for (const auto& id : ids) {
+      writer.StartObject();
+      writer.Key("id");
+      write_string(writer, id);
+      writer.Key("name");
+      const auto* role = guild.find_role(id);
+      write_string(writer, role != nullptr ? role->name : std::string());
+      writer.EndObject();
+    }
+    writer.EndArray();
+  });
+}
+
+// The audit entries of a member's change: MEMBER_UPDATE with the profile fields that differ, and
+// MEMBER_ROLE_UPDATE with the roles added ($add) and removed ($remove). None when nothing differs.
+std::vector<AuditLogEntry> member_audit_entries(const Guild& guild, const GuildMember& before,
+                                                const GuildMember& after) {
+  std::vector<AuditLogEntry> entries;
+  AuditLogEntry update;
+  update.action_type = audit_action::kMemberUpdate;
+  update.target_id = after.user_id;
+  add_change(update, audit_change("nick", before.nick, after.nick));
+  const auto timestamp = [](std::optional<std::int64_t> ms) {
+    return ms ? std::optional(format_rfc3339_ms(*ms)) : std::nullopt;
+  };
+  add_change(update, audit_change("communication_disabled_until", timestamp(before.timeout_until_ms),
+                                  timestamp(after.timeout_until_ms)));
+  add_change(update, audit_change("flags", std::optional(static_cast<std::int64_t>(before.flags)),
+                                  std::optional(static_cast<std::int64_t>(after.flags))));
+  add_change(update, audit_change("avatar_hash", before.avatar, after.avatar));
+  add_change(update, audit_change("banner_hash", before.banner, after.banner));
+  add_change(update, audit_change("bio", before.bio, after.bio));
+  if (!update.changes.empty()) entries.push_back(std::move(update));
+  std::vector<std::string> added;
+  std::vector<std::string> removed;
+  for (const auto& id : after.roles) {
+    if (std::find(before.roles.begin(), before.roles.end(), id) == before.roles.end()) added.push_back(id);
+  }
+  for (const auto& id : before.roles) {
+    if (std::find(after.roles.begin(), after.roles.end(), id) == after.roles.end()) removed.push_back(id);
+  }
+  if (!added.empty() || !removed.empty()) {
+    AuditLogEntry roles;
+    roles.action_type = audit_action::kMemberRoleUpdate;
+    roles.target_id = after.user_id;
+    if (!added.empty()) roles.changes.push_back({"$add", std::nullopt, role_partials_json(guild, added)});
+    if (!removed.empty()) roles.changes.push_back({"$remove", std::nullopt, role_partials_json(guild, removed)});
+    entries.push_back(std::move(roles));
+  }
+  return entries;
+}
+
 }  // namespace
 
 void GuildModule::register_member_routes() {
@@ -254,9 +310,12 @@ HttpResponse GuildModule::api_modify_member(const RouteContext& context) {
     member.flags = (member.flags & ~kBypassesVerification) | (requested & kBypassesVerification);
   }
   if (!errors.empty()) return invalid_form_body(errors);
+  auto entries = member_audit_entries(guild, *existing, member);
   guilds_.set_member(guild.id, member);
   const auto* kept = guilds_.find_guild(guild.id)->find_member(member.user_id);
   member_dispatch(guild, "GUILD_MEMBER_UPDATE", *kept);
+  for (auto& entry : entries)
+    audit(guild, context.request, caller.user_id, std::move(entry));
   return HttpResponse::json(200, member_json_of(*kept));
 }
 
@@ -301,9 +360,12 @@ HttpResponse GuildModule::api_modify_current_member(const RouteContext& context)
     }
   }
   if (!errors.empty()) return invalid_form_body(errors);
+  auto entries = member_audit_entries(guild, *guild.find_member(caller.user_id), member);
   guilds_.set_member(guild.id, member);
   const auto* kept = guilds_.find_guild(guild.id)->find_member(member.user_id);
   member_dispatch(guild, "GUILD_MEMBER_UPDATE", *kept);
+  for (auto& entry : entries)
+    audit(guild, context.request, caller.user_id, std::move(entry));
   return HttpResponse::json(200, member_json_of(*kept));
 }
 
@@ -325,9 +387,13 @@ HttpResponse GuildModule::change_member_role(const RouteContext& context, bool a
   }
   if (auto refused = assign_roles(caller, member, roles)) return std::move(*refused);
   if (roles == member.roles) return HttpResponse::empty(204);  // nothing changes: no event
+  const GuildMember before = member;
   member.roles = std::move(roles);
+  auto entries = member_audit_entries(guild, before, member);
   guilds_.set_member(guild.id, member);
   member_dispatch(guild, "GUILD_MEMBER_UPDATE", *guilds_.find_guild(guild.id)->find_member(member.user_id));
+  for (auto& entry : entries)
+    audit(guild, context.request, caller.user_id, std::move(entry));
   return HttpResponse::empty(204);
 }
 
@@ -349,7 +415,12 @@ HttpResponse GuildModule::api_remove_member(const RouteContext& context) {
   if (!outranks(guild, caller.user_id, existing->user_id)) return missing_permissions();
   const GuildMember gone = *existing;
   guilds_.remove_member(guild.id, gone.user_id);
-  member_dispatch(*guilds_.find_guild(guild.id), "GUILD_MEMBER_REMOVE", gone);
+  const auto& after = *guilds_.find_guild(guild.id);
+  member_dispatch(after, "GUILD_MEMBER_REMOVE", gone);
+  AuditLogEntry entry;
+  entry.action_type = audit_action::kMemberKick;
+  entry.target_id = gone.user_id;
+  audit(after, context.request, caller.user_id, std::move(entry));
   return HttpResponse::empty(204);
 }
 
@@ -451,6 +522,10 @@ HttpResponse GuildModule::api_begin_prune(const RouteContext& context) {
     guilds_.remove_member(guild_id, user_id);
     member_dispatch(*guilds_.find_guild(guild_id), "GUILD_MEMBER_REMOVE", gone);
   }
+  AuditLogEntry entry;
+  entry.action_type = audit_action::kMemberPrune;
+  entry.options = {{"delete_member_days", std::to_string(n)}, {"members_removed", std::to_string(pruned.size())}};
+  audit(*guilds_.find_guild(guild_id), context.request, caller.user_id, std::move(entry));
   return HttpResponse::json(200, compute ? R"({"pruned":)" + std::to_string(pruned.size()) + "}"
                                          : std::string(R"({"pruned":null})"));
 }

@@ -56,6 +56,40 @@ std::vector<const GuildRole*> sorted_roles(const Guild& guild) {
   return roles;
 }
 
+// The audit entry of a role's creation (no `before`), change, or deletion (no `after`): the fields that
+// differ, as the platform's change keys (the icon's is icon_hash).
+AuditLogEntry role_audit_entry(int action, const GuildRole* before, const GuildRole* after) {
+  AuditLogEntry entry;
+  entry.action_type = action;
+  entry.target_id = (after != nullptr ? after : before)->id;
+  const auto text = [](const GuildRole* role, auto member) {
+    return role != nullptr ? std::optional((role->*member)) : std::nullopt;
+  };
+  const auto number = [](const GuildRole* role, auto member) {
+    return role != nullptr ? std::optional<std::int64_t>(role->*member) : std::nullopt;
+  };
+  const auto bits = [](const GuildRole* role) {
+    return role != nullptr ? std::optional("\"" + std::to_string(role->permissions) + "\"") : std::nullopt;
+  };
+  const auto flag = [](const GuildRole* role, bool GuildRole::*member) {
+    return role != nullptr ? std::optional<std::string>(role->*member ? "true" : "false") : std::nullopt;
+  };
+  add_change(entry, audit_change("name", text(before, &GuildRole::name), text(after, &GuildRole::name)));
+  add_change(entry, audit_json_change("permissions", bits(before), bits(after)));
+  add_change(entry, audit_change("color", number(before, &GuildRole::color), number(after, &GuildRole::color)));
+  add_change(entry, audit_json_change("hoist", flag(before, &GuildRole::hoist), flag(after, &GuildRole::hoist)));
+  add_change(entry, audit_json_change("mentionable", flag(before, &GuildRole::mentionable),
+                                      flag(after, &GuildRole::mentionable)));
+  const auto optional_text = [](const GuildRole* role, std::optional<std::string> GuildRole::*member) {
+    return role != nullptr ? role->*member : std::nullopt;
+  };
+  add_change(entry, audit_change("icon_hash", optional_text(before, &GuildRole::icon),
+                                 optional_text(after, &GuildRole::icon)));
+  add_change(entry, audit_change("unicode_emoji", optional_text(before, &GuildRole::unicode_emoji),
+                                 optional_text(after, &GuildRole::unicode_emoji)));
+  return entry;
+}
+
 }  // namespace
 
 void GuildModule::register_role_routes() {
@@ -254,6 +288,8 @@ HttpResponse GuildModule::api_create_role(const RouteContext& context) {
   role.id = snowflakes_.next_string();
   guild.roles.push_back(role);
   role_dispatch(guild, "GUILD_ROLE_CREATE", guild.roles.back());
+  audit(guild, context.request, caller.user_id,
+        role_audit_entry(audit_action::kRoleCreate, nullptr, &guild.roles.back()));
   return HttpResponse::json(200, role_json(guild.roles.back()));
 }
 
@@ -273,8 +309,10 @@ HttpResponse GuildModule::api_modify_role(const RouteContext& context) {
   FieldErrors errors;
   if (auto refused = read_role_fields(body, caller, changed, errors)) return std::move(*refused);
   if (!errors.empty()) return invalid_form_body(errors);
+  auto entry = role_audit_entry(audit_action::kRoleUpdate, &*it, &changed);
   *it = std::move(changed);
   role_dispatch(guild, "GUILD_ROLE_UPDATE", *it);
+  if (!entry.changes.empty()) audit(guild, context.request, caller.user_id, std::move(entry));
   return HttpResponse::json(200, role_json(*it));
 }
 
@@ -340,8 +378,15 @@ HttpResponse GuildModule::api_modify_role_positions(const RouteContext& context)
   for (std::size_t i = 0; i < order.size(); ++i) {
     const int position = static_cast<int>(i) + 1;
     if (order[i]->position != position) {
+      AuditLogEntry entry;
+      entry.action_type = audit_action::kRoleUpdate;
+      entry.target_id = order[i]->id;
+      add_change(entry, audit_change("position", std::optional<std::int64_t>(order[i]->position),
+                                     std::optional<std::int64_t>(position)));
       order[i]->position = position;
       changed.push_back(order[i]);
+      // Only the roles the caller moved leave an entry; the others shifted with them.
+      if (moves.contains(order[i]->id)) audit(guild, context.request, caller.user_id, std::move(entry));
     }
   }
   for (const auto* role : changed)
@@ -364,6 +409,7 @@ HttpResponse GuildModule::api_delete_role(const RouteContext& context) {
   if (role == nullptr) return unknown_role();
   if (role->id == guild.id || role->bot_id) return error_response(400, kInvalidRole, "Invalid Role");
   if (!above_role(guild, caller.user_id, *role)) return missing_permissions();
+  auto entry = role_audit_entry(audit_action::kRoleDelete, role, nullptr);
   const int position = role->position;
   std::erase_if(guild.roles, [&](const GuildRole& r) { return r.id == role_id; });
   for (auto& other : guild.roles) {
@@ -389,6 +435,7 @@ HttpResponse GuildModule::api_delete_role(const RouteContext& context) {
                    write_string(writer, role_id);
                    writer.EndObject();
                  }));
+  audit(guild, context.request, caller.user_id, std::move(entry));
   return HttpResponse::empty(204);
 }
 

@@ -430,7 +430,16 @@ HttpResponse MessagingModule::api_delete_channel_message(const RouteContext& con
     }
     if ((place.permissions & permission::kManageMessages) == 0) return missing_permissions();
   }
+  // Deleting another's message is a moderator's action: the audit log has it (one's own is not logged).
+  std::optional<AuditLogEntry> entry;
+  if (message->author_id != principal.user->id && place.guild != nullptr) {
+    entry.emplace();
+    entry->action_type = audit_action::kMessageDelete;
+    entry->target_id = message->author_id;
+    entry->options = {{"channel_id", channel_id}, {"count", "1"}};
+  }
   delete_app_message(channel_id, message_id);
+  if (entry) guilds_.audit(*place.guild, context.request, principal.user->id, std::move(*entry));
   return HttpResponse::empty(204);
 }
 

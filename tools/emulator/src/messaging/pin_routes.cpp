@@ -93,6 +93,13 @@ HttpResponse MessagingModule::set_pinned(const RouteContext& context, bool pinne
     writer.EndObject();
   });
   dispatch_channel_event(*message, "CHANNEL_PINS_UPDATE", d);
+  if (place.guild != nullptr) {
+    AuditLogEntry entry;
+    entry.action_type = pinned ? audit_action::kMessagePin : audit_action::kMessageUnpin;
+    entry.target_id = message->author_id;  // the platform's: the message's author
+    entry.options = {{"channel_id", channel_id}, {"message_id", message->id}};
+    guilds_.audit(*place.guild, context.request, principal->user->id, std::move(entry));
+  }
   return HttpResponse::empty(204);
 }
 
