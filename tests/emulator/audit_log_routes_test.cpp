@@ -49,8 +49,8 @@ struct Emulator {
     const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
     bot_id = str(app["bot_user_id"]);
     bot_token = str(app["bot_token"]);
-    guild_id =
-        str(parse(call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
+    guild_id = str(parse(
+        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
     racer = admin_role("Racer", 0);
     const auto bits = kManageRoles | kKickMembers | kManageGuild | kManageMessages | kPinMessages |
                       (view_audit_log ? kViewAuditLog : 0);
@@ -58,9 +58,9 @@ struct Emulator {
     call("POST", "/_emulator/guilds/" + guild_id + "/members",
          R"({"user_id":")" + bot_id + R"(","roles":[")" + moderator + R"("]})");
     call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + alice + R"("})");
-    general = str(parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels",
-                             R"({"name":"general","type":0})")
-                            .body)["id"]);
+    general = str(
+        parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", R"({"name":"general","type":0})")
+                  .body)["id"]);
   }
   std::string user(const std::string& name) {
     return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
@@ -239,7 +239,8 @@ TEST_CASE("audit log: pins and deleting another's message; not deleting one's ow
   const auto app = parse(e.call("POST", "/_emulator/apps", R"({"name":"Other"})").body);
   e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members",
          R"({"user_id":")" + str(app["bot_user_id"]) + R"("})");
-  const HeaderList other{{"Authorization", "Bot " + str(app["bot_token"])}, {"Content-Type", "application/json"}};
+  const HeaderList other{{"Authorization", "Bot " + str(app["bot_token"])},
+                         {"Content-Type", "application/json"}};
   const auto theirs = parse(
       e.raw("POST", "/api/v10/channels/" + e.general + "/messages", R"({"content":"hello"})", other).body);
   const auto message_id = str(theirs["id"]);

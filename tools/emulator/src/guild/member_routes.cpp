@@ -99,7 +99,8 @@ std::vector<AuditLogEntry> member_audit_entries(const Guild& guild, const GuildM
     roles.action_type = audit_action::kMemberRoleUpdate;
     roles.target_id = after.user_id;
     if (!added.empty()) roles.changes.push_back({"$add", std::nullopt, role_partials_json(guild, added)});
-    if (!removed.empty()) roles.changes.push_back({"$remove", std::nullopt, role_partials_json(guild, removed)});
+    if (!removed.empty())
+      roles.changes.push_back({"$remove", std::nullopt, role_partials_json(guild, removed)});
     entries.push_back(std::move(roles));
   }
   return entries;
@@ -524,7 +525,8 @@ HttpResponse GuildModule::api_begin_prune(const RouteContext& context) {
   }
   AuditLogEntry entry;
   entry.action_type = audit_action::kMemberPrune;
-  entry.options = {{"delete_member_days", std::to_string(n)}, {"members_removed", std::to_string(pruned.size())}};
+  entry.options = {{"delete_member_days", std::to_string(n)},
+                   {"members_removed", std::to_string(pruned.size())}};
   audit(*guilds_.find_guild(guild_id), context.request, caller.user_id, std::move(entry));
   return HttpResponse::json(200, compute ? R"({"pruned":)" + std::to_string(pruned.size()) + "}"
                                          : std::string(R"({"pruned":null})"));

@@ -76,8 +76,10 @@ AuditLogEntry role_audit_entry(int action, const GuildRole* before, const GuildR
   };
   add_change(entry, audit_change("name", text(before, &GuildRole::name), text(after, &GuildRole::name)));
   add_change(entry, audit_json_change("permissions", bits(before), bits(after)));
-  add_change(entry, audit_change("color", number(before, &GuildRole::color), number(after, &GuildRole::color)));
-  add_change(entry, audit_json_change("hoist", flag(before, &GuildRole::hoist), flag(after, &GuildRole::hoist)));
+  add_change(entry,
+             audit_change("color", number(before, &GuildRole::color), number(after, &GuildRole::color)));
+  add_change(entry,
+             audit_json_change("hoist", flag(before, &GuildRole::hoist), flag(after, &GuildRole::hoist)));
   add_change(entry, audit_json_change("mentionable", flag(before, &GuildRole::mentionable),
                                       flag(after, &GuildRole::mentionable)));
   const auto optional_text = [](const GuildRole* role, std::optional<std::string> GuildRole::*member) {
