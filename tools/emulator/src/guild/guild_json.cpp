@@ -2,6 +2,7 @@
 
 #include "core/fake_clock.hpp"
 #include "core/user_json.hpp"
+#include "guild/channel_fields.hpp"
 #include "guild/permissions.hpp"
 
 namespace platformpp::emulator {
@@ -58,6 +59,16 @@ std::string channel_json(const GuildChannel& channel, bool obfuscate) {
     if (channel.topic && !obfuscate) {
       writer.Key("topic");
       write_string(writer, *channel.topic);
+    }
+    // Every channel but a category has slowmode; nsfw is on every guild channel. Neither is in an obfuscated
+    // channel, which carries only what places it.
+    if (!obfuscate) {
+      if (channel.type != kCategoryChannelType) {
+        writer.Key("rate_limit_per_user");
+        writer.Int(channel.rate_limit_per_user);
+      }
+      writer.Key("nsfw");
+      writer.Bool(channel.nsfw);
     }
     // Forum (15) and media (16) channels: the members their channel type always has; the emulator has no
     // tags, default reactions or sort settings.

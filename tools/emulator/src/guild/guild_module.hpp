@@ -85,6 +85,34 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   void register_audit_log_routes();
   HttpResponse api_get_audit_log(const RouteContext& context);
 
+  // Channels through the API (channel_routes.cpp): a bot in the channel's guild that can view it.
+  struct ChannelCaller {
+    const Guild* guild = nullptr;
+    const GuildChannel* channel = nullptr;
+    std::string user_id;
+    std::uint64_t permissions = 0;  // in the channel
+  };
+  // The caller and the channel ({channel_id}), or the error: 401, 404 10003, 403 50001 (not a bot of its
+  // guild, or cannot view it), 403 50013 (lacking any bit of `needs`, counted in the channel).
+  std::variant<ChannelCaller, HttpResponse> channel_caller(const RouteContext& context, std::uint64_t needs);
+  // Whether `user_id` may set `overwrites` on `channel` (null: a channel being created) where `before` were:
+  // each bit an overwrite changes must be one the user has in the guild, or in the channel's category when it
+  // has one, unless an overwrite of the channel gives the user MANAGE_ROLES; MANAGE_ROLES itself only by
+  // administrators. The refusal is a 403 50013.
+  std::optional<HttpResponse> check_overwrite_bits(const Guild& guild, const GuildChannel* channel,
+                                                   std::optional<std::string> parent_id,
+                                                   const std::string& user_id,
+                                                   const std::vector<PermissionOverwrite>& overwrites,
+                                                   const std::vector<PermissionOverwrite>& before) const;
+  void register_channel_routes();
+  HttpResponse api_get_channel(const RouteContext& context);
+  HttpResponse api_create_channel(const RouteContext& context);
+  HttpResponse api_modify_channel(const RouteContext& context);
+  HttpResponse api_modify_channel_positions(const RouteContext& context);
+  HttpResponse api_delete_channel(const RouteContext& context);
+  HttpResponse api_edit_channel_permission(const RouteContext& context);
+  HttpResponse api_delete_channel_permission(const RouteContext& context);
+
   // Members (member_routes.cpp).
   void register_member_routes();
   [[nodiscard]] std::string member_json_of(const GuildMember& member) const;

@@ -52,6 +52,9 @@ void write_channel(JsonWriter& writer, const GuildChannel& channel) {
   }
   if (channel.flags != 0) write_bits(writer, "flags", channel.flags);
   document::write_member(writer, "topic", channel.topic);
+  if (channel.rate_limit_per_user != 0)
+    document::write_member(writer, "rate_limit_per_user", channel.rate_limit_per_user);
+  if (channel.nsfw) document::write_member(writer, "nsfw", true);
   writer.EndObject();
 }
 
@@ -72,6 +75,8 @@ GuildChannel read_channel(const std::string& guild_id, const rapidjson::Value& v
   }
   if (value.HasMember("flags")) channel.flags = read_bits(value, "flags");
   channel.topic = document::optional_string(value, "topic");
+  channel.rate_limit_per_user = static_cast<int>(document::integer_or(value, "rate_limit_per_user", 0));
+  channel.nsfw = document::boolean_or(value, "nsfw", false);
   return channel;
 }
 

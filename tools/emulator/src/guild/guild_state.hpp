@@ -91,6 +91,9 @@ struct GuildChannel {
   std::vector<PermissionOverwrite> permission_overwrites;
   std::uint64_t flags = 0;
   std::optional<std::string> topic;  // sensitive: never in an obfuscated channel
+  // Slowmode: seconds between a member's messages (bots and BYPASS_SLOWMODE exempt); 0 is off.
+  int rate_limit_per_user = 0;
+  bool nsfw = false;
 };
 
 struct Guild {

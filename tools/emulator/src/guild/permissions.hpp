@@ -46,6 +46,11 @@ inline constexpr std::uint64_t kBypassSlowmode = std::uint64_t{1} << 52;
 inline constexpr std::uint64_t kAll = (std::uint64_t{1} << 53) - 1;
 }  // namespace permission
 
+// 2026-02-23T00:00:00Z (the fake clock): the permission split. From then PIN_MESSAGES, BYPASS_SLOWMODE,
+// CREATE_GUILD_EXPRESSIONS and CREATE_EVENTS are required for their actions; before it the older permissions
+// (MANAGE_MESSAGES, MANAGE_CHANNELS, MANAGE_GUILD_EXPRESSIONS, MANAGE_EVENTS) still allowed them.
+inline constexpr std::int64_t kPermissionSplitMs = 1771804800000;
+
 // Channel flag CHANNEL_OBFUSCATED, set on a channel dispatched to someone who cannot view it.
 inline constexpr std::uint64_t kChannelObfuscatedFlag = std::uint64_t{1} << 17;
 

@@ -133,6 +133,7 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
     return error_response(400, kCannotSendInNonText, "Cannot send messages in a non-text channel");
   }
   if ((place.permissions & permission::kSendMessages) == 0) return missing_permissions();
+  if (auto refused = slowmode_refusal(place, *principal.user)) return std::move(*refused);
   if (place.dm != nullptr) {
     // A bot DMs a user who shares a guild with it, or who wrote to it first; never across a block.
     const auto& r = place.dm->recipient_ids;
@@ -265,6 +266,7 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
   message.id = snowflakes_.next_string();
   const auto& kept = post_app_message(std::move(message));
   if (kept.nonce) messages_.remember_nonce(kept, kNonceWindowMs);
+  record_post(place, *principal.user);
   return HttpResponse::json(200, message_json(kept));
 }
 

@@ -154,6 +154,8 @@ MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway
   api_router_.add("PUT", "/partner-sdk/dms/{user_id_1}/{user_id_2}/messages/{message_id}/moderation-metadata",
                   bind(&MessagingModule::api_put_dm_message_moderation));
 
+  admin_router_.add("POST", "/channels/{channel_id}/messages",
+                    bind(&MessagingModule::admin_post_member_message));
   admin_router_.add("DELETE", "/lobbies/{lobby_id}/messages/{message_id}",
                     bind(&MessagingModule::admin_delete_lobby_message));
 }

@@ -164,6 +164,18 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   HttpResponse api_delete_channel_message(const RouteContext& context, const Principal& principal,
                                           const ChannelPlace& place);
 
+  // Members' own messages and slowmode (member_messages.cpp).
+  // A member's message as the platform's own client sends it (admin: POST /_emulator/channels/{c}/messages
+  // ?author_id=U, the body as Create Message's): the channel's rules as for a bot, and slowmode.
+  HttpResponse admin_post_member_message(const RouteContext& context);
+  // Slowmode: 429 with code 20016 and retry_after when the author posted in the guild channel less than its
+  // rate_limit_per_user seconds ago; bots and members with BYPASS_SLOWMODE (before the permission split:
+  // MANAGE_MESSAGES or MANAGE_CHANNELS) are exempt.
+  [[nodiscard]] std::optional<HttpResponse> slowmode_refusal(const ChannelPlace& place,
+                                                             const User& author) const;
+  // Records a post for slowmode (a rate window: not kept in the state file).
+  void record_post(const ChannelPlace& place, const User& author);
+
   GatewayModule& gateway_;
   const SocialModule& social_;
   GuildModule& guilds_;
@@ -172,6 +184,7 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   WebhookModule& webhooks_;
   MessageState messages_;
   ComponentChecker component_checker_;
+  std::map<std::pair<std::string, std::string>, std::int64_t> last_posts_ms_;  // (channel, user): fake ms
 };
 
 }  // namespace platformpp::emulator

@@ -22,9 +22,6 @@ constexpr int kMaximumPins = 30003;
 constexpr std::size_t kPinsMax = 250;
 constexpr std::int64_t kPinsLimitDefault = 50;
 constexpr std::int64_t kPinsLimitMax = 50;
-// 2026-02-23T00:00:00Z: the permission split (PIN_MESSAGES, BYPASS_SLOWMODE, CREATE_GUILD_EXPRESSIONS,
-// CREATE_EVENTS required for their actions).
-constexpr std::int64_t kPermissionSplitMs = 1771804800000;
 
 }  // namespace
 
