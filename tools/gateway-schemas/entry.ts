@@ -46,6 +46,10 @@ import type {
 } from 'discord-api-types/v10';
 
 export type {
+  GatewayAutoModerationActionExecutionDispatchData,
+  GatewayAutoModerationRuleCreateDispatchData,
+  GatewayAutoModerationRuleDeleteDispatchData,
+  GatewayAutoModerationRuleUpdateDispatchData,
   APIChannel,
   GatewayChannelInfoDispatchData,
   GatewayChannelPinsUpdateDispatchData,

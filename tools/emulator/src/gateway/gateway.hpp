@@ -57,6 +57,8 @@ inline constexpr std::uint64_t kGuildPresences = 1U << 8;
 inline constexpr std::uint64_t kGuildMessages = 1U << 9;
 inline constexpr std::uint64_t kDirectMessages = 1U << 12;
 inline constexpr std::uint64_t kMessageContent = 1U << 15;
+inline constexpr std::uint64_t kAutoModerationConfiguration = 1U << 20;
+inline constexpr std::uint64_t kAutoModerationExecution = 1U << 21;
 inline constexpr std::uint64_t kPrivileged = kGuildMembers | kGuildPresences | kMessageContent;
 }  // namespace gateway_intent
 

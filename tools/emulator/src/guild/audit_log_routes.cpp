@@ -29,9 +29,13 @@ void GuildModule::register_audit_log_routes() {
 
 void GuildModule::audit(const Guild& guild, const HttpRequest& request, const std::string& user_id,
                         AuditLogEntry entry) {
+  entry.reason = audit_log_reason(request);
+  audit(guild, user_id, std::move(entry));
+}
+
+void GuildModule::audit(const Guild& guild, const std::string& user_id, AuditLogEntry entry) {
   entry.id = snowflakes_.next_string();
   entry.user_id = user_id;
-  entry.reason = audit_log_reason(request);
   const auto now = clock_.now_ms();
   const auto d = audit_log_entry_json(entry, guild.id);
   guilds_.append_audit_entry(guild.id, std::move(entry), now);

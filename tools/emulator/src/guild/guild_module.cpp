@@ -48,6 +48,7 @@ GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
   register_member_routes();
   register_audit_log_routes();
   register_channel_routes();
+  register_automod_routes();
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,
       [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });

@@ -40,6 +40,36 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   // reason the request's X-Audit-Log-Reason), and dispatches GUILD_AUDIT_LOG_ENTRY_CREATE to the guild's
   // bots that have VIEW_AUDIT_LOG and the GUILD_MODERATION intent (audit_log_routes.cpp).
   void audit(const Guild& guild, const HttpRequest& request, const std::string& user_id, AuditLogEntry entry);
+  // The same for an action no request asked for (AutoMod's): no reason.
+  void audit(const Guild& guild, const std::string& user_id, AuditLogEntry entry);
+
+  // AutoMod (automod_routes.cpp).
+  // The guild's enabled rules of `event_type` that apply to `user_id` in `channel` (null: no channel):
+  // not when the rule exempts one of the member's roles or the channel, nor for members with ADMINISTRATOR
+  // or MANAGE_GUILD (whom the platform exempts from every rule).
+  [[nodiscard]] std::vector<const AutoModRule*> automod_rules_for(const Guild& guild,
+                                                                  const GuildChannel* channel,
+                                                                  const std::string& user_id,
+                                                                  int event_type) const;
+  // An action AutoMod executed: AUTO_MODERATION_ACTION_EXECUTION to the guild's bots with the
+  // AUTO_MODERATION_EXECUTION intent and MANAGE_GUILD (content and matched_content only with
+  // MESSAGE_CONTENT), the audit entry of BLOCK_MESSAGE (143), TIMEOUT (145) and BLOCK_MEMBER_INTERACTION
+  // (146), and a TIMEOUT's timeout of the member.
+  struct AutoModExecution {
+    const AutoModRule* rule = nullptr;
+    const AutoModAction* action = nullptr;
+    std::string user_id;
+    const GuildChannel* channel = nullptr;
+    std::optional<std::string> message_id{};
+    std::optional<std::string> alert_system_message_id{};
+    std::string content;
+    AutoModMatch match;
+  };
+  void automod_executed(const Guild& guild, const AutoModExecution& execution);
+  // Checks the member's profile (nick, username, global name, bio) against the MEMBER_PROFILE rules: a match
+  // quarantines the member (BLOCK_MEMBER_INTERACTION), a clean profile lifts an AutoMod quarantine;
+  // GUILD_MEMBER_UPDATE when that changes.
+  void check_member_profile(const std::string& guild_id, const std::string& user_id);
 
  private:
   // Routes (guild_routes.cpp).
@@ -112,6 +142,17 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
   HttpResponse api_delete_channel(const RouteContext& context);
   HttpResponse api_edit_channel_permission(const RouteContext& context);
   HttpResponse api_delete_channel_permission(const RouteContext& context);
+
+  // AutoMod's rules (automod_routes.cpp).
+  void register_automod_routes();
+  // AUTO_MODERATION_RULE_CREATE|UPDATE|DELETE to the guild's bots with AUTO_MODERATION_CONFIGURATION and
+  // MANAGE_GUILD.
+  void automod_rule_dispatch(const Guild& guild, std::string_view type, const AutoModRule& rule);
+  HttpResponse api_list_automod_rules(const RouteContext& context);
+  HttpResponse api_get_automod_rule(const RouteContext& context);
+  HttpResponse api_create_automod_rule(const RouteContext& context);
+  HttpResponse api_modify_automod_rule(const RouteContext& context);
+  HttpResponse api_delete_automod_rule(const RouteContext& context);
 
   // Members (member_routes.cpp).
   void register_member_routes();

@@ -176,7 +176,10 @@ HttpResponse GuildModule::admin_add_guild_member(const RouteContext& context) {
   const auto existing = guild->members.find(*user_id);
   member.joined_at_ms = existing != guild->members.end() ? existing->second.joined_at_ms : clock_.now_ms();
   guilds_.set_member(guild->id, member);
-  return HttpResponse::json(200, guild_member_json(member, *user));
+  // A member who joins meets the guild's MEMBER_PROFILE rules.
+  check_member_profile(guild->id, member.user_id);
+  const auto* kept = guilds_.find_guild(guild->id)->find_member(member.user_id);
+  return HttpResponse::json(200, guild_member_json(*kept, *user));
 }
 
 // {name, permissions}: permissions as a decimal string (or an integer).

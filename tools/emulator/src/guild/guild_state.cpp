@@ -236,7 +236,92 @@ std::vector<AuditLogEntry> read_audit_log(const rapidjson::Value& body) {
   return entries;
 }
 
+std::string automod_rule_document(const AutoModRule& rule) {
+  return document_json([&](JsonWriter& writer) {
+    document::write_member(writer, "guild_id", rule.guild_id);
+    document::write_member(writer, "rule_id", rule.id);
+    document::write_member(writer, "name", rule.name);
+    document::write_member(writer, "creator_id", rule.creator_id);
+    document::write_member(writer, "event_type", rule.event_type);
+    document::write_member(writer, "trigger_type", rule.trigger_type);
+    document::write_member(writer, "keyword_filter", rule.keyword_filter);
+    document::write_member(writer, "regex_patterns", rule.regex_patterns);
+    std::vector<std::string> presets;
+    for (const auto preset : rule.presets)
+      presets.push_back(std::to_string(preset));
+    document::write_member(writer, "presets", presets);
+    document::write_member(writer, "allow_list", rule.allow_list);
+    document::write_member(writer, "mention_total_limit", rule.mention_total_limit);
+    document::write_member(writer, "mention_raid_protection_enabled", rule.mention_raid_protection_enabled);
+    writer.Key("actions");
+    writer.StartArray();
+    for (const auto& action : rule.actions) {
+      writer.StartObject();
+      document::write_member(writer, "type", action.type);
+      document::write_member(writer, "channel_id", action.channel_id);
+      document::write_member(writer, "duration_seconds", action.duration_seconds);
+      document::write_member(writer, "custom_message", action.custom_message);
+      writer.EndObject();
+    }
+    writer.EndArray();
+    document::write_member(writer, "enabled", rule.enabled);
+    document::write_member(writer, "exempt_roles", rule.exempt_roles);
+    document::write_member(writer, "exempt_channels", rule.exempt_channels);
+  });
+}
+
+AutoModRule read_automod_rule_document(const rapidjson::Value& body) {
+  AutoModRule rule;
+  rule.guild_id = document::string(body, "guild_id");
+  rule.id = document::string(body, "rule_id");
+  rule.name = document::string(body, "name");
+  rule.creator_id = document::string(body, "creator_id");
+  rule.event_type = static_cast<int>(document::integer(body, "event_type"));
+  rule.trigger_type = static_cast<int>(document::integer(body, "trigger_type"));
+  rule.keyword_filter = document::strings(body, "keyword_filter");
+  rule.regex_patterns = document::strings(body, "regex_patterns");
+  for (const auto& preset : document::strings(body, "presets"))
+    rule.presets.push_back(std::stoi(preset));
+  rule.allow_list = document::strings(body, "allow_list");
+  rule.mention_total_limit = document::optional_integer(body, "mention_total_limit");
+  rule.mention_raid_protection_enabled = document::boolean_or(body, "mention_raid_protection_enabled", false);
+  for (const auto& value : document::array(body, "actions").GetArray()) {
+    AutoModAction action;
+    action.type = static_cast<int>(document::integer(value, "type"));
+    action.channel_id = document::optional_string(value, "channel_id");
+    action.duration_seconds = document::optional_integer(value, "duration_seconds");
+    action.custom_message = document::optional_string(value, "custom_message");
+    rule.actions.push_back(std::move(action));
+  }
+  rule.enabled = document::boolean(body, "enabled");
+  rule.exempt_roles = document::strings(body, "exempt_roles");
+  rule.exempt_channels = document::strings(body, "exempt_channels");
+  return rule;
+}
+
 }  // namespace
+
+const AutoModRule& GuildState::set_automod_rule(AutoModRule rule) {
+  touch(document_kind::kAutoModRule, rule.guild_id + ":" + rule.id);
+  auto& rules = automod_rules_[rule.guild_id];
+  const auto it =
+      std::find_if(rules.begin(), rules.end(), [&](const AutoModRule& r) { return r.id == rule.id; });
+  if (it != rules.end()) {
+    *it = std::move(rule);
+    return *it;
+  }
+  rules.push_back(std::move(rule));
+  return rules.back();
+}
+
+bool GuildState::remove_automod_rule(std::string_view guild_id, std::string_view rule_id) {
+  const auto it = automod_rules_.find(guild_id);
+  if (it == automod_rules_.end()) return false;
+  const auto removed = std::erase_if(it->second, [&](const AutoModRule& r) { return r.id == rule_id; });
+  if (removed == 0) return false;
+  touch(document_kind::kAutoModRule, std::string(guild_id) + ":" + std::string(rule_id));
+  return true;
+}
 
 void GuildState::append_audit_entry(std::string_view guild_id, AuditLogEntry entry, std::int64_t now_ms) {
   auto it = audit_logs_.find(guild_id);
@@ -369,6 +454,34 @@ void GuildState::register_documents(StateChanges& changes) {
         audit_logs_.insert_or_assign(id, read_audit_log(body));
       },
       [this] { return document::keys_of(audit_logs_); }, [this] { audit_logs_.clear(); }});
+  changes.register_kind(DocumentKind{
+      std::string(document_kind::kAutoModRule),
+      [this](const std::string& id) -> std::optional<std::string> {
+        const auto parts = document::split_id(id, 2);
+        for (const auto& rule : automod_rules(parts[0])) {
+          if (rule.id == parts[1]) return automod_rule_document(rule);
+        }
+        return std::nullopt;
+      },
+      [this](const std::string&, const rapidjson::Value& body) {
+        check_format(body);
+        auto rule = read_automod_rule_document(body);
+        auto& rules = automod_rules_[rule.guild_id];
+        std::erase_if(rules, [&](const AutoModRule& r) { return r.id == rule.id; });
+        // Creation order is id order.
+        const auto at = std::find_if(rules.begin(), rules.end(),
+                                     [&](const AutoModRule& r) { return snowflake_less(rule.id, r.id); });
+        rules.insert(at, std::move(rule));
+      },
+      [this] {
+        std::vector<std::string> ids;
+        for (const auto& [guild_id, rules] : automod_rules_) {
+          for (const auto& rule : rules)
+            ids.push_back(guild_id + ":" + rule.id);
+        }
+        return ids;
+      },
+      [this] { automod_rules_.clear(); }});
 }
 
 }  // namespace platformpp::emulator

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "guild/audit_log.hpp"
+#include "guild/automod.hpp"
 
 namespace platformpp::emulator {
 
@@ -24,6 +25,7 @@ namespace document_kind {
 inline constexpr std::string_view kGuild = "guild";  // settings, roles and channels; id: the guild's
 inline constexpr std::string_view kGuildMember = "guild_member";       // id: "<guild>:<user>"
 inline constexpr std::string_view kGuildAuditLog = "guild_audit_log";  // id: the guild's
+inline constexpr std::string_view kAutoModRule = "automod_rule";       // id: "<guild>:<rule>"
 }  // namespace document_kind
 
 // From 2026-11-16T00:00:00Z (fake clock) GET /guilds/{id}/channels omits channels the caller cannot view
@@ -180,6 +182,17 @@ class GuildState {
   // `now_ms`.
   void append_audit_entry(std::string_view guild_id, AuditLogEntry entry, std::int64_t now_ms);
 
+  // AutoMod rules of the guild, in creation order (empty for an unknown guild).
+  [[nodiscard]] const std::vector<AutoModRule>& automod_rules(std::string_view guild_id) const {
+    static const std::vector<AutoModRule> none;
+    const auto it = automod_rules_.find(guild_id);
+    return it == automod_rules_.end() ? none : it->second;
+  }
+  // Adds the rule, or replaces the one with its id.
+  const AutoModRule& set_automod_rule(AutoModRule rule);
+  // Removes the rule; false if there was none.
+  bool remove_automod_rule(std::string_view guild_id, std::string_view rule_id);
+
   // Request Guild Members for all members (empty query, limit 0): one per guild per requesting user (a bot)
   // per `window_ms` of the fake clock. Records the request and returns nullopt when allowed, else the ms
   // until the next one is (the refused request does not move the window).
@@ -201,7 +214,8 @@ class GuildState {
 
   StateChanges* changes_ = nullptr;
   std::map<std::string, Guild, std::less<>> guilds_;
-  std::map<std::string, std::vector<AuditLogEntry>, std::less<>> audit_logs_;  // by guild id
+  std::map<std::string, std::vector<AuditLogEntry>, std::less<>> audit_logs_;   // by guild id
+  std::map<std::string, std::vector<AutoModRule>, std::less<>> automod_rules_;  // by guild id
   // (user id, guild id) -> fake-clock ms of the last allowed all-members request.
   std::map<std::pair<std::string, std::string>, std::int64_t> all_members_requests_;
 };

@@ -317,7 +317,9 @@ HttpResponse GuildModule::api_modify_member(const RouteContext& context) {
   member_dispatch(guild, "GUILD_MEMBER_UPDATE", *kept);
   for (auto& entry : entries)
     audit(guild, context.request, caller.user_id, std::move(entry));
-  return HttpResponse::json(200, member_json_of(*kept));
+  // AutoMod reads the changed profile (it may quarantine the member, or lift a quarantine).
+  check_member_profile(guild.id, member.user_id);
+  return HttpResponse::json(200, member_json_of(*guilds_.find_guild(guild.id)->find_member(member.user_id)));
 }
 
 HttpResponse GuildModule::api_modify_current_member(const RouteContext& context) {
@@ -367,7 +369,9 @@ HttpResponse GuildModule::api_modify_current_member(const RouteContext& context)
   member_dispatch(guild, "GUILD_MEMBER_UPDATE", *kept);
   for (auto& entry : entries)
     audit(guild, context.request, caller.user_id, std::move(entry));
-  return HttpResponse::json(200, member_json_of(*kept));
+  // AutoMod reads the changed profile (it may quarantine the member, or lift a quarantine).
+  check_member_profile(guild.id, member.user_id);
+  return HttpResponse::json(200, member_json_of(*guilds_.find_guild(guild.id)->find_member(member.user_id)));
 }
 
 HttpResponse GuildModule::change_member_role(const RouteContext& context, bool add) {

@@ -22,6 +22,11 @@ bool timed_out(const Guild& guild, std::string_view user_id, std::int64_t now_ms
   return member != nullptr && member->timeout_until_ms && *member->timeout_until_ms > now_ms;
 }
 
+bool quarantined(const Guild& guild, std::string_view user_id) {
+  const auto* member = guild.find_member(user_id);
+  return member != nullptr && (member->flags & kAutomodQuarantinedFlag) != 0;
+}
+
 std::uint64_t base_permissions(const Guild& guild, std::string_view user_id,
                                std::optional<std::int64_t> now_ms) {
   if (user_id == guild.owner_id) return permission::kAll;
@@ -33,7 +38,8 @@ std::uint64_t base_permissions(const Guild& guild, std::string_view user_id,
     if (const auto* role = guild.find_role(role_id)) permissions |= role->permissions;
   }
   if ((permissions & permission::kAdministrator) != 0) return permission::kAll;
-  if (now_ms && timed_out(guild, user_id, *now_ms)) permissions &= kTimedOutKeeps;
+  if (now_ms && (timed_out(guild, user_id, *now_ms) || quarantined(guild, user_id)))
+    permissions &= kTimedOutKeeps;
   return permissions;
 }
 
@@ -63,7 +69,8 @@ std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channe
     return overwrite.type == overwrite_type::kMember && overwrite.id == user_id;
   });
   if (own != overwrites.end()) apply(permissions, own->allow, own->deny);
-  if (now_ms && timed_out(guild, user_id, *now_ms)) permissions &= kTimedOutKeeps;
+  if (now_ms && (timed_out(guild, user_id, *now_ms) || quarantined(guild, user_id)))
+    permissions &= kTimedOutKeeps;
   return permissions;
 }
 

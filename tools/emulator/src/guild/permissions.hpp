@@ -55,8 +55,8 @@ inline constexpr std::int64_t kPermissionSplitMs = 1771804800000;
 inline constexpr std::uint64_t kChannelObfuscatedFlag = std::uint64_t{1} << 17;
 
 // The user's guild-wide permissions; 0 when the user is not a member. With `now_ms` (the fake clock), a
-// member timed out until after it keeps VIEW_CHANNEL and READ_MESSAGE_HISTORY only (the owner and
-// administrators are exempt), as the platform documents.
+// member timed out until after it (or quarantined by AutoMod) keeps VIEW_CHANNEL and READ_MESSAGE_HISTORY
+// only (the owner and administrators are exempt), as the platform documents.
 std::uint64_t base_permissions(const Guild& guild, std::string_view user_id,
                                std::optional<std::int64_t> now_ms = std::nullopt);
 // The user's permissions in the channel (base permissions plus the channel's overwrites; a timeout as above).
@@ -64,6 +64,12 @@ std::uint64_t channel_permissions(const Guild& guild, const GuildChannel& channe
                                   std::optional<std::int64_t> now_ms = std::nullopt);
 // Whether the member is timed out at `now_ms`.
 bool timed_out(const Guild& guild, std::string_view user_id, std::int64_t now_ms);
+// Guild member flag AUTOMOD_QUARANTINED_USERNAME: an AutoMod MEMBER_PROFILE rule with
+// BLOCK_MEMBER_INTERACTION quarantined the member, who then keeps what a timed-out member keeps (with
+// `now_ms` given to the functions above) and uses no interactions.
+inline constexpr std::uint64_t kAutomodQuarantinedFlag = std::uint64_t{1} << 7;
+// Whether AutoMod quarantined the member.
+bool quarantined(const Guild& guild, std::string_view user_id);
 // The position of the user's highest role (0: @everyone only); the owner is above every role.
 int highest_role_position(const Guild& guild, std::string_view user_id);
 // Whether `role` sorts below `other` (by position, then by id as the platform sorts ties).

@@ -38,6 +38,10 @@ std::variant<InteractionsModule::Place, HttpResponse> InteractionsModule::place_
     if (!guild->has_member(user.id) || !can_view_channel(*guild, *channel, user.id)) {
       return error_response(403, error_code::kMissingAccess, "The user cannot see this channel");
     }
+    // AutoMod's BLOCK_MEMBER_INTERACTION: a quarantined member uses no interactions in the guild.
+    if (quarantined(*guild, user.id)) {
+      return error_response(403, error_code::kMissingPermissions, "The member is quarantined by AutoMod");
+    }
     place.guild = guild;
     place.guild_channel = channel;
     place.channel_id = channel->id;

@@ -92,6 +92,12 @@ std::optional<Message> InteractionsModule::read_app_message(const Interaction& i
   if (refused) return std::nullopt;
   if (base != nullptr) message.edited_ms = clock_.now_ms();
   if (!errors.empty()) return std::nullopt;
+  // AutoMod reads what the application posts in a guild channel; a blocked edit of a deferred response is
+  // the platform's 400.
+  if (!message.ephemeral_for && (message.flags & kMessageFlagEphemeral) == 0) {
+    refused = messaging_.automod_refusal(message);
+    if (refused) return std::nullopt;
+  }
   return message;
 }
 

@@ -263,6 +263,7 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
     if (reference) message.type = kTypeReply;
   }
   message.reference = std::move(reference);
+  if (auto blocked = automod_refusal(message)) return std::move(*blocked);
   message.id = snowflakes_.next_string();
   const auto& kept = post_app_message(std::move(message));
   if (kept.nonce) messages_.remember_nonce(kept, kNonceWindowMs);
@@ -413,6 +414,9 @@ HttpResponse MessagingModule::api_edit_channel_message(const RouteContext& conte
   if (refused) return std::move(*refused);
   if (!errors.empty()) return invalid_form_body(errors);
   if (author) edited.edited_ms = clock_.now_ms();
+  if (author) {
+    if (auto blocked = automod_refusal(edited)) return std::move(*blocked);
+  }
   const auto& kept = update_app_message(std::move(edited));
   return HttpResponse::json(200, message_json_for(kept, place, principal));
 }

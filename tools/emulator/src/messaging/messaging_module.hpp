@@ -55,6 +55,11 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   bool delete_app_message(std::string_view channel_id, std::string_view id);
   // The message object as the API answers it.
   [[nodiscard]] std::string api_message_json(const Message& message) const { return message_json(message); }
+  // AutoMod on a message about to be posted or edited in a guild channel (automod_messages.cpp): its
+  // author's KEYWORD rules on its content. BLOCK_MESSAGE refuses it (400, code 200000, the platform's answer
+  // also to an edit of a deferred response); SEND_ALERT_MESSAGE posts an alert to the rule's channel and
+  // TIMEOUT times the author out, blocked or not. Null for DMs and lobbies, and when no rule trips.
+  std::optional<HttpResponse> automod_refusal(const Message& message);
 
   // The component rules for an application's message (interactions/ sets them: the rules and the premium
   // SKUs are theirs); without a checker, components are kept unchecked.
