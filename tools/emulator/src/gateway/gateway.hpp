@@ -58,6 +58,9 @@ inline constexpr std::uint64_t kGuildMessages = 1U << 9;
 inline constexpr std::uint64_t kDirectMessages = 1U << 12;
 inline constexpr std::uint64_t kMessageContent = 1U << 15;
 inline constexpr std::uint64_t kPrivileged = kGuildMembers | kGuildPresences | kMessageContent;
+// Soundboard sound events (GUILD_EXPRESSIONS) and voice states and effects (GUILD_VOICE_STATES).
+inline constexpr std::uint64_t kGuildExpressions = 1U << 3;
+inline constexpr std::uint64_t kGuildVoiceStates = 1U << 7;
 }  // namespace gateway_intent
 
 namespace gateway_close {

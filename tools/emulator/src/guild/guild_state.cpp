@@ -52,6 +52,7 @@ void write_channel(JsonWriter& writer, const GuildChannel& channel) {
   }
   if (channel.flags != 0) write_bits(writer, "flags", channel.flags);
   document::write_member(writer, "topic", channel.topic);
+  document::write_member(writer, "voice_status", channel.voice_status);
   writer.EndObject();
 }
 
@@ -72,6 +73,7 @@ GuildChannel read_channel(const std::string& guild_id, const rapidjson::Value& v
   }
   if (value.HasMember("flags")) channel.flags = read_bits(value, "flags");
   channel.topic = document::optional_string(value, "topic");
+  channel.voice_status = document::optional_string(value, "voice_status");  // absent in older files
   return channel;
 }
 

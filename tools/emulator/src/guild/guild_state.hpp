@@ -91,6 +91,9 @@ struct GuildChannel {
   std::vector<PermissionOverwrite> permission_overwrites;
   std::uint64_t flags = 0;
   std::optional<std::string> topic;  // sensitive: never in an obfuscated channel
+
+  // A voice channel's status (Set Voice Channel Status): kept, never in the channel object (the seed).
+  std::optional<std::string> voice_status{};
 };
 
 struct Guild {
