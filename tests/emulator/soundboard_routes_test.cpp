@@ -54,15 +54,18 @@ TEST_CASE("Create Guild Soundboard Sound: the fields crossed by one, 512 KiB, MP
   check_error(e.bot("POST", path, create_body("ok", R"(,"volume":1.01)")), 400, 50035);
   check_error(e.bot("POST", path, create_body("ok", R"(,"volume":-0.01)")), 400, 50035);
   check_error(e.bot("POST", path, create_body("ok", R"(,"emoji_id":"not a snowflake")")), 400, 50035);
-  check_error(e.bot("POST", path, R"({"name":"ok","sound":")" + sound_uri(kMaxBytes + 1) + "\"}"), 400, 50035);
-  check_error(e.bot("POST", path, R"({"name":"ok","sound":")" + sound_uri(10, "audio/wav") + "\"}"), 400, 50035);
+  check_error(e.bot("POST", path, R"({"name":"ok","sound":")" + sound_uri(kMaxBytes + 1) + "\"}"), 400,
+              50035);
+  check_error(e.bot("POST", path, R"({"name":"ok","sound":")" + sound_uri(10, "audio/wav") + "\"}"), 400,
+              50035);
   check_error(e.bot("POST", path, R"({"name":"ok","sound":"data:audio/mpeg;base64,%%%"})"), 400, 50035);
   check_error(e.bot("POST", path, R"({"name":"ok"})"), 400, 50035);
   CHECK(e.ok(e.bot("GET", path))["items"].Size() == 0);
 
-  const auto first = e.ok(e.bot("POST", path, R"({"name":"Yay","sound":")" + sound_uri(kMaxBytes) +
-                                                 R"(","volume":0,"emoji_name":"\ud83c\udf89"})",
-                                "new%20sound"));
+  const auto first = e.ok(e.bot(
+      "POST", path,
+      R"({"name":"Yay","sound":")" + sound_uri(kMaxBytes) + R"(","volume":0,"emoji_name":"\ud83c\udf89"})",
+      "new%20sound"));
   CHECK(str(first["name"]) == "Yay");
   CHECK(first["volume"].GetDouble() == 0.0);
   CHECK(str(first["guild_id"]) == e.guild_id);
@@ -114,7 +117,8 @@ TEST_CASE("soundboard permissions: the 2026-02-23 split, own sounds and others',
     const auto mine = str(e.ok(e.bot("POST", sounds_path(e), create_body("mine")))["sound_id"]);
     check_error(e.bot("PATCH", sounds_path(e) + "/" + theirs, R"({"name":"taken"})"), 403, 50013);
     check_error(e.bot("DELETE", sounds_path(e) + "/" + theirs), 403, 50013);
-    CHECK(str(e.ok(e.bot("PATCH", sounds_path(e) + "/" + mine, R"({"name":"renamed"})"))["name"]) == "renamed");
+    CHECK(str(e.ok(e.bot("PATCH", sounds_path(e) + "/" + mine, R"({"name":"renamed"})"))["name"]) ==
+          "renamed");
     CHECK(as_other("PATCH", sounds_path(e) + "/" + mine, R"({"volume":0.5})").status == 200);
     CHECK(as_other("DELETE", sounds_path(e) + "/" + mine).status == 204);
     CHECK(e.bot("DELETE", sounds_path(e) + "/" + theirs).status == 403);
@@ -183,7 +187,9 @@ TEST_CASE("List Default Soundboard Sounds, op 31 and GUILD_CREATE with the guild
   CHECK(answers[1]["d"]["soundboard_sounds"].Size() == 0);
 }
 
-TEST_CASE("Send Soundboard Sound: connected, SPEAK, USE_SOUNDBOARD, USE_EXTERNAL_SOUNDS; VOICE_CHANNEL_EFFECT_SEND") {
+TEST_CASE(
+    "Send Soundboard Sound: connected, SPEAK, USE_SOUNDBOARD, USE_EXTERNAL_SOUNDS; "
+    "VOICE_CHANNEL_EFFECT_SEND") {
   const auto all = kConnect | kSpeak | kUseSoundboard | kCreateGuildExpressions | kUseExternalSounds;
   SUBCASE("the effect goes to those connected to the channel") {
     VoiceGuild e(all);
@@ -191,7 +197,8 @@ TEST_CASE("Send Soundboard Sound: connected, SPEAK, USE_SOUNDBOARD, USE_EXTERNAL
     const auto bot = e.connect_bot(bot_peer, kGuilds | kGuildVoiceStates);
     const auto alice = e.connect_user(alice_peer, e.alice);
     e.connect_user(olivia_peer, e.olivia);
-    const auto id = str(e.ok(e.bot("POST", sounds_path(e), create_body("Yay", R"(,"volume":0.5,"emoji_name":"x")")))["sound_id"]);
+    const auto id = str(e.ok(
+        e.bot("POST", sounds_path(e), create_body("Yay", R"(,"volume":0.5,"emoji_name":"x")")))["sound_id"]);
     const auto send = "/channels/" + e.voice + "/send-soundboard-sound";
     check_error(e.bot("POST", send, R"({"sound_id":")" + id + "\"}"), 403, 50013);  // not connected
     e.op4(bot, e.voice);
@@ -223,13 +230,14 @@ TEST_CASE("Send Soundboard Sound: connected, SPEAK, USE_SOUNDBOARD, USE_EXTERNAL
     for (const auto missing : {kSpeak, kUseSoundboard}) {
       // @everyone has SPEAK: the channel denies it to the bot.
       VoiceGuild e(all & ~missing);
-      const auto channel = e.channel(e.guild_id, R"({"name":"Quiet","type":2,"permission_overwrites":[{"id":")" +
-                                                     e.bot_id + R"(","type":1,"allow":"0","deny":")" +
-                                                     std::to_string(missing == kSpeak ? kSpeak : 0) + R"("}]})");
+      const auto channel =
+          e.channel(e.guild_id, R"({"name":"Quiet","type":2,"permission_overwrites":[{"id":")" + e.bot_id +
+                                    R"(","type":1,"allow":"0","deny":")" +
+                                    std::to_string(missing == kSpeak ? kSpeak : 0) + R"("}]})");
       RecordingGatewayPeer peer;
       e.op4(e.connect_bot(peer, kGuilds), channel);
-      check_error(e.bot("POST", "/channels/" + channel + "/send-soundboard-sound", R"({"sound_id":"1"})"), 403,
-                  50013);
+      check_error(e.bot("POST", "/channels/" + channel + "/send-soundboard-sound", R"({"sound_id":"1"})"),
+                  403, 50013);
     }
   }
   SUBCASE("another guild's sound needs USE_EXTERNAL_SOUNDS") {
@@ -237,7 +245,8 @@ TEST_CASE("Send Soundboard Sound: connected, SPEAK, USE_SOUNDBOARD, USE_EXTERNAL
       VoiceGuild e(all & ~(external ? 0 : kUseExternalSounds));
       const auto away = e.make_guild("Away");
       e.member(away, e.bot_id, e.role(away, "Bot", kCreateGuildExpressions));
-      const auto sound = str(e.ok(e.bot("POST", "/guilds/" + away + "/soundboard-sounds", create_body("Far")))["sound_id"]);
+      const auto sound =
+          str(e.ok(e.bot("POST", "/guilds/" + away + "/soundboard-sounds", create_body("Far")))["sound_id"]);
       RecordingGatewayPeer peer;
       e.op4(e.connect_bot(peer, kGuilds), e.voice);
       const auto response = e.bot("POST", "/channels/" + e.voice + "/send-soundboard-sound",
@@ -248,7 +257,8 @@ TEST_CASE("Send Soundboard Sound: connected, SPEAK, USE_SOUNDBOARD, USE_EXTERNAL
         check_error(response, 403, 50013);
       }
       // Without source_guild_id the sound is looked for in the channel's guild.
-      check_error(e.bot("POST", "/channels/" + e.voice + "/send-soundboard-sound", R"({"sound_id":")" + sound + "\"}"),
+      check_error(e.bot("POST", "/channels/" + e.voice + "/send-soundboard-sound",
+                        R"({"sound_id":")" + sound + "\"}"),
                   404, 10097);
     }
   }
@@ -257,7 +267,8 @@ TEST_CASE("Send Soundboard Sound: connected, SPEAK, USE_SOUNDBOARD, USE_EXTERNAL
 TEST_CASE("soundboard sounds are kept across a restart") {
   VoiceGuild e(kCreateGuildExpressions);
   StateMirror mirror(e.service.changes());
-  const auto id = str(e.ok(e.bot("POST", sounds_path(e), create_body("Kept", R"(,"volume":0.75)")))["sound_id"]);
+  const auto id =
+      str(e.ok(e.bot("POST", sounds_path(e), create_body("Kept", R"(,"volume":0.75)")))["sound_id"]);
   const auto gone = str(e.ok(e.bot("POST", sounds_path(e), create_body("Gone")))["sound_id"]);
   mirror.check_complete();
   CHECK(mirror.count("guild_soundboard") == 1);

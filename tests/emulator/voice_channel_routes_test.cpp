@@ -1,9 +1,9 @@
 // Guild voice channels without sockets: op 4 joins, moves and leaves (CONNECT needed, else ignored), the
-// VOICE_STATE_UPDATE (GUILD_VOICE_STATES intent) and VOICE_SERVER_UPDATE dispatches, the voice session's start
-// time, voice states ending with the Gateway session and in GUILD_CREATE, Get Current User Voice State and
-// Get User Voice State (10065, CONNECT), Set Voice Channel Status (500 characters, SET_VOICE_CHANNEL_STATUS,
-// MANAGE_CHANNELS when not connected, voice channels only, audit 192 and 193, cleared when the channel
-// empties), op 43's answer, and the status kept across a restart.
+// VOICE_STATE_UPDATE (GUILD_VOICE_STATES intent) and VOICE_SERVER_UPDATE dispatches, the voice session's
+// start time, voice states ending with the Gateway session and in GUILD_CREATE, Get Current User Voice State
+// and Get User Voice State (10065, CONNECT), Set Voice Channel Status (500 characters,
+// SET_VOICE_CHANNEL_STATUS, MANAGE_CHANNELS when not connected, voice channels only, audit 192 and 193,
+// cleared when the channel empties), op 43's answer, and the status kept across a restart.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -31,10 +31,9 @@ std::string repeat(const std::string& piece, std::size_t times) {
 // op 43's channel entry for `channel_id`.
 rapidjson::Document channel_info(VoiceGuild& e, std::uint64_t connection, RecordingGatewayPeer& peer,
                                  const std::string& channel_id) {
-  e.service.gateway_received(connection,
-                             R"({"op":43,"d":{"guild_id":")" + e.guild_id +
-                                 R"(","fields":["status","voice_start_time"]}})",
-                             true);
+  e.service.gateway_received(
+      connection,
+      R"({"op":43,"d":{"guild_id":")" + e.guild_id + R"(","fields":["status","voice_start_time"]}})", true);
   const auto infos = peer.dispatches("CHANNEL_INFO");
   REQUIRE_FALSE(infos.empty());
   for (const auto& entry : infos.back()["d"]["channels"].GetArray()) {
@@ -50,7 +49,8 @@ rapidjson::Document channel_info(VoiceGuild& e, std::uint64_t connection, Record
 
 }  // namespace
 
-TEST_CASE("guild voice: op 4 joins, mutes, moves and leaves; VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE, start time") {
+TEST_CASE(
+    "guild voice: op 4 joins, mutes, moves and leaves; VOICE_STATE_UPDATE, VOICE_SERVER_UPDATE, start time") {
   VoiceGuild e(kVoiceBot);
   RecordingGatewayPeer bot_peer, quiet_peer, alice_peer;
   const auto bot = e.connect_bot(bot_peer, kGuilds | kGuildVoiceStates);
@@ -71,13 +71,14 @@ TEST_CASE("guild voice: op 4 joins, mutes, moves and leaves; VOICE_STATE_UPDATE,
   CHECK(str(server["endpoint"]) == "127.0.0.1:1234/voice");
   CHECK_FALSE(str(server["token"]).empty());
   CHECK(alice_peer.dispatches("VOICE_STATE_UPDATE").size() == 1);
-  CHECK(quiet_peer.dispatches("VOICE_STATE_UPDATE").empty());  // no GUILD_VOICE_STATES
+  CHECK(quiet_peer.dispatches("VOICE_STATE_UPDATE").empty());   // no GUILD_VOICE_STATES
   CHECK(alice_peer.dispatches("VOICE_SERVER_UPDATE").empty());  // only to the joiner
   // The first member starts the channel's voice session (Unix seconds), to every guild session.
   const auto started = quiet_peer.only("VOICE_CHANNEL_START_TIME_UPDATE")["d"].GetObject();
   CHECK(str(started["id"]) == e.voice);
   CHECK(started["voice_start_time"].GetInt64() == VoiceGuild::kStart / 1000);
-  CHECK(channel_info(e, alice, alice_peer, e.voice)["voice_start_time"].GetInt64() == VoiceGuild::kStart / 1000);
+  CHECK(channel_info(e, alice, alice_peer, e.voice)["voice_start_time"].GetInt64() ==
+        VoiceGuild::kStart / 1000);
   CHECK(channel_info(e, alice, alice_peer, e.stage)["voice_start_time"].IsNull());
 
   // A second member: no new start time. Self mute: one more VOICE_STATE_UPDATE, no new server.
@@ -120,7 +121,8 @@ TEST_CASE("guild voice: op 4 joins, mutes, moves and leaves; VOICE_STATE_UPDATE,
   CHECK_FALSE(guild["d"]["voice_states"][0].HasMember("guild_id"));
 }
 
-TEST_CASE("guild voice: op 4 without CONNECT, to a text channel or an unknown guild is ignored; bad types 4002") {
+TEST_CASE(
+    "guild voice: op 4 without CONNECT, to a text channel or an unknown guild is ignored; bad types 4002") {
   VoiceGuild e(kVoiceBot);
   RecordingGatewayPeer bot_peer;
   const auto bot = e.connect_bot(bot_peer, kGuilds | kGuildVoiceStates);
@@ -136,7 +138,8 @@ TEST_CASE("guild voice: op 4 without CONNECT, to a text channel or an unknown gu
   const auto alice = e.connect_user(alice_peer, e.alice);
   e.op4(alice, e.locked);
   CHECK(alice_peer.dispatches("VOICE_STATE_UPDATE").size() == 1);
-  e.service.gateway_received(bot, R"({"op":4,"d":{"guild_id":")" + e.guild_id + R"(","channel_id":5}})", true);
+  e.service.gateway_received(bot, R"({"op":4,"d":{"guild_id":")" + e.guild_id + R"(","channel_id":5}})",
+                             true);
   CHECK(bot_peer.close_code == 4002);
 }
 
@@ -146,7 +149,8 @@ TEST_CASE("guild voice: states end with the Gateway session and with the channel
   e.connect_bot(bot_peer, kGuilds | kGuildVoiceStates);
   const auto alice = e.connect_user(alice_peer, e.alice);
   e.op4(alice, e.voice);
-  CHECK(str(e.ok(e.bot("GET", "/guilds/" + e.guild_id + "/voice-states/" + e.alice))["channel_id"]) == e.voice);
+  CHECK(str(e.ok(e.bot("GET", "/guilds/" + e.guild_id + "/voice-states/" + e.alice))["channel_id"]) ==
+        e.voice);
   e.service.gateway_disconnected(alice, 1000);  // a clean close ends the session
   const auto left = bot_peer.nth("VOICE_STATE_UPDATE", 1)["d"].GetObject();
   CHECK(left["channel_id"].IsNull());

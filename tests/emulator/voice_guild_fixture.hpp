@@ -61,8 +61,8 @@ struct VoiceGuild {
   std::string make_guild(const std::string& name) {
     const auto everyone = voice_bits::kViewChannel | voice_bits::kConnect | voice_bits::kSpeak;
     return str(parse(call("POST", "/_emulator/guilds",
-                          R"({"name":")" + name + R"(","owner_id":")" + olivia + R"(","everyone_permissions":")" +
-                              std::to_string(everyone) + R"("})")
+                          R"({"name":")" + name + R"(","owner_id":")" + olivia +
+                              R"(","everyone_permissions":")" + std::to_string(everyone) + R"("})")
                          .body)["id"]);
   }
   std::string user(const std::string& name) {
@@ -76,7 +76,8 @@ struct VoiceGuild {
   }
   void member(const std::string& guild, const std::string& user_id, const std::string& role_id) {
     call("POST", "/_emulator/guilds/" + guild + "/members",
-         R"({"user_id":")" + user_id + R"(","roles":[)" + (role_id.empty() ? "" : "\"" + role_id + "\"") + "]}");
+         R"({"user_id":")" + user_id + R"(","roles":[)" + (role_id.empty() ? "" : "\"" + role_id + "\"") +
+             "]}");
   }
   std::string channel(const std::string& guild, const std::string& body) {
     return str(parse(call("POST", "/_emulator/guilds/" + guild + "/channels", body).body)["id"]);

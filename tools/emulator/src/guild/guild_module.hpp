@@ -198,7 +198,8 @@ class GuildModule : public FeatureModule,
   void read_sound_fields(const rapidjson::Value& body, SoundboardSound& sound, FieldErrors& errors,
                          bool creating);
   // The sound's object for a caller: with `user` when the caller may manage or create expressions.
-  [[nodiscard]] std::string sound_json_for(const SoundboardSound& sound, std::uint64_t caller_permissions) const;
+  [[nodiscard]] std::string sound_json_for(const SoundboardSound& sound,
+                                           std::uint64_t caller_permissions) const;
   // The guild's sounds as a JSON array (op 31, GUILD_CREATE).
   [[nodiscard]] std::string soundboard_sounds_json(const std::string& guild_id) const;
 

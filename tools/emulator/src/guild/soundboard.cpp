@@ -96,9 +96,9 @@ const std::vector<SoundboardSound>& default_soundboard_sounds() {
   static const std::vector<SoundboardSound> sounds = [] {
     std::vector<SoundboardSound> made;
     const std::pair<const char*, const char*> defaults[] = {
-        {"quack", "\xF0\x9F\xA6\x86"},        {"airhorn", "\xF0\x9F\x94\x8A"},
-        {"cricket", "\xF0\x9F\xA6\x97"},      {"golf clap", "\xF0\x9F\x91\x8F"},
-        {"sad horn", "\xF0\x9F\x8E\xBA"},     {"ba dum tss", "\xF0\x9F\xA5\x81"},
+        {"quack", "\xF0\x9F\xA6\x86"},    {"airhorn", "\xF0\x9F\x94\x8A"},
+        {"cricket", "\xF0\x9F\xA6\x97"},  {"golf clap", "\xF0\x9F\x91\x8F"},
+        {"sad horn", "\xF0\x9F\x8E\xBA"}, {"ba dum tss", "\xF0\x9F\xA5\x81"},
     };
     int id = 1;
     for (const auto& [name, emoji] : defaults) {
@@ -168,8 +168,8 @@ void SoundboardState::put(SoundboardSound sound) {
 bool SoundboardState::remove(std::string_view guild_id, std::string_view sound_id) {
   const auto it = sounds_.find(guild_id);
   if (it == sounds_.end()) return false;
-  const auto erased = std::erase_if(
-      it->second, [&](const SoundboardSound& sound) { return sound.sound_id == sound_id; });
+  const auto erased =
+      std::erase_if(it->second, [&](const SoundboardSound& sound) { return sound.sound_id == sound_id; });
   if (erased == 0) return false;
   touch(guild_id);
   if (it->second.empty()) sounds_.erase(it);  // the document goes with the last sound

@@ -72,7 +72,8 @@ void GuildModule::register_soundboard_routes() {
   api_router_.add("GET", "/soundboard-default-sounds", bind(&GuildModule::api_list_default_sounds));
   api_router_.add("GET", "/guilds/{guild_id}/soundboard-sounds", bind(&GuildModule::api_list_sounds));
   api_router_.add("POST", "/guilds/{guild_id}/soundboard-sounds", bind(&GuildModule::api_create_sound));
-  api_router_.add("GET", "/guilds/{guild_id}/soundboard-sounds/{sound_id}", bind(&GuildModule::api_get_sound));
+  api_router_.add("GET", "/guilds/{guild_id}/soundboard-sounds/{sound_id}",
+                  bind(&GuildModule::api_get_sound));
   api_router_.add("PATCH", "/guilds/{guild_id}/soundboard-sounds/{sound_id}",
                   bind(&GuildModule::api_modify_sound));
   api_router_.add("DELETE", "/guilds/{guild_id}/soundboard-sounds/{sound_id}",
@@ -80,7 +81,8 @@ void GuildModule::register_soundboard_routes() {
   api_router_.add("POST", "/channels/{channel_id}/send-soundboard-sound", bind(&GuildModule::api_send_sound));
 }
 
-std::string GuildModule::sound_json_for(const SoundboardSound& sound, std::uint64_t caller_permissions) const {
+std::string GuildModule::sound_json_for(const SoundboardSound& sound,
+                                        std::uint64_t caller_permissions) const {
   // The platform's docs: `user` only for a caller with CREATE_ or MANAGE_GUILD_EXPRESSIONS.
   const bool shows_user =
       (caller_permissions & (permission::kCreateGuildExpressions | permission::kManageGuildExpressions)) != 0;
@@ -91,7 +93,8 @@ std::string GuildModule::soundboard_sounds_json(const std::string& guild_id) con
   return to_json([&](JsonWriter& writer) {
     writer.StartArray();
     for (const auto& sound : soundboard_.sounds(guild_id))
-      write_raw(writer, soundboard_sound_json(sound, state_.find_user(sound.user_id)), rapidjson::kObjectType);
+      write_raw(writer, soundboard_sound_json(sound, state_.find_user(sound.user_id)),
+                rapidjson::kObjectType);
     writer.EndArray();
   });
 }
@@ -101,7 +104,8 @@ HttpResponse GuildModule::api_list_default_sounds(const RouteContext& context) {
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartArray();
                               for (const auto& sound : default_soundboard_sounds())
-                                write_raw(writer, soundboard_sound_json(sound, nullptr), rapidjson::kObjectType);
+                                write_raw(writer, soundboard_sound_json(sound, nullptr),
+                                          rapidjson::kObjectType);
                               writer.EndArray();
                             }));
 }
@@ -169,10 +173,9 @@ HttpResponse GuildModule::api_create_sound(const RouteContext& context) {
   auto found = guild_caller(context, 0);
   if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
   const auto& caller = std::get<GuildCaller>(found);
-  const bool allowed =
-      (caller.permissions & permission::kCreateGuildExpressions) != 0 ||
-      (clock_.now_ms() < kCreateExpressionsSplitMs &&
-       (caller.permissions & permission::kManageGuildExpressions) != 0);
+  const bool allowed = (caller.permissions & permission::kCreateGuildExpressions) != 0 ||
+                       (clock_.now_ms() < kCreateExpressionsSplitMs &&
+                        (caller.permissions & permission::kManageGuildExpressions) != 0);
   if (!allowed) return missing_permissions();
   rapidjson::Document body;
   if (auto error = read_json_object(context.request, body)) return std::move(*error);
@@ -185,7 +188,8 @@ HttpResponse GuildModule::api_create_sound(const RouteContext& context) {
   if (const auto uri = fields.string("sound", true)) {
     const auto data = parse_sound_data_uri(*uri);
     if (!data) {
-      fields.add_issue("sound", {"BINARY_TYPE_INVALID", "Invalid sound data: a base64 data URI is expected."});
+      fields.add_issue("sound",
+                       {"BINARY_TYPE_INVALID", "Invalid sound data: a base64 data URI is expected."});
     } else if (!soundboard_media_type_allowed(data->media_type)) {
       fields.add_issue("sound", {"BINARY_TYPE_INVALID", "Invalid sound type: MP3 or Ogg is expected."});
     } else if (data->size_bytes > kSoundboardSoundMaxBytes) {
@@ -255,13 +259,13 @@ HttpResponse GuildModule::api_delete_sound(const RouteContext& context) {
   const SoundboardSound removed = *sound;
   soundboard_.remove(caller.guild->id, removed.sound_id);
   guild_intent_dispatch(*caller.guild, "GUILD_SOUNDBOARD_SOUND_DELETE", to_json([&](JsonWriter& writer) {
-                          writer.StartObject();
-                          writer.Key("sound_id");
-                          write_string(writer, removed.sound_id);
-                          writer.Key("guild_id");
-                          write_string(writer, removed.guild_id);
-                          writer.EndObject();
-                        }),
+    writer.StartObject();
+    writer.Key("sound_id");
+    write_string(writer, removed.sound_id);
+    writer.Key("guild_id");
+    write_string(writer, removed.guild_id);
+    writer.EndObject();
+  }),
                         gateway_intent::kGuildExpressions);
   AuditLogEntry entry;
   entry.target_id = removed.sound_id;

@@ -102,7 +102,8 @@ void GuildModule::guild_intent_dispatch(const Guild& guild, std::string_view typ
   std::vector<std::string> targets;
   for (const auto& [session_id, session] : gateway_.sessions()) {
     if (!guild.has_member(session.user_id)) continue;
-    if (users != nullptr && std::find(users->begin(), users->end(), session.user_id) == users->end()) continue;
+    if (users != nullptr && std::find(users->begin(), users->end(), session.user_id) == users->end())
+      continue;
     if (session.bot && (!guild_in_shard(session, guild.id) || (session.intents & intent) == 0)) continue;
     targets.push_back(session_id);
   }
@@ -150,7 +151,8 @@ void GuildModule::guild_voice_state_update(std::uint64_t connection, const rapid
     if (existing->second.self_mute == self_mute && existing->second.self_deaf == self_deaf) return;
     existing->second.self_mute = self_mute;
     existing->second.self_deaf = self_deaf;
-    return guild_intent_dispatch(*guild, "VOICE_STATE_UPDATE", voice_state_json(existing->second, true, false),
+    return guild_intent_dispatch(*guild, "VOICE_STATE_UPDATE",
+                                 voice_state_json(existing->second, true, false),
                                  gateway_intent::kGuildVoiceStates);
   }
   // A join, or a move (from another channel, or from another Gateway session of the user).
@@ -225,15 +227,15 @@ void GuildModule::voice_channel_left(const std::string& guild_id, const std::str
   if (guild == nullptr) return;
   if (voice_.start_times_s.erase(channel_id) != 0) {
     guild_dispatch(*guild, "VOICE_CHANNEL_START_TIME_UPDATE", to_json([&](JsonWriter& writer) {
-                     writer.StartObject();
-                     writer.Key("id");
-                     write_string(writer, channel_id);
-                     writer.Key("guild_id");
-                     write_string(writer, guild_id);
-                     writer.Key("voice_start_time");
-                     writer.Null();
-                     writer.EndObject();
-                   }));
+      writer.StartObject();
+      writer.Key("id");
+      write_string(writer, channel_id);
+      writer.Key("guild_id");
+      write_string(writer, guild_id);
+      writer.Key("voice_start_time");
+      writer.Null();
+      writer.EndObject();
+    }));
   }
   // The status belongs to the voice session: it clears once the channel is empty.
   const auto channel = guild->channels.find(channel_id);
