@@ -63,6 +63,9 @@ export type {
   GatewayGuildRoleCreateDispatchData,
   GatewayGuildRoleDeleteDispatchData,
   GatewayGuildRoleUpdateDispatchData,
+  GatewayGuildSoundboardSoundCreateDispatchData,
+  GatewayGuildSoundboardSoundDeleteDispatchData,
+  GatewayGuildSoundboardSoundUpdateDispatchData,
   GatewayMessageCreateDispatchData,
   GatewayMessageDeleteDispatchData,
   GatewayMessageUpdateDispatchData,
@@ -72,6 +75,11 @@ export type {
   GatewaySubscriptionCreateDispatchData,
   GatewaySubscriptionUpdateDispatchData,
   GatewayUserUpdateDispatchData,
+  GatewayVoiceChannelEffectSendDispatchData,
+  GatewayVoiceChannelStartTimeUpdateDispatchData,
+  GatewayVoiceChannelStatusUpdateDispatchData,
+  GatewayVoiceServerUpdateDispatchData,
+  GatewayVoiceStateUpdateDispatchData,
 } from 'discord-api-types/v10';
 
 /** The members GatewayChannelModifyDispatchData adds to APIChannel. */

@@ -60,6 +60,9 @@ inline constexpr std::uint64_t kMessageContent = 1U << 15;
 inline constexpr std::uint64_t kAutoModerationConfiguration = 1U << 20;
 inline constexpr std::uint64_t kAutoModerationExecution = 1U << 21;
 inline constexpr std::uint64_t kPrivileged = kGuildMembers | kGuildPresences | kMessageContent;
+// Soundboard sound events (GUILD_EXPRESSIONS) and voice states and effects (GUILD_VOICE_STATES).
+inline constexpr std::uint64_t kGuildExpressions = 1U << 3;
+inline constexpr std::uint64_t kGuildVoiceStates = 1U << 7;
 }  // namespace gateway_intent
 
 namespace gateway_close {

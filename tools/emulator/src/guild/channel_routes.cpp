@@ -351,8 +351,13 @@ HttpResponse GuildModule::api_delete_channel(const RouteContext& context) {
   auto found = channel_caller(context, permission::kManageChannels);
   if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
   const auto& caller = std::get<ChannelCaller>(found);
-  auto& guild = *guilds_.find_guild_mutable(caller.guild->id);
-  const auto it = guild.channels.find(caller.channel->id);
+  const auto guild_id = caller.guild->id;
+  const auto channel_id = caller.channel->id;
+  const auto user_id = caller.user_id;
+  // Whoever is connected to a voice channel is disconnected first (voice_routes.cpp).
+  end_channel_voice(guild_id, channel_id);
+  auto& guild = *guilds_.find_guild_mutable(guild_id);
+  const auto it = guild.channels.find(channel_id);
   const auto channel = std::move(it->second);
   guild.channels.erase(it);
   channel_dispatch("CHANNEL_DELETE", guild, channel);

@@ -25,8 +25,6 @@ constexpr int kRequestChannelInfoOpcode = 43;
 constexpr std::uint64_t kMaxMembersPerRequest = 100;
 // A longer nonce is ignored: the chunks carry none.
 constexpr std::size_t kMaxMembersChunkNonceBytes = 32;
-constexpr int kGuildVoiceChannelType = 2;
-constexpr int kGuildStageChannelType = 13;
 
 bool ascii_istarts_with(std::string_view text, std::string_view prefix) {
   if (prefix.size() > text.size()) return false;
@@ -49,6 +47,9 @@ GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
   register_audit_log_routes();
   register_channel_routes();
   register_automod_routes();
+  register_voice_routes();
+  register_soundboard_routes();
+  soundboard_.register_documents(changes_);
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,
       [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });
@@ -126,12 +127,19 @@ std::string GuildModule::guild_create_json(const Guild& guild, const GatewaySess
     for (const auto& role : guild.roles)
       write_raw(writer, role_json(role), rapidjson::kObjectType);
     writer.EndArray();
-    for (const char* empty : {"emojis", "stickers", "voice_states", "threads", "presences", "stage_instances",
-                              "guild_scheduled_events", "soundboard_sounds"}) {
+    for (const char* empty :
+         {"emojis", "stickers", "threads", "presences", "stage_instances", "guild_scheduled_events"}) {
       writer.Key(empty);
       writer.StartArray();
       writer.EndArray();
     }
+    writer.Key("voice_states");
+    writer.StartArray();
+    for (const auto* state : voice_.in_guild(guild.id))
+      write_raw(writer, voice_state_json(*state, true, true), rapidjson::kObjectType);
+    writer.EndArray();
+    writer.Key("soundboard_sounds");
+    write_raw(writer, soundboard_sounds_json(guild.id), rapidjson::kArrayType);
     writer.Key("joined_at");
     const auto* own = guild.find_member(session.user_id);
     write_string(writer, format_rfc3339_ms(own != nullptr ? own->joined_at_ms : 0));
@@ -362,8 +370,8 @@ void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value
 }
 
 // op 31 {guild_ids: [...]}: a SOUNDBOARD_SOUNDS {guild_id, soundboard_sounds} for each guild, in the order
-// asked. The emulator's guilds have no sounds yet, so every list is empty; a guild the user is not in gets
-// one too (our choice, as for op 8).
+// asked, with the guild's sounds (soundboard_routes.cpp); a guild the user is not in gets an empty list (our
+// choice, as for op 8).
 void GuildModule::request_soundboard_sounds(std::uint64_t id, const rapidjson::Value& d) {
   const auto* session = gateway_.session_of(id);
   if (session == nullptr) return;
@@ -376,12 +384,19 @@ void GuildModule::request_soundboard_sounds(std::uint64_t id, const rapidjson::V
   std::vector<std::string> requested;
   for (const auto& entry : guild_ids->value.GetArray())
     requested.emplace_back(entry.GetString(), entry.GetStringLength());
+  const auto user_id = session->user_id;
   for (const auto& guild_id : requested) {
+    const auto* guild = guilds_.find_guild(guild_id);
+    const bool member = guild != nullptr && guild->has_member(user_id);
     gateway_.dispatch(session_id, "SOUNDBOARD_SOUNDS", to_json([&](JsonWriter& writer) {
                         writer.StartObject();
                         writer.Key("soundboard_sounds");
-                        writer.StartArray();
-                        writer.EndArray();
+                        if (member) {
+                          write_raw(writer, soundboard_sounds_json(guild_id), rapidjson::kArrayType);
+                        } else {
+                          writer.StartArray();
+                          writer.EndArray();
+                        }
                         writer.Key("guild_id");
                         write_string(writer, guild_id);
                         writer.EndObject();
@@ -391,9 +406,9 @@ void GuildModule::request_soundboard_sounds(std::uint64_t id, const rapidjson::V
 
 // op 43 {guild_id, fields: [...]}: one CHANNEL_INFO {guild_id, channels: [{id, <each field asked for>}]} for
 // the guild's voice and stage channels the user can view. `status` and `voice_start_time` are the fields the
-// platform offers (others are skipped); both are ephemeral and null while a channel has no voice session,
-// which every guild voice channel of the emulator is until guild voice is modelled. A guild the user is not
-// in: no channels.
+// platform offers (others are skipped): the channel's status (null when none is set) and its voice session's
+// start in Unix seconds (null while nobody is connected; voice_routes.cpp). A guild the user is not in: no
+// channels.
 void GuildModule::request_channel_info(std::uint64_t id, const rapidjson::Value& d) {
   const auto* session = gateway_.session_of(id);
   if (session == nullptr) return;
@@ -432,11 +447,15 @@ void GuildModule::request_channel_info(std::uint64_t id, const rapidjson::Value&
                         write_string(writer, channel->id);
                         if (status) {
                           writer.Key("status");
-                          writer.Null();
+                          write_optional_string(writer, channel->voice_status);
                         }
                         if (start_time) {
                           writer.Key("voice_start_time");
-                          writer.Null();
+                          if (const auto start_s = voice_.start_time_s(channel->id)) {
+                            writer.Int64(*start_s);
+                          } else {
+                            writer.Null();
+                          }
                         }
                         writer.EndObject();
                       }

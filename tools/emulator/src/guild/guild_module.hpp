@@ -15,10 +15,16 @@
 #include "core/service_context.hpp"
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_state.hpp"
+#include "guild/guild_voice.hpp"
+#include "guild/soundboard.hpp"
+#include "voice/guild_voice_states.hpp"
 
 namespace platformpp::emulator {
 
-class GuildModule : public FeatureModule, public GatewayListener, public GuildInstalls {
+class GuildModule : public FeatureModule,
+                    public GatewayListener,
+                    public GuildInstalls,
+                    public GuildVoiceStates {
  public:
   GuildModule(ServiceContext& context, GatewayModule& gateway);
 
@@ -203,6 +209,71 @@ class GuildModule : public FeatureModule, public GatewayListener, public GuildIn
 
   GatewayModule& gateway_;
   GuildState guilds_;
+
+  // ---- Guild voice channels (voice_routes.cpp) and soundboard sounds (soundboard_routes.cpp) ----
+ public:
+  // GuildVoiceStates: op 4 with a guild_id joins, moves within or leaves (channel_id null) the guild's voice
+  // channels.
+  void guild_voice_state_update(std::uint64_t connection, const rapidjson::Value& d) override;
+  // GatewayListener: the session's guild voice states end with it.
+  void session_ending(const GatewaySession& session) override;
+  // Disconnects everyone connected to the channel (before it is deleted).
+  void end_channel_voice(const std::string& guild_id, const std::string& channel_id);
+  [[nodiscard]] const GuildVoiceRegistry& voice_states() const noexcept { return voice_; }
+  [[nodiscard]] const SoundboardState& soundboard() const noexcept { return soundboard_; }
+
+ private:
+  void register_voice_routes();
+  HttpResponse api_get_own_voice_state(const RouteContext& context);
+  HttpResponse api_get_user_voice_state(const RouteContext& context);
+  HttpResponse api_set_voice_status(const RouteContext& context);
+  // The caller of a /channels/{channel_id} voice route: a bot in the channel's guild that can view it.
+  struct VoiceChannelCaller {
+    const Guild* guild = nullptr;
+    const GuildChannel* channel = nullptr;
+    std::string user_id{};
+    std::uint64_t permissions = 0;  // in the channel
+  };
+  // The caller, or the error: 401, 404 10003 (no such guild channel), 403 50001 (not a bot of the guild, or
+  // cannot view the channel), 400 50024 (not a voice channel; with `stage_too` a stage channel is one).
+  std::variant<VoiceChannelCaller, HttpResponse> voice_channel_caller(const RouteContext& context,
+                                                                      bool stage_too);
+  // The voice state object: with `guild_id` and `member` unless `in_guild_create`; channel_id null when
+  // `connected` is false (a leave).
+  [[nodiscard]] std::string voice_state_json(const GuildVoiceState& state, bool connected,
+                                             bool in_guild_create) const;
+  // A voice event to the guild's sessions (bots: on its shard, with `intent`); only to the sessions of
+  // `users` when given.
+  void guild_intent_dispatch(const Guild& guild, std::string_view type, const std::string& d_json,
+                             std::uint64_t intent, const std::vector<std::string>* users = nullptr);
+  // Ends the user's voice state in the guild (VOICE_STATE_UPDATE with channel_id null); a no-op if none.
+  void leave_voice(const std::string& guild_id, const std::string& user_id);
+  // The channel gained its first member: its voice session starts (VOICE_CHANNEL_START_TIME_UPDATE).
+  void voice_channel_joined(const Guild& guild, const std::string& channel_id);
+  // Someone left the channel; once it is empty its voice session ends and its status clears.
+  void voice_channel_left(const std::string& guild_id, const std::string& channel_id);
+  // VOICE_CHANNEL_STATUS_UPDATE {id, guild_id, status} with the channel's status.
+  void dispatch_voice_status(const Guild& guild, const GuildChannel& channel);
+
+  void register_soundboard_routes();
+  HttpResponse api_list_default_sounds(const RouteContext& context);
+  HttpResponse api_list_sounds(const RouteContext& context);
+  HttpResponse api_get_sound(const RouteContext& context);
+  HttpResponse api_create_sound(const RouteContext& context);
+  HttpResponse api_modify_sound(const RouteContext& context);
+  HttpResponse api_delete_sound(const RouteContext& context);
+  HttpResponse api_send_sound(const RouteContext& context);
+  // Applies name, volume, emoji_id and emoji_name of a create or modify body; issues go to `errors`.
+  void read_sound_fields(const rapidjson::Value& body, SoundboardSound& sound, FieldErrors& errors,
+                         bool creating);
+  // The sound's object for a caller: with `user` when the caller may manage or create expressions.
+  [[nodiscard]] std::string sound_json_for(const SoundboardSound& sound,
+                                           std::uint64_t caller_permissions) const;
+  // The guild's sounds as a JSON array (op 31, GUILD_CREATE).
+  [[nodiscard]] std::string soundboard_sounds_json(const std::string& guild_id) const;
+
+  GuildVoiceRegistry voice_;
+  SoundboardState soundboard_;
 };
 
 // Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).

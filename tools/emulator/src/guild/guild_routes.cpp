@@ -241,6 +241,8 @@ HttpResponse GuildModule::admin_delete_channel(const RouteContext& context) {
   if (guild == nullptr) return unknown_guild();
   const auto it = guild->channels.find(context.params.at("channel_id"));
   if (it == guild->channels.end()) return unknown_channel();
+  // Whoever is connected to a voice channel is disconnected first (voice_routes.cpp).
+  end_channel_voice(guild->id, it->first);
   const auto channel = std::move(it->second);
   guild->channels.erase(it);
   channel_dispatch("CHANNEL_DELETE", *guild, channel);

@@ -55,6 +55,7 @@ void write_channel(JsonWriter& writer, const GuildChannel& channel) {
   if (channel.rate_limit_per_user != 0)
     document::write_member(writer, "rate_limit_per_user", channel.rate_limit_per_user);
   if (channel.nsfw) document::write_member(writer, "nsfw", true);
+  document::write_member(writer, "voice_status", channel.voice_status);
   writer.EndObject();
 }
 
@@ -77,6 +78,7 @@ GuildChannel read_channel(const std::string& guild_id, const rapidjson::Value& v
   channel.topic = document::optional_string(value, "topic");
   channel.rate_limit_per_user = static_cast<int>(document::integer_or(value, "rate_limit_per_user", 0));
   channel.nsfw = document::boolean_or(value, "nsfw", false);
+  channel.voice_status = document::optional_string(value, "voice_status");  // absent in older files
   return channel;
 }
 

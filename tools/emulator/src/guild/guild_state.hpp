@@ -96,6 +96,9 @@ struct GuildChannel {
   // Slowmode: seconds between a member's messages (bots and BYPASS_SLOWMODE exempt); 0 is off.
   int rate_limit_per_user = 0;
   bool nsfw = false;
+
+  // A voice channel's status (Set Voice Channel Status): kept, never in the channel object (the seed).
+  std::optional<std::string> voice_status{};
 };
 
 struct Guild {

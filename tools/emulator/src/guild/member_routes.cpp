@@ -419,6 +419,7 @@ HttpResponse GuildModule::api_remove_member(const RouteContext& context) {
   if (existing == nullptr) return unknown_member();
   if (!outranks(guild, caller.user_id, existing->user_id)) return missing_permissions();
   const GuildMember gone = *existing;
+  leave_voice(guild.id, gone.user_id);  // a member who leaves the guild leaves its voice channel
   guilds_.remove_member(guild.id, gone.user_id);
   const auto& after = *guilds_.find_guild(guild.id);
   member_dispatch(after, "GUILD_MEMBER_REMOVE", gone);
@@ -524,6 +525,7 @@ HttpResponse GuildModule::api_begin_prune(const RouteContext& context) {
   const auto pruned = prunable(*caller.guild, caller.user_id, n, include_roles);
   for (const auto& user_id : pruned) {
     const GuildMember gone = *guilds_.find_guild(guild_id)->find_member(user_id);
+    leave_voice(guild_id, user_id);
     guilds_.remove_member(guild_id, user_id);
     member_dispatch(*guilds_.find_guild(guild_id), "GUILD_MEMBER_REMOVE", gone);
   }

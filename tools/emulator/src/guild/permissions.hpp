@@ -44,6 +44,13 @@ inline constexpr std::uint64_t kBypassSlowmode = std::uint64_t{1} << 52;
 // Every permission bit up to BYPASS_SLOWMODE (1 << 52), the highest the platform names: what the owner and
 // administrators have. Stays exact as a double, so JavaScript clients read it unchanged.
 inline constexpr std::uint64_t kAll = (std::uint64_t{1} << 53) - 1;
+// Voice channels and the soundboard (guild voice states, the voice channel status, soundboard sounds).
+inline constexpr std::uint64_t kSpeak = std::uint64_t{1} << 21;
+inline constexpr std::uint64_t kMuteMembers = std::uint64_t{1} << 22;
+inline constexpr std::uint64_t kDeafenMembers = std::uint64_t{1} << 23;
+inline constexpr std::uint64_t kMoveMembers = std::uint64_t{1} << 24;
+inline constexpr std::uint64_t kUseSoundboard = std::uint64_t{1} << 42;
+inline constexpr std::uint64_t kUseExternalSounds = std::uint64_t{1} << 45;
 }  // namespace permission
 
 // 2026-02-23T00:00:00Z (the fake clock): the permission split. From then PIN_MESSAGES, BYPASS_SLOWMODE,

@@ -47,6 +47,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   presence_.set_invites(&messaging_);
   auth_.set_guild_installs(&guilds_);
   lobbies_.set_calls(&voice_);
+  voice_.set_guild_voice(&guilds_);
   lobbies_.set_messages(&messaging_);
 }
 

@@ -106,8 +106,11 @@ void VoiceModule::voice_state_update(std::uint64_t id, const rapidjson::Value& d
   if (!d.IsObject()) {
     return gateway_.close_connection(id, gateway_close::kDecodeError, "Error while decoding payload.");
   }
-  // Guild voice (guild_id) is not modelled: only lobby calls.
-  if (!d.HasMember("lobby_id")) return;
+  // Without a lobby_id the payload is a guild's (guild_id, a guild channel or null): the guild side's.
+  if (!d.HasMember("lobby_id")) {
+    if (guild_voice_ != nullptr) guild_voice_->guild_voice_state_update(id, d);
+    return;
+  }
   const auto lobby_id = string_member(d, "lobby_id");
   const auto channel = d.FindMember("channel_id");
   const auto mute = d.FindMember("self_mute");

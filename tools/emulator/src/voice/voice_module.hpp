@@ -18,6 +18,7 @@
 #include "lobby/lobby_module.hpp"
 #include "voice/dave_call.hpp"
 #include "voice/forwarding_unit.hpp"
+#include "voice/guild_voice_states.hpp"
 #include "voice/voice_gateway.hpp"
 #include "voice/voice_state.hpp"
 
@@ -130,6 +131,14 @@ class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCa
   VoiceRegistry voice_;
   ForwardingUnit forwarding_unit_;
   std::uint16_t udp_port_ = 0;
+
+  // ---- Guild voice channels ----
+ public:
+  // Where op 4 payloads that name no lobby go (guild voice channels); without one they are ignored.
+  void set_guild_voice(GuildVoiceStates* guild_voice) noexcept { guild_voice_ = guild_voice; }
+
+ private:
+  GuildVoiceStates* guild_voice_ = nullptr;
 };
 
 }  // namespace platformpp::emulator
