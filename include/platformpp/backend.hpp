@@ -10,7 +10,10 @@
 // ClientDestroyed. The bot token never appears in logs.
 
 #include <platformpp/application_commands.hpp>
+#include <platformpp/channel_pins.hpp>
 #include <platformpp/client_result.hpp>
+#include <platformpp/guild_audit_log.hpp>
+#include <platformpp/guild_members.hpp>
 #include <platformpp/guild_roles.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/lobby.hpp>
@@ -56,6 +59,12 @@ struct BackendOptions {
   std::string userAgentSuffix;
   /// Timeout of one HTTP exchange.
   std::chrono::milliseconds httpTimeout{30000};
+
+  // The guild calls (issue 36).
+
+  /// The wall clock ModifyMember's check reads (a timeout ends at most 28 days from now); empty: the system
+  /// clock. A game on the emulator's fake clock gives the emulator's time here.
+  std::function<std::chrono::system_clock::time_point()> clock{};
 };
 
 /// A lobby member as the backend sees it.
@@ -308,6 +317,17 @@ class BackendClient {
   /// The end of GetRoleMemberCounts: role id to member count, \@everyone left out (empty on failure).
   using RoleMemberCountsCallback =
       std::function<void(ClientResult result, std::map<uint64_t, uint64_t> counts)>;
+  /// The end of a call that answers one member (a default GuildMember on failure).
+  using GuildMemberCallback = std::function<void(ClientResult result, GuildMember member)>;
+  /// The end of ListMembers: one page of members (empty on failure).
+  using GuildMembersCallback = std::function<void(ClientResult result, std::vector<GuildMember> members)>;
+  /// The end of GetPruneCount and BeginPrune: how many members (would) go; -1 when not computed (0 on
+  /// failure).
+  using PruneCallback = std::function<void(ClientResult result, int64_t pruned)>;
+  /// The end of GetChannelPins: one page of pins (empty on failure).
+  using PinsCallback = std::function<void(ClientResult result, ChannelPinsPage page)>;
+  /// The end of GetAuditLog: one page of the audit log (empty on failure).
+  using AuditLogCallback = std::function<void(ClientResult result, AuditLog log)>;
 
   /// Creates the client: it sends nothing until the first call. Without `options.ioContext` it starts a
   /// network thread of its own.
@@ -469,7 +489,9 @@ class BackendClient {
   void EditMessage(uint64_t channelId, uint64_t messageId, const MessagePayload& changes,
                    MessageCallback callback);
   /// Deletes a message (the bot's own, or another's with MANAGE_MESSAGES); the platform answers 204.
-  void DeleteMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback);
+  /// `reason` goes to the guild's audit log (see the guild calls below).
+  void DeleteMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback,
+                     const std::string& reason = {});
 
   // A guild's roles (guild_roles.hpp), as the bot (Authorization: Bot). Ids must not be 0 and changes are
   // checked with CheckRoleChanges before anything is sent (ValidationError naming every broken rule).
@@ -483,15 +505,80 @@ class BackendClient {
   /// How many members have each role (GET /guilds/{guild}/roles/member-counts).
   void GetRoleMemberCounts(uint64_t guildId, RoleMemberCountsCallback callback);
   /// Creates a role (POST /guilds/{guild}/roles); unset fields of `changes` take the platform's defaults.
-  void CreateRole(uint64_t guildId, const RoleChanges& changes, RoleCallback callback);
+  void CreateRole(uint64_t guildId, const RoleChanges& changes, RoleCallback callback,
+                  const std::string& reason = {});
   /// Changes the role's set fields (PATCH /guilds/{guild}/roles/{role}); the others are kept.
-  void ModifyRole(uint64_t guildId, uint64_t roleId, const RoleChanges& changes, RoleCallback callback);
+  void ModifyRole(uint64_t guildId, uint64_t roleId, const RoleChanges& changes, RoleCallback callback,
+                  const std::string& reason = {});
   /// Moves roles: each pair is a role id and its new position (at least 1, since \@everyone stays at 0);
   /// answers every role of the guild (PATCH /guilds/{guild}/roles).
   void ModifyRolePositions(uint64_t guildId, const std::vector<std::pair<uint64_t, int32_t>>& positions,
-                           RolesCallback callback);
+                           RolesCallback callback, const std::string& reason = {});
   /// Deletes the role (DELETE /guilds/{guild}/roles/{role}); the platform answers 204.
-  void DeleteRole(uint64_t guildId, uint64_t roleId, ResultCallback callback);
+  void DeleteRole(uint64_t guildId, uint64_t roleId, ResultCallback callback, const std::string& reason = {});
+
+  // The audit log reason: every call that changes a guild (the role calls above, the member, prune and pin
+  // calls below, DeleteMessage) takes a trailing `reason`, sent as X-Audit-Log-Reason and shown in the
+  // guild's audit log entry of the action. Empty (the default): no reason. Otherwise valid UTF-8 of 1 to 512
+  // characters (CheckAuditLogReason; ValidationError at path "reason" before anything is sent), sent
+  // percent-encoded. Trailing and defaulted, so a call without a reason reads as before.
+
+  // A guild's members (guild_members.hpp), as the bot (Authorization: Bot). Ids must not be 0 and changes are
+  // checked with CheckMemberChanges / CheckCurrentMemberChanges before anything is sent. Acting on another
+  // member needs the permission of the change and a highest role above theirs: HTTPError 403 (50013)
+  // otherwise; an unknown member is HTTPError 404 (10007), an unknown role 404 (10011).
+
+  /// One member of the guild (GET /guilds/{guild}/members/{user}).
+  void GetMember(uint64_t guildId, uint64_t userId, GuildMemberCallback callback);
+  /// The guild's members sorted by user id, `limit` (1 to 1000) of them after user id `after` (0: from the
+  /// first) (GET /guilds/{guild}/members). Needs the application's GUILD_MEMBERS intent: HTTPError 403
+  /// (50001) without it.
+  void ListMembers(uint64_t guildId, int32_t limit, uint64_t after, GuildMembersCallback callback);
+  /// Changes the member's set fields (PATCH /guilds/{guild}/members/{user}): nick (MANAGE_NICKNAMES), roles
+  /// (MANAGE_ROLES), a timeout (MODERATE_MEMBERS; not of the owner or an administrator), flags. Answers the
+  /// member.
+  void ModifyMember(uint64_t guildId, uint64_t userId, const MemberChanges& changes,
+                    GuildMemberCallback callback, const std::string& reason = {});
+  /// Changes the bot's own guild profile (PATCH /guilds/{guild}/members/\@me): nick (CHANGE_NICKNAME),
+  /// avatar, banner, bio.
+  void ModifyCurrentMember(uint64_t guildId, const CurrentMemberChanges& changes,
+                           GuildMemberCallback callback, const std::string& reason = {});
+  /// Gives the member a role (PUT /guilds/{guild}/members/{user}/roles/{role}, MANAGE_ROLES); 204, also when
+  /// the member had it.
+  void AddMemberRole(uint64_t guildId, uint64_t userId, uint64_t roleId, ResultCallback callback,
+                     const std::string& reason = {});
+  /// Takes a role from the member (DELETE .../roles/{role}, MANAGE_ROLES); 204.
+  void RemoveMemberRole(uint64_t guildId, uint64_t userId, uint64_t roleId, ResultCallback callback,
+                        const std::string& reason = {});
+  /// Kicks the member (DELETE /guilds/{guild}/members/{user}, KICK_MEMBERS); 204.
+  void RemoveMember(uint64_t guildId, uint64_t userId, ResultCallback callback,
+                    const std::string& reason = {});
+  /// How many members BeginPrune with `args` would remove (GET /guilds/{guild}/prune; MANAGE_GUILD and
+  /// KICK_MEMBERS). `args.days` must be 1 to 30; `computePruneCount` is not sent.
+  void GetPruneCount(uint64_t guildId, const PruneArgs& args, PruneCallback callback);
+  /// Removes the inactive members (POST /guilds/{guild}/prune; MANAGE_GUILD and KICK_MEMBERS). The count is
+  /// -1 when `args.computePruneCount` is false (the platform answers null).
+  void BeginPrune(uint64_t guildId, const PruneArgs& args, PruneCallback callback,
+                  const std::string& reason = {});
+
+  // A channel's pins (channel_pins.hpp), as the bot. Pinning needs PIN_MESSAGES in a guild channel
+  // (MANAGE_MESSAGES too until 23 February 2026): HTTPError 403 (50013) otherwise; at most 250 pins a channel
+  // (HTTPError 400, 30003); an unknown message is 404 (10008).
+
+  /// One page of the channel's pins, newest first (GET /channels/{channel}/messages/pins): `query.limit` 1 to
+  /// 50, `query.before` empty or an ISO 8601 time. No READ_MESSAGE_HISTORY: an empty page.
+  void GetChannelPins(uint64_t channelId, const PinsQuery& query, PinsCallback callback);
+  /// Pins the message (PUT /channels/{channel}/messages/pins/{message}); 204, also when it was pinned.
+  void PinMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback,
+                  const std::string& reason = {});
+  /// Unpins the message (DELETE /channels/{channel}/messages/pins/{message}); 204.
+  void UnpinMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback,
+                    const std::string& reason = {});
+
+  // A guild's audit log (guild_audit_log.hpp), as the bot: VIEW_AUDIT_LOG, HTTPError 403 (50013) otherwise.
+
+  /// One page of the guild's audit log (GET /guilds/{guild}/audit-logs): `query.limit` 1 to 100, ids not 0.
+  void GetAuditLog(uint64_t guildId, const AuditLogQuery& query, AuditLogCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

@@ -12,6 +12,7 @@
 #include <platformpp/application_commands.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/components.hpp>
+#include <platformpp/guild_members.hpp>
 #include <platformpp/guild_roles.hpp>
 #include <platformpp/message_payload.hpp>
 #include <platformpp/premium.hpp>
@@ -33,22 +34,6 @@ enum class InteractionType : int32_t {
   MessageComponent = 3,    ///< A button was clicked or a select chosen in one of the application's messages.
   Autocomplete = 4,        ///< The user is typing in an autocompleted option: answer with choices.
   ModalSubmit = 5,         ///< One of the application's modals was submitted.
-};
-
-/// A guild member as an interaction carries it (the invoking member, or a resolved one).
-struct GuildMember {
-  /// The member's user; absent in resolved members (the user is in Resolved::users).
-  std::optional<User> user;
-  /// The member's nickname in the guild; empty when none.
-  std::string nick;
-  /// The member's role ids.
-  std::vector<uint64_t> roles;
-  /// The member's permissions in the interaction's channel (bits); unset where the platform does not send it.
-  std::optional<uint64_t> permissions;
-  /// When the member joined (ISO 8601); empty when absent.
-  std::string joinedAt;
-  /// The whole member object as JSON text.
-  std::string rawJson;
 };
 
 /// A channel as interactions carry it (the channel of the interaction, a resolved channel).

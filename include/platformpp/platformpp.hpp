@@ -5,9 +5,12 @@
 #include <platformpp/authorization.hpp>
 #include <platformpp/backend.hpp>
 #include <platformpp/call.hpp>
+#include <platformpp/channel_pins.hpp>
 #include <platformpp/client.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/components.hpp>
+#include <platformpp/guild_audit_log.hpp>
+#include <platformpp/guild_members.hpp>
 #include <platformpp/guild_roles.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/interactions_endpoint.hpp>

@@ -39,6 +39,10 @@ struct ApiRequest {
   /// For routes whose URL carries its own credential (an interaction's token): sent without the
   /// Authorization header, and sent even when the session has no token.
   bool anonymous = false;
+
+  /// Extra header fields the route sends after the session's own (X-Audit-Log-Reason), name then value.
+  /// Never Authorization, Host, Content-Type or Content-Length: the session sets those, and drops them here.
+  std::vector<std::pair<std::string, std::string>> headers{};
 };
 
 }  // namespace platformpp::api

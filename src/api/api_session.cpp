@@ -7,8 +7,11 @@
 #include <platformpp/io_context.hpp>
 #include <platformpp/version.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <string>
+#include <string_view>
 
 namespace platformpp::api {
 
@@ -21,6 +24,17 @@ net::HttpClientOptions HttpOptions(const ClientOptions& options) {
   http.userAgent = "platformpp/" PLATFORMPP_VERSION_STRING;
   if (!options.userAgentSuffix.empty()) http.userAgent += " " + options.userAgentSuffix;
   return http;
+}
+
+bool IsSessionHeader(std::string_view name) {
+  for (std::string_view own : {"Authorization", "Host", "Content-Type", "Content-Length", "User-Agent"}) {
+    if (name.size() == own.size() && std::equal(name.begin(), name.end(), own.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        })) {
+      return true;
+    }
+  }
+  return false;
 }
 
 ClientResult NoToken() {
@@ -73,6 +87,11 @@ void ApiSession::Exchange(ApiRequest request,
     std::optional<std::string> authorization = Authorization();
     if (!authorization) return then(NoToken(), {});  // (the token went in between)
     http.headers.emplace_back("Authorization", std::move(*authorization));
+  }
+  for (auto& header : request.headers) {
+    // The session's own fields are not a route's to replace (a later header of a name wins on the wire).
+    if (IsSessionHeader(header.first)) continue;
+    http.headers.emplace_back(std::move(header.first), std::move(header.second));
   }
   http.method = std::move(request.method);
   http.url = runtime_.ApiUrl(request.path);

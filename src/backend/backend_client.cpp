@@ -4,6 +4,7 @@
 // hands it to the session in one line; rules are checked before anything is sent, as the Client does.
 #include "api/api_session.hpp"
 #include "backend/application_command_json.hpp"
+#include "backend/audit_log_json.hpp"
 #include "backend/backend_access.hpp"
 #include "backend/game_stats_widget.hpp"
 #include "backend/interaction_json.hpp"
@@ -49,6 +50,7 @@ ClientOptions CoreOptions(const BackendOptions& options) {
   core.ioContext = options.ioContext;
   core.userAgentSuffix = options.userAgentSuffix;
   core.ipcEnabled = false;
+  core.clock = options.clock;
   return core;
 }
 
@@ -637,13 +639,19 @@ std::string RolesPath(uint64_t guildId, std::optional<uint64_t> roleId, std::vec
 
 // A role route's request: with `changes`, checked (CheckRoleChanges) and sent as JSON; without, no body.
 api::ApiRequest RoleRequest(const char* method, uint64_t guildId, std::optional<uint64_t> roleId,
-                            const RoleChanges* changes) {
+                            const RoleChanges* changes, const std::string& reason = {}) {
   std::vector<FieldError> errors;
   std::string path = RolesPath(guildId, roleId, errors);
-  if (changes == nullptr) return api::ApiRequest(method, std::move(path), std::nullopt, std::move(errors));
+  if (changes == nullptr) {
+    api::ApiRequest request(method, std::move(path), std::nullopt, std::move(errors));
+    AddAuditLogReason(request, reason);
+    return request;
+  }
   for (auto& error : CheckRoleChanges(*changes))
     errors.push_back(std::move(error));
-  return api::ApiRequest(method, std::move(path), RoleChangesBody(*changes), std::move(errors));
+  api::ApiRequest request(method, std::move(path), RoleChangesBody(*changes), std::move(errors));
+  AddAuditLogReason(request, reason);
+  return request;
 }
 
 api::ApiRequest RoleMemberCountsRequest(uint64_t guildId) {
@@ -653,7 +661,8 @@ api::ApiRequest RoleMemberCountsRequest(uint64_t guildId) {
 }
 
 api::ApiRequest RolePositionsRequest(uint64_t guildId,
-                                     const std::vector<std::pair<uint64_t, int32_t>>& positions) {
+                                     const std::vector<std::pair<uint64_t, int32_t>>& positions,
+                                     const std::string& reason) {
   std::vector<FieldError> errors;
   std::string path = RolesPath(guildId, std::nullopt, errors);
   // An empty list would change nothing but still cost a request and an answer of every role.
@@ -668,7 +677,9 @@ api::ApiRequest RolePositionsRequest(uint64_t guildId,
           FieldError{index + ".position", "NUMBER_TYPE_MIN", index + ".position: must be at least 1"});
     }
   }
-  return api::ApiRequest("PATCH", std::move(path), RolePositionsBody(positions), std::move(errors));
+  api::ApiRequest request("PATCH", std::move(path), RolePositionsBody(positions), std::move(errors));
+  AddAuditLogReason(request, reason);
+  return request;
 }
 
 }  // namespace
@@ -1087,10 +1098,13 @@ void BackendClient::EditMessage(uint64_t channelId, uint64_t messageId, const Me
   }
 }
 
-void BackendClient::DeleteMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback) {
+void BackendClient::DeleteMessage(uint64_t channelId, uint64_t messageId, ResultCallback callback,
+                                  const std::string& reason) {
   if (impl_) {
-    impl_->api.Perform(std::move(callback), ChannelMessageRequest("DELETE", channelId, messageId, nullptr,
-                                                                  MessagePayloadUse::Edit));
+    api::ApiRequest request =
+        ChannelMessageRequest("DELETE", channelId, messageId, nullptr, MessagePayloadUse::Edit);
+    AddAuditLogReason(request, reason);
+    impl_->api.Perform(std::move(callback), std::move(request));
   }
 }
 
@@ -1118,32 +1132,36 @@ void BackendClient::GetRoleMemberCounts(uint64_t guildId, RoleMemberCountsCallba
   }
 }
 
-void BackendClient::CreateRole(uint64_t guildId, const RoleChanges& changes, RoleCallback callback) {
+void BackendClient::CreateRole(uint64_t guildId, const RoleChanges& changes, RoleCallback callback,
+                               const std::string& reason) {
   if (impl_) {
-    impl_->api.Perform<Role>(std::move(callback), RoleRequest("POST", guildId, std::nullopt, &changes),
-                             "not a role", ParseRoleValue);
+    impl_->api.Perform<Role>(std::move(callback),
+                             RoleRequest("POST", guildId, std::nullopt, &changes, reason), "not a role",
+                             ParseRoleValue);
   }
 }
 
 void BackendClient::ModifyRole(uint64_t guildId, uint64_t roleId, const RoleChanges& changes,
-                               RoleCallback callback) {
+                               RoleCallback callback, const std::string& reason) {
   if (impl_) {
-    impl_->api.Perform<Role>(std::move(callback), RoleRequest("PATCH", guildId, roleId, &changes),
+    impl_->api.Perform<Role>(std::move(callback), RoleRequest("PATCH", guildId, roleId, &changes, reason),
                              "not a role", ParseRoleValue);
   }
 }
 
 void BackendClient::ModifyRolePositions(uint64_t guildId,
                                         const std::vector<std::pair<uint64_t, int32_t>>& positions,
-                                        RolesCallback callback) {
+                                        RolesCallback callback, const std::string& reason) {
   if (impl_) {
-    impl_->api.Perform<std::vector<Role>>(std::move(callback), RolePositionsRequest(guildId, positions),
+    impl_->api.Perform<std::vector<Role>>(std::move(callback),
+                                          RolePositionsRequest(guildId, positions, reason),
                                           "not a list of roles", ListOf<Role>(ParseRoleValue));
   }
 }
 
-void BackendClient::DeleteRole(uint64_t guildId, uint64_t roleId, ResultCallback callback) {
-  if (impl_) impl_->api.Perform(std::move(callback), RoleRequest("DELETE", guildId, roleId, nullptr));
+void BackendClient::DeleteRole(uint64_t guildId, uint64_t roleId, ResultCallback callback,
+                               const std::string& reason) {
+  if (impl_) impl_->api.Perform(std::move(callback), RoleRequest("DELETE", guildId, roleId, nullptr, reason));
 }
 
 }  // namespace platformpp::backend

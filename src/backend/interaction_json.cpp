@@ -1,6 +1,7 @@
 #include "backend/interaction_json.hpp"
 
 #include "backend/component_json.hpp"
+#include "backend/member_json.hpp"
 #include "backend/role_json.hpp"
 #include "core/utf8.hpp"
 #include "premium/premium_json.hpp"
@@ -77,16 +78,9 @@ std::vector<std::string> StringList(const json::Value& object, std::string_view 
   return list;
 }
 
+// The member routes' reader: an interaction's member is the same object.
 std::optional<GuildMember> ParseMember(const json::Value& value) {
-  if (!value.IsObject()) return std::nullopt;
-  GuildMember member;
-  if (const json::Value* user = json::Member(value, "user")) member.user = ParseUser(*user);
-  member.nick = Text(value, "nick");
-  member.roles = SnowflakeList(value, "roles");
-  member.permissions = json::GetSnowflake(value, "permissions");
-  member.joinedAt = Text(value, "joined_at");
-  member.rawJson = json::Serialize(value);
-  return member;
+  return ParseGuildMemberValue(value);
 }
 
 std::optional<PartialChannel> ParseChannel(const json::Value& value) {

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -21,7 +22,9 @@ struct BotBackend {
   platformpp::testkit::EmulatorAdmin::App app;
   std::unique_ptr<platformpp::backend::BackendClient> backend;
 
-  explicit BotBackend(const std::string& name) {
+  // `configure` (optional) adjusts the options before the client is made (a clock, say).
+  explicit BotBackend(const std::string& name,
+                      const std::function<void(platformpp::backend::BackendOptions&)>& configure = {}) {
     auto& e = Shared();
     app = e.admin->CreateApp(name);
     platformpp::backend::BackendOptions options;
@@ -29,6 +32,7 @@ struct BotBackend {
     options.caFile = e.process->Connection().caFile;
     options.botToken = app.botToken;
     options.applicationId = app.id;
+    if (configure) configure(options);
     backend = std::make_unique<platformpp::backend::BackendClient>(options);
   }
 

@@ -117,6 +117,26 @@ TEST_CASE("api session: a fixed authorization (the bot's) on every request, kept
     CHECK(line.find("bot-secret-value") == std::string::npos);
 }
 
+TEST_CASE("api session: a route's extra headers follow the session's own, never replace them") {
+  ApiStandIn standIn;
+  Plain plain;
+  api::ApiSession session(testing::StandInOptions(), "Bot bot-secret-value", "bot-secret-value");
+  session.SetTransportForTesting(standIn.Transport());
+  api::ApiRequest request("DELETE", "/guilds/1/members/2");
+  request.headers = {{"X-Audit-Log-Reason", "left%20the%20team"},
+                     {"authorization", "Bot someone-else"},
+                     {"Host", "evil.test"},
+                     {"Content-Length", "0"},
+                     {"User-Agent", "other"},
+                     {"Content-Type", "text/plain"}};
+  session.Perform(plain.Callback(), std::move(request));
+  REQUIRE(standIn.requests.size() == 1);
+  const auto& headers = standIn.requests[0].headers;
+  REQUIRE(headers.size() == 2);
+  CHECK(headers[0] == net::HttpHeader{"Authorization", "Bot bot-secret-value"});
+  CHECK(headers[1] == net::HttpHeader{"X-Audit-Log-Reason", "left%20the%20team"});
+}
+
 TEST_CASE("api session: answers become one result each: success, the platform's error, malformed") {
   ApiStandIn standIn;
   Results<std::string> named;

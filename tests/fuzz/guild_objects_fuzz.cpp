@@ -1,0 +1,28 @@
+// The guild objects BackendClient reads from the platform (guild_members.hpp, channel_pins.hpp,
+// guild_audit_log.hpp): a member, a page of pins, a page of the audit log. Each either parses or refuses the
+// input, never crashes; what parses keeps its whole object as JSON text, as the readers promise.
+#include <platformpp/channel_pins.hpp>
+#include <platformpp/guild_audit_log.hpp>
+#include <platformpp/guild_members.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  namespace backend = platformpp::backend;
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  if (auto member = backend::ParseGuildMember(text)) {
+    if (member->rawJson.empty()) __builtin_trap();
+  }
+  if (auto page = backend::ParseChannelPinsPage(text)) {
+    for (const auto& pin : page->items)
+      if (pin.message.rawJson.empty()) __builtin_trap();
+  }
+  if (auto log = backend::ParseAuditLog(text)) {
+    for (const auto& entry : log->entries)
+      if (entry.rawJson.empty()) __builtin_trap();
+    if (log->rawJson.empty()) __builtin_trap();
+  }
+  return 0;
+}
