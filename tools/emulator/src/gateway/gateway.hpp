@@ -61,6 +61,9 @@ inline constexpr std::uint64_t kAutoModerationConfiguration = 1U << 20;
 inline constexpr std::uint64_t kAutoModerationExecution = 1U << 21;
 inline constexpr std::uint64_t kPrivileged = kGuildMembers | kGuildPresences | kMessageContent;
 }  // namespace gateway_intent
+namespace gateway_intent {
+inline constexpr std::uint64_t kGuildInvites = 1U << 6;  // INVITE_CREATE, INVITE_DELETE
+}  // namespace gateway_intent
 
 namespace gateway_close {
 inline constexpr int kUnknownError = 4000;
