@@ -1,6 +1,7 @@
 #include "guild/target_users_csv.hpp"
 
 #include <charconv>
+#include <system_error>
 #include <unordered_set>
 
 namespace platformpp::emulator {
@@ -93,7 +94,8 @@ TargetUsersFile parse_target_users_csv(std::string_view text, std::size_t max_us
     const char* message = nullptr;
     if (!all_digits(value)) {
       message = "invalid user ID format";
-    } else if (value.front() == '0' || std::from_chars(value.data(), digits_end, id).ptr != digits_end) {
+    } else if (const auto [ptr, ec] = std::from_chars(value.data(), digits_end, id);
+               value.front() == '0' || ptr != digits_end || ec != std::errc()) {
       message = "invalid user ID - must be a valid Discord snowflake";
     }
     if (message != nullptr) {
