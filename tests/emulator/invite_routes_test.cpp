@@ -78,7 +78,8 @@ struct Emulator {
     // The admin's roles go on top: the last made is the highest.
     vip = role("VIP", 0);
     banner = role("Banner", kBanMembers);
-    staff = role("Staff", kCreateInstantInvite | kManageChannels | kManageRoles | kManageGuild | kViewAuditLog);
+    staff =
+        role("Staff", kCreateInstantInvite | kManageChannels | kManageRoles | kManageGuild | kViewAuditLog);
     high = role("High", 0);
     member(bot_id, staff);
     const auto helper = parse(call("POST", "/_emulator/apps", R"({"name":"Helper"})").body);
