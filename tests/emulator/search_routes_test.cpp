@@ -24,7 +24,6 @@ constexpr std::int64_t kStart = 1795000000000;
 constexpr std::uint64_t kViewChannel = std::uint64_t{1} << 10;
 constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
 constexpr std::uint64_t kAttachFiles = std::uint64_t{1} << 15;
-constexpr std::uint64_t kReadMessageHistory = std::uint64_t{1} << 16;
 constexpr std::uint64_t kPinMessages = std::uint64_t{1} << 51;
 
 // Owner Olivia and Alice; the bot (role Pins: PIN_MESSAGES, ATTACH_FILES); #general and #random, which all
@@ -251,7 +250,6 @@ TEST_CASE(
                     .body)["id"]);
   e.call("POST", "/_emulator/guilds/" + dim + "/members", R"({"user_id":")" + e.bot_id + R"("})");
   check_error(e.bot("GET", "/guilds/" + dim + "/messages/search"), 403, 50013);
-  (void)kReadMessageHistory;
   // Not a member, a user's token, an unknown guild.
   const auto away = str(parse(
       e.call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + e.olivia + R"("})").body)["id"]);
