@@ -64,6 +64,9 @@ inline constexpr std::uint64_t kPrivileged = kGuildMembers | kGuildPresences | k
 inline constexpr std::uint64_t kGuildExpressions = 1U << 3;
 inline constexpr std::uint64_t kGuildVoiceStates = 1U << 7;
 }  // namespace gateway_intent
+namespace gateway_intent {
+inline constexpr std::uint64_t kGuildInvites = 1U << 6;  // INVITE_CREATE, INVITE_DELETE
+}  // namespace gateway_intent
 
 namespace gateway_close {
 inline constexpr int kUnknownError = 4000;

@@ -41,6 +41,7 @@ bool ascii_istarts_with(std::string_view text, std::string_view prefix) {
 GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
     : FeatureModule(context), gateway_(gateway) {
   guilds_.register_documents(changes_);
+  invites_.register_documents(changes_);
   register_routes();
   register_role_routes();
   register_member_routes();
@@ -50,6 +51,7 @@ GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
   register_voice_routes();
   register_soundboard_routes();
   soundboard_.register_documents(changes_);
+  register_invite_routes();
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,
       [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });

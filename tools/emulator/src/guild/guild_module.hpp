@@ -18,6 +18,7 @@
 #include "guild/guild_voice.hpp"
 #include "guild/soundboard.hpp"
 #include "voice/guild_voice_states.hpp"
+#include "guild/invite_state.hpp"
 
 namespace platformpp::emulator {
 
@@ -274,6 +275,56 @@ class GuildModule : public FeatureModule,
 
   GuildVoiceRegistry voice_;
   SoundboardState soundboard_;
+  // ---- Invites (invite_routes.cpp)
+ public:
+  // Every guild invite: the channel invites made here and the lobbies' (LobbyModule makes and lists them).
+  [[nodiscard]] InviteState& invites() noexcept { return invites_; }
+  [[nodiscard]] const InviteState& invites() const noexcept { return invites_; }
+  // GatewayListener: the target-users jobs whose time has come end on the tick (the invite routes also end
+  // them first: the tick may not have run since the clock moved).
+  void tick() override;
+
+ private:
+  // A bot in the guild of a guild channel ({channel_id}), with its permissions there; or the error: 401, 404
+  // 10003, 403 50001 (not a bot in the guild, or the channel not viewable).
+  struct InviteCaller {
+    const Guild* guild = nullptr;
+    const GuildChannel* channel = nullptr;
+    std::string user_id;
+    std::uint64_t permissions = 0;        // in the channel
+    std::uint64_t guild_permissions = 0;  // guild-wide
+  };
+  std::variant<InviteCaller, HttpResponse> invite_caller(const RouteContext& context,
+                                                         std::string_view channel_id);
+  // The invite object as the API answers it: with the invite metadata (uses, max_uses, max_age, temporary,
+  // created_at) when `metadata`, with approximate counts when `counts`.
+  [[nodiscard]] std::string invite_json(const GuildInvite& invite, const Guild& guild,
+                                        const GuildChannel& channel, bool metadata, bool counts) const;
+  // INVITE_CREATE or INVITE_DELETE to the guild's bots with the GUILD_INVITES intent and MANAGE_CHANNELS in
+  // the invite's channel.
+  void invite_dispatch(std::string_view type, const Guild& guild, const GuildChannel& channel,
+                       const std::string& d_json);
+  // The invite with {code}, live, with its guild and channel; null parts when there is none.
+  struct FoundInvite {
+    const GuildInvite* invite = nullptr;  // a route that changes it asks InviteState (the state file)
+    const Guild* guild = nullptr;
+    const GuildChannel* channel = nullptr;
+  };
+  FoundInvite find_live_invite(std::string_view code);
+  // The target-users file of a request (multipart `target_users_file`) read into `invite`'s job, or the
+  // refusal (400 50035 naming the invalid lines).
+  std::optional<HttpResponse> start_target_users_job(GuildInvite& invite, std::string_view file);
+  void register_invite_routes();
+  HttpResponse api_create_channel_invite(const RouteContext& context);
+  HttpResponse api_get_channel_invites(const RouteContext& context);
+  HttpResponse api_get_invite(const RouteContext& context);
+  HttpResponse api_delete_invite(const RouteContext& context);
+  HttpResponse api_accept_invite(const RouteContext& context);
+  HttpResponse api_get_target_users(const RouteContext& context);
+  HttpResponse api_update_target_users(const RouteContext& context);
+  HttpResponse api_get_target_users_job(const RouteContext& context);
+
+  InviteState invites_;
 };
 
 // Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).

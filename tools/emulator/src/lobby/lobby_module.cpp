@@ -312,17 +312,21 @@ HttpResponse LobbyModule::create_invite(const Lobby& lobby, const std::string& u
     return error_response(400, error_code::kGeneral, "Lobby has no linked channel");
   }
   const auto now = clock_.now_ms();
-  lobbies_.prune_invites(now);
+  auto& invites = guilds_.invites();
+  invites.prune(now);
+  // Single use, for the one member, an hour long: a guild invite like the channel invites, kept with them.
   GuildInvite invite;
   invite.code = random_token(6);
-  while (lobbies_.invites.count(invite.code) != 0)
+  while (invites.contains(invite.code))
     invite.code = random_token(6);
   invite.guild_id = *lobby.linked_guild;
   invite.channel_id = *lobby.linked_channel;
-  invite.user_id = user_id;
-  invite.expires_ms = now + kLobbyInviteLifetimeMs;
+  invite.for_user_id = user_id;
+  invite.created_ms = now;
+  invite.max_age_s = kLobbyInviteLifetimeMs / 1000;
+  invite.max_uses = 1;
   const auto code = invite.code;
-  lobbies_.add_invite(std::move(invite));
+  invites.add(std::move(invite));
   return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
                               writer.StartObject();
                               writer.Key("code");

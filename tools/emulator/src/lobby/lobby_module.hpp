@@ -101,7 +101,6 @@ class LobbyModule : public FeatureModule, public GatewayListener {
   HttpResponse api_link_lobby_channel(const RouteContext& context);
   HttpResponse api_lobby_invite_self(const RouteContext& context);
   HttpResponse api_lobby_invite_user(const RouteContext& context);
-  HttpResponse api_accept_invite(const RouteContext& context);
   HttpResponse api_create_lobby(const RouteContext& context);
   HttpResponse api_get_lobby(const RouteContext& context);
   HttpResponse api_patch_lobby(const RouteContext& context);

@@ -18,10 +18,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-namespace lobby_error {
-inline constexpr int kUnknownInvite = 10006;
-}  // namespace lobby_error
-
 constexpr int kTextChannel = 0;
 
 HttpResponse lobby_full() {
@@ -214,7 +210,6 @@ void LobbyModule::register_routes() {
   api_router_.add("GET", "/lobbies/{lobby_id}", bind(&LobbyModule::api_get_lobby));
   api_router_.add("PATCH", "/lobbies/{lobby_id}", bind(&LobbyModule::api_patch_lobby));
   api_router_.add("DELETE", "/lobbies/{lobby_id}", bind(&LobbyModule::api_delete_lobby));
-  api_router_.add("POST", "/invites/{code}", bind(&LobbyModule::api_accept_invite));
   admin_router_.add("GET", "/lobbies", bind(&LobbyModule::admin_lobbies));
 }
 
@@ -363,58 +358,6 @@ HttpResponse LobbyModule::api_lobby_invite_self(const RouteContext& context) {
   const auto* lobby = lobbies_.find(context.params.at("lobby_id"), principal->application->id);
   if (lobby == nullptr || lobby->member(principal->user->id) == nullptr) return unknown_lobby();
   return create_invite(*lobby, principal->user->id);
-}
-
-HttpResponse LobbyModule::api_accept_invite(const RouteContext& context) {
-  const auto principal = authenticate(context.request);
-  if (!principal) return status_error(401);
-  if (principal->grant == nullptr || principal->user->provisional) return missing_access();
-  rapidjson::Document body;
-  if (auto error = read_optional_json_object(context.request, body)) return *error;
-  const auto it = lobbies_.invites.find(context.params.at("code"));
-  const auto* guild =
-      it == lobbies_.invites.end() ? nullptr : guilds_.guilds().find_guild(it->second.guild_id);
-  // Single use, for the member it was made for, valid one hour: at exactly one hour it has expired.
-  if (it == lobbies_.invites.end() || it->second.used || it->second.user_id != principal->user->id ||
-      clock_.now_ms() >= it->second.expires_ms || guild == nullptr) {
-    return error_response(404, lobby_error::kUnknownInvite, "Unknown Invite");
-  }
-  auto& invite = it->second;
-  invite.used = true;
-  lobbies_.touch_invite(invite.code);
-  if (!guild->has_member(principal->user->id)) {
-    GuildMember member;
-    member.user_id = principal->user->id;
-    member.joined_at_ms = clock_.now_ms();
-    guilds_.guilds().set_member(guild->id, std::move(member));
-  }
-  const auto channel = guild->channels.find(invite.channel_id);
-  return HttpResponse::json(200, to_json([&](JsonWriter& writer) {
-                              writer.StartObject();
-                              writer.Key("code");
-                              write_string(writer, invite.code);
-                              writer.Key("guild");
-                              writer.StartObject();
-                              writer.Key("id");
-                              write_string(writer, guild->id);
-                              writer.Key("name");
-                              write_string(writer, guild->name);
-                              writer.EndObject();
-                              writer.Key("channel");
-                              if (channel == guild->channels.end()) {
-                                writer.Null();
-                              } else {
-                                writer.StartObject();
-                                writer.Key("id");
-                                write_string(writer, channel->second.id);
-                                writer.Key("name");
-                                write_string(writer, channel->second.name);
-                                writer.Key("type");
-                                writer.Int(channel->second.type);
-                                writer.EndObject();
-                              }
-                              writer.EndObject();
-                            }));
 }
 
 // ---- backend routes (Bot)
@@ -664,7 +607,9 @@ HttpResponse LobbyModule::admin_lobbies(const RouteContext&) {
                               }
                               writer.EndArray();
                               writer.Key("invites");
-                              writer.Int64(static_cast<std::int64_t>(lobbies_.invites.size()));
+                              writer.Int64(static_cast<std::int64_t>(std::count_if(
+                                  guilds_.invites().all().begin(), guilds_.invites().all().end(),
+                                  [](const auto& entry) { return entry.second.for_user_id.has_value(); })));
                               writer.EndObject();
                             }));
 }

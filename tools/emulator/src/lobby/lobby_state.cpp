@@ -1,6 +1,6 @@
 // LobbyState's changes and its documents (core/state_changes.hpp): a lobby with its members, settings and
-// idle timer; each secret binding ("<app>:<secret>", which a lobby may outlive: it maps for 30 days); each
-// guild invite by its code. Every document carries "v", its format version.
+// idle timer; each secret binding ("<app>:<secret>", which a lobby may outlive: it maps for 30 days). Every
+// document carries "v", its format version. The guild invites a lobby makes are guild/invite_state.cpp's.
 #include "lobby/lobby_state.hpp"
 
 #include <algorithm>
@@ -79,27 +79,6 @@ Lobby read_lobby(const std::string& id, const rapidjson::Value& body) {
   return lobby;
 }
 
-std::string invite_json(const GuildInvite& invite) {
-  return document_json([&](JsonWriter& writer) {
-    document::write_member(writer, "guild_id", invite.guild_id);
-    document::write_member(writer, "channel_id", invite.channel_id);
-    document::write_member(writer, "user_id", invite.user_id);
-    document::write_member(writer, "expires_ms", invite.expires_ms);
-    if (invite.used) document::write_member(writer, "used", true);
-  });
-}
-
-GuildInvite read_invite(const std::string& code, const rapidjson::Value& body) {
-  GuildInvite invite;
-  invite.code = code;
-  invite.guild_id = document::string(body, "guild_id");
-  invite.channel_id = document::string(body, "channel_id");
-  invite.user_id = document::string(body, "user_id");
-  invite.expires_ms = document::integer(body, "expires_ms");
-  invite.used = document::boolean_or(body, "used", false);
-  return invite;
-}
-
 }  // namespace
 
 std::size_t metadata_length(const StringMap& metadata) {
@@ -125,10 +104,6 @@ void LobbyState::touch_secret(const std::string& app_id, const std::string& secr
   if (changes_ != nullptr) changes_->touch(document_kind::kLobbySecret, secret_id(app_id, secret));
 }
 
-void LobbyState::touch_invite(const std::string& code) {
-  if (changes_ != nullptr) changes_->touch(document_kind::kGuildInvite, code);
-}
-
 Lobby& LobbyState::add(Lobby lobby) {
   touch_lobby(lobby.id);
   auto id = lobby.id;
@@ -139,23 +114,6 @@ void LobbyState::bind_secret(const std::string& app_id, const std::string& secre
                              const std::string& lobby_id, std::int64_t now_ms) {
   touch_secret(app_id, secret);
   secrets[{app_id, secret}] = {lobby_id, now_ms};
-}
-
-const GuildInvite& LobbyState::add_invite(GuildInvite invite) {
-  touch_invite(invite.code);
-  auto code = invite.code;
-  return invites.insert_or_assign(std::move(code), std::move(invite)).first->second;
-}
-
-void LobbyState::prune_invites(std::int64_t now_ms) {
-  for (auto it = invites.begin(); it != invites.end();) {
-    if (!it->second.used && now_ms < it->second.expires_ms) {
-      ++it;
-      continue;
-    }
-    touch_invite(it->first);
-    it = invites.erase(it);
-  }
 }
 
 void LobbyState::set_idle_since(Lobby& lobby, std::optional<std::int64_t> idle_since_ms) {
@@ -249,17 +207,6 @@ void LobbyState::register_documents(StateChanges& changes) {
         return ids;
       },
       [this] { secrets.clear(); }});
-  changes.register_kind(DocumentKind{std::string(document_kind::kGuildInvite),
-                                     [this](const std::string& code) -> std::optional<std::string> {
-                                       const auto it = invites.find(code);
-                                       return it == invites.end() ? std::nullopt
-                                                                  : std::optional(invite_json(it->second));
-                                     },
-                                     [this](const std::string& code, const rapidjson::Value& body) {
-                                       check_format(body);
-                                       invites.insert_or_assign(code, read_invite(code, body));
-                                     },
-                                     [this] { return keys_of(invites); }, [this] { invites.clear(); }});
 }
 
 }  // namespace platformpp::emulator

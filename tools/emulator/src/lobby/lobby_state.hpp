@@ -1,7 +1,8 @@
-// Lobbies of the emulated platform: their members, secrets, linked channels and guild invites. Plain data;
-// the rules live in LobbyModule (lobby_module.hpp) and MessagingModule (messaging/). Kept as documents
-// (core/state_changes.hpp, lobby_state.cpp): lobbies, secret bindings and guild invites; who is connected is
-// not (sessions do not survive a restart). Lobby messages are messaging's (messaging/message_state.hpp).
+// Lobbies of the emulated platform: their members, secrets and linked channels. Plain data; the rules live in
+// LobbyModule (lobby_module.hpp) and MessagingModule (messaging/). Kept as documents (core/state_changes.hpp,
+// lobby_state.cpp): lobbies and secret bindings; who is connected is not (sessions do not survive a restart).
+// Lobby messages are messaging's (messaging/message_state.hpp); the guild invites a lobby makes are the
+// guild's (guild/invite_state.hpp).
 #pragma once
 
 #include <cstddef>
@@ -22,7 +23,6 @@ class StateChanges;
 namespace document_kind {
 inline constexpr std::string_view kLobby = "lobby";
 inline constexpr std::string_view kLobbySecret = "lobby_secret";  // id: "<app>:<secret>"
-inline constexpr std::string_view kGuildInvite = "guild_invite";  // id: the code
 }  // namespace document_kind
 
 using StringMap = std::map<std::string, std::string>;
@@ -82,41 +82,25 @@ struct Lobby {
   bool remove_member(const std::string& user_id);
 };
 
-// A single-use invite to a guild (Create Lobby Channel Invite), valid one hour.
-struct GuildInvite {
-  std::string code;
-  std::string guild_id;
-  std::string channel_id;
-  std::string user_id;  // who may use it
-  std::int64_t expires_ms = 0;
-  bool used = false;
-};
-
 struct LobbyState {
   // Whoever changes these names the change (touch_*), or goes through the functions below that do.
   std::map<std::string, Lobby> lobbies;  // by id
   // (app id, secret) -> lobby id and when the secret was bound (it maps for 30 days).
   std::map<std::pair<std::string, std::string>, std::pair<std::string, std::int64_t>> secrets;
-  std::map<std::string, GuildInvite> invites;  // by code
   // (user id, app id) pairs last announced as connected (LOBBY_MEMBER_CONNECT), so that only changes of
   // the live-connection state are dispatched. Not kept: after a restart nobody is connected.
   std::set<std::pair<std::string, std::string>> announced_connected;
 
   // Registers the document kinds and from then on names every document changed here.
   void register_documents(StateChanges& changes);
-  // The lobby (its settings, members or idle timer), the secret binding or the invite was created, changed
-  // or removed.
+  // The lobby (its settings, members or idle timer) or the secret binding was created, changed or removed.
   void touch_lobby(const std::string& id);
   void touch_secret(const std::string& app_id, const std::string& secret);
-  void touch_invite(const std::string& code);
 
   Lobby& add(Lobby lobby);
   // Binds the application's secret to the lobby from `now_ms`.
   void bind_secret(const std::string& app_id, const std::string& secret, const std::string& lobby_id,
                    std::int64_t now_ms);
-  const GuildInvite& add_invite(GuildInvite invite);
-  // Forgets the invites that can no longer be used (used, or expired at `now_ms`).
-  void prune_invites(std::int64_t now_ms);
   // Sets the lobby's idle timer, naming the change if it is one.
   void set_idle_since(Lobby& lobby, std::optional<std::int64_t> idle_since_ms);
 

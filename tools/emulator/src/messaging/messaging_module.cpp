@@ -135,6 +135,8 @@ MessagingModule::MessagingModule(ServiceContext& context, GatewayModule& gateway
       social_limits_(social_limits),
       webhooks_(webhooks) {
   messages_.register_documents(changes_);
+  search_index_.register_documents(changes_);
+  register_search_routes();
   // Before the routes with {message_id}: "pins" is not a message id (the first route that matches answers).
   register_pin_routes();
   api_router_.add("POST", "/users/@me/channels", bind(&MessagingModule::api_create_dm_channel));

@@ -21,6 +21,7 @@
 #include "http/social_rate_limits.hpp"
 #include "lobby/lobby_module.hpp"
 #include "messaging/message_state.hpp"
+#include "messaging/search_index_state.hpp"
 #include "presence/presence_module.hpp"
 #include "social/social_module.hpp"
 #include "webhook/webhook_module.hpp"
@@ -190,6 +191,14 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   MessageState messages_;
   ComponentChecker component_checker_;
   std::map<std::pair<std::string, std::string>, std::int64_t> last_posts_ms_;  // (channel, user): fake ms
+
+  // ---- Search Guild Messages (search_routes.cpp)
+  void register_search_routes();
+  HttpResponse api_search_guild_messages(const RouteContext& context);
+  // PUT /_emulator/guilds/{guild_id}/search-index {indexed, documents_indexed?}: the "not yet indexed"
+  // switch.
+  HttpResponse admin_set_search_index(const RouteContext& context);
+  SearchIndexState search_index_;
 };
 
 }  // namespace platformpp::emulator
