@@ -1,17 +1,18 @@
-// The emulator's reading of an uploaded soundboard sound (a data URI) fed any text. Nothing may crash or
-// throw; what it reads is consistent: a media type in lower case without parameters, and a decoded size no
-// larger than the base64 text can hold.
+// The emulator's reading of an uploaded file (a data URI: soundboard sounds, emoji images) fed any text.
+// Nothing may crash or throw; what it reads is consistent: a media type in lower case without parameters, and
+// a decoded size no larger than the base64 text can hold.
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
+#include "core/data_uri.hpp"
 #include "guild/soundboard.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace platformpp::emulator;
   const std::string_view input(reinterpret_cast<const char*>(data), size);
-  const auto sound = parse_sound_data_uri(input);
+  const auto sound = parse_data_uri(input);
   if (!sound) return 0;
   if (sound->media_type.empty() || sound->media_type.find(';') != std::string_view::npos) __builtin_trap();
   for (const char c : sound->media_type) {

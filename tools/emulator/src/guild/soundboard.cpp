@@ -7,7 +7,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "auth/basic_auth.hpp"
 #include "core/document_json.hpp"
 #include "core/json.hpp"
 #include "core/state_changes.hpp"
@@ -19,13 +18,6 @@ namespace {
 
 using document::check_format;
 using document::document_json;
-
-std::string lower(std::string_view text) {
-  std::string result(text);
-  std::transform(result.begin(), result.end(), result.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return result;
-}
 
 std::string sounds_json(const std::vector<SoundboardSound>& sounds) {
   return document_json([&](JsonWriter& writer) {
@@ -69,23 +61,6 @@ std::vector<SoundboardSound> read_sounds(const std::string& guild_id, const rapi
 }
 
 }  // namespace
-
-std::optional<SoundData> parse_sound_data_uri(std::string_view uri) {
-  constexpr std::string_view kScheme = "data:";
-  if (uri.size() < kScheme.size() || lower(uri.substr(0, kScheme.size())) != kScheme) return std::nullopt;
-  const auto comma = uri.find(',');
-  if (comma == std::string_view::npos) return std::nullopt;
-  const auto header = uri.substr(kScheme.size(), comma - kScheme.size());
-  // The header is `<media type>[;param]...;base64`: only base64 data is accepted, as for images.
-  const auto semicolon = header.find(';');
-  if (semicolon == std::string_view::npos || lower(header.substr(header.rfind(';') + 1)) != "base64")
-    return std::nullopt;
-  const auto media_type = header.substr(0, semicolon);
-  if (media_type.empty()) return std::nullopt;
-  const auto data = base64_decode(uri.substr(comma + 1));
-  if (!data) return std::nullopt;
-  return SoundData{lower(media_type), data->size()};
-}
 
 bool soundboard_media_type_allowed(std::string_view media_type) {
   return media_type == "audio/mpeg" || media_type == "audio/mp3" || media_type == "audio/ogg";

@@ -44,15 +44,6 @@ struct SoundboardSound {
   std::size_t size_bytes = 0;  // the decoded upload's size
 };
 
-// An uploaded sound: the media type of its data URI (lower case) and its decoded size.
-struct SoundData {
-  std::string media_type;
-  std::size_t size_bytes = 0;
-};
-
-// Reads `data:<media type>[;params];base64,<data>` as the platform's image data is written. Nullopt when it
-// is not such a URI or the base64 does not decode. The sound itself is not decoded (its duration unknown).
-[[nodiscard]] std::optional<SoundData> parse_sound_data_uri(std::string_view uri);
 // Whether a sound may be uploaded as this media type: MP3 (audio/mpeg, audio/mp3) or Ogg (audio/ogg).
 [[nodiscard]] bool soundboard_media_type_allowed(std::string_view media_type);
 

@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/data_uri.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "core/validation.hpp"
@@ -186,7 +187,7 @@ HttpResponse GuildModule::api_create_sound(const RouteContext& context) {
   read_sound_fields(body, sound, errors, true);
   BodyFields fields(body, errors);
   if (const auto uri = fields.string("sound", true)) {
-    const auto data = parse_sound_data_uri(*uri);
+    const auto data = parse_data_uri(*uri);
     if (!data) {
       fields.add_issue("sound",
                        {"BINARY_TYPE_INVALID", "Invalid sound data: a base64 data URI is expected."});

@@ -20,6 +20,7 @@
 #include "auth/auth_module.hpp"
 #include "console/console_module.hpp"
 #include "core/service_context.hpp"
+#include "expressions/application_emoji_module.hpp"
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_module.hpp"
 #include "http/http_module.hpp"
@@ -157,6 +158,7 @@ class EmulatorService {
   VoiceModule voice_;
   PremiumModule premium_;
   InteractionsModule interactions_;
+  ApplicationEmojiModule application_emojis_;
   IpcModule ipc_;
   IdentityModule identity_;
   StateModule state_;
