@@ -107,10 +107,12 @@ struct Fixture {
   void set_clock(std::int64_t ms) { real_now = ms; }
 
   // Opens a connection and identifies with `token` ("Bearer ..." or a bot token) and `capabilities`; a bot
-  // with the GUILDS intent (without it, it gets no guild events).
-  std::uint64_t identify(FakePeer& peer, const std::string& identify_token, std::uint64_t capabilities = 0) {
+  // with `bot_intents` (GUILDS and GUILD_MEMBERS unless told: without GUILDS it gets no guild events).
+  std::uint64_t identify(FakePeer& peer, const std::string& identify_token, std::uint64_t capabilities = 0,
+                         std::uint64_t bot_intents = 3) {
     const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    const char* intents = identify_token.rfind("Bearer ", 0) == 0 ? "0" : "1";
+    const auto intents =
+        identify_token.rfind("Bearer ", 0) == 0 ? std::string("0") : std::to_string(bot_intents);
     service.gateway_received(id,
                              R"({"op":2,"d":{"token":")" + identify_token +
                                  R"(","properties":{},"intents":)" + intents + R"(,"capabilities":)" +
@@ -458,6 +460,25 @@ TEST_CASE_FIXTURE(Fixture, "guilds: all-members requests: 1 per guild per 30 s, 
   service.gateway_received(id, request_members(guild_id, "", 0), true);
   CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 5);
   CHECK(bot.dispatches("RATE_LIMITED").size() == 2);
+}
+
+TEST_CASE_FIXTURE(Fixture,
+                  "guilds: the entire member list needs the GUILD_MEMBERS intent; queries and ids do not") {
+  FakePeer bot;
+  const auto id = identify(bot, bot_token, 0, 1);  // GUILDS only
+  // The platform answers nothing (a client waiting for chunks times out); nor does it count against the
+  // limit.
+  service.gateway_received(id, request_members(guild_id, "", 0), true);
+  service.gateway_received(id, request_members(guild_id, "", 5), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").empty());
+  CHECK(bot.dispatches("RATE_LIMITED").empty());
+  CHECK_FALSE(bot.closed);
+  service.gateway_received(id, request_members(guild_id, "a", 0), true);
+  CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
+  FakePeer with_intent;
+  const auto second = identify(with_intent, bot_token);
+  service.gateway_received(second, request_members(guild_id, "", 0), true);
+  CHECK(with_intent.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
 }
 
 TEST_CASE_FIXTURE(Fixture, "guilds: the all-members limit is per user: another requester has its own") {

@@ -238,8 +238,10 @@ std::optional<std::string> GuildModule::guild_of_request(std::uint64_t id, const
 // 0), which is limited per guild per user; user_ids (one id or an array) return at most 100 and name the rest
 // not_found. A nonce over 32 bytes is ignored, as the platform documents. A guild the user is not a member of
 // gets an empty chunk (our choice: an answer that says nothing of the guild, rather than silence).
-// GUILD_MEMBERS intent is not required (our choice: the emulator approves privileged intents for bots
-// anyway).
+// A bot asking for the entire list (an empty query, whatever the limit) needs the GUILD_MEMBERS intent, as
+// the platform documents: without it the request is not answered (clients waiting for chunks time out, as
+// they do on the platform) and does not count against the all-members limit. Users' sessions carry no
+// intents.
 void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value& d) {
   const auto* session = gateway_.session_of(id);
   if (session == nullptr) return;
@@ -285,6 +287,8 @@ void GuildModule::request_guild_members(std::uint64_t id, const rapidjson::Value
       nonce.emplace(it->value.GetString(), it->value.GetStringLength());
   }
 
+  if (session->bot && (session->intents & gateway_intent::kGuildMembers) == 0 && !user_ids && query->empty())
+    return;
   const auto* guild = guilds_.find_guild(guild_id);
   const bool visible = guild != nullptr && guild->has_member(user_id);
   if (visible && !user_ids && query->empty() && limit == 0) {
