@@ -329,7 +329,8 @@ TEST_CASE("target users: MANAGE_GUILD, the job pending then done on the fake clo
   // Invalid ids are refused at once, each line named.
   const auto refused = e.bot("POST", path, "{}", "user_id\n" + e.alice + "\nalice\n0123\n");
   check_error(refused, 400, 50035);
-  const auto issues = parse(refused.body)["errors"]["target_users_file"]["_errors"].GetArray();
+  const auto refusal = parse(refused.body);
+  const auto issues = refusal["errors"]["target_users_file"]["_errors"].GetArray();
   REQUIRE(issues.Size() == 2);
   CHECK(str(issues[0]["message"]) == "Line 3: invalid user ID format");
   CHECK(str(issues[1]["message"]) == "Line 4: invalid user ID - must be a valid Discord snowflake");

@@ -149,7 +149,8 @@ TEST_CASE("Modify and Delete Guild Soundboard Sound: fields, events, audit 131 a
   CHECK(str(e.ok(e.bot("GET", path))["name"]) == "Big horn");
   CHECK(str(peer.only("GUILD_SOUNDBOARD_SOUND_UPDATE")["d"]["name"]) == "Big horn");
   CHECK(e.bot("DELETE", path).status == 204);
-  const auto deleted = peer.only("GUILD_SOUNDBOARD_SOUND_DELETE")["d"].GetObject();
+  const auto deleted_event = peer.only("GUILD_SOUNDBOARD_SOUND_DELETE");
+  const auto deleted = deleted_event["d"].GetObject();
   CHECK(str(deleted["sound_id"]) == id);
   CHECK(str(deleted["guild_id"]) == e.guild_id);
   check_error(e.bot("GET", path), 404, 10097);
@@ -206,7 +207,8 @@ TEST_CASE(
     check_error(e.bot("POST", send, R"({"sound_id":"424242"})"), 404, 10097);
     check_error(e.bot("POST", send, R"({})"), 400, 50035);
     CHECK(e.bot("POST", send, R"({"sound_id":")" + id + "\"}").status == 204);
-    const auto effect = alice_peer.only("VOICE_CHANNEL_EFFECT_SEND")["d"].GetObject();
+    const auto effect_event = alice_peer.only("VOICE_CHANNEL_EFFECT_SEND");
+    const auto effect = effect_event["d"].GetObject();
     CHECK(str(effect["channel_id"]) == e.voice);
     CHECK(str(effect["user_id"]) == e.bot_id);
     CHECK(str(effect["sound_id"]) == id);

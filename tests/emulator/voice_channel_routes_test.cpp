@@ -58,7 +58,8 @@ TEST_CASE(
   const auto alice = e.connect_user(alice_peer, e.alice);
 
   e.op4(bot, e.voice);
-  const auto joined = bot_peer.only("VOICE_STATE_UPDATE")["d"].GetObject();
+  const auto joined_event = bot_peer.only("VOICE_STATE_UPDATE");
+  const auto joined = joined_event["d"].GetObject();
   CHECK(str(joined["guild_id"]) == e.guild_id);
   CHECK(str(joined["channel_id"]) == e.voice);
   CHECK(str(joined["user_id"]) == e.bot_id);
@@ -66,7 +67,8 @@ TEST_CASE(
   CHECK_FALSE(joined["self_mute"].GetBool());
   CHECK_FALSE(joined["suppress"].GetBool());
   CHECK(joined["request_to_speak_timestamp"].IsNull());
-  const auto server = bot_peer.only("VOICE_SERVER_UPDATE")["d"].GetObject();
+  const auto server_event = bot_peer.only("VOICE_SERVER_UPDATE");
+  const auto server = server_event["d"].GetObject();
   CHECK(str(server["guild_id"]) == e.guild_id);
   CHECK(str(server["endpoint"]) == "127.0.0.1:1234/voice");
   CHECK_FALSE(str(server["token"]).empty());
@@ -74,7 +76,8 @@ TEST_CASE(
   CHECK(quiet_peer.dispatches("VOICE_STATE_UPDATE").empty());   // no GUILD_VOICE_STATES
   CHECK(alice_peer.dispatches("VOICE_SERVER_UPDATE").empty());  // only to the joiner
   // The first member starts the channel's voice session (Unix seconds), to every guild session.
-  const auto started = quiet_peer.only("VOICE_CHANNEL_START_TIME_UPDATE")["d"].GetObject();
+  const auto started_event = quiet_peer.only("VOICE_CHANNEL_START_TIME_UPDATE");
+  const auto started = started_event["d"].GetObject();
   CHECK(str(started["id"]) == e.voice);
   CHECK(started["voice_start_time"].GetInt64() == VoiceGuild::kStart / 1000);
   CHECK(channel_info(e, alice, alice_peer, e.voice)["voice_start_time"].GetInt64() ==
@@ -87,7 +90,8 @@ TEST_CASE(
   e.op4(alice, e.voice, true);
   CHECK(bot_peer.dispatches("VOICE_CHANNEL_START_TIME_UPDATE").size() == 1);
   CHECK(alice_peer.dispatches("VOICE_SERVER_UPDATE").size() == 1);
-  const auto muted = bot_peer.nth("VOICE_STATE_UPDATE", 2)["d"].GetObject();
+  const auto muted_event = bot_peer.nth("VOICE_STATE_UPDATE", 2);
+  const auto muted = muted_event["d"].GetObject();
   CHECK(str(muted["user_id"]) == e.alice);
   CHECK(muted["self_mute"].GetBool());
   e.op4(alice, e.voice, true);  // the same state again: nothing
@@ -95,12 +99,14 @@ TEST_CASE(
 
   // Alice moves to the stage (an audience member: suppressed), the bot leaves: the voice channel empties.
   e.op4(alice, e.stage);
-  const auto moved = bot_peer.nth("VOICE_STATE_UPDATE", 3)["d"].GetObject();
+  const auto moved_event = bot_peer.nth("VOICE_STATE_UPDATE", 3);
+  const auto moved = moved_event["d"].GetObject();
   CHECK(str(moved["channel_id"]) == e.stage);
   CHECK(moved["suppress"].GetBool());
   CHECK(alice_peer.dispatches("VOICE_SERVER_UPDATE").size() == 1);  // a move keeps the voice server
   e.op4(bot, "null");
-  const auto left = alice_peer.nth("VOICE_STATE_UPDATE", 4)["d"].GetObject();
+  const auto left_event = alice_peer.nth("VOICE_STATE_UPDATE", 4);
+  const auto left = left_event["d"].GetObject();
   CHECK(str(left["user_id"]) == e.bot_id);
   CHECK(left["channel_id"].IsNull());
   const auto ended = alice_peer.dispatches("VOICE_CHANNEL_START_TIME_UPDATE");
@@ -152,7 +158,8 @@ TEST_CASE("guild voice: states end with the Gateway session and with the channel
   CHECK(str(e.ok(e.bot("GET", "/guilds/" + e.guild_id + "/voice-states/" + e.alice))["channel_id"]) ==
         e.voice);
   e.service.gateway_disconnected(alice, 1000);  // a clean close ends the session
-  const auto left = bot_peer.nth("VOICE_STATE_UPDATE", 1)["d"].GetObject();
+  const auto left_event = bot_peer.nth("VOICE_STATE_UPDATE", 1);
+  const auto left = left_event["d"].GetObject();
   CHECK(left["channel_id"].IsNull());
   check_error(e.bot("GET", "/guilds/" + e.guild_id + "/voice-states/" + e.alice), 404, 10065);
   CHECK(bot_peer.dispatches("VOICE_CHANNEL_START_TIME_UPDATE").size() == 2);
