@@ -164,8 +164,8 @@ TEST_CASE("CheckEmoji: name 2..32 of [A-Za-z0-9_], image 256 KiB and its types, 
   CHECK(Broken(named("gg-wp"), true) == Paths{"name"});
   CHECK(Broken(named("gg wp"), true) == Paths{"name"});
   CHECK(Broken(named("caf\xC3\xA9"), true) == Paths{"name"});
-  CHECK(Broken(NewEmoji(256 * 1024), true).empty());
-  CHECK(Broken(NewEmoji(256 * 1024 + 1), true) == Paths{"image"});
+  CHECK(Broken(NewEmoji(std::size_t{256} * 1024), true).empty());
+  CHECK(Broken(NewEmoji(std::size_t{256} * 1024 + 1), true) == Paths{"image"});
   CHECK(Broken(NewEmoji(0), true) == Paths{"image"});
   for (const char* type : {"image/png", "image/jpeg", "image/gif", "image/webp"}) {
     CAPTURE(type);
@@ -185,8 +185,9 @@ TEST_CASE("CheckEmoji: name 2..32 of [A-Za-z0-9_], image 256 KiB and its types, 
 TEST_CASE(
     "Application emoji calls: nothing sent without an application id, a 0 emoji id or a broken change") {
   Fixture f("bot-secret", 0);
-  f.backend.ListApplicationEmojis([&](ClientResult r, const std::vector<Emoji>&) { f.results.push_back(r); });
-  f.backend.CreateApplicationEmoji(NewEmoji(256 * 1024 + 1), f.KeepEmoji());
+  f.backend.ListApplicationEmojis(
+      [&](const ClientResult& r, const std::vector<Emoji>&) { f.results.push_back(r); });
+  f.backend.CreateApplicationEmoji(NewEmoji(std::size_t{256} * 1024 + 1), f.KeepEmoji());
   f.backend.GetApplicationEmoji(0, f.KeepEmoji());
   f.backend.RunCallbacks();
   CHECK(f.standIn.requests.empty());

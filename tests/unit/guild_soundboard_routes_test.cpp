@@ -195,8 +195,8 @@ TEST_CASE("SoundChanges: name 2..32, volume 0..1, 512 KiB, the MIME types, each 
   CHECK(Broken(volume(1.0001), false) == Paths{"volume"});
   CHECK(Broken(volume(-0.0001), false) == Paths{"volume"});
   CHECK(Broken(volume(std::numeric_limits<double>::quiet_NaN()), false) == Paths{"volume"});
-  CHECK(Broken(NewSound(512 * 1024), true).empty());
-  CHECK(Broken(NewSound(512 * 1024 + 1), true) == Paths{"sound"});
+  CHECK(Broken(NewSound(std::size_t{512} * 1024), true).empty());
+  CHECK(Broken(NewSound(std::size_t{512} * 1024 + 1), true) == Paths{"sound"});
   CHECK(Broken(NewSound(0), true) == Paths{"sound"});
   CHECK(Broken(NewSound(3, "audio/mpeg"), true).empty());
   CHECK(Broken(NewSound(3, "audio/mp3"), true).empty());
@@ -210,7 +210,7 @@ TEST_CASE("SoundChanges: name 2..32, volume 0..1, 512 KiB, the MIME types, each 
 
 TEST_CASE("Soundboard calls: a broken change or a 0 id is never sent") {
   Fixture f;
-  f.backend.CreateGuildSoundboardSound(3003, NewSound(512 * 1024 + 1), f.KeepSound());
+  f.backend.CreateGuildSoundboardSound(3003, NewSound(std::size_t{512} * 1024 + 1), f.KeepSound());
   f.backend.ModifyGuildSoundboardSound(3003, 42, NewSound(), f.KeepSound());
   f.backend.GetGuildSoundboardSound(0, 0, f.KeepSound());
   f.backend.SendSoundboardSound(0, 0, 0, f.Keep());
