@@ -10,11 +10,14 @@
 // ClientDestroyed. The bot token never appears in logs.
 
 #include <platformpp/application_commands.hpp>
+#include <platformpp/application_emoji.hpp>
 #include <platformpp/channel_pins.hpp>
 #include <platformpp/client_result.hpp>
 #include <platformpp/guild_audit_log.hpp>
+#include <platformpp/guild_automod.hpp>
 #include <platformpp/guild_members.hpp>
 #include <platformpp/guild_roles.hpp>
+#include <platformpp/guild_soundboard.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
@@ -579,6 +582,86 @@ class BackendClient {
 
   /// One page of the guild's audit log (GET /guilds/{guild}/audit-logs): `query.limit` 1 to 100, ids not 0.
   void GetAuditLog(uint64_t guildId, const AuditLogQuery& query, AuditLogCallback callback);
+
+  // --- AutoMod, soundboard, application emoji (issue 36) ---------------------------------------------------
+
+  /// The end of a call that answers one AutoMod rule (a default AutoModRule on failure).
+  using AutoModRuleCallback = std::function<void(ClientResult result, AutoModRule rule)>;
+  /// The end of ListAutoModRules: the guild's rules (empty on failure).
+  using AutoModRulesCallback = std::function<void(ClientResult result, std::vector<AutoModRule> rules)>;
+  /// The end of a call that answers one soundboard sound (a default SoundboardSound on failure).
+  using SoundCallback = std::function<void(ClientResult result, SoundboardSound sound)>;
+  /// The end of a call that answers soundboard sounds (empty on failure).
+  using SoundsCallback = std::function<void(ClientResult result, std::vector<SoundboardSound> sounds)>;
+  /// The end of a call that answers one emoji (a default Emoji on failure).
+  using EmojiCallback = std::function<void(ClientResult result, Emoji emoji)>;
+  /// The end of ListApplicationEmojis: the application's emoji (empty on failure).
+  using EmojisCallback = std::function<void(ClientResult result, std::vector<Emoji> emojis)>;
+
+  // A guild's AutoMod rules (guild_automod.hpp), as the bot: MANAGE_GUILD, and MODERATE_MEMBERS for a rule
+  // with a Timeout action (HTTPError 403, 50013, otherwise); an unknown rule is 404 (10066). Ids must not be
+  // 0 and changes are checked with CheckAutoModRuleChanges before anything is sent. The platform refuses a
+  // 7th Keyword rule or a second rule of another trigger type (HTTPError 400, 50035). The mutating calls take
+  // the trailing audit log `reason`.
+
+  /// The guild's rules (GET /guilds/{guild}/auto-moderation/rules).
+  void ListAutoModRules(uint64_t guildId, AutoModRulesCallback callback);
+  /// One rule (GET /guilds/{guild}/auto-moderation/rules/{rule}).
+  void GetAutoModRule(uint64_t guildId, uint64_t ruleId, AutoModRuleCallback callback);
+  /// Creates a rule (POST /guilds/{guild}/auto-moderation/rules): `changes` needs name, eventType,
+  /// triggerType and actions.
+  void CreateAutoModRule(uint64_t guildId, const AutoModRuleChanges& changes, AutoModRuleCallback callback,
+                         const std::string& reason = {});
+  /// Changes the rule's set fields (PATCH .../rules/{rule}); its trigger type never changes.
+  void ModifyAutoModRule(uint64_t guildId, uint64_t ruleId, const AutoModRuleChanges& changes,
+                         AutoModRuleCallback callback, const std::string& reason = {});
+  /// Deletes the rule (DELETE .../rules/{rule}); 204.
+  void DeleteAutoModRule(uint64_t guildId, uint64_t ruleId, ResultCallback callback,
+                         const std::string& reason = {});
+
+  // Soundboard sounds (guild_soundboard.hpp), as the bot. Creating needs CREATE_GUILD_EXPRESSIONS (also
+  // MANAGE_GUILD_EXPRESSIONS before 23 February 2026); modifying and deleting MANAGE_GUILD_EXPRESSIONS, or
+  // either of the two for the bot's own sounds (HTTPError 403, 50013); an unknown sound is 404 (10097).
+  // Changes are checked with CheckSoundChanges before anything is sent.
+
+  /// The platform's default sounds (GET /soundboard-default-sounds).
+  void ListDefaultSoundboardSounds(SoundsCallback callback);
+  /// The guild's sounds (GET /guilds/{guild}/soundboard-sounds).
+  void ListGuildSoundboardSounds(uint64_t guildId, SoundsCallback callback);
+  /// One of the guild's sounds (GET /guilds/{guild}/soundboard-sounds/{sound}).
+  void GetGuildSoundboardSound(uint64_t guildId, uint64_t soundId, SoundCallback callback);
+  /// Uploads a sound (POST /guilds/{guild}/soundboard-sounds): `changes` needs name and sound (sent as a
+  /// data URI). A full guild answers HTTPError 400 (30045).
+  void CreateGuildSoundboardSound(uint64_t guildId, const SoundChanges& changes, SoundCallback callback,
+                                  const std::string& reason = {});
+  /// Changes the sound's set fields (PATCH .../soundboard-sounds/{sound}): name, volume, emoji; not the
+  /// sound.
+  void ModifyGuildSoundboardSound(uint64_t guildId, uint64_t soundId, const SoundChanges& changes,
+                                  SoundCallback callback, const std::string& reason = {});
+  /// Deletes the sound (DELETE .../soundboard-sounds/{sound}); 204.
+  void DeleteGuildSoundboardSound(uint64_t guildId, uint64_t soundId, ResultCallback callback,
+                                  const std::string& reason = {});
+  /// Plays a sound in the voice channel the bot is connected to (POST
+  /// /channels/{channel}/send-soundboard-sound; SPEAK and USE_SOUNDBOARD, USE_EXTERNAL_SOUNDS for another
+  /// guild's sound named by `sourceGuildId`); 204.
+  void SendSoundboardSound(uint64_t channelId, uint64_t soundId, std::optional<uint64_t> sourceGuildId,
+                           ResultCallback callback);
+
+  // The application's own emoji (application_emoji.hpp) on BackendOptions::applicationId (ValidationError at
+  // "applicationId" while it is 0), as the bot. Changes are checked with CheckEmoji before anything is sent;
+  // the platform keeps at most 2000 emoji an application (HTTPError 400 beyond); an unknown emoji is 404
+  // (10014).
+
+  /// The application's emoji (GET /applications/{app}/emojis).
+  void ListApplicationEmojis(EmojisCallback callback);
+  /// One emoji (GET /applications/{app}/emojis/{emoji}).
+  void GetApplicationEmoji(uint64_t emojiId, EmojiCallback callback);
+  /// Uploads an emoji (POST /applications/{app}/emojis): `changes` needs name and image (sent as a data URI).
+  void CreateApplicationEmoji(const EmojiChanges& changes, EmojiCallback callback);
+  /// Renames the emoji (PATCH /applications/{app}/emojis/{emoji}): `changes.name` only.
+  void ModifyApplicationEmoji(uint64_t emojiId, const EmojiChanges& changes, EmojiCallback callback);
+  /// Deletes the emoji (DELETE /applications/{app}/emojis/{emoji}); 204.
+  void DeleteApplicationEmoji(uint64_t emojiId, ResultCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

@@ -2,6 +2,7 @@
 // Everything platformpp offers a game, in one include.
 
 #include <platformpp/activity.hpp>
+#include <platformpp/application_emoji.hpp>
 #include <platformpp/authorization.hpp>
 #include <platformpp/backend.hpp>
 #include <platformpp/call.hpp>
@@ -10,8 +11,10 @@
 #include <platformpp/client_result.hpp>
 #include <platformpp/components.hpp>
 #include <platformpp/guild_audit_log.hpp>
+#include <platformpp/guild_automod.hpp>
 #include <platformpp/guild_members.hpp>
 #include <platformpp/guild_roles.hpp>
+#include <platformpp/guild_soundboard.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/interactions_endpoint.hpp>
 #include <platformpp/interactions_gateway.hpp>

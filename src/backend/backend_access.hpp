@@ -5,6 +5,7 @@
 
 #include "core/logger.hpp"
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -33,6 +34,12 @@ class BackendAccess {
   static api::ApiSession* SessionOf(BackendClient& backend) noexcept;
   /// The bot token the BackendClient was made with (the bot's Gateway session identifies with it).
   static std::string BotTokenOf(const BackendClient& backend);
+
+  // The application emoji calls (issue 36).
+
+  /// BackendOptions::applicationId of the BackendClient (the application emoji routes name it); 0 for a
+  /// moved-from one.
+  static uint64_t ApplicationIdOf(const BackendClient& backend) noexcept;
 };
 
 }  // namespace platformpp::backend

@@ -712,6 +712,10 @@ api::ApiSession* BackendAccess::SessionOf(BackendClient& backend) noexcept {
   return backend.impl_ ? &backend.impl_->api : nullptr;
 }
 
+uint64_t BackendAccess::ApplicationIdOf(const BackendClient& backend) noexcept {
+  return backend.impl_ ? backend.impl_->applicationId : 0;
+}
+
 BackendClient::~BackendClient() {
   if (impl_) impl_->api.FinishShutdown();
 }
