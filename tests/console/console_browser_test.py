@@ -393,7 +393,7 @@ return {
     timeout: text(tr, '.timeout'), quarantined: tr.dataset.quarantined}])),
   channels: Object.fromEntries(all('tr.guild-channel').map((tr) => [tr.dataset.channelId, {
     type: text(tr, '.channel-type'), slowmode: text(tr, '.slowmode'), status: text(tr, '.voice-status'),
-    connected: [...tr.querySelectorAll('.voice-member')].map((d) => d.dataset.userId)}])),
+    connected: [...tr.querySelectorAll('.voice-member')].map((d) => d.dataset.userId), voice: text(tr, '.connected')}])),
   invites: all('tr.guild-invite').map((tr) => ({code: tr.dataset.code, job: tr.dataset.jobStatus,
                                                  uses: text(tr, '.uses'), targets: text(tr, '.target-users')})),
   rules: all('tr.automod-rule').map((tr) => tr.children[0].textContent),
@@ -412,6 +412,62 @@ def multipart(fields):
         body += (f"--{boundary}\r\nContent-Disposition: {disposition}\r\nContent-Type: {content_type}\r\n\r\n"
                  .encode() + data + b"\r\n")
     return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+class GatewayBot:
+    """A bot on the emulator's Gateway, as little as the guild view needs: a WebSocket (RFC 6455, written here
+    with the standard library) that identifies with the bot token and sends op 4 to join or leave a guild's
+    voice channel."""
+
+    def __init__(self, emulator, token, intents):
+        host, port = "127.0.0.1", emulator.port
+        self.sock = emulator.tls.wrap_socket(socket.create_connection((host, port), timeout=10),
+                                             server_hostname=host)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /?v=10&encoding=json HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                          .encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        check(head.startswith(b"HTTP/1.1 101"), f"the Gateway's WebSocket upgrade: {head[:40]}")
+        check(self.receive()["op"] == 10, "the Gateway's Hello")
+        self.send({"op": 2, "d": {"token": token, "intents": intents, "properties": {}}})
+        while (event := self.receive()).get("t") != "READY":
+            pass
+
+    def _exact(self, n):
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise Failure("the Gateway closed the connection")
+            data += chunk
+        return data
+
+    def receive(self):
+        first, second = self._exact(2)
+        length = second & 0x7F
+        if length == 126:
+            length = int.from_bytes(self._exact(2), "big")
+        elif length == 127:
+            length = int.from_bytes(self._exact(8), "big")
+        payload = self._exact(length)
+        return json.loads(payload) if first & 0x0F == 1 else {}
+
+    def _frame(self, opcode, payload):
+        mask = os.urandom(4)
+        length = len(payload)
+        header = bytes([0x80 | opcode]) + (bytes([0x80 | length]) if length < 126 else
+                                           bytes([0x80 | 126]) + length.to_bytes(2, "big"))
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def send(self, message):
+        self._frame(1, json.dumps(message).encode())
+
+    def close(self):
+        self._frame(8, (1000).to_bytes(2, "big"))
+        self.sock.close()
 
 
 def guild_view(emulator, browser, guild, app, ada, bo):
@@ -465,6 +521,18 @@ def guild_view(emulator, browser, guild, app, ada, bo):
             view["members"].get(cheat["id"], {}).get("quarantined") == "true" else None
 
     view = wait_for("the guild view with the seeded guild", shown, 10)
+    # The bot joins the voice channel over the Gateway (op 4): the page shows it connected, then gone.
+    gateway = GatewayBot(emulator, bot, (1 << 0) | (1 << 7))
+    gateway.send({"op": 4, "d": {"guild_id": gid, "channel_id": voice["id"], "self_mute": True, "self_deaf": False}})
+    connected = wait_for("the bot connected to the voice channel on the page", lambda: (lambda v: v if v and v[
+        "channels"][voice["id"]]["connected"] == [app["bot_user_id"]] else None)(browser.run(GUILD_VIEW, gid)), 10)
+    check("muted" in connected["channels"][voice["id"]]["voice"],
+          f"who is connected, muted: {connected['channels'][voice['id']]}")
+    gateway.send({"op": 4, "d": {"guild_id": gid, "channel_id": None, "self_mute": False, "self_deaf": False}})
+    wait_for("the bot gone from the voice channel on the page", lambda: browser.run(GUILD_VIEW, gid)[
+        "channels"][voice["id"]]["connected"] == [], 10)
+    gateway.close()
+    check(True, "a voice connection shows on the page, and goes when the bot leaves")
     check(view["open"], "the guild's card is open")
     roles = {r["id"]: r for r in view["roles"]}
     check(roles[role["id"]]["name"] == HOSTILE_NAME, f"a role named {HOSTILE_NAME} is shown as that text")
