@@ -12,7 +12,7 @@ import { ChannelType, Client, Events, GatewayIntentBits, PermissionFlagsBits, Ro
 const [apiBase, token, guildId, memberId, voiceChannelId, targetUsers] = process.argv.slice(2);
 const emit = (event) => process.stdout.write(JSON.stringify(event) + '\n');
 const client = new Client({
-  intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.GuildVoiceStates],
+  intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages],
   rest: { api: apiBase.replace(/\/v\d+$/, '') },
 });
 
