@@ -159,7 +159,9 @@ class Emulator:
     def request(self, method, url, body=None, headers=None):
         data = None
         headers = dict(headers or {})
-        if body is not None:
+        if isinstance(body, bytes):  # sent as it is, with the caller's Content-Type
+            data = body
+        elif body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         request = urllib.request.Request(url, data=data, method=method, headers=headers)
@@ -178,8 +180,9 @@ class Emulator:
             raise Failure(f"admin {method} {path}: {status} {answer}")
         return answer
 
-    def api(self, method, path, body=None, token=None, bot=None):
-        headers = {"Authorization": f"Bearer {token}"} if token else {"Authorization": f"Bot {bot}"}
+    def api(self, method, path, body=None, token=None, bot=None, headers=None):
+        headers = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else
+                                         {"Authorization": f"Bot {bot}"})}
         return self.request(method, self.connection["api_base"] + path, body, headers)
 
     def stop_process(self):
@@ -374,6 +377,203 @@ return {
   text: document.body.textContent,
 };
 """
+
+# The guild view of one guild (guilds.js), as the page shows it: None until its card is there.
+GUILD_VIEW = """
+const card = document.querySelector(`#guilds details.guild[data-guild-id="${arguments[0]}"]`);
+if (!card) return null;
+const all = (css) => [...card.querySelectorAll(css)];
+const text = (node, css) => (node.querySelector(css)?.textContent ?? '').trim();
+return {
+  open: card.open,
+  roles: all('tr.guild-role').map((tr) => ({id: tr.dataset.roleId, name: tr.children[0].textContent,
+                                              position: text(tr, '.role-position'), color: text(tr, '.role-color')})),
+  members: Object.fromEntries(all('tr.guild-member').map((tr) => [tr.dataset.userId, {
+    nick: text(tr, '.nick'), roles: [...tr.querySelectorAll('.member-roles .badge')].map((b) => b.textContent),
+    timeout: text(tr, '.timeout'), quarantined: tr.dataset.quarantined}])),
+  channels: Object.fromEntries(all('tr.guild-channel').map((tr) => [tr.dataset.channelId, {
+    type: text(tr, '.channel-type'), slowmode: text(tr, '.slowmode'), status: text(tr, '.voice-status'),
+    connected: [...tr.querySelectorAll('.voice-member')].map((d) => d.dataset.userId), voice: text(tr, '.connected')}])),
+  invites: all('tr.guild-invite').map((tr) => ({code: tr.dataset.code, job: tr.dataset.jobStatus,
+                                                 uses: text(tr, '.uses'), targets: text(tr, '.target-users')})),
+  rules: all('tr.automod-rule').map((tr) => tr.children[0].textContent),
+  sounds: all('tr.soundboard-sound').map((tr) => tr.children[0].textContent),
+  audit: all('tr.audit-entry').map((tr) => ({action: text(tr, '.audit-action'), reason: text(tr, '.audit-reason')})),
+};
+"""
+
+
+def multipart(fields):
+    """A multipart/form-data body of (name, filename or None, content type, bytes) parts, and its type."""
+    boundary = "console-test-boundary-7d1f"
+    body = b""
+    for name, filename, content_type, data in fields:
+        disposition = f'form-data; name="{name}"' + (f'; filename="{filename}"' if filename else "")
+        body += (f"--{boundary}\r\nContent-Disposition: {disposition}\r\nContent-Type: {content_type}\r\n\r\n"
+                 .encode() + data + b"\r\n")
+    return body + f"--{boundary}--\r\n".encode(), f"multipart/form-data; boundary={boundary}"
+
+
+class GatewayBot:
+    """A bot on the emulator's Gateway, as little as the guild view needs: a WebSocket (RFC 6455, written here
+    with the standard library) that identifies with the bot token and sends op 4 to join or leave a guild's
+    voice channel."""
+
+    def __init__(self, emulator, token, intents):
+        host, port = "127.0.0.1", emulator.port
+        self.sock = emulator.tls.wrap_socket(socket.create_connection((host, port), timeout=10),
+                                             server_hostname=host)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET /?v=10&encoding=json HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                           f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n")
+                          .encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            head += self.sock.recv(1)
+        check(head.startswith(b"HTTP/1.1 101"), f"the Gateway's WebSocket upgrade: {head[:40]}")
+        check(self.receive()["op"] == 10, "the Gateway's Hello")
+        self.send({"op": 2, "d": {"token": token, "intents": intents, "properties": {}}})
+        while (event := self.receive()).get("t") != "READY":
+            pass
+
+    def _exact(self, n):
+        data = b""
+        while len(data) < n:
+            chunk = self.sock.recv(n - len(data))
+            if not chunk:
+                raise Failure("the Gateway closed the connection")
+            data += chunk
+        return data
+
+    def receive(self):
+        first, second = self._exact(2)
+        length = second & 0x7F
+        if length == 126:
+            length = int.from_bytes(self._exact(2), "big")
+        elif length == 127:
+            length = int.from_bytes(self._exact(8), "big")
+        payload = self._exact(length)
+        return json.loads(payload) if first & 0x0F == 1 else {}
+
+    def _frame(self, opcode, payload):
+        mask = os.urandom(4)
+        length = len(payload)
+        header = bytes([0x80 | opcode]) + (bytes([0x80 | length]) if length < 126 else
+                                           bytes([0x80 | 126]) + length.to_bytes(2, "big"))
+        self.sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+    def send(self, message):
+        self._frame(1, json.dumps(message).encode())
+
+    def close(self):
+        self._frame(8, (1000).to_bytes(2, "big"))
+        self.sock.close()
+
+
+def guild_view(emulator, browser, guild, app, ada, bo):
+    """Seeds the guild of step 3 through the admin API and the bot's API calls; the guild view must show its
+    roles (positions, colors), members (nick, roles, timeout, quarantine), channels (type, slowmode, voice
+    status), the invite for target users and its job, the AutoMod rules, a soundboard sound and the audit log
+    with each call's reason."""
+    gid = guild["id"]
+    admin_role = emulator.admin("POST", f"/guilds/{gid}/roles", {"name": "Bot admin", "permissions": str(1 << 3)})
+    emulator.admin("POST", f"/guilds/{gid}/members", {"user_id": app["bot_user_id"], "roles": [admin_role["id"]]})
+    emulator.admin("POST", f"/guilds/{gid}/members", {"user_id": bo["id"]})
+    cheat = emulator.admin("POST", "/users", {"username": "console.cheat", "global_name": "Cheat Master"})
+    emulator.admin("POST", f"/guilds/{gid}/members", {"user_id": cheat["id"]})
+    voice = emulator.admin("POST", f"/guilds/{gid}/channels", {"name": "Pit Radio", "type": 2})
+    text = emulator.admin("POST", f"/guilds/{gid}/channels", {"name": "race-control"})
+    bot = app["bot_token"]
+
+    def api(method, path, body=None, reason=None, headers=None, expect=(200, 201, 204)):
+        extra = {**(headers or {}), **({"X-Audit-Log-Reason": reason} if reason else {})}
+        status, answer = emulator.api(method, path, body, bot=bot, headers=extra)
+        check(status in expect, f"{method} {path}: {status} {answer}")
+        return answer
+
+    role = api("POST", f"/guilds/{gid}/roles", {"name": HOSTILE_NAME, "colors": {"primary_color": 0x2B8A3E}},
+               reason="stewards")
+    api("PUT", f"/guilds/{gid}/members/{bo['id']}/roles/{role['id']}", reason="promoted")
+    api("PATCH", f"/guilds/{gid}/members/{bo['id']}", {"nick": "Bo the Fast"}, reason="nickname")
+    until = time.strftime("%Y-%m-%dT%H:%M:%S+00:00",
+                          time.gmtime(emulator.admin("GET", "/clock")["now_ms"] / 1000 + 3600))
+    api("PATCH", f"/guilds/{gid}/members/{bo['id']}", {"communication_disabled_until": until}, reason="cool down")
+    api("PATCH", f"/channels/{text['id']}", {"rate_limit_per_user": 15}, reason="slow down")
+    api("PUT", f"/channels/{voice['id']}/voice-status", {"status": "Qualifying <b>live</b>"}, reason="on air")
+    body, content_type = multipart([
+        ("payload_json", None, "application/json", json.dumps({"max_age": 0, "max_uses": 5}).encode()),
+        ("target_users_file", "users.csv", "text/csv", f"user_id\n{bo['id']}\n{cheat['id']}\n".encode()),
+    ])
+    invite = api("POST", f"/channels/{text['id']}/invites", body, reason="finalists",
+                 headers={"Content-Type": content_type})
+    api("POST", f"/guilds/{gid}/auto-moderation/rules",
+        {"name": "No cheaters", "event_type": 2, "trigger_type": 6, "actions": [{"type": 4}],
+         "trigger_metadata": {"keyword_filter": ["cheat"]}, "enabled": True}, reason="profiles")
+    api("POST", f"/guilds/{gid}/soundboard-sounds",
+        {"name": "Airhorn", "sound": "data:audio/mpeg;base64," + "AAAA" * 30}, reason="fun")
+
+    def shown():
+        view = browser.run(GUILD_VIEW, gid)
+        if not view or not view["invites"] or len(view["audit"]) < 9 or not view["sounds"] or not view["rules"]:
+            return None
+        member = view["members"].get(bo["id"], {})
+        return view if member.get("nick") and member.get("timeout") and \
+            view["members"].get(cheat["id"], {}).get("quarantined") == "true" else None
+
+    view = wait_for("the guild view with the seeded guild", shown, 10)
+    # The bot joins the voice channel over the Gateway (op 4): the page shows it connected, then gone.
+    gateway = GatewayBot(emulator, bot, (1 << 0) | (1 << 7))
+    gateway.send({"op": 4, "d": {"guild_id": gid, "channel_id": voice["id"], "self_mute": True, "self_deaf": False}})
+    connected = wait_for("the bot connected to the voice channel on the page", lambda: (lambda v: v if v and v[
+        "channels"][voice["id"]]["connected"] == [app["bot_user_id"]] else None)(browser.run(GUILD_VIEW, gid)), 10)
+    check("muted" in connected["channels"][voice["id"]]["voice"],
+          f"who is connected, muted: {connected['channels'][voice['id']]}")
+    gateway.send({"op": 4, "d": {"guild_id": gid, "channel_id": None, "self_mute": False, "self_deaf": False}})
+    wait_for("the bot gone from the voice channel on the page", lambda: browser.run(GUILD_VIEW, gid)[
+        "channels"][voice["id"]]["connected"] == [], 10)
+    gateway.close()
+    check(True, "a voice connection shows on the page, and goes when the bot leaves")
+    check(view["open"], "the guild's card is open")
+    roles = {r["id"]: r for r in view["roles"]}
+    check(roles[role["id"]]["name"] == HOSTILE_NAME, f"a role named {HOSTILE_NAME} is shown as that text")
+    check(roles[role["id"]]["color"] == "#2b8a3e", f"its color is shown: {roles[role['id']]}")
+    kept = next(d["body"] for d in emulator.admin("GET", "/state/export")["documents"]
+                if d["kind"] == "guild" and d["id"] == gid)
+    positions = {r["id"]: str(r.get("position", 0)) for r in kept["roles"]}
+    check({r["id"]: r["position"] for r in view["roles"]} == positions and
+          [int(r["position"]) for r in view["roles"]] == sorted(map(int, positions.values()), reverse=True),
+          f"the roles' positions are shown, the highest first: {view['roles']}")
+    bo_row = view["members"][bo["id"]]
+    check(bo_row["nick"] == "Bo the Fast" and bo_row["roles"] == [HOSTILE_NAME] and "timed out until" in bo_row["timeout"],
+          f"Bo's nick, role and timeout are shown: {bo_row}")
+    check(view["members"][ada["id"]]["timeout"] == "" and view["members"][ada["id"]]["quarantined"] == "false",
+          "Ada (the owner) is neither timed out nor quarantined")
+    check(view["members"][cheat["id"]]["quarantined"] == "true", "the member AutoMod quarantined is flagged")
+    check(view["channels"][text["id"]]["slowmode"] == "15 s" and view["channels"][text["id"]]["type"] == "text",
+          f"the text channel's slowmode: {view['channels'][text['id']]}")
+    check(view["channels"][voice["id"]]["type"] == "voice" and
+          view["channels"][voice["id"]]["status"] == "Qualifying <b>live</b>",
+          f"the voice channel's status, as text: {view['channels'][voice['id']]}")
+    shown_invite = [i for i in view["invites"] if i["code"] == invite["code"]]
+    check(len(shown_invite) == 1 and shown_invite[0]["job"] in ("processing", "completed") and
+          "0 / 5" == shown_invite[0]["uses"], f"the invite and its target users' job: {view['invites']}")
+    emulator.admin("POST", "/clock", {"advance_ms": 2000})
+    done = wait_for("the target users' job completed on the page", lambda: (lambda v: v if any(
+        i["code"] == invite["code"] and i["job"] == "completed" for i in v["invites"]) else None)(
+        browser.run(GUILD_VIEW, gid)), 10)
+    check(any(i["code"] == invite["code"] and i["targets"].startswith("2 users") for i in done["invites"]),
+          f"the completed job's two users are shown: {done['invites']}")
+    check(view["rules"] == ["No cheaters"] and view["sounds"] == ["Airhorn"], "the AutoMod rule and the sound")
+    reasons = {(a["action"], a["reason"]) for a in view["audit"]}
+    for expected in (("ROLE_CREATE", "stewards"), ("MEMBER_ROLE_UPDATE", "promoted"), ("MEMBER_UPDATE", "nickname"),
+                     ("CHANNEL_UPDATE", "slow down"), ("VOICE_CHANNEL_STATUS_UPDATE", "on air"),
+                     ("INVITE_CREATE", "finalists"), ("AUTO_MODERATION_RULE_CREATE", "profiles"),
+                     ("SOUNDBOARD_SOUND_CREATE", "fun")):
+        check(expected in reasons, f"the audit log shows {expected}: {sorted(reasons)}")
+    check(view["audit"][0]["action"] in ("SOUNDBOARD_SOUND_CREATE", "AUTO_MODERATION_QUARANTINE_USER"),
+          f"the newest entry first: {view['audit'][0]}")
+    page = browser.run(PAGE_STATE)
+    check(page["injected"] == 0 and not browser.alert_open(), "nothing in the guild view was made into markup")
 
 
 # ---- the players --------------------------------------------------------------------------------------------
@@ -575,6 +775,9 @@ def scenario(args, work, emulator, held, figures):
     status, answer = emulator.api("POST", f"/invites/{invite['code']}", {}, token=bo_token["access_token"])
     check(status == 404 and answer.get("code") == 10006,
           f"the invite made an hour earlier is refused: {status} {answer}")
+
+    # 3b. The guild view: the same guild, seeded further, shown live.
+    guild_view(emulator, browser, guild, app, ada, bo)
 
     # 4. Faults from the page go through the admin API.
     one_fault = lambda: (lambda f: f if len(f) == 1 else None)(emulator.admin("GET", "/faults")["faults"])

@@ -4,6 +4,7 @@
 import { ClockPanel, FaultsPanel } from "./controls.js";
 import { renderApplications, renderCalls, renderFriendships, renderLobbies, renderMessages, renderOther,
          renderUsers } from "./panels.js";
+import { kGuildKinds, renderGuilds } from "./guilds.js";
 import { Store } from "./store.js";
 
 const kLivePath = "/_emulator/ui/live";
@@ -25,6 +26,7 @@ const panels = [
     draw: renderLobbies },
   { root: "messages", kinds: ["message", "dm_channel", "user", "lobby"], draw: renderMessages },
   { root: "calls", kinds: ["voice_call", "user"], draw: renderCalls },
+  { root: "guilds", kinds: [...kGuildKinds, "user", "clock"], draw: renderGuilds },
   { root: "other", kinds: ["*"], draw: renderOther },
 ];
 
@@ -44,7 +46,7 @@ function redraw(dirty) {
   const counts = document.getElementById("counts");
   counts.textContent = `${store.all("user").size} users · ${store.all("presence").size} online · ` +
                        `${store.all("lobby").size} lobbies · ${store.all("message").size} messages · ` +
-                       `${store.all("voice_call").size} calls`;
+                       `${store.all("voice_call").size} calls · ${store.all("guild").size} guilds`;
 }
 
 function setLive(state, text) {

@@ -309,7 +309,10 @@ export function renderCalls(store, root) {
 // ---- other kinds ------------------------------------------------------------------------------------------
 
 const kShownElsewhere = new Set(["application", "user", "presence", "relationships", "game_relationships",
-                                 "dm_channel", "message", "clock", "lobby", "voice_call"]);
+                                 "dm_channel", "message", "clock", "lobby", "voice_call",
+                                 // the guild view's (guilds.js)
+                                 "guild", "guild_member", "guild_voice", "guild_invite", "automod_rule",
+                                 "guild_soundboard", "guild_audit_log"]);
 
 // Members that hold secrets are not shown even if a document carried them.
 function withoutSecrets(value) {

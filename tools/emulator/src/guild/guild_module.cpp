@@ -52,6 +52,7 @@ GuildModule::GuildModule(ServiceContext& context, GatewayModule& gateway)
   register_soundboard_routes();
   soundboard_.register_documents(changes_);
   register_invite_routes();
+  register_voice_document();
   gateway_.set_op_handler(
       kRequestGuildMembersOpcode,
       [this](std::uint64_t connection, const rapidjson::Value& d) { request_guild_members(connection, d); });

@@ -325,6 +325,18 @@ class GuildModule : public FeatureModule,
   HttpResponse api_get_target_users_job(const RouteContext& context);
 
   InviteState invites_;
+
+  // ---- The web console's view of guild voice (guild_voice_document.cpp)
+ public:
+  // The live-only document kind "guild_voice" (id: the guild's): who is connected to which of its voice
+  // channels and since when each channel's voice session runs. Streamed to the console, never persisted.
+  void register_voice_document();
+
+ private:
+  // The guild's voice changed (a join, a move, a mute, a leave): its "guild_voice" document is saved again.
+  void voice_changed(std::string_view guild_id);
+  // The "guild_voice" document of the guild, or nullopt when nobody is connected to its voice channels.
+  [[nodiscard]] std::optional<std::string> voice_document(const std::string& guild_id) const;
 };
 
 // Whether a session gets the events of this guild: a bot's shard covers it ((id >> 22) % shard_count).

@@ -151,6 +151,7 @@ void GuildModule::guild_voice_state_update(std::uint64_t connection, const rapid
     if (existing->second.self_mute == self_mute && existing->second.self_deaf == self_deaf) return;
     existing->second.self_mute = self_mute;
     existing->second.self_deaf = self_deaf;
+    voice_changed(guild_id);
     return guild_intent_dispatch(*guild, "VOICE_STATE_UPDATE",
                                  voice_state_json(existing->second, true, false),
                                  gateway_intent::kGuildVoiceStates);
@@ -173,6 +174,7 @@ void GuildModule::guild_voice_state_update(std::uint64_t connection, const rapid
   state.token = random_token(16);
   const bool first = voice_.in_channel(channel_id).empty();
   const auto& stored = voice_.states.emplace(key, std::move(state)).first->second;
+  voice_changed(guild_id);
   const auto token = stored.token;
   guild_intent_dispatch(*guild, "VOICE_STATE_UPDATE", voice_state_json(stored, true, false),
                         gateway_intent::kGuildVoiceStates);
@@ -199,6 +201,7 @@ void GuildModule::leave_voice(const std::string& guild_id, const std::string& us
   if (it == voice_.states.end()) return;
   const auto state = std::move(it->second);
   voice_.states.erase(it);
+  voice_changed(guild_id);
   if (const auto* guild = guilds_.find_guild(guild_id)) {
     guild_intent_dispatch(*guild, "VOICE_STATE_UPDATE", voice_state_json(state, false, false),
                           gateway_intent::kGuildVoiceStates);
