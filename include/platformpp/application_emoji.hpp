@@ -57,7 +57,8 @@ struct EmojiChanges {
   std::optional<std::string> name;
   /// Create only: the image file's bytes, 1 byte to 256 KiB.
   std::string image;
-  /// Create only: the image's type, "image/png", "image/jpeg", "image/gif" or "image/webp".
+  /// Create only: the image's type, "image/png", "image/jpeg", "image/gif", "image/webp" or "image/avif" (the
+  /// platform's emoji formats).
   std::string imageMimeType;
 };
 

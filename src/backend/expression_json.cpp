@@ -241,7 +241,7 @@ std::vector<FieldError> CheckEmoji(const EmojiChanges& changes, bool creating) {
     }
   }
   CheckFile(changes.image, changes.imageMimeType, "image", creating, emoji_limits::MaxImageBytes,
-            {"image/png", "image/jpeg", "image/gif", "image/webp"}, errors);
+            {"image/png", "image/jpeg", "image/gif", "image/webp", "image/avif"}, errors);
   return errors;
 }
 

@@ -28,9 +28,11 @@ std::string id_of(const std::string& body) {
   return str(parse(body)["id"]);
 }
 
-std::string identify(const std::string& token) {
+// Identify with `intents` (a bot asking for the entire member list needs GUILD_MEMBERS, 1 << 1).
+std::string identify(const std::string& token, int intents = 0) {
   return R"({"op":2,"d":{"token":")" + token +
-         R"(","properties":{"os":"linux","browser":"t","device":"t"},"intents":0}})";
+         R"(","properties":{"os":"linux","browser":"t","device":"t"},"intents":)" + std::to_string(intents) +
+         "}}";
 }
 
 }  // namespace
@@ -94,7 +96,7 @@ TEST_CASE("guilds over sockets: obfuscated READY and CHANNEL_CREATE, HTTP omissi
 
   GatewayClient bot(emulator);
   REQUIRE(bot.next()["op"].GetInt() == 10);
-  bot.send(identify(bot_token));
+  bot.send(identify(bot_token, 1 << 1));
   bot.next_dispatch("READY");
   const auto request = R"({"op":8,"d":{"guild_id":")" + guild + R"(","query":"","limit":0,"nonce":"x"}})";
   bot.send(request);
