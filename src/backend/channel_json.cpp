@@ -32,12 +32,20 @@ json::Value IdOrNull(uint64_t id, Allocator& a) {
   return String(std::to_string(id), a);
 }
 
+// An overwrite in a channel body (`withId`) carries its bits as integers, as the platform's OpenAPI document
+// types them there; Edit Channel Permissions' body carries them as strings, as its reference page does. The
+// platform reads either.
 json::Value OverwriteValue(const PermissionOverwrite& overwrite, bool withId, Allocator& a) {
   json::Value value(rapidjson::kObjectType);
   if (withId) value.AddMember("id", String(std::to_string(overwrite.id), a), a);
   value.AddMember("type", static_cast<int32_t>(overwrite.type), a);
-  value.AddMember("allow", String(std::to_string(overwrite.allow), a), a);
-  value.AddMember("deny", String(std::to_string(overwrite.deny), a), a);
+  if (withId) {
+    value.AddMember("allow", json::Value(overwrite.allow), a);
+    value.AddMember("deny", json::Value(overwrite.deny), a);
+  } else {
+    value.AddMember("allow", String(std::to_string(overwrite.allow), a), a);
+    value.AddMember("deny", String(std::to_string(overwrite.deny), a), a);
+  }
   return value;
 }
 

@@ -173,8 +173,8 @@ TEST_CASE("GetChannel, CreateGuildChannel, ModifyChannel, DeleteChannel: routes,
   CHECK(r[1].contentType == "application/json");
   CHECK(r[1].body ==
         R"({"name":"race-chat","type":0,"topic":"laps","parent_id":"77","rate_limit_per_user":30,)"
-        R"("nsfw":false,"permission_overwrites":[{"id":"3003","type":0,"allow":"0","deny":"1024"},)"
-        R"({"id":"7","type":1,"allow":"2048","deny":"0"}]})");
+        R"("nsfw":false,"permission_overwrites":[{"id":"3003","type":0,"allow":0,"deny":1024},)"
+        R"({"id":"7","type":1,"allow":2048,"deny":0}]})");
   CHECK(HeaderOf(r[1], "X-Audit-Log-Reason") == "season%203");
   CHECK(r[2].method == "PATCH");
   CHECK(r[2].url == kApi + "/channels/41");
