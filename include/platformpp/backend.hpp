@@ -665,6 +665,7 @@ class BackendClient {
   void ModifyApplicationEmoji(uint64_t emojiId, const EmojiChanges& changes, EmojiCallback callback);
   /// Deletes the emoji (DELETE /applications/{app}/emojis/{emoji}); 204.
   void DeleteApplicationEmoji(uint64_t emojiId, ResultCallback callback);
+
   // A guild's channels, voice, invites and search (guild_channels.hpp, guild_invites.hpp,
   // message_search.hpp), as the bot (Authorization: Bot). Ids must not be 0 and every argument is checked
   // (CheckChannelChanges, CheckVoiceChannelStatus, CheckInviteArgs, CheckMessageSearchQuery) before anything

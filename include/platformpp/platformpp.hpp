@@ -24,8 +24,8 @@
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
 #include <platformpp/message.hpp>
-#include <platformpp/message_search.hpp>
 #include <platformpp/message_payload.hpp>
+#include <platformpp/message_search.hpp>
 #include <platformpp/premium.hpp>
 #include <platformpp/social.hpp>
 #include <platformpp/version.hpp>
