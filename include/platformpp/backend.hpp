@@ -15,12 +15,15 @@
 #include <platformpp/client_result.hpp>
 #include <platformpp/guild_audit_log.hpp>
 #include <platformpp/guild_automod.hpp>
+#include <platformpp/guild_channels.hpp>
+#include <platformpp/guild_invites.hpp>
 #include <platformpp/guild_members.hpp>
 #include <platformpp/guild_roles.hpp>
 #include <platformpp/guild_soundboard.hpp>
 #include <platformpp/interactions.hpp>
 #include <platformpp/lobby.hpp>
 #include <platformpp/logging.hpp>
+#include <platformpp/message_search.hpp>
 #include <platformpp/premium.hpp>
 
 #include <chrono>
@@ -662,6 +665,92 @@ class BackendClient {
   void ModifyApplicationEmoji(uint64_t emojiId, const EmojiChanges& changes, EmojiCallback callback);
   /// Deletes the emoji (DELETE /applications/{app}/emojis/{emoji}); 204.
   void DeleteApplicationEmoji(uint64_t emojiId, ResultCallback callback);
+
+  // A guild's channels, voice, invites and search (guild_channels.hpp, guild_invites.hpp,
+  // message_search.hpp), as the bot (Authorization: Bot). Ids must not be 0 and every argument is checked
+  // (CheckChannelChanges, CheckVoiceChannelStatus, CheckInviteArgs, CheckMessageSearchQuery) before anything
+  // is sent: ValidationError naming every broken rule. Permissions count in the channel (its overwrites
+  // apply): HTTPError 403 (50013) without the one a call names, 403 (50001) for a channel the bot cannot
+  // view; an unknown channel is 404 (10003), an unknown invite 404 (10006).
+
+  /// The end of a call that answers one guild channel (a default Channel on failure).
+  using ChannelCallback = std::function<void(ClientResult result, Channel channel)>;
+  /// The end of a call that answers a voice state (a default VoiceState on failure).
+  using VoiceStateCallback = std::function<void(ClientResult result, VoiceState state)>;
+  /// The end of a call that answers one invite (a default Invite on failure).
+  using GuildInviteCallback = std::function<void(ClientResult result, Invite invite)>;
+  /// The end of GetChannelInvites: the channel's invites, oldest first (empty on failure).
+  using GuildInvitesCallback = std::function<void(ClientResult result, std::vector<Invite> invites)>;
+  /// The end of GetInviteTargetUsers: the user ids of the invite's target-users file (empty on failure).
+  using InviteTargetUsersCallback = std::function<void(ClientResult result, std::vector<uint64_t> userIds)>;
+  /// The end of GetInviteTargetUsersJobStatus (a default InviteTargetUsersJob on failure).
+  using InviteTargetUsersJobCallback = std::function<void(ClientResult result, InviteTargetUsersJob job)>;
+  /// The end of SearchGuildMessages: a page of results, or `indexing` set (a default result on failure).
+  using MessageSearchCallback = std::function<void(ClientResult result, MessageSearchResult found)>;
+
+  /// One guild channel (GET /channels/{channel}; VIEW_CHANNEL).
+  void GetChannel(uint64_t channelId, ChannelCallback callback);
+  /// Creates a channel (POST /guilds/{guild}/channels; MANAGE_CHANNELS, and MANAGE_ROLES for overwrites):
+  /// `changes.name` is required; unset fields take the platform's defaults. Answers the channel.
+  void CreateGuildChannel(uint64_t guildId, const ChannelChanges& changes, ChannelCallback callback,
+                          const std::string& reason = {});
+  /// Changes the channel's set fields (PATCH /channels/{channel}; MANAGE_CHANNELS, and MANAGE_ROLES for
+  /// overwrites); the others are kept. Answers the channel.
+  void ModifyChannel(uint64_t channelId, const ChannelChanges& changes, ChannelCallback callback,
+                     const std::string& reason = {});
+  /// Moves channels (PATCH /guilds/{guild}/channels; MANAGE_CHANNELS in each): at least one, ids not 0,
+  /// positions at least 0; 204.
+  void ModifyGuildChannelPositions(uint64_t guildId, const std::vector<ChannelPosition>& positions,
+                                   ResultCallback callback, const std::string& reason = {});
+  /// Deletes the channel (DELETE /channels/{channel}; MANAGE_CHANNELS); answers the deleted channel.
+  void DeleteChannel(uint64_t channelId, ChannelCallback callback, const std::string& reason = {});
+  /// Sets the channel's overwrite for `overwrite.id` (PUT /channels/{channel}/permissions/{id};
+  /// MANAGE_ROLES); 204.
+  void EditChannelPermissions(uint64_t channelId, const PermissionOverwrite& overwrite,
+                              ResultCallback callback, const std::string& reason = {});
+  /// Removes the channel's overwrite for role or member `overwriteId` (DELETE
+  /// /channels/{channel}/permissions/{id}; MANAGE_ROLES); 204, also when there was none.
+  void DeleteChannelPermission(uint64_t channelId, uint64_t overwriteId, ResultCallback callback,
+                               const std::string& reason = {});
+
+  /// The bot's voice state in the guild (GET /guilds/{guild}/voice-states/\@me); 404 (10065) when it is not
+  /// connected.
+  void GetCurrentUserVoiceState(uint64_t guildId, VoiceStateCallback callback);
+  /// A user's voice state in the guild (GET /guilds/{guild}/voice-states/{user}; CONNECT in their channel);
+  /// 404 (10065) when not connected.
+  void GetUserVoiceState(uint64_t guildId, uint64_t userId, VoiceStateCallback callback);
+  /// Sets a voice channel's status (PUT /channels/{channel}/voice-status; SET_VOICE_CHANNEL_STATUS, and
+  /// MANAGE_CHANNELS unless the bot is connected there): at most 500 characters (ValidationError beyond, not
+  /// sent); empty clears it (sent as null). 204.
+  void SetVoiceChannelStatus(uint64_t channelId, const std::string& status, ResultCallback callback,
+                             const std::string& reason = {});
+
+  /// Creates an invite to the channel (POST /channels/{channel}/invites; CREATE_INSTANT_INVITE, MANAGE_ROLES
+  /// for `args.roleIds`, MANAGE_GUILD for `args.targetUserIds`, which go as a CSV file in a multipart body).
+  /// Answers the invite with its metadata; the target users apply once their job completes.
+  void CreateChannelInvite(uint64_t channelId, const InviteArgs& args, GuildInviteCallback callback,
+                           const std::string& reason = {});
+  /// The channel's live invites with metadata (GET /channels/{channel}/invites; MANAGE_CHANNELS).
+  void GetChannelInvites(uint64_t channelId, GuildInvitesCallback callback);
+  /// One invite (GET /invites/{code}); `withCounts` asks for the approximate member and presence counts.
+  void GetInvite(const std::string& code, bool withCounts, GuildInviteCallback callback);
+  /// Deletes an invite (DELETE /invites/{code}; MANAGE_CHANNELS in its channel, or MANAGE_GUILD); answers it.
+  void DeleteInvite(const std::string& code, GuildInviteCallback callback, const std::string& reason = {});
+  /// The user ids of the invite's target-users file (GET /invites/{code}/target-users, a CSV answer; the
+  /// inviter, MANAGE_GUILD or VIEW_AUDIT_LOG); 404 (10129) for an invite without target users.
+  void GetInviteTargetUsers(const std::string& code, InviteTargetUsersCallback callback);
+  /// Replaces the invite's target users (PUT /invites/{code}/target-users, a CSV file in a multipart body;
+  /// the inviter or MANAGE_GUILD): at least one id, none 0; 204, and a new job processes them.
+  void UpdateInviteTargetUsers(const std::string& code, const std::vector<uint64_t>& userIds,
+                               ResultCallback callback, const std::string& reason = {});
+  /// The status of the invite's target-users job (GET /invites/{code}/target-users/job-status); 404 (10124)
+  /// without a job.
+  void GetInviteTargetUsersJobStatus(const std::string& code, InviteTargetUsersJobCallback callback);
+
+  /// Searches the guild's messages (GET /guilds/{guild}/messages/search; READ_MESSAGE_HISTORY, and the
+  /// application's MESSAGE_CONTENT intent): channels the bot cannot read are left out. While the guild is not
+  /// yet indexed the call succeeds with `found.indexing` set and `found.retryAfterSeconds` to wait.
+  void SearchGuildMessages(uint64_t guildId, const MessageSearchQuery& query, MessageSearchCallback callback);
 
   /// False once moved from; calls on a moved-from BackendClient do nothing (their callbacks never run).
   explicit operator bool() const noexcept { return impl_ != nullptr; }

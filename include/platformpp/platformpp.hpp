@@ -12,6 +12,8 @@
 #include <platformpp/components.hpp>
 #include <platformpp/guild_audit_log.hpp>
 #include <platformpp/guild_automod.hpp>
+#include <platformpp/guild_channels.hpp>
+#include <platformpp/guild_invites.hpp>
 #include <platformpp/guild_members.hpp>
 #include <platformpp/guild_roles.hpp>
 #include <platformpp/guild_soundboard.hpp>
@@ -23,6 +25,7 @@
 #include <platformpp/logging.hpp>
 #include <platformpp/message.hpp>
 #include <platformpp/message_payload.hpp>
+#include <platformpp/message_search.hpp>
 #include <platformpp/premium.hpp>
 #include <platformpp/social.hpp>
 #include <platformpp/version.hpp>
