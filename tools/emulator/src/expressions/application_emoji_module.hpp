@@ -19,7 +19,7 @@ namespace platformpp::emulator {
 
 // The platform's limits.
 inline constexpr std::size_t kMaxApplicationEmojis = 2000;
-inline constexpr std::size_t kMaxEmojiImageBytes = 256 * 1024;
+inline constexpr std::size_t kMaxEmojiImageBytes = std::size_t{256} * 1024;
 
 struct ApplicationEmoji {
   std::string id;

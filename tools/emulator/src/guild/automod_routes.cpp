@@ -246,7 +246,9 @@ void GuildModule::automod_executed(const Guild& guild, const AutoModExecution& e
     }
     targets.emplace_back(session_id, (session.intents & gateway_intent::kMessageContent) != 0);
   }
-  for (const auto& [session_id, with_content] : targets) {
+  for (const auto& target : targets) {
+    const auto& session_id = target.first;
+    const bool with_content = target.second;  // a plain name: the lambda below captures it
     gateway_.dispatch(session_id, "AUTO_MODERATION_ACTION_EXECUTION", to_json([&](JsonWriter& writer) {
                         writer.StartObject();
                         writer.Key("guild_id");
