@@ -122,8 +122,8 @@ TEST_CASE("application emoji: the name and the image crossed by one") {
   check_error(e.create("sound", "data:audio/ogg;base64,AAAA"), 400, 50035);
   check_error(e.create("broken", "data:image/png;base64,@@@@"), 400, 50035);
   check_error(e.bot("POST", "", R"({"name":"noimage"})"), 400, 50035);
-  CHECK(e.create("big", image_of(256 * 1024)).status == 201);
-  const auto too_big = e.create("bigger", image_of(256 * 1024 + 1));
+  CHECK(e.create("big", image_of(std::size_t{256} * 1024)).status == 201);
+  const auto too_big = e.create("bigger", image_of(std::size_t{256} * 1024 + 1));
   CHECK(too_big.status == 400);
   CHECK(parse(too_big.body)["code"].GetInt() == 0);
   // Renaming: the same rules, and one's own name is not "taken".

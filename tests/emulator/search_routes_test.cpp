@@ -78,7 +78,7 @@ struct Emulator {
     return response;
   }
   HttpResponse bot(std::string method, const std::string& path, std::string body = {},
-                   std::string type = {}) {
+                   const std::string& type = {}) {
     HeaderList headers{{"Authorization", "Bot " + bot_token}};
     if (!body.empty()) headers.emplace_back("Content-Type", type.empty() ? "application/json" : type);
     return raw(std::move(method), "/api/v10" + path, std::move(body), std::move(headers));
@@ -150,6 +150,7 @@ TEST_CASE("Search Guild Messages: content words, timestamp and relevance sorts, 
 TEST_CASE("Search Guild Messages: limit 1..25 (25), offset 0..9975, total_results") {
   Emulator e;
   std::vector<std::string> posted;
+  posted.reserve(30);
   for (int i = 0; i < 30; ++i)
     posted.push_back(e.says(e.alice, e.general, "line " + std::to_string(i)));
   const auto [first_page, total] = e.search("");

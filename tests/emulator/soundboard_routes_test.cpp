@@ -20,7 +20,7 @@ using namespace platformpp::emulator::test::voice_bits;
 namespace {
 
 constexpr std::int64_t kSplitMs = 1771804800000;  // 2026-02-23T00:00:00Z
-constexpr std::size_t kMaxBytes = 512 * 1024;
+constexpr std::size_t kMaxBytes = std::size_t{512} * 1024;
 
 // A data URI of `bytes` zero bytes as `media_type`.
 std::string sound_uri(std::size_t bytes, const std::string& media_type = "audio/mpeg") {
