@@ -337,6 +337,11 @@ TEST_CASE("slowmode: a member waits rate_limit_per_user seconds, crossed by one 
   // Bots are exempt.
   for (int i = 0; i < 3; ++i)
     CHECK(e.bot("POST", "/channels/" + e.general + "/messages", R"({"content":"bot"})").status == 200);
+  // A channel created through the API with slowmode has it from the start.
+  const auto slow = str(e.ok(e.bot("POST", "/guilds/" + e.guild_id + "/channels",
+                                   R"({"name":"slow","rate_limit_per_user":30})"))["id"]);
+  CHECK(e.member_says(e.alice, slow, "one").status == 200);
+  check_error(e.member_says(e.alice, slow, "two"), 429, 20016);
   // The admin stand-in meets the channel's rules: a non-member cannot post.
   const auto stranger = e.user("stranger");
   check_error(e.member_says(stranger, e.general, "hello"), 403, 50001);
