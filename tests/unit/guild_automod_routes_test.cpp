@@ -65,22 +65,9 @@ struct Fixture : Answers, platformpp::testing::BackendOnStandIn {
   // Runs `call`; true when it was sent, else REQUIREs one ValidationError.
   template <class Call>
   bool Sent(Call call) {
-    const std::size_t before = standIn.requests.size();
-    results.clear();
-    call();
-    backend.RunCallbacks();
-    if (standIn.requests.size() > before) return true;
-    REQUIRE(results.size() == 1);
-    CHECK(results[0].Type() == ErrorType::ValidationError);
-    return false;
+    return platformpp::testing::SentOrRefused(standIn, backend, results, call);
   }
-  Paths BrokenPaths() const {
-    Paths paths;
-    if (!results.empty())
-      for (const auto& error : results.back().FieldErrors())
-        paths.push_back(error.path);
-    return paths;
-  }
+  Paths BrokenPaths() const { return platformpp::testing::BrokenPathsOf(results); }
 };
 
 // A KEYWORD rule that may be created.

@@ -16,9 +16,9 @@
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_state.hpp"
 #include "guild/guild_voice.hpp"
+#include "guild/invite_state.hpp"
 #include "guild/soundboard.hpp"
 #include "voice/guild_voice_states.hpp"
-#include "guild/invite_state.hpp"
 
 namespace platformpp::emulator {
 
