@@ -40,7 +40,7 @@ struct InviteRole {
 
 /// An invite as the platform answers it.
 struct Invite {
-  /// The invite code (discord.gg/<code>).
+  /// The invite code (as in `discord.gg/CODE`).
   std::string code;
   /// The guild's id.
   uint64_t guildId = 0;
