@@ -28,6 +28,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       premium_(context_, gateway_, webhooks_),
       interactions_(context_, guilds_, gateway_, messaging_, premium_),
       application_emojis_(context_),
+      user_connections_(context_),
       ipc_(context_, presence_, auth_, premium_),
       identity_(context_),
       state_(context_, store_, gateway_),

@@ -21,6 +21,7 @@
 #include "console/console_module.hpp"
 #include "core/service_context.hpp"
 #include "expressions/application_emoji_module.hpp"
+#include "identity/user_connections_module.hpp"
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_module.hpp"
 #include "http/http_module.hpp"
@@ -159,6 +160,7 @@ class EmulatorService {
   PremiumModule premium_;
   InteractionsModule interactions_;
   ApplicationEmojiModule application_emojis_;
+  UserConnectionsModule user_connections_;
   IpcModule ipc_;
   IdentityModule identity_;
   StateModule state_;
