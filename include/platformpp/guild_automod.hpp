@@ -175,4 +175,38 @@ std::optional<AutoModRule> ParseAutoModRule(std::string_view json);
 /// creating needs must be set; otherwise (modify) nothing is required.
 std::vector<FieldError> CheckAutoModRuleChanges(const AutoModRuleChanges& changes, bool creating);
 
+/// AUTO_MODERATION_ACTION_EXECUTION: one action of a rule ran. A bot's Gateway session receives it with the
+/// AUTO_MODERATION_EXECUTION intent (1 << 21) and MANAGE_GUILD in the guild (InteractionsGateway's
+/// SetAutoModActionCallback).
+struct AutoModActionExecution {
+  /// The guild's id.
+  uint64_t guildId = 0;
+  /// The action that ran.
+  AutoModAction action;
+  /// The rule that tripped.
+  uint64_t ruleId = 0;
+  /// That rule's trigger type.
+  AutoModTriggerType ruleTriggerType = AutoModTriggerType::Keyword;
+  /// The member whose message or profile tripped it.
+  uint64_t userId = 0;
+  /// The channel of the message; unset for profiles and blocked messages outside a channel.
+  std::optional<uint64_t> channelId;
+  /// The message; unset when it was blocked (never posted).
+  std::optional<uint64_t> messageId;
+  /// The alert a SendAlertMessage action posted; unset for other actions.
+  std::optional<uint64_t> alertSystemMessageId;
+  /// What the member wrote; empty without the MESSAGE_CONTENT intent.
+  std::string content;
+  /// The keyword or pattern that matched; unset for triggers without one.
+  std::optional<std::string> matchedKeyword;
+  /// The part of `content` that matched; empty without the MESSAGE_CONTENT intent.
+  std::string matchedContent;
+  /// The whole event object (`d`) as JSON text.
+  std::string rawJson;
+};
+
+/// Reads an AUTO_MODERATION_ACTION_EXECUTION object; nullopt when `json` is not an object or lacks the guild,
+/// the rule or the user. A field of the wrong type is left at its default. Never throws.
+std::optional<AutoModActionExecution> ParseAutoModActionExecution(std::string_view json);
+
 }  // namespace platformpp::backend

@@ -22,6 +22,7 @@
 
 #include <platformpp/client_result.hpp>
 #include <platformpp/client_status.hpp>
+#include <platformpp/guild_automod.hpp>
 #include <platformpp/interactions_endpoint.hpp>
 #include <platformpp/logging.hpp>
 
@@ -29,6 +30,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <string>
 
 namespace platformpp::backend {
 
@@ -74,6 +76,18 @@ class InteractionsGateway {
   void SetStatusCallback(StatusCallback callback);
   /// Adds a log sink; messages at `minSeverity` and above reach `callback` inside RunCallbacks.
   void AddLogCallback(LogCallback callback, LoggingSeverity minSeverity);
+
+  /// Receives every other event of the bot's session, in the order it came: its name (`t`: "READY",
+  /// "GUILD_MEMBER_ADD", "GUILD_AUDIT_LOG_ENTRY_CREATE", ...) and its data (`d`) as JSON text. Which events
+  /// come is the intents' choice (InteractionsGatewayOptions::intents).
+  using EventCallback = std::function<void(const std::string& name, const std::string& dataJson)>;
+  /// Receives each AUTO_MODERATION_ACTION_EXECUTION, read (needs the AUTO_MODERATION_EXECUTION intent,
+  /// 1 << 21, and MANAGE_GUILD in the guild). The event also reaches the EventCallback.
+  using AutoModActionCallback = std::function<void(const AutoModActionExecution& execution)>;
+  /// Replaces the event callback (any thread); events that come while none is set are dropped.
+  void SetEventCallback(EventCallback callback);
+  /// Replaces the AutoMod action callback (any thread); an event that cannot be read is logged and dropped.
+  void SetAutoModActionCallback(AutoModActionCallback callback);
 
   /// Opens the bot's Gateway session (GET /gateway, Identify with the bot token) and keeps it up, resuming
   /// after drops as Clients do. ValidationError without a BackendClient or with a bad `deferAfter`.

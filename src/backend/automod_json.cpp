@@ -301,6 +301,38 @@ std::optional<AutoModRule> ParseAutoModRule(std::string_view json) {
   }
 }
 
+std::optional<AutoModActionExecution> ParseAutoModActionExecution(std::string_view json) {
+  try {
+    json::Document document;
+    if (!json::Parse(json, document) || !document.IsObject()) return std::nullopt;
+    AutoModActionExecution execution;
+    const auto guild = json::GetSnowflake(document, "guild_id");
+    const auto rule = json::GetSnowflake(document, "rule_id");
+    const auto user = json::GetSnowflake(document, "user_id");
+    if (!guild || !rule || !user) return std::nullopt;
+    execution.guildId = *guild;
+    execution.ruleId = *rule;
+    execution.userId = *user;
+    if (const json::Value* action = json::Member(document, "action"))
+      if (auto read = ReadAction(*action)) execution.action = std::move(*read);
+    if (auto trigger = json::GetInt(document, "rule_trigger_type");
+        trigger && *trigger >= INT32_MIN && *trigger <= INT32_MAX) {
+      execution.ruleTriggerType = static_cast<AutoModTriggerType>(*trigger);
+    }
+    execution.channelId = json::GetSnowflake(document, "channel_id");
+    execution.messageId = json::GetSnowflake(document, "message_id");
+    execution.alertSystemMessageId = json::GetSnowflake(document, "alert_system_message_id");
+    execution.content = std::string(json::GetString(document, "content").value_or(""));
+    if (auto keyword = json::GetString(document, "matched_keyword"))
+      execution.matchedKeyword = std::string(*keyword);
+    execution.matchedContent = std::string(json::GetString(document, "matched_content").value_or(""));
+    execution.rawJson = json::Serialize(document);
+    return execution;
+  } catch (const std::exception&) {
+    return std::nullopt;  // out of memory on a huge document
+  }
+}
+
 std::vector<FieldError> CheckAutoModRuleChanges(const AutoModRuleChanges& changes, bool creating) {
   std::vector<FieldError> errors;
   if (creating) {

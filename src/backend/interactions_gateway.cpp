@@ -12,6 +12,7 @@
 #include <platformpp/interactions_gateway.hpp>
 
 #include <atomic>
+#include <mutex>
 #include <utility>
 
 namespace platformpp::backend {
@@ -112,7 +113,32 @@ class InteractionsGateway::Impl {
       });
     });
     gateway_->SetDispatchSink([this, &session](const gateway::Dispatch& dispatch) {
-      if (dispatch.type == "INTERACTION_CREATE") OnInteraction(session, std::string(dispatch.dataJson));
+      if (dispatch.type == "INTERACTION_CREATE") {
+        OnInteraction(session, std::string(dispatch.dataJson));
+        return;
+      }
+      OnEvent(std::string(dispatch.type), std::string(dispatch.dataJson));
+    });
+  }
+
+  // On the network thread: the event to the game's callbacks, queued for RunCallbacks. The callbacks are
+  // read when delivered, so a callback replaced meanwhile gets what is still queued.
+  void OnEvent(std::string name, std::string json) {
+    if (name == "AUTO_MODERATION_ACTION_EXECUTION") {
+      if (auto execution = ParseAutoModActionExecution(json)) {
+        queue_->Push([sinks = sinks_, execution = std::move(*execution)](core::CallbackMode mode) {
+          if (mode != core::CallbackMode::Deliver) return;
+          auto callback = sinks->Load(sinks->autoMod);
+          if (callback && *callback) (*callback)(execution);
+        });
+      } else {
+        logger_->Warning("gateway: an AUTO_MODERATION_ACTION_EXECUTION that cannot be read, dropped");
+      }
+    }
+    queue_->Push([sinks = sinks_, name = std::move(name), json = std::move(json)](core::CallbackMode mode) {
+      if (mode != core::CallbackMode::Deliver) return;
+      auto callback = sinks->Load(sinks->event);
+      if (callback && *callback) (*callback)(name, json);
     });
   }
 
@@ -164,6 +190,21 @@ class InteractionsGateway::Impl {
   std::unique_ptr<gateway::GatewayConnection> gateway_;
   std::mutex statusMutex_;
   std::shared_ptr<StatusCallback> statusCallback_;
+
+ public:
+  // The game's event callbacks, replaced from any thread and read when an event is delivered.
+  struct EventSinks {
+    std::mutex mutex;
+    std::shared_ptr<EventCallback> event;
+    std::shared_ptr<AutoModActionCallback> autoMod;
+
+    template <typename Callback>
+    std::shared_ptr<Callback> Load(const std::shared_ptr<Callback>& slot) {
+      std::lock_guard lock(mutex);
+      return slot;
+    }
+  };
+  std::shared_ptr<EventSinks> sinks_ = std::make_shared<EventSinks>();
 };
 
 InteractionsGateway::InteractionsGateway(InteractionsGatewayOptions options)
@@ -181,6 +222,18 @@ void InteractionsGateway::SetInteractionCallback(InteractionCallback callback) {
 
 void InteractionsGateway::SetStatusCallback(StatusCallback callback) {
   impl_->SetStatusCallback(std::move(callback));
+}
+
+void InteractionsGateway::SetEventCallback(EventCallback callback) {
+  auto shared = std::make_shared<EventCallback>(std::move(callback));
+  std::lock_guard lock(impl_->sinks_->mutex);
+  impl_->sinks_->event = std::move(shared);
+}
+
+void InteractionsGateway::SetAutoModActionCallback(AutoModActionCallback callback) {
+  auto shared = std::make_shared<AutoModActionCallback>(std::move(callback));
+  std::lock_guard lock(impl_->sinks_->mutex);
+  impl_->sinks_->autoMod = std::move(shared);
 }
 
 void InteractionsGateway::AddLogCallback(LogCallback callback, LoggingSeverity minSeverity) {

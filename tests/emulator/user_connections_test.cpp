@@ -62,8 +62,8 @@ struct Emulator {
   }
   void connect(const std::string& type, const std::string& id, bool social_sdk = false) {
     call("POST", "/_emulator/users/" + alice + "/connections",
-         R"({"type":")" + type + R"(","id":")" + id + R"(","name":")" + type + R"(-name","social_sdk_powered":)" +
-             (social_sdk ? "true" : "false") + "}");
+         R"({"type":")" + type + R"(","id":")" + id + R"(","name":")" + type +
+             R"(-name","social_sdk_powered":)" + (social_sdk ? "true" : "false") + "}");
   }
   // "type:id" of each connection Alice's token lists, in the answer's order.
   std::vector<std::string> listed() {
@@ -100,9 +100,10 @@ TEST_CASE("connections: the connections scope; a bot token lists none") {
 
 TEST_CASE("connections: the fields the platform answers") {
   Emulator emulator;
-  emulator.call("POST", "/_emulator/users/" + emulator.alice + "/connections",
-                R"({"type":"steam","id":"765","name":"Ali","verified":false,"revoked":true,"friend_sync":true,)"
-                R"("show_activity":false,"two_way_link":true,"visibility":0})");
+  emulator.call(
+      "POST", "/_emulator/users/" + emulator.alice + "/connections",
+      R"({"type":"steam","id":"765","name":"Ali","verified":false,"revoked":true,"friend_sync":true,)"
+      R"("show_activity":false,"two_way_link":true,"visibility":0})");
   const auto response = emulator.raw("GET", "/api/v10/users/@me/connections", {}, emulator.bearer());
   const auto list = parse(response.body);
   REQUIRE(list.GetArray().Size() == 1);
@@ -138,8 +139,9 @@ TEST_CASE("connections: the kind the admin names stops being listed on 2026-09-2
   emulator.connect("playstation", "legacy-ps");
   emulator.connect("epicgames", "e1");
   // Not named yet: a Social SDK playstation connection is refused, a legacy one listed past the date.
-  CHECK(emulator.raw("POST", "/_emulator/users/" + emulator.alice + "/connections",
-                     R"({"type":"playstation","id":"sdk-ps","name":"p","social_sdk_powered":true})")
+  CHECK(emulator
+            .raw("POST", "/_emulator/users/" + emulator.alice + "/connections",
+                 R"({"type":"playstation","id":"sdk-ps","name":"p","social_sdk_powered":true})")
             .status == 400);
   Emulator unnamed;
   unnamed.connect("playstation", "legacy-ps");

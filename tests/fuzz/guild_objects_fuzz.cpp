@@ -36,6 +36,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (auto rule = backend::ParseAutoModRule(text)) {
     if (rule->rawJson.empty()) __builtin_trap();
   }
+  if (auto execution = backend::ParseAutoModActionExecution(text)) {
+    if (execution->rawJson.empty()) __builtin_trap();
+  }
   if (auto sound = backend::ParseSoundboardSound(text)) {
     if (sound->rawJson.empty()) __builtin_trap();
   }

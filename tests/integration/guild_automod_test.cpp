@@ -5,7 +5,9 @@
 // listed, renamed and deleted, the platform's defaults listed; the audit entries with each call's reason; the
 // platform's refusals (50013 without the permission) and the SDK's own checks (nothing sent); and the
 // application's own emoji uploaded, listed, renamed and deleted (an image of 256 KiB and a byte kept in the
-// process, a name taken refused by the platform).
+// process, a name taken refused by the platform); the bot's Gateway session hearing the rule trip
+// (AUTO_MODERATION_ACTION_EXECUTION read by SetAutoModActionCallback, with the content only under the
+// MESSAGE_CONTENT intent) and its other events through SetEventCallback, all inside RunCallbacks.
 #include "bot_backend.hpp"
 
 #include <platformpp/platformpp.hpp>
@@ -13,8 +15,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -32,6 +37,9 @@ constexpr uint64_t kManageGuild = uint64_t{1} << 5;
 constexpr uint64_t kViewAuditLog = uint64_t{1} << 7;
 constexpr uint64_t kManageGuildExpressions = uint64_t{1} << 30;
 constexpr uint64_t kCreateGuildExpressions = uint64_t{1} << 43;
+constexpr int64_t kGuildsIntent = 1 << 0;
+constexpr int64_t kMessageContentIntent = 1 << 15;
+constexpr int64_t kAutoModerationExecutionIntent = 1 << 21;
 // The platform's code for a message AutoMod blocked.
 constexpr int32_t kBlockedByAutoMod = 200000;
 
@@ -329,6 +337,158 @@ TEST_CASE("a bot uploads, lists, renames and deletes its application's emoji") {
   auto gone = artist.Wait<Emoji>([&](auto done) { artist.backend->GetApplicationEmoji(emojiId, done); });
   CHECK(gone.result.Status() == 404);
   CHECK(gone.result.ErrorCode() == 10014);
+}
+
+namespace {
+
+// A bot's Gateway session with `intents`, recording what its callbacks get and on which thread.
+struct BotSession {
+  std::shared_ptr<BackendClient> backend;
+  std::unique_ptr<InteractionsGateway> gateway;
+  std::vector<AutoModActionExecution> executions;
+  std::vector<std::string> events;
+  std::thread::id runner = std::this_thread::get_id();
+  bool outsideRunCallbacks = false;
+  bool running = false;
+
+  BotSession(const EmulatorAdmin::App& app, int64_t intents) {
+    auto& e = itest::Shared();
+    BackendOptions options;
+    options.apiBase = e.process->Connection().apiBase;
+    options.caFile = e.process->Connection().caFile;
+    options.botToken = app.botToken;
+    options.applicationId = app.id;
+    backend = std::make_shared<BackendClient>(options);
+    InteractionsGatewayOptions gatewayOptions;
+    gatewayOptions.backend = backend;
+    gatewayOptions.intents = intents;
+    gateway = std::make_unique<InteractionsGateway>(gatewayOptions);
+    gateway->SetAutoModActionCallback([this](const AutoModActionExecution& execution) {
+      outsideRunCallbacks |= !running || std::this_thread::get_id() != runner;
+      executions.push_back(execution);
+    });
+    gateway->SetEventCallback([this](const std::string& name, const std::string& /*dataJson*/) {
+      outsideRunCallbacks |= !running || std::this_thread::get_id() != runner;
+      events.push_back(name);
+    });
+    REQUIRE(gateway->Connect().Successful());
+  }
+  ~BotSession() { gateway->Disconnect(); }
+  BotSession(const BotSession&) = delete;
+  BotSession& operator=(const BotSession&) = delete;
+
+  // Pumps until `done` or 10 s.
+  template <typename Done>
+  bool PumpUntil(Done done) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (!done() && std::chrono::steady_clock::now() < deadline) {
+      running = true;
+      gateway->WaitForCallbacks(5);
+      backend->RunCallbacks();
+      running = false;
+    }
+    return done();
+  }
+  void PumpFor(std::chrono::milliseconds span) {
+    const auto until = std::chrono::steady_clock::now() + span;
+    PumpUntil([&] { return std::chrono::steady_clock::now() >= until; });
+  }
+  size_t Count(const std::string& name) const { return std::count(events.begin(), events.end(), name); }
+};
+
+}  // namespace
+
+TEST_CASE("a bot's Gateway session hears its AutoMod rule trip, typed and as a raw event") {
+  auto& e = itest::Shared();
+  Bot warden("AutoMod Listener Bot");
+  Bot poster("AutoMod Tripper Bot");
+  const auto owner = e.admin->CreateUser("automod_listener_owner", "Owner");
+  const auto guild = e.admin->CreateGuild("AutoMod Watch", owner.id);
+  EmulatorAdmin::ChannelSpec spec;
+  spec.name = "general";
+  const auto channel = e.admin->CreateChannel(guild, spec);
+  spec.name = "mod-alerts";
+  const auto alerts = e.admin->CreateChannel(guild, spec);
+  const auto moderator = e.admin->CreateRole(guild, "Listener Admin", kManageGuild);
+  e.admin->AddGuildMember(guild, warden.app.botUserId, {moderator});
+  e.admin->AddGuildMember(guild, poster.app.botUserId);
+
+  BotSession plain(warden.app, kGuildsIntent | kAutoModerationExecutionIntent);
+  BotSession reader(warden.app, kGuildsIntent | kAutoModerationExecutionIntent | kMessageContentIntent);
+  BotSession deaf(warden.app, kGuildsIntent);  // without the intent: no executions
+  for (auto* session : {&plain, &reader, &deaf})
+    REQUIRE(session->PumpUntil([&] { return session->gateway->Status() == ClientStatus::Ready; }));
+
+  AutoModRuleChanges rule;
+  rule.name = "no cheats talk";
+  rule.eventType = AutoModEventType::MessageSend;
+  rule.triggerType = AutoModTriggerType::Keyword;
+  rule.triggerMetadata = AutoModTriggerMetadata{};
+  rule.triggerMetadata->keywordFilter = {"wallhack"};
+  AutoModAction block;
+  AutoModAction alert;
+  alert.type = AutoModActionType::SendAlertMessage;
+  alert.channelId = alerts;
+  rule.actions = std::vector<AutoModAction>{block, alert};
+  rule.enabled = true;
+  auto created =
+      warden.Wait<AutoModRule>([&](auto done) { warden.backend->CreateAutoModRule(guild, rule, done); });
+  REQUIRE_MESSAGE(created.result.Successful(), created.result.Error());
+
+  auto blocked = poster.Wait<ChannelMessage>([&](auto done) {
+    poster.backend->CreateMessage(channel, MessagePayload::Text("selling a wallhack, DM me"), done);
+  });
+  CHECK(blocked.result.ErrorCode() == kBlockedByAutoMod);
+
+  for (auto* session : {&plain, &reader})
+    REQUIRE(session->PumpUntil([&] { return session->executions.size() == 2; }));
+  for (auto* session : {&plain, &reader}) {
+    const bool withContent = session == &reader;
+    CAPTURE(withContent);
+    const auto& first = session->executions[0];
+    CHECK(first.guildId == guild);
+    CHECK(first.ruleId == created.value.id);
+    CHECK(first.ruleTriggerType == AutoModTriggerType::Keyword);
+    CHECK(first.userId == poster.app.botUserId);
+    CHECK(first.channelId == std::optional<uint64_t>(channel));
+    CHECK_FALSE(first.messageId.has_value());  // blocked: never posted
+    CHECK(first.matchedKeyword == std::optional<std::string>("wallhack"));
+    CHECK(first.content == (withContent ? "selling a wallhack, DM me" : ""));
+    CHECK(first.matchedContent == (withContent ? "wallhack" : ""));
+    CHECK(first.rawJson.find("\"rule_id\"") != std::string::npos);
+    std::vector<AutoModActionType> types{session->executions[0].action.type,
+                                         session->executions[1].action.type};
+    std::sort(types.begin(), types.end());
+    CHECK(types == std::vector<AutoModActionType>{AutoModActionType::BlockMessage,
+                                                  AutoModActionType::SendAlertMessage});
+    for (const auto& execution : session->executions) {
+      if (execution.action.type != AutoModActionType::SendAlertMessage) continue;
+      CHECK(execution.action.channelId == alerts);
+      CHECK(execution.alertSystemMessageId.has_value());
+    }
+    // The raw events: READY first, the guild, both executions; never the interactions' own event.
+    REQUIRE_FALSE(session->events.empty());
+    CHECK(session->events.front() == "READY");
+    CHECK(session->Count("GUILD_CREATE") >= 1);
+    CHECK(session->Count("AUTO_MODERATION_ACTION_EXECUTION") == 2);
+    CHECK_FALSE(session->outsideRunCallbacks);
+  }
+  // The session without the intent heard nothing of it (given the time the others took, and more).
+  deaf.PumpFor(std::chrono::milliseconds(300));
+  CHECK(deaf.executions.empty());
+  CHECK(deaf.Count("AUTO_MODERATION_ACTION_EXECUTION") == 0);
+  CHECK_FALSE(deaf.outsideRunCallbacks);
+
+  // A callback replaced by an empty one drops what comes; a replaced one gets what is still queued.
+  plain.gateway->SetAutoModActionCallback(nullptr);
+  plain.executions.clear();
+  CHECK(poster
+            .Wait<ChannelMessage>([&](auto done) {
+              poster.backend->CreateMessage(channel, MessagePayload::Text("wallhack again"), done);
+            })
+            .result.ErrorCode() == kBlockedByAutoMod);
+  REQUIRE(plain.PumpUntil([&] { return plain.Count("AUTO_MODERATION_ACTION_EXECUTION") == 4; }));
+  CHECK(plain.executions.empty());
 }
 
 }  // namespace guild_automod_test

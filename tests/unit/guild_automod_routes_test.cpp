@@ -142,6 +142,50 @@ TEST_CASE("ParseAutoModRule: junk gives nullopt, never a crash; wrong types keep
   CHECK_FALSE(odd->enabled);
 }
 
+TEST_CASE("ParseAutoModActionExecution: the docs' event; the guild, rule and user required; junk") {
+  auto execution = ParseAutoModActionExecution(
+      R"({"guild_id":"1","action":{"type":2,"metadata":{"channel_id":"9"}},"rule_id":"2",)"
+      R"("rule_trigger_type":1,"user_id":"3","channel_id":"4","message_id":"5","alert_system_message_id":"6",)"
+      R"("content":"buy gold","matched_keyword":"gold","matched_content":"gold"})");
+  REQUIRE(execution);
+  CHECK(execution->guildId == 1);
+  CHECK(execution->action.type == AutoModActionType::SendAlertMessage);
+  CHECK(execution->action.channelId == 9);
+  CHECK(execution->ruleId == 2);
+  CHECK(execution->ruleTriggerType == AutoModTriggerType::Keyword);
+  CHECK(execution->userId == 3);
+  CHECK(execution->channelId == std::optional<uint64_t>(4));
+  CHECK(execution->messageId == std::optional<uint64_t>(5));
+  CHECK(execution->alertSystemMessageId == std::optional<uint64_t>(6));
+  CHECK(execution->content == "buy gold");
+  CHECK(execution->matchedKeyword == std::optional<std::string>("gold"));
+  CHECK(execution->matchedContent == "gold");
+  CHECK(execution->rawJson.find("\"alert_system_message_id\"") != std::string::npos);
+
+  // A profile's execution: no channel, no message, a null keyword.
+  auto profile = ParseAutoModActionExecution(
+      R"({"guild_id":"1","action":{"type":4},"rule_id":"2","rule_trigger_type":6,"user_id":"3",)"
+      R"("content":"","matched_keyword":null,"matched_content":null})");
+  REQUIRE(profile);
+  CHECK(profile->action.type == AutoModActionType::BlockMemberInteraction);
+  CHECK_FALSE(profile->channelId);
+  CHECK_FALSE(profile->messageId);
+  CHECK_FALSE(profile->matchedKeyword);
+
+  for (const char* junk : {"", "null", "[]", "{", R"({"rule_id":"2","user_id":"3"})",
+                           R"({"guild_id":"1","user_id":"3"})", R"({"guild_id":"1","rule_id":"2"})"}) {
+    CAPTURE(junk);
+    CHECK_FALSE(ParseAutoModActionExecution(junk));
+  }
+  CHECK_FALSE(ParseAutoModActionExecution(std::string(100000, '[')));
+  auto odd = ParseAutoModActionExecution(
+      R"({"guild_id":"1","rule_id":"2","user_id":"3","action":"x","content":7,"channel_id":"c"})");
+  REQUIRE(odd);
+  CHECK(odd->action.type == AutoModActionType::BlockMessage);
+  CHECK(odd->content.empty());
+  CHECK_FALSE(odd->channelId);
+}
+
 TEST_CASE("AutoMod routes: GET, POST, PATCH, DELETE as the bot; bodies, reason header, answers read") {
   std::vector<AutoModRule> listed;
   Fixture f;

@@ -22,10 +22,10 @@ constexpr std::string_view kSecondKindId = "social_sdk_2026_09_22";
 
 // The services of the platform's connection object, and the two kinds whose legacy connections it retired.
 constexpr std::array<std::string_view, 26> kServices = {
-    "amazon-music", "battlenet", "bungie",    "bluesky", "crunchyroll", "domain",   "ebay",
-    "epicgames",    "facebook",  "github",    "instagram", "mastodon",  "paypal",   "playstation",
-    "reddit",       "roblox",    "spotify",   "skype",   "steam",       "tiktok",   "twitch",
-    "twitter",      "xbox",      "youtube",   "riotgames", "leagueoflegends"};
+    "amazon-music", "battlenet", "bungie",  "bluesky",   "crunchyroll",    "domain", "ebay",
+    "epicgames",    "facebook",  "github",  "instagram", "mastodon",       "paypal", "playstation",
+    "reddit",       "roblox",    "spotify", "skype",     "steam",          "tiktok", "twitch",
+    "twitter",      "xbox",      "youtube", "riotgames", "leagueoflegends"};
 // Services no one can add any more: existing connections stay, the admin cannot seed new ones either.
 constexpr std::array<std::string_view, 2> kClosedServices = {"instagram", "skype"};
 
@@ -154,7 +154,8 @@ HttpResponse UserConnectionsModule::admin_add(const RouteContext& context) {
   if (auto value = fields.boolean("friend_sync", false)) connection.friend_sync = *value;
   if (auto value = fields.boolean("show_activity", false)) connection.show_activity = *value;
   if (auto value = fields.boolean("two_way_link", false)) connection.two_way_link = *value;
-  if (auto value = fields.integer("visibility", false, 0, 1)) connection.visibility = static_cast<int>(*value);
+  if (auto value = fields.integer("visibility", false, 0, 1))
+    connection.visibility = static_cast<int>(*value);
   if (auto value = fields.boolean("social_sdk_powered", false)) {
     connection.social_sdk_powered = *value;
     if (*value && !connection.type.empty() && retired_from(connection.type) == 0) {
@@ -236,68 +237,69 @@ void UserConnectionsModule::user_removed(std::string_view user_id) {
 }
 
 void UserConnectionsModule::register_documents() {
-  changes_.register_kind(DocumentKind{
-      std::string(kConnectionKind),
-      [this](const std::string& id) -> std::optional<std::string> {
-        const auto parts = document::split_id(id, 3);
-        const auto it = connections_.find(std::make_tuple(parts[0], parts[1], parts[2]));
-        if (it == connections_.end()) return std::nullopt;
-        const auto& connection = it->second;
-        return document::document_json([&](JsonWriter& writer) {
-          document::write_member(writer, "user_id", connection.user_id);
-          document::write_member(writer, "type", connection.type);
-          document::write_member(writer, "id", connection.id);
-          document::write_member(writer, "name", connection.name);
-          document::write_member(writer, "verified", connection.verified);
-          document::write_member(writer, "revoked", connection.revoked);
-          document::write_member(writer, "friend_sync", connection.friend_sync);
-          document::write_member(writer, "show_activity", connection.show_activity);
-          document::write_member(writer, "two_way_link", connection.two_way_link);
-          document::write_member(writer, "visibility", connection.visibility);
-          document::write_member(writer, "social_sdk_powered", connection.social_sdk_powered);
-        });
-      },
-      [this](const std::string& /*id*/, const rapidjson::Value& body) {
-        document::check_format(body);
-        UserConnection connection;
-        connection.user_id = document::string(body, "user_id");
-        connection.type = document::string(body, "type");
-        connection.id = document::string(body, "id");
-        connection.name = document::string(body, "name");
-        connection.verified = document::boolean_or(body, "verified", true);
-        connection.revoked = document::boolean_or(body, "revoked", false);
-        connection.friend_sync = document::boolean_or(body, "friend_sync", false);
-        connection.show_activity = document::boolean_or(body, "show_activity", true);
-        connection.two_way_link = document::boolean_or(body, "two_way_link", false);
-        connection.visibility = static_cast<int>(document::integer_or(body, "visibility", 1));
-        connection.social_sdk_powered = document::boolean_or(body, "social_sdk_powered", false);
-        auto key = std::make_tuple(connection.user_id, connection.type, connection.id);
-        connections_.insert_or_assign(std::move(key), std::move(connection));
-      },
-      [this] {
-        std::vector<std::string> ids;
-        ids.reserve(connections_.size());
-        for (const auto& entry : connections_)
-          ids.push_back(document_id(entry.second));
-        return ids;
-      },
-      [this] { connections_.clear(); }});
-  changes_.register_kind(DocumentKind{
-      std::string(kKindDocument),
-      [this](const std::string& /*id*/) -> std::optional<std::string> {
-        if (second_kind_.empty()) return std::nullopt;
-        return document::document_json(
-            [&](JsonWriter& writer) { document::write_member(writer, "type", second_kind_); });
-      },
-      [this](const std::string& /*id*/, const rapidjson::Value& body) {
-        document::check_format(body);
-        second_kind_ = document::string(body, "type");
-      },
-      [this] {
-        return second_kind_.empty() ? std::vector<std::string>{}
-                                    : std::vector<std::string>{std::string(kSecondKindId)};
-      },
-      [this] { second_kind_.clear(); }});
+  changes_.register_kind(
+      DocumentKind{std::string(kConnectionKind),
+                   [this](const std::string& id) -> std::optional<std::string> {
+                     const auto parts = document::split_id(id, 3);
+                     const auto it = connections_.find(std::make_tuple(parts[0], parts[1], parts[2]));
+                     if (it == connections_.end()) return std::nullopt;
+                     const auto& connection = it->second;
+                     return document::document_json([&](JsonWriter& writer) {
+                       document::write_member(writer, "user_id", connection.user_id);
+                       document::write_member(writer, "type", connection.type);
+                       document::write_member(writer, "id", connection.id);
+                       document::write_member(writer, "name", connection.name);
+                       document::write_member(writer, "verified", connection.verified);
+                       document::write_member(writer, "revoked", connection.revoked);
+                       document::write_member(writer, "friend_sync", connection.friend_sync);
+                       document::write_member(writer, "show_activity", connection.show_activity);
+                       document::write_member(writer, "two_way_link", connection.two_way_link);
+                       document::write_member(writer, "visibility", connection.visibility);
+                       document::write_member(writer, "social_sdk_powered", connection.social_sdk_powered);
+                     });
+                   },
+                   [this](const std::string& /*id*/, const rapidjson::Value& body) {
+                     document::check_format(body);
+                     UserConnection connection;
+                     connection.user_id = document::string(body, "user_id");
+                     connection.type = document::string(body, "type");
+                     connection.id = document::string(body, "id");
+                     connection.name = document::string(body, "name");
+                     connection.verified = document::boolean_or(body, "verified", true);
+                     connection.revoked = document::boolean_or(body, "revoked", false);
+                     connection.friend_sync = document::boolean_or(body, "friend_sync", false);
+                     connection.show_activity = document::boolean_or(body, "show_activity", true);
+                     connection.two_way_link = document::boolean_or(body, "two_way_link", false);
+                     connection.visibility = static_cast<int>(document::integer_or(body, "visibility", 1));
+                     connection.social_sdk_powered = document::boolean_or(body, "social_sdk_powered", false);
+                     auto key = std::make_tuple(connection.user_id, connection.type, connection.id);
+                     connections_.insert_or_assign(std::move(key), std::move(connection));
+                   },
+                   [this] {
+                     std::vector<std::string> ids;
+                     ids.reserve(connections_.size());
+                     for (const auto& entry : connections_)
+                       ids.push_back(document_id(entry.second));
+                     return ids;
+                   },
+                   [this] { connections_.clear(); }});
+  changes_.register_kind(DocumentKind{std::string(kKindDocument),
+                                      [this](const std::string& /*id*/) -> std::optional<std::string> {
+                                        if (second_kind_.empty()) return std::nullopt;
+                                        return document::document_json([&](JsonWriter& writer) {
+                                          document::write_member(writer, "type", second_kind_);
+                                        });
+                                      },
+                                      [this](const std::string& /*id*/, const rapidjson::Value& body) {
+                                        document::check_format(body);
+                                        second_kind_ = document::string(body, "type");
+                                      },
+                                      [this] {
+                                        return second_kind_.empty()
+                                                   ? std::vector<std::string>{}
+                                                   : std::vector<std::string>{std::string(kSecondKindId)};
+                                      },
+                                      [this] { second_kind_.clear(); }});
 }
 
 }  // namespace platformpp::emulator

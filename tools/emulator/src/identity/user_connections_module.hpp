@@ -34,7 +34,7 @@ struct UserConnection {
   bool friend_sync = false;
   bool show_activity = true;
   bool two_way_link = false;
-  int visibility = 1;                // 0 only the user, 1 everyone
+  int visibility = 1;               // 0 only the user, 1 everyone
   bool social_sdk_powered = false;  // made through the Social SDK and application identities: never listed
 };
 
