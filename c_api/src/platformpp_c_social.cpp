@@ -412,14 +412,19 @@ void platformpp_client_get_guild_channels(platformpp_client* client, uint64_t gu
               auto done = op->Claim();
               if (!done) return;
               std::vector<std::string> names;
+              std::vector<std::optional<std::string>> statuses;
               std::vector<platformpp_guild_channel> views;
               try {
                 names.reserve(channels.size());
+                statuses.reserve(channels.size());
                 views.reserve(channels.size());
                 for (const auto& channel : channels) {
                   names.push_back(channel.Name());
+                  statuses.push_back(channel.VoiceStatus());
+                  const auto& status = statuses.back();
                   views.push_back({channel.Id(), names.back().c_str(), names.back().size(), channel.Type(),
-                                   channel.Position(), channel.ParentCategoryId().value_or(0)});
+                                   channel.Position(), channel.ParentCategoryId().value_or(0),
+                                   status ? status->c_str() : nullptr, status ? status->size() : 0});
                 }
               } catch (...) {
                 platformpp_client_result failed{op->Fail(std::current_exception())};

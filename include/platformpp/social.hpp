@@ -183,19 +183,29 @@ class GuildChannel {
   int32_t Position() const { return position_; }
   /// The category the channel sits in, if any.
   std::optional<uint64_t> ParentCategoryId() const { return parentId_; }
+  /// A voice or stage channel's status, as its members set it ("Ranked, join us"). Unset when it has none,
+  /// for other channels, and when it could not be read: the SDK asks the player's Gateway session (op 43), so
+  /// the statuses come only while the Client is Ready (Client::GetGuildChannels).
+  std::optional<std::string> VoiceStatus() const { return voiceStatus_; }
 
   /// An empty channel: id 0, type 0, position 0, no category.
   GuildChannel() = default;
   /// A channel with these values; the SDK makes them.
   GuildChannel(uint64_t id, std::string name, int32_t type, int32_t position,
-               std::optional<uint64_t> parentId)
-      : id_(id), name_(std::move(name)), type_(type), position_(position), parentId_(parentId) {}
+               std::optional<uint64_t> parentId, std::optional<std::string> voiceStatus = std::nullopt)
+      : id_(id),
+        name_(std::move(name)),
+        type_(type),
+        position_(position),
+        parentId_(parentId),
+        voiceStatus_(std::move(voiceStatus)) {}
 
  private:
   uint64_t id_ = 0;
   std::string name_;
   int32_t type_ = 0, position_ = 0;
   std::optional<uint64_t> parentId_;
+  std::optional<std::string> voiceStatus_;
 };
 
 /// An identity the player has in this game outside the platform (the external account of a provisional or

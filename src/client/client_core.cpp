@@ -12,6 +12,7 @@
 #include "presence/presence_service.hpp"
 #include "social/relationship_service.hpp"
 #include "social/social_store.hpp"
+#include "social/voice_channel_statuses.hpp"
 #include "voice/voice_manager.hpp"
 
 #include <platformpp/io_context.hpp>
@@ -41,7 +42,8 @@ ClientCore::ClientCore(ClientOptions options) : api_(std::move(options)) {
   authorizeRequests_ = std::make_unique<auth::AuthorizeRequests>(runtime, *ipc_);
   tokens_ = std::make_unique<auth::TokenService>(runtime, http);
   social_ = std::make_unique<social::SocialStore>(runtime, *gateway_);
-  relationships_ = std::make_unique<social::RelationshipService>(api_, *social_);
+  voiceStatuses_ = std::make_unique<social::VoiceChannelStatuses>(runtime, *gateway_);
+  relationships_ = std::make_unique<social::RelationshipService>(api_, *social_, voiceStatuses_.get());
   presence_ = std::make_unique<presence::PresenceService>(runtime, http, *gateway_, *ipc_, *social_);
   lobbies_ = std::make_unique<lobby::LobbyStore>(runtime, *social_);
   lobbyCalls_ = std::make_unique<lobby::LobbyService>(
@@ -74,6 +76,9 @@ ClientCore::ClientCore(ClientOptions options) : api_(std::move(options)) {
                 [this](const gateway::Dispatch& d) { messages_->OnDispatch(d); });
   dispatch_.Add("voice", voice::VoiceManager::DispatchClaims(),
                 [this](const gateway::Dispatch& d) { voice_->OnDispatch(d); });
+  // The answers to GetGuildChannels' op 43: no store's state.
+  dispatch_.Add("voice_status", social::VoiceChannelStatuses::DispatchClaims(),
+                [this](const gateway::Dispatch& d) { voiceStatuses_->OnDispatch(d); });
   // Premium last: it names no other feature's state, and its READY starts a load over HTTP.
   dispatch_.Add("premium", premium::PremiumStore::DispatchClaims(),
                 [this](const gateway::Dispatch& d) { premium_->OnDispatch(d); });
@@ -115,6 +120,7 @@ void ClientCore::Destroy() noexcept {
   messages_->Shutdown();  // its queued sends end before the HTTP client stops
   voice_->Shutdown();     // the calls' voice gateways and the voice thread, while the network thread runs
   gateway_->Shutdown();   // before the HTTP client, whose GET /gateway it may be waiting for
+  voiceStatuses_->Shutdown();  // after the gateway: no CHANNEL_INFO or send ends its fetches any more
   authorizer_->Shutdown();
   // 3. Stop the HTTP client, complete everything queued with ClientDestroyed here on the destroying thread,
   //    and join our network thread (or let go of the shared context).

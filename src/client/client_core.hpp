@@ -31,6 +31,7 @@ class TokenService;
 
 namespace platformpp::social {
 class SocialStore;
+class VoiceChannelStatuses;
 class RelationshipService;
 }  // namespace platformpp::social
 
@@ -135,6 +136,7 @@ class ClientCore {
   std::unique_ptr<auth::AuthorizeRequests> authorizeRequests_;
   std::unique_ptr<auth::TokenService> tokens_;
   std::unique_ptr<social::SocialStore> social_;
+  std::unique_ptr<social::VoiceChannelStatuses> voiceStatuses_;
   std::unique_ptr<social::RelationshipService> relationships_;
   std::unique_ptr<presence::PresenceService> presence_;
   std::unique_ptr<lobby::LobbyStore> lobbies_;

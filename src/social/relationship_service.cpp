@@ -5,6 +5,7 @@
 #include "net/http_result.hpp"
 #include "social/social_json.hpp"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -14,6 +15,10 @@
 namespace platformpp::social {
 
 namespace {
+
+// The platform's voice (2) and stage (13) channel types: the ones with a status.
+constexpr int32_t kGuildVoiceChannelType = 2;
+constexpr int32_t kGuildStageChannelType = 13;
 
 constexpr int kUnknownRelationship = 10070;
 
@@ -57,8 +62,9 @@ auto ListSkippingMalformed(core::Logger& log, const char* call, const char* item
 
 }  // namespace
 
-RelationshipService::RelationshipService(api::ApiSession& api, const UserDirectory& users)
-    : api_(api), users_(users) {}
+RelationshipService::RelationshipService(api::ApiSession& api, const UserDirectory& users,
+                                         VoiceChannelStatuses* statuses)
+    : api_(api), users_(users), statuses_(statuses) {}
 
 api::ApiRequest RelationshipService::OnUser(std::string method, RelationshipKind kind, uint64_t userId,
                                             std::optional<std::string> body) const {
@@ -134,13 +140,32 @@ void RelationshipService::GetGuildChannels(uint64_t guildId, GetGuildChannelsCal
   if (guildId == 0)
     request.refusal = ClientResult::Failure(ErrorType::ValidationError, "guildId: must not be 0");
   auto list = ListSkippingMalformed<GuildChannel>(api_.Log(), "GetGuildChannels", "channels", ParseChannel);
-  api_.Perform<std::vector<GuildChannel>>(
-      std::move(callback), std::move(request), "channels is not an array",
-      [list = std::move(list)](const json::Value& body) -> std::optional<std::vector<GuildChannel>> {
-        auto channels = list(body);
-        if (channels) SortChannels(*channels);
-        return channels;
-      });
+  auto started = api_.Start<std::vector<GuildChannel>>(std::move(callback));
+  if (!started) return;
+  auto done = std::make_shared<core::Completion<std::vector<GuildChannel>>>(std::move(*started));
+  api_.SendJson(std::move(request), [list = std::move(list), done, guildId, statuses = statuses_](
+                                        ClientResult result, json::Document& document) {
+    if (!result.Successful()) return (*done)(std::move(result), {});
+    auto channels = list(static_cast<const json::Value&>(document));
+    if (!channels) return (*done)(api::ApiSession::MalformedAnswer("channels is not an array"), {});
+    SortChannels(*channels);
+    const bool voice = std::any_of(channels->begin(), channels->end(), [](const GuildChannel& channel) {
+      return channel.Type() == kGuildVoiceChannelType || channel.Type() == kGuildStageChannelType;
+    });
+    if (!voice || statuses == nullptr) return (*done)({}, std::move(*channels));
+    statuses->Fetch(guildId, [done, channels = std::move(*channels)](
+                                 std::optional<VoiceChannelStatuses::Statuses> read) mutable {
+      if (read) {
+        for (auto& channel : channels) {
+          const auto it = read->find(channel.Id());
+          if (it == read->end() || !it->second) continue;
+          channel = GuildChannel(channel.Id(), channel.Name(), channel.Type(), channel.Position(),
+                                 channel.ParentCategoryId(), it->second);
+        }
+      }
+      (*done)({}, std::move(channels));
+    });
+  });
 }
 
 }  // namespace platformpp::social

@@ -6,6 +6,7 @@
 
 #include "api/api_session.hpp"
 #include "social/user_directory.hpp"
+#include "social/voice_channel_statuses.hpp"
 
 #include <platformpp/social.hpp>
 
@@ -22,7 +23,9 @@ enum class RelationshipKind {
 
 class RelationshipService {
  public:
-  RelationshipService(api::ApiSession& api, const UserDirectory& users);
+  /// `statuses`: where GetGuildChannels reads the voice channels' statuses (none: left out).
+  RelationshipService(api::ApiSession& api, const UserDirectory& users,
+                      VoiceChannelStatuses* statuses = nullptr);
 
   /// A friend request to the user named `username` (trimmed; not empty).
   void SendFriendRequest(RelationshipKind kind, const std::string& username, RelationshipCallback callback);
@@ -37,7 +40,8 @@ class RelationshipService {
 
   /// The player's guilds (GET /users/@me/guilds; malformed entries are skipped and logged).
   void GetUserGuilds(GetUserGuildsCallback callback);
-  /// The channels of `guildId` the player may see, in the desktop client's order.
+  /// The channels of `guildId` the player may see, in the desktop client's order; with a voice channel among
+  /// them, their statuses from the Gateway session (VoiceChannelStatuses) before the call ends.
   void GetGuildChannels(uint64_t guildId, GetGuildChannelsCallback callback);
 
  private:
@@ -47,6 +51,7 @@ class RelationshipService {
 
   api::ApiSession& api_;
   const UserDirectory& users_;
+  VoiceChannelStatuses* statuses_ = nullptr;
 };
 
 }  // namespace platformpp::social

@@ -68,6 +68,7 @@ typedef struct guilds_outcome {
   int channels;      /* how many channels */
   int hidden_listed; /* the channel hidden from @everyone was listed */
   int ordered;       /* each channel after its category, children by position */
+  int voice_status;  /* the voice channel came with its status "Squad up", the others with none */
 } guilds_outcome;
 
 static void on_guilds(const platformpp_client_result* result, const platformpp_guild_minimal* guilds,
@@ -92,7 +93,17 @@ static void on_channels(const platformpp_client_result* result, const platformpp
   o->type = (int)platformpp_client_result_type(result);
   o->channels = (int)count;
   o->ordered = 1;
+  o->voice_status = 1;
   for (i = 0; i < count; ++i) {
+    const int is_voice = channels[i].name_size == 5 && memcmp(channels[i].name, "voice", 5) == 0;
+    if (is_voice) {
+      if (channels[i].voice_status == NULL || channels[i].voice_status_size != 8 ||
+          strcmp(channels[i].voice_status, "Squad up") != 0) {
+        o->voice_status = 0;
+      }
+    } else if (channels[i].voice_status != NULL || channels[i].voice_status_size != 0) {
+      o->voice_status = 0;
+    }
     if (channels[i].name_size == 6 && memcmp(channels[i].name, "secret", 6) == 0) o->hidden_listed = 1;
     if (channels[i].parent_category_id == 0) continue;
     /* Its category comes earlier; an earlier sibling has a lower position. */
@@ -202,18 +213,19 @@ int main(int argc, char** argv) {
 
   /* Guilds: the player's list (with banners) and a guild's channels as the desktop client orders them,
    * without the one hidden from @everyone (the emulator's clock is past 16 November 2026). */
-  guilds_outcome guilds = {0, 0, guild_id, 0, 0, 0, 0};
+  guilds_outcome guilds = {0, 0, guild_id, 0, 0, 0, 0, 0};
   platformpp_client_get_user_guilds(a, on_guilds, &guilds, NULL);
   CHECK(pump_until(a, b, &guilds.done));
   CHECK(guilds.type == PLATFORMPP_ERROR_TYPE_NONE);
   CHECK(guilds.found == 1);
-  guilds_outcome channels = {0, 0, guild_id, 0, 0, 0, 0};
+  guilds_outcome channels = {0, 0, guild_id, 0, 0, 0, 0, 0};
   platformpp_client_get_guild_channels(a, guild_id, on_channels, &channels, NULL);
   CHECK(pump_until(a, b, &channels.done));
   CHECK(channels.type == PLATFORMPP_ERROR_TYPE_NONE);
   CHECK(channels.channels == 4);
   CHECK(channels.hidden_listed == 0);
   CHECK(channels.ordered == 1);
+  CHECK(channels.voice_status == 1); /* read over the Gateway: the player is connected */
 
   platformpp_client_destroy(a);
   platformpp_client_destroy(b);

@@ -3,11 +3,16 @@
 //   c_api_with_emulator <emulator binary> <C test program> [--social]
 // With --social it also seeds a second player who is the first one's friend, and passes both players' tokens
 // (scopes for presence, relationships and guilds) after the other arguments.
+#include <platformpp/backend.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <spawn.h>
@@ -52,7 +57,7 @@ int main(int argc, char** argv) {
       uint64_t category = admin.CreateChannel(guild, Spec{.name = "General", .type = 4, .position = 0});
       admin.CreateChannel(guild, Spec{.name = "lobby", .type = 0, .position = 1, .parentId = category});
       admin.CreateChannel(guild, Spec{.name = "chat", .type = 0, .position = 0, .parentId = category});
-      admin.CreateChannel(guild, Spec{.name = "voice", .type = 2, .position = 2});
+      uint64_t voice = admin.CreateChannel(guild, Spec{.name = "voice", .type = 2, .position = 2});
       admin.CreateChannel(guild, Spec{.name = "secret",
                                       .type = 0,
                                       .position = 3,
@@ -60,6 +65,26 @@ int main(int argc, char** argv) {
                                           std::vector<platformpp::testkit::EmulatorAdmin::ChannelOverwrite>{
                                               {.id = guild, .type = 0, .allow = 0, .deny = 1u << 10}}});
       args.push_back(std::to_string(guild));
+      // The voice channel's status "Squad up", set by the application's bot (SET_VOICE_CHANNEL_STATUS and
+      // MANAGE_CHANNELS) as a player's client would see it.
+      const auto role = admin.CreateRole(guild, "Status", (uint64_t{1} << 4) | (uint64_t{1} << 48));
+      admin.AddGuildMember(guild, app.botUserId, {role});
+      platformpp::backend::BackendOptions backendOptions;
+      backendOptions.apiBase = info.apiBase;
+      backendOptions.caFile = info.caFile;
+      backendOptions.botToken = app.botToken;
+      backendOptions.applicationId = app.id;
+      platformpp::backend::BackendClient backend(backendOptions);
+      std::optional<platformpp::ClientResult> set;
+      backend.SetVoiceChannelStatus(voice, "Squad up",
+                                    [&](platformpp::ClientResult result) { set = result; });
+      for (int i = 0; i < 5000 && !set; ++i) {
+        backend.RunCallbacks();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      }
+      if (!set || !set->Successful())
+        throw std::runtime_error("the voice channel status was not set: " +
+                                 (set ? set->Error() : "no answer"));
     }
     std::vector<char*> argvOut;
     argvOut.reserve(args.size());

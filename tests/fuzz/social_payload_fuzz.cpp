@@ -1,10 +1,12 @@
 // Social objects as the Gateway and HTTP deliver them (users, relationships' users, guilds, channels,
-// application profiles, activities inside presences): every decoder on the parsed JSON, arrays element by
-// element, then the channel order and an activity's validation and wire round trip.
+// application profiles, activities inside presences, CHANNEL_INFO's voice channel statuses): every decoder on
+// the parsed JSON, arrays element by element, then the channel order and an activity's validation and wire
+// round trip.
 #include "json/json.hpp"
 #include "presence/activity_validation.hpp"
 #include "social/activity_json.hpp"
 #include "social/social_json.hpp"
+#include "social/voice_channel_statuses.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +25,10 @@ void Decode(const json::Value& value, std::vector<GuildChannel>& channels) {
   (void)social::ParseGuild(value);
   if (auto channel = social::ParseChannel(value)) channels.push_back(*channel);
   (void)social::ParseApplicationProfile(value);
+  if (auto info = social::ParseChannelInfo(value)) {
+    for (const auto& entry : info->statuses)
+      if (entry.second && entry.second->empty()) __builtin_trap();  // an empty status reads as none
+  }
   if (auto activity = social::ActivityFromJson(value)) {
     (void)presence::ValidateActivity(*activity);
     (void)presence::CheckJoinable(activity);

@@ -1,5 +1,7 @@
 // Users and guilds against the emulator: the player and its friends from READY, user changes pushed by the
-// Gateway, the player's guilds and a guild's channels over HTTP.
+// Gateway, the player's guilds and a guild's channels over HTTP, with the voice channels' statuses read over
+// the Gateway (op 43) while the player is connected.
+#include "bot_backend.hpp"
 #include "emulator_fixture.hpp"
 #include "json/json.hpp"
 
@@ -262,6 +264,61 @@ TEST_CASE("GetGuildChannels sorts channels as the desktop client lists them") {
   auto unknown = FetchChannels(*a, guild + 1);
   CHECK(unknown.result.Type() == ErrorType::HTTPError);
   CHECK(unknown.result.Status() == 404);
+}
+
+TEST_CASE("GetGuildChannels: voice channel statuses while the player is connected, none when not") {
+  auto& e = itest::Shared();
+  auto a = NewPlayer("ug_voice");
+  itest::BotBackend bot("Voice Status Bot");
+  const uint64_t guild = e.admin->CreateGuild("Voice Status Guild", a->Id());
+  using Spec = platformpp::testkit::EmulatorAdmin::ChannelSpec;
+  const uint64_t chat = e.admin->CreateChannel(guild, Spec{.name = "chat", .type = 0, .position = 0});
+  const uint64_t squad = e.admin->CreateChannel(guild, Spec{.name = "squad", .type = 2, .position = 1});
+  const uint64_t stage = e.admin->CreateChannel(guild, Spec{.name = "stage", .type = 13, .position = 2});
+  constexpr uint64_t kManageChannels = uint64_t{1} << 4;
+  constexpr uint64_t kSetVoiceChannelStatus = uint64_t{1} << 48;
+  const auto role = e.admin->CreateRole(guild, "Status Setter", kManageChannels | kSetVoiceChannelStatus);
+  e.admin->AddGuildMember(guild, bot.app.botUserId, {role});
+  CHECK(bot.WaitResult([&](auto done) { bot.backend->SetVoiceChannelStatus(squad, "Ranked, join us", done); })
+            .Successful());
+
+  auto statusOf = [](const ChannelsOutcome& out, uint64_t id) {
+    for (const auto& channel : out.channels)
+      if (channel.Id() == id) return channel.VoiceStatus();
+    FAIL("channel missing");
+    return std::optional<std::string>();
+  };
+  // Not connected: the list as before, without statuses (they could not be read).
+  auto offline = FetchChannels(*a, guild);
+  REQUIRE(offline.result.Successful());
+  REQUIRE(offline.channels.size() == 3);
+  CHECK_FALSE(statusOf(offline, squad));
+
+  a->Connect();
+  auto online = FetchChannels(*a, guild);
+  REQUIRE_MESSAGE(online.result.Successful(), online.result.Error());
+  REQUIRE(online.channels.size() == 3);
+  CHECK(statusOf(online, squad) == std::optional<std::string>("Ranked, join us"));
+  CHECK_FALSE(statusOf(online, stage));  // a stage without a status
+  CHECK_FALSE(statusOf(online, chat));   // a text channel has none
+  CHECK(online.channels[1].Name() == "squad");
+
+  // Cleared: read again, it is gone; two calls at once share one question and both end once.
+  CHECK(bot.WaitResult([&](auto done) { bot.backend->SetVoiceChannelStatus(squad, "", done); }).Successful());
+  int ends = 0;
+  std::vector<std::optional<std::string>> seen;
+  for (int i = 0; i < 2; ++i) {
+    a->client->GetGuildChannels(guild,
+                                [&](ClientResult result, std::vector<platformpp::GuildChannel> channels) {
+                                  ++ends;
+                                  CHECK(result.Successful());
+                                  for (const auto& channel : channels)
+                                    if (channel.Id() == squad) seen.push_back(channel.VoiceStatus());
+                                });
+  }
+  REQUIRE(itest::RunUntil(
+      *a->client, [&] { return ends == 2; }, 20s));
+  CHECK(seen == std::vector<std::optional<std::string>>{std::nullopt, std::nullopt});
 }
 
 TEST_CASE("a provisional account's external identity is among its user application profiles") {

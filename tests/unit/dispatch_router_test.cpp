@@ -72,8 +72,8 @@ TEST_CASE("the Client's table: one owner per meaning, and voice follows the lobb
   options.ipcEnabled = false;
   client::ClientCore core(options);  // builds the table: a shared meaning would throw here
   const gateway::DispatchRouter& table = core.DispatchTable();
-  CHECK(table.Features() ==
-        std::vector<std::string_view>{"social", "presence", "lobbies", "messages", "voice", "premium"});
+  CHECK(table.Features() == std::vector<std::string_view>{"social", "presence", "lobbies", "messages",
+                                                          "voice", "voice_status", "premium"});
   for (std::string_view event : table.Events()) {
     auto owners = table.OwnersOf(event);
     for (std::size_t i = 0; i < owners.size(); ++i) {

@@ -7,6 +7,7 @@
 #include "api/api_session.hpp"
 #include "api_stand_in.hpp"
 #include "social/user_directory.hpp"
+#include "social/voice_channel_statuses.hpp"
 
 #include <doctest/doctest.h>
 
@@ -207,6 +208,34 @@ TEST_CASE("relationship service: guilds and channels skip malformed entries and 
   CHECK(order == std::vector<uint64_t>{20, 21, 30, 31});
   CHECK(f.warnings == std::vector<std::string>{"GetUserGuilds: skipped 2 malformed guilds",
                                                "GetGuildChannels: skipped 1 malformed channels"});
+}
+
+TEST_CASE("CHANNEL_INFO: each channel's status; null, empty or not a string is none; junk skipped") {
+  json::Document document;
+  REQUIRE(json::Parse(R"({"guild_id":"7","channels":[{"id":"1","status":"Ranked"},{"id":"2","status":null},)"
+                      R"({"id":"3","status":""},{"id":"4","status":5},{"id":"x","status":"lost"},3,)"
+                      R"({"id":"5"}]})",
+                      document));
+  auto info = social::ParseChannelInfo(document);
+  REQUIRE(info);
+  CHECK(info->guildId == 7);
+  CHECK(info->statuses.size() == 5);  // "x" and the number skipped
+  CHECK(info->statuses.at(1) == std::optional<std::string>("Ranked"));
+  CHECK_FALSE(info->statuses.at(2));
+  CHECK_FALSE(info->statuses.at(3));
+  CHECK_FALSE(info->statuses.at(4));
+  CHECK_FALSE(info->statuses.at(5));
+  for (const char* junk : {R"({"channels":[]})", R"({"guild_id":"g"})", "[]", "null"}) {
+    CAPTURE(junk);
+    json::Document bad;
+    REQUIRE(json::Parse(junk, bad));
+    CHECK_FALSE(social::ParseChannelInfo(bad));
+  }
+  json::Document noChannels;
+  REQUIRE(json::Parse(R"({"guild_id":"7","channels":"none"})", noChannels));
+  auto empty = social::ParseChannelInfo(noChannels);
+  REQUIRE(empty);
+  CHECK(empty->statuses.empty());
 }
 
 }  // namespace relationship_service_test

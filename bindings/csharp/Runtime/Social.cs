@@ -41,13 +41,15 @@ namespace Platformpp
 
     public sealed class GuildChannel
     {
-        internal GuildChannel(ulong id, string name, int type, int position, ulong? parentCategoryId)
+        internal GuildChannel(ulong id, string name, int type, int position, ulong? parentCategoryId,
+                              string voiceStatus)
         {
             Id = id;
             Name = name;
             Type = type;
             Position = position;
             ParentCategoryId = parentCategoryId;
+            VoiceStatus = voiceStatus;
         }
 
         public ulong Id { get; private set; }
@@ -56,6 +58,9 @@ namespace Platformpp
         public int Type { get; private set; }
         public int Position { get; private set; }
         public ulong? ParentCategoryId { get; private set; }
+        /// <summary>A voice or stage channel's status; null when it has none or it could not be read (the
+        /// SDK asks the Gateway session, so only while the Client is Ready).</summary>
+        public string VoiceStatus { get; private set; }
     }
 
     /// <summary>One of the player's identities in this game outside the platform.</summary>

@@ -359,6 +359,10 @@ typedef struct platformpp_guild_channel {
   int32_t type;                /**< the platform's channel type: 0 text, 2 voice, 4 category, ... */
   int32_t position;            /**< its position */
   uint64_t parent_category_id; /**< 0 when the channel is in no category */
+  /** A voice or stage channel's status, NUL-terminated; NULL when it has none or it could not be read (see
+   * GuildChannel::VoiceStatus). */
+  const char* voice_status;
+  size_t voice_status_size; /**< the status's length in bytes (0 for NULL) */
 } platformpp_guild_channel;
 
 /** Completion of platformpp_client_get_user_guilds, inside platformpp_client_run_callbacks.

@@ -359,7 +359,10 @@ namespace Platformpp.Interop
                 {
                     var c = channels[i];
                     list.Add(new GuildChannel(c.id, Utf8.DecodeOrEmpty(c.name, c.name_size), c.type, c.position,
-                                              c.parent_category_id == 0 ? (ulong?)null : c.parent_category_id));
+                                              c.parent_category_id == 0 ? (ulong?)null : c.parent_category_id,
+                                              c.voice_status == null ? null
+                                                                     : Utf8.DecodeOrEmpty(c.voice_status,
+                                                                                          c.voice_status_size)));
                 }
                 UserData.Target<Action<ClientResult, List<GuildChannel>>>(userData)(ClientResult.From(result), list);
             }

@@ -614,6 +614,8 @@ namespace Platformpp.Raw
         public int type;
         public int position;
         public ulong parent_category_id;
+        public byte* voice_status;
+        public UIntPtr voice_status_size;
     }
 
     /// <summary>
