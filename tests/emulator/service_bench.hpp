@@ -116,6 +116,14 @@ struct ServiceBench {
     const auto json = app_json(name);
     return {str(json["id"]), str(json["bot_user_id"]), str(json["bot_token"])};
   }
+  /// An access token of `user_id` for application `app_id` with these scopes, minted by the admin API.
+  std::string token(const std::string& user_id, const std::string& app_id,
+                    const std::string& scopes = "openid sdk.social_layer") {
+    return str(parse(
+        call("POST", "/_emulator/tokens",
+             R"({"user_id":")" + user_id + R"(","app_id":")" + app_id + R"(","scopes":")" + scopes + R"("})")
+            .body)["access_token"]);
+  }
   /// A new guild owned by `owner`; `extra` is more JSON members ("," first). Its id, which becomes guild_id
   /// if that is still empty.
   std::string guild(const std::string& owner, const std::string& name = "Home",
