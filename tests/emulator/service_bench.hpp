@@ -62,9 +62,13 @@ struct ServiceBench {
   EmulatorService service;
   /// The guild that role(), member() and channel() seed (guild() sets it when it is empty).
   std::string guild_id;
+  /// How far real_now moves before each request: a Pace::live test paced under the rate limits (0: it
+  /// stands).
+  std::int64_t step_ms = 0;
 
   /// Any request, whatever its status; REQUIREs an answer now (not deferred, not a socket upgrade).
   HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
+    real_now += step_ms;
     const auto outcome = service.handle(
         make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
     REQUIRE(outcome.delivery == Outcome::Delivery::respond);
