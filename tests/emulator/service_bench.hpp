@@ -87,6 +87,11 @@ struct ServiceBench {
     REQUIRE_MESSAGE(response.status < 300, response.body);
     return response;
   }
+  /// call(), its answer as JSON ({} for none).
+  rapidjson::Document call_json(std::string method, std::string target, std::string body = {}) {
+    const auto response = call(std::move(method), std::move(target), std::move(body));
+    return parse(response.body.empty() ? std::string("{}") : response.body);
+  }
   /// A request under /api/v10 with this Authorization ("Bot …" or "Bearer …") and then `headers`; a body
   /// goes as JSON unless they say otherwise.
   HttpResponse as(const std::string& authorization, std::string method, const std::string& path,
