@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -17,8 +17,6 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
-
 // `bytes` zero bytes as a base64 data URI of `media_type` (zeros encode as 'A').
 std::string image_of(std::size_t bytes, const std::string& media_type = "image/png") {
   std::string base64(bytes / 3 * 4, 'A');
@@ -27,39 +25,22 @@ std::string image_of(std::size_t bytes, const std::string& media_type = "image/p
   return "data:" + media_type + ";base64," + base64;
 }
 
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
+struct Emulator : ServiceBench {
   std::string app_id, bot_token, bot_id, other_token;
 
   struct Empty {};
   explicit Emulator(Empty /*unused*/) {}
   Emulator() {
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
-    app_id = str(app["id"]);
-    bot_token = str(app["bot_token"]);
-    bot_id = str(app["bot_user_id"]);
-    other_token = str(parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body)["bot_token"]);
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
+    const auto game = app("Game");
+    app_id = game.id;
+    bot_token = game.bot_token;
+    bot_id = game.bot_id;
+    other_token = str(app_json("Other")["bot_token"]);
   }
   HttpResponse bot(std::string method, const std::string& path, std::string body = {},
                    const std::string& token = {}) {
-    return raw(std::move(method), "/api/v10/applications/" + app_id + "/emojis" + path, std::move(body),
-               {{"Authorization", "Bot " + (token.empty() ? bot_token : token)},
-                {"Content-Type", "application/json"}});
+    return as_json("Bot " + (token.empty() ? bot_token : token), std::move(method),
+                   "/applications/" + app_id + "/emojis" + path, std::move(body));
   }
   HttpResponse create(const std::string& name, const std::string& image) {
     return bot("POST", "", R"({"name":")" + name + R"(","image":")" + image + R"("})");
@@ -141,7 +122,7 @@ TEST_CASE("application emoji: 2000 an application, crossed by one") {
   check_error(e.create("e2000", image), 400, 30008);
   CHECK(parse(e.bot("GET", "").body)["items"].Size() == 2000);
   // Another application has its own 2000.
-  const auto other = parse(e.call("POST", "/_emulator/apps", R"({"name":"Third"})").body);
+  const auto other = e.app_json("Third");
   CHECK(e.raw("POST", "/api/v10/applications/" + str(other["id"]) + "/emojis",
               R"({"name":"e0","image":")" + image + R"("})",
               {{"Authorization", "Bot " + str(other["bot_token"])}, {"Content-Type", "application/json"}})

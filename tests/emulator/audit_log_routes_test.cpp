@@ -8,7 +8,7 @@
 #include <string>
 
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -16,29 +16,18 @@ namespace audit_log_routes_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
 constexpr std::int64_t kDayMs = 24LL * 60 * 60 * 1000;
-constexpr std::uint64_t kKickMembers = std::uint64_t{1} << 1;
-constexpr std::uint64_t kViewAuditLog = std::uint64_t{1} << 7;
-constexpr std::uint64_t kManageGuild = std::uint64_t{1} << 5;
-constexpr std::uint64_t kManageMessages = std::uint64_t{1} << 13;
-constexpr std::uint64_t kManageRoles = std::uint64_t{1} << 28;
-constexpr std::uint64_t kPinMessages = std::uint64_t{1} << 51;
 constexpr std::uint64_t kGuildsIntent = 1U << 0;
 constexpr std::uint64_t kGuildModerationIntent = 1U << 2;
 
 // Owner Olivia and member Alice; the bot with "Moderator" (position 2: MANAGE_ROLES, KICK_MEMBERS,
 // MANAGE_GUILD, MANAGE_MESSAGES, PIN_MESSAGES and, unless told otherwise, VIEW_AUDIT_LOG) over "Racer" (1).
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-  std::string olivia, alice, bot_id, bot_token, guild_id, racer, moderator, general;
+struct Emulator : ServiceBench {
+  std::string olivia, alice, bot_id, bot_token, racer, moderator, general;
 
   // An emulator with nothing in it (to load a state into).
   struct Empty {};
@@ -46,63 +35,31 @@ struct Emulator {
   explicit Emulator(bool view_audit_log = true) {
     olivia = user("olivia");
     alice = user("alice");
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+    const auto app = app_json("Game");
     bot_id = str(app["bot_user_id"]);
     bot_token = str(app["bot_token"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
-    racer = admin_role("Racer", 0);
+    guild(olivia);
+    racer = role("Racer", 0);
     const auto bits = kManageRoles | kKickMembers | kManageGuild | kManageMessages | kPinMessages |
                       (view_audit_log ? kViewAuditLog : 0);
-    moderator = admin_role("Moderator", bits);
-    call("POST", "/_emulator/guilds/" + guild_id + "/members",
-         R"({"user_id":")" + bot_id + R"(","roles":[")" + moderator + R"("]})");
-    call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + alice + R"("})");
-    general = str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", R"({"name":"general","type":0})")
-                  .body)["id"]);
-  }
-  std::string user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string admin_role(const std::string& name, std::uint64_t permissions) {
-    return str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles",
-                   R"({"name":")" + name + R"(","permissions":")" + std::to_string(permissions) + R"("})")
-                  .body)["id"]);
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
+    moderator = role("Moderator", bits);
+    member(bot_id, moderator);
+    member(alice);
+    general = channel(R"({"name":"general","type":0})");
   }
   // As the bot, under /api/v10; `reason` goes in X-Audit-Log-Reason as given (already encoded).
   HttpResponse bot(std::string method, const std::string& path, std::string body = {},
                    const std::string& reason = {}) {
-    HeaderList headers{{"Authorization", "Bot " + bot_token}, {"Content-Type", "application/json"}};
+    HeaderList headers{{"Content-Type", "application/json"}};
     if (!reason.empty()) headers.emplace_back("X-Audit-Log-Reason", reason);
-    return raw(std::move(method), "/api/v10" + path, std::move(body), std::move(headers));
-  }
-  rapidjson::Document ok(const HttpResponse& response) {
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return parse(response.body.empty() ? std::string("{}") : response.body);
+    return as("Bot " + bot_token, std::move(method), path, std::move(body), std::move(headers));
   }
   rapidjson::Document log(const std::string& query = {}) {
     return ok(bot("GET", "/guilds/" + guild_id + "/audit-logs" + query));
   }
   // Connects the bot with `intents`; returns after READY.
   void connect(RecordingGatewayPeer& peer, std::uint64_t intents) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + bot_token + R"(","properties":{},"intents":)" +
-                                 std::to_string(intents) + "}}",
-                             true);
+    identify(peer, bot_token, intents);
     REQUIRE(peer.dispatches("READY").size() == 1);
   }
 };
@@ -200,7 +157,7 @@ TEST_CASE("audit log: a member's update, role changes, kick and prune") {
   e.ok(e.bot("PATCH", members + "@me", R"({"bio":"I keep the log"})"));
   e.ok(e.bot("DELETE", members + e.alice, {}, "spam"));
   const auto carol = e.user("carol");
-  e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members", R"({"user_id":")" + carol + R"("})");
+  e.member(carol);
   REQUIRE(e.clock.advance(2 * kDayMs));
   CHECK(e.ok(e.bot("POST", "/guilds/" + e.guild_id + "/prune", R"({"days":1})"))["pruned"].GetInt() == 1);
 
@@ -236,9 +193,8 @@ TEST_CASE("audit log: a member's update, role changes, kick and prune") {
 
 TEST_CASE("audit log: pins and deleting another's message; not deleting one's own") {
   Emulator e;
-  const auto app = parse(e.call("POST", "/_emulator/apps", R"({"name":"Other"})").body);
-  e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members",
-         R"({"user_id":")" + str(app["bot_user_id"]) + R"("})");
+  const auto app = e.app_json("Other");
+  e.member(str(app["bot_user_id"]));
   const HeaderList other{{"Authorization", "Bot " + str(app["bot_token"])},
                          {"Content-Type", "application/json"}};
   const auto theirs = parse(

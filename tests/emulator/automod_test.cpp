@@ -13,7 +13,7 @@
 #include "guild/automod.hpp"
 #include "guild/guild_state.hpp"
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -21,16 +21,10 @@ namespace automod_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
-constexpr std::uint64_t kManageGuild = std::uint64_t{1} << 5;
-constexpr std::uint64_t kViewAuditLog = std::uint64_t{1} << 7;
-constexpr std::uint64_t kViewChannel = std::uint64_t{1} << 10;
-constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
-constexpr std::uint64_t kManageNicknames = std::uint64_t{1} << 27;
-constexpr std::uint64_t kModerateMembers = std::uint64_t{1} << 40;
 constexpr std::uint64_t kGuildsIntent = 1U << 0;
 constexpr std::uint64_t kMessageContentIntent = 1U << 15;
 constexpr std::uint64_t kAutoModConfigurationIntent = 1U << 20;
@@ -38,14 +32,8 @@ constexpr std::uint64_t kAutoModExecutionIntent = 1U << 21;
 
 // Owner Olivia, member Alice; the moderator bot "Mod" (MANAGE_GUILD, MODERATE_MEMBERS, MANAGE_NICKNAMES, or
 // `bits`) and the poster bot "Poster" (no MANAGE_GUILD, so AutoMod reads its messages); #general and #alerts.
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-  std::string olivia, alice, mod_id, mod_token, poster_id, poster_token, poster_app, guild_id, general,
-      alerts;
+struct Emulator : ServiceBench {
+  std::string olivia, alice, mod_id, mod_token, poster_id, poster_token, poster_app, general, alerts;
 
   struct Empty {};
   explicit Emulator(Empty /*unused*/) {}
@@ -53,62 +41,25 @@ struct Emulator {
                                          kViewChannel | kSendMessages) {
     olivia = user("olivia");
     alice = user("alice");
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
-    const auto mod = parse(call("POST", "/_emulator/apps", R"({"name":"Mod"})").body);
+    guild(olivia);
+    const auto mod = app_json("Mod");
     mod_id = str(mod["bot_user_id"]);
     mod_token = str(mod["bot_token"]);
-    const auto poster = parse(call("POST", "/_emulator/apps", R"({"name":"Poster"})").body);
+    const auto poster = app_json("Poster");
     poster_id = str(poster["bot_user_id"]);
     poster_token = str(poster["bot_token"]);
     poster_app = str(poster["id"]);
-    add_member(mod_id, admin_role("Mod", bits));
-    add_member(poster_id, admin_role("Poster", kViewChannel | kSendMessages));
-    add_member(alice);
-    general = channel("general");
-    alerts = channel("alerts");
-  }
-  std::string user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string admin_role(const std::string& name, std::uint64_t permissions) {
-    return str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles",
-                   R"({"name":")" + name + R"(","permissions":")" + std::to_string(permissions) + R"("})")
-                  .body)["id"]);
-  }
-  std::string channel(const std::string& name) {
-    return str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", R"({"name":")" + name + R"("})")
-                  .body)["id"]);
-  }
-  HttpResponse add_member(const std::string& user_id, const std::string& role = {}) {
-    return call(
-        "POST", "/_emulator/guilds/" + guild_id + "/members",
-        R"({"user_id":")" + user_id + R"(")" + (role.empty() ? "" : R"(,"roles":[")" + role + R"("])") + "}");
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
-  HttpResponse as(const std::string& token, std::string method, const std::string& path,
-                  std::string body = {}) {
-    return raw(std::move(method), "/api/v10" + path, std::move(body),
-               {{"Authorization", "Bot " + token}, {"Content-Type", "application/json"}});
+    member(mod_id, role("Mod", bits));
+    member(poster_id, role("Poster", kViewChannel | kSendMessages));
+    member(alice);
+    general = channel(R"({"name":"general"})");
+    alerts = channel(R"({"name":"alerts"})");
   }
   HttpResponse mod(std::string method, const std::string& path, std::string body = {}) {
-    return as(mod_token, std::move(method), path, std::move(body));
+    return as_json("Bot " + mod_token, std::move(method), path, std::move(body));
   }
-  rapidjson::Document ok(const HttpResponse& response) {
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return parse(response.body.empty() ? std::string("{}") : response.body);
+  HttpResponse poster(std::string method, const std::string& path, std::string body = {}) {
+    return as_json("Bot " + poster_token, std::move(method), path, std::move(body));
   }
   std::string rules() { return "/guilds/" + guild_id + "/auto-moderation/rules"; }
   // A KEYWORD rule on `keywords` (JSON array text) with `actions` (JSON array text), enabled.
@@ -124,14 +75,10 @@ struct Emulator {
                R"({"content":")" + text + R"("})");
   }
   HttpResponse poster_says(const std::string& text) {
-    return as(poster_token, "POST", "/channels/" + general + "/messages", R"({"content":")" + text + R"("})");
+    return poster("POST", "/channels/" + general + "/messages", R"({"content":")" + text + R"("})");
   }
   void connect(RecordingGatewayPeer& peer, std::uint64_t intents, const std::string& token = {}) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + (token.empty() ? mod_token : token) +
-                                 R"(","properties":{},"intents":)" + std::to_string(intents) + "}}",
-                             true);
+    identify(peer, token.empty() ? mod_token : token, intents);
     REQUIRE(peer.dispatches("READY").size() == 1);
   }
   // The poster application's /tip command, invoked by `user_id` in #general: the refusal, or the
@@ -141,8 +88,8 @@ struct Emulator {
                R"({"user_id":")" + user_id + R"(","channel_id":")" + general + R"(","name":"tip"})");
   }
   void create_tip_command() {
-    ok(as(poster_token, "POST", "/applications/" + poster_app + "/commands",
-          R"({"name":"tip","description":"A tip","type":1})"));
+    ok(poster("POST", "/applications/" + poster_app + "/commands",
+              R"({"name":"tip","description":"A tip","type":1})"));
   }
   rapidjson::Document audit_entries() { return ok(mod("GET", "/guilds/" + guild_id + "/audit-logs")); }
 };
@@ -311,10 +258,10 @@ TEST_CASE("automod: BLOCK_MESSAGE refuses members' and bots' messages and edits;
   CHECK(e.member_says(e.alice, "fair play").status == 200);
   CHECK(blocked(e.poster_says("cheating is fun")));
   const auto kept = e.ok(e.poster_says("all good"));
-  CHECK(blocked(e.as(e.poster_token, "PATCH", "/channels/" + e.general + "/messages/" + str(kept["id"]),
-                     R"({"content":"now cheating"})")));
+  CHECK(blocked(e.poster("PATCH", "/channels/" + e.general + "/messages/" + str(kept["id"]),
+                         R"({"content":"now cheating"})")));
   // The blocked messages were never posted.
-  const auto history = e.ok(e.as(e.poster_token, "GET", "/channels/" + e.general + "/messages?limit=100"));
+  const auto history = e.ok(e.poster("GET", "/channels/" + e.general + "/messages?limit=100"));
   for (const auto& message : history.GetArray())
     CHECK(str(message["content"]).find("cheat") == std::string::npos);
   const auto executed = executions.dispatches("AUTO_MODERATION_ACTION_EXECUTION");
@@ -329,9 +276,9 @@ TEST_CASE("automod: BLOCK_MESSAGE refuses members' and bots' messages and edits;
   // The moderator bot (MANAGE_GUILD) is exempt; so is an exempt role and an exempt channel.
   CHECK(e.mod("POST", "/channels/" + e.general + "/messages", R"({"content":"cheat codes"})").status == 200);
   Emulator exempt;
-  const auto trusted = exempt.admin_role("Trusted", 0);
+  const auto trusted = exempt.role("Trusted", 0);
   const auto bob = exempt.user("bob");
-  exempt.add_member(bob, trusted);
+  exempt.member(bob, trusted);
   exempt.ok(exempt.mod(
       "POST", exempt.rules(),
       R"({"name":"w","event_type":1,"trigger_type":1,"enabled":true,"trigger_metadata":{"keyword_filter":["cheat*"]},"actions":[{"type":1}],"exempt_roles":[")" +
@@ -420,7 +367,7 @@ TEST_CASE("automod: MEMBER_PROFILE quarantines a member (no messages, no interac
       R"({"name":"Names","event_type":2,"trigger_type":6,"enabled":true,"trigger_metadata":{"keyword_filter":["*scam*"]},"actions":[{"type":4}]})"));
   // A member who joins with such a name is quarantined at once.
   const auto scammer = e.user("scammer_bob");
-  const auto joined = e.ok(e.add_member(scammer));
+  const auto joined = e.ok(e.member(scammer));
   CHECK((joined["flags"].GetUint64() & (1U << 7)) != 0);
   check_error(e.member_says(scammer, "hi"), 403, 50013);
   const auto executed = executions.dispatches("AUTO_MODERATION_ACTION_EXECUTION");

@@ -7,58 +7,43 @@
 #include <vector>
 
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace channel_message_routes_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
 constexpr std::uint64_t kGuildsAndMessages = (1U << 0) | (1U << 9) | (1U << 12) | (1U << 15);
-constexpr std::uint64_t kAttachFiles = std::uint64_t{1} << 15;
-constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
-constexpr std::uint64_t kManageMessages = std::uint64_t{1} << 13;
-constexpr std::uint64_t kReadMessageHistory = std::uint64_t{1} << 16;
-constexpr std::uint64_t kViewChannel = std::uint64_t{1} << 10;
 
 struct Bot {
   std::string app_id, token, user_id;
 };
 
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
+struct Emulator : ServiceBench {
   Bot game, other;
-  std::string player, guild_id, general, lounge;
+  std::string player, general, lounge;
   RecordingGatewayPeer game_peer;
 
   // `start`: the fake clock's first time (a test before a dated rule starts earlier).
-  explicit Emulator(std::int64_t start = kStart)
-      : real_now(start), clock([this] { return real_now; }, true, start) {
+  explicit Emulator(std::int64_t start = kBenchStart) : ServiceBench(start) {
     game = add_bot("Racing");
     other = add_bot("Helper");
-    player = str(parse(call("POST", "/_emulator/users", R"({"username":"player"})").body)["id"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + player + R"("})").body)["id"]);
-    general = add_channel(R"({"name":"general","type":0})");
-    lounge = add_channel(R"({"name":"lounge","type":0})");
+    player = user("player");
+    guild(player);
+    general = channel(R"({"name":"general","type":0})");
+    lounge = channel(R"({"name":"lounge","type":0})");
     for (const auto* bot : {&game, &other})
-      call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + bot->user_id + R"("})");
+      member(bot->user_id);
   }
 
   Bot add_bot(const std::string& name) {
-    auto app = parse(call("POST", "/_emulator/apps", R"({"name":")" + name + R"("})").body);
-    return {str(app["id"]), str(app["bot_token"]), str(app["bot_user_id"])};
-  }
-  std::string add_channel(const std::string& body) {
-    return str(parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", body).body)["id"]);
+    const auto made = app(name);
+    return {made.id, made.bot_token, made.bot_id};
   }
   // An overwrite of the channel for one member (type 1).
   void overwrite(const std::string& channel, const std::string& user, std::uint64_t allow,
@@ -67,21 +52,10 @@ struct Emulator {
          R"({"permission_overwrites":[{"id":")" + user + R"(","type":1,"allow":")" + std::to_string(allow) +
              R"(","deny":")" + std::to_string(deny) + R"("}]})");
   }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
   HttpResponse as(const Bot& bot, std::string method, const std::string& path, std::string body = {},
                   const std::string& content_type = "application/json") {
-    return raw(std::move(method), "/api/v10" + path, std::move(body),
-               {{"Authorization", "Bot " + bot.token}, {"Content-Type", content_type}});
+    return ServiceBench::as("Bot " + bot.token, std::move(method), path, std::move(body),
+                            {{"Content-Type", content_type}});
   }
   // Create Message as `bot`; REQUIREs 200 and answers the message.
   rapidjson::Document post(const Bot& bot, const std::string& channel, const std::string& body) {
@@ -90,11 +64,7 @@ struct Emulator {
     return parse(response.body);
   }
   void connect(const Bot& bot, RecordingGatewayPeer& peer, std::uint64_t intents = kGuildsAndMessages) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + bot.token + R"(","properties":{},"intents":)" +
-                                 std::to_string(intents) + "}}",
-                             true);
+    identify(peer, bot.token, intents);
     REQUIRE(peer.dispatches("READY").size() == 1);
   }
   void message_content_intent(const Bot& bot, bool on) {
@@ -201,12 +171,11 @@ TEST_CASE(
   CHECK(str(message["attachments"][0]["filename"]) == "SPOILER_map.png");
   CHECK(message["attachments"][0]["flags"].GetInt() == 8);  // IS_SPOILER from the legacy prefix
 
-  const auto category = e.add_channel(R"({"name":"cat","type":4})");
+  const auto category = e.channel(R"({"name":"cat","type":4})");
   check_error(e.as(e.game, "POST", "/channels/" + category + "/messages", R"({"content":"x"})"), 400, 50008);
   check_error(e.as(e.game, "POST", "/channels/1234567/messages", R"({"content":"x"})"), 404, 10003);
   // A guild the bot is not in.
-  const auto elsewhere = str(parse(
-      e.call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + e.player + R"("})").body)["id"]);
+  const auto elsewhere = e.guild(e.player, "Away");
   const auto away = str(
       parse(e.call("POST", "/_emulator/guilds/" + elsewhere + "/channels", R"({"name":"general","type":0})")
                 .body)["id"]);
@@ -408,8 +377,7 @@ TEST_CASE("forwards: message_reference FORWARD, a snapshot without author or gui
 
 TEST_CASE("a bot's DM: the full message object to a user it shares a guild with, never to a stranger") {
   Emulator e;
-  const auto stranger =
-      str(parse(e.call("POST", "/_emulator/users", R"({"username":"stranger"})").body)["id"]);
+  const auto stranger = e.user("stranger");
   const auto open = [&](const std::string& user) {
     const auto response =
         e.as(e.game, "POST", "/users/@me/channels", R"({"recipient_id":")" + user + R"("})");
@@ -433,7 +401,6 @@ TEST_CASE(
     "channel") {
   Emulator e;
   e.connect(e.game, e.game_peer);
-  constexpr std::uint64_t kPinMessages = std::uint64_t{1} << 51;
   std::vector<std::string> ids;
   ids.reserve(3);
   for (int i = 0; i < 3; ++i) {

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -17,82 +17,36 @@ namespace channel_routes_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;            // 2026-11-18: after the permission split
 constexpr std::int64_t kBeforeSplit = 1771804800000 - 1;  // 2026-02-22T23:59:59.999Z
-constexpr std::uint64_t kAdministrator = std::uint64_t{1} << 3;
-constexpr std::uint64_t kManageChannels = std::uint64_t{1} << 4;
-constexpr std::uint64_t kViewChannel = std::uint64_t{1} << 10;
-constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
-constexpr std::uint64_t kManageMessages = std::uint64_t{1} << 13;
-constexpr std::uint64_t kManageRoles = std::uint64_t{1} << 28;
-constexpr std::uint64_t kBypassSlowmode = std::uint64_t{1} << 52;
 constexpr std::uint64_t kGuildsIntent = 1U << 0;
 
 // Owner Olivia and member Alice; the bot with "Builder" (MANAGE_CHANNELS, MANAGE_ROLES, VIEW_CHANNEL,
 // SEND_MESSAGES, or `bits`), and #general. @everyone views and sends.
-struct Emulator {
-  std::int64_t real_now;
-  FakeClock clock;
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-  std::string olivia, alice, bot_id, bot_token, guild_id, builder, general;
+struct Emulator : ServiceBench {
+  std::string olivia, alice, bot_id, bot_token, builder, general;
 
   struct Empty {};
-  explicit Emulator(Empty /*unused*/) : real_now(kStart), clock([this] { return real_now; }, true, kStart) {}
+  explicit Emulator(Empty /*unused*/) {}
   explicit Emulator(std::uint64_t bits = kManageChannels | kManageRoles | kViewChannel | kSendMessages,
-                    std::int64_t start = kStart, const std::string& features = "[]")
-      : real_now(start), clock([this] { return real_now; }, true, start) {
+                    std::int64_t start = kBenchStart, const std::string& features = "[]")
+      : ServiceBench(start) {
     olivia = user("olivia");
     alice = user("alice");
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+    const auto app = app_json("Game");
     bot_id = str(app["bot_user_id"]);
     bot_token = str(app["bot_token"]);
-    guild_id = str(parse(call("POST", "/_emulator/guilds",
-                              R"({"name":"Home","owner_id":")" + olivia + R"(","features":)" + features + "}")
-                             .body)["id"]);
-    builder = admin_role("Builder", bits);
-    add_member(bot_id, builder);
-    add_member(alice);
-    general = str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", R"({"name":"general","type":0})")
-                  .body)["id"]);
-  }
-  std::string user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string admin_role(const std::string& name, std::uint64_t permissions) {
-    return str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles",
-                   R"({"name":")" + name + R"(","permissions":")" + std::to_string(permissions) + R"("})")
-                  .body)["id"]);
-  }
-  void add_member(const std::string& user_id, const std::string& role = {}) {
-    call(
-        "POST", "/_emulator/guilds/" + guild_id + "/members",
-        R"({"user_id":")" + user_id + R"(")" + (role.empty() ? "" : R"(,"roles":[")" + role + R"("])") + "}");
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
+    guild(olivia, "Home", R"(,"features":)" + features);
+    builder = role("Builder", bits);
+    member(bot_id, builder);
+    member(alice);
+    general = channel(R"({"name":"general","type":0})");
   }
   HttpResponse bot(std::string method, const std::string& path, std::string body = {}) {
-    return raw(std::move(method), "/api/v10" + path, std::move(body),
-               {{"Authorization", "Bot " + bot_token}, {"Content-Type", "application/json"}});
-  }
-  rapidjson::Document ok(const HttpResponse& response) {
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return parse(response.body.empty() ? std::string("{}") : response.body);
+    return as_json("Bot " + bot_token, std::move(method), path, std::move(body));
   }
   // A member's message from the platform's client (the admin stand-in).
   HttpResponse member_says(const std::string& user_id, const std::string& channel_id,
@@ -101,17 +55,13 @@ struct Emulator {
                R"({"content":")" + text + R"("})");
   }
   void connect(RecordingGatewayPeer& peer) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + bot_token + R"(","properties":{},"intents":)" +
-                                 std::to_string(kGuildsIntent) + "}}",
-                             true);
+    identify(peer, bot_token, kGuildsIntent);
     REQUIRE(peer.dispatches("READY").size() == 1);
   }
   // The audit log as the owner's bot sees it: read through the API with a second, administrator bot.
   rapidjson::Document audit_entries() {
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Auditor"})").body);
-    add_member(str(app["bot_user_id"]), admin_role("Auditor", kAdministrator));
+    const auto app = app_json("Auditor");
+    member(str(app["bot_user_id"]), role("Auditor", kAdministrator));
     const auto response = raw("GET", "/api/v10/guilds/" + guild_id + "/audit-logs", {},
                               {{"Authorization", "Bot " + str(app["bot_token"])}});
     REQUIRE_MESSAGE(response.status == 200, response.body);
@@ -210,7 +160,7 @@ TEST_CASE(
   // A text channel stays text (or announcement, with NEWS).
   check_field_error(e.bot("PATCH", path, R"({"type":2})"), "type");
   check_field_error(e.bot("PATCH", path, R"({"type":5})"), "type");
-  Emulator news(kManageChannels | kManageRoles | kViewChannel | kSendMessages, kStart, R"(["NEWS"])");
+  Emulator news(kManageChannels | kManageRoles | kViewChannel | kSendMessages, kBenchStart, R"(["NEWS"])");
   CHECK(news.ok(news.bot("PATCH", "/channels/" + news.general, R"({"type":5})"))["type"].GetInt() == 5);
 
   // An overwrite denying the bot's role MANAGE_CHANNELS here: the guild-wide bit is not enough.
@@ -308,10 +258,8 @@ TEST_CASE("Get and Delete Channel, positions; a deleted category's channels lose
   check_error(e.bot("GET", "/channels/" + category), 404, 10003);
 
   // A channel the bot cannot view: 50001, as if it were not there to it.
-  const auto hidden = str(parse(e.call("POST", "/_emulator/guilds/" + e.guild_id + "/channels",
-                                       R"({"name":"staff","type":0,"permission_overwrites":[{"id":")" +
-                                           e.guild_id + R"(","type":0,"deny":"1024"}]})")
-                                    .body)["id"]);
+  const auto hidden = e.channel(R"({"name":"staff","type":0,"permission_overwrites":[{"id":")" + e.guild_id +
+                                R"(","type":0,"deny":"1024"}]})");
   check_error(e.bot("GET", "/channels/" + hidden), 403, 50001);
   const auto entries = e.audit_entries();
   CHECK(entries["audit_log_entries"][0]["action_type"].GetInt() == 12);
@@ -332,7 +280,7 @@ TEST_CASE("slowmode: a member waits rate_limit_per_user seconds, crossed by one 
   REQUIRE(e.clock.advance(5000));
   check_error(e.member_says(e.alice, e.general, "third"), 429, 20016);
   const auto bob = e.user("bob");
-  e.add_member(bob);
+  e.member(bob);
   CHECK(e.member_says(bob, e.general, "hi").status == 200);
   // Bots are exempt.
   for (int i = 0; i < 3; ++i)
@@ -348,16 +296,16 @@ TEST_CASE("slowmode: a member waits rate_limit_per_user seconds, crossed by one 
 }
 
 TEST_CASE("slowmode: BYPASS_SLOWMODE after the split, MANAGE_MESSAGES only before it") {
-  for (const auto start : {kStart, kBeforeSplit}) {
+  for (const auto start : {kBenchStart, kBeforeSplit}) {
     CAPTURE(start);
     Emulator e(kManageChannels | kManageRoles | kViewChannel | kSendMessages, start);
     e.ok(e.bot("PATCH", "/channels/" + e.general, R"({"rate_limit_per_user":60})"));
-    const auto bypass = e.admin_role("Bypass", kBypassSlowmode);
-    const auto mods = e.admin_role("Mods", kManageMessages);
+    const auto bypass = e.role("Bypass", kBypassSlowmode);
+    const auto mods = e.role("Mods", kManageMessages);
     const auto carol = e.user("carol");
     const auto dave = e.user("dave");
-    e.add_member(carol, bypass);
-    e.add_member(dave, mods);
+    e.member(carol, bypass);
+    e.member(dave, mods);
     CHECK(e.member_says(carol, e.general, "one").status == 200);
     CHECK(e.member_says(carol, e.general, "two").status == 200);
     CHECK(e.member_says(dave, e.general, "one").status == 200);

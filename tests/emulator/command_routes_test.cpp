@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "core/random_token.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace command_routes_test {
@@ -40,43 +40,24 @@ std::string chat(const std::string& name, const std::string& extra = {},
   return R"({"name":")" + name + R"(","description":")" + description + "\"" + extra + "}";
 }
 
-struct Fixture {
-  std::int64_t real_now = 1795000000000;
-  FakeClock clock{[this] { return real_now; }};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
+struct Fixture : ServiceBench {
   std::string app_id, bot, client_secret, other_bot, player;
-  std::string guild_id, bare_guild_id;
+  std::string bare_guild_id;
 
-  Fixture() {
-    auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Racing"})").body);
+  Fixture() : ServiceBench(kBenchStart, Pace::live) {
+    step_ms = 25;  // 40 requests a second: within the platform's per-route and global limits
+    const auto app = app_json("Racing");
     app_id = str(app["id"]);
     bot = "Bot " + str(app["bot_token"]);
     client_secret = str(app["client_secret"]);
     const auto bot_id = str(app["bot_user_id"]);
-    other_bot = "Bot " + str(parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body)["bot_token"]);
-    player = str(parse(call("POST", "/_emulator/users", R"({"username":"player"})").body)["id"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + player + R"("})").body)["id"]);
-    bare_guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Bare","owner_id":")" + player + R"("})").body)["id"]);
-    call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + bot_id + R"("})");
+    other_bot = "Bot " + str(app_json("Other")["bot_token"]);
+    player = user("player");
+    guild(player);
+    bare_guild_id = guild(player, "Bare");
+    member(bot_id);
   }
 
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}, HeaderList headers = {}) {
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    real_now += 25;  // 40 requests a second: within the platform's per-route and global limits
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
   std::string global() const { return "/api/v10/applications/" + app_id + "/commands"; }
   std::string in_guild(const std::string& guild) const {
     return "/api/v10/applications/" + app_id + "/guilds/" + guild + "/commands";
@@ -421,10 +402,7 @@ TEST_CASE_FIXTURE(Fixture, "guild commands and who may manage commands") {
   CHECK(raw("GET", global()).status == 401);
   CHECK(code(raw("GET", global(), {}, other_bot)) == 50001);
   CHECK(code(raw("GET", "/api/v10/applications/1/commands", {}, bot)) == 10002);
-  const auto user_token = str(parse(call("POST", "/_emulator/tokens",
-                                         R"({"user_id":")" + player + R"(","app_id":")" + app_id +
-                                             R"(","scopes":"identify applications.commands.update"})")
-                                        .body)["access_token"]);
+  const auto user_token = token(player, app_id, "identify applications.commands.update");
   CHECK(code(raw("GET", global(), {}, "Bearer " + user_token)) == 50001);  // a user's token manages nothing
   auto basic = base64url_encode(app_id + ":" + client_secret);
   for (auto& c : basic) {
@@ -434,9 +412,9 @@ TEST_CASE_FIXTURE(Fixture, "guild commands and who may manage commands") {
   while (basic.size() % 4 != 0)
     basic += '=';
   const auto grant = [&](const std::string& scope) {
-    const auto response =
-        raw("POST", "/api/v10/oauth2/token", "grant_type=client_credentials&scope=" + scope, {},
-            {{"Content-Type", "application/x-www-form-urlencoded"}, {"Authorization", "Basic " + basic}});
+    const auto response = raw("POST", "/api/v10/oauth2/token", "grant_type=client_credentials&scope=" + scope,
+                              HeaderList{{"Content-Type", "application/x-www-form-urlencoded"},
+                                         {"Authorization", "Basic " + basic}});
     REQUIRE_MESSAGE(response.status == 200, response.body);
     return "Bearer " + str(parse(response.body)["access_token"]);
   };

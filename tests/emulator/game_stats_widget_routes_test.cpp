@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace game_stats_widget_routes_test {
@@ -15,39 +15,18 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
-
-struct Fixture {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
+struct Fixture : ServiceBench {
   std::string alice, app_id, bot_token, other_bot_token;
 
   Fixture() {
-    alice = str(parse(call("POST", "/_emulator/users", R"({"username":"alice"})").body)["id"]);
-    auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+    alice = user("alice");
+    const auto app = app_json("Game");
     app_id = str(app["id"]);
     bot_token = str(app["bot_token"]);
-    other_bot_token = str(parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body)["bot_token"]);
+    other_bot_token = str(app_json("Other")["bot_token"]);
     claim(true);
   }
 
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
   void claim(bool claimed) {
     call("PUT", "/_emulator/applications/" + app_id + "/claimed",
          std::string(R"({"claimed":)") + (claimed ? "true" : "false") + "}");

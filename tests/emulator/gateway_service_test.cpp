@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace gateway_service_test {
@@ -45,32 +45,18 @@ struct FakePeer final : GatewayPeer {
   std::string close_reason;
 };
 
-struct Fixture {
-  std::int64_t real_now = 1'795'000'000'000;
-  FakeClock clock{[this] { return real_now; }};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
+struct Fixture : ServiceBench {
   std::string user_id;
   std::string app_id;
   std::string bot_token;
   std::string token;
 
-  Fixture() {
-    user_id = str(parse(call("POST", "/_emulator/users", R"({"username":"alice"})").body)["id"]);
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+  Fixture() : ServiceBench(kBenchStart, Pace::live) {
+    user_id = user("alice");
+    const auto app = app_json("Game");
     app_id = str(app["id"]);
     bot_token = str(app["bot_token"]);
-    token = str(parse(call("POST", "/_emulator/tokens",
-                           R"({"user_id":")" + user_id + R"(","app_id":")" + app_id +
-                               R"(","scopes":"openid sdk.social_layer"})")
-                          .body)["access_token"]);
-  }
-
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    const auto outcome = service.handle(make_request(std::move(method), std::move(target), std::move(body)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    REQUIRE_MESSAGE(outcome.response.status < 300, outcome.response.body);
-    return outcome.response;
+    token = ServiceBench::token(user_id, app_id);
   }
 
   // Opens a connection and identifies; returns (connection id, session id).

@@ -9,7 +9,7 @@
 
 #include "guild/permissions.hpp"
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace guild_routes_test {
@@ -27,69 +27,39 @@ constexpr std::uint64_t kBit15 = std::uint64_t{1} << 15;
 // Owner Olivia, member Alice, outsider Mallory and the app's bot (a member) in guild "Home", which has
 // #general (everyone), #secret (@everyone denied VIEW_CHANNEL, with a topic), a hidden category "staff"
 // and #staff-chat in it (no overwrites of its own); and a second guild "Away" with Alice and the bot.
-struct Fixture {
-  std::int64_t real_now = kLastSecondBefore;
-  FakeClock clock{[this] { return real_now; }};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
+struct Fixture : ServiceBench {
   std::string olivia, alice, mallory;
   std::string app_id, bot_token, bot_id;
-  std::string guild_id, away_id;
+  std::string away_id;
   std::string general_id, secret_id, staff_id, staff_chat_id;
 
-  Fixture() {
-    olivia = create_user("olivia");
-    alice = create_user("alice");
-    mallory = create_user("mallory");
-    auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
-    app_id = str(app["id"]);
-    bot_token = str(app["bot_token"]);
-    bot_id = str(app["bot_user_id"]);
-    guild_id = str(parse(call("POST", "/_emulator/guilds",
-                              R"({"name":"Home","owner_id":")" + olivia + R"(","banner":"b4nn3r"})")
-                             .body)["id"]);
-    away_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + olivia + R"("})").body)["id"]);
+  Fixture() : ServiceBench(kLastSecondBefore, Pace::live) {
+    olivia = user("olivia");
+    alice = user("alice");
+    mallory = user("mallory");
+    const auto game = app("Game");
+    app_id = game.id;
+    bot_token = game.bot_token;
+    bot_id = game.bot_id;
+    guild(olivia, "Home", R"(,"banner":"b4nn3r")");
+    away_id = guild(olivia, "Away");
     for (const auto& guild : {guild_id, away_id}) {
-      for (const auto& user : {alice, bot_id})
-        call("POST", "/_emulator/guilds/" + guild + "/members", R"({"user_id":")" + user + R"("})");
+      for (const auto& id : {alice, bot_id})
+        member(id, {}, guild);
     }
-    general_id = create_channel(R"({"name":"general","type":0,"position":0})");
-    secret_id = create_channel(R"({"name":"secret","type":0,"position":1,"topic":"plans",)"
-                               R"("permission_overwrites":[{"id":")" +
-                               guild_id + R"(","type":0,"allow":"0","deny":"1024"}]})");
-    staff_id = create_channel(R"({"name":"staff","type":4,"position":2,"permission_overwrites":[{"id":")" +
-                              guild_id + R"(","type":0,"deny":"1024"}]})");
+    general_id = channel(R"({"name":"general","type":0,"position":0})");
+    secret_id = channel(R"({"name":"secret","type":0,"position":1,"topic":"plans",)"
+                        R"("permission_overwrites":[{"id":")" +
+                        guild_id + R"(","type":0,"allow":"0","deny":"1024"}]})");
+    staff_id = channel(R"({"name":"staff","type":4,"position":2,"permission_overwrites":[{"id":")" +
+                       guild_id + R"(","type":0,"deny":"1024"}]})");
     staff_chat_id =
-        create_channel(R"({"name":"staff-chat","type":0,"position":3,"parent_id":")" + staff_id + R"("})");
+        channel(R"({"name":"staff-chat","type":0,"position":3,"parent_id":")" + staff_id + R"("})");
   }
 
-  std::string create_user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string create_channel(const std::string& body) {
-    return str(parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", body).body)["id"]);
-  }
-  std::string token(const std::string& user_id, const std::string& scopes) {
-    return str(parse(
-        call("POST", "/_emulator/tokens",
-             R"({"user_id":")" + user_id + R"(","app_id":")" + app_id + R"(","scopes":")" + scopes + R"("})")
-            .body)["access_token"]);
-  }
-
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
+  // Alice's, Olivia's or Mallory's access token of Game with these scopes.
+  std::string user_token(const std::string& user_id, const std::string& scopes) {
+    return token(user_id, app_id, scopes);
   }
 
   // The channel names GET /guilds/{id}/channels lists for `authorization`.
@@ -108,16 +78,10 @@ struct Fixture {
 
   // Opens a connection and identifies with `token` ("Bearer ..." or a bot token) and `capabilities`; a bot
   // with `bot_intents` (GUILDS and GUILD_MEMBERS unless told: without GUILDS it gets no guild events).
-  std::uint64_t identify(FakePeer& peer, const std::string& identify_token, std::uint64_t capabilities = 0,
-                         std::uint64_t bot_intents = 3) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    const auto intents =
-        identify_token.rfind("Bearer ", 0) == 0 ? std::string("0") : std::to_string(bot_intents);
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + identify_token +
-                                 R"(","properties":{},"intents":)" + intents + R"(,"capabilities":)" +
-                                 std::to_string(capabilities) + "}}",
-                             true);
+  std::uint64_t connect(FakePeer& peer, const std::string& identify_token, std::uint64_t capabilities = 0,
+                        std::uint64_t bot_intents = 3) {
+    const auto id = identify(peer, identify_token, identify_token.rfind("Bearer ", 0) == 0 ? 0 : bot_intents,
+                             R"(,"capabilities":)" + std::to_string(capabilities));
     REQUIRE_FALSE(peer.closed);
     REQUIRE(peer.dispatches("READY").size() == 1);
     return id;
@@ -172,21 +136,22 @@ TEST_CASE("guilds: the cut-over constant is 2026-11-16T00:00:00Z") {
 
 TEST_CASE_FIXTURE(Fixture, "guilds: GET /users/@me/guilds needs scope guilds (or sdk.social_layer)") {
   const auto without =
-      raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "identify openid"));
+      raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + user_token(alice, "identify openid"));
   CHECK(without.status == 403);
   CHECK(parse(without.body)["code"].GetInt() == 50001);
   const auto presence_only = raw("GET", "/api/v10/users/@me/guilds", {},
-                                 "Bearer " + token(alice, "openid sdk.social_layer_presence"));
+                                 "Bearer " + user_token(alice, "openid sdk.social_layer_presence"));
   CHECK(presence_only.status == 403);
-  CHECK(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "identify guilds")).status ==
-        200);
-  CHECK(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "openid sdk.social_layer"))
+  CHECK(
+      raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + user_token(alice, "identify guilds")).status ==
+      200);
+  CHECK(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + user_token(alice, "openid sdk.social_layer"))
             .status == 200);
   CHECK(raw("GET", "/api/v10/users/@me/guilds").status == 401);
 }
 
 TEST_CASE_FIXTURE(Fixture, "guilds: each listed guild has banner, owner, permissions as a string, features") {
-  const auto response = raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(alice, "guilds"));
+  const auto response = raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + user_token(alice, "guilds"));
   REQUIRE(response.status == 200);
   const auto list = parse(response.body);
   REQUIRE(list.Size() == 2);
@@ -201,12 +166,12 @@ TEST_CASE_FIXTURE(Fixture, "guilds: each listed guild has banner, owner, permiss
   CHECK(list[1]["banner"].IsNull());  // "Away" has no banner: the member is there, null
 
   const auto owner =
-      parse(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(olivia, "guilds")).body);
+      parse(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + user_token(olivia, "guilds")).body);
   CHECK(owner[0]["owner"].GetBool());
   CHECK(str(owner[0]["permissions"]) == std::to_string(permission::kAll));
 
   const auto outsider =
-      parse(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + token(mallory, "guilds")).body);
+      parse(raw("GET", "/api/v10/users/@me/guilds", {}, "Bearer " + user_token(mallory, "guilds")).body);
   CHECK(outsider.Size() == 0);
 
   // Bot tokens need no scope and list the bot's guilds.
@@ -217,7 +182,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: each listed guild has banner, owner, permiss
 
 TEST_CASE_FIXTURE(Fixture,
                   "guilds: the HTTP channel list shows hidden channels until 16 Nov 2026, then omits them") {
-  const auto bearer = "Bearer " + token(alice, "guilds");
+  const auto bearer = "Bearer " + user_token(alice, "guilds");
   const auto bot = "Bot " + bot_token;
   SUBCASE("15 Nov 2026 23:59:59: every channel, full metadata") {
     CHECK(channel_names(bearer) == std::vector<std::string>{"general", "secret", "staff", "staff-chat"});
@@ -231,7 +196,7 @@ TEST_CASE_FIXTURE(Fixture,
     CHECK(channel_names(bearer) == std::vector<std::string>{"general", "staff-chat"});
     CHECK(channel_names(bot) == std::vector<std::string>{"general", "staff-chat"});
     // The owner sees everything; so does a member whose own overwrite allows the channel.
-    CHECK(channel_names("Bearer " + token(olivia, "guilds")).size() == 4);
+    CHECK(channel_names("Bearer " + user_token(olivia, "guilds")).size() == 4);
     call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id,
          R"({"permission_overwrites":[{"id":")" + guild_id + R"(","type":0,"deny":"1024"},{"id":")" + alice +
              R"(","type":1,"allow":"1024"}]})");
@@ -242,21 +207,22 @@ TEST_CASE_FIXTURE(Fixture,
 
 TEST_CASE_FIXTURE(Fixture, "guilds: the channel list needs membership; unknown guilds are 404 10004") {
   const auto outsider =
-      raw("GET", "/api/v10/guilds/" + guild_id + "/channels", {}, "Bearer " + token(mallory, "guilds"));
+      raw("GET", "/api/v10/guilds/" + guild_id + "/channels", {}, "Bearer " + user_token(mallory, "guilds"));
   CHECK(outsider.status == 403);
   CHECK(parse(outsider.body)["code"].GetInt() == 50001);
-  const auto unknown = raw("GET", "/api/v10/guilds/123/channels", {}, "Bearer " + token(alice, "guilds"));
+  const auto unknown =
+      raw("GET", "/api/v10/guilds/123/channels", {}, "Bearer " + user_token(alice, "guilds"));
   CHECK(unknown.status == 404);
   CHECK(parse(unknown.body)["code"].GetInt() == 10004);
   CHECK(raw("GET", "/api/v10/guilds/" + guild_id + "/channels").status == 401);
 }
 
 TEST_CASE_FIXTURE(Fixture, "guilds: READY lists the user's guilds with channels, obfuscated per session") {
-  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  const auto bearer = "Bearer " + user_token(alice, "openid sdk.social_layer");
   FakePeer plain, opted_in, bit14;
-  identify(plain, bearer);
-  identify(opted_in, bearer, kBit15);
-  identify(bit14, bearer, kBit15 >> 1);
+  connect(plain, bearer);
+  connect(opted_in, bearer, kBit15);
+  connect(bit14, bearer, kBit15 >> 1);
 
   auto ready = plain.only("READY");
   const auto& guilds = ready["d"]["guilds"];
@@ -276,30 +242,30 @@ TEST_CASE_FIXTURE(Fixture, "guilds: READY lists the user's guilds with channels,
 
   set_clock(kChannelObfuscationDateMs);
   FakePeer after;
-  identify(after, bearer);
+  connect(after, bearer);
   check_obfuscated(ready_channel(after.only("READY")["d"]["guilds"][0], secret_id), secret_id, guild_id, 1);
 
   FakePeer owner;
-  identify(owner, "Bearer " + token(olivia, "openid"), kBit15);
+  connect(owner, "Bearer " + user_token(olivia, "openid"), kBit15);
   check_full_secret(ready_channel(owner.only("READY")["d"]["guilds"][0], secret_id), guild_id);
 
   FakePeer outsider;
-  identify(outsider, "Bearer " + token(mallory, "openid"));
+  connect(outsider, "Bearer " + user_token(mallory, "openid"));
   CHECK(outsider.only("READY")["d"]["guilds"].Size() == 0);
 }
 
 TEST_CASE_FIXTURE(
     Fixture, "guilds: CHANNEL_CREATE of a hidden channel: full before the date, obfuscated with bit 15") {
-  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  const auto bearer = "Bearer " + user_token(alice, "openid sdk.social_layer");
   FakePeer plain, opted_in, owner, outsider;
-  identify(plain, bearer);
-  identify(opted_in, bearer, kBit15);
-  identify(owner, "Bearer " + token(olivia, "openid"), kBit15);
-  identify(outsider, "Bearer " + token(mallory, "openid"));
+  connect(plain, bearer);
+  connect(opted_in, bearer, kBit15);
+  connect(owner, "Bearer " + user_token(olivia, "openid"), kBit15);
+  connect(outsider, "Bearer " + user_token(mallory, "openid"));
   const auto body =
       R"({"name":"vault","type":0,"position":7,"topic":"gold","permission_overwrites":[{"id":")" + guild_id +
       R"(","type":0,"deny":"1024"}]})";
-  const auto vault_id = create_channel(body);
+  const auto vault_id = channel(body);
 
   auto full = plain.only("CHANNEL_CREATE");
   CHECK(str(full["d"]["name"]) == "vault");
@@ -310,14 +276,14 @@ TEST_CASE_FIXTURE(
   CHECK(outsider.dispatches("CHANNEL_CREATE").empty());              // not a member
 
   // A channel Alice can view is never obfuscated.
-  create_channel(R"({"name":"lobby","type":0,"position":8})");
+  channel(R"({"name":"lobby","type":0,"position":8})");
   CHECK(str(opted_in.nth("CHANNEL_CREATE", 1)["d"]["name"]) == "lobby");
 }
 
 TEST_CASE_FIXTURE(Fixture, "guilds: from 16 Nov 2026 every session gets hidden channels obfuscated") {
-  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  const auto bearer = "Bearer " + user_token(alice, "openid sdk.social_layer");
   FakePeer before_date;
-  identify(before_date, bearer);
+  connect(before_date, bearer);
   set_clock(kChannelObfuscationDateMs - 1);
   call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id, R"({"position":5})");
   check_full_secret(before_date.only("CHANNEL_UPDATE")["d"], guild_id);
@@ -327,8 +293,8 @@ TEST_CASE_FIXTURE(Fixture, "guilds: from 16 Nov 2026 every session gets hidden c
   check_obfuscated(before_date.nth("CHANNEL_UPDATE", 1)["d"], secret_id, guild_id, 6);
 
   FakePeer bot, opted_in;
-  identify(bot, bot_token);  // bots too
-  identify(opted_in, bearer, kBit15);
+  connect(bot, bot_token);  // bots too
+  connect(opted_in, bearer, kBit15);
   call("DELETE", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id);
   check_obfuscated(bot.only("CHANNEL_DELETE")["d"], secret_id, guild_id, 6);
   check_obfuscated(opted_in.only("CHANNEL_DELETE")["d"], secret_id, guild_id, 6);
@@ -336,9 +302,9 @@ TEST_CASE_FIXTURE(Fixture, "guilds: from 16 Nov 2026 every session gets hidden c
 }
 
 TEST_CASE_FIXTURE(Fixture, "guilds: CHANNEL_UPDATE follows visibility changes") {
-  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  const auto bearer = "Bearer " + user_token(alice, "openid sdk.social_layer");
   FakePeer opted_in;
-  identify(opted_in, bearer, kBit15);
+  connect(opted_in, bearer, kBit15);
   // Hiding #general: the update is already obfuscated.
   call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + general_id,
        R"({"permission_overwrites":[{"id":")" + guild_id + R"(","type":0,"deny":"1024"}]})");
@@ -355,7 +321,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: CHANNEL_UPDATE follows visibility changes") 
 TEST_CASE_FIXTURE(Fixture,
                   "guilds: deleting a category frees its channels (CHANNEL_UPDATE with parent_id null)") {
   FakePeer owner;
-  identify(owner, "Bearer " + token(olivia, "openid"));
+  connect(owner, "Bearer " + user_token(olivia, "openid"));
   call("DELETE", "/_emulator/guilds/" + guild_id + "/channels/" + staff_id);
   CHECK(str(owner.only("CHANNEL_DELETE")["d"]["id"]) == staff_id);
   const auto update = owner.only("CHANNEL_UPDATE");
@@ -375,13 +341,12 @@ std::string request_members(const std::string& guild, const std::string& query, 
 
 TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members answers one GUILD_MEMBERS_CHUNK") {
   FakePeer bot;
-  const auto id = identify(bot, bot_token);
+  const auto id = connect(bot, bot_token);
   call("POST", "/_emulator/guilds/" + guild_id + "/roles", R"({"name":"mods","permissions":"8192"})");
   const auto mods = str(
       parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles", R"({"name":"mods2","permissions":8192})")
                 .body)["id"]);
-  call("POST", "/_emulator/guilds/" + guild_id + "/members",
-       R"({"user_id":")" + alice + R"(","roles":[")" + mods + R"("]})");
+  member(alice, mods);
 
   service.gateway_received(id, request_members(guild_id, "", 0, "n1"), true);
   const auto chunk = bot.only("GUILD_MEMBERS_CHUNK");
@@ -426,7 +391,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members answers one GUILD_MEMB
 
 TEST_CASE_FIXTURE(Fixture, "guilds: all-members requests: 1 per guild per 30 s, then RATE_LIMITED") {
   FakePeer bot;
-  const auto id = identify(bot, bot_token);
+  const auto id = connect(bot, bot_token);
   const auto start = clock.now_ms();
   service.gateway_received(id, request_members(guild_id, "", 0, "first"), true);
   CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
@@ -465,7 +430,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: all-members requests: 1 per guild per 30 s, 
 TEST_CASE_FIXTURE(Fixture,
                   "guilds: the entire member list needs the GUILD_MEMBERS intent; queries and ids do not") {
   FakePeer bot;
-  const auto id = identify(bot, bot_token, 0, 1);  // GUILDS only
+  const auto id = connect(bot, bot_token, 0, 1);  // GUILDS only
   // The platform answers nothing (a client waiting for chunks times out); nor does it count against the
   // limit.
   service.gateway_received(id, request_members(guild_id, "", 0), true);
@@ -476,15 +441,15 @@ TEST_CASE_FIXTURE(Fixture,
   service.gateway_received(id, request_members(guild_id, "a", 0), true);
   CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
   FakePeer with_intent;
-  const auto second = identify(with_intent, bot_token);
+  const auto second = connect(with_intent, bot_token);
   service.gateway_received(second, request_members(guild_id, "", 0), true);
   CHECK(with_intent.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
 }
 
 TEST_CASE_FIXTURE(Fixture, "guilds: the all-members limit is per user: another requester has its own") {
   FakePeer bot, user;
-  const auto bot_connection = identify(bot, bot_token);
-  const auto user_connection = identify(user, "Bearer " + token(alice, "openid sdk.social_layer"));
+  const auto bot_connection = connect(bot, bot_token);
+  const auto user_connection = connect(user, "Bearer " + user_token(alice, "openid sdk.social_layer"));
   service.gateway_received(bot_connection, request_members(guild_id, "", 0), true);
   service.gateway_received(user_connection, request_members(guild_id, "", 0), true);
   CHECK(bot.dispatches("GUILD_MEMBERS_CHUNK").size() == 1);
@@ -495,7 +460,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: the all-members limit is per user: another r
 
 TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members by user_ids names the rest not_found") {
   FakePeer bot;
-  const auto id = identify(bot, bot_token);
+  const auto id = connect(bot, bot_token);
   service.gateway_received(id,
                            R"({"op":8,"d":{"guild_id":")" + guild_id + R"(","user_ids":[")" + alice +
                                R"(",")" + mallory + R"("]}})",
@@ -516,11 +481,10 @@ TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members by user_ids names the 
 
 TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members returns at most 100 for a query or ids") {
   for (int i = 0; i < 101; ++i) {
-    const auto user = create_user("crowd" + std::to_string(i));
-    call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + user + R"("})");
+    member(user("crowd" + std::to_string(i)));
   }
   FakePeer bot;
-  const auto id = identify(bot, bot_token);
+  const auto id = connect(bot, bot_token);
   service.gateway_received(id, request_members(guild_id, "crowd", 0), true);
   CHECK(bot.nth("GUILD_MEMBERS_CHUNK", 0)["d"]["members"].Size() == 100);  // 101 match
   service.gateway_received(id, request_members(guild_id, "crowd", 1000), true);
@@ -540,7 +504,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: Request Guild Members returns at most 100 fo
 
 TEST_CASE_FIXTURE(Fixture, "guilds: a chunk's nonce of 32 bytes is kept, of 33 ignored") {
   FakePeer bot;
-  const auto id = identify(bot, bot_token);
+  const auto id = connect(bot, bot_token);
   const std::string nonce32(32, 'n');
   service.gateway_received(id, request_members(guild_id, "a", 1, nonce32), true);
   service.gateway_received(id, request_members(guild_id, "a", 1, nonce32 + "n"), true);
@@ -550,7 +514,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: a chunk's nonce of 32 bytes is kept, of 33 i
 
 TEST_CASE_FIXTURE(Fixture, "guilds: op 31 answers SOUNDBOARD_SOUNDS for each guild asked for") {
   FakePeer user;
-  const auto id = identify(user, "Bearer " + token(alice, "openid sdk.social_layer"));
+  const auto id = connect(user, "Bearer " + user_token(alice, "openid sdk.social_layer"));
   service.gateway_received(
       id, R"({"op":31,"d":{"guild_ids":[")" + guild_id + R"(",")" + away_id + R"(","42"]}})", true);
   const auto sounds = user.dispatches("SOUNDBOARD_SOUNDS");
@@ -574,12 +538,12 @@ TEST_CASE_FIXTURE(Fixture, "guilds: op 31 answers SOUNDBOARD_SOUNDS for each gui
 
 TEST_CASE_FIXTURE(Fixture,
                   "guilds: op 43 answers CHANNEL_INFO with the fields asked for of the voice channels") {
-  const auto voice_id = create_channel(R"({"name":"voice","type":2,"position":4})");
-  const auto stage_id = create_channel(R"({"name":"stage","type":13,"position":5})");
-  create_channel(R"({"name":"hidden-voice","type":2,"position":6,"permission_overwrites":[{"id":")" +
-                 guild_id + R"(","type":0,"deny":"1024"}]})");
+  const auto voice_id = channel(R"({"name":"voice","type":2,"position":4})");
+  const auto stage_id = channel(R"({"name":"stage","type":13,"position":5})");
+  channel(R"({"name":"hidden-voice","type":2,"position":6,"permission_overwrites":[{"id":")" + guild_id +
+          R"(","type":0,"deny":"1024"}]})");
   FakePeer user;
-  const auto id = identify(user, "Bearer " + token(alice, "openid sdk.social_layer"));
+  const auto id = connect(user, "Bearer " + user_token(alice, "openid sdk.social_layer"));
   service.gateway_received(
       id, R"({"op":43,"d":{"guild_id":")" + guild_id + R"(","fields":["status","voice_start_time"]}})", true);
   const auto info = user.only("CHANNEL_INFO");
@@ -611,16 +575,16 @@ TEST_CASE_FIXTURE(Fixture,
 
 TEST_CASE_FIXTURE(Fixture,
                   "guilds: the portal's Private Channel Obfuscation toggle obfuscates before the date") {
-  const auto bearer = "Bearer " + token(alice, "openid sdk.social_layer");
+  const auto bearer = "Bearer " + user_token(alice, "openid sdk.social_layer");
   FakePeer before;
-  identify(before, bearer);
+  connect(before, bearer);
   check_full_secret(ready_channel(before.only("READY")["d"]["guilds"][0], secret_id), guild_id);
   const auto toggled =
       call("POST", "/_emulator/apps/" + app_id + "/channel-obfuscation", R"({"enabled":true})");
   CHECK(parse(toggled.body)["enabled"].GetBool());
   FakePeer after, bot;
-  identify(after, bearer);  // no capability: the application's toggle is enough
-  identify(bot, bot_token);
+  connect(after, bearer);  // no capability: the application's toggle is enough
+  connect(bot, bot_token);
   check_obfuscated(ready_channel(after.only("READY")["d"]["guilds"][0], secret_id), secret_id, guild_id, 1);
   // Channel events follow it too, for every session of the application (the earlier one included).
   call("PATCH", "/_emulator/guilds/" + guild_id + "/channels/" + secret_id, R"({"position":9})");
@@ -646,7 +610,7 @@ TEST_CASE_FIXTURE(Fixture, "guilds: flags carries bits 0..30, flags_new every bi
   CHECK(me["flags"].GetUint64() == (intents | bit30));
   CHECK(str(me["flags_new"]) == std::to_string(intents | bit30 | bit31 | bit40));
   FakePeer bot;
-  identify(bot, bot_token);
+  connect(bot, bot_token);
   const auto ready = bot.only("READY");
   CHECK(ready["d"]["application"]["flags"].GetUint64() == (intents | bit30));
   CHECK(str(ready["d"]["application"]["flags_new"]) == std::to_string(intents | bit30 | bit31 | bit40));
@@ -659,8 +623,8 @@ TEST_CASE_FIXTURE(Fixture,
   const auto bot = raw("POST", "/api/v10/guilds", R"({"name":"Bot Made"})", "Bot " + bot_token);
   CHECK(bot.status == 403);
   CHECK(parse(bot.body)["code"].GetInt() == 20001);
-  const auto bearer =
-      raw("POST", "/api/v10/guilds", R"({"name":"User Made"})", "Bearer " + token(alice, "openid guilds"));
+  const auto bearer = raw("POST", "/api/v10/guilds", R"({"name":"User Made"})",
+                          "Bearer " + user_token(alice, "openid guilds"));
   CHECK(bearer.status == 401);
   CHECK(raw("POST", "/api/v10/guilds", R"({"name":"Nobody"})").status == 401);
   // Nothing was made.

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -21,38 +21,11 @@ namespace {
 
 using FakePeer = RecordingGatewayPeer;
 
-constexpr std::int64_t kStart = 1795000000000;  // 2026-11-18: channels a member cannot view are left out
-
 // One emulator driven through its routes; a second one loaded with the first one's documents is the first
 // one restarted.
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  rapidjson::Document call(std::string method, std::string target, std::string body = {}) {
-    const auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return parse(response.body.empty() ? std::string("{}") : response.body);
-  }
-  std::string create_user(const std::string& name) {
-    return str(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})")["id"]);
-  }
+struct Emulator : ServiceBench {
   std::string bearer(const std::string& user_id, const std::string& app_id) {
-    return "Bearer " + str(call("POST", "/_emulator/tokens",
-                                R"({"user_id":")" + user_id + R"(","app_id":")" + app_id +
-                                    R"(","scopes":"openid sdk.social_layer"})")["access_token"]);
+    return "Bearer " + token(user_id, app_id);
   }
   // The names of the guild's channels `authorization` may see, in the platform's order.
   std::vector<std::string> channel_names(const std::string& guild_id, const std::string& authorization) {
@@ -66,11 +39,8 @@ struct Emulator {
   }
   // Opens a connection and identifies (a bot with the GUILDS and GUILD_MEMBERS intents).
   std::uint64_t identify(FakePeer& peer, const std::string& identify_token) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    const char* intents = identify_token.rfind("Bearer ", 0) == 0 ? "0" : "3";
-    service.gateway_received(
-        id, R"({"op":2,"d":{"token":")" + identify_token + R"(","properties":{},"intents":)" + intents + "}}",
-        true);
+    const auto id =
+        ServiceBench::identify(peer, identify_token, identify_token.rfind("Bearer ", 0) == 0 ? 0 : 3);
     REQUIRE_FALSE(peer.closed);
     REQUIRE(peer.dispatches("READY").size() == 1);
     return id;
@@ -86,16 +56,16 @@ std::string all_members_request(const std::string& guild_id) {
 TEST_CASE("guilds: roles, members, channels and overwrites survive a restart") {
   Emulator first;
   StateMirror mirror(first.service.changes());
-  const auto olivia = first.create_user("olivia");
-  const auto alice = first.create_user("alice");
-  const auto bob = first.create_user("bob");
-  const auto app = first.call("POST", "/_emulator/apps", R"({"name":"Game"})");
+  const auto olivia = first.user("olivia");
+  const auto alice = first.user("alice");
+  const auto bob = first.user("bob");
+  const auto app = first.call_json("POST", "/_emulator/apps", R"({"name":"Game"})");
   const auto app_id = str(app["id"]);
   const auto bot_token = str(app["bot_token"]);
   const auto bot_id = str(app["bot_user_id"]);
   mirror.check_complete();
 
-  const auto guild_id = str(first.call(
+  const auto guild_id = str(first.call_json(
       "POST", "/_emulator/guilds",
       R"({"name":"Home","owner_id":")" + olivia +
           R"(","banner":"b4nn3r","icon":"1c0n","features":["COMMUNITY"],"everyone_permissions":"1024"})")
@@ -106,39 +76,40 @@ TEST_CASE("guilds: roles, members, channels and overwrites survive a restart") {
 
   const auto guild = "/_emulator/guilds/" + guild_id;
   const auto mods =
-      str(first.call("POST", guild + "/roles", R"({"name":"mods","permissions":"8192"})")["id"]);
+      str(first.call_json("POST", guild + "/roles", R"({"name":"mods","permissions":"8192"})")["id"]);
   mirror.check_complete();
   for (const auto& user : {alice, bob, bot_id})
-    first.call("POST", guild + "/members", R"({"user_id":")" + user + R"("})");
+    first.call_json("POST", guild + "/members", R"({"user_id":")" + user + R"("})");
   mirror.check_complete();
-  first.call("POST", guild + "/members", R"({"user_id":")" + alice + R"(","roles":[")" + mods + R"("]})");
+  first.call_json("POST", guild + "/members",
+                  R"({"user_id":")" + alice + R"(","roles":[")" + mods + R"("]})");
   mirror.check_complete();
   CHECK(mirror.count("guild_member") == 4);
 
-  const auto general_id = str(first.call(
+  const auto general_id = str(first.call_json(
       "POST", guild + "/channels", R"({"name":"general","type":0,"position":0,"topic":"hello"})")["id"]);
   const auto staff_id =
-      str(first.call("POST", guild + "/channels", R"({"name":"staff","type":4,"position":1})")["id"]);
-  const auto staff_chat_id =
-      str(first.call("POST", guild + "/channels",
-                     R"({"name":"staff-chat","type":0,"position":2,"parent_id":")" + staff_id + "\"}")["id"]);
+      str(first.call_json("POST", guild + "/channels", R"({"name":"staff","type":4,"position":1})")["id"]);
+  const auto staff_chat_id = str(first.call_json(
+      "POST", guild + "/channels",
+      R"({"name":"staff-chat","type":0,"position":2,"parent_id":")" + staff_id + "\"}")["id"]);
   // Only mods see #secret (a role overwrite); alice does not see #voice (a member overwrite).
-  first.call("POST", guild + "/channels",
-             R"({"name":"secret","type":0,"position":3,"permission_overwrites":[{"id":")" + guild_id +
-                 R"(","type":0,"deny":"1024"},{"id":")" + mods + R"(","type":0,"allow":"1024"}]})");
+  first.call_json("POST", guild + "/channels",
+                  R"({"name":"secret","type":0,"position":3,"permission_overwrites":[{"id":")" + guild_id +
+                      R"(","type":0,"deny":"1024"},{"id":")" + mods + R"(","type":0,"allow":"1024"}]})");
   const auto voice_id =
-      str(first.call("POST", guild + "/channels",
-                     R"({"name":"voice","type":2,"position":4,"permission_overwrites":[{"id":")" + alice +
-                         R"(","type":1,"deny":"1024"}]})")["id"]);
+      str(first.call_json("POST", guild + "/channels",
+                          R"({"name":"voice","type":2,"position":4,"permission_overwrites":[{"id":")" +
+                              alice + R"(","type":1,"deny":"1024"}]})")["id"]);
   mirror.check_complete();
-  first.call("PATCH", guild + "/channels/" + general_id, R"({"name":"lobby","topic":null})");
+  first.call_json("PATCH", guild + "/channels/" + general_id, R"({"name":"lobby","topic":null})");
   mirror.check_complete();
   // The category goes: its channel loses its parent.
-  first.call("DELETE", guild + "/channels/" + staff_id);
+  first.call_json("DELETE", guild + "/channels/" + staff_id);
   mirror.check_complete();
   // A second guild, without alice.
-  const auto away_id =
-      str(first.call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + bob + R"("})")["id"]);
+  const auto away_id = str(
+      first.call_json("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + bob + R"("})")["id"]);
   mirror.check_complete();
   CHECK(mirror.count("guild") == 2);
 
@@ -201,7 +172,7 @@ TEST_CASE("guilds: roles, members, channels and overwrites survive a restart") {
     saw_alice = true;
     REQUIRE(member["roles"].Size() == 1);
     CHECK(str(member["roles"][0]) == mods);
-    CHECK(str(member["joined_at"]) == format_rfc3339_ms(kStart));  // when first added
+    CHECK(str(member["joined_at"]) == format_rfc3339_ms(kBenchStart));  // when first added
   }
   CHECK(saw_alice);
   // The window was not kept: the all-members request is allowed at once.
@@ -212,11 +183,12 @@ TEST_CASE("guilds: roles, members, channels and overwrites survive a restart") {
   // The restarted emulator goes on naming its changes; new ids follow the old ones.
   StateMirror after(restarted.service.changes());
   const auto added =
-      str(restarted.call("POST", guild + "/channels", R"({"name":"new","type":0,"position":5})")["id"]);
+      str(restarted.call_json("POST", guild + "/channels", R"({"name":"new","type":0,"position":5})")["id"]);
   CHECK(added != general_id);
   CHECK(added.size() >= voice_id.size());
   CHECK(added > voice_id);
-  restarted.call("POST", "/_emulator/guilds/" + away_id + "/members", R"({"user_id":")" + alice + R"("})");
+  restarted.call_json("POST", "/_emulator/guilds/" + away_id + "/members",
+                      R"({"user_id":")" + alice + R"("})");
   after.check_complete();
   CHECK(parse(restarted.raw("GET", "/api/v10/users/@me/guilds", {}, alice_bearer).body).Size() == 2);
 }
@@ -224,17 +196,18 @@ TEST_CASE("guilds: roles, members, channels and overwrites survive a restart") {
 TEST_CASE("guilds: roles made and changed through the API keep every field across a restart") {
   Emulator first;
   StateMirror mirror(first.service.changes());
-  const auto olivia = first.create_user("olivia");
-  const auto app = first.call("POST", "/_emulator/apps", R"({"name":"Game"})");
+  const auto olivia = first.user("olivia");
+  const auto app = first.call_json("POST", "/_emulator/apps", R"({"name":"Game"})");
   const auto bot = "Bot " + str(app["bot_token"]);
-  const auto guild_id = str(first.call("POST", "/_emulator/guilds",
-                                       R"({"name":"Home","owner_id":")" + olivia +
-                                           R"(","features":["ENHANCED_ROLE_COLORS","ROLE_ICONS"]})")["id"]);
+  const auto guild_id =
+      str(first.call_json("POST", "/_emulator/guilds",
+                          R"({"name":"Home","owner_id":")" + olivia +
+                              R"(","features":["ENHANCED_ROLE_COLORS","ROLE_ICONS"]})")["id"]);
   const auto guild = "/_emulator/guilds/" + guild_id;
   const auto admin_role =
-      str(first.call("POST", guild + "/roles", R"({"name":"mods","permissions":"268435456"})")["id"]);
-  first.call("POST", guild + "/members",
-             R"({"user_id":")" + str(app["bot_user_id"]) + R"(","roles":[")" + admin_role + R"("]})");
+      str(first.call_json("POST", guild + "/roles", R"({"name":"mods","permissions":"268435456"})")["id"]);
+  first.call_json("POST", guild + "/members",
+                  R"({"user_id":")" + str(app["bot_user_id"]) + R"(","roles":[")" + admin_role + R"("]})");
   const auto created =
       first.raw("POST", "/api/v10/guilds/" + guild_id + "/roles",
                 R"({"name":"Champion","colors":{"primary_color":255,"secondary_color":65280},)"
@@ -263,23 +236,23 @@ TEST_CASE(
     "guilds: a member's nick, timeout, flags and profile survive a restart; a kicked member stays gone") {
   Emulator first;
   StateMirror mirror(first.service.changes());
-  const auto olivia = first.create_user("olivia");
-  const auto alice = first.create_user("alice");
-  const auto bob = first.create_user("bob");
-  const auto app = first.call("POST", "/_emulator/apps", R"({"name":"Game"})");
+  const auto olivia = first.user("olivia");
+  const auto alice = first.user("alice");
+  const auto bob = first.user("bob");
+  const auto app = first.call_json("POST", "/_emulator/apps", R"({"name":"Game"})");
   const auto bot = "Bot " + str(app["bot_token"]);
-  const auto guild_id =
-      str(first.call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})")["id"]);
+  const auto guild_id = str(first.call_json("POST", "/_emulator/guilds",
+                                            R"({"name":"Home","owner_id":")" + olivia + R"("})")["id"]);
   const auto guild = "/_emulator/guilds/" + guild_id;
   // MANAGE_NICKNAMES, MANAGE_ROLES, MODERATE_MEMBERS, KICK_MEMBERS, CHANGE_NICKNAME.
-  const auto staff =
-      str(first.call("POST", guild + "/roles", R"({"name":"staff","permissions":"1099981389826"})")["id"]);
-  first.call("POST", guild + "/members",
-             R"({"user_id":")" + str(app["bot_user_id"]) + R"(","roles":[")" + staff + R"("]})");
+  const auto staff = str(
+      first.call_json("POST", guild + "/roles", R"({"name":"staff","permissions":"1099981389826"})")["id"]);
+  first.call_json("POST", guild + "/members",
+                  R"({"user_id":")" + str(app["bot_user_id"]) + R"(","roles":[")" + staff + R"("]})");
   for (const auto& user : {alice, bob})
-    first.call("POST", guild + "/members", R"({"user_id":")" + user + R"("})");
+    first.call_json("POST", guild + "/members", R"({"user_id":")" + user + R"("})");
   const auto api = "/api/v10/guilds/" + guild_id + "/members/";
-  const auto until = format_rfc3339_ms(kStart + 3600000);
+  const auto until = format_rfc3339_ms(kBenchStart + 3600000);
   REQUIRE(first
               .raw("PATCH", api + alice,
                    R"({"nick":"Ali","flags":4,"communication_disabled_until":")" + until + R"("})", bot)

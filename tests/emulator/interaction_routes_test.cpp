@@ -12,7 +12,7 @@
 
 #include "hand_transport.hpp"
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace interaction_routes_test {
@@ -22,33 +22,24 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
 constexpr std::uint64_t kGuildsAndMessages = (1U << 0) | (1U << 9) | (1U << 12) | (1U << 15);
 
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
+struct Emulator : ServiceBench {
   HandTransport transport;
-  std::string app_id, bot_token, bot_user, verify_key, player, guild_id, channel_id, command_id;
+  std::string app_id, bot_token, bot_user, verify_key, player, channel_id, command_id;
   RecordingGatewayPeer bot_peer;
 
   Emulator() {
     service.set_webhook_transport(&transport);
-    auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Racing"})").body);
+    const auto app = app_json("Racing");
     app_id = str(app["id"]);
     bot_token = str(app["bot_token"]);
     bot_user = str(app["bot_user_id"]);
     verify_key = str(app["verify_key"]);
-    player = str(parse(call("POST", "/_emulator/users", R"({"username":"player"})").body)["id"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + player + R"("})").body)["id"]);
-    channel_id = str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", R"({"name":"general","type":0})")
-                  .body)["id"]);
-    call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + bot_user + R"("})");
+    player = user("player");
+    guild(player);
+    channel_id = channel(R"({"name":"general","type":0})");
+    member(bot_user);
     command_id = str(parse(
         api("POST", "/applications/" + app_id + "/commands",
             R"({"name":"stats","description":"Your stats","options":[)"
@@ -61,20 +52,8 @@ struct Emulator {
   Emulator(const Emulator&) = delete;
   Emulator& operator=(const Emulator&) = delete;
 
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
   HttpResponse api(std::string method, const std::string& path, std::string body = {}) {
-    auto response =
-        raw(std::move(method), "/api/v10" + path, std::move(body), {{"Authorization", "Bot " + bot_token}});
+    auto response = as("Bot " + bot_token, std::move(method), path, std::move(body));
     REQUIRE_MESSAGE(response.status < 300, response.body);
     return response;
   }
@@ -83,18 +62,8 @@ struct Emulator {
     service.gateway_tick();
   }
   void connect_bot(std::uint64_t intents = kGuildsAndMessages) {
-    const auto id = service.gateway_opened(bot_peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + bot_token + R"(","properties":{},"intents":)" +
-                                 std::to_string(intents) + "}}",
-                             true);
+    identify(bot_peer, bot_token, intents);
     REQUIRE(bot_peer.dispatches("READY").size() == 1);
-  }
-  std::string user_token(const std::string& user, const std::string& scopes) {
-    return str(parse(
-        call("POST", "/_emulator/tokens",
-             R"({"user_id":")" + user + R"(","app_id":")" + app_id + R"(","scopes":")" + scopes + R"("})")
-            .body)["access_token"]);
   }
   // An admin invocation; its answer waits for the application's initial response.
   std::shared_ptr<DeferredResponse> invoke(const std::string& body_fields) {
@@ -242,13 +211,13 @@ TEST_CASE("a user-installed app gets at most 5 follow-ups; a guild-installed one
   // A global command for user installs, used in a DM between two users (PRIVATE_CHANNEL).
   e.api("POST", "/applications/" + e.app_id + "/commands",
         R"({"name":"roll","description":"Roll","integration_types":[1],"contexts":[0,1,2]})");
-  e.user_token(e.player, "identify applications.commands");
-  const auto friend_id =
-      str(parse(e.call("POST", "/_emulator/users", R"({"username":"friend"})").body)["id"]);
+  e.token(e.player, e.app_id, "identify applications.commands");
+  const auto friend_id = e.user("friend");
   const auto dm = parse(
-      e.raw("POST", "/api/v10/users/@me/channels", R"({"recipient_id":")" + friend_id + R"("})",
-            {{"Authorization", "Bearer " + e.user_token(e.player, "identify dm_channels.messages.write")},
-             {"Content-Type", "application/json"}})
+      e.raw(
+           "POST", "/api/v10/users/@me/channels", R"({"recipient_id":")" + friend_id + R"("})",
+           {{"Authorization", "Bearer " + e.token(e.player, e.app_id, "identify dm_channels.messages.write")},
+            {"Content-Type", "application/json"}})
           .body);
   REQUIRE(dm.HasMember("id"));
   e.invoke(R"(,"channel_id":")" + str(dm["id"]) + R"(","name":"roll")");

@@ -12,7 +12,7 @@
 #include "core/fake_clock.hpp"
 #include "guild/target_users_csv.hpp"
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -20,16 +20,10 @@ namespace invite_routes_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
-constexpr std::uint64_t kCreateInstantInvite = std::uint64_t{1} << 0;
-constexpr std::uint64_t kBanMembers = std::uint64_t{1} << 2;
-constexpr std::uint64_t kManageChannels = std::uint64_t{1} << 4;
-constexpr std::uint64_t kManageGuild = std::uint64_t{1} << 5;
-constexpr std::uint64_t kViewAuditLog = std::uint64_t{1} << 7;
-constexpr std::uint64_t kManageRoles = std::uint64_t{1} << 28;
 // GUILDS, GUILD_MEMBERS and GUILD_INVITES.
 constexpr std::uint64_t kIntents = (1U << 0) | (1U << 1) | (1U << 6);
 const std::string kBoundary = "inv1te";
@@ -52,13 +46,8 @@ std::string multipart(const std::string& payload, const std::string& csv) {
 // Owner Olivia; Alice, Bob and Carol, who are not members yet; roles High (above the bot's), Staff (the
 // bot's: invites, channels, roles, guild), Banner (below Staff, with BAN_MEMBERS the bot lacks), VIP (below
 // Staff); a helper bot with only CREATE_INSTANT_INVITE, an auditor bot with only VIEW_AUDIT_LOG; #general.
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-  std::string olivia, alice, bob, carol, app_id, bot_id, bot_token, helper_token, auditor_token, guild_id;
+struct Emulator : ServiceBench {
+  std::string olivia, alice, bob, carol, app_id, bot_id, bot_token, helper_token, auditor_token;
   std::string high, staff, banner, vip, general;
   RecordingGatewayPeer bot_peer;
 
@@ -69,12 +58,11 @@ struct Emulator {
     alice = user("alice");
     bob = user("bob");
     carol = user("carol");
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
-    app_id = str(app["id"]);
-    bot_id = str(app["bot_user_id"]);
-    bot_token = str(app["bot_token"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
+    const auto game = app("Game");
+    app_id = game.id;
+    bot_id = game.bot_id;
+    bot_token = game.bot_token;
+    guild(olivia);
     // The admin's roles go on top: the last made is the highest.
     vip = role("VIP", 0);
     banner = role("Banner", kBanMembers);
@@ -82,61 +70,31 @@ struct Emulator {
         role("Staff", kCreateInstantInvite | kManageChannels | kManageRoles | kManageGuild | kViewAuditLog);
     high = role("High", 0);
     member(bot_id, staff);
-    const auto helper = parse(call("POST", "/_emulator/apps", R"({"name":"Helper"})").body);
+    const auto helper = app_json("Helper");
     helper_token = str(helper["bot_token"]);
     member(str(helper["bot_user_id"]), role("Invites", kCreateInstantInvite));
-    const auto auditor = parse(call("POST", "/_emulator/apps", R"({"name":"Auditor"})").body);
+    const auto auditor = app_json("Auditor");
     auditor_token = str(auditor["bot_token"]);
     member(str(auditor["bot_user_id"]), role("Audit", kViewAuditLog));
-    general = str(parse(
-        call("POST", "/_emulator/guilds/" + guild_id + "/channels", R"({"name":"general"})").body)["id"]);
-  }
-  std::string user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string role(const std::string& name, std::uint64_t permissions) {
-    return str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles",
-                   R"({"name":")" + name + R"(","permissions":")" + std::to_string(permissions) + R"("})")
-                  .body)["id"]);
-  }
-  void member(const std::string& user_id, const std::string& role_id) {
-    call("POST", "/_emulator/guilds/" + guild_id + "/members",
-         R"({"user_id":")" + user_id + R"(","roles":[")" + role_id + R"("]})");
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
+    general = channel(R"({"name":"general"})");
   }
   // A request of a bot (`token`), JSON or (with `csv`) multipart with a target-users file.
   HttpResponse as_bot(const std::string& token, std::string method, const std::string& path,
                       std::string body = {}, const std::optional<std::string>& csv = std::nullopt) {
-    HeaderList headers{{"Authorization", "Bot " + token}};
+    HeaderList headers;
     if (csv) {
       headers.emplace_back("Content-Type", "multipart/form-data; boundary=" + kBoundary);
       body = multipart(body, *csv);
     } else {
       headers.emplace_back("Content-Type", "application/json");
     }
-    return raw(std::move(method), "/api/v10" + path, std::move(body), std::move(headers));
+    return as("Bot " + token, std::move(method), path, std::move(body), std::move(headers));
   }
   HttpResponse bot(std::string method, const std::string& path, std::string body = {},
                    const std::optional<std::string>& csv = std::nullopt) {
     return as_bot(bot_token, std::move(method), path, std::move(body), csv);
   }
-  std::string bearer(const std::string& user_id) {
-    return "Bearer " + str(parse(call("POST", "/_emulator/tokens",
-                                      R"({"user_id":")" + user_id + R"(","app_id":")" + app_id +
-                                          R"(","scopes":"openid sdk.social_layer"})")
-                                     .body)["access_token"]);
-  }
+  std::string bearer(const std::string& user_id) { return "Bearer " + token(user_id, app_id); }
   HttpResponse accept(const std::string& user_id, const std::string& code) {
     return raw("POST", "/api/v10/invites/" + code, "{}",
                {{"Authorization", bearer(user_id)}, {"Content-Type", "application/json"}});
@@ -148,11 +106,7 @@ struct Emulator {
     return str(parse(response.body)["code"]);
   }
   void connect_bot() {
-    const auto id = service.gateway_opened(bot_peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + bot_token + R"(","properties":{},"intents":)" +
-                                 std::to_string(kIntents) + "}}",
-                             true);
+    identify(bot_peer, bot_token, kIntents);
     REQUIRE(bot_peer.dispatches("READY").size() == 1);
   }
   std::set<int> audit_actions() {
@@ -205,7 +159,7 @@ TEST_CASE("Create Channel Invite: defaults, max_age 0..604800, max_uses 0..100, 
   CHECK(created["max_uses"].GetInt() == 0);
   CHECK(created["uses"].GetInt() == 0);
   CHECK_FALSE(created["temporary"].GetBool());
-  CHECK(str(created["expires_at"]) == format_rfc3339_ms(kStart + 86400LL * 1000));
+  CHECK(str(created["expires_at"]) == format_rfc3339_ms(kBenchStart + 86400LL * 1000));
   CHECK(str(created["inviter"]["id"]) == e.bot_id);
   CHECK(str(created["guild"]["id"]) == e.guild_id);
   CHECK(str(created["channel"]["id"]) == e.general);
@@ -236,7 +190,7 @@ TEST_CASE("Create Channel Invite: defaults, max_age 0..604800, max_uses 0..100, 
   // CREATE_INSTANT_INVITE: the auditor bot lacks it; a user's token and a stranger's channel are refused.
   check_error(e.as_bot(e.auditor_token, "POST", path, "{}"), 403, 50013);
   check_error(e.bot("POST", "/channels/424242/invites", "{}"), 404, 10003);
-  const auto stranger = parse(e.call("POST", "/_emulator/apps", R"({"name":"Stranger"})").body);
+  const auto stranger = e.app_json("Stranger");
   check_error(e.as_bot(str(stranger["bot_token"]), "POST", path, "{}"), 403, 50001);
   CHECK(e.audit_actions().count(40) == 1);
 }
@@ -354,7 +308,7 @@ TEST_CASE("target users: MANAGE_GUILD, the job pending then done on the fake clo
   const auto done = status();
   CHECK(done["status"].GetInt() == 2);
   CHECK(done["processed_users"].GetInt() == 1);
-  CHECK(str(done["completed_at"]) == format_rfc3339_ms(kStart + 1000));
+  CHECK(str(done["completed_at"]) == format_rfc3339_ms(kBenchStart + 1000));
 
   // Get Target Users: CSV with the header exactly `user_id`; the auditor (VIEW_AUDIT_LOG) may read it.
   const auto csv = e.bot("GET", "/invites/" + code + "/target-users");
@@ -461,7 +415,7 @@ TEST_CASE("invites survive a restart: uses, roles, target users, a job still pen
   old.service.changes().load({DocumentChange{
       "guild_invite", "oldcode",
       R"({"v":1,"guild_id":")" + old.guild_id + R"(","channel_id":")" + old.general + R"(","user_id":")" +
-          old.bob + R"(","expires_ms":)" + std::to_string(kStart + 1000) + "}"}});
+          old.bob + R"(","expires_ms":)" + std::to_string(kBenchStart + 1000) + "}"}});
   check_error(old.accept(old.alice, "oldcode"), 404, 10006);
   REQUIRE(old.accept(old.bob, "oldcode").status == 200);
   check_error(old.accept(old.bob, "oldcode"), 404, 10006);

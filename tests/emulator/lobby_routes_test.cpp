@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace lobby_routes_test {
@@ -23,7 +23,6 @@ namespace {
 
 using FakePeer = RecordingGatewayPeer;
 
-constexpr std::int64_t kStart = 1795000000000;  // 2026-11-18, fake clock
 constexpr std::int64_t kDayMs = 24LL * 60 * 60 * 1000;
 
 // One string of `n` code points, each two bytes in UTF-8: limits count characters, not bytes.
@@ -37,81 +36,48 @@ std::string accented(std::size_t n) {
 // Users alice, bob, carol and dave; application "Game" (with its bot) and "Other"; guild "Home" owned by
 // olivia with alice and the bot as members: #general (text), #hidden (@everyone denied VIEW_CHANNEL), a voice
 // channel. The per-route rate limiter is out of the way; the social limits stay on.
-struct Fixture {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
+struct Fixture : ServiceBench {
   std::string olivia, alice, bob, carol, dave;
   std::string app_id, bot_token, bot_id, other_app_id, other_bot_token;
-  std::string guild_id, general_id, hidden_id, voice_id;
+  std::string general_id, hidden_id, voice_id;
   std::map<std::string, std::string> tokens;  // user id -> access token of Game
 
   Fixture() {
-    olivia = create_user("olivia");
-    alice = create_user("alice");
-    bob = create_user("bob");
-    carol = create_user("carol");
-    dave = create_user("dave");
-    auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
-    app_id = str(app["id"]);
-    bot_token = str(app["bot_token"]);
-    bot_id = str(app["bot_user_id"]);
-    auto other = parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body);
+    olivia = user("olivia");
+    alice = user("alice");
+    bob = user("bob");
+    carol = user("carol");
+    dave = user("dave");
+    const auto game = app("Game");
+    app_id = game.id;
+    bot_token = game.bot_token;
+    bot_id = game.bot_id;
+    const auto other = app_json("Other");
     other_app_id = str(other["id"]);
     other_bot_token = str(other["bot_token"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
-    for (const auto& user : {alice, bot_id})
-      call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + user + R"("})");
-    general_id = create_channel(R"({"name":"general","type":0,"position":0})");
-    hidden_id = create_channel(R"({"name":"hidden","type":0,"position":1,"permission_overwrites":[{"id":")" +
-                               guild_id + R"(","type":0,"deny":"1024"}]})");
-    voice_id = create_channel(R"({"name":"voice","type":2,"position":2})");
-    for (const auto& user : {alice, bob, carol, dave})
-      tokens[user] = token(user, app_id);
+    guild(olivia);
+    for (const auto& id : {alice, bot_id})
+      member(id);
+    general_id = channel(R"({"name":"general","type":0,"position":0})");
+    hidden_id = channel(R"({"name":"hidden","type":0,"position":1,"permission_overwrites":[{"id":")" +
+                        guild_id + R"(","type":0,"deny":"1024"}]})");
+    voice_id = channel(R"({"name":"voice","type":2,"position":2})");
+    for (const auto& id : {alice, bob, carol, dave})
+      tokens[id] = token(id, app_id);
   }
 
-  std::string create_user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string create_channel(const std::string& body) {
-    return str(parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", body).body)["id"]);
-  }
-  std::string token(const std::string& user_id, const std::string& app) {
-    return str(parse(call("POST", "/_emulator/tokens",
-                          R"({"user_id":")" + user_id + R"(","app_id":")" + app +
-                              R"(","scopes":"openid sdk.social_layer"})")
-                         .body)["access_token"]);
-  }
-
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
   // As the user (their Game token) and as Game's backend (its bot token).
-  HttpResponse as(const std::string& user, std::string method, const std::string& path,
-                  std::string body = {}) {
-    return raw(std::move(method), "/api/v10" + path, std::move(body), "Bearer " + tokens.at(user));
+  HttpResponse as_user(const std::string& user, std::string method, const std::string& path,
+                       std::string body = {}) {
+    return as("Bearer " + tokens.at(user), std::move(method), path, std::move(body));
   }
   HttpResponse backend(std::string method, const std::string& path, std::string body = {}) {
-    return raw(std::move(method), "/api/v10" + path, std::move(body), "Bot " + bot_token);
+    return as("Bot " + bot_token, std::move(method), path, std::move(body));
   }
 
   // PUT /lobbies as the user; `extra` is more JSON members ("," first).
   HttpResponse join(const std::string& user, const std::string& secret, const std::string& extra = {}) {
-    return as(user, "PUT", "/lobbies", R"({"secret":")" + secret + "\"" + extra + "}");
+    return as_user(user, "PUT", "/lobbies", R"({"secret":")" + secret + "\"" + extra + "}");
   }
   std::string join_id(const std::string& user, const std::string& secret, const std::string& extra = {}) {
     const auto response = join(user, secret, extra);
@@ -150,9 +116,7 @@ struct Fixture {
 
   // Opens a connection and identifies with `identify_token` ("Bearer ...").
   std::uint64_t identify(FakePeer& peer, const std::string& identify_token) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    service.gateway_received(
-        id, R"({"op":2,"d":{"token":")" + identify_token + R"(","properties":{},"intents":0}})", true);
+    const auto id = ServiceBench::identify(peer, identify_token, 0);
     REQUIRE_FALSE(peer.closed);
     REQUIRE(peer.dispatches("READY").size() == 1);
     return id;
@@ -223,7 +187,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: secret of 250 characters passes, 251 and em
   CHECK(code_of(long_secret) == 50035);
   CHECK(error_field(long_secret, "secret") == "BASE_TYPE_BAD_LENGTH");
   CHECK(join(alice, "").status == 400);
-  const auto missing = as(alice, "PUT", "/lobbies", "{}");
+  const auto missing = as_user(alice, "PUT", "/lobbies", "{}");
   CHECK(missing.status == 400);
   CHECK(error_field(missing, "secret") == "BASE_TYPE_REQUIRED");
 }
@@ -289,11 +253,11 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: a secret maps to its lobby for 30 days, the
   FakePeer alice_peer;
   connect(alice_peer, alice);
   const auto first = join_id(alice, "season");
-  set_clock(kStart + 30 * kDayMs - 1);
+  set_clock(kBenchStart + 30 * kDayMs - 1);
   renew_tokens();
   CHECK(lobby_exists(first));
   CHECK(join_id(bob, "season") == first);
-  set_clock(kStart + 30 * kDayMs);
+  set_clock(kBenchStart + 30 * kDayMs);
   const auto second = join_id(carol, "season");
   CHECK(second != first);
   CHECK(join_id(dave, "season") == second);
@@ -304,7 +268,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: 1000 members, then the 1001st is refused (j
   std::vector<std::string> users;
   users.reserve(1000);
   for (int i = 0; i < 1000; ++i)
-    users.push_back(create_user("user" + std::to_string(i)));
+    users.push_back(user("user" + std::to_string(i)));
   // 999 more by bulk (40 requests of up to 25).
   for (std::size_t start = 0; start < 999; start += 25) {
     std::string list;
@@ -337,7 +301,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: leaving: 204, then unknown; LOBBY_DELETE re
   connect(bob_peer, bob);
   const auto lobby_id = join_id(alice, "l");
   join(bob, "l");
-  CHECK(as(bob, "DELETE", "/lobbies/" + lobby_id + "/members/@me").status == 204);
+  CHECK(as_user(bob, "DELETE", "/lobbies/" + lobby_id + "/members/@me").status == 204);
   const auto left = bob_peer.only("LOBBY_DELETE");
   CHECK(str(left["d"]["id"]) == lobby_id);
   CHECK(str(left["d"]["reason"]) == "removed");
@@ -345,16 +309,16 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: leaving: 204, then unknown; LOBBY_DELETE re
   CHECK(str(removed["d"]["lobby_id"]) == lobby_id);
   CHECK(str(removed["d"]["member"]["id"]) == bob);
   CHECK(alice_peer.dispatches("LOBBY_DELETE").empty());
-  const auto again = as(bob, "DELETE", "/lobbies/" + lobby_id + "/members/@me");
+  const auto again = as_user(bob, "DELETE", "/lobbies/" + lobby_id + "/members/@me");
   CHECK(again.status == 404);
   CHECK(code_of(again) == 10031);
-  CHECK(as(carol, "DELETE", "/lobbies/999/members/@me").status == 404);
+  CHECK(as_user(carol, "DELETE", "/lobbies/999/members/@me").status == 404);
 }
 
 TEST_CASE_FIXTURE(Fixture,
                   "lobbies: a backend lobby cannot be left from a Bearer token, the backend removes") {
   const auto lobby_id = backend_lobby({alice, bob});
-  const auto refused = as(alice, "DELETE", "/lobbies/" + lobby_id + "/members/@me");
+  const auto refused = as_user(alice, "DELETE", "/lobbies/" + lobby_id + "/members/@me");
   CHECK(refused.status == 403);
   CHECK(code_of(refused) == 50001);
   CHECK(parse(backend("GET", "/lobbies/" + lobby_id).body)["members"].Size() == 2);
@@ -385,7 +349,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: backend create, get, patch, delete; Bearer 
   CHECK(str(create_event["d"]["members"][0]["user"]["id"]) == alice);  // Gateway payloads carry the user
 
   CHECK(backend("GET", "/lobbies/" + lobby_id).status == 200);
-  CHECK(as(alice, "GET", "/lobbies/" + lobby_id).status == 403);
+  CHECK(as_user(alice, "GET", "/lobbies/" + lobby_id).status == 403);
   const auto other = raw("GET", "/api/v10/lobbies/" + lobby_id, {}, "Bot " + other_bot_token);
   CHECK(other.status == 404);
   CHECK(code_of(other) == 10031);
@@ -411,7 +375,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: backend create, get, patch, delete; Bearer 
   CHECK(str(carol_peer.only("LOBBY_DELETE")["d"]["id"]) == lobby_id);
   CHECK(backend("GET", "/lobbies/" + lobby_id).status == 404);
   CHECK(backend("DELETE", "/lobbies/" + lobby_id).status == 204);  // safe to repeat
-  CHECK(as(alice, "DELETE", "/lobbies/" + lobby_id).status == 403);
+  CHECK(as_user(alice, "DELETE", "/lobbies/" + lobby_id).status == 403);
 }
 
 TEST_CASE_FIXTURE(Fixture, "lobbies: PUT member adds then updates; additional_name 1..80") {
@@ -455,7 +419,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: bulk takes 1..25 entries: 0 and 26 fail, 25
   std::vector<std::string> users;
   users.reserve(26);
   for (int i = 0; i < 26; ++i)
-    users.push_back(create_user("bulk" + std::to_string(i)));
+    users.push_back(user("bulk" + std::to_string(i)));
   auto body_of = [&](std::size_t n) {
     std::string list;
     for (std::size_t i = 0; i < n; ++i)
@@ -486,7 +450,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: bulk takes 1..25 entries: 0 and 26 fail, 25
   for (std::size_t i = 0; i < 26; ++i)
     members += (members.empty() ? "" : ",") + std::string(R"({"id":")") + users[i] + "\"}";
   CHECK(backend("POST", "/lobbies", R"({"members":[)" + members + "]}").status == 400);
-  CHECK(as(alice, "POST", "/lobbies/" + lobby_id + "/members/bulk", body_of(1)).status == 403);
+  CHECK(as_user(alice, "POST", "/lobbies/" + lobby_id + "/members/bulk", body_of(1)).status == 403);
 }
 
 // ---- channel linking and invites
@@ -499,21 +463,21 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: linking needs CanLinkLobby, VIEW_CHANNEL an
   join(bob, "link");
   const auto path = "/lobbies/" + lobby_id + "/channel-linking";
   const auto body = R"({"channel_id":")" + general_id + "\"}";
-  const auto no_flag = as(alice, "PATCH", path, body);
+  const auto no_flag = as_user(alice, "PATCH", path, body);
   CHECK(no_flag.status == 403);
   CHECK(code_of(no_flag) == 50013);
-  CHECK(as(carol, "PATCH", path, body).status == 404);  // not a member
+  CHECK(as_user(carol, "PATCH", path, body).status == 404);  // not a member
   backend("PUT", "/lobbies/" + lobby_id + "/members/" + alice, R"({"flags":1})");
-  const auto hidden = as(alice, "PATCH", path, R"({"channel_id":")" + hidden_id + "\"}");
+  const auto hidden = as_user(alice, "PATCH", path, R"({"channel_id":")" + hidden_id + "\"}");
   CHECK(hidden.status == 403);
   CHECK(code_of(hidden) == 50013);
-  CHECK(as(alice, "PATCH", path, R"({"channel_id":")" + voice_id + "\"}").status == 403);
-  const auto unknown = as(alice, "PATCH", path, R"({"channel_id":"123"})");
+  CHECK(as_user(alice, "PATCH", path, R"({"channel_id":")" + voice_id + "\"}").status == 403);
+  const auto unknown = as_user(alice, "PATCH", path, R"({"channel_id":"123"})");
   CHECK(unknown.status == 404);
   CHECK(code_of(unknown) == 10003);
   CHECK(alice_peer.dispatches("LOBBY_UPDATE").empty());
 
-  const auto linked = as(alice, "PATCH", path, body);
+  const auto linked = as_user(alice, "PATCH", path, body);
   REQUIRE_MESSAGE(linked.status == 200, linked.body);
   const auto lobby = parse(linked.body);
   CHECK(str(lobby["linked_channel"]["id"]) == general_id);
@@ -521,7 +485,7 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: linking needs CanLinkLobby, VIEW_CHANNEL an
   CHECK(str(lobby["linked_channel"]["name"]) == "general");
   CHECK(str(alice_peer.only("LOBBY_UPDATE")["d"]["linked_channel"]["id"]) == general_id);
   // Bob (no flag) cannot unlink; the backend can, without any flag.
-  CHECK(as(bob, "PATCH", path, R"({"channel_id":null})").status == 403);
+  CHECK(as_user(bob, "PATCH", path, R"({"channel_id":null})").status == 403);
   const auto unlinked = backend("PATCH", path, R"({"channel_id":null})");
   REQUIRE(unlinked.status == 200);
   CHECK_FALSE(parse(unlinked.body).HasMember("linked_channel"));
@@ -530,40 +494,40 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: linking needs CanLinkLobby, VIEW_CHANNEL an
 TEST_CASE_FIXTURE(Fixture, "lobbies: guild invites: single use, one hour, joins the guild") {
   const auto lobby_id = backend_lobby({alice, bob, carol}, R"(,"idle_timeout_seconds":604800)");
   const auto self = "/lobbies/" + lobby_id + "/members/@me/invites";
-  const auto none = as(bob, "POST", self, "{}");
+  const auto none = as_user(bob, "POST", self, "{}");
   CHECK(none.status == 400);
   CHECK(code_of(none) == 0);
   REQUIRE(
       backend("PATCH", "/lobbies/" + lobby_id + "/channel-linking", R"({"channel_id":")" + general_id + "\"}")
           .status == 200);
-  CHECK(as(dave, "POST", self, "{}").status == 404);  // not a member
+  CHECK(as_user(dave, "POST", self, "{}").status == 404);  // not a member
 
-  const auto first = as(bob, "POST", self, "{}");
+  const auto first = as_user(bob, "POST", self, "{}");
   REQUIRE(first.status == 200);
   const auto code = str(parse(first.body)["code"]);
-  CHECK(as(carol, "POST", "/invites/" + code, "{}").status == 404);  // made for bob
-  const auto accepted = as(bob, "POST", "/invites/" + code, "{}");
+  CHECK(as_user(carol, "POST", "/invites/" + code, "{}").status == 404);  // made for bob
+  const auto accepted = as_user(bob, "POST", "/invites/" + code, "{}");
   REQUIRE_MESSAGE(accepted.status == 200, accepted.body);
   const auto answer = parse(accepted.body);
   CHECK(str(answer["guild"]["id"]) == guild_id);
   CHECK(str(answer["guild"]["name"]) == "Home");
   CHECK(str(answer["channel"]["id"]) == general_id);
   CHECK(answer["channel"]["type"].GetInt() == 0);
-  const auto guilds = parse(as(bob, "GET", "/users/@me/guilds").body);
+  const auto guilds = parse(as_user(bob, "GET", "/users/@me/guilds").body);
   REQUIRE(guilds.Size() == 1);
   CHECK(str(guilds[0]["id"]) == guild_id);
-  const auto twice = as(bob, "POST", "/invites/" + code, "{}");
+  const auto twice = as_user(bob, "POST", "/invites/" + code, "{}");
   CHECK(twice.status == 404);
   CHECK(code_of(twice) == 10006);
-  CHECK(as(bob, "POST", "/invites/nonsense", "{}").status == 404);
+  CHECK(as_user(bob, "POST", "/invites/nonsense", "{}").status == 404);
 
   // One hour: valid at 59:59.999, gone at 60:00.000 (fake clock).
-  const auto early = str(parse(as(carol, "POST", self, "{}").body)["code"]);
-  const auto late = str(parse(as(carol, "POST", self, "{}").body)["code"]);
-  set_clock(kStart + int64_t{60} * 60 * 1000 - 1);
-  CHECK(as(carol, "POST", "/invites/" + early, "{}").status == 200);
-  set_clock(kStart + int64_t{60} * 60 * 1000);
-  const auto expired = as(carol, "POST", "/invites/" + late, "{}");
+  const auto early = str(parse(as_user(carol, "POST", self, "{}").body)["code"]);
+  const auto late = str(parse(as_user(carol, "POST", self, "{}").body)["code"]);
+  set_clock(kBenchStart + int64_t{60} * 60 * 1000 - 1);
+  CHECK(as_user(carol, "POST", "/invites/" + early, "{}").status == 200);
+  set_clock(kBenchStart + int64_t{60} * 60 * 1000);
+  const auto expired = as_user(carol, "POST", "/invites/" + late, "{}");
   CHECK(expired.status == 404);
   CHECK(code_of(expired) == 10006);
 
@@ -572,8 +536,9 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: guild invites: single use, one hour, joins 
   CHECK(for_dave.status == 404);
   const auto for_alice = backend("POST", "/lobbies/" + lobby_id + "/members/" + alice + "/invites", "{}");
   REQUIRE(for_alice.status == 200);
-  CHECK(as(alice, "POST", "/invites/" + str(parse(for_alice.body)["code"]), "{}").status == 200);
-  CHECK(as(alice, "POST", "/lobbies/" + lobby_id + "/members/" + alice + "/invites", "{}").status == 403);
+  CHECK(as_user(alice, "POST", "/invites/" + str(parse(for_alice.body)["code"]), "{}").status == 200);
+  CHECK(as_user(alice, "POST", "/lobbies/" + lobby_id + "/members/" + alice + "/invites", "{}").status ==
+        403);
 }
 
 TEST_CASE_FIXTURE(Fixture, "lobbies: provisional accounts cannot accept guild invites") {
@@ -601,10 +566,10 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: provisional accounts cannot accept guild in
 
 TEST_CASE_FIXTURE(Fixture, "lobbies: an idle lobby goes at exactly its timeout, not 1 ms before") {
   const auto lobby_id = join_id(alice, "idle", R"(,"idle_timeout_seconds":60)");  // nobody connected
-  set_clock(kStart + std::ptrdiff_t{60} * 1000 - 1);
+  set_clock(kBenchStart + std::ptrdiff_t{60} * 1000 - 1);
   service.gateway_tick();
   CHECK(lobby_exists(lobby_id));
-  set_clock(kStart + std::ptrdiff_t{60} * 1000);  // the admin clock change sweeps
+  set_clock(kBenchStart + std::ptrdiff_t{60} * 1000);  // the admin clock change sweeps
   CHECK_FALSE(lobby_exists(lobby_id));
   // The secret is free again.
   CHECK(join_id(alice, "idle") != lobby_id);
@@ -617,14 +582,14 @@ TEST_CASE_FIXTURE(Fixture, "lobbies: a connected member keeps a lobby; idleness 
   const auto lobby_id = join_id(alice, "keep", R"(,"idle_timeout_seconds":5)");
   join(bob, "keep");
   CHECK(parse(join(bob, "keep").body)["members"][0]["connected"].GetBool());
-  set_clock(kStart + kDayMs);
+  set_clock(kBenchStart + kDayMs);
   service.gateway_tick();
   CHECK(lobby_exists(lobby_id));
   // Bob leaves the lobby (still online), alice drops: the lobby has nobody connected from now.
-  as(bob, "DELETE", "/lobbies/" + lobby_id + "/members/@me");
+  as_user(bob, "DELETE", "/lobbies/" + lobby_id + "/members/@me");
   const auto session_id = str(alice_peer.only("READY")["d"]["session_id"]);
   service.gateway_disconnected(alice_connection, std::nullopt);
-  const auto disconnect_at = kStart + kDayMs;
+  const auto disconnect_at = kBenchStart + kDayMs;
   set_clock(disconnect_at + 5000 - 1);
   service.gateway_tick();
   CHECK(lobby_exists(lobby_id));
@@ -715,7 +680,7 @@ TEST_CASE_FIXTURE(Fixture,
   CHECK(join(bob, "r0").status == 200);
   service.set_social_rate_limits_enabled(true);
   CHECK(join(bob, "r0").status == 429);
-  set_clock(kStart + int64_t{2} * 60 * 60 * 1000);
+  set_clock(kBenchStart + int64_t{2} * 60 * 60 * 1000);
   CHECK(join(bob, "r0").status == 200);
 }
 

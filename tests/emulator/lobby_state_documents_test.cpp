@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -24,54 +24,31 @@ namespace {
 
 using FakePeer = RecordingGatewayPeer;
 
-constexpr std::int64_t kStart = 1795000000000;  // 2026-11-18, fake clock
 constexpr std::int64_t kHourMs = 60LL * 60 * 1000;
 constexpr const char* kLongIdle = R"(,"idle_timeout_seconds":604800)";
 
 // One emulator driven through its routes; a second one loaded with the first one's documents is the first
 // one restarted. The per-route rate limiter is out of the way.
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  rapidjson::Document call(std::string method, std::string target, std::string body = {}) {
-    const auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return parse(response.body.empty() ? std::string("{}") : response.body);
-  }
+struct Emulator : ServiceBench {
   // An API call that must succeed, as `authorization` ("Bearer ..." or "Bot ...").
   rapidjson::Document api(const std::string& authorization, const std::string& method,
                           const std::string& path, std::string body = {}) {
-    const auto response = raw(method, "/api/v10" + path, std::move(body), authorization);
+    const auto response = as(authorization, method, path, std::move(body));
     REQUIRE_MESSAGE(response.status < 300, method << " " << path << ": " << response.body);
     return parse(response.body.empty() ? std::string("{}") : response.body);
   }
   void advance(std::int64_t ms) {
-    call("POST", "/_emulator/clock", R"({"advance_ms":)" + std::to_string(ms) + "}");
+    call_json("POST", "/_emulator/clock", R"({"advance_ms":)" + std::to_string(ms) + "}");
   }
   bool lobby_exists(const std::string& id) {
-    const auto dump = call("GET", "/_emulator/lobbies");
+    const auto dump = call_json("GET", "/_emulator/lobbies");
     for (const auto& entry : dump["lobbies"].GetArray()) {
       if (str(entry["lobby"]["id"]) == id) return true;
     }
     return false;
   }
   std::uint64_t connect(FakePeer& peer, const std::string& bearer) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    service.gateway_received(id, R"({"op":2,"d":{"token":")" + bearer + R"(","properties":{},"intents":0}})",
-                             true);
+    const auto id = identify(peer, bearer, 0);
     REQUIRE_FALSE(peer.closed);
     REQUIRE(peer.dispatches("READY").size() == 1);
     return id;
@@ -87,29 +64,22 @@ struct World {
   std::map<std::string, std::string> bearer;  // user id -> "Bearer <Game token>"
 
   explicit World(Emulator& emulator) {
-    auto user = [&](const char* name) {
-      return str(
-          emulator.call("POST", "/_emulator/users", std::string(R"({"username":")") + name + "\"}")["id"]);
-    };
-    olivia = user("olivia");
-    alice = user("alice");
-    bob = user("bob");
-    carol = user("carol");
-    dave = user("dave");
-    const auto app = emulator.call("POST", "/_emulator/apps", R"({"name":"Game"})");
+    olivia = emulator.user("olivia");
+    alice = emulator.user("alice");
+    bob = emulator.user("bob");
+    carol = emulator.user("carol");
+    dave = emulator.user("dave");
+    const auto app = emulator.app_json("Game");
     app_id = str(app["id"]);
     bot = "Bot " + str(app["bot_token"]);
-    guild_id = str(
-        emulator.call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + "\"}")["id"]);
+    guild_id = emulator.guild(olivia);
     for (const auto& member : {alice, str(app["bot_user_id"])})
-      emulator.call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + member + "\"}");
-    general_id = str(emulator.call("POST", "/_emulator/guilds/" + guild_id + "/channels",
-                                   R"({"name":"general","type":0,"position":0})")["id"]);
+      emulator.call_json("POST", "/_emulator/guilds/" + guild_id + "/members",
+                         R"({"user_id":")" + member + "\"}");
+    general_id = str(emulator.call_json("POST", "/_emulator/guilds/" + guild_id + "/channels",
+                                        R"({"name":"general","type":0,"position":0})")["id"]);
     for (const auto& id : {alice, bob, carol, dave}) {
-      bearer[id] =
-          "Bearer " + str(emulator.call("POST", "/_emulator/tokens",
-                                        R"({"user_id":")" + id + R"(","app_id":")" + app_id +
-                                            R"(","scopes":"openid sdk.social_layer"})")["access_token"]);
+      bearer[id] = "Bearer " + emulator.token(id, app_id);
     }
   }
 
@@ -224,7 +194,7 @@ TEST_CASE("lobbies: members, metadata, secrets, links and invites survive a rest
   restarted.service.gateway_tick();
   const auto restart_ms = restarted.service.clock().now_ms();
 
-  CHECK(restart_ms == kStart + 180000);
+  CHECK(restart_ms == kBenchStart + 180000);
 
   // The same lobbies, members (in join order), metadata, flags, names and link.
   const auto duo_after = restarted.api(bot, "GET", "/lobbies/" + duo);
@@ -279,7 +249,7 @@ TEST_CASE("lobbies: members, metadata, secrets, links and invites survive a rest
   // The restarted emulator goes on naming its changes. The other pending invite expires one hour after it
   // was made, on the restarted clock; the next invite made forgets the dead ones.
   StateMirror after(restarted.service.changes());
-  restarted.advance(kStart + kHourMs - restarted.service.clock().now_ms());
+  restarted.advance(kBenchStart + kHourMs - restarted.service.clock().now_ms());
   const auto expired = restarted.raw("POST", "/api/v10/invites/" + to_expire, "{}", bearer.at(bob));
   CHECK(expired.status == 404);
   CHECK(parse(expired.body)["code"].GetInt() == 10006);

@@ -8,92 +8,46 @@
 
 #include "core/fake_clock.hpp"
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace member_routes_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
 constexpr std::int64_t kDayMs = 24LL * 60 * 60 * 1000;
-constexpr std::uint64_t kKickMembers = std::uint64_t{1} << 1;
-constexpr std::uint64_t kManageGuild = std::uint64_t{1} << 5;
-constexpr std::uint64_t kChangeNickname = std::uint64_t{1} << 26;
-constexpr std::uint64_t kManageNicknames = std::uint64_t{1} << 27;
-constexpr std::uint64_t kManageRoles = std::uint64_t{1} << 28;
-constexpr std::uint64_t kModerateMembers = std::uint64_t{1} << 40;
 constexpr std::uint64_t kGuildsAndMembers = (1U << 0) | (1U << 1) | (1U << 9);
 
 // Owner Olivia; Alice (role Racer, position 1); the bot (role Staff, position 2, with the member-managing
 // permissions); #general (@everyone may view, send and read history).
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-  std::string olivia, alice, app_id, bot_id, bot_token, guild_id, racer, staff, general;
+struct Emulator : ServiceBench {
+  std::string olivia, alice, app_id, bot_id, bot_token, racer, staff, general;
   RecordingGatewayPeer bot_peer;
 
   Emulator() {
     olivia = user("olivia");
     alice = user("alice");
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
-    app_id = str(app["id"]);
-    bot_id = str(app["bot_user_id"]);
-    bot_token = str(app["bot_token"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
+    const auto game = app("Game");
+    app_id = game.id;
+    bot_id = game.bot_id;
+    bot_token = game.bot_token;
+    guild(olivia);
     racer = role("Racer", 0);
     staff =
         role("Staff", kKickMembers | kManageNicknames | kManageRoles | kModerateMembers | kChangeNickname);
     member(alice, racer);
     member(bot_id, staff);
-    general = str(parse(
-        call("POST", "/_emulator/guilds/" + guild_id + "/channels", R"({"name":"general"})").body)["id"]);
-  }
-  std::string user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string role(const std::string& name, std::uint64_t permissions) {
-    return str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles",
-                   R"({"name":")" + name + R"(","permissions":")" + std::to_string(permissions) + R"("})")
-                  .body)["id"]);
-  }
-  void member(const std::string& user_id, const std::string& role_id) {
-    call("POST", "/_emulator/guilds/" + guild_id + "/members",
-         R"({"user_id":")" + user_id + R"(","roles":[")" + role_id + R"("]})");
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
+    general = channel(R"({"name":"general"})");
   }
   HttpResponse bot(std::string method, const std::string& path, std::string body = {}) {
-    return raw(std::move(method), "/api/v10/guilds/" + guild_id + path, std::move(body),
-               {{"Authorization", "Bot " + bot_token}, {"Content-Type", "application/json"}});
-  }
-  rapidjson::Document ok(const HttpResponse& response) {
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return parse(response.body.empty() ? std::string("{}") : response.body);
+    return as_json("Bot " + bot_token, std::move(method), "/guilds/" + guild_id + path, std::move(body));
   }
   void connect_bot() {
-    const auto id = service.gateway_opened(bot_peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + bot_token + R"(","properties":{},"intents":)" +
-                                 std::to_string(kGuildsAndMembers) + "}}",
-                             true);
+    identify(bot_peer, bot_token, kGuildsAndMembers);
     REQUIRE(bot_peer.dispatches("READY").size() == 1);
   }
 };
@@ -153,7 +107,7 @@ TEST_CASE("Modify Guild Member: nick (32) and roles under the hierarchy; GUILD_M
 TEST_CASE(
     "timeouts: MODERATE_MEMBERS, at most 28 days, never the owner; a timed-out member keeps reading only") {
   Emulator e;
-  const auto until = [&](std::int64_t ms) { return format_rfc3339_ms(kStart + ms); };
+  const auto until = [&](std::int64_t ms) { return format_rfc3339_ms(kBenchStart + ms); };
   e.ok(e.bot("PATCH", "/members/" + e.alice,
              R"({"communication_disabled_until":")" + until(28 * kDayMs) + R"("})"));
   check_error(e.bot("PATCH", "/members/" + e.alice,
@@ -169,7 +123,7 @@ TEST_CASE(
   CHECK(cleared["communication_disabled_until"].IsNull());
 
   // A second bot, below Staff, timed out for a day: it still reads #general but cannot post, until the end.
-  const auto helper = parse(e.call("POST", "/_emulator/apps", R"({"name":"Helper"})").body);
+  const auto helper = e.app_json("Helper");
   e.member(str(helper["bot_user_id"]), e.racer);
   const auto post = [&] {
     return e.raw(
@@ -199,8 +153,7 @@ TEST_CASE(
   e.member(e.bot_id, limited);
   check_error(e.bot("PATCH", "/members/" + e.alice, R"({"flags":4})"), 403, 50013);
   const auto manager = e.role("Manager", kManageGuild);
-  e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members",
-         R"({"user_id":")" + e.bot_id + R"(","roles":[")" + manager + R"("]})");
+  e.member(e.bot_id, manager);
   e.ok(e.bot("PATCH", "/members/" + e.alice, R"({"flags":4})"));
 }
 
@@ -237,7 +190,7 @@ TEST_CASE("prune: MANAGE_GUILD with KICK_MEMBERS; days 1..30; members without ro
   Emulator e;
   // Bob joined with no role; Alice has Racer. Eight days pass, nobody connected.
   const auto bob = e.user("bob");
-  e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members", R"({"user_id":")" + bob + R"("})");
+  e.member(bob);
   check_error(e.bot("GET", "/prune"), 403, 50013);  // KICK_MEMBERS alone is not enough
   const auto manager = e.role("Manager", kManageGuild | kKickMembers);
   e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members",

@@ -13,7 +13,7 @@
 #include "ipc/ipc_codec.hpp"
 #include "ipc/ipc_peer.hpp"
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace premium_routes_test {
@@ -25,19 +25,13 @@ namespace {
 
 using FakePeer = RecordingGatewayPeer;
 
-constexpr std::int64_t kStart = 1795000000000;  // 2026-11-18, fake clock
 constexpr std::int64_t kDayMs = 24LL * 60 * 60 * 1000;
 constexpr std::int64_t kPeriodMs = 30 * kDayMs;
 
 // Users alice (the desktop client's user: the first one), bob and carol; application "Game" with SKUs Sword
 // (durable), Potion (consumable), Basic and Plus (subscriptions); application "Other" with one durable SKU.
 // alice, bob and Game's bot are on the Gateway, alice also with a token of Other.
-struct Fixture {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
+struct Fixture : ServiceBench {
   std::string alice, bob, carol;
   std::string app_id, bot_token, other_app_id, other_bot_token;
   std::string sword, potion, basic, plus, other_sku;
@@ -46,13 +40,13 @@ struct Fixture {
   std::vector<std::pair<std::string, std::string>> created;
 
   Fixture() {
-    alice = create_user("alice");
-    bob = create_user("bob");
-    carol = create_user("carol");
-    auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+    alice = user("alice");
+    bob = user("bob");
+    carol = user("carol");
+    const auto app = app_json("Game");
     app_id = str(app["id"]);
     bot_token = str(app["bot_token"]);
-    auto other = parse(call("POST", "/_emulator/apps", R"({"name":"Other"})").body);
+    const auto other = app_json("Other");
     other_app_id = str(other["id"]);
     other_bot_token = str(other["bot_token"]);
     const auto answer = parse(call("POST", "/_emulator/applications/" + app_id + "/skus",
@@ -77,43 +71,18 @@ struct Fixture {
     identify(alice_other_peer, "Bearer " + token(alice, other_app_id));
   }
 
-  std::string create_user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string token(const std::string& user_id, const std::string& app) {
-    return str(parse(call("POST", "/_emulator/tokens",
-                          R"({"user_id":")" + user_id + R"(","app_id":")" + app +
-                              R"(","scopes":"openid sdk.social_layer"})")
-                         .body)["access_token"]);
-  }
   void identify(FakePeer& peer, const std::string& identify_token) {
-    const auto id = service.gateway_opened(peer, "/?v=10&encoding=json");
-    service.gateway_received(
-        id, R"({"op":2,"d":{"token":")" + identify_token + R"(","properties":{},"intents":0}})", true);
+    ServiceBench::identify(peer, identify_token, 0);
     REQUIRE_FALSE(peer.closed);
     REQUIRE(peer.dispatches("READY").size() == 1);
   }
 
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
   HttpResponse backend(std::string method, const std::string& path, std::string body = {}) {
-    return raw(std::move(method), "/api/v10" + path, std::move(body), "Bot " + bot_token);
+    return as("Bot " + bot_token, std::move(method), path, std::move(body));
   }
   // As the user, with a fresh token of Game (tokens live 7 days; months pass in these tests).
-  HttpResponse as(const std::string& user, std::string method, const std::string& path) {
-    return raw(std::move(method), "/api/v10" + path, {}, "Bearer " + token(user, app_id));
+  HttpResponse as_user(const std::string& user, std::string method, const std::string& path) {
+    return as("Bearer " + token(user, app_id), std::move(method), path);
   }
   HttpResponse admin(const std::string& path, const std::string& body = "{}") {
     return raw("POST", "/_emulator/applications/" + app_id + path, body);
@@ -242,7 +211,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: SKUs of the application, to its bot and its
   CHECK(skus[0]["dependent_sku_id"].IsNull());
   CHECK(skus[0]["access_type"].GetInt() == 1);
 
-  CHECK(as(bob, "GET", "/applications/" + app_id + "/skus").status == 200);
+  CHECK(as_user(bob, "GET", "/applications/" + app_id + "/skus").status == 200);
   CHECK(raw("GET", "/api/v10/applications/" + app_id + "/skus").status == 401);
   const auto other = raw("GET", "/api/v10/applications/" + app_id + "/skus", {}, "Bot " + other_bot_token);
   CHECK(other.status == 403);
@@ -273,8 +242,8 @@ TEST_CASE_FIXTURE(Fixture, "premium: a subscription purchase creates the subscri
   CHECK(ids_of_strings(subscription["sku_ids"]) == std::vector<std::string>{basic});
   CHECK(ids_of_strings(subscription["renewal_sku_ids"]) == std::vector<std::string>{basic});
   CHECK(subscription["canceled_at"].IsNull());
-  CHECK(str(subscription["current_period_start"]) == format_rfc3339_ms(kStart));
-  CHECK(str(subscription["current_period_end"]) == format_rfc3339_ms(kStart + kPeriodMs));
+  CHECK(str(subscription["current_period_start"]) == format_rfc3339_ms(kBenchStart));
+  CHECK(str(subscription["current_period_end"]) == format_rfc3339_ms(kBenchStart + kPeriodMs));
 
   REQUIRE(bought["entitlements"].Size() == 1);
   const auto& entitlement = bought["entitlements"][0];
@@ -311,8 +280,8 @@ TEST_CASE_FIXTURE(Fixture, "premium: renewal moves the period and emits no entit
   expect_events(from, {"SUBSCRIPTION_UPDATE"});
   CHECK(created.size() == from.created);  // no ENTITLEMENT_CREATE to the webhook either
   const auto update = event_data(alice_peer, from.alice, "SUBSCRIPTION_UPDATE");
-  CHECK(str(update["current_period_start"]) == format_rfc3339_ms(kStart + kPeriodMs));
-  CHECK(str(update["current_period_end"]) == format_rfc3339_ms(kStart + 2 * kPeriodMs));
+  CHECK(str(update["current_period_start"]) == format_rfc3339_ms(kBenchStart + kPeriodMs));
+  CHECK(str(update["current_period_end"]) == format_rfc3339_ms(kBenchStart + 2 * kPeriodMs));
   CHECK(ids_of_strings(update["renewal_sku_ids"]) == std::vector<std::string>{basic});
   CHECK(update["status"].GetInt() == 0);
 
@@ -326,7 +295,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: renewal moves the period and emits no entit
   expect_events(quiet, {});
   // Renew now (admin): the same renewal, now.
   const auto renewed = subscription_action(subscription_id, "renew");
-  CHECK(str(renewed["current_period_start"]) == format_rfc3339_ms(kStart + 2 * kPeriodMs - kDayMs));
+  CHECK(str(renewed["current_period_start"]) == format_rfc3339_ms(kBenchStart + 2 * kPeriodMs - kDayMs));
   expect_events(quiet, {"SUBSCRIPTION_UPDATE"});
 }
 
@@ -338,7 +307,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: a month passing on the fake clock renews on
   service.gateway_tick();
   expect_events(from, {"SUBSCRIPTION_UPDATE", "SUBSCRIPTION_UPDATE", "SUBSCRIPTION_UPDATE"});
   const auto subscription = get_subscription(basic, str(bought["subscription"]["id"]));
-  CHECK(str(subscription["current_period_start"]) == format_rfc3339_ms(kStart + 3 * kPeriodMs));
+  CHECK(str(subscription["current_period_start"]) == format_rfc3339_ms(kBenchStart + 3 * kPeriodMs));
   service.gateway_tick();
   expect_events(from, {"SUBSCRIPTION_UPDATE", "SUBSCRIPTION_UPDATE", "SUBSCRIPTION_UPDATE"});
 }
@@ -358,7 +327,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: a plan change takes effect at the renewal")
   from = mark();
   advance(kPeriodMs);
   expect_events(from, {"ENTITLEMENT_UPDATE", "ENTITLEMENT_CREATE", "SUBSCRIPTION_UPDATE"});
-  const auto renewal_time = format_rfc3339_ms(kStart + kPeriodMs);
+  const auto renewal_time = format_rfc3339_ms(kBenchStart + kPeriodMs);
   const auto ended = event_data(alice_peer, from.alice, "ENTITLEMENT_UPDATE");
   CHECK(str(ended["id"]) == old_id);
   CHECK(str(ended["ends_at"]) == renewal_time);
@@ -403,7 +372,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: cancel shows only on the subscription; the 
   const auto canceled = subscription_action(subscription_id, "cancel");
   expect_events(from, {"SUBSCRIPTION_UPDATE"});  // no entitlement event
   CHECK(canceled["status"].GetInt() == 2);       // ENDING
-  CHECK(str(canceled["canceled_at"]) == format_rfc3339_ms(kStart + kDayMs));
+  CHECK(str(canceled["canceled_at"]) == format_rfc3339_ms(kBenchStart + kDayMs));
   CHECK(canceled["renewal_sku_ids"].IsNull());
   const auto update = event_data(alice_peer, from.alice, "SUBSCRIPTION_UPDATE");
   CHECK(update["status"].GetInt() == 2);
@@ -417,7 +386,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: cancel shows only on the subscription; the 
   from = mark();
   advance(kPeriodMs - kDayMs);  // the period's end
   expect_events(from, {"ENTITLEMENT_UPDATE", "SUBSCRIPTION_UPDATE"});
-  const auto period_end = format_rfc3339_ms(kStart + kPeriodMs);
+  const auto period_end = format_rfc3339_ms(kBenchStart + kPeriodMs);
   const auto ended = event_data(alice_peer, from.alice, "ENTITLEMENT_UPDATE");
   CHECK(str(ended["id"]) == entitlement_id);
   CHECK(str(ended["ends_at"]) == period_end);
@@ -444,7 +413,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: the admin end ends an active subscription n
   const auto from = mark();
   const auto ended = subscription_action(subscription_id, "end");
   expect_events(from, {"ENTITLEMENT_UPDATE", "SUBSCRIPTION_UPDATE"});
-  const auto now = format_rfc3339_ms(kStart + 2 * kDayMs);
+  const auto now = format_rfc3339_ms(kBenchStart + 2 * kDayMs);
   CHECK(ended["status"].GetInt() == 1);
   CHECK(str(ended["current_period_end"]) == now);
   CHECK(str(ended["canceled_at"]) == now);
@@ -464,7 +433,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: a legacy subscription entitlement migrates 
   const auto entitlement_id = str(subscription["entitlement_ids"][0]);
   const auto before = get_entitlement(entitlement_id);
   CHECK(before["type"].GetInt() == 8);  // APPLICATION_SUBSCRIPTION
-  CHECK(str(before["ends_at"]) == format_rfc3339_ms(kStart + kPeriodMs));
+  CHECK(str(before["ends_at"]) == format_rfc3339_ms(kBenchStart + kPeriodMs));
 
   from = mark();
   const auto migrated =
@@ -496,7 +465,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: an unmigrated legacy entitlement still move
   advance(kPeriodMs);
   expect_events(from, {"ENTITLEMENT_UPDATE", "SUBSCRIPTION_UPDATE"});
   CHECK(str(event_data(alice_peer, from.alice, "ENTITLEMENT_UPDATE")["ends_at"]) ==
-        format_rfc3339_ms(kStart + 2 * kPeriodMs));
+        format_rfc3339_ms(kBenchStart + 2 * kPeriodMs));
   CHECK(
       admin("/legacy-subscriptions", R"({"user_id":")" + alice + R"(","sku_id":")" + plus + R"("})").status ==
       400);
@@ -594,7 +563,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: test entitlements are created for users and
   CHECK(backend("POST", "/applications/" + app_id + "/entitlements",
                 R"({"sku_id":")" + sword + R"(","owner_id":"1","owner_type":2})")
             .status == 404);
-  CHECK(as(alice, "POST", "/applications/" + app_id + "/entitlements").status == 403);
+  CHECK(as_user(alice, "POST", "/applications/" + app_id + "/entitlements").status == 403);
 
   // A purchased entitlement cannot be deleted.
   const auto bought = buy(bob, sword);
@@ -688,7 +657,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: entitlement filters and pagination") {
   CHECK(
       raw("GET", "/api/v10/applications/" + app_id + "/entitlements", {}, "Bot " + other_bot_token).status ==
       403);
-  CHECK(as(bob, "GET", "/applications/" + app_id + "/entitlements").status == 403);
+  CHECK(as_user(bob, "GET", "/applications/" + app_id + "/entitlements").status == 403);
   CHECK(backend("GET", "/applications/" + other_app_id + "/entitlements").status == 403);
   CHECK(backend("GET", "/applications/" + app_id + "/entitlements/" + bobs_potion).status == 200);
   CHECK(raw("GET", "/api/v10/applications/" + other_app_id + "/entitlements/" + bobs_potion, {},
@@ -701,7 +670,8 @@ TEST_CASE_FIXTURE(Fixture, "premium: a player's own entitlements") {
   const auto sword_id = str(buy(alice, sword)["entitlements"][0]["id"]);
   buy(bob, sword);
   const auto mine = [&](const std::string& query) {
-    const auto response = as(alice, "GET", "/users/@me/applications/" + app_id + "/entitlements" + query);
+    const auto response =
+        as_user(alice, "GET", "/users/@me/applications/" + app_id + "/entitlements" + query);
     REQUIRE_MESSAGE(response.status == 200, response.body);
     return ids_of(parse(response.body));
   };
@@ -716,7 +686,7 @@ TEST_CASE_FIXTURE(Fixture, "premium: a player's own entitlements") {
   CHECK(raw("GET", "/api/v10/users/@me/applications/" + app_id + "/entitlements", {},
             "Bearer " + token(alice, other_app_id))
             .status == 403);
-  CHECK(as(alice, "GET", "/users/@me/applications/1/entitlements").status == 404);
+  CHECK(as_user(alice, "GET", "/users/@me/applications/1/entitlements").status == 404);
 }
 
 TEST_CASE_FIXTURE(Fixture, "premium: subscription lists, filters, pagination and who sees what") {
@@ -744,12 +714,12 @@ TEST_CASE_FIXTURE(Fixture, "premium: subscription lists, filters, pagination and
         std::vector<std::string>{carols});
 
   // A player's token of the application: their own only.
-  const auto own = as(alice, "GET", "/skus/" + basic + "/subscriptions");
+  const auto own = as_user(alice, "GET", "/skus/" + basic + "/subscriptions");
   REQUIRE(own.status == 200);
   CHECK(ids_of(parse(own.body)) == std::vector<std::string>{alices});
-  CHECK(parse(as(alice, "GET", "/skus/" + basic + "/subscriptions?user_id=" + bob).body).Empty());
-  CHECK(as(alice, "GET", "/skus/" + basic + "/subscriptions/" + alices).status == 200);
-  CHECK(as(alice, "GET", "/skus/" + basic + "/subscriptions/" + bobs).status == 404);
+  CHECK(parse(as_user(alice, "GET", "/skus/" + basic + "/subscriptions?user_id=" + bob).body).Empty());
+  CHECK(as_user(alice, "GET", "/skus/" + basic + "/subscriptions/" + alices).status == 200);
+  CHECK(as_user(alice, "GET", "/skus/" + basic + "/subscriptions/" + bobs).status == 404);
 
   CHECK(str(get_subscription(basic, bobs)["user_id"]) == bob);
   CHECK(backend("GET", "/skus/" + plus + "/subscriptions/" + bobs).status == 404);  // not of that SKU

@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -20,7 +20,6 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;  // 2026-11-18, fake clock
 constexpr std::int64_t kPeriodMs = 30LL * 24 * 60 * 60 * 1000;
 
 struct App {
@@ -29,37 +28,14 @@ struct App {
 };
 
 // One emulator with a frozen fake clock; a second one loaded with the first one's documents is its restart.
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
-  std::string create_user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
+struct Emulator : ServiceBench {
   App create_app(const std::string& name) {
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":")" + name + R"("})").body);
+    const auto app = app_json(name);
     return {str(app["id"]), str(app["bot_token"])};
   }
   HttpResponse bot(const std::string& token, std::string method, const std::string& path,
                    std::string body = {}) {
-    return raw(std::move(method), "/api/v10" + path, std::move(body), "Bot " + token);
+    return as("Bot " + token, std::move(method), path, std::move(body));
   }
   HttpResponse admin(const std::string& app_id, const std::string& path, const std::string& body = "{}") {
     auto response = raw("POST", "/_emulator/applications/" + app_id + path, body);
@@ -80,11 +56,11 @@ struct Emulator {
 
 TEST_CASE("premium: SKUs, entitlements and subscriptions are named as they change and survive a restart") {
   Emulator first;
-  const auto alice = first.create_user("alice");
-  const auto bob = first.create_user("bob");
-  const auto carol = first.create_user("carol");
-  const auto dave = first.create_user("dave");
-  const auto erin = first.create_user("erin");
+  const auto alice = first.user("alice");
+  const auto bob = first.user("bob");
+  const auto carol = first.user("carol");
+  const auto dave = first.user("dave");
+  const auto erin = first.user("erin");
   const auto game = first.create_app("Game");
   const auto& app_id = game.id;
   const auto& bot_token = game.bot_token;
@@ -203,11 +179,12 @@ TEST_CASE("premium: SKUs, entitlements and subscriptions are named as they chang
   restarted.advance(kPeriodMs);
   resumed.check_complete();
   const auto alice_after = parse(restarted.bot(bot_token, "GET", alice_path).body);
-  CHECK(str(alice_after["current_period_start"]) == format_rfc3339_ms(kStart + 2 * kPeriodMs));
+  CHECK(str(alice_after["current_period_start"]) == format_rfc3339_ms(kBenchStart + 2 * kPeriodMs));
   CHECK(alice_after["status"].GetInt() == 0);
   const auto bob_after =
       parse(restarted.bot(bot_token, "GET", entitlements_path + "/" + bob_entitlement).body);
-  CHECK(str(bob_after["ends_at"]) == format_rfc3339_ms(kStart + 3 * kPeriodMs));  // legacy: moved each period
+  CHECK(str(bob_after["ends_at"]) ==
+        format_rfc3339_ms(kBenchStart + 3 * kPeriodMs));  // legacy: moved each period
   const auto carol_after =
       parse(restarted.bot(bot_token, "GET", "/skus/" + basic + "/subscriptions/" + carol_subscription).body);
   CHECK(carol_after["status"].GetInt() == 1);  // ended a month ago, stays ended
@@ -215,7 +192,7 @@ TEST_CASE("premium: SKUs, entitlements and subscriptions are named as they chang
 
 TEST_CASE("game stats widget: profiles and the claimed flag are named as they change and survive a restart") {
   Emulator first;
-  const auto alice = first.create_user("alice");
+  const auto alice = first.user("alice");
   const auto game = first.create_app("Game");
   const auto& app_id = game.id;
   const auto& bot_token = game.bot_token;

@@ -7,75 +7,44 @@
 #include <string>
 
 #include "recording_gateway_peer.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "test_support.hpp"
 
 namespace role_routes_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
-constexpr std::uint64_t kManageRoles = std::uint64_t{1} << 28;
-constexpr std::uint64_t kKickMembers = std::uint64_t{1} << 1;
 constexpr std::uint64_t kGuilds = 1U << 0;
 
 // Owner Olivia; the bot with a "Moderator" role that has MANAGE_ROLES (position 2), over "Racer" (1).
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-  std::string olivia, bot_id, bot_token, guild_id, racer, moderator;
+struct Emulator : ServiceBench {
+  std::string olivia, bot_id, bot_token, racer, moderator;
   RecordingGatewayPeer bot_peer;
 
   Emulator(const std::string& features = "[]") {
-    olivia = str(parse(call("POST", "/_emulator/users", R"({"username":"olivia"})").body)["id"]);
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+    olivia = user("olivia");
+    const auto app = app_json("Game");
     bot_id = str(app["bot_user_id"]);
     bot_token = str(app["bot_token"]);
-    guild_id = str(parse(call("POST", "/_emulator/guilds",
-                              R"({"name":"Home","owner_id":")" + olivia + R"(","features":)" + features + "}")
-                             .body)["id"]);
-    racer = admin_role("Racer", 0);
-    moderator = admin_role("Moderator", kManageRoles);
-    call("POST", "/_emulator/guilds/" + guild_id + "/members",
-         R"({"user_id":")" + bot_id + R"(","roles":[")" + moderator + R"("]})");
-  }
-  std::string admin_role(const std::string& name, std::uint64_t permissions) {
-    return str(
-        parse(call("POST", "/_emulator/guilds/" + guild_id + "/roles",
-                   R"({"name":")" + name + R"(","permissions":")" + std::to_string(permissions) + R"("})")
-                  .body)["id"]);
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
+    guild(olivia, "Home", R"(,"features":)" + features);
+    racer = role("Racer", 0);
+    moderator = role("Moderator", kManageRoles);
+    member(bot_id, moderator);
   }
   HttpResponse bot(std::string method, const std::string& path, std::string body = {}) {
-    return raw(std::move(method), "/api/v10/guilds/" + guild_id + path, std::move(body),
-               {{"Authorization", "Bot " + bot_token}, {"Content-Type", "application/json"}});
+    return as_json("Bot " + bot_token, std::move(method), "/guilds/" + guild_id + path, std::move(body));
   }
-  rapidjson::Document ok(const HttpResponse& response) {
+  // Stricter than ServiceBench::ok: every answer these tests read has a body.
+  static rapidjson::Document ok(const HttpResponse& response) {
     REQUIRE_MESSAGE(response.status < 300, response.body);
     return parse(response.body);
   }
   void connect_bot() {
-    const auto id = service.gateway_opened(bot_peer, "/?v=10&encoding=json");
-    service.gateway_received(id,
-                             R"({"op":2,"d":{"token":")" + bot_token + R"(","properties":{},"intents":)" +
-                                 std::to_string(kGuilds) + "}}",
-                             true);
+    identify(bot_peer, bot_token, kGuilds);
     REQUIRE(bot_peer.dispatches("READY").size() == 1);
   }
 };
@@ -188,8 +157,7 @@ TEST_CASE("the hierarchy: a bot modifies and deletes roles below its highest, no
   check_error(e.bot("DELETE", "/roles/" + e.guild_id), 400, 50028);
 
   // Deleting Racer: its members lose it, GUILD_ROLE_DELETE {guild_id, role_id}, positions close up.
-  e.call("POST", "/_emulator/guilds/" + e.guild_id + "/members",
-         R"({"user_id":")" + e.olivia + R"(","roles":[")" + e.racer + R"("]})");
+  e.member(e.olivia, e.racer);
   CHECK(e.bot("DELETE", "/roles/" + e.racer).status == 204);
   const auto deleted = e.bot_peer.only("GUILD_ROLE_DELETE");
   CHECK(str(deleted["d"]["role_id"]) == e.racer);

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/fake_clock.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -17,42 +17,27 @@ namespace search_routes_test {
 
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
+using namespace platformpp::emulator::permission;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
-constexpr std::uint64_t kViewChannel = std::uint64_t{1} << 10;
-constexpr std::uint64_t kSendMessages = std::uint64_t{1} << 11;
-constexpr std::uint64_t kAttachFiles = std::uint64_t{1} << 15;
-constexpr std::uint64_t kPinMessages = std::uint64_t{1} << 51;
-
 // Owner Olivia and Alice; the bot (role Pins: PIN_MESSAGES, ATTACH_FILES); #general and #random, which all
 // read; #secret, which nobody but the owner views; #archive, whose history nobody reads.
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
-  std::string olivia, alice, app_id, bot_id, bot_token, guild_id, general, random, secret, archive;
+struct Emulator : ServiceBench {
+  std::string olivia, alice, app_id, bot_id, bot_token, general, random, secret, archive;
 
   explicit Emulator(bool seed = true) {
     if (!seed) return;
     olivia = user("olivia");
     alice = user("alice");
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
-    app_id = str(app["id"]);
-    bot_id = str(app["bot_user_id"]);
-    bot_token = str(app["bot_token"]);
-    guild_id = str(parse(
-        call("POST", "/_emulator/guilds", R"({"name":"Home","owner_id":")" + olivia + R"("})").body)["id"]);
-    const auto pins = str(parse(
-        call("POST", "/_emulator/guilds/" + guild_id + "/roles",
-             R"({"name":"Pins","permissions":")" + std::to_string(kPinMessages | kAttachFiles) + R"("})")
-            .body)["id"]);
-    call("POST", "/_emulator/guilds/" + guild_id + "/members", R"({"user_id":")" + alice + R"("})");
-    call("POST", "/_emulator/guilds/" + guild_id + "/members",
-         R"({"user_id":")" + bot_id + R"(","roles":[")" + pins + R"("]})");
+    const auto game = app("Game");
+    app_id = game.id;
+    bot_id = game.bot_id;
+    bot_token = game.bot_token;
+    guild(olivia);
+    const auto pins = role("Pins", kPinMessages | kAttachFiles);
+    member(alice);
+    member(bot_id, pins);
     general = channel(R"({"name":"general"})");
     random = channel(R"({"name":"random"})");
     secret = channel(R"({"name":"secret","permission_overwrites":[{"id":")" + guild_id +
@@ -60,28 +45,12 @@ struct Emulator {
     archive = channel(R"({"name":"archive","permission_overwrites":[{"id":")" + guild_id +
                       R"(","type":0,"deny":"65536"}]})");
   }
-  std::string user(const std::string& name) {
-    return str(parse(call("POST", "/_emulator/users", R"({"username":")" + name + R"("})").body)["id"]);
-  }
-  std::string channel(const std::string& body) {
-    return str(parse(call("POST", "/_emulator/guilds/" + guild_id + "/channels", body).body)["id"]);
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
+  // As the bot; a body goes as JSON unless `type` says otherwise.
   HttpResponse bot(std::string method, const std::string& path, std::string body = {},
                    const std::string& type = {}) {
-    HeaderList headers{{"Authorization", "Bot " + bot_token}};
+    HeaderList headers;
     if (!body.empty()) headers.emplace_back("Content-Type", type.empty() ? "application/json" : type);
-    return raw(std::move(method), "/api/v10" + path, std::move(body), std::move(headers));
+    return as("Bot " + bot_token, std::move(method), path, std::move(body), std::move(headers));
   }
   // A message of the bot in `channel_id` (a JSON body); its id.
   std::string post(const std::string& channel_id, const std::string& body) {
@@ -244,22 +213,15 @@ TEST_CASE(
   check_error(e.search_raw(""), 403, 50001);
   e.call("POST", "/_emulator/apps/" + e.app_id + "/intents", R"({"message_content":true})");
   // A guild whose @everyone lacks READ_MESSAGE_HISTORY: 403 50013.
-  const auto dim =
-      str(parse(e.call("POST", "/_emulator/guilds",
-                       R"({"name":"Dim","owner_id":")" + e.olivia + R"(","everyone_permissions":")" +
-                           std::to_string(kViewChannel | kSendMessages) + R"("})")
-                    .body)["id"]);
-  e.call("POST", "/_emulator/guilds/" + dim + "/members", R"({"user_id":")" + e.bot_id + R"("})");
+  const auto dim = e.guild(
+      e.olivia, "Dim", R"(,"everyone_permissions":")" + std::to_string(kViewChannel | kSendMessages) + "\"");
+  e.member(e.bot_id, {}, dim);
   check_error(e.bot("GET", "/guilds/" + dim + "/messages/search"), 403, 50013);
   // Not a member, a user's token, an unknown guild.
-  const auto away = str(parse(
-      e.call("POST", "/_emulator/guilds", R"({"name":"Away","owner_id":")" + e.olivia + R"("})").body)["id"]);
+  const auto away = e.guild(e.olivia, "Away");
   check_error(e.bot("GET", "/guilds/" + away + "/messages/search"), 403, 50001);
   check_error(e.bot("GET", "/guilds/424242/messages/search"), 404, 10004);
-  const auto bearer = "Bearer " + str(parse(e.call("POST", "/_emulator/tokens",
-                                                   R"({"user_id":")" + e.alice + R"(","app_id":")" +
-                                                       e.app_id + R"(","scopes":"openid sdk.social_layer"})")
-                                                .body)["access_token"]);
+  const auto bearer = "Bearer " + e.token(e.alice, e.app_id);
   check_error(
       e.raw("GET", "/api/v10/guilds/" + e.guild_id + "/messages/search", {}, {{"Authorization", bearer}}),
       403, 50001);

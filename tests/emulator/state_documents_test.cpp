@@ -8,7 +8,7 @@
 
 #include "console/console_stream.hpp"
 #include "oauth_fixture.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 
@@ -24,19 +24,7 @@ HeaderList bearer(const std::string& token) {
 }
 
 // A second emulator over the same documents: the first one restarted.
-struct Restarted {
-  std::int64_t real_now = 1'795'000'000'000;
-  FakeClock clock{[this] { return real_now; }, true};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1'000'000, 1000, 0}};
-  HttpResponse call(std::string method, std::string target, std::string body = {}, HeaderList headers = {}) {
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-};
+using Restarted = ServiceBench;
 
 }  // namespace
 
@@ -97,32 +85,31 @@ TEST_CASE_FIXTURE(OAuthFixture, "accounts, tokens, relationships and messages su
   check_round_trip(mirror.documents(), restarted.service.changes());
 
   // The same tokens and ids are served.
-  auto me = restarted.call("GET", "/api/v10/users/@me", {}, bearer(access2));
+  auto me = restarted.raw("GET", "/api/v10/users/@me", {}, bearer(access2));
   REQUIRE(me.status == 200);
   CHECK(str(parse(me.body)["id"]) == user_id);
-  CHECK(restarted.call("GET", "/api/v10/users/@me", {}, bearer(access)).status ==
-        401);  // replaced by refresh
-  CHECK(restarted.call("GET", "/api/v10/users/@me", {}, bearer(friend_token)).status == 401);  // revoked
-  CHECK(restarted.call("GET", "/api/v10/users/@me", {}, bearer(provisional_access)).status == 200);
+  CHECK(restarted.raw("GET", "/api/v10/users/@me", {}, bearer(access)).status == 401);  // replaced by refresh
+  CHECK(restarted.raw("GET", "/api/v10/users/@me", {}, bearer(friend_token)).status == 401);  // revoked
+  CHECK(restarted.raw("GET", "/api/v10/users/@me", {}, bearer(provisional_access)).status == 200);
   // The refresh token and the pending code still work, once.
-  const auto again = restarted.call(
+  const auto again = restarted.raw(
       "POST", "/api/v10/oauth2/token",
       form_body({{"grant_type", "refresh_token"}, {"client_id", app_id}, {"refresh_token", refresh2}}),
       {{"Content-Type", "application/x-www-form-urlencoded"}});
   CHECK_MESSAGE(again.status == 200, again.body);
-  const auto exchanged = restarted.call("POST", "/api/v10/oauth2/token",
-                                        form_body({{"grant_type", "authorization_code"},
-                                                   {"client_id", app_id},
-                                                   {"code", pending_code},
-                                                   {"redirect_uri", kRedirect},
-                                                   {"code_verifier", kVerifier}}),
-                                        {{"Content-Type", "application/x-www-form-urlencoded"}});
+  const auto exchanged = restarted.raw("POST", "/api/v10/oauth2/token",
+                                       form_body({{"grant_type", "authorization_code"},
+                                                  {"client_id", app_id},
+                                                  {"code", pending_code},
+                                                  {"redirect_uri", kRedirect},
+                                                  {"code_verifier", kVerifier}}),
+                                       {{"Content-Type", "application/x-www-form-urlencoded"}});
   CHECK_MESSAGE(exchanged.status == 200, exchanged.body);
   // The friendship and the DM history, edit included, deletion kept.
   const auto relationships =
-      parse(restarted.call("GET", "/api/v10/users/@me/relationships", {}, bearer(provisional_access)).body);
+      parse(restarted.raw("GET", "/api/v10/users/@me/relationships", {}, bearer(provisional_access)).body);
   CHECK(relationships.IsArray());
-  const auto history = restarted.call("GET", path, {}, bearer(str(parse(again.body)["access_token"])));
+  const auto history = restarted.raw("GET", path, {}, bearer(str(parse(again.body)["access_token"])));
   REQUIRE_MESSAGE(history.status == 200, history.body);
   const auto messages = parse(history.body);
   REQUIRE(messages.Size() == 2);
@@ -132,12 +119,12 @@ TEST_CASE_FIXTURE(OAuthFixture, "accounts, tokens, relationships and messages su
   // The provisional account counter goes on: the next one is not provisional_1 again.
   const auto next =
       parse(restarted
-                .call("POST", "/api/v10/partner-sdk/token",
-                      R"({"client_id":")" + app_id +
-                          R"(","external_auth_type":"OIDC","external_auth_token":"oidc-token-2"})")
+                .raw("POST", "/api/v10/partner-sdk/token",
+                     R"({"client_id":")" + app_id +
+                         R"(","external_auth_type":"OIDC","external_auth_token":"oidc-token-2"})")
                 .body);
   const auto next_me =
-      parse(restarted.call("GET", "/api/v10/users/@me", {}, bearer(str(next["access_token"]))).body);
+      parse(restarted.raw("GET", "/api/v10/users/@me", {}, bearer(str(next["access_token"]))).body);
   CHECK(str(next_me["username"]) == "provisional_2");
 }
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "hand_transport.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
 #include "test_support.hpp"
 #include "webhook/webhook_transport.hpp"
@@ -29,14 +29,7 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-constexpr std::int64_t kStart = 1795000000000;
-
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }, true, kStart};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"},
-      RateLimitSettings{1000000, 1000, 0}};
+struct Emulator : ServiceBench {
   HandTransport transport;
 
   Emulator() { service.set_webhook_transport(&transport); }
@@ -44,20 +37,6 @@ struct Emulator {
   Emulator(const Emulator&) = delete;
   Emulator& operator=(const Emulator&) = delete;
 
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
   // An ENTITLEMENT_CREATE event: the admin purchase of `sku` for `user`.
   void buy(const std::string& app_id, const std::string& user, const std::string& sku) {
     call("POST", "/_emulator/applications/" + app_id + "/purchases",
@@ -89,8 +68,8 @@ std::vector<std::string> field_of_each(const rapidjson::Value& deliveries, const
 TEST_CASE(
     "webhook events: the configuration and the outbox survive a restart, and pending events are retried") {
   Emulator first;
-  const auto alice = str(parse(first.call("POST", "/_emulator/users", R"({"username":"alice"})").body)["id"]);
-  const auto app = parse(first.call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
+  const auto alice = first.user("alice");
+  const auto app = first.app_json("Game");
   const auto app_id = str(app["id"]);
   const auto skus = parse(first
                               .call("POST", "/_emulator/applications/" + app_id + "/skus",
