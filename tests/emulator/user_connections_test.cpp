@@ -9,9 +9,8 @@
 #include <vector>
 
 #include "identity/user_connections_module.hpp"
-#include "service/emulator_service.hpp"
+#include "service_bench.hpp"
 #include "state_mirror.hpp"
-#include "test_support.hpp"
 
 namespace user_connections_test {
 
@@ -22,44 +21,18 @@ namespace {
 
 constexpr std::int64_t kStart = 1780000000000;  // 2026-05-28, before both dates
 
-struct Emulator {
-  std::int64_t real_now = kStart;
-  FakeClock clock{[this] { return real_now; }};
-  EmulatorService service{
-      clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
-  std::string app_id, bot_token, bot_id, alice;
+struct Emulator : ServiceBench {
+  BenchApp app;
+  std::string alice;
 
   struct Empty {};
-  explicit Emulator(Empty /*unused*/) {}
-  Emulator() {
-    const auto app = parse(call("POST", "/_emulator/apps", R"({"name":"Game"})").body);
-    app_id = str(app["id"]);
-    bot_token = str(app["bot_token"]);
-    bot_id = str(app["bot_user_id"]);
-    alice = str(parse(call("POST", "/_emulator/users", R"({"username":"alice"})").body)["id"]);
+  explicit Emulator(Empty /*unused*/) : ServiceBench(kStart, Pace::live) {}
+  Emulator() : ServiceBench(kStart, Pace::live) {
+    app = ServiceBench::app("Game");
+    alice = user("alice");
   }
   // A token of Alice's issued now (the clock jumps months: an older one would have expired).
-  std::string bearer() { return "Bearer " + token(alice, "identify connections"); }
-  std::string token(const std::string& user_id, const std::string& scopes) {
-    return str(parse(
-        call("POST", "/_emulator/tokens",
-             R"({"user_id":")" + user_id + R"(","app_id":")" + app_id + R"(","scopes":")" + scopes + R"("})")
-            .body)["access_token"]);
-  }
-  HttpResponse raw(std::string method, std::string target, std::string body = {},
-                   std::string authorization = {}) {
-    HeaderList headers;
-    if (!authorization.empty()) headers.emplace_back("Authorization", std::move(authorization));
-    const auto outcome = service.handle(
-        make_request(std::move(method), std::move(target), std::move(body), std::move(headers)));
-    REQUIRE(outcome.delivery == Outcome::Delivery::respond);
-    return outcome.response;
-  }
-  HttpResponse call(std::string method, std::string target, std::string body = {}) {
-    auto response = raw(std::move(method), std::move(target), std::move(body));
-    REQUIRE_MESSAGE(response.status < 300, response.body);
-    return response;
-  }
+  std::string bearer() { return "Bearer " + token(alice, app.id, "identify connections"); }
   void connect(const std::string& type, const std::string& id, bool social_sdk = false) {
     call("POST", "/_emulator/users/" + alice + "/connections",
          R"({"type":")" + type + R"(","id":")" + id + R"(","name":")" + type +
@@ -87,13 +60,14 @@ TEST_CASE("connections: the connections scope; a bot token lists none") {
   emulator.connect("xbox", "x1");
   CHECK(emulator.listed() == Names{"xbox:x1"});
 
-  const auto without = emulator.raw("GET", "/api/v10/users/@me/connections", {},
-                                    "Bearer " + emulator.token(emulator.alice, "identify guilds"));
+  const auto without =
+      emulator.raw("GET", "/api/v10/users/@me/connections", {},
+                   "Bearer " + emulator.token(emulator.alice, emulator.app.id, "identify guilds"));
   CHECK(without.status == 403);
   CHECK(parse(without.body)["code"].GetInt() == 50001);
   CHECK(emulator.raw("GET", "/api/v10/users/@me/connections").status == 401);
 
-  const auto bot = emulator.raw("GET", "/api/v10/users/@me/connections", {}, "Bot " + emulator.bot_token);
+  const auto bot = emulator.raw("GET", "/api/v10/users/@me/connections", {}, "Bot " + emulator.app.bot_token);
   REQUIRE(bot.status == 200);
   CHECK(parse(bot.body).GetArray().Empty());
 }
@@ -178,7 +152,7 @@ TEST_CASE("connections: admin seeding rules") {
   CHECK(add(emulator.alice, R"({"type":"xbox","name":"n"})") == 400);
   CHECK(add(emulator.alice, R"({"type":"xbox","id":"1","name":"n","visibility":2})") == 400);
   CHECK(add(emulator.alice, R"({"type":"xbox","id":"1","name":"n","social_sdk_powered":true})") == 400);
-  CHECK(add(emulator.bot_id, R"({"type":"xbox","id":"1","name":"n"})") == 400);
+  CHECK(add(emulator.app.bot_id, R"({"type":"xbox","id":"1","name":"n"})") == 400);
   CHECK(add("1", R"({"type":"xbox","id":"1","name":"n"})") == 404);
   CHECK(add(emulator.alice, R"({"type":"xbox","id":"1","name":"n","visibility":1})") == 201);
   // The same account again replaces it.
@@ -201,7 +175,7 @@ TEST_CASE("connections: kept across a restart, with the named kind") {
 
   Emulator restarted{Emulator::Empty{}};
   check_round_trip(mirror.documents(), restarted.service.changes());
-  restarted.app_id = first.app_id;
+  restarted.app = first.app;
   restarted.alice = first.alice;
   CHECK(restarted.listed() == Names{"riotgames:legacy-riot", "xbox:a:b"});
   restarted.real_now = kSecondSocialSdkKindRetiredMs;
