@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
       platformpp::backend::BackendClient backend(backendOptions);
       std::optional<platformpp::ClientResult> set;
       backend.SetVoiceChannelStatus(voice, "Squad up",
-                                    [&](platformpp::ClientResult result) { set = result; });
+                                    [&](const platformpp::ClientResult& result) { set = result; });
       for (int i = 0; i < 5000 && !set; ++i) {
         backend.RunCallbacks();
         std::this_thread::sleep_for(std::chrono::milliseconds(2));

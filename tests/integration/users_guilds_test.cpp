@@ -308,13 +308,13 @@ TEST_CASE("GetGuildChannels: voice channel statuses while the player is connecte
   int ends = 0;
   std::vector<std::optional<std::string>> seen;
   for (int i = 0; i < 2; ++i) {
-    a->client->GetGuildChannels(guild,
-                                [&](ClientResult result, std::vector<platformpp::GuildChannel> channels) {
-                                  ++ends;
-                                  CHECK(result.Successful());
-                                  for (const auto& channel : channels)
-                                    if (channel.Id() == squad) seen.push_back(channel.VoiceStatus());
-                                });
+    a->client->GetGuildChannels(
+        guild, [&](const ClientResult& result, const std::vector<platformpp::GuildChannel>& channels) {
+          ++ends;
+          CHECK(result.Successful());
+          for (const auto& channel : channels)
+            if (channel.Id() == squad) seen.push_back(channel.VoiceStatus());
+        });
   }
   REQUIRE(itest::RunUntil(
       *a->client, [&] { return ends == 2; }, 20s));
