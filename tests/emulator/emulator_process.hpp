@@ -257,4 +257,19 @@ class EmulatorProcess {
 #endif
 };
 
+// Stops `emulator` with `signal_number` (SIGTERM or SIGINT) and checks the clean exit (code 0), where a test
+// can send either: under Wine no console event reaches the child, so there it is only ended
+// (TerminateProcess).
+inline void check_clean_exit(EmulatorProcess& emulator, int signal_number) {
+#ifdef _WIN32
+  if (running_under_wine()) {
+    MESSAGE(
+        "under Wine no Ctrl+Break reaches the emulator: ended with TerminateProcess, exit code not checked");
+    emulator.wait_exit(SIGKILL);
+    return;
+  }
+#endif
+  CHECK(emulator.wait_exit(signal_number) == 0);
+}
+
 }  // namespace platformpp::emulator::test
