@@ -380,11 +380,13 @@ TEST_CASE("hostile frames close only their own connection") {
 #ifdef _WIN32
 TEST_CASE(
     "the first free pipe: one another process holds is skipped; Ctrl+Break exits cleanly and frees it") {
-  // A unique prefix, so that no other emulator of the machine takes part; -0 held by this process.
+  // A unique prefix, so that no other emulator of the machine takes part; -0 held by this process, open to
+  // more instances (which Wine, ignoring FILE_FLAG_FIRST_PIPE_INSTANCE, would let the emulator add).
   const std::string prefix = "taken" + std::to_string(::GetCurrentProcessId());
   const std::string taken = R"(\\?\pipe\)" + prefix + "-ipc-0";
-  HANDLE live = ::CreateNamedPipeW(widen(taken).c_str(), PIPE_ACCESS_DUPLEX | FILE_FLAG_FIRST_PIPE_INSTANCE,
-                                   PIPE_TYPE_BYTE | PIPE_WAIT, 1, 4096, 4096, 0, nullptr);
+  HANDLE live =
+      ::CreateNamedPipeW(widen(taken).c_str(), PIPE_ACCESS_DUPLEX | FILE_FLAG_FIRST_PIPE_INSTANCE,
+                         PIPE_TYPE_BYTE | PIPE_WAIT, PIPE_UNLIMITED_INSTANCES, 4096, 4096, 0, nullptr);
   REQUIRE(live != INVALID_HANDLE_VALUE);
   const std::string ours = R"(\\?\pipe\)" + prefix + "-ipc-1";
   {

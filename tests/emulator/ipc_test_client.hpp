@@ -114,10 +114,12 @@ class IpcClient {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
       if (auto frame = decoder_.next()) return frame;
+      if (!connected_) return std::nullopt;
       DWORD available = 0;
-      if (!connected_ || ::PeekNamedPipe(pipe_, nullptr, 0, nullptr, &available, nullptr) == 0)
-        return std::nullopt;
-      if (available == 0) {
+      // A pipe the server closed may still hold what it wrote last (a CLOSE frame): read on until ReadFile
+      // fails.
+      const bool peeked = ::PeekNamedPipe(pipe_, nullptr, 0, nullptr, &available, nullptr) != 0;
+      if (peeked && available == 0) {
         if (std::chrono::steady_clock::now() > deadline) return std::nullopt;
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
         continue;

@@ -112,6 +112,13 @@ class IpcServer::Listener final {
   // (FILE_FLAG_FIRST_PIPE_INSTANCE fails when the name exists, whoever created it); remote clients are
   // refused; only the current user may open it (the DACL).
   std::optional<std::string> create_instance(const std::string& name, bool first) {
+    // Wine ignores FILE_FLAG_FIRST_PIPE_INSTANCE (it would add an instance to another server's pipe, whose
+    // clients would then reach either server): a name that answers, or is busy or refused, is in use. The
+    // flag still closes the race on Windows.
+    if (first && name_in_use(name)) {
+      ::SetLastError(ERROR_ACCESS_DENIED);
+      return std::string("in use");
+    }
     const DWORD open_mode = PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED |
                             (first ? static_cast<DWORD>(FILE_FLAG_FIRST_PIPE_INSTANCE) : 0U);
     HANDLE pipe = ::CreateNamedPipeW(
@@ -133,6 +140,17 @@ class IpcServer::Listener final {
       return ec.message();
     }
     return std::nullopt;
+  }
+
+  // Whether a pipe of that name exists: connecting (and leaving at once, as the Unix socket's probe does)
+  // finds out; only "not found" means free.
+  static bool name_in_use(const std::string& name) {
+    HANDLE probe = ::CreateFileW(widen(name).c_str(), GENERIC_READ, 0, nullptr, OPEN_EXISTING, 0, nullptr);
+    if (probe != INVALID_HANDLE_VALUE) {
+      ::CloseHandle(probe);
+      return true;
+    }
+    return ::GetLastError() != ERROR_FILE_NOT_FOUND;
   }
 
   void accept() {
