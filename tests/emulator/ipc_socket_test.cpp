@@ -365,7 +365,20 @@ TEST_CASE("hostile frames close only their own connection") {
   {  // garbage
     IpcClient client(seeded.ipc_path);
     client.send_raw(std::string(64, '\0'));  // a HANDSHAKE with an empty payload, then zeros
+#ifdef _WIN32
+    if (running_under_wine()) {
+      // Under Wine the CLOSE frame written just before the server closes the pipe is lost in about two runs
+      // of three here (it arrives on Linux and, per the pipe semantics, should on Windows): the connection
+      // must end.
+      auto frame = client.receive();
+      if (frame) CHECK(frame->opcode == IpcOpcode::close);
+      CHECK(client.closed_by_server());
+    } else {
+      CHECK(client.receive_json(IpcOpcode::close)["code"].GetInt() == 1007);
+    }
+#else
     CHECK(client.receive_json(IpcOpcode::close)["code"].GetInt() == 1007);
+#endif
   }
 
   healthy.send(IpcOpcode::ping, "still here");
