@@ -137,6 +137,14 @@ int main(int argc, char** argv) {
                 "Ada and Bo are friends");
 
     // 3. Ada shows what she is doing, with a joinable party, and invites Bo.
+    // Bo listens first: an update that came before the callback was set would not be told to it.
+    // [guide:presence-arrives]
+    bool seen = false;
+    b.client.SetUserUpdatedCallback([&](uint64_t userId) {
+      auto user = b.client.GetUser(userId);
+      seen = seen || (userId == a.id && user && user->GameActivity());
+    });
+    // [guide-end]
     // [guide:rich-presence]
     platformpp::Activity activity;
     activity.SetType(platformpp::ActivityTypes::Playing);
@@ -152,13 +160,6 @@ int main(int argc, char** argv) {
     activity.SetSecrets(secrets);
     std::optional<platformpp::ClientResult> shown;
     a.client.UpdateRichPresence(activity, [&](const platformpp::ClientResult& result) { shown = result; });
-    // [guide-end]
-    // [guide:presence-arrives]
-    bool seen = false;
-    b.client.SetUserUpdatedCallback([&](uint64_t userId) {
-      auto user = b.client.GetUser(userId);
-      seen = seen || (userId == a.id && user && user->GameActivity());
-    });
     // [guide-end]
     ok &= Check(Frames(a, b, [&] { return shown && seen; }) && shown->Successful(),
                 "Bo sees Ada's rich presence");
