@@ -30,10 +30,10 @@ struct ClientOptions {
   std::chrono::milliseconds authorizeTimeout{std::chrono::minutes(5)};
   /// The wall clock the SDK reads for token expiry; empty = the system clock. Tests inject a fake one.
   std::function<std::chrono::system_clock::time_point()> clock;
-  /// The local desktop client's IPC socket name prefix: sockets are `<dir>/<ipcName>-ipc-<0..9>`.
+  /// The IPC name prefix: sockets `<dir>/<ipcName>-ipc-<0..9>`, Windows pipes `\\?\pipe\<ipcName>-ipc-<n>`.
   std::string ipcName = "discord";
   /// Where to look for the IPC socket; empty = `$XDG_RUNTIME_DIR`, `$TMPDIR`, `$TMP`, `$TEMP`, else `/tmp`
-  /// (plus the snap and flatpak subdirectories there).
+  /// (plus the snap and flatpak subdirectories there). Not used on Windows (pipes have no directory).
   std::string ipcDirectory;
   /// Talk to the local desktop client at all (Authorize tries it first; account-link requests need it).
   bool ipcEnabled = true;

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <string>
 #include <system_error>
 
 namespace platformpp::audio {
@@ -57,11 +59,21 @@ void Downmix(std::span<const int16_t, kFrameSamples> stereo,
 // Far-end frames quieter than this (-60 dBFS RMS) do not count for the ERLE: there is no echo to remove.
 constexpr double kFarActiveEnergy = 32768.0 * 32768.0 * 1e-6 * kFrameSamplesPerChannel;
 
+// fopen of a path as the system spells it: UTF-16 on Windows, where narrow names use the ANSI code page.
+std::FILE* OpenFile(const std::filesystem::path& path, const char* mode) {
+#ifdef _WIN32
+  std::wstring wideMode(mode, mode + std::char_traits<char>::length(mode));
+  return ::_wfopen(path.c_str(), wideMode.c_str());
+#else
+  return std::fopen(path.c_str(), mode);
+#endif
+}
+
 }  // namespace
 
 bool WavWriter::Open(const std::filesystem::path& path) {
   Close();
-  file_ = std::fopen(path.c_str(), "wb");
+  file_ = OpenFile(path, "wb");
   if (file_ == nullptr) return false;
   samples_ = 0;
   const auto header = WavHeader(0);
@@ -226,7 +238,7 @@ void AudioProcessor::StopAecDump() noexcept {
     std::snprintf(erle, sizeof erle, "%.2f",
                   10.0 * std::log10(nearEnergy_ / std::max(cancelledEnergy_, 1.0)));
   }
-  std::FILE* summary = std::fopen((dumpDirectory_ / kSummaryFile).c_str(), "wb");
+  std::FILE* summary = OpenFile(dumpDirectory_ / kSummaryFile, "wb");
   if (summary == nullptr) return;
   std::fprintf(summary,
                "{\"sample_rate\": %d, \"channels\": 1, \"frame_samples\": %zu, \"frames\": %llu, "

@@ -10,8 +10,17 @@
 #include <cstring>
 #include <vector>
 
+#ifdef _WIN32
+#include "core/win32.hpp"
+
+#include <windows.h>
+
+#include <objbase.h>
+#include <shellapi.h>
+#else
 #include <spawn.h>
 #include <sys/wait.h>
+#endif
 
 namespace platformpp::auth {
 
@@ -44,6 +53,18 @@ std::string MobileRedirectUri(const AuthorizationArgs& args, uint64_t applicatio
 }
 
 bool OpenWithSystemBrowser(const std::string& url) {
+#if defined(_WIN32)
+  // ShellExecute runs programs and opens files as readily as URLs: only a web address goes to it.
+  if (url.rfind("https://", 0) != 0 && url.rfind("http://", 0) != 0) return false;
+  // The shell may hand the URL to a COM-based handler; it asks for COM on the calling thread (an apartment of
+  // our own only when the thread has none yet: a game's thread keeps whatever it chose).
+  HRESULT com = ::CoInitializeEx(nullptr, COINIT_APARTMENTTHREADED | COINIT_DISABLE_OLE1DDE);
+  std::wstring wide = core::win32::Widen(url);
+  HINSTANCE result = ::ShellExecuteW(nullptr, L"open", wide.c_str(), nullptr, nullptr, SW_SHOWNORMAL);
+  if (SUCCEEDED(com)) ::CoUninitialize();
+  // Values above 32 mean success (the documented convention of this old API).
+  return reinterpret_cast<INT_PTR>(result) > 32;
+#else
 #if defined(__APPLE__)
   const char* program = "open";
 #else
@@ -55,6 +76,7 @@ bool OpenWithSystemBrowser(const std::string& url) {
   int status = 0;
   ::waitpid(pid, &status, 0);  // xdg-open hands the URL over and exits
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+#endif
 }
 
 Authorizer::Authorizer(core::Runtime& runtime, ipc::IpcLink& ipc) : runtime_(runtime), ipc_(ipc) {}

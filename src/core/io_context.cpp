@@ -9,8 +9,13 @@
 #include <thread>
 #include <vector>
 
-#include <pthread.h>
+#include <pthread.h>  // winpthreads on MinGW-w64
+
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <sched.h>
+#endif
 
 namespace platformpp {
 
@@ -24,9 +29,16 @@ struct IoContext::Impl {
 namespace {
 
 bool RunsOnOneCpu() {
+#ifdef _WIN32
+  DWORD_PTR process = 0;
+  DWORD_PTR system = 0;
+  if (!::GetProcessAffinityMask(::GetCurrentProcess(), &process, &system)) return false;
+  return process != 0 && (process & (process - 1)) == 0;  // one bit set
+#else
   cpu_set_t cpus;
   CPU_ZERO(&cpus);
   return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) <= 1;
+#endif
 }
 
 // run(), except that after handlers ran the thread polls for `spin` before blocking again, so that the next

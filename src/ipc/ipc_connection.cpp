@@ -1,4 +1,5 @@
-// The IPC layer's one Asio translation unit: the Unix socket to the local desktop client.
+// The IPC layer's one Asio translation unit: the Unix socket (on Windows, the named pipe) to the local
+// desktop client.
 #include "core/asio_prelude.hpp"
 
 #include "ipc/ipc_connection.hpp"
@@ -15,7 +16,9 @@
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/dispatch.hpp>
+#ifndef _WIN32
 #include <boost/asio/local/stream_protocol.hpp>
+#endif
 #include <boost/asio/post.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -23,10 +26,19 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#ifdef _WIN32
+#include "core/win32.hpp"
+#include "ipc/ipc_pipe_owner.hpp"
+
+#include <boost/asio/windows/stream_handle.hpp>
+
+#include <windows.h>
+#else
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <unistd.h>
+#endif
 
 #include <array>
 #include <cstdio>
@@ -42,7 +54,11 @@ namespace {
 namespace asio = boost::asio;
 using boost::system::error_code;
 using Strand = asio::strand<asio::io_context::executor_type>;
+#ifdef _WIN32
+using Socket = asio::windows::stream_handle;  // the client end of a named pipe, opened overlapped
+#else
 using Socket = asio::local::stream_protocol::socket;
+#endif
 
 constexpr auto kAwait = asio::use_awaitable;
 constexpr std::size_t kReadChunk = std::size_t{16} << 10;  // 16 KiB
@@ -65,6 +81,7 @@ struct Session {
   std::array<char, kReadChunk> buffer{};
 };
 
+#ifndef _WIN32
 // The user owning the listening end: sockets in /tmp may belong to anybody, and a command (AUTHENTICATE
 // carries a token) must only reach this user's desktop client.
 std::optional<uid_t> PeerUid(int fd) {
@@ -80,6 +97,7 @@ std::optional<uid_t> PeerUid(int fd) {
   return uid;
 #endif
 }
+#endif
 
 std::string RandomHex(core::Random& random) {
   char text[17];
@@ -225,6 +243,67 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
     }
   }
 
+#ifdef _WIN32
+  // The first pipe that exists and is served by this user (or by options_.trustedPipeUserSid's). A pipe
+  // whose every instance is busy is asked again every 20 ms until connectTimeout; WaitNamedPipeW would do
+  // that wait blocking the network thread.
+  asio::awaitable<std::shared_ptr<Session>> ConnectAny() {
+    std::optional<core::win32::Sid> trusted = options_.trustedPipeUserSid.empty()
+                                                  ? core::win32::CurrentUserSid()
+                                                  : core::win32::SidFromString(options_.trustedPipeUserSid);
+    if (!trusted) {
+      logger_->Error("IPC: cannot read this process's user, so no pipe can be trusted");
+      co_return nullptr;
+    }
+    for (const std::string& path : IpcCandidatePaths(options_.name, options_.directory, options_.env)) {
+      if (shutdown_) co_return nullptr;
+      const std::wstring wide = core::win32::Widen(path);
+      const auto deadline = std::chrono::steady_clock::now() + options_.connectTimeout;
+      HANDLE pipe = INVALID_HANDLE_VALUE;
+      DWORD failure = ERROR_SUCCESS;
+      for (;;) {
+        // SECURITY_IDENTIFICATION: the server may learn who we are, never act as us.
+        pipe = ::CreateFileW(wide.c_str(), GENERIC_READ | GENERIC_WRITE, 0, nullptr, OPEN_EXISTING,
+                             FILE_FLAG_OVERLAPPED | SECURITY_SQOS_PRESENT | SECURITY_IDENTIFICATION, nullptr);
+        if (pipe != INVALID_HANDLE_VALUE) break;
+        failure = ::GetLastError();
+        const auto left = deadline - std::chrono::steady_clock::now();
+        if (failure != ERROR_PIPE_BUSY || left <= std::chrono::steady_clock::duration::zero()) break;
+        connectTimer_.expires_after(
+            std::min<std::chrono::steady_clock::duration>(left, std::chrono::milliseconds(20)));
+        error_code ec;
+        co_await connectTimer_.async_wait(asio::redirect_error(kAwait, ec));
+        if (shutdown_) co_return nullptr;
+      }
+      if (pipe == INVALID_HANDLE_VALUE) {
+        if (failure == ERROR_PIPE_BUSY) {
+          logger_->Warning("IPC: " + path + " did not accept within " +
+                           std::to_string(options_.connectTimeout.count()) + " ms");
+        } else if (failure != ERROR_FILE_NOT_FOUND) {
+          logger_->Verbose("IPC: cannot connect to " + path + ": " + core::win32::ErrorText(failure));
+        }
+        continue;
+      }
+      if (std::optional<std::string> why = PipeOwnerMismatch(PipeServerUser(pipe), *trusted)) {
+        logger_->Warning("IPC: " + path + " is " + *why + ", not by this user; skipped");
+        ::CloseHandle(pipe);
+        continue;
+      }
+      Socket socket(strand_);
+      error_code ec;
+      socket.assign(pipe, ec);
+      if (ec) {
+        logger_->Warning("IPC: cannot use " + path + ": " + ec.message());
+        ::CloseHandle(pipe);
+        continue;
+      }
+      logger_->Info("IPC: connected to " + path);
+      co_return std::make_shared<Session>(std::move(socket), strand_, path);
+    }
+    logger_->Verbose("IPC: no desktop client is listening on \\\\?\\pipe\\" + options_.name + "-ipc-0..9");
+    co_return nullptr;
+  }
+#else
   // The first candidate path that accepts and belongs to this user.
   asio::awaitable<std::shared_ptr<Session>> ConnectAny() {
     std::vector<std::string> paths = IpcCandidatePaths(options_.name, options_.directory, options_.env);
@@ -277,6 +356,7 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
                      IpcRuntimeDirectory(options_.directory, options_.env));
     co_return nullptr;
   }
+#endif
 
   // Handshake, then read until the session closes (for whatever reason, by either side).
   asio::awaitable<void> RunSession(std::shared_ptr<Session> session) {
@@ -298,7 +378,7 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
         // The end of the stream is where a frame length that promised more than was sent shows.
         if (!session->decoder.Finish()) {
           CloseSession(session, LoggingSeverity::Error, "protocol error: " + session->decoder.Error());
-        } else if (ec == asio::error::eof) {
+        } else if (ec == asio::error::eof || ec == asio::error::broken_pipe) {
           CloseSession(session, LoggingSeverity::Warning, "the desktop client closed the connection");
         } else {
           CloseSession(session, LoggingSeverity::Warning, "read failed: " + ec.message());
@@ -479,7 +559,9 @@ class IpcConnection::Impl : public std::enable_shared_from_this<Impl> {
     session->closed = true;
     logger_->Log(severity, "IPC: " + reason);
     error_code ignored;
+#ifndef _WIN32
     session->socket.shutdown(Socket::shutdown_both, ignored);
+#endif
     session->socket.close(ignored);
     session->readyTimer.cancel();
     if (session_ == session) session_.reset();

@@ -34,6 +34,9 @@ struct IpcConnectionOptions {
   /// Bounds each socket connect, and then the wait for READY after the handshake.
   std::chrono::milliseconds connectTimeout{2000};
   EnvLookup env;  ///< empty: the process environment
+  /// Windows: the user whose pipes are trusted, as a SID string ("S-1-5-21-..."); empty (the default): the
+  /// user this process runs as. Tests set another to see a pipe of "another user" refused.
+  std::string trustedPipeUserSid;
 };
 
 /// The outcome of one command: the reply's data, an RPC error from the desktop client (`evt: "ERROR"`, code

@@ -6,8 +6,11 @@ namespace platformpp::ipc {
 namespace {
 
 constexpr int kSlots = 10;
+#ifndef _WIN32
 // Subdirectories of the runtime directory where sandboxed installs of the desktop client put their sockets.
 constexpr std::string_view kSandboxDirectories[] = {"snap.discord/", "app/com.discordapp.Discord/"};
+
+#endif
 
 std::string WithoutTrailingSlashes(std::string_view dir) {
   while (dir.size() > 1 && dir.back() == '/')
@@ -37,6 +40,16 @@ std::string IpcRuntimeDirectory(std::string_view directoryOverride, const EnvLoo
 
 std::vector<std::string> IpcCandidatePaths(std::string_view name, std::string_view directoryOverride,
                                            const EnvLookup& env) {
+#ifdef _WIN32
+  // Named pipes live in one system-wide namespace, so there is no directory to choose (nor sandboxes).
+  static_cast<void>(directoryOverride);
+  static_cast<void>(env);
+  std::vector<std::string> pipes;
+  pipes.reserve(kSlots);
+  for (int n = 0; n < kSlots; ++n)
+    pipes.push_back(R"(\\?\pipe\)" + std::string(name) + "-ipc-" + std::to_string(n));
+  return pipes;
+#else
   std::string dir = IpcRuntimeDirectory(directoryOverride, env);
   if (dir != "/") dir += '/';
   std::vector<std::string> paths;
@@ -48,6 +61,7 @@ std::vector<std::string> IpcCandidatePaths(std::string_view name, std::string_vi
       paths.push_back(dir + std::string(sandbox) + std::string(name) + "-ipc-" + std::to_string(n));
   }
   return paths;
+#endif
 }
 
 }  // namespace platformpp::ipc

@@ -1,6 +1,8 @@
 #pragma once
 // Where the local desktop client listens (docs/ipc-protocol.md, "Socket"): Unix sockets named <name>-ipc-<n>,
-// n = 0..9, in the user's runtime directory, or in a sandbox's subdirectory of it. No Asio here.
+// n = 0..9, in the user's runtime directory, or in a sandbox's subdirectory of it; on Windows, the named
+// pipes
+// \\?\pipe\<name>-ipc-<n>, n = 0..9 (no directory: the directory option is ignored there). No Asio here.
 
 #include <functional>
 #include <optional>
@@ -21,7 +23,8 @@ EnvLookup ProcessEnvironment();
 /// without trailing slashes. An empty `env` means ProcessEnvironment().
 std::string IpcRuntimeDirectory(std::string_view directoryOverride, const EnvLookup& env);
 
-/// Every path to try, in order: `<dir>/<name>-ipc-<n>` for n = 0..9, then the snap variants
+/// Windows: `\\?\pipe\<name>-ipc-<n>` for n = 0..9, whatever `directoryOverride` and `env` say.
+/// Elsewhere, every path to try, in order: `<dir>/<name>-ipc-<n>` for n = 0..9, then the snap variants
 /// `<dir>/snap.discord/<name>-ipc-<n>`, then the flatpak ones
 /// `<dir>/app/com.discordapp.Discord/<name>-ipc-<n>`. An unsandboxed client is the common case, so all of its
 /// slots come first and the usual connect costs no failed attempt at all; a sandboxed client can only be

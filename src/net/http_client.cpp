@@ -37,7 +37,11 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#ifdef _WIN32
+#include <winsock2.h>
+#else
 #include <sys/socket.h>
+#endif
 
 #include <cerrno>
 
@@ -513,9 +517,19 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
   // dropped.
   static bool StillOpen(Connection& connection) {
     if (SteadyClock::now() > connection.idleUntil) return false;
+#ifdef _WIN32
+    // Winsock has no MSG_DONTWAIT (and Asio leaves the socket itself blocking): ask whether a read would
+    // return at once, which data, a FIN and an error all make true.
+    fd_set readable;
+    FD_ZERO(&readable);
+    FD_SET(connection.Tcp().native_handle(), &readable);
+    timeval now{0, 0};
+    return ::select(0, &readable, nullptr, nullptr, &now) == 0;
+#else
     char byte;
     ssize_t n = ::recv(connection.Tcp().native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+#endif
   }
 
   void Release(const std::string& origin, std::unique_ptr<Connection> connection) {

@@ -6,9 +6,21 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
+#ifdef _WIN32
+#include <winsock2.h>
+#include <ws2tcpip.h>
+
+#include <windows.h>
+
+#include <wincrypt.h>
+
+#include <filesystem>
+#include <system_error>
+#else
 #include <arpa/inet.h>
 
 #include <sys/stat.h>
+#endif
 
 #include <compare>
 #include <cstdint>
@@ -49,6 +61,21 @@ struct TrustKey {
 };
 
 void Stamp(const std::string& path, std::vector<int64_t>& stamps) {
+#ifdef _WIN32
+  // No inode here: the size and the modification time (in the file system's own ticks) say it changed.
+  std::error_code sizeError;
+  std::error_code timeError;
+  const std::filesystem::path file(path);
+  const auto size = path.empty() ? 0 : std::filesystem::file_size(file, sizeError);
+  const auto time =
+      path.empty() ? std::filesystem::file_time_type{} : std::filesystem::last_write_time(file, timeError);
+  if (path.empty() || sizeError || timeError) {
+    stamps.insert(stamps.end(), {-1, -1});
+    return;
+  }
+  stamps.insert(stamps.end(),
+                {static_cast<int64_t>(size), static_cast<int64_t>(time.time_since_epoch().count())});
+#else
   struct stat info {};
   if (path.empty() || ::stat(path.c_str(), &info) != 0) {
     stamps.insert(stamps.end(), {-1, -1, -1, -1, -1});
@@ -57,6 +84,7 @@ void Stamp(const std::string& path, std::vector<int64_t>& stamps) {
   stamps.insert(stamps.end(), {static_cast<int64_t>(info.st_dev), static_cast<int64_t>(info.st_ino),
                                static_cast<int64_t>(info.st_size), static_cast<int64_t>(info.st_mtim.tv_sec),
                                static_cast<int64_t>(info.st_mtim.tv_nsec)});
+#endif
 }
 
 struct SharedContext {
@@ -80,6 +108,31 @@ ContextCache& Cache() {
   return *cache;
 }
 
+#ifdef _WIN32
+// The system's trust on Windows is the certificate store, not a directory: every certificate of the current
+// user's and the machine's "ROOT" store goes into the context's X509_STORE. Returns how many were added.
+int AddWindowsRootStore(SSL_CTX* ctx, std::vector<std::string>& warnings) {
+  HCERTSTORE store = ::CertOpenSystemStoreW(0, L"ROOT");
+  if (!store) {
+    warnings.emplace_back("cannot open the Windows certificate store ROOT");
+    return 0;
+  }
+  X509_STORE* trusted = SSL_CTX_get_cert_store(ctx);
+  int added = 0;
+  for (PCCERT_CONTEXT cert = ::CertEnumCertificatesInStore(store, nullptr); cert;
+       cert = ::CertEnumCertificatesInStore(store, cert)) {
+    const unsigned char* der = cert->pbCertEncoded;
+    X509* x509 = d2i_X509(nullptr, &der, static_cast<long>(cert->cbCertEncoded));
+    if (!x509) continue;  // a certificate OpenSSL cannot parse cannot anchor a chain it checks either
+    if (X509_STORE_add_cert(trusted, x509) == 1) ++added;
+    X509_free(x509);
+  }
+  ERR_clear_error();  // duplicates (the same root in both stores) are not failures
+  ::CertCloseStore(store, 0);
+  return added;
+}
+#endif
+
 std::shared_ptr<SSL_CTX> MakeContext(const TlsTrust& trust, const char* certFile,
                                      std::vector<std::string>& warnings, std::string& error) {
   std::shared_ptr<SSL_CTX> context(SSL_CTX_new(TLS_client_method()), SSL_CTX_free);
@@ -94,10 +147,16 @@ std::shared_ptr<SSL_CTX> MakeContext(const TlsTrust& trust, const char* certFile
   // Idle connections (a Client connected to the Gateway, a pooled HTTP connection) give their buffers back.
   SSL_CTX_set_mode(ctx, SSL_MODE_RELEASE_BUFFERS);
   if (trust.useSystemCertificates) {
+#ifdef _WIN32
+    // Not OpenSSL's default directory: on Windows it is a path any user may be able to create.
+    if (AddWindowsRootStore(ctx, warnings) == 0)
+      warnings.emplace_back("no certificate in the Windows certificate store ROOT");
+#else
     if (SSL_CTX_set_default_verify_dir(ctx) != 1) {
       warnings.emplace_back("cannot use the system's certificate directory");
       ERR_clear_error();
     }
+#endif
     if (certFile && SSL_CTX_load_verify_locations(ctx, certFile, nullptr) != 1)
       warnings.push_back(std::string("cannot load SSL_CERT_FILE ") + certFile + ": " + LastOpenSslError());
   }

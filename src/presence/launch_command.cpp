@@ -7,7 +7,62 @@
 #include <system_error>
 #include <vector>
 
+#ifdef _WIN32
+#include "core/win32.hpp"
+
+#include <windows.h>
+#endif
+
 namespace platformpp::presence {
+
+#ifdef _WIN32
+namespace {
+
+bool SetString(HKEY key, const wchar_t* name, const std::wstring& value) {
+  return ::RegSetValueExW(key, name, 0, REG_SZ, reinterpret_cast<const BYTE*>(value.c_str()),
+                          static_cast<DWORD>((value.size() + 1) * sizeof(wchar_t))) == ERROR_SUCCESS;
+}
+
+}  // namespace
+
+// Windows: the URL scheme is a key of the user's classes (no administrator rights needed), which the shell
+// looks up when the desktop client opens discord-<applicationId>://.
+bool RegisterLaunchCommand(uint64_t applicationId, const std::string& command, std::string* error,
+                           const EnvLookup& env) {
+  static_cast<void>(env);
+  auto fail = [error](std::string why) {
+    if (error) *error = std::move(why);
+    return false;
+  };
+  if (applicationId == 0) return fail("the application id must not be 0");
+  if (command.find_first_not_of(" \t") == std::string::npos) return fail("the command must not be empty");
+  if (command.find_first_of("\r\n") != std::string::npos) return fail("the command must be one line");
+  const std::wstring id = std::to_wstring(applicationId);
+  const std::wstring path = L"Software\\Classes\\discord-" + id;
+  HKEY scheme = nullptr;
+  LSTATUS status =
+      ::RegCreateKeyExW(HKEY_CURRENT_USER, path.c_str(), 0, nullptr, 0, KEY_WRITE, nullptr, &scheme, nullptr);
+  if (status != ERROR_SUCCESS)
+    return fail("cannot create HKEY_CURRENT_USER\\" + core::win32::Narrow(path) + ": " +
+                core::win32::ErrorText(static_cast<uint32_t>(status)));
+  HKEY open = nullptr;
+  bool ok = SetString(scheme, nullptr, L"URL:Run game " + id + L" protocol") &&
+            SetString(scheme, L"URL Protocol", L"") &&
+            ::RegCreateKeyExW(scheme, L"shell\\open\\command", 0, nullptr, 0, KEY_WRITE, nullptr, &open,
+                              nullptr) == ERROR_SUCCESS &&
+            SetString(open, nullptr, core::win32::Widen(command) + L" \"%1\"");
+  if (open) ::RegCloseKey(open);
+  ::RegCloseKey(scheme);
+  if (!ok) return fail("cannot write HKEY_CURRENT_USER\\" + core::win32::Narrow(path));
+  return true;
+}
+
+std::string SteamLaunchCommand(uint32_t steamAppId) {
+  // The shell hands steam:// to Steam, wherever it is installed.
+  return "explorer.exe steam://rungameid/" + std::to_string(steamAppId);
+}
+
+#else
 namespace {
 
 namespace fs = std::filesystem;
@@ -174,5 +229,6 @@ bool RegisterLaunchCommand(uint64_t applicationId, const std::string& command, s
 std::string SteamLaunchCommand(uint32_t steamAppId) {
   return "xdg-open steam://rungameid/" + std::to_string(steamAppId);
 }
+#endif
 
 }  // namespace platformpp::presence

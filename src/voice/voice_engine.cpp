@@ -5,9 +5,13 @@
 #include "voice/send_pipeline.hpp"
 #include "voice/voice_udp_socket.hpp"
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -564,11 +568,28 @@ void VoiceEngine::SetAecDump(bool on, std::filesystem::path directory) {
 
 void VoiceEngine::SetThreadPriority(int32_t priority) {
   Post([this, priority](State&) {
+#ifdef _WIN32
+    // Windows has five ordinary levels for a thread; the nice scale's -20..19 maps onto them in steps of ten.
+    // Above normal needs no privilege.
+    int level = THREAD_PRIORITY_NORMAL;
+    if (priority >= 10) {
+      level = THREAD_PRIORITY_HIGHEST;
+    } else if (priority > 0) {
+      level = THREAD_PRIORITY_ABOVE_NORMAL;
+    } else if (priority <= -10) {
+      level = THREAD_PRIORITY_LOWEST;
+    } else if (priority < 0) {
+      level = THREAD_PRIORITY_BELOW_NORMAL;
+    }
+    if (!::SetThreadPriority(::GetCurrentThread(), level))
+      runtime_.VoiceLog().Info("voice: thread priority not changed (not permitted)");
+#else
     // A nice value for this thread only (Linux: a thread id is a valid PRIO_PROCESS target). Raising priority
     // needs CAP_SYS_NICE; without it the call fails and the thread keeps its priority.
     const int nice = std::clamp(-priority, -20, 19);
     if (setpriority(PRIO_PROCESS, static_cast<id_t>(syscall(SYS_gettid)), nice) != 0)
       runtime_.VoiceLog().Info("voice: thread priority not changed (not permitted)");
+#endif
   });
 }
 

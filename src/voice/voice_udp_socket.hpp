@@ -37,7 +37,7 @@ class VoiceUdpSocket {
   /// Opens a non-blocking UDP socket connected to `ip` (an IPv4 or IPv6 literal, as Ready's `ip`) and `port`.
   /// False (with `error`) when it cannot. Closes any previous socket first.
   bool Connect(const std::string& ip, uint16_t port, std::string* error = nullptr);
-  bool IsOpen() const noexcept { return fd_ >= 0; }
+  bool IsOpen() const noexcept { return fd_ != kNoSocket; }
   void Close() noexcept;
   /// The local port the socket is bound to (0 when closed).
   uint16_t LocalPort() const noexcept;
@@ -76,7 +76,14 @@ class VoiceUdpSocket {
   bool Poll(std::chrono::microseconds timeout) noexcept;
 
  private:
-  int fd_ = -1;
+#ifdef _WIN32
+  using NativeSocket = std::uintptr_t;  // Winsock's SOCKET
+  static constexpr NativeSocket kNoSocket = ~NativeSocket{0};
+#else
+  using NativeSocket = int;
+  static constexpr NativeSocket kNoSocket = -1;
+#endif
+  NativeSocket fd_ = kNoSocket;
   uint32_t keepaliveCounter_ = 0;
   std::optional<Clock::time_point> nextKeepalive_;
   uint64_t keepaliveEchoes_ = 0;

@@ -16,12 +16,16 @@
 #include <stdexcept>
 #include <thread>
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <csignal>
+#endif
 
 namespace platformpp::testkit {
 namespace {
@@ -31,6 +35,88 @@ std::string FindBinary(const std::string& configured) {
   if (const char* env = std::getenv("PLATFORMPP_EMULATOR"); env && *env) return env;
   return "platformpp-emulator";
 }
+
+#ifdef _WIN32
+std::wstring Widen(const std::string& utf8) {
+  if (utf8.empty()) return {};
+  const int length =
+      ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
+  std::wstring wide(static_cast<std::size_t>(length), L'\0');
+  ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), length);
+  return wide;
+}
+
+std::string Narrow(const std::wstring& utf16) {
+  if (utf16.empty()) return {};
+  const int length = ::WideCharToMultiByte(CP_UTF8, 0, utf16.data(), static_cast<int>(utf16.size()), nullptr,
+                                           0, nullptr, nullptr);
+  std::string text(static_cast<std::size_t>(length), '\0');
+  ::WideCharToMultiByte(CP_UTF8, 0, utf16.data(), static_cast<int>(utf16.size()), text.data(), length,
+                        nullptr, nullptr);
+  return text;
+}
+
+// A fresh directory under the temporary directory that only the current user may open (a protected DACL with
+// one entry, like the emulator's own data dir): it holds the connection file and the data.
+std::string MakePrivateTempDirectory() {
+  HANDLE token = nullptr;
+  if (!::OpenProcessToken(::GetCurrentProcess(), TOKEN_QUERY, &token))
+    throw std::runtime_error("OpenProcessToken failed");
+  DWORD size = 0;
+  ::GetTokenInformation(token, TokenUser, nullptr, 0, &size);
+  std::vector<unsigned char> user(size);
+  const BOOL read = ::GetTokenInformation(token, TokenUser, user.data(), size, &size);
+  ::CloseHandle(token);
+  if (!read) throw std::runtime_error("GetTokenInformation failed");
+  PSID sid = reinterpret_cast<TOKEN_USER*>(user.data())->User.Sid;
+  std::vector<unsigned char> acl(sizeof(ACL) + sizeof(ACCESS_ALLOWED_ACE) - sizeof(DWORD) +
+                                 ::GetLengthSid(sid));
+  auto* dacl = reinterpret_cast<ACL*>(acl.data());
+  SECURITY_DESCRIPTOR descriptor{};
+  if (!::InitializeAcl(dacl, static_cast<DWORD>(acl.size()), ACL_REVISION) ||
+      !::AddAccessAllowedAceEx(dacl, ACL_REVISION, OBJECT_INHERIT_ACE | CONTAINER_INHERIT_ACE,
+                               FILE_ALL_ACCESS, sid) ||
+      !::InitializeSecurityDescriptor(&descriptor, SECURITY_DESCRIPTOR_REVISION) ||
+      !::SetSecurityDescriptorDacl(&descriptor, TRUE, dacl, FALSE) ||
+      !::SetSecurityDescriptorControl(&descriptor, SE_DACL_PROTECTED, SE_DACL_PROTECTED))
+    throw std::runtime_error("cannot build a private security descriptor");
+  SECURITY_ATTRIBUTES attributes{sizeof(SECURITY_ATTRIBUTES), &descriptor, FALSE};
+  const std::wstring base = std::filesystem::temp_directory_path().wstring();
+  for (unsigned attempt = 0; attempt < 100; ++attempt) {
+    LARGE_INTEGER now{};
+    ::QueryPerformanceCounter(&now);
+    const std::wstring candidate =
+        base + L"\\platformpp-emulator-" + std::to_wstring(::GetCurrentProcessId()) + L"-" +
+        std::to_wstring(now.QuadPart % 1000000007) + L"-" + std::to_wstring(attempt);
+    if (::CreateDirectoryW(candidate.c_str(), &attributes)) return Narrow(candidate);
+    if (::GetLastError() != ERROR_ALREADY_EXISTS) break;
+  }
+  throw std::runtime_error("cannot create a private directory under " + Narrow(base));
+}
+
+// argv[i] quoted as the C runtime's command-line parser reads it back.
+std::wstring QuoteArgument(const std::string& arg) {
+  std::wstring quoted = L"\"";
+  std::size_t backslashes = 0;
+  for (const wchar_t c : Widen(arg)) {
+    if (c == L'\\') {
+      ++backslashes;
+      continue;
+    }
+    quoted.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
+    backslashes = 0;
+    quoted += c;
+  }
+  quoted.append(backslashes * 2, L'\\');
+  return quoted + L"\"";
+}
+
+// Wine (ntdll exports wine_get_version) delivers no console control event to a console-less child.
+bool RunningUnderWine() {
+  HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
+  return ntdll != nullptr && ::GetProcAddress(ntdll, "wine_get_version") != nullptr;
+}
+#endif
 
 }  // namespace
 
@@ -70,6 +156,11 @@ ClientOptions ConnectionInfo::ClientOptionsFor() const {
 
 std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   std::unique_ptr<EmulatorProcess> process(new EmulatorProcess());
+#ifdef _WIN32
+  std::string base = MakePrivateTempDirectory();
+  process->dataDir_ = base;
+  process->connectionFile_ = base + "\\connection.json";
+#else
   std::string base = (std::filesystem::temp_directory_path() / "platformpp-emulator-XXXXXX").string();
   if (!::mkdtemp(base.data()))
     throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
@@ -78,6 +169,7 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   // Private: it holds the IPC socket, which must be reachable by this user only.
   if (::chmod(base.c_str(), 0700) != 0)
     throw std::runtime_error("chmod " + base + " failed: " + std::strerror(errno));
+#endif
 
   std::string binary = FindBinary(options.binary);
   std::vector<std::string> args = {binary,       "--port", "0", "--connection-file", process->connectionFile_,
@@ -89,6 +181,35 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
     args.emplace_back("--no-ipc");
   }
   args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
+#ifdef _WIN32
+  std::wstring commandLine;
+  for (const std::string& arg : args)
+    commandLine += (commandLine.empty() ? L"" : L" ") + QuoteArgument(arg);
+  std::string log = base + "\\emulator.log";
+  SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+  HANDLE logHandle =
+      ::CreateFileW(Widen(log).c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
+                    &inheritable, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (logHandle == INVALID_HANDLE_VALUE) throw std::runtime_error("cannot create " + log);
+  STARTUPINFOW startup{};
+  startup.cb = sizeof(startup);
+  startup.dwFlags = STARTF_USESTDHANDLES;
+  startup.hStdInput = ::GetStdHandle(STD_INPUT_HANDLE);
+  startup.hStdOutput = logHandle;
+  startup.hStdError = logHandle;
+  PROCESS_INFORMATION created{};
+  // A process group of its own, so that Stop's Ctrl+Break reaches the emulator alone. A bare name is searched
+  // for on PATH by CreateProcessW (lpApplicationName null).
+  const BOOL started = ::CreateProcessW(nullptr, commandLine.data(), nullptr, nullptr, TRUE,
+                                        CREATE_NEW_PROCESS_GROUP, nullptr, nullptr, &startup, &created);
+  const DWORD spawnError = ::GetLastError();
+  ::CloseHandle(logHandle);
+  if (!started)
+    throw std::runtime_error("cannot start " + binary + ": Windows error " + std::to_string(spawnError));
+  ::CloseHandle(created.hThread);
+  process->process_ = created.hProcess;
+  process->pid_ = static_cast<int>(created.dwProcessId);
+#else
   std::vector<char*> argv;
   argv.reserve(args.size());
   for (std::string& arg : args)
@@ -105,11 +226,18 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   posix_spawn_file_actions_destroy(&actions);
   if (rc != 0) throw std::runtime_error("cannot start " + binary + ": " + std::strerror(rc));
   process->pid_ = pid;
+#endif
 
   auto deadline = std::chrono::steady_clock::now() + options.startTimeout;
   while (!std::filesystem::exists(process->connectionFile_)) {
+#ifdef _WIN32
+    if (::WaitForSingleObject(process->process_, 0) == WAIT_OBJECT_0) {
+      ::CloseHandle(process->process_);
+      process->process_ = nullptr;
+#else
     int status = 0;
     if (::waitpid(pid, &status, WNOHANG) == pid) {
+#endif
       process->pid_ = -1;
       std::ifstream in(log);
       std::stringstream text;
@@ -132,6 +260,22 @@ EmulatorProcess::~EmulatorProcess() {
 
 int EmulatorProcess::Stop() {
   if (pid_ <= 0) return exitStatus_;
+#ifdef _WIN32
+  HANDLE process = process_;
+  bool killed = false;
+  if (!RunningUnderWine()) ::GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(pid_));
+  if (RunningUnderWine() || ::WaitForSingleObject(process, 10000) != WAIT_OBJECT_0) {
+    killed = ::TerminateProcess(process, 1) != 0;
+    ::WaitForSingleObject(process, INFINITE);
+  }
+  DWORD code = 0;
+  ::GetExitCodeProcess(process, &code);
+  ::CloseHandle(process);
+  process_ = nullptr;
+  pid_ = -1;
+  exitStatus_ = killed ? -1 : static_cast<int>(code);
+  return exitStatus_;
+#else
   ::kill(pid_, SIGTERM);
   int status = 0;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
@@ -148,6 +292,7 @@ int EmulatorProcess::Stop() {
   pid_ = -1;
   exitStatus_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return exitStatus_;
+#endif
 }
 
 }  // namespace platformpp::testkit

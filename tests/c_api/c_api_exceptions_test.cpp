@@ -399,7 +399,17 @@ const std::vector<Entry>& SweptEntries() {
 
 }  // namespace
 
-TEST_CASE("out of memory at any allocation of a call: never into C, every callback exactly once") {
+// The sweep needs this executable's operator new to serve the library's allocations too: ELF resolves them to
+// it, but platformpp.dll is a PE image linked with its own libstdc++, which no executable can replace.
+// Skipped there (the library's behaviour is the same code, checked on Linux).
+#ifdef _WIN32
+constexpr bool kOwnOperatorNewReachesLibrary = false;
+#else
+constexpr bool kOwnOperatorNewReachesLibrary = true;
+#endif
+
+TEST_CASE("out of memory at any allocation of a call: never into C, every callback exactly once" *
+          doctest::skip(!kOwnOperatorNewReachesLibrary)) {
   for (const Entry& entry : SweptEntries()) {
     const std::string name = entry.name;
     CAPTURE(name);

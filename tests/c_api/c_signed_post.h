@@ -4,16 +4,67 @@
 #ifndef PLATFORMPP_TESTS_C_SIGNED_POST_H
 #define PLATFORMPP_TESTS_C_SIGNED_POST_H
 
+#ifdef _WIN32
+#include <winsock2.h>
+#include <ws2tcpip.h>
+#else
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#endif
 #include <sodium.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
+
+/* The socket is an int here; on Windows a SOCKET, whose values fit in one (Winsock's handles are 32-bit
+ * significant), so the tests keep one type. */
+#ifdef _WIN32
+static int signed_post_connect(const struct sockaddr_in* address) {
+  static int started = 0;
+  WSADATA data;
+  SOCKET s;
+  if (!started && WSAStartup(MAKEWORD(2, 2), &data) == 0) started = 1;
+  s = socket(AF_INET, SOCK_STREAM, 0);
+  if (s == INVALID_SOCKET) return -1;
+  if (connect(s, (const struct sockaddr*)address, sizeof *address) != 0) {
+    closesocket(s);
+    return -1;
+  }
+  return (int)s;
+}
+static long signed_post_write(int fd, const char* data, size_t size) {
+  return send((SOCKET)fd, data, (int)size, 0);
+}
+static long signed_post_recv(int fd, char* data, size_t size) {
+  return recv((SOCKET)fd, data, (int)size, 0);
+}
+static void signed_post_close(int fd) {
+  closesocket((SOCKET)fd);
+}
+#else
+static int signed_post_connect(const struct sockaddr_in* address) {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return -1;
+  if (connect(fd, (const struct sockaddr*)address, sizeof *address) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+static long signed_post_write(int fd, const char* data, size_t size) {
+  return (long)write(fd, data, size);
+}
+static long signed_post_recv(int fd, char* data, size_t size) {
+  return (long)read(fd, data, size);
+}
+static void signed_post_close(int fd) {
+  close(fd);
+}
+#endif
 
 /* Signs timestamp + body with `secret_key`: 128 hex digits into `hex`. */
 static void sign_hex(const unsigned char* secret_key, const char* timestamp, const char* body,
@@ -36,7 +87,7 @@ static int signed_post_send(const unsigned char* secret_key, int port, const cha
   struct sockaddr_in address;
   int fd;
   size_t sent = 0, length;
-  ssize_t n;
+  long n;
   snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
   sign_hex(secret_key, timestamp, body, signature);
   length = (size_t)snprintf(request, sizeof request,
@@ -45,16 +96,13 @@ static int signed_post_send(const unsigned char* secret_key, int port, const cha
                             "Connection: close\r\n\r\n%s",
                             path, forced_signature ? forced_signature : signature, timestamp,
                             (unsigned)strlen(body), body);
-  fd = socket(AF_INET, SOCK_STREAM, 0);
   memset(&address, 0, sizeof address);
   address.sin_family = AF_INET;
   address.sin_port = htons((uint16_t)port);
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (fd < 0 || connect(fd, (struct sockaddr*)&address, sizeof address) != 0) {
-    if (fd >= 0) close(fd);
-    return -1;
-  }
-  while (sent < length && (n = write(fd, request + sent, length - sent)) > 0)
+  fd = signed_post_connect(&address);
+  if (fd < 0) return -1;
+  while (sent < length && (n = signed_post_write(fd, request + sent, length - sent)) > 0)
     sent += (size_t)n;
   return fd;
 }
@@ -64,14 +112,14 @@ static int signed_post_send(const unsigned char* secret_key, int port, const cha
 static int signed_post_read(int fd, char* body, size_t body_size) {
   char answer[8192];
   size_t got = 0;
-  ssize_t n;
+  long n;
   int status = 0;
   const char* start;
   if (fd < 0) return -1;
-  while (got < sizeof answer - 1 && (n = read(fd, answer + got, sizeof answer - 1 - got)) > 0)
+  while (got < sizeof answer - 1 && (n = signed_post_recv(fd, answer + got, sizeof answer - 1 - got)) > 0)
     got += (size_t)n;
   answer[got] = '\0';
-  close(fd);
+  signed_post_close(fd);
   start = strstr(answer, "\r\n\r\n");
   if (body_size) snprintf(body, body_size, "%s", start ? start + 4 : "");
   if (sscanf(answer, "HTTP/1.1 %d", &status) != 1) return -1;

@@ -1,12 +1,20 @@
 #include <doctest/doctest.h>
+
+#ifdef _WIN32
+#include <aclapi.h>
+#include <windows.h>
+#else
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
 
+#include "core/private_files.hpp"
 #include "server/connection_file.hpp"
 #include "test_support.hpp"
 
@@ -45,6 +53,53 @@ TEST_CASE("connection file JSON for plain HTTP on ::1") {
   CHECK_FALSE(json["tls"].GetBool());
 }
 
+#ifdef _WIN32
+TEST_CASE("on Windows the IPC path is the named pipe \\\\?\\pipe\\<prefix>-ipc-<n>, whatever the directory") {
+  const EnvironmentLookup lookup = [](const char*) -> std::optional<std::string> { return "C:\\Temp"; };
+  CHECK(ipc_socket_path("platformpp", lookup) == R"(\\?\pipe\platformpp-ipc-0)");
+  CHECK(ipc_socket_path("C:\\Temp", "game", 9) == R"(\\?\pipe\game-ipc-9)");
+  CHECK(ipc_socket_path("/", "game", 0) == R"(\\?\pipe\game-ipc-0)");
+}
+
+// Whether the DACL of `path` lets in the current user and no one else but the system (Windows puts
+// LocalSystem in most DACLs; Wine, which keeps no ACLs of its own, reports its fixed one of SYSTEM and the
+// owner).
+bool only_current_user_allowed(const std::string& path) {
+  PACL dacl = nullptr;
+  PSECURITY_DESCRIPTOR descriptor = nullptr;
+  const std::wstring wide = std::filesystem::path(path).wstring();
+  if (::GetNamedSecurityInfoW(wide.c_str(), SE_FILE_OBJECT, DACL_SECURITY_INFORMATION, nullptr, nullptr,
+                              &dacl, nullptr, &descriptor) != ERROR_SUCCESS)
+    return false;
+  unsigned char user_buffer[256];
+  unsigned char system_sid[SECURITY_MAX_SID_SIZE];
+  DWORD size = sizeof(system_sid);
+  HANDLE token = nullptr;
+  bool user_allowed = false;
+  bool others_allowed = dacl == nullptr;  // a null DACL lets everyone in
+  if (dacl != nullptr && ::CreateWellKnownSid(WinLocalSystemSid, nullptr, system_sid, &size) != 0 &&
+      ::OpenProcessToken(::GetCurrentProcess(), TOKEN_QUERY, &token) != 0) {
+    DWORD user_size = 0;
+    if (::GetTokenInformation(token, TokenUser, user_buffer, sizeof(user_buffer), &user_size) != 0) {
+      PSID user = reinterpret_cast<TOKEN_USER*>(user_buffer)->User.Sid;
+      for (DWORD i = 0; i < dacl->AceCount; ++i) {
+        void* ace = nullptr;
+        if (::GetAce(dacl, i, &ace) == 0) continue;
+        auto* allowed = static_cast<ACCESS_ALLOWED_ACE*>(ace);
+        if (allowed->Header.AceType != ACCESS_ALLOWED_ACE_TYPE) continue;
+        if (::EqualSid(&allowed->SidStart, user) != 0) {
+          user_allowed = true;
+        } else if (::EqualSid(&allowed->SidStart, system_sid) == 0) {
+          others_allowed = true;
+        }
+      }
+    }
+    ::CloseHandle(token);
+  }
+  ::LocalFree(descriptor);
+  return user_allowed && !others_allowed;
+}
+#else
 TEST_CASE("the IPC path uses the first set of XDG_RUNTIME_DIR, TMPDIR, TMP, TEMP, else /tmp") {
   std::map<std::string, std::string> env;
   const EnvironmentLookup lookup = [&](const char* name) -> std::optional<std::string> {
@@ -64,24 +119,30 @@ TEST_CASE("the IPC path uses the first set of XDG_RUNTIME_DIR, TMPDIR, TMP, TEMP
   CHECK(ipc_socket_path("/run/user/1000", "game", 9) == "/run/user/1000/game-ipc-9");
   CHECK(ipc_socket_path("/", "game", 0) == "/game-ipc-0");
 }
+#endif
 
 TEST_CASE("files are written atomically with the requested mode") {
-  char dir_template[] = "/tmp/emulator-test-XXXXXX";
-  REQUIRE(::mkdtemp(dir_template) != nullptr);
-  const std::string path = std::string(dir_template) + "/connection.json";
+  const std::string dir = make_private_temp_directory("emulator-test-");
+  const std::string path = dir + "/connection.json";
   write_file_atomically(path, "{\"a\":1}", 0600);
   write_file_atomically(path, "{\"b\":2}", 0600);  // replaces
-  std::ifstream in(path);
-  std::stringstream content;
-  content << in.rdbuf();
-  CHECK(content.str() == "{\"b\":2}");
+  {
+    std::ifstream in(path);
+    std::stringstream content;
+    content << in.rdbuf();
+    CHECK(content.str() == "{\"b\":2}");
+  }
+#ifdef _WIN32
+  CHECK(only_current_user_allowed(dir));   // the private directory
+  CHECK(only_current_user_allowed(path));  // 0600: the current user's alone
+#else
   struct stat info {};
   REQUIRE(::stat(path.c_str(), &info) == 0);
   CHECK((info.st_mode & 0777) == 0600);
-  CHECK_THROWS_AS(write_file_atomically(std::string(dir_template) + "/missing/x.json", "{}", 0600),
-                  std::system_error);
-  ::unlink(path.c_str());
-  ::rmdir(dir_template);
+#endif
+  CHECK_THROWS_AS(write_file_atomically(dir + "/missing/x.json", "{}", 0600), std::system_error);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
 }
 
 }  // namespace connection_file_test

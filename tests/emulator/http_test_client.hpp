@@ -55,8 +55,8 @@ class HttpsConnection {
   void send(const HttpRequestSpec& request);
   // The next response; nullopt when the connection failed or ended before a whole response arrived.
   std::optional<HttpResult> receive();
-  // True when no byte of an answer has arrived yet (checked with one read that does not wait; a byte it finds is
-  // kept for receive()).
+  // True when no byte of an answer has arrived yet (checked with one read that does not wait; a byte it finds
+  // is kept for receive()).
   [[nodiscard]] bool nothing_received();
   // send + receive; fails the test on a transport error.
   HttpResult exchange(const HttpRequestSpec& request);

@@ -2,10 +2,10 @@
 // after reopening; what is not ours (not SQLite, another program's database, corrupt) refused with exit code
 // 5 and a newer schema with 6, each file left byte for byte as it was.
 #include "state/state_file.hpp"
+#include "core/private_files.hpp"
 
 #include <doctest/doctest.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -24,11 +24,7 @@ using platformpp::emulator::WalLimits;
 // A private directory for one test's files, removed afterwards.
 struct TempDir {
   fs::path path;
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "platformpp-state-XXXXXX").string();
-    REQUIRE(mkdtemp(pattern.data()) != nullptr);
-    path = pattern;
-  }
+  TempDir() : path(platformpp::emulator::make_private_temp_directory("platformpp-state-")) {}
   ~TempDir() {
     std::error_code ignored;
     fs::remove_all(path, ignored);
@@ -111,7 +107,7 @@ TEST_CASE("state file: what is not a state file is refused with exit code 5 and 
   // Another program's SQLite database.
   const auto foreign = dir.path / "other.db";
   sqlite3* raw = nullptr;
-  REQUIRE(sqlite3_open(foreign.c_str(), &raw) == SQLITE_OK);
+  REQUIRE(sqlite3_open(foreign.string().c_str(), &raw) == SQLITE_OK);
   REQUIRE(sqlite3_exec(raw, "CREATE TABLE accounts (id INTEGER PRIMARY KEY, name TEXT)", nullptr, nullptr,
                        nullptr) == SQLITE_OK);
   sqlite3_close(raw);
@@ -119,7 +115,7 @@ TEST_CASE("state file: what is not a state file is refused with exit code 5 and 
 
   // One with a meta table that is not ours.
   const auto lookalike = dir.path / "lookalike.db";
-  REQUIRE(sqlite3_open(lookalike.c_str(), &raw) == SQLITE_OK);
+  REQUIRE(sqlite3_open(lookalike.string().c_str(), &raw) == SQLITE_OK);
   REQUIRE(sqlite3_exec(raw, "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)", nullptr, nullptr,
                        nullptr) == SQLITE_OK);
   sqlite3_close(raw);
@@ -136,7 +132,7 @@ TEST_CASE("state file: a corrupt file is refused with exit code 5") {
       batch.put.push_back({"message", std::to_string(i), std::string(200, 'm')});
     file->write(batch);
     sqlite3* raw = nullptr;  // fold the WAL into the main file, so that the damage below hits the data
-    REQUIRE(sqlite3_open(path.c_str(), &raw) == SQLITE_OK);
+    REQUIRE(sqlite3_open(path.string().c_str(), &raw) == SQLITE_OK);
     REQUIRE(sqlite3_exec(raw, "PRAGMA wal_checkpoint(TRUNCATE)", nullptr, nullptr, nullptr) == SQLITE_OK);
     sqlite3_close(raw);
   }

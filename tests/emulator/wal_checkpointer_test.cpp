@@ -12,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "core/private_files.hpp"
 #include "state/wal_checkpointer.hpp"
 
 namespace wal_checkpointer_test {
@@ -28,9 +29,7 @@ struct Database {
   sqlite3* db = nullptr;
 
   Database() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "wal-checkpointer-XXXXXX").string();
-    REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-    dir = pattern;
+    dir = platformpp::emulator::make_private_temp_directory("wal-checkpointer-");
     path = (dir / "state.db").string();
     REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
     Exec("PRAGMA journal_mode = WAL");

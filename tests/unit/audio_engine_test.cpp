@@ -9,6 +9,8 @@
 
 #include <doctest/doctest.h>
 
+#include "test_portability.hpp"
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -393,16 +395,16 @@ class ScopedEnv {
   ScopedEnv(const char* name, const char* value) : name_(name) {
     if (const char* old = std::getenv(name)) old_ = old;
     if (value != nullptr) {
-      ::setenv(name, value, 1);
+      platformpp_test::SetEnv(name, value);
     } else {
-      ::unsetenv(name);
+      platformpp_test::UnsetEnv(name);
     }
   }
   ~ScopedEnv() {
     if (old_) {
-      ::setenv(name_, old_->c_str(), 1);
+      platformpp_test::SetEnv(name_, old_->c_str());
     } else {
-      ::unsetenv(name_);
+      platformpp_test::UnsetEnv(name_);
     }
   }
 
@@ -482,7 +484,7 @@ TEST_CASE(
     std::ofstream out(conf);
     out << "<" << alsaConf.string() << ">\npcm.!default { type null }\n";
   }
-  ScopedEnv env("ALSA_CONFIG_PATH", conf.c_str());
+  ScopedEnv env("ALSA_CONFIG_PATH", conf.string().c_str());
   auto backend = PortAudioBackend::CreateAnyway();
   REQUIRE(backend);
   const auto inputs = backend->InputDevices();

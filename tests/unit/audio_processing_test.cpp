@@ -19,6 +19,12 @@
 #include <string>
 #include <vector>
 
+#ifdef _WIN32
+// <windows.h> (Asio's, in a unity batch) defines `near` and `far` as nothing; this file names variables so.
+#undef near
+#undef far
+#endif
+
 namespace audio_processing_test {
 
 using namespace platformpp::audio;
@@ -258,6 +264,7 @@ TEST_CASE("the AEC dump writes three WAV files of the processed length and a sum
 
   std::ifstream file(dir / AudioProcessor::kSummaryFile);
   std::string json((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  file.close();  // Windows cannot remove a directory while a file in it is open
   rapidjson::Document summary;
   summary.Parse(json.c_str());
   REQUIRE_FALSE(summary.HasParseError());

@@ -42,8 +42,13 @@ TEST_CASE("defaults: the desktop client's sockets are the platform's discord-ipc
   };
   const auto paths = ipc::IpcCandidatePaths(ClientOptions{}.ipcName, ClientOptions{}.ipcDirectory, env);
   REQUIRE(paths.size() >= 10);
+#ifdef _WIN32
+  CHECK(paths.front() == R"(\\?\pipe\discord-ipc-0)");
+  CHECK(paths[9] == R"(\\?\pipe\discord-ipc-9)");
+#else
   CHECK(paths.front() == "/run/user/1000/discord-ipc-0");
   CHECK(paths[9] == "/run/user/1000/discord-ipc-9");
+#endif
 }
 
 /// The URL a browser authorization of application 1234 opens (through the Client's URL opener), after

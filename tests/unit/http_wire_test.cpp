@@ -10,10 +10,7 @@
 
 #include <doctest/doctest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "test_portability.hpp"
 
 #include <chrono>
 #include <future>
@@ -24,6 +21,7 @@
 namespace http_wire_test {
 
 using namespace platformpp;
+using namespace platformpp_test;
 
 namespace {
 
@@ -45,7 +43,7 @@ class OneShotServer {
   }
   ~OneShotServer() {
     thread_.join();
-    ::close(listen_);
+    CloseSocket(listen_);
   }
 
   std::string Url(const std::string& target) const {
@@ -56,7 +54,7 @@ class OneShotServer {
 
  private:
   void Serve() {
-    int fd = ::accept(listen_, nullptr, nullptr);
+    NativeSocket fd = ::accept(listen_, nullptr, nullptr);
     std::string data;
     char buffer[4096];
     auto more = [&] {
@@ -75,14 +73,14 @@ class OneShotServer {
     }
     received_.set_value(data);
     for (const std::string& reply : replies_) {
-      ::send(fd, reply.data(), reply.size(), MSG_NOSIGNAL);
+      ::send(fd, reply.data(), static_cast<int>(reply.size()), kNoSignal);
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    ::close(fd);
+    CloseSocket(fd);
   }
 
   std::vector<std::string> replies_;
-  int listen_ = -1;
+  NativeSocket listen_ = kNoSocket;
   uint16_t port_ = 0;
   std::promise<std::string> received_;
   std::thread thread_;

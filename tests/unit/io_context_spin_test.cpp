@@ -7,13 +7,43 @@
 
 #include <doctest/doctest.h>
 
+#include "test_portability.hpp"
+
+#ifndef _WIN32
 #include <sched.h>
+#endif
 
 namespace io_context_spin_test {
 
 using platformpp::IoContext;
 using platformpp::core::IoContextAccess;
 
+#ifdef _WIN32
+TEST_CASE("an IoContext spins after work only when the process may run on more than one CPU") {
+  HANDLE process = ::GetCurrentProcess();
+  DWORD_PTR original = 0;
+  DWORD_PTR system = 0;
+  REQUIRE(::GetProcessAffinityMask(process, &original, &system));
+  REQUIRE(original != 0);
+  const DWORD_PTR one = original & (~original + 1);  // the lowest CPU allowed
+  REQUIRE(::SetProcessAffinityMask(process, one));
+  {
+    IoContext threadless(0, 200);
+    CHECK(IoContextAccess::Spin(threadless).count() == 0);
+    IoContext threaded(1, 200);
+    CHECK(IoContextAccess::Spin(threaded).count() == 0);
+  }
+  REQUIRE(::SetProcessAffinityMask(process, original));
+  if ((original & (original - 1)) != 0) {
+    IoContext spinning(0, 200);
+    CHECK(IoContextAccess::Spin(spinning).count() == 200);
+    IoContext quiet(0, 0);
+    CHECK(IoContextAccess::Spin(quiet).count() == 0);
+  } else {
+    MESSAGE("one CPU only: the case with spinning is not checked here");
+  }
+}
+#else
 TEST_CASE("an IoContext spins after work only when the process may run on more than one CPU") {
   cpu_set_t original;
   CPU_ZERO(&original);
@@ -42,5 +72,6 @@ TEST_CASE("an IoContext spins after work only when the process may run on more t
     MESSAGE("one CPU only: the case with spinning is not checked here");
   }
 }
+#endif
 
 }  // namespace io_context_spin_test

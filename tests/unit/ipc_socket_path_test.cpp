@@ -22,6 +22,23 @@ EnvLookup FakeEnv(std::map<std::string, std::string> values) {
 
 }  // namespace
 
+#ifdef _WIN32
+// Windows: the named pipes \\?\pipe\<name>-ipc-<n>; the directory option and the environment do not matter.
+TEST_CASE("ipc socket path: Windows names the 10 pipes \\\\?\\pipe\\<name>-ipc-<n>") {
+  auto paths = IpcCandidatePaths("discord", "", FakeEnv({{"XDG_RUNTIME_DIR", "/run/user/1000"}}));
+  REQUIRE(paths.size() == 10);
+  for (int n = 0; n < 10; ++n)
+    CHECK(paths[n] == R"(\\?\pipe\discord-ipc-)" + std::to_string(n));
+}
+
+TEST_CASE("ipc socket path: Windows ignores the directory override; the name prefix is used") {
+  auto paths = IpcCandidatePaths("emu", "C:\\private", FakeEnv({{"TMP", "C:\\t"}}));
+  REQUIRE(paths.size() == 10);
+  CHECK(paths.front() == R"(\\?\pipe\emu-ipc-0)");
+  CHECK(paths.back() == R"(\\?\pipe\emu-ipc-9)");
+  CHECK(IpcCandidatePaths("emu", "") == paths);
+}
+#else
 TEST_CASE("ipc socket path: 30 candidates, plain slots first, then snap, then flatpak") {
   auto paths = IpcCandidatePaths("discord", "", FakeEnv({{"XDG_RUNTIME_DIR", "/run/user/1000"}}));
   REQUIRE(paths.size() == 30);
@@ -60,5 +77,7 @@ TEST_CASE("ipc socket path: an empty lookup reads the process environment") {
   CHECK(paths.front() == "/override/discord-ipc-0");
   CHECK_FALSE(IpcRuntimeDirectory("", {}).empty());
 }
+
+#endif
 
 }  // namespace ipc_socket_path_test

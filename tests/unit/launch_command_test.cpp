@@ -1,19 +1,23 @@
-// RegisterLaunchCommand on Linux: the desktop entry and mimeapps.list, in temporary XDG directories.
+// RegisterLaunchCommand on Linux: the desktop entry and mimeapps.list, in temporary XDG directories. On
+// Windows: the URL protocol key of the user's registry classes.
 #include "presence/launch_command.hpp"
 
 #include <platformpp/client.hpp>
 
 #include <doctest/doctest.h>
 
-#include <unistd.h>
+#include "test_portability.hpp"
 
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <string>
 
 namespace launch_command_test {
+#ifndef _WIN32
 
 namespace fs = std::filesystem;
 using platformpp::presence::EnvLookup;
@@ -25,8 +29,8 @@ struct TempXdg {
   fs::path root;
   std::map<std::string, std::string> vars;
   TempXdg() {
-    root = fs::temp_directory_path() / ("platformpp-launch-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(reinterpret_cast<uintptr_t>(this)));
+    root = fs::temp_directory_path() / ("platformpp-launch-" + std::to_string(platformpp_test::ProcessId()) +
+                                        "-" + std::to_string(reinterpret_cast<uintptr_t>(this)));
     fs::remove_all(root);
     fs::create_directories(root);
     vars["XDG_DATA_HOME"] = (root / "data").string();
@@ -175,8 +179,8 @@ TEST_CASE("launch command: Client::RegisterLaunchSteamApplication writes to the 
   };
   auto oldData = previous("XDG_DATA_HOME");
   auto oldConfig = previous("XDG_CONFIG_HOME");
-  ::setenv("XDG_DATA_HOME", xdg.vars["XDG_DATA_HOME"].c_str(), 1);
-  ::setenv("XDG_CONFIG_HOME", xdg.vars["XDG_CONFIG_HOME"].c_str(), 1);
+  platformpp_test::SetEnv("XDG_DATA_HOME", xdg.vars["XDG_DATA_HOME"].c_str());
+  platformpp_test::SetEnv("XDG_CONFIG_HOME", xdg.vars["XDG_CONFIG_HOME"].c_str());
   bool registered, refused;
   {
     platformpp::Client client;
@@ -185,9 +189,9 @@ TEST_CASE("launch command: Client::RegisterLaunchSteamApplication writes to the 
   }
   for (auto& [name, value] : {std::pair{"XDG_DATA_HOME", oldData}, std::pair{"XDG_CONFIG_HOME", oldConfig}}) {
     if (value) {
-      ::setenv(name, value->c_str(), 1);
+      platformpp_test::SetEnv(name, value->c_str());
     } else {
-      ::unsetenv(name);
+      platformpp_test::UnsetEnv(name);
     }
   }
   CHECK(registered);
@@ -198,4 +202,68 @@ TEST_CASE("launch command: Client::RegisterLaunchSteamApplication writes to the 
             .find("x-scheme-handler/discord-4242=discord-4242.desktop") != std::string::npos);
 }
 
+#else  // _WIN32
+
+namespace {
+
+// The default value of HKEY_CURRENT_USER\<path> (or its `name` value); nullopt when absent.
+std::optional<std::wstring> ReadValue(const std::wstring& path, const wchar_t* name = nullptr) {
+  wchar_t buffer[1024];
+  DWORD size = sizeof buffer;
+  if (::RegGetValueW(HKEY_CURRENT_USER, path.c_str(), name, RRF_RT_REG_SZ, nullptr, buffer, &size) !=
+      ERROR_SUCCESS)
+    return std::nullopt;
+  return std::wstring(buffer);
+}
+
+// Removes the test's scheme key before and after.
+struct SchemeKey {
+  explicit SchemeKey(uint64_t id) : path(L"Software\\Classes\\discord-" + std::to_wstring(id)) {
+    ::RegDeleteTreeW(HKEY_CURRENT_USER, path.c_str());
+  }
+  ~SchemeKey() { ::RegDeleteTreeW(HKEY_CURRENT_USER, path.c_str()); }
+  std::wstring path;
+};
+
+}  // namespace
+
+TEST_CASE("launch command: Windows registers discord-<id>:// in the user's classes") {
+  SchemeKey key(987654321);
+  std::string error;
+  REQUIRE_MESSAGE(
+      platformpp::presence::RegisterLaunchCommand(987654321, R"(C:\Games\My Game\run.exe --join)", &error),
+      error);
+  CHECK(ReadValue(key.path) == std::optional<std::wstring>(L"URL:Run game 987654321 protocol"));
+  CHECK(ReadValue(key.path, L"URL Protocol") == std::optional<std::wstring>(L""));
+  CHECK(ReadValue(key.path + L"\\shell\\open\\command") ==
+        std::optional<std::wstring>(LR"(C:\Games\My Game\run.exe --join "%1")"));
+  // Again: the command is replaced.
+  REQUIRE(platformpp::presence::RegisterLaunchCommand(987654321, "game2", &error));
+  CHECK(ReadValue(key.path + L"\\shell\\open\\command") == std::optional<std::wstring>(LR"(game2 "%1")"));
+}
+
+TEST_CASE("launch command: Windows refuses a zero id, an empty command and a line break") {
+  std::string error;
+  CHECK_FALSE(platformpp::presence::RegisterLaunchCommand(0, "game", &error));
+  CHECK(error.find("0") != std::string::npos);
+  CHECK_FALSE(platformpp::presence::RegisterLaunchCommand(5, "  ", &error));
+  CHECK(error.find("empty") != std::string::npos);
+  CHECK_FALSE(platformpp::presence::RegisterLaunchCommand(5, "a\nb", &error));
+  CHECK(error.find("one line") != std::string::npos);
+}
+
+TEST_CASE("launch command: Steam on Windows, through Client::RegisterLaunchSteamApplication") {
+  CHECK(platformpp::presence::SteamLaunchCommand(570) == "explorer.exe steam://rungameid/570");
+  SchemeKey key(4242);
+  bool registered = false;
+  {
+    platformpp::Client client;
+    registered = client.RegisterLaunchSteamApplication(4242, 570);
+  }
+  CHECK(registered);
+  CHECK(ReadValue(key.path + L"\\shell\\open\\command") ==
+        std::optional<std::wstring>(LR"(explorer.exe steam://rungameid/570 "%1")"));
+}
+
+#endif  // _WIN32
 }  // namespace launch_command_test

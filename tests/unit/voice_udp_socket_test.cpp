@@ -6,11 +6,7 @@
 
 #include <doctest/doctest.h>
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
+#include "test_portability.hpp"
 
 #include <array>
 #include <atomic>
@@ -24,6 +20,7 @@ namespace voice_udp_socket_test {
 using namespace platformpp::voice;
 namespace media_wire = platformpp::media_wire;
 using namespace std::chrono_literals;
+using namespace platformpp_test;
 
 namespace {
 
@@ -34,7 +31,7 @@ class Responder {
   explicit Responder(int dropRequests = 0, uint32_t answerSsrcOffset = 0)
       : dropRequests_(dropRequests), ssrcOffset_(answerSsrcOffset) {
     fd_ = ::socket(AF_INET, SOCK_DGRAM, 0);
-    REQUIRE(fd_ >= 0);
+    REQUIRE(fd_ != kNoSocket);
     sockaddr_in address{};
     address.sin_family = AF_INET;
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -47,7 +44,7 @@ class Responder {
   ~Responder() {
     stop_ = true;
     thread_.join();
-    ::close(fd_);
+    CloseSocket(fd_);
   }
 
   uint16_t Port() const { return port_; }
@@ -61,12 +58,12 @@ class Responder {
   void Run() {
     std::array<uint8_t, 2048> buffer{};
     while (!stop_) {
-      pollfd entry{fd_, POLLIN, 0};
-      if (::poll(&entry, 1, 10) <= 0) continue;
+      PollEntry entry{fd_, POLLIN, 0};
+      if (Poll(&entry, 1, 10) <= 0) continue;
       sockaddr_in from{};
       socklen_t length = sizeof(from);
-      ssize_t got =
-          ::recvfrom(fd_, buffer.data(), buffer.size(), 0, reinterpret_cast<sockaddr*>(&from), &length);
+      ssize_t got = ::recvfrom(fd_, Bytes(buffer.data()), static_cast<int>(buffer.size()), 0,
+                               reinterpret_cast<sockaddr*>(&from), &length);
       if (got <= 0) continue;
       if (got == static_cast<ssize_t>(media_wire::kIpDiscoverySize) && buffer[1] == 1) {
         int n = ++requests_;
@@ -84,7 +81,8 @@ class Responder {
         std::lock_guard lock(mutex_);
         others_.emplace_back(buffer.begin(), buffer.begin() + got);
       }
-      ::sendto(fd_, buffer.data(), static_cast<size_t>(got), 0, reinterpret_cast<sockaddr*>(&from), length);
+      ::sendto(fd_, Bytes(buffer.data()), static_cast<int>(got), 0, reinterpret_cast<sockaddr*>(&from),
+               length);
     }
   }
 
@@ -99,10 +97,11 @@ class Responder {
     uint16_t port = ntohs(to.sin_port);
     answer[72] = static_cast<uint8_t>(port >> 8);
     answer[73] = static_cast<uint8_t>(port);
-    ::sendto(fd_, answer.data(), answer.size(), 0, reinterpret_cast<const sockaddr*>(&to), sizeof(to));
+    ::sendto(fd_, Bytes(answer.data()), static_cast<int>(answer.size()), 0,
+             reinterpret_cast<const sockaddr*>(&to), sizeof(to));
   }
 
-  int fd_ = -1;
+  NativeSocket fd_ = kNoSocket;
   uint16_t port_ = 0;
   int dropRequests_;
   uint32_t ssrcOffset_;

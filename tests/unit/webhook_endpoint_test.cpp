@@ -10,8 +10,8 @@
 #include "server/tls_certificates.hpp"
 
 #include <doctest/doctest.h>
+
 #include <sodium.h>
-#include <unistd.h>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -19,6 +19,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include "test_portability.hpp"
 
 #include <array>
 #include <chrono>
@@ -264,8 +265,8 @@ TEST_CASE("webhook endpoint: options are checked at Start") {
 
 TEST_CASE("webhook endpoint: HTTPS with the user's certificate and key") {
   const auto certificates = platformpp::emulator::generate_certificates();
-  const auto dir =
-      std::filesystem::temp_directory_path() / ("platformpp-webhooks-" + std::to_string(::getpid()));
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("platformpp-webhooks-" + std::to_string(platformpp_test::ProcessId()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "chain.pem") << certificates.server_certificate_pem << certificates.ca_certificate_pem;
   std::ofstream(dir / "key.pem") << certificates.server_private_key_pem;

@@ -16,6 +16,12 @@
 #include <variant>
 #include <vector>
 
+#ifdef _WIN32
+// <windows.h> (Asio's, in a unity batch) defines `near` and `far` as nothing; this file names variables so.
+#undef near
+#undef far
+#endif
+
 namespace webhook_events_test {
 
 using platformpp::backend::VerifyWebhookEvent;

@@ -148,8 +148,8 @@ typedef struct platformpp_client_options {
   int32_t use_system_certificates; /**< non-zero (default): also trust the system's store */
   platformpp_string web_base;      /**< where the authorize page lives; empty: the platform's */
   int32_t authorize_timeout_ms;    /**< how long authorize waits for the browser; 0 (or less): 5 minutes */
-  platformpp_string ipc_name;      /**< the desktop client's IPC socket prefix; empty: "discord" */
-  platformpp_string ipc_directory; /**< where its socket is; empty: $XDG_RUNTIME_DIR, $TMPDIR, ..., /tmp */
+  platformpp_string ipc_name;      /**< the desktop client's IPC socket or pipe prefix; empty: "discord" */
+  platformpp_string ipc_directory; /**< its socket's directory (not Windows); empty: $XDG_RUNTIME_DIR, ... */
   int32_t ipc_enabled;             /**< non-zero (default): talk to the local desktop client */
   /** Since api_version 2. Non-zero: opt the Gateway session in to channel obfuscation before the platform's
    * date (Identify capability `1 << 15`; the platform's switch for testing). 0 (default): off. */

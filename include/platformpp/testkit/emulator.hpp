@@ -79,10 +79,15 @@ class EmulatorProcess {
   /// The child's process id; -1 once stopped.
   int Pid() const noexcept { return pid_; }
   /// SIGTERM, then waits (SIGKILL after 10 s). Returns the exit status (0 = clean), -1 if killed by a signal.
+  /// On Windows a Ctrl+Break event (the emulator's SIGTERM there), then TerminateProcess after 10 s (at once
+  /// under Wine, which delivers no console events to the child), which counts as killed (-1).
   int Stop();
 
  private:
   EmulatorProcess() = default;
+#ifdef _WIN32
+  void* process_ = nullptr;  // the child's process HANDLE
+#endif
   int pid_ = -1;
   int exitStatus_ = -1;
   std::string dataDir_;

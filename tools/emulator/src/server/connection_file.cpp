@@ -1,9 +1,18 @@
 #include "server/connection_file.hpp"
 
+#ifdef _WIN32
+#include <windows.h>
+
+#include <atomic>
+
+#include "core/win32_security.hpp"
+#else
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <system_error>
@@ -91,12 +100,66 @@ std::string ipc_directory(const EnvironmentLookup& env) {
 }
 
 std::string ipc_socket_path(const std::string& dir, const std::string& prefix, int index) {
+#ifdef _WIN32
+  (void)dir;  // the pipe namespace has no directories
+  return R"(\\?\pipe\)" + prefix + "-ipc-" + std::to_string(index);
+#else
   return (dir == "/" ? std::string() : dir) + "/" + prefix + "-ipc-" + std::to_string(index);
+#endif
 }
 
 std::string ipc_socket_path(const std::string& prefix, const EnvironmentLookup& env) {
   return ipc_socket_path(ipc_directory(env), prefix, 0);
 }
+
+#ifdef _WIN32
+
+void write_file_atomically(const std::string& path, const std::string& content, unsigned mode) {
+  // No group or other bits asked: the current user's alone (a protected DACL); else the directory's inherited
+  // permissions, as for any new file.
+  std::optional<UserOnlySecurity> private_security;
+  if ((mode & 077U) == 0) private_security.emplace();
+  auto error = [&](const std::string& what) {
+    const DWORD code = ::GetLastError();
+    return std::system_error(static_cast<int>(code), std::system_category(),
+                             what + " " + path + " (" + win32_error_message(code) + ")");
+  };
+  static std::atomic<unsigned> counter{0};
+  std::wstring temp_path;
+  HANDLE file = INVALID_HANDLE_VALUE;
+  for (int attempt = 0; file == INVALID_HANDLE_VALUE; ++attempt) {
+    temp_path =
+        widen(path + ".tmp" + std::to_string(::GetCurrentProcessId()) + "-" + std::to_string(counter++));
+    file = ::CreateFileW(temp_path.c_str(), GENERIC_WRITE, 0,
+                         private_security ? private_security->attributes() : nullptr, CREATE_NEW,
+                         FILE_ATTRIBUTE_NORMAL, nullptr);
+    if (file == INVALID_HANDLE_VALUE && (::GetLastError() != ERROR_FILE_EXISTS || attempt > 100))
+      throw error("cannot create a file beside");
+  }
+  auto fail = [&](const char* what) {
+    auto failure = error(what);
+    ::CloseHandle(file);
+    ::DeleteFileW(temp_path.c_str());
+    throw failure;
+  };
+  std::size_t written = 0;
+  while (written < content.size()) {
+    DWORD n = 0;
+    const auto chunk = static_cast<DWORD>(std::min<std::size_t>(content.size() - written, 1U << 30U));
+    if (::WriteFile(file, content.data() + written, chunk, &n, nullptr) == 0) fail("cannot write");
+    written += n;
+  }
+  if (::FlushFileBuffers(file) == 0) fail("cannot flush");
+  ::CloseHandle(file);
+  if (::MoveFileExW(temp_path.c_str(), widen(path).c_str(),
+                    MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) == 0) {
+    auto failure = error("cannot rename into");
+    ::DeleteFileW(temp_path.c_str());
+    throw failure;
+  }
+}
+
+#else
 
 void write_file_atomically(const std::string& path, const std::string& content, unsigned mode) {
   std::string temp_template = path + ".tmpXXXXXX";
@@ -132,5 +195,7 @@ void write_file_atomically(const std::string& path, const std::string& content, 
     throw std::system_error(error, std::generic_category(), "cannot rename into " + path);
   }
 }
+
+#endif
 
 }  // namespace platformpp::emulator

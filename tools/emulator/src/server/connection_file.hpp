@@ -32,13 +32,15 @@ std::string connection_file_json(const ConnectionInfo& info);
 using EnvironmentLookup = std::function<std::optional<std::string>(const char*)>;
 std::optional<std::string> process_environment(const char* name);
 std::string ipc_directory(const EnvironmentLookup& env = &process_environment);
-// "<dir>/<prefix>-ipc-<index>" (index 0..9).
+// "<dir>/<prefix>-ipc-<index>" (index 0..9). On Windows the named pipe "\\?\pipe\<prefix>-ipc-<index>": `dir`
+// is ignored there (the pipe namespace has no directories).
 std::string ipc_socket_path(const std::string& dir, const std::string& prefix, int index);
 // The convention's first candidate: "<ipc_directory()>/<prefix>-ipc-0".
 std::string ipc_socket_path(const std::string& prefix, const EnvironmentLookup& env = &process_environment);
 
 // Writes `content` to a temporary file beside `path`, sets `mode`, then renames it over `path`, so readers
-// never see a partial file. Throws std::system_error.
+// never see a partial file. On Windows a mode without group and other bits gives the file a DACL for the
+// current user alone, any other mode the directory's inherited permissions. Throws std::system_error.
 void write_file_atomically(const std::string& path, const std::string& content, unsigned mode);
 
 }  // namespace platformpp::emulator

@@ -9,20 +9,15 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include <array>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/write.hpp>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <deque>
 #include <stdexcept>
 
 #include "server/connection_file.hpp"
-#include "server/step_handler.hpp"
-#include "server/turn_gate.hpp"
 
 namespace platformpp::emulator {
 
@@ -31,109 +26,22 @@ namespace {
 namespace net = boost::asio;
 using local = net::local::stream_protocol;
 
-// One IPC connection: reads bytes into the service, writes what the service sends, one write at a time.
-class IpcSession final : public std::enable_shared_from_this<IpcSession>, public IpcPeer {
- public:
-  IpcSession(EmulatorService& service, TurnGate& gate, local::socket socket)
-      : socket_(std::move(socket)), service_(service), gate_(gate), close_timer_(socket_.get_executor()) {}
-  ~IpcSession() override { service_.ipc_disconnected(id_); }
-  IpcSession(const IpcSession&) = delete;
-  IpcSession& operator=(const IpcSession&) = delete;
+void close_ipc_stream(local::socket& socket, boost::system::error_code& ec) {
+  socket.shutdown(local::socket::shutdown_both, ec);
+  socket.close(ec);
+}
 
-  void start() {
-    id_ = service_.ipc_connected(*this);
-    read();
-  }
+}  // namespace
 
-  // Frames and the close wait for the turn's commit (server/turn_gate.hpp), in order.
-  void send(std::string bytes) override {
-    if (closing_) return;
-    gate_.send([self = weak_from_this(), bytes = std::move(bytes)]() mutable {
-      if (auto session = self.lock()) session->enqueue(std::move(bytes));
-    });
-  }
+}  // namespace platformpp::emulator
 
-  void close() override {
-    if (closing_) return;
-    closing_ = true;
-    gate_.send([self = weak_from_this()] {
-      if (auto session = self.lock()) session->release_close();
-    });
-  }
+#include "server/ipc_session.hpp"  // after close_ipc_stream(), which it calls
 
- private:
-  void enqueue(std::string bytes) {
-    if (close_released_) return;
-    queue_.push_back(std::move(bytes));
-    if (!writing_) write_next();
-  }
+namespace platformpp::emulator {
 
-  void release_close() {
-    if (close_released_) return;
-    close_released_ = true;
-    if (!writing_) return finish();
-    // Flush first (a CLOSE frame), but a peer that never reads must not hold the socket open.
-    close_timer_.expires_after(std::chrono::seconds(5));
-    close_timer_.async_wait(handler(Step::close_timer));
-  }
+namespace {
 
-  enum class Step { read, written, close_timer };
-
-  using Handler = StepHandler<IpcSession, Step>;
-  friend Handler;
-  Handler handler(Step step) { return Handler{shared_from_this(), step}; }
-
-  void on(Step step, boost::system::error_code ec, std::size_t n) {
-    switch (step) {
-      case Step::read:
-        if (ec) return gone();  // end of stream (mid-frame too), reset, or closed by us
-        service_.ipc_received(id_, std::string_view(buffer_.data(), n));
-        if (!closing_) read();
-        return;
-      case Step::written:
-        writing_ = false;
-        queue_.pop_front();
-        if (ec) return gone();
-        if (!queue_.empty()) return write_next();
-        if (close_released_) finish();
-        return;
-      case Step::close_timer:
-        if (!ec) finish();
-        return;
-    }
-  }
-
-  void read() { socket_.async_read_some(net::buffer(buffer_), handler(Step::read)); }
-
-  void write_next() {
-    writing_ = true;
-    net::async_write(socket_, net::buffer(queue_.front()), handler(Step::written));
-  }
-
-  void gone() {
-    service_.ipc_disconnected(id_);
-    closing_ = true;
-    finish();
-  }
-
-  void finish() {
-    boost::system::error_code ec;
-    close_timer_.cancel();
-    socket_.shutdown(local::socket::shutdown_both, ec);
-    socket_.close(ec);
-  }
-
-  local::socket socket_;
-  EmulatorService& service_;
-  TurnGate& gate_;
-  net::steady_timer close_timer_;
-  std::uint64_t id_ = 0;
-  std::array<char, std::size_t{16} * 1024> buffer_{};
-  std::deque<std::string> queue_;
-  bool writing_ = false;
-  bool closing_ = false;         // close() was called: nothing more is taken
-  bool close_released_ = false;  // the gate let the close out: it follows the last queued frame
-};
+using IpcSession = ipc_detail::IpcSession<local::socket>;
 
 enum class PathState { free, in_use, stale, not_a_socket, unusable };
 

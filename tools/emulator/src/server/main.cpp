@@ -1,9 +1,4 @@
 // platformpp-emulator: a local stand-in of the platform for SDK tests and offline games.
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <climits>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +10,7 @@
 #include <vector>
 
 #include "core/fake_clock.hpp"
+#include "core/private_files.hpp"
 #include "server/command_line.hpp"
 #include "server/connection_file.hpp"
 #include "server/server.hpp"
@@ -26,37 +22,13 @@ using namespace platformpp::emulator;
 
 namespace {
 
-std::string absolute_path(const std::string& path) {
-  char resolved[PATH_MAX];
-  if (::realpath(path.c_str(), resolved) == nullptr) {
-    throw std::system_error(errno, std::generic_category(), "cannot resolve " + path);
-  }
-  return resolved;
-}
-
-// An existing directory, or one created 0700.
-std::string prepare_directory(const std::string& dir, const char* what) {
-  if (::mkdir(dir.c_str(), 0700) != 0 && errno != EEXIST) {
-    throw std::system_error(errno, std::generic_category(), std::string("cannot create ") + what + " " + dir);
-  }
-  return absolute_path(dir);
-}
-
-// The given data dir (created 0700 if missing), or a fresh private temporary one.
+// The given data dir (created private if missing), or a fresh private temporary one.
 std::string prepare_data_dir(const EmulatorOptions& options, bool& created_temporary) {
   created_temporary = false;
-  if (options.data_dir) return prepare_directory(*options.data_dir, "data dir");
-  std::string base = process_environment("TMPDIR").value_or("/tmp");
-  while (base.size() > 1 && base.back() == '/')
-    base.pop_back();
-  std::string pattern = base + "/platformpp-emulator-XXXXXX";
-  std::vector<char> buffer(pattern.begin(), pattern.end());
-  buffer.push_back('\0');
-  if (::mkdtemp(buffer.data()) == nullptr) {
-    throw std::system_error(errno, std::generic_category(), "cannot create a data dir under " + base);
-  }
+  if (options.data_dir) return prepare_private_directory(*options.data_dir, "data dir");
+  auto dir = make_private_temp_directory("platformpp-emulator-");
   created_temporary = true;
-  return absolute_path(buffer.data());
+  return dir;
 }
 
 // The certificates a state file keeps: a restarted emulator presents the same CA, so clients that trusted
@@ -80,14 +52,9 @@ GeneratedCertificates certificates_for(StateFile* state) {
 // source tree's (a build-tree binary).
 std::string console_directory(const EmulatorOptions& options) {
   if (options.ui_dir) return *options.ui_dir;
-  char self[PATH_MAX];
-  const auto length = ::readlink("/proc/self/exe", self, sizeof(self) - 1);
-  if (length > 0) {
-    std::string bin(self, static_cast<std::size_t>(length));
-    bin.resize(bin.rfind('/'));
-    auto installed = bin + "/../share/platformpp-emulator/ui";
-    struct stat info {};
-    if (::stat((installed + "/index.html").c_str(), &info) == 0) return installed;
+  if (auto bin = executable_directory()) {
+    auto installed = *bin + "/../share/platformpp-emulator/ui";
+    if (path_exists(installed + "/index.html")) return installed;
   }
   return PLATFORMPP_EMULATOR_SOURCE_UI_DIR;
 }
@@ -113,7 +80,9 @@ int main(int argc, char** argv) {
       break;
   }
   const EmulatorOptions& options = parsed.options;
+#ifdef SIGPIPE
   std::signal(SIGPIPE, SIG_IGN);  // a peer closing mid-write must not kill the process
+#endif
 
   bool temporary_data_dir = false;
   std::string data_dir;
@@ -144,7 +113,7 @@ int main(int argc, char** argv) {
     }
 
     const std::string ipc_dir =
-        options.ipc_dir ? prepare_directory(*options.ipc_dir, "IPC dir") : ipc_directory();
+        options.ipc_dir ? prepare_private_directory(*options.ipc_dir, "IPC dir") : ipc_directory();
 
     FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock, options.clock_start_ms);
     ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
@@ -160,7 +129,7 @@ int main(int argc, char** argv) {
       info.ipc_path = bound.ipc_path;
       info.ipc_name = options.ipc_name;
       info.ipc_dir = ipc_dir;
-      info.pid = static_cast<long>(::getpid());
+      info.pid = current_process_id();
       info.version = kEmulatorVersion;
       auto service = std::make_unique<EmulatorService>(
           clock, ServiceEndpoints{info.gateway_url(), info.api_base(), info.authority()});
@@ -169,7 +138,12 @@ int main(int argc, char** argv) {
       if (state_file) service->attach_state_file(std::move(state_file));  // loads it (may throw: exit 5)
       service->set_voice_udp_port(bound.voice_udp_port);                  // what voice Ready announces
       write_file_atomically(connection_path, connection_file_json(info), 0600);
-      const std::string ipc_part = bound.ipc_path.empty() ? std::string() : " and unix:" + bound.ipc_path;
+#ifdef _WIN32
+      const char* ipc_scheme = " and pipe:";
+#else
+      const char* ipc_scheme = " and unix:";
+#endif
+      const std::string ipc_part = bound.ipc_path.empty() ? std::string() : ipc_scheme + bound.ipc_path;
       std::printf("platformpp-emulator listening on %s://%s%s (connection file: %s)\n",
                   info.tls ? "https" : "http", info.authority().c_str(), ipc_part.c_str(),
                   connection_path.c_str());
@@ -186,9 +160,9 @@ int main(int argc, char** argv) {
 
   // A temporary data dir is ours alone: leave nothing behind in /tmp.
   if (temporary_data_dir) {
-    if (!ca_file.empty()) ::unlink(ca_file.c_str());
-    if (!options.connection_file) ::unlink(connection_path.c_str());
-    ::rmdir(data_dir.c_str());
+    if (!ca_file.empty()) remove_file(ca_file);
+    if (!options.connection_file) remove_file(connection_path);
+    remove_empty_directory(data_dir);
   }
   return 0;
 }

@@ -12,15 +12,22 @@
 
 #include <openssl/ssl.h>
 
-#include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
-#include <csignal>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+
+#ifdef _WIN32
+#include <windows.h>
+
+#include <mutex>
+#else
+#include <boost/asio/signal_set.hpp>
+#include <csignal>
+#endif
 
 #include "server/io_threads.hpp"
 #include "server/listener.hpp"
@@ -63,6 +70,58 @@ void configure_tls(ssl::context& context, const GeneratedCertificates& certifica
   context.use_private_key(net::buffer(certificates.server_private_key_pem), ssl::context::pem);
 }
 
+#ifdef _WIN32
+// Windows has no SIGTERM: console control events (Ctrl+C, Ctrl+Break, the console closing, logoff, shutdown)
+// stop the emulator as SIGINT and SIGTERM do on POSIX. Windows calls the handler on a thread of its own; it
+// posts the stop to the io_context.
+class ConsoleStop {
+ public:
+  ConsoleStop(net::io_context& io, std::function<void()> stop) : io_(io), stop_(std::move(stop)) {
+    const std::lock_guard lock(mutex());
+    current() = this;
+    ::SetConsoleCtrlHandler(&ConsoleStop::on_event, TRUE);
+  }
+  ~ConsoleStop() {
+    ::SetConsoleCtrlHandler(&ConsoleStop::on_event, FALSE);
+    const std::lock_guard lock(mutex());
+    current() = nullptr;
+  }
+  ConsoleStop(const ConsoleStop&) = delete;
+  ConsoleStop& operator=(const ConsoleStop&) = delete;
+
+ private:
+  static BOOL WINAPI on_event(DWORD event) {
+    {
+      const std::lock_guard lock(mutex());
+      ConsoleStop* self = current();
+      if (self == nullptr) return FALSE;
+      if (!self->fired_) {
+        self->fired_ = true;
+        net::post(self->io_, self->stop_);
+      }
+    }
+    // After these Windows ends the process as soon as the handler returns: give the clean exit (the state
+    // file's last commit, the temporary data dir's removal) time to finish first; the process's end stops
+    // this thread.
+    if (event == CTRL_CLOSE_EVENT || event == CTRL_LOGOFF_EVENT || event == CTRL_SHUTDOWN_EVENT)
+      ::Sleep(5000);
+    return TRUE;
+  }
+  static std::mutex& mutex() {
+    static std::mutex instance;
+    return instance;
+  }
+  static ConsoleStop*& current() {
+    static ConsoleStop* instance = nullptr;
+    return instance;
+  }
+
+  net::io_context& io_;
+  std::function<void()> stop_;
+  bool fired_ = false;
+};
+#endif
+
 }  // namespace
 
 void run_server(const ServerSettings& settings, const ServiceFactory& make_service) {
@@ -87,7 +146,14 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   tcp::acceptor acceptor(io_context);
   try {
     acceptor.open(endpoint.protocol());
+#ifdef _WIN32
+    // Windows' SO_REUSEADDR would let this bind a port another process listens on (and another process
+    // bind ours): exclusive use instead.
+    using exclusive_address_use = net::detail::socket_option::boolean<SOL_SOCKET, SO_EXCLUSIVEADDRUSE>;
+    acceptor.set_option(exclusive_address_use(true));
+#else
     acceptor.set_option(net::socket_base::reuse_address(true));
+#endif
     acceptor.bind(endpoint);
     acceptor.listen(net::socket_base::max_listen_connections);
   } catch (const boost::system::system_error& e) {
@@ -104,15 +170,21 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   // Webhook events' POSTs (its exchanges live in the io_context's handlers).
   WebhookClient webhook_client(io_context);
 
-  // Installed before the connection file is published, so a SIGTERM sent as soon as it appears exits cleanly.
-  net::signal_set signals(io_context, SIGINT, SIGTERM);
-  signals.async_wait([&](beast::error_code, int) {
+  // Installed before the connection file is published, so a SIGTERM (Windows: a console control event) sent
+  // as soon as it appears exits cleanly.
+  auto stop_on_signal = [&] {
     beast::error_code ec;
     acceptor.close(ec);
     if (ipc) ipc->stop();
     voice_udp.close();
     io_context.stop();
-  });
+  };
+#ifdef _WIN32
+  ConsoleStop console_stop(io_context, stop_on_signal);
+#else
+  net::signal_set signals(io_context, SIGINT, SIGTERM);
+  signals.async_wait([&](beast::error_code, int) { stop_on_signal(); });
+#endif
 
   service = make_service(
       BoundAddresses{acceptor.local_endpoint().port(), ipc ? ipc->path() : std::string(), voice_udp.port()});

@@ -1,10 +1,10 @@
 #include "state/state_file.hpp"
 
-#include <fcntl.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <utility>
+
+#include "core/private_files.hpp"
 
 namespace platformpp::emulator {
 namespace {
@@ -89,10 +89,10 @@ void StateFile::exec(const char* sql) const {
 }
 
 std::unique_ptr<StateFile> StateFile::open(const std::string& path, bool sync_full, WalLimits limits) {
-  // A new file is the user's alone from the start: it holds tokens and keys. (SQLite gives its WAL and
-  // shared-memory files the database's permissions.)
-  if (const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600); fd >= 0)
-    ::close(fd);
+  // A new file is the user's alone from the start: it holds tokens and keys. (On POSIX SQLite gives its WAL
+  // and shared-memory files the database's permissions; on Windows they inherit the directory's, so a state
+  // file belongs in a private directory there, as docs/emulator-state.md says.)
+  create_private_file(path);
   sqlite3* db = nullptr;
   const int opened = sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nullptr);
   std::unique_ptr<StateFile> file(new StateFile(db, path));

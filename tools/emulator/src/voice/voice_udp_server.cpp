@@ -3,7 +3,9 @@
 
 #include "voice/voice_udp_server.hpp"
 
-#include <arpa/inet.h>
+#ifndef _WIN32
+#include <arpa/inet.h>  // inet_ntop (Windows: <ws2tcpip.h>, which Asio includes)
+#endif
 
 #include <algorithm>
 #include <array>
