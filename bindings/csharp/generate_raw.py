@@ -315,8 +315,12 @@ def generate(clang):
     out.append("#if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR")
     out.append("        /// <summary>Statically linked into the player on these platforms.</summary>")
     out.append("        public const string Library = \"__Internal\";")
+    out.append("#elif UNITY_EDITOR_WIN || (UNITY_STANDALONE_WIN && !UNITY_EDITOR) || PLATFORMPP_WINDOWS")
+    out.append("        /// <summary>platformpp.dll (Windows: the DLL's name in the Unity package's Plugins/Windows/x86_64;")
+    out.append("        /// PLATFORMPP_WINDOWS selects it outside Unity).</summary>")
+    out.append("        public const string Library = \"platformpp\";")
     out.append("#else")
-    out.append("        /// <summary>libplatformpp_c.so, platformpp_c.dll, libplatformpp_c.dylib.</summary>")
+    out.append("        /// <summary>libplatformpp_c.so on Linux, libplatformpp_c.dylib on macOS.</summary>")
     out.append("        public const string Library = \"platformpp_c\";")
     out.append("#endif")
     for macro, value in model.macros.items():

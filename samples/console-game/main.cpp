@@ -8,6 +8,7 @@
 //       the game in the terminal; without --app-id it creates the application and shows its id
 //   platformpp-arena --connection-file FILE --app-id ID --name NAME --headless (--create CODE | --join CODE)
 //       a scripted player, no terminal: plays one game in lobby CODE and prints it (the main job runs two)
+// A build without curses (MinGW-w64 has none: PLATFORMPP_ARENA_NO_TERMINAL) has the scripted players only.
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
@@ -20,7 +21,9 @@
 #include <string>
 #include <thread>
 
+#ifndef PLATFORMPP_ARENA_NO_TERMINAL
 #include "arena_screen.hpp"
+#endif
 #include "arena_session.hpp"
 
 namespace {
@@ -160,6 +163,16 @@ int PlayHeadless(arena::ArenaSession& session, const Arguments& args) {
   return 0;
 }
 
+// The null audio device for this process's Clients (set before any exists).
+void UseNullAudio() {
+#ifdef _WIN32
+  ::_putenv_s("PLATFORMPP_AUDIO", "null");
+#else
+  ::setenv("PLATFORMPP_AUDIO", "null", 1);
+#endif
+}
+
+#ifndef PLATFORMPP_ARENA_NO_TERMINAL
 int PlayInTerminal(arena::ArenaSession& session, arena::ArenaScreen& screen) {
   session.Start();
   while (!quitRequested) {
@@ -170,6 +183,7 @@ int PlayInTerminal(arena::ArenaSession& session, arena::ArenaScreen& screen) {
   }
   return 0;
 }
+#endif
 
 }  // namespace
 
@@ -180,10 +194,21 @@ int main(int argc, char** argv) {
     return 2;
   }
   Arguments args = *parsed;
+#ifdef PLATFORMPP_ARENA_NO_TERMINAL
+  if (!args.headless && !args.createApp) {
+    std::cerr << "platformpp-arena: this build has no terminal interface (built without curses): "
+                 "--headless players and --create-app only\n";
+    return 2;
+  }
+#endif
+#ifdef _WIN32
+  std::signal(SIGINT, OnQuitSignal);  // Ctrl+C; Windows has no SIGTERM to send
+#else
   struct sigaction quit {};
   quit.sa_handler = OnQuitSignal;
   sigaction(SIGINT, &quit, nullptr);
   sigaction(SIGTERM, &quit, nullptr);
+#endif
 
   platformpp::testkit::ConnectionInfo emulator;
   try {
@@ -213,7 +238,7 @@ int main(int argc, char** argv) {
     }
   }
   // The null device plays nothing and records silence: for machines without sound, and scripted players.
-  if (args.audio == "null" || args.headless) setenv("PLATFORMPP_AUDIO", "null", 1);
+  if (args.audio == "null" || args.headless) UseNullAudio();
 
   arena::ArenaSession::Options options;
   options.client = emulator.ClientOptionsFor();
@@ -228,6 +253,9 @@ int main(int argc, char** argv) {
     session.Shutdown();
     return status;
   }
+#ifdef PLATFORMPP_ARENA_NO_TERMINAL
+  return 2;  // refused above
+#else
   std::string failure;
   {
     arena::ArenaScreen screen;
@@ -244,4 +272,5 @@ int main(int argc, char** argv) {
     return 3;
   }
   return status;
+#endif
 }

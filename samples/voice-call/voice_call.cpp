@@ -115,7 +115,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   // Headless: no sound card needed (the SDK would fall back to the null device anyway when there is none).
-  setenv("PLATFORMPP_AUDIO", "null", 0);
+  // (Unless the environment chose a device already.)
+#ifdef _WIN32
+  if (std::getenv("PLATFORMPP_AUDIO") == nullptr) ::_putenv_s("PLATFORMPP_AUDIO", "null");
+#else
+  ::setenv("PLATFORMPP_AUDIO", "null", 0);
+#endif
 
   try {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);

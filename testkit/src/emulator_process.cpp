@@ -263,8 +263,16 @@ int EmulatorProcess::Stop() {
 #ifdef _WIN32
   HANDLE process = process_;
   bool killed = false;
-  if (!RunningUnderWine()) ::GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(pid_));
-  if (RunningUnderWine() || ::WaitForSingleObject(process, 10000) != WAIT_OBJECT_0) {
+  // The emulator's named stop event (tools/emulator/README.md, "Windows"): its SIGTERM. An emulator too old to
+  // have one gets Ctrl+Break, which reaches it outside Wine.
+  const std::wstring event_name = L"Local\\platformpp-emulator-stop-" + std::to_wstring(pid_);
+  if (HANDLE event = ::OpenEventW(EVENT_MODIFY_STATE, FALSE, event_name.c_str())) {
+    ::SetEvent(event);
+    ::CloseHandle(event);
+  } else if (!RunningUnderWine()) {
+    ::GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(pid_));
+  }
+  if (::WaitForSingleObject(process, 10000) != WAIT_OBJECT_0) {
     killed = ::TerminateProcess(process, 1) != 0;
     ::WaitForSingleObject(process, INFINITE);
   }
@@ -293,6 +301,23 @@ int EmulatorProcess::Stop() {
   exitStatus_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return exitStatus_;
 #endif
+}
+
+void EmulatorProcess::Kill() {
+  if (pid_ <= 0) return;
+#ifdef _WIN32
+  ::TerminateProcess(process_, 1);
+  ::WaitForSingleObject(process_, INFINITE);
+  ::CloseHandle(process_);
+  process_ = nullptr;
+#else
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+#endif
+  pid_ = -1;
+  exitStatus_ = -1;
 }
 
 }  // namespace platformpp::testkit

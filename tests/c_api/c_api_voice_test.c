@@ -301,7 +301,11 @@ int main(int argc, char** argv) {
   }
   main_thread = pthread_self();
   /* Headless: the null audio device (silence in, nothing out, in real time). Before any client exists. */
+#ifdef _WIN32
+  if (_putenv_s("PLATFORMPP_AUDIO", "null") != 0) return 2;
+#else
   if (setenv("PLATFORMPP_AUDIO", "null", 1) != 0) return 2;
+#endif
   uint64_t application_id = strtoull(argv[6], NULL, 10);
   uint64_t a_id = strtoull(argv[7], NULL, 10);
   uint64_t b_id = strtoull(argv[9], NULL, 10);

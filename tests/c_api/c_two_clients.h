@@ -6,7 +6,11 @@
 #include <platformpp/platformpp_c.h>
 
 #include <string.h>
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <time.h>
+#endif
 
 static platformpp_string str(const char* s) {
   platformpp_string out;
@@ -27,9 +31,13 @@ static void on_status(platformpp_client_status status, platformpp_client_error e
 }
 
 static double now_seconds(void) {
+#ifdef _WIN32
+  return (double)GetTickCount64() / 1e3; /* MinGW-w64's C runtime (msvcrt) has no timespec_get */
+#else
   struct timespec ts;
   timespec_get(&ts, TIME_UTC); /* C11; a wall clock is fine for a 10 s test deadline */
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+#endif
 }
 
 /* Pumps both clients until *flag is set or 10 s pass. */

@@ -15,8 +15,85 @@
 #include <thread>
 #include <vector>
 
+#ifdef _WIN32
+#include <windows.h>
+#else
 #include <spawn.h>
 #include <sys/wait.h>
+#endif
+
+namespace {
+
+#ifdef _WIN32
+std::wstring Widen(const std::string& text) {
+  if (text.empty()) return {};
+  const int size = ::MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), nullptr, 0);
+  std::wstring out(static_cast<std::size_t>(size), L'\0');
+  ::MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), out.data(), size);
+  return out;
+}
+
+// argv[i] quoted as the C runtime's command-line parser reads it back.
+std::wstring QuoteArgument(const std::string& arg) {
+  std::wstring quoted = L"\"";
+  std::size_t backslashes = 0;
+  for (const wchar_t c : Widen(arg)) {
+    if (c == L'\\') {
+      ++backslashes;
+      continue;
+    }
+    quoted.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
+    backslashes = 0;
+    quoted += c;
+  }
+  quoted.append(backslashes * 2, L'\\');
+  return quoted + L"\"";
+}
+#endif
+
+// Runs the program with these arguments (args[0] is its path), waits, and returns its exit status (1 when it
+// could not start or died of a signal).
+int RunToEnd(std::vector<std::string>& args) {
+#ifdef _WIN32
+  std::wstring commandLine;
+  for (const std::string& arg : args)
+    commandLine += (commandLine.empty() ? L"" : L" ") + QuoteArgument(arg);
+  STARTUPINFOW startup{};
+  startup.cb = sizeof(startup);
+  PROCESS_INFORMATION created{};
+  if (!::CreateProcessW(Widen(args[0]).c_str(), commandLine.data(), nullptr, nullptr,
+                        FALSE, 0, nullptr, nullptr, &startup, &created)) {
+    std::fprintf(stderr, "cannot start %s: Windows error %lu\n", args[0].c_str(), ::GetLastError());
+    return 1;
+  }
+  ::CloseHandle(created.hThread);
+  ::WaitForSingleObject(created.hProcess, INFINITE);
+  DWORD code = 1;
+  ::GetExitCodeProcess(created.hProcess, &code);
+  ::CloseHandle(created.hProcess);
+  return static_cast<int>(code);
+#else
+  std::vector<char*> argvOut;
+  argvOut.reserve(args.size() + 1);
+  for (auto& arg : args)
+    argvOut.push_back(arg.data());
+  argvOut.push_back(nullptr);
+  pid_t pid = -1;
+  if (::posix_spawn(&pid, args[0].c_str(), nullptr, nullptr, argvOut.data(), environ) != 0) {
+    std::fprintf(stderr, "cannot start %s\n", args[0].c_str());
+    return 1;
+  }
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (!WIFEXITED(status)) {
+    std::fprintf(stderr, "%s died with signal %d\n", args[0].c_str(), WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    return 1;
+  }
+  return WEXITSTATUS(status);
+#endif
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   bool social = argc == 4 && std::string(argv[3]) == "--social";
@@ -86,23 +163,7 @@ int main(int argc, char** argv) {
         throw std::runtime_error("the voice channel status was not set: " +
                                  (set ? set->Error() : "no answer"));
     }
-    std::vector<char*> argvOut;
-    argvOut.reserve(args.size());
-    for (auto& arg : args)
-      argvOut.push_back(arg.data());
-    argvOut.push_back(nullptr);
-    pid_t pid = -1;
-    if (::posix_spawn(&pid, argv[2], nullptr, nullptr, argvOut.data(), environ) != 0) {
-      std::fprintf(stderr, "cannot start %s\n", argv[2]);
-      return 1;
-    }
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!WIFEXITED(status)) {
-      std::fprintf(stderr, "%s died with signal %d\n", argv[2], WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-      return 1;
-    }
-    return WEXITSTATUS(status);
+    return RunToEnd(args);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "c_api_with_emulator: %s\n", e.what());
     return 1;

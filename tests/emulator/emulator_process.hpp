@@ -1,7 +1,7 @@
 // Runs the real platformpp-emulator binary for the socket-level tests: a private temporary directory holds
 // its data dir, connection file, IPC socket and output; the process is SIGKILLed if a test leaves it running.
 // On Windows the process is created with CreateProcessW in a process group of its own: SIGINT and SIGTERM
-// become a Ctrl+Break event (which the emulator treats as both), SIGKILL TerminateProcess.
+// become the emulator's named stop event (server/stop_event.hpp), SIGKILL TerminateProcess.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -14,6 +14,7 @@
 #include <csignal>
 
 #include "core/win32_security.hpp"
+#include "server/stop_event.hpp"
 #ifndef SIGKILL
 #define SIGKILL 9  // Windows has none: EmulatorProcess::wait_exit(SIGKILL) is TerminateProcess
 #endif
@@ -26,6 +27,7 @@
 #include <unistd.h>
 #endif
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -169,15 +171,32 @@ class EmulatorProcess {
   EmulatorProcess(const EmulatorProcess&) = delete;
   EmulatorProcess& operator=(const EmulatorProcess&) = delete;
 
+  // SIGKILL (TerminateProcess) without waiting, from any thread, as a crash would end it; wait_exit then
+  // returns -1.
+  void kill_now() {
+#ifdef _WIN32
+    killed_ = ::TerminateProcess(process_, 1) != 0;
+#else
+    ::kill(pid_, SIGKILL);
+#endif
+  }
+
   // Waits for the process to exit (after sending `signal` if non-zero); the exit code, or -1 on a
   // signal/timeout.
   int wait_exit(int signal_number = 0) {
 #ifdef _WIN32
-    bool killed = false;
+    bool killed = killed_.load();
     if (signal_number == SIGKILL) {
       killed = ::TerminateProcess(process_, 1) != 0;
     } else if (signal_number != 0) {
-      ::GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(pid_));
+      // SIGINT and SIGTERM: the emulator's named stop event (Ctrl+Break reaches no child under Wine).
+      if (HANDLE event = ::OpenEventW(EVENT_MODIFY_STATE, FALSE,
+                                      stop_event_name(static_cast<unsigned long>(pid_)).c_str())) {
+        ::SetEvent(event);
+        ::CloseHandle(event);
+      } else {
+        ::GenerateConsoleCtrlEvent(CTRL_BREAK_EVENT, static_cast<DWORD>(pid_));
+      }
     }
     if (::WaitForSingleObject(process_, 20000) != WAIT_OBJECT_0) return -1;
     DWORD code = 0;
@@ -253,22 +272,14 @@ class EmulatorProcess {
   unsigned short port_ = 0;
   pid_t pid_ = -1;
 #ifdef _WIN32
+  std::atomic<bool> killed_{false};  // by kill_now (on another thread)
   HANDLE process_ = nullptr;
 #endif
 };
 
-// Stops `emulator` with `signal_number` (SIGTERM or SIGINT) and checks the clean exit (code 0), where a test
-// can send either: under Wine no console event reaches the child, so there it is only ended
-// (TerminateProcess).
+// Stops `emulator` with `signal_number` (SIGTERM or SIGINT; on Windows its stop event) and checks the clean
+// exit (code 0).
 inline void check_clean_exit(EmulatorProcess& emulator, int signal_number) {
-#ifdef _WIN32
-  if (running_under_wine()) {
-    MESSAGE(
-        "under Wine no Ctrl+Break reaches the emulator: ended with TerminateProcess, exit code not checked");
-    emulator.wait_exit(SIGKILL);
-    return;
-  }
-#endif
   CHECK(emulator.wait_exit(signal_number) == 0);
 }
 

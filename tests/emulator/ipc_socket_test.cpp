@@ -411,12 +411,7 @@ TEST_CASE(
       IpcClient client(ours);
       CHECK(client.connected());
     }
-    if (running_under_wine()) {
-      MESSAGE("under Wine no Ctrl+Break reaches the emulator: stopped with TerminateProcess instead");
-      emulator.wait_exit(SIGKILL);
-    } else {
-      CHECK(emulator.wait_exit(SIGTERM) == 0);
-    }
+    CHECK(emulator.wait_exit(SIGTERM) == 0);
   }
   IpcClient gone(ours);  // the name went with the emulator
   CHECK_FALSE(gone.connected());
@@ -472,9 +467,6 @@ TEST_CASE("--no-ipc: no socket, ipc_path null, admin reports not listening") {
   CHECK(line.find("platformpp-emulator listening on http://") == 0);
   CHECK(line.find(" and unix:") == std::string::npos);
   CHECK(line.find(" and pipe:") == std::string::npos);
-#ifdef _WIN32
-  if (running_under_wine()) return;  // no Ctrl+Break reaches it there (emulator_process.hpp)
-#endif
   CHECK(emulator.wait_exit(SIGTERM) == 0);
 }
 

@@ -4,9 +4,7 @@
 // http_test_client.hpp (emulator_test_support).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
-#include <signal.h>
 #include <sqlite3.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -152,7 +150,7 @@ TEST_CASE("kill -9 at a random moment loses nothing the emulator answered") {
       while (answered.load() < 120 && std::chrono::steady_clock::now() < give_up)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
       std::this_thread::sleep_for(kill_after);
-      ::kill(first.pid(), SIGKILL);
+      first.kill_now();
       killed = true;
     });
     struct Joiner {
@@ -260,8 +258,7 @@ TEST_CASE("past the checkpoint threshold the database grows while commits go on,
     // machine too loaded to run it, the writer did at the 4,000-page bound. Either way the WAL stays bounded
     // (wal_checkpointer_test shows the thread's share without depending on timing).
     CHECK(wal_when_grown <= (4000 + 8) * kFrame);
-    ::kill(first.pid(), SIGKILL);
-    CHECK(first.wait_exit() == -1);
+    CHECK(first.wait_exit(SIGKILL) == -1);
   }
 
   EmulatorProcess second({"--state", db, "--no-social-rate-limits"});

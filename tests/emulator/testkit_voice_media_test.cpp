@@ -3,10 +3,6 @@
 // discover their address over UDP at the Ready port, select it, and one's sealed packet reaches the other
 // re-sealed with the other's key, unless a loss fault drops it.
 #include <doctest/doctest.h>
-#include <netinet/in.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 #include <platformpp/testkit/emulator.hpp>
 
 #include <optional>
@@ -16,6 +12,7 @@
 
 #include "core/json.hpp"
 #include "gateway_test_client.hpp"
+#include "loopback_udp_socket.hpp"
 #include "media_wire/ip_discovery.hpp"
 #include "media_wire/rtp_packet.hpp"
 #include "media_wire/transport_cipher.hpp"
@@ -46,48 +43,11 @@ std::string create_lobby(const std::string& ca_file, unsigned short port, const 
   return text(document["id"]);
 }
 
-// A player's UDP socket on 127.0.0.1.
-class UdpSocket {
- public:
-  UdpSocket() {
-    fd_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-    REQUIRE(fd_ >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-  }
-  ~UdpSocket() { ::close(fd_); }
-  UdpSocket(const UdpSocket&) = delete;
-  UdpSocket& operator=(const UdpSocket&) = delete;
-
-  void send_to(std::uint16_t port, std::span<const std::uint8_t> data) const {
-    sockaddr_in to{};
-    to.sin_family = AF_INET;
-    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    to.sin_port = htons(port);
-    REQUIRE(::sendto(fd_, data.data(), data.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof(to)) ==
-            static_cast<ssize_t>(data.size()));
-  }
-  std::optional<Bytes> receive(int timeout_ms) const {
-    pollfd fd{fd_, POLLIN, 0};
-    if (::poll(&fd, 1, timeout_ms) <= 0) return std::nullopt;
-    Bytes buffer(2048);
-    const auto n = ::recv(fd_, buffer.data(), buffer.size(), 0);
-    if (n < 0) return std::nullopt;
-    buffer.resize(static_cast<std::size_t>(n));
-    return buffer;
-  }
-
- private:
-  int fd_ = -1;
-};
-
 // One player in the lobby call, with media set up the way the SDK does it.
 struct Player {
   std::unique_ptr<GatewayClient> gateway;
   std::unique_ptr<GatewayClient> voice;
-  UdpSocket udp;
+  platformpp::emulator::test::LoopbackUdpSocket udp;
   std::uint32_t ssrc = 0;
   std::uint16_t unit_port = 0;
   platformpp::media_wire::TransportMode mode{};

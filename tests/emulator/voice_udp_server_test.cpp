@@ -3,9 +3,6 @@
 #include "server/asio_prelude.hpp"
 
 #include <doctest/doctest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <atomic>
 #include <boost/asio/io_context.hpp>
@@ -17,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "loopback_udp_socket.hpp"
 #include "media_wire/ip_discovery.hpp"
 #include "media_wire/rtp_packet.hpp"
 #include "media_wire/transport_cipher.hpp"
@@ -62,50 +60,13 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 // A client's UDP socket on 127.0.0.1.
-class ClientSocket {
+class ClientSocket : public test::LoopbackUdpSocket {
  public:
-  ClientSocket() {
-    fd_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-    REQUIRE(fd_ >= 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    REQUIRE(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof(address)) == 0);
-    socklen_t length = sizeof(address);
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length);
-    port_ = ntohs(address.sin_port);
-  }
-  ~ClientSocket() { ::close(fd_); }
-  ClientSocket(const ClientSocket&) = delete;
-  ClientSocket& operator=(const ClientSocket&) = delete;
-
-  [[nodiscard]] std::uint16_t port() const { return port_; }
-  [[nodiscard]] MediaEndpoint endpoint() const { return {"127.0.0.1", port_}; }
-
-  void send_to(std::uint16_t port, std::span<const std::uint8_t> data) const {
-    sockaddr_in to{};
-    to.sin_family = AF_INET;
-    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    to.sin_port = htons(port);
-    REQUIRE(::sendto(fd_, data.data(), data.size(), 0, reinterpret_cast<sockaddr*>(&to), sizeof(to)) ==
-            static_cast<ssize_t>(data.size()));
-  }
-
-  std::optional<Bytes> try_receive() const {
-    Bytes buffer(2048);
-    const auto n = ::recv(fd_, buffer.data(), buffer.size(), 0);
-    if (n < 0) return std::nullopt;
-    buffer.resize(static_cast<std::size_t>(n));
-    return buffer;
-  }
-
- private:
-  int fd_ = -1;
-  std::uint16_t port_ = 0;
+  [[nodiscard]] MediaEndpoint endpoint() const { return {"127.0.0.1", port()}; }
 };
 
 // Runs the loop until `socket` has a datagram or `timeout` passes.
-std::optional<Bytes> receive(boost::asio::io_context& io, const ClientSocket& socket,
+std::optional<Bytes> receive(boost::asio::io_context& io, ClientSocket& socket,
                              std::chrono::milliseconds timeout = std::chrono::milliseconds(2000)) {
   const auto deadline = Clock::now() + timeout;
   while (Clock::now() < deadline) {

@@ -185,7 +185,7 @@ struct FakeDesktopGame {
   std::unique_ptr<Game> game;
   FakeDesktopGame() {
     auto options = Shared().Options();
-    options.ipcName = "discord";
+    options.ipcName = dir.IpcName();
     options.ipcDirectory = dir.Path();
     game = std::make_unique<Game>(options);
   }

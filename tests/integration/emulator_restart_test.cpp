@@ -2,10 +2,6 @@
 // on the same port: their Clients reconnect by themselves (the Gateway session cannot be resumed, so each
 // gets a fresh READY, as on the platform), with the same tokens, the same lobby and its history, and chat on.
 #include <doctest/doctest.h>
-#include <signal.h>
-#include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include <platformpp/client.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -13,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 #include <vector>
@@ -31,10 +28,19 @@ struct Player {
   int readies = 0;
 };
 
+// A fresh directory of this test's own (create_directory fails on a name that exists).
 std::string MakeTempDir() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "platformpp-restart-XXXXXX").string();
-  REQUIRE(::mkdtemp(pattern.data()) != nullptr);
-  return pattern;
+  std::random_device random;
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    const auto path = std::filesystem::temp_directory_path() / ("platformpp-restart-" + std::to_string(random()));
+    std::error_code error;
+    if (std::filesystem::create_directory(path, error)) {
+      std::filesystem::permissions(path, std::filesystem::perms::owner_all, error);
+      return path.string();
+    }
+  }
+  FAIL("no temporary directory could be made");
+  return {};
 }
 
 }  // namespace
@@ -115,8 +121,8 @@ TEST_CASE(
   REQUIRE(runUntil([&] { return sent && !players[1].received.empty(); }, std::chrono::seconds(10)));
 
   // kill -9, then the same binary on the same port and state file.
-  REQUIRE(::kill(first->Pid(), SIGKILL) == 0);
-  first->Stop();
+  first->Kill();
+  CHECK(first->Stop() == -1);
   options.extraArguments.emplace_back("--port");
   options.extraArguments.emplace_back(std::to_string(connection.port));
   auto second = EmulatorProcess::Start(options);

@@ -1,17 +1,26 @@
 #pragma once
 // A stand-in for the desktop client that a test drives step by step: a Unix socket in a private mkdtemp
-// directory, plain POSIX calls on the test thread, frames read and written one at a time. For the cases the
-// emulator's stand-in cannot produce (protocol errors, wrong answers, a client that vanishes mid-command).
+// directory (on Windows, a named pipe \\.\pipe\<unique name>-ipc-0 served with overlapped calls), on the test
+// thread, frames read and written one at a time. For the cases the emulator's stand-in cannot produce (protocol
+// errors, wrong answers, a client that vanishes mid-command).
 
 #include "ipc/ipc_frame.hpp"
 #include "json/json.hpp"
 
 #include <doctest/doctest.h>
 
+#ifdef _WIN32
+#include "core/win32.hpp"
+
+#include <windows.h>
+
+#include <atomic>
+#else
 #include <poll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
+#endif
 
 #include <chrono>
 #include <cstring>
@@ -31,8 +40,20 @@ using platformpp::ipc::IpcOpcode;
 namespace json = platformpp::json;
 using Clock = std::chrono::steady_clock;
 
+// Where the fake desktop client listens, and the ClientOptions::ipcName / ipcDirectory that find it: a private
+// directory with the platform's socket name in it, or on Windows (where pipe names are global and no directory
+// applies) a name no other test or process uses.
 class TempDir {
  public:
+#ifdef _WIN32
+  TempDir() {
+    static std::atomic<int> counter{0};
+    name_ = "platformpp-fake-desktop-" + std::to_string(::GetCurrentProcessId()) + "-" + std::to_string(++counter);
+  }
+  const std::string& Path() const { return path_; }
+  const std::string& IpcName() const { return name_; }
+  std::string Socket(int slot) const { return R"(\\.\pipe\)" + name_ + "-ipc-" + std::to_string(slot); }
+#else
   TempDir() {
     char pattern[] = "/tmp/ppipc-XXXXXX";
     REQUIRE(::mkdtemp(pattern) != nullptr);
@@ -43,10 +64,15 @@ class TempDir {
     std::filesystem::remove_all(path_, ignored);
   }
   const std::string& Path() const { return path_; }
+  const std::string& IpcName() const { return name_; }
   std::string Socket(int slot) const { return path_ + "/discord-ipc-" + std::to_string(slot); }
+#endif
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
 
  private:
   std::string path_;
+  std::string name_ = "discord";
 };
 
 inline std::string Header(uint32_t opcode, uint32_t length) {
@@ -71,6 +97,201 @@ struct Received {
   std::string argsJson;
 };
 
+#ifdef _WIN32
+// One accepted connection, seen from the desktop client's side.
+class Peer {
+ public:
+  explicit Peer(HANDLE pipe) : pipe_(pipe), event_(::CreateEventW(nullptr, TRUE, FALSE, nullptr)) {}
+  ~Peer() {
+    Close();
+    ::CloseHandle(event_);
+  }
+  Peer(const Peer&) = delete;
+  Peer& operator=(const Peer&) = delete;
+
+  void Write(std::string_view bytes) {
+    while (!bytes.empty() && pipe_ != INVALID_HANDLE_VALUE) {
+      OVERLAPPED overlapped = Fresh();
+      DWORD sent = 0;
+      if (!Complete(::WriteFile(pipe_, bytes.data(), static_cast<DWORD>(bytes.size()), nullptr, &overlapped),
+                    overlapped, Clock::now() + 2s, &sent) ||
+          sent == 0)
+        return;  // the SDK closed first: some tests expect that
+      bytes.remove_prefix(sent);
+    }
+  }
+  void WriteFrame(IpcOpcode opcode, std::string_view json) { Write(EncodeIpcFrame(opcode, json)); }
+
+  std::optional<IpcFrame> ReadFrame(std::chrono::milliseconds timeout = 2s) {
+    auto deadline = Clock::now() + timeout;
+    for (;;) {
+      if (auto frame = decoder_.Next()) return frame;
+      if (!Receive(deadline)) return std::nullopt;
+    }
+  }
+
+  Received ReadCommand() {
+    auto frame = ReadFrame();
+    REQUIRE(frame);
+    REQUIRE(frame->opcode == IpcOpcode::Frame);
+    json::Document document;
+    REQUIRE(json::Parse(frame->payload, document));
+    Received out;
+    out.cmd = std::string(json::GetString(document, "cmd").value_or(""));
+    out.nonce = std::string(json::GetString(document, "nonce").value_or(""));
+    if (auto evt = json::GetString(document, "evt")) out.evt = std::string(*evt);
+    if (const json::Value* args = json::Member(document, "args")) out.argsJson = json::Serialize(*args);
+    return out;
+  }
+
+  void Reply(const Received& command, std::string_view dataJson) {
+    WriteFrame(IpcOpcode::Frame, "{\"cmd\":\"" + command.cmd + "\",\"evt\":null,\"nonce\":\"" +
+                                     command.nonce + "\",\"data\":" + std::string(dataJson) + "}");
+  }
+
+  void SendReady(std::string_view userId = "42") {
+    WriteFrame(
+        IpcOpcode::Frame,
+        R"({"cmd":"DISPATCH","evt":"READY","nonce":null,"data":{"v":1,"config":{"cdn_host":"cdn.example",)"
+        R"("api_endpoint":"//api.example","environment":"production"},"user":{"id":")" +
+            std::string(userId) + R"(","username":"desk"}}})");
+  }
+
+  /// True when the SDK closed its end within `timeout` (whatever it sent before is discarded).
+  bool WaitClosed(std::chrono::milliseconds timeout = 2s) {
+    auto deadline = Clock::now() + timeout;
+    for (;;) {
+      char buffer[4096];
+      DWORD got = 0;
+      switch (Read(buffer, sizeof buffer, deadline, &got)) {
+        case ReadResult::Data: continue;
+        case ReadResult::Closed: return true;
+        case ReadResult::TimedOut: return false;
+      }
+    }
+  }
+
+  void Close() {
+    if (pipe_ != INVALID_HANDLE_VALUE) ::CloseHandle(pipe_);
+    pipe_ = INVALID_HANDLE_VALUE;
+  }
+
+ private:
+  enum class ReadResult { Data, Closed, TimedOut };
+
+  OVERLAPPED Fresh() {
+    OVERLAPPED overlapped{};
+    ::ResetEvent(event_);
+    overlapped.hEvent = event_;
+    return overlapped;
+  }
+
+  // Waits for an overlapped call until the deadline; one that has not completed by then is cancelled (what it
+  // transferred before the cancel still counts).
+  bool Complete(BOOL started, OVERLAPPED& overlapped, Clock::time_point deadline, DWORD* transferred) {
+    if (!started && ::GetLastError() != ERROR_IO_PENDING) return false;
+    if (::WaitForSingleObject(event_, static_cast<DWORD>(Remaining(deadline))) != WAIT_OBJECT_0) {
+      ::CancelIoEx(pipe_, &overlapped);
+      return ::GetOverlappedResult(pipe_, &overlapped, transferred, TRUE) != FALSE && *transferred > 0;
+    }
+    return ::GetOverlappedResult(pipe_, &overlapped, transferred, FALSE) != FALSE;
+  }
+
+  ReadResult Read(char* buffer, DWORD size, Clock::time_point deadline, DWORD* got) {
+    if (pipe_ == INVALID_HANDLE_VALUE) return ReadResult::Closed;
+    OVERLAPPED overlapped = Fresh();
+    if (Complete(::ReadFile(pipe_, buffer, size, nullptr, &overlapped), overlapped, deadline, got) && *got > 0)
+      return ReadResult::Data;
+    const DWORD error = ::GetLastError();
+    if (error == ERROR_BROKEN_PIPE || error == ERROR_PIPE_NOT_CONNECTED || error == ERROR_NO_DATA)
+      return ReadResult::Closed;
+    return Clock::now() >= deadline ? ReadResult::TimedOut : ReadResult::Closed;
+  }
+
+  bool Receive(Clock::time_point deadline) {
+    char buffer[4096];
+    DWORD got = 0;
+    if (Read(buffer, sizeof buffer, deadline, &got) != ReadResult::Data) return false;
+    decoder_.Feed(std::string_view(buffer, got));
+    return true;
+  }
+
+  HANDLE pipe_;
+  HANDLE event_;
+  IpcFrameDecoder decoder_;
+};
+
+// The desktop client's pipe: one instance waits for a client at all times (a client that finds none would take
+// the desktop client for absent), the next one made as each is accepted.
+class FakeDesktop {
+ public:
+  explicit FakeDesktop(std::string path)
+      : path_(platformpp::core::win32::Widen(path)), event_(::CreateEventW(nullptr, TRUE, FALSE, nullptr)) {
+    NewInstance();
+    REQUIRE(waiting_ != INVALID_HANDLE_VALUE);
+  }
+  ~FakeDesktop() {
+    if (waiting_ != INVALID_HANDLE_VALUE) {
+      ::CancelIoEx(waiting_, nullptr);
+      ::CloseHandle(waiting_);
+    }
+    ::CloseHandle(event_);
+  }
+  FakeDesktop(const FakeDesktop&) = delete;
+  FakeDesktop& operator=(const FakeDesktop&) = delete;
+
+  std::unique_ptr<Peer> Accept(std::chrono::milliseconds timeout = 2s) {
+    if (waiting_ == INVALID_HANDLE_VALUE) return nullptr;
+    if (!connecting_) {
+      overlapped_ = OVERLAPPED{};
+      ::ResetEvent(event_);
+      overlapped_.hEvent = event_;
+      if (::ConnectNamedPipe(waiting_, &overlapped_) || ::GetLastError() == ERROR_PIPE_CONNECTED) {
+        return Hand();
+      }
+      if (::GetLastError() != ERROR_IO_PENDING) return nullptr;
+      connecting_ = true;
+    }
+    // A connect still pending at the timeout stays pending: the next Accept waits for it again.
+    if (::WaitForSingleObject(event_, static_cast<DWORD>(timeout.count())) != WAIT_OBJECT_0) return nullptr;
+    connecting_ = false;
+    DWORD ignored = 0;
+    if (!::GetOverlappedResult(waiting_, &overlapped_, &ignored, FALSE)) return nullptr;
+    return Hand();
+  }
+
+  /// Accepts the next connection, checks its HANDSHAKE and answers READY.
+  std::unique_ptr<Peer> AcceptReady() {
+    auto peer = Accept();
+    REQUIRE(peer);
+    auto handshake = peer->ReadFrame();
+    REQUIRE(handshake);
+    CHECK(handshake->opcode == IpcOpcode::Handshake);
+    peer->SendReady();
+    return peer;
+  }
+
+ private:
+  std::unique_ptr<Peer> Hand() {
+    auto peer = std::make_unique<Peer>(waiting_);
+    NewInstance();
+    return peer;
+  }
+  void NewInstance() {
+    waiting_ = ::CreateNamedPipeW(path_.c_str(), PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED,
+                                  PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS,
+                                  PIPE_UNLIMITED_INSTANCES, 1 << 16, 1 << 16, 0, nullptr);
+    connecting_ = false;
+  }
+
+  std::wstring path_;
+  HANDLE event_;
+  HANDLE waiting_ = INVALID_HANDLE_VALUE;
+  OVERLAPPED overlapped_{};
+  bool connecting_ = false;
+};
+
+#else
 // One accepted connection, seen from the desktop client's side.
 class Peer {
  public:
@@ -198,5 +419,7 @@ class FakeDesktop {
   std::string path_;
   int fd_;
 };
+
+#endif
 
 }  // namespace itest::fake_desktop

@@ -39,7 +39,13 @@ inline std::string UniqueName(const std::string& base) {
 }
 
 // Headless audio for every Client of this process.
-inline const bool kNullAudio = [] { return setenv("PLATFORMPP_AUDIO", "null", 1) == 0; }();
+inline const bool kNullAudio = [] {
+#ifdef _WIN32
+  return ::_putenv_s("PLATFORMPP_AUDIO", "null") == 0;
+#else
+  return setenv("PLATFORMPP_AUDIO", "null", 1) == 0;
+#endif
+}();
 
 /// What one player's audio callbacks saw; written on the voice thread, read by the test.
 struct AudioTap {

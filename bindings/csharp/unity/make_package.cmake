@@ -1,8 +1,9 @@
 # Lays out the Unity package (cmake -P): package.json, README.md, Runtime/ (the C# sources and the asmdef),
-# Plugins/Linux/x86_64/libplatformpp_c.so, and a .meta file for each file and folder (an immutable package's
+# Plugins/Linux/x86_64/libplatformpp_c.so (and with WINDOWS_LIBRARY Plugins/Windows/x86_64/platformpp.dll), and a
+# .meta file for each file and folder (an immutable package's
 # assets need one; the GUIDs are derived from the paths, so they are stable from build to build).
 #   -DSOURCE_DIR=bindings/csharp -DPACKAGE_DIR=<out> -DLIBRARY=<libplatformpp_c.so...> -DVERSION=x.y.z
-#   -DSTAMP=<file touched when done>
+#   -DSTAMP=<file touched when done> [-DWINDOWS_LIBRARY=<platformpp.dll of a Windows build>]
 cmake_minimum_required(VERSION 3.25)  # script mode: IN_LIST and the other policies of the project
 foreach(var SOURCE_DIR PACKAGE_DIR LIBRARY VERSION STAMP)
   if(NOT DEFINED ${var})
@@ -18,6 +19,10 @@ file(COPY ${SOURCE_DIR}/unity/README.md DESTINATION ${PACKAGE_DIR})
 file(COPY ${SOURCE_DIR}/unity/Platformpp.asmdef DESTINATION ${PACKAGE_DIR}/Runtime)
 file(COPY ${SOURCE_DIR}/Runtime/ DESTINATION ${PACKAGE_DIR}/Runtime FILES_MATCHING PATTERN "*.cs")
 file(COPY_FILE ${LIBRARY} ${PACKAGE_DIR}/Plugins/Linux/x86_64/libplatformpp_c.so)
+if(WINDOWS_LIBRARY)
+  file(MAKE_DIRECTORY ${PACKAGE_DIR}/Plugins/Windows/x86_64)
+  file(COPY_FILE ${WINDOWS_LIBRARY} ${PACKAGE_DIR}/Plugins/Windows/x86_64/platformpp.dll)
+endif()
 
 function(write_meta path body)
   file(RELATIVE_PATH relative ${PACKAGE_DIR} ${path})
@@ -73,6 +78,47 @@ foreach(entry IN LISTS entries)
         OS: Linux
   - first:
       Standalone: Linux64
+    second:
+      enabled: 1
+      settings:
+        CPU: x86_64
+  userData: 
+  assetBundleName: 
+  assetBundleVariant: 
+")
+  elseif(entry MATCHES "\\.dll$")
+    # The Windows editor and Windows 64-bit players load it; no other platform.
+    write_meta(${entry} "PluginImporter:
+  externalObjects: {}
+  serializedVersion: 2
+  iconMap: {}
+  executionOrder: {}
+  defineConstraints: []
+  isPreloaded: 0
+  isOverridable: 0
+  isExplicitlyReferenced: 0
+  validateReferences: 1
+  platformData:
+  - first:
+      : Any
+    second:
+      enabled: 0
+      settings:
+        Exclude Editor: 0
+        Exclude Linux64: 1
+        Exclude OSXUniversal: 1
+        Exclude Win: 1
+        Exclude Win64: 0
+  - first:
+      Editor: Editor
+    second:
+      enabled: 1
+      settings:
+        CPU: x86_64
+        DefaultValueInitialized: true
+        OS: Windows
+  - first:
+      Standalone: Win64
     second:
       enabled: 1
       settings:

@@ -79,9 +79,12 @@ class EmulatorProcess {
   /// The child's process id; -1 once stopped.
   int Pid() const noexcept { return pid_; }
   /// SIGTERM, then waits (SIGKILL after 10 s). Returns the exit status (0 = clean), -1 if killed by a signal.
-  /// On Windows a Ctrl+Break event (the emulator's SIGTERM there), then TerminateProcess after 10 s (at once
-  /// under Wine, which delivers no console events to the child), which counts as killed (-1).
+  /// On Windows the emulator's named stop event (its SIGTERM there; tools/emulator/README.md), then
+  /// TerminateProcess after 10 s, which counts as killed (-1).
   int Stop();
+  /// Kills the emulator at once, as a crash would (SIGKILL; TerminateProcess on Windows), and reaps it: it
+  /// writes nothing more, not even its state file. Stop then returns -1. Nothing happens once stopped.
+  void Kill();
 
  private:
   EmulatorProcess() = default;

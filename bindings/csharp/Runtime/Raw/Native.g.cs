@@ -1456,8 +1456,12 @@ namespace Platformpp.Raw
 #if (UNITY_IOS || UNITY_WEBGL) && !UNITY_EDITOR
         /// <summary>Statically linked into the player on these platforms.</summary>
         public const string Library = "__Internal";
+#elif UNITY_EDITOR_WIN || (UNITY_STANDALONE_WIN && !UNITY_EDITOR) || PLATFORMPP_WINDOWS
+        /// <summary>platformpp.dll (Windows: the DLL's name in the Unity package's Plugins/Windows/x86_64;
+        /// PLATFORMPP_WINDOWS selects it outside Unity).</summary>
+        public const string Library = "platformpp";
 #else
-        /// <summary>libplatformpp_c.so, platformpp_c.dll, libplatformpp_c.dylib.</summary>
+        /// <summary>libplatformpp_c.so on Linux, libplatformpp_c.dylib on macOS.</summary>
         public const string Library = "platformpp_c";
 #endif
         public const int PLATFORMPP_C_API_VERSION = 2;

@@ -23,7 +23,10 @@
 #ifdef _WIN32
 #include <windows.h>
 
+#include <boost/asio/windows/object_handle.hpp>
 #include <mutex>
+
+#include "server/stop_event.hpp"
 #else
 #include <boost/asio/signal_set.hpp>
 #include <csignal>
@@ -181,6 +184,14 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   };
 #ifdef _WIN32
   ConsoleStop console_stop(io_context, stop_on_signal);
+  // The named stop event (stop_event.hpp): set by the testkit, and by anyone of this user who wants a clean stop.
+  std::optional<net::windows::object_handle> stop_event;
+  if (HANDLE event = ::CreateEventW(nullptr, TRUE, FALSE, stop_event_name(::GetCurrentProcessId()).c_str())) {
+    stop_event.emplace(io_context, event);
+    stop_event->async_wait([&](beast::error_code ec) {
+      if (!ec) stop_on_signal();
+    });
+  }
 #else
   net::signal_set signals(io_context, SIGINT, SIGTERM);
   signals.async_wait([&](beast::error_code, int) { stop_on_signal(); });
