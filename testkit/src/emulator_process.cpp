@@ -248,8 +248,30 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
       throw std::runtime_error("the emulator did not start in time");
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
-  process->connection_ = ConnectionInfo::Load(process->connectionFile_);
-  return process;
+  // A file that exists may still refuse a read for a moment on Windows (a virus scanner opening it first, or
+  // Wine's rename): try again for a second, and if the emulator has gone, say what it printed.
+  for (int attempt = 0;; ++attempt) {
+    try {
+      process->connection_ = ConnectionInfo::Load(process->connectionFile_);
+      return process;
+    } catch (const std::runtime_error&) {
+#ifdef _WIN32
+      const bool exited = ::WaitForSingleObject(process->process_, 0) == WAIT_OBJECT_0;
+#else
+      int status = 0;
+      const bool exited = ::waitpid(pid, &status, WNOHANG) == pid;
+      if (exited) process->pid_ = -1;
+#endif
+      if (exited) {
+        std::ifstream in(log);
+        std::stringstream text;
+        text << in.rdbuf();
+        throw std::runtime_error("the emulator exited after writing its connection file: " + text.str());
+      }
+      if (attempt >= 100) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 EmulatorProcess::~EmulatorProcess() {
