@@ -5,28 +5,10 @@
 # game's end-to-end test.
 #   arena_headless_test.sh EMULATOR ARENA [RUNNER]     (RUNNER: wine64 for a Windows build)
 set -euo pipefail
-emulator=$1
+source "$(dirname "$0")/../samples/emulator_for_script.sh"
+start_emulator "$1" "${3:-}"
 arena=$2
-run=()
-if [ -n "${3:-}" ]; then run=("$3"); fi
-work=$(mktemp -d)
-chmod 700 "$work"
-emulator_pid=""
-cleanup() {
-  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null && wait "$emulator_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-"${run[@]}" "$emulator" --port 0 --data-dir "$work" --ipc-dir "$work" --connection-file "$work/connection.json" \
-  > "$work/emulator.log" 2>&1 &
-emulator_pid=$!
-for _ in $(seq 1 400); do
-  [ -f "$work/connection.json" ] && break
-  kill -0 "$emulator_pid" 2>/dev/null || break
-  sleep 0.05
-done
-[ -f "$work/connection.json" ] || { echo "the emulator did not start" >&2; cat "$work/emulator.log" >&2; exit 1; }
-player=("${run[@]}" "$arena" --connection-file "$work/connection.json")
+player=("${runner[@]}" "$arena" --connection-file "$work/connection.json")
 app=$("${player[@]}" --create-app | tr -d '\r')
 [[ "$app" =~ ^[0-9]+$ ]] || { echo "--create-app printed '$app'" >&2; exit 1; }
 "${player[@]}" --app-id "$app" --name Ada --headless --create ARENA1 > "$work/ada.log" 2>&1 &

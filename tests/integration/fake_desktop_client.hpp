@@ -97,18 +97,21 @@ struct Received {
   std::string argsJson;
 };
 
+enum class ReadResult { Data, Closed, TimedOut };
+
 #ifdef _WIN32
-// One accepted connection, seen from the desktop client's side.
-class Peer {
+// One connection's bytes: a pipe instance, read and written with overlapped calls bounded by a deadline.
+class Channel {
  public:
-  explicit Peer(HANDLE pipe) : pipe_(pipe), event_(::CreateEventW(nullptr, TRUE, FALSE, nullptr)) {}
-  ~Peer() {
+  explicit Channel(HANDLE pipe) : pipe_(pipe), event_(::CreateEventW(nullptr, TRUE, FALSE, nullptr)) {}
+  ~Channel() {
     Close();
     ::CloseHandle(event_);
   }
-  Peer(const Peer&) = delete;
-  Peer& operator=(const Peer&) = delete;
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
 
+  // As much as the SDK takes within 2 s; stops when it has closed its end.
   void Write(std::string_view bytes) {
     while (!bytes.empty() && pipe_ != INVALID_HANDLE_VALUE) {
       OVERLAPPED overlapped = Fresh();
@@ -116,10 +119,101 @@ class Peer {
       if (!Complete(::WriteFile(pipe_, bytes.data(), static_cast<DWORD>(bytes.size()), nullptr, &overlapped),
                     overlapped, Clock::now() + 2s, &sent) ||
           sent == 0)
-        return;  // the SDK closed first: some tests expect that
+        return;
       bytes.remove_prefix(sent);
     }
   }
+
+  ReadResult Read(char* buffer, std::size_t size, Clock::time_point deadline, std::size_t* got) {
+    if (pipe_ == INVALID_HANDLE_VALUE) return ReadResult::Closed;
+    OVERLAPPED overlapped = Fresh();
+    DWORD n = 0;
+    if (Complete(::ReadFile(pipe_, buffer, static_cast<DWORD>(size), nullptr, &overlapped), overlapped, deadline,
+                 &n) &&
+        n > 0) {
+      *got = n;
+      return ReadResult::Data;
+    }
+    const DWORD error = ::GetLastError();
+    if (error == ERROR_BROKEN_PIPE || error == ERROR_PIPE_NOT_CONNECTED || error == ERROR_NO_DATA)
+      return ReadResult::Closed;
+    return Clock::now() >= deadline ? ReadResult::TimedOut : ReadResult::Closed;
+  }
+
+  void Close() {
+    if (pipe_ != INVALID_HANDLE_VALUE) ::CloseHandle(pipe_);
+    pipe_ = INVALID_HANDLE_VALUE;
+  }
+
+ private:
+  OVERLAPPED Fresh() {
+    OVERLAPPED overlapped{};
+    ::ResetEvent(event_);
+    overlapped.hEvent = event_;
+    return overlapped;
+  }
+
+  // Waits for an overlapped call until the deadline; one that has not completed by then is cancelled (what it
+  // transferred before the cancel still counts).
+  bool Complete(BOOL started, OVERLAPPED& overlapped, Clock::time_point deadline, DWORD* transferred) {
+    if (!started && ::GetLastError() != ERROR_IO_PENDING) return false;
+    if (::WaitForSingleObject(event_, static_cast<DWORD>(Remaining(deadline))) != WAIT_OBJECT_0) {
+      ::CancelIoEx(pipe_, &overlapped);
+      return ::GetOverlappedResult(pipe_, &overlapped, transferred, TRUE) != FALSE && *transferred > 0;
+    }
+    return ::GetOverlappedResult(pipe_, &overlapped, transferred, FALSE) != FALSE;
+  }
+
+  HANDLE pipe_;
+  HANDLE event_;
+};
+#else
+// One connection's bytes: an accepted Unix socket, polled against a deadline.
+class Channel {
+ public:
+  explicit Channel(int fd) : fd_(fd) {}
+  ~Channel() { Close(); }
+  Channel(const Channel&) = delete;
+  Channel& operator=(const Channel&) = delete;
+
+  // As much as the SDK takes; stops when it has closed its end.
+  void Write(std::string_view bytes) {
+    while (!bytes.empty()) {
+      ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+      if (n <= 0) return;
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+    }
+  }
+
+  ReadResult Read(char* buffer, std::size_t size, Clock::time_point deadline, std::size_t* got) {
+    pollfd p{fd_, POLLIN, 0};
+    if (::poll(&p, 1, Remaining(deadline)) <= 0) return ReadResult::TimedOut;
+    ssize_t n = ::recv(fd_, buffer, size, 0);
+    if (n <= 0) return ReadResult::Closed;
+    *got = static_cast<std::size_t>(n);
+    return ReadResult::Data;
+  }
+
+  void Close() {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+  }
+
+ private:
+  int fd_;
+};
+#endif
+
+// One accepted connection, seen from the desktop client's side.
+class Peer {
+ public:
+#ifdef _WIN32
+  explicit Peer(HANDLE pipe) : channel_(pipe) {}
+#else
+  explicit Peer(int fd) : channel_(fd) {}
+#endif
+
+  void Write(std::string_view bytes) { channel_.Write(bytes); }  // the SDK may have closed first: tests expect it
   void WriteFrame(IpcOpcode opcode, std::string_view json) { Write(EncodeIpcFrame(opcode, json)); }
 
   std::optional<IpcFrame> ReadFrame(std::chrono::milliseconds timeout = 2s) {
@@ -162,8 +256,8 @@ class Peer {
     auto deadline = Clock::now() + timeout;
     for (;;) {
       char buffer[4096];
-      DWORD got = 0;
-      switch (Read(buffer, sizeof buffer, deadline, &got)) {
+      std::size_t got = 0;
+      switch (channel_.Read(buffer, sizeof buffer, deadline, &got)) {
         case ReadResult::Data: continue;
         case ReadResult::Closed: return true;
         case ReadResult::TimedOut: return false;
@@ -171,56 +265,32 @@ class Peer {
     }
   }
 
-  void Close() {
-    if (pipe_ != INVALID_HANDLE_VALUE) ::CloseHandle(pipe_);
-    pipe_ = INVALID_HANDLE_VALUE;
-  }
+  void Close() { channel_.Close(); }
 
  private:
-  enum class ReadResult { Data, Closed, TimedOut };
-
-  OVERLAPPED Fresh() {
-    OVERLAPPED overlapped{};
-    ::ResetEvent(event_);
-    overlapped.hEvent = event_;
-    return overlapped;
-  }
-
-  // Waits for an overlapped call until the deadline; one that has not completed by then is cancelled (what it
-  // transferred before the cancel still counts).
-  bool Complete(BOOL started, OVERLAPPED& overlapped, Clock::time_point deadline, DWORD* transferred) {
-    if (!started && ::GetLastError() != ERROR_IO_PENDING) return false;
-    if (::WaitForSingleObject(event_, static_cast<DWORD>(Remaining(deadline))) != WAIT_OBJECT_0) {
-      ::CancelIoEx(pipe_, &overlapped);
-      return ::GetOverlappedResult(pipe_, &overlapped, transferred, TRUE) != FALSE && *transferred > 0;
-    }
-    return ::GetOverlappedResult(pipe_, &overlapped, transferred, FALSE) != FALSE;
-  }
-
-  ReadResult Read(char* buffer, DWORD size, Clock::time_point deadline, DWORD* got) {
-    if (pipe_ == INVALID_HANDLE_VALUE) return ReadResult::Closed;
-    OVERLAPPED overlapped = Fresh();
-    if (Complete(::ReadFile(pipe_, buffer, size, nullptr, &overlapped), overlapped, deadline, got) && *got > 0)
-      return ReadResult::Data;
-    const DWORD error = ::GetLastError();
-    if (error == ERROR_BROKEN_PIPE || error == ERROR_PIPE_NOT_CONNECTED || error == ERROR_NO_DATA)
-      return ReadResult::Closed;
-    return Clock::now() >= deadline ? ReadResult::TimedOut : ReadResult::Closed;
-  }
-
   bool Receive(Clock::time_point deadline) {
     char buffer[4096];
-    DWORD got = 0;
-    if (Read(buffer, sizeof buffer, deadline, &got) != ReadResult::Data) return false;
+    std::size_t got = 0;
+    if (channel_.Read(buffer, sizeof buffer, deadline, &got) != ReadResult::Data) return false;
     decoder_.Feed(std::string_view(buffer, got));
     return true;
   }
 
-  HANDLE pipe_;
-  HANDLE event_;
+  Channel channel_;
   IpcFrameDecoder decoder_;
 };
 
+// A connection just accepted, once its HANDSHAKE is checked and READY answered.
+inline std::unique_ptr<Peer> ReadyPeer(std::unique_ptr<Peer> peer) {
+  REQUIRE(peer);
+  auto handshake = peer->ReadFrame();
+  REQUIRE(handshake);
+  CHECK(handshake->opcode == IpcOpcode::Handshake);
+  peer->SendReady();
+  return peer;
+}
+
+#ifdef _WIN32
 // The desktop client's pipe: one instance waits for a client at all times (a client that finds none would take
 // the desktop client for absent), the next one made as each is accepted.
 class FakeDesktop {
@@ -261,15 +331,7 @@ class FakeDesktop {
   }
 
   /// Accepts the next connection, checks its HANDSHAKE and answers READY.
-  std::unique_ptr<Peer> AcceptReady() {
-    auto peer = Accept();
-    REQUIRE(peer);
-    auto handshake = peer->ReadFrame();
-    REQUIRE(handshake);
-    CHECK(handshake->opcode == IpcOpcode::Handshake);
-    peer->SendReady();
-    return peer;
-  }
+  std::unique_ptr<Peer> AcceptReady() { return ReadyPeer(Accept()); }
 
  private:
   std::unique_ptr<Peer> Hand() {
@@ -292,88 +354,6 @@ class FakeDesktop {
 };
 
 #else
-// One accepted connection, seen from the desktop client's side.
-class Peer {
- public:
-  explicit Peer(int fd) : fd_(fd) {}
-  ~Peer() { Close(); }
-
-  void Write(std::string_view bytes) {
-    while (!bytes.empty()) {
-      ssize_t n = ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL);
-      if (n <= 0) return;  // the SDK closed first: some tests expect that
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-    }
-  }
-  void WriteFrame(IpcOpcode opcode, std::string_view json) { Write(EncodeIpcFrame(opcode, json)); }
-
-  std::optional<IpcFrame> ReadFrame(std::chrono::milliseconds timeout = 2s) {
-    auto deadline = Clock::now() + timeout;
-    for (;;) {
-      if (auto frame = decoder_.Next()) return frame;
-      if (!Receive(deadline)) return std::nullopt;
-    }
-  }
-
-  Received ReadCommand() {
-    auto frame = ReadFrame();
-    REQUIRE(frame);
-    REQUIRE(frame->opcode == IpcOpcode::Frame);
-    json::Document document;
-    REQUIRE(json::Parse(frame->payload, document));
-    Received out;
-    out.cmd = std::string(json::GetString(document, "cmd").value_or(""));
-    out.nonce = std::string(json::GetString(document, "nonce").value_or(""));
-    if (auto evt = json::GetString(document, "evt")) out.evt = std::string(*evt);
-    if (const json::Value* args = json::Member(document, "args")) out.argsJson = json::Serialize(*args);
-    return out;
-  }
-
-  void Reply(const Received& command, std::string_view dataJson) {
-    WriteFrame(IpcOpcode::Frame, "{\"cmd\":\"" + command.cmd + "\",\"evt\":null,\"nonce\":\"" +
-                                     command.nonce + "\",\"data\":" + std::string(dataJson) + "}");
-  }
-
-  void SendReady(std::string_view userId = "42") {
-    WriteFrame(
-        IpcOpcode::Frame,
-        R"({"cmd":"DISPATCH","evt":"READY","nonce":null,"data":{"v":1,"config":{"cdn_host":"cdn.example",)"
-        R"("api_endpoint":"//api.example","environment":"production"},"user":{"id":")" +
-            std::string(userId) + R"(","username":"desk"}}})");
-  }
-
-  /// True when the SDK closed its end within `timeout` (whatever it sent before is discarded).
-  bool WaitClosed(std::chrono::milliseconds timeout = 2s) {
-    auto deadline = Clock::now() + timeout;
-    for (;;) {
-      pollfd p{fd_, POLLIN, 0};
-      if (::poll(&p, 1, Remaining(deadline)) <= 0) return false;
-      char buffer[4096];
-      ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
-      if (n <= 0) return true;
-    }
-  }
-
-  void Close() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  bool Receive(Clock::time_point deadline) {
-    pollfd p{fd_, POLLIN, 0};
-    if (::poll(&p, 1, Remaining(deadline)) <= 0) return false;
-    char buffer[4096];
-    ssize_t n = ::recv(fd_, buffer, sizeof buffer, 0);
-    if (n <= 0) return false;
-    decoder_.Feed(std::string_view(buffer, static_cast<std::size_t>(n)));
-    return true;
-  }
-
-  int fd_;
-  IpcFrameDecoder decoder_;
-};
-
 inline int Listen(const std::string& path) {
   int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
   if (fd < 0) return -1;
@@ -405,21 +385,12 @@ class FakeDesktop {
   }
 
   /// Accepts the next connection, checks its HANDSHAKE and answers READY.
-  std::unique_ptr<Peer> AcceptReady() {
-    auto peer = Accept();
-    REQUIRE(peer);
-    auto handshake = peer->ReadFrame();
-    REQUIRE(handshake);
-    CHECK(handshake->opcode == IpcOpcode::Handshake);
-    peer->SendReady();
-    return peer;
-  }
+  std::unique_ptr<Peer> AcceptReady() { return ReadyPeer(Accept()); }
 
  private:
   std::string path_;
   int fd_;
 };
-
 #endif
 
 }  // namespace itest::fake_desktop

@@ -30,6 +30,59 @@ function(write_meta path body)
   file(WRITE ${path}.meta "fileFormatVersion: 2\nguid: ${guid}\n${body}")
 endfunction()
 
+# A native plugin's importer settings: the editor on one system and that system's 64-bit players, nothing else.
+#   plugin_importer(OUT <Linux|Windows> <Linux64|Win64>)
+function(plugin_importer out os player)
+  set(exclude_linux 1)
+  set(exclude_win64 1)
+  if(player STREQUAL "Linux64")
+    set(exclude_linux 0)
+  else()
+    set(exclude_win64 0)
+  endif()
+  set(${out} "PluginImporter:
+  externalObjects: {}
+  serializedVersion: 2
+  iconMap: {}
+  executionOrder: {}
+  defineConstraints: []
+  isPreloaded: 0
+  isOverridable: 0
+  isExplicitlyReferenced: 0
+  validateReferences: 1
+  platformData:
+  - first:
+      : Any
+    second:
+      enabled: 0
+      settings:
+        Exclude Editor: 0
+        Exclude Linux64: ${exclude_linux}
+        Exclude OSXUniversal: 1
+        Exclude Win: 1
+        Exclude Win64: ${exclude_win64}
+  - first:
+      Editor: Editor
+    second:
+      enabled: 1
+      settings:
+        CPU: x86_64
+        DefaultValueInitialized: true
+        OS: ${os}
+  - first:
+      Standalone: ${player}
+    second:
+      enabled: 1
+      settings:
+        CPU: x86_64
+  userData: 
+  assetBundleName: 
+  assetBundleVariant: 
+" PARENT_SCOPE)
+endfunction()
+plugin_importer(linux_plugin_importer Linux Linux64)
+plugin_importer(windows_plugin_importer Windows Win64)
+
 set(default_importer "DefaultImporter:\n  externalObjects: {}\n  userData: \n  assetBundleName: \n  assetBundleVariant: \n")
 file(GLOB_RECURSE entries LIST_DIRECTORIES true ${PACKAGE_DIR}/*)
 foreach(entry IN LISTS entries)
@@ -46,87 +99,9 @@ foreach(entry IN LISTS entries)
   elseif(entry MATCHES "\\.md$")
     write_meta(${entry} "TextScriptImporter:\n  externalObjects: {}\n  userData: \n  assetBundleName: \n  assetBundleVariant: \n")
   elseif(entry MATCHES "\\.so$")
-    # The Linux editor and Linux 64-bit players load it; no other platform.
-    write_meta(${entry} "PluginImporter:
-  externalObjects: {}
-  serializedVersion: 2
-  iconMap: {}
-  executionOrder: {}
-  defineConstraints: []
-  isPreloaded: 0
-  isOverridable: 0
-  isExplicitlyReferenced: 0
-  validateReferences: 1
-  platformData:
-  - first:
-      : Any
-    second:
-      enabled: 0
-      settings:
-        Exclude Editor: 0
-        Exclude Linux64: 0
-        Exclude OSXUniversal: 1
-        Exclude Win: 1
-        Exclude Win64: 1
-  - first:
-      Editor: Editor
-    second:
-      enabled: 1
-      settings:
-        CPU: x86_64
-        DefaultValueInitialized: true
-        OS: Linux
-  - first:
-      Standalone: Linux64
-    second:
-      enabled: 1
-      settings:
-        CPU: x86_64
-  userData: 
-  assetBundleName: 
-  assetBundleVariant: 
-")
+    write_meta(${entry} "${linux_plugin_importer}")
   elseif(entry MATCHES "\\.dll$")
-    # The Windows editor and Windows 64-bit players load it; no other platform.
-    write_meta(${entry} "PluginImporter:
-  externalObjects: {}
-  serializedVersion: 2
-  iconMap: {}
-  executionOrder: {}
-  defineConstraints: []
-  isPreloaded: 0
-  isOverridable: 0
-  isExplicitlyReferenced: 0
-  validateReferences: 1
-  platformData:
-  - first:
-      : Any
-    second:
-      enabled: 0
-      settings:
-        Exclude Editor: 0
-        Exclude Linux64: 1
-        Exclude OSXUniversal: 1
-        Exclude Win: 1
-        Exclude Win64: 0
-  - first:
-      Editor: Editor
-    second:
-      enabled: 1
-      settings:
-        CPU: x86_64
-        DefaultValueInitialized: true
-        OS: Windows
-  - first:
-      Standalone: Win64
-    second:
-      enabled: 1
-      settings:
-        CPU: x86_64
-  userData: 
-  assetBundleName: 
-  assetBundleVariant: 
-")
+    write_meta(${entry} "${windows_plugin_importer}")
   else()
     message(FATAL_ERROR "no importer for ${entry}")
   endif()

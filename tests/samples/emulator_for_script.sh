@@ -1,0 +1,29 @@
+# Sourced by the scripts that run programs against an emulator of their own (sample_with_emulator.sh,
+# ../console_game/arena_headless_test.sh):
+#   start_emulator EMULATOR [RUNNER]
+# starts it on a free loopback port with a private work directory, $work, whose connection.json it waits for
+# (emulator.log holds its output), and stops it and removes $work when the script exits. RUNNER runs it
+# (wine64 for a Windows build); $runner keeps it, as an array, for the programs the script runs next.
+start_emulator() {
+  local emulator=$1
+  runner=()
+  if [ -n "${2:-}" ]; then runner=("$2"); fi
+  work=$(mktemp -d)
+  chmod 700 "$work"
+  emulator_pid=""
+  trap stop_emulator EXIT
+  "${runner[@]}" "$emulator" --port 0 --data-dir "$work" --ipc-dir "$work" --connection-file "$work/connection.json" \
+    > "$work/emulator.log" 2>&1 &
+  emulator_pid=$!
+  for _ in $(seq 1 400); do
+    [ -f "$work/connection.json" ] && break
+    kill -0 "$emulator_pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  [ -f "$work/connection.json" ] || { echo "the emulator did not start" >&2; cat "$work/emulator.log" >&2; exit 1; }
+}
+
+stop_emulator() {
+  if [ -n "$emulator_pid" ]; then kill "$emulator_pid" 2>/dev/null && wait "$emulator_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
