@@ -147,8 +147,15 @@ class EmulatorProcess {
       REQUIRE_MESSAGE(running(), "emulator exited early: " << stderr_text());
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    connection_json_ = read_file(connection_file_);
-    REQUIRE(platformpp::emulator::parse_json(connection_json_, connection_));
+    // A file just renamed into place may refuse a read for a moment on Windows (and under Wine): try again
+    // for a second while the emulator runs.
+    for (int attempt = 0;; ++attempt) {
+      connection_json_ = read_file(connection_file_);
+      if (platformpp::emulator::parse_json(connection_json_, connection_)) break;
+      REQUIRE_MESSAGE(attempt < 100, "unreadable connection file: '" << connection_json_ << "'");
+      REQUIRE_MESSAGE(running(), "emulator exited after writing its connection file: " << stderr_text());
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     port_ = static_cast<unsigned short>(connection_["port"].GetUint());
   }
 
