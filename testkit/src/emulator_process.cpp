@@ -285,8 +285,8 @@ int EmulatorProcess::Stop() {
 #ifdef _WIN32
   HANDLE process = process_;
   bool killed = false;
-  // The emulator's named stop event (tools/emulator/README.md, "Windows"): its SIGTERM. An emulator too old to
-  // have one gets Ctrl+Break, which reaches it outside Wine.
+  // The emulator's named stop event (tools/emulator/README.md, "Windows"): its SIGTERM. An emulator too old
+  // to have one gets Ctrl+Break, which reaches it outside Wine.
   const std::wstring event_name = L"Local\\platformpp-emulator-stop-" + std::to_wstring(pid_);
   if (HANDLE event = ::OpenEventW(EVENT_MODIFY_STATE, FALSE, event_name.c_str())) {
     ::SetEvent(event);

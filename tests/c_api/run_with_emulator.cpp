@@ -61,8 +61,8 @@ int RunToEnd(std::vector<std::string>& args) {
   STARTUPINFOW startup{};
   startup.cb = sizeof(startup);
   PROCESS_INFORMATION created{};
-  if (!::CreateProcessW(Widen(args[0]).c_str(), commandLine.data(), nullptr, nullptr,
-                        FALSE, 0, nullptr, nullptr, &startup, &created)) {
+  if (!::CreateProcessW(Widen(args[0]).c_str(), commandLine.data(), nullptr, nullptr, FALSE, 0, nullptr,
+                        nullptr, &startup, &created)) {
     std::fprintf(stderr, "cannot start %s: Windows error %lu\n", args[0].c_str(), ::GetLastError());
     return 1;
   }
@@ -86,7 +86,8 @@ int RunToEnd(std::vector<std::string>& args) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   if (!WIFEXITED(status)) {
-    std::fprintf(stderr, "%s died with signal %d\n", args[0].c_str(), WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    std::fprintf(stderr, "%s died with signal %d\n", args[0].c_str(),
+                 WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     return 1;
   }
   return WEXITSTATUS(status);

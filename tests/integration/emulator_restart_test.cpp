@@ -32,7 +32,8 @@ struct Player {
 std::string MakeTempDir() {
   std::random_device random;
   for (int attempt = 0; attempt < 100; ++attempt) {
-    const auto path = std::filesystem::temp_directory_path() / ("platformpp-restart-" + std::to_string(random()));
+    const auto path =
+        std::filesystem::temp_directory_path() / ("platformpp-restart-" + std::to_string(random()));
     std::error_code error;
     if (std::filesystem::create_directory(path, error)) {
       std::filesystem::permissions(path, std::filesystem::perms::owner_all, error);

@@ -1,8 +1,8 @@
 #pragma once
 // A stand-in for the desktop client that a test drives step by step: a Unix socket in a private mkdtemp
 // directory (on Windows, a named pipe \\.\pipe\<unique name>-ipc-0 served with overlapped calls), on the test
-// thread, frames read and written one at a time. For the cases the emulator's stand-in cannot produce (protocol
-// errors, wrong answers, a client that vanishes mid-command).
+// thread, frames read and written one at a time. For the cases the emulator's stand-in cannot produce
+// (protocol errors, wrong answers, a client that vanishes mid-command).
 
 #include "ipc/ipc_frame.hpp"
 #include "json/json.hpp"
@@ -40,19 +40,26 @@ using platformpp::ipc::IpcOpcode;
 namespace json = platformpp::json;
 using Clock = std::chrono::steady_clock;
 
-// Where the fake desktop client listens, and the ClientOptions::ipcName / ipcDirectory that find it: a private
-// directory with the platform's socket name in it, or on Windows (where pipe names are global and no directory
-// applies) a name no other test or process uses.
+// Where the fake desktop client listens, and the ClientOptions::ipcName / ipcDirectory that find it: a
+// private directory with the platform's socket name in it, or on Windows (where pipe names are global and no
+// directory applies) a name no other test or process uses.
 class TempDir {
  public:
 #ifdef _WIN32
   TempDir() {
     static std::atomic<int> counter{0};
-    name_ = "platformpp-fake-desktop-" + std::to_string(::GetCurrentProcessId()) + "-" + std::to_string(++counter);
+    name_ = "platformpp-fake-desktop-" + std::to_string(::GetCurrentProcessId()) + "-" +
+            std::to_string(++counter);
   }
-  const std::string& Path() const { return path_; }
-  const std::string& IpcName() const { return name_; }
-  std::string Socket(int slot) const { return R"(\\.\pipe\)" + name_ + "-ipc-" + std::to_string(slot); }
+  const std::string& Path() const {
+    return path_;
+  }
+  const std::string& IpcName() const {
+    return name_;
+  }
+  std::string Socket(int slot) const {
+    return R"(\\.\pipe\)" + name_ + "-ipc-" + std::to_string(slot);
+  }
 #else
   TempDir() {
     char pattern[] = "/tmp/ppipc-XXXXXX";
@@ -63,9 +70,15 @@ class TempDir {
     std::error_code ignored;
     std::filesystem::remove_all(path_, ignored);
   }
-  const std::string& Path() const { return path_; }
-  const std::string& IpcName() const { return name_; }
-  std::string Socket(int slot) const { return path_ + "/discord-ipc-" + std::to_string(slot); }
+  const std::string& Path() const {
+    return path_;
+  }
+  const std::string& IpcName() const {
+    return name_;
+  }
+  std::string Socket(int slot) const {
+    return path_ + "/discord-ipc-" + std::to_string(slot);
+  }
 #endif
   TempDir(const TempDir&) = delete;
   TempDir& operator=(const TempDir&) = delete;
@@ -128,8 +141,8 @@ class Channel {
     if (pipe_ == INVALID_HANDLE_VALUE) return ReadResult::Closed;
     OVERLAPPED overlapped = Fresh();
     DWORD n = 0;
-    if (Complete(::ReadFile(pipe_, buffer, static_cast<DWORD>(size), nullptr, &overlapped), overlapped, deadline,
-                 &n) &&
+    if (Complete(::ReadFile(pipe_, buffer, static_cast<DWORD>(size), nullptr, &overlapped), overlapped,
+                 deadline, &n) &&
         n > 0) {
       *got = n;
       return ReadResult::Data;
@@ -213,8 +226,12 @@ class Peer {
   explicit Peer(int fd) : channel_(fd) {}
 #endif
 
-  void Write(std::string_view bytes) { channel_.Write(bytes); }  // the SDK may have closed first: tests expect it
-  void WriteFrame(IpcOpcode opcode, std::string_view json) { Write(EncodeIpcFrame(opcode, json)); }
+  void Write(std::string_view bytes) {
+    channel_.Write(bytes);
+  }  // the SDK may have closed first: tests expect it
+  void WriteFrame(IpcOpcode opcode, std::string_view json) {
+    Write(EncodeIpcFrame(opcode, json));
+  }
 
   std::optional<IpcFrame> ReadFrame(std::chrono::milliseconds timeout = 2s) {
     auto deadline = Clock::now() + timeout;
@@ -258,14 +275,19 @@ class Peer {
       char buffer[4096];
       std::size_t got = 0;
       switch (channel_.Read(buffer, sizeof buffer, deadline, &got)) {
-        case ReadResult::Data: continue;
-        case ReadResult::Closed: return true;
-        case ReadResult::TimedOut: return false;
+        case ReadResult::Data:
+          continue;
+        case ReadResult::Closed:
+          return true;
+        case ReadResult::TimedOut:
+          return false;
       }
     }
   }
 
-  void Close() { channel_.Close(); }
+  void Close() {
+    channel_.Close();
+  }
 
  private:
   bool Receive(Clock::time_point deadline) {
@@ -291,8 +313,8 @@ inline std::unique_ptr<Peer> ReadyPeer(std::unique_ptr<Peer> peer) {
 }
 
 #ifdef _WIN32
-// The desktop client's pipe: one instance waits for a client at all times (a client that finds none would take
-// the desktop client for absent), the next one made as each is accepted.
+// The desktop client's pipe: one instance waits for a client at all times (a client that finds none would
+// take the desktop client for absent), the next one made as each is accepted.
 class FakeDesktop {
  public:
   explicit FakeDesktop(std::string path)
@@ -340,9 +362,10 @@ class FakeDesktop {
     return peer;
   }
   void NewInstance() {
-    waiting_ = ::CreateNamedPipeW(path_.c_str(), PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED,
-                                  PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS,
-                                  PIPE_UNLIMITED_INSTANCES, 1 << 16, 1 << 16, 0, nullptr);
+    waiting_ =
+        ::CreateNamedPipeW(path_.c_str(), PIPE_ACCESS_DUPLEX | FILE_FLAG_OVERLAPPED,
+                           PIPE_TYPE_BYTE | PIPE_READMODE_BYTE | PIPE_WAIT | PIPE_REJECT_REMOTE_CLIENTS,
+                           PIPE_UNLIMITED_INSTANCES, 1 << 16, 1 << 16, 0, nullptr);
     connecting_ = false;
   }
 

@@ -184,7 +184,8 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   };
 #ifdef _WIN32
   ConsoleStop console_stop(io_context, stop_on_signal);
-  // The named stop event (stop_event.hpp): set by the testkit, and by anyone of this user who wants a clean stop.
+  // The named stop event (stop_event.hpp): set by the testkit, and by anyone of this user who wants a clean
+  // stop.
   std::optional<net::windows::object_handle> stop_event;
   if (HANDLE event = ::CreateEventW(nullptr, TRUE, FALSE, stop_event_name(::GetCurrentProcessId()).c_str())) {
     stop_event.emplace(io_context, event);

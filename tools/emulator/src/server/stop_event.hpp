@@ -1,7 +1,8 @@
 // Windows: the named event that asks a running emulator to stop cleanly, as SIGTERM does on POSIX. Console
-// control events only reach a process that shares a console with the sender (and Wine delivers none to a child
-// without one), so the testkit and scripts set this event instead. It lives in the session's Local\ namespace
-// with the emulator's default security: only its own user (and the administrators) can open it.
+// control events only reach a process that shares a console with the sender (and Wine delivers none to a
+// child without one), so the testkit and scripts set this event instead. It lives in the session's
+// Local\ namespace with the emulator's default security: only its own user (and the administrators) can open
+// it.
 #pragma once
 
 #ifdef _WIN32
