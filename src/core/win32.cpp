@@ -80,4 +80,20 @@ std::string SidToString(const Sid& sid) {
   return out;
 }
 
+std::wstring QuoteArgument(std::string_view arg) {
+  std::wstring quoted = L"\"";
+  std::size_t backslashes = 0;
+  for (const wchar_t c : Widen(arg)) {
+    if (c == L'\\') {
+      ++backslashes;
+      continue;
+    }
+    quoted.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
+    backslashes = 0;
+    quoted += c;
+  }
+  quoted.append(backslashes * 2, L'\\');
+  return quoted + L"\"";
+}
+
 }  // namespace platformpp::core::win32

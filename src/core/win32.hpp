@@ -34,6 +34,10 @@ std::optional<Sid> SidFromString(std::string_view text);
 /// The string form ("S-1-5-21-...") of `sid`; empty when it is not a valid SID.
 std::string SidToString(const Sid& sid);
 
+/// `arg` quoted for a CreateProcessW command line so that the C runtime's parser reads it back unchanged
+/// (backslashes doubled only before a quote, quotes escaped).
+std::wstring QuoteArgument(std::string_view arg);
+
 }  // namespace platformpp::core::win32
 
 #endif  // _WIN32

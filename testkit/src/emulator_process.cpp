@@ -5,6 +5,9 @@
 
 #include "admin_json.hpp"
 #include "json/json.hpp"
+#ifdef _WIN32
+#include "core/win32.hpp"
+#endif
 
 #include <cerrno>
 #include <cstdlib>
@@ -37,24 +40,9 @@ std::string FindBinary(const std::string& configured) {
 }
 
 #ifdef _WIN32
-std::wstring Widen(const std::string& utf8) {
-  if (utf8.empty()) return {};
-  const int length =
-      ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), nullptr, 0);
-  std::wstring wide(static_cast<std::size_t>(length), L'\0');
-  ::MultiByteToWideChar(CP_UTF8, 0, utf8.data(), static_cast<int>(utf8.size()), wide.data(), length);
-  return wide;
-}
-
-std::string Narrow(const std::wstring& utf16) {
-  if (utf16.empty()) return {};
-  const int length = ::WideCharToMultiByte(CP_UTF8, 0, utf16.data(), static_cast<int>(utf16.size()), nullptr,
-                                           0, nullptr, nullptr);
-  std::string text(static_cast<std::size_t>(length), '\0');
-  ::WideCharToMultiByte(CP_UTF8, 0, utf16.data(), static_cast<int>(utf16.size()), text.data(), length,
-                        nullptr, nullptr);
-  return text;
-}
+using core::win32::Narrow;
+using core::win32::QuoteArgument;
+using core::win32::Widen;
 
 // A fresh directory under the temporary directory that only the current user may open (a protected DACL with
 // one entry, like the emulator's own data dir): it holds the connection file and the data.
@@ -92,23 +80,6 @@ std::string MakePrivateTempDirectory() {
     if (::GetLastError() != ERROR_ALREADY_EXISTS) break;
   }
   throw std::runtime_error("cannot create a private directory under " + Narrow(base));
-}
-
-// argv[i] quoted as the C runtime's command-line parser reads it back.
-std::wstring QuoteArgument(const std::string& arg) {
-  std::wstring quoted = L"\"";
-  std::size_t backslashes = 0;
-  for (const wchar_t c : Widen(arg)) {
-    if (c == L'\\') {
-      ++backslashes;
-      continue;
-    }
-    quoted.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
-    backslashes = 0;
-    quoted += c;
-  }
-  quoted.append(backslashes * 2, L'\\');
-  return quoted + L"\"";
 }
 
 // Wine (ntdll exports wine_get_version) delivers no console control event to a console-less child.

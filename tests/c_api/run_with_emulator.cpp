@@ -16,6 +16,8 @@
 #include <vector>
 
 #ifdef _WIN32
+#include "core/win32.hpp"
+
 #include <windows.h>
 #else
 #include <spawn.h>
@@ -24,45 +26,18 @@
 
 namespace {
 
-#ifdef _WIN32
-std::wstring Widen(const std::string& text) {
-  if (text.empty()) return {};
-  const int size = ::MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), nullptr, 0);
-  std::wstring out(static_cast<std::size_t>(size), L'\0');
-  ::MultiByteToWideChar(CP_UTF8, 0, text.data(), static_cast<int>(text.size()), out.data(), size);
-  return out;
-}
-
-// argv[i] quoted as the C runtime's command-line parser reads it back.
-std::wstring QuoteArgument(const std::string& arg) {
-  std::wstring quoted = L"\"";
-  std::size_t backslashes = 0;
-  for (const wchar_t c : Widen(arg)) {
-    if (c == L'\\') {
-      ++backslashes;
-      continue;
-    }
-    quoted.append(c == L'"' ? backslashes * 2 + 1 : backslashes, L'\\');
-    backslashes = 0;
-    quoted += c;
-  }
-  quoted.append(backslashes * 2, L'\\');
-  return quoted + L"\"";
-}
-#endif
-
 // Runs the program with these arguments (args[0] is its path), waits, and returns its exit status (1 when it
 // could not start or died of a signal).
 int RunToEnd(std::vector<std::string>& args) {
 #ifdef _WIN32
   std::wstring commandLine;
   for (const std::string& arg : args)
-    commandLine += (commandLine.empty() ? L"" : L" ") + QuoteArgument(arg);
+    commandLine += (commandLine.empty() ? L"" : L" ") + platformpp::core::win32::QuoteArgument(arg);
   STARTUPINFOW startup{};
   startup.cb = sizeof(startup);
   PROCESS_INFORMATION created{};
-  if (!::CreateProcessW(Widen(args[0]).c_str(), commandLine.data(), nullptr, nullptr, FALSE, 0, nullptr,
-                        nullptr, &startup, &created)) {
+  if (!::CreateProcessW(platformpp::core::win32::Widen(args[0]).c_str(), commandLine.data(), nullptr, nullptr,
+                        FALSE, 0, nullptr, nullptr, &startup, &created)) {
     std::fprintf(stderr, "cannot start %s: Windows error %lu\n", args[0].c_str(), ::GetLastError());
     return 1;
   }
