@@ -58,8 +58,9 @@ foreach(kind EXE SHARED MODULE)
   set(CMAKE_${kind}_LINKER_FLAGS_INIT "-static-libgcc -static-libstdc++ -static")
 endforeach()
 
-# Test programs run under Wine (wine64: the 64-bit loader, without the wrapper's 32-bit hints).
+# Test programs run under Wine (wine64: the 64-bit loader, without the wrapper's 32-bit hints), through
+# run-under-wine.sh, which sets Wine up and keeps its server from holding a test's output open.
 find_program(PLATFORMPP_WINE NAMES wine64 wine PATHS /usr/lib/wine NO_CMAKE_FIND_ROOT_PATH)
 if(PLATFORMPP_WINE)
-  set(CMAKE_CROSSCOMPILING_EMULATOR "${PLATFORMPP_WINE}")
+  set(CMAKE_CROSSCOMPILING_EMULATOR "${CMAKE_CURRENT_LIST_DIR}/run-under-wine.sh")
 endif()
