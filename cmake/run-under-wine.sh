@@ -11,9 +11,13 @@ export WINEDEBUG=${WINEDEBUG:--all}
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
 export WINEARCH=win64
 wine64=$(command -v wine64 || echo /usr/lib/wine/wine64)
+# The prefix is made once, by one caller at a time (CTest starts two tests at once on a fresh machine).
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
   mkdir -p "$(dirname "$WINEPREFIX")"
-  "$wine64" wineboot --init </dev/null >/dev/null 2>&1 || true
+  (
+    flock 9
+    [ -f "$WINEPREFIX/system.reg" ] || "$wine64" wineboot --init </dev/null >/dev/null 2>&1 || true
+  ) 9>"$WINEPREFIX.lock"
 fi
 # Fails quietly when one is running already (the usual case).
 wineserver --persistent=60 </dev/null >/dev/null 2>&1 || true
