@@ -104,6 +104,7 @@ ConnectionInfo ConnectionInfo::Load(const std::string& path) {
   info.apiBase = RequireString(document, "api_base", path);
   info.gatewayUrl = RequireString(document, "gateway_url", path);
   info.adminBase = RequireString(document, "admin_base", path);
+  info.adminToken = RequireString(document, "admin_token", path);
   info.webBase = json::GetString(document, "web_base").value_or("");
   info.caFile = json::GetString(document, "ca_file").value_or("");
   info.ipcPath = json::GetString(document, "ipc_path").value_or("");

@@ -15,7 +15,10 @@ own CA), opens /_emulator/ui and, while two SDK Clients (console_players) play:
      dropped from the page comes back (the SDK resumes) and the page shows both;
   5. with a call in progress (end-to-end encrypted, one player talking) a screenshot is saved; UDP loss is set
      and cleared, and a voice connection dropped from the page comes back, as the page shows;
-  6. the emulator restarts on the same port and state file: the page reconnects and shows the new snapshot.
+  6. the emulator restarts on the same port and state file: the page reconnects and shows the new snapshot
+     (the admin token is kept in the state file, so the tab keeps working).
+  Before all: the page asks for the admin token, refuses to go live with a wrong one, and takes the right one
+  from the address's fragment.
 
 Exit 0: passed; 1: failed; 77: chromium or chromedriver is not installed (ctest SKIP_RETURN_CODE; under
 CI=true that fails instead, with 1).
@@ -175,7 +178,8 @@ class Emulator:
         return status, (json.loads(text) if text else None)
 
     def admin(self, method, path, body=None):
-        status, answer = self.request(method, self.connection["admin_base"] + path, body)
+        status, answer = self.request(method, self.connection["admin_base"] + path, body,
+                                      {"Authorization": f"Bearer {self.connection['admin_token']}"})
         if not 200 <= status < 300:
             raise Failure(f"admin {method} {path}: {status} {answer}")
         return answer
@@ -676,8 +680,21 @@ def scenario(args, work, emulator, held, figures):
                 code = [line for line in f if not line.lstrip().startswith("//")]
             sinks = [sink for sink in MARKUP_SINKS if any(sink in line for line in code)]
             check(not sinks, f"{name} turns no string into markup or code" + (f": {sinks}" if sinks else ""))
+    # The page asks for the admin token before it shows anything; a wrong one is refused; the right one, given
+    # in the address's fragment (never sent to the server), leaves the address bar.
     browser.open(emulator.web_base + "/_emulator/ui")
+    wait_for("the admin token form", lambda: browser.run("return !document.getElementById('token-form').hidden"), 10)
+    check(browser.run("return document.body.dataset.live") != "open", "without the admin token the page is not live")
+    status, _ = emulator.request("GET", emulator.connection["admin_base"] + "/state")
+    check(status == 401, f"the admin API refuses a request without the token ({status})")
+    browser.run("document.getElementById('token-input').value = 'not-the-token';"
+                "document.getElementById('token-form').requestSubmit();")
+    wait_for("the wrong token refused",
+             lambda: browser.run("return document.getElementById('token-error').textContent") != "", 10)
+    check(browser.run("return document.body.dataset.live") != "open", "a wrong admin token is refused")
+    browser.open(emulator.web_base + "/_emulator/ui#admin_token=" + emulator.connection["admin_token"])
     wait_for("the console's live socket", lambda: browser.run("return document.body.dataset.live") == "open", 10)
+    check(browser.run("return location.hash") == "", "the admin token left the address bar")
     state = browser.run(PAGE_STATE)
     check(state["scripts"] == 1, "the page runs its one module script and nothing else")
 

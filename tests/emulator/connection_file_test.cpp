@@ -25,7 +25,7 @@ using namespace platformpp::emulator::test;
 
 TEST_CASE("connection file JSON for TLS") {
   ConnectionInfo info{"127.0.0.1", 4567,    true,         "/data/ca.pem", "/run/user/1/platformpp-ipc-0",
-                      99,          "0.1.0", "platformpp", "/run/user/1"};
+                      99,          "0.1.0", "platformpp", "/run/user/1",  "the-admin-token"};
   const auto json = parse(connection_file_json(info));
   CHECK(str(json["api_base"]) == "https://127.0.0.1:4567/api/v10");
   CHECK(str(json["gateway_url"]) == "wss://127.0.0.1:4567");
@@ -39,10 +39,11 @@ TEST_CASE("connection file JSON for TLS") {
   CHECK(json["pid"].GetInt() == 99);
   CHECK(json["tls"].GetBool());
   CHECK(str(json["version"]) == "0.1.0");
+  CHECK(str(json["admin_token"]) == "the-admin-token");
 }
 
 TEST_CASE("connection file JSON for plain HTTP on ::1") {
-  ConnectionInfo info{"::1", 80, false, "", "", 1, "0.1.0", "x", "/tmp"};
+  ConnectionInfo info{"::1", 80, false, "", "", 1, "0.1.0", "x", "/tmp", "token"};
   const auto json = parse(connection_file_json(info));
   CHECK(str(json["api_base"]) == "http://[::1]:80/api/v10");
   CHECK(str(json["gateway_url"]) == "ws://[::1]:80");

@@ -240,6 +240,10 @@ class EmulatorProcess {
   [[nodiscard]] std::string ca_file() const {
     return connection_["ca_file"].GetString();
   }
+  // "Bearer <admin_token>": what every admin request carries.
+  [[nodiscard]] std::string admin_authorization() const {
+    return std::string("Bearer ") + connection_["admin_token"].GetString();
+  }
   [[nodiscard]] const std::string& connection_file() const {
     return connection_file_;
   }

@@ -85,6 +85,18 @@ TEST_CASE("TLS emulator: connection file, health, auth, faults and SIGTERM") {
   }
   CHECK(emulator.stdout_text() == expected_line);
 
+  // The admin API wants the connection file's admin token; its refusal is logged without any token.
+  const std::string admin_token = connection["admin_token"].GetString();
+  CHECK(admin_token.size() == 43);
+  CHECK(platformpp::emulator::test::https_request(emulator.ca_file(), emulator.port(), verb::get,
+                                                  "/_emulator/tokens/" + admin_token)
+            .status == 401);
+  CHECK(emulator.stderr_text().find("refused GET /_emulator/tokens/... without the admin token") !=
+        std::string::npos);
+  CHECK(emulator.stderr_text().find(admin_token) == std::string::npos);
+  CHECK(tls_exchange(emulator, make_request(verb::get, "/_emulator/health", {}, "Bearer x" + admin_token))
+            .status == 401);
+
   auto response = tls_exchange(emulator, make_request(verb::get, "/_emulator/health"));
   CHECK(response.status == 200);
   CHECK(json_of(response)["ok"].GetBool());
@@ -181,8 +193,13 @@ TEST_CASE("plain-HTTP emulator: hostile input gets clean errors and SIGINT exits
   CHECK(emulator.connection()["ca_file"].IsNull());
   CHECK(std::string(emulator.connection()["api_base"].GetString()).starts_with("http://127.0.0.1:"));
 
+  // Raw requests carry the admin token themselves.
+  const std::string token = "Authorization: " + emulator.admin_authorization() + "\r\n";
   auto answer =
       raw_exchange(emulator.port(), "GET /_emulator/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  CHECK(answer.starts_with("HTTP/1.1 401"));
+  answer = raw_exchange(
+      emulator.port(), "GET /_emulator/health HTTP/1.1\r\nHost: x\r\n" + token + "Connection: close\r\n\r\n");
   CHECK(answer.starts_with("HTTP/1.1 200 OK"));
   CHECK(answer.find("\"ok\":true") != std::string::npos);
 
@@ -198,8 +215,8 @@ TEST_CASE("plain-HTTP emulator: hostile input gets clean errors and SIGINT exits
   CHECK(answer.starts_with("HTTP/1.1 431"));
 
   answer = raw_exchange(emulator.port(),
-                        "POST /_emulator/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                        "Content-Length: 5\r\nConnection: close\r\n\r\n{\"a\":");
+                        "POST /_emulator/users HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+                            token + "Content-Length: 5\r\nConnection: close\r\n\r\n{\"a\":");
   CHECK(answer.starts_with("HTTP/1.1 400"));
   CHECK(answer.find("50109") != std::string::npos);
 
@@ -207,7 +224,7 @@ TEST_CASE("plain-HTTP emulator: hostile input gets clean errors and SIGINT exits
     PlainConnections streams;
     for (int i = 0; i < 300; ++i)
       streams.connect(emulator.port());
-    const std::string request = "GET /_emulator/health HTTP/1.1\r\nHost: x\r\n\r\n";
+    const std::string request = "GET /_emulator/health HTTP/1.1\r\nHost: x\r\n" + token + "\r\n";
     for (std::size_t i = 0; i < streams.size(); ++i)
       streams.write(i, request);
     int answered = 0;
@@ -218,8 +235,8 @@ TEST_CASE("plain-HTTP emulator: hostile input gets clean errors and SIGINT exits
     CHECK(answered == 300);
   }
 
-  answer =
-      raw_exchange(emulator.port(), "GET /_emulator/clock HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  answer = raw_exchange(emulator.port(),
+                        "GET /_emulator/clock HTTP/1.1\r\nHost: x\r\n" + token + "Connection: close\r\n\r\n");
   CHECK(answer.find("\"frozen\":true") != std::string::npos);
 
   check_clean_exit(emulator, SIGINT);

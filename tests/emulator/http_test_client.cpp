@@ -94,10 +94,16 @@ struct HttpsConnection::Impl {
 };
 
 HttpsConnection::HttpsConnection(const EmulatorProcess& emulator)
-    : impl_(std::make_unique<Impl>(emulator.ca_file(), emulator.port())) {}
+    : impl_(std::make_unique<Impl>(emulator.ca_file(), emulator.port())),
+      admin_authorization_(emulator.admin_authorization()) {}
 HttpsConnection::~HttpsConnection() = default;
 
 void HttpsConnection::send(const HttpRequestSpec& request) {
+  if (request.authorization.empty() && is_admin_target(request.target)) {
+    HttpRequestSpec with_token = request;
+    with_token.authorization = admin_authorization_;
+    return http::write(impl_->stream, make_message(with_token));
+  }
   http::write(impl_->stream, make_message(request));
 }
 
@@ -159,7 +165,9 @@ HttpResult https_request(const std::string& ca_file, unsigned short port, HttpMe
 
 HttpResult https_request(const EmulatorProcess& emulator, HttpMethod method, const std::string& target,
                          const std::string& body, const std::string& authorization) {
-  return https_request(emulator.ca_file(), emulator.port(), method, target, body, authorization);
+  const bool add_token = authorization.empty() && is_admin_target(target);
+  return https_request(emulator.ca_file(), emulator.port(), method, target, body,
+                       add_token ? emulator.admin_authorization() : authorization);
 }
 
 std::string raw_exchange(unsigned short port, const std::string& bytes) {

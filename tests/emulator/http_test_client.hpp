@@ -27,6 +27,11 @@ struct HttpResult {
 };
 using AdminResult = HttpResult;
 
+// Whether `target` is the admin API's (/_emulator...), whose requests carry the admin token.
+inline bool is_admin_target(std::string_view target) {
+  return target.starts_with("/_emulator");
+}
+
 struct HttpRequestSpec {
   HttpMethod method = HttpMethod::get;
   std::string target;
@@ -40,11 +45,13 @@ struct HttpRequestSpec {
 HttpResult https_request(const std::string& ca_file, unsigned short port, HttpMethod method,
                          const std::string& target, const std::string& body = {},
                          const std::string& authorization = {});
+// The same to `emulator`; an admin request (/_emulator...) without an `authorization` carries the emulator's
+// admin token.
 HttpResult https_request(const EmulatorProcess& emulator, HttpMethod method, const std::string& target,
                          const std::string& body = {}, const std::string& authorization = {});
 
 // One TLS connection that verifies the emulator's certificate against its CA file for host 127.0.0.1;
-// requests on it are kept alive.
+// requests on it are kept alive, and an admin request without an Authorization carries the admin token.
 class HttpsConnection {
  public:
   explicit HttpsConnection(const EmulatorProcess& emulator);
@@ -64,6 +71,7 @@ class HttpsConnection {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  std::string admin_authorization_;
 };
 
 // Sends raw bytes over plain TCP to 127.0.0.1:port and returns everything the server answers until it closes.

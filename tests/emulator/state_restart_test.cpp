@@ -271,19 +271,28 @@ TEST_CASE("past the checkpoint threshold the database grows while commits go on,
   CHECK(kept.size() == acknowledged.size());
 }
 
-TEST_CASE("the same certificate authority after a restart") {
+TEST_CASE("the same certificate authority and admin token after a restart") {
   StateDir dir;
   std::string first_ca;
+  std::string first_token;
   {
     EmulatorProcess first({"--state", dir.file()});
     first_ca = file_bytes(first.ca_file());
+    first_token = first.admin_authorization();
     CHECK(first.wait_exit(SIGTERM) == 0);
   }
   EmulatorProcess second({"--state", dir.file()});
   CHECK(file_bytes(second.ca_file()) == first_ca);
+  // The web console's tab and a test's client keep working across the restart.
+  CHECK(second.admin_authorization() == first_token);
+  CHECK(platformpp::emulator::test::https_request(second, verb::get, "/_emulator/health", {}, first_token)
+            .status == 200);
   // Without --state every start makes its own.
   EmulatorProcess third({});
   CHECK(file_bytes(third.ca_file()) != first_ca);
+  CHECK(third.admin_authorization() != first_token);
+  CHECK(platformpp::emulator::test::https_request(third, verb::get, "/_emulator/health", {}, first_token)
+            .status == 401);
 }
 
 TEST_CASE("files that are not usable state stop the emulator, untouched") {

@@ -1,13 +1,69 @@
 // The admin API (/_emulator, tools/emulator/README.md), the same routes the testkit uses, called with fetch
-// on the page's own origin. Every call is written to the action log with its status.
+// on the page's own origin with the admin token. Every call is written to the action log with its status.
 import { el } from "./dom.js";
 
 const kAdminBase = "/_emulator";
 const kLogLength = 12;
+const kTokenKey = "platformpp.emulator.adminToken";
+
+// The admin token: from the address's fragment (#admin_token=..., which the browser never sends; it leaves
+// the address bar at once), else what this tab was given before (sessionStorage: gone with the tab), else
+// asked for with the token form.
+let tokenWaiters = [];
+
+export function adminToken() {
+  return sessionStorage.getItem(kTokenKey) || "";
+}
+
+// A promise of the token; asks for it when the tab has none.
+export function whenAdminToken() {
+  const token = adminToken();
+  if (token) return Promise.resolve(token);
+  showTokenForm("");
+  return new Promise((resolve) => tokenWaiters.push(resolve));
+}
+
+// The emulator refused the token (an HTTP 401, or the live socket's 4004): forget it and ask again.
+export function refuseAdminToken() {
+  sessionStorage.removeItem(kTokenKey);
+  showTokenForm("The emulator refused that token (it changes at each start).");
+}
+
+function useToken(token) {
+  sessionStorage.setItem(kTokenKey, token);
+  document.getElementById("token-form").hidden = true;
+  const waiters = tokenWaiters;
+  tokenWaiters = [];
+  for (const resolve of waiters) resolve(token);
+}
+
+function showTokenForm(error) {
+  document.getElementById("token-error").textContent = error;
+  document.getElementById("token-form").hidden = false;
+  document.getElementById("token-input").focus();
+}
+
+function takeTokenFromAddress() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get("admin_token");
+  if (!token) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  useToken(token);
+}
+
+document.getElementById("token-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const input = document.getElementById("token-input");
+  const token = input.value.trim();
+  input.value = "";
+  if (token) useToken(token);
+});
+takeTokenFromAddress();
+window.addEventListener("hashchange", takeTokenFromAddress);  // the address edited in an open tab
 
 // {ok, status, body (parsed JSON or null)}; never throws (a network failure is status 0).
 export async function admin(method, path, body) {
-  const init = { method, headers: {} };
+  const init = { method, headers: { Authorization: `Bearer ${await whenAdminToken()}` } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -29,6 +85,7 @@ export async function admin(method, path, body) {
   } catch (e) {
     error = String(e);
   }
+  if (status === 401) refuseAdminToken();
   const ok = status >= 200 && status < 300;
   log(method, path, status, ok ? null : describeError(parsed, error));
   return { ok, status, body: parsed };

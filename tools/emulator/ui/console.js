@@ -1,6 +1,8 @@
 // The emulator's live web console (docs/emulator-state.md, "Live web console"). One WebSocket,
-// /_emulator/ui/live, brings a snapshot of every document and then each turn's changes; the panels that
-// show a changed kind are drawn again. Nothing is polled. Actions go through the admin API (admin.js).
+// /_emulator/ui/live, brings a snapshot of every document and then each turn's changes once the page has sent
+// the admin token; the panels that show a changed kind are drawn again. Nothing is polled. Actions go through
+// the admin API (admin.js).
+import { refuseAdminToken, whenAdminToken } from "./admin.js";
 import { ClockPanel, FaultsPanel } from "./controls.js";
 import { renderApplications, renderCalls, renderFriendships, renderLobbies, renderMessages, renderOther,
          renderUsers } from "./panels.js";
@@ -58,13 +60,17 @@ function setLive(state, text) {
 let retryMs = kRetryFirstMs;
 let turns = 0;
 
-function connect() {
+const kTokenRefused = 4004;  // the live socket's close code for a wrong admin token
+
+async function connect() {
+  setLive("connecting", "waiting for the admin token…");
+  const token = await whenAdminToken();
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const socket = new WebSocket(`${scheme}//${location.host}${kLivePath}`);
   setLive("connecting", "connecting…");
   socket.addEventListener("open", () => {
     retryMs = kRetryFirstMs;
-    setLive("open", "live");
+    socket.send(JSON.stringify({ admin_token: token }));
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -75,6 +81,7 @@ function connect() {
       return;
     }
     if (message.type === "snapshot") {
+      setLive("open", "live");  // the token was taken
       redraw(store.reset(message.documents));
     } else if (message.type === "changes") {
       redraw(store.apply(message.changes));
@@ -83,7 +90,13 @@ function connect() {
     }
     document.body.dataset.turns = String(++turns);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
+    if (event.code === kTokenRefused) {
+      // Asked again; the next connection waits for the new token.
+      refuseAdminToken();
+      connect();
+      return;
+    }
     // A fresh snapshot comes with the next connection: nothing missed is lost.
     setLive("closed", `reconnecting in ${(retryMs / 1000).toFixed(1)} s…`);
     setTimeout(connect, retryMs);

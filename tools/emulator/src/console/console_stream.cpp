@@ -96,4 +96,13 @@ bool console_changes_replace_all(const std::vector<DocumentChange>& changes) {
   return changes.size() == 1 && changes.front().kind == "*";
 }
 
+std::string console_admin_token(std::string_view message) {
+  rapidjson::Document document;
+  document.Parse(message.data(), message.size());
+  if (document.HasParseError() || !document.IsObject()) return {};
+  const auto token = document.FindMember("admin_token");
+  if (token == document.MemberEnd() || !token->value.IsString()) return {};
+  return {token->value.GetString(), token->value.GetStringLength()};
+}
+
 }  // namespace platformpp::emulator

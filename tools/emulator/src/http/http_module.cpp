@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 
 #include "core/api_error.hpp"
 #include "core/json.hpp"
@@ -119,6 +120,24 @@ HttpResponse HttpModule::handle_api(const HttpRequest& request, std::string_view
 }
 
 HttpResponse HttpModule::handle_admin(const HttpRequest& request, std::string_view admin_path) {
+  if (!AdminAccess::is_public(request.method, admin_path) &&
+      !admin_access_.accepts_header(request.header("Authorization"))) {
+    // As the platform answers a request without a valid token. The log names the path's first segment only
+    // (a later one may be a token: DELETE /tokens/{token}), never the header; a flood of refusals logs its
+    // first ten and then every thousandth.
+    ++admin_refusals_;
+    if (admin_refusals_ <= 10 || admin_refusals_ % 1000 == 0) {
+      const auto segment = admin_path.substr(0, admin_path.find('/', 1));
+      std::fprintf(stderr,
+                   "platformpp-emulator: refused %s %.*s%.*s%s without the admin token (refusal %llu; it is "
+                   "the connection file's admin_token, sent as Authorization: Bearer)\n",
+                   request.method.c_str(), static_cast<int>(kAdminBasePath.size()), kAdminBasePath.data(),
+                   static_cast<int>(segment.size()), segment.data(),
+                   segment.size() < admin_path.size() ? "/..." : "",
+                   static_cast<unsigned long long>(admin_refusals_));
+    }
+    return status_error(401);
+  }
   return dispatch(admin_router_, request, admin_path);
 }
 

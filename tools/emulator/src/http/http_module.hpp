@@ -9,6 +9,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -17,6 +18,7 @@
 #include "core/http_message.hpp"
 #include "core/router.hpp"
 #include "core/service_context.hpp"
+#include "http/admin_access.hpp"
 #include "http/fault_injector.hpp"
 #include "http/rate_limiter.hpp"
 #include "http/social_rate_limits.hpp"
@@ -61,6 +63,8 @@ class HttpModule : public FeatureModule {
 
   // The Social SDK development rate limits (lobbies, lobby messages, DMs).
   [[nodiscard]] SocialRateLimits& social_limits() noexcept { return social_limits_; }
+  // Who may use the admin API (http/admin_access.hpp).
+  [[nodiscard]] AdminAccess& admin_access() noexcept { return admin_access_; }
 
  private:
   static ApiObserver& api_observer() {
@@ -87,6 +91,8 @@ class HttpModule : public FeatureModule {
   FaultInjector faults_;
   RateLimiter rate_limiter_;
   SocialRateLimits social_limits_;
+  AdminAccess admin_access_;
+  std::uint64_t admin_refusals_ = 0;  // refused admin requests, for the log's rate
 };
 
 }  // namespace platformpp::emulator

@@ -52,6 +52,8 @@ std::string connection_file_json(const ConnectionInfo& info) {
     write_string(writer, info.admin_base());
     writer.Key("web_base");
     write_string(writer, info.web_base());
+    writer.Key("admin_token");
+    write_string(writer, info.admin_token);
     writer.Key("ca_file");
     if (info.tls) {
       write_string(writer, info.ca_file);

@@ -16,8 +16,9 @@ struct ConnectionInfo {
   std::string ipc_path;  // the bound IPC socket; empty (null in the file) with --no-ipc
   long pid = 0;
   std::string version;
-  std::string ipc_name;  // the socket name prefix (--ipc-name)
-  std::string ipc_dir;   // the directory searched for <ipc_name>-ipc-<n>
+  std::string ipc_name;     // the socket name prefix (--ipc-name)
+  std::string ipc_dir;      // the directory searched for <ipc_name>-ipc-<n>
+  std::string admin_token;  // what every admin request carries (Authorization: Bearer); the file is 0600
 
   [[nodiscard]] std::string authority() const;  // "127.0.0.1:PORT" or "[::1]:PORT"
   [[nodiscard]] std::string api_base() const;

@@ -11,6 +11,7 @@
 
 #include "core/fake_clock.hpp"
 #include "core/private_files.hpp"
+#include "core/random_token.hpp"
 #include "server/command_line.hpp"
 #include "server/connection_file.hpp"
 #include "server/server.hpp"
@@ -46,6 +47,21 @@ GeneratedCertificates certificates_for(StateFile* state) {
   batch.meta["tls_server_private_key"] = generated.server_private_key_pem;
   state->write(batch);
   return generated;
+}
+
+// The admin API's token: a new one at each start, or with --state the one kept in the state file, so that a
+// restart (the same emulator's world) keeps the web console's tab and a test's connection working.
+std::string admin_token_for(StateFile* state) {
+  if (state != nullptr) {
+    if (auto kept = state->meta("admin_token")) return *kept;
+  }
+  auto token = random_token();
+  if (state != nullptr) {
+    StateBatch batch;
+    batch.meta["admin_token"] = token;
+    state->write(batch);
+  }
+  return token;
 }
 
 // The web console's files: --ui-dir, else installed beside the binary (<prefix>/share/...), else the
@@ -115,6 +131,7 @@ int main(int argc, char** argv) {
     const std::string ipc_dir =
         options.ipc_dir ? prepare_private_directory(*options.ipc_dir, "IPC dir") : ipc_directory();
 
+    const std::string admin_token = admin_token_for(state_file.get());
     FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock, options.clock_start_ms);
     ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
                             std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
@@ -131,8 +148,10 @@ int main(int argc, char** argv) {
       info.ipc_dir = ipc_dir;
       info.pid = current_process_id();
       info.version = kEmulatorVersion;
+      info.admin_token = admin_token;
       auto service = std::make_unique<EmulatorService>(
           clock, ServiceEndpoints{info.gateway_url(), info.api_base(), info.authority()});
+      service->set_admin_token(info.admin_token);
       service->set_social_rate_limits_enabled(options.social_rate_limits);
       service->set_console_directory(console_directory(options));
       if (state_file) service->attach_state_file(std::move(state_file));  // loads it (may throw: exit 5)

@@ -122,8 +122,10 @@ class VoiceEndpoint final : public WebSocketEndpoint, public VoiceGatewayPeer {
   bool opened_ = false;
 };
 
-// The web console's live socket (/_emulator/ui/live, console/console_stream.hpp): a snapshot of the
-// documents on open, then each committed turn's changes. The page only listens.
+// The web console's live socket (/_emulator/ui/live, console/console_stream.hpp). A browser cannot add an
+// Authorization header to a WebSocket, so the page's first message carries the admin token,
+// {"admin_token": "..."}; then comes a snapshot of the documents, and each committed turn's changes. A wrong
+// token, or anything else first, closes the socket with 4004 (the Gateway's "authentication failed").
 class ConsoleEndpoint final : public WebSocketEndpoint {
  public:
   ConsoleEndpoint(EmulatorService& service, WebSocketChannel& channel)
@@ -132,7 +134,13 @@ class ConsoleEndpoint final : public WebSocketEndpoint {
   ConsoleEndpoint(const ConsoleEndpoint&) = delete;
   ConsoleEndpoint& operator=(const ConsoleEndpoint&) = delete;
 
-  void opened(std::string_view /*target*/) override {
+  void opened(std::string_view /*target*/) override {}
+  void received(std::string_view message, bool text) override {
+    if (authenticated_) return;  // the page only listens
+    if (!text || !service_.admin_access().accepts_token(console_admin_token(message))) {
+      return channel_.close(4004, "Authentication failed.");
+    }
+    authenticated_ = true;
     watch_ = service_.state_store().watch([this](const std::vector<DocumentChange>& changes) {
       if (console_changes_replace_all(changes)) {
         channel_.send_frame(console_snapshot_json(service_.changes()), false);
@@ -142,7 +150,6 @@ class ConsoleEndpoint final : public WebSocketEndpoint {
     });
     channel_.send_frame(console_snapshot_json(service_.changes()), false);
   }
-  void received(std::string_view /*message*/, bool /*text*/) override {}
   void disconnected(std::optional<int> /*close_code*/) override { stop_watching(); }
 
  private:
@@ -154,6 +161,7 @@ class ConsoleEndpoint final : public WebSocketEndpoint {
   EmulatorService& service_;
   WebSocketChannel& channel_;
   std::uint64_t watch_ = 0;
+  bool authenticated_ = false;
 };
 
 }  // namespace platformpp::emulator::server_detail

@@ -65,6 +65,10 @@ class EmulatorService {
   Outcome handle(const HttpRequest& request) { return complete(request, plan(request)); }
   // Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
   void note_connection_accepted() { admin_.note_connection_accepted(); }
+  // The admin API's token (http/admin_access.hpp): every /_emulator request but the console's files must
+  // carry it. Empty (a service built inside a test's process) leaves the admin API open.
+  void set_admin_token(std::string token) { http_.admin_access().set_token(std::move(token)); }
+  [[nodiscard]] const AdminAccess& admin_access() { return http_.admin_access(); }
   // --no-social-rate-limits (and POST /_emulator/social-rate-limits).
   void set_social_rate_limits_enabled(bool enabled) { http_.social_limits().set_enabled(enabled); }
 
