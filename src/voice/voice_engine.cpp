@@ -472,26 +472,27 @@ MediaCounters VoiceEngine::Counters(uint64_t callId) const {
   return {};
 }
 
+// The two queries end exactly once: with the answer, or, when the Client goes before the audio thread
+// answers (the queued work is then dropped), with nothing inside the destroy (core::PlainCompletion).
 void VoiceEngine::GetDevices(bool input, std::function<void(std::vector<AudioDevice>)> done) {
-  Post([this, input, done = std::move(done)](State& state) mutable {
+  auto completion =
+      std::make_shared<core::PlainCompletion<std::vector<AudioDevice>>>(runtime_.QueuePtr(), std::move(done));
+  Post([this, input, completion](State& state) {
     audio::AudioEngine& engine = EnsureAudio(state);
-    auto devices = ToPublic(input ? engine.InputDevices() : engine.OutputDevices());
-    core::PostEvent(runtime_.Queue(), [done = std::move(done), devices = std::move(devices)]() mutable {
-      done(std::move(devices));
-    });
+    (*completion)(ToPublic(input ? engine.InputDevices() : engine.OutputDevices()));
   });
 }
 
 void VoiceEngine::GetCurrentDevice(bool input, std::function<void(AudioDevice)> done) {
-  Post([this, input, done = std::move(done)](State& state) mutable {
+  auto completion =
+      std::make_shared<core::PlainCompletion<AudioDevice>>(runtime_.QueuePtr(), std::move(done));
+  Post([this, input, completion](State& state) {
     audio::AudioEngine& engine = EnsureAudio(state);
     const std::string& id = input ? engine.InputDeviceId() : engine.OutputDeviceId();
     AudioDevice current;
     for (const auto& info : input ? engine.InputDevices() : engine.OutputDevices())
       if (id.empty() ? info.isDefault : info.id == id) current = ToPublic(info);
-    core::PostEvent(runtime_.Queue(), [done = std::move(done), current = std::move(current)]() mutable {
-      done(std::move(current));
-    });
+    (*completion)(std::move(current));
   });
 }
 

@@ -120,9 +120,9 @@ void VoiceManager::EndCall(uint64_t lobbyId, EndCallCallback callback) {
       calls_.erase(it);
     }
   }
-  auto done = [this, callback = std::move(callback)] {
-    if (callback) core::PostEvent(runtime_.Queue(), callback);
-  };
+  // Ends exactly once, also when the Client is destroyed before the platform heard of it.
+  auto completion = std::make_shared<core::PlainCompletion<>>(runtime_.QueuePtr(), std::move(callback));
+  auto done = [completion] { (*completion)(); };
   if (!session) {
     done();
     return;
@@ -138,10 +138,8 @@ void VoiceManager::EndCalls(EndCallsCallback callback) {
   }
   // The callback once every call has told the platform.
   auto remaining = std::make_shared<std::atomic<std::size_t>>(calls.size());
-  auto shared = std::make_shared<EndCallsCallback>(std::move(callback));
-  auto finish = [this, shared] {
-    if (*shared) core::PostEvent(runtime_.Queue(), [shared] { (*shared)(); });
-  };
+  auto completion = std::make_shared<core::PlainCompletion<>>(runtime_.QueuePtr(), std::move(callback));
+  auto finish = [completion] { (*completion)(); };
   if (calls.empty()) {
     finish();
     return;
