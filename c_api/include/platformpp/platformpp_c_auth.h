@@ -265,8 +265,8 @@ PLATFORMPP_C_API void platformpp_client_abort_authorize(platformpp_client* clien
 /** Replaces how platformpp_client_authorize opens its page. NULL opener: the system browser again. The
  * previous user_data_free runs then (or when the client is destroyed).
  * @param client The client; NULL: user_data is freed at once and nothing is registered.
- * @param opener Opens the authorize page, inside platformpp_client_run_callbacks; NULL: the system browser
- * (and user_data is freed at once).
+ * @param opener Opens the authorize page of each authorization, inside platformpp_client_run_callbacks; NULL:
+ * the system browser (and user_data is freed at once).
  * @param user_data Passed to opener.
  * @param user_data_free Frees user_data when the opener is replaced or the client is destroyed; may be NULL.
  */
@@ -282,7 +282,8 @@ typedef void (*platformpp_event_fn)(void* user_data);
  * user_data_free runs then (or when the client is destroyed). Time to refresh the token (or get a new
  * provisional one) and call update_token.
  * @param client The client; NULL: user_data is freed at once and nothing is registered.
- * @param callback The callback; NULL removes it (and user_data is freed at once).
+ * @param callback Runs inside platformpp_client_run_callbacks each time the token nears its expiry; NULL
+ * removes it (and user_data is freed at once).
  * @param user_data Passed to callback.
  * @param user_data_free Frees user_data when the callback is replaced or removed, or when the client is
  * destroyed; may be NULL. */
@@ -294,8 +295,8 @@ PLATFORMPP_C_API void platformpp_client_set_token_expiration_callback(
  * whenever the desktop client comes back. Replaces an earlier callback; the earlier user_data_free runs then
  * (or at remove, or when the client is destroyed).
  * @param client The client; NULL: user_data is freed at once and nothing is registered.
- * @param callback The callback; NULL removes it (as platformpp_client_remove_authorize_request_callback, and
- * user_data is freed at once).
+ * @param callback Runs inside platformpp_client_run_callbacks for each request; NULL removes it (as
+ * platformpp_client_remove_authorize_request_callback, and user_data is freed at once).
  * @param user_data Passed to callback.
  * @param user_data_free Frees user_data when the callback is replaced or removed, or when the client is
  * destroyed; may be NULL. */

@@ -142,8 +142,8 @@ PLATFORMPP_C_API void platformpp_client_unlink_channel_from_lobby(
  * `merge_required` runs, and the operation still ends, with VALIDATION_ERROR.
  * @param client The client; NULL frees user_data at once and calls nothing.
  * @param lobby_id The lobby whose linked channel's guild to join.
- * @param merge_required Runs inside platformpp_client_run_callbacks, before `callback`, when the account is
- * provisional; may be NULL.
+ * @param merge_required Runs at most once, inside platformpp_client_run_callbacks, before `callback`, when
+ * the account is provisional; may be NULL.
  * @param callback Runs once inside platformpp_client_run_callbacks with the invite URL ("" on failure); may
  * be NULL.
  * @param user_data Passed to `merge_required` and `callback`.

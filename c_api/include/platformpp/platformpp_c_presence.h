@@ -395,7 +395,8 @@ PLATFORMPP_C_API void platformpp_client_set_activity_invite_updated_callback(
  * first; renewed whenever the desktop client comes back. Replaces any earlier callback (whose user_data_free
  * runs then, or when the client is destroyed).
  * @param client The client; NULL: user_data is freed at once and nothing is registered.
- * @param callback Runs with the join secret; NULL removes it (and user_data is freed at once).
+ * @param callback Runs with the join secret of each join, inside platformpp_client_run_callbacks; NULL
+ * removes it (and user_data is freed at once).
  * @param user_data Passed to callback.
  * @param user_data_free Frees user_data when the callback is replaced or removed, or when the client is
  * destroyed; may be NULL. */

@@ -176,7 +176,8 @@ PLATFORMPP_C_API platformpp_call* platformpp_client_start_call(platformpp_client
  * @param client The client.
  * @param lobby_id The lobby whose call to join.
  * @param received Gets each participant's decoded audio on the voice thread; may be NULL.
- * @param captured Gets the microphone's audio on the voice thread before it is sent; may be NULL.
+ * @param captured Gets each frame of the microphone's audio on the voice thread before it is sent; may be
+ * NULL.
  * @param user_data Passed to `received` and `captured`.
  * @param user_data_free Frees user_data as described above; may be NULL.
  * @return A new handle the caller releases with platformpp_call_destroy, or NULL (as for
@@ -289,7 +290,8 @@ PLATFORMPP_C_API void platformpp_call_set_speaking_status_changed_callback(
 /** A participant's voice state changed (joined, left, or switched self mute or deaf): read it with
  * platformpp_call_get_voice_state.
  * @param call The handle; NULL frees user_data at once.
- * @param callback Gets the participant's id inside platformpp_client_run_callbacks; NULL removes it.
+ * @param callback Gets the participant's id for each change, inside platformpp_client_run_callbacks; NULL
+ * removes it.
  * @param user_data Passed to `callback`.
  * @param user_data_free Frees user_data once the library dropped `callback`, inside a later
  * platformpp_client_run_callbacks or platformpp_client_destroy; may be NULL. */
@@ -404,7 +406,7 @@ PLATFORMPP_C_API const char* platformpp_call_get_epoch_verification_code(const p
  * NULL call frees user_data at once and calls nothing.
  * @param call The handle.
  * @param user_id The other participant.
- * @param callback Gets the code; may be NULL.
+ * @param callback Gets the code once; may be NULL.
  * @param user_data Passed to `callback`.
  * @param user_data_free Frees user_data once after `callback` ran; may be NULL. */
 PLATFORMPP_C_API void platformpp_call_get_pairwise_verification_code(
@@ -542,7 +544,7 @@ PLATFORMPP_C_API void platformpp_client_set_no_audio_input_threshold(platformpp_
                                                                      float dbfs_threshold);
 /** Replaces an earlier callback; NULL removes it. See platformpp_client_set_no_audio_input_threshold.
  * @param client The client; NULL frees user_data at once.
- * @param callback Runs inside platformpp_client_run_callbacks when the input goes silent or comes back.
+ * @param callback Runs inside platformpp_client_run_callbacks each time the input goes silent or comes back.
  * @param user_data Passed to `callback`.
  * @param user_data_free Frees user_data once the registration is replaced (inside a later
  * platformpp_client_run_callbacks) or removed, or the client destroyed; may be NULL. */

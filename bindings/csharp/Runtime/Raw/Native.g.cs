@@ -2357,8 +2357,8 @@ namespace Platformpp.Raw
         /// The client; NULL: user_data is freed at once and nothing is registered.
         /// </param>
         /// <param name="opener">
-        /// Opens the authorize page, inside platformpp_client_run_callbacks; NULL: the system browser (and
-        /// user_data is freed at once).
+        /// Opens the authorize page of each authorization, inside platformpp_client_run_callbacks; NULL: the
+        /// system browser (and user_data is freed at once).
         /// </param>
         /// <param name="user_data">
         /// Passed to opener.
@@ -2379,7 +2379,8 @@ namespace Platformpp.Raw
         /// The client; NULL: user_data is freed at once and nothing is registered.
         /// </param>
         /// <param name="callback">
-        /// The callback; NULL removes it (and user_data is freed at once).
+        /// Runs inside platformpp_client_run_callbacks each time the token nears its expiry; NULL removes it (and
+        /// user_data is freed at once).
         /// </param>
         /// <param name="user_data">
         /// Passed to callback.
@@ -2401,8 +2402,8 @@ namespace Platformpp.Raw
         /// The client; NULL: user_data is freed at once and nothing is registered.
         /// </param>
         /// <param name="callback">
-        /// The callback; NULL removes it (as platformpp_client_remove_authorize_request_callback, and user_data
-        /// is freed at once).
+        /// Runs inside platformpp_client_run_callbacks for each request; NULL removes it (as
+        /// platformpp_client_remove_authorize_request_callback, and user_data is freed at once).
         /// </param>
         /// <param name="user_data">
         /// Passed to callback.
@@ -4719,7 +4720,8 @@ namespace Platformpp.Raw
         /// The client; NULL: user_data is freed at once and nothing is registered.
         /// </param>
         /// <param name="callback">
-        /// Runs with the join secret; NULL removes it (and user_data is freed at once).
+        /// Runs with the join secret of each join, inside platformpp_client_run_callbacks; NULL removes it (and
+        /// user_data is freed at once).
         /// </param>
         /// <param name="user_data">
         /// Passed to callback.
@@ -5599,8 +5601,8 @@ namespace Platformpp.Raw
         /// The lobby whose linked channel's guild to join.
         /// </param>
         /// <param name="merge_required">
-        /// Runs inside platformpp_client_run_callbacks, before `callback`, when the account is provisional; may
-        /// be NULL.
+        /// Runs at most once, inside platformpp_client_run_callbacks, before `callback`, when the account is
+        /// provisional; may be NULL.
         /// </param>
         /// <param name="callback">
         /// Runs once inside platformpp_client_run_callbacks with the invite URL ("" on failure); may be NULL.
@@ -6753,7 +6755,7 @@ namespace Platformpp.Raw
         /// Gets each participant's decoded audio on the voice thread; may be NULL.
         /// </param>
         /// <param name="captured">
-        /// Gets the microphone's audio on the voice thread before it is sent; may be NULL.
+        /// Gets each frame of the microphone's audio on the voice thread before it is sent; may be NULL.
         /// </param>
         /// <param name="user_data">
         /// Passed to `received` and `captured`.
@@ -7008,7 +7010,7 @@ namespace Platformpp.Raw
         /// The handle; NULL frees user_data at once.
         /// </param>
         /// <param name="callback">
-        /// Gets the participant's id inside platformpp_client_run_callbacks; NULL removes it.
+        /// Gets the participant's id for each change, inside platformpp_client_run_callbacks; NULL removes it.
         /// </param>
         /// <param name="user_data">
         /// Passed to `callback`.
@@ -7303,7 +7305,7 @@ namespace Platformpp.Raw
         /// The other participant.
         /// </param>
         /// <param name="callback">
-        /// Gets the code; may be NULL.
+        /// Gets the code once; may be NULL.
         /// </param>
         /// <param name="user_data">
         /// Passed to `callback`.
@@ -7614,7 +7616,7 @@ namespace Platformpp.Raw
         /// The client; NULL frees user_data at once.
         /// </param>
         /// <param name="callback">
-        /// Runs inside platformpp_client_run_callbacks when the input goes silent or comes back.
+        /// Runs inside platformpp_client_run_callbacks each time the input goes silent or comes back.
         /// </param>
         /// <param name="user_data">
         /// Passed to `callback`.
