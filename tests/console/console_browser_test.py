@@ -692,6 +692,10 @@ def scenario(args, work, emulator, held, figures):
     wait_for("the wrong token refused",
              lambda: browser.run("return document.getElementById('token-error').textContent") != "", 10)
     check(browser.run("return document.body.dataset.live") != "open", "a wrong admin token is refused")
+    # The refusals are in the browser's log (401s); taken out here, so that the check at the end sees the rest.
+    refused = [entry for entry in browser.console_log() if entry.get("level") == "SEVERE"]
+    check(all("401" in entry.get("message", "") or "/_emulator/ui/live" in entry.get("message", "")
+              for entry in refused), f"the wrong token's only errors are its refusals {refused}")
     browser.open(emulator.web_base + "/_emulator/ui#admin_token=" + emulator.connection["admin_token"])
     wait_for("the console's live socket", lambda: browser.run("return document.body.dataset.live") == "open", 10)
     check(browser.run("return location.hash") == "", "the admin token left the address bar")

@@ -102,7 +102,8 @@ void HttpsConnection::send(const HttpRequestSpec& request) {
   if (request.authorization.empty() && is_admin_target(request.target)) {
     HttpRequestSpec with_token = request;
     with_token.authorization = admin_authorization_;
-    return http::write(impl_->stream, make_message(with_token));
+    http::write(impl_->stream, make_message(with_token));
+    return;
   }
   http::write(impl_->stream, make_message(request));
 }

@@ -47,7 +47,8 @@ struct HttpResult {
 
 // One plain-HTTP request on its own connection (Connection: close), read to the end.
 HttpResult http(unsigned short port, const std::string& method, const std::string& target,
-                const std::string& body = {}, const std::string& content_type = "application/json") {
+                const std::string& body = {}, const std::string& content_type = "application/json",
+                const std::string& authorization = {}) {
   const Socket fd = ::socket(AF_INET, SOCK_STREAM | kSocketFlags, 0);
   REQUIRE(fd != kInvalidSocket);
   sockaddr_in address{};
@@ -57,6 +58,7 @@ HttpResult http(unsigned short port, const std::string& method, const std::strin
   REQUIRE(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof(address)) == 0);
   std::string request = method + " " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
   if (!body.empty()) request += "Content-Type: " + content_type + "\r\n";
+  if (!authorization.empty()) request += "Authorization: " + authorization + "\r\n";
   request += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
   write_all(fd, request);
   std::string response;
@@ -96,7 +98,8 @@ struct Seeded {
     ipc_path = str(emulator.connection()["ipc_path"]);
   }
   HttpResult admin(const std::string& method, const std::string& path, const std::string& body = {}) {
-    auto result = http(emulator.port(), method, "/_emulator" + path, body);
+    auto result = http(emulator.port(), method, "/_emulator" + path, body, "application/json",
+                       emulator.admin_authorization());
     REQUIRE_MESSAGE(result.status < 300, method << " " << path << ": " << result.body);
     return result;
   }
@@ -460,9 +463,11 @@ TEST_CASE("--no-ipc: no socket, ipc_path null, admin reports not listening") {
   struct stat info {};
   CHECK(::lstat((emulator.dir() + "/platformpp-ipc-0").c_str(), &info) != 0);
 #endif
-  const auto status = parse(http(emulator.port(), "GET", "/_emulator/ipc").body);
+  const auto status =
+      parse(http(emulator.port(), "GET", "/_emulator/ipc", {}, {}, emulator.admin_authorization()).body);
   CHECK_FALSE(status["listening"].GetBool());
-  CHECK(http(emulator.port(), "POST", "/_emulator/ipc/restore").status == 409);
+  CHECK(http(emulator.port(), "POST", "/_emulator/ipc/restore", {}, {}, emulator.admin_authorization())
+            .status == 409);
   const auto line = emulator.stdout_first_line();
   CHECK(line.find("platformpp-emulator listening on http://") == 0);
   CHECK(line.find(" and unix:") == std::string::npos);

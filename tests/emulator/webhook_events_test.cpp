@@ -334,12 +334,12 @@ TEST_CASE("webhook events: the URL is PINGed first and taken only if it answers 
   CHECK_THROWS_AS(
       fixture.admin->SetWebhookEvents(fixture.app.id, webhook_config(fixture.server.url(), {"NOT_AN_EVENT"})),
       std::runtime_error);
-  // The emulator's own port: the PING is answered (405) while the PUT waits, so its one thread is not
-  // blocked.
+  // The emulator's own port: the PING is answered (401: it carries no admin token) while the PUT waits, so
+  // its one thread is not blocked.
   CHECK_THROWS_WITH_AS(fixture.admin->SetWebhookEvents(
                            fixture.app.id, webhook_config("http://localhost:" + std::to_string(fixture.port) +
                                                           "/_emulator/health")),
-                       doctest::Contains("answered 405"), std::runtime_error);
+                       doctest::Contains("answered 401"), std::runtime_error);
 
   // The refused URLs left the first one in place: events still go there.
   const auto before = fixture.server.count();
@@ -349,22 +349,22 @@ TEST_CASE("webhook events: the URL is PINGed first and taken only if it answers 
   CHECK(event_of(received.back()).type == "APPLICATION_DEAUTHORIZED");
 
   const auto deliveries = fixture.settled_deliveries();
-  // The PINGs (accepted, 500, refused, 405) and the event.
+  // The PINGs (accepted, 500, refused, 401) and the event.
   REQUIRE(deliveries.size() == 5);
   CHECK(deliveries[0].eventType == "PING");
   CHECK(deliveries[0].state == "delivered");
   CHECK(deliveries[1].state == "failed");
   CHECK(deliveries[1].attempts.at(0).status == 500);
   CHECK(deliveries[2].attempts.at(0).error.find("connection refused") != std::string::npos);
-  CHECK(deliveries[3].attempts.at(0).status == 405);
+  CHECK(deliveries[3].attempts.at(0).status == 401);
   CHECK(deliveries[4].eventType == "APPLICATION_DEAUTHORIZED");
   CHECK(deliveries[4].state == "delivered");
 }
 
 TEST_CASE("webhook events: https URLs are verified against the CA given, else the system's store") {
   Fixture fixture;
-  // Another emulator, on TLS, stands for a game server with its own CA: its answer (405 to a POST on
-  // /_emulator/health) shows the TLS exchange worked.
+  // Another emulator, on TLS, stands for a game server with its own CA: its answer (401 to a POST on
+  // /_emulator/health without its admin token) shows the TLS exchange worked.
   EmulatorProcess::Options options;
   options.binary = g_binary;
   options.ipc = false;
@@ -372,7 +372,7 @@ TEST_CASE("webhook events: https URLs are verified against the CA given, else th
   const auto url = "https://127.0.0.1:" + std::to_string(tls_server->Connection().port) + "/_emulator/health";
   CHECK_THROWS_WITH_AS(fixture.admin->SetWebhookEvents(
                            fixture.app.id, webhook_config(url, {}, tls_server->Connection().caFile)),
-                       doctest::Contains("answered 405"), std::runtime_error);
+                       doctest::Contains("answered 401"), std::runtime_error);
   CHECK_THROWS_WITH_AS(fixture.admin->SetWebhookEvents(fixture.app.id, webhook_config(url)),
                        doctest::Contains("TLS"), std::runtime_error);
 }

@@ -19,7 +19,7 @@ export function adminToken() {
 export function whenAdminToken() {
   const token = adminToken();
   if (token) return Promise.resolve(token);
-  showTokenForm("");
+  showTokenForm(null);
   return new Promise((resolve) => tokenWaiters.push(resolve));
 }
 
@@ -37,8 +37,10 @@ function useToken(token) {
   for (const resolve of waiters) resolve(token);
 }
 
+// `error`: why the form is shown again; null keeps what it says (a refusal stays on screen while the page
+// waits for the next token).
 function showTokenForm(error) {
-  document.getElementById("token-error").textContent = error;
+  if (error !== null) document.getElementById("token-error").textContent = error;
   document.getElementById("token-form").hidden = false;
   document.getElementById("token-input").focus();
 }
