@@ -139,7 +139,8 @@ namespace Platformpp.Tests
             while (clock.Elapsed.TotalSeconds < seconds) Frame();
         }
 
-        void Frame()
+        /// <summary>One frame: wait briefly for a callback, run every client's callbacks, then the GC stress.</summary>
+        public void Frame()
         {
             foreach (var c in clients)
                 if (!c.IsDisposed)

@@ -9,6 +9,7 @@ namespace Platformpp.Tests
     ///   PlatformppTests.exe unit                      no emulator: the binding's own rules
     ///   PlatformppTests.exe scenario [--gc-stress] k=v ...   two players against an emulator
     ///   PlatformppTests.exe cycles N k=v ...          N create/connect/dispose cycles, leak checks
+    ///   PlatformppTests.exe matrix k=v ...            every public method in every state, a GC after each call
     /// The key=value arguments come from csharp_with_emulator, which starts and seeds the emulator.
     /// </summary>
     static class Program
@@ -17,7 +18,7 @@ namespace Platformpp.Tests
         {
             if (args.Length == 0)
             {
-                Console.Error.WriteLine("usage: PlatformppTests.exe unit | scenario [--gc-stress] k=v... | cycles N k=v...");
+                Console.Error.WriteLine("usage: PlatformppTests.exe unit | scenario [--gc-stress] k=v... | cycles N k=v... | matrix k=v...");
                 return 2;
             }
             var clock = Stopwatch.StartNew();
@@ -31,6 +32,9 @@ namespace Platformpp.Tests
                     case "scenario":
                         Stress.Enabled = args.Contains("--gc-stress");
                         new ScenarioTest(new Seed(args.Skip(1))).Run();
+                        break;
+                    case "matrix":
+                        MatrixTest.Run(new Seed(args.Skip(1)));
                         break;
                     case "cycles":
                         CycleTest.Run(int.Parse(args[1]), new Seed(args.Skip(2)));
