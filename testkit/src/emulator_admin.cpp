@@ -49,7 +49,7 @@ EmulatorAdmin::Response EmulatorAdmin::Request(const std::string& method, const 
   net::HttpRequest request;
   request.method = method;
   request.url = connection_.adminBase + path;
-  request.headers.push_back({"Authorization", "Bearer " + connection_.adminToken});
+  request.headers.emplace_back("Authorization", "Bearer " + connection_.adminToken);
   request.body = jsonBody;
   if (!jsonBody.empty()) request.contentType = "application/json";
   auto promise = std::make_shared<std::promise<net::HttpResponse>>();

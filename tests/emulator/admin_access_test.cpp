@@ -51,7 +51,7 @@ TEST_CASE_FIXTURE(Fixture, "only the exact token is taken: one character short, 
 }
 
 TEST_CASE_FIXTURE(Fixture, "every admin route wants it, whatever its method; the console's files do not") {
-  for (const auto& [method, target] : std::vector<std::pair<std::string, std::string>>{
+  for (const auto& request : std::vector<std::pair<std::string, std::string>>{
            {"POST", "/_emulator/apps"},
            {"POST", "/_emulator/state/reset"},
            {"GET", "/_emulator/state/export"},
@@ -61,9 +61,9 @@ TEST_CASE_FIXTURE(Fixture, "every admin route wants it, whatever its method; the
            {"GET", "/_emulator/no-such-route"},  // not even a 404 tells what exists
            {"POST", "/_emulator/ui"},            // the files are GET only
        }) {
-    CAPTURE(method);
-    CAPTURE(target);
-    CHECK(raw(method, target).status == 401);
+    CAPTURE(request.first);
+    CAPTURE(request.second);
+    CHECK(raw(request.first, request.second).status == 401);
   }
   // The page itself loads without the token (it then asks for it); whether the files are found depends on
   // the console directory, never on the token.

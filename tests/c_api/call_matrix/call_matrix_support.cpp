@@ -89,10 +89,11 @@ const Pairs& pairs() {
     made.storage.reserve(600);
     for (int i = 0; i < 300; ++i) {
       made.storage.push_back("key" + std::to_string(i));
-      made.storage.push_back(std::string(1024, static_cast<char>('a' + i % 26)));
+      made.storage.emplace_back(1024, static_cast<char>('a' + i % 26));
     }
-    for (std::size_t i = 0; i < made.storage.size(); i += 2) {
-      made.overlong.push_back(platformpp_string_pair{view(made.storage[i]), view(made.storage[i + 1])});
+    made.overlong.resize(made.storage.size() / 2);
+    for (std::size_t i = 0; i < made.overlong.size(); ++i) {
+      made.overlong[i] = platformpp_string_pair{view(made.storage[2 * i]), view(made.storage[2 * i + 1])};
     }
     const auto& bad = texts().invalid;
     made.invalid = {platformpp_string_pair{view(bad), view(bad)},

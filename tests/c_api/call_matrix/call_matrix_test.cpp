@@ -9,6 +9,7 @@
 #include <platformpp/platformpp_c.h>
 #include <platformpp/testkit/emulator.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -125,8 +126,9 @@ struct Objects {
     release.push_back([object, destroy] { destroy(object); });
   }
   void Release() {
-    for (auto it = release.rbegin(); it != release.rend(); ++it)
-      (*it)();
+    std::reverse(release.begin(), release.end());  // the last made goes first
+    for (const auto& destroy : release)
+      destroy();
     release.clear();
     byType.clear();
   }
