@@ -75,21 +75,24 @@ def xml_escape(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+def comment_text(node):
+    """The words of a doc comment's part (a paragraph, a @param), whatever its nesting, as one line."""
+    texts = []
+
+    def walk(m):
+        if m.get("kind") == "TextComment":
+            texts.append(m.get("text", "").strip())
+        for child in m.get("inner", []):
+            walk(child)
+
+    walk(node)
+    return " ".join(t for t in texts if t)
+
+
 def doc_comment(node, indent):
     """The node's doc comment (/** ... */ in the header) as C# XML docs: the description as <summary>, each
     @param as <param>, @return as <returns>; nothing when there is no comment."""
-
-    def text_of(n):
-        texts = []
-
-        def walk(m):
-            if m.get("kind") == "TextComment":
-                texts.append(m.get("text", "").strip())
-            for child in m.get("inner", []):
-                walk(child)
-
-        walk(n)
-        return " ".join(t for t in texts if t)
+    text_of = comment_text
 
     summary, params, returns = [], [], []
     for child in node.get("inner", []):

@@ -191,9 +191,11 @@ void CheckNothingWrong(const char* state) {
 
 // A state: set up by `prepare` (which makes the game and its objects), the matrix, then everything destroyed
 // and checked.
-void RunState(const char* name, Game& game, Objects& objects, bool pump = true) {
+void RunState(const char* name, Game& game, Objects& objects, bool pump = true,
+              std::function<void(std::size_t)> before_call = {}) {
   objects.byType["platformpp_client"] = game.client;
   call_matrix::reset(objects.byType);
+  if (before_call) call_matrix::on_call(std::move(before_call));
   CallEverything(&game, pump);
   if (pump) game.Pump(std::chrono::milliseconds(300));
   {
@@ -208,6 +210,22 @@ void RunState(const char* name, Game& game, Objects& objects, bool pump = true) 
 World& SharedWorld() {
   static World world;
   return world;
+}
+
+// A state of a client that reached Ready on the shared emulator: `fault` then changes it (revokes the token,
+// drops the connection...), the game keeps its objects, and the matrix runs (pumped or not).
+void ReadyState(const char* name, const std::function<void(World&, const std::string& token)>& fault,
+                bool pump = true) {
+  auto& world = SharedWorld();
+  Game game(world.emulator->Connection(), world.app.id);
+  const std::string token = world.Token();
+  game.Connect(token);
+  REQUIRE(game.WaitReady());
+  fault(world, token);
+  Objects objects;
+  AddClientObjects(objects, game.client, world.other.id);
+  AddFreeObjects(objects);
+  RunState(name, game, objects, pump);
 }
 
 }  // namespace
@@ -231,37 +249,17 @@ TEST_CASE("connecting") {
 }
 
 TEST_CASE("ready, with a friend") {
-  auto& world = SharedWorld();
-  Game game(world.emulator->Connection(), world.app.id);
-  game.Connect(world.Token());
-  REQUIRE(game.WaitReady());
-  Objects objects;
-  AddClientObjects(objects, game.client, world.other.id);
-  AddFreeObjects(objects);
-  RunState("ready", game, objects);
+  ReadyState("ready", [](World&, const std::string&) {});
 }
 
 TEST_CASE("token revoked while ready") {
-  auto& world = SharedWorld();
-  Game game(world.emulator->Connection(), world.app.id);
-  const std::string token = world.Token();
-  game.Connect(token);
-  REQUIRE(game.WaitReady());
-  world.admin.DeleteToken(token);
-  Objects objects;
-  AddClientObjects(objects, game.client, world.other.id);
-  RunState("token revoked", game, objects);
+  ReadyState("token revoked", [](World& world, const std::string& token) { world.admin.DeleteToken(token); });
 }
 
 TEST_CASE("reconnecting: the Gateway connection dropped") {
-  auto& world = SharedWorld();
-  Game game(world.emulator->Connection(), world.app.id);
-  game.Connect(world.Token());
-  REQUIRE(game.WaitReady());
-  world.admin.DropGateway({.sessionId = {}, .userId = world.player.id});
-  Objects objects;
-  AddClientObjects(objects, game.client, world.other.id);
-  RunState("reconnecting", game, objects);
+  ReadyState("reconnecting", [](World& world, const std::string&) {
+    world.admin.DropGateway({.sessionId = {}, .userId = world.player.id});
+  });
 }
 
 TEST_CASE("desktop client absent") {
@@ -294,30 +292,14 @@ TEST_CASE("emulator killed in the middle of the calls") {
   REQUIRE(game.WaitReady());
   Objects objects;
   AddClientObjects(objects, game.client, doomed.other.id);
-  objects.byType["platformpp_client"] = game.client;
-  call_matrix::reset(objects.byType);
-  call_matrix::on_call([&](std::size_t n) {
+  RunState("emulator killed", game, objects, true, [&](std::size_t n) {
     if (n == matrix_function_count / 2) doomed.emulator->Kill();
   });
-  CallEverything(&game, true);
-  game.Pump(std::chrono::milliseconds(300));
-  {
-    call_matrix::CallbackScope inside;
-    objects.byType.erase("platformpp_client");
-    objects.Release();
-  }
-  game.Destroy();
-  CheckNothingWrong("emulator killed");
 }
 
 TEST_CASE("destroyed with every operation still pending") {
-  auto& world = SharedWorld();
-  Game game(world.emulator->Connection(), world.app.id);
-  game.Connect(world.Token());
-  REQUIRE(game.WaitReady());
-  Objects objects;
-  AddClientObjects(objects, game.client, world.other.id);
-  RunState("destroyed with operations pending", game, objects, /*pump=*/false);
+  ReadyState(
+      "destroyed with operations pending", [](World&, const std::string&) {}, /*pump=*/false);
 }
 
 TEST_CASE("after the client is gone: what it handed out still works") {

@@ -81,25 +81,13 @@ def base_of(ctype):
 
 def param_docs(node):
     """{param name: its @param text} from the declaration's doc comment."""
-    def text_of(n):
-        texts = []
-
-        def walk(m):
-            if m.get("kind") == "TextComment":
-                texts.append(m.get("text", "").strip())
-            for child in m.get("inner", []):
-                walk(child)
-
-        walk(n)
-        return " ".join(t for t in texts if t)
-
     docs = {}
     for child in node.get("inner", []):
         if child.get("kind") != "FullComment":
             continue
         for part in child.get("inner", []):
             if part.get("kind") == "ParamCommandComment":
-                docs[part.get("param", "")] = text_of(part)
+                docs[part.get("param", "")] = generate_raw.comment_text(part)
     return docs
 
 
