@@ -16,12 +16,14 @@ wine64=$(command -v wine64 || echo /usr/lib/wine/wine64)
 # which waits for a test's output to end, would time that test out after it had passed. The server and those
 # processes outlive each test by design (for 60 s after the last), to spare the next one Wine's start-up.
 mkdir -p "$(dirname "$WINEPREFIX")"
+# What starts inside the lock does not get its descriptor (9>&-): the server and the system processes outlive
+# this script, and would otherwise hold the lock for as long as they run.
 (
   flock 9
-  [ -f "$WINEPREFIX/system.reg" ] || "$wine64" wineboot --init </dev/null >/dev/null 2>&1 || true
+  [ -f "$WINEPREFIX/system.reg" ] || "$wine64" wineboot --init </dev/null >/dev/null 2>&1 9>&- || true
   # Exit status 0: it started (otherwise one was running already, the usual case).
-  if wineserver --persistent=60 </dev/null >/dev/null 2>&1; then
-    "$wine64" wineboot </dev/null >/dev/null 2>&1 || true
+  if wineserver --persistent=60 </dev/null >/dev/null 2>&1 9>&-; then
+    "$wine64" wineboot </dev/null >/dev/null 2>&1 9>&- || true
   fi
 ) 9>"$WINEPREFIX.lock"
 exec "$wine64" "$@"
