@@ -341,16 +341,21 @@ void matrix_read_result(const platformpp_client_result* result) {
   (void)platformpp_client_result_error_code(result);
   (void)platformpp_client_result_retryable(result);
   (void)platformpp_client_result_retry_after(result);
+  // Each string, then its size: the size is written by the call (arguments have no order of evaluation).
   size_t size = 0;
-  matrix_read_text(platformpp_client_result_error(result, &size), size);
-  matrix_read_text(platformpp_client_result_oauth_error(result, &size), size);
+  const char* text = platformpp_client_result_error(result, &size);
+  matrix_read_text(text, size);
+  text = platformpp_client_result_oauth_error(result, &size);
+  matrix_read_text(text, size);
   for (size_t i = 0; i < platformpp_client_result_field_error_count(result); ++i) {
-    matrix_read_text(platformpp_client_result_field_error_path(result, i, &size), size);
-    matrix_read_text(platformpp_client_result_field_error_message(result, i, &size), size);
+    text = platformpp_client_result_field_error_path(result, i, &size);
+    matrix_read_text(text, size);
+    text = platformpp_client_result_field_error_message(result, i, &size);
+    matrix_read_text(text, size);
   }
-  char* text = platformpp_client_result_to_string(result);
-  if (text != nullptr) matrix_read_cstring(text);
-  platformpp_free(text);
+  char* line = platformpp_client_result_to_string(result);
+  if (line != nullptr) matrix_read_cstring(line);
+  platformpp_free(line);
 }
 
 }  // extern "C"
