@@ -6,6 +6,7 @@
 
 #include <platformpp/webhook_events.hpp>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -110,6 +111,22 @@ void CallFailed(platformpp_game_stats_profile_fn callback, const platformpp_clie
 
 extern "C" {
 
+namespace {
+
+// The verifiers' "now": the caller's Unix time (0: the system clock). Clamped to what the clock can hold
+// (about ±292 years around 1970 in nanoseconds): a time beyond it is as far as the clock goes, and any
+// request is then too old or too new, never a signed overflow.
+std::chrono::system_clock::time_point VerificationTime(int64_t now_unix_seconds) {
+  if (now_unix_seconds == 0) return std::chrono::system_clock::now();
+  using Clock = std::chrono::system_clock;
+  constexpr auto kLimit =
+      std::chrono::duration_cast<std::chrono::seconds>(Clock::duration::max()).count() - 1;
+  const int64_t clamped = std::clamp<int64_t>(now_unix_seconds, -kLimit, kLimit);
+  return Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(clamped)));
+}
+
+}  // namespace
+
 /* Webhook events: one request. */
 
 int32_t platformpp_webhook_verify(const char* public_key_hex, size_t public_key_hex_size,
@@ -119,9 +136,7 @@ int32_t platformpp_webhook_verify(const char* public_key_hex, size_t public_key_
                                   platformpp_webhook_event** event) {
   if (event) *event = nullptr;
   return GuardedOr(nullptr, __func__, 0, [&] {
-    const auto now = now_unix_seconds != 0
-                         ? std::chrono::system_clock::time_point(std::chrono::seconds(now_unix_seconds))
-                         : std::chrono::system_clock::now();
+    const auto now = VerificationTime(now_unix_seconds);
     const std::chrono::seconds maxAge(max_age_seconds > 0 ? max_age_seconds : 300);
     // Views, not copies: nothing of the request (a secret-free body, but large) is copied before the check.
     auto verdict = pb::VerifyWebhookEvent(
@@ -142,9 +157,7 @@ int32_t platformpp_interaction_verify(const char* public_key_hex, size_t public_
                                       platformpp_interaction** interaction) {
   if (interaction) *interaction = nullptr;
   return GuardedOr(nullptr, __func__, 0, [&] {
-    const auto now = now_unix_seconds != 0
-                         ? std::chrono::system_clock::time_point(std::chrono::seconds(now_unix_seconds))
-                         : std::chrono::system_clock::now();
+    const auto now = VerificationTime(now_unix_seconds);
     const std::chrono::seconds maxAge(max_age_seconds > 0 ? max_age_seconds : 300);
     auto verdict = pb::VerifyInteraction(
         std::string_view(public_key_hex ? public_key_hex : "", public_key_hex ? public_key_hex_size : 0),

@@ -10,6 +10,7 @@
 #include "c_signed_post.h"
 
 #include <sodium.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,6 +94,11 @@ static void test_verify(void) {
   CHECK(verify("1795000000", signature, "[]", 1795000000, &event) == 400 && event == NULL);
   /* NULL everywhere: refused, never a crash. */
   CHECK(platformpp_webhook_verify(NULL, 0, NULL, 0, NULL, 0, NULL, 0, 0, 0, NULL) == 401);
+  /* A receiver's clock beyond what a clock can hold (found by the call matrix under UBSan): too far from the
+   * timestamp, refused. */
+  sign("1795000000", deauthorized, signature);
+  CHECK(verify("1795000000", signature, deauthorized, INT64_MAX, &event) == 401 && event == NULL);
+  CHECK(verify("1795000000", signature, deauthorized, INT64_MIN, &event) == 401 && event == NULL);
   CHECK(platformpp_webhook_event_get_data_type(NULL) == PLATFORMPP_WEBHOOK_EVENT_DATA_TYPE_UNKNOWN);
   CHECK(strcmp(platformpp_webhook_event_timestamp(NULL, &size), "") == 0 && size == 0);
 }
