@@ -34,14 +34,14 @@ namespace platformpp::c_api {
 // Registers a log callback on a handle without a client (a NULL handle or callback frees user_data).
 template <class Handle, class Add>
 void AddLogCallback(Handle* handle, const char* entry, platformpp_log_fn callback,
-                    platformpp_logging_severity min_severity, void* user_data,
+                    const platformpp_logging_severity& min_severity, void* user_data,
                     platformpp_user_data_free_fn user_data_free, Add&& add) noexcept {
   if (!handle || !callback) return Refuse(user_data, user_data_free);
   Guarded(
       handle->boundary.get(), entry,
       [&] {
         add(ForwardLog(callback, Own(user_data, user_data_free)),
-            static_cast<platformpp::LoggingSeverity>(min_severity));
+            FromCEnum<platformpp::LoggingSeverity>(min_severity));
       },
       kNotRegistered);
 }

@@ -17,6 +17,7 @@
 #include "core/logger.hpp"
 
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -25,6 +26,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -427,6 +429,21 @@ inline std::shared_ptr<DeferredUserData> OwnDeferred(std::shared_ptr<DeferredFre
 inline const char* StringOut(const std::string& text, size_t* size) {
   if (size) *size = text.size();
   return text.c_str();
+}
+
+// A C enum argument as its C++ twin. C passes any int for an enum, but in C++ a C enum's values are only
+// those its enumerators span (0 to 0x7FFFFFFF here), so loading -1 from it is undefined: it is read as its
+// bytes. The C++ enums have a fixed underlying type and take any value.
+template <class From>
+int32_t CEnumValue(const From& value) noexcept {
+  static_assert(std::is_enum_v<From> && sizeof(From) == sizeof(int32_t), "a C enum of the ABI");
+  int32_t raw = 0;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
+template <class To, class From>
+To FromCEnum(const From& value) noexcept {
+  return static_cast<To>(CEnumValue(value));
 }
 
 inline const char* EmptyOut(size_t* size) {

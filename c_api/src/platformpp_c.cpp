@@ -179,7 +179,7 @@ void platformpp_client_add_log_callback(platformpp_client* client, platformpp_lo
       [&] {
         auto owned = Own(user_data, user_data_free);
         client->client.AddLogCallback(ForwardLog(callback, std::move(owned)),
-                                      static_cast<platformpp::LoggingSeverity>(min_severity));
+                                      FromCEnum<platformpp::LoggingSeverity>(min_severity));
       },
       kNotRegistered);
 }
@@ -189,7 +189,7 @@ int32_t platformpp_client_set_log_dir(platformpp_client* client, const char* pat
   if (!client) return 0;
   return GuardedOr(client->boundary.get(), __func__, 0, [&] {
     return client->client.SetLogDir(ToString(path, path_size),
-                                    static_cast<platformpp::LoggingSeverity>(min_severity))
+                                    FromCEnum<platformpp::LoggingSeverity>(min_severity))
                ? 1
                : 0;
   });
@@ -203,8 +203,7 @@ void platformpp_client_fetch_current_user(platformpp_client* client,
   StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
                  [&](const OperationPtr<platformpp_fetch_current_user_fn>& op) {
                    client->client.FetchCurrentUser(
-                       static_cast<platformpp::AuthorizationTokenType>(token_type),
-                       ToString(token, token_size),
+                       FromCEnum<platformpp::AuthorizationTokenType>(token_type), ToString(token, token_size),
                        [op](platformpp::ClientResult result, uint64_t id, const std::string& name) {
                          auto done = op->Claim();
                          if (!done) return;
@@ -276,7 +275,7 @@ void platformpp_client_update_token(platformpp_client* client, platformpp_author
                                     const char* token, size_t token_size, platformpp_result_fn callback,
                                     void* user_data, platformpp_user_data_free_fn user_data_free) {
   ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
-    client->client.UpdateToken(static_cast<platformpp::AuthorizationTokenType>(token_type),
+    client->client.UpdateToken(FromCEnum<platformpp::AuthorizationTokenType>(token_type),
                                ToString(token, token_size), std::move(done));
   });
 }
@@ -288,7 +287,7 @@ void platformpp_client_get_provisional_token(platformpp_client* client, uint64_t
                                              platformpp_user_data_free_fn user_data_free) {
   TokenOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.GetProvisionalToken(
-        application_id, static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
+        application_id, FromCEnum<platformpp::AuthenticationExternalAuthType>(external_auth_type),
         ToString(external_auth_token, external_auth_token_size), std::move(done));
   });
 }
@@ -303,7 +302,7 @@ void platformpp_client_get_token_from_provisional_merge(
     client->client.GetTokenFromProvisionalMerge(
         application_id, ToString(code, code_size), ToString(code_verifier, code_verifier_size),
         ToString(redirect_uri, redirect_uri_size),
-        static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
+        FromCEnum<platformpp::AuthenticationExternalAuthType>(external_auth_type),
         ToString(external_auth_token, external_auth_token_size), std::move(done));
   });
 }
@@ -346,7 +345,7 @@ void platformpp_client_unmerge_into_provisional_account(
     platformpp_user_data_free_fn user_data_free) {
   ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     client->client.UnmergeIntoProvisionalAccount(
-        application_id, static_cast<platformpp::AuthenticationExternalAuthType>(external_auth_type),
+        application_id, FromCEnum<platformpp::AuthenticationExternalAuthType>(external_auth_type),
         ToString(external_auth_token, external_auth_token_size), std::move(done));
   });
 }

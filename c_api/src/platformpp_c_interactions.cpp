@@ -354,7 +354,7 @@ platformpp::LogCallback ForwardLog(platformpp_log_fn fn, std::shared_ptr<Registr
 // AddLogCallback of either transport.
 template <class Handle>
 void AddRevocableLogCallback(Handle* handle, const char* entry, platformpp_log_fn callback,
-                             platformpp_logging_severity min_severity, void* user_data,
+                             const platformpp_logging_severity& min_severity, void* user_data,
                              platformpp_user_data_free_fn user_data_free) noexcept {
   if (!handle || !callback) return Refuse(user_data, user_data_free);
   Guarded(
@@ -362,7 +362,7 @@ void AddRevocableLogCallback(Handle* handle, const char* entry, platformpp_log_f
       [&] {
         auto registration = handle->answers->Register(Own(user_data, user_data_free));
         handle->Transport().AddLogCallback(ForwardLog(callback, std::move(registration)),
-                                           static_cast<platformpp::LoggingSeverity>(min_severity));
+                                           FromCEnum<platformpp::LoggingSeverity>(min_severity));
       },
       kNotRegistered);
 }

@@ -145,16 +145,16 @@ void platformpp_activity_set_name(platformpp_activity* activity, const char* nam
 }
 
 void platformpp_activity_set_type(platformpp_activity* activity, platformpp_activity_type type) {
-  if (activity) activity->activity.SetType(static_cast<platformpp::ActivityTypes>(type));
+  if (activity) activity->activity.SetType(FromCEnum<platformpp::ActivityTypes>(type));
 }
 
 void platformpp_activity_set_status_display_type(platformpp_activity* activity,
                                                  platformpp_status_display_type type) {
   if (!activity) return;
-  if (type == PLATFORMPP_STATUS_DISPLAY_TYPE_UNSET) {
+  if (CEnumValue(type) == PLATFORMPP_STATUS_DISPLAY_TYPE_UNSET) {
     activity->activity.SetStatusDisplayType(std::nullopt);
   } else {
-    activity->activity.SetStatusDisplayType(static_cast<platformpp::StatusDisplayTypes>(type));
+    activity->activity.SetStatusDisplayType(FromCEnum<platformpp::StatusDisplayTypes>(type));
   }
 }
 
@@ -199,7 +199,7 @@ void platformpp_activity_set_asset(platformpp_activity* activity, platformpp_act
     // Assets are optional as a whole: edit a copy, then move it in.
     platformpp::ActivityAssets assets = a.activity.Assets().value_or(platformpp::ActivityAssets{});
     std::optional<std::string> v = Optional(value, value_size);
-    switch (asset) {
+    switch (CEnumValue(asset)) {
       case PLATFORMPP_ACTIVITY_ASSET_LARGE_IMAGE:
         assets.SetLargeImage(std::move(v));
         break;
@@ -256,7 +256,7 @@ void platformpp_activity_set_party(platformpp_activity* activity, const char* id
     party.SetId(std::move(partyId));
     party.SetCurrentSize(current_size);
     party.SetMaxSize(max_size);
-    party.SetPrivacy(static_cast<platformpp::ActivityPartyPrivacy>(privacy));
+    party.SetPrivacy(FromCEnum<platformpp::ActivityPartyPrivacy>(privacy));
     a.activity.SetParty(std::move(party));
     a.partyId = std::move(cached);
     a.partyCurrentSize = current_size;
@@ -368,8 +368,7 @@ void platformpp_client_set_online_status(platformpp_client* client, platformpp_s
   if (!client) return Refuse(user_data, user_data_free);
   StartOperation(client->boundary, __func__, callback, user_data, user_data_free, nullptr,
                  [&](const OperationPtr<platformpp_result_fn>& op) {
-                   client->client.SetOnlineStatus(static_cast<platformpp::StatusType>(status),
-                                                  ResultOnly(op));
+                   client->client.SetOnlineStatus(FromCEnum<platformpp::StatusType>(status), ResultOnly(op));
                  });
 }
 

@@ -142,8 +142,8 @@ const char* platformpp_user_handle_avatar_url(const platformpp_user_handle* user
                                               platformpp_avatar_type static_type, size_t* size) {
   if (!user) return EmptyOut(size);
   try {  // out of memory: "" (never a URL) is the report
-    user->avatarUrl = user->user.AvatarUrl(static_cast<platformpp::UserHandle::AvatarType>(animated_type),
-                                           static_cast<platformpp::UserHandle::AvatarType>(static_type));
+    user->avatarUrl = user->user.AvatarUrl(FromCEnum<platformpp::UserHandle::AvatarType>(animated_type),
+                                           FromCEnum<platformpp::UserHandle::AvatarType>(static_type));
     return StringOut(user->avatarUrl, size);
   } catch (...) {
     return EmptyOut(size);
@@ -235,7 +235,7 @@ platformpp_relationship_list* platformpp_client_get_relationships_by_group(
   return GuardedOr(
       client->boundary.get(), __func__, static_cast<platformpp_relationship_list*>(nullptr), [&] {
         return NewList(
-            client->client.GetRelationshipsByGroup(static_cast<platformpp::RelationshipGroupType>(group)));
+            client->client.GetRelationshipsByGroup(FromCEnum<platformpp::RelationshipGroupType>(group)));
       });
 }
 
@@ -298,7 +298,7 @@ void platformpp_client_relationship_action(platformpp_client* client, platformpp
                                            platformpp_user_data_free_fn user_data_free) {
   ResultOperation(client, __func__, callback, user_data, user_data_free, [&](auto done) {
     platformpp::Client& c = client->client;
-    switch (action) {
+    switch (CEnumValue(action)) {
       case PLATFORMPP_RELATIONSHIP_ACTION_SEND_DISCORD_FRIEND_REQUEST:
         return c.SendDiscordFriendRequestById(user_id, std::move(done));
       case PLATFORMPP_RELATIONSHIP_ACTION_SEND_GAME_FRIEND_REQUEST:

@@ -142,8 +142,8 @@ void ClientGuarded(platformpp_client* client, const char* entry, Body&& body) no
   Guarded(client->boundary.get(), entry, std::forward<Body>(body));
 }
 
-template <size_t N, class Enum, class Name>
-const char* EnumName(Enum value, Name name) {
+template <size_t N, class Name>
+const char* EnumName(int32_t value, Name name) {
   // Built once from the C++ names, so that both always agree.
   static const std::array<std::string, N> names = [name] {
     std::array<std::string, N> all;
@@ -372,9 +372,11 @@ float platformpp_call_get_participant_volume(const platformpp_call* call, uint64
 
 void platformpp_call_set_audio_mode(platformpp_call* call, platformpp_audio_mode_type audio_mode) {
   // Checked here: a value outside the enum must not reach the C++ enum class.
-  if (audio_mode != PLATFORMPP_AUDIO_MODE_TYPE_VAD && audio_mode != PLATFORMPP_AUDIO_MODE_TYPE_PTT) return;
+  if (CEnumValue(audio_mode) != PLATFORMPP_AUDIO_MODE_TYPE_VAD &&
+      CEnumValue(audio_mode) != PLATFORMPP_AUDIO_MODE_TYPE_PTT)
+    return;
   CallGuarded(call, __func__,
-              [&] { call->call.SetAudioMode(static_cast<platformpp::AudioModeType>(audio_mode)); });
+              [&] { call->call.SetAudioMode(FromCEnum<platformpp::AudioModeType>(audio_mode)); });
 }
 
 platformpp_audio_mode_type platformpp_call_get_audio_mode(const platformpp_call* call) {
@@ -464,7 +466,7 @@ void platformpp_call_set_e2ee_status_changed_callback(platformpp_call* call,
 // Static names, made once; no client to log to, so "Unknown" is the report when even that fails.
 const char* platformpp_call_status_to_string(platformpp_call_status status) {
   try {
-    return EnumName<7>(status, [](int32_t i) {
+    return EnumName<7>(CEnumValue(status), [](int32_t i) {
       return platformpp::Call::StatusToString(static_cast<platformpp::Call::Status>(i));
     });
   } catch (...) {
@@ -474,7 +476,7 @@ const char* platformpp_call_status_to_string(platformpp_call_status status) {
 
 const char* platformpp_call_error_to_string(platformpp_call_error error) {
   try {
-    return EnumName<6>(error, [](int32_t i) {
+    return EnumName<6>(CEnumValue(error), [](int32_t i) {
       return platformpp::Call::ErrorToString(static_cast<platformpp::Call::Error>(i));
     });
   } catch (...) {
@@ -634,7 +636,7 @@ int32_t platformpp_client_set_voice_log_dir(platformpp_client* client, const cha
                                             platformpp_logging_severity min_severity) {
   return ClientGuarded(client, __func__, 0, [&] {
     return client->client.SetVoiceLogDir(ToString(path, path_size),
-                                         static_cast<platformpp::LoggingSeverity>(min_severity))
+                                         FromCEnum<platformpp::LoggingSeverity>(min_severity))
                ? 1
                : 0;
   });
@@ -649,7 +651,7 @@ void platformpp_client_add_voice_log_callback(platformpp_client* client, platfor
       [&] {
         auto owned = OwnDeferred(client->frees.queue, user_data, user_data_free);
         client->client.AddVoiceLogCallback(ForwardLog(callback, std::move(owned)),
-                                           static_cast<platformpp::LoggingSeverity>(min_severity));
+                                           FromCEnum<platformpp::LoggingSeverity>(min_severity));
       },
       kNotRegistered);
 }
@@ -657,11 +659,12 @@ void platformpp_client_add_voice_log_callback(platformpp_client* client, platfor
 void platformpp_client_set_thread_priority(platformpp_client* client, platformpp_client_thread thread,
                                            int32_t priority) {
   // Checked here: a value outside the enum must not reach the C++ enum class.
-  if (thread != PLATFORMPP_CLIENT_THREAD_CLIENT && thread != PLATFORMPP_CLIENT_THREAD_VOICE &&
-      thread != PLATFORMPP_CLIENT_THREAD_NETWORK)
+  if (CEnumValue(thread) != PLATFORMPP_CLIENT_THREAD_CLIENT &&
+      CEnumValue(thread) != PLATFORMPP_CLIENT_THREAD_VOICE &&
+      CEnumValue(thread) != PLATFORMPP_CLIENT_THREAD_NETWORK)
     return;
   ClientGuarded(client, __func__, [&] {
-    client->client.SetThreadPriority(static_cast<platformpp::Client::Thread>(thread), priority);
+    client->client.SetThreadPriority(FromCEnum<platformpp::Client::Thread>(thread), priority);
   });
 }
 
