@@ -45,6 +45,18 @@ struct platformpp_webhook_events {
 
 namespace {
 
+// The verifiers' "now": the caller's Unix time (0: the system clock). Clamped to what the clock can hold
+// (about ±292 years around 1970 in nanoseconds): a time beyond it is as far as the clock goes, and any
+// request is then too old or too new, never a signed overflow.
+std::chrono::system_clock::time_point VerificationTime(int64_t now_unix_seconds) {
+  if (now_unix_seconds == 0) return std::chrono::system_clock::now();
+  using Clock = std::chrono::system_clock;
+  constexpr auto kLimit =
+      std::chrono::duration_cast<std::chrono::seconds>(Clock::duration::max()).count() - 1;
+  const int64_t clamped = std::clamp<int64_t>(now_unix_seconds, -kLimit, kLimit);
+  return Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(clamped)));
+}
+
 using pb::GameStatsPrimary;
 
 // The C enums index these: the order is the header's.
@@ -110,22 +122,6 @@ void CallFailed(platformpp_game_stats_profile_fn callback, const platformpp_clie
 }  // namespace platformpp::c_api
 
 extern "C" {
-
-namespace {
-
-// The verifiers' "now": the caller's Unix time (0: the system clock). Clamped to what the clock can hold
-// (about ±292 years around 1970 in nanoseconds): a time beyond it is as far as the clock goes, and any
-// request is then too old or too new, never a signed overflow.
-std::chrono::system_clock::time_point VerificationTime(int64_t now_unix_seconds) {
-  if (now_unix_seconds == 0) return std::chrono::system_clock::now();
-  using Clock = std::chrono::system_clock;
-  constexpr auto kLimit =
-      std::chrono::duration_cast<std::chrono::seconds>(Clock::duration::max()).count() - 1;
-  const int64_t clamped = std::clamp<int64_t>(now_unix_seconds, -kLimit, kLimit);
-  return Clock::time_point(std::chrono::duration_cast<Clock::duration>(std::chrono::seconds(clamped)));
-}
-
-}  // namespace
 
 /* Webhook events: one request. */
 
