@@ -9,6 +9,7 @@
 #include "core/win32.hpp"
 #endif
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -148,6 +149,12 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
                                    "--data-dir", base};
   if (options.plainHttp) args.emplace_back("--plain-http");
   if (options.ipc) {
+#ifdef _WIN32
+    if (options.ipcName == Options{}.ipcName) {
+      static std::atomic<unsigned> started{0};
+      options.ipcName += "-" + std::to_string(::GetCurrentProcessId()) + "-" + std::to_string(++started);
+    }
+#endif
     args.insert(args.end(), {"--ipc-dir", base, "--ipc-name", options.ipcName});
   } else {
     args.emplace_back("--no-ipc");

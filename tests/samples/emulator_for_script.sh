@@ -12,8 +12,10 @@ start_emulator() {
   chmod 700 "$work"
   emulator_pid=""
   trap stop_emulator EXIT
-  "${runner[@]}" "$emulator" --port 0 --data-dir "$work" --ipc-dir "$work" --connection-file "$work/connection.json" \
-    > "$work/emulator.log" 2>&1 &
+  # A name of its own for the desktop client's socket: on Windows pipe names are global, and a sample's client
+  # must find its own emulator's pipe, not that of a test running beside it.
+  "${runner[@]}" "$emulator" --port 0 --data-dir "$work" --ipc-dir "$work" --ipc-name "platformpp-script-$$" \
+    --connection-file "$work/connection.json" > "$work/emulator.log" 2>&1 &
   emulator_pid=$!
   for _ in $(seq 1 400); do
     [ -f "$work/connection.json" ] && break

@@ -59,7 +59,9 @@ class EmulatorProcess {
     bool plainHttp = false;
     /// Serve the desktop-client stand-in on IPC; false passes --no-ipc.
     bool ipc = true;
-    /// The IPC socket's name prefix; the socket lives in the process's private (0700) data directory.
+    /// The IPC socket's name prefix; the socket lives in the process's private (0700) data directory. On
+    /// Windows, where pipe names are global, the default gets a suffix unique to this process and start, so
+    /// that a client finds its own emulator's pipe and not another test's.
     std::string ipcName = "platformpp-test";
     /// More command-line arguments, appended after the ones Start passes.
     std::vector<std::string> extraArguments;
