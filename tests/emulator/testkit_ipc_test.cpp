@@ -35,11 +35,15 @@ TEST_CASE("testkit: a private IPC socket, ClientOptions that find it, and the IP
   options.plainHttp = true;
   auto process = EmulatorProcess::Start(options);
   const auto& connection = process->Connection();
-  CHECK(connection.ipcName == "platformpp-test");
 #ifdef _WIN32
-  // A named pipe (its DACL is checked by emulator_ipc_test); no directory applies.
-  CHECK(connection.ipcPath.rfind(R"(\\?\pipe\platformpp-test-ipc-)", 0) == 0);
+  // Pipe names are global: the default name has a suffix of this process and start, so that two tests'
+  // emulators never share one. A named pipe (its DACL is checked by emulator_ipc_test); no directory applies.
+  CHECK(connection.ipcName.rfind("platformpp-test-", 0) == 0);
+  CHECK(connection.ipcPath.rfind(R"(\\?\pipe\)" + connection.ipcName + "-ipc-", 0) == 0);
+  auto second = EmulatorProcess::Start(options);
+  CHECK(second->Connection().ipcName != connection.ipcName);
 #else
+  CHECK(connection.ipcName == "platformpp-test");
   CHECK(connection.ipcPath == connection.ipcDirectory + "/platformpp-test-ipc-0");
   CHECK(directory_of(process->ConnectionFile()) == connection.ipcDirectory);  // the data dir
   struct stat info {};
@@ -50,7 +54,7 @@ TEST_CASE("testkit: a private IPC socket, ClientOptions that find it, and the IP
 #endif
 
   const auto client_options = connection.ClientOptionsFor();
-  CHECK(client_options.ipcName == "platformpp-test");
+  CHECK(client_options.ipcName == connection.ipcName);
   CHECK(client_options.ipcDirectory == connection.ipcDirectory);
   CHECK(client_options.ipcEnabled);
 
