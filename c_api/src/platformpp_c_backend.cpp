@@ -435,8 +435,9 @@ int32_t platformpp_game_stats_profile_set_has_data(platformpp_game_stats_profile
 int32_t platformpp_game_stats_profile_set_text(platformpp_game_stats_profile* profile,
                                                platformpp_game_stats_text_field field, const char* text,
                                                size_t text_size) {
-  const auto index = static_cast<size_t>(CEnumValue(field));
-  if (CEnumValue(field) < 0 || index >= kTextFields.size()) return 0;
+  const int32_t value = CEnumValue(field);
+  const auto index = static_cast<size_t>(value);
+  if (value < 0 || index >= kTextFields.size()) return 0;
   return ProfileSetter(profile, [&](platformpp_game_stats_profile& p) {
     DataOf(&p).primary.*kTextFields.at(index) = ToString(text, text_size);
     return true;
@@ -445,8 +446,9 @@ int32_t platformpp_game_stats_profile_set_text(platformpp_game_stats_profile* pr
 
 int32_t platformpp_game_stats_profile_set_count(platformpp_game_stats_profile* profile,
                                                 platformpp_game_stats_count_field field, int64_t count) {
-  const auto index = static_cast<size_t>(CEnumValue(field));
-  if (CEnumValue(field) < 0 || index >= kCountFields.size()) return 0;
+  const int32_t value = CEnumValue(field);
+  const auto index = static_cast<size_t>(value);
+  if (value < 0 || index >= kCountFields.size()) return 0;
   return ProfileSetter(profile, [&](platformpp_game_stats_profile& p) {
     DataOf(&p).primary.*kCountFields.at(index) = count;
     return true;
@@ -463,12 +465,14 @@ int32_t platformpp_game_stats_profile_set_playtime_hours(platformpp_game_stats_p
 
 int32_t platformpp_game_stats_profile_add_dynamic_field(platformpp_game_stats_profile* profile,
                                                         const platformpp_game_stats_dynamic_field* field) {
-  if (!field || CEnumValue(field->type) < PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_STRING ||
-      CEnumValue(field->type) > PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_MEDIA)
+  if (!field) return 0;
+  const int32_t type = CEnumValue(field->type);
+  if (type < PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_STRING ||
+      type > PLATFORMPP_GAME_STATS_DYNAMIC_FIELD_TYPE_MEDIA)
     return 0;
   return ProfileSetter(profile, [&](platformpp_game_stats_profile& p) {
     pb::GameStatsDynamicField added;
-    added.type = FromCEnum<pb::GameStatsDynamicField::Type>(field->type);
+    added.type = static_cast<pb::GameStatsDynamicField::Type>(type);
     added.name = ToString(field->name);
     added.text = ToString(field->text);
     added.number = field->number;
@@ -490,8 +494,9 @@ int32_t platformpp_game_stats_profile_has_data(const platformpp_game_stats_profi
 
 int32_t platformpp_game_stats_profile_text(const platformpp_game_stats_profile* profile,
                                            platformpp_game_stats_text_field field, platformpp_string* out) {
-  const auto index = static_cast<size_t>(CEnumValue(field));
-  if (!profile || !profile->profile.data || CEnumValue(field) < 0 || index >= kTextFields.size()) return 0;
+  const int32_t value = CEnumValue(field);
+  const auto index = static_cast<size_t>(value);
+  if (!profile || !profile->profile.data || value < 0 || index >= kTextFields.size()) return 0;
   const auto& text = profile->profile.data->primary.*kTextFields.at(index);
   if (!text) return 0;
   if (out) *out = View(*text);
@@ -500,8 +505,9 @@ int32_t platformpp_game_stats_profile_text(const platformpp_game_stats_profile* 
 
 int32_t platformpp_game_stats_profile_count(const platformpp_game_stats_profile* profile,
                                             platformpp_game_stats_count_field field, int64_t* out) {
-  const auto index = static_cast<size_t>(CEnumValue(field));
-  if (!profile || !profile->profile.data || CEnumValue(field) < 0 || index >= kCountFields.size()) return 0;
+  const int32_t value = CEnumValue(field);
+  const auto index = static_cast<size_t>(value);
+  if (!profile || !profile->profile.data || value < 0 || index >= kCountFields.size()) return 0;
   const auto& count = profile->profile.data->primary.*kCountFields.at(index);
   if (!count) return 0;
   if (out) *out = *count;

@@ -151,10 +151,11 @@ void platformpp_activity_set_type(platformpp_activity* activity, platformpp_acti
 void platformpp_activity_set_status_display_type(platformpp_activity* activity,
                                                  platformpp_status_display_type type) {
   if (!activity) return;
-  if (CEnumValue(type) == PLATFORMPP_STATUS_DISPLAY_TYPE_UNSET) {
+  const int32_t value = CEnumValue(type);
+  if (value == PLATFORMPP_STATUS_DISPLAY_TYPE_UNSET) {
     activity->activity.SetStatusDisplayType(std::nullopt);
   } else {
-    activity->activity.SetStatusDisplayType(FromCEnum<platformpp::StatusDisplayTypes>(type));
+    activity->activity.SetStatusDisplayType(static_cast<platformpp::StatusDisplayTypes>(value));
   }
 }
 

@@ -372,11 +372,9 @@ float platformpp_call_get_participant_volume(const platformpp_call* call, uint64
 
 void platformpp_call_set_audio_mode(platformpp_call* call, platformpp_audio_mode_type audio_mode) {
   // Checked here: a value outside the enum must not reach the C++ enum class.
-  if (CEnumValue(audio_mode) != PLATFORMPP_AUDIO_MODE_TYPE_VAD &&
-      CEnumValue(audio_mode) != PLATFORMPP_AUDIO_MODE_TYPE_PTT)
-    return;
-  CallGuarded(call, __func__,
-              [&] { call->call.SetAudioMode(FromCEnum<platformpp::AudioModeType>(audio_mode)); });
+  const int32_t mode = CEnumValue(audio_mode);
+  if (mode != PLATFORMPP_AUDIO_MODE_TYPE_VAD && mode != PLATFORMPP_AUDIO_MODE_TYPE_PTT) return;
+  CallGuarded(call, __func__, [&] { call->call.SetAudioMode(static_cast<platformpp::AudioModeType>(mode)); });
 }
 
 platformpp_audio_mode_type platformpp_call_get_audio_mode(const platformpp_call* call) {
@@ -659,12 +657,12 @@ void platformpp_client_add_voice_log_callback(platformpp_client* client, platfor
 void platformpp_client_set_thread_priority(platformpp_client* client, platformpp_client_thread thread,
                                            int32_t priority) {
   // Checked here: a value outside the enum must not reach the C++ enum class.
-  if (CEnumValue(thread) != PLATFORMPP_CLIENT_THREAD_CLIENT &&
-      CEnumValue(thread) != PLATFORMPP_CLIENT_THREAD_VOICE &&
-      CEnumValue(thread) != PLATFORMPP_CLIENT_THREAD_NETWORK)
+  const int32_t which = CEnumValue(thread);
+  if (which != PLATFORMPP_CLIENT_THREAD_CLIENT && which != PLATFORMPP_CLIENT_THREAD_VOICE &&
+      which != PLATFORMPP_CLIENT_THREAD_NETWORK)
     return;
   ClientGuarded(client, __func__, [&] {
-    client->client.SetThreadPriority(FromCEnum<platformpp::Client::Thread>(thread), priority);
+    client->client.SetThreadPriority(static_cast<platformpp::Client::Thread>(which), priority);
   });
 }
 

@@ -27,7 +27,8 @@ struct ConnectionInfo {
   /// Base address of the admin API (`admin_base`, ".../_emulator"), which EmulatorAdmin calls.
   std::string adminBase;
   /// The admin API's token (`admin_token`): EmulatorAdmin sends it as `Authorization: Bearer` on every admin
-  /// request. A new one at each start of the emulator; the connection file is readable by its user alone.
+  /// request. A new one at each start of the emulator (one kept in the state file under `--state`); the
+  /// connection file is readable by its user alone.
   std::string adminToken;
   std::string webBase;  ///< where /oauth2/authorize lives
   /// PEM file of the CA that signed the emulator's certificate (`ca_file`); empty with plain HTTP.

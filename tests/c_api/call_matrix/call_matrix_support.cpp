@@ -136,10 +136,6 @@ void set_null_objects(bool null_objects) {
   state().null_objects = null_objects;
 }
 
-void set_object(const std::string& type, void* object) {
-  state().objects[type] = object;
-}
-
 void on_call(std::function<void(std::size_t)> hook) {
   state().on_call = std::move(hook);
 }
@@ -171,10 +167,6 @@ std::vector<std::string> check_tickets() {
     }
   }
   return problems;
-}
-
-std::size_t tickets_made() {
-  return state().tickets.size();
 }
 
 Summary summary() {

@@ -17,7 +17,6 @@ namespace call_matrix {
 void reset(std::map<std::string, void*> objects);
 // Every call gets NULL for every object (the "NULL handle" half of a state's calls).
 void set_null_objects(bool null_objects);
-void set_object(const std::string& type, void* object);
 // Called before the n-th call (from 1) of the state: a test's fault at a chosen moment.
 void on_call(std::function<void(std::size_t)> hook);
 
@@ -34,7 +33,6 @@ class CallbackScope {
 // not given, calls that blocked; and, once every object of the state is destroyed, every ticket whose
 // user_data was not freed exactly once or whose operation did not end exactly once.
 std::vector<std::string> check_tickets();
-std::size_t tickets_made();
 
 // What the state's calls did: calls made, operations (calls given a user_data) and callbacks run.
 struct Summary {

@@ -10,7 +10,6 @@
 #include <platformpp/testkit/emulator.hpp>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -48,10 +47,10 @@ struct World {
   }
 };
 
-// A client of the C ABI reaching `connection` (or the API base given), its status as the callback reported.
+// A client of the C ABI reaching `connection`, and its status as the status callback last reported it.
 struct Game {
   platformpp_client* client = nullptr;
-  std::atomic<int> status{PLATFORMPP_CLIENT_STATUS_DISCONNECTED};
+  int status = PLATFORMPP_CLIENT_STATUS_DISCONNECTED;  // set inside run_callbacks, on this thread
 
   // `ipcName`: the desktop client's socket or pipe prefix; another than the emulator's finds none.
   Game(const platformpp::testkit::ConnectionInfo& connection, uint64_t appId,
@@ -182,7 +181,7 @@ void CheckNothingWrong(const char* state) {
   const auto done = call_matrix::summary();
   MESSAGE(std::string(state) << ": " << done.calls << " calls, " << done.operations << " operations, "
                              << done.callbacks << " callbacks");
-  INFO("state: " << std::string(state) << "; " << call_matrix::tickets_made() << " operations");
+  INFO("state: " << std::string(state) << "; " << done.operations << " operations");
   for (const auto& problem : problems)
     FAIL_CHECK(problem);
   CHECK(problems.empty());

@@ -92,7 +92,8 @@ def param_docs(node):
 
 
 def callback_kind(function, param, doc):
-    """'once' for a completion (ends its operation), 'each' for a registration (runs per event)."""
+    """'once' for a completion (ends its operation), 'each' for a registration (runs per event), 'optional' for
+    one that runs at most once."""
     text = doc.lower().replace("freed at once", "").replace("at once", "")
     if "at most once" in text:
         return "optional"
@@ -111,7 +112,7 @@ class Function:
         self.lines = []    # the body, before the call
         self.after = []    # after the call
         self.args = []
-        self.pending = list(params)
+        self.callbacks_seen = []  # (parameter, callback type, 'once' / 'each' / 'optional')
 
     def emit(self):
         t = self.types
@@ -270,7 +271,6 @@ class Function:
         return lines
 
     def render(self):
-        self.callbacks_seen = []
         args = self.emit()
         t = self.types
         out = [f"static void call_{self.name}(matrix_arguments kind) {{", "  (void)kind;"]

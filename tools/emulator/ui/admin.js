@@ -11,7 +11,7 @@ const kTokenKey = "platformpp.emulator.adminToken";
 // asked for with the token form.
 let tokenWaiters = [];
 
-export function adminToken() {
+function adminToken() {
   return sessionStorage.getItem(kTokenKey) || "";
 }
 
@@ -26,7 +26,7 @@ export function whenAdminToken() {
 // The emulator refused the token (an HTTP 401, or the live socket's 4004): forget it and ask again.
 export function refuseAdminToken() {
   sessionStorage.removeItem(kTokenKey);
-  showTokenForm("The emulator refused that token (it changes at each start).");
+  showTokenForm("The emulator refused that token (a new one is made at each start, unless it keeps its state).");
 }
 
 function useToken(token) {

@@ -1,8 +1,8 @@
 // Who may use the admin API (/_emulator): whoever presents the emulator's admin token. The server makes a
-// random one at each start and writes it to the connection file (mode 0600), so another local user can
-// neither read nor reset a studio's emulator. The web console's files are public (they hold nothing of the
-// emulator's); the page asks for the token and sends it with each call, and as the first message of its
-// live socket.
+// random one at each start (under --state, once, kept in the state file) and writes it to the connection
+// file (mode 0600), so another local user can neither read nor reset a studio's emulator. The web console's
+// files are public (they hold nothing of the emulator's); the page asks for the token and sends it with each
+// call, and as the first message of its live socket.
 #pragma once
 
 #include <optional>
