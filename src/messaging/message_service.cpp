@@ -299,14 +299,21 @@ void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, GetMes
 }
 
 void MessageService::FetchHistory(const std::string& path, int32_t limit, Source source,
-                                  const std::shared_ptr<MessagesDone>& done) {
-  http_.Send(Request("GET", path), [this, done, limit, source](const net::HttpResponse& response) {
+                                  const std::shared_ptr<MessagesDone>& done, uint64_t catchUpChannel,
+                                  uint64_t catchUpRound) {
+  http_.Send(Request("GET", path), [this, done, limit, source, catchUpChannel,
+                                    catchUpRound](const net::HttpResponse& response) {
     json::Document document;
     ClientResult result = net::ParseJsonResponse(response, document);
     if (result.Successful() && !document.IsArray())
       result = ClientResult::Failure(ErrorType::HTTPError, "malformed response: history is not a list");
     if (!result.Successful()) {
-      if (!done) runtime_.Log().Warning("message catch-up after a new session failed: " + result.ToString());
+      if (!done) {
+        runtime_.Log().Warning("message catch-up after a new session failed: " + result.ToString());
+        std::vector<Pending> events;
+        EndCatchUp(catchUpChannel, catchUpRound, events);
+        Post(events);
+      }
       if (done) (*done)(std::move(result), {});
       return;
     }
@@ -337,6 +344,7 @@ void MessageService::FetchHistory(const std::string& path, int32_t limit, Source
       handles.emplace_back(std::move(data));
       Created(std::move(message), source, events);
     }
+    if (source == Source::CatchUp) EndCatchUp(catchUpChannel, catchUpRound, events);
     Post(events);
     if (done) (*done)({}, std::move(handles));
   });
@@ -488,7 +496,25 @@ void MessageService::Created(ParsedMessage message, Source source, std::vector<P
     announce = channel.catchUpFrom != 0 && id > channel.catchUpFrom;
   }
   Keep(channel, std::move(message));
-  if (announce && MarkAnnounced(channel, id)) events.push_back(Pending{Event::Created, id, channelId});
+  if (!announce) return;
+  if (channel.catchUpRound != 0 && source != Source::History) {
+    // Announced with the catch-up's messages, in id order, when it ends.
+    channel.deferred.push_back(id);
+    return;
+  }
+  if (MarkAnnounced(channel, id)) events.push_back(Pending{Event::Created, id, channelId});
+}
+
+void MessageService::EndCatchUp(uint64_t channelId, uint64_t round, std::vector<Pending>& events) {
+  std::lock_guard lock(mutex_);
+  auto it = channels_.find(channelId);
+  if (it == channels_.end() || it->second.catchUpRound != round) return;  // a newer catch-up owns it
+  ChannelRecord& channel = it->second;
+  channel.catchUpRound = 0;
+  auto deferred = std::exchange(channel.deferred, {});
+  std::sort(deferred.begin(), deferred.end());
+  for (const uint64_t id : deferred)
+    if (MarkAnnounced(channel, id)) events.push_back(Pending{Event::Created, id, channelId});
 }
 
 void MessageService::Updated(ParsedMessage message, std::vector<Pending>& events) {
@@ -519,22 +545,32 @@ void MessageService::Deleted(uint64_t messageId, uint64_t channelId, std::vector
 // -------------------------------------------------------------------------------
 
 void MessageService::CatchUp() {
-  std::vector<std::pair<uint64_t, bool>> channels;  // id, lobby
+  struct Fetch {
+    uint64_t id;
+    bool lobby;
+    uint64_t round = 0;
+  };
+  std::vector<Fetch> fetches;
   {
     std::lock_guard lock(mutex_);
     for (auto& [id, channel] : channels_) {
       if (channel.newestAnnounced == 0) continue;
       channel.catchUpFrom = channel.newestAnnounced;
-      channels.emplace_back(id, channel.lobby);
+      fetches.push_back({id, channel.lobby});
     }
   }
   if (!runtime_.credentials.Get()) return;
-  for (auto [id, lobby] : channels) {
-    // A lobby the player left is not fetched (the store took READY's lobbies before this sink).
-    if (lobby && !lobbies_.Get(id)) continue;
-    std::string path = (lobby ? "/lobbies/" : "/channels/") + std::to_string(id) +
+  // A lobby the player left is not fetched (the store took READY's lobbies before this sink).
+  std::erase_if(fetches, [this](const Fetch& fetch) { return fetch.lobby && !lobbies_.Get(fetch.id); });
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& fetch : fetches)
+      fetch.round = channels_[fetch.id].catchUpRound = ++catchUpRounds_;
+  }
+  for (const auto& fetch : fetches) {
+    std::string path = (fetch.lobby ? "/lobbies/" : "/channels/") + std::to_string(fetch.id) +
                        "/messages?limit=" + std::to_string(kMaxHistoryLimit);
-    FetchHistory(path, kMaxHistoryLimit, Source::CatchUp, nullptr);
+    FetchHistory(path, kMaxHistoryLimit, Source::CatchUp, nullptr, fetch.id, fetch.round);
   }
 }
 

@@ -105,6 +105,10 @@ class MessageService {
     uint64_t newestAnnounced = 0;
     uint64_t catchUpFrom =
         0;  // set at a new session: a catch-up announces what is newer and not yet announced
+    // While a catch-up is in flight, new messages (live ones included) wait in `deferred`, so that the game
+    // hears the gap's messages and the live ones in the platform's order (by id) when the catch-up ends.
+    uint64_t catchUpRound = 0;  // of the catch-up in flight; 0: none
+    std::vector<uint64_t> deferred;
   };
   enum class Event { Created, Updated, Deleted };
   struct Pending {
@@ -124,7 +128,10 @@ class MessageService {
   /// GET of a history route; `done` null for a catch-up (after a new Gateway session), whose failures are
   /// only logged.
   void FetchHistory(const std::string& path, int32_t limit, Source source,
-                    const std::shared_ptr<MessagesDone>& done);
+                    const std::shared_ptr<MessagesDone>& done, uint64_t catchUpChannel = 0,
+                    uint64_t catchUpRound = 0);
+  /// The end of a channel's catch-up (answered or failed): what waited is announced, in id order.
+  void EndCatchUp(uint64_t channelId, uint64_t round, std::vector<Pending>& events);
   /// After a READY that follows an earlier one: the history of each channel that announced messages, for
   /// what the lost session did not deliver.
   void CatchUp();
@@ -154,7 +161,8 @@ class MessageService {
   std::unordered_map<uint64_t, ChannelRecord> channels_;  // by channel id (a lobby's is its id)
   std::unordered_map<uint64_t, uint64_t> dmChannels_;     // recipient -> DM channel id
   bool showingChat_ = false;
-  bool readySeen_ = false;  // a READY came before: the next one starts a new session with a possible gap
+  bool readySeen_ = false;      // a READY came before: the next one starts a new session with a possible gap
+  uint64_t catchUpRounds_ = 0;  // numbers each channel's catch-up (ChannelRecord::catchUpRound)
 };
 
 }  // namespace platformpp::messaging

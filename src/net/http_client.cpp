@@ -254,9 +254,8 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       }
       if (response.status >= 500 && retrySafe && response.attempts < options_.maxAttempts) {
         auto delay = backoff.Next();
-        logger_->Warning("HTTP: " + request.method + " " + routeKey + " answered " +
-                         std::to_string(response.status) + "; retry in " + std::to_string(delay.count()) +
-                         " ms");
+        logger_->Warning("HTTP: " + routeKey + " answered " + std::to_string(response.status) +
+                         "; retry in " + std::to_string(delay.count()) + " ms");
         co_await SleepUntil(SteadyClock::now() + delay);
         if (shutdown_) co_return response;
         continue;

@@ -198,4 +198,55 @@ TEST_CASE("1,000 lobby messages across 20 forced failures arrive exactly once ea
   }
 }
 
+TEST_CASE(
+    "a new session's catch-up and the live messages that overtake it reach the game in the platform's "
+    "order") {
+  DeliveryEnv env;
+  platformpp::testkit::EmulatorProcess::Options options;
+  options.binary = PLATFORMPP_EMULATOR_PATH;
+  options.ipc = false;
+  options.extraArguments = {"--no-social-rate-limits"};
+  env.process = platformpp::testkit::EmulatorProcess::Start(options);
+  env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
+  env.app = env.admin->CreateApp("Catch-up Order Game");
+  auto sender = Connect(env, "catchup_sender");
+  auto receiver = Connect(env, "catchup_receiver");
+  const uint64_t lobby = JoinLobby(env, *sender, "catchup-lobby");
+  REQUIRE(JoinLobby(env, *receiver, "catchup-lobby") == lobby);
+  std::vector<uint64_t> sent;
+  const auto send = [&](const std::string& content) {
+    bool done = false;
+    sender->client->SendLobbyMessage(lobby, content, [&](const ClientResult& result, uint64_t id) {
+      CHECK(result.Successful());
+      sent.push_back(id);
+      done = true;
+    });
+    REQUIRE(RunBoth(
+        *sender, *receiver, [&] { return done; }, 20s));
+  };
+  send("before the gap");
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return receiver->created.size() == 1; }, 20s));
+
+  // The receiver's session ends for good; what is sent before its new READY is missed, and its catch-up (the
+  // lobby's history) is held back 1.5 s, so that a live message sent after the new READY arrives first.
+  env.admin->AddFault({.route = "GET /lobbies/{lobby_id}/messages", .delayMs = 1500, .count = 1});
+  const EmulatorAdmin::GatewayTarget target{{}, receiver->user.id};
+  REQUIRE(env.admin->InvalidateGateway(target, false) == 1);
+  send("in the gap");
+  int readies = 0;
+  receiver->client->SetStatusChangedCallback([&](Client::Status status, Client::Error, int32_t) {
+    if (status == Client::Status::Ready) ++readies;
+  });
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return readies == 1; }, 20s));
+  send("after the new session");
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return receiver->created.size() == 3; }, 20s));
+  RunBoth(
+      *sender, *receiver, [] { return false; }, 300ms);  // a duplicate would come now
+  // The missed message first, although the live one came first: each once, by id.
+  CHECK(receiver->created == sent);
+}
+
 }  // namespace message_delivery_test
