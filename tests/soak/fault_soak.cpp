@@ -1,0 +1,996 @@
+// The fault soak (issue 38, part 2): players in lobbies, with presence, friends, DMs, lobby messages and an
+// end-to-end encrypted call in each lobby, while a schedule drawn from a seed injects the faults networks and
+// servers really produce (fault_schedule.hpp). At the end, with the faults over: every message sent was
+// delivered exactly once and in order to every member of its channel, every operation ended exactly once, the
+// Clients' stores equal the emulator's state, no callback ran outside RunCallbacks, and no thread or file
+// descriptor outlived the Clients. It measures how fast Gateway sessions resume and calls reconnect.
+//
+//   platformpp_fault_soak [--players N] [--seconds S] [--seed X] [--no-kill]
+//   (short mode, CTest's soak_short: 20 players for 60 s; long mode: 100 players for 3600 s)
+#include <platformpp/client.hpp>
+#include <platformpp/testkit/emulator.hpp>
+
+#include "fault_schedule.hpp"
+#include "json/json.hpp"
+#include "soak_world.hpp"
+
+#include <unistd.h>
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+
+namespace soak {
+namespace {
+
+using platformpp::Call;
+using platformpp::Client;
+using platformpp::ClientResult;
+using platformpp::testkit::EmulatorAdmin;
+using platformpp::testkit::EmulatorProcess;
+using namespace std::chrono_literals;
+
+constexpr int kLobbySize = 5;
+constexpr const char* kScopes = "openid sdk.social_layer";
+
+struct Options {
+  int players = 20;
+  double seconds = 60;
+  uint64_t seed = 1;
+  bool kill = true;
+};
+
+Options ParseOptions(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const char* value = i + 1 < argc ? argv[i + 1] : nullptr;
+    if (arg == "--players" && value) {
+      options.players = std::atoi(value);
+      ++i;
+    } else if (arg == "--seconds" && value) {
+      options.seconds = std::atof(value);
+      ++i;
+    } else if (arg == "--seed" && value) {
+      options.seed = std::strtoull(value, nullptr, 10);
+      ++i;
+    } else if (arg == "--no-kill") {
+      options.kill = false;
+    } else {
+      std::fprintf(stderr, "usage: %s [--players N] [--seconds S] [--seed X] [--no-kill]\n", argv[0]);
+      std::exit(2);
+    }
+  }
+  if (options.players < 2 || options.seconds < 20) {
+    std::fprintf(stderr, "at least 2 players and 20 seconds\n");
+    std::exit(2);
+  }
+  return options;
+}
+
+/// Threads, file descriptors and resident memory of this process.
+struct Resources {
+  int threads = 0;
+  int fds = 0;
+  double rssMiB = 0;
+  static Resources Now() {
+    Resources r;
+    namespace fs = std::filesystem;
+    std::error_code error;
+    for (auto it = fs::directory_iterator("/proc/self/task", error); !error && it != fs::directory_iterator();
+         it.increment(error))
+      ++r.threads;
+    for (auto it = fs::directory_iterator("/proc/self/fd", error); !error && it != fs::directory_iterator();
+         it.increment(error))
+      ++r.fds;
+    if (FILE* statm = std::fopen("/proc/self/statm", "r")) {
+      long pages = 0, resident = 0;
+      if (std::fscanf(statm, "%ld %ld", &pages, &resident) == 2)
+        r.rssMiB = static_cast<double>(resident) * static_cast<double>(sysconf(_SC_PAGESIZE)) / 1048576.0;
+      std::fclose(statm);
+    }
+    return r;
+  }
+};
+
+std::string DmChannel(uint64_t a, uint64_t b) {
+  return "dm " + std::to_string(std::min(a, b)) + " " + std::to_string(std::max(a, b));
+}
+
+double Seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+/// The fault side: runs the schedule on a thread of its own (admin calls block, an emulator restart takes a
+/// second or two) while the game thread keeps pumping. It also mints new grants for players whose grant was
+/// revoked (the game asks; a player signing in again).
+class Chaos {
+ public:
+  Chaos(EmulatorProcess::Options processOptions, std::unique_ptr<EmulatorProcess> process, uint64_t appId,
+        std::vector<ScheduledFault> schedule)
+      : processOptions_(std::move(processOptions)),
+        process_(std::move(process)),
+        appId_(appId),
+        schedule_(std::move(schedule)) {
+    admin_ = std::make_unique<EmulatorAdmin>(process_->Connection());
+  }
+
+  EmulatorAdmin& Admin() { return *admin_; }
+  EmulatorProcess& Process() { return *process_; }
+
+  /// The game asks for a new grant for `userId`; TakeGrant returns it once minted.
+  void RequestGrant(uint64_t userId) {
+    std::lock_guard lock(mutex_);
+    grantRequests_.push_back(userId);
+    wake_.notify_all();
+  }
+  std::optional<EmulatorAdmin::Token> TakeGrant(uint64_t userId) {
+    std::lock_guard lock(mutex_);
+    auto it = grants_.find(userId);
+    if (it == grants_.end()) return std::nullopt;
+    auto token = it->second;
+    grants_.erase(it);
+    return token;
+  }
+
+  /// When each fault was injected (steady clock), in schedule order, and what it did.
+  struct Injected {
+    ScheduledFault fault;
+    Clock::time_point at;
+    uint64_t userId = 0;
+    std::string note;
+  };
+  std::vector<Injected> InjectedSoFar() {
+    std::lock_guard lock(mutex_);
+    return injected_;
+  }
+  bool ScheduleDone() const { return done_; }
+  std::string Error() {
+    std::lock_guard lock(mutex_);
+    return error_;
+  }
+
+  void Start(Clock::time_point start, std::vector<uint64_t> userIds) {
+    start_ = start;
+    userIds_ = std::move(userIds);
+    thread_ = std::thread([this] { Run(); });
+  }
+  void Stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stop_ = true;
+      wake_.notify_all();
+    }
+    if (thread_.joinable()) thread_.join();
+  }
+  ~Chaos() { Stop(); }
+
+ private:
+  void Run() {
+    std::size_t next = 0;
+    std::vector<std::pair<Clock::time_point, std::function<void()>>> endings;  // faults with a duration
+    for (;;) {
+      std::vector<uint64_t> requests;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait_for(lock, 20ms, [&] { return stop_ || !grantRequests_.empty(); });
+        if (stop_) return;
+        requests.swap(grantRequests_);
+      }
+      try {
+        for (const auto userId : requests) {
+          auto token = admin_->MintToken(userId, appId_, kScopes);
+          std::lock_guard lock(mutex_);
+          grants_[userId] = token;
+        }
+        const auto now = Clock::now();
+        for (auto it = endings.begin(); it != endings.end();) {
+          if (it->first <= now) {
+            it->second();
+            it = endings.erase(it);
+          } else {
+            ++it;
+          }
+        }
+        if (next < schedule_.size() &&
+            now >= start_ + std::chrono::duration_cast<Clock::duration>(
+                                std::chrono::duration<double>(schedule_[next].atSeconds))) {
+          Inject(schedule_[next++], endings);
+        }
+        if (next == schedule_.size() && endings.empty()) done_ = true;
+      } catch (const std::exception& e) {
+        std::lock_guard lock(mutex_);
+        if (error_.empty()) error_ = e.what();
+      }
+    }
+  }
+
+  void Inject(const ScheduledFault& fault,
+              std::vector<std::pair<Clock::time_point, std::function<void()>>>& endings) {
+    Injected record{fault, Clock::now(), userIds_[static_cast<std::size_t>(fault.player)], {}};
+    const uint64_t user = record.userId;
+    const auto until = record.at + std::chrono::duration_cast<Clock::duration>(
+                                       std::chrono::duration<double>(fault.durationSeconds));
+    switch (fault.kind) {
+      case FaultKind::GatewayDrop:
+        record.note = std::to_string(admin_->DropGateway({{}, user}));
+        break;
+      case FaultKind::InvalidSession:
+        record.note = std::to_string(admin_->InvalidateGateway({{}, user}, fault.resumable));
+        break;
+      case FaultKind::VoiceDrop:
+        record.note = std::to_string(admin_->DropVoice(user));
+        break;
+      case FaultKind::RateLimitStorm:
+      case FaultKind::ServerErrorBurst: {
+        const bool storm = fault.kind == FaultKind::RateLimitStorm;
+        for (const char* route : {"POST /lobbies/*/messages", "POST /channels/*/messages"}) {
+          EmulatorAdmin::Fault f;
+          f.route = route;
+          f.status = storm ? 429 : 502;
+          if (storm) f.retryAfter = 0.4;
+          f.count = storm ? 12 : 6;
+          admin_->AddFault(f);
+        }
+        break;
+      }
+      case FaultKind::HeartbeatStall:
+        admin_->StallGateway({{}, user}, true);
+        // The stalled connection is the one the Client gives up on; a fresh one is not stalled. Lift it
+        // anyway after a while, in case the Client never noticed.
+        endings.emplace_back(record.at + 15s, [this, user] { admin_->StallGateway({{}, user}, false); });
+        break;
+      case FaultKind::UdpLossAndReorder:
+        admin_->SetVoiceUdpFaults(10, 5, 10, 7);
+        endings.emplace_back(until, [this] { admin_->ClearVoiceUdpFaults(); });
+        break;
+      case FaultKind::IpcVanish:
+        admin_->DropIpc();
+        endings.emplace_back(until, [this] { admin_->RestoreIpc(); });
+        break;
+      case FaultKind::TokenExpiry: {
+        // A week and a minute: past every access token's expires_in (a week on the platform).
+        admin_->AdvanceClock(std::chrono::hours(24 * 7) + 1min);
+        break;
+      }
+      case FaultKind::TokenRevocation: {
+        std::string token;
+        {
+          std::lock_guard lock(mutex_);
+          token = currentTokens_[user];
+        }
+        if (!token.empty()) admin_->DeleteToken(token);
+        record.note = std::to_string(admin_->DropGateway({{}, user}));
+        break;
+      }
+      case FaultKind::EmulatorKill: {
+        const auto port = process_->Connection().port;
+        admin_.reset();
+        process_->Kill();
+        auto options = processOptions_;
+        options.extraArguments.emplace_back("--port");
+        options.extraArguments.emplace_back(std::to_string(port));
+        process_ = EmulatorProcess::Start(options);
+        admin_ = std::make_unique<EmulatorAdmin>(process_->Connection());
+        record.note = "restarted in " + std::to_string(Seconds(Clock::now() - record.at)) + " s";
+        break;
+      }
+    }
+    std::lock_guard lock(mutex_);
+    injected_.push_back(std::move(record));
+  }
+
+ public:
+  /// The access token a player uses now (what a revocation revokes).
+  void SetCurrentToken(uint64_t userId, const std::string& token) {
+    std::lock_guard lock(mutex_);
+    currentTokens_[userId] = token;
+  }
+
+ private:
+  EmulatorProcess::Options processOptions_;
+  std::unique_ptr<EmulatorProcess> process_;
+  std::unique_ptr<EmulatorAdmin> admin_;
+  uint64_t appId_;
+  std::vector<ScheduledFault> schedule_;
+  std::vector<uint64_t> userIds_;
+  Clock::time_point start_;
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::atomic<bool> done_{false};
+  std::string error_;
+  std::vector<uint64_t> grantRequests_;
+  std::map<uint64_t, EmulatorAdmin::Token> grants_;
+  std::map<uint64_t, std::string> currentTokens_;
+  std::vector<Injected> injected_;
+};
+
+class Soak {
+ public:
+  explicit Soak(Options options) : options_(options), ledger_(findings_) {}
+
+  int Run();
+
+ private:
+  void SetUp();
+  void AddPlayer(int index);
+  void Pump();
+  void Act(Player& p, bool sending);
+  void SendLobbyMessage(Player& p);
+  void SendDm(Player& p);
+  void SetPresence(Player& p);
+  void RecoverToken(Player& p);
+  void StartCall(Player& p);
+  bool Settled(std::string& why);
+  void CheckDelivery();
+  void CheckStores();
+  void CheckResumes();
+  std::string Tag(const Player& p) const { return "player " + std::to_string(p.index); }
+  /// An operation callback: checked where it runs, ended once, then `body`.
+  template <typename... Args, typename F>
+  std::function<void(Args...)> Op(const std::string& what, F body) {
+    const auto id = ledger_.Begin(what);
+    return [this, id, what, body = std::move(body)](Args... args) mutable {
+      ledger_.Check(what.c_str());
+      ledger_.Ended(id);
+      body(std::forward<Args>(args)...);
+    };
+  }
+
+  Options options_;
+  Findings findings_;
+  Ledger ledger_;
+  std::string dataDir_;
+  std::unique_ptr<Chaos> chaos_;
+  EmulatorAdmin::App app_{};
+  std::vector<std::unique_ptr<Player>> players_;
+  std::vector<uint64_t> lobbyIds_;
+  std::mt19937_64 random_;
+  uint64_t messageCounter_ = 0;
+  Clock::time_point start_;
+};
+
+void Soak::SetUp() {
+  namespace fs = std::filesystem;
+  dataDir_ = (fs::temp_directory_path() / ("platformpp-soak-" + std::to_string(::getpid()))).string();
+  fs::remove_all(dataDir_);
+  fs::create_directory(dataDir_);
+  fs::permissions(dataDir_, fs::perms::owner_all);
+  EmulatorProcess::Options processOptions;
+  processOptions.ipcName = "platformpp-soak-" + std::to_string(::getpid());
+  // The data dir is the same for every start: the Clients' CA file stays where they read it, and the state
+  // file keeps the CA, the accounts, lobbies and messages across a kill.
+  processOptions.extraArguments = {"--state", dataDir_ + "/state.db", "--data-dir", dataDir_};
+  auto process = EmulatorProcess::Start(processOptions);
+  EmulatorAdmin admin(process->Connection());
+  app_ = admin.CreateApp("Soak Game");
+  // The platform's development limits on lobby messages and DMs (100 per application per 2 hours) are for
+  // a game in development, not a load test: off. 429s come from the schedule's storms instead.
+  admin.SetSocialRateLimits(false);
+  // Heartbeats every 2 s, so that a stalled ACK is noticed within the run (45 s on the platform).
+  EmulatorAdmin::GatewayLimits limits;
+  limits.heartbeatIntervalMs = 2000;
+  admin.SetGatewayLimits(limits);
+  chaos_ =
+      std::make_unique<Chaos>(processOptions, std::move(process), app_.id,
+                              MakeSchedule(options_.seed, options_.seconds, options_.players, options_.kill));
+}
+
+void Soak::AddPlayer(int index) {
+  auto& admin = chaos_->Admin();
+  auto player = std::make_unique<Player>();
+  Player& p = *player;
+  p.index = index;
+  p.user = admin.CreateUser("soaker" + std::to_string(index));
+  const auto token = admin.MintToken(p.user.id, app_.id, kScopes);
+  p.accessToken = token.accessToken;
+  p.refreshToken = token.refreshToken;
+  chaos_->SetCurrentToken(p.user.id, p.accessToken);
+  p.lobbyIndex = index / kLobbySize;
+  p.client = std::make_unique<Client>(chaos_->Process().Connection().ClientOptionsFor());
+  Client& client = *p.client;
+  client.SetApplicationId(app_.id);
+  client.SetEchoCancellation(false);
+  client.SetNoiseSuppression(false);
+  client.SetAutomaticGainControl(false);
+  if (std::getenv("PLATFORMPP_SOAK_LOG") != nullptr) {
+    // The SDK's warnings and errors, each with its player and time, for a look into a failed run.
+    client.AddLogCallback(
+        [this, index](std::string message, platformpp::LoggingSeverity) {
+          std::printf("[%.3f] player %d: %s\n", Seconds(Clock::now() - start_), index, message.c_str());
+        },
+        platformpp::LoggingSeverity::Warning);
+  }
+  client.SetStatusChangedCallback([this, &p](Client::Status status, Client::Error error, int32_t detail) {
+    ledger_.Check("status changed");
+    p.statuses.push_back({Clock::now(), static_cast<int>(status), static_cast<int>(error), detail});
+    if (status == Client::Status::Disconnected && error != Client::Error::None) {
+      ++p.terminalCloses;
+      p.disconnectedAt = Clock::now();
+      p.reconnectAfterUpdate = true;
+      if (p.auth == Player::Auth::Ok) RecoverToken(p);
+    }
+  });
+  client.SetMessageCreatedCallback([this, &p](uint64_t messageId) {
+    ledger_.Check("message created");
+    const auto message = p.client->GetMessageHandle(messageId);
+    if (!message) {
+      findings_.Add("MessageCreated for a message the Client does not know", Tag(p));
+      return;
+    }
+    const std::string channel = message->LobbyId() ? "lobby " + std::to_string(*message->LobbyId())
+                                                   : DmChannel(message->AuthorId(), message->RecipientId());
+    if (!p.receivedIds.insert(messageId).second) {
+      findings_.Add("message delivered twice", Tag(p) + ": " + message->Content());
+      return;
+    }
+    p.received[channel].push_back(messageId);
+    p.receivedAt[messageId] = Clock::now();
+  });
+  auto updated = std::make_shared<bool>(false);
+  client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, p.accessToken,
+                     Op<ClientResult>("UpdateToken", [this, updated](const ClientResult& result) {
+                       if (!result.Successful())
+                         findings_.Add("setup failed", "UpdateToken: " + result.ToString());
+                       *updated = true;
+                     }));
+  players_.push_back(std::move(player));
+  const auto deadline = Clock::now() + 20s;
+  while (!*updated && Clock::now() < deadline)
+    Pump();
+  client.Connect();
+}
+
+void Soak::Pump() {
+  for (auto& p : players_) {
+    Ledger::PumpScope scope;
+    p->client->RunCallbacks();
+  }
+}
+
+void Soak::StartCall(Player& p) {
+  p.call = p.client->StartCallWithAudioCallbacks(
+      p.lobbyId,
+      [&p](uint64_t, int16_t*, uint64_t, int32_t, uint64_t, bool& mute) {
+        mute = true;
+        ++p.framesReceived;
+      },
+      [](int16_t* data, uint64_t samples, int32_t, uint64_t channels) {
+        // Some sound, so that every member sends media (silence may be suppressed).
+        static thread_local uint32_t phase = 0;
+        for (uint64_t i = 0; i < samples * channels; ++i)
+          data[i] = static_cast<int16_t>(((phase++ / 55) % 2 == 0) ? 3000 : -3000);
+      });
+  if (!p.call) {
+    findings_.Add("StartCall refused", Tag(p));
+    return;
+  }
+  p.call.SetStatusChangedCallback([this, &p](Call::Status status, Call::Error error, int32_t detail) {
+    ledger_.Check("call status changed");
+    p.callStatuses.push_back({Clock::now(), static_cast<int>(status), static_cast<int>(error), detail});
+  });
+}
+
+void Soak::SendLobbyMessage(Player& p) {
+  const std::string content = "lobby message " + std::to_string(++messageCounter_) + " from " + Tag(p);
+  const auto index = p.sent.size();
+  p.sent.push_back({"lobby " + std::to_string(p.lobbyId), content, 0, false, false, Clock::now()});
+  p.lobbyMessagePending = true;
+  p.client->SendLobbyMessage(
+      p.lobbyId, content,
+      Op<ClientResult, uint64_t>("SendLobbyMessage", [this, &p, index](const ClientResult& r, uint64_t id) {
+        auto& sent = p.sent[index];
+        sent.ended = true;
+        sent.ok = r.Successful();
+        sent.id = id;
+        if (sent.ok) p.ownIds.insert(id);
+        p.lobbyMessagePending = false;
+        if (r.Status() == 401 && p.auth == Player::Auth::Ok) RecoverToken(p);
+      }));
+}
+
+void Soak::SendDm(Player& p) {
+  const std::string content = "direct message " + std::to_string(++messageCounter_) + " from " + Tag(p);
+  const auto index = p.sent.size();
+  p.sent.push_back({DmChannel(p.user.id, p.friendId), content, 0, false, false, Clock::now()});
+  p.dmPending = true;
+  p.client->SendUserMessage(
+      p.friendId, content,
+      Op<ClientResult, uint64_t>("SendUserMessage", [this, &p, index](const ClientResult& r, uint64_t id) {
+        auto& sent = p.sent[index];
+        sent.ended = true;
+        sent.ok = r.Successful();
+        sent.id = id;
+        if (sent.ok) p.ownIds.insert(id);
+        p.dmPending = false;
+        if (r.Status() == 401 && p.auth == Player::Auth::Ok) RecoverToken(p);
+      }));
+}
+
+void Soak::SetPresence(Player& p) {
+  const std::string state = "round " + std::to_string(++p.presenceRound);
+  platformpp::Activity activity;
+  activity.SetName("Soak Game");
+  activity.SetType(platformpp::ActivityTypes::Playing);
+  activity.SetState(state);
+  p.presencePending = true;
+  // What friends must see in the end: the last activity asked for. One asked for while the Client is not
+  // Ready ends with a failure that says it goes out once Connect reaches Ready, and the Client keeps it.
+  p.presenceState = state;
+  p.client->UpdateRichPresence(activity, Op<ClientResult>("UpdateRichPresence", [&p](const ClientResult&) {
+                                 p.presencePending = false;
+                               }));
+}
+
+// The game's answer to a 401 or a terminal close: refresh the token; when the grant is gone (revoked), sign
+// in again (a new grant, minted by the chaos thread as the platform would after the player's consent).
+void Soak::RecoverToken(Player& p) {
+  p.auth = Player::Auth::Refreshing;
+  p.client->RefreshToken(
+      app_.id, p.refreshToken,
+      Op<ClientResult, std::string, std::string, platformpp::AuthorizationTokenType, int32_t, std::string>(
+          "RefreshToken",
+          [this, &p](const ClientResult& r, const std::string& access, const std::string& refresh,
+                     platformpp::AuthorizationTokenType, int32_t, const std::string&) {
+            if (!r.Successful()) {
+              p.auth = Player::Auth::WaitingForGrant;
+              chaos_->RequestGrant(p.user.id);
+              return;
+            }
+            p.accessToken = access;
+            p.refreshToken = refresh;
+            chaos_->SetCurrentToken(p.user.id, access);
+            p.auth = Player::Auth::Updating;
+            p.tokenUpdates.push_back(Clock::now());
+            p.client->UpdateToken(
+                platformpp::AuthorizationTokenType::Bearer, access,
+                Op<ClientResult>("UpdateToken", [&p](const ClientResult&) { p.auth = Player::Auth::Ok; }));
+          }));
+}
+
+void Soak::Act(Player& p, bool sending) {
+  const auto now = Clock::now();
+  if (p.auth == Player::Auth::WaitingForGrant) {
+    if (auto grant = chaos_->TakeGrant(p.user.id)) {
+      p.accessToken = grant->accessToken;
+      p.refreshToken = grant->refreshToken;
+      chaos_->SetCurrentToken(p.user.id, p.accessToken);
+      p.auth = Player::Auth::Updating;
+      p.tokenUpdates.push_back(Clock::now());
+      p.client->UpdateToken(
+          platformpp::AuthorizationTokenType::Bearer, p.accessToken,
+          Op<ClientResult>("UpdateToken", [&p](const ClientResult&) { p.auth = Player::Auth::Ok; }));
+    }
+    return;
+  }
+  if (p.auth != Player::Auth::Ok) return;
+  if (p.reconnectAfterUpdate && p.client->GetStatus() == Client::Status::Disconnected) {
+    p.reconnectAfterUpdate = false;
+    p.client->Connect();
+  }
+  if (!p.client->IsAuthenticated()) {
+    RecoverToken(p);
+    return;
+  }
+  // A call that ended (its voice session lost with the emulator, or refused) is started again, as a game
+  // would.
+  if (p.call && p.call.GetStatus() == Call::Status::Disconnected &&
+      p.client->GetStatus() == Client::Status::Ready) {
+    p.client->EndCall(p.lobbyId, Op<>("EndCall", [] {}));
+    StartCall(p);
+  }
+  if (!sending) return;
+  std::uniform_int_distribution<int> jitter(0, 1000);
+  if (!p.lobbyMessagePending && now >= p.nextLobbyMessage) {
+    SendLobbyMessage(p);
+    p.nextLobbyMessage = now + 1000ms + std::chrono::milliseconds(jitter(random_));
+  }
+  if (!p.dmPending && now >= p.nextDm) {
+    SendDm(p);
+    p.nextDm = now + 3000ms + std::chrono::milliseconds(jitter(random_));
+  }
+  if (!p.presencePending && now >= p.nextPresence) {
+    SetPresence(p);
+    p.nextPresence = now + 4000ms + std::chrono::milliseconds(jitter(random_));
+  }
+}
+
+bool Soak::Settled(std::string& why) {
+  for (auto& player : players_) {
+    Player& p = *player;
+    if (p.auth != Player::Auth::Ok || p.client->GetStatus() != Client::Status::Ready) {
+      why = Tag(p) + " is " + Client::StatusToString(p.client->GetStatus());
+      return false;
+    }
+    const auto members = static_cast<std::size_t>(std::count_if(
+        players_.begin(), players_.end(), [&](const auto& q) { return q->lobbyId == p.lobbyId; }));
+    if (!p.call || p.call.GetStatus() != Call::Status::Connected ||
+        p.call.GetParticipants().size() != members || !p.call.GetE2eeActive()) {
+      why = Tag(p) + "'s call is " + (p.call ? Call::StatusToString(p.call.GetStatus()) : "absent") +
+            " with " + std::to_string(p.call ? p.call.GetParticipants().size() : 0) + " participants";
+      return false;
+    }
+  }
+  if (ledger_.Pending() != 0) {
+    why = std::to_string(ledger_.Pending()) + " operations pending";
+    return false;
+  }
+  // Every message sent with success has reached every member of its channel.
+  for (const auto& sender : players_) {
+    for (const auto& sent : sender->sent) {
+      if (!sent.ok) continue;
+      for (const auto& receiver : players_) {
+        const bool member =
+            sent.channel.rfind("lobby ", 0) == 0
+                ? "lobby " + std::to_string(receiver->lobbyId) == sent.channel
+                : DmChannel(sender->user.id, sender->friendId) == sent.channel &&
+                      (receiver.get() == sender.get() || receiver->user.id == sender->friendId);
+        if (member && receiver->receivedIds.count(sent.id) == 0) {
+          why = "\"" + sent.content + "\" (sent at " + std::to_string(Seconds(sent.at - start_)) +
+                " s) not yet at " + Tag(*receiver);
+          return false;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+void Soak::CheckDelivery() {
+  // Per channel: the messages sent with success, by id (the order the platform gave them).
+  std::map<std::string, std::vector<uint64_t>> sentByChannel;
+  std::map<uint64_t, std::string> failedContent;
+  std::size_t sentOk = 0, sentFailed = 0;
+  for (const auto& p : players_) {
+    for (const auto& s : p->sent) {
+      if (!s.ended) findings_.Add("send never ended", s.content);
+      if (s.ok) {
+        sentByChannel[s.channel].push_back(s.id);
+        ++sentOk;
+      } else {
+        ++sentFailed;
+      }
+    }
+  }
+  for (auto& [channel, ids] : sentByChannel)
+    std::sort(ids.begin(), ids.end());
+  std::size_t deliveries = 0;
+  for (const auto& p : players_) {
+    for (const auto& [channel, all] : p->received) {
+      deliveries += all.size();
+      // In order: the others' messages, in the platform's order (by id). A player's own message is
+      // announced when its send succeeds, which may come before others' messages the platform ordered
+      // earlier but that are still on their way.
+      std::vector<uint64_t> received;
+      for (const auto id : all)
+        if (!p->ownIds.count(id)) received.push_back(id);
+      const auto disorder = std::adjacent_find(received.begin(), received.end(), std::greater_equal<>());
+      if (disorder != received.end()) {
+        const auto name = [&](uint64_t id) {
+          for (const auto& q : players_)
+            for (const auto& s : q->sent)
+              if (s.id == id)
+                return "\"" + s.content + "\" sent at " + std::to_string(Seconds(s.at - start_)) + " s";
+          return std::to_string(id);
+        };
+        findings_.Add("messages delivered out of order",
+                      Tag(*p) + ": " + name(*disorder) + " came at " +
+                          std::to_string(Seconds(p->receivedAt[*disorder] - start_)) + " s before " +
+                          name(*(disorder + 1)) + " at " +
+                          std::to_string(Seconds(p->receivedAt[*(disorder + 1)] - start_)) + " s");
+      }
+      const auto& expected = sentByChannel[channel];
+      for (const auto id : all)
+        if (!std::binary_search(expected.begin(), expected.end(), id))
+          findings_.Add("delivered a message whose send failed or that was never sent",
+                        Tag(*p) + ": " + std::to_string(id) + " in " + channel);
+    }
+  }
+  std::printf("messages: %zu sent with success (%zu failed: faults), %zu deliveries\n", sentOk, sentFailed,
+              deliveries);
+}
+
+void Soak::CheckStores() {
+  // The emulator's state, as it exports it: lobbies (members) and relationships.
+  const auto snapshot = chaos_->Admin().ExportState();
+  platformpp::json::Document document;
+  if (!platformpp::json::Parse(snapshot, document) || !document.IsObject() ||
+      !document.HasMember("documents")) {
+    findings_.Add("the emulator's export could not be read", snapshot.substr(0, 200));
+    return;
+  }
+  std::map<uint64_t, std::set<uint64_t>> lobbyMembers;
+  std::map<uint64_t, std::set<uint64_t>> friends;
+  const auto text = [](const platformpp::json::Value& object, const char* name) -> std::string {
+    return object.IsObject() && object.HasMember(name) && object[name].IsString() ? object[name].GetString()
+                                                                                  : "";
+  };
+  const auto array = [](const platformpp::json::Value& object, const char* name) {
+    return object.IsObject() && object.HasMember(name) && object[name].IsArray();
+  };
+  for (const auto& entry : document["documents"].GetArray()) {
+    if (!entry.IsObject() || !entry.HasMember("body")) continue;
+    const std::string kind = text(entry, "kind");
+    const auto id = std::strtoull(text(entry, "id").c_str(), nullptr, 10);
+    const auto& body = entry["body"];
+    if (kind == "lobby" && array(body, "members")) {
+      for (const auto& member : body["members"].GetArray())
+        lobbyMembers[id].insert(std::strtoull(text(member, "user_id").c_str(), nullptr, 10));
+    } else if (kind == "relationships" && array(body, "relationships")) {
+      for (const auto& r : body["relationships"].GetArray())
+        if (r.IsObject() && r.HasMember("type") && r["type"].IsInt() && r["type"].GetInt() == 1)
+          friends[id].insert(std::strtoull(text(r, "user_id").c_str(), nullptr, 10));
+    }
+  }
+  for (const auto& player : players_) {
+    Player& p = *player;
+    const auto lobby = p.client->GetLobbyHandle(p.lobbyId);
+    if (!lobby) {
+      findings_.Add("a lobby missing from the Client", Tag(p));
+    } else {
+      const auto ids = lobby->LobbyMemberIds();
+      if (std::set<uint64_t>(ids.begin(), ids.end()) != lobbyMembers[p.lobbyId])
+        findings_.Add("lobby members differ from the emulator's", Tag(p));
+    }
+    std::set<uint64_t> seen;
+    for (const auto& r : p.client->GetRelationships())
+      if (r.DiscordRelationshipType() == platformpp::RelationshipType::Friend) seen.insert(r.Id());
+    if (seen != friends[p.user.id]) findings_.Add("friends differ from the emulator's", Tag(p));
+    // The friend's presence as this Client sees it: what the friend last set.
+    const auto it = std::find_if(players_.begin(), players_.end(),
+                                 [&](const auto& q) { return q->user.id == p.friendId; });
+    if (it != players_.end() && !(*it)->presenceState.empty()) {
+      const auto user = p.client->GetUser(p.friendId);
+      const auto activity = user ? user->GameActivity() : std::nullopt;
+      const auto state = activity ? activity->State() : std::nullopt;
+      if (!state || *state != (*it)->presenceState)
+        findings_.Add(
+            "a friend's presence differs from what they asked for",
+            Tag(p) + " sees " + (state ? *state : "nothing") + ", asked for " + (*it)->presenceState);
+    }
+  }
+}
+
+// The goals: a session resumes within 2 s of a drop; a terminal close makes one status change and no retry;
+// a call reconnects within 2 s of its voice connection's drop.
+void Soak::CheckResumes() {
+  std::vector<double> resumes, voice;
+  for (const auto& injected : chaos_->InjectedSoFar()) {
+    std::printf("  %s%s%s\n", Describe(injected.fault).c_str(), injected.note.empty() ? "" : ": ",
+                injected.note.c_str());
+    const auto& p = *players_[static_cast<std::size_t>(injected.fault.player)];
+    if (injected.fault.kind == FaultKind::GatewayDrop) {
+      const auto ready = std::find_if(p.statuses.begin(), p.statuses.end(), [&](const StatusEvent& e) {
+        return e.at > injected.at && e.status == static_cast<int>(Client::Status::Ready);
+      });
+      if (ready == p.statuses.end()) {
+        findings_.Add("no Ready after a Gateway drop", Tag(p));
+        continue;
+      }
+      const double seconds = Seconds(ready->at - injected.at);
+      resumes.push_back(seconds);
+      if (seconds > 2.0) findings_.Add("a Gateway session resumed later than 2 s after a drop", Tag(p));
+    } else if (injected.fault.kind == FaultKind::VoiceDrop) {
+      const auto connected =
+          std::find_if(p.callStatuses.begin(), p.callStatuses.end(), [&](const StatusEvent& e) {
+            return e.at > injected.at && e.status == static_cast<int>(Call::Status::Connected);
+          });
+      if (connected == p.callStatuses.end()) {
+        findings_.Add("no reconnection after a voice drop", Tag(p));
+        continue;
+      }
+      const double seconds = Seconds(connected->at - injected.at);
+      voice.push_back(seconds);
+      if (seconds > 2.0) findings_.Add("a call reconnected later than 2 s after a voice drop", Tag(p));
+    } else if (injected.fault.kind == FaultKind::TokenRevocation) {
+      // After the terminal close: one Disconnected, then nothing until the game connects again.
+      const auto closed = std::find_if(p.statuses.begin(), p.statuses.end(), [&](const StatusEvent& e) {
+        return e.at > injected.at && (e.status == static_cast<int>(Client::Status::Disconnected) ||
+                                      e.status == static_cast<int>(Client::Status::Ready));
+      });
+      if (closed == p.statuses.end()) {
+        findings_.Add("a revoked token's session neither ended nor came back", Tag(p));
+        continue;
+      }
+      if (closed->status == static_cast<int>(Client::Status::Ready)) {
+        // Back without a terminal close: fine only if the game had given it a new token first (a 401 on an
+        // HTTP call made it sign in again before the Gateway tried the revoked one).
+        const bool renewed = std::any_of(p.tokenUpdates.begin(), p.tokenUpdates.end(),
+                                         [&](auto at) { return at > injected.at && at < closed->at; });
+        if (!renewed) findings_.Add("a revoked token's session came back", Tag(p));
+        std::printf("    the game signed in again before the Gateway used the revoked token\n");
+        continue;
+      }
+      std::printf("    terminal close: %s, detail %d, %.3f s after the revocation\n",
+                  closed->error == static_cast<int>(Client::Error::UnexpectedClose) ? "UnexpectedClose"
+                                                                                    : "another error",
+                  closed->detail, Seconds(closed->at - injected.at));
+      const auto next = closed + 1;
+      if (next != p.statuses.end() && next->status != static_cast<int>(Client::Status::Connecting) &&
+          next->status != static_cast<int>(Client::Status::HttpWait))
+        findings_.Add("a terminal close was followed by a retry of the SDK's own", Tag(p));
+    }
+  }
+  const auto summary = [](const char* what, std::vector<double> values) {
+    if (values.empty()) return;
+    std::sort(values.begin(), values.end());
+    std::printf("%s: %zu, median %.3f s, max %.3f s\n", what, values.size(), values[values.size() / 2],
+                values.back());
+  };
+  summary("Gateway resumes after a drop", resumes);
+  summary("voice reconnections after a drop", voice);
+}
+
+int Soak::Run() {
+  std::printf("fault soak: %d players, %.0f s, seed %" PRIu64 "%s\n", options_.players, options_.seconds,
+              options_.seed, options_.kill ? ", the emulator killed once per 10 minutes" : "");
+  random_.seed(options_.seed);
+  ledger_.SetGameThread();
+  SetUp();
+  // The admin client's first request starts its resolver thread and a kept-alive connection: before the
+  // first count, so that the counts compare the Clients alone.
+  chaos_->Admin().Healthy();
+  const auto before = Resources::Now();
+
+  for (int i = 0; i < options_.players; ++i)
+    AddPlayer(i);
+  // Friends: each player and the next one of its lobby (a ring); every lobby's members, then its call.
+  auto& admin = chaos_->Admin();
+  std::set<std::pair<uint64_t, uint64_t>> friendships;
+  for (auto& p : players_) {
+    const int base = p->lobbyIndex * kLobbySize;
+    const int size = std::min(kLobbySize, options_.players - base);
+    const int next = base + (p->index - base + 1) % size;
+    p->friendId = players_[static_cast<std::size_t>(next)]->user.id;
+    const auto pair = std::minmax(p->user.id, p->friendId);
+    if (p->friendId != p->user.id && friendships.insert(pair).second)
+      admin.MakeFriends(p->user.id, p->friendId);
+  }
+  for (auto& player : players_) {
+    Player& p = *player;
+    const auto deadline = Clock::now() + 30s;
+    while (p.client->GetStatus() != Client::Status::Ready && Clock::now() < deadline)
+      Pump(), std::this_thread::sleep_for(1ms);
+    auto joined = std::make_shared<bool>(false);
+    p.client->CreateOrJoinLobby(
+        "soak-lobby-" + std::to_string(p.lobbyIndex),
+        Op<ClientResult, uint64_t>("CreateOrJoinLobby",
+                                   [this, &p, joined](const ClientResult& r, uint64_t id) {
+                                     if (!r.Successful())
+                                       findings_.Add("setup failed", "join: " + r.ToString());
+                                     p.lobbyId = id;
+                                     *joined = true;
+                                   }));
+    while (!*joined && Clock::now() < deadline)
+      Pump(), std::this_thread::sleep_for(1ms);
+  }
+  for (auto& p : players_)
+    StartCall(*p);
+  std::string why;
+  {
+    const auto deadline = Clock::now() + 60s;
+    while (!Settled(why) && Clock::now() < deadline)
+      Pump(), std::this_thread::sleep_for(2ms);
+    if (!Settled(why)) {
+      std::printf("setup did not settle: %s\n", why.c_str());
+      findings_.Print();
+      return 1;
+    }
+  }
+  std::printf(
+      "set up: %zu players in %zu lobbies, each with a call, all connected and end-to-end encrypted\n",
+      players_.size(), static_cast<std::size_t>((options_.players + kLobbySize - 1) / kLobbySize));
+
+  start_ = Clock::now();
+  std::vector<uint64_t> userIds;
+  for (const auto& p : players_)
+    userIds.push_back(p->user.id);
+  chaos_->Start(start_, userIds);
+  const auto sendingUntil = start_ + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(options_.seconds * 0.8));
+  while (Clock::now() < sendingUntil || !chaos_->ScheduleDone()) {
+    Pump();
+    const bool sending = Clock::now() < sendingUntil;
+    for (auto& p : players_)
+      Act(*p, sending);
+    std::this_thread::sleep_for(2ms);
+  }
+  // The faults are over: the Clients must come back to the emulator's state by themselves (and the game's
+  // usual answers: a new token, a new call).
+  const auto settleStart = Clock::now();
+  bool settled = false;
+  while (Clock::now() < settleStart + 90s) {
+    Pump();
+    for (auto& p : players_)
+      Act(*p, false);
+    if ((settled = Settled(why))) break;
+    std::this_thread::sleep_for(2ms);
+  }
+  std::printf("settled in %.1f s after the last fault%s%s\n", Seconds(Clock::now() - settleStart),
+              settled ? "" : ": NOT SETTLED: ", settled ? "" : why.c_str());
+  if (!settled) {
+    findings_.Add("did not settle within 90 s of the last fault", why);
+    for (const auto& p : players_) {
+      std::string line = Tag(*p) + ":";
+      for (const auto& e : p->statuses)
+        line += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " +
+                Client::StatusToString(static_cast<Client::Status>(e.status)) +
+                (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
+      std::printf("  %s\n", line.c_str());
+    }
+  }
+  if (!chaos_->Error().empty()) findings_.Add("the fault thread failed", chaos_->Error());
+  for (const auto& name : ledger_.PendingNames())
+    findings_.Add("operation never ended", name);
+
+  std::printf("faults injected:\n");
+  CheckResumes();
+  CheckDelivery();
+  CheckStores();
+  uint64_t frames = 0;
+  for (const auto& p : players_)
+    frames += p->framesReceived;
+  std::printf("operations: %" PRIu64 " started, each ended once; audio frames received: %" PRIu64 "\n",
+              ledger_.Started(), frames);
+  const auto peak = Resources::Now();
+
+  // Every Client gone: their threads and sockets with them (the fault thread stops first: it came after the
+  // first count).
+  chaos_->Stop();
+  for (auto& p : players_) {
+    p->call = {};
+    // The destructor ends what is still pending, on this thread: allowed, as inside RunCallbacks.
+    Ledger::PumpScope scope;
+    p->client.reset();
+  }
+  std::this_thread::sleep_for(500ms);
+  const auto after = Resources::Now();
+  std::printf("threads %d -> %d -> %d, file descriptors %d -> %d -> %d, RSS %.0f -> %.0f -> %.0f MiB\n",
+              before.threads, peak.threads, after.threads, before.fds, peak.fds, after.fds, before.rssMiB,
+              peak.rssMiB, after.rssMiB);
+  if (after.threads > before.threads)
+    findings_.Add("threads outlived the Clients", std::to_string(after.threads));
+  if (after.fds > before.fds)
+    findings_.Add("file descriptors outlived the Clients", std::to_string(after.fds));
+  chaos_.reset();
+  std::filesystem::remove_all(dataDir_);
+  if (!findings_.Empty()) {
+    findings_.Print();
+    std::printf("fault soak: FAILED (seed %" PRIu64 ")\n", options_.seed);
+    return 1;
+  }
+  std::printf("fault soak: passed\n");
+  return 0;
+}
+
+}  // namespace
+}  // namespace soak
+
+int main(int argc, char** argv) {
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);  // a crash keeps what was printed
+  const auto options = soak::ParseOptions(argc, argv);
+#ifdef _WIN32
+  _putenv_s("PLATFORMPP_AUDIO", "null");
+#else
+  setenv("PLATFORMPP_AUDIO", "null", 1);  // headless: no sound card on a CI machine
+#endif
+  try {
+    soak::Soak soak(options);
+    return soak.Run();
+  } catch (const std::exception& e) {
+    std::printf("fault soak: %s\n", e.what());
+    return 1;
+  }
+}
