@@ -495,6 +495,8 @@ void MessageService::Created(ParsedMessage message, Source source, std::vector<P
   } else if (source == Source::CatchUp) {
     announce = channel.catchUpFrom != 0 && id > channel.catchUpFrom;
   }
+  if (source == Source::Gateway || source == Source::CatchUp)
+    channel.newestStreamed = std::max(channel.newestStreamed, id);
   Keep(channel, std::move(message));
   if (!announce) return;
   if (channel.catchUpRound != 0 && source != Source::History) {
@@ -555,7 +557,12 @@ void MessageService::CatchUp() {
     std::lock_guard lock(mutex_);
     for (auto& [id, channel] : channels_) {
       if (channel.newestAnnounced == 0) continue;
-      channel.catchUpFrom = channel.newestAnnounced;
+      // The gap starts after the newest message the lost session delivered; a channel that only announced
+      // the player's own messages, after the oldest of those (older history is not news).
+      uint64_t oldestAnnounced = channel.announcedFloor != 0 ? channel.announcedFloor
+                                 : channel.announced.empty() ? channel.newestAnnounced
+                                                             : *channel.announced.begin();
+      channel.catchUpFrom = channel.newestStreamed != 0 ? channel.newestStreamed : oldestAnnounced;
       fetches.push_back({id, channel.lobby});
     }
   }

@@ -105,6 +105,10 @@ class MessageService {
     uint64_t newestAnnounced = 0;
     uint64_t catchUpFrom =
         0;  // set at a new session: a catch-up announces what is newer and not yet announced
+    // The newest message the Gateway (or a catch-up) brought: where a lost session's gap starts. The
+    // player's own messages, announced from their send's answer, do not move it: others' messages sent
+    // before them may be in the gap.
+    uint64_t newestStreamed = 0;
     // While a catch-up is in flight, new messages (live ones included) wait in `deferred`, so that the game
     // hears the gap's messages and the live ones in the platform's order (by id) when the catch-up ends.
     uint64_t catchUpRound = 0;  // of the catch-up in flight; 0: none

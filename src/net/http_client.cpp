@@ -192,8 +192,20 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
     for (;;) {
       // Rate limits: wait while the route's bucket (or the global limit) is exhausted.
       while (auto until = limiter_.TryAcquire(routeKey, SteadyClock::now())) {
+        const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*until - SteadyClock::now());
+        if (wait.count() > options_.maxRateLimitWait * 1000) {
+          // A bucket empty for longer than a 429's retry_after would be waited out (e.g. a limit of two
+          // hours): the request fails now as rate limited, with the wait left, rather than hanging that long.
+          const double seconds = static_cast<double>(wait.count()) / 1000.0;
+          logger_->Warning("HTTP: " + routeKey + " is rate limited for " +
+                           std::to_string(wait.count() / 1000) + " s more; not sent");
+          response.status = 429;
+          response.headers.emplace_back("Retry-After", std::to_string(seconds));
+          response.body = R"({"message":"You are being rate limited.","retry_after":)" +
+                          std::to_string(seconds) + R"(,"global":false})";
+          co_return response;
+        }
         if (logger_->Enabled(LoggingSeverity::Verbose)) {
-          auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*until - SteadyClock::now());
           logger_->Verbose("HTTP: " + routeKey + " waits " + std::to_string(wait.count()) +
                            " ms for its rate limit");
         }
@@ -222,13 +234,13 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
                      !attempt.tlsRefused;
         if (retry) {
           auto delay = backoff.Next();
-          logger_->Warning("HTTP: " + request.method + " " + routeKey + " " + message + "; retry in " +
+          logger_->Warning("HTTP: " + routeKey + " " + message + "; retry in " +
                            std::to_string(delay.count()) + " ms");
           co_await SleepUntil(SteadyClock::now() + delay);
           if (shutdown_) co_return response;
           continue;
         }
-        logger_->Warning("HTTP: " + request.method + " " + routeKey + " " + message);
+        logger_->Warning("HTTP: " + routeKey + " " + message);
         response.transport = NetworkFailure(message, !attempt.tlsRefused);
         co_return response;
       }

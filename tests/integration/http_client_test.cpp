@@ -93,6 +93,24 @@ TEST_CASE("a bucket at Remaining 0 with Reset-After 0.3 s delays the next reques
   CHECK(SecondsSince(first.at, second.at) >= 0.29);
 }
 
+TEST_CASE("a bucket empty for longer than a retry_after is waited out fails at once as rate limited") {
+  auto& emu = Shared();
+  itest::FaultScope scope;
+  // One request per 10 minutes: the second would wait nearly 10 minutes, past the 60 s the client waits
+  // for a 429 (maxRateLimitWait); one second less than 60 s would be waited.
+  emu.admin->SetRateLimit("GET /users/@me", 1, std::chrono::minutes(10));
+  Client client(emu.Options());
+  auto first = Fetch(client, emu.token.accessToken);
+  REQUIRE_MESSAGE(first.result.Successful(), first.result.ToString());
+  auto start = Clock::now();
+  auto second = Fetch(client, emu.token.accessToken);
+  CHECK(SecondsSince(start, second.at) < 5.0);  // not sent: nothing to wait for
+  CHECK(second.result.Status() == 429);
+  CHECK(second.result.Retryable());
+  CHECK(second.result.RetryAfter() > 590.0f);
+  CHECK(second.result.RetryAfter() <= 600.0f);
+}
+
 // The timeout, not the server, ends the request: the server would answer only after a minute, and the request
 // ends long before that, never before its timeout (a lower bound: a busy machine can only be late).
 TEST_CASE("a server delayed by a minute with a 500 ms timeout ends in a NetworkError, timed out") {

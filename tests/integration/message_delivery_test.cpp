@@ -249,4 +249,50 @@ TEST_CASE(
   CHECK(receiver->created == sent);
 }
 
+TEST_CASE("a new session's catch-up brings a missed message although the player's own came after it") {
+  DeliveryEnv env;
+  platformpp::testkit::EmulatorProcess::Options options;
+  options.binary = PLATFORMPP_EMULATOR_PATH;
+  options.ipc = false;
+  options.extraArguments = {"--no-social-rate-limits"};
+  env.process = platformpp::testkit::EmulatorProcess::Start(options);
+  env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
+  env.app = env.admin->CreateApp("Catch-up Own Game");
+  auto sender = Connect(env, "gap_sender");
+  auto receiver = Connect(env, "gap_receiver");
+  const uint64_t lobby = JoinLobby(env, *sender, "gap-lobby");
+  REQUIRE(JoinLobby(env, *receiver, "gap-lobby") == lobby);
+  const auto send = [&](Member& who, const std::string& content) {
+    uint64_t sentId = 0;
+    who.client->SendLobbyMessage(lobby, content, [&](const ClientResult& result, uint64_t id) {
+      CHECK(result.Successful());
+      sentId = id;
+    });
+    REQUIRE(RunBoth(
+        *sender, *receiver, [&] { return sentId != 0; }, 20s));
+    return sentId;
+  };
+  const auto first = send(*sender, "before the gap");
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return receiver->created.size() == 1; }, 20s));
+  // The receiver's session ends for good. In the gap the sender writes, then the receiver itself (its HTTP
+  // works without the Gateway): its own message, newer, is announced from its send's answer at once.
+  int readies = 0;
+  receiver->client->SetStatusChangedCallback([&](Client::Status status, Client::Error, int32_t) {
+    if (status == Client::Status::Ready) ++readies;
+  });
+  REQUIRE(env.admin->InvalidateGateway(EmulatorAdmin::GatewayTarget{{}, receiver->user.id}, false) == 1);
+  const auto missed = send(*sender, "in the gap");
+  const auto own = send(*receiver, "the receiver's own, in the gap");
+  REQUIRE(readies == 0);  // still in the gap: the new session comes after about a second
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return readies == 1; }, 20s));
+  // The catch-up brings the missed one, once.
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return receiver->created.size() == 3; }, 20s));
+  RunBoth(
+      *sender, *receiver, [] { return false; }, 300ms);
+  CHECK(receiver->created == std::vector<uint64_t>{first, own, missed});
+}
+
 }  // namespace message_delivery_test
