@@ -111,6 +111,15 @@ double Seconds(Clock::duration d) {
   return std::chrono::duration<double>(d).count();
 }
 
+/// The emulator's settings for the soak, applied at the start and after each restart (they are the process's,
+/// not its state file's). Heartbeats every 2 s, so that a stalled ACK is noticed within the run (45 s on the
+/// platform).
+void Configure(EmulatorAdmin& admin) {
+  EmulatorAdmin::GatewayLimits limits;
+  limits.heartbeatIntervalMs = 2000;
+  admin.SetGatewayLimits(limits);
+}
+
 /// The fault side: runs the schedule on a thread of its own (admin calls block, an emulator restart takes a
 /// second or two) while the game thread keeps pumping. It also mints new grants for players whose grant was
 /// revoked (the game asks; a player signing in again).
@@ -282,6 +291,7 @@ class Chaos {
         options.extraArguments.emplace_back(std::to_string(port));
         process_ = EmulatorProcess::Start(options);
         admin_ = std::make_unique<EmulatorAdmin>(process_->Connection());
+        Configure(*admin_);
         record.note = "restarted in " + std::to_string(Seconds(Clock::now() - record.at)) + " s";
         break;
       }
@@ -372,17 +382,15 @@ void Soak::SetUp() {
   processOptions.ipcName = "platformpp-soak-" + std::to_string(::getpid());
   // The data dir is the same for every start: the Clients' CA file stays where they read it, and the state
   // file keeps the CA, the accounts, lobbies and messages across a kill.
-  processOptions.extraArguments = {"--state", dataDir_ + "/state.db", "--data-dir", dataDir_};
+  // The platform's development limits on lobby messages and DMs (100 per application per 2 hours) are for
+  // a game in development, not a load test: off, on the command line so that a restart keeps them off. 429s
+  // come from the schedule's storms instead.
+  processOptions.extraArguments = {"--state", dataDir_ + "/state.db", "--data-dir", dataDir_,
+                                   "--no-social-rate-limits"};
   auto process = EmulatorProcess::Start(processOptions);
   EmulatorAdmin admin(process->Connection());
   app_ = admin.CreateApp("Soak Game");
-  // The platform's development limits on lobby messages and DMs (100 per application per 2 hours) are for
-  // a game in development, not a load test: off. 429s come from the schedule's storms instead.
-  admin.SetSocialRateLimits(false);
-  // Heartbeats every 2 s, so that a stalled ACK is noticed within the run (45 s on the platform).
-  EmulatorAdmin::GatewayLimits limits;
-  limits.heartbeatIntervalMs = 2000;
-  admin.SetGatewayLimits(limits);
+  Configure(admin);
   chaos_ =
       std::make_unique<Chaos>(processOptions, std::move(process), app_.id,
                               MakeSchedule(options_.seed, options_.seconds, options_.players, options_.kill));
@@ -405,13 +413,16 @@ void Soak::AddPlayer(int index) {
   client.SetEchoCancellation(false);
   client.SetNoiseSuppression(false);
   client.SetAutomaticGainControl(false);
-  if (std::getenv("PLATFORMPP_SOAK_LOG") != nullptr) {
+  const char* only = std::getenv("PLATFORMPP_SOAK_LOG_PLAYER");
+  if (const char* level = std::getenv("PLATFORMPP_SOAK_LOG"); level && (!only || std::atoi(only) == index)) {
     // The SDK's warnings and errors, each with its player and time, for a look into a failed run.
     client.AddLogCallback(
         [this, index](std::string message, platformpp::LoggingSeverity) {
           std::printf("[%.3f] player %d: %s\n", Seconds(Clock::now() - start_), index, message.c_str());
         },
-        platformpp::LoggingSeverity::Warning);
+        std::string(level) == "verbose" ? platformpp::LoggingSeverity::Verbose
+        : std::string(level) == "info"  ? platformpp::LoggingSeverity::Info
+                                        : platformpp::LoggingSeverity::Warning);
   }
   client.SetStatusChangedCallback([this, &p](Client::Status status, Client::Error error, int32_t detail) {
     ledger_.Check("status changed");
