@@ -300,9 +300,9 @@ void MessageService::GetUserMessages(uint64_t recipientId, int32_t limit, GetMes
 
 void MessageService::FetchHistory(const std::string& path, int32_t limit, Source source,
                                   const std::shared_ptr<MessagesDone>& done, uint64_t catchUpChannel,
-                                  uint64_t catchUpRound) {
-  http_.Send(Request("GET", path), [this, done, limit, source, catchUpChannel,
-                                    catchUpRound](const net::HttpResponse& response) {
+                                  uint64_t catchUpRound, int catchUpAttempt) {
+  http_.Send(Request("GET", path), [this, done, limit, source, catchUpChannel, catchUpRound, catchUpAttempt,
+                                    path](const net::HttpResponse& response) {
     json::Document document;
     ClientResult result = net::ParseJsonResponse(response, document);
     if (result.Successful() && !document.IsArray())
@@ -310,9 +310,7 @@ void MessageService::FetchHistory(const std::string& path, int32_t limit, Source
     if (!result.Successful()) {
       if (!done) {
         runtime_.Log().Warning("message catch-up after a new session failed: " + result.ToString());
-        std::vector<Pending> events;
-        EndCatchUp(catchUpChannel, catchUpRound, events);
-        Post(events);
+        CatchUpFailed(path, catchUpChannel, catchUpRound, catchUpAttempt);
       }
       if (done) (*done)(std::move(result), {});
       return;
@@ -507,6 +505,26 @@ void MessageService::Created(ParsedMessage message, Source source, std::vector<P
   if (MarkAnnounced(channel, id)) events.push_back(Pending{Event::Created, id, channelId});
 }
 
+void MessageService::CatchUpFailed(const std::string& path, uint64_t channelId, uint64_t round, int attempt) {
+  constexpr int kAttempts = 5;
+  if (timer_ && attempt + 1 < kAttempts) {
+    timer_->After(std::chrono::seconds(1 << attempt), [this, path, channelId, round, attempt] {
+      {
+        std::lock_guard lock(mutex_);
+        auto it = channels_.find(channelId);
+        if (it == channels_.end() || it->second.catchUpRound != round) return;  // a newer one took over
+      }
+      FetchHistory(path, kMaxHistoryLimit, Source::CatchUp, nullptr, channelId, round, attempt + 1);
+    });
+    return;
+  }
+  runtime_.Log().Warning("message catch-up: given up after " + std::to_string(kAttempts) +
+                         " attempts; messages of the lost session may be missing");
+  std::vector<Pending> events;
+  EndCatchUp(channelId, round, events);
+  Post(events);
+}
+
 void MessageService::EndCatchUp(uint64_t channelId, uint64_t round, std::vector<Pending>& events) {
   std::lock_guard lock(mutex_);
   auto it = channels_.find(channelId);
@@ -558,11 +576,13 @@ void MessageService::CatchUp() {
     for (auto& [id, channel] : channels_) {
       if (channel.newestAnnounced == 0) continue;
       // The gap starts after the newest message the lost session delivered; a channel that only announced
-      // the player's own messages, after the oldest of those (older history is not news).
+      // the player's own messages, after the oldest of those (older history is not news). A catch-up still
+      // unfinished (failed, being tried again) keeps its older start: its gap is not filled yet.
       uint64_t oldestAnnounced = channel.announcedFloor != 0 ? channel.announcedFloor
                                  : channel.announced.empty() ? channel.newestAnnounced
                                                              : *channel.announced.begin();
-      channel.catchUpFrom = channel.newestStreamed != 0 ? channel.newestStreamed : oldestAnnounced;
+      if (channel.catchUpRound == 0)
+        channel.catchUpFrom = channel.newestStreamed != 0 ? channel.newestStreamed : oldestAnnounced;
       fetches.push_back({id, channel.lobby});
     }
   }

@@ -133,7 +133,10 @@ class MessageService {
   /// only logged.
   void FetchHistory(const std::string& path, int32_t limit, Source source,
                     const std::shared_ptr<MessagesDone>& done, uint64_t catchUpChannel = 0,
-                    uint64_t catchUpRound = 0);
+                    uint64_t catchUpRound = 0, int catchUpAttempt = 0);
+  /// A catch-up's fetch failed: tried again after 1, 2, 4 and 8 s (a new token or a 5xx burst's end may
+  /// come meanwhile), its channel's new messages still waiting; after the last, ended as it is.
+  void CatchUpFailed(const std::string& path, uint64_t channelId, uint64_t round, int attempt);
   /// The end of a channel's catch-up (answered or failed): what waited is announced, in id order.
   void EndCatchUp(uint64_t channelId, uint64_t round, std::vector<Pending>& events);
   /// After a READY that follows an earlier one: the history of each channel that announced messages, for

@@ -193,10 +193,10 @@ class HttpClient::Impl : public std::enable_shared_from_this<Impl> {
       // Rate limits: wait while the route's bucket (or the global limit) is exhausted.
       while (auto until = limiter_.TryAcquire(routeKey, SteadyClock::now())) {
         const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(*until - SteadyClock::now());
-        if (wait.count() > options_.maxRateLimitWait * 1000) {
+        const double seconds = std::chrono::duration<double>(wait).count();
+        if (seconds > options_.maxRateLimitWait) {
           // A bucket empty for longer than a 429's retry_after would be waited out (e.g. a limit of two
           // hours): the request fails now as rate limited, with the wait left, rather than hanging that long.
-          const double seconds = static_cast<double>(wait.count()) / 1000.0;
           logger_->Warning("HTTP: " + routeKey + " is rate limited for " +
                            std::to_string(wait.count() / 1000) + " s more; not sent");
           response.status = 429;

@@ -295,4 +295,50 @@ TEST_CASE("a new session's catch-up brings a missed message although the player'
   CHECK(receiver->created == std::vector<uint64_t>{first, own, missed});
 }
 
+TEST_CASE("a new session's catch-up that fails is tried again, the live messages waiting for it") {
+  DeliveryEnv env;
+  platformpp::testkit::EmulatorProcess::Options options;
+  options.binary = PLATFORMPP_EMULATOR_PATH;
+  options.ipc = false;
+  options.extraArguments = {"--no-social-rate-limits"};
+  env.process = platformpp::testkit::EmulatorProcess::Start(options);
+  env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
+  env.app = env.admin->CreateApp("Catch-up Retry Game");
+  auto sender = Connect(env, "retry_sender");
+  auto receiver = Connect(env, "retry_receiver");
+  const uint64_t lobby = JoinLobby(env, *sender, "retry-lobby");
+  REQUIRE(JoinLobby(env, *receiver, "retry-lobby") == lobby);
+  std::vector<uint64_t> sent;
+  const auto send = [&](const std::string& content) {
+    bool done = false;
+    sender->client->SendLobbyMessage(lobby, content, [&](const ClientResult& result, uint64_t id) {
+      CHECK(result.Successful());
+      sent.push_back(id);
+      done = true;
+    });
+    REQUIRE(RunBoth(
+        *sender, *receiver, [&] { return done; }, 20s));
+  };
+  send("before the gap");
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return receiver->created.size() == 1; }, 20s));
+  // The catch-up's first fetch fails (503 past the HTTP client's own retries); it is tried again a second
+  // later, and a live message sent meanwhile waits for it.
+  env.admin->AddFault({.route = "GET /lobbies/{lobby_id}/messages", .status = 503, .count = 4});
+  int readies = 0;
+  receiver->client->SetStatusChangedCallback([&](Client::Status status, Client::Error, int32_t) {
+    if (status == Client::Status::Ready) ++readies;
+  });
+  REQUIRE(env.admin->InvalidateGateway(EmulatorAdmin::GatewayTarget{{}, receiver->user.id}, false) == 1);
+  send("in the gap");
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return readies == 1; }, 20s));
+  send("after the new session");
+  REQUIRE(RunBoth(
+      *sender, *receiver, [&] { return receiver->created.size() == 3; }, 30s));
+  RunBoth(
+      *sender, *receiver, [] { return false; }, 300ms);
+  CHECK(receiver->created == sent);
+}
+
 }  // namespace message_delivery_test

@@ -417,7 +417,7 @@ void Soak::AddPlayer(int index) {
   if (const char* level = std::getenv("PLATFORMPP_SOAK_LOG"); level && (!only || std::atoi(only) == index)) {
     // The SDK's warnings and errors, each with its player and time, for a look into a failed run.
     client.AddLogCallback(
-        [this, index](std::string message, platformpp::LoggingSeverity) {
+        [this, index](const std::string& message, platformpp::LoggingSeverity) {
           std::printf("[%.3f] player %d: %s\n", Seconds(Clock::now() - start_), index, message.c_str());
         },
         std::string(level) == "verbose" ? platformpp::LoggingSeverity::Verbose
