@@ -5,7 +5,7 @@
 // Clients' stores equal the emulator's state, no callback ran outside RunCallbacks, and no thread or file
 // descriptor outlived the Clients. It measures how fast Gateway sessions resume and calls reconnect.
 //
-//   platformpp_fault_soak [--players N] [--seconds S] [--seed X] [--no-kill]
+//   platformpp_fault_soak [--players N] [--seconds S] [--seed X] [--bound S] [--no-kill]
 //   (short mode, CTest's soak_short: 20 players for 60 s; long mode: 100 players for 3600 s)
 #include <platformpp/client.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -48,6 +48,9 @@ struct Options {
   double seconds = 60;
   uint64_t seed = 1;
   bool kill = true;
+  /// A resume or voice reconnection slower than this is a finding. The goal is 2 s (and the long mode checks
+  /// it); CTest's short mode runs beside other tests, under ASan in CI, on 2 cores, and allows 10 s.
+  double bound = 2.0;
 };
 
 Options ParseOptions(int argc, char** argv) {
@@ -64,10 +67,14 @@ Options ParseOptions(int argc, char** argv) {
     } else if (arg == "--seed" && value) {
       options.seed = std::strtoull(value, nullptr, 10);
       ++i;
+    } else if (arg == "--bound" && value) {
+      options.bound = std::atof(value);
+      ++i;
     } else if (arg == "--no-kill") {
       options.kill = false;
     } else {
-      std::fprintf(stderr, "usage: %s [--players N] [--seconds S] [--seed X] [--no-kill]\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--players N] [--seconds S] [--seed X] [--bound S] [--no-kill]\n",
+                   argv[0]);
       std::exit(2);
     }
   }
@@ -792,7 +799,7 @@ void Soak::CheckResumes() {
       }
       const double seconds = Seconds(ready->at - injected.at);
       resumes.push_back(seconds);
-      if (seconds > 2.0) findings_.Add("a Gateway session resumed later than 2 s after a drop", Tag(p));
+      if (seconds > options_.bound) findings_.Add("a Gateway session resumed late after a drop", Tag(p));
     } else if (injected.fault.kind == FaultKind::VoiceDrop) {
       const auto connected =
           std::find_if(p.callStatuses.begin(), p.callStatuses.end(), [&](const StatusEvent& e) {
@@ -804,7 +811,7 @@ void Soak::CheckResumes() {
       }
       const double seconds = Seconds(connected->at - injected.at);
       voice.push_back(seconds);
-      if (seconds > 2.0) findings_.Add("a call reconnected later than 2 s after a voice drop", Tag(p));
+      if (seconds > options_.bound) findings_.Add("a call reconnected late after a voice drop", Tag(p));
     } else if (injected.fault.kind == FaultKind::TokenRevocation) {
       // After the terminal close: one Disconnected, then nothing until the game connects again.
       const auto closed = std::find_if(p.statuses.begin(), p.statuses.end(), [&](const StatusEvent& e) {
@@ -834,11 +841,12 @@ void Soak::CheckResumes() {
         findings_.Add("a terminal close was followed by a retry of the SDK's own", Tag(p));
     }
   }
-  const auto summary = [](const char* what, std::vector<double> values) {
+  const auto summary = [this](const char* what, std::vector<double> values) {
     if (values.empty()) return;
     std::sort(values.begin(), values.end());
-    std::printf("%s: %zu, median %.3f s, max %.3f s\n", what, values.size(), values[values.size() / 2],
-                values.back());
+    const auto late = std::count_if(values.begin(), values.end(), [](double v) { return v > 2.0; });
+    std::printf("%s: %zu, median %.3f s, max %.3f s; %td over the 2 s goal (bound %.1f s)\n", what,
+                values.size(), values[values.size() / 2], values.back(), late, options_.bound);
   };
   summary("Gateway resumes after a drop", resumes);
   summary("voice reconnections after a drop", voice);
