@@ -198,147 +198,102 @@ TEST_CASE("1,000 lobby messages across 20 forced failures arrive exactly once ea
   }
 }
 
-TEST_CASE(
-    "a new session's catch-up and the live messages that overtake it reach the game in the platform's "
-    "order") {
-  DeliveryEnv env;
-  platformpp::testkit::EmulatorProcess::Options options;
-  options.binary = PLATFORMPP_EMULATOR_PATH;
-  options.ipc = false;
-  options.extraArguments = {"--no-social-rate-limits"};
-  env.process = platformpp::testkit::EmulatorProcess::Start(options);
-  env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
-  env.app = env.admin->CreateApp("Catch-up Order Game");
-  auto sender = Connect(env, "catchup_sender");
-  auto receiver = Connect(env, "catchup_receiver");
-  const uint64_t lobby = JoinLobby(env, *sender, "catchup-lobby");
-  REQUIRE(JoinLobby(env, *receiver, "catchup-lobby") == lobby);
-  std::vector<uint64_t> sent;
-  const auto send = [&](const std::string& content) {
-    bool done = false;
-    sender->client->SendLobbyMessage(lobby, content, [&](const ClientResult& result, uint64_t id) {
-      CHECK(result.Successful());
-      sent.push_back(id);
-      done = true;
-    });
-    REQUIRE(RunBoth(
-        *sender, *receiver, [&] { return done; }, 20s));
-  };
-  send("before the gap");
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return receiver->created.size() == 1; }, 20s));
+namespace {
 
-  // The receiver's session ends for good; what is sent before its new READY is missed, and its catch-up (the
-  // lobby's history) is held back 1.5 s, so that a live message sent after the new READY arrives first.
-  env.admin->AddFault({.route = "GET /lobbies/{lobby_id}/messages", .delayMs = 1500, .count = 1});
-  const EmulatorAdmin::GatewayTarget target{{}, receiver->user.id};
-  REQUIRE(env.admin->InvalidateGateway(target, false) == 1);
-  send("in the gap");
-  int readies = 0;
-  receiver->client->SetStatusChangedCallback([&](Client::Status status, Client::Error, int32_t) {
-    if (status == Client::Status::Ready) ++readies;
-  });
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return readies == 1; }, 20s));
-  send("after the new session");
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return receiver->created.size() == 3; }, 20s));
-  RunBoth(
-      *sender, *receiver, [] { return false; }, 300ms);  // a duplicate would come now
-  // The missed message first, although the live one came first: each once, by id.
-  CHECK(receiver->created == sent);
-}
-
-TEST_CASE("a new session's catch-up brings a missed message although the player's own came after it") {
+/// Two members of one lobby, on an emulator of their own, for the catch-up tests: the receiver's session is
+/// ended for good (op 9, not resumable) while the sender writes.
+struct CatchUpLobby {
   DeliveryEnv env;
-  platformpp::testkit::EmulatorProcess::Options options;
-  options.binary = PLATFORMPP_EMULATOR_PATH;
-  options.ipc = false;
-  options.extraArguments = {"--no-social-rate-limits"};
-  env.process = platformpp::testkit::EmulatorProcess::Start(options);
-  env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
-  env.app = env.admin->CreateApp("Catch-up Own Game");
-  auto sender = Connect(env, "gap_sender");
-  auto receiver = Connect(env, "gap_receiver");
-  const uint64_t lobby = JoinLobby(env, *sender, "gap-lobby");
-  REQUIRE(JoinLobby(env, *receiver, "gap-lobby") == lobby);
-  const auto send = [&](Member& who, const std::string& content) {
+  std::unique_ptr<Member> sender, receiver;
+  uint64_t lobby = 0;
+  int readies = 0;  // the receiver's Ready statuses from EndReceiverSession on
+
+  explicit CatchUpLobby(const std::string& name) {
+    platformpp::testkit::EmulatorProcess::Options options;
+    options.binary = PLATFORMPP_EMULATOR_PATH;
+    options.ipc = false;
+    options.extraArguments = {"--no-social-rate-limits"};
+    env.process = platformpp::testkit::EmulatorProcess::Start(options);
+    env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
+    env.app = env.admin->CreateApp(name + " Game");
+    sender = Connect(env, name + "_sender");
+    receiver = Connect(env, name + "_receiver");
+    lobby = JoinLobby(env, *sender, name + "-lobby");
+    REQUIRE(JoinLobby(env, *receiver, name + "-lobby") == lobby);
+  }
+  bool Run(const std::function<bool()>& done, std::chrono::milliseconds timeout = 20s) {
+    return RunBoth(*sender, *receiver, done, timeout);
+  }
+  /// A lobby message from `who`, waited for; its id.
+  uint64_t Send(Member& who, const std::string& content) {
     uint64_t sentId = 0;
     who.client->SendLobbyMessage(lobby, content, [&](const ClientResult& result, uint64_t id) {
       CHECK(result.Successful());
       sentId = id;
     });
-    REQUIRE(RunBoth(
-        *sender, *receiver, [&] { return sentId != 0; }, 20s));
+    REQUIRE(Run([&] { return sentId != 0; }));
     return sentId;
-  };
-  const auto first = send(*sender, "before the gap");
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return receiver->created.size() == 1; }, 20s));
-  // The receiver's session ends for good. In the gap the sender writes, then the receiver itself (its HTTP
-  // works without the Gateway): its own message, newer, is announced from its send's answer at once.
-  int readies = 0;
-  receiver->client->SetStatusChangedCallback([&](Client::Status status, Client::Error, int32_t) {
-    if (status == Client::Status::Ready) ++readies;
-  });
-  REQUIRE(env.admin->InvalidateGateway(EmulatorAdmin::GatewayTarget{{}, receiver->user.id}, false) == 1);
-  const auto missed = send(*sender, "in the gap");
-  const auto own = send(*receiver, "the receiver's own, in the gap");
-  REQUIRE(readies == 0);  // still in the gap: the new session comes after about a second
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return readies == 1; }, 20s));
+  }
+  void EndReceiverSession() {
+    receiver->client->SetStatusChangedCallback([this](Client::Status status, Client::Error, int32_t) {
+      if (status == Client::Status::Ready) ++readies;
+    });
+    REQUIRE(env.admin->InvalidateGateway(EmulatorAdmin::GatewayTarget{{}, receiver->user.id}, false) == 1);
+  }
+};
+
+}  // namespace
+
+TEST_CASE(
+    "a new session's catch-up and the live messages that overtake it reach the game in the platform's "
+    "order") {
+  CatchUpLobby t("catchup");
+  std::vector<uint64_t> sent{t.Send(*t.sender, "before the gap")};
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 1; }));
+  // What is sent before the receiver's new READY is missed, and its catch-up (the lobby's history) is held
+  // back 1.5 s, so that a live message sent after the new READY arrives first.
+  t.env.admin->AddFault({.route = "GET /lobbies/{lobby_id}/messages", .delayMs = 1500, .count = 1});
+  t.EndReceiverSession();
+  sent.push_back(t.Send(*t.sender, "in the gap"));
+  REQUIRE(t.Run([&] { return t.readies == 1; }));
+  sent.push_back(t.Send(*t.sender, "after the new session"));
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 3; }));
+  t.Run([] { return false; }, 300ms);  // a duplicate would come now
+  // The missed message first, although the live one came first: each once, by id.
+  CHECK(t.receiver->created == sent);
+}
+
+TEST_CASE("a new session's catch-up brings a missed message although the player's own came after it") {
+  CatchUpLobby t("gap");
+  const auto first = t.Send(*t.sender, "before the gap");
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 1; }));
+  // In the gap the sender writes, then the receiver itself (its HTTP works without the Gateway): its own
+  // message, newer, is announced from its send's answer at once.
+  t.EndReceiverSession();
+  const auto missed = t.Send(*t.sender, "in the gap");
+  const auto own = t.Send(*t.receiver, "the receiver's own, in the gap");
+  REQUIRE(t.readies == 0);  // still in the gap: a new session waits 1 to 5 s after op 9
+  REQUIRE(t.Run([&] { return t.readies == 1; }));
   // The catch-up brings the missed one, once.
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return receiver->created.size() == 3; }, 20s));
-  RunBoth(
-      *sender, *receiver, [] { return false; }, 300ms);
-  CHECK(receiver->created == std::vector<uint64_t>{first, own, missed});
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 3; }));
+  t.Run([] { return false; }, 300ms);
+  CHECK(t.receiver->created == std::vector<uint64_t>{first, own, missed});
 }
 
 TEST_CASE("a new session's catch-up that fails is tried again, the live messages waiting for it") {
-  DeliveryEnv env;
-  platformpp::testkit::EmulatorProcess::Options options;
-  options.binary = PLATFORMPP_EMULATOR_PATH;
-  options.ipc = false;
-  options.extraArguments = {"--no-social-rate-limits"};
-  env.process = platformpp::testkit::EmulatorProcess::Start(options);
-  env.admin = std::make_unique<EmulatorAdmin>(env.process->Connection());
-  env.app = env.admin->CreateApp("Catch-up Retry Game");
-  auto sender = Connect(env, "retry_sender");
-  auto receiver = Connect(env, "retry_receiver");
-  const uint64_t lobby = JoinLobby(env, *sender, "retry-lobby");
-  REQUIRE(JoinLobby(env, *receiver, "retry-lobby") == lobby);
-  std::vector<uint64_t> sent;
-  const auto send = [&](const std::string& content) {
-    bool done = false;
-    sender->client->SendLobbyMessage(lobby, content, [&](const ClientResult& result, uint64_t id) {
-      CHECK(result.Successful());
-      sent.push_back(id);
-      done = true;
-    });
-    REQUIRE(RunBoth(
-        *sender, *receiver, [&] { return done; }, 20s));
-  };
-  send("before the gap");
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return receiver->created.size() == 1; }, 20s));
-  // The catch-up's first fetch fails (503 past the HTTP client's own retries); it is tried again a second
+  CatchUpLobby t("retry");
+  std::vector<uint64_t> sent{t.Send(*t.sender, "before the gap")};
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 1; }));
+  // The catch-up's first fetch fails (503 past the HTTP client's three attempts); it is tried again a second
   // later, and a live message sent meanwhile waits for it.
-  env.admin->AddFault({.route = "GET /lobbies/{lobby_id}/messages", .status = 503, .count = 4});
-  int readies = 0;
-  receiver->client->SetStatusChangedCallback([&](Client::Status status, Client::Error, int32_t) {
-    if (status == Client::Status::Ready) ++readies;
-  });
-  REQUIRE(env.admin->InvalidateGateway(EmulatorAdmin::GatewayTarget{{}, receiver->user.id}, false) == 1);
-  send("in the gap");
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return readies == 1; }, 20s));
-  send("after the new session");
-  REQUIRE(RunBoth(
-      *sender, *receiver, [&] { return receiver->created.size() == 3; }, 30s));
-  RunBoth(
-      *sender, *receiver, [] { return false; }, 300ms);
-  CHECK(receiver->created == sent);
+  t.env.admin->AddFault({.route = "GET /lobbies/{lobby_id}/messages", .status = 503, .count = 4});
+  t.EndReceiverSession();
+  sent.push_back(t.Send(*t.sender, "in the gap"));
+  REQUIRE(t.Run([&] { return t.readies == 1; }));
+  sent.push_back(t.Send(*t.sender, "after the new session"));
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 3; }, 30s));
+  t.Run([] { return false; }, 300ms);
+  CHECK(t.receiver->created == sent);
 }
 
 }  // namespace message_delivery_test

@@ -345,8 +345,7 @@ class Soak {
   void AddPlayer(int index);
   void Pump();
   void Act(Player& p, bool sending);
-  void SendLobbyMessage(Player& p);
-  void SendDm(Player& p);
+  void SendMessage(Player& p, bool lobby);
   void SetPresence(Player& p);
   void RecoverToken(Player& p);
   void StartCall(Player& p);
@@ -501,40 +500,30 @@ void Soak::StartCall(Player& p) {
   });
 }
 
-void Soak::SendLobbyMessage(Player& p) {
-  const std::string content = "lobby message " + std::to_string(++messageCounter_) + " from " + Tag(p);
+// A lobby message, or a DM to the player's friend; recorded, so that the end checks know what was sent.
+void Soak::SendMessage(Player& p, bool lobby) {
+  const std::string content =
+      (lobby ? "lobby message " : "direct message ") + std::to_string(++messageCounter_) + " from " + Tag(p);
   const auto index = p.sent.size();
-  p.sent.push_back({"lobby " + std::to_string(p.lobbyId), content, 0, false, false, Clock::now()});
-  p.lobbyMessagePending = true;
-  p.client->SendLobbyMessage(
-      p.lobbyId, content,
-      Op<ClientResult, uint64_t>("SendLobbyMessage", [this, &p, index](const ClientResult& r, uint64_t id) {
-        auto& sent = p.sent[index];
-        sent.ended = true;
-        sent.ok = r.Successful();
-        sent.id = id;
-        if (sent.ok) p.ownIds.insert(id);
-        p.lobbyMessagePending = false;
-        if (r.Status() == 401 && p.auth == Player::Auth::Ok) RecoverToken(p);
-      }));
-}
-
-void Soak::SendDm(Player& p) {
-  const std::string content = "direct message " + std::to_string(++messageCounter_) + " from " + Tag(p);
-  const auto index = p.sent.size();
-  p.sent.push_back({DmChannel(p.user.id, p.friendId), content, 0, false, false, Clock::now()});
-  p.dmPending = true;
-  p.client->SendUserMessage(
-      p.friendId, content,
-      Op<ClientResult, uint64_t>("SendUserMessage", [this, &p, index](const ClientResult& r, uint64_t id) {
-        auto& sent = p.sent[index];
-        sent.ended = true;
-        sent.ok = r.Successful();
-        sent.id = id;
-        if (sent.ok) p.ownIds.insert(id);
-        p.dmPending = false;
-        if (r.Status() == 401 && p.auth == Player::Auth::Ok) RecoverToken(p);
-      }));
+  p.sent.push_back({lobby ? "lobby " + std::to_string(p.lobbyId) : DmChannel(p.user.id, p.friendId), content,
+                    0, false, false, Clock::now()});
+  (lobby ? p.lobbyMessagePending : p.dmPending) = true;
+  auto done = Op<ClientResult, uint64_t>(lobby ? "SendLobbyMessage" : "SendUserMessage",
+                                         [this, &p, index, lobby](const ClientResult& r, uint64_t id) {
+                                           auto& sent = p.sent[index];
+                                           sent.ended = true;
+                                           sent.ok = r.Successful();
+                                           sent.id = id;
+                                           if (sent.ok) p.ownIds.insert(id);
+                                           (lobby ? p.lobbyMessagePending : p.dmPending) = false;
+                                           if (r.Status() == 401 && p.auth == Player::Auth::Ok)
+                                             RecoverToken(p);
+                                         });
+  if (lobby) {
+    p.client->SendLobbyMessage(p.lobbyId, content, std::move(done));
+  } else {
+    p.client->SendUserMessage(p.friendId, content, std::move(done));
+  }
 }
 
 void Soak::SetPresence(Player& p) {
@@ -612,11 +601,11 @@ void Soak::Act(Player& p, bool sending) {
   if (!sending) return;
   std::uniform_int_distribution<int> jitter(0, 1000);
   if (!p.lobbyMessagePending && now >= p.nextLobbyMessage) {
-    SendLobbyMessage(p);
+    SendMessage(p, true);
     p.nextLobbyMessage = now + 1000ms + std::chrono::milliseconds(jitter(random_));
   }
   if (!p.dmPending && now >= p.nextDm) {
-    SendDm(p);
+    SendMessage(p, false);
     p.nextDm = now + 3000ms + std::chrono::milliseconds(jitter(random_));
   }
   if (!p.presencePending && now >= p.nextPresence) {
