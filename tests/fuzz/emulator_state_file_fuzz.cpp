@@ -10,13 +10,12 @@
 // Invariants: nothing crashes; a file that cannot be used is refused with StateFileError (exit code 5 or 6)
 // and a snapshot with std::invalid_argument, never another exception; what loaded or imported exports to a
 // snapshot that imports again into another emulator and exports to the same text (nothing is lost or
-// invented on the way). Temporary files live in a directory of the process's own, removed after each input.
+// invented on the way). Temporary files live in a directory of the input's own, removed after it.
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -44,26 +43,26 @@ struct Emulator {
       clock, ServiceEndpoints{"wss://127.0.0.1:1234", "https://127.0.0.1:1234/api/v10", "127.0.0.1:1234"}};
 };
 
-// A directory of this process's own, removed at exit.
-const fs::path& scratch() {
-  static const fs::path directory = [] {
+// A directory of this input's own, removed with everything in it when the input is done (libFuzzer may end
+// the process without running atexit handlers, so nothing waits for the exit).
+class Scratch {
+ public:
+  Scratch() {
     std::string pattern = (fs::temp_directory_path() / "platformpp-fuzz-state-XXXXXX").string();
     if (::mkdtemp(pattern.data()) == nullptr) __builtin_trap();
-    std::atexit([] {
-      std::error_code ignored;
-      fs::remove_all(scratch(), ignored);
-    });
-    return fs::path(pattern);
-  }();
-  return directory;
-}
+    directory_ = pattern;
+  }
+  ~Scratch() {
+    std::error_code ignored;
+    fs::remove_all(directory_, ignored);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  [[nodiscard]] fs::path file() const { return directory_ / "state.sqlite"; }
 
-// The state file and SQLite's companions of it, gone.
-void remove_state(const fs::path& file) {
-  std::error_code ignored;
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"})
-    fs::remove(file.string() + suffix, ignored);
-}
+ private:
+  fs::path directory_;
+};
 
 WalLimits no_thread() {
   WalLimits limits;
@@ -133,7 +132,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
   const char form = static_cast<char>(data[0]);
   std::string_view rest(reinterpret_cast<const char*>(data + 1), size - 1);
-  const auto file = scratch() / "state.sqlite";
+  const Scratch scratch;
+  const auto file = scratch.file();
   switch (form) {
     case 'f': {
       {
@@ -141,7 +141,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         out.write(rest.data(), static_cast<std::streamsize>(rest.size()));
       }
       open_and_load(file);
-      remove_state(file);
       return 0;
     }
     case 'd': {
@@ -159,7 +158,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         writer->write(batch);
       }
       open_and_load(file);
-      remove_state(file);
       return 0;
     }
     case 's': {
