@@ -26,9 +26,10 @@ std::string to_json(WriteFn&& write) {
 // UTF-8. Returns false on any syntax error or trailing garbage.
 [[nodiscard]] bool parse_json(std::string_view text, rapidjson::Document& document);
 
-inline void write_string(JsonWriter& writer, std::string_view value) {
-  writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
-}
+// A JSON string of `value`. Text that is not valid UTF-8 (a percent-decoded query parameter's name echoed in
+// an error, say) would make the whole answer invalid JSON: each byte of an invalid sequence is written as
+// U+FFFD.
+void write_string(JsonWriter& writer, std::string_view value);
 
 // null, or the string.
 inline void write_optional_string(JsonWriter& writer, const std::optional<std::string>& value) {

@@ -277,8 +277,8 @@ HttpResponse GuildModule::api_modify_channel_positions(const RouteContext& conte
   if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
   const auto& caller = std::get<GuildCaller>(found);
   rapidjson::Document body;
-  body.Parse(context.request.body.data(), context.request.body.size());
-  if (body.HasParseError())
+  // parse_json: iterative, so that deeply nested input cannot exhaust the stack.
+  if (!parse_json(context.request.body, body))
     return error_response(400, error_code::kInvalidJson, "The request body contains invalid JSON.");
   FieldErrors errors;
   if (!body.IsArray()) {

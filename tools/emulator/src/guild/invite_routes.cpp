@@ -69,8 +69,8 @@ std::optional<HttpResponse> read_invite_body(const HttpRequest& request, rapidjs
   body.SetObject();
   for (auto& part : *parts) {
     if (part.name == "payload_json") {
-      body.Parse(part.body.data(), part.body.size());
-      if (body.HasParseError() || !body.IsObject())
+      // parse_json: iterative, so that deeply nested input cannot exhaust the stack.
+      if (!parse_json(part.body, body) || !body.IsObject())
         return error_response(400, error_code::kInvalidJson, "The request body contains invalid JSON.");
     } else if (part.name == "target_users_file") {
       file = std::move(part.body);

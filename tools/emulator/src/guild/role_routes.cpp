@@ -324,8 +324,8 @@ HttpResponse GuildModule::api_modify_role_positions(const RouteContext& context)
   const auto& caller = std::get<GuildCaller>(found);
   auto& guild = *guilds_.find_guild_mutable(caller.guild->id);
   rapidjson::Document body;
-  body.Parse(context.request.body.data(), context.request.body.size());
-  if (body.HasParseError())
+  // parse_json: iterative, so that deeply nested input cannot exhaust the stack.
+  if (!parse_json(context.request.body, body))
     return error_response(400, error_code::kInvalidJson, "The request body contains invalid JSON.");
   FieldErrors errors;
   if (!body.IsArray()) {

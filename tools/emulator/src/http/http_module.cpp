@@ -74,7 +74,9 @@ Outcome HttpModule::complete(const HttpRequest& request, const RequestPlan& plan
     }
   } else if (starts_with_segment(path, "/api")) {
     // "/api/v<N>/..." with another version N is a known API with an unsupported version.
-    const auto version = path.substr(5, path.find('/', 5) - 5);
+    // "/api" itself has no version segment (and no character 5 to start one at).
+    const auto after_api = path.substr(std::min<std::size_t>(5, path.size()));
+    const auto version = after_api.substr(0, after_api.find('/'));
     const bool looks_versioned = version.size() >= 2 && version[0] == 'v' &&
                                  std::all_of(version.begin() + 1, version.end(), [](char c) {
                                    return std::isdigit(static_cast<unsigned char>(c)) != 0;

@@ -205,8 +205,8 @@ std::optional<HttpResponse> read_message_body(const HttpRequest& request, Messag
       bool has_payload = false;
       for (auto& part : *parts) {
         if (part.name == "payload_json") {
-          body.payload.Parse(part.body.data(), part.body.size());
-          if (body.payload.HasParseError() || !body.payload.IsObject()) {
+          // parse_json: iterative, so that deeply nested input cannot exhaust the stack.
+          if (!parse_json(part.body, body.payload) || !body.payload.IsObject()) {
             return error_response(400, error_code::kInvalidJson, "The request body contains invalid JSON.");
           }
           has_payload = true;
