@@ -28,8 +28,8 @@ namespace {
 using namespace platformpp_fuzz;
 
 // The server's limits (server/beast_server.hpp): nothing larger reaches the service.
-constexpr std::size_t kHeaderLimit = 16 * 1024;
-constexpr std::size_t kBodyLimit = 1024 * 1024;
+constexpr std::size_t kHeaderLimit = std::size_t{16} * 1024;
+constexpr std::size_t kBodyLimit = std::size_t{1024} * 1024;
 
 std::string_view next_line(std::string_view& input) {
   const auto end = input.find('\n');

@@ -137,9 +137,10 @@ std::string from_hex(std::string_view hex) {
 
 // The string member `name` of the `d` of the last dispatch of type `t` the peer got.
 std::string dispatch_field(const QuietGatewayPeer& peer, std::string_view t, const char* name) {
-  for (auto it = peer.sent.rbegin(); it != peer.sent.rend(); ++it) {
+  for (std::size_t i = peer.sent.size(); i-- > 0;) {  // the newest first
+    const std::string& text = peer.sent[i];
     rapidjson::Document payload;
-    if (!parse_json(*it, payload) || !payload.IsObject() || !payload.HasMember("t") ||
+    if (!parse_json(text, payload) || !payload.IsObject() || !payload.HasMember("t") ||
         !payload["t"].IsString() || payload["t"].GetString() != t || !payload["d"].IsObject() ||
         !payload["d"].HasMember(name) || !payload["d"][name].IsString()) {
       continue;

@@ -125,7 +125,7 @@ struct World {
                    {{"Authorization", auth}, {"Content-Type", "application/json"}});
   }
   // An admin call that must succeed.
-  HttpResponse call(std::string method, std::string target, std::string body) {
+  HttpResponse call(std::string method, const std::string& target, std::string body) {
     auto response =
         request(std::move(method), target, std::move(body), {{"Content-Type", "application/json"}});
     if (response.status >= 300) setup_failed(target, response.body);
