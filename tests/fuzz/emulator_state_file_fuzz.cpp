@@ -11,14 +11,13 @@
 // and a snapshot with std::invalid_argument, never another exception; what loaded or imported exports to a
 // snapshot that imports again into another emulator and exports to the same text (nothing is lost or
 // invented on the way). Temporary files live in a directory of the input's own, removed after it.
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -48,9 +47,14 @@ struct Emulator {
 class Scratch {
  public:
   Scratch() {
-    std::string pattern = (fs::temp_directory_path() / "platformpp-fuzz-state-XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) __builtin_trap();
-    directory_ = pattern;
+    // A fresh name (create_directory fails on one that exists), the same way on Linux and Windows.
+    static std::mt19937_64 names{std::random_device{}()};
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      directory_ = fs::temp_directory_path() / ("platformpp-fuzz-state-" + std::to_string(names()));
+      std::error_code error;
+      if (fs::create_directory(directory_, error)) return;
+    }
+    __builtin_trap();
   }
   ~Scratch() {
     std::error_code ignored;
