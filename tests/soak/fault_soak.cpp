@@ -337,6 +337,18 @@ class Chaos {
 class Soak {
  public:
   explicit Soak(Options options) : options_(options), ledger_(findings_) {}
+  // A run that stops early (a failed setup, an exception) still ends its Clients, stops the emulator and
+  // removes its data directory.
+  ~Soak() {
+    players_.clear();
+    chaos_.reset();
+    if (!dataDir_.empty()) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dataDir_, ignored);
+    }
+  }
+  Soak(const Soak&) = delete;
+  Soak& operator=(const Soak&) = delete;
 
   int Run();
 
@@ -973,7 +985,6 @@ int Soak::Run() {
   if (after.fds > before.fds)
     findings_.Add("file descriptors outlived the Clients", std::to_string(after.fds));
   chaos_.reset();
-  std::filesystem::remove_all(dataDir_);
   if (!findings_.Empty()) {
     findings_.Print();
     std::printf("fault soak: FAILED (seed %" PRIu64 ")\n", options_.seed);
