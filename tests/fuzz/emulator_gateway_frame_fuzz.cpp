@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "emulator_world.hpp"
+#include "fuzz_lines.hpp"
 #include "gateway/gateway.hpp"
 #include "json_mutator.hpp"
 
@@ -106,13 +107,6 @@ struct CheckingPeer final : GatewayPeer {
   std::int64_t last_seq = 0;
   bool closed = false;
 };
-
-std::string_view next_line(std::string_view& input) {
-  const auto end = input.find('\n');
-  const auto line = input.substr(0, end);
-  input.remove_prefix(end == std::string_view::npos ? input.size() : end + 1);
-  return line;
-}
 
 }  // namespace
 

@@ -18,6 +18,7 @@
 #include <string_view>
 
 #include "emulator_world.hpp"
+#include "fuzz_lines.hpp"
 #include "ipc/ipc_codec.hpp"
 #include "ipc/ipc_peer.hpp"
 #include "json_mutator.hpp"
@@ -73,13 +74,6 @@ struct CheckingIpcPeer final : IpcPeer {
   bool closed = false;
   bool close_sent = false;
 };
-
-std::string_view next_line(std::string_view& input) {
-  const auto end = input.find('\n');
-  const auto line = input.substr(0, end);
-  input.remove_prefix(end == std::string_view::npos ? input.size() : end + 1);
-  return line;
-}
 
 }  // namespace
 

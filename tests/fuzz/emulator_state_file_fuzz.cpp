@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "fuzz_lines.hpp"
 #include "json_mutator.hpp"
 #include "service/emulator_service.hpp"
 #include "state/state_file.hpp"
@@ -121,13 +122,6 @@ void open_and_load(const fs::path& file) {
   }
   emulator->service.end_turn();
   check_round_trip(*emulator);
-}
-
-std::string_view next_line(std::string_view& input) {
-  const auto end = input.find('\n');
-  const auto line = input.substr(0, end);
-  input.remove_prefix(end == std::string_view::npos ? input.size() : end + 1);
-  return line;
 }
 
 }  // namespace

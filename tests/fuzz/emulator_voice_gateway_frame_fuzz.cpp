@@ -20,6 +20,7 @@
 #include <string_view>
 
 #include "emulator_world.hpp"
+#include "fuzz_lines.hpp"
 #include "gateway/gateway.hpp"
 #include "json_mutator.hpp"
 #include "voice/dave_call.hpp"
@@ -110,13 +111,6 @@ struct QuietGatewayPeer final : GatewayPeer {
   std::vector<std::string> sent;
   bool closed = false;
 };
-
-std::string_view next_line(std::string_view& input) {
-  const auto end = input.find('\n');
-  const auto line = input.substr(0, end);
-  input.remove_prefix(end == std::string_view::npos ? input.size() : end + 1);
-  return line;
-}
 
 std::string from_hex(std::string_view hex) {
   const auto digit = [](char c) -> int {
