@@ -106,14 +106,12 @@ bool Boundary::Pending() const noexcept {
   return !queue_.empty();
 }
 
-bool Boundary::BeginDelivery() noexcept {
-  if (delivering_) return false;
-  delivering_ = true;
-  return true;
-}
-
-void Boundary::EndDelivery() noexcept {
-  delivering_ = false;
+platformpp::core::GameThreadLatch::Entry Boundary::BeginDelivery(const char* entry) noexcept {
+  const auto result = delivery_.Enter();
+  if (result == platformpp::core::GameThreadLatch::Entry::Refused) {
+    if (auto logger = logger_.lock()) platformpp::core::LogRefusal(delivery_, *logger, entry);
+  }
+  return result;
 }
 
 void Boundary::Deliver() noexcept {

@@ -14,6 +14,7 @@
 #include <platformpp/client.hpp>
 
 #include "client/client_access.hpp"
+#include "core/game_thread.hpp"
 #include "core/logger.hpp"
 
 #include <atomic>
@@ -117,10 +118,12 @@ class Boundary {
 
   /// True when a failed operation waits for run_callbacks.
   bool Pending() const noexcept;
-  /// platformpp_client_run_callbacks brackets its work with these (game thread): only the outermost call
-  /// delivers failed operations, so that a callback's nested run_callbacks runs nothing.
-  bool BeginDelivery() noexcept;
-  void EndDelivery() noexcept;
+  /// platformpp_client_run_callbacks and wait_for_callbacks bracket their work with these: only the outermost
+  /// call delivers failed operations, so that a callback's nested run_callbacks runs nothing, and a second
+  /// thread's call while a first is inside is refused (logged; core/game_thread.hpp). EndDelivery only after
+  /// a BeginDelivery that returned First.
+  platformpp::core::GameThreadLatch::Entry BeginDelivery(const char* entry) noexcept;
+  void EndDelivery() noexcept { delivery_.Leave(); }
   /// Runs the failed operations queued before the call, in order, with their results; stops when a callback
   /// destroyed the client (Close ran the rest).
   void Deliver() noexcept;
@@ -137,7 +140,7 @@ class Boundary {
   mutable std::mutex mutex_;
   std::vector<FailedOperation> queue_;  // capacity reserved ahead
   bool closed_ = false;
-  bool delivering_ = false;  // game thread only
+  platformpp::core::GameThreadLatch delivery_;
 };
 
 // The C side of one operation: its callback and user_data, shared by the C++ layer's completion and the
@@ -322,6 +325,35 @@ void Guarded(Boundary* boundary, const char* entry, Body&& body,
   } catch (...) {
     if (boundary) boundary->Log(entry, std::current_exception(), consequence);
   }
+}
+
+/// platformpp_{client,backend}_run_callbacks: `run` (the C++ object's RunCallbacks) inside the boundary's
+/// delivery bracket, then, for the outermost call, the operations an exception stopped. `boundary` is a copy:
+/// a callback may destroy the object, and only it is touched afterwards.
+template <class Run>
+void RunCallbacksAtBoundary(const std::shared_ptr<Boundary>& boundary, const char* entry,
+                            Run&& run) noexcept {
+  using Entry = platformpp::core::GameThreadLatch::Entry;
+  const Entry delivery = boundary->BeginDelivery(entry);
+  if (delivery == Entry::Refused) return;  // another thread is inside: logged, nothing runs here
+  Guarded(boundary.get(), entry, std::forward<Run>(run),
+          "a callback threw; the ones after it run at the next run_callbacks");
+  if (delivery == Entry::First) {
+    boundary->Deliver();  // the operations an exception stopped, with Aborted
+    boundary->EndDelivery();
+  }
+}
+
+/// platformpp_{client,backend}_wait_for_callbacks: 1 at once when a failed operation waits, else `wait` (the
+/// C++ object's WaitForCallbacks); 0 when another thread is inside (logged).
+template <class Wait>
+int32_t WaitForCallbacksAtBoundary(Boundary& boundary, const char* entry, Wait&& wait) noexcept {
+  using Entry = platformpp::core::GameThreadLatch::Entry;
+  const Entry delivery = boundary.BeginDelivery(entry);
+  if (delivery == Entry::Refused) return 0;
+  const int32_t ready = boundary.Pending() ? 1 : GuardedOr(&boundary, entry, 0, std::forward<Wait>(wait));
+  if (delivery == Entry::First) boundary.EndDelivery();
+  return ready;
 }
 
 inline constexpr const char* kNotRegistered = "nothing was registered (user_data is freed)";

@@ -126,25 +126,17 @@ void platformpp_client_destroy(platformpp_client* client) {
 
 int32_t platformpp_client_wait_for_callbacks(platformpp_client* client, int32_t timeout_ms) {
   if (!client) return 0;
-  if (client->boundary->Pending()) return 1;  // a failed operation waits for run_callbacks
-  return GuardedOr(client->boundary.get(), __func__, 0,
-                   [&] { return client->client.WaitForCallbacks(timeout_ms) ? 1 : 0; });
+  return WaitForCallbacksAtBoundary(*client->boundary, __func__,
+                                    [&] { return client->client.WaitForCallbacks(timeout_ms) ? 1 : 0; });
 }
 
 void platformpp_client_run_callbacks(platformpp_client* client) {
   if (!client) return;
   // A callback may destroy the client; Client::RunCallbacks copes, and so must we: touch nothing afterwards
   // but our own references to its boundary and its queue of deferred frees (closed and empty if it is gone).
-  std::shared_ptr<Boundary> boundary = client->boundary;
-  std::shared_ptr<DeferredFrees> frees = client->frees.queue;
-  const bool outermost = boundary->BeginDelivery();
-  Guarded(
-      boundary.get(), __func__, [&] { client->client.RunCallbacks(); },
-      "a callback threw; the ones after it run at the next run_callbacks");
-  if (outermost) {
-    boundary->Deliver();  // the operations an exception stopped, with Aborted
-    boundary->EndDelivery();
-  }
+  const std::shared_ptr<Boundary> boundary = client->boundary;
+  const std::shared_ptr<DeferredFrees> frees = client->frees.queue;
+  RunCallbacksAtBoundary(boundary, __func__, [&] { client->client.RunCallbacks(); });
   frees->Drain();
 }
 

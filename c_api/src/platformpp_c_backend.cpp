@@ -572,22 +572,14 @@ void platformpp_backend_destroy(platformpp_backend* backend) {
 void platformpp_backend_run_callbacks(platformpp_backend* backend) {
   if (!backend) return;
   // A callback may destroy the backend: afterwards, touch nothing but our reference to its boundary.
-  std::shared_ptr<Boundary> boundary = backend->boundary;
-  const bool outermost = boundary->BeginDelivery();
-  Guarded(
-      boundary.get(), __func__, [&] { backend->backend->RunCallbacks(); },
-      "a callback threw; the ones after it run at the next run_callbacks");
-  if (outermost) {
-    boundary->Deliver();  // the operations an exception stopped, with Aborted
-    boundary->EndDelivery();
-  }
+  const std::shared_ptr<Boundary> boundary = backend->boundary;
+  RunCallbacksAtBoundary(boundary, __func__, [&] { backend->backend->RunCallbacks(); });
 }
 
 int32_t platformpp_backend_wait_for_callbacks(platformpp_backend* backend, int32_t timeout_ms) {
   if (!backend) return 0;
-  if (backend->boundary->Pending()) return 1;
-  return GuardedOr(backend->boundary.get(), __func__, 0,
-                   [&] { return backend->backend->WaitForCallbacks(timeout_ms) ? 1 : 0; });
+  return WaitForCallbacksAtBoundary(*backend->boundary, __func__,
+                                    [&] { return backend->backend->WaitForCallbacks(timeout_ms) ? 1 : 0; });
 }
 
 void platformpp_backend_add_log_callback(platformpp_backend* backend, platformpp_log_fn callback,

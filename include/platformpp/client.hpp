@@ -41,8 +41,10 @@ class ClientAccess;
 /// - Destroying a Client completes each pending operation with ClientDestroyed inside the destructor, on the
 ///   destroying thread, joins the Client's threads, and calls nothing after it returns.
 ///
-/// Methods may be called from any thread, but RunCallbacks and the destructor must not run concurrently with
-/// each other or with other methods of the same Client.
+/// Methods may be called from any thread, also while another thread is inside RunCallbacks. RunCallbacks and
+/// WaitForCallbacks run on one thread at a time: called on a second thread while a first is inside either,
+/// they return at once, running nothing, and log an error. The destructor must not run concurrently with
+/// other methods of the same Client.
 ///
 /// The Set...Callback methods register one handler per event: a new call replaces the previous handler and
 /// an empty function removes it. Each event runs the handler registered when RunCallbacks delivers it.

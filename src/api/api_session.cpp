@@ -1,5 +1,6 @@
 #include "api/api_session.hpp"
 
+#include "core/game_thread.hpp"
 #include "core/io_context_access.hpp"
 #include "core/validation_result.hpp"
 #include "net/http_result.hpp"
@@ -151,6 +152,8 @@ void ApiSession::FinishShutdown() noexcept {
 
 void ApiSession::RunCallbacks() {
   core::CallbackQueue& pending = runtime_.Queue();
+  core::GameThreadClaim claim(pending, Log(), "RunCallbacks");
+  if (claim.Refused()) return;
   IoContext* io = runtime_.IoIfAny();
   if (io && io->Pumped() && !pumping_ && !pending.ShuttingDown()) {
     bool skip = justPumped_ && std::chrono::steady_clock::now() - pumpedAt_ < std::chrono::milliseconds(1);
@@ -166,13 +169,15 @@ void ApiSession::RunCallbacks() {
   // Nothing to run (most calls, polled every frame): no callback can destroy the owner, so no reference to
   // keep the queue alive, an atomic increment and decrement saved per call.
   if (!pending.HasPending()) return;
-  // The queue outlives a callback that destroys the owner.
-  const std::shared_ptr<core::CallbackQueue> queue = runtime_.QueuePtr();
-  queue->Drain();
+  // The queue (and the claim's latch in it) outlives a callback that destroys the owner.
+  claim.KeepAlive(runtime_.QueuePtr());
+  pending.Drain();
 }
 
 bool ApiSession::WaitForCallbacks(std::chrono::milliseconds timeout) {
   core::CallbackQueue& queue = runtime_.Queue();
+  const core::GameThreadClaim claim(queue, Log(), "WaitForCallbacks");
+  if (claim.Refused()) return false;
   IoContext* context = runtime_.IoIfAny();
   if (!context || !context->Pumped() || pumping_) return queue.Wait(timeout);
   // Threadless: do the network work ourselves until a callback is ready. Like a network thread, poll for

@@ -129,10 +129,10 @@ class InteractionsEndpoint::Impl {
     server_.Stop();
   }
 
-  void RunCallbacks() { core::PollAndDrain(io_.get(), *queue_); }
+  void RunCallbacks() { core::PollAndDrain(io_.get(), queue_, *logger_); }
 
   bool WaitForCallbacks(std::chrono::milliseconds timeout) {
-    return core::WaitAndDrain(io_.get(), *queue_, timeout);
+    return core::WaitAndDrain(io_.get(), queue_, *logger_, timeout);
   }
 
   InteractionsEndpointOptions options_;

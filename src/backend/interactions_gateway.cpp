@@ -64,10 +64,10 @@ class InteractionsGateway::Impl {
     return gateway_ ? gateway_->CurrentStatus() : ClientStatus::Disconnected;
   }
 
-  void RunCallbacks() { core::PollAndDrain(io_, *queue_); }
+  void RunCallbacks() { core::PollAndDrain(io_, queue_, *logger_); }
 
   bool WaitForCallbacks(std::chrono::milliseconds timeout) {
-    return core::WaitAndDrain(io_, *queue_, timeout);
+    return core::WaitAndDrain(io_, queue_, *logger_, timeout);
   }
 
   void SetStatusCallback(StatusCallback callback) {

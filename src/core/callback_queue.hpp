@@ -3,6 +3,7 @@
 // drains it, on the game thread. Destroying a Client shuts it down: every queued or later-dropped operation
 // is completed with ClientDestroyed right there, plain events are dropped, and nothing runs afterwards.
 
+#include "core/game_thread.hpp"
 #include "core/queued_callback.hpp"
 
 #include <atomic>
@@ -67,6 +68,8 @@ class CallbackQueue {
   void Shutdown() noexcept;
 
   bool ShuttingDown() const noexcept { return shuttingDown_.load(std::memory_order_acquire); }
+  /// Which thread is inside the owner's RunCallbacks or WaitForCallbacks (GameThreadClaim). Any thread.
+  GameThreadLatch& GameThread() noexcept { return gameThread_; }
   /// Number of callbacks queued and not yet run (for diagnostics and tests).
   std::size_t PendingCount() const;
   /// PendingCount() > 0 without taking the lock, for the loops that pump a threadless context until a
@@ -103,6 +106,7 @@ class CallbackQueue {
   std::condition_variable ready_;
   bool closed_ = false;
   std::atomic<bool> shuttingDown_{false};
+  GameThreadLatch gameThread_;
 
   // Game thread only.
   ChunkList draining_;

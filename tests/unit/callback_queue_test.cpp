@@ -2,11 +2,14 @@
 // once".
 #include "core/callback_queue.hpp"
 #include "core/completion.hpp"
+#include "core/game_thread.hpp"
+#include "core/logger.hpp"
 
 #include <doctest/doctest.h>
 
 #include <array>
 #include <atomic>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -69,6 +72,50 @@ TEST_CASE("pushes from another thread are delivered on the draining thread") {
   producer.join();
   queue.Drain();
   CHECK(delivered == 10000);
+}
+
+TEST_CASE(
+    "the game-thread latch: a nested entry goes through, a second thread is refused until the first leaves") {
+  using Entry = platformpp::core::GameThreadLatch::Entry;
+  CallbackQueue queue;
+  auto& latch = queue.GameThread();
+  REQUIRE(latch.Enter() == Entry::First);
+  CHECK(latch.Enter() == Entry::Nested);
+  Entry other = Entry::First;
+  std::thread([&] { other = latch.Enter(); }).join();
+  CHECK(other == Entry::Refused);
+  latch.Leave();
+  std::thread([&] {
+    other = latch.Enter();
+    latch.Leave();
+  }).join();
+  CHECK(other == Entry::First);  // turns may be taken
+}
+
+TEST_CASE("a refused claim logs one error for the first refusal, then one per 1,000") {
+  auto queue = std::make_shared<CallbackQueue>();
+  platformpp::core::Logger logger(queue);
+  std::vector<std::string> errors;
+  logger.AddCallback(
+      [&](std::string message, platformpp::LoggingSeverity) { errors.push_back(std::move(message)); },
+      platformpp::LoggingSeverity::Error);
+  {
+    platformpp::core::GameThreadClaim held(*queue, logger, "RunCallbacks");
+    REQUIRE_FALSE(held.Refused());
+    std::thread([&] {
+      for (int i = 0; i < 2000; ++i) {
+        platformpp::core::GameThreadClaim refused(*queue, logger, "WaitForCallbacks");
+        CHECK(refused.Refused());
+      }
+    }).join();
+  }
+  queue->Drain();
+  REQUIRE(errors.size() == 3);  // the 1st, the 1,000th and the 2,000th
+  CHECK(errors[0].find("WaitForCallbacks was called while another thread was inside") != std::string::npos);
+  CHECK(errors[2].find("(2000 so far)") != std::string::npos);
+  // Released: this thread (or another) may claim again.
+  const platformpp::core::GameThreadClaim again(*queue, logger, "RunCallbacks");
+  CHECK_FALSE(again.Refused());
 }
 
 TEST_CASE("a completion delivers its result exactly once") {

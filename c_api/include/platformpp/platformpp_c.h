@@ -13,6 +13,9 @@
  *   handle is released). Anything the caller must free says so and is freed with platformpp_free.
  * - Callbacks run only inside platformpp_client_run_callbacks, on the thread that calls it (the one
  * exception: the audio callbacks of platformpp_client_start_call_with_audio_callbacks, on the voice thread).
+ * Other functions may be called from any thread. platformpp_client_run_callbacks and
+ * platformpp_client_wait_for_callbacks run on one thread at a time: a second thread's call while a first is
+ * inside returns at once, running nothing, and logs an error.
  * Every callback takes user_data last; every registration takes (callback, user_data, user_data_free), and
  * user_data_free (may be NULL) runs exactly once when the library no longer needs user_data: after an
  * operation's callback has run (including when it ran with PLATFORMPP_ERROR_TYPE_CLIENT_DESTROYED), or when
