@@ -18,6 +18,16 @@ TEST_CASE("defaults") {
   CHECK(parsed.options.ipc);
   CHECK_FALSE(parsed.options.connection_file);
   CHECK(parsed.options.io_threads == 2);
+  CHECK(parsed.options.send_queue_limit == 16U * 1024 * 1024);
+}
+
+TEST_CASE("--send-queue-limit takes 4096 bytes to 1 GiB") {
+  CHECK(parse_command_line({"--send-queue-limit", "4096"}).options.send_queue_limit == 4096);
+  CHECK(parse_command_line({"--send-queue-limit=1073741824"}).options.send_queue_limit == 1073741824U);
+  for (const char* bad : {"4095", "1073741825", "-1", "lots", ""}) {
+    const auto parsed = parse_command_line({"--send-queue-limit", bad});
+    CHECK(parsed.action == Action::usage_error);
+  }
 }
 
 TEST_CASE("--io-threads takes 0 to 64") {

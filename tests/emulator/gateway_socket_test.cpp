@@ -39,11 +39,11 @@ const std::string kHeartbeat = R"({"op":1,"d":null})";
 
 // A TLS emulator with one application.
 struct World {
-  EmulatorProcess emulator{{"--no-ipc"}};
+  EmulatorProcess emulator;
   std::string app_id;
   std::string bot_token;
 
-  World() {
+  explicit World(std::vector<std::string> arguments = {"--no-ipc"}) : emulator(std::move(arguments)) {
     auto app = parse(admin("POST", "/apps", R"({"name":"Gateway Game"})"));
     app_id = str(app["id"]);
     bot_token = str(app["bot_token"]);
@@ -460,6 +460,43 @@ TEST_CASE("op 7 Reconnect and op 9 true: later dispatches wait for the resume") 
     CHECK(str(again.next()["t"]) == "RESUMED");
     again.close(1000);
   }
+}
+
+TEST_CASE("a client that stops reading is cut once more than --send-queue-limit bytes wait for it") {
+  World world({"--no-ipc", "--send-queue-limit", "65536"});
+  const auto reader = world.user("never_reads");
+  // A small receive window: what the client leaves unread piles up in the emulator, not in the kernel.
+  GatewayClient stalled(world.emulator, "/?v=10&encoding=json", 16 * 1024);
+  connect_ready(stalled, world.token(reader));
+  // 32 KiB dispatches while the client reads nothing, until the emulator says it cut the connection.
+  const std::string d = R"({"filler":")" + std::string(32 * 1024, 'x') + R"("})";
+  int injected = 0;
+  bool cut = false;
+  while (!cut && injected < 600) {
+    const auto answer = https_request(world.emulator, http_verb::post, "/_emulator/gateway/dispatch",
+                                      R"({"user_id":")" + reader + R"(","t":"FILLER","d":)" + d + "}");
+    REQUIRE(answer.status == 200);
+    ++injected;
+    cut = world.emulator.stderr_text().find("stopped reading") != std::string::npos;
+  }
+  REQUIRE_MESSAGE(cut, injected << " dispatches of 32 KiB and the connection is still open");
+  INFO("cut after " << injected << " dispatches");
+  // The client's reads end without a close frame (none could reach it), short of what was sent.
+  int received = 0;
+  for (;;) {
+    const auto message = stalled.receive(10s);
+    if (message.closed || message.timed_out) {
+      CHECK(message.closed);
+      CHECK(message.close_code == 0);
+      break;
+    }
+    ++received;
+  }
+  CHECK(received < injected);
+  // Its session stays resumable, as after any lost connection; and another client is served as before.
+  CHECK(world.sessions()["sessions"].Size() == 1);
+  GatewayClient other(world.emulator);
+  connect_ready(other, world.token(world.user("still_served")));
 }
 
 TEST_CASE("zombie connections (no heartbeat in interval * 1.5) are closed with 4009") {

@@ -28,13 +28,17 @@ using tcp = net::ip::tcp;
 }  // namespace
 
 struct GatewayClient::Impl {
-  Impl(const std::string& ca_file, unsigned short port, const std::string& target)
+  Impl(const std::string& ca_file, unsigned short port, const std::string& target, int receive_buffer)
       : context(ssl::context::tls_client), ws(io, context) {
     compress = target.find("compress=zlib-stream") != std::string::npos;
     context.load_verify_file(ca_file);
     ws.next_layer().set_verify_mode(ssl::verify_peer);
     ws.next_layer().set_verify_callback(ssl::host_name_verification("127.0.0.1"));
-    beast::get_lowest_layer(ws).connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    auto& socket = beast::get_lowest_layer(ws).socket();
+    socket.open(tcp::v4());
+    // Before connecting: the window the kernel offers the server follows from it.
+    if (receive_buffer > 0) socket.set_option(net::socket_base::receive_buffer_size(receive_buffer));
+    socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     ws.next_layer().handshake(ssl::stream_base::client);
     ws.handshake("127.0.0.1:" + std::to_string(port), target);
   }
@@ -79,11 +83,12 @@ struct GatewayClient::Impl {
   beast::zlib::inflate_stream inflater;
 };
 
-GatewayClient::GatewayClient(const EmulatorProcess& emulator, const std::string& target)
-    : GatewayClient(emulator.ca_file(), emulator.port(), target) {}
+GatewayClient::GatewayClient(const EmulatorProcess& emulator, const std::string& target, int receive_buffer)
+    : GatewayClient(emulator.ca_file(), emulator.port(), target, receive_buffer) {}
 
-GatewayClient::GatewayClient(const std::string& ca_file, unsigned short port, const std::string& target)
-    : impl_(std::make_unique<Impl>(ca_file, port, target)) {}
+GatewayClient::GatewayClient(const std::string& ca_file, unsigned short port, const std::string& target,
+                             int receive_buffer)
+    : impl_(std::make_unique<Impl>(ca_file, port, target, receive_buffer)) {}
 
 GatewayClient::~GatewayClient() = default;
 

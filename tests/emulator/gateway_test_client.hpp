@@ -26,9 +26,13 @@ class GatewayClient {
     std::string raw;   // the frame's bytes as received
   };
 
-  GatewayClient(const EmulatorProcess& emulator, const std::string& target = "/?v=10&encoding=json");
+  // `receive_buffer` > 0: the socket's receive buffer in bytes (a small one makes a client that stops reading
+  // leave its frames in the emulator's queue rather than in the kernel's).
+  GatewayClient(const EmulatorProcess& emulator, const std::string& target = "/?v=10&encoding=json",
+                int receive_buffer = 0);
   // TLS to 127.0.0.1:port, verified against `ca_file`.
-  GatewayClient(const std::string& ca_file, unsigned short port, const std::string& target);
+  GatewayClient(const std::string& ca_file, unsigned short port, const std::string& target,
+                int receive_buffer = 0);
   ~GatewayClient();
   GatewayClient(const GatewayClient&) = delete;
   GatewayClient& operator=(const GatewayClient&) = delete;

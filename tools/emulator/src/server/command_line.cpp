@@ -15,7 +15,8 @@ std::string usage_text() {
          "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
          "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
          "                           [--no-social-rate-limits] [--state FILE [--state-sync normal|full]]\n"
-         "                           [--ui-dir DIR] [--io-threads N] [--help] [--version]\n"
+         "                           [--ui-dir DIR] [--io-threads N] [--send-queue-limit BYTES] [--help]\n"
+         "                           [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
          "  --host H             loopback address to listen on (default 127.0.0.1)\n"
@@ -31,6 +32,9 @@ std::string usage_text() {
          "  --frozen-clock       start with the fake clock frozen\n"
          "  --clock-start TIME   start the fake clock at TIME (RFC 3339, e.g. 2026-11-15T23:59:00Z)\n"
          "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n"
+         "  --send-queue-limit B cut a WebSocket whose peer leaves more than B bytes unread in the "
+         "emulator's\n"
+         "                       queue for it (default 16777216, at least 4096)\n"
          "  --no-social-rate-limits\n"
          "                       turn off the Social SDK development rate limits (lobbies, messages)\n"
          "  --state F            keep the platform data in the SQLite file F (created if missing), so that "
@@ -103,7 +107,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
                flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
                flag == "--io-threads" || flag == "--clock-start" || flag == "--state" ||
-               flag == "--state-sync" || flag == "--ui-dir") {
+               flag == "--state-sync" || flag == "--ui-dir" || flag == "--send-queue-limit") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -116,6 +120,10 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         const auto ms = bounded_integer(*value, 1, 3600000);
         if (!ms) return fail("--idle-timeout-ms must be an integer 1-3600000");
         result.options.idle_timeout_ms = *ms;
+      } else if (flag == "--send-queue-limit") {
+        const auto bytes = bounded_integer(*value, 4096, 1U << 30);
+        if (!bytes) return fail("--send-queue-limit must be an integer 4096-1073741824");
+        result.options.send_queue_limit = *bytes;
       } else if (flag == "--io-threads") {
         const auto threads = bounded_integer(*value, 0, 64);
         if (!threads) return fail("--io-threads must be an integer 0-64");

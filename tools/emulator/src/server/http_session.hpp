@@ -56,8 +56,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     client_address_ = ec ? "unknown" : endpoint.address().to_string();
   }
 
-  void start(std::chrono::milliseconds idle_timeout) {
+  void start(std::chrono::milliseconds idle_timeout, std::size_t send_queue_limit) {
     idle_timeout_ = idle_timeout;
+    send_queue_limit_ = send_queue_limit;
     if constexpr (kTls) {
       lowest().expires_after(kHandshakeTimeout);
       stream_.async_handshake(ssl::stream_base::server, handler(Step::handshake));
@@ -169,7 +170,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   template <class Endpoint>
   void upgrade() {
     lowest().expires_never();
-    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), lane_);
+    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), lane_, send_queue_limit_,
+                                                             client_address_);
     auto link = std::make_shared<WebSocketLink>(gate_, lane_, socket);
     link->attach(std::make_unique<Endpoint>(service_, *link));
     socket->start(std::move(link), parser_->release());
@@ -283,6 +285,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   bool keep_alive_ = true;
   unsigned version_ = 11;
   std::chrono::milliseconds idle_timeout_{60000};
+  std::size_t send_queue_limit_ = 0;
   std::shared_ptr<http::response<http::string_body>> response_;
   std::string raw_;
 };

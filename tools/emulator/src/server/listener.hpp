@@ -19,13 +19,14 @@ namespace platformpp::emulator::server_detail {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(tcp::acceptor& acceptor, EmulatorService& service, TurnGate& gate, IoThreads& io_threads,
-           ssl::context* tls, std::chrono::milliseconds idle_timeout)
+           ssl::context* tls, std::chrono::milliseconds idle_timeout, std::size_t send_queue_limit)
       : acceptor_(acceptor),
         service_(service),
         gate_(gate),
         io_threads_(io_threads),
         tls_(tls),
         idle_timeout_(idle_timeout),
+        send_queue_limit_(send_queue_limit),
         retry_timer_(acceptor.get_executor()) {}
 
   void accept() {
@@ -54,10 +55,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
     if (tls_ != nullptr) {
       auto session =
           std::make_shared<HttpSession<TlsStream>>(service_, lane, gate_, std::move(socket), *tls_);
-      lane.to_stream([session, timeout = idle_timeout_] { session->start(timeout); });
+      lane.to_stream(
+          [session, timeout = idle_timeout_, limit = send_queue_limit_] { session->start(timeout, limit); });
     } else {
       auto session = std::make_shared<HttpSession<PlainStream>>(service_, lane, gate_, std::move(socket));
-      lane.to_stream([session, timeout = idle_timeout_] { session->start(timeout); });
+      lane.to_stream(
+          [session, timeout = idle_timeout_, limit = send_queue_limit_] { session->start(timeout, limit); });
     }
     accept();
   }
@@ -68,6 +71,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   IoThreads& io_threads_;
   ssl::context* tls_;
   std::chrono::milliseconds idle_timeout_;
+  std::size_t send_queue_limit_;
   net::steady_timer retry_timer_;
 };
 

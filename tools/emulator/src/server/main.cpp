@@ -137,6 +137,7 @@ int main(int argc, char** argv) {
                             std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
     if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name};
     settings.io_threads = options.io_threads;
+    settings.send_queue_limit = options.send_queue_limit;
     run_server(settings, [&](const BoundAddresses& bound) {
       ConnectionInfo info;
       info.host = options.host;

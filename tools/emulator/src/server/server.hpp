@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -25,6 +26,10 @@ struct ServerSettings {
   // Threads for the TCP connections' TLS, HTTP parsing and WebSocket framing; the service, the IPC listener
   // and the forwarding unit stay on the thread that calls run_server. 0: that thread runs it all.
   unsigned io_threads = 2;
+  // Bytes of frames a WebSocket peer may leave unread in the emulator's queue for it (past the kernel's
+  // buffers); past this its connection is cut, so a client that stops reading cannot make it hold without
+  // end.
+  std::size_t send_queue_limit = std::size_t{16} * 1024 * 1024;
 };
 
 struct BoundAddresses {

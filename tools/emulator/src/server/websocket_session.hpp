@@ -7,6 +7,8 @@
 #include <array>
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
+#include <cstddef>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -25,8 +27,12 @@ template <class Stream>
 class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
                                public WebSocketIo {
  public:
-  WebSocketSession(Stream&& stream, IoLane& lane)
-      : ws_(std::move(stream)), close_timer_(ws_.get_executor()), lane_(lane) {}
+  WebSocketSession(Stream&& stream, IoLane& lane, std::size_t send_queue_limit, std::string peer)
+      : ws_(std::move(stream)),
+        close_timer_(ws_.get_executor()),
+        lane_(lane),
+        send_queue_limit_(send_queue_limit),
+        peer_(std::move(peer)) {}
   // The link goes back to the service thread, where its endpoint says goodbye to the service.
   ~WebSocketSession() override {
     if (link_) lane_.to_service([link = std::move(link_)] {});
@@ -50,7 +56,19 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
   // What the gate lets out (server/turn_gate.hpp), on this stream's thread.
   void enqueue(OutgoingFrame frame) override {
     if (dropped_ || close_released_) return;
+    queued_bytes_ += frame_size(frame);
     queue_.push_back(std::move(frame));
+    if (queued_bytes_ > send_queue_limit_) {
+      // A peer that stopped reading: a close frame would wait behind the rest, so the connection is cut (its
+      // endpoint hears of it as of any lost connection: a Gateway session stays resumable).
+      const std::string line = "platformpp-emulator: a WebSocket peer (" + peer_ +
+                               ") stopped reading: " + std::to_string(queued_bytes_) +
+                               " bytes queued for it, over the limit of " +
+                               std::to_string(send_queue_limit_) + " (--send-queue-limit); connection cut\n";
+      std::fputs(line.c_str(), stderr);
+      drop();
+      return;
+    }
     if (!writing_) write_next();
   }
   void release_close(websocket::close_reason reason) override {
@@ -117,9 +135,13 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   void on_written(beast::error_code ec) {
     writing_ = false;
-    if (!queue_.empty()) queue_.pop_front();
+    if (!queue_.empty()) {
+      queued_bytes_ -= frame_size(queue_.front());
+      queue_.pop_front();
+    }
     if (ec || dropped_) {
       queue_.clear();
+      queued_bytes_ = 0;
       return finish();
     }
     if (!queue_.empty()) return write_next();
@@ -131,6 +153,10 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     close_timer_.expires_after(std::chrono::seconds(5));
     close_timer_.async_wait(handler(Step::close_timer));
     ws_.async_close(close_reason_, handler(Step::closed));
+  }
+
+  static std::size_t frame_size(const OutgoingFrame& frame) {
+    return frame.head.size() + (frame.shared ? frame.shared->size() : 0) + frame.tail.size();
   }
 
   void finish() {
@@ -148,6 +174,9 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
   http::request<http::string_body> request_;
   beast::flat_buffer buffer_;
   std::deque<OutgoingFrame> queue_;
+  std::size_t queued_bytes_ = 0;  // of queue_, the frame being written included
+  std::size_t send_queue_limit_;
+  std::string peer_;  // the client's address, for the log
   bool writing_ = false;
   bool close_released_ = false;  // the gate let the close out: it follows the last queued frame
   bool dropped_ = false;
