@@ -87,12 +87,13 @@ std::string form(const std::vector<std::pair<std::string, std::string>>& fields)
 
 // A plain-HTTP emulator with one app and one consenting user.
 struct Seeded {
-  EmulatorProcess emulator{{"--plain-http", "--ipc-name", "test"}};
+  EmulatorProcess emulator;
   std::string app_id;
   std::string user_id;
   std::string ipc_path;
 
-  Seeded() {
+  explicit Seeded(std::vector<std::string> arguments = {"--plain-http", "--ipc-name", "test"})
+      : emulator(std::move(arguments)) {
     user_id = str(parse(admin("POST", "/users", R"({"username":"ipc.player"})").body)["id"]);
     app_id = str(parse(admin("POST", "/apps", R"({"name":"IPC Game"})").body)["id"]);
     ipc_path = str(emulator.connection()["ipc_path"]);
@@ -391,6 +392,34 @@ TEST_CASE("hostile frames close only their own connection") {
   IpcClient fresh(seeded.ipc_path);
   fresh.handshake(seeded.app_id);
   CHECK(seeded.ipc_status()["connections"].Size() == 2);
+}
+
+TEST_CASE("a peer that stops reading is cut once more than --send-queue-limit bytes wait for it") {
+  Seeded seeded({"--plain-http", "--ipc-name", "test", "--send-queue-limit", "4096"});
+  IpcClient stalled(seeded.ipc_path);
+  REQUIRE(stalled.connected());
+  // PINGs of 16 KiB, each answered by a PONG as large, which the client never reads.
+  const std::string payload(std::size_t{16} * 1024, 'p');
+  int sent = 0;
+  bool cut = false;
+  while (!cut && sent < 1000) {
+    stalled.send(IpcOpcode::ping, payload);
+    ++sent;
+    if (sent % 10 == 0)
+      cut = seeded.emulator.stderr_text().find("IPC peer stopped reading") != std::string::npos;
+  }
+  REQUIRE_MESSAGE(cut, sent << " PINGs of 16 KiB and the connection is still open");
+  // What it reads now ends with the connection, short of a PONG per PING.
+  int pongs = 0;
+  while (const auto frame = stalled.receive(5000)) {
+    if (frame->opcode == IpcOpcode::pong) ++pongs;
+  }
+  CHECK(pongs < sent);
+  IpcClient fresh(seeded.ipc_path);
+  fresh.send(IpcOpcode::ping, "still here");
+  const auto pong = fresh.receive();
+  REQUIRE(pong);
+  CHECK(pong->payload == "still here");
 }
 
 #ifdef _WIN32

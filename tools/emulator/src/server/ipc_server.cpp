@@ -72,7 +72,8 @@ PathState probe_socket_path(const std::string& path) {
 // same path again.
 class IpcServer::Listener final {
  public:
-  explicit Listener(net::io_context& io) : acceptor_(io), retry_timer_(io) {}
+  Listener(net::io_context& io, std::size_t send_queue_limit)
+      : acceptor_(io), retry_timer_(io), send_queue_limit_(send_queue_limit) {}
   ~Listener() { stop(); }
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -181,7 +182,7 @@ class IpcServer::Listener final {
             });
             return;
           }
-          std::make_shared<IpcSession>(*service_, *gate_, std::move(socket))->start();
+          std::make_shared<IpcSession>(*service_, *gate_, std::move(socket), send_queue_limit_)->start();
           accept();
         });
   }
@@ -190,6 +191,7 @@ class IpcServer::Listener final {
   net::steady_timer retry_timer_;
   EmulatorService* service_ = nullptr;
   TurnGate* gate_ = nullptr;
+  std::size_t send_queue_limit_;
   std::string path_;
   ino_t inode_ = 0;
   dev_t device_ = 0;
@@ -197,7 +199,7 @@ class IpcServer::Listener final {
 };
 
 IpcServer::IpcServer(boost::asio::io_context& io, const IpcSettings& settings)
-    : listener_(std::make_unique<Listener>(io)) {
+    : listener_(std::make_unique<Listener>(io, settings.send_queue_limit)) {
   listener_->bind_first_free(settings);
 }
 

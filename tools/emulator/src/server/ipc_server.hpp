@@ -4,6 +4,7 @@
 // is the emulator's own).
 #pragma once
 
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,9 @@ class TurnGate;
 struct IpcSettings {
   std::string directory;  // absolute
   std::string prefix;
+  // Bytes of frames a peer may leave unread in the emulator's queue for it before its connection is cut
+  // (--send-queue-limit, as for WebSockets).
+  std::size_t send_queue_limit = std::size_t{16} * 1024 * 1024;
 };
 
 class IpcServer final : public IpcListenerControl {

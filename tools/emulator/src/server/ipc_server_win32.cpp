@@ -51,7 +51,8 @@ constexpr DWORD kPipeBufferSize = 64 * 1024;
 // creates one again.
 class IpcServer::Listener final {
  public:
-  explicit Listener(net::io_context& io) : io_(io), retry_timer_(io) {}
+  Listener(net::io_context& io, std::size_t send_queue_limit)
+      : io_(io), retry_timer_(io), send_queue_limit_(send_queue_limit) {}
   ~Listener() { stop(); }
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -184,7 +185,7 @@ class IpcServer::Listener final {
     PipeStream pipe = std::move(*waiting_);
     waiting_.reset();
     renew(generation);  // the next instance first, so the name never lapses while a client is served
-    std::make_shared<IpcSession>(*service_, *gate_, std::move(pipe))->start();
+    std::make_shared<IpcSession>(*service_, *gate_, std::move(pipe), send_queue_limit_)->start();
   }
 
   // A new waiting instance and its wait; on failure (e.g. out of handles) again after a short pause rather
@@ -204,13 +205,14 @@ class IpcServer::Listener final {
   std::optional<PipeStream> waiting_;  // the instance waiting for a client
   EmulatorService* service_ = nullptr;
   TurnGate* gate_ = nullptr;
+  std::size_t send_queue_limit_;
   std::string path_;
   bool open_ = false;  // between a successful bind (or restore) and stop()
   std::uint64_t generation_ = 0;
 };
 
 IpcServer::IpcServer(boost::asio::io_context& io, const IpcSettings& settings)
-    : listener_(std::make_unique<Listener>(io)) {
+    : listener_(std::make_unique<Listener>(io, settings.send_queue_limit)) {
   listener_->bind_first_free(settings);
 }
 

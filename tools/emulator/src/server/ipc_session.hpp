@@ -8,7 +8,9 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <deque>
 #include <memory>
 #include <string>
@@ -25,8 +27,12 @@ namespace platformpp::emulator::ipc_detail {
 template <class Stream>
 class IpcSession final : public std::enable_shared_from_this<IpcSession<Stream>>, public IpcPeer {
  public:
-  IpcSession(EmulatorService& service, TurnGate& gate, Stream socket)
-      : socket_(std::move(socket)), service_(service), gate_(gate), close_timer_(socket_.get_executor()) {}
+  IpcSession(EmulatorService& service, TurnGate& gate, Stream socket, std::size_t send_queue_limit)
+      : socket_(std::move(socket)),
+        service_(service),
+        gate_(gate),
+        close_timer_(socket_.get_executor()),
+        send_queue_limit_(send_queue_limit) {}
   ~IpcSession() override { service_.ipc_disconnected(id_); }
   IpcSession(const IpcSession&) = delete;
   IpcSession& operator=(const IpcSession&) = delete;
@@ -54,8 +60,20 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession<Stream>>
 
  private:
   void enqueue(std::string bytes) {
-    if (close_released_) return;
+    if (close_released_ || cut_) return;
+    queued_bytes_ += bytes.size();
     queue_.push_back(std::move(bytes));
+    if (queued_bytes_ > send_queue_limit_) {
+      // A peer that stopped reading: a CLOSE frame would wait behind the rest, so the connection is cut.
+      const std::string line =
+          "platformpp-emulator: an IPC peer stopped reading: " + std::to_string(queued_bytes_) +
+          " bytes queued for it, over the limit of " + std::to_string(send_queue_limit_) +
+          " (--send-queue-limit); connection cut\n";
+      std::fputs(line.c_str(), stderr);
+      cut_ = true;
+      finish();  // the read in flight fails: gone() tells the service
+      return;
+    }
     if (!writing_) write_next();
   }
 
@@ -83,8 +101,9 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession<Stream>>
         return;
       case Step::written:
         writing_ = false;
+        queued_bytes_ -= queue_.front().size();
         queue_.pop_front();
-        if (ec) return gone();
+        if (ec || cut_) return gone();
         if (!queue_.empty()) return write_next();
         if (close_released_) finish();
         return;
@@ -120,6 +139,9 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession<Stream>>
   std::uint64_t id_ = 0;
   std::array<char, std::size_t{16} * 1024> buffer_{};
   std::deque<std::string> queue_;
+  std::size_t queued_bytes_ = 0;  // of queue_, the frame being written included
+  std::size_t send_queue_limit_;
+  bool cut_ = false;  // over the limit: nothing more is queued
   bool writing_ = false;
   bool closing_ = false;         // close() was called: nothing more is taken
   bool close_released_ = false;  // the gate let the close out: it follows the last queued frame

@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
     FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock, options.clock_start_ms);
     ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
                             std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
-    if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name};
+    if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name, options.send_queue_limit};
     settings.io_threads = options.io_threads;
     settings.send_queue_limit = options.send_queue_limit;
     run_server(settings, [&](const BoundAddresses& bound) {
