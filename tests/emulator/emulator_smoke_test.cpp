@@ -242,6 +242,34 @@ TEST_CASE("plain-HTTP emulator: hostile input gets clean errors and SIGINT exits
   check_clean_exit(emulator, SIGINT);
 }
 
+TEST_CASE("slowloris: a request trickled a byte at a time is cut at --idle-timeout-ms; others are served") {
+  EmulatorProcess emulator({"--plain-http", "--no-ipc", "--idle-timeout-ms", "1000"});
+  PlainConnections slow;
+  slow.connect(emulator.port());
+  // A header that never ends, one byte every 100 ms: the deadline is the request's, not the byte's, so the
+  // emulator closes it at about 1 s; the writes fail soon after (its kernel resets the connection).
+  const std::string trickle = "GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nX-Slow: " + std::string(100, 'a');
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<std::chrono::steady_clock::duration> cut;
+  for (std::size_t i = 0; i < trickle.size() && !cut; ++i) {
+    try {
+      slow.write(0, trickle.substr(i, 1));
+    } catch (const std::exception&) {
+      cut = std::chrono::steady_clock::now() - start;
+    }
+    if (i == 5) {  // meanwhile another client is answered at once
+      const auto answer = raw_exchange(emulator.port(),
+                                       "GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\n"
+                                       "Connection: close\r\n\r\n");
+      CHECK(answer.starts_with("HTTP/1.1 200"));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  REQUIRE_MESSAGE(cut, "10 s of trickling and the connection is still open");
+  CHECK(*cut >= std::chrono::milliseconds(900));
+  CHECK(*cut < std::chrono::milliseconds(2500));
+}
+
 TEST_CASE("startup failures exit non-zero with a message") {
   EmulatorProcess first({"--plain-http"});
   EmulatorProcess clash({"--plain-http", "--port", std::to_string(first.port())}, false);

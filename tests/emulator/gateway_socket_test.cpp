@@ -13,6 +13,7 @@
 
 #include "core/json.hpp"
 #include "emulator_process.hpp"
+#include "gateway/gateway_deflater.hpp"
 #include "gateway_test_client.hpp"
 #include "test_support.hpp"
 
@@ -628,6 +629,39 @@ TEST_CASE("identify budget: crossing it by one closes with 4008; the window foll
   world.admin("POST", "/clock", R"({"advance_ms":86400000})");
   GatewayClient client(world.emulator);
   connect_ready(client, token);
+}
+
+TEST_CASE(
+    "compression bombs: no permessage-deflate is agreed, and a compressed frame closes its connection") {
+  EmulatorProcess emulator{{"--no-ipc", "--plain-http"}};
+  // 64 MiB of zeros, deflated to about 64 KiB: what a client would send as a compressed message.
+  std::string bomb = GatewayDeflater().deflate(std::string(std::size_t{64} << 20, '\0'));
+  bomb.resize(bomb.size() -
+              4);  // raw deflate, as permessage-deflate sends it: without the flush's 00 00 ff ff
+  REQUIRE(bomb.size() < std::size_t{1} << 20);
+  // The upgrade offers the extension; the frame sets RSV1 ("compressed") with a zero mask key, which leaves
+  // the payload as is: FIN + RSV1 + text, then the 64-bit length form.
+  std::string frame = "\xc1\xff";
+  for (int shift = 56; shift >= 0; shift -= 8)
+    frame += static_cast<char>((bomb.size() >> shift) & 0xff);
+  frame += std::string(4, '\0') + bomb;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string answer = raw_exchange(
+      emulator.port(),
+      "GET /?v=10&encoding=json HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+      "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n" +
+          frame);
+  // The emulator closed the connection (raw_exchange gives up after 20 s), having agreed no extension.
+  CHECK(std::chrono::steady_clock::now() - start < 10s);
+  const auto head = answer.substr(0, answer.find("\r\n\r\n"));
+  CHECK(head.starts_with("HTTP/1.1 101"));
+  CHECK(head.find("permessage-deflate") == std::string::npos);
+  CHECK(head.find("Sec-WebSocket-Extensions") == std::string::npos);
+  // Another client is served as before.
+  PlainWebSocketClient ws(emulator.port(), "127.0.0.1", "/?v=10&encoding=json");
+  CHECK(parse(ws.read())["op"].GetInt() == 10);
+  ws.close(1000);
 }
 
 TEST_CASE("--plain-http serves the Gateway as ws:// on the same port") {
