@@ -361,6 +361,7 @@ class Soak {
   void SetPresence(Player& p);
   void RecoverToken(Player& p);
   void StartCall(Player& p);
+  void JoinLobby(Player& p, std::function<void(bool joined)> done);
   bool Settled(std::string& why);
   void CheckDelivery();
   void CheckStores();
@@ -579,6 +580,20 @@ void Soak::RecoverToken(Player& p) {
           }));
 }
 
+void Soak::JoinLobby(Player& p, std::function<void(bool joined)> done) {
+  p.client->CreateOrJoinLobby(
+      "soak-lobby-" + std::to_string(p.lobbyIndex),
+      Op<ClientResult, uint64_t>("CreateOrJoinLobby",
+                                 [this, &p, done = std::move(done)](const ClientResult& r, uint64_t id) {
+                                   if (r.Successful()) {
+                                     p.lobbyId = id;
+                                   } else if (p.rejoins == 0) {
+                                     findings_.Add("setup failed", "join: " + r.ToString());
+                                   }
+                                   done(r.Successful());
+                                 }));
+}
+
 void Soak::Act(Player& p, bool sending) {
   const auto now = Clock::now();
   if (p.auth == Player::Auth::WaitingForGrant) {
@@ -601,6 +616,19 @@ void Soak::Act(Player& p, bool sending) {
   }
   if (!p.client->IsAuthenticated()) {
     RecoverToken(p);
+    return;
+  }
+  // A lobby the platform deleted is joined again, as a game would; its call with it.
+  if (!p.rejoinPending && p.client->GetStatus() == Client::Status::Ready &&
+      !p.client->GetLobbyHandle(p.lobbyId)) {
+    p.rejoinPending = true;
+    ++p.rejoins;
+    JoinLobby(p, [this, &p](bool joined) {
+      p.rejoinPending = false;  // a failed join is tried again by the next Act
+      if (!joined) return;
+      if (p.call) p.client->EndCall(p.call.GetChannelId(), Op<>("EndCall", [] {}));
+      StartCall(p);
+    });
     return;
   }
   // A call that ended (its voice session lost with the emulator, or refused) is started again, as a game
@@ -884,15 +912,7 @@ int Soak::Run() {
     while (p.client->GetStatus() != Client::Status::Ready && Clock::now() < deadline)
       Pump(), std::this_thread::sleep_for(1ms);
     auto joined = std::make_shared<bool>(false);
-    p.client->CreateOrJoinLobby(
-        "soak-lobby-" + std::to_string(p.lobbyIndex),
-        Op<ClientResult, uint64_t>("CreateOrJoinLobby",
-                                   [this, &p, joined](const ClientResult& r, uint64_t id) {
-                                     if (!r.Successful())
-                                       findings_.Add("setup failed", "join: " + r.ToString());
-                                     p.lobbyId = id;
-                                     *joined = true;
-                                   }));
+    JoinLobby(p, [joined](bool) { *joined = true; });
     while (!*joined && Clock::now() < deadline)
       Pump(), std::this_thread::sleep_for(1ms);
   }
@@ -960,8 +980,15 @@ int Soak::Run() {
   CheckDelivery();
   CheckStores();
   uint64_t frames = 0;
-  for (const auto& p : players_)
+  int rejoins = 0;
+  for (const auto& p : players_) {
     frames += p->framesReceived;
+    rejoins += p->rejoins;
+  }
+  if (rejoins > 0)
+    std::printf(
+        "lobbies joined again after the platform deleted them (idle while nobody was connected): %d\n",
+        rejoins);
   std::printf("operations: %" PRIu64 " started, each ended once; audio frames received: %" PRIu64 "\n",
               ledger_.Started(), frames);
   const auto peak = Resources::Now();

@@ -107,6 +107,10 @@ struct Player {
   int presenceRound = 0;
   bool presencePending = false;
   bool lobbyMessagePending = false, dmPending = false;
+  /// The platform deleted its lobby (nobody connected for its idle timeout: after the emulator was killed and
+  /// the fake clock jumped a week, before anyone was back); the game joins it again by its secret.
+  bool rejoinPending = false;
+  int rejoins = 0;
   /// Token recovery: a 401 or a terminal close makes the game refresh its token, or, when the grant is
   /// gone, ask for a new one (a player signing in again).
   enum class Auth { Ok, Refreshing, WaitingForGrant, Updating } auth = Auth::Ok;
