@@ -504,7 +504,11 @@ void Soak::StartCall(Player& p) {
           data[i] = static_cast<int16_t>(((phase++ / 55) % 2 == 0) ? 3000 : -3000);
       });
   if (!p.call) {
-    findings_.Add("StartCall refused", Tag(p));
+    const auto lobby = p.client->GetLobbyHandle(p.lobbyId);
+    findings_.Add("StartCall refused", Tag(p) + " in lobby " + std::to_string(p.lobbyId) + ": Client " +
+                                           Client::StatusToString(p.client->GetStatus()) +
+                                           (lobby ? ", lobby known" : ", lobby unknown") +
+                                           (p.client->GetCall(p.lobbyId) ? ", a call in it already" : ""));
     return;
   }
   p.call.SetStatusChangedCallback([this, &p](Call::Status status, Call::Error error, int32_t detail) {
@@ -587,6 +591,7 @@ void Soak::JoinLobby(Player& p, std::function<void(bool joined)> done) {
                                  [this, &p, done = std::move(done)](const ClientResult& r, uint64_t id) {
                                    if (r.Successful()) {
                                      p.lobbyId = id;
+                                     p.lobbyJoinedAt = Clock::now();
                                    } else if (p.rejoins == 0) {
                                      findings_.Add("setup failed", "join: " + r.ToString());
                                    }
@@ -626,16 +631,25 @@ void Soak::Act(Player& p, bool sending) {
     JoinLobby(p, [this, &p](bool joined) {
       p.rejoinPending = false;  // a failed join is tried again by the next Act
       if (!joined) return;
-      if (p.call) p.client->EndCall(p.call.GetChannelId(), Op<>("EndCall", [] {}));
-      StartCall(p);
+      // The old lobby's call ends first; the new one starts once that is done and the Client knows the new
+      // lobby (below).
+      p.callWanted = true;
+      if (!p.call) return;
+      p.endingCall = true;
+      p.client->EndCall(p.call.GetChannelId(), Op<>("EndCall", [&p] { p.endingCall = false; }));
     });
     return;
   }
+  if (p.callWanted && !p.endingCall && p.client->GetStatus() == Client::Status::Ready &&
+      p.client->GetLobbyHandle(p.lobbyId)) {
+    p.callWanted = false;
+    StartCall(p);
+  }
   // A call that ended (its voice session lost with the emulator, or refused) is started again, as a game
   // would.
-  if (p.call && p.call.GetStatus() == Call::Status::Disconnected &&
-      p.client->GetStatus() == Client::Status::Ready) {
-    p.client->EndCall(p.lobbyId, Op<>("EndCall", [] {}));
+  if (p.call && p.call.GetStatus() == Call::Status::Disconnected && !p.rejoinPending && !p.callWanted &&
+      p.client->GetStatus() == Client::Status::Ready && p.client->GetLobbyHandle(p.lobbyId)) {
+    p.client->EndCall(p.call.GetChannelId(), Op<>("EndCall", [] {}));
     StartCall(p);
   }
   if (!sending) return;
@@ -681,7 +695,9 @@ bool Soak::Settled(std::string& why) {
       for (const auto& receiver : players_) {
         const bool member =
             sent.channel.rfind("lobby ", 0) == 0
-                ? "lobby " + std::to_string(receiver->lobbyId) == sent.channel
+                // A member who joined again (its lobby deleted) gets what was sent after it joined.
+                ? "lobby " + std::to_string(receiver->lobbyId) == sent.channel &&
+                      sent.at >= receiver->lobbyJoinedAt
                 : DmChannel(sender->user.id, sender->friendId) == sent.channel &&
                       (receiver.get() == sender.get() || receiver->user.id == sender->friendId);
         if (member && receiver->receivedIds.count(sent.id) == 0) {

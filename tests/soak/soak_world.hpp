@@ -111,6 +111,9 @@ struct Player {
   /// the fake clock jumped a week, before anyone was back); the game joins it again by its secret.
   bool rejoinPending = false;
   int rejoins = 0;
+  Clock::time_point lobbyJoinedAt;  ///< when its last CreateOrJoinLobby succeeded
+  bool callWanted = false;          ///< start the call once the Client knows the lobby (after a rejoin)
+  bool endingCall = false;          ///< the old lobby's call is ending (after a rejoin)
   /// Token recovery: a 401 or a terminal close makes the game refresh its token, or, when the grant is
   /// gone, ask for a new one (a player signing in again).
   enum class Auth { Ok, Refreshing, WaitingForGrant, Updating } auth = Auth::Ok;
