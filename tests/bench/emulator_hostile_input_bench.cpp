@@ -59,6 +59,18 @@ asio::ssl::context ClientTls(const Target& target) {
   return tls;
 }
 
+// A TLS connection to the emulator, its handshake done, with a 5 s deadline on what follows.
+struct TlsConnection {
+  explicit TlsConnection(const Target& target) : tls(ClientTls(target)), stream(io, tls) {
+    beast::get_lowest_layer(stream).connect(target.endpoint());
+    beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(5));
+    stream.handshake(asio::ssl::stream_base::client);
+  }
+  asio::io_context io;
+  asio::ssl::context tls;
+  beast::ssl_stream<beast::tcp_stream> stream;
+};
+
 double Percentile(std::vector<double> values, double p) {
   std::sort(values.begin(), values.end());
   return values[static_cast<std::size_t>(p * static_cast<double>(values.size() - 1))];
@@ -96,7 +108,8 @@ std::vector<double> VictimLatencies(const Target& target, Clock::duration length
 // connections) are its business. Counts the runs.
 class Attack {
  public:
-  Attack(int threads, std::chrono::milliseconds pause, std::function<void(const std::atomic<bool>&)> attack) {
+  Attack(int threads, std::chrono::milliseconds pause,
+         const std::function<void(const std::atomic<bool>&)>& attack) {
     for (int i = 0; i < threads; ++i)
       threads_.emplace_back([this, pause, attack] {
         while (!stop_) {
@@ -167,12 +180,7 @@ void GatewayFrame(const Target& target, const std::string& frame) {
 
 // A compressed frame (RSV1) carrying a deflate bomb, written raw after the upgrade.
 void CompressedBomb(const Target& target, const std::string& bomb) {
-  asio::io_context io;
-  auto tls = ClientTls(target);
-  beast::ssl_stream<beast::tcp_stream> stream(io, tls);
-  beast::get_lowest_layer(stream).connect(target.endpoint());
-  beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(5));
-  stream.handshake(asio::ssl::stream_base::client);
+  TlsConnection connection(target);
   std::string bytes =
       "GET /?v=10&encoding=json HTTP/1.1\r\nHost: " + target.host() +
       "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -181,19 +189,14 @@ void CompressedBomb(const Target& target, const std::string& bomb) {
   for (int shift = 56; shift >= 0; shift -= 8)
     bytes += static_cast<char>((bomb.size() >> shift) & 0xff);
   bytes += std::string(4, '\0') + bomb;
-  asio::write(stream, asio::buffer(bytes));
+  asio::write(connection.stream, asio::buffer(bytes));
   char sink[4096];
   for (;;)
-    stream.read_some(asio::buffer(sink));  // until the emulator closes
+    connection.stream.read_some(asio::buffer(sink));  // until the emulator closes
 }
 
 void OversizedBody(const Target& target) {
-  asio::io_context io;
-  auto tls = ClientTls(target);
-  beast::ssl_stream<beast::tcp_stream> stream(io, tls);
-  beast::get_lowest_layer(stream).connect(target.endpoint());
-  beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(5));
-  stream.handshake(asio::ssl::stream_base::client);
+  TlsConnection connection(target);
   const std::string path = target.info.apiBase.substr(target.info.apiBase.find("/api/")) + "/lobbies";
   http::request<http::string_body> request{http::verb::put, path, 11};
   request.set(http::field::host, target.host());
@@ -201,10 +204,10 @@ void OversizedBody(const Target& target) {
   request.set(http::field::content_type, "application/json");
   request.body() = std::string((std::size_t{1} << 20) + 1, ' ');
   request.prepare_payload();
-  http::write(stream, request);
+  http::write(connection.stream, request);
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
-  http::read(stream, buffer, response);
+  http::read(connection.stream, buffer, response);
   if (response.result() != http::status::payload_too_large) throw std::runtime_error("not 413");
 }
 
@@ -239,7 +242,7 @@ int main(int argc, char** argv) {
   admin.SetRateLimit("GET /users/@me", 1'000'000, std::chrono::seconds(1));
   Target target{emulator->Connection(),
                 admin.MintToken(user.id, app.id, "openid sdk.social_layer").accessToken};
-  const std::string oversized = R"({"op":1,"d":")" + std::string(60 * 1024, 'x') + "\"}";
+  const std::string oversized = R"({"op":1,"d":")" + std::string(std::size_t{60} * 1024, 'x') + "\"}";
   const std::string bomb = DeflateBomb();
 
   VictimLatencies(target, std::chrono::seconds(1));  // warm-up

@@ -470,7 +470,7 @@ TEST_CASE("a client that stops reading is cut once more than --send-queue-limit 
   GatewayClient stalled(world.emulator, "/?v=10&encoding=json", 16 * 1024);
   connect_ready(stalled, world.token(reader));
   // 32 KiB dispatches while the client reads nothing, until the emulator says it cut the connection.
-  const std::string d = R"({"filler":")" + std::string(32 * 1024, 'x') + R"("})";
+  const std::string d = R"({"filler":")" + std::string(std::size_t{32} * 1024, 'x') + R"("})";
   int injected = 0;
   bool cut = false;
   while (!cut && injected < 600) {

@@ -394,6 +394,9 @@ TEST_CASE("hostile frames close only their own connection") {
   CHECK(seeded.ipc_status()["connections"].Size() == 2);
 }
 
+// Unix sockets only until it has run under Wine, whose named pipes may buffer what a peer leaves unread
+// differently (the limit itself is the same code for both).
+#ifndef _WIN32
 TEST_CASE("a peer that stops reading is cut once more than --send-queue-limit bytes wait for it") {
   Seeded seeded({"--plain-http", "--ipc-name", "test", "--send-queue-limit", "4096"});
   IpcClient stalled(seeded.ipc_path);
@@ -421,6 +424,7 @@ TEST_CASE("a peer that stops reading is cut once more than --send-queue-limit by
   REQUIRE(pong);
   CHECK(pong->payload == "still here");
 }
+#endif
 
 #ifdef _WIN32
 TEST_CASE(

@@ -98,18 +98,7 @@ uint64_t NewUser(const std::string& base) {
 
 /// A player of `app` whose Client is Ready.
 std::unique_ptr<Client> ConnectedPlayer(const App& app, uint64_t userId) {
-  auto& e = itest::Shared();
-  auto token = e.admin->MintToken(userId, app.id, "openid sdk.social_layer").accessToken;
-  auto client = std::make_unique<Client>(e.Options());
-  client->SetApplicationId(app.id);
-  bool updated = false;
-  client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, token,
-                      [&](const ClientResult& result) { updated = result.Successful(); });
-  REQUIRE(itest::RunUntil(*client, [&] { return updated; }));
-  client->Connect();
-  REQUIRE(itest::RunUntil(
-      *client, [&] { return client->GetStatus() == Client::Status::Ready; }, 20s));
-  return client;
+  return itest::ReadyClient(app.id, userId);
 }
 
 LobbyMemberArgs MemberArgs(uint64_t id) {

@@ -31,18 +31,7 @@ using namespace std::chrono_literals;
 std::unique_ptr<Client> ReadyClient(const std::string& name) {
   auto& e = itest::Shared();
   const auto app = e.admin->CreateApp(name + " game");
-  const auto user = e.admin->CreateUser(name);
-  const auto token = e.admin->MintToken(user.id, app.id, "openid sdk.social_layer").accessToken;
-  auto client = std::make_unique<Client>(e.Options());
-  client->SetApplicationId(app.id);
-  bool updated = false;
-  client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, token,
-                      [&](const ClientResult& result) { updated = result.Successful(); });
-  REQUIRE(itest::RunUntil(*client, [&] { return updated; }));
-  client->Connect();
-  REQUIRE(itest::RunUntil(
-      *client, [&] { return client->GetStatus() == Client::Status::Ready; }, 20s));
-  return client;
+  return itest::ReadyClient(app.id, e.admin->CreateUser(name).id);
 }
 
 platformpp::Activity Playing(int round) {
@@ -89,10 +78,12 @@ TEST_CASE(
   std::atomic<int> created{0};
   std::atomic<bool> workersDone{false};
   std::vector<std::thread> workers;
+  workers.reserve(kWorkers);
   for (int w = 0; w < kWorkers; ++w) {
     workers.emplace_back([&, w] {
       for (int round = 0; round < kRounds; ++round) {
-        const auto base = static_cast<std::size_t>((w * kRounds + round) * kOperationsPerRound);
+        const std::size_t base =
+            (static_cast<std::size_t>(w) * kRounds + static_cast<std::size_t>(round)) * kOperationsPerRound;
         client->SendLobbyMessage(*lobby, "w" + std::to_string(w) + " r" + std::to_string(round),
                                  [&ends, base](const ClientResult&, uint64_t) { ends.End(base); });
         client->GetLobbyMessagesWithLimit(*lobby, 10,

@@ -5,6 +5,8 @@
 #include <platformpp/client.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
+#include <doctest/doctest.h>
+
 #include "json/json.hpp"
 
 #include <chrono>
@@ -75,6 +77,24 @@ inline bool RunUntil(platformpp::Client& client, const std::function<bool()>& do
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
   return true;
+}
+
+/// A Client of `appId` signed in as `userId` (a token minted for it), Ready on the Gateway. Fails the test
+/// when it does not get there.
+inline std::unique_ptr<platformpp::Client> ReadyClient(uint64_t appId, uint64_t userId) {
+  auto& e = Shared();
+  const auto token = e.admin->MintToken(userId, appId, "openid sdk.social_layer").accessToken;
+  auto client = std::make_unique<platformpp::Client>(e.Options());
+  client->SetApplicationId(appId);
+  bool updated = false;
+  client->UpdateToken(platformpp::AuthorizationTokenType::Bearer, token,
+                      [&](const platformpp::ClientResult& result) { updated = result.Successful(); });
+  REQUIRE(RunUntil(*client, [&] { return updated; }));
+  client->Connect();
+  REQUIRE(RunUntil(
+      *client, [&] { return client->GetStatus() == platformpp::Client::Status::Ready; },
+      std::chrono::seconds(20)));
+  return client;
 }
 
 struct FetchOutcome {
