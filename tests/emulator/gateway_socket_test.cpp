@@ -463,8 +463,8 @@ TEST_CASE("op 7 Reconnect and op 9 true: later dispatches wait for the resume") 
   }
 }
 
-// Linux only: under Wine a socket's writes to a peer that stops reading complete into Wine's own buffers for a
-// long while (in one run of two, 600 dispatches of 32 KiB left the emulator's queue short of the limit), so
+// Linux only: under Wine a socket's writes to a peer that stops reading complete into Wine's own buffers for
+// a long while (in one run of two, 600 dispatches of 32 KiB left the emulator's queue short of the limit), so
 // the limit, the same code on both systems, is shown here.
 #ifndef _WIN32
 TEST_CASE("a client that stops reading is cut once more than --send-queue-limit bytes wait for it") {

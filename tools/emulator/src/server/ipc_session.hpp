@@ -10,13 +10,13 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
 #include <deque>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "ipc/ipc_peer.hpp"
+#include "server/send_queue_limit.hpp"
 #include "server/step_handler.hpp"
 #include "server/turn_gate.hpp"
 #include "service/emulator_service.hpp"
@@ -65,11 +65,7 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession<Stream>>
     queue_.push_back(std::move(bytes));
     if (queued_bytes_ > send_queue_limit_) {
       // A peer that stopped reading: a CLOSE frame would wait behind the rest, so the connection is cut.
-      const std::string line =
-          "platformpp-emulator: an IPC peer stopped reading: " + std::to_string(queued_bytes_) +
-          " bytes queued for it, over the limit of " + std::to_string(send_queue_limit_) +
-          " (--send-queue-limit); connection cut\n";
-      std::fputs(line.c_str(), stderr);
+      log_unread_cut("an IPC peer", queued_bytes_, send_queue_limit_);
       cut_ = true;
       finish();  // the read in flight fails: gone() tells the service
       return;

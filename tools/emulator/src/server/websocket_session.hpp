@@ -8,12 +8,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstddef>
-#include <cstdio>
 #include <deque>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "server/send_queue_limit.hpp"
 #include "server/step_handler.hpp"
 #include "server/websocket_link.hpp"
 
@@ -61,11 +61,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     if (queued_bytes_ > send_queue_limit_) {
       // A peer that stopped reading: a close frame would wait behind the rest, so the connection is cut (its
       // endpoint hears of it as of any lost connection: a Gateway session stays resumable).
-      const std::string line = "platformpp-emulator: a WebSocket peer (" + peer_ +
-                               ") stopped reading: " + std::to_string(queued_bytes_) +
-                               " bytes queued for it, over the limit of " +
-                               std::to_string(send_queue_limit_) + " (--send-queue-limit); connection cut\n";
-      std::fputs(line.c_str(), stderr);
+      log_unread_cut("a WebSocket peer (" + peer_ + ")", queued_bytes_, send_queue_limit_);
       drop();
       return;
     }
