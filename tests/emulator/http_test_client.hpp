@@ -77,6 +77,10 @@ class HttpsConnection {
 // Sends raw bytes over plain TCP to 127.0.0.1:port and returns everything the server answers until it closes.
 std::string raw_exchange(unsigned short port, const std::string& bytes);
 
+// Sends `request` over plain TCP, waits for the head of the answer, then sends `then` and returns everything
+// received until the server closes. Made for a server that may close while `then` is being written.
+std::string raw_exchange_after_head(unsigned short port, const std::string& request, const std::string& then);
+
 // Many plain TCP connections to 127.0.0.1:port at once, sharing one io_context (few file descriptors).
 class PlainConnections {
  public:
