@@ -51,6 +51,21 @@ class RegisteredCallback {
     });
   }
 
+  /// Post, and `after()` on the game thread once the callback returned (or at once when none is registered):
+  /// for a feature that keeps what the event names readable until the game has heard of it. Not called when
+  /// the Client is destroyed first.
+  template <class After, class... Args>
+  void PostThen(CallbackQueue& queue, After after, Args&&... args) const {
+    PostEvent(queue, [state = state_, after = std::move(after),
+                      args = std::make_tuple(std::forward<Args>(args)...)]() mutable {
+      struct Finally {
+        After& run;
+        ~Finally() { run(); }
+      } finally{after};
+      if (std::shared_ptr<Callback> callback = state->Current()) std::apply(*callback, std::move(args));
+    });
+  }
+
  private:
   // Shared with the queued events, so that an event never points into a feature that is gone.
   struct State {

@@ -389,9 +389,14 @@ std::optional<MessageHandle> MessageService::Message(uint64_t messageId) const {
   MessageHandle::Data data;
   {
     std::lock_guard lock(mutex_);
-    auto it = messages_.find(messageId);
-    if (it == messages_.end()) return std::nullopt;
-    data = it->second.data;
+    if (auto it = messages_.find(messageId); it != messages_.end()) {
+      data = it->second.data;
+    } else {
+      std::lock_guard held(pins_->mutex);
+      auto kept = pins_->held.find(messageId);
+      if (kept == pins_->held.end()) return std::nullopt;
+      data = kept->second.data;
+    }
   }
   // The author as the Client knows them now (presence, relationship), else as the message carried them.
   if (auto author = users_.User(data.authorId)) data.author = std::move(author);
@@ -460,14 +465,41 @@ bool MessageService::Keep(ChannelRecord& channel, ParsedMessage message) {
     if (message.data.editedTimestamp >= it->second.data.editedTimestamp) it->second = std::move(message);
     return true;
   }
-  if (channel.ids.size() >= kWindow && id < channel.ids.front()) return false;
+  if (channel.ids.size() >= kWindow && id < channel.ids.front()) {
+    pins_->HoldIfPinned(std::move(message));
+    return false;
+  }
   channel.ids.insert(std::upper_bound(channel.ids.begin(), channel.ids.end(), id), id);
   messages_.emplace(id, std::move(message));
   if (channel.ids.size() > kWindow) {
-    messages_.erase(channel.ids.front());
+    auto oldest = messages_.find(channel.ids.front());
+    pins_->HoldIfPinned(std::move(oldest->second));
+    messages_.erase(oldest);
     channel.ids.erase(channel.ids.begin());
   }
   return true;
+}
+
+void MessageService::Pins::Pin(uint64_t id) {
+  std::lock_guard lock(mutex);
+  ++count[id];
+}
+
+void MessageService::Pins::Unpin(uint64_t id) {
+  std::lock_guard lock(mutex);
+  auto it = count.find(id);
+  if (it == count.end() || --it->second > 0) return;
+  count.erase(it);
+  held.erase(id);
+}
+
+void MessageService::Pins::HoldIfPinned(ParsedMessage message) {
+  std::lock_guard lock(mutex);
+  const uint64_t id = message.data.id;
+  if (!count.contains(id)) return;
+  auto [it, added] = held.try_emplace(id, std::move(message));
+  if (!added && message.data.editedTimestamp >= it->second.data.editedTimestamp)
+    it->second = std::move(message);
 }
 
 bool MessageService::MarkAnnounced(ChannelRecord& channel, uint64_t id) {
@@ -495,14 +527,13 @@ void MessageService::Created(ParsedMessage message, Source source, std::vector<P
   }
   if (source == Source::Gateway || source == Source::CatchUp)
     channel.newestStreamed = std::max(channel.newestStreamed, id);
+  // Announced with the catch-up's messages, in id order, when it ends; or now.
+  const bool wait = announce && channel.catchUpRound != 0 && source != Source::History;
+  const bool now = announce && !wait && MarkAnnounced(channel, id);
+  if (wait || now) pins_->Pin(id);  // before Keep: the window may let it go at once
   Keep(channel, std::move(message));
-  if (!announce) return;
-  if (channel.catchUpRound != 0 && source != Source::History) {
-    // Announced with the catch-up's messages, in id order, when it ends.
-    channel.deferred.push_back(id);
-    return;
-  }
-  if (MarkAnnounced(channel, id)) events.push_back(Pending{Event::Created, id, channelId});
+  if (wait) channel.deferred.push_back(id);
+  if (now) events.push_back(Pending{Event::Created, id, channelId});
 }
 
 void MessageService::CatchUpFailed(const std::string& path, uint64_t channelId, uint64_t round, int attempt) {
@@ -533,8 +564,12 @@ void MessageService::EndCatchUp(uint64_t channelId, uint64_t round, std::vector<
   channel.catchUpRound = 0;
   auto deferred = std::exchange(channel.deferred, {});
   std::sort(deferred.begin(), deferred.end());
-  for (const uint64_t id : deferred)
-    if (MarkAnnounced(channel, id)) events.push_back(Pending{Event::Created, id, channelId});
+  for (const uint64_t id : deferred) {
+    if (MarkAnnounced(channel, id))
+      events.push_back(Pending{Event::Created, id, channelId});  // the pin goes with the event
+    else
+      pins_->Unpin(id);
+  }
 }
 
 void MessageService::Updated(ParsedMessage message, std::vector<Pending>& events) {
@@ -542,6 +577,7 @@ void MessageService::Updated(ParsedMessage message, std::vector<Pending>& events
   uint64_t channelId = message.data.channelId;
   std::lock_guard lock(mutex_);
   ChannelRecord& channel = ChannelFor(message);
+  pins_->Pin(id);
   if (auto it = messages_.find(id); it != messages_.end()) {
     it->second = std::move(message);
   } else {
@@ -553,6 +589,10 @@ void MessageService::Updated(ParsedMessage message, std::vector<Pending>& events
 void MessageService::Deleted(uint64_t messageId, uint64_t channelId, std::vector<Pending>& events) {
   std::lock_guard lock(mutex_);
   messages_.erase(messageId);
+  {
+    std::lock_guard held(pins_->mutex);
+    pins_->held.erase(messageId);  // a deleted message is gone, also for a callback still queued
+  }
   if (auto it = channels_.find(channelId); it != channels_.end()) {
     auto& ids = it->second.ids;
     ids.erase(std::remove(ids.begin(), ids.end(), messageId), ids.end());
@@ -662,13 +702,15 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
 
 void MessageService::Post(const std::vector<Pending>& events) {
   core::CallbackQueue& queue = runtime_.Queue();
+  // Run by the event on the game thread, after the game's callback.
+  auto Release = [this](uint64_t id) { return [pins = pins_, id] { pins->Unpin(id); }; };
   for (const Pending& pending : events) {
     switch (pending.event) {
       case Event::Created:
-        callbacks.created.Post(queue, pending.messageId);
+        callbacks.created.PostThen(queue, Release(pending.messageId), pending.messageId);
         break;
       case Event::Updated:
-        callbacks.updated.Post(queue, pending.messageId);
+        callbacks.updated.PostThen(queue, Release(pending.messageId), pending.messageId);
         break;
       case Event::Deleted:
         callbacks.deleted.Post(queue, pending.messageId, pending.channelId);

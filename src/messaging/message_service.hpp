@@ -149,7 +149,8 @@ class MessageService {
   void Deleted(uint64_t messageId, uint64_t channelId, std::vector<Pending>& events);
   // mutex_ held:
   ChannelRecord& ChannelFor(const ParsedMessage& message);
-  /// Keeps `message` in its channel's window when it is among the 25 newest; false when it is not kept.
+  /// Keeps `message` in its channel's window when it is among the 25 newest; false when it is not kept. What
+  /// falls out of the window (it, or the oldest kept) stays readable while pinned (Pins).
   bool Keep(ChannelRecord& channel, ParsedMessage message);
   /// Marks `id` announced; false when it already was.
   static bool MarkAnnounced(ChannelRecord& channel, uint64_t id);
@@ -163,7 +164,22 @@ class MessageService {
   std::unique_ptr<core::RetryTimer> timer_;
   std::shared_ptr<Outbox> outbox_;
 
+  /// Messages named by a MessageCreated or MessageUpdated the game has not run yet (queued, or waiting for
+  /// a catch-up to end): a message the 25-message window lets go meanwhile is held here until that callback
+  /// ran, so the game can always read the message a callback names. Shared with the queued events, which
+  /// release their pin on the game thread. Lock order: mutex_, then this mutex.
+  struct Pins {
+    std::mutex mutex;
+    std::unordered_map<uint64_t, int> count;           // pins per message id
+    std::unordered_map<uint64_t, ParsedMessage> held;  // pinned messages the window let go
+    void Pin(uint64_t id);
+    void Unpin(uint64_t id);
+    /// Holds `message` when its id is pinned (the newer state wins); drops it otherwise.
+    void HoldIfPinned(ParsedMessage message);
+  };
+
   mutable std::mutex mutex_;
+  std::shared_ptr<Pins> pins_ = std::make_shared<Pins>();
   std::unordered_map<uint64_t, ParsedMessage> messages_;  // the kept ones of every channel
   std::unordered_map<uint64_t, ChannelRecord> channels_;  // by channel id (a lobby's is its id)
   std::unordered_map<uint64_t, uint64_t> dmChannels_;     // recipient -> DM channel id

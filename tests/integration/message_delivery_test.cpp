@@ -42,6 +42,7 @@ struct Member {
   std::string token;
   std::unique_ptr<Client> client;
   std::vector<uint64_t> created;
+  std::vector<uint64_t> unreadable;  // MessageCreated for a message GetMessageHandle did not give
 };
 
 std::unique_ptr<Member> Connect(DeliveryEnv& env, const std::string& name) {
@@ -52,7 +53,10 @@ std::unique_ptr<Member> Connect(DeliveryEnv& env, const std::string& name) {
   Client& client = *member->client;
   client.SetApplicationId(env.app.id);
   Member* m = member.get();
-  client.SetMessageCreatedCallback([m](uint64_t id) { m->created.push_back(id); });
+  client.SetMessageCreatedCallback([m](uint64_t id) {
+    m->created.push_back(id);
+    if (!m->client->GetMessageHandle(id)) m->unreadable.push_back(id);
+  });
   bool updated = false;
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, member->token,
                      [&](const ClientResult& result) { updated = result.Successful(); });
@@ -181,6 +185,9 @@ TEST_CASE("1,000 lobby messages across 20 forced failures arrive exactly once ea
   CHECK(receiver->created.size() == kMessages);
   CHECK(receiver->created == ids);
   CHECK(sender->created == ids);
+  // Each readable in its callback, however many arrived between two RunCallbacks.
+  CHECK(receiver->unreadable.empty());
+  CHECK(sender->unreadable.empty());
 
   // The platform's own view: the newest 200, in order, each once.
   std::optional<std::vector<platformpp::MessageHandle>> history;
@@ -294,6 +301,26 @@ TEST_CASE("a new session's catch-up that fails is tried again, the live messages
   REQUIRE(t.Run([&] { return t.receiver->created.size() == 3; }, 30s));
   t.Run([] { return false; }, 300ms);
   CHECK(t.receiver->created == sent);
+}
+
+TEST_CASE(
+    "a catch-up of more missed messages than the 25 a channel keeps: each one the game hears of is readable "
+    "in its callback") {
+  CatchUpLobby t("many");
+  std::vector<uint64_t> sent{t.Send(*t.sender, "before the gap")};
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 1; }));
+  // The catch-up is held back until all 40 are sent, so that they reach the game in one go.
+  t.env.admin->AddFault({.route = "GET /lobbies/{lobby_id}/messages", .delayMs = 1500, .count = 1});
+  t.EndReceiverSession();
+  for (int i = 0; i < 40; ++i)
+    sent.push_back(t.Send(*t.sender, "in the gap " + std::to_string(i)));
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == sent.size(); }, 30s));
+  t.Run([] { return false; }, 300ms);
+  CHECK(t.receiver->created == sent);
+  CHECK(t.receiver->unreadable.empty());
+  // Once heard of, the window is 25 again: the oldest are let go.
+  CHECK_FALSE(t.receiver->client->GetMessageHandle(sent[1]));
+  CHECK(t.receiver->client->GetMessageHandle(sent.back()));
 }
 
 }  // namespace message_delivery_test

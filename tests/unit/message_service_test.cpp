@@ -73,6 +73,7 @@ std::string DmMessage(uint64_t id, uint64_t author, uint64_t recipient, const st
 struct Fixture {
   std::unique_ptr<client::ClientCore> core;
   std::vector<std::string> events;
+  std::vector<uint64_t> unreadable;  // created or updated callbacks whose message Message() did not give
   std::vector<std::string> warnings;
   int64_t seq = 0;
 
@@ -86,10 +87,14 @@ struct Fixture {
           if (severity >= LoggingSeverity::Warning) warnings.push_back(std::move(message));
         },
         LoggingSeverity::Verbose);
-    Service().callbacks.created.Set(
-        [this](uint64_t id) { events.push_back("created " + std::to_string(id)); });
-    Service().callbacks.updated.Set(
-        [this](uint64_t id) { events.push_back("updated " + std::to_string(id)); });
+    Service().callbacks.created.Set([this](uint64_t id) {
+      events.push_back("created " + std::to_string(id));
+      if (!Service().Message(id)) unreadable.push_back(id);
+    });
+    Service().callbacks.updated.Set([this](uint64_t id) {
+      events.push_back("updated " + std::to_string(id));
+      if (!Service().Message(id)) unreadable.push_back(id);
+    });
     Service().callbacks.deleted.Set([this](uint64_t id, uint64_t channel) {
       events.push_back("deleted " + std::to_string(id) + " in " + std::to_string(channel));
     });
@@ -148,10 +153,14 @@ TEST_CASE("the 25 newest messages of each channel are kept, older ones dropped")
   for (uint64_t id = 1; id <= 26; ++id)
     f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(100 + id, kLobby, kBob, "m" + std::to_string(id)));
   f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(99, kOtherLobby, kBob, "other"));
+  // 101 left the window before its callback ran: it stays readable until then.
+  CHECK(f.Service().ChannelMessageIds(kLobby).front() == 102);
+  CHECK(f.Service().Message(101));
   auto events = f.Drain();
   REQUIRE(events.size() == 27);
   CHECK(events.front() == "created 101");
   CHECK(events[25] == "created 126");
+  CHECK(f.unreadable.empty());
   Ids kept = f.Service().ChannelMessageIds(kLobby);
   REQUIRE(kept.size() == 25);
   CHECK(kept.front() == 102);
@@ -169,6 +178,34 @@ TEST_CASE("the 25 newest messages of each channel are kept, older ones dropped")
   f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(127, kLobby, kBob, "m27"));
   CHECK(f.Drain() == Events{"created 127"});
   CHECK(f.Service().ChannelMessageIds(kLobby).front() == 103);
+  CHECK_FALSE(f.Service().Message(102));
+}
+
+TEST_CASE("a message named by a queued callback stays readable until it ran, unless deleted meanwhile") {
+  Fixture f;
+  for (uint64_t id = 1; id <= 25; ++id)
+    f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(100 + id, kLobby, kBob, "m" + std::to_string(id)));
+  f.Drain();
+  // An edit of a message older than every kept one: readable in its callback, then let go.
+  f.Feed("LOBBY_MESSAGE_UPDATE", LobbyMessage(90, kLobby, kBob, "edited"));
+  // An edit of the oldest kept, then two newer messages that push it and the next one out of the window.
+  f.Feed("LOBBY_MESSAGE_UPDATE",
+         LobbyMessage(101, kLobby, kBob, "m1 edited", R"(,"edited_timestamp":"2026-11-22T20:01:00Z")"));
+  f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(126, kLobby, kBob, "m26"));
+  f.Feed("LOBBY_MESSAGE_CREATE", LobbyMessage(127, kLobby, kBob, "m27"));
+  // 102 was announced already (its callback ran): it is let go at once.
+  CHECK_FALSE(f.Service().Message(102));
+  auto held = f.Service().Message(101);
+  REQUIRE(held);
+  CHECK(held->Content() == "m1 edited");
+  // A delete while the created callback of 127 waits: gone for that callback too.
+  f.Feed("LOBBY_MESSAGE_DELETE", R"({"id":"127","lobby_id":"5000","channel_id":"5000"})");
+  CHECK(f.Drain() ==
+        Events{"updated 90", "updated 101", "created 126", "created 127", "deleted 127 in 5000"});
+  CHECK(f.unreadable == Ids{127});
+  CHECK_FALSE(f.Service().Message(90));
+  CHECK_FALSE(f.Service().Message(101));
+  CHECK_FALSE(f.Service().Message(127));
 }
 
 TEST_CASE("updates replace the message; moderation metadata comes and an edit clears it") {
