@@ -21,6 +21,16 @@ TEST_CASE("defaults") {
   CHECK(parsed.options.send_queue_limit == 16U * 1024 * 1024);
 }
 
+TEST_CASE("--max-connections takes 1 to 1,000,000") {
+  CHECK(parse_command_line({}).options.max_connections == 4096);
+  CHECK(parse_command_line({"--max-connections", "1"}).options.max_connections == 1);
+  CHECK(parse_command_line({"--max-connections=1000000"}).options.max_connections == 1000000);
+  for (const char* bad : {"0", "1000001", "-1", "x", ""}) {
+    const auto parsed = parse_command_line({"--max-connections", bad});
+    CHECK(parsed.action == ParsedCommandLine::Action::usage_error);
+  }
+}
+
 TEST_CASE("--send-queue-limit takes 4096 bytes to 1 GiB") {
   CHECK(parse_command_line({"--send-queue-limit", "4096"}).options.send_queue_limit == 4096);
   CHECK(parse_command_line({"--send-queue-limit=1073741824"}).options.send_queue_limit == 1073741824U);

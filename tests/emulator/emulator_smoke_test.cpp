@@ -270,6 +270,39 @@ TEST_CASE("slowloris: a request trickled a byte at a time is cut at --idle-timeo
   CHECK(*cut < std::chrono::milliseconds(2500));
 }
 
+TEST_CASE(
+    "--max-connections: one over the limit is closed as it is accepted, and a place given back is taken") {
+  EmulatorProcess emulator({"--plain-http", "--no-ipc", "--max-connections", "3"});
+  const std::string health = "GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\n\r\n";
+  PlainConnections held;
+  for (std::size_t i = 0; i < 3; ++i) {  // three kept-alive connections, each served
+    held.connect(emulator.port());
+    held.write(i, health);
+    const auto answer = held.read_response(i);
+    REQUIRE(answer);
+    CHECK(answer->status == 200);
+  }
+  // The fourth: the kernel accepts it, the emulator closes it unread.
+  const std::string closing = "GET /api/v10/gateway HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+  CHECK(raw_exchange(emulator.port(), closing).empty());
+  CHECK(emulator.stderr_text().find("TCP connection refused: 3 are open, the limit (--max-connections)") !=
+        std::string::npos);
+  // The three are still served.
+  held.write(2, health);
+  const auto again = held.read_response(2);
+  REQUIRE(again);
+  CHECK(again->status == 200);
+  // One of them ends: its place is given back as the emulator sees the close.
+  held.close(0);
+  bool served = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (!served && std::chrono::steady_clock::now() < deadline) {
+    served = raw_exchange(emulator.port(), closing).starts_with("HTTP/1.1 200");
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(served);
+}
+
 TEST_CASE("startup failures exit non-zero with a message") {
   EmulatorProcess first({"--plain-http"});
   EmulatorProcess clash({"--plain-http", "--port", std::to_string(first.port())}, false);

@@ -245,6 +245,12 @@ std::optional<HttpResult> PlainConnections::read_response(std::size_t index) {
   return to_result(response);
 }
 
+void PlainConnections::close(std::size_t index) {
+  beast::error_code ec;
+  impl_->streams.at(index).socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);
+  impl_->streams.at(index).close();
+}
+
 std::size_t PlainConnections::size() const {
   return impl_->streams.size();
 }

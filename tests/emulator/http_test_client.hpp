@@ -94,6 +94,8 @@ class PlainConnections {
   void write(std::size_t index, const std::string& bytes);
   // Reads one HTTP response; nullopt on an error.
   std::optional<HttpResult> read_response(std::size_t index);
+  // Closes one connection (its index stays taken).
+  void close(std::size_t index);
   [[nodiscard]] std::size_t size() const;
 
  private:

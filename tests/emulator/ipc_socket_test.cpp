@@ -18,9 +18,12 @@
 #endif
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -454,6 +457,39 @@ TEST_CASE(
   ::CloseHandle(live);
 }
 #else
+TEST_CASE("--max-connections bounds IPC connections too: one more is closed, a place given back is taken") {
+  Seeded seeded({"--plain-http", "--ipc-name", "test", "--max-connections", "2"});
+  std::vector<std::unique_ptr<IpcClient>> held;
+  for (int i = 0; i < 2; ++i) {
+    held.push_back(std::make_unique<IpcClient>(seeded.ipc_path));
+    REQUIRE(held.back()->connected());
+    held.back()->send(IpcOpcode::ping, "held");
+    const auto pong = held.back()->receive();
+    REQUIRE(pong);
+    CHECK(pong->payload == "held");
+  }
+  {
+    IpcClient refused(seeded.ipc_path);  // connects (the kernel accepts), then is closed unanswered
+    if (refused.connected()) {
+      refused.send(IpcOpcode::ping, "over");
+      CHECK_FALSE(refused.receive(5000));
+    }
+  }
+  CHECK(seeded.emulator.stderr_text().find("IPC connection refused: 2 are open") != std::string::npos);
+  held.front().reset();  // its place comes back as the emulator sees it go
+  bool served = false;
+  for (int attempt = 0; attempt < 100 && !served; ++attempt) {
+    IpcClient next(seeded.ipc_path);
+    if (next.connected()) {
+      next.send(IpcOpcode::ping, "again");
+      const auto pong = next.receive(2000);
+      served = pong && pong->payload == "again";
+    }
+    if (!served) std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  CHECK(served);
+}
+
 TEST_CASE("the first free path: a live socket is skipped, a stale one replaced; SIGTERM unlinks") {
   const auto dir = make_temp_dir();
   // A live listener on -ipc-0 and a stale socket file on -ipc-1.

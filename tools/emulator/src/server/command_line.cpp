@@ -15,8 +15,8 @@ std::string usage_text() {
          "                           [--data-dir DIR] [--plain-http] [--ipc-name PREFIX] [--ipc-dir DIR]\n"
          "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
          "                           [--no-social-rate-limits] [--state FILE [--state-sync normal|full]]\n"
-         "                           [--ui-dir DIR] [--io-threads N] [--send-queue-limit BYTES] [--help]\n"
-         "                           [--version]\n"
+         "                           [--ui-dir DIR] [--io-threads N] [--send-queue-limit BYTES]\n"
+         "                           [--max-connections N] [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
          "  --host H             loopback address to listen on (default 127.0.0.1)\n"
@@ -34,6 +34,8 @@ std::string usage_text() {
          "  --idle-timeout-ms N  close keep-alive connections idle for N ms (default 60000)\n"
          "  --send-queue-limit B cut a WebSocket or IPC connection whose peer leaves more than B bytes\n"
          "                       unread in the emulator's queue for it (default 16777216, at least 4096)\n"
+         "  --max-connections N  TCP connections (HTTP, WebSocket) open at once, 1-1000000 (default 4096);\n"
+         "                       one more is closed as it is accepted, with a line on stderr\n"
          "  --no-social-rate-limits\n"
          "                       turn off the Social SDK development rate limits (lobbies, messages)\n"
          "  --state F            keep the platform data in the SQLite file F (created if missing), so that "
@@ -106,7 +108,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
     } else if (flag == "--host" || flag == "--port" || flag == "--connection-file" || flag == "--data-dir" ||
                flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
                flag == "--io-threads" || flag == "--clock-start" || flag == "--state" ||
-               flag == "--state-sync" || flag == "--ui-dir" || flag == "--send-queue-limit") {
+               flag == "--state-sync" || flag == "--ui-dir" || flag == "--send-queue-limit" ||
+               flag == "--max-connections") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -123,6 +126,10 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         const auto bytes = bounded_integer(*value, 4096, 1U << 30);
         if (!bytes) return fail("--send-queue-limit must be an integer 4096-1073741824");
         result.options.send_queue_limit = *bytes;
+      } else if (flag == "--max-connections") {
+        const auto connections = bounded_integer(*value, 1, 1000000);
+        if (!connections) return fail("--max-connections must be an integer 1-1000000");
+        result.options.max_connections = *connections;
       } else if (flag == "--io-threads") {
         const auto threads = bounded_integer(*value, 0, 64);
         if (!threads) return fail("--io-threads must be an integer 0-64");

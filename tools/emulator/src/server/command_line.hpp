@@ -19,6 +19,7 @@ struct EmulatorOptions {
   bool ipc = true;                        // --no-ipc turns the desktop-client stand-in off
   std::uint32_t idle_timeout_ms = 60000;  // idle keep-alive connections are closed after this
   std::uint32_t send_queue_limit = 16U * 1024 * 1024;  // bytes unread by a WebSocket peer before it is cut
+  std::uint32_t max_connections = 4096;  // TCP connections open at once; more are closed at accept
   unsigned io_threads = 2;  // --io-threads: threads for the connections' TLS and sockets (0: the main one)
   bool frozen_clock = false;
   bool social_rate_limits = true;  // --no-social-rate-limits turns the Social SDK development limits off

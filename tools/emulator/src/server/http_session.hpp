@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "core/api_error.hpp"
+#include "server/connection_places.hpp"
 #include "server/step_handler.hpp"
 #include "server/websocket_endpoints.hpp"
 #include "server/websocket_session.hpp"
@@ -56,9 +57,12 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     client_address_ = ec ? "unknown" : endpoint.address().to_string();
   }
 
-  void start(std::chrono::milliseconds idle_timeout, std::size_t send_queue_limit) {
+  // `place`: the connection's place under --max-connections, held while it is served (then by its WebSocket).
+  void start(std::chrono::milliseconds idle_timeout, std::size_t send_queue_limit,
+             std::shared_ptr<const ConnectionPlace> place) {
     idle_timeout_ = idle_timeout;
     send_queue_limit_ = send_queue_limit;
+    place_ = std::move(place);
     if constexpr (kTls) {
       lowest().expires_after(kHandshakeTimeout);
       stream_.async_handshake(ssl::stream_base::server, handler(Step::handshake));
@@ -171,7 +175,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   void upgrade() {
     lowest().expires_never();
     auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), lane_, send_queue_limit_,
-                                                             client_address_);
+                                                             client_address_, std::move(place_));
     auto link = std::make_shared<WebSocketLink>(gate_, lane_, socket);
     link->attach(std::make_unique<Endpoint>(service_, *link));
     socket->start(std::move(link), parser_->release());
@@ -286,6 +290,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   unsigned version_ = 11;
   std::chrono::milliseconds idle_timeout_{60000};
   std::size_t send_queue_limit_ = 0;
+  std::shared_ptr<const ConnectionPlace> place_;
   std::shared_ptr<http::response<http::string_body>> response_;
   std::string raw_;
 };

@@ -72,8 +72,11 @@ PathState probe_socket_path(const std::string& path) {
 // same path again.
 class IpcServer::Listener final {
  public:
-  Listener(net::io_context& io, std::size_t send_queue_limit)
-      : acceptor_(io), retry_timer_(io), send_queue_limit_(send_queue_limit) {}
+  Listener(net::io_context& io, std::size_t send_queue_limit, std::size_t max_connections)
+      : acceptor_(io),
+        retry_timer_(io),
+        send_queue_limit_(send_queue_limit),
+        places_(max_connections, "IPC") {}
   ~Listener() { stop(); }
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -182,7 +185,11 @@ class IpcServer::Listener final {
             });
             return;
           }
-          std::make_shared<IpcSession>(*service_, *gate_, std::move(socket), send_queue_limit_)->start();
+          if (auto place = places_.take()) {
+            std::make_shared<IpcSession>(*service_, *gate_, std::move(socket), send_queue_limit_,
+                                         std::move(place))
+                ->start();
+          }  // else the socket closes here
           accept();
         });
   }
@@ -192,6 +199,7 @@ class IpcServer::Listener final {
   EmulatorService* service_ = nullptr;
   TurnGate* gate_ = nullptr;
   std::size_t send_queue_limit_;
+  ConnectionPlaces places_;
   std::string path_;
   ino_t inode_ = 0;
   dev_t device_ = 0;
@@ -199,7 +207,7 @@ class IpcServer::Listener final {
 };
 
 IpcServer::IpcServer(boost::asio::io_context& io, const IpcSettings& settings)
-    : listener_(std::make_unique<Listener>(io, settings.send_queue_limit)) {
+    : listener_(std::make_unique<Listener>(io, settings.send_queue_limit, settings.max_connections)) {
   listener_->bind_first_free(settings);
 }
 

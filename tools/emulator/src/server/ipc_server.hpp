@@ -27,6 +27,8 @@ struct IpcSettings {
   // Bytes of frames a peer may leave unread in the emulator's queue for it before its connection is cut
   // (--send-queue-limit, as for WebSockets).
   std::size_t send_queue_limit = std::size_t{16} * 1024 * 1024;
+  // Connections open at once (--max-connections, counted apart from TCP's); one more is closed at once.
+  std::size_t max_connections = 4096;
 };
 
 class IpcServer final : public IpcListenerControl {

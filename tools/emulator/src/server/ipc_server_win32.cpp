@@ -51,8 +51,8 @@ constexpr DWORD kPipeBufferSize = 64 * 1024;
 // creates one again.
 class IpcServer::Listener final {
  public:
-  Listener(net::io_context& io, std::size_t send_queue_limit)
-      : io_(io), retry_timer_(io), send_queue_limit_(send_queue_limit) {}
+  Listener(net::io_context& io, std::size_t send_queue_limit, std::size_t max_connections)
+      : io_(io), retry_timer_(io), send_queue_limit_(send_queue_limit), places_(max_connections, "IPC") {}
   ~Listener() { stop(); }
   Listener(const Listener&) = delete;
   Listener& operator=(const Listener&) = delete;
@@ -185,7 +185,10 @@ class IpcServer::Listener final {
     PipeStream pipe = std::move(*waiting_);
     waiting_.reset();
     renew(generation);  // the next instance first, so the name never lapses while a client is served
-    std::make_shared<IpcSession>(*service_, *gate_, std::move(pipe), send_queue_limit_)->start();
+    if (auto place = places_.take()) {
+      std::make_shared<IpcSession>(*service_, *gate_, std::move(pipe), send_queue_limit_, std::move(place))
+          ->start();
+    }  // else the pipe closes here
   }
 
   // A new waiting instance and its wait; on failure (e.g. out of handles) again after a short pause rather
@@ -206,13 +209,14 @@ class IpcServer::Listener final {
   EmulatorService* service_ = nullptr;
   TurnGate* gate_ = nullptr;
   std::size_t send_queue_limit_;
+  ConnectionPlaces places_;
   std::string path_;
   bool open_ = false;  // between a successful bind (or restore) and stop()
   std::uint64_t generation_ = 0;
 };
 
 IpcServer::IpcServer(boost::asio::io_context& io, const IpcSettings& settings)
-    : listener_(std::make_unique<Listener>(io, settings.send_queue_limit)) {
+    : listener_(std::make_unique<Listener>(io, settings.send_queue_limit, settings.max_connections)) {
   listener_->bind_first_free(settings);
 }
 

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "ipc/ipc_peer.hpp"
+#include "server/connection_places.hpp"
 #include "server/send_queue_limit.hpp"
 #include "server/step_handler.hpp"
 #include "server/turn_gate.hpp"
@@ -27,12 +28,14 @@ namespace platformpp::emulator::ipc_detail {
 template <class Stream>
 class IpcSession final : public std::enable_shared_from_this<IpcSession<Stream>>, public IpcPeer {
  public:
-  IpcSession(EmulatorService& service, TurnGate& gate, Stream socket, std::size_t send_queue_limit)
+  IpcSession(EmulatorService& service, TurnGate& gate, Stream socket, std::size_t send_queue_limit,
+             std::shared_ptr<const ConnectionPlace> place)
       : socket_(std::move(socket)),
         service_(service),
         gate_(gate),
         close_timer_(socket_.get_executor()),
-        send_queue_limit_(send_queue_limit) {}
+        send_queue_limit_(send_queue_limit),
+        place_(std::move(place)) {}
   ~IpcSession() override { service_.ipc_disconnected(id_); }
   IpcSession(const IpcSession&) = delete;
   IpcSession& operator=(const IpcSession&) = delete;
@@ -137,7 +140,8 @@ class IpcSession final : public std::enable_shared_from_this<IpcSession<Stream>>
   std::deque<std::string> queue_;
   std::size_t queued_bytes_ = 0;  // of queue_, the frame being written included
   std::size_t send_queue_limit_;
-  bool cut_ = false;  // over the limit: nothing more is queued
+  std::shared_ptr<const ConnectionPlace> place_;  // under --max-connections, given back with the session
+  bool cut_ = false;                              // over the limit: nothing more is queued
   bool writing_ = false;
   bool closing_ = false;         // close() was called: nothing more is taken
   bool close_released_ = false;  // the gate let the close out: it follows the last queued frame

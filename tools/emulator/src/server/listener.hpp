@@ -8,6 +8,7 @@
 #include <chrono>
 #include <memory>
 
+#include "server/connection_places.hpp"
 #include "server/http_session.hpp"
 #include "server/io_threads.hpp"
 #include "server/turn_gate.hpp"
@@ -19,7 +20,8 @@ namespace platformpp::emulator::server_detail {
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
   Listener(tcp::acceptor& acceptor, EmulatorService& service, TurnGate& gate, IoThreads& io_threads,
-           ssl::context* tls, std::chrono::milliseconds idle_timeout, std::size_t send_queue_limit)
+           ssl::context* tls, std::chrono::milliseconds idle_timeout, std::size_t send_queue_limit,
+           std::size_t max_connections)
       : acceptor_(acceptor),
         service_(service),
         gate_(gate),
@@ -27,6 +29,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
         tls_(tls),
         idle_timeout_(idle_timeout),
         send_queue_limit_(send_queue_limit),
+        places_(max_connections, "TCP"),
         retry_timer_(acceptor.get_executor()) {}
 
   void accept() {
@@ -50,17 +53,26 @@ class Listener : public std::enable_shared_from_this<Listener> {
       return;
     }
     service_.note_connection_accepted();
+    auto place = places_.take();
+    if (!place) {
+      beast::error_code close_ec;
+      socket.close(close_ec);
+      accept();
+      return;
+    }
     beast::error_code option_ec;
     socket.set_option(tcp::no_delay(true), option_ec);
     if (tls_ != nullptr) {
       auto session =
           std::make_shared<HttpSession<TlsStream>>(service_, lane, gate_, std::move(socket), *tls_);
-      lane.to_stream(
-          [session, timeout = idle_timeout_, limit = send_queue_limit_] { session->start(timeout, limit); });
+      lane.to_stream([session, timeout = idle_timeout_, limit = send_queue_limit_, place] {
+        session->start(timeout, limit, place);
+      });
     } else {
       auto session = std::make_shared<HttpSession<PlainStream>>(service_, lane, gate_, std::move(socket));
-      lane.to_stream(
-          [session, timeout = idle_timeout_, limit = send_queue_limit_] { session->start(timeout, limit); });
+      lane.to_stream([session, timeout = idle_timeout_, limit = send_queue_limit_, place] {
+        session->start(timeout, limit, place);
+      });
     }
     accept();
   }
@@ -72,6 +84,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   ssl::context* tls_;
   std::chrono::milliseconds idle_timeout_;
   std::size_t send_queue_limit_;
+  ConnectionPlaces places_;  // the accepting (service) thread's
   net::steady_timer retry_timer_;
 };
 

@@ -135,9 +135,12 @@ int main(int argc, char** argv) {
     FakeClock clock(&FakeClock::system_now_ms, options.frozen_clock, options.clock_start_ms);
     ServerSettings settings{options.host, options.port, certificates ? &*certificates : nullptr,
                             std::chrono::milliseconds(options.idle_timeout_ms), std::nullopt};
-    if (options.ipc) settings.ipc = IpcSettings{ipc_dir, options.ipc_name, options.send_queue_limit};
+    if (options.ipc)
+      settings.ipc =
+          IpcSettings{ipc_dir, options.ipc_name, options.send_queue_limit, options.max_connections};
     settings.io_threads = options.io_threads;
     settings.send_queue_limit = options.send_queue_limit;
+    settings.max_connections = options.max_connections;
     run_server(settings, [&](const BoundAddresses& bound) {
       ConnectionInfo info;
       info.host = options.host;

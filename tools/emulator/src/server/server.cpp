@@ -221,7 +221,7 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
   }
 
   std::make_shared<Listener>(acceptor, *service, *gate, *io_threads, tls ? &*tls : nullptr,
-                             settings.idle_timeout, settings.send_queue_limit)
+                             settings.idle_timeout, settings.send_queue_limit, settings.max_connections)
       ->accept();
   // The Gateway's clocks: zombie connections and expired resumable sessions.
   net::steady_timer gateway_timer(io_context);

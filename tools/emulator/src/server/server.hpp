@@ -30,6 +30,9 @@ struct ServerSettings {
   // buffers); past this its connection is cut, so a client that stops reading cannot make it hold without
   // end.
   std::size_t send_queue_limit = std::size_t{16} * 1024 * 1024;
+  // TCP connections (HTTP and the WebSockets upgraded from them) open at once; one more is closed as it is
+  // accepted, so that a client that opens without end cannot take every file descriptor from the others.
+  std::size_t max_connections = 4096;
 };
 
 struct BoundAddresses {

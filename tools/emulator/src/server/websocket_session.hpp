@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "server/connection_places.hpp"
 #include "server/send_queue_limit.hpp"
 #include "server/step_handler.hpp"
 #include "server/websocket_link.hpp"
@@ -27,12 +28,14 @@ template <class Stream>
 class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
                                public WebSocketIo {
  public:
-  WebSocketSession(Stream&& stream, IoLane& lane, std::size_t send_queue_limit, std::string peer)
+  WebSocketSession(Stream&& stream, IoLane& lane, std::size_t send_queue_limit, std::string peer,
+                   std::shared_ptr<const ConnectionPlace> place)
       : ws_(std::move(stream)),
         close_timer_(ws_.get_executor()),
         lane_(lane),
         send_queue_limit_(send_queue_limit),
-        peer_(std::move(peer)) {}
+        peer_(std::move(peer)),
+        place_(std::move(place)) {}
   // The link goes back to the service thread, where its endpoint says goodbye to the service.
   ~WebSocketSession() override {
     if (link_) lane_.to_service([link = std::move(link_)] {});
@@ -172,7 +175,8 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
   std::deque<OutgoingFrame> queue_;
   std::size_t queued_bytes_ = 0;  // of queue_, the frame being written included
   std::size_t send_queue_limit_;
-  std::string peer_;  // the client's address, for the log
+  std::string peer_;                              // the client's address, for the log
+  std::shared_ptr<const ConnectionPlace> place_;  // under --max-connections, given back with the session
   bool writing_ = false;
   bool close_released_ = false;  // the gate let the close out: it follows the last queued frame
   bool dropped_ = false;
