@@ -391,11 +391,10 @@ std::optional<MessageHandle> MessageService::Message(uint64_t messageId) const {
     std::lock_guard lock(mutex_);
     if (auto it = messages_.find(messageId); it != messages_.end()) {
       data = it->second.data;
+    } else if (auto held = pins_->Held(messageId)) {
+      data = std::move(*held);
     } else {
-      std::lock_guard held(pins_->mutex);
-      auto kept = pins_->held.find(messageId);
-      if (kept == pins_->held.end()) return std::nullopt;
-      data = kept->second.data;
+      return std::nullopt;
     }
   }
   // The author as the Client knows them now (presence, relationship), else as the message carried them.
@@ -502,6 +501,18 @@ void MessageService::Pins::HoldIfPinned(ParsedMessage message) {
     it->second = std::move(message);
 }
 
+std::optional<MessageHandle::Data> MessageService::Pins::Held(uint64_t id) {
+  std::lock_guard lock(mutex);
+  auto it = held.find(id);
+  if (it == held.end()) return std::nullopt;
+  return it->second.data;
+}
+
+void MessageService::Pins::Drop(uint64_t id) {
+  std::lock_guard lock(mutex);
+  held.erase(id);
+}
+
 bool MessageService::MarkAnnounced(ChannelRecord& channel, uint64_t id) {
   if (id <= channel.announcedFloor || !channel.announced.insert(id).second) return false;
   if (channel.announced.size() > kAnnouncedKept) {
@@ -589,10 +600,7 @@ void MessageService::Updated(ParsedMessage message, std::vector<Pending>& events
 void MessageService::Deleted(uint64_t messageId, uint64_t channelId, std::vector<Pending>& events) {
   std::lock_guard lock(mutex_);
   messages_.erase(messageId);
-  {
-    std::lock_guard held(pins_->mutex);
-    pins_->held.erase(messageId);  // a deleted message is gone, also for a callback still queued
-  }
+  pins_->Drop(messageId);  // a deleted message is gone, also for a callback still queued
   if (auto it = channels_.find(channelId); it != channels_.end()) {
     auto& ids = it->second.ids;
     ids.erase(std::remove(ids.begin(), ids.end(), messageId), ids.end());
@@ -703,14 +711,14 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
 void MessageService::Post(const std::vector<Pending>& events) {
   core::CallbackQueue& queue = runtime_.Queue();
   // Run by the event on the game thread, after the game's callback.
-  auto Release = [this](uint64_t id) { return [pins = pins_, id] { pins->Unpin(id); }; };
+  auto release = [pins = pins_](uint64_t id) { return [pins, id] { pins->Unpin(id); }; };
   for (const Pending& pending : events) {
     switch (pending.event) {
       case Event::Created:
-        callbacks.created.PostThen(queue, Release(pending.messageId), pending.messageId);
+        callbacks.created.PostThen(queue, release(pending.messageId), pending.messageId);
         break;
       case Event::Updated:
-        callbacks.updated.PostThen(queue, Release(pending.messageId), pending.messageId);
+        callbacks.updated.PostThen(queue, release(pending.messageId), pending.messageId);
         break;
       case Event::Deleted:
         callbacks.deleted.Post(queue, pending.messageId, pending.channelId);

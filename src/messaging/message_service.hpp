@@ -176,6 +176,10 @@ class MessageService {
     void Unpin(uint64_t id);
     /// Holds `message` when its id is pinned (the newer state wins); drops it otherwise.
     void HoldIfPinned(ParsedMessage message);
+    /// The held message's data, if any.
+    std::optional<MessageHandle::Data> Held(uint64_t id);
+    /// Lets a held message go (it was deleted), pinned or not.
+    void Drop(uint64_t id);
   };
 
   mutable std::mutex mutex_;
