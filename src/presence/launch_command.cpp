@@ -47,7 +47,9 @@ bool RegisterLaunchCommand(uint64_t applicationId, const std::string& command, s
                 core::win32::ErrorText(static_cast<uint32_t>(status)));
   HKEY open = nullptr;
   bool ok = SetString(scheme, nullptr, L"URL:Run game " + id + L" protocol") &&
-            SetString(scheme, L"URL Protocol", L"") &&
+            // std::wstring(), not L"": GCC 12 warns (-Warray-bounds) on MinGW's inline wmemcpy of a one-char
+            // literal, a false positive that -Werror turns into a build failure.
+            SetString(scheme, L"URL Protocol", std::wstring()) &&
             ::RegCreateKeyExW(scheme, L"shell\\open\\command", 0, nullptr, 0, KEY_WRITE, nullptr, &open,
                               nullptr) == ERROR_SUCCESS &&
             SetString(open, nullptr, core::win32::Widen(command) + L" \"%1\"");

@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 #include <platformpp/testkit/emulator.hpp>
 
+#include <chrono>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "gateway_test_client.hpp"
 
@@ -67,7 +69,14 @@ TEST_CASE("testkit: Gateway admin calls") {
   a.send(R"({"op":1,"d":null})");
   CHECK(admin.RequestHeartbeat(target) == 1);
   CHECK(a.next()["op"].GetInt() == 1);
-  sessions = admin.GatewaySessions();
+  // The heartbeat travels on the WebSocket and the query on HTTP: nothing orders the emulator's reading of
+  // the two, so the count is awaited (a stalled session still counts what it receives).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  do {
+    sessions = admin.GatewaySessions();
+    if (sessions[0].heartbeatsReceived != 0) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  } while (std::chrono::steady_clock::now() < deadline);
   CHECK(sessions[0].stalled);
   CHECK(sessions[0].heartbeatsReceived == 1);
   CHECK(sessions[0].acksSent == 0);
