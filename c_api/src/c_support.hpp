@@ -463,6 +463,21 @@ inline const char* StringOut(const std::string& text, size_t* size) {
   return text.c_str();
 }
 
+// An optional text out: NULL and size 0 when it is absent (nullopt_t: a field the binding never has).
+inline const char* OptionalOut(std::nullopt_t, size_t* size) {
+  if (size) *size = 0;
+  return nullptr;
+}
+inline const char* OptionalOut(const std::optional<std::string>& value, size_t* size) {
+  if (!value) return OptionalOut(std::nullopt, size);
+  return StringOut(*value, size);
+}
+
+// A view of `text` for a callback's argument: valid while `text` is.
+inline platformpp_string View(const std::string& text) noexcept {
+  return platformpp_string{text.c_str(), text.size()};
+}
+
 // A C enum argument as its C++ twin. C passes any int for an enum, but in C++ a C enum's values are only
 // those its enumerators span (0 to 0x7FFFFFFF here), so loading -1 from it is undefined: it is read as its
 // bytes. The C++ enums have a fixed underlying type and take any value.

@@ -97,10 +97,6 @@ pb::GameStatsData& DataOf(platformpp_game_stats_profile* profile) {
   return *profile->profile.data;
 }
 
-platformpp_string View(const std::string& text) noexcept {
-  return platformpp_string{text.c_str(), text.size()};
-}
-
 // Runs `body` on a profile (NULL: 0), with 0 for an exception (out of memory): no client to log to.
 template <class Body>
 int32_t ProfileSetter(platformpp_game_stats_profile* profile, Body&& body) noexcept {

@@ -12,10 +12,6 @@ using namespace platformpp::c_api;
 
 namespace {
 
-platformpp_string View(const std::string& text) {
-  return platformpp_string{text.c_str(), text.size()};
-}
-
 const uint64_t* Ids(const std::vector<uint64_t>& ids) {
   return ids.empty() ? nullptr : ids.data();
 }

@@ -63,14 +63,6 @@ std::optional<std::string> Optional(const char* ptr, size_t size) {
 
 const std::optional<std::string> kNone;
 
-const char* OptionalOut(const std::optional<std::string>& value, size_t* size) {
-  if (!value) {
-    if (size) *size = 0;
-    return nullptr;
-  }
-  return StringOut(*value, size);
-}
-
 // Runs the setter `edit` of the C function `entry`. Each edit first makes every copy it needs (which may
 // throw) and then only moves them in (which cannot), so that a failure leaves the activity as it was, and
 // marked.

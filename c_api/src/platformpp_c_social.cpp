@@ -46,19 +46,6 @@ platformpp_relationship_handle MakeRelationship(const platformpp::RelationshipHa
   return platformpp_relationship_handle{relationship, user ? std::optional(MakeUser(*user)) : std::nullopt};
 }
 
-const char* OptionalOut(std::nullopt_t, size_t* size) {
-  if (size) *size = 0;
-  return nullptr;
-}
-
-const char* OptionalOut(const std::optional<std::string>& value, size_t* size) {
-  if (!value) {
-    if (size) *size = 0;
-    return nullptr;
-  }
-  return StringOut(*value, size);
-}
-
 platformpp_relationship_list* NewList(const std::vector<platformpp::RelationshipHandle>& relationships) {
   auto list = std::make_unique<platformpp_relationship_list>();
   list->items.reserve(relationships.size());

@@ -15,21 +15,14 @@ using Allocator = json::Document::AllocatorType;
 constexpr std::size_t kNameMax = 32;
 constexpr std::size_t kDescriptionMax = 100;
 constexpr std::size_t kOptionsMax = 25;
-constexpr std::size_t kChoicesMax = 25;
-constexpr std::size_t kChoiceTextMax = 100;
 constexpr int32_t kStringLengthMax = 6000;
 constexpr std::size_t kFileTypesMax = 10;
 constexpr std::size_t kSizeMax = 8000;
-constexpr double kSafeInteger = 9007199254740991.0;  // 2^53 - 1
-
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
 
 json::Value LocalizationsValue(const Localizations& texts, Allocator& a) {
   json::Value object(rapidjson::kObjectType);
   for (const auto& [locale, text] : texts)
-    object.AddMember(String(locale, a), String(text, a), a);
+    object.AddMember(json::StringValue(locale, a), json::StringValue(text, a), a);
   return object;
 }
 
@@ -59,10 +52,10 @@ bool TakesChoices(ApplicationCommandOptionType type) {
 // description).
 void AddTexts(json::Value& body, const std::string& name, const Localizations& nameLocalizations,
               const std::string& description, const Localizations& descriptionLocalizations, Allocator& a) {
-  body.AddMember("name", String(name, a), a);
+  body.AddMember("name", json::StringValue(name, a), a);
   if (!nameLocalizations.empty())
     body.AddMember("name_localizations", LocalizationsValue(nameLocalizations, a), a);
-  if (!description.empty()) body.AddMember("description", String(description, a), a);
+  if (!description.empty()) body.AddMember("description", json::StringValue(description, a), a);
   if (!descriptionLocalizations.empty())
     body.AddMember("description_localizations", LocalizationsValue(descriptionLocalizations, a), a);
 }
@@ -77,11 +70,11 @@ json::Value OptionBody(const ApplicationCommandOption& option, Allocator& a) {
     json::Value choices(rapidjson::kArrayType);
     for (const auto& choice : option.choices) {
       json::Value item(rapidjson::kObjectType);
-      item.AddMember("name", String(choice.name, a), a);
+      item.AddMember("name", json::StringValue(choice.name, a), a);
       if (!choice.nameLocalizations.empty())
         item.AddMember("name_localizations", LocalizationsValue(choice.nameLocalizations, a), a);
       if (const auto* text = std::get_if<std::string>(&choice.value)) {
-        item.AddMember("value", String(*text, a), a);
+        item.AddMember("value", json::StringValue(*text, a), a);
       } else if (const auto* integer = std::get_if<int64_t>(&choice.value)) {
         item.AddMember("value", *integer, a);
       } else {
@@ -115,7 +108,7 @@ json::Value OptionBody(const ApplicationCommandOption& option, Allocator& a) {
   if (!option.fileTypes.empty()) {
     json::Value types(rapidjson::kArrayType);
     for (const auto& type : option.fileTypes)
-      types.PushBack(String(type, a), a);
+      types.PushBack(json::StringValue(type, a), a);
     body.AddMember("file_types", types, a);
   }
   return body;
@@ -448,8 +441,8 @@ json::Value CommandBody(const ApplicationCommand& command, Allocator& a) {
     body.AddMember("options", options, a);
   }
   if (command.defaultMemberPermissions) {
-    body.AddMember("default_member_permissions", String(std::to_string(*command.defaultMemberPermissions), a),
-                   a);
+    body.AddMember("default_member_permissions",
+                   json::StringValue(std::to_string(*command.defaultMemberPermissions), a), a);
   } else {
     body.AddMember("default_member_permissions", json::Value(rapidjson::kNullType), a);
   }

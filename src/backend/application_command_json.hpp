@@ -7,11 +7,18 @@
 
 #include <platformpp/application_commands.hpp>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace platformpp::backend {
+
+/// Limits a command's choices share with the choices an autocomplete answer sends (interaction_json).
+inline constexpr std::size_t kChoicesMax = 25;
+inline constexpr std::size_t kChoiceTextMax = 100;
+/// The largest integer a JSON number carries exactly (2^53 - 1): the range of an INTEGER option's values.
+inline constexpr double kSafeInteger = 9007199254740991.0;
 
 /// The command as a create, edit or bulk item sends it: every field the caller can set, none of the ones the
 /// platform assigns (id, application, guild, version).

@@ -1,6 +1,7 @@
 // AutoMod rules on the wire (automod_json.hpp) and CheckAutoModRuleChanges. The reader is lenient as the
 // other answer readers are: a wrong-typed field keeps its default rather than losing the rule.
 #include "backend/automod_json.hpp"
+#include "backend/request_parts.hpp"
 
 #include "core/utf8.hpp"
 
@@ -15,27 +16,12 @@ namespace {
 
 using Allocator = json::Document::AllocatorType;
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
-std::optional<uint64_t> Snowflake(const json::Value& value) {
-  if (value.IsUint64()) return value.GetUint64();
-  if (!value.IsString() || value.GetStringLength() == 0) return std::nullopt;
-  uint64_t id = 0;
-  const char* begin = value.GetString();
-  const char* end = begin + value.GetStringLength();
-  auto [ptr, error] = std::from_chars(begin, end, id);
-  if (error != std::errc() || ptr != end) return std::nullopt;
-  return id;
-}
-
 // An array of snowflakes; an id the SDK cannot read is skipped, not the rule.
 std::vector<uint64_t> Ids(const json::Value& object, std::string_view name) {
   std::vector<uint64_t> ids;
   if (const json::Value* list = json::Member(object, name); list != nullptr && list->IsArray()) {
     for (const json::Value& item : list->GetArray())
-      if (auto id = Snowflake(item)) ids.push_back(*id);
+      if (auto id = json::AsSnowflake(item)) ids.push_back(*id);
   }
   return ids;
 }
@@ -82,27 +68,22 @@ std::optional<AutoModAction> ReadAction(const json::Value& value) {
   return action;
 }
 
-void AddError(std::vector<FieldError>& errors, std::string path, const char* code, const std::string& what) {
-  std::string message = path + ": " + what;
-  errors.push_back(FieldError{std::move(path), code, std::move(message)});
-}
-
 // Text of `min` to `max` code points, as the platform counts.
 void CheckText(const std::string& text, const std::string& path, std::size_t min, std::size_t max,
                std::vector<FieldError>& errors) {
   auto length = core::CountCodePoints(text);
   if (!length) {
-    AddError(errors, path, "BASE_TYPE_INVALID", "must be valid UTF-8");
+    AddViolation(errors, path, "BASE_TYPE_INVALID", "must be valid UTF-8");
   } else if (*length < min || *length > max) {
-    AddError(errors, path, "BASE_TYPE_BAD_LENGTH",
-             "must be " + std::to_string(min) + " to " + std::to_string(max) + " characters");
+    AddViolation(errors, path, "BASE_TYPE_BAD_LENGTH",
+                 "must be " + std::to_string(min) + " to " + std::to_string(max) + " characters");
   }
 }
 
 void CheckList(const std::vector<std::string>& list, const std::string& path, std::size_t maxItems,
                std::size_t maxLength, std::vector<FieldError>& errors) {
   if (list.size() > maxItems) {
-    AddError(errors, path, "BASE_TYPE_MAX_LENGTH", "at most " + std::to_string(maxItems) + " entries");
+    AddViolation(errors, path, "BASE_TYPE_MAX_LENGTH", "at most " + std::to_string(maxItems) + " entries");
   }
   for (std::size_t i = 0; i < list.size(); ++i)
     CheckText(list[i], path + "." + std::to_string(i), 1, maxLength, errors);
@@ -111,10 +92,11 @@ void CheckList(const std::vector<std::string>& list, const std::string& path, st
 void CheckIds(const std::vector<uint64_t>& ids, const std::string& path, std::size_t maxItems,
               std::vector<FieldError>& errors) {
   if (ids.size() > maxItems) {
-    AddError(errors, path, "BASE_TYPE_MAX_LENGTH", "at most " + std::to_string(maxItems) + " ids");
+    AddViolation(errors, path, "BASE_TYPE_MAX_LENGTH", "at most " + std::to_string(maxItems) + " ids");
   }
   for (std::size_t i = 0; i < ids.size(); ++i)
-    if (ids[i] == 0) AddError(errors, path + "." + std::to_string(i), "BASE_TYPE_REQUIRED", "must not be 0");
+    if (ids[i] == 0)
+      AddViolation(errors, path + "." + std::to_string(i), "BASE_TYPE_REQUIRED", "must not be 0");
 }
 
 bool KnownTrigger(AutoModTriggerType type) {
@@ -144,20 +126,20 @@ void CheckMetadata(const AutoModTriggerMetadata& metadata, std::optional<AutoMod
   for (std::size_t i = 0; i < metadata.presets.size(); ++i) {
     auto value = static_cast<int32_t>(metadata.presets[i]);
     if (value < 1 || value > 3)
-      AddError(errors, at + "presets." + std::to_string(i), "BASE_TYPE_CHOICES", "must be 1, 2 or 3");
+      AddViolation(errors, at + "presets." + std::to_string(i), "BASE_TYPE_CHOICES", "must be 1, 2 or 3");
   }
   if (metadata.mentionTotalLimit && (*metadata.mentionTotalLimit < 0 ||
                                      *metadata.mentionTotalLimit > automod_limits::MaxMentionTotalLimit)) {
-    AddError(errors, at + "mention_total_limit", "NUMBER_TYPE_OUT_OF_RANGE", "must be 0 to 50");
+    AddViolation(errors, at + "mention_total_limit", "NUMBER_TYPE_OUT_OF_RANGE", "must be 0 to 50");
   }
 }
 
 void CheckActions(const std::vector<AutoModAction>& actions, std::optional<AutoModTriggerType> trigger,
                   std::vector<FieldError>& errors) {
-  if (actions.empty()) AddError(errors, "actions", "BASE_TYPE_MIN_LENGTH", "at least one action");
+  if (actions.empty()) AddViolation(errors, "actions", "BASE_TYPE_MIN_LENGTH", "at least one action");
   auto notFor = [&](const std::string& at, bool allowed) {
     if (trigger && !allowed)
-      AddError(errors, at + "type", "AUTO_MODERATION_INVALID_ACTION", "not for this trigger");
+      AddViolation(errors, at + "type", "AUTO_MODERATION_INVALID_ACTION", "not for this trigger");
   };
   for (std::size_t i = 0; i < actions.size(); ++i) {
     const AutoModAction& action = actions[i];
@@ -170,19 +152,19 @@ void CheckActions(const std::vector<AutoModAction>& actions, std::optional<AutoM
         break;
       case AutoModActionType::SendAlertMessage:
         if (action.channelId == 0)
-          AddError(errors, at + "metadata.channel_id", "BASE_TYPE_REQUIRED", "must not be 0");
+          AddViolation(errors, at + "metadata.channel_id", "BASE_TYPE_REQUIRED", "must not be 0");
         break;
       case AutoModActionType::Timeout:
         if (action.durationSeconds < 0 || action.durationSeconds > automod_limits::MaxTimeoutSeconds)
-          AddError(errors, at + "metadata.duration_seconds", "NUMBER_TYPE_OUT_OF_RANGE",
-                   "must be 0 to 2419200");
+          AddViolation(errors, at + "metadata.duration_seconds", "NUMBER_TYPE_OUT_OF_RANGE",
+                       "must be 0 to 2419200");
         notFor(at, trigger == AutoModTriggerType::Keyword || trigger == AutoModTriggerType::MentionSpam);
         break;
       case AutoModActionType::BlockMemberInteraction:
         notFor(at, trigger == AutoModTriggerType::MemberProfile);
         break;
       default:
-        AddError(errors, at + "type", "BASE_TYPE_CHOICES", "must be 1, 2, 3 or 4");
+        AddViolation(errors, at + "type", "BASE_TYPE_CHOICES", "must be 1, 2, 3 or 4");
     }
   }
 }
@@ -190,14 +172,7 @@ void CheckActions(const std::vector<AutoModAction>& actions, std::optional<AutoM
 json::Value StringArray(const std::vector<std::string>& strings, Allocator& a) {
   json::Value array(rapidjson::kArrayType);
   for (const auto& text : strings)
-    array.PushBack(String(text, a), a);
-  return array;
-}
-
-json::Value IdArray(const std::vector<uint64_t>& ids, Allocator& a) {
-  json::Value array(rapidjson::kArrayType);
-  for (uint64_t id : ids)
-    array.PushBack(String(std::to_string(id), a), a);
+    array.PushBack(json::StringValue(text, a), a);
   return array;
 }
 
@@ -237,10 +212,10 @@ json::Value ActionBody(const AutoModAction& action, Allocator& a) {
   switch (action.type) {
     case AutoModActionType::BlockMessage:
       if (!action.customMessage.empty())
-        metadata.AddMember("custom_message", String(action.customMessage, a), a);
+        metadata.AddMember("custom_message", json::StringValue(action.customMessage, a), a);
       break;
     case AutoModActionType::SendAlertMessage:
-      metadata.AddMember("channel_id", String(std::to_string(action.channelId), a), a);
+      metadata.AddMember("channel_id", json::StringValue(std::to_string(action.channelId), a), a);
       break;
     case AutoModActionType::Timeout:
       metadata.AddMember("duration_seconds", json::Value(action.durationSeconds), a);
@@ -336,27 +311,28 @@ std::optional<AutoModActionExecution> ParseAutoModActionExecution(std::string_vi
 std::vector<FieldError> CheckAutoModRuleChanges(const AutoModRuleChanges& changes, bool creating) {
   std::vector<FieldError> errors;
   if (creating) {
-    if (!changes.name) AddError(errors, "name", "BASE_TYPE_REQUIRED", "required to create a rule");
-    if (!changes.eventType) AddError(errors, "event_type", "BASE_TYPE_REQUIRED", "required to create a rule");
+    if (!changes.name) AddViolation(errors, "name", "BASE_TYPE_REQUIRED", "required to create a rule");
+    if (!changes.eventType)
+      AddViolation(errors, "event_type", "BASE_TYPE_REQUIRED", "required to create a rule");
     if (!changes.triggerType)
-      AddError(errors, "trigger_type", "BASE_TYPE_REQUIRED", "required to create a rule");
-    if (!changes.actions) AddError(errors, "actions", "BASE_TYPE_REQUIRED", "required to create a rule");
+      AddViolation(errors, "trigger_type", "BASE_TYPE_REQUIRED", "required to create a rule");
+    if (!changes.actions) AddViolation(errors, "actions", "BASE_TYPE_REQUIRED", "required to create a rule");
   }
   if (changes.name) CheckText(*changes.name, "name", 1, automod_limits::MaxNameLength, errors);
   std::optional<AutoModTriggerType> trigger = changes.triggerType;
   if (trigger && !KnownTrigger(*trigger)) {
-    AddError(errors, "trigger_type", "BASE_TYPE_CHOICES", "must be 1, 3, 4, 5 or 6");
+    AddViolation(errors, "trigger_type", "BASE_TYPE_CHOICES", "must be 1, 3, 4, 5 or 6");
     trigger.reset();
   }
   if (changes.eventType) {
     const auto event = *changes.eventType;
     if (event != AutoModEventType::MessageSend && event != AutoModEventType::MemberUpdate) {
-      AddError(errors, "event_type", "BASE_TYPE_CHOICES", "must be 1 or 2");
+      AddViolation(errors, "event_type", "BASE_TYPE_CHOICES", "must be 1 or 2");
     } else if (trigger &&
                event != (*trigger == AutoModTriggerType::MemberProfile ? AutoModEventType::MemberUpdate
                                                                        : AutoModEventType::MessageSend)) {
-      AddError(errors, "event_type", "AUTO_MODERATION_INVALID_EVENT_TYPE",
-               "MEMBER_UPDATE for MEMBER_PROFILE rules, MESSAGE_SEND for the others");
+      AddViolation(errors, "event_type", "AUTO_MODERATION_INVALID_EVENT_TYPE",
+                   "MEMBER_UPDATE for MEMBER_PROFILE rules, MESSAGE_SEND for the others");
     }
   }
   if (changes.triggerMetadata) CheckMetadata(*changes.triggerMetadata, trigger, errors);
@@ -371,7 +347,7 @@ std::vector<FieldError> CheckAutoModRuleChanges(const AutoModRuleChanges& change
 std::string AutoModRuleBody(const AutoModRuleChanges& changes, bool creating) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  if (changes.name) body.AddMember("name", String(*changes.name, a), a);
+  if (changes.name) body.AddMember("name", json::StringValue(*changes.name, a), a);
   if (changes.eventType)
     body.AddMember("event_type", json::Value(static_cast<int32_t>(*changes.eventType)), a);
   if (creating && changes.triggerType)
@@ -385,8 +361,9 @@ std::string AutoModRuleBody(const AutoModRuleChanges& changes, bool creating) {
     body.AddMember("actions", actions, a);
   }
   if (changes.enabled) body.AddMember("enabled", json::Value(*changes.enabled), a);
-  if (changes.exemptRoles) body.AddMember("exempt_roles", IdArray(*changes.exemptRoles, a), a);
-  if (changes.exemptChannels) body.AddMember("exempt_channels", IdArray(*changes.exemptChannels, a), a);
+  if (changes.exemptRoles) body.AddMember("exempt_roles", json::SnowflakeArray(*changes.exemptRoles, a), a);
+  if (changes.exemptChannels)
+    body.AddMember("exempt_channels", json::SnowflakeArray(*changes.exemptChannels, a), a);
   return json::Serialize(body);
 }
 

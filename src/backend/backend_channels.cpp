@@ -6,6 +6,7 @@
 #include "backend/backend_access.hpp"
 #include "backend/channel_json.hpp"
 #include "backend/invite_json.hpp"
+#include "backend/request_parts.hpp"
 #include "backend/search_json.hpp"
 #include "net/http_result.hpp"
 #include "premium/premium_json.hpp"
@@ -20,17 +21,6 @@
 
 namespace platformpp::backend {
 namespace {
-
-void RequireId(uint64_t id, const std::string& path, std::vector<FieldError>& errors) {
-  if (id == 0) errors.push_back(FieldError{path, "BASE_TYPE_REQUIRED", path + ": must not be 0"});
-}
-
-api::ApiRequest Request(const char* method, std::string path, std::optional<std::string> body,
-                        std::vector<FieldError> errors, const std::string& reason) {
-  api::ApiRequest request(method, std::move(path), std::move(body), std::move(errors));
-  AddAuditLogReason(request, reason);
-  return request;
-}
 
 // "/channels/{channel}" and `rest` after it.
 std::string ChannelPath(uint64_t channelId, const char* rest, std::vector<FieldError>& errors) {
@@ -80,7 +70,7 @@ void BackendClient::CreateGuildChannel(uint64_t guildId, const ChannelChanges& c
       errors.push_back(std::move(error));
     api->Perform<Channel>(
         std::move(callback),
-        Request("POST", std::move(path), ChannelChangesBody(changes), std::move(errors), reason),
+        AuditedRequest("POST", std::move(path), ChannelChangesBody(changes), std::move(errors), reason),
         "not a channel", ParseChannelValue);
   }
 }
@@ -94,7 +84,7 @@ void BackendClient::ModifyChannel(uint64_t channelId, const ChannelChanges& chan
       errors.push_back(std::move(error));
     api->Perform<Channel>(
         std::move(callback),
-        Request("PATCH", std::move(path), ChannelChangesBody(changes), std::move(errors), reason),
+        AuditedRequest("PATCH", std::move(path), ChannelChangesBody(changes), std::move(errors), reason),
         "not a channel", ParseChannelValue);
   }
 }
@@ -115,8 +105,9 @@ void BackendClient::ModifyGuildChannelPositions(uint64_t guildId,
         errors.push_back(FieldError{at, "NUMBER_TYPE_MIN", at + ": must be at least 0"});
       }
     }
-    api->Perform(std::move(callback), Request("PATCH", std::move(path), ChannelPositionsBody(positions),
-                                              std::move(errors), reason));
+    api->Perform(
+        std::move(callback),
+        AuditedRequest("PATCH", std::move(path), ChannelPositionsBody(positions), std::move(errors), reason));
   }
 }
 
@@ -125,7 +116,7 @@ void BackendClient::DeleteChannel(uint64_t channelId, ChannelCallback callback, 
     std::vector<FieldError> errors;
     std::string path = ChannelPath(channelId, "", errors);
     api->Perform<Channel>(std::move(callback),
-                          Request("DELETE", std::move(path), std::nullopt, std::move(errors), reason),
+                          AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors), reason),
                           "not a channel", ParseChannelValue);
   }
 }
@@ -138,7 +129,7 @@ void BackendClient::EditChannelPermissions(uint64_t channelId, const PermissionO
     RequireId(overwrite.id, "overwriteId", errors);
     path += std::to_string(overwrite.id);
     api->Perform(std::move(callback),
-                 Request("PUT", std::move(path), OverwriteBody(overwrite), std::move(errors), reason));
+                 AuditedRequest("PUT", std::move(path), OverwriteBody(overwrite), std::move(errors), reason));
   }
 }
 
@@ -150,7 +141,7 @@ void BackendClient::DeleteChannelPermission(uint64_t channelId, uint64_t overwri
     RequireId(overwriteId, "overwriteId", errors);
     path += std::to_string(overwriteId);
     api->Perform(std::move(callback),
-                 Request("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
+                 AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
   }
 }
 
@@ -187,7 +178,7 @@ void BackendClient::SetVoiceChannelStatus(uint64_t channelId, const std::string&
     for (auto& error : CheckVoiceChannelStatus(status))
       errors.push_back(std::move(error));
     api->Perform(std::move(callback),
-                 Request("PUT", std::move(path), VoiceStatusBody(status), std::move(errors), reason));
+                 AuditedRequest("PUT", std::move(path), VoiceStatusBody(status), std::move(errors), reason));
   }
 }
 
@@ -202,7 +193,7 @@ void BackendClient::CreateChannelInvite(uint64_t channelId, const InviteArgs& ar
       errors.push_back(std::move(error));
     EncodedBody body = InviteArgsBody(args);
     api::ApiRequest request =
-        Request("POST", std::move(path), std::move(body.body), std::move(errors), reason);
+        AuditedRequest("POST", std::move(path), std::move(body.body), std::move(errors), reason);
     request.contentType = std::move(body.contentType);
     api->Perform<Invite>(std::move(callback), std::move(request), "not an invite", ParseInviteValue);
   }
@@ -234,7 +225,7 @@ void BackendClient::DeleteInvite(const std::string& code, GuildInviteCallback ca
     std::vector<FieldError> errors;
     std::string path = InvitePath(code, "", errors);
     api->Perform<Invite>(std::move(callback),
-                         Request("DELETE", std::move(path), std::nullopt, std::move(errors), reason),
+                         AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors), reason),
                          "not an invite", ParseInviteValue);
   }
 }
@@ -272,7 +263,7 @@ void BackendClient::UpdateInviteTargetUsers(const std::string& code, const std::
       RequireId(userIds[i], "target_users_file." + std::to_string(i), errors);
     EncodedBody body = TargetUsersBody(userIds);
     api::ApiRequest request =
-        Request("PUT", std::move(path), std::move(body.body), std::move(errors), reason);
+        AuditedRequest("PUT", std::move(path), std::move(body.body), std::move(errors), reason);
     request.contentType = std::move(body.contentType);
     api->Perform(std::move(callback), std::move(request));
   }

@@ -9,6 +9,7 @@
 #include "backend/game_stats_widget.hpp"
 #include "backend/interaction_json.hpp"
 #include "backend/message_json.hpp"
+#include "backend/request_parts.hpp"
 #include "backend/role_json.hpp"
 #include "core/utf8.hpp"
 #include "core/validation_result.hpp"
@@ -34,12 +35,8 @@ namespace {
 
 using Allocator = json::Document::AllocatorType;
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
 json::Value Snowflake(uint64_t id, Allocator& a) {
-  return String(std::to_string(id), a);
+  return json::StringValue(std::to_string(id), a);
 }
 
 ClientOptions CoreOptions(const BackendOptions& options) {
@@ -87,10 +84,6 @@ void RequireApplicationId(uint64_t applicationId, std::vector<FieldError>& error
   }
 }
 
-void RequireId(uint64_t id, const std::string& path, std::vector<FieldError>& errors) {
-  if (id == 0) errors.push_back(FieldError{path, "BASE_TYPE_REQUIRED", path + ": must not be 0"});
-}
-
 // Checks one member operation (path "members.N" or "member") and adds it to `array` / `object`.
 void CheckMember(const LobbyMemberArgs& member, const std::string& path, std::vector<FieldError>& errors) {
   if (member.id == 0)
@@ -105,7 +98,8 @@ json::Value MemberBody(const LobbyMemberArgs& member, bool withId, bool withRemo
   if (withId) object.AddMember("id", Snowflake(member.id, a), a);
   if (member.metadata) lobby::AddMetadata(object, "metadata", *member.metadata, a);
   if (member.flags) object.AddMember("flags", json::Value(*member.flags), a);
-  if (member.additionalName) object.AddMember("additional_name", String(*member.additionalName, a), a);
+  if (member.additionalName)
+    object.AddMember("additional_name", json::StringValue(*member.additionalName, a), a);
   if (withRemove && member.remove) object.AddMember("remove_member", true, a);
   return object;
 }
@@ -144,7 +138,7 @@ std::string MetadataBody(const Metadata& metadata) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
   for (const auto& [key, value] : metadata)
-    body.AddMember(String(key, a), String(value, a), a);
+    body.AddMember(json::StringValue(key, a), json::StringValue(value, a), a);
   return json::Serialize(body);
 }
 
@@ -307,8 +301,9 @@ api::ApiRequest ProvisionalTokenRequest(const std::string& externalUserId,
   if (preferredGlobalName) check(*preferredGlobalName, 32, "preferred_global_name");
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  body.AddMember("external_user_id", String(externalUserId, a), a);
-  if (preferredGlobalName) body.AddMember("preferred_global_name", String(*preferredGlobalName, a), a);
+  body.AddMember("external_user_id", json::StringValue(externalUserId, a), a);
+  if (preferredGlobalName)
+    body.AddMember("preferred_global_name", json::StringValue(*preferredGlobalName, a), a);
   return api::ApiRequest("POST", "/partner-sdk/token/bot", json::Serialize(body), std::move(errors));
 }
 
@@ -347,21 +342,6 @@ void CheckLimit(const std::optional<int32_t>& limit, std::vector<FieldError>& er
     errors.push_back(FieldError{"limit", "NUMBER_TYPE_OUT_OF_RANGE",
                                 "limit: must be 1 to " + std::to_string(kMaxPremiumPageLimit)});
   }
-}
-
-void AddQuery(std::string& query, const char* name, const std::string& value) {
-  query += query.empty() ? '?' : '&';
-  query += name;
-  query += '=';
-  query += value;
-}
-
-void AddQuery(std::string& query, const char* name, const std::optional<uint64_t>& id) {
-  if (id) AddQuery(query, name, std::to_string(*id));
-}
-
-void AddQuery(std::string& query, const char* name, const std::optional<bool>& flag) {
-  if (flag) AddQuery(query, name, std::string(*flag ? "true" : "false"));
 }
 
 std::string EntitlementsPath(uint64_t applicationId) {

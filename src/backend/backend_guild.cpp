@@ -6,6 +6,7 @@
 #include "backend/backend_access.hpp"
 #include "backend/member_json.hpp"
 #include "backend/pin_json.hpp"
+#include "backend/request_parts.hpp"
 #include "json/timestamp.hpp"
 #include "net/url.hpp"
 #include "premium/premium_json.hpp"
@@ -20,17 +21,6 @@
 
 namespace platformpp::backend {
 namespace {
-
-void RequireId(uint64_t id, const std::string& path, std::vector<FieldError>& errors) {
-  if (id == 0) errors.push_back(FieldError{path, "BASE_TYPE_REQUIRED", path + ": must not be 0"});
-}
-
-void AddQuery(std::string& query, const char* name, const std::string& value) {
-  query += query.empty() ? '?' : '&';
-  query += name;
-  query += '=';
-  query += value;
-}
 
 void CheckRange(int64_t value, int64_t min, int64_t max, const char* path, std::vector<FieldError>& errors) {
   if (value < min || value > max) {
@@ -57,13 +47,6 @@ std::string MembersPath(uint64_t guildId, std::optional<uint64_t> userId, std::v
   return path;
 }
 
-api::ApiRequest Request(const char* method, std::string path, std::optional<std::string> body,
-                        std::vector<FieldError> errors, const std::string& reason) {
-  api::ApiRequest request(method, std::move(path), std::move(body), std::move(errors));
-  AddAuditLogReason(request, reason);
-  return request;
-}
-
 api::ApiRequest ListMembersRequest(uint64_t guildId, int32_t limit, uint64_t after) {
   std::vector<FieldError> errors;
   std::string path = MembersPath(guildId, std::nullopt, errors);
@@ -80,7 +63,7 @@ api::ApiRequest MemberRoleRequest(const char* method, uint64_t guildId, uint64_t
   std::string path = MembersPath(guildId, userId, errors);
   RequireId(roleId, "roleId", errors);
   path += "/roles/" + std::to_string(roleId);
-  return Request(method, std::move(path), std::nullopt, std::move(errors), reason);
+  return AuditedRequest(method, std::move(path), std::nullopt, std::move(errors), reason);
 }
 
 std::string PrunePath(uint64_t guildId, const PruneArgs& args, std::vector<FieldError>& errors) {
@@ -191,7 +174,7 @@ void BackendClient::ModifyMember(uint64_t guildId, uint64_t userId, const Member
       errors.push_back(std::move(error));
     api->Perform<GuildMember>(
         std::move(callback),
-        Request("PATCH", std::move(path), MemberChangesBody(changes), std::move(errors), reason),
+        AuditedRequest("PATCH", std::move(path), MemberChangesBody(changes), std::move(errors), reason),
         "not a member", ParseGuildMemberValue);
   }
 }
@@ -203,10 +186,10 @@ void BackendClient::ModifyCurrentMember(uint64_t guildId, const CurrentMemberCha
     std::string path = MembersPath(guildId, std::nullopt, errors) + "/@me";
     for (auto& error : CheckCurrentMemberChanges(changes))
       errors.push_back(std::move(error));
-    api->Perform<GuildMember>(
-        std::move(callback),
-        Request("PATCH", std::move(path), CurrentMemberChangesBody(changes), std::move(errors), reason),
-        "not a member", ParseGuildMemberValue);
+    api->Perform<GuildMember>(std::move(callback),
+                              AuditedRequest("PATCH", std::move(path), CurrentMemberChangesBody(changes),
+                                             std::move(errors), reason),
+                              "not a member", ParseGuildMemberValue);
   }
 }
 
@@ -228,7 +211,7 @@ void BackendClient::RemoveMember(uint64_t guildId, uint64_t userId, ResultCallba
     std::vector<FieldError> errors;
     std::string path = MembersPath(guildId, userId, errors);
     api->Perform(std::move(callback),
-                 Request("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
+                 AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
   }
 }
 
@@ -245,7 +228,7 @@ void BackendClient::BeginPrune(uint64_t guildId, const PruneArgs& args, PruneCal
     std::vector<FieldError> errors;
     std::string path = PrunePath(guildId, args, errors);
     api->Perform<int64_t>(std::move(callback),
-                          Request("POST", std::move(path), PruneBody(args), std::move(errors), reason),
+                          AuditedRequest("POST", std::move(path), PruneBody(args), std::move(errors), reason),
                           "not a prune count", ParsePruneCount);
   }
 }
@@ -265,7 +248,7 @@ void BackendClient::PinMessage(uint64_t channelId, uint64_t messageId, ResultCal
     std::vector<FieldError> errors;
     std::string path = PinsPath(channelId, messageId, errors);
     api->Perform(std::move(callback),
-                 Request("PUT", std::move(path), std::nullopt, std::move(errors), reason));
+                 AuditedRequest("PUT", std::move(path), std::nullopt, std::move(errors), reason));
   }
 }
 
@@ -275,7 +258,7 @@ void BackendClient::UnpinMessage(uint64_t channelId, uint64_t messageId, ResultC
     std::vector<FieldError> errors;
     std::string path = PinsPath(channelId, messageId, errors);
     api->Perform(std::move(callback),
-                 Request("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
+                 AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
   }
 }
 

@@ -6,6 +6,7 @@
 #include "backend/automod_json.hpp"
 #include "backend/backend_access.hpp"
 #include "backend/expression_json.hpp"
+#include "backend/request_parts.hpp"
 
 #include <platformpp/backend.hpp>
 
@@ -17,20 +18,9 @@
 namespace platformpp::backend {
 namespace {
 
-void RequireId(uint64_t id, const std::string& path, std::vector<FieldError>& errors) {
-  if (id == 0) errors.push_back(FieldError{path, "BASE_TYPE_REQUIRED", path + ": must not be 0"});
-}
-
 void Append(std::vector<FieldError>& errors, std::vector<FieldError> more) {
   for (auto& error : more)
     errors.push_back(std::move(error));
-}
-
-api::ApiRequest Request(const char* method, std::string path, std::optional<std::string> body,
-                        std::vector<FieldError> errors, const std::string& reason = {}) {
-  api::ApiRequest request(method, std::move(path), std::move(body), std::move(errors));
-  AddAuditLogReason(request, reason);
-  return request;
 }
 
 // "/guilds/{guild}/auto-moderation/rules" and, with `ruleId`, "/{rule}" after it.
@@ -79,9 +69,9 @@ void BackendClient::ListAutoModRules(uint64_t guildId, AutoModRulesCallback call
   if (auto* api = BackendAccess::SessionOf(*this)) {
     std::vector<FieldError> errors;
     std::string path = RulesPath(guildId, std::nullopt, errors);
-    api->Perform<std::vector<AutoModRule>>(std::move(callback),
-                                           Request("GET", std::move(path), std::nullopt, std::move(errors)),
-                                           "not a list of AutoMod rules", ParseAutoModRules);
+    api->Perform<std::vector<AutoModRule>>(
+        std::move(callback), AuditedRequest("GET", std::move(path), std::nullopt, std::move(errors)),
+        "not a list of AutoMod rules", ParseAutoModRules);
   }
 }
 
@@ -90,7 +80,7 @@ void BackendClient::GetAutoModRule(uint64_t guildId, uint64_t ruleId, AutoModRul
     std::vector<FieldError> errors;
     std::string path = RulesPath(guildId, ruleId, errors);
     api->Perform<AutoModRule>(std::move(callback),
-                              Request("GET", std::move(path), std::nullopt, std::move(errors)),
+                              AuditedRequest("GET", std::move(path), std::nullopt, std::move(errors)),
                               "not an AutoMod rule", ParseAutoModRuleValue);
   }
 }
@@ -103,7 +93,7 @@ void BackendClient::CreateAutoModRule(uint64_t guildId, const AutoModRuleChanges
     Append(errors, CheckAutoModRuleChanges(changes, true));
     api->Perform<AutoModRule>(
         std::move(callback),
-        Request("POST", std::move(path), AutoModRuleBody(changes, true), std::move(errors), reason),
+        AuditedRequest("POST", std::move(path), AutoModRuleBody(changes, true), std::move(errors), reason),
         "not an AutoMod rule", ParseAutoModRuleValue);
   }
 }
@@ -116,7 +106,7 @@ void BackendClient::ModifyAutoModRule(uint64_t guildId, uint64_t ruleId, const A
     Append(errors, CheckAutoModRuleChanges(changes, false));
     api->Perform<AutoModRule>(
         std::move(callback),
-        Request("PATCH", std::move(path), AutoModRuleBody(changes, false), std::move(errors), reason),
+        AuditedRequest("PATCH", std::move(path), AutoModRuleBody(changes, false), std::move(errors), reason),
         "not an AutoMod rule", ParseAutoModRuleValue);
   }
 }
@@ -127,7 +117,7 @@ void BackendClient::DeleteAutoModRule(uint64_t guildId, uint64_t ruleId, ResultC
     std::vector<FieldError> errors;
     std::string path = RulesPath(guildId, ruleId, errors);
     api->Perform(std::move(callback),
-                 Request("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
+                 AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
   }
 }
 
@@ -136,9 +126,9 @@ void BackendClient::DeleteAutoModRule(uint64_t guildId, uint64_t ruleId, ResultC
 
 void BackendClient::ListDefaultSoundboardSounds(SoundsCallback callback) {
   if (auto* api = BackendAccess::SessionOf(*this)) {
-    api->Perform<std::vector<SoundboardSound>>(std::move(callback),
-                                               Request("GET", "/soundboard-default-sounds", std::nullopt, {}),
-                                               "not a list of sounds", ParseSoundboardSounds);
+    api->Perform<std::vector<SoundboardSound>>(
+        std::move(callback), AuditedRequest("GET", "/soundboard-default-sounds", std::nullopt, {}),
+        "not a list of sounds", ParseSoundboardSounds);
   }
 }
 
@@ -147,7 +137,7 @@ void BackendClient::ListGuildSoundboardSounds(uint64_t guildId, SoundsCallback c
     std::vector<FieldError> errors;
     std::string path = SoundsPath(guildId, std::nullopt, errors);
     api->Perform<std::vector<SoundboardSound>>(
-        std::move(callback), Request("GET", std::move(path), std::nullopt, std::move(errors)),
+        std::move(callback), AuditedRequest("GET", std::move(path), std::nullopt, std::move(errors)),
         "not a list of sounds", ParseSoundboardSounds);
   }
 }
@@ -157,7 +147,7 @@ void BackendClient::GetGuildSoundboardSound(uint64_t guildId, uint64_t soundId, 
     std::vector<FieldError> errors;
     std::string path = SoundsPath(guildId, soundId, errors);
     api->Perform<SoundboardSound>(std::move(callback),
-                                  Request("GET", std::move(path), std::nullopt, std::move(errors)),
+                                  AuditedRequest("GET", std::move(path), std::nullopt, std::move(errors)),
                                   "not a soundboard sound", ParseSoundboardSoundValue);
   }
 }
@@ -171,7 +161,8 @@ void BackendClient::CreateGuildSoundboardSound(uint64_t guildId, const SoundChan
     // The body (a data URI of up to 512 KiB) is only built for a sound that may be sent.
     std::optional<std::string> body = errors.empty() ? SoundChangesBody(changes, true) : std::string("{}");
     api->Perform<SoundboardSound>(
-        std::move(callback), Request("POST", std::move(path), std::move(body), std::move(errors), reason),
+        std::move(callback),
+        AuditedRequest("POST", std::move(path), std::move(body), std::move(errors), reason),
         "not a soundboard sound", ParseSoundboardSoundValue);
   }
 }
@@ -185,7 +176,7 @@ void BackendClient::ModifyGuildSoundboardSound(uint64_t guildId, uint64_t soundI
     Append(errors, CheckSoundChanges(changes, false));
     api->Perform<SoundboardSound>(
         std::move(callback),
-        Request("PATCH", std::move(path), SoundChangesBody(changes, false), std::move(errors), reason),
+        AuditedRequest("PATCH", std::move(path), SoundChangesBody(changes, false), std::move(errors), reason),
         "not a soundboard sound", ParseSoundboardSoundValue);
   }
 }
@@ -196,7 +187,7 @@ void BackendClient::DeleteGuildSoundboardSound(uint64_t guildId, uint64_t soundI
     std::vector<FieldError> errors;
     std::string path = SoundsPath(guildId, soundId, errors);
     api->Perform(std::move(callback),
-                 Request("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
+                 AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors), reason));
   }
 }
 
@@ -208,8 +199,8 @@ void BackendClient::SendSoundboardSound(uint64_t channelId, uint64_t soundId,
     RequireId(soundId, "sound_id", errors);
     if (sourceGuildId) RequireId(*sourceGuildId, "source_guild_id", errors);
     api->Perform(std::move(callback),
-                 Request("POST", "/channels/" + std::to_string(channelId) + "/send-soundboard-sound",
-                         SendSoundBody(soundId, sourceGuildId), std::move(errors)));
+                 AuditedRequest("POST", "/channels/" + std::to_string(channelId) + "/send-soundboard-sound",
+                                SendSoundBody(soundId, sourceGuildId), std::move(errors)));
   }
 }
 
@@ -221,7 +212,7 @@ void BackendClient::ListApplicationEmojis(EmojisCallback callback) {
     std::vector<FieldError> errors;
     std::string path = EmojisPath(BackendAccess::ApplicationIdOf(*this), std::nullopt, errors);
     api->Perform<std::vector<Emoji>>(std::move(callback),
-                                     Request("GET", std::move(path), std::nullopt, std::move(errors)),
+                                     AuditedRequest("GET", std::move(path), std::nullopt, std::move(errors)),
                                      "not a list of emoji", ParseEmojiList);
   }
 }
@@ -230,7 +221,8 @@ void BackendClient::GetApplicationEmoji(uint64_t emojiId, EmojiCallback callback
   if (auto* api = BackendAccess::SessionOf(*this)) {
     std::vector<FieldError> errors;
     std::string path = EmojisPath(BackendAccess::ApplicationIdOf(*this), emojiId, errors);
-    api->Perform<Emoji>(std::move(callback), Request("GET", std::move(path), std::nullopt, std::move(errors)),
+    api->Perform<Emoji>(std::move(callback),
+                        AuditedRequest("GET", std::move(path), std::nullopt, std::move(errors)),
                         "not an emoji", ParseEmojiValue);
   }
 }
@@ -242,8 +234,8 @@ void BackendClient::CreateApplicationEmoji(const EmojiChanges& changes, EmojiCal
     Append(errors, CheckEmoji(changes, true));
     std::optional<std::string> body = errors.empty() ? EmojiBody(changes, true) : std::string("{}");
     api->Perform<Emoji>(std::move(callback),
-                        Request("POST", std::move(path), std::move(body), std::move(errors)), "not an emoji",
-                        ParseEmojiValue);
+                        AuditedRequest("POST", std::move(path), std::move(body), std::move(errors)),
+                        "not an emoji", ParseEmojiValue);
   }
 }
 
@@ -253,9 +245,10 @@ void BackendClient::ModifyApplicationEmoji(uint64_t emojiId, const EmojiChanges&
     std::vector<FieldError> errors;
     std::string path = EmojisPath(BackendAccess::ApplicationIdOf(*this), emojiId, errors);
     Append(errors, CheckEmoji(changes, false));
-    api->Perform<Emoji>(std::move(callback),
-                        Request("PATCH", std::move(path), EmojiBody(changes, false), std::move(errors)),
-                        "not an emoji", ParseEmojiValue);
+    api->Perform<Emoji>(
+        std::move(callback),
+        AuditedRequest("PATCH", std::move(path), EmojiBody(changes, false), std::move(errors)),
+        "not an emoji", ParseEmojiValue);
   }
 }
 
@@ -263,7 +256,8 @@ void BackendClient::DeleteApplicationEmoji(uint64_t emojiId, ResultCallback call
   if (auto* api = BackendAccess::SessionOf(*this)) {
     std::vector<FieldError> errors;
     std::string path = EmojisPath(BackendAccess::ApplicationIdOf(*this), emojiId, errors);
-    api->Perform(std::move(callback), Request("DELETE", std::move(path), std::nullopt, std::move(errors)));
+    api->Perform(std::move(callback),
+                 AuditedRequest("DELETE", std::move(path), std::nullopt, std::move(errors)));
   }
 }
 

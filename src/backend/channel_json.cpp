@@ -13,23 +13,10 @@ namespace {
 
 using Allocator = json::Document::AllocatorType;
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
-std::string Text(const json::Value& object, std::string_view name) {
-  return std::string(json::GetString(object, name).value_or(""));
-}
-
-int32_t Int32(const json::Value& object, std::string_view name) {
-  auto value = json::GetInt(object, name);
-  return value && *value >= INT32_MIN && *value <= INT32_MAX ? static_cast<int32_t>(*value) : 0;
-}
-
 // An id as the wire carries it (a decimal string); 0 sends null (the field is cleared).
 json::Value IdOrNull(uint64_t id, Allocator& a) {
   if (id == 0) return json::Value(rapidjson::kNullType);
-  return String(std::to_string(id), a);
+  return json::StringValue(std::to_string(id), a);
 }
 
 // An overwrite in a channel body (`withId`) carries its bits as integers, as the platform's OpenAPI document
@@ -37,14 +24,14 @@ json::Value IdOrNull(uint64_t id, Allocator& a) {
 // platform reads either.
 json::Value OverwriteValue(const PermissionOverwrite& overwrite, bool withId, Allocator& a) {
   json::Value value(rapidjson::kObjectType);
-  if (withId) value.AddMember("id", String(std::to_string(overwrite.id), a), a);
+  if (withId) value.AddMember("id", json::StringValue(std::to_string(overwrite.id), a), a);
   value.AddMember("type", static_cast<int32_t>(overwrite.type), a);
   if (withId) {
     value.AddMember("allow", json::Value(overwrite.allow), a);
     value.AddMember("deny", json::Value(overwrite.deny), a);
   } else {
-    value.AddMember("allow", String(std::to_string(overwrite.allow), a), a);
-    value.AddMember("deny", String(std::to_string(overwrite.deny), a), a);
+    value.AddMember("allow", json::StringValue(std::to_string(overwrite.allow), a), a);
+    value.AddMember("deny", json::StringValue(std::to_string(overwrite.deny), a), a);
   }
   return value;
 }
@@ -88,13 +75,13 @@ std::optional<Channel> ParseChannelValue(const json::Value& value) {
   if (!id) return std::nullopt;
   Channel channel;
   channel.id = *id;
-  channel.type = Int32(value, "type");
+  channel.type = json::GetInt32(value, "type").value_or(0);
   channel.guildId = json::GetSnowflake(value, "guild_id").value_or(0);
-  channel.name = Text(value, "name");
-  channel.position = Int32(value, "position");
+  channel.name = json::GetText(value, "name");
+  channel.position = json::GetInt32(value, "position").value_or(0);
   channel.parentId = json::GetSnowflake(value, "parent_id");
-  channel.topic = Text(value, "topic");
-  channel.rateLimitPerUser = Int32(value, "rate_limit_per_user");
+  channel.topic = json::GetText(value, "topic");
+  channel.rateLimitPerUser = json::GetInt32(value, "rate_limit_per_user").value_or(0);
   channel.nsfw = json::GetBool(value, "nsfw").value_or(false);
   if (const json::Value* overwrites = json::Member(value, "permission_overwrites");
       overwrites != nullptr && overwrites->IsArray()) {
@@ -104,7 +91,8 @@ std::optional<Channel> ParseChannelValue(const json::Value& value) {
       if (!overwriteId) continue;  // an overwrite the SDK cannot name is skipped, not the channel
       PermissionOverwrite overwrite;
       overwrite.id = *overwriteId;
-      overwrite.type = Int32(item, "type") == 1 ? OverwriteType::Member : OverwriteType::Role;
+      overwrite.type =
+          json::GetInt32(item, "type").value_or(0) == 1 ? OverwriteType::Member : OverwriteType::Role;
       overwrite.allow = json::GetSnowflake(item, "allow").value_or(0);
       overwrite.deny = json::GetSnowflake(item, "deny").value_or(0);
       channel.permissionOverwrites.push_back(overwrite);
@@ -160,11 +148,12 @@ std::vector<FieldError> CheckVoiceChannelStatus(std::string_view status) {
 std::string ChannelChangesBody(const ChannelChanges& changes) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  if (changes.name) body.AddMember("name", String(*changes.name, a), a);
+  if (changes.name) body.AddMember("name", json::StringValue(*changes.name, a), a);
   if (changes.type) body.AddMember("type", *changes.type, a);
   if (changes.topic) {
-    body.AddMember("topic",
-                   changes.topic->empty() ? json::Value(rapidjson::kNullType) : String(*changes.topic, a), a);
+    body.AddMember(
+        "topic",
+        changes.topic->empty() ? json::Value(rapidjson::kNullType) : json::StringValue(*changes.topic, a), a);
   }
   if (changes.position) body.AddMember("position", *changes.position, a);
   if (changes.parentId) body.AddMember("parent_id", IdOrNull(*changes.parentId, a), a);
@@ -184,7 +173,7 @@ std::string ChannelPositionsBody(const std::vector<ChannelPosition>& positions) 
   auto& a = body.GetAllocator();
   for (const auto& move : positions) {
     json::Value item(rapidjson::kObjectType);
-    item.AddMember("id", String(std::to_string(move.id), a), a);
+    item.AddMember("id", json::StringValue(std::to_string(move.id), a), a);
     if (move.position) item.AddMember("position", *move.position, a);
     if (move.parentId) item.AddMember("parent_id", IdOrNull(*move.parentId, a), a);
     if (move.lockPermissions) item.AddMember("lock_permissions", *move.lockPermissions, a);
@@ -208,7 +197,7 @@ std::optional<VoiceState> ParseVoiceStateValue(const json::Value& value) {
   state.channelId = json::GetSnowflake(value, "channel_id");
   if (const json::Value* member = json::Member(value, "member"))
     state.member = ParseGuildMemberValue(*member);
-  state.sessionId = Text(value, "session_id");
+  state.sessionId = json::GetText(value, "session_id");
   state.deaf = json::GetBool(value, "deaf").value_or(false);
   state.mute = json::GetBool(value, "mute").value_or(false);
   state.selfDeaf = json::GetBool(value, "self_deaf").value_or(false);
@@ -216,7 +205,7 @@ std::optional<VoiceState> ParseVoiceStateValue(const json::Value& value) {
   state.selfStream = json::GetBool(value, "self_stream").value_or(false);
   state.selfVideo = json::GetBool(value, "self_video").value_or(false);
   state.suppress = json::GetBool(value, "suppress").value_or(false);
-  state.requestToSpeakTimestamp = Text(value, "request_to_speak_timestamp");
+  state.requestToSpeakTimestamp = json::GetText(value, "request_to_speak_timestamp");
   state.rawJson = json::Serialize(value);
   return state;
 }
@@ -228,7 +217,8 @@ std::optional<VoiceState> ParseVoiceState(std::string_view json) {
 std::string VoiceStatusBody(const std::string& status) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  body.AddMember("status", status.empty() ? json::Value(rapidjson::kNullType) : String(status, a), a);
+  body.AddMember("status", status.empty() ? json::Value(rapidjson::kNullType) : json::StringValue(status, a),
+                 a);
   return json::Serialize(body);
 }
 

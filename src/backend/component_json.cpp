@@ -62,7 +62,7 @@ void Unknown(ComponentWriter& w, const std::string& membersJson) {
   }
 }
 
-void Emoji(ComponentWriter& w, const PartialEmoji& emoji) {
+void WriteEmoji(ComponentWriter& w, const PartialEmoji& emoji) {
   Key(w, "emoji");
   w.StartObject();
   if (emoji.id) Snowflake(w, "id", *emoji.id);
@@ -95,7 +95,7 @@ void Options(ComponentWriter& w, const std::vector<SelectOption>& options) {
     Text(w, "label", option.label);
     Text(w, "value", option.value);
     OptionalText(w, "description", option.description);
-    if (option.emoji) Emoji(w, *option.emoji);
+    if (option.emoji) WriteEmoji(w, *option.emoji);
     if (option.isDefault) {
       Key(w, "default");
       w.Bool(true);
@@ -417,7 +417,7 @@ void WriteComponent(ComponentWriter& w, const Component& c) {
   OptionalText(w, "custom_id", c.customId);
   OptionalInt(w, "style", c.style);
   OptionalText(w, "label", c.label);
-  if (c.emoji) Emoji(w, *c.emoji);
+  if (c.emoji) WriteEmoji(w, *c.emoji);
   OptionalText(w, "url", c.url);
   if (c.skuId) Snowflake(w, "sku_id", *c.skuId);
   OptionalBool(w, "disabled", c.disabled);

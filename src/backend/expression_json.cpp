@@ -1,6 +1,7 @@
 // Soundboard sounds and application emoji on the wire (expression_json.hpp), CheckSoundChanges and
 // CheckEmoji. The readers are lenient as the other answer readers are: a wrong-typed field keeps its default.
 #include "backend/expression_json.hpp"
+#include "backend/request_parts.hpp"
 
 #include "backend/message_json.hpp"
 #include "core/utf8.hpp"
@@ -16,26 +17,13 @@ namespace {
 
 using Allocator = json::Document::AllocatorType;
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
-std::string Text(const json::Value& object, std::string_view name) {
-  return std::string(json::GetString(object, name).value_or(""));
-}
-
-void AddError(std::vector<FieldError>& errors, const std::string& path, const char* code,
-              const std::string& what) {
-  errors.push_back(FieldError{path, code, path + ": " + what});
-}
-
 void CheckName(const std::string& name, std::size_t min, std::size_t max, std::vector<FieldError>& errors) {
   auto length = core::CountCodePoints(name);
   if (!length) {
-    AddError(errors, "name", "BASE_TYPE_INVALID", "must be valid UTF-8");
+    AddViolation(errors, "name", "BASE_TYPE_INVALID", "must be valid UTF-8");
   } else if (*length < min || *length > max) {
-    AddError(errors, "name", "BASE_TYPE_BAD_LENGTH",
-             "must be " + std::to_string(min) + " to " + std::to_string(max) + " characters");
+    AddViolation(errors, "name", "BASE_TYPE_BAD_LENGTH",
+                 "must be " + std::to_string(min) + " to " + std::to_string(max) + " characters");
   }
 }
 
@@ -44,19 +32,20 @@ void CheckFile(const std::string& bytes, const std::string& mimeType, const char
                std::size_t maxBytes, std::initializer_list<std::string_view> types,
                std::vector<FieldError>& errors) {
   if (!creating) {
-    if (!bytes.empty() || !mimeType.empty()) AddError(errors, path, "BASE_TYPE_INVALID", "only on create");
+    if (!bytes.empty() || !mimeType.empty())
+      AddViolation(errors, path, "BASE_TYPE_INVALID", "only on create");
     return;
   }
   if (bytes.empty()) {
-    AddError(errors, path, "BASE_TYPE_REQUIRED", "required to create");
+    AddViolation(errors, path, "BASE_TYPE_REQUIRED", "required to create");
   } else if (bytes.size() > maxBytes) {
-    AddError(errors, path, "BINARY_TYPE_MAX_SIZE", "at most " + std::to_string(maxBytes / 1024) + " KiB");
+    AddViolation(errors, path, "BINARY_TYPE_MAX_SIZE", "at most " + std::to_string(maxBytes / 1024) + " KiB");
   }
   if (std::find(types.begin(), types.end(), mimeType) == types.end()) {
     std::string list;
     for (auto type : types)
       list += (list.empty() ? "" : ", ") + std::string(type);
-    AddError(errors, path, "BINARY_TYPE_INVALID", "the type must be one of " + list);
+    AddViolation(errors, path, "BINARY_TYPE_INVALID", "the type must be one of " + list);
   }
 }
 
@@ -66,7 +55,7 @@ void AddOptionalId(json::Document& body, const char* name, uint64_t id) {
   if (id == 0) {
     body.AddMember(json::Value(name, a), json::Value(rapidjson::kNullType), a);
   } else {
-    body.AddMember(json::Value(name, a), String(std::to_string(id), a), a);
+    body.AddMember(json::Value(name, a), json::StringValue(std::to_string(id), a), a);
   }
 }
 
@@ -128,10 +117,10 @@ std::optional<SoundboardSound> ParseSoundboardSoundValue(const json::Value& valu
   if (!value.IsObject()) return std::nullopt;
   SoundboardSound sound;
   sound.soundId = json::GetSnowflake(value, "sound_id").value_or(0);
-  sound.name = Text(value, "name");
+  sound.name = json::GetText(value, "name");
   if (auto volume = json::GetNumber(value, "volume")) sound.volume = *volume;
   sound.emojiId = json::GetSnowflake(value, "emoji_id").value_or(0);
-  sound.emojiName = Text(value, "emoji_name");
+  sound.emojiName = json::GetText(value, "emoji_name");
   sound.guildId = json::GetSnowflake(value, "guild_id").value_or(0);
   sound.available = json::GetBool(value, "available").value_or(true);
   if (const json::Value* user = json::Member(value, "user")) sound.user = ParseUser(*user);
@@ -152,10 +141,10 @@ std::vector<FieldError> CheckSoundChanges(const SoundChanges& changes, bool crea
   if (changes.name) {
     CheckName(*changes.name, soundboard_limits::MinNameLength, soundboard_limits::MaxNameLength, errors);
   } else if (creating) {
-    AddError(errors, "name", "BASE_TYPE_REQUIRED", "required to create");
+    AddViolation(errors, "name", "BASE_TYPE_REQUIRED", "required to create");
   }
   if (changes.volume && !(std::isfinite(*changes.volume) && *changes.volume >= 0.0 && *changes.volume <= 1.0))
-    AddError(errors, "volume", "NUMBER_TYPE_OUT_OF_RANGE", "must be 0 to 1");
+    AddViolation(errors, "volume", "NUMBER_TYPE_OUT_OF_RANGE", "must be 0 to 1");
   CheckFile(changes.sound, changes.soundMimeType, "sound", creating, soundboard_limits::MaxSoundBytes,
             {"audio/mpeg", "audio/mp3", "audio/ogg"}, errors);
   return errors;
@@ -164,15 +153,16 @@ std::vector<FieldError> CheckSoundChanges(const SoundChanges& changes, bool crea
 std::string SoundChangesBody(const SoundChanges& changes, bool creating) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  if (changes.name) body.AddMember("name", String(*changes.name, a), a);
-  if (creating) body.AddMember("sound", String(DataUri(changes.soundMimeType, changes.sound), a), a);
+  if (changes.name) body.AddMember("name", json::StringValue(*changes.name, a), a);
+  if (creating)
+    body.AddMember("sound", json::StringValue(DataUri(changes.soundMimeType, changes.sound), a), a);
   if (changes.volume) body.AddMember("volume", json::Value(*changes.volume), a);
   if (changes.emojiId) AddOptionalId(body, "emoji_id", *changes.emojiId);
   if (changes.emojiName) {
     if (changes.emojiName->empty()) {
       body.AddMember("emoji_name", json::Value(rapidjson::kNullType), a);
     } else {
-      body.AddMember("emoji_name", String(*changes.emojiName, a), a);
+      body.AddMember("emoji_name", json::StringValue(*changes.emojiName, a), a);
     }
   }
   return json::Serialize(body);
@@ -181,8 +171,9 @@ std::string SoundChangesBody(const SoundChanges& changes, bool creating) {
 std::string SendSoundBody(uint64_t soundId, std::optional<uint64_t> sourceGuildId) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  body.AddMember("sound_id", String(std::to_string(soundId), a), a);
-  if (sourceGuildId) body.AddMember("source_guild_id", String(std::to_string(*sourceGuildId), a), a);
+  body.AddMember("sound_id", json::StringValue(std::to_string(soundId), a), a);
+  if (sourceGuildId)
+    body.AddMember("source_guild_id", json::StringValue(std::to_string(*sourceGuildId), a), a);
   return json::Serialize(body);
 }
 
@@ -193,7 +184,7 @@ std::optional<Emoji> ParseEmojiValue(const json::Value& value) {
   if (!value.IsObject()) return std::nullopt;
   Emoji emoji;
   emoji.id = json::GetSnowflake(value, "id").value_or(0);
-  emoji.name = Text(value, "name");
+  emoji.name = json::GetText(value, "name");
   if (const json::Value* user = json::Member(value, "user")) emoji.user = ParseUser(*user);
   if (const json::Value* roles = json::Member(value, "roles"); roles != nullptr && roles->IsArray()) {
     for (const json::Value& role : roles->GetArray()) {
@@ -228,16 +219,16 @@ std::optional<Emoji> ParseEmoji(std::string_view json) {
 std::vector<FieldError> CheckEmoji(const EmojiChanges& changes, bool creating) {
   std::vector<FieldError> errors;
   if (!changes.name) {
-    AddError(errors, "name", "BASE_TYPE_REQUIRED", creating ? "required to create" : "required");
+    AddViolation(errors, "name", "BASE_TYPE_REQUIRED", creating ? "required to create" : "required");
   } else {
     const std::string& name = *changes.name;
     const bool word = std::all_of(name.begin(), name.end(), [](char c) {
       return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
     });
     if (name.size() < emoji_limits::MinNameLength || name.size() > emoji_limits::MaxNameLength) {
-      AddError(errors, "name", "BASE_TYPE_BAD_LENGTH", "must be 2 to 32 characters");
+      AddViolation(errors, "name", "BASE_TYPE_BAD_LENGTH", "must be 2 to 32 characters");
     } else if (!word) {
-      AddError(errors, "name", "STRING_TYPE_REGEX", "only A-Z, a-z, 0-9 and _");
+      AddViolation(errors, "name", "STRING_TYPE_REGEX", "only A-Z, a-z, 0-9 and _");
     }
   }
   CheckFile(changes.image, changes.imageMimeType, "image", creating, emoji_limits::MaxImageBytes,
@@ -248,8 +239,9 @@ std::vector<FieldError> CheckEmoji(const EmojiChanges& changes, bool creating) {
 std::string EmojiBody(const EmojiChanges& changes, bool creating) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  if (changes.name) body.AddMember("name", String(*changes.name, a), a);
-  if (creating) body.AddMember("image", String(DataUri(changes.imageMimeType, changes.image), a), a);
+  if (changes.name) body.AddMember("name", json::StringValue(*changes.name, a), a);
+  if (creating)
+    body.AddMember("image", json::StringValue(DataUri(changes.imageMimeType, changes.image), a), a);
   return json::Serialize(body);
 }
 

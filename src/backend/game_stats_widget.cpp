@@ -38,13 +38,9 @@ bool NameCharacter(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
 json::Value Media(std::string_view url, Allocator& a) {
   json::Value media(rapidjson::kObjectType);
-  media.AddMember("url", String(url, a), a);
+  media.AddMember("url", json::StringValue(url, a), a);
   return media;
 }
 
@@ -53,7 +49,7 @@ json::Value PrimaryBody(const GameStatsPrimary& primary, std::vector<FieldError>
   auto text = [&](const std::optional<std::string>& value, const char* name) {
     if (!value) return;
     CheckText(*value, kMaxText, std::string("data.primary.") + name, errors);
-    object.AddMember(json::Value(name, a), String(*value, a), a);
+    object.AddMember(json::Value(name, a), json::StringValue(*value, a), a);
   };
   auto image = [&](const std::optional<std::string>& url, const char* name) {
     if (!url) return;
@@ -103,11 +99,11 @@ json::Value DynamicBody(const GameStatsDynamicField& field, const std::string& p
     Add(errors, path + ".name", "BASE_TYPE_BAD_LENGTH",
         "must be 1 to " + std::to_string(kMaxFieldName) + " characters of A-Z, a-z, 0-9 and _");
   }
-  object.AddMember("name", String(field.name, a), a);
+  object.AddMember("name", json::StringValue(field.name, a), a);
   switch (field.type) {
     case GameStatsDynamicField::Type::String:
       CheckText(field.text, kMaxText, path + ".value", errors);
-      object.AddMember("value", String(field.text, a), a);
+      object.AddMember("value", json::StringValue(field.text, a), a);
       break;
     case GameStatsDynamicField::Type::Number: {
       const double value = field.number;
@@ -131,15 +127,10 @@ json::Value DynamicBody(const GameStatsDynamicField& field, const std::string& p
   return object;
 }
 
-std::optional<std::string> OptionalText(const json::Value& object, const char* name) {
-  if (auto text = json::GetString(object, name)) return std::string(*text);
-  return std::nullopt;
-}
-
 std::optional<std::string> MediaUrl(const json::Value& object, const char* name) {
   const json::Value* media = json::Member(object, name);
   if (!media || !media->IsObject()) return std::nullopt;
-  return OptionalText(*media, "url");
+  return json::GetOptionalText(*media, "url");
 }
 
 }  // namespace
@@ -160,7 +151,7 @@ std::string ProfileBody(const GameStatsProfile& profile, std::vector<FieldError>
   auto& a = body.GetAllocator();
   if (profile.username) {
     CheckText(*profile.username, kMaxUsername, "username", errors);
-    body.AddMember("username", String(*profile.username, a), a);
+    body.AddMember("username", json::StringValue(*profile.username, a), a);
   }
   if (profile.data) {
     json::Value data(rapidjson::kObjectType);
@@ -187,18 +178,18 @@ std::string ProfileBody(const GameStatsProfile& profile, std::vector<FieldError>
 std::optional<GameStatsProfile> ParseProfile(const json::Value& value) {
   if (!value.IsObject()) return std::nullopt;
   GameStatsProfile profile;
-  profile.username = OptionalText(value, "username");
+  profile.username = json::GetOptionalText(value, "username");
   const json::Value* data = json::Member(value, "data");
   if (!data || !data->IsObject()) return profile;
   GameStatsData stats;
   if (const json::Value* primary = json::Member(*data, "primary"); primary && primary->IsObject()) {
     GameStatsPrimary& p = stats.primary;
-    p.season = OptionalText(*primary, "season");
-    p.rankName = OptionalText(*primary, "rank_name");
+    p.season = json::GetOptionalText(*primary, "season");
+    p.rankName = json::GetOptionalText(*primary, "rank_name");
     p.rankImageUrl = MediaUrl(*primary, "rank_image");
-    p.highestRank = OptionalText(*primary, "highest_rank");
+    p.highestRank = json::GetOptionalText(*primary, "highest_rank");
     p.highestRankImageUrl = MediaUrl(*primary, "highest_rank_image");
-    p.featuredPlayedCharacter = OptionalText(*primary, "featured_played_character");
+    p.featuredPlayedCharacter = json::GetOptionalText(*primary, "featured_played_character");
     p.featuredPlayedCharacterImageUrl = MediaUrl(*primary, "featured_played_character_image");
     p.playtimeHours = json::GetNumber(*primary, "playtime_hours");
     p.totalWins = json::GetInt(*primary, "total_wins");
@@ -225,7 +216,7 @@ std::optional<GameStatsProfile> ParseProfile(const json::Value& value) {
       else if (field.type == GameStatsDynamicField::Type::Media)
         field.text = MediaUrl(item, "value").value_or("");
       else
-        field.text = OptionalText(item, "value").value_or("");
+        field.text = json::GetOptionalText(item, "value").value_or("");
       stats.dynamic.push_back(std::move(field));
     }
   }

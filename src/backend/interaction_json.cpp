@@ -1,5 +1,6 @@
 #include "backend/interaction_json.hpp"
 
+#include "backend/application_command_json.hpp"
 #include "backend/component_json.hpp"
 #include "backend/member_json.hpp"
 #include "backend/role_json.hpp"
@@ -20,35 +21,8 @@ using Allocator = json::Document::AllocatorType;
 // A command's options are nested three deep at most (group > subcommand > parameter); deeper input is not
 // followed, so hostile nesting costs no stack.
 constexpr int kMaxOptionDepth = 4;
-constexpr std::size_t kChoicesMax = 25;
-constexpr std::size_t kChoiceTextMax = 100;
 constexpr std::size_t kCustomIdMax = 100;
 constexpr std::size_t kModalTitleMax = 45;
-constexpr double kSafeInteger = 9007199254740991.0;  // 2^53 - 1
-
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
-std::string Text(const json::Value& object, std::string_view name) {
-  return std::string(json::GetString(object, name).value_or(""));
-}
-
-std::optional<int32_t> Int32(const json::Value& object, std::string_view name) {
-  const json::Value* value = json::Member(object, name);
-  if (value && value->IsInt()) return value->GetInt();
-  return std::nullopt;
-}
-
-const json::Value* ObjectMember(const json::Value& object, std::string_view name) {
-  const json::Value* value = json::Member(object, name);
-  return value && value->IsObject() ? value : nullptr;
-}
-
-const json::Value* ArrayMember(const json::Value& object, std::string_view name) {
-  const json::Value* value = json::Member(object, name);
-  return value && value->IsArray() ? value : nullptr;
-}
 
 std::optional<uint64_t> SnowflakeText(const json::Value& value) {
   if (!value.IsString() || value.GetStringLength() == 0) return std::nullopt;
@@ -62,7 +36,7 @@ std::optional<uint64_t> SnowflakeText(const json::Value& value) {
 
 std::vector<uint64_t> SnowflakeList(const json::Value& object, std::string_view name) {
   std::vector<uint64_t> ids;
-  if (const json::Value* items = ArrayMember(object, name)) {
+  if (const json::Value* items = json::ArrayMember(object, name)) {
     for (const json::Value& item : items->GetArray())
       if (auto id = SnowflakeText(item)) ids.push_back(*id);
   }
@@ -71,7 +45,7 @@ std::vector<uint64_t> SnowflakeList(const json::Value& object, std::string_view 
 
 std::vector<std::string> StringList(const json::Value& object, std::string_view name) {
   std::vector<std::string> list;
-  if (const json::Value* items = ArrayMember(object, name)) {
+  if (const json::Value* items = json::ArrayMember(object, name)) {
     for (const json::Value& item : items->GetArray())
       if (item.IsString()) list.emplace_back(item.GetString(), item.GetStringLength());
   }
@@ -88,8 +62,8 @@ std::optional<PartialChannel> ParseChannel(const json::Value& value) {
   if (!value.IsObject() || !id) return std::nullopt;
   PartialChannel channel;
   channel.id = *id;
-  channel.type = Int32(value, "type").value_or(0);
-  channel.name = Text(value, "name");
+  channel.type = json::GetInt32(value, "type").value_or(0);
+  channel.name = json::GetText(value, "name");
   channel.parentId = json::GetSnowflake(value, "parent_id");
   channel.permissions = json::GetSnowflake(value, "permissions");
   channel.appPermissions = json::GetSnowflake(value, "app_permissions");
@@ -100,7 +74,7 @@ std::optional<PartialChannel> ParseChannel(const json::Value& value) {
 // Each entry of a resolved map whose key is a snowflake and whose value `parse` reads.
 template <class T, class Parse>
 void ReadMap(const json::Value& resolved, std::string_view name, std::map<uint64_t, T>& out, Parse parse) {
-  const json::Value* map = ObjectMember(resolved, name);
+  const json::Value* map = json::ObjectMember(resolved, name);
   if (!map) return;
   for (const auto& entry : map->GetObject()) {
     auto id = SnowflakeText(entry.name);
@@ -111,7 +85,7 @@ void ReadMap(const json::Value& resolved, std::string_view name, std::map<uint64
 
 Resolved ParseResolved(const json::Value& data) {
   Resolved resolved;
-  const json::Value* value = ObjectMember(data, "resolved");
+  const json::Value* value = json::ObjectMember(data, "resolved");
   if (!value) return resolved;
   ReadMap(*value, "users", resolved.users, ParseUser);
   ReadMap(*value, "members", resolved.members, ParseMember);
@@ -131,12 +105,12 @@ bool IsIdOption(ApplicationCommandOptionType type) {
 
 std::vector<InteractionOption> ParseOptions(const json::Value& parent, int depth) {
   std::vector<InteractionOption> options;
-  const json::Value* items = ArrayMember(parent, "options");
+  const json::Value* items = json::ArrayMember(parent, "options");
   if (!items || depth > kMaxOptionDepth) return options;
   for (const json::Value& item : items->GetArray()) {
     if (!item.IsObject()) continue;
     auto name = json::GetString(item, "name");
-    auto type = Int32(item, "type");
+    auto type = json::GetInt32(item, "type");
     if (!name || !type) continue;
     InteractionOption option;
     option.name = std::string(*name);
@@ -180,8 +154,8 @@ const InteractionOption* FindOption(const std::vector<InteractionOption>& option
 CommandInteractionData ParseCommandData(const json::Value& data) {
   CommandInteractionData command;
   command.id = json::GetSnowflake(data, "id").value_or(0);
-  command.name = Text(data, "name");
-  command.type = static_cast<ApplicationCommandType>(Int32(data, "type").value_or(1));
+  command.name = json::GetText(data, "name");
+  command.type = static_cast<ApplicationCommandType>(json::GetInt32(data, "type").value_or(1));
   command.guildId = json::GetSnowflake(data, "guild_id");
   command.targetId = json::GetSnowflake(data, "target_id");
   command.options = ParseOptions(data, 1);
@@ -191,8 +165,8 @@ CommandInteractionData ParseCommandData(const json::Value& data) {
 
 ComponentInteractionData ParseComponentData(const json::Value& data) {
   ComponentInteractionData component;
-  component.customId = Text(data, "custom_id");
-  component.componentType = static_cast<ComponentType>(Int32(data, "component_type").value_or(0));
+  component.customId = json::GetText(data, "custom_id");
+  component.componentType = static_cast<ComponentType>(json::GetInt32(data, "component_type").value_or(0));
   component.values = StringList(data, "values");
   component.resolved = ParseResolved(data);
   return component;
@@ -204,9 +178,9 @@ void Flatten(const json::Value& node, int depth, std::vector<ModalValue>& out) {
   if (!node.IsObject() || depth > kMaxComponentDepth) return;
   if (auto customId = json::GetString(node, "custom_id")) {
     ModalValue item;
-    item.id = Int32(node, "id").value_or(0);
+    item.id = json::GetInt32(node, "id").value_or(0);
     item.customId = std::string(*customId);
-    item.type = static_cast<ComponentType>(Int32(node, "type").value_or(0));
+    item.type = static_cast<ComponentType>(json::GetInt32(node, "type").value_or(0));
     if (const json::Value* value = json::Member(node, "value")) {
       if (value->IsString()) {
         item.value = std::string(value->GetString(), value->GetStringLength());
@@ -220,8 +194,8 @@ void Flatten(const json::Value& node, int depth, std::vector<ModalValue>& out) {
     if (item.type == ComponentType::FileUpload) item.attachmentIds = SnowflakeList(node, "values");
     out.push_back(std::move(item));
   }
-  if (const json::Value* child = ObjectMember(node, "component")) Flatten(*child, depth + 1, out);
-  if (const json::Value* children = ArrayMember(node, "components")) {
+  if (const json::Value* child = json::ObjectMember(node, "component")) Flatten(*child, depth + 1, out);
+  if (const json::Value* children = json::ArrayMember(node, "components")) {
     for (const json::Value& child : children->GetArray())
       Flatten(child, depth + 1, out);
   }
@@ -229,8 +203,8 @@ void Flatten(const json::Value& node, int depth, std::vector<ModalValue>& out) {
 
 ModalSubmitData ParseModalData(const json::Value& data) {
   ModalSubmitData modal;
-  modal.customId = Text(data, "custom_id");
-  if (const json::Value* components = ArrayMember(data, "components")) {
+  modal.customId = json::GetText(data, "custom_id");
+  if (const json::Value* components = json::ArrayMember(data, "components")) {
     for (const json::Value& component : components->GetArray())
       Flatten(component, 1, modal.values);
     modal.components = ParseComponents(*components);
@@ -253,15 +227,15 @@ std::optional<InteractionMessage> ParseInteractionMessage(const json::Value& val
 
 json::Value ChoiceValue(const ApplicationCommandOptionChoice& choice, Allocator& a) {
   json::Value item(rapidjson::kObjectType);
-  item.AddMember("name", String(choice.name, a), a);
+  item.AddMember("name", json::StringValue(choice.name, a), a);
   if (!choice.nameLocalizations.empty()) {
     json::Value localizations(rapidjson::kObjectType);
     for (const auto& [locale, text] : choice.nameLocalizations)
-      localizations.AddMember(String(locale, a), String(text, a), a);
+      localizations.AddMember(json::StringValue(locale, a), json::StringValue(text, a), a);
     item.AddMember("name_localizations", localizations, a);
   }
   if (const auto* text = std::get_if<std::string>(&choice.value))
-    item.AddMember("value", String(*text, a), a);
+    item.AddMember("value", json::StringValue(*text, a), a);
   else if (const auto* integer = std::get_if<int64_t>(&choice.value))
     item.AddMember("value", *integer, a);
   else
@@ -342,7 +316,7 @@ std::optional<Interaction> ParseInteractionValue(const json::Value& value) {
   if (!value.IsObject()) return std::nullopt;
   auto id = json::GetSnowflake(value, "id");
   auto applicationId = json::GetSnowflake(value, "application_id");
-  auto type = Int32(value, "type");
+  auto type = json::GetInt32(value, "type");
   auto token = json::GetString(value, "token");
   if (!id || !applicationId || !type || !token || token->empty()) return std::nullopt;
   Interaction interaction;
@@ -350,24 +324,24 @@ std::optional<Interaction> ParseInteractionValue(const json::Value& value) {
   interaction.applicationId = *applicationId;
   interaction.type = static_cast<InteractionType>(*type);
   interaction.token = std::string(*token);
-  interaction.version = Int32(value, "version").value_or(1);
+  interaction.version = json::GetInt32(value, "version").value_or(1);
   interaction.guildId = json::GetSnowflake(value, "guild_id");
   interaction.channelId = json::GetSnowflake(value, "channel_id");
   if (const json::Value* channel = json::Member(value, "channel"))
     interaction.channel = ParseChannel(*channel);
   if (const json::Value* member = json::Member(value, "member")) interaction.member = ParseMember(*member);
   if (const json::Value* user = json::Member(value, "user")) interaction.user = ParseUser(*user);
-  interaction.locale = Text(value, "locale");
-  interaction.guildLocale = Text(value, "guild_locale");
+  interaction.locale = json::GetText(value, "locale");
+  interaction.guildLocale = json::GetText(value, "guild_locale");
   interaction.appPermissions = json::GetSnowflake(value, "app_permissions").value_or(0);
-  if (const json::Value* entitlements = ArrayMember(value, "entitlements")) {
+  if (const json::Value* entitlements = json::ArrayMember(value, "entitlements")) {
     for (const json::Value& item : entitlements->GetArray())
       if (auto entitlement = premium::ParseEntitlement(item))
         interaction.entitlements.push_back(*entitlement);
   }
   // Keys and values are strings on the wire ("0": a guild install, "1": a user install); a guild install's
   // value is "0" in the bot's DM.
-  if (const json::Value* owners = ObjectMember(value, "authorizing_integration_owners")) {
+  if (const json::Value* owners = json::ObjectMember(value, "authorizing_integration_owners")) {
     for (const auto& entry : owners->GetObject()) {
       auto key = SnowflakeText(entry.name);
       auto owner = SnowflakeText(entry.value);
@@ -375,13 +349,13 @@ std::optional<Interaction> ParseInteractionValue(const json::Value& value) {
         interaction.authorizingIntegrationOwners[static_cast<IntegrationType>(*key)] = *owner;
     }
   }
-  if (auto context = Int32(value, "context"))
+  if (auto context = json::GetInt32(value, "context"))
     interaction.context = static_cast<InteractionContextType>(*context);
   if (const json::Value* limit = json::Member(value, "attachment_size_limit"); limit && limit->IsUint64())
     interaction.attachmentSizeLimit = limit->GetUint64();
   if (const json::Value* message = json::Member(value, "message"))
     interaction.message = ParseInteractionMessage(*message);
-  if (const json::Value* data = ObjectMember(value, "data")) {
+  if (const json::Value* data = json::ObjectMember(value, "data")) {
     switch (interaction.type) {
       case InteractionType::ApplicationCommand:
       case InteractionType::Autocomplete:
@@ -557,8 +531,8 @@ EncodedBody InteractionResponseBody(const InteractionResponse& response) {
       break;
     case C::Modal: {
       json::Value data(rapidjson::kObjectType);
-      data.AddMember("custom_id", String(response.customId, a), a);
-      data.AddMember("title", String(response.title, a), a);
+      data.AddMember("custom_id", json::StringValue(response.customId, a), a);
+      data.AddMember("title", json::StringValue(response.title, a), a);
       data.AddMember("components", ComponentsValue(response.components, a), a);
       body.AddMember("data", data, a);
       break;

@@ -16,14 +16,6 @@ using Allocator = json::Document::AllocatorType;
 // breaks, and the JSON holds numbers, booleans and ids only (a fixed boundary also keeps the body testable).
 constexpr std::string_view kBoundary = "platformpp-invite-target-users-0f3c9a1e";
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
-std::string Text(const json::Value& object, std::string_view name) {
-  return std::string(json::GetString(object, name).value_or(""));
-}
-
 int64_t Int(const json::Value& object, std::string_view name) {
   return json::GetInt(object, name).value_or(0);
 }
@@ -81,17 +73,17 @@ std::optional<Invite> ParseInviteValue(const json::Value& value) {
   invite.code = std::string(*code);
   if (const json::Value* guild = json::Member(value, "guild"); guild != nullptr && guild->IsObject()) {
     invite.guildId = json::GetSnowflake(*guild, "id").value_or(0);
-    invite.guildName = Text(*guild, "name");
+    invite.guildName = json::GetText(*guild, "name");
   }
   if (invite.guildId == 0) invite.guildId = json::GetSnowflake(value, "guild_id").value_or(0);
   if (const json::Value* channel = json::Member(value, "channel");
       channel != nullptr && channel->IsObject()) {
     invite.channelId = json::GetSnowflake(*channel, "id").value_or(0);
-    invite.channelName = Text(*channel, "name");
+    invite.channelName = json::GetText(*channel, "name");
   }
   if (const json::Value* inviter = json::Member(value, "inviter")) invite.inviter = ParseUser(*inviter);
   invite.targetType = static_cast<int32_t>(Int(value, "target_type"));
-  invite.expiresAt = Text(value, "expires_at");
+  invite.expiresAt = json::GetText(value, "expires_at");
   if (const json::Value* roles = json::Member(value, "roles"); roles != nullptr && roles->IsArray()) {
     for (const json::Value& item : roles->GetArray()) {
       if (!item.IsObject()) continue;
@@ -99,7 +91,7 @@ std::optional<Invite> ParseInviteValue(const json::Value& value) {
       if (!id) continue;  // a role the SDK cannot name is skipped, not the invite
       InviteRole role;
       role.id = *id;
-      role.name = Text(item, "name");
+      role.name = json::GetText(item, "name");
       role.position = static_cast<int32_t>(Int(item, "position"));
       auto color = Int(item, "color");
       role.color = color >= 0 && color <= 0xFFFFFF ? static_cast<uint32_t>(color) : 0;
@@ -112,7 +104,7 @@ std::optional<Invite> ParseInviteValue(const json::Value& value) {
   invite.maxUses = Int(value, "max_uses");
   invite.maxAge = Int(value, "max_age");
   invite.temporary = json::GetBool(value, "temporary").value_or(false);
-  invite.createdAt = Text(value, "created_at");
+  invite.createdAt = json::GetText(value, "created_at");
   invite.rawJson = json::Serialize(value);
   return invite;
 }
@@ -136,9 +128,9 @@ std::optional<InviteTargetUsersJob> ParseInviteTargetUsersJobValue(const json::V
                                             : InviteTargetUsersJobState::Unspecified;
   job.totalUsers = Int(value, "total_users");
   job.processedUsers = Int(value, "processed_users");
-  job.createdAt = Text(value, "created_at");
-  job.completedAt = Text(value, "completed_at");
-  job.errorMessage = Text(value, "error_message");
+  job.createdAt = json::GetText(value, "created_at");
+  job.completedAt = json::GetText(value, "completed_at");
+  job.errorMessage = json::GetText(value, "error_message");
   return job;
 }
 
@@ -216,12 +208,13 @@ EncodedBody InviteArgsBody(const InviteArgs& args) {
   if (!args.roleIds.empty()) {
     json::Value roles(rapidjson::kArrayType);
     for (uint64_t id : args.roleIds)
-      roles.PushBack(String(std::to_string(id), a), a);
+      roles.PushBack(json::StringValue(std::to_string(id), a), a);
     body.AddMember("role_ids", roles, a);
   }
   if (args.targetApplicationId != 0) {
     body.AddMember("target_type", 2, a);
-    body.AddMember("target_application_id", String(std::to_string(args.targetApplicationId), a), a);
+    body.AddMember("target_application_id", json::StringValue(std::to_string(args.targetApplicationId), a),
+                   a);
   }
   std::string json = json::Serialize(body);
   if (args.targetUserIds.empty()) return EncodedBody{std::move(json), "application/json"};

@@ -17,43 +17,7 @@ namespace {
 
 using Allocator = json::Document::AllocatorType;
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
-std::string Text(const json::Value& object, std::string_view name) {
-  return std::string(json::GetString(object, name).value_or(""));
-}
-
-// Empty text clears the field (null); anything else is sent as it is.
-void AddClearable(json::Document& body, const char* name, const std::string& text) {
-  auto& a = body.GetAllocator();
-  if (text.empty()) {
-    body.AddMember(json::Value(name, a), json::Value(rapidjson::kNullType), a);
-  } else {
-    body.AddMember(json::Value(name, a), String(text, a), a);
-  }
-}
-
 // A snowflake as the wire carries it: a decimal string (or, from hand-written JSON, a number).
-std::optional<uint64_t> Snowflake(const json::Value& value) {
-  if (value.IsUint64()) return value.GetUint64();
-  if (!value.IsString() || value.GetStringLength() == 0) return std::nullopt;
-  uint64_t id = 0;
-  const char* begin = value.GetString();
-  const char* end = begin + value.GetStringLength();
-  auto [ptr, error] = std::from_chars(begin, end, id);
-  if (error != std::errc() || ptr != end) return std::nullopt;
-  return id;
-}
-
-json::Value IdArray(const std::vector<uint64_t>& ids, Allocator& a) {
-  json::Value array(rapidjson::kArrayType);
-  for (uint64_t id : ids)
-    array.PushBack(String(std::to_string(id), a), a);
-  return array;
-}
-
 // A text field of at most `max` code points, as the platform counts. Empty text is sent as null (it clears
 // the field), so only the upper bound applies to what reaches the wire as text.
 void CheckLength(const std::string& text, const char* path, std::size_t max,
@@ -83,24 +47,24 @@ std::optional<GuildMember> ParseGuildMemberValue(const json::Value& value) {
   if (!value.IsObject()) return std::nullopt;
   GuildMember member;
   if (const json::Value* user = json::Member(value, "user")) member.user = ParseUser(*user);
-  member.nick = Text(value, "nick");
+  member.nick = json::GetText(value, "nick");
   if (const json::Value* roles = json::Member(value, "roles"); roles != nullptr && roles->IsArray()) {
     // A role id the SDK cannot read is skipped, not the member.
     for (const json::Value& role : roles->GetArray())
-      if (auto id = Snowflake(role)) member.roles.push_back(*id);
+      if (auto id = json::AsSnowflake(role)) member.roles.push_back(*id);
   }
   member.permissions = json::GetSnowflake(value, "permissions");
-  member.joinedAt = Text(value, "joined_at");
-  member.avatar = Text(value, "avatar");
-  member.banner = Text(value, "banner");
-  member.bio = Text(value, "bio");
-  member.communicationDisabledUntil = Text(value, "communication_disabled_until");
+  member.joinedAt = json::GetText(value, "joined_at");
+  member.avatar = json::GetText(value, "avatar");
+  member.banner = json::GetText(value, "banner");
+  member.bio = json::GetText(value, "bio");
+  member.communicationDisabledUntil = json::GetText(value, "communication_disabled_until");
   auto flags = json::GetInt(value, "flags");
   if (flags && *flags >= 0) member.flags = static_cast<uint64_t>(*flags);
   member.deaf = json::GetBool(value, "deaf").value_or(false);
   member.mute = json::GetBool(value, "mute").value_or(false);
   member.pending = json::GetBool(value, "pending").value_or(false);
-  member.premiumSince = Text(value, "premium_since");
+  member.premiumSince = json::GetText(value, "premium_since");
   member.rawJson = json::Serialize(value);
   return member;
 }
@@ -150,10 +114,10 @@ std::vector<FieldError> CheckCurrentMemberChanges(const CurrentMemberChanges& ch
 std::string MemberChangesBody(const MemberChanges& changes) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  if (changes.nick) AddClearable(body, "nick", *changes.nick);
-  if (changes.roles) body.AddMember("roles", IdArray(*changes.roles, a), a);
+  if (changes.nick) json::AddTextOrNull(body, "nick", *changes.nick);
+  if (changes.roles) body.AddMember("roles", json::SnowflakeArray(*changes.roles, a), a);
   if (changes.timeoutUntilMs) {
-    AddClearable(
+    json::AddTextOrNull(
         body, "communication_disabled_until",
         *changes.timeoutUntilMs == 0 ? std::string() : json::FormatTimestampMs(*changes.timeoutUntilMs));
   }
@@ -163,10 +127,10 @@ std::string MemberChangesBody(const MemberChanges& changes) {
 
 std::string CurrentMemberChangesBody(const CurrentMemberChanges& changes) {
   json::Document body(rapidjson::kObjectType);
-  if (changes.nick) AddClearable(body, "nick", *changes.nick);
-  if (changes.avatarDataUri) AddClearable(body, "avatar", *changes.avatarDataUri);
-  if (changes.bannerDataUri) AddClearable(body, "banner", *changes.bannerDataUri);
-  if (changes.bio) AddClearable(body, "bio", *changes.bio);
+  if (changes.nick) json::AddTextOrNull(body, "nick", *changes.nick);
+  if (changes.avatarDataUri) json::AddTextOrNull(body, "avatar", *changes.avatarDataUri);
+  if (changes.bannerDataUri) json::AddTextOrNull(body, "banner", *changes.bannerDataUri);
+  if (changes.bio) json::AddTextOrNull(body, "bio", *changes.bio);
   return json::Serialize(body);
 }
 
@@ -175,7 +139,8 @@ std::string PruneBody(const PruneArgs& args) {
   auto& a = body.GetAllocator();
   body.AddMember("days", json::Value(args.days), a);
   body.AddMember("compute_prune_count", args.computePruneCount, a);
-  if (!args.includeRoles.empty()) body.AddMember("include_roles", IdArray(args.includeRoles, a), a);
+  if (!args.includeRoles.empty())
+    body.AddMember("include_roles", json::SnowflakeArray(args.includeRoles, a), a);
   return json::Serialize(body);
 }
 

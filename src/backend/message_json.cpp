@@ -32,39 +32,15 @@ constexpr std::size_t kMentionIdsMax = 100;
 constexpr uint32_t kColorMax = 0xFFFFFF;
 constexpr std::size_t kNonceMax = 25;
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
-std::string Text(const json::Value& object, std::string_view name) {
-  return std::string(json::GetString(object, name).value_or(""));
-}
-
-std::optional<std::string> OptionalText(const json::Value& object, std::string_view name) {
-  if (auto text = json::GetString(object, name)) return std::string(*text);
-  return std::nullopt;
-}
-
 uint64_t Unsigned(const json::Value& object, std::string_view name) {
   const json::Value* value = json::Member(object, name);
   return value && value->IsUint64() ? value->GetUint64() : 0;
 }
 
-std::optional<int32_t> Int32(const json::Value& object, std::string_view name) {
-  const json::Value* value = json::Member(object, name);
-  if (value && value->IsInt()) return value->GetInt();
-  return std::nullopt;
-}
-
-const json::Value* ArrayMember(const json::Value& object, std::string_view name) {
-  const json::Value* value = json::Member(object, name);
-  return value && value->IsArray() ? value : nullptr;
-}
-
 // Collects the broken rules of one payload.
-class Checker {
+class MessageChecker {
  public:
-  explicit Checker(std::vector<FieldError>& errors) : errors_(errors) {}
+  explicit MessageChecker(std::vector<FieldError>& errors) : errors_(errors) {}
 
   void Fail(const std::string& path, const char* code, const std::string& message) {
     errors_.push_back(FieldError{path, code, path + ": " + message});
@@ -161,38 +137,40 @@ class Checker {
 
 json::Value EmbedValue(const Embed& embed, Allocator& a) {
   json::Value object(rapidjson::kObjectType);
-  if (embed.title) object.AddMember("title", String(*embed.title, a), a);
-  if (embed.description) object.AddMember("description", String(*embed.description, a), a);
-  if (embed.url) object.AddMember("url", String(*embed.url, a), a);
-  if (embed.timestamp) object.AddMember("timestamp", String(*embed.timestamp, a), a);
+  if (embed.title) object.AddMember("title", json::StringValue(*embed.title, a), a);
+  if (embed.description) object.AddMember("description", json::StringValue(*embed.description, a), a);
+  if (embed.url) object.AddMember("url", json::StringValue(*embed.url, a), a);
+  if (embed.timestamp) object.AddMember("timestamp", json::StringValue(*embed.timestamp, a), a);
   if (embed.color) object.AddMember("color", *embed.color, a);
   if (embed.footer) {
     json::Value footer(rapidjson::kObjectType);
-    footer.AddMember("text", String(embed.footer->text, a), a);
-    if (!embed.footer->iconUrl.empty()) footer.AddMember("icon_url", String(embed.footer->iconUrl, a), a);
+    footer.AddMember("text", json::StringValue(embed.footer->text, a), a);
+    if (!embed.footer->iconUrl.empty())
+      footer.AddMember("icon_url", json::StringValue(embed.footer->iconUrl, a), a);
     object.AddMember("footer", footer, a);
   }
   const auto media = [&](const char* name, const std::optional<std::string>& url) {
     if (!url) return;
     json::Value item(rapidjson::kObjectType);
-    item.AddMember("url", String(*url, a), a);
+    item.AddMember("url", json::StringValue(*url, a), a);
     object.AddMember(json::Value(name, a), item, a);
   };
   media("image", embed.imageUrl);
   media("thumbnail", embed.thumbnailUrl);
   if (embed.author) {
     json::Value author(rapidjson::kObjectType);
-    author.AddMember("name", String(embed.author->name, a), a);
-    if (!embed.author->url.empty()) author.AddMember("url", String(embed.author->url, a), a);
-    if (!embed.author->iconUrl.empty()) author.AddMember("icon_url", String(embed.author->iconUrl, a), a);
+    author.AddMember("name", json::StringValue(embed.author->name, a), a);
+    if (!embed.author->url.empty()) author.AddMember("url", json::StringValue(embed.author->url, a), a);
+    if (!embed.author->iconUrl.empty())
+      author.AddMember("icon_url", json::StringValue(embed.author->iconUrl, a), a);
     object.AddMember("author", author, a);
   }
   if (!embed.fields.empty()) {
     json::Value fields(rapidjson::kArrayType);
     for (const auto& field : embed.fields) {
       json::Value item(rapidjson::kObjectType);
-      item.AddMember("name", String(field.name, a), a);
-      item.AddMember("value", String(field.value, a), a);
+      item.AddMember("name", json::StringValue(field.name, a), a);
+      item.AddMember("value", json::StringValue(field.value, a), a);
       if (field.inlined) item.AddMember("inline", true, a);
       fields.PushBack(item, a);
     }
@@ -204,7 +182,7 @@ json::Value EmbedValue(const Embed& embed, Allocator& a) {
 json::Value IdList(const std::vector<uint64_t>& ids, Allocator& a) {
   json::Value list(rapidjson::kArrayType);
   for (uint64_t id : ids)
-    list.PushBack(String(std::to_string(id), a), a);
+    list.PushBack(json::StringValue(std::to_string(id), a), a);
   return list;
 }
 
@@ -230,7 +208,7 @@ std::string Quoted(std::string_view text) {
 
 std::vector<Attachment> Attachments(const json::Value& object) {
   std::vector<Attachment> list;
-  if (const json::Value* items = ArrayMember(object, "attachments")) {
+  if (const json::Value* items = json::ArrayMember(object, "attachments")) {
     for (const json::Value& item : items->GetArray())
       if (auto attachment = ParseAttachment(item)) list.push_back(std::move(*attachment));
   }
@@ -239,7 +217,7 @@ std::vector<Attachment> Attachments(const json::Value& object) {
 
 std::vector<Embed> Embeds(const json::Value& object) {
   std::vector<Embed> list;
-  if (const json::Value* items = ArrayMember(object, "embeds")) {
+  if (const json::Value* items = json::ArrayMember(object, "embeds")) {
     for (const json::Value& item : items->GetArray())
       if (auto embed = ParseEmbed(item)) list.push_back(std::move(*embed));
   }
@@ -251,10 +229,10 @@ std::optional<MessageInteractionMetadata> ParseInteractionMetadata(const json::V
   if (!value.IsObject() || !id) return std::nullopt;
   MessageInteractionMetadata metadata;
   metadata.id = *id;
-  metadata.type = Int32(value, "type").value_or(0);
+  metadata.type = json::GetInt32(value, "type").value_or(0);
   if (const json::Value* user = json::Member(value, "user"))
     if (auto parsed = ParseUser(*user)) metadata.user = std::move(*parsed);
-  metadata.name = Text(value, "name");
+  metadata.name = json::GetText(value, "name");
   metadata.interactedMessageId = json::GetSnowflake(value, "interacted_message_id");
   metadata.originalResponseMessageId = json::GetSnowflake(value, "original_response_message_id");
   metadata.rawJson = json::Serialize(value);
@@ -264,7 +242,7 @@ std::optional<MessageInteractionMetadata> ParseInteractionMetadata(const json::V
 std::optional<MessageReference> ParseReference(const json::Value& value) {
   if (!value.IsObject()) return std::nullopt;
   MessageReference reference;
-  reference.type = static_cast<MessageReferenceType>(Int32(value, "type").value_or(0));
+  reference.type = static_cast<MessageReferenceType>(json::GetInt32(value, "type").value_or(0));
   reference.messageId = json::GetSnowflake(value, "message_id");
   reference.channelId = json::GetSnowflake(value, "channel_id");
   reference.guildId = json::GetSnowflake(value, "guild_id");
@@ -284,18 +262,18 @@ std::optional<std::string> Nonce(const json::Value& object) {
 
 std::vector<MessageSnapshot> Snapshots(const json::Value& object) {
   std::vector<MessageSnapshot> list;
-  const json::Value* items = ArrayMember(object, "message_snapshots");
+  const json::Value* items = json::ArrayMember(object, "message_snapshots");
   if (!items) return list;
   for (const json::Value& item : items->GetArray()) {
     const json::Value* message = item.IsObject() ? json::Member(item, "message") : nullptr;
     if (!message || !message->IsObject()) continue;
     MessageSnapshot snapshot;
-    snapshot.type = Int32(*message, "type").value_or(0);
-    snapshot.content = Text(*message, "content");
+    snapshot.type = json::GetInt32(*message, "type").value_or(0);
+    snapshot.content = json::GetText(*message, "content");
     snapshot.embeds = Embeds(*message);
     snapshot.attachments = Attachments(*message);
-    snapshot.timestamp = Text(*message, "timestamp");
-    snapshot.editedTimestamp = OptionalText(*message, "edited_timestamp");
+    snapshot.timestamp = json::GetText(*message, "timestamp");
+    snapshot.editedTimestamp = json::GetOptionalText(*message, "edited_timestamp");
     snapshot.flags = Unsigned(*message, "flags");
     if (const json::Value* components = json::Member(*message, "components"))
       snapshot.components = ParseComponents(*components);
@@ -310,7 +288,7 @@ std::vector<MessageSnapshot> Snapshots(const json::Value& object) {
 std::vector<FieldError> CheckMessagePayload(const MessagePayload& payload, MessagePayloadUse use,
                                             bool interaction, std::optional<uint64_t> maxFileBytes) {
   std::vector<FieldError> errors;
-  Checker check(errors);
+  MessageChecker check(errors);
   const uint64_t flags = payload.flags.value_or(0);
   const bool v2 = (flags & message_flags::IsComponentsV2) != 0;
   uint64_t allowed = message_flags::SuppressEmbeds | message_flags::SuppressNotifications |
@@ -417,7 +395,7 @@ std::string UploadName(const FileUpload& file) {
 
 json::Value MessagePayloadValue(const MessagePayload& payload, Allocator& a) {
   json::Value object(rapidjson::kObjectType);
-  if (payload.content) object.AddMember("content", String(*payload.content, a), a);
+  if (payload.content) object.AddMember("content", json::StringValue(*payload.content, a), a);
   if (payload.tts) object.AddMember("tts", true, a);
   if (payload.embeds) {
     json::Value embeds(rapidjson::kArrayType);
@@ -430,7 +408,7 @@ json::Value MessagePayloadValue(const MessagePayload& payload, Allocator& a) {
     json::Value value(rapidjson::kObjectType);
     json::Value parse(rapidjson::kArrayType);
     for (const auto& kind : mentions.parse)
-      parse.PushBack(String(kind, a), a);
+      parse.PushBack(json::StringValue(kind, a), a);
     value.AddMember("parse", parse, a);
     if (!mentions.roles.empty()) value.AddMember("roles", IdList(mentions.roles, a), a);
     if (!mentions.users.empty()) value.AddMember("users", IdList(mentions.users, a), a);
@@ -447,23 +425,23 @@ json::Value MessagePayloadValue(const MessagePayload& payload, Allocator& a) {
       const FileUpload& file = payload.files[i];
       json::Value item(rapidjson::kObjectType);
       item.AddMember("id", static_cast<uint64_t>(i), a);
-      item.AddMember("filename", String(UploadName(file), a), a);
-      if (!file.description.empty()) item.AddMember("description", String(file.description, a), a);
+      item.AddMember("filename", json::StringValue(UploadName(file), a), a);
+      if (!file.description.empty()) item.AddMember("description", json::StringValue(file.description, a), a);
       if (file.spoiler) item.AddMember("is_spoiler", true, a);
       attachments.PushBack(item, a);
     }
     if (payload.keptAttachments) {
       for (const KeptAttachment& kept : *payload.keptAttachments) {
         json::Value item(rapidjson::kObjectType);
-        item.AddMember("id", String(std::to_string(kept.id), a), a);
-        if (kept.description) item.AddMember("description", String(*kept.description, a), a);
+        item.AddMember("id", json::StringValue(std::to_string(kept.id), a), a);
+        if (kept.description) item.AddMember("description", json::StringValue(*kept.description, a), a);
         if (kept.spoiler) item.AddMember("is_spoiler", *kept.spoiler, a);
         attachments.PushBack(item, a);
       }
     }
     object.AddMember("attachments", attachments, a);
   }
-  if (payload.nonce) object.AddMember("nonce", String(*payload.nonce, a), a);
+  if (payload.nonce) object.AddMember("nonce", json::StringValue(*payload.nonce, a), a);
   if (payload.enforceNonce) object.AddMember("enforce_nonce", true, a);
   if (payload.messageReference) {
     const MessageReference& reference = *payload.messageReference;
@@ -471,10 +449,11 @@ json::Value MessagePayloadValue(const MessagePayload& payload, Allocator& a) {
     // The type is always sent: the platform reads an absent one as DEFAULT, and a forward needs it.
     value.AddMember("type", static_cast<int32_t>(reference.type), a);
     if (reference.messageId)
-      value.AddMember("message_id", String(std::to_string(*reference.messageId), a), a);
+      value.AddMember("message_id", json::StringValue(std::to_string(*reference.messageId), a), a);
     if (reference.channelId)
-      value.AddMember("channel_id", String(std::to_string(*reference.channelId), a), a);
-    if (reference.guildId) value.AddMember("guild_id", String(std::to_string(*reference.guildId), a), a);
+      value.AddMember("channel_id", json::StringValue(std::to_string(*reference.channelId), a), a);
+    if (reference.guildId)
+      value.AddMember("guild_id", json::StringValue(std::to_string(*reference.guildId), a), a);
     if (reference.failIfNotExists) value.AddMember("fail_if_not_exists", *reference.failIfNotExists, a);
     object.AddMember("message_reference", value, a);
   }
@@ -524,9 +503,9 @@ std::optional<User> ParseUser(const json::Value& value) {
   if (!value.IsObject() || !id) return std::nullopt;
   User user;
   user.id = *id;
-  user.username = Text(value, "username");
-  user.globalName = Text(value, "global_name");
-  user.avatar = Text(value, "avatar");
+  user.username = json::GetText(value, "username");
+  user.globalName = json::GetText(value, "global_name");
+  user.avatar = json::GetText(value, "avatar");
   user.bot = json::GetBool(value, "bot").value_or(false);
   user.rawJson = json::Serialize(value);
   return user;
@@ -537,14 +516,14 @@ std::optional<Attachment> ParseAttachment(const json::Value& value) {
   if (!value.IsObject() || !id) return std::nullopt;
   Attachment attachment;
   attachment.id = *id;
-  attachment.filename = Text(value, "filename");
-  attachment.description = Text(value, "description");
-  attachment.contentType = Text(value, "content_type");
+  attachment.filename = json::GetText(value, "filename");
+  attachment.description = json::GetText(value, "description");
+  attachment.contentType = json::GetText(value, "content_type");
   attachment.size = Unsigned(value, "size");
-  attachment.url = Text(value, "url");
-  attachment.proxyUrl = Text(value, "proxy_url");
-  attachment.height = Int32(value, "height");
-  attachment.width = Int32(value, "width");
+  attachment.url = json::GetText(value, "url");
+  attachment.proxyUrl = json::GetText(value, "proxy_url");
+  attachment.height = json::GetInt32(value, "height");
+  attachment.width = json::GetInt32(value, "width");
   attachment.flags = Unsigned(value, "flags");
   attachment.ephemeral = json::GetBool(value, "ephemeral").value_or(false);
   attachment.rawJson = json::Serialize(value);
@@ -554,24 +533,25 @@ std::optional<Attachment> ParseAttachment(const json::Value& value) {
 std::optional<Embed> ParseEmbed(const json::Value& value) {
   if (!value.IsObject()) return std::nullopt;
   Embed embed;
-  embed.title = OptionalText(value, "title");
-  embed.description = OptionalText(value, "description");
-  embed.url = OptionalText(value, "url");
-  embed.timestamp = OptionalText(value, "timestamp");
+  embed.title = json::GetOptionalText(value, "title");
+  embed.description = json::GetOptionalText(value, "description");
+  embed.url = json::GetOptionalText(value, "url");
+  embed.timestamp = json::GetOptionalText(value, "timestamp");
   if (const json::Value* color = json::Member(value, "color"); color && color->IsUint())
     embed.color = color->GetUint();
   if (const json::Value* footer = json::Member(value, "footer"); footer && footer->IsObject())
-    embed.footer = EmbedFooter{Text(*footer, "text"), Text(*footer, "icon_url")};
+    embed.footer = EmbedFooter{json::GetText(*footer, "text"), json::GetText(*footer, "icon_url")};
   if (const json::Value* image = json::Member(value, "image"); image && image->IsObject())
-    embed.imageUrl = OptionalText(*image, "url");
+    embed.imageUrl = json::GetOptionalText(*image, "url");
   if (const json::Value* thumbnail = json::Member(value, "thumbnail"); thumbnail && thumbnail->IsObject())
-    embed.thumbnailUrl = OptionalText(*thumbnail, "url");
+    embed.thumbnailUrl = json::GetOptionalText(*thumbnail, "url");
   if (const json::Value* author = json::Member(value, "author"); author && author->IsObject())
-    embed.author = EmbedAuthor{Text(*author, "name"), Text(*author, "url"), Text(*author, "icon_url")};
-  if (const json::Value* fields = ArrayMember(value, "fields")) {
+    embed.author = EmbedAuthor{json::GetText(*author, "name"), json::GetText(*author, "url"),
+                               json::GetText(*author, "icon_url")};
+  if (const json::Value* fields = json::ArrayMember(value, "fields")) {
     for (const json::Value& field : fields->GetArray()) {
       if (!field.IsObject()) continue;
-      embed.fields.push_back(EmbedField{Text(field, "name"), Text(field, "value"),
+      embed.fields.push_back(EmbedField{json::GetText(field, "name"), json::GetText(field, "value"),
                                         json::GetBool(field, "inline").value_or(false)});
     }
   }
@@ -587,11 +567,11 @@ std::optional<ChannelMessage> ParseMessage(const json::Value& value) {
   message.channelId = json::GetSnowflake(value, "channel_id").value_or(0);
   if (const json::Value* author = json::Member(value, "author"))
     if (auto user = ParseUser(*author)) message.author = std::move(*user);
-  message.content = Text(value, "content");
-  message.timestamp = Text(value, "timestamp");
-  message.editedTimestamp = OptionalText(value, "edited_timestamp");
+  message.content = json::GetText(value, "content");
+  message.timestamp = json::GetText(value, "timestamp");
+  message.editedTimestamp = json::GetOptionalText(value, "edited_timestamp");
   message.flags = Unsigned(value, "flags");
-  message.type = Int32(value, "type").value_or(0);
+  message.type = json::GetInt32(value, "type").value_or(0);
   message.tts = json::GetBool(value, "tts").value_or(false);
   message.attachments = Attachments(value);
   message.embeds = Embeds(value);

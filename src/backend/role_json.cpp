@@ -18,10 +18,6 @@ using Allocator = json::Document::AllocatorType;
 constexpr uint32_t kMaxColor = 0xFFFFFF;
 constexpr std::size_t kMaxNameLength = 100;
 
-json::Value String(std::string_view text, Allocator& a) {
-  return json::Value(text.data(), static_cast<rapidjson::SizeType>(text.size()), a);
-}
-
 // `permissions` is a decimal string on the wire; older answers and hand-written JSON carry a number.
 std::optional<uint64_t> Permissions(const json::Value& value) {
   const json::Value* member = json::Member(value, "permissions");
@@ -46,16 +42,6 @@ std::optional<std::string> OptionalString(const json::Value& object, std::string
   auto text = json::GetString(object, name);
   if (!text) return std::nullopt;
   return std::string(*text);
-}
-
-// Empty text clears the field (null); anything else is sent as it is.
-void AddClearable(json::Document& body, const char* name, const std::string& text) {
-  auto& a = body.GetAllocator();
-  if (text.empty()) {
-    body.AddMember(json::Value(name, a), json::Value(rapidjson::kNullType), a);
-  } else {
-    body.AddMember(json::Value(name, a), String(text, a), a);
-  }
 }
 
 void CheckColor(std::optional<uint32_t> color, const std::string& path, std::vector<FieldError>& errors) {
@@ -139,8 +125,9 @@ std::vector<FieldError> CheckRoleChanges(const RoleChanges& changes) {
 std::string RoleChangesBody(const RoleChanges& changes) {
   json::Document body(rapidjson::kObjectType);
   auto& a = body.GetAllocator();
-  if (changes.name) body.AddMember("name", String(*changes.name, a), a);
-  if (changes.permissions) body.AddMember("permissions", String(std::to_string(*changes.permissions), a), a);
+  if (changes.name) body.AddMember("name", json::StringValue(*changes.name, a), a);
+  if (changes.permissions)
+    body.AddMember("permissions", json::StringValue(std::to_string(*changes.permissions), a), a);
   if (changes.colors) {
     json::Value colors(rapidjson::kObjectType);
     colors.AddMember("primary_color", json::Value(changes.colors->primary), a);
@@ -155,8 +142,8 @@ std::string RoleChangesBody(const RoleChanges& changes) {
   }
   if (changes.hoist) body.AddMember("hoist", *changes.hoist, a);
   if (changes.mentionable) body.AddMember("mentionable", *changes.mentionable, a);
-  if (changes.unicodeEmoji) AddClearable(body, "unicode_emoji", *changes.unicodeEmoji);
-  if (changes.iconDataUri) AddClearable(body, "icon", *changes.iconDataUri);
+  if (changes.unicodeEmoji) json::AddTextOrNull(body, "unicode_emoji", *changes.unicodeEmoji);
+  if (changes.iconDataUri) json::AddTextOrNull(body, "icon", *changes.iconDataUri);
   return json::Serialize(body);
 }
 
@@ -165,7 +152,7 @@ std::string RolePositionsBody(const std::vector<std::pair<uint64_t, int32_t>>& p
   auto& a = body.GetAllocator();
   for (const auto& entry : positions) {
     json::Value object(rapidjson::kObjectType);
-    object.AddMember("id", String(std::to_string(entry.first), a), a);
+    object.AddMember("id", json::StringValue(std::to_string(entry.first), a), a);
     object.AddMember("position", json::Value(entry.second), a);
     body.PushBack(object, a);
   }

@@ -3,6 +3,7 @@
 // cross to the user's thread through the callback queue, as everywhere in the SDK.
 #include "backend/backend_access.hpp"
 #include "backend/endpoint_server.hpp"
+#include "backend/interaction_responder_state.hpp"
 #include "backend/webhook_delivered_ids.hpp"
 #include "core/callback_pump.hpp"
 #include "core/callback_queue.hpp"
@@ -19,7 +20,7 @@ namespace platformpp::backend {
 namespace {
 
 // The user's event callback, read on the user's thread when an event is delivered.
-class Delivery {
+class EventDelivery {
  public:
   void Set(WebhookEvents::EventCallback callback) {
     auto next = std::make_shared<WebhookEvents::EventCallback>(std::move(callback));
@@ -45,20 +46,13 @@ struct Shared {
   WebhookEventsOptions options;
   std::shared_ptr<core::CallbackQueue> queue;
   std::shared_ptr<core::Logger> logger;
-  std::shared_ptr<Delivery> delivery;
+  std::shared_ptr<EventDelivery> delivery;
   std::shared_ptr<WebhookDeliveredIds> delivered;
 
   std::chrono::system_clock::time_point Now() const {
     return options.clock ? options.clock() : std::chrono::system_clock::now();
   }
 };
-
-bool IsHex(std::string_view text) {
-  for (char c : text) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))) return false;
-  }
-  return true;
-}
 
 // A POST to the path (on the network thread): verified, and its event queued once per event id.
 int Handle(const Shared& shared, const endpoint::SignedRequest& request) {
@@ -104,7 +98,7 @@ class WebhookEvents::Impl {
         io_(options_.ioContext ? options_.ioContext : std::make_shared<IoContext>(1)),
         queue_(std::make_shared<core::CallbackQueue>()),
         logger_(std::make_shared<core::Logger>(queue_)),
-        delivery_(std::make_shared<Delivery>()),
+        delivery_(std::make_shared<EventDelivery>()),
         delivered_(
             std::make_shared<WebhookDeliveredIds>(options_.deliveredMemory, options_.deliveredCapacity)) {}
 
@@ -116,7 +110,7 @@ class WebhookEvents::Impl {
 
   ClientResult Start() {
     if (server_.Running()) return {};
-    if (options_.publicKeyHex.size() != 64 || !IsHex(options_.publicKeyHex))
+    if (options_.publicKeyHex.size() != 64 || !responder::IsHex(options_.publicKeyHex))
       return Invalid("publicKeyHex: must be 64 hex digits");
     auto shared = std::make_shared<Shared>();
     shared->options = options_;
@@ -146,7 +140,7 @@ class WebhookEvents::Impl {
   std::shared_ptr<IoContext> io_;
   std::shared_ptr<core::CallbackQueue> queue_;
   std::shared_ptr<core::Logger> logger_;
-  std::shared_ptr<Delivery> delivery_;
+  std::shared_ptr<EventDelivery> delivery_;
   std::shared_ptr<WebhookDeliveredIds> delivered_;
   endpoint::Server server_{io_, logger_};
 

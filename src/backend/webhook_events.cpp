@@ -74,25 +74,11 @@ std::size_t NestingDepth(std::string_view text) {
   return deepest;
 }
 
-std::string Text(const json::Value& object, std::string_view name) {
-  return std::string(json::GetString(object, name).value_or(""));
-}
-
-std::optional<std::string> OptionalText(const json::Value& object, std::string_view name) {
-  if (auto text = json::GetString(object, name)) return std::string(*text);
-  return std::nullopt;
-}
-
 // A non-zero snowflake, or nothing.
 std::optional<uint64_t> Id(const json::Value& object, std::string_view name) {
   auto id = json::GetSnowflake(object, name);
   if (!id || *id == 0) return std::nullopt;
   return id;
-}
-
-int32_t Int32(const json::Value& object, std::string_view name) {
-  auto value = json::GetInt(object, name).value_or(0);
-  return value >= INT32_MIN && value <= INT32_MAX ? static_cast<int32_t>(value) : 0;
 }
 
 uint64_t Flags(const json::Value& object) {
@@ -106,8 +92,8 @@ std::optional<WebhookUser> ParseUser(const json::Value* value) {
   if (!id) return std::nullopt;
   WebhookUser user;
   user.id = *id;
-  user.username = Text(*value, "username");
-  user.globalName = Text(*value, "global_name");
+  user.username = json::GetText(*value, "username");
+  user.globalName = json::GetText(*value, "global_name");
   user.rawJson = json::Serialize(*value);
   return user;
 }
@@ -144,14 +130,14 @@ std::optional<WebhookLobbyMessage> ParseLobbyMessage(const json::Value& data) {
   message.id = *id;
   message.lobbyId = *lobby;
   message.channelId = Id(data, "channel_id").value_or(0);
-  message.type = Int32(data, "type");
-  message.content = Text(data, "content");
+  message.type = json::GetInt32(data, "type").value_or(0);
+  message.content = json::GetText(data, "content");
   message.author = std::move(*author);
   // Moderation wants the message even when its metadata is odd: only well-formed metadata is kept.
   if (metadata) message.metadata = std::move(*metadata);
   message.flags = Flags(data);
   message.applicationId = Id(data, "application_id");
-  message.editedTimestamp = OptionalText(data, "edited_timestamp");
+  message.editedTimestamp = json::GetOptionalText(data, "edited_timestamp");
   message.rawJson = json::Serialize(data);
   return message;
 }
@@ -172,13 +158,13 @@ std::optional<WebhookDirectMessage> ParseDirectMessage(const json::Value& data) 
   WebhookDirectMessage message;
   message.id = *id;
   message.channelId = *channel;
-  message.type = Int32(data, "type");
-  message.content = Text(data, "content");
+  message.type = json::GetInt32(data, "type").value_or(0);
+  message.content = json::GetText(data, "content");
   message.author = std::move(*author);
   message.flags = Flags(data);
   message.applicationId = Id(data, "application_id");
   message.lobbyId = Id(data, "lobby_id");
-  message.editedTimestamp = OptionalText(data, "edited_timestamp");
+  message.editedTimestamp = json::GetOptionalText(data, "edited_timestamp");
   message.rawJson = json::Serialize(data);
   return message;
 }

@@ -17,10 +17,6 @@ namespace platformpp::net::ws {
 namespace asio = boost::asio;
 using boost::system::error_code;
 
-namespace {
-constexpr auto kAwait = asio::use_awaitable;
-}  // namespace
-
 Session::Session(asio::io_context& io, std::shared_ptr<core::Logger> logger, SessionOptions options)
     : strand_(asio::make_strand(io)),
       logger_(std::move(logger)),
@@ -132,13 +128,13 @@ void Session::StopHeartbeats() {
 asio::awaitable<void> Session::Wait(std::chrono::milliseconds delay) {
   waitTimer_.expires_after(delay);
   error_code ec;
-  co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+  co_await waitTimer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
 }
 
 asio::awaitable<void> Session::WaitForWakeUp() {
   waitTimer_.expires_at(Clock::time_point::max());
   error_code ec;
-  co_await waitTimer_.async_wait(asio::redirect_error(kAwait, ec));
+  co_await waitTimer_.async_wait(asio::redirect_error(asio::use_awaitable, ec));
 }
 
 void Session::CancelWait() {

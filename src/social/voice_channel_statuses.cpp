@@ -10,7 +10,7 @@ namespace platformpp::social {
 
 namespace {
 
-constexpr std::array<gateway::DispatchClaim, 1> kClaims{{{"CHANNEL_INFO", "voice channel statuses"}}};
+constexpr std::array<gateway::DispatchClaim, 1> kStatusClaims{{{"CHANNEL_INFO", "voice channel statuses"}}};
 
 // op 43 for the one field the SDK reads.
 std::string RequestChannelInfo(uint64_t guildId) {
@@ -41,11 +41,11 @@ VoiceChannelStatuses::VoiceChannelStatuses(core::Runtime& runtime, gateway::Gate
     : runtime_(runtime), gateway_(gateway), timer_(runtime.Io()) {}
 
 std::span<const gateway::DispatchClaim> VoiceChannelStatuses::DispatchClaims() noexcept {
-  return kClaims;
+  return kStatusClaims;
 }
 
 void VoiceChannelStatuses::OnDispatch(const gateway::Dispatch& dispatch) {
-  if (!gateway::FindClaim(kClaims, dispatch.type)) return;
+  if (!gateway::FindClaim(kStatusClaims, dispatch.type)) return;
   const json::Value* data = dispatch.DataOrWarn(runtime_.Log());
   if (data == nullptr) return;
   auto info = ParseChannelInfo(*data);

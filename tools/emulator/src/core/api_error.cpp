@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <utility>
 
 namespace platformpp::emulator {
 
@@ -32,6 +33,10 @@ struct FieldErrors::Node {
     writer.EndObject();
   }
 };
+
+FieldIssue field_issue(std::string code, std::string message) {
+  return {std::move(code), std::move(message)};
+}
 
 FieldIssue required_field_issue() {
   return {"BASE_TYPE_REQUIRED", "This field is required"};

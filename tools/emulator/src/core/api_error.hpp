@@ -18,9 +18,12 @@ namespace error_code {
 inline constexpr int kGeneral = 0;
 inline constexpr int kUnknownApplication = 10002;
 inline constexpr int kUnknownChannel = 10003;
+inline constexpr int kUnknownGuild = 10004;
 inline constexpr int kUnknownMessage = 10008;
+inline constexpr int kUnknownRole = 10011;
 inline constexpr int kUnknownUser = 10013;
 inline constexpr int kUnknownLobby = 10031;
+inline constexpr int kUnknownCommand = 10063;
 inline constexpr int kBotsCannotUseEndpoint = 20001;
 inline constexpr int kMissingAccess = 50001;
 inline constexpr int kMissingPermissions = 50013;
@@ -37,6 +40,8 @@ struct FieldIssue {
   std::string message;  // e.g. "This field is required"
 };
 
+// An issue from its code and message, e.g. field_issue("BASE_TYPE_REQUIRED", "This field is required").
+FieldIssue field_issue(std::string code, std::string message);
 FieldIssue required_field_issue();
 
 // Field errors keyed by JSON path (array indices as string keys), serialized as nested objects.

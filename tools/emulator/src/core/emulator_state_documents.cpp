@@ -29,7 +29,7 @@ IdentityKey read_identity_key(const rapidjson::Value& value) {
                      document::string(value, "external_user_id")};
 }
 
-std::string user_json(const User& user) {
+std::string user_document(const User& user) {
   return document_json([&](JsonWriter& writer) {
     document::write_member(writer, "username", user.username);
     document::write_member(writer, "global_name", user.global_name);
@@ -232,7 +232,7 @@ void EmulatorState::register_documents(StateChanges& changes) {
                                      [this](const std::string& id) -> std::optional<std::string> {
                                        const auto* user = find_user(id);
                                        return user == nullptr ? std::nullopt
-                                                              : std::optional(user_json(*user));
+                                                              : std::optional(user_document(*user));
                                      },
                                      [this](const std::string& id, const rapidjson::Value& body) {
                                        check_format(body);

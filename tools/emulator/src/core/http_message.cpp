@@ -11,6 +11,13 @@ bool iequals(std::string_view a, std::string_view b) noexcept {
          });
 }
 
+std::string ascii_lower(std::string_view text) {
+  std::string lower(text);
+  for (auto& c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return lower;
+}
+
 namespace {
 std::optional<std::string_view> find_header(const HeaderList& headers, std::string_view name) {
   for (const auto& [key, value] : headers) {

@@ -69,5 +69,7 @@ class DeferredResponse {
 };
 
 [[nodiscard]] bool iequals(std::string_view a, std::string_view b) noexcept;
+// The text with its ASCII letters lowercased.
+[[nodiscard]] std::string ascii_lower(std::string_view text);
 
 }  // namespace platformpp::emulator

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/validation.hpp"
+
 namespace platformpp::emulator {
 
 bool has_json_content_type(const HttpRequest& request) {
@@ -31,6 +33,10 @@ std::optional<HttpResponse> read_optional_json_object(const HttpRequest& request
     return std::nullopt;
   }
   return read_json_object(request, document);
+}
+
+std::size_t string_characters(const rapidjson::Value& value) {
+  return value.IsString() ? utf8_length(value.GetString()) : 0;
 }
 
 bool BodyFields::has(const char* name) const {

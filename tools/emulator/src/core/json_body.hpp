@@ -24,6 +24,9 @@ std::optional<HttpResponse> read_json_object(const HttpRequest& request, rapidjs
 std::optional<HttpResponse> read_optional_json_object(const HttpRequest& request,
                                                       rapidjson::Document& document);
 
+// The length in characters (code points) of a string value, up to its first NUL; 0 for any other value.
+std::size_t string_characters(const rapidjson::Value& value);
+
 // Typed access to an object's members. A member that is absent or null counts as missing.
 class BodyFields {
  public:

@@ -23,7 +23,7 @@ namespace platformpp::emulator {
 
 namespace {
 
-[[noreturn]] void throw_last_error(const std::string& what) {
+[[noreturn]] void throw_described_last_error(const std::string& what) {
   throw std::system_error(static_cast<int>(::GetLastError()), std::system_category(),
                           what + " (" + win32_error_message(::GetLastError()) + ")");
 }
@@ -33,13 +33,13 @@ namespace {
 std::string absolute_path(const std::string& path) {
   const std::wstring wide = widen(path);
   const DWORD size = ::GetFullPathNameW(wide.c_str(), 0, nullptr, nullptr);
-  if (size == 0) throw_last_error("cannot resolve " + path);
+  if (size == 0) throw_described_last_error("cannot resolve " + path);
   std::wstring full(size, L'\0');
   const DWORD length = ::GetFullPathNameW(wide.c_str(), size, full.data(), nullptr);
-  if (length == 0 || length >= size) throw_last_error("cannot resolve " + path);
+  if (length == 0 || length >= size) throw_described_last_error("cannot resolve " + path);
   full.resize(length);
   if (::GetFileAttributesW(full.c_str()) == INVALID_FILE_ATTRIBUTES)
-    throw_last_error("cannot resolve " + path);
+    throw_described_last_error("cannot resolve " + path);
   return narrow(full);
 }
 
@@ -47,7 +47,7 @@ std::string prepare_private_directory(const std::string& dir, const char* what) 
   UserOnlySecurity security;
   if (::CreateDirectoryW(widen(dir).c_str(), security.attributes()) == 0 &&
       ::GetLastError() != ERROR_ALREADY_EXISTS) {
-    throw_last_error(std::string("cannot create ") + what + " " + dir);
+    throw_described_last_error(std::string("cannot create ") + what + " " + dir);
   }
   return absolute_path(dir);
 }
@@ -55,7 +55,7 @@ std::string prepare_private_directory(const std::string& dir, const char* what) 
 std::string make_private_temp_directory(const std::string& prefix) {
   wchar_t temp[MAX_PATH + 1];
   const DWORD length = ::GetTempPathW(MAX_PATH + 1, temp);
-  if (length == 0 || length > MAX_PATH) throw_last_error("cannot find the temporary directory");
+  if (length == 0 || length > MAX_PATH) throw_described_last_error("cannot find the temporary directory");
   std::string base = narrow(std::wstring_view(temp, length));
   while (!base.empty() && (base.back() == '\\' || base.back() == '/'))
     base.pop_back();
@@ -76,7 +76,8 @@ std::string make_private_temp_directory(const std::string& prefix) {
     }
     if (::CreateDirectoryW(widen(candidate).c_str(), security.attributes()) != 0)
       return absolute_path(candidate);
-    if (::GetLastError() != ERROR_ALREADY_EXISTS) throw_last_error("cannot create a data dir under " + base);
+    if (::GetLastError() != ERROR_ALREADY_EXISTS)
+      throw_described_last_error("cannot create a data dir under " + base);
   }
   throw std::system_error(EEXIST, std::generic_category(), "cannot create a data dir under " + base);
 }

@@ -5,6 +5,7 @@
 #include <regex>
 #include <utility>
 
+#include "core/http_message.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "core/validation.hpp"
@@ -17,13 +18,6 @@ namespace {
 constexpr int kTriggerTypes[] = {automod::kKeyword, automod::kSpam, automod::kKeywordPreset,
                                  automod::kMentionSpam, automod::kMemberProfile};
 constexpr int kPresetTypes[] = {1, 2, 3};  // PROFANITY, SEXUAL_CONTENT, SLURS
-
-std::string ascii_lower(std::string_view text) {
-  std::string lower(text);
-  for (auto& c : lower)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return lower;
-}
 
 // A word character: ASCII letters and digits, and every byte of a non-ASCII character (letters of other
 // scripts count as letters). Anything else separates words.

@@ -9,12 +9,6 @@
 
 namespace platformpp::emulator {
 
-namespace {
-
-constexpr int kUnknownGuild = 10004;
-
-}  // namespace
-
 FieldIssue bits_issue() {
   return {"BASE_TYPE_INVALID", "Must be permission bits: a decimal string."};
 }
@@ -56,7 +50,7 @@ std::string image_hash(std::string_view data) {
 }
 
 HttpResponse unknown_guild() {
-  return error_response(404, kUnknownGuild, "Unknown Guild");
+  return error_response(404, error_code::kUnknownGuild, "Unknown Guild");
 }
 
 }  // namespace platformpp::emulator

@@ -34,7 +34,6 @@ namespace platformpp::emulator {
 namespace {
 
 constexpr int kUnknownInvite = 10006;
-constexpr int kUnknownRole = 10011;
 constexpr int kUnknownTargetUsersJob = 10124;
 constexpr int kUnknownTargetUsers = 10129;
 constexpr std::int64_t kMaxAgeDefault = 86400;
@@ -48,10 +47,6 @@ constexpr std::size_t kInviteCodeBytes = 6;  // 8 characters
 
 HttpResponse unknown_invite() {
   return error_response(404, kUnknownInvite, "Unknown Invite");
-}
-
-bool has(std::uint64_t permissions, std::uint64_t bits) {
-  return (permissions & bits) == bits;
 }
 
 bool contains(const std::vector<std::string>& list, std::string_view value) {
@@ -183,7 +178,7 @@ std::variant<GuildModule::InviteCaller, HttpResponse> GuildModule::invite_caller
   const auto now = clock_.now_ms();
   caller.permissions = channel_permissions(*guild, *channel, caller.user_id, now);
   caller.guild_permissions = base_permissions(*guild, caller.user_id, now);
-  if (!has(caller.permissions, permission::kViewChannel)) return missing_access();
+  if (!has_permissions(caller.permissions, permission::kViewChannel)) return missing_access();
   return caller;
 }
 
@@ -314,7 +309,8 @@ void GuildModule::invite_dispatch(std::string_view type, const Guild& guild, con
     // The platform's docs: invite events go only to bots with MANAGE_CHANNELS on the channel.
     if (!session.bot || !guild.has_member(session.user_id) || !guild_in_shard(session, guild.id) ||
         (session.intents & gateway_intent::kGuildInvites) == 0 ||
-        !has(channel_permissions(guild, channel, session.user_id, now), permission::kManageChannels)) {
+        !has_permissions(channel_permissions(guild, channel, session.user_id, now),
+                         permission::kManageChannels)) {
       continue;
     }
     targets.push_back(session_id);
@@ -348,7 +344,7 @@ HttpResponse GuildModule::api_create_channel_invite(const RouteContext& context)
   auto found = invite_caller(context, context.params.at("channel_id"));
   if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
   const auto& caller = std::get<InviteCaller>(found);
-  if (!has(caller.permissions, permission::kCreateInstantInvite)) return missing_permissions();
+  if (!has_permissions(caller.permissions, permission::kCreateInstantInvite)) return missing_permissions();
   rapidjson::Document body;
   std::optional<std::string> file;
   if (auto error = read_invite_body(context.request, body, file)) return std::move(*error);
@@ -400,11 +396,11 @@ HttpResponse GuildModule::api_create_channel_invite(const RouteContext& context)
   if (!invite.role_ids.empty()) {
     // The platform's docs: MANAGE_ROLES, and no role with permissions the caller lacks; the role hierarchy
     // (below the caller's highest, not a bot's managed role) as for any role the caller gives.
-    if (!has(caller.guild_permissions, permission::kManageRoles)) return missing_permissions();
+    if (!has_permissions(caller.guild_permissions, permission::kManageRoles)) return missing_permissions();
     for (const auto& role_id : invite.role_ids) {
       const auto* role = caller.guild->find_role(role_id);
       if (role == nullptr || role_id == caller.guild->id)
-        return error_response(404, kUnknownRole, "Unknown Role");
+        return error_response(404, error_code::kUnknownRole, "Unknown Role");
       if (role->bot_id || !above_role(*caller.guild, caller.user_id, *role) ||
           (role->permissions & ~caller.guild_permissions) != 0) {
         return missing_permissions();
@@ -413,7 +409,7 @@ HttpResponse GuildModule::api_create_channel_invite(const RouteContext& context)
   }
   if (file) {
     // The platform's guide: a targeted invite needs MANAGE_GUILD.
-    if (!has(caller.guild_permissions, permission::kManageGuild)) return missing_permissions();
+    if (!has_permissions(caller.guild_permissions, permission::kManageGuild)) return missing_permissions();
     if (auto refused = start_target_users_job(invite, *file)) return std::move(*refused);
   }
   const auto now = clock_.now_ms();
@@ -487,7 +483,7 @@ HttpResponse GuildModule::api_get_channel_invites(const RouteContext& context) {
   auto found = invite_caller(context, context.params.at("channel_id"));
   if (auto* error = std::get_if<HttpResponse>(&found)) return std::move(*error);
   const auto& caller = std::get<InviteCaller>(found);
-  if (!has(caller.permissions, permission::kManageChannels)) return missing_permissions();
+  if (!has_permissions(caller.permissions, permission::kManageChannels)) return missing_permissions();
   const auto now = clock_.now_ms();
   invites_.settle_jobs(now);
   invites_.prune(now);
@@ -522,7 +518,7 @@ HttpResponse GuildModule::api_get_invite(const RouteContext& context) {
     const bool manager =
         principal && principal->grant == nullptr && found.guild->has_member(user_id) &&
         (invite.inviter_id == user_id ||
-         has(base_permissions(*found.guild, user_id, clock_.now_ms()), permission::kManageGuild));
+         has_permissions(base_permissions(*found.guild, user_id, clock_.now_ms()), permission::kManageGuild));
     const bool allowed =
         invite.for_user_id ? *invite.for_user_id == user_id : contains(invite.target_user_ids, user_id);
     if (!manager && !allowed) return unknown_invite();
@@ -545,8 +541,8 @@ HttpResponse GuildModule::api_delete_invite(const RouteContext& context) {
   const auto& user_id = principal->user->id;
   if (principal->grant != nullptr || !guild.has_member(user_id)) return missing_access();
   const auto now = clock_.now_ms();
-  if (!has(channel_permissions(guild, channel, user_id, now), permission::kManageChannels) &&
-      !has(base_permissions(guild, user_id, now), permission::kManageGuild)) {
+  if (!has_permissions(channel_permissions(guild, channel, user_id, now), permission::kManageChannels) &&
+      !has_permissions(base_permissions(guild, user_id, now), permission::kManageGuild)) {
     return missing_permissions();
   }
   const GuildInvite gone = *found.invite;
@@ -624,8 +620,8 @@ namespace {
 // VIEW_AUDIT_LOG) or change them (the inviter or MANAGE_GUILD).
 bool may_manage_targets(const GuildInvite& invite, const std::string& user_id, std::uint64_t permissions,
                         bool reading) {
-  if (invite.inviter_id == user_id || has(permissions, permission::kManageGuild)) return true;
-  return reading && has(permissions, permission::kViewAuditLog);
+  if (invite.inviter_id == user_id || has_permissions(permissions, permission::kManageGuild)) return true;
+  return reading && has_permissions(permissions, permission::kViewAuditLog);
 }
 
 }  // namespace

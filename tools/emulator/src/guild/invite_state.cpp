@@ -12,7 +12,7 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr std::int64_t kFormat = 2;
+constexpr std::int64_t kInviteFormat = 2;
 constexpr std::int64_t kLobbyInviteAgeS = 3600;  // a format-1 invite's: the lobby invite's hour
 
 std::string invite_document(const GuildInvite& invite) {
@@ -51,11 +51,11 @@ std::string invite_document(const GuildInvite& invite) {
           writer.EndObject();
         }
       },
-      kFormat);
+      kInviteFormat);
 }
 
 GuildInvite read_invite(const std::string& code, const rapidjson::Value& body) {
-  document::check_format(body, kFormat);
+  document::check_format(body, kInviteFormat);
   GuildInvite invite;
   invite.code = code;
   invite.guild_id = document::string(body, "guild_id");

@@ -27,20 +27,15 @@ namespace platformpp::emulator {
 namespace {
 
 constexpr int kUnknownMember = 10007;
-constexpr int kUnknownRole = 10011;
 constexpr std::size_t kNickMax = 32;
 constexpr std::size_t kBioMax = 190;
 constexpr std::int64_t kTimeoutMaxMs = 28LL * 24 * 60 * 60 * 1000;  // the platform's 28 days
-constexpr std::int64_t kListLimitMax = 1000;
+constexpr std::int64_t kMemberListLimitMax = 1000;
 // Guild member flag BYPASSES_VERIFICATION: the one flag others set on a member.
 constexpr std::uint64_t kBypassesVerification = std::uint64_t{1} << 2;
 
 HttpResponse unknown_member() {
   return error_response(404, kUnknownMember, "Unknown Member");
-}
-
-bool has(std::uint64_t permissions, std::uint64_t bits) {
-  return (permissions & bits) == bits;
 }
 
 // Whether `actor` outranks `target` (the owner outranks everyone; nobody outranks the owner).
@@ -186,7 +181,7 @@ HttpResponse GuildModule::api_list_members(const RouteContext& context) {
   if (query) {
     if (const auto text = query->get("limit")) {
       const char* end = text->data() + text->size();
-      if (std::from_chars(text->data(), end, limit).ptr != end || limit < 1 || limit > kListLimitMax) {
+      if (std::from_chars(text->data(), end, limit).ptr != end || limit < 1 || limit > kMemberListLimitMax) {
         errors.add({"limit"}, {"NUMBER_TYPE_MAX", "int value should be between 1 and 1000."});
       }
     }
@@ -217,7 +212,7 @@ HttpResponse GuildModule::api_list_members(const RouteContext& context) {
 std::optional<HttpResponse> GuildModule::assign_roles(const GuildCaller& caller, const GuildMember& before,
                                                       const std::vector<std::string>& roles) {
   const auto& guild = *caller.guild;
-  if (!has(caller.permissions, permission::kManageRoles)) return missing_permissions();
+  if (!has_permissions(caller.permissions, permission::kManageRoles)) return missing_permissions();
   // Every role added or removed must be below the caller's highest, and not a bot's managed role.
   std::vector<std::string> touched;
   for (const auto& id : roles) {
@@ -228,7 +223,8 @@ std::optional<HttpResponse> GuildModule::assign_roles(const GuildCaller& caller,
   }
   for (const auto& id : touched) {
     const auto* role = guild.find_role(id);
-    if (role == nullptr || id == guild.id) return error_response(404, kUnknownRole, "Unknown Role");
+    if (role == nullptr || id == guild.id)
+      return error_response(404, error_code::kUnknownRole, "Unknown Role");
     if (role->bot_id || !above_role(guild, caller.user_id, *role)) return missing_permissions();
   }
   return std::nullopt;
@@ -249,8 +245,8 @@ HttpResponse GuildModule::api_modify_member(const RouteContext& context) {
   const bool self = member.user_id == caller.user_id;
   if (body.HasMember("nick")) {
     // Another's nick: MANAGE_NICKNAMES and the hierarchy; one's own: CHANGE_NICKNAME.
-    if (self ? !has(caller.permissions, permission::kChangeNickname)
-             : !has(caller.permissions, permission::kManageNicknames) ||
+    if (self ? !has_permissions(caller.permissions, permission::kChangeNickname)
+             : !has_permissions(caller.permissions, permission::kManageNicknames) ||
                    !outranks(guild, caller.user_id, member.user_id)) {
       return missing_permissions();
     }
@@ -277,7 +273,7 @@ HttpResponse GuildModule::api_modify_member(const RouteContext& context) {
     member.roles = std::move(ids);
   }
   if (body.HasMember("communication_disabled_until")) {
-    if (!has(caller.permissions, permission::kModerateMembers) ||
+    if (!has_permissions(caller.permissions, permission::kModerateMembers) ||
         !outranks(guild, caller.user_id, member.user_id)) {
       return missing_permissions();
     }
@@ -302,10 +298,11 @@ HttpResponse GuildModule::api_modify_member(const RouteContext& context) {
   }
   if (const auto flags = fields.integer("flags", false, 0, std::numeric_limits<std::int32_t>::max())) {
     // The updated rule: MANAGE_GUILD, or MANAGE_ROLES, or MODERATE_MEMBERS with KICK_MEMBERS and BAN_MEMBERS.
-    const bool allowed = has(caller.permissions, permission::kManageGuild) ||
-                         has(caller.permissions, permission::kManageRoles) ||
-                         has(caller.permissions, permission::kModerateMembers | permission::kKickMembers |
-                                                     permission::kBanMembers);
+    const bool allowed =
+        has_permissions(caller.permissions, permission::kManageGuild) ||
+        has_permissions(caller.permissions, permission::kManageRoles) ||
+        has_permissions(caller.permissions,
+                        permission::kModerateMembers | permission::kKickMembers | permission::kBanMembers);
     if (!allowed) return missing_permissions();
     const auto requested = static_cast<std::uint64_t>(*flags);
     member.flags = (member.flags & ~kBypassesVerification) | (requested & kBypassesVerification);
@@ -333,7 +330,7 @@ HttpResponse GuildModule::api_modify_current_member(const RouteContext& context)
   BodyFields fields(body, errors);
   GuildMember member = *guild.find_member(caller.user_id);
   if (body.HasMember("nick")) {
-    if (!has(caller.permissions, permission::kChangeNickname)) return missing_permissions();
+    if (!has_permissions(caller.permissions, permission::kChangeNickname)) return missing_permissions();
     if (body["nick"].IsNull()) {
       member.nick.reset();
     } else if (auto nick = fields.string("nick", false)) {
@@ -388,7 +385,7 @@ HttpResponse GuildModule::change_member_role(const RouteContext& context, bool a
   if (add && !has_role) roles.push_back(role_id);
   if (!add) std::erase(roles, role_id);
   if (guild.find_role(role_id) == nullptr || role_id == guild.id) {
-    return error_response(404, kUnknownRole, "Unknown Role");
+    return error_response(404, error_code::kUnknownRole, "Unknown Role");
   }
   if (auto refused = assign_roles(caller, member, roles)) return std::move(*refused);
   if (roles == member.roles) return HttpResponse::empty(204);  // nothing changes: no event

@@ -84,6 +84,10 @@ bool role_below(const GuildRole& role, const GuildRole& other);
 // Whether the user may act on the role under the platform's hierarchy: the owner always; others only on
 // roles below their own highest role.
 bool above_role(const Guild& guild, std::string_view user_id, const GuildRole& role);
+// Whether `permissions` holds every bit of `bits`.
+inline bool has_permissions(std::uint64_t permissions, std::uint64_t bits) {
+  return (permissions & bits) == bits;
+}
 inline bool can_view_channel(const Guild& guild, const GuildChannel& channel, std::string_view user_id) {
   return (channel_permissions(guild, channel, user_id) & permission::kViewChannel) != 0;
 }

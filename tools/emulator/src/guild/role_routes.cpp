@@ -24,7 +24,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr int kUnknownRole = 10011;
 constexpr int kMaximumRoles = 30005;
 constexpr int kInvalidRole = 50028;
 constexpr std::size_t kRolesMax = 250;
@@ -35,7 +34,7 @@ constexpr std::int64_t kHolographicSecondary = 16759788;
 constexpr std::int64_t kHolographicTertiary = 16761760;
 
 HttpResponse unknown_role() {
-  return error_response(404, kUnknownRole, "Unknown Role");
+  return error_response(404, error_code::kUnknownRole, "Unknown Role");
 }
 
 bool has_feature(const Guild& guild, std::string_view feature) {

@@ -38,7 +38,8 @@ HttpResponse unknown_sound() {
   return error_response(404, kUnknownSound, "Unknown Sound");
 }
 
-std::optional<std::string> json_text(const std::optional<std::string>& value) {
+// A string as an audit change's JSON text (none stays none).
+std::optional<std::string> json_string_text(const std::optional<std::string>& value) {
   if (!value) return std::nullopt;
   return to_json([&](JsonWriter& writer) { write_string(writer, *value); });
 }
@@ -50,16 +51,16 @@ std::string volume_text(double volume) {
 // The audit changes between two versions of a sound (`before` null for a creation, `after` for a deletion).
 void add_sound_changes(AuditLogEntry& entry, const SoundboardSound* before, const SoundboardSound* after) {
   auto name = [](const SoundboardSound* sound) {
-    return sound != nullptr ? json_text(sound->name) : std::nullopt;
+    return sound != nullptr ? json_string_text(sound->name) : std::nullopt;
   };
   auto volume = [](const SoundboardSound* sound) {
     return sound != nullptr ? std::optional(volume_text(sound->volume)) : std::nullopt;
   };
   auto emoji_id = [](const SoundboardSound* sound) {
-    return sound != nullptr ? json_text(sound->emoji_id) : std::nullopt;
+    return sound != nullptr ? json_string_text(sound->emoji_id) : std::nullopt;
   };
   auto emoji_name = [](const SoundboardSound* sound) {
-    return sound != nullptr ? json_text(sound->emoji_name) : std::nullopt;
+    return sound != nullptr ? json_string_text(sound->emoji_name) : std::nullopt;
   };
   add_change(entry, audit_json_change("name", name(before), name(after)));
   add_change(entry, audit_json_change("volume", volume(before), volume(after)));

@@ -46,7 +46,7 @@ bool utf8_text(std::string_view text) {
   return true;
 }
 
-std::string_view trim(std::string_view value) {
+std::string_view trim_cell(std::string_view value) {
   while (!value.empty() && (value.front() == ' ' || value.front() == '\t'))
     value.remove_prefix(1);
   while (!value.empty() && (value.back() == ' ' || value.back() == '\t'))
@@ -83,7 +83,7 @@ TargetUsersFile parse_target_users_csv(std::string_view text, std::size_t max_us
     text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
     ++line_number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    const auto value = trim(line);
+    const auto value = trim_cell(line);
     if (value.empty()) continue;
     const bool header = first && !all_digits(value);
     first = false;

@@ -17,8 +17,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr int kUnknownGuild = 10004;
-constexpr int kUnknownCommand = 10063;
 constexpr int kTooManyCommands = 30032;
 constexpr int kNameTaken = 40041;
 
@@ -68,7 +66,7 @@ std::optional<HttpResponse> InteractionsModule::authorize(const RouteContext& co
   }
   if (const auto guild_id = guild_of(context)) {
     const Guild* guild = guilds_.guilds().find_guild(*guild_id);
-    if (guild == nullptr) return error_response(404, kUnknownGuild, "Unknown Guild");
+    if (guild == nullptr) return error_response(404, error_code::kUnknownGuild, "Unknown Guild");
     if (!guild->members.contains(app->bot_user_id)) return missing_access();
   }
   return std::nullopt;
@@ -92,7 +90,8 @@ HttpResponse InteractionsModule::api_get(const RouteContext& context) {
   if (auto refused = authorize(context)) return std::move(*refused);
   const auto* command =
       find(context.params.at("application_id"), guild_of(context), context.params.at("command_id"));
-  if (command == nullptr) return error_response(404, kUnknownCommand, "Unknown application command");
+  if (command == nullptr)
+    return error_response(404, error_code::kUnknownCommand, "Unknown application command");
   return HttpResponse::json(200, command_json(*command));
 }
 
@@ -121,7 +120,8 @@ HttpResponse InteractionsModule::api_edit(const RouteContext& context) {
   const auto& app_id = context.params.at("application_id");
   const auto guild_id = guild_of(context);
   auto* existing = find(app_id, guild_id, context.params.at("command_id"));
-  if (existing == nullptr) return error_response(404, kUnknownCommand, "Unknown application command");
+  if (existing == nullptr)
+    return error_response(404, error_code::kUnknownCommand, "Unknown application command");
   rapidjson::Document edit;
   if (auto error = read_json_object(context.request, edit)) return std::move(*error);
   // The fields sent replace the command's; the result must hold every rule a new command does.
@@ -153,7 +153,8 @@ HttpResponse InteractionsModule::api_delete(const RouteContext& context) {
   if (auto refused = authorize(context)) return std::move(*refused);
   const auto* command =
       find(context.params.at("application_id"), guild_of(context), context.params.at("command_id"));
-  if (command == nullptr) return error_response(404, kUnknownCommand, "Unknown application command");
+  if (command == nullptr)
+    return error_response(404, error_code::kUnknownCommand, "Unknown application command");
   remove(command->id);
   return HttpResponse::empty(204);
 }

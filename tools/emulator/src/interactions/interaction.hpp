@@ -54,8 +54,6 @@ inline constexpr int kChatInputCommand = 20;
 inline constexpr int kContextMenuCommand = 23;
 }  // namespace message_type
 
-inline constexpr int kMessageFlagLoading = 1 << 7;  // a deferred response's placeholder
-
 struct Interaction {
   enum class Delivery { gateway, endpoint };
 

@@ -27,13 +27,7 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr int kUnknownCommand = 10063;
-
 using rapidjson::Value;
-
-FieldIssue issue(std::string code, std::string message) {
-  return {std::move(code), std::move(message)};
-}
 
 bool parse_uint64(std::string_view text, std::uint64_t& value) {
   const auto* end = text.data() + text.size();
@@ -117,11 +111,11 @@ class OptionReader {
         const auto* definition = definition_named(definitions, name);
         at.emplace_back("name");
         if (definition == nullptr) {
-          errors_.add(at, issue("OPTION_UNKNOWN", "The command has no option named " + name));
+          errors_.add(at, field_issue("OPTION_UNKNOWN", "The command has no option named " + name));
           continue;
         }
         if (!seen.insert(name).second) {
-          errors_.add(at, issue("OPTION_DUPLICATE", "The option " + name + " is given twice"));
+          errors_.add(at, field_issue("OPTION_DUPLICATE", "The option " + name + " is given twice"));
           continue;
         }
         at.pop_back();
@@ -134,8 +128,8 @@ class OptionReader {
       const int type = int_member(definition, "type", 0);
       if (type == command_option_type::kSubCommand || type == command_option_type::kSubCommandGroup) continue;
       if (bool_member(definition, "required") && !seen.contains(definition["name"].GetString())) {
-        errors_.add(path, issue("OPTION_REQUIRED", std::string("The required option ") +
-                                                       definition["name"].GetString() + " is missing"));
+        errors_.add(path, field_issue("OPTION_REQUIRED", std::string("The required option ") +
+                                                             definition["name"].GetString() + " is missing"));
       }
     }
   }
@@ -175,7 +169,8 @@ class OptionReader {
     const bool focused = bool_member(option, "focused");
     if (focused) {
       if (!autocomplete_ || !bool_member(definition, "autocomplete")) {
-        errors_.add(path, issue("OPTION_NOT_AUTOCOMPLETE", "Only an autocomplete option can be focused"));
+        errors_.add(path,
+                    field_issue("OPTION_NOT_AUTOCOMPLETE", "Only an autocomplete option can be focused"));
       }
       ++focused_;
       writer.Key("value");
@@ -193,7 +188,7 @@ class OptionReader {
   void check_value(const Value& definition, int type, const Value& value, JsonWriter& writer,
                    const std::vector<std::string>& at) {
     const auto wrong = [&](const char* what) {
-      errors_.add(at, issue("OPTION_VALUE_INVALID", std::string("Must be ") + what));
+      errors_.add(at, field_issue("OPTION_VALUE_INVALID", std::string("Must be ") + what));
       writer.Null();
     };
     switch (type) {
@@ -204,8 +199,9 @@ class OptionReader {
         const auto max = definition.HasMember("max_length") ? definition["max_length"].GetInt64()
                                                             : command_limit::kStringLengthMax;
         if (static_cast<std::int64_t>(length) < min || static_cast<std::int64_t>(length) > max) {
-          errors_.add(at, issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
-                                                            std::to_string(max) + " in length."));
+          errors_.add(at,
+                      field_issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
+                                                              std::to_string(max) + " in length."));
         }
         if (!in_choices(definition, value)) return wrong("one of the option's choices");
         write_string(writer, std::string_view(value.GetString(), length));
@@ -218,7 +214,7 @@ class OptionReader {
         const double number = value.GetDouble();
         if ((definition.HasMember("min_value") && number < definition["min_value"].GetDouble()) ||
             (definition.HasMember("max_value") && number > definition["max_value"].GetDouble())) {
-          errors_.add(at, issue("NUMBER_TYPE_OUT_OF_RANGE", "The value is outside the option's range"));
+          errors_.add(at, field_issue("NUMBER_TYPE_OUT_OF_RANGE", "The value is outside the option's range"));
         }
         if (!in_choices(definition, value)) return wrong("one of the option's choices");
         write_raw(writer, json_text(value), value.GetType());
@@ -447,9 +443,9 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
   const auto* attachments = fields.value("attachments", false);
   if (!command_id && !name) fields.add_issue("command_id", required_field_issue());
   if (options != nullptr && !options->IsArray())
-    fields.add_issue("options", issue("BASE_TYPE_ARRAY", "Must be an array"));
+    fields.add_issue("options", field_issue("BASE_TYPE_ARRAY", "Must be an array"));
   if (attachments != nullptr && !attachments->IsArray())
-    fields.add_issue("attachments", issue("BASE_TYPE_ARRAY", "Must be an array"));
+    fields.add_issue("attachments", field_issue("BASE_TYPE_ARRAY", "Must be an array"));
   if (!errors.empty()) return invalid_form_body(errors);
   const User* user = state_.find_user(*user_id);
   if (user == nullptr) return unknown_user();
@@ -471,7 +467,8 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
       }
     }
   }
-  if (command == nullptr) return error_response(404, kUnknownCommand, "Unknown application command");
+  if (command == nullptr)
+    return error_response(404, error_code::kUnknownCommand, "Unknown application command");
 
   // Where the command may be used, and by which installs (authorizing_integration_owners).
   Place allowed = place;
@@ -503,7 +500,7 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
   }
   if (autocomplete && command->type != command_type::kChatInput) {
     fields.add_issue("autocomplete",
-                     issue("COMMAND_NOT_CHAT_INPUT", "Only CHAT_INPUT commands autocomplete"));
+                     field_issue("COMMAND_NOT_CHAT_INPUT", "Only CHAT_INPUT commands autocomplete"));
   }
 
   auto interaction = new_interaction(
@@ -555,10 +552,10 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
           a.IsObject() && a.HasMember("size") && a["size"].IsInt64() ? a["size"].GetInt64() : -1;
       if (!a.IsObject() || !a.HasMember("filename") || !a["filename"].IsString() || size < 0) {
         errors.add({"attachments", std::to_string(i)},
-                   issue("ATTACHMENT_INVALID", "Needs a filename and a size in bytes"));
+                   field_issue("ATTACHMENT_INVALID", "Needs a filename and a size in bytes"));
       } else if (size > attachment_size_limit(*user)) {
         errors.add({"attachments", std::to_string(i), "size"},
-                   issue("ATTACHMENT_TOO_LARGE", "Larger than the user's upload limit here"));
+                   field_issue("ATTACHMENT_TOO_LARGE", "Larger than the user's upload limit here"));
       }
     }
   }
@@ -569,10 +566,11 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
     options_json =
         to_json([&](JsonWriter& writer) { reader.read(definitions, options, writer, {"options"}); });
     if (autocomplete && reader.focused_count() != 1) {
-      fields.add_issue("options", issue("OPTION_FOCUS", "Exactly one option must be focused"));
+      fields.add_issue("options", field_issue("OPTION_FOCUS", "Exactly one option must be focused"));
     }
   } else if (options != nullptr && !options->Empty()) {
-    fields.add_issue("options", issue("COMMAND_HAS_NO_OPTIONS", "Only CHAT_INPUT commands take options"));
+    fields.add_issue("options",
+                     field_issue("COMMAND_HAS_NO_OPTIONS", "Only CHAT_INPUT commands take options"));
   }
   if (command->type == command_type::kUser || command->type == command_type::kMessage) {
     if (!target_id) {
@@ -658,18 +656,18 @@ HttpResponse InteractionsModule::admin_use_component(const RouteContext& context
   const auto* component = find_component(components, *custom_id);
   if (component == nullptr) {
     fields.add_issue("custom_id",
-                     issue("COMPONENT_UNKNOWN", "The message has no component with this custom_id"));
+                     field_issue("COMPONENT_UNKNOWN", "The message has no component with this custom_id"));
     return invalid_form_body(errors);
   }
   const int type = int_member(*component, "type", 0);
   if (bool_member(*component, "disabled")) {
-    fields.add_issue("custom_id", issue("COMPONENT_DISABLED", "The component is disabled"));
+    fields.add_issue("custom_id", field_issue("COMPONENT_DISABLED", "The component is disabled"));
   }
   Resolved resolved;
   std::vector<std::string> chosen;
   const bool select = type == 3 || (type >= 5 && type <= 8);
   if (!select && values != nullptr) {
-    fields.add_issue("values", issue("COMPONENT_NOT_SELECT", "Only a select is given values"));
+    fields.add_issue("values", field_issue("COMPONENT_NOT_SELECT", "Only a select is given values"));
   }
   if (select) {
     if (values == nullptr || !values->IsArray()) {
@@ -678,9 +676,9 @@ HttpResponse InteractionsModule::admin_use_component(const RouteContext& context
       const int min = int_member(*component, "min_values", 1);
       const int max = int_member(*component, "max_values", 1);
       if (static_cast<int>(values->Size()) < min || static_cast<int>(values->Size()) > max) {
-        fields.add_issue("values",
-                         issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
-                                                           std::to_string(max) + " in length."));
+        fields.add_issue(
+            "values", field_issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
+                                                              std::to_string(max) + " in length."));
       }
       OptionReader reader(state_, place, false, nullptr, resolved, errors);
       reader.bot_in_guild_ = place.guild != nullptr && place.guild->has_member(app->bot_user_id);
@@ -688,7 +686,7 @@ HttpResponse InteractionsModule::admin_use_component(const RouteContext& context
       for (rapidjson::SizeType i = 0; i < values->Size(); ++i) {
         const auto& value = (*values)[i];
         if (!value.IsString()) {
-          errors.add({"values", std::to_string(i)}, issue("BASE_TYPE_STRING", "Must be a string"));
+          errors.add({"values", std::to_string(i)}, field_issue("BASE_TYPE_STRING", "Must be a string"));
           continue;
         }
         chosen.emplace_back(value.GetString());
@@ -699,7 +697,7 @@ HttpResponse InteractionsModule::admin_use_component(const RouteContext& context
                                return o.IsObject() && o.HasMember("value") && o["value"] == value;
                              });
           if (!known)
-            errors.add({"values", std::to_string(i)}, issue("SELECT_VALUE_UNKNOWN", "Not an option"));
+            errors.add({"values", std::to_string(i)}, field_issue("SELECT_VALUE_UNKNOWN", "Not an option"));
         } else {
           // The auto-populated selects pick users, roles, both, or channels; resolve as the options do.
           const int option_type = type == 5   ? command_option_type::kUser

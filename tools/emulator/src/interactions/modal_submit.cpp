@@ -24,10 +24,6 @@ namespace {
 
 using rapidjson::Value;
 
-FieldIssue issue(std::string code, std::string message) {
-  return {std::move(code), std::move(message)};
-}
-
 int int_or(const Value& object, const char* name, int fallback) {
   const auto it = object.FindMember(name);
   return it != object.MemberEnd() && it->value.IsInt() ? it->value.GetInt() : fallback;
@@ -85,9 +81,9 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
   const auto* given_values = fields.value("values", false);
   const auto* given_files = fields.value("attachments", false);
   if (given_values != nullptr && !given_values->IsObject())
-    fields.add_issue("values", issue("MODEL_TYPE_CONVERT", "Must be an object"));
+    fields.add_issue("values", field_issue("MODEL_TYPE_CONVERT", "Must be an object"));
   if (given_files != nullptr && !given_files->IsObject())
-    fields.add_issue("attachments", issue("MODEL_TYPE_CONVERT", "Must be an object"));
+    fields.add_issue("attachments", field_issue("MODEL_TYPE_CONVERT", "Must be an object"));
   if (!errors.empty()) return invalid_form_body(errors);
   const Value& values = given_values != nullptr ? *given_values : kNone;
   const Value& files = given_files != nullptr ? *given_files : kNone;
@@ -134,7 +130,7 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
       case 4: {  // Text Input: required by default; its length within min_length..max_length
         const std::string text = value != nullptr && value->IsString() ? value->GetString() : std::string();
         if (value != nullptr && !value->IsString())
-          errors.add(at, issue("BASE_TYPE_STRING", "Must be a string"));
+          errors.add(at, field_issue("BASE_TYPE_STRING", "Must be a string"));
         const auto length = utf8_length(text);
         const bool required = bool_or(input, "required", true);
         if (required && length == 0) errors.add(at, required_field_issue());
@@ -147,7 +143,7 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
       }
       case 21: {  // Radio Group: one option's value, or null; required by default
         if (value != nullptr && !value->IsNull() && (!value->IsString() || !option_known(input, *value))) {
-          errors.add(at, issue("SELECT_VALUE_UNKNOWN", "Not one of the group's options"));
+          errors.add(at, field_issue("SELECT_VALUE_UNKNOWN", "Not one of the group's options"));
         }
         if ((value == nullptr || value->IsNull()) && bool_or(input, "required", true)) {
           errors.add(at, required_field_issue());
@@ -162,7 +158,7 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
       }
       case 23: {  // Checkbox: checked or not (never required)
         if (value != nullptr && !value->IsBool())
-          errors.add(at, issue("BASE_TYPE_BOOLEAN", "Must be a boolean"));
+          errors.add(at, field_issue("BASE_TYPE_BOOLEAN", "Must be a boolean"));
         writer.Key("value");
         writer.Bool(value != nullptr && value->IsBool() ? value->GetBool()
                                                         : bool_or(input, "default", false));
@@ -179,8 +175,8 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
         const std::vector<std::string> file_at{"attachments", custom_id};
         if (count < min || count > max) {
           errors.add(file_at,
-                     issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
-                                                       std::to_string(max) + " in length."));
+                     field_issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
+                                                             std::to_string(max) + " in length."));
         }
         writer.Key("values");
         writer.StartArray();
@@ -192,12 +188,12 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
           if (!upload.IsObject() || !upload.HasMember("filename") || !upload["filename"].IsString() ||
               size < 0) {
             errors.add({"attachments", custom_id, std::to_string(i)},
-                       issue("ATTACHMENT_INVALID", "Needs a filename and a size in bytes"));
+                       field_issue("ATTACHMENT_INVALID", "Needs a filename and a size in bytes"));
             continue;
           }
           if (size > attachment_size_limit(*user)) {
             errors.add({"attachments", custom_id, std::to_string(i), "size"},
-                       issue("ATTACHMENT_TOO_LARGE", "Larger than the user's upload limit here"));
+                       field_issue("ATTACHMENT_TOO_LARGE", "Larger than the user's upload limit here"));
           }
           const auto id = snowflakes_.next_string();
           write_string(writer, id);
@@ -233,11 +229,11 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
         std::vector<std::string> chosen;
         if (value != nullptr) {
           if (!value->IsArray()) {
-            errors.add(at, issue("BASE_TYPE_ARRAY", "Must be an array"));
+            errors.add(at, field_issue("BASE_TYPE_ARRAY", "Must be an array"));
           } else {
             for (const auto& item : value->GetArray()) {
               if (!item.IsString() || ((type == 3 || type == 22) && !option_known(input, item))) {
-                errors.add(at, issue("SELECT_VALUE_UNKNOWN", "Not one of the options"));
+                errors.add(at, field_issue("SELECT_VALUE_UNKNOWN", "Not one of the options"));
                 continue;
               }
               chosen.emplace_back(item.GetString());
@@ -248,8 +244,9 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
         const int min = int_or(input, "min_values", required ? 1 : 0);
         const int max = int_or(input, "max_values", type == 22 ? 10 : 1);
         if ((count != 0 || required) && (count < min || count > max)) {
-          errors.add(at, issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
-                                                           std::to_string(max) + " in length."));
+          errors.add(at,
+                     field_issue("BASE_TYPE_BAD_LENGTH", "Must be between " + std::to_string(min) + " and " +
+                                                             std::to_string(max) + " in length."));
         }
         writer.Key("values");
         writer.StartArray();
@@ -289,7 +286,7 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
   for (const auto& member : values.GetObject()) {
     if (!fields_of_modal.contains(std::string_view(member.name.GetString(), member.name.GetStringLength()))) {
       errors.add({"values", member.name.GetString()},
-                 issue("COMPONENT_UNKNOWN", "The modal has no such field"));
+                 field_issue("COMPONENT_UNKNOWN", "The modal has no such field"));
     }
   }
   if (!errors.empty()) return invalid_form_body(errors);

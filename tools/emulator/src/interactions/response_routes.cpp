@@ -36,14 +36,6 @@ constexpr int kTooManyFollowups = 40094;
 
 using rapidjson::Value;
 
-FieldIssue issue(std::string code, std::string message) {
-  return {std::move(code), std::move(message)};
-}
-
-std::size_t characters(const Value& value) {
-  return value.IsString() ? utf8_length(value.GetString()) : 0;
-}
-
 HttpResponse unknown_interaction() {
   return error_response(404, kUnknownInteraction, "Unknown interaction");
 }
@@ -113,7 +105,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
   const auto read_type = fields.integer("type", true, 1, 100);
   const Value* data = fields.value("data", false);
   if (data != nullptr && !data->IsObject())
-    fields.add_issue("data", issue("MODEL_TYPE_CONVERT", "Must be an object"));
+    fields.add_issue("data", field_issue("MODEL_TYPE_CONVERT", "Must be an object"));
   if (!errors.empty() || !read_type) return invalid_form_body(errors);
   const int type = static_cast<int>(*read_type);  // 1..100
   static const Value kNoData(rapidjson::kObjectType);
@@ -146,14 +138,14 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
       break;
   }
   if (!allowed) {
-    fields.add_issue("type", issue("INTERACTION_RESPONSE_TYPE_INVALID",
-                                   "This callback type is not valid for this interaction type"));
+    fields.add_issue("type", field_issue("INTERACTION_RESPONSE_TYPE_INVALID",
+                                         "This callback type is not valid for this interaction type"));
     return invalid_form_body(errors);
   }
   const Application* app = state_.find_application(interaction.app_id);
   if (type == callback_type::kLaunchActivity && (app->flags() & kApplicationFlagEmbedded) == 0) {
-    fields.add_issue("type",
-                     issue("INTERACTION_LAUNCH_ACTIVITY_NOT_EMBEDDED", "The application has no activity"));
+    fields.add_issue(
+        "type", field_issue("INTERACTION_LAUNCH_ACTIVITY_NOT_EMBEDDED", "The application has no activity"));
     return invalid_form_body(errors);
   }
 
@@ -174,7 +166,7 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
       const auto flags = d.HasMember("flags") && d["flags"].IsInt() ? d["flags"].GetInt() : 0;
       if ((flags & ~kMessageFlagEphemeral) != 0) {
         errors.add({"data", "flags"},
-                   issue("MESSAGE_FLAGS_INVALID", "Only EPHEMERAL can be set on a deferred response"));
+                   field_issue("MESSAGE_FLAGS_INVALID", "Only EPHEMERAL can be set on a deferred response"));
         return invalid_form_body(errors);
       }
       Message message;
@@ -212,14 +204,15 @@ std::optional<HttpResponse> InteractionsModule::respond(Interaction& interaction
           const auto& choice = choices->value[i];
           const std::vector<std::string> at{"data", "choices", std::to_string(i)};
           const bool named = choice.IsObject() && choice.HasMember("name") && choice["name"].IsString() &&
-                             choice["name"].GetStringLength() > 0 && characters(choice["name"]) <= 100;
+                             choice["name"].GetStringLength() > 0 && string_characters(choice["name"]) <= 100;
           const bool valued = choice.IsObject() && choice.HasMember("value") &&
                               (choice["value"].IsNumber() ||
-                               (choice["value"].IsString() && characters(choice["value"]) <= 100));
-          if (!named) errors.add(at, issue("BASE_TYPE_BAD_LENGTH", "A choice's name is 1 to 100 characters"));
+                               (choice["value"].IsString() && string_characters(choice["value"]) <= 100));
+          if (!named)
+            errors.add(at, field_issue("BASE_TYPE_BAD_LENGTH", "A choice's name is 1 to 100 characters"));
           if (!valued)
-            errors.add(at,
-                       issue("BASE_TYPE_BAD_LENGTH", "A choice's value is a number or up to 100 characters"));
+            errors.add(at, field_issue("BASE_TYPE_BAD_LENGTH",
+                                       "A choice's value is a number or up to 100 characters"));
         }
       }
       if (!errors.empty()) return invalid_form_body(errors);

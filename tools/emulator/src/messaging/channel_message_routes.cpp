@@ -36,8 +36,8 @@ constexpr std::uint64_t kInDm = permission::kViewChannel | permission::kSendMess
 constexpr int kCannotSendInNonText = 50008;
 constexpr int kCannotExecuteInDm = 50003;
 constexpr int kCannotForwardUnreadable = 160014;
-constexpr std::int64_t kListLimitDefault = 50;
-constexpr std::int64_t kListLimitMax = 100;
+constexpr std::int64_t kMessageListLimitDefault = 50;
+constexpr std::int64_t kMessageListLimitMax = 100;
 
 // Message types a forward may capture (the platform's docs): DEFAULT, REPLY, CHAT_INPUT_COMMAND,
 // CONTEXT_MENU_COMMAND.
@@ -50,10 +50,6 @@ bool forwardable_type(int type) {
 // Channel types with a text chat: text, voice, announcement, stage.
 bool has_text(int type) {
   return type == 0 || type == 2 || type == 5 || type == 13;
-}
-
-FieldIssue issue(std::string code, std::string message) {
-  return {std::move(code), std::move(message)};
 }
 
 // The fields a forward's message_snapshots copy (the platform's "current subset"; never author or guild).
@@ -182,7 +178,7 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
   std::optional<ChannelPlace> forwarded_place;
   if (const auto* raw = fields.value("message_reference", false)) {
     if (!raw->IsObject()) {
-      fields.add_issue("message_reference", issue("MODEL_TYPE_CONVERT", "Must be an object"));
+      fields.add_issue("message_reference", field_issue("MODEL_TYPE_CONVERT", "Must be an object"));
       return invalid_form_body(errors);
     }
     FieldErrors reference_errors;
@@ -209,17 +205,18 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
       }
       if (!forwardable_type(forwarded->type) || forwarded->activity) {
         errors.add({"message_reference"},
-                   issue("MESSAGE_REFERENCE_UNSUPPORTED_TYPE", "Only basic messages can be forwarded"));
+                   field_issue("MESSAGE_REFERENCE_UNSUPPORTED_TYPE", "Only basic messages can be forwarded"));
       }
       // A forward is the snapshot alone: the platform's client sends a comment as a message of its own.
       for (const char* alone : {"content", "embeds", "components", "attachments", "sticker_ids", "poll"}) {
         if (payload.HasMember(alone) && !payload[alone].IsNull()) {
           fields.add_issue(alone,
-                           issue("MESSAGE_FORWARD_WITH_CONTENT", "A forward carries only the message"));
+                           field_issue("MESSAGE_FORWARD_WITH_CONTENT", "A forward carries only the message"));
         }
       }
       if (!body.files.empty()) {
-        errors.add({"files"}, issue("MESSAGE_FORWARD_WITH_CONTENT", "A forward carries only the message"));
+        errors.add({"files"},
+                   field_issue("MESSAGE_FORWARD_WITH_CONTENT", "A forward carries only the message"));
       }
       if (!errors.empty()) return invalid_form_body(errors);
       reference = MessageReference{kMessageReferenceForward, forwarded->id, forwarded->channel_id,
@@ -227,13 +224,15 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
     } else {
       if ((place.permissions & permission::kReadMessageHistory) == 0) return missing_permissions();
       if (ref_channel && *ref_channel != channel_id) {
-        errors.add({"message_reference", "channel_id"}, issue("REPLIES_CANNOT_REFERENCE_OTHER_CHANNEL",
-                                                              "A reply is in the channel of its message"));
+        errors.add({"message_reference", "channel_id"},
+                   field_issue("REPLIES_CANNOT_REFERENCE_OTHER_CHANNEL",
+                               "A reply is in the channel of its message"));
         return invalid_form_body(errors);
       }
       const auto* replied = messages_.find_message(channel_id, *message_id);
       if (replied == nullptr && fail_if_not_exists) {
-        errors.add({"message_reference"}, issue("MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message"));
+        errors.add({"message_reference"},
+                   field_issue("MESSAGE_REFERENCE_UNKNOWN_MESSAGE", "Unknown message"));
         return invalid_form_body(errors);
       }
       if (replied != nullptr) {
@@ -291,18 +290,20 @@ HttpResponse MessagingModule::api_list_channel_messages(const RouteContext& cont
                                                         const ChannelPlace& place) {
   const auto query = FormFields::parse(query_of(context.request));
   FieldErrors errors;
-  std::int64_t limit = kListLimitDefault;
+  std::int64_t limit = kMessageListLimitDefault;
   std::optional<std::string> anchor_name;
   std::string anchor;
   if (query) {
     if (const auto text = query->get("limit")) {
       const char* end = text->data() + text->size();
       if (std::from_chars(text->data(), end, limit).ptr != end) {
-        errors.add({"limit"}, issue("NUMBER_TYPE_COERCE", "Value is not int."));
+        errors.add({"limit"}, field_issue("NUMBER_TYPE_COERCE", "Value is not int."));
       } else if (limit < 1) {
-        errors.add({"limit"}, issue("NUMBER_TYPE_MIN", "int value should be greater than or equal to 1."));
-      } else if (limit > kListLimitMax) {
-        errors.add({"limit"}, issue("NUMBER_TYPE_MAX", "int value should be less than or equal to 100."));
+        errors.add({"limit"},
+                   field_issue("NUMBER_TYPE_MIN", "int value should be greater than or equal to 1."));
+      } else if (limit > kMessageListLimitMax) {
+        errors.add({"limit"},
+                   field_issue("NUMBER_TYPE_MAX", "int value should be less than or equal to 100."));
       }
     }
     for (const char* name : {"before", "after", "around"}) {
@@ -311,16 +312,16 @@ HttpResponse MessagingModule::api_list_channel_messages(const RouteContext& cont
       std::uint64_t id = 0;
       if (std::from_chars(value->data(), value->data() + value->size(), id).ptr !=
           value->data() + value->size()) {
-        errors.add({name}, issue("NUMBER_TYPE_COERCE", "Value is not snowflake."));
+        errors.add({name}, field_issue("NUMBER_TYPE_COERCE", "Value is not snowflake."));
       } else if (anchor_name) {
         // The platform's docs: the three are mutually exclusive.
-        errors.add({name}, issue("QUERY_PARAMS_EXCLUSIVE", "Only one of before, after and around"));
+        errors.add({name}, field_issue("QUERY_PARAMS_EXCLUSIVE", "Only one of before, after and around"));
       }
       anchor_name = name;
       anchor = std::string(*value);
     }
   } else {
-    errors.add({"_query"}, issue("QUERY_INVALID", "The query string is not valid."));
+    errors.add({"_query"}, field_issue("QUERY_INVALID", "The query string is not valid."));
   }
   if (!errors.empty()) return invalid_form_body(errors);
   const auto& user_id = principal.user->id;

@@ -27,18 +27,8 @@ constexpr std::size_t kEmbedAuthorMax = 256;
 constexpr std::size_t kEmbedTotalMax = 6000;
 constexpr std::size_t kAttachmentDescriptionMax = 1024;
 constexpr int kEntityTooLarge = 40005;
-// A deferred response's placeholder (interactions/interaction.hpp): its first edit ends the loading.
-constexpr int kMessageFlagLoading = 1 << 7;
 
 using rapidjson::Value;
-
-FieldIssue issue(std::string code, std::string message) {
-  return {std::move(code), std::move(message)};
-}
-
-std::size_t characters(const Value& value) {
-  return value.IsString() ? utf8_length(value.GetString()) : 0;
-}
 
 // Records the string member's length issue if it is longer than `max`; returns its length.
 std::size_t check_text(const Value& object, const char* name, std::size_t max, FieldErrors& errors,
@@ -47,10 +37,10 @@ std::size_t check_text(const Value& object, const char* name, std::size_t max, F
   if (it == object.MemberEnd() || it->value.IsNull()) return 0;
   path.emplace_back(name);
   if (!it->value.IsString()) {
-    errors.add(path, issue("BASE_TYPE_STRING", "Must be a string"));
+    errors.add(path, field_issue("BASE_TYPE_STRING", "Must be a string"));
     return 0;
   }
-  const auto length = characters(it->value);
+  const auto length = string_characters(it->value);
   if (length > max) errors.add(path, length_issue(0, max));
   return length;
 }
@@ -59,7 +49,7 @@ std::size_t check_text(const Value& object, const char* name, std::size_t max, F
 
 void check_embeds(const Value& embeds, FieldErrors& errors) {
   if (!embeds.IsArray()) {
-    errors.add({"embeds"}, issue("BASE_TYPE_ARRAY", "Must be an array"));
+    errors.add({"embeds"}, field_issue("BASE_TYPE_ARRAY", "Must be an array"));
     return;
   }
   if (embeds.Size() > message_limit::kEmbeds) errors.add({"embeds"}, length_issue(0, message_limit::kEmbeds));
@@ -67,7 +57,7 @@ void check_embeds(const Value& embeds, FieldErrors& errors) {
     const std::vector<std::string> at{"embeds", std::to_string(i)};
     const auto& embed = embeds[i];
     if (!embed.IsObject()) {
-      errors.add(at, issue("MODEL_TYPE_CONVERT", "Must be an object"));
+      errors.add(at, field_issue("MODEL_TYPE_CONVERT", "Must be an object"));
       continue;
     }
     std::size_t total = check_text(embed, "title", kEmbedTitleMax, errors, at) +
@@ -88,7 +78,7 @@ void check_embeds(const Value& embeds, FieldErrors& errors) {
       auto path = at;
       path.emplace_back("fields");
       if (!fields->value.IsArray()) {
-        errors.add(path, issue("BASE_TYPE_ARRAY", "Must be an array"));
+        errors.add(path, field_issue("BASE_TYPE_ARRAY", "Must be an array"));
       } else {
         // The seed: at most 25 fields.
         if (fields->value.Size() > kEmbedFieldsMax) errors.add(path, length_issue(0, kEmbedFieldsMax));
@@ -97,7 +87,7 @@ void check_embeds(const Value& embeds, FieldErrors& errors) {
           field_path.push_back(std::to_string(f));
           const auto& field = fields->value[f];
           if (!field.IsObject()) {
-            errors.add(field_path, issue("MODEL_TYPE_CONVERT", "Must be an object"));
+            errors.add(field_path, field_issue("MODEL_TYPE_CONVERT", "Must be an object"));
             continue;
           }
           for (const char* required : {"name", "value"}) {
@@ -114,7 +104,7 @@ void check_embeds(const Value& embeds, FieldErrors& errors) {
       }
     }
     if (total > kEmbedTotalMax) {
-      errors.add(at, issue("EMBED_TOO_LONG", "Embed size exceeds maximum size of 6000"));
+      errors.add(at, field_issue("EMBED_TOO_LONG", "Embed size exceeds maximum size of 6000"));
     }
   }
 }
@@ -220,7 +210,7 @@ std::optional<HttpResponse> read_message_body(const HttpRequest& request, Messag
         if (!indexed) continue;  // the platform ignores parts it does not know
         if (!part.filename || part.filename->empty()) {
           FieldErrors errors;
-          errors.add({std::string(name)}, issue("FILE_NAME_REQUIRED", "A file needs a filename"));
+          errors.add({std::string(name)}, field_issue("FILE_NAME_REQUIRED", "A file needs a filename"));
           return invalid_form_body(errors);
         }
         body.files.insert_or_assign(n, std::move(part));
@@ -253,7 +243,7 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
   }
   if (const auto* components = fields.value("components", false)) {
     if (!components->IsArray()) {
-      fields.add_issue("components", issue("BASE_TYPE_ARRAY", "Must be an array"));
+      fields.add_issue("components", field_issue("BASE_TYPE_ARRAY", "Must be an array"));
     } else {
       message.components = numbered_components(*components);
     }
@@ -262,14 +252,15 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
   }
   if (const auto flags = fields.integer("flags", false, 0, std::numeric_limits<std::int32_t>::max())) {
     if ((*flags & ~rules.settable_flags) != 0 && !rules.ignore_unsettable_flags) {
-      fields.add_issue("flags", issue("MESSAGE_FLAGS_INVALID", "Only some flags can be set"));
+      fields.add_issue("flags", field_issue("MESSAGE_FLAGS_INVALID", "Only some flags can be set"));
     }
     const int settable = static_cast<int>(*flags) & rules.settable_flags;
     if (editing) {
       // IS_COMPONENTS_V2 is never taken off; an interaction response's ephemerality never changes.
       if ((rules.settable_flags & message_flag::kIsComponentsV2) != 0 && is_components_v2(message.flags) &&
           !is_components_v2(settable)) {
-        fields.add_issue("flags", issue("MESSAGE_FLAGS_COMPONENTS_V2", "IS_COMPONENTS_V2 cannot be removed"));
+        fields.add_issue("flags",
+                         field_issue("MESSAGE_FLAGS_COMPONENTS_V2", "IS_COMPONENTS_V2 cannot be removed"));
       }
       message.flags = (message.flags & rules.kept_flags) | (settable & ~kMessageFlagEphemeral);
     } else {
@@ -287,7 +278,7 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
   std::set<std::size_t> used_files;
   if (const auto* listed = fields.value("attachments", false)) {
     if (!listed->IsArray()) {
-      fields.add_issue("attachments", issue("BASE_TYPE_ARRAY", "Must be an array"));
+      fields.add_issue("attachments", field_issue("BASE_TYPE_ARRAY", "Must be an array"));
     } else {
       std::vector<MessageAttachment> kept;
       for (rapidjson::SizeType i = 0; i < listed->Size(); ++i) {
@@ -321,15 +312,15 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
         } else {
           auto p = at;
           p.emplace_back("id");
-          errors.add(p,
-                     issue("ATTACHMENT_NOT_FOUND", "Names neither a kept attachment nor an uploaded file"));
+          errors.add(
+              p, field_issue("ATTACHMENT_NOT_FOUND", "Names neither a kept attachment nor an uploaded file"));
           continue;
         }
         if (entry.HasMember("filename") && entry["filename"].IsString() && existing == attachments.end())
           attachment.filename = entry["filename"].GetString();
         if (entry.HasMember("description")) {
           if (entry["description"].IsString()) {
-            if (characters(entry["description"]) > kAttachmentDescriptionMax) {
+            if (string_characters(entry["description"]) > kAttachmentDescriptionMax) {
               auto p = at;
               p.emplace_back("description");
               errors.add(p, length_issue(0, kAttachmentDescriptionMax));
@@ -374,26 +365,28 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
   // With IS_COMPONENTS_V2, content and embeds do not work (the seed): the platform refuses them.
   if (is_components_v2(message.flags)) {
     if (!message.content.empty()) {
-      fields.add_issue("content",
-                       issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                             "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2"));
+      fields.add_issue(
+          "content",
+          field_issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                      "The 'content' field cannot be used when using MessageFlags.IS_COMPONENTS_V2"));
     }
     if (message.embeds != "[]") {
-      fields.add_issue("embeds",
-                       issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                             "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2"));
+      fields.add_issue(
+          "embeds",
+          field_issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                      "The 'embeds' field cannot be used when using MessageFlags.IS_COMPONENTS_V2"));
     }
     for (const char* disabled : {"poll", "sticker_ids"}) {
       if (body.HasMember(disabled) && !body[disabled].IsNull()) {
-        fields.add_issue(disabled, issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-                                         "Disabled with MessageFlags.IS_COMPONENTS_V2"));
+        fields.add_issue(disabled, field_issue("MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                                               "Disabled with MessageFlags.IS_COMPONENTS_V2"));
       }
     }
   }
   if (rules.check_components) rules.check_components(message, errors);
   if (!rules.allow_empty && !editing && message.content.empty() && message.embeds == "[]" &&
       message.components == "[]" && message.attachments.empty()) {
-    errors.add({"content"}, issue("BASE_TYPE_REQUIRED", "Cannot send an empty message"));
+    errors.add({"content"}, field_issue("BASE_TYPE_REQUIRED", "Cannot send an empty message"));
   }
   return errors.empty();
 }

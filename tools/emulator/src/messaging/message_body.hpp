@@ -60,7 +60,7 @@ struct MessageFieldRules {
   int settable_flags = message_flag::kSettableOnCreate;
   // On an edit, the flags of the kept message that stay whatever the body says (an interaction response's
   // ephemerality and loading state; for Edit Message, every flag it may not set).
-  int kept_flags = kMessageFlagEphemeral | (1 << 7);
+  int kept_flags = kMessageFlagEphemeral | kMessageFlagLoading;
   // Whether flags outside `settable_flags` are ignored (Edit Message) rather than refused.
   bool ignore_unsettable_flags = false;
   std::int64_t upload_limit = message_limit::kDefaultUploadBytes;  // bytes per file

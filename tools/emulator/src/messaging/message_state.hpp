@@ -38,6 +38,8 @@ struct MessageActivity {
 };
 
 inline constexpr int kMessageFlagEphemeral = 1 << 6;
+// LOADING: a deferred interaction response's placeholder, until its first edit.
+inline constexpr int kMessageFlagLoading = 1 << 7;
 // Attachment flag IS_SPOILER (the platform's bit 3); a `SPOILER_` file name prefix marks one too.
 inline constexpr int kAttachmentFlagIsSpoiler = 1 << 3;
 

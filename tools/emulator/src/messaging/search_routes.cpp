@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/form_encoding.hpp"
+#include "core/http_message.hpp"
 #include "core/json.hpp"
 #include "core/json_body.hpp"
 #include "core/query_params.hpp"
@@ -37,7 +38,7 @@ constexpr std::int64_t kLimitDefault = 25;
 constexpr std::int64_t kLimitMax = 25;
 constexpr std::int64_t kOffsetMax = 9975;
 constexpr std::int64_t kSlopMax = 100;
-constexpr std::size_t kContentMax = 1024;
+constexpr std::size_t kSearchContentMax = 1024;
 constexpr std::size_t kChannelIdsMax = 500;
 constexpr std::size_t kListMax = 100;
 constexpr std::size_t kShortValueMax = 256;
@@ -75,13 +76,6 @@ std::vector<std::string> values_of(const std::vector<std::pair<std::string, std:
 bool is_snowflake(std::string_view text) {
   if (text.empty() || text.size() > 20) return false;
   return std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  for (auto& c : out)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
 }
 
 // The words of a text: runs of ASCII letters and digits and of non-ASCII characters, lowercased.
@@ -124,7 +118,7 @@ std::set<std::string> link_hosts(std::string_view content) {
       const auto rest = content.substr(at + scheme.size());
       const auto end = rest.find_first_of("/:?#> \t\r\n");
       const auto host = rest.substr(0, end);
-      if (!host.empty()) hosts.insert(lower(host));
+      if (!host.empty()) hosts.insert(ascii_lower(host));
     }
   }
   return hosts;
@@ -132,7 +126,7 @@ std::set<std::string> link_hosts(std::string_view content) {
 
 std::string extension_of(std::string_view filename) {
   const auto dot = filename.rfind('.');
-  return dot == std::string_view::npos ? std::string() : lower(filename.substr(dot + 1));
+  return dot == std::string_view::npos ? std::string() : ascii_lower(filename.substr(dot + 1));
 }
 
 bool one_of(std::string_view value, std::initializer_list<std::string_view> options) {
@@ -141,7 +135,7 @@ bool one_of(std::string_view value, std::initializer_list<std::string_view> opti
 
 // A boolean query value as the platform reads them (true/false, 1/0, any case); nullopt otherwise.
 std::optional<bool> query_boolean(std::string_view text) {
-  const auto value = lower(text);
+  const auto value = ascii_lower(text);
   if (value == "true" || value == "1") return true;
   if (value == "false" || value == "0") return false;
   return std::nullopt;
@@ -160,7 +154,7 @@ Facts facts_of(const Message& message) {
   Facts facts;
   for (const auto& attachment : message.attachments) {
     facts.file = true;
-    const auto type = lower(attachment.content_type.value_or(""));
+    const auto type = ascii_lower(attachment.content_type.value_or(""));
     const auto extension = extension_of(attachment.filename);
     facts.image = facts.image || type.rfind("image/", 0) == 0 ||
                   one_of(extension, {"png", "jpg", "jpeg", "gif", "webp"});
@@ -288,7 +282,7 @@ HttpResponse MessagingModule::api_search_guild_messages(const RouteContext& cont
   const auto min_id = query_snowflake(*query, "min_id", errors);
   const auto max_id = query_snowflake(*query, "max_id", errors);
   const auto content = query->get("content");
-  if (content && utf8_length(*content) > kContentMax)
+  if (content && utf8_length(*content) > kSearchContentMax)
     errors.add({"content"}, {"BASE_TYPE_MAX_LENGTH", "Must be 1024 or fewer in length."});
   const auto sort_by = query->get("sort_by").value_or("timestamp");
   if (!one_of(sort_by, {"timestamp", "relevance"}))
@@ -356,11 +350,11 @@ HttpResponse MessagingModule::api_search_guild_messages(const RouteContext& cont
   const auto embed_providers = list("embed_provider", kListMax, length_under(kShortValueMax), long_issue);
   auto hostnames = list("link_hostname", kListMax, length_under(kShortValueMax), long_issue);
   for (auto& host : hostnames)
-    host = lower(host);
+    host = ascii_lower(host);
   const auto filenames = list("attachment_filename", kListMax, length_under(kFilenameMax), long_issue);
   auto extensions = list("attachment_extension", kListMax, length_under(kShortValueMax), long_issue);
   for (auto& extension : extensions)
-    extension = lower(extension);
+    extension = ascii_lower(extension);
   if (!errors.empty()) return invalid_form_body(errors);
 
   if (const auto documents = search_index_.not_indexed(guild->id)) {

@@ -22,27 +22,21 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr std::string_view kPing = "PING";
 constexpr std::string_view kInterrupted = "interrupted: the emulator stopped before the answer came";
 
 using document::check_format;
 using document::document_json;
 
-std::optional<std::uint64_t> parse_id(const std::string& id) {
+std::optional<std::uint64_t> parse_delivery_id(const std::string& id) {
   std::uint64_t value = 0;
   const auto* end = id.data() + id.size();
   if (id.empty() || std::from_chars(id.data(), end, value).ptr != end) return std::nullopt;
   return value;
 }
 
-bool finished(const WebhookDelivery& delivery) {
-  return delivery.state == WebhookDelivery::State::delivered ||
-         delivery.state == WebhookDelivery::State::failed;
-}
-
 // A PING is kept only once answered: the admin PUT waiting for it does not outlive the process.
 bool kept(const WebhookDelivery& delivery) {
-  return delivery.event_type != kPing || finished(delivery);
+  return delivery.event_type != webhook_event::kPing || delivery.finished();
 }
 
 WebhookUrl read_url(const rapidjson::Value& body) {
@@ -79,7 +73,7 @@ WebhookConfig read_config(const rapidjson::Value& body) {
   return config;
 }
 
-const char* state_name(WebhookDelivery::State state) {
+const char* stored_state_name(WebhookDelivery::State state) {
   switch (state) {
     case WebhookDelivery::State::delivered:
       return "delivered";
@@ -101,8 +95,8 @@ std::string delivery_document(const WebhookDelivery& delivery) {
     document::write_member(writer, "ca_file", delivery.config.ca_file);
     document::write_member(writer, "retry_base_ms", delivery.config.retry_base_ms);
     document::write_member(writer, "max_attempts", delivery.max_attempts);
-    document::write_member(writer, "state", state_name(delivery.state));
-    if (!finished(delivery)) {
+    document::write_member(writer, "state", stored_state_name(delivery.state));
+    if (!delivery.finished()) {
       document::write_member(writer, "next_attempt_at_ms",
                              in_flight ? delivery.attempts.back().sent_at_ms : delivery.due_system_ms);
     }
@@ -212,14 +206,14 @@ void WebhookModule::register_documents() {
   changes_.register_kind(
       DocumentKind{std::string(document_kind::kWebhookDelivery),
                    [this](const std::string& id) -> std::optional<std::string> {
-                     const auto number = parse_id(id);
+                     const auto number = parse_delivery_id(id);
                      const auto it = number ? deliveries_.find(*number) : deliveries_.end();
                      if (it == deliveries_.end() || !kept(it->second)) return std::nullopt;
                      return delivery_document(it->second);
                    },
                    [this](const std::string& id, const rapidjson::Value& body) {
                      check_format(body);
-                     const auto number = parse_id(id);
+                     const auto number = parse_delivery_id(id);
                      if (!number) throw std::invalid_argument("id " + id + " is not a delivery id");
                      deliveries_.insert_or_assign(*number, read_delivery(*number, body));
                      // Ids are not reused, even if the outbox document is older than this one.

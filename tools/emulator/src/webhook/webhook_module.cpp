@@ -17,7 +17,6 @@ namespace platformpp::emulator {
 
 namespace {
 
-constexpr std::string_view kPing = "PING";
 constexpr std::int64_t kRetryBaseDefaultMs = 1000;
 constexpr std::int64_t kRetryBaseMaxMs = 60000;
 constexpr std::int64_t kDropAnswersMax = 100;
@@ -51,11 +50,6 @@ const char* state_name(WebhookDelivery::State state) {
       return "failed";
   }
   return "pending";
-}
-
-bool finished(const WebhookDelivery& delivery) {
-  return delivery.state == WebhookDelivery::State::delivered ||
-         delivery.state == WebhookDelivery::State::failed;
 }
 
 void write_config(JsonWriter& writer, const WebhookConfig* config) {
@@ -358,9 +352,9 @@ void WebhookModule::ping_answered(WebhookDelivery& delivery) {
 void WebhookModule::prune() {
   std::size_t count = 0;
   for (const auto& [id, delivery] : deliveries_)
-    count += finished(delivery) ? 1 : 0;
+    count += delivery.finished() ? 1 : 0;
   for (auto it = deliveries_.begin(); count > kKeptFinished && it != deliveries_.end();) {
-    if (finished(it->second)) {
+    if (it->second.finished()) {
       changes_.touch(document_kind::kWebhookDelivery, std::to_string(it->first));
       it = deliveries_.erase(it);
       --count;
@@ -429,7 +423,8 @@ HttpResponse WebhookModule::admin_put_webhook_events(const RouteContext& context
     writer.Int(0);
     writer.EndObject();
   });
-  auto& delivery = add_delivery(app->id, std::string(kPing), std::move(config), std::move(ping), 1);
+  auto& delivery =
+      add_delivery(app->id, std::string(webhook_event::kPing), std::move(config), std::move(ping), 1);
   delivery.answer = std::make_shared<DeferredResponse>();
   auto answer = delivery.answer;
   send(delivery);

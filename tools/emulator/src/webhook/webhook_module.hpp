@@ -44,6 +44,8 @@ inline constexpr std::string_view kLobbyMessageDelete = "LOBBY_MESSAGE_DELETE";
 inline constexpr std::string_view kGameDirectMessageCreate = "GAME_DIRECT_MESSAGE_CREATE";
 inline constexpr std::string_view kGameDirectMessageUpdate = "GAME_DIRECT_MESSAGE_UPDATE";
 inline constexpr std::string_view kGameDirectMessageDelete = "GAME_DIRECT_MESSAGE_DELETE";
+// The URL check's event type (not one a config may filter on).
+inline constexpr std::string_view kPing = "PING";
 }  // namespace webhook_event
 
 // One application's webhook events URL, accepted after it answered the PING with 204.
@@ -80,6 +82,9 @@ struct WebhookDelivery {
   std::int64_t due_system_ms = 0;
   // A PING's: the admin PUT waiting for its outcome.
   std::shared_ptr<DeferredResponse> answer;
+
+  // Delivered, or given up on.
+  [[nodiscard]] bool finished() const noexcept { return state == State::delivered || state == State::failed; }
 };
 
 class WebhookModule : public FeatureModule {
