@@ -142,17 +142,6 @@ std::optional<bool> AsBool(const json::Value& value) {
   return value.GetBool();
 }
 
-std::optional<uint64_t> AsSnowflake(const json::Value& value) {
-  if (value.IsUint64()) return value.GetUint64();
-  if (!value.IsString() || value.GetStringLength() == 0) return std::nullopt;
-  uint64_t id = 0;
-  const char* begin = value.GetString();
-  const char* end = begin + value.GetStringLength();
-  const auto [ptr, ec] = std::from_chars(begin, end, id);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
-  return id;
-}
-
 // Whether `value` nests no deeper than `limit`, found without recursion (input may be hostile).
 bool ShallowerThan(const json::Value& value, int limit) {
   std::vector<std::pair<const json::Value*, int>> pending{{&value, 0}};
@@ -222,7 +211,7 @@ std::optional<UnfurledMediaItem> ReadMedia(const json::Value& value) {
     } else if (name == "content_type") {
       media.contentType = AsString(v);
     } else if (name == "attachment_id") {
-      media.attachmentId = AsSnowflake(v);
+      media.attachmentId = json::AsSnowflake(v);
     } else {
       leftovers.Keep(member);
     }
@@ -337,7 +326,7 @@ std::optional<Component> Read(const json::Value& value, int depth) {
     } else if (name == "url") {
       c.url = AsString(v);
     } else if (name == "sku_id") {
-      c.skuId = AsSnowflake(v);
+      c.skuId = json::AsSnowflake(v);
     } else if (name == "disabled") {
       c.disabled = AsBool(v);
     } else if (name == "placeholder") {

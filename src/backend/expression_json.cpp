@@ -188,15 +188,7 @@ std::optional<Emoji> ParseEmojiValue(const json::Value& value) {
   if (const json::Value* user = json::Member(value, "user")) emoji.user = ParseUser(*user);
   if (const json::Value* roles = json::Member(value, "roles"); roles != nullptr && roles->IsArray()) {
     for (const json::Value& role : roles->GetArray()) {
-      uint64_t id = 0;
-      if (role.IsString()) {
-        const char* begin = role.GetString();
-        const char* end = begin + role.GetStringLength();
-        auto [ptr, error] = std::from_chars(begin, end, id);
-        if (error != std::errc() || ptr != end) id = 0;
-      } else if (role.IsUint64()) {
-        id = role.GetUint64();
-      }
+      const uint64_t id = json::AsSnowflake(role).value_or(0);
       if (id != 0) emoji.roles.push_back(id);  // an unreadable id is skipped, not the emoji
     }
   }

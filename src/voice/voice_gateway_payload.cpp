@@ -107,25 +107,13 @@ VoiceServerMessage ParseHeartbeatAck(VoiceServerMessage message, const Value& d)
   return message;
 }
 
-// Ids are strings on the wire; numbers are accepted too (as json::GetSnowflake does for members).
-std::optional<uint64_t> Snowflake(const Value& v) {
-  if (v.IsUint64()) return v.GetUint64();
-  if (!v.IsString() || v.GetStringLength() == 0) return std::nullopt;
-  uint64_t out = 0;
-  const char* begin = v.GetString();
-  const char* end = begin + v.GetStringLength();
-  auto [ptr, ec] = std::from_chars(begin, end, out);
-  if (ec != std::errc() || ptr != end) return std::nullopt;
-  return out;
-}
-
 VoiceServerMessage ParseClientsConnect(VoiceServerMessage message, const Value& d) {
   const Value* ids = json::Member(d, "user_ids");
   if (!ids || !ids->IsArray()) return Malformed(std::move(message), "Clients Connect without user_ids");
   VoiceClientsConnect connect;
   connect.userIds.reserve(ids->Size());
   for (const Value& id : ids->GetArray()) {
-    std::optional<uint64_t> value = Snowflake(id);
+    std::optional<uint64_t> value = json::AsSnowflake(id);
     if (!value) return Malformed(std::move(message), "Clients Connect with an invalid user id");
     connect.userIds.push_back(*value);
   }
