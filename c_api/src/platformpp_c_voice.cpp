@@ -424,6 +424,25 @@ size_t platformpp_call_get_epoch_authenticator(const platformpp_call* call, uint
   });
 }
 
+size_t platformpp_call_get_media_statistics(const platformpp_call* call,
+                                            platformpp_call_media_statistics* statistics,
+                                            size_t statistics_size) {
+  platformpp_call_media_statistics out{};
+  if (call) {
+    Guarded(
+        call->boundary.get(), __func__,
+        [&] {
+          const platformpp::CallMediaStatistics s = call->call.GetMediaStatistics();
+          out = {s.framesSent,      s.framesEncrypted, s.framesWithheld,      s.packetsReceived,
+                 s.framesDecrypted, s.framesInClear,   s.framesUndecryptable, s.framesLost,
+                 s.framesConcealed, s.framesDecoded};
+        },
+        "it writes zeros");
+  }
+  if (statistics) std::memcpy(statistics, &out, std::min(statistics_size, sizeof out));
+  return sizeof out;
+}
+
 const char* platformpp_call_get_epoch_verification_code(const platformpp_call* call, size_t* size) {
   if (!call) return EmptyOut(size);
   return GuardedOr(call->boundary.get(), __func__, EmptyOut(size), [&] {

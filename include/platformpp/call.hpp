@@ -65,6 +65,22 @@ class VoiceStateHandle {
   bool selfDeaf_ = false;
 };
 
+/// What a call's media did since the call started, across voice servers and reconnections
+/// (Call::GetMediaStatistics): for a network-quality display, or a test that counts what a key change cost.
+/// A platformpp extension; the platform's SDK has no such call. Updated every 20 ms while media flows.
+struct CallMediaStatistics {
+  uint64_t framesSent = 0;           ///< Opus frames sent, the silence frames that end speech included
+  uint64_t framesEncrypted = 0;      ///< of those, end-to-end encrypted (DAVE)
+  uint64_t framesWithheld = 0;       ///< not sent: end-to-end encryption is on and this member has no key yet
+  uint64_t packetsReceived = 0;      ///< media datagrams received
+  uint64_t framesDecrypted = 0;      ///< received frames end-to-end decrypted
+  uint64_t framesInClear = 0;        ///< received frames without end-to-end encryption (the call is plain)
+  uint64_t framesUndecryptable = 0;  ///< received frames dropped: no key of their epoch, bad tag, replayed...
+  uint64_t framesLost = 0;           ///< missing from a sender's sequence when due to play
+  uint64_t framesConcealed = 0;  ///< made up by loss concealment (losses, and a sender's stream running dry)
+  uint64_t framesDecoded = 0;    ///< Opus frames decoded
+};
+
 /// One voice call of the player, in one lobby. A cheap copyable handle; every method is safe on the game
 /// thread and never blocks. A default-constructed (or moved-from) Call is null: `if (call)` tells. Once its
 /// status reaches Disconnected the call is over: end it (Client::EndCall) and start a new one to rejoin.
@@ -195,6 +211,9 @@ class Call {
   /// GetE2eeActive() changed, inside RunCallbacks, in order. Only the flag: a new epoch with encryption
   /// still on calls nothing (see GetEpochVerificationCode).
   void SetE2eeStatusChangedCallback(OnE2eeStatusChanged callback);
+
+  /// What the call's media did since it started (CallMediaStatistics); all zero for a null Call.
+  CallMediaStatistics GetMediaStatistics() const;
 
   /// The enumerator's name (e.g. "Connected"), for logs; "Unknown" for a value outside the enum.
   static std::string StatusToString(Status status);

@@ -253,6 +253,24 @@ void Call::GetPairwiseVerificationCode(uint64_t userId, OnPairwiseVerificationCo
 void Call::SetE2eeStatusChangedCallback(OnE2eeStatusChanged callback) {
   if (session_) session_->callbacks.e2ee.Set(std::move(callback));
 }
+CallMediaStatistics Call::GetMediaStatistics() const {
+  if (!session_) return {};
+  const voice::MediaCounters counters = session_->Counters();
+  const auto& drops = counters.e2eeReceive.drops;
+  CallMediaStatistics statistics;
+  statistics.framesSent = counters.framesSent;
+  statistics.framesEncrypted = counters.e2eeSend.encrypted;
+  statistics.framesWithheld = counters.e2eeSend.withheld;
+  statistics.packetsReceived = counters.packetsReceived;
+  statistics.framesDecrypted = counters.e2eeReceive.decrypted;
+  statistics.framesInClear = counters.e2eeReceive.passedThrough;
+  statistics.framesUndecryptable = drops.notEncrypted + drops.malformed + drops.unknownSender +
+                                   drops.replayed + drops.tooFarAhead + drops.expired + drops.authentication;
+  statistics.framesLost = counters.lost;
+  statistics.framesConcealed = counters.concealed;
+  statistics.framesDecoded = counters.framesDecoded;
+  return statistics;
+}
 
 std::string Call::StatusToString(Status status) {
   switch (status) {

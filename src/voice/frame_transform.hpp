@@ -39,6 +39,9 @@ class FrameDecryptor {
   /// and counted).
   virtual std::size_t Decrypt(uint32_t ssrc, uint64_t userId, uint64_t nowMs, std::span<const uint8_t> frame,
                               std::span<uint8_t> out) noexcept = 0;
+  /// Whether decrypting `frame` needs its sender's user id (an end-to-end encrypted frame: the key is the
+  /// sender's). The receive pipeline holds such a frame of an SSRC not mapped yet until op 5 maps it.
+  virtual bool NeedsSender(std::span<const uint8_t> /*frame*/) const noexcept { return false; }
 };
 
 class PassThroughFrameEncryptor final : public FrameEncryptor {

@@ -73,7 +73,12 @@ ReceivePipeline::PacketResult ReceivePipeline::OnDatagram(std::span<const uint8_
       ++counters_.replayed;
       return PacketResult::Replayed;
   }
-  const std::span<const uint8_t> rtp(opened_.data(), written);
+  lastNowMs_ = nowMs;
+  return OnRtp(std::span<const uint8_t>(opened_.data(), written), nowMs, true);
+}
+
+ReceivePipeline::PacketResult ReceivePipeline::OnRtp(std::span<const uint8_t> rtp, uint64_t nowMs,
+                                                     bool mayHold) noexcept {
   const auto header = media_wire::ParseRtpHeader(rtp);
   if (!header || header->payloadType != media_wire::kOpusPayloadType ||
       header->clearSize + header->extensionBodySize >= rtp.size()) {
@@ -84,6 +89,26 @@ ReceivePipeline::PacketResult ReceivePipeline::OnDatagram(std::span<const uint8_
 
   if (decryptor_ && !IsOpusSilenceFrame(frame)) {
     const auto user = ssrcUsers_.find(header->ssrc);
+    if (user == ssrcUsers_.end() && mayHold && decryptor_->NeedsSender(frame)) {
+      // Full: the oldest held packet goes on (dropped, unmapped) to make room.
+      if (heldCount_ == held_.size()) {
+        auto oldest =
+            std::min_element(held_.begin(), held_.end(),
+                             [](const HeldPacket& a, const HeldPacket& b) { return a.order < b.order; });
+        oldest->arrivedMs = 0;
+        ReleaseHeld(std::nullopt, nowMs);
+      }
+      auto slot = std::find_if(held_.begin(), held_.end(), [](const HeldPacket& p) { return !p.used; });
+      slot->used = true;
+      slot->ssrc = header->ssrc;
+      slot->arrivedMs = nowMs;
+      slot->order = ++heldOrder_;
+      slot->size = rtp.size();
+      std::copy(rtp.begin(), rtp.end(), slot->rtp.begin());
+      ++heldCount_;
+      ++counters_.held;
+      return PacketResult::Held;
+    }
     const std::size_t size =
         decryptor_->Decrypt(header->ssrc, user == ssrcUsers_.end() ? 0 : user->second, nowMs, frame,
                             std::span<uint8_t>(decrypted_.data(), frame.size()));
@@ -121,7 +146,25 @@ ReceivePipeline::PacketResult ReceivePipeline::OnDatagram(std::span<const uint8_
   return PacketResult::Malformed;
 }
 
+void ReceivePipeline::ReleaseHeld(std::optional<uint32_t> ssrc, uint64_t nowMs) noexcept {
+  for (;;) {
+    HeldPacket* next = nullptr;
+    for (auto& packet : held_) {
+      if (!packet.used) continue;
+      const bool due = ssrc ? packet.ssrc == *ssrc : nowMs >= packet.arrivedMs + kHoldMs;
+      if (due && (!next || packet.order < next->order)) next = &packet;
+    }
+    if (!next) return;
+    next->used = false;
+    --heldCount_;
+    // Mapped now, or too old: either way it goes on (unmapped, the decryptor counts it as undecryptable).
+    OnRtp(std::span<const uint8_t>(next->rtp.data(), next->size), nowMs, false);
+  }
+}
+
 int ReceivePipeline::PlayoutTick(uint64_t nowMs, PcmFrame mix) noexcept {
+  lastNowMs_ = nowMs;
+  if (heldCount_ != 0) ReleaseHeld(std::nullopt, nowMs);
   std::fill(accumulator_.begin(), accumulator_.end(), 0);
   int mixed = 0;
   for (auto& owned : streams_) {
@@ -187,6 +230,7 @@ void ReceivePipeline::MapSsrc(uint32_t ssrc, uint64_t userId) {
   ssrcUsers_[ssrc] = userId;
   for (auto& stream : streams_)
     if (stream->inUse && stream->ssrc == ssrc) stream->userId = userId;
+  if (heldCount_ != 0) ReleaseHeld(ssrc, lastNowMs_);
 }
 
 void ReceivePipeline::UnmapUser(uint64_t userId) {

@@ -41,6 +41,9 @@ class ReceivePipeline {
   static constexpr int kDefaultVolumePercent = 100;
   /// Datagrams larger than this are malformed (a 20 ms Opus frame is far smaller).
   static constexpr std::size_t kMaxDatagramSize = 2048;
+  /// Encrypted frames of SSRCs not mapped yet held at a time, and for how long (OnDatagram's Held).
+  static constexpr std::size_t kHeldSlots = 16;
+  static constexpr uint64_t kHoldMs = 500;
 
   /// The SDK's received-audio callback: (userId, samples (interleaved, may be changed), samplesPerChannel,
   /// sampleRate, channels, outShouldMute). Runs on the voice thread within the playout tick: keep it short.
@@ -60,6 +63,7 @@ class ReceivePipeline {
     Tampered,       // transport authentication failed
     Replayed,       // a transport nonce seen before
     DecryptFailed,  // the FrameDecryptor refused it
+    Held,           // end-to-end encrypted from an SSRC op 5 has not mapped yet: held until it is
     Late,           // its playout time has passed
     Duplicate,      // this RTP sequence is already buffered
     NoStream,       // every stream is busy with another SSRC
@@ -95,6 +99,7 @@ class ReceivePipeline {
     uint64_t tampered = 0;
     uint64_t replayed = 0;
     uint64_t decryptFailed = 0;
+    uint64_t held = 0;  // frames held for their SSRC's mapping (then decrypted, or dropped unmapped)
     uint64_t late = 0;
     uint64_t duplicate = 0;
     uint64_t noStream = 0;
@@ -114,6 +119,23 @@ class ReceivePipeline {
   };
 
   Stream* StreamFor(uint32_t ssrc, uint64_t nowMs) noexcept;
+  // From the RTP packet on: DAVE, the Opus TOC, the jitter buffer. `rtp` may be `opened_` or a held packet.
+  PacketResult OnRtp(std::span<const uint8_t> rtp, uint64_t nowMs, bool mayHold) noexcept;
+  // Replays, in arrival order, the held packets of `ssrc` (just mapped), or without one those held too long.
+  void ReleaseHeld(std::optional<uint32_t> ssrc, uint64_t nowMs) noexcept;
+
+  // A new sender's first frames reach the receiver before op 5 tells whose SSRC it is (UDP overtakes the
+  // voice gateway): end-to-end encrypted, they cannot be decrypted without the sender. They wait here, a
+  // fixed few (kHeldSlots: no allocation on the voice thread), for up to kHoldMs; then they are dropped as
+  // undecryptable.
+  struct HeldPacket {
+    bool used = false;
+    uint32_t ssrc = 0;
+    uint64_t arrivedMs = 0;
+    uint64_t order = 0;
+    std::size_t size = 0;
+    std::array<uint8_t, kMaxDatagramSize> rtp{};
+  };
 
   media_wire::TransportOpener opener_;
   ReceivePipelineOptions options_;
@@ -125,6 +147,10 @@ class ReceivePipeline {
   std::array<uint8_t, kMaxDatagramSize> opened_{};
   std::array<uint8_t, kMaxDatagramSize> decrypted_{};
   std::array<int32_t, kOpusFrameSamples> accumulator_{};
+  std::array<HeldPacket, kHeldSlots> held_{};
+  std::size_t heldCount_ = 0;
+  uint64_t heldOrder_ = 0;
+  uint64_t lastNowMs_ = 0;  // of the last datagram or tick: MapSsrc replays at it
   Counters counters_;
 };
 

@@ -52,6 +52,25 @@ void MixInto(std::span<int16_t, audio::kFrameSamples> out,
     out[i] = static_cast<int16_t>(std::clamp<int32_t>(int32_t{out[i]} + in[i], INT16_MIN, INT16_MAX));
 }
 
+void AddCounters(dave::DaveFrameEncryptor::Counters& into, const dave::DaveFrameEncryptor::Counters& from) {
+  into.encrypted += from.encrypted;
+  into.passedThrough += from.passedThrough;
+  into.withheld += from.withheld;
+  into.failed += from.failed;
+}
+
+void AddCounters(dave::DaveFrameDecryptor::Counters& into, const dave::DaveFrameDecryptor::Counters& from) {
+  into.decrypted += from.decrypted;
+  into.passedThrough += from.passedThrough;
+  into.drops.notEncrypted += from.drops.notEncrypted;
+  into.drops.malformed += from.drops.malformed;
+  into.drops.unknownSender += from.drops.unknownSender;
+  into.drops.replayed += from.drops.replayed;
+  into.drops.tooFarAhead += from.drops.tooFarAhead;
+  into.drops.expired += from.drops.expired;
+  into.drops.authentication += from.drops.authentication;
+}
+
 }  // namespace
 
 struct CallMedia {
@@ -75,7 +94,35 @@ struct CallMedia {
   std::array<uint8_t, SendPipeline::kMaxDatagramSize> datagram{};
   std::array<uint8_t, ReceivePipeline::kMaxDatagramSize> incoming{};
   std::array<int16_t, audio::kFrameSamples> mix{};
-  MediaCounters counters;
+  MediaCounters counters;  // the call's totals: `carried` and what the current pipelines counted
+  MediaCounters carried;   // what the pipelines of earlier voice sessions counted
+
+  void RefreshCounters() {
+    counters = carried;
+    if (send) {
+      const auto& sent = send->GetCounters();
+      counters.framesSent += sent.framesSent;
+      counters.silenceFramesSent += sent.silenceFramesSent;
+    }
+    if (receive) {
+      const auto& got = receive->GetCounters();
+      counters.packetsReceived += got.packetsReceived;
+      counters.packetsAccepted += got.accepted;
+      counters.tampered += got.tampered;
+      counters.replayed += got.replayed;
+      counters.malformed += got.malformed;
+      counters.lost += got.lost;
+      counters.concealed += got.concealed;
+      counters.framesDecoded += got.framesDecoded;
+    }
+    if (daveSend) AddCounters(counters.e2eeSend, daveSend->GetCounters());
+    if (daveReceive) AddCounters(counters.e2eeReceive, daveReceive->GetCounters());
+  }
+  // Before a new voice session replaces the pipelines: the call's statistics span all of its sessions.
+  void CarryCounters() {
+    RefreshCounters();
+    carried = counters;
+  }
 
   void ApplyTransmit() {
     if (!send) return;
@@ -206,21 +253,7 @@ void VoiceEngine::Run() {
       call->receive->PlayoutTick(nowMs, call->mix);
       if (!call->transmit.selfDeaf) MixInto(state.output, call->mix);
 
-      const auto& sent = call->send->GetCounters();
-      const auto& got = call->receive->GetCounters();
-      MediaCounters& c = call->counters;
-      c.framesSent = sent.framesSent;
-      c.silenceFramesSent = sent.silenceFramesSent;
-      c.packetsReceived = got.packetsReceived;
-      c.packetsAccepted = got.accepted;
-      c.tampered = got.tampered;
-      c.replayed = got.replayed;
-      c.malformed = got.malformed;
-      c.lost = got.lost;
-      c.concealed = got.concealed;
-      c.framesDecoded = got.framesDecoded;
-      if (call->daveSend) call->counters.e2eeSend = call->daveSend->GetCounters();
-      if (call->daveReceive) call->counters.e2eeReceive = call->daveReceive->GetCounters();
+      call->RefreshCounters();
     }
     if (state.audio && state.audio->IsRunning()) {
       state.audio->WritePlaybackFrame(state.output);
@@ -344,6 +377,7 @@ void VoiceEngine::StartMedia(uint64_t callId, media_wire::TransportMode mode,
   Post([callId, mode, key](State& state) {
     CallMedia* call = state.Find(callId);
     if (!call || !call->connected) return;
+    call->CarryCounters();
     call->send = std::make_unique<SendPipeline>(call->ssrc, mode, key);
     call->receive = std::make_unique<ReceivePipeline>(mode, key);
     call->daveSend = std::make_unique<dave::DaveFrameEncryptor>();
@@ -392,6 +426,7 @@ void VoiceEngine::ResetTransport(uint64_t callId) {
     // The player stops speaking with the old server: the speaking edge is balanced.
     if (call->send && call->send->Gate().Speaking() && call->events.speakingChanged)
       call->events.speakingChanged(false);
+    call->CarryCounters();
     call->send.reset();
     call->receive.reset();
     call->daveSend.reset();

@@ -6,7 +6,10 @@
 //   - oversized Gateway frames: 60 KiB of JSON (the limit is 4,096 bytes), closed with 4002, reconnecting at
 //     once;
 //   - compression bombs: a 64 MiB deflate bomb in a compressed WebSocket frame, closed unread;
-//   - oversized bodies: POSTs of 1 MiB + 1, answered 413.
+//   - oversized bodies: POSTs of 1 MiB + 1, answered 413;
+//   - and, as the control of the last two, bare TLS connections at their pace: connect, handshake, close.
+//   What
+//     these cost is what the last two cost before their first byte of attack.
 // Prints p50 and p99 of each phase and the p99 ratio to the victim alone (goal <= 2x). A benchmark, not a
 // timed test: it fails only when the work itself fails (the victim's requests must all succeed).
 #include "core/asio_prelude.hpp"
@@ -266,6 +269,7 @@ int main(int argc, char** argv) {
        [&](const std::atomic<bool>&) { GatewayFrame(target, oversized); }},
       {"compression bombs", 1, kPace, [&](const std::atomic<bool>&) { CompressedBomb(target, bomb); }},
       {"oversized bodies (413)", 1, kPace, [&](const std::atomic<bool>&) { OversizedBody(target); }},
+      {"bare TLS handshakes", 1, kPace, [&](const std::atomic<bool>&) { TlsConnection connection(target); }},
   };
   double worst = 0;
   for (const auto& phase : phases) {

@@ -687,6 +687,18 @@ static void check_call_e2ee_without_call(void) {
   code = platformpp_call_get_epoch_verification_code(NULL, &size);
   CHECK(code != NULL && code[0] == '\0' && size == 0);
   CHECK(platformpp_call_get_epoch_verification_code(NULL, NULL) != NULL);
+  {
+    /* A NULL call: zeros, at most the size given (an older caller's smaller struct), and the library's size.
+     */
+    platformpp_call_media_statistics statistics;
+    memset(&statistics, 0xab, sizeof statistics);
+    CHECK(platformpp_call_get_media_statistics(NULL, &statistics, sizeof statistics) == sizeof statistics);
+    CHECK(statistics.frames_sent == 0 && statistics.frames_decoded == 0);
+    memset(&statistics, 0xab, sizeof statistics);
+    CHECK(platformpp_call_get_media_statistics(NULL, &statistics, sizeof(uint64_t)) == sizeof statistics);
+    CHECK(statistics.frames_sent == 0 && statistics.frames_encrypted == 0xababababababababull);
+    CHECK(platformpp_call_get_media_statistics(NULL, NULL, 0) == sizeof statistics);
+  }
   platformpp_call_get_pairwise_verification_code(NULL, 42, on_verification_code, &c, count_free);
   platformpp_call_set_e2ee_status_changed_callback(NULL, on_e2ee_status, &c, count_free);
   platformpp_call_get_pairwise_verification_code(NULL, 42, NULL, NULL, NULL);

@@ -547,6 +547,20 @@ int main(int argc, char** argv) {
   CHECK(a_pair.size == (e2ee ? 45u : 0u) && b_pair.size == a_pair.size);
   CHECK(strcmp(a_pair.code, b_pair.code) == 0 && all_digits(a_pair.code, a_pair.size));
   CHECK(self_pair.size == 0); /* no code with oneself */
+  {
+    /* What A sent, B received: B decoded A's frames, decrypted when the call is end-to-end encrypted. */
+    platformpp_call_media_statistics sent, got;
+    CHECK(platformpp_call_get_media_statistics(a_call, &sent, sizeof sent) == sizeof sent);
+    CHECK(platformpp_call_get_media_statistics(b_call, &got, sizeof got) == sizeof got);
+    CHECK(sent.frames_sent > 25 && got.packets_received > 25 && got.frames_decoded > 25);
+    CHECK(e2ee ? (sent.frames_encrypted > 25 && got.frames_decrypted > 25) : got.frames_in_clear > 25);
+    printf(
+        "c_api_voice: A sent %llu frames (%llu encrypted); B received %llu packets, decrypted %llu, "
+        "%llu undecryptable, %llu lost\n",
+        (unsigned long long)sent.frames_sent, (unsigned long long)sent.frames_encrypted,
+        (unsigned long long)got.packets_received, (unsigned long long)got.frames_decrypted,
+        (unsigned long long)got.frames_undecryptable, (unsigned long long)got.frames_lost);
+  }
   printf("c_api_voice: E2EE %s; epoch code \"%s\"; pairwise code \"%s\"\n", e2ee ? "on" : "off",
          platformpp_call_get_epoch_verification_code(a_call, NULL), a_pair.code);
 

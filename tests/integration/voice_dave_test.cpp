@@ -118,6 +118,17 @@ TEST_CASE(
   // a loaded machine sends fewer frames in the same two seconds).
   CHECK(relayed.payloadsE2ee >= heard.size() / (kRate / 50));
   CHECK(relayed.payloadsClear == 0);
+  // The players' own statistics say the same: A's frames left encrypted, B decrypted them, none in clear.
+  const auto sent = a.call.GetMediaStatistics();
+  const auto got = b.call.GetMediaStatistics();
+  MESSAGE("A sent " << sent.framesSent << " frames, " << sent.framesEncrypted << " encrypted, "
+                    << sent.framesWithheld << " withheld before the group; B decrypted "
+                    << got.framesDecrypted << ", " << got.framesUndecryptable << " undecryptable, "
+                    << got.framesLost << " lost");
+  CHECK(sent.framesEncrypted >= heard.size() / (kRate / 50));
+  CHECK(got.framesDecrypted >= heard.size() / (kRate / 50));
+  CHECK(got.framesInClear == 0);
+  CHECK(got.framesDecoded > 0);  // decoded at playout: the jitter buffer holds the last few decrypted
 
   // Pairwise codes: the same 45 digits on both sides.
   std::optional<std::string> ab, ba;

@@ -624,6 +624,77 @@ TEST_CASE("the frame transform runs between codec and RTP, and silence frames by
   CHECK(f.receive.GetCounters().decryptFailed == 1);
 }
 
+TEST_CASE("an encrypted frame of an SSRC op 5 has not mapped yet waits for the mapping, for 500 ms at most") {
+  // The sender's key is chosen by its user id: this decryptor decrypts only kUser's frames.
+  struct XorEncryptor : FrameEncryptor {
+    std::size_t MaxOverhead() const noexcept override { return 2; }
+    std::size_t Encrypt(uint32_t, std::span<const uint8_t> frame, std::span<uint8_t> out) noexcept override {
+      for (std::size_t i = 0; i < frame.size(); ++i)
+        out[i] = frame[i] ^ 0x5A;
+      out[frame.size()] = out[frame.size() + 1] = 0xFA;
+      return frame.size() + 2;
+    }
+  };
+  struct UserDecryptor : FrameDecryptor {
+    std::size_t Decrypt(uint32_t, uint64_t user, uint64_t, std::span<const uint8_t> frame,
+                        std::span<uint8_t> out) noexcept override {
+      ++calls;
+      if (user != kUser) return 0;
+      for (std::size_t i = 0; i + 2 < frame.size(); ++i)
+        out[i] = frame[i] ^ 0x5A;
+      return frame.size() - 2;
+    }
+    bool NeedsSender(std::span<const uint8_t> frame) const noexcept override { return frame.back() == 0xFA; }
+    int calls = 0;
+  };
+  XorEncryptor encryptor;
+  UserDecryptor decryptor;
+  Fixture f(media_wire::TransportMode::AeadAes256GcmRtpsize);
+  f.send.Gate().Vad().SetHangoverFrames(0);
+  f.send.SetFrameEncryptor(&encryptor);
+  f.receive.SetFrameDecryptor(&decryptor);
+  f.receive.UnmapUser(kUser);  // a new sender: its first frames overtake op 5
+  uint64_t now = 0;
+  const auto sendOne = [&](int i) {
+    const auto result = f.send.ProcessFrame(Tone(i), f.buffer);
+    REQUIRE(result.size);
+    const auto rtp = f.relay.Open(std::span<const uint8_t>(f.buffer.data(), result.size));
+    now += 20;
+    return f.receive.OnDatagram(f.relay.Reseal(rtp), now);
+  };
+  for (int i = 0; i < 5; ++i)
+    CHECK(sendOne(i) == ReceivePipeline::PacketResult::Held);
+  CHECK(f.receive.GetCounters().held == 5);
+  CHECK(decryptor.calls == 0);
+  // Op 5 maps the SSRC: the five frames are decrypted, in order, and buffered; the next ones go straight on.
+  f.receive.MapSsrc(kSsrc, kUser);
+  CHECK(decryptor.calls == 5);
+  CHECK(f.receive.GetCounters().accepted == 5);
+  CHECK(f.receive.GetCounters().decryptFailed == 0);
+  CHECK(sendOne(5) == ReceivePipeline::PacketResult::Accepted);
+  Frame mix{};
+  CHECK(f.receive.PlayoutTick(now, mix) == 1);
+
+  // Never mapped: held until 500 ms have passed, then dropped as undecryptable.
+  f.receive.UnmapUser(kUser);
+  for (int i = 0; i < 3; ++i)
+    CHECK(sendOne(10 + i) == ReceivePipeline::PacketResult::Held);
+  const int before = decryptor.calls;
+  f.receive.PlayoutTick(now + ReceivePipeline::kHoldMs - 60, mix);  // the oldest is 40 ms short of it
+  CHECK(decryptor.calls == before);
+  f.receive.PlayoutTick(now + ReceivePipeline::kHoldMs, mix);
+  CHECK(decryptor.calls == before + 3);
+  CHECK(f.receive.GetCounters().decryptFailed == 3);
+
+  // At most kHeldSlots at a time: the oldest makes room, dropped unmapped.
+  for (std::size_t i = 0; i < ReceivePipeline::kHeldSlots + 4; ++i)
+    CHECK(sendOne(20 + static_cast<int>(i)) == ReceivePipeline::PacketResult::Held);
+  CHECK(f.receive.GetCounters().decryptFailed == 3 + 4);
+  f.receive.MapSsrc(kSsrc, kUser);
+  CHECK(f.receive.GetCounters().decryptFailed == 3 + 4);
+  CHECK(f.receive.GetCounters().accepted >= 6 + ReceivePipeline::kHeldSlots - 1);
+}
+
 TEST_CASE("Opus encoder settings are range-checked and the decoder conceals and refuses long packets") {
   OpusFrameEncoder encoder;
   CHECK(encoder.Bitrate() == 64000);

@@ -282,6 +282,16 @@ namespace Platformpp
                 Client.Free(callback));
         }
 
+        /// <summary>What the call's media did since it started; all zero once the call is gone.</summary>
+        public CallMediaStatistics GetMediaStatistics()
+        {
+            IntPtr call = Ptr;
+            platformpp_call_media_statistics statistics;
+            Native.platformpp_call_get_media_statistics(
+                call, &statistics, new UIntPtr((uint)sizeof(platformpp_call_media_statistics)));
+            return CallMediaStatistics.FromNative(statistics);
+        }
+
         /// <summary>GetE2eeActive() changed.</summary>
         public void SetE2eeStatusChangedCallback(Action<bool> callback)
         {

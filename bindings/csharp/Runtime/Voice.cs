@@ -20,6 +20,52 @@ namespace Platformpp
     /// </summary>
     public delegate void UserAudioCapturedCallback(short[] samples, int samplesPerChannel, int sampleRate, int channels);
 
+    /// <summary>
+    /// What a call's media did since the call started, across voice servers and reconnections
+    /// (Call.GetMediaStatistics): for a network-quality display, or a test that counts what a key change cost.
+    /// A platformpp extension; the platform's SDK has no such call.
+    /// </summary>
+    public struct CallMediaStatistics
+    {
+        internal static CallMediaStatistics FromNative(platformpp_call_media_statistics s)
+        {
+            return new CallMediaStatistics
+            {
+                FramesSent = s.frames_sent,
+                FramesEncrypted = s.frames_encrypted,
+                FramesWithheld = s.frames_withheld,
+                PacketsReceived = s.packets_received,
+                FramesDecrypted = s.frames_decrypted,
+                FramesInClear = s.frames_in_clear,
+                FramesUndecryptable = s.frames_undecryptable,
+                FramesLost = s.frames_lost,
+                FramesConcealed = s.frames_concealed,
+                FramesDecoded = s.frames_decoded,
+            };
+        }
+
+        /// <summary>Opus frames sent, the silence frames that end speech included.</summary>
+        public ulong FramesSent { get; private set; }
+        /// <summary>Of those, end-to-end encrypted (DAVE).</summary>
+        public ulong FramesEncrypted { get; private set; }
+        /// <summary>Not sent: end-to-end encryption on and no key yet.</summary>
+        public ulong FramesWithheld { get; private set; }
+        /// <summary>Media datagrams received.</summary>
+        public ulong PacketsReceived { get; private set; }
+        /// <summary>Received frames end-to-end decrypted.</summary>
+        public ulong FramesDecrypted { get; private set; }
+        /// <summary>Received frames without end-to-end encryption (a plain call).</summary>
+        public ulong FramesInClear { get; private set; }
+        /// <summary>Received frames dropped: no key of their epoch, bad tag, replayed.</summary>
+        public ulong FramesUndecryptable { get; private set; }
+        /// <summary>Missing from a sender's sequence when due to play.</summary>
+        public ulong FramesLost { get; private set; }
+        /// <summary>Made up by loss concealment.</summary>
+        public ulong FramesConcealed { get; private set; }
+        /// <summary>Opus frames decoded.</summary>
+        public ulong FramesDecoded { get; private set; }
+    }
+
     /// <summary>A microphone or speaker. The null device (machines without sound) is "null/input", "null/output".</summary>
     public sealed unsafe class AudioDevice
     {

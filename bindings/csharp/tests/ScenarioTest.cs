@@ -372,6 +372,11 @@ namespace Platformpp.Tests
             Check.That(heard.Length >= 96000 && snr.Length == 20 && clear >= needed,
                        "Bob hears Alice's 440 Hz clearly (SNR >= 20 dB in " + needed + " windows of 20)");
             Check.That(pump.Until(() => aliceSpoke), "Bob sees Alice speaking");
+            var sent = aCall.GetMediaStatistics();
+            var got = bCall.GetMediaStatistics();
+            Check.That(sent.FramesEncrypted >= 100 && got.FramesDecrypted >= 100 && got.FramesDecoded >= 100,
+                       "the media statistics: Alice's frames encrypted, Bob's decrypted (" + sent.FramesEncrypted +
+                       ", " + got.FramesDecrypted + ")");
             Check.That(ear.OnGameThread == 0, "the audio callbacks ran off the game thread");
 
             aliceVoiceStates = 0;

@@ -412,6 +412,33 @@ PLATFORMPP_C_API const char* platformpp_call_get_epoch_verification_code(const p
 PLATFORMPP_C_API void platformpp_call_get_pairwise_verification_code(
     platformpp_call* call, uint64_t user_id, platformpp_call_verification_code_fn callback, void* user_data,
     platformpp_user_data_free_fn user_data_free);
+/** What a call's media did since the call started, across voice servers and reconnections: for a
+ * network-quality display, or a test that counts what a key change cost (a platformpp extension; the
+ * platform's SDK has no such call). Filled by platformpp_call_get_media_statistics; updated every 20 ms while
+ * media flows. Fields may be added at the end in later versions, never removed or reordered. */
+typedef struct platformpp_call_media_statistics {
+  uint64_t frames_sent;          /**< Opus frames sent, the silence frames that end speech included */
+  uint64_t frames_encrypted;     /**< of those, end-to-end encrypted (DAVE) */
+  uint64_t frames_withheld;      /**< not sent: end-to-end encryption on and no key yet */
+  uint64_t packets_received;     /**< media datagrams received */
+  uint64_t frames_decrypted;     /**< received frames end-to-end decrypted */
+  uint64_t frames_in_clear;      /**< received frames without end-to-end encryption (a plain call) */
+  uint64_t frames_undecryptable; /**< received frames dropped: no key of their epoch, bad tag, replayed... */
+  uint64_t frames_lost;          /**< missing from a sender's sequence when due to play */
+  uint64_t frames_concealed;     /**< made up by loss concealment (losses, a sender's stream running dry) */
+  uint64_t frames_decoded;       /**< Opus frames decoded */
+} platformpp_call_media_statistics;
+
+/** Writes the call's media statistics (all zero for a NULL call) to `statistics`, at most `statistics_size`
+ * bytes: pass sizeof(platformpp_call_media_statistics), so that a program built against an older header gets
+ * the fields it knows.
+ * @param call The handle; NULL gives zeros.
+ * @param statistics Receives the statistics; NULL writes nothing.
+ * @param statistics_size sizeof(*statistics) as the caller was compiled.
+ * @return The size of the library's platformpp_call_media_statistics. */
+PLATFORMPP_C_API size_t platformpp_call_get_media_statistics(const platformpp_call* call,
+                                                             platformpp_call_media_statistics* statistics,
+                                                             size_t statistics_size);
 /** get_e2ee_active changed (only the flag: a new epoch calls nothing). A registration as the call's others
  * above.
  * @param call The handle; NULL frees user_data at once.

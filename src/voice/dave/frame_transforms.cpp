@@ -77,6 +77,11 @@ void DaveFrameDecryptor::DropExpired(uint64_t nowMs) noexcept {
   std::erase_if(epochs_, [nowMs](const Entry& entry) { return nowMs >= entry.expiresAtMs; });
 }
 
+bool DaveFrameDecryptor::NeedsSender(std::span<const uint8_t> frame) const noexcept {
+  const std::size_t size = frame.size();
+  return !epochs_.empty() && size >= 2 && frame[size - 1] == kMarkerByte && frame[size - 2] == kMarkerByte;
+}
+
 std::size_t DaveFrameDecryptor::Decrypt(uint32_t, uint64_t userId, uint64_t nowMs,
                                         std::span<const uint8_t> frame, std::span<uint8_t> out) noexcept {
   ParsedFrame parsed;

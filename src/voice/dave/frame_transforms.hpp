@@ -82,6 +82,8 @@ class DaveFrameDecryptor final : public FrameDecryptor {
 
   std::size_t Decrypt(uint32_t ssrc, uint64_t userId, uint64_t nowMs, std::span<const uint8_t> frame,
                       std::span<uint8_t> out) noexcept override;
+  /// A DAVE frame (its marker) with keys to try: which key is the sender's.
+  bool NeedsSender(std::span<const uint8_t> frame) const noexcept override;
 
   /// Each dropped frame counts once, under the reason that stopped it.
   struct Drops {

@@ -23,8 +23,11 @@ export function whenAdminToken() {
   return new Promise((resolve) => tokenWaiters.push(resolve));
 }
 
-// The emulator refused the token (an HTTP 401, or the live socket's 4004): forget it and ask again.
-export function refuseAdminToken() {
+// The emulator refused `token` (an HTTP 401, or the live socket's 4004): forget it and ask again. A refusal
+// that arrives after the tab was given another token (a request or a socket still in flight with the old one)
+// leaves the new one alone.
+export function refuseAdminToken(token) {
+  if (adminToken() !== token) return;
   sessionStorage.removeItem(kTokenKey);
   showTokenForm("The emulator refused that token (a new one is made at each start, unless it keeps its state).");
 }
@@ -65,7 +68,8 @@ window.addEventListener("hashchange", takeTokenFromAddress);  // the address edi
 
 // {ok, status, body (parsed JSON or null)}; never throws (a network failure is status 0).
 export async function admin(method, path, body) {
-  const init = { method, headers: { Authorization: `Bearer ${await whenAdminToken()}` } };
+  const token = await whenAdminToken();
+  const init = { method, headers: { Authorization: `Bearer ${token}` } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -87,7 +91,7 @@ export async function admin(method, path, body) {
   } catch (e) {
     error = String(e);
   }
-  if (status === 401) refuseAdminToken();
+  if (status === 401) refuseAdminToken(token);
   const ok = status >= 200 && status < 300;
   log(method, path, status, ok ? null : describeError(parsed, error));
   return { ok, status, body: parsed };

@@ -93,7 +93,7 @@ async function connect() {
   socket.addEventListener("close", (event) => {
     if (event.code === kTokenRefused) {
       // Asked again; the next connection waits for the new token.
-      refuseAdminToken();
+      refuseAdminToken(token);
       connect();
       return;
     }

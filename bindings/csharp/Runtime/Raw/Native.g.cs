@@ -721,6 +721,27 @@ namespace Platformpp.Raw
     }
 
     /// <summary>
+    /// What a call's media did since the call started, across voice servers and reconnections: for a
+    /// network-quality display, or a test that counts what a key change cost (a platformpp extension; the
+    /// platform's SDK has no such call). Filled by platformpp_call_get_media_statistics; updated every 20 ms
+    /// while media flows. Fields may be added at the end in later versions, never removed or reordered.
+    /// </summary>
+    [StructLayout(LayoutKind.Sequential)]
+    public unsafe struct platformpp_call_media_statistics
+    {
+        public ulong frames_sent;
+        public ulong frames_encrypted;
+        public ulong frames_withheld;
+        public ulong packets_received;
+        public ulong frames_decrypted;
+        public ulong frames_in_clear;
+        public ulong frames_undecryptable;
+        public ulong frames_lost;
+        public ulong frames_concealed;
+        public ulong frames_decoded;
+    }
+
+    /// <summary>
     /// Frees a caller's user_data: runs exactly once, when the library no longer needs it (see ` &lt;platformpp
     /// /platformpp_c.h&gt;`).
     /// </summary>
@@ -7315,6 +7336,26 @@ namespace Platformpp.Raw
         /// </param>
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
         public static extern void platformpp_call_get_pairwise_verification_code(IntPtr call, ulong user_id, platformpp_call_verification_code_fn callback, IntPtr user_data, platformpp_user_data_free_fn user_data_free);
+
+        /// <summary>
+        /// Writes the call's media statistics (all zero for a NULL call) to `statistics`, at most
+        /// `statistics_size` bytes: pass sizeof(platformpp_call_media_statistics), so that a program built
+        /// against an older header gets the fields it knows.
+        /// </summary>
+        /// <param name="call">
+        /// The handle; NULL gives zeros.
+        /// </param>
+        /// <param name="statistics">
+        /// Receives the statistics; NULL writes nothing.
+        /// </param>
+        /// <param name="statistics_size">
+        /// sizeof(*statistics) as the caller was compiled.
+        /// </param>
+        /// <returns>
+        /// The size of the library's platformpp_call_media_statistics.
+        /// </returns>
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl, ExactSpelling = true)]
+        public static extern UIntPtr platformpp_call_get_media_statistics(IntPtr call, platformpp_call_media_statistics* statistics, UIntPtr statistics_size);
 
         /// <summary>
         /// get_e2ee_active changed (only the flag: a new epoch calls nothing). A registration as the call's
