@@ -4,17 +4,11 @@
 // both show the same epoch code and the same pairwise verification code. Its own CTest test (interop_dave):
 // Skipped, saying why, where node or the package is missing, and failed instead under CI=true.
 #include "node_peer.hpp"
+#include "opus_tone_frames.hpp"
 #include "voice_call_fixture.hpp"
 
-#include "voice/opus_codec.hpp"
-
-#include <unistd.h>
-
-#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <numbers>
 #include <sstream>
 
 namespace dave_interop_test {
@@ -24,33 +18,6 @@ namespace {
 using namespace voice_call_fixture;
 using node_peer::NodePeer;
 namespace fs = std::filesystem;
-
-/// 50 frames (1 s, 440 whole cycles, so it loops without a seam) of a 440 Hz tone, Opus-encoded by libopus
-/// after 10 frames of warm-up, one hex line each: what the peer sends.
-fs::path ToneFrames() {
-  auto path = fs::temp_directory_path() / ("platformpp-dave-interop-" + std::to_string(getpid()) + ".hex");
-  platformpp::voice::OpusFrameEncoder encoder;
-  std::ofstream out(path);
-  std::array<int16_t, platformpp::voice::kOpusFrameSamples> pcm{};
-  std::array<uint8_t, 1275> packet{};
-  for (int f = 0; f < 60; ++f) {
-    for (int i = 0; i < platformpp::voice::kOpusFrameSamplesPerChannel; ++i) {
-      const double t = static_cast<double>(f * platformpp::voice::kOpusFrameSamplesPerChannel + i) / 48000.0;
-      const auto s = static_cast<int16_t>(8000 * std::sin(2 * std::numbers::pi * 440 * t));
-      pcm[2 * static_cast<std::size_t>(i)] = pcm[2 * static_cast<std::size_t>(i) + 1] = s;
-    }
-    const int n = encoder.Encode(pcm, packet);
-    REQUIRE(n > 0);
-    if (f < 10) continue;
-    char hex[3];
-    for (int b = 0; b < n; ++b) {
-      std::snprintf(hex, sizeof hex, "%02x", packet[static_cast<std::size_t>(b)]);
-      out << hex;
-    }
-    out << '\n';
-  }
-  return path;
-}
 
 }  // namespace
 
@@ -63,7 +30,7 @@ TEST_CASE("DAVE interop: an independent DAVE implementation (npm @snazzah/davey)
   Player& a = f.Add();
   const auto peerUser = e.admin->CreateUser(UniqueName("davey"));
   const auto peerToken = e.admin->MintToken(peerUser.id, f.app.id, "openid sdk.social_layer").accessToken;
-  const auto frames = ToneFrames();
+  const auto frames = opus_tone_frames::Write("dave-interop", 440);
   const auto& connection = e.process->Connection();
   std::ostringstream argument;
   argument << R"({"gatewayUrl":")" << connection.gatewayUrl << R"(","apiBase":")" << connection.apiBase

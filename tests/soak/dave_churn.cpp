@@ -11,9 +11,18 @@
 //   - the frames lost (missing from a sender's sequence when due to play), a figure;
 // and after every transition, that every member shows the same verification code.
 //
-//   platformpp_dave_churn --members 8 --seconds 30 --seed 1     # the short mode (label soak)
-//   platformpp_dave_churn --members 25 --seconds 300             # the long mode: the platform's maximum
-// The emulator: --emulator PATH, else $PLATFORMPP_EMULATOR, else platformpp-emulator on $PATH.
+//   platformpp_dave_churn --members 8 --seconds 30 --seed 1 --js-member  # the short mode (label soak)
+//   platformpp_dave_churn --members 25 --seconds 300 --js-member         # the long mode: the platform's
+//   maximum
+// --js-member makes one of the members an independent implementation of DAVE (@snazzah/davey, Rust on
+// OpenMLS, tests/interop/dave_peer.mjs, speaking all the time): it must agree on every epoch's code and
+// decrypt through every transition too. Where node or the package is missing it is skipped (exit 77), under
+// CI=true failed. The emulator: --emulator PATH, else $PLATFORMPP_EMULATOR, else platformpp-emulator on
+// $PATH. With DAVE_CHURN_DEBUG set it also prints each member's user id and each event as it starts (to read
+// beside the emulator's or the SDK's logs).
+#include "node_peer.hpp"
+#include "opus_tone_frames.hpp"
+
 #include <platformpp/client.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
@@ -23,12 +32,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <memory>
 #include <numbers>
 #include <optional>
 #include <random>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -47,6 +58,7 @@ struct Options {
   int seconds = 30;
   unsigned seed = 1;
   int speakers = 3;  // members speaking at a time: every one decodes each speaker's frames
+  bool jsMember = false;
   std::string emulator;
 };
 
@@ -66,11 +78,14 @@ Options ParseOptions(int argc, char** argv) {
       options.seed = static_cast<unsigned>(std::stoul(next()));
     } else if (arg == "--speakers") {
       options.speakers = std::stoi(next());
+    } else if (arg == "--js-member") {
+      options.jsMember = true;
     } else if (arg == "--emulator") {
       options.emulator = next();
     } else {
-      throw std::runtime_error("unknown argument " + arg +
-                               " (--members N --seconds S --seed K --speakers M --emulator PATH)");
+      throw std::runtime_error(
+          "unknown argument " + arg +
+          " (--members N --seconds S --seed K --speakers M --js-member --emulator PATH)");
     }
   }
   // 25 is the platform's recommended maximum for an end-to-end encrypted call.
@@ -148,6 +163,27 @@ struct Member {
   }
 };
 
+/// The member on @snazzah/davey (tests/interop/dave_peer.mjs): one JSON event per line, an "e2ee" event at
+/// each transition it executes (epoch, code, the group's users), "stats" every 500 ms (frames decrypted, and
+/// those that failed to decrypt, counted only for senders op 5 has mapped).
+struct JsMember {
+  platformpp::testkit::EmulatorAdmin::User user;
+  std::unique_ptr<node_peer::NodePeer> peer;
+  std::filesystem::path frames;
+  int transitionsSeen = 0;      // "e2ee" events counted
+  uint64_t failuresAtJoin = 0;  // decryptFailures when it first executed a transition
+  uint64_t failuresSeen = 0;
+  std::map<std::string, uint64_t> failuresByEvent;
+
+  [[nodiscard]] std::optional<rapidjson::Document> Last(const std::string& event) const {
+    return peer->Last(event);
+  }
+  [[nodiscard]] uint64_t Stat(const char* name) const {
+    const auto stats = Last("stats");
+    return stats && (*stats).HasMember(name) && (*stats)[name].IsUint64() ? (*stats)[name].GetUint64() : 0;
+  }
+};
+
 class Churn {
  public:
   explicit Churn(Options options) : options_(std::move(options)), random_(options_.seed) {}
@@ -172,6 +208,10 @@ class Churn {
     Report();
     for (auto& member : members_)
       member->client.reset();  // ends the calls
+    if (js_) {
+      js_->peer.reset();
+      std::filesystem::remove(js_->frames);
+    }
     findings_.Print();
     std::printf(findings_.Empty() ? "DAVE churn passed\n" : "DAVE churn FAILED\n");
     return findings_.Empty() ? 0 : 1;
@@ -180,7 +220,8 @@ class Churn {
  private:
   void SetUp() {
     const auto app = admin_->CreateApp("DAVE churn");
-    for (int i = 0; i < options_.members; ++i) {
+    const int sdkMembers = options_.members - (options_.jsMember ? 1 : 0);
+    for (int i = 0; i < sdkMembers; ++i) {
       auto member = std::make_unique<Member>();
       member->index = i;
       member->frequency = 200 + 40 * i;
@@ -218,8 +259,63 @@ class Churn {
     }
     for (auto& member : members_)
       StartCall(*member);
+    if (options_.jsMember) StartJsMember(app.id);
     Require(Settle("set-up", 120s), "every member in the call, end-to-end encrypted, on one epoch");
   }
+
+  void StartJsMember(uint64_t appId) {
+    node_peer::RequireInterop({"@snazzah/davey", "ws"});
+    std::printf("the JS member: @snazzah/davey %s on Node.js %s\n",
+                node_peer::InstalledVersion("@snazzah/davey").c_str(), node_peer::NodeVersion().c_str());
+    js_ = std::make_unique<JsMember>();
+    js_->user = admin_->CreateUser("churner_js");
+    const auto token = admin_->MintToken(js_->user.id, appId, "openid sdk.social_layer").accessToken;
+    js_->frames = opus_tone_frames::Write("dave-churn", 500);
+    const auto& connection = emulator_->Connection();
+    std::ostringstream argument;
+    argument << R"({"gatewayUrl":")" << connection.gatewayUrl << R"(","apiBase":")" << connection.apiBase
+             << R"(","caFile":")" << connection.caFile << R"(","token":")" << token << R"(","userId":")"
+             << js_->user.id << R"(","lobbySecret":"dave-churn-lobby","watchUserId":")"
+             << members_[0]->user.id << R"(","framesFile":")" << js_->frames.string() << R"(","durationMs":)"
+             << (options_.seconds + 300) * 1000 << "}";
+    js_->peer =
+        std::make_unique<node_peer::NodePeer>("dave_peer.mjs", std::vector<std::string>{argument.str()});
+    Require(PumpUntil([&] { return js_->Last("joined") || js_->Last("error"); }, 30s) && !js_->Last("error"),
+            "the JS member joined the call");
+  }
+
+  // The JS member's side of Settle: in the group, on the SDK members' epoch code.
+  [[nodiscard]] bool JsSettled(std::size_t inCall, const std::string& code) const {
+    if (!js_) return true;
+    if (js_->Last("error")) return true;  // reported by AccountJs
+    if (downgraded_) return true;         // nothing to compare: no group
+    const auto e2ee = js_->Last("e2ee");
+    return e2ee && (*e2ee)["users"].Size() == inCall && code == (*e2ee)["privacyCode"].GetString();
+  }
+
+  // The JS member's books: its transitions (its "e2ee" events) and its decryption failures since its join.
+  // Its statistics come every 500 ms, too seldom to split them per transition: the end checks the total.
+  void AccountJs() {
+    if (!js_) return;
+    if (const auto error = js_->Last("error"); error && !jsFailed_) {
+      jsFailed_ = true;
+      findings_.Add("the JS member failed", (*error)["message"].GetString());
+    }
+    // Its failures by the event under way when they were reported (for the report: where they come from).
+    const uint64_t failures = js_->Stat("decryptFailures");
+    if (js_->transitionsSeen > 0 && failures > js_->failuresSeen) {
+      js_->failuresByEvent[eventKind_] += failures - js_->failuresSeen;
+    }
+    js_->failuresSeen = failures;
+    const int transitions = js_->peer->Count("e2ee");
+    if (transitions == js_->transitionsSeen) return;
+    // Its first is its join: frames of the epoch before it cannot be decrypted by design.
+    if (js_->transitionsSeen == 0) js_->failuresAtJoin = js_->Stat("decryptFailures");
+    js_->transitionsSeen = transitions;
+  }
+
+  // Who speaks at a time: the members whose turn it is, and the JS member, which speaks all the time.
+  [[nodiscard]] int Speakers() const { return options_.speakers + (js_ ? 1 : 0); }
 
   void StartCall(Member& member) {
     member.call = member.client->StartCallWithAudioCallbacks(
@@ -266,6 +362,7 @@ class Churn {
     if (now >= nextSpeakers_) RotateSpeakers(now);
     for (auto& member : members_)
       Account(*member, now);
+    AccountJs();
     std::this_thread::sleep_for(2ms);
   }
 
@@ -359,7 +456,7 @@ class Churn {
   void CloseTransition(Member& m, Clock::time_point now) {
     m.worstTransition = std::max(m.worstTransition, m.sinceTransition);
     ++lossHistogram_[std::min<uint64_t>(m.sinceTransition, 9)];
-    if (m.sinceTransition > static_cast<uint64_t>(options_.speakers)) {
+    if (m.sinceTransition > static_cast<uint64_t>(Speakers())) {
       findings_.Add("more than one frame per speaker lost to a key transition",
                     "member " + std::to_string(m.index) + ": " + std::to_string(m.sinceTransition) +
                         " undecryptable frames before its transition at " +
@@ -387,9 +484,11 @@ class Churn {
     const auto started = Clock::now();
     const bool settled = PumpUntil(
         [&] {
-          const auto in = static_cast<std::size_t>(
-              std::count_if(members_.begin(), members_.end(), [](const auto& m) { return m->inCall; }));
+          const auto in = static_cast<std::size_t>(std::count_if(members_.begin(), members_.end(),
+                                                                 [](const auto& m) { return m->inCall; })) +
+                          (js_ ? 1 : 0);
           std::vector<uint8_t> first;
+          std::string code;
           for (auto& m : members_) {
             if (!m->inCall) continue;
             if (m->call.GetStatus() != Call::Status::Connected || m->call.GetParticipants().size() != in)
@@ -400,10 +499,13 @@ class Churn {
             }
             if (!m->call.GetE2eeActive() || !m->keyed) return false;
             const auto authenticator = m->call.GetEpochAuthenticator();
-            if (first.empty()) first = authenticator;
+            if (first.empty()) {
+              first = authenticator;
+              code = m->call.GetEpochVerificationCode();
+            }
             if (authenticator.size() != 32 || authenticator != first) return false;
           }
-          return true;
+          return JsSettled(in, code);
         },
         timeout);
     settleTimes_.push_back(Seconds(Clock::now() - started));
@@ -442,12 +544,8 @@ class Churn {
   void ChurnFor(Clock::duration length) {
     start_ = Clock::now();
     if (std::getenv("DAVE_CHURN_DEBUG")) {
-      std::printf(
-          "start at %lld ms\n",
-          static_cast<long long>(
-              std::chrono::duration_cast<std::chrono::milliseconds>(start_.time_since_epoch()).count()));
       for (auto& m : members_)
-        std::printf("member %d is %llu\n", m->index, static_cast<unsigned long long>(m->user.id));
+        std::printf("member %d is user %llu\n", m->index, static_cast<unsigned long long>(m->user.id));
     }
     const auto end = start_ + length;
     // The downgrade and upgrade in the middle of the run (and every 60 s in a long one); the other events
@@ -479,15 +577,17 @@ class Churn {
     }
   }
 
-  void Note() const {
+  // An event of `kind` starts; `what` names it in the findings (and, with DAVE_CHURN_DEBUG set, in the log).
+  void Begin(const std::string& kind, std::string what) {
+    ++events_[kind];
+    eventKind_ = kind;
+    event_ = std::move(what);
     if (std::getenv("DAVE_CHURN_DEBUG"))
       std::printf("[%.3f] %s\n", Seconds(Clock::now() - start_), event_.c_str());
   }
 
   void LeaveAndRejoin(Member& m) {
-    ++events_["leave and join again"];
-    event_ = "member " + std::to_string(m.index) + " left and joins again";
-    Note();
+    Begin("leave and join again", "member " + std::to_string(m.index) + " left and joins again");
     bool ended = false;
     Unkey(m);
     m.client->EndCall(lobbyId_, [&ended] { ended = true; });
@@ -501,41 +601,34 @@ class Churn {
 
   void DropVoice(Member& m) {
     // The session resumes: the member keeps its DAVE session; it is counted again once it is back.
-    ++events_["voice connection dropped and resumed"];
-    event_ = "member " + std::to_string(m.index) + "'s voice connection dropped";
-    Note();
+    Begin("voice connection dropped and resumed",
+          "member " + std::to_string(m.index) + "'s voice connection dropped");
     Unkey(m);
     m.reconnectingFrom = m.connections;
     if (admin_->DropVoice(m.user.id) == 0) {
       m.reconnectingFrom.reset();
       return;
     }
-    Settle("member " + std::to_string(m.index) + "'s voice connection dropped", 30s);
+    Settle(event_, 30s);
   }
 
   void MoveVoice(Member& m) {
     // Another voice server: a new voice session, a new DAVE session; the member joins the group again.
-    ++events_["moved to another voice server"];
-    event_ = "member " + std::to_string(m.index) + " moved";
-    Note();
+    Begin("moved to another voice server", "member " + std::to_string(m.index) + " moved");
     Unkey(m);
     m.rejoining = true;
     if (admin_->MoveVoice(m.user.id) == 0) return;
-    Settle("member " + std::to_string(m.index) + " moved to another voice server", 30s);
+    Settle(event_, 30s);
   }
 
   void NewGroup() {
-    ++events_["a new group"];
-    event_ = "a new group";
-    Note();
+    Begin("a new group", "a new group");
     if (!admin_->DaveAction(lobbyId_, "new_group")) return;
-    Settle("a new group", 30s);
+    Settle(event_, 30s);
   }
 
   void Downgrade() {
-    ++events_["downgrade and upgrade"];
-    event_ = "downgrade and upgrade";
-    Note();
+    Begin("downgrade and upgrade", "downgrade and upgrade");
     downgraded_ = true;
     if (!admin_->DaveAction(lobbyId_, "downgrade")) {
       findings_.Add("downgrade refused", "lobby " + std::to_string(lobbyId_));
@@ -585,6 +678,32 @@ class Churn {
       std::printf("the call settled after an event in: median %.2f s, max %.2f s\n",
                   settleTimes_[settleTimes_.size() / 2], settleTimes_.back());
     }
+    if (js_) {
+      const uint64_t failed = js_->Stat("decryptFailures") - js_->failuresAtJoin;
+      const auto after = static_cast<uint64_t>(std::max(js_->transitionsSeen - 1, 0));
+      std::printf(
+          "the JS member: %llu transitions after its join, decrypted %llu frames, %llu failed to decrypt "
+          "after its join, sent %llu\n",
+          static_cast<unsigned long long>(after), static_cast<unsigned long long>(js_->Stat("decrypted")),
+          static_cast<unsigned long long>(failed), static_cast<unsigned long long>(js_->Stat("sent")));
+      std::printf("  its failures to decrypt by the event under way when reported:");
+      for (const auto& [kind, count] : js_->failuresByEvent)
+        std::printf(" %s %llu;", kind.c_str(), static_cast<unsigned long long>(count));
+      std::printf("\n");
+      if (js_->Stat("decrypted") == 0)
+        findings_.Add("the JS member decrypted nothing", "no frame reached it");
+      // davey's reinit, which a new group (op 24, epoch 1) and so an upgrade call for, deletes the group and
+      // its keys at once: frames of senders that have not executed the new group's transition yet then fail
+      // there (our SDK keeps the old keys for ten seconds). The bound holds for the other events.
+      uint64_t others = 0;
+      for (const auto& [kind, count] : js_->failuresByEvent)
+        if (kind != "a new group" && kind != "downgrade and upgrade") others += count;
+      if (others > after * static_cast<uint64_t>(Speakers())) {
+        findings_.Add("more than one frame per speaker lost to a key transition",
+                      "the JS member: " + std::to_string(others) + " frames over " + std::to_string(after) +
+                          " transitions, new groups aside");
+      }
+    }
     if (decrypted == 0) findings_.Add("no frame decrypted", "the speakers' frames never arrived");
     if (transitions == 0) findings_.Add("no key transition", "the schedule changed nothing");
   }
@@ -595,6 +714,8 @@ class Churn {
   std::unique_ptr<platformpp::testkit::EmulatorProcess> emulator_;
   std::unique_ptr<platformpp::testkit::EmulatorAdmin> admin_;
   std::vector<std::unique_ptr<Member>> members_;
+  std::unique_ptr<JsMember> js_;  // with --js-member
+  bool jsFailed_ = false;
   uint64_t lobbyId_ = 0;
   Clock::time_point start_ = Clock::now();
   Clock::time_point nextSpeakers_{};
@@ -604,7 +725,8 @@ class Churn {
   std::vector<double> settleTimes_;
   std::map<std::string, int> events_;
   std::map<uint64_t, int> lossHistogram_;  // transitions by what they cost a receiver (9: 9 or more)
-  std::string event_ = "set-up";           // the event under way, for the findings
+  std::string event_ = "set-up";
+  std::string eventKind_ = "set-up";  // the event under way, for the findings
 };
 
 }  // namespace
