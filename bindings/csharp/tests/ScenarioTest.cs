@@ -204,7 +204,8 @@ namespace Platformpp.Tests
             b.SetActivityInviteCreatedCallback(S<ActivityInvite>(i => invite = i));
             ClientResult invited = null;
             a.SendActivityInvite(bobId, "come along", S<ClientResult>(r => invited = r));
-            Check.Require(pump.Until(() => invite != null) && invited != null && invited.Successful, "the invite arrives");
+            // Bob's invite and Alice's callback come in either order: wait for both.
+            Check.Require(pump.Until(() => invite != null && invited != null) && invited.Successful, "the invite arrives");
             Check.That(invite.SenderId == aliceId && invite.PartyId == "arena-42" && invite.Type == ActivityActionTypes.Join &&
                        invite.IsValid, "an invite from Alice to her party");
             GC.Collect();  // the invite keeps its native copy
