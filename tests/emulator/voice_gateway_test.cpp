@@ -830,6 +830,44 @@ TEST_CASE_FIXTURE(Fixture, "voice: a join from another Gateway session moves the
   CHECK(stale.close_code == 4004);
 }
 
+TEST_CASE_FIXTURE(Fixture,
+                  "voice: a moved call's old session ending tells the others nothing (the user stays)") {
+  // The soak's "call left unencrypted": the others heard op 13 for a user who was in the call on its new
+  // session, forgot it (SSRC, DAVE's list of the call's users) and refused to commit its Add.
+  ManualSteadyTime time;
+  settings(R"({"resume_window_ms":0})");
+  const auto lobby_id = secret_lobby("moving", {alice, bob});
+  const auto a = join(alice, lobby_id);
+  const auto b = join(bob, lobby_id);
+  VoicePeer old, pb;
+  const auto io = voice(old, alice, a);
+  voice(pb, bob, b);
+  call("POST", "/_emulator/voice/move", R"({"user_id":")" + alice + "\"}");
+  const auto updates = p(alice).gateway.dispatches("LOBBY_VOICE_SERVER_UPDATE");
+  const auto& update = updates.back();
+  const Join moved{lobby_id, str(update["d"]["token"]), str(update["d"]["endpoint"])};
+  REQUIRE(moved.token != a.token);
+  VoicePeer fresh;
+  voice(fresh, alice, moved);
+  REQUIRE(pb.ops(11).size() == 2);  // at bob's Identify (alice), then alice's new session
+  // The client leaves the old session for the new server (its normal close): it ends when its resume window
+  // is over.
+  service.voice_disconnected(io, 1000);
+  time.advance(1);
+  service.voice_tick();
+  CHECK(sessions().Size() == 2);  // alice's new session and bob's
+  CHECK_FALSE(fresh.closed);
+  CHECK(pb.ops(13).empty());
+  // Her voice state is the new session's: bob saw no leave.
+  for (const auto& dispatch : p(bob).gateway.dispatches("LOBBY_VOICE_STATE_UPDATE"))
+    CHECK_FALSE(dispatch["d"]["channel_id"].IsNull());
+
+  // When she leaves for good, bob hears it once.
+  const auto left = as(alice, "DELETE", "/lobbies/" + lobby_id + "/members/@me");
+  CHECK(left.status == 204);
+  CHECK(pb.ops(13).size() == 1);
+}
+
 TEST_CASE_FIXTURE(Fixture, "voice: a second Identify for the same join replaces the voice session") {
   const auto lobby_id = lobby({alice, bob});
   const auto a = join(alice, lobby_id);

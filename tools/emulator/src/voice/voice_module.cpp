@@ -262,11 +262,11 @@ void VoiceModule::end_session(const std::string& voice_session, int close_code) 
   }
   forwarding_unit_.remove_session(voice_session);
   const auto* current = voice_.find_state(session.lobby_id, session.user_id);
-  // The user's DAVE membership is its current session's: a moved call's old session ending after the new
-  // one identified leaves it alone.
-  if (current == nullptr || !current->voice_session || current->voice_session == voice_session) {
-    dave_leave(session);
-  }
+  // A moved call's old session ending after the new one identified: the user is still in the call, on its
+  // new session. Its DAVE membership and the others' view of it (op 13 would make them forget its SSRC and
+  // refuse its Add as a user no longer in the call) are the new session's.
+  if (current != nullptr && current->voice_session && current->voice_session != voice_session) return;
+  dave_leave(session);
   if (auto* state = voice_.find_state(session.lobby_id, session.user_id);
       state != nullptr && state->voice_session == voice_session) {
     state->voice_session.reset();
