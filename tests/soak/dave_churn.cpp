@@ -145,7 +145,7 @@ struct Member {
   std::vector<uint8_t> authenticator;  // the last one seen while keyed
   bool e2ee = false;                   // the last E2EE flag seen while keyed
   uint64_t transitions = 0;            // epoch changes and E2EE flips seen while keyed
-  uint64_t undecryptable = 0, lost = 0, decrypted = 0, inClear = 0, received = 0;
+  uint64_t undecryptable = 0, lost = 0, decrypted = 0, inClear = 0;
   uint64_t sinceTransition = 0;  // undecryptable frames since the last transition it saw
   uint64_t worstTransition = 0;  // the most undecryptable frames one transition cost it
 
@@ -429,7 +429,6 @@ class Churn {
                   static_cast<unsigned long long>(lost), Seconds(now - start_), event_.c_str());
     }
     m.decrypted += now_.framesDecrypted - m.last.framesDecrypted;
-    m.received += now_.packetsReceived - m.last.packetsReceived;
     m.inClear += inClear;
     if (inClear > 0 && !ClearAllowed(now)) {
       findings_.Add("frames played in clear while the call was end-to-end encrypted",
