@@ -1,6 +1,7 @@
-// Runs a libFuzzer target without libFuzzer (GCC builds, CI): every file given (or every file in a directory
-// given), then a fixed number of deterministic mutations of them and of random bytes. A crash or sanitizer
-// report fails the run. Real coverage-guided fuzzing: tools/run-fuzz (clang + libFuzzer).
+// Runs libFuzzer targets without libFuzzer (GCC builds, CI): the target --target=NAME names (all of them are
+// linked into this one executable, fuzz_targets.hpp), on every file given (or every file in a directory given),
+// then a fixed number of deterministic mutations of them and of random bytes. A crash or sanitizer report fails
+// the run. Real coverage-guided fuzzing: tools/run-fuzz (clang + libFuzzer, one executable per target).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -12,15 +13,28 @@
 #include <string>
 #include <vector>
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size);
+#include "fuzz_targets.hpp"
 
 int main(int argc, char** argv) {
   std::vector<std::string> seeds;
   long mutations = 20000;
+  const platformpp::fuzz::FuzzTarget* target = nullptr;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg.rfind("--mutations=", 0) == 0) {
       mutations = std::strtol(arg.c_str() + 12, nullptr, 10);
+      continue;
+    }
+    if (arg.rfind("--target=", 0) == 0) {
+      for (const auto& candidate : platformpp::fuzz::Targets()) {
+        if (arg.compare(9, std::string::npos, candidate.name) == 0) target = &candidate;
+      }
+      if (target == nullptr) {
+        std::fprintf(stderr, "no fuzz target %s here; the targets are:\n", arg.c_str() + 9);
+        for (const auto& candidate : platformpp::fuzz::Targets())
+          std::fprintf(stderr, "  %s\n", candidate.name);
+        return 2;
+      }
       continue;
     }
     std::vector<std::filesystem::path> files;
@@ -35,8 +49,12 @@ int main(int argc, char** argv) {
       seeds.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
   }
+  if (target == nullptr) {
+    std::fprintf(stderr, "usage: %s --target=NAME [--mutations=N] CORPUS_DIR_OR_FILE...\n", argv[0]);
+    return 2;
+  }
   for (const std::string& seed : seeds) {
-    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(seed.data()), seed.size());
+    target->run(reinterpret_cast<const uint8_t*>(seed.data()), seed.size());
   }
   std::mt19937_64 random(0x706c6174666f726dULL);
   std::string input;
@@ -70,8 +88,8 @@ int main(int argc, char** argv) {
           break;
       }
     }
-    LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(input.data()), input.size());
+    target->run(reinterpret_cast<const uint8_t*>(input.data()), input.size());
   }
-  std::printf("%zu seeds and %ld mutations ran cleanly\n", seeds.size(), mutations);
+  std::printf("%s: %zu seeds and %ld mutations ran cleanly\n", target->name, seeds.size(), mutations);
   return 0;
 }
