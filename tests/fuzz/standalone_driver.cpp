@@ -1,7 +1,8 @@
 // Runs libFuzzer targets without libFuzzer (GCC builds, CI): the target --target=NAME names (all of them are
-// linked into this one executable, fuzz_targets.hpp), on every file given (or every file in a directory given),
-// then a fixed number of deterministic mutations of them and of random bytes. A crash or sanitizer report fails
-// the run. Real coverage-guided fuzzing: tools/run-fuzz (clang + libFuzzer, one executable per target).
+// linked into this one executable, fuzz_targets.hpp), on every file given (or every file in a directory
+// given), then a fixed number of deterministic mutations of them and of random bytes. A crash or sanitizer
+// report fails the run. Real coverage-guided fuzzing: tools/run-fuzz (clang + libFuzzer, one executable per
+// target).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>

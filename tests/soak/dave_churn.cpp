@@ -452,9 +452,9 @@ class Churn {
 
   // The goal is one frame per sender's stream: every speaker switches keys at the transition, each with its
   // frames in flight (the voice server's execute reaches the members a few milliseconds apart). A new group
-  // (op 24, epoch 1; an upgrade makes one too) is bounded apart: the voice gateway proposes each member as its
-  // key package arrives, so a member whose package came after the first commit is added by a later one, and
-  // until its Welcome it cannot decrypt the speakers already on the new group's keys, as a joiner cannot.
+  // (op 24, epoch 1; an upgrade makes one too) is bounded apart: the voice gateway proposes each member as
+  // its key package arrives, so a member whose package came after the first commit is added by a later one,
+  // and until its Welcome it cannot decrypt the speakers already on the new group's keys, as a joiner cannot.
   // How long that takes is the machine's load (none on a quiet machine, up to 6 frames in CI's suite with a
   // build beside it): 10 frames, 200 ms, of each speaker.
   void CloseTransition(Member& m, Clock::time_point now) {
@@ -681,9 +681,10 @@ class Churn {
     for (const auto& [frames, count] : lossHistogram_)
       std::printf(" %llu%s: %d;", static_cast<unsigned long long>(frames), frames == 9 ? "+" : "", count);
     std::printf("\n");
-    std::printf("new-group transitions that cost a receiver more than a frame per speaker (a member added to "
-                "the new group by a later commit): %d\n",
-                lateToNewGroup_);
+    std::printf(
+        "new-group transitions that cost a receiver more than a frame per speaker (a member added to "
+        "the new group by a later commit): %d\n",
+        lateToNewGroup_);
     if (!settleTimes_.empty()) {
       std::printf("the call settled after an event in: median %.2f s, max %.2f s\n",
                   settleTimes_[settleTimes_.size() / 2], settleTimes_.back());
