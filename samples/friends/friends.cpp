@@ -133,7 +133,8 @@ int main(int argc, char** argv) {
     a.client.SendDiscordFriendRequest("bo",
                                       [&](const platformpp::ClientResult& result) { requested = result; });
     // [guide-end]
-    ok &= Check(Frames(a, b, [&] { return friends; }) && requested && requested->Successful(),
+    // Ada's answer and Bo's event come in either order: wait for both.
+    ok &= Check(Frames(a, b, [&] { return friends && requested; }) && requested->Successful(),
                 "Ada and Bo are friends");
 
     // 3. Ada shows what she is doing, with a joinable party, and invites Bo.
