@@ -53,6 +53,14 @@ using platformpp::ClientResult;
 using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
+// The two events that make the members form a new group (prepare epoch 1): bounded apart (CloseTransition).
+constexpr const char* kNewGroupEvent = "a new group";
+constexpr const char* kDowngradeUpgradeEvent = "downgrade and upgrade";
+
+bool FormsNewGroup(const std::string& event) {
+  return event == kNewGroupEvent || event == kDowngradeUpgradeEvent;
+}
+
 struct Options {
   int members = 8;
   int seconds = 30;
@@ -460,7 +468,7 @@ class Churn {
   void CloseTransition(Member& m, Clock::time_point now) {
     m.worstTransition = std::max(m.worstTransition, m.sinceTransition);
     ++lossHistogram_[std::min<uint64_t>(m.sinceTransition, 9)];
-    const bool newGroup = event_ == "a new group" || event_ == "downgrade and upgrade";
+    const bool newGroup = FormsNewGroup(event_);
     const uint64_t bound = static_cast<uint64_t>(Speakers()) * (newGroup ? 10 : 1);
     if (newGroup && m.sinceTransition > static_cast<uint64_t>(Speakers())) ++lateToNewGroup_;
     if (m.sinceTransition > bound) {
@@ -629,13 +637,13 @@ class Churn {
   }
 
   void NewGroup() {
-    Begin("a new group", "a new group");
+    Begin(kNewGroupEvent, kNewGroupEvent);
     if (!admin_->DaveAction(lobbyId_, "new_group")) return;
     Settle(event_, 30s);
   }
 
   void Downgrade() {
-    Begin("downgrade and upgrade", "downgrade and upgrade");
+    Begin(kDowngradeUpgradeEvent, kDowngradeUpgradeEvent);
     downgraded_ = true;
     if (!admin_->DaveAction(lobbyId_, "downgrade")) {
       findings_.Add("downgrade refused", "lobby " + std::to_string(lobbyId_));
@@ -708,7 +716,7 @@ class Churn {
       // there (our SDK keeps the old keys for ten seconds). The bound holds for the other events.
       uint64_t others = 0;
       for (const auto& [kind, count] : js_->failuresByEvent)
-        if (kind != "a new group" && kind != "downgrade and upgrade") others += count;
+        if (!FormsNewGroup(kind)) others += count;
       if (others > after * static_cast<uint64_t>(Speakers())) {
         findings_.Add("more than one frame per speaker lost to a key transition",
                       "the JS member: " + std::to_string(others) + " frames over " + std::to_string(after) +
