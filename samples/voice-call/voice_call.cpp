@@ -100,6 +100,22 @@ void Play(Player& a, Player& b, std::chrono::milliseconds duration) {
       a, b, [&] { return Clock::now() >= until; }, std::chrono::seconds(60));
 }
 
+// Pumps both games until `frames` has not moved for 200 ms; false if it keeps moving for 10 s.
+bool Quiet(Player& a, Player& b, const std::atomic<int>& frames) {
+  int last = frames;
+  auto since = Clock::now();
+  return Frames(
+      a, b,
+      [&] {
+        if (frames != last) {
+          last = frames;
+          since = Clock::now();
+        }
+        return Clock::now() - since >= std::chrono::milliseconds(200);
+      },
+      std::chrono::seconds(10));
+}
+
 bool Check(bool ok, const std::string& what) {
   std::cout << (ok ? "ok: " : "FAILED: ") << what << "\n";
   return ok;
@@ -287,7 +303,9 @@ int main(int argc, char** argv) {
     a.call.SetAudioMode(platformpp::AudioModeType::PTT);
     a.call.SetPTTReleaseDelay(100);
     // [guide-end]
-    Play(a, b, std::chrono::milliseconds(500));
+    // Frames Ada sent before her key went up may still be on their way (a loaded machine, or Wine, can hold
+    // them for a while): wait until Bo's ear has been quiet for 200 ms, then listen for half a second.
+    ok &= Check(Quiet(a, b, ear.frames), "PTT up: Bo's ear goes quiet");
     const int quiet = ear.frames;
     Play(a, b, std::chrono::milliseconds(500));
     ok &= Check(ear.frames - quiet <= 1, "PTT up: Bo hears nothing");
