@@ -390,9 +390,10 @@ TEST_CASE("webhook events: APPLICATION_AUTHORIZED on a code grant, APPLICATION_D
   REQUIRE(data["scopes"].Size() == 2);
   CHECK(std::string(data["scopes"][0].GetString()) == "identify");
 
-  // A month on the fake clock: event.timestamp follows it, the signature's timestamp stays real time (the
+  // 32 days on the fake clock (more than any month, so the month always changes; 30 days from 1 December
+  // stayed in December): event.timestamp follows it, the signature's timestamp stays real time (the
   // receiver's 5-minute window is checked against its own clock).
-  fixture.admin->AdvanceClock(std::chrono::hours(24 * 30));
+  fixture.admin->AdvanceClock(std::chrono::hours(24 * 32));
   const auto revoke =
       call(fixture.port, "POST", "/api/v10/oauth2/token/revoke",
            "token=" + text(tokens, "access_token") + "&client_id=" + std::to_string(fixture.app.id) +
