@@ -393,9 +393,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   g_emulator_path = argv[1];
-  // Line-buffered: a run stopped by CTest's time limit still shows what it printed (under Wine a pipe is
-  // otherwise fully buffered, and one such run showed nothing).
+  // A run stopped by CTest's time limit must still show what it printed (under Wine a pipe is otherwise fully
+  // buffered, and one such run showed nothing). Windows' C runtime treats _IOLBF as full buffering:
+  // unbuffered.
+#ifdef _WIN32
+  std::setvbuf(stdout, nullptr, _IONBF, 0);
+#else
   std::setvbuf(stdout, nullptr, _IOLBF, 0);
+#endif
   doctest::Context context;
   context.applyCommandLine(argc - 1, argv + 1);
   return context.run();
