@@ -63,6 +63,21 @@ HttpResult to_result(http::response<http::string_body>& response) {
   return result;
 }
 
+// One response, under the stream's 20-second deadline. Asynchronous, so that the deadline applies (a
+// synchronous read has none): under Wine an emulator killed with TerminateProcess now and then leaves its
+// connection open without a byte or a reset, and a synchronous read then waited until CTest's time limit.
+beast::error_code read_with_deadline(net::io_context& io, beast::ssl_stream<beast::tcp_stream>& stream,
+                                     beast::flat_buffer& buffer,
+                                     http::response<http::string_body>& response) {
+  beast::error_code ec;
+  beast::get_lowest_layer(stream).expires_after(std::chrono::seconds(20));
+  http::async_read(stream, buffer, response,
+                   [&ec](const beast::error_code& error, std::size_t) { ec = error; });
+  io.restart();
+  io.run();
+  return ec;
+}
+
 tcp::endpoint loopback(unsigned short port) {
   return tcp::endpoint(net::ip::make_address("127.0.0.1"), port);
 }
@@ -109,17 +124,8 @@ void HttpsConnection::send(const HttpRequestSpec& request) {
 }
 
 std::optional<HttpResult> HttpsConnection::receive() {
-  // Asynchronous, so that the stream's 20-second deadline applies (a synchronous read has none): under Wine
-  // an emulator killed with TerminateProcess now and then leaves its connection open without a byte or a
-  // reset, and a synchronous read then waited until CTest's time limit.
   http::response<http::string_body> response;
-  beast::error_code ec;
-  beast::get_lowest_layer(impl_->stream).expires_after(std::chrono::seconds(20));
-  http::async_read(impl_->stream, impl_->buffer, response,
-                   [&ec](const beast::error_code& error, std::size_t) { ec = error; });
-  impl_->io.restart();
-  impl_->io.run();
-  if (ec) return std::nullopt;
+  if (read_with_deadline(impl_->io, impl_->stream, impl_->buffer, response)) return std::nullopt;
   return to_result(response);
 }
 
@@ -163,7 +169,7 @@ HttpResult https_request(const std::string& ca_file, unsigned short port, HttpMe
   http::write(stream, make_message(spec));
   beast::flat_buffer buffer;
   http::response<http::string_body> response;
-  http::read(stream, buffer, response);
+  if (const auto failed = read_with_deadline(io, stream, buffer, response)) throw beast::system_error(failed);
   beast::error_code ec;
   beast::get_lowest_layer(stream).socket().close(ec);
   return to_result(response);
