@@ -363,6 +363,9 @@ class Soak {
   void StartCall(Player& p);
   void JoinLobby(Player& p, std::function<void(bool joined)> done);
   bool Settled(std::string& why);
+  /// For a report that did not settle: each call short of its lobby's members, who is missing, and how each
+  /// missing member sees its own call.
+  void PrintCallsShort() const;
   void CheckDelivery();
   void CheckStores();
   void CheckResumes();
@@ -711,6 +714,25 @@ bool Soak::Settled(std::string& why) {
   return true;
 }
 
+void Soak::PrintCallsShort() const {
+  for (const auto& player : players_) {
+    const Player& p = *player;
+    if (!p.call) continue;
+    const auto ids = p.call.GetParticipants();
+    for (const auto& q : players_) {
+      if (q->lobbyId != p.lobbyId || std::find(ids.begin(), ids.end(), q->user.id) != ids.end()) continue;
+      const auto theirs = q->call ? q->call.GetParticipants() : std::vector<uint64_t>{};
+      std::printf("  %s's call (%s, E2EE %s) lacks %s, whose own call is %s with %zu participants%s\n",
+                  Tag(p).c_str(), Call::StatusToString(p.call.GetStatus()).c_str(),
+                  p.call.GetE2eeActive() ? "on" : "off", Tag(*q).c_str(),
+                  q->call ? Call::StatusToString(q->call.GetStatus()).c_str() : "absent", theirs.size(),
+                  std::find(theirs.begin(), theirs.end(), p.user.id) != theirs.end()
+                      ? " (the first among them)"
+                      : "");
+    }
+  }
+}
+
 void Soak::CheckDelivery() {
   // Per channel: the messages sent with success, by id (the order the platform gave them).
   std::map<std::string, std::vector<uint64_t>> sentByChannel;
@@ -941,6 +963,7 @@ int Soak::Run() {
       Pump(), std::this_thread::sleep_for(2ms);
     if (!Settled(why)) {
       std::printf("setup did not settle: %s\n", why.c_str());
+      PrintCallsShort();
       findings_.Print();
       return 1;
     }
@@ -978,6 +1001,7 @@ int Soak::Run() {
               settled ? "" : ": NOT SETTLED: ", settled ? "" : why.c_str());
   if (!settled) {
     findings_.Add("did not settle within 90 s of the last fault", why);
+    PrintCallsShort();
     for (const auto& p : players_) {
       std::string line = Tag(*p) + ":";
       for (const auto& e : p->statuses)
