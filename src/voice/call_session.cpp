@@ -441,6 +441,7 @@ void CallSession::ApplyVoiceStates(const std::function<void(CallParticipants::Ch
     apply(changes);
     if (status_ == Call::Status::Joining) started = ConnectIfReadyLocked();
     selfLeft = wasIn && !participants_.Contains(selfId_) && status_ != Call::Status::Disconnected;
+    if (wasIn && !participants_.Contains(selfId_)) platformEndedStay_ = true;
   }
   Announce(changes);
   if (started) started->Start();
@@ -655,14 +656,24 @@ void CallSession::PostSpeaking(uint64_t userId, bool speaking) {
 
 void CallSession::Fail(Call::Error error, int32_t detail) {
   std::shared_ptr<VoiceGatewayConnection> gateway;
+  std::string leave;
   {
     std::lock_guard lock(mutex_);
     if (status_ == Call::Status::Disconnected) return;
     SetStatusLocked(Call::Status::Disconnected, error, detail);
     gateway = std::move(gateway_);
+    // The call failed here (media never set up, a join that timed out, a voice server given up on), but the
+    // platform may still count the player in it: the others would keep a silent participant, and the
+    // platform takes the game's next join from this Gateway session for the stay in place, with no new
+    // voice server. Not when the platform ended the stay itself (the voice state left, or the voice server's
+    // 4014 disconnected and 4022 call terminated): it may be another device's stay by now.
+    const bool platformEnded = platformEndedStay_ || (error == Call::Error::SignalingUnexpectedClose &&
+                                                      (detail == 4014 || detail == 4022));
+    if (!platformEnded) leave = VoiceStatePayloadLocked(false);
   }
   runtime_.VoiceLog().Warning(std::string("voice: call ended: ") + Call::ErrorToString(error) +
                               (detail ? " (" + std::to_string(detail) + ")" : std::string()));
+  if (!leave.empty()) mainGateway_.Send(std::move(leave), [](bool) {});
   if (gateway) gateway->Close();
   engine_.CloseMedia(mediaId_);
   EndDave();

@@ -145,7 +145,9 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
   /// Runs `apply` on the participants (mutex_ held), then announces what changed, starts the voice gateway
   /// once the player's own join gave the session id, and ends the call when the player is no longer in it.
   void ApplyVoiceStates(const std::function<void(CallParticipants::Changes&)>& apply);
-  void Fail(Call::Error error, int32_t detail);  // Disconnected with an error; closes what is open
+  /// Disconnected with an error; closes what is open, and tells the platform the player left unless the
+  /// platform ended the stay itself.
+  void Fail(Call::Error error, int32_t detail);
   void SendVoiceState(bool inCall);
   void PostSpeaking(uint64_t userId, bool speaking);  // mutex_ not held
   void PushTransmit();
@@ -171,7 +173,8 @@ class CallSession final : public VoiceGatewaySink, public std::enable_shared_fro
 
   mutable std::mutex mutex_;
   Call::Status status_ = Call::Status::Disconnected;
-  bool ended_ = false;  // End or Shutdown: nothing more starts
+  bool ended_ = false;              // End or Shutdown: nothing more starts
+  bool platformEndedStay_ = false;  // the platform took the player out of the call (its voice state left)
   std::string sessionId_, token_, endpoint_;
   std::shared_ptr<VoiceGatewayConnection> gateway_;
   TransmitSettings transmit_;

@@ -329,4 +329,36 @@ TEST_CASE("voice: a voice gateway closing for good ends the call with the close 
   CHECK(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Connected; }));
 }
 
+TEST_CASE(
+    "voice: a call that fails on the player's side leaves the platform's call; joining again connects") {
+  // Found by the fault soak: a call whose media could not be set up ended at the player only. The platform
+  // still counted the player in the call, the others kept a silent participant, and the game's next join
+  // from the same Gateway session was taken for the stay in place: no new voice server, a join timeout.
+  auto& admin = *itest::Shared().admin;
+  VoiceFixture f;
+  Player& b = f.Add();
+  f.Join(b);
+  REQUIRE(f.RunAll([&] { return b.call.GetStatus() == Call::Status::Connected; }));
+  platformpp::testkit::EmulatorAdmin::VoiceSettings offered;
+  offered.modes = std::vector<std::string>{"xsalsa20_poly1305"};  // no mode the SDK accepts
+  admin.SetVoiceSettings(offered);
+  Player& a = f.Add();
+  f.Join(a);
+  INFO("events: " << Joined(a.events));
+  CHECK(f.RunAll([&] { return Count(a.events, "status Disconnected VoiceConnectionFailed 0") == 1; }));
+  platformpp::testkit::EmulatorAdmin::VoiceSettings reset;
+  reset.reset = true;
+  admin.SetVoiceSettings(reset);
+  const auto bLists = [&](uint64_t user) {
+    const auto ids = b.call.GetParticipants();
+    return std::find(ids.begin(), ids.end(), user) != ids.end();
+  };
+  CHECK(f.RunAll([&] { return !bLists(a.Id()); }));  // the platform was told
+  bool ended = false;
+  a.client->EndCall(f.lobbyId, [&] { ended = true; });
+  CHECK(f.RunAll([&] { return ended; }));
+  f.Join(a);
+  CHECK(f.RunAll([&] { return a.call.GetStatus() == Call::Status::Connected && bLists(a.Id()); }));
+}
+
 }  // namespace voice_call_test

@@ -1008,6 +1008,11 @@ int Soak::Run() {
         line += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " +
                 Client::StatusToString(static_cast<Client::Status>(e.status)) +
                 (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
+      line += "; call:";
+      for (const auto& e : p->callStatuses)
+        line += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " +
+                Call::StatusToString(static_cast<Call::Status>(e.status)) +
+                (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
       std::printf("  %s\n", line.c_str());
     }
   }
