@@ -342,7 +342,13 @@ void MessageService::FetchHistory(const std::string& path, int32_t limit, Source
       handles.emplace_back(std::move(data));
       Created(std::move(message), source, events);
     }
-    if (source == Source::CatchUp) EndCatchUp(catchUpChannel, catchUpRound, events);
+    if (source == Source::CatchUp) {
+      EndCatchUp(catchUpChannel, catchUpRound, events);
+      runtime_.Log().Info("message catch-up of channel " + std::to_string(catchUpChannel) + ": " +
+                          std::to_string(messages.size()) +
+                          " messages read; with the live ones that waited, " + std::to_string(events.size()) +
+                          " announced");
+    }
     Post(events);
     if (done) (*done)({}, std::move(handles));
   });
@@ -642,6 +648,8 @@ void MessageService::CatchUp() {
     for (auto& fetch : fetches)
       fetch.round = channels_[fetch.id].catchUpRound = ++catchUpRounds_;
   }
+  runtime_.Log().Info("message catch-up after a new session: " + std::to_string(fetches.size()) +
+                      " channels");
   for (const auto& fetch : fetches) {
     std::string path = (fetch.lobby ? "/lobbies/" : "/channels/") + std::to_string(fetch.id) +
                        "/messages?limit=" + std::to_string(kMaxHistoryLimit);

@@ -41,6 +41,8 @@ using platformpp::testkit::EmulatorProcess;
 using namespace std::chrono_literals;
 
 constexpr int kLobbySize = 5;
+/// BeyondLobbyHistory: how long after a clock jump a lobby message sent before it may still be dispatched.
+constexpr auto kLobbyJumpMargin = std::chrono::seconds(5);
 constexpr const char* kScopes = "openid sdk.social_layer";
 
 struct Options {
@@ -363,6 +365,11 @@ class Soak {
   void StartCall(Player& p);
   void JoinLobby(Player& p, std::function<void(bool joined)> done);
   bool Settled(std::string& why);
+  /// The platform keeps a lobby's history for 72 hours, and the token-expiry fault moves the fake clock a
+  /// week on. A lobby message sent before such a jump, to a member whose Client was not Ready from the send
+  /// until a little after the jump, may have reached it neither live nor in its catch-up (older than the
+  /// history by then): the platform does not promise it, and the soak does not expect it.
+  bool BeyondLobbyHistory(const Sent& sent, const Player& receiver);
   /// For a report that did not settle: each call short of its lobby's members, who is missing, and how each
   /// missing member sees its own call.
   void PrintCallsShort() const;
@@ -438,13 +445,14 @@ void Soak::AddPlayer(int index) {
   const char* only = std::getenv("PLATFORMPP_SOAK_LOG_PLAYER");
   if (const char* level = std::getenv("PLATFORMPP_SOAK_LOG"); level && (!only || std::atoi(only) == index)) {
     // The SDK's warnings and errors, each with its player and time, for a look into a failed run.
-    client.AddLogCallback(
-        [this, index](const std::string& message, platformpp::LoggingSeverity) {
-          std::printf("[%.3f] player %d: %s\n", Seconds(Clock::now() - start_), index, message.c_str());
-        },
-        std::string(level) == "verbose" ? platformpp::LoggingSeverity::Verbose
-        : std::string(level) == "info"  ? platformpp::LoggingSeverity::Info
-                                        : platformpp::LoggingSeverity::Warning);
+    const auto severity = std::string(level) == "verbose" ? platformpp::LoggingSeverity::Verbose
+                          : std::string(level) == "info"  ? platformpp::LoggingSeverity::Info
+                                                          : platformpp::LoggingSeverity::Warning;
+    const auto print = [this, index](const std::string& message, platformpp::LoggingSeverity) {
+      std::printf("[%.3f] player %d: %s\n", Seconds(Clock::now() - start_), index, message.c_str());
+    };
+    client.AddLogCallback(print, severity);
+    client.AddVoiceLogCallback(print, severity);
   }
   client.SetStatusChangedCallback([this, &p](Client::Status status, Client::Error error, int32_t detail) {
     ledger_.Check("status changed");
@@ -500,8 +508,16 @@ void Soak::StartCall(Player& p) {
         mute = true;
         ++p.framesReceived;
       },
-      [](int16_t* data, uint64_t samples, int32_t, uint64_t channels) {
-        // Some sound, so that every member sends media (silence may be suppressed).
+      [slot = p.index % kLobbySize](int16_t* data, uint64_t samples, int32_t, uint64_t channels) {
+        // The members of a lobby speak in turns, two seconds each, as people in a call do; the others'
+        // silence is not sent (the transmit gate). Every member speaking at once would make Opus most of the
+        // soak's CPU (83 % with 50 players on 2 cores, measured) and starve the emulator.
+        const auto turn =
+            std::chrono::duration_cast<std::chrono::seconds>(Clock::now().time_since_epoch()).count() / 2;
+        if (turn % kLobbySize != slot) {
+          std::fill(data, data + samples * channels, int16_t{0});
+          return;
+        }
         static thread_local uint32_t phase = 0;
         for (uint64_t i = 0; i < samples * channels; ++i)
           data[i] = static_cast<int16_t>(((phase++ / 55) % 2 == 0) ? 3000 : -3000);
@@ -703,7 +719,7 @@ bool Soak::Settled(std::string& why) {
                       sent.at >= receiver->lobbyJoinedAt
                 : DmChannel(sender->user.id, sender->friendId) == sent.channel &&
                       (receiver.get() == sender.get() || receiver->user.id == sender->friendId);
-        if (member && receiver->receivedIds.count(sent.id) == 0) {
+        if (member && receiver->receivedIds.count(sent.id) == 0 && !BeyondLobbyHistory(sent, *receiver)) {
           why = "\"" + sent.content + "\" (sent at " + std::to_string(Seconds(sent.at - start_)) +
                 " s) not yet at " + Tag(*receiver);
           return false;
@@ -712,6 +728,28 @@ bool Soak::Settled(std::string& why) {
     }
   }
   return true;
+}
+
+bool Soak::BeyondLobbyHistory(const Sent& sent, const Player& receiver) {
+  if (sent.channel.rfind("lobby ", 0) != 0) return false;
+  const auto readyThroughout = [&](Clock::time_point from, Clock::time_point to) {
+    bool ready = false;
+    for (const auto& e : receiver.statuses) {
+      const bool isReady = static_cast<Client::Status>(e.status) == Client::Status::Ready;
+      if (e.at <= from) {
+        ready = isReady;
+      } else if (e.at <= to && !isReady) {
+        return false;
+      }
+    }
+    return ready;
+  };
+  for (const auto& injected : chaos_->InjectedSoFar()) {
+    if (injected.fault.kind != FaultKind::TokenExpiry || injected.at < sent.at) continue;
+    // The send's dispatch may reach the emulator's Gateway a few seconds late on a loaded machine.
+    if (!readyThroughout(sent.at, injected.at + kLobbyJumpMargin)) return true;
+  }
+  return false;
 }
 
 void Soak::PrintCallsShort() const {
@@ -734,6 +772,19 @@ void Soak::PrintCallsShort() const {
 }
 
 void Soak::CheckDelivery() {
+  std::size_t beyondHistory = 0;
+  for (const auto& sender : players_)
+    for (const auto& sent : sender->sent)
+      for (const auto& receiver : players_)
+        if (sent.ok && "lobby " + std::to_string(receiver->lobbyId) == sent.channel &&
+            sent.at >= receiver->lobbyJoinedAt && receiver->receivedIds.count(sent.id) == 0 &&
+            BeyondLobbyHistory(sent, *receiver))
+          ++beyondHistory;
+  if (beyondHistory > 0)
+    std::printf(
+        "lobby messages sent before the clock's jump and older than the platform's 72-hour history "
+        "by the time their member was back, not received (not expected): %zu\n",
+        beyondHistory);
   // Per channel: the messages sent with success, by id (the order the platform gave them).
   std::map<std::string, std::vector<uint64_t>> sentByChannel;
   std::map<uint64_t, std::string> failedContent;
