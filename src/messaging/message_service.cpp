@@ -618,7 +618,7 @@ void MessageService::Deleted(uint64_t messageId, uint64_t channelId, std::vector
 // --- Gateway (network thread)
 // -------------------------------------------------------------------------------
 
-void MessageService::CatchUp() {
+void MessageService::CatchUp(const std::vector<PrivateChannel>& privateChannels) {
   struct Fetch {
     uint64_t id;
     bool lobby;
@@ -627,6 +627,20 @@ void MessageService::CatchUp() {
   std::vector<Fetch> fetches;
   {
     std::lock_guard lock(mutex_);
+    // The newest message the lost session brought, in any channel: ids are ordered by time, so a DM channel
+    // this Client announced nothing in has its gap's messages after it.
+    uint64_t gapStart = 0;
+    for (const auto& [id, channel] : channels_)
+      gapStart = std::max(gapStart, channel.newestStreamed);
+    for (const auto& [id, lastMessageId] : privateChannels) {
+      if (const auto known = channels_.find(id);
+          known != channels_.end() &&
+          (known->second.lobby || known->second.newestAnnounced != 0 || known->second.catchUpRound != 0))
+        continue;  // caught up below, or already being caught up
+      if (gapStart == 0 || lastMessageId <= gapStart) continue;  // nothing after the gap's start
+      channels_[id].catchUpFrom = gapStart;
+      fetches.push_back({id, false});
+    }
     for (auto& [id, channel] : channels_) {
       if (channel.newestAnnounced == 0) continue;
       // The gap starts after the newest message the lost session delivered; a channel that only announced
@@ -671,7 +685,22 @@ void MessageService::OnDispatch(const gateway::Dispatch& dispatch) {
       std::lock_guard lock(mutex_);
       again = std::exchange(readySeen_, true);
     }
-    if (again) CatchUp();
+    if (!again) return;
+    // READY's private channels: the player's DM channels with their newest message. A DM in a channel this
+    // Client never saw, sent while it had no session, is news it can only learn of here.
+    std::vector<PrivateChannel> privateChannels;
+    if (const json::Value* data = dispatch.Data()) {
+      if (const auto it = data->FindMember("private_channels");
+          it != data->MemberEnd() && it->value.IsArray()) {
+        for (const auto& item : it->value.GetArray()) {
+          if (!item.IsObject()) continue;
+          const auto id = json::GetSnowflake(item, "id");
+          const auto last = json::GetSnowflake(item, "last_message_id");
+          if (id && last) privateChannels.push_back({*id, *last});
+        }
+      }
+    }
+    CatchUp(privateChannels);
     return;
   }
   const json::Value* data = dispatch.Data();

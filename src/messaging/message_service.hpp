@@ -139,9 +139,15 @@ class MessageService {
   void CatchUpFailed(const std::string& path, uint64_t channelId, uint64_t round, int attempt);
   /// The end of a channel's catch-up (answered or failed): what waited is announced, in id order.
   void EndCatchUp(uint64_t channelId, uint64_t round, std::vector<Pending>& events);
-  /// After a READY that follows an earlier one: the history of each channel that announced messages, for
-  /// what the lost session did not deliver.
-  void CatchUp();
+  /// A DM channel of READY's `private_channels`: its id and newest message.
+  struct PrivateChannel {
+    uint64_t id;
+    uint64_t lastMessageId;
+  };
+  /// After a READY that follows an earlier one: the history of each channel that announced messages, and
+  /// of each private channel it never announced in whose newest message is after the gap's start, for what
+  /// the lost session did not deliver.
+  void CatchUp(const std::vector<PrivateChannel>& privateChannels);
 
   // Store (takes mutex_; queues events into `events`).
   void Created(ParsedMessage message, Source source, std::vector<Pending>& events);

@@ -323,4 +323,29 @@ TEST_CASE(
   CHECK(t.receiver->client->GetMessageHandle(sent.back()));
 }
 
+TEST_CASE(
+    "a new session's catch-up brings a DM in a conversation the player had never seen, sent in the gap") {
+  // Found by the fault soak's 100-player mode: the first DM of a conversation, sent while the receiver had no
+  // session, was lost for good. The catch-up knew only the channels the Client had announced messages in;
+  // READY's private_channels now name the others, with their newest message.
+  CatchUpLobby t("firstdm");
+  t.env.admin->MakeFriends(t.sender->user.id, t.receiver->user.id);
+  // The gap's start: the newest message the receiver's lost session brought.
+  const auto first = t.Send(*t.sender, "before the gap");
+  REQUIRE(t.Run([&] { return t.receiver->created.size() == 1; }));
+  t.EndReceiverSession();
+  uint64_t dm = 0;
+  t.sender->client->SendUserMessage(t.receiver->user.id, "the first DM, in the gap",
+                                    [&](const ClientResult& result, uint64_t id) {
+                                      CHECK(result.Successful());
+                                      dm = id;
+                                    });
+  REQUIRE(t.Run([&] { return dm != 0; }));
+  REQUIRE(t.readies == 0);  // still in the gap
+  REQUIRE(t.Run([&] { return t.readies == 1; }));
+  CHECK(t.Run([&] { return t.receiver->created.size() == 2; }));
+  t.Run([] { return false; }, 300ms);
+  CHECK(t.receiver->created == std::vector<uint64_t>{first, dm});
+}
+
 }  // namespace message_delivery_test

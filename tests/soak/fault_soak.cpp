@@ -479,6 +479,7 @@ void Soak::AddPlayer(int index) {
     }
     p.received[channel].push_back(messageId);
     p.receivedAt[messageId] = Clock::now();
+    p.channelIds[channel].insert(message->ChannelId());
   });
   auto updated = std::make_shared<bool>(false);
   client.UpdateToken(platformpp::AuthorizationTokenType::Bearer, p.accessToken,
@@ -542,7 +543,7 @@ void Soak::SendMessage(Player& p, bool lobby) {
       (lobby ? "lobby message " : "direct message ") + std::to_string(++messageCounter_) + " from " + Tag(p);
   const auto index = p.sent.size();
   p.sent.push_back({lobby ? "lobby " + std::to_string(p.lobbyId) : DmChannel(p.user.id, p.friendId), content,
-                    0, false, false, Clock::now()});
+                    0, 0, false, false, Clock::now()});
   (lobby ? p.lobbyMessagePending : p.dmPending) = true;
   auto done = Op<ClientResult, uint64_t>(lobby ? "SendLobbyMessage" : "SendUserMessage",
                                          [this, &p, index, lobby](const ClientResult& r, uint64_t id) {
@@ -551,6 +552,8 @@ void Soak::SendMessage(Player& p, bool lobby) {
                                            sent.ok = r.Successful();
                                            sent.id = id;
                                            if (sent.ok) p.ownIds.insert(id);
+                                           if (const auto handle = p.client->GetMessageHandle(id))
+                                             sent.channelId = handle->ChannelId();
                                            (lobby ? p.lobbyMessagePending : p.dmPending) = false;
                                            if (r.Status() == 401 && p.auth == Player::Auth::Ok)
                                              RecoverToken(p);
@@ -721,7 +724,11 @@ bool Soak::Settled(std::string& why) {
                       (receiver.get() == sender.get() || receiver->user.id == sender->friendId);
         if (member && receiver->receivedIds.count(sent.id) == 0 && !BeyondLobbyHistory(sent, *receiver)) {
           why = "\"" + sent.content + "\" (sent at " + std::to_string(Seconds(sent.at - start_)) +
-                " s) not yet at " + Tag(*receiver);
+                " s, channel " + std::to_string(sent.channelId) + ") not yet at " + Tag(*receiver);
+          // Which channel ids the receiver saw this conversation's messages in.
+          if (const auto it = receiver->channelIds.find(sent.channel); it != receiver->channelIds.end())
+            for (const auto id : it->second)
+              why += ", which has it as channel " + std::to_string(id);
           return false;
         }
       }

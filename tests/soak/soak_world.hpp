@@ -76,9 +76,10 @@ struct StatusEvent {
 
 /// A message the game sent and what became of it.
 struct Sent {
-  std::string channel;  ///< "lobby <id>" or "dm <low user id> <high user id>"
-  std::string content;  ///< unique in the run
-  uint64_t id = 0;      ///< on success
+  std::string channel;     ///< "lobby <id>" or "dm <low user id> <high user id>"
+  std::string content;     ///< unique in the run
+  uint64_t id = 0;         ///< on success
+  uint64_t channelId = 0;  ///< on success, the platform's id of the channel
   bool ended = false;
   bool ok = false;
   Clock::time_point at;  ///< when it was sent
@@ -100,8 +101,9 @@ struct Player {
   /// MessageCreated, per channel, in order of the callbacks.
   std::map<std::string, std::vector<uint64_t>> received;
   std::set<uint64_t> receivedIds;
-  std::set<uint64_t> ownIds;                         ///< the ids of its own messages sent with success
-  std::map<uint64_t, Clock::time_point> receivedAt;  ///< when MessageCreated came, for the report
+  std::set<uint64_t> ownIds;                             ///< the ids of its own messages sent with success
+  std::map<uint64_t, Clock::time_point> receivedAt;      ///< when MessageCreated came, for the report
+  std::map<std::string, std::set<uint64_t>> channelIds;  ///< per channel as above, the ids it came in
   std::vector<Sent> sent;
   std::string presenceState;  ///< the last state UpdateRichPresence set with success
   int presenceRound = 0;

@@ -478,6 +478,7 @@ void GatewayModule::identify(std::uint64_t id, const rapidjson::Value& d) {
     raw(writer, "user_application_profiles", content.user_application_profiles, rapidjson::kArrayType);
     raw(writer, "presences", content.presences, rapidjson::kArrayType);
     raw(writer, "lobbies", content.lobbies, rapidjson::kArrayType);
+    raw(writer, "private_channels", content.private_channels, rapidjson::kArrayType);
     writer.EndObject();
   });
   dispatch(session_id, "READY", ready);

@@ -38,6 +38,7 @@ struct ReadyContent {
   std::string user_application_profiles = "[]";
   std::string presences = "[]";
   std::string lobbies = "[]";
+  std::string private_channels = "[]";  // a user's DM channels, with their newest message; none for a bot
 };
 
 // What the features above the Gateway hear of its sessions.

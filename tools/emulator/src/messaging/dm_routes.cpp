@@ -193,6 +193,36 @@ HttpResponse MessagingModule::api_put_dm_message_moderation(const RouteContext& 
 
 // ---- DM channels and DMs with activity invites ----------------------------------------------------------
 
+void MessagingModule::fill_ready(const GatewaySession& session, ReadyContent& ready) {
+  if (session.bot) return;
+  ready.private_channels = to_json([&](JsonWriter& writer) {
+    writer.StartArray();
+    for (const auto* channel : messages_.dm_channels_of(session.user_id)) {
+      writer.StartObject();
+      writer.Key("id");
+      write_string(writer, channel->id);
+      writer.Key("type");
+      writer.Int(1);
+      writer.Key("last_message_id");
+      if (const auto messages = messages_.channel_messages(channel->id); !messages.empty()) {
+        write_string(writer, messages.back()->id);
+      } else {
+        writer.Null();
+      }
+      writer.Key("recipients");
+      writer.StartArray();
+      for (const auto& id : channel->recipient_ids) {
+        if (id == session.user_id) continue;
+        if (const auto* user = state_.find_user(id))
+          write_raw(writer, user_json(*user), rapidjson::kObjectType);
+      }
+      writer.EndArray();
+      writer.EndObject();
+    }
+    writer.EndArray();
+  });
+}
+
 HttpResponse MessagingModule::api_create_dm_channel(const RouteContext& context) {
   const auto principal = authenticate(context.request);
   if (!principal) return status_error(401);

@@ -28,7 +28,10 @@
 
 namespace platformpp::emulator {
 
-class MessagingModule : public FeatureModule, public LobbyMessages, public ActivityInvites {
+class MessagingModule : public FeatureModule,
+                        public LobbyMessages,
+                        public ActivityInvites,
+                        public GatewayListener {
  public:
   // `webhooks` hears of lobby messages and game DMs created, edited and deleted (for the game's moderation).
   // `social`'s relationships decide who may message whom.
@@ -66,6 +69,10 @@ class MessagingModule : public FeatureModule, public LobbyMessages, public Activ
   // SKUs are theirs); without a checker, components are kept unchecked.
   using ComponentChecker = std::function<void(const std::string& app_id, const Message&, FieldErrors&)>;
   void set_component_checker(ComponentChecker checker);
+
+  // GatewayListener: READY's private_channels, a user's DM channels with their newest message
+  // (dm_routes.cpp).
+  void fill_ready(const GatewaySession& session, ReadyContent& ready) override;
 
   // LobbyMessages: a deleted lobby's messages go, and its nonce window.
   void lobby_deleted(const std::string& lobby_id) override;

@@ -44,6 +44,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   gateway_.add_listener(lobbies_);
   gateway_.add_listener(voice_);
   gateway_.add_listener(premium_);
+  gateway_.add_listener(messaging_);
   presence_.set_desktop_activities(&ipc_);
   presence_.set_audience(&social_);
   presence_.set_invites(&messaging_);
