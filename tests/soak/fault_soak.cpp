@@ -205,6 +205,10 @@ class Chaos {
         if (stop_) return;
         requests.swap(grantRequests_);
       }
+      if (abandoned_) {
+        done_ = true;  // no emulator to inject into: the run ends, with the error as its finding
+        continue;
+      }
       try {
         for (const auto userId : requests) {
           auto token = admin_->MintToken(userId, appId_, kScopes);
@@ -298,7 +302,22 @@ class Chaos {
         auto options = processOptions_;
         options.extraArguments.emplace_back("--port");
         options.extraArguments.emplace_back(std::to_string(port));
-        process_ = EmulatorProcess::Start(options);
+        // The state file grows with the run (an hour of messages), and its load with it: a long wait, and a
+        // few attempts. A restart that never succeeds ends the schedule with an error (a finding), never a
+        // fault thread without an admin client (the long mode's first run crashed on that).
+        options.startTimeout = std::chrono::seconds(120);
+        for (int attempt = 1;; ++attempt) {
+          try {
+            process_ = EmulatorProcess::Start(options);
+            break;
+          } catch (const std::exception& e) {
+            if (attempt == 3) {
+              abandoned_ = true;
+              throw std::runtime_error("the emulator did not restart after its kill: " +
+                                       std::string(e.what()));
+            }
+          }
+        }
         admin_ = std::make_unique<EmulatorAdmin>(process_->Connection());
         Configure(*admin_);
         record.note = "restarted in " + std::to_string(Seconds(Clock::now() - record.at)) + " s";
@@ -329,6 +348,7 @@ class Chaos {
   std::condition_variable wake_;
   bool stop_ = false;
   std::atomic<bool> done_{false};
+  bool abandoned_ = false;  // the emulator could not be restarted (fault thread only)
   std::string error_;
   std::vector<uint64_t> grantRequests_;
   std::map<uint64_t, EmulatorAdmin::Token> grants_;
