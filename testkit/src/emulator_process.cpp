@@ -223,8 +223,12 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
       text << in.rdbuf();
       throw std::runtime_error("the emulator exited before it was ready: " + text.str());
     }
-    if (std::chrono::steady_clock::now() > deadline)
-      throw std::runtime_error("the emulator did not start in time");
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::ifstream in(log);
+      std::stringstream text;
+      text << in.rdbuf();
+      throw std::runtime_error("the emulator did not start in time; it printed: " + text.str());
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   // A file that exists may still refuse a read for a moment on Windows (a virus scanner opening it first, or
