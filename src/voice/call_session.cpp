@@ -440,8 +440,9 @@ void CallSession::ApplyVoiceStates(const std::function<void(CallParticipants::Ch
     const bool wasIn = participants_.Contains(selfId_);
     apply(changes);
     if (status_ == Call::Status::Joining) started = ConnectIfReadyLocked();
-    selfLeft = wasIn && !participants_.Contains(selfId_) && status_ != Call::Status::Disconnected;
-    if (wasIn && !participants_.Contains(selfId_)) platformEndedStay_ = true;
+    const bool left = wasIn && !participants_.Contains(selfId_);
+    if (left) platformEndedStay_ = true;
+    selfLeft = left && status_ != Call::Status::Disconnected;
   }
   Announce(changes);
   if (started) started->Start();

@@ -390,6 +390,9 @@ class Soak {
   /// until a little after the jump, may have reached it neither live nor in its catch-up (older than the
   /// history by then): the platform does not promise it, and the soak does not expect it.
   bool BeyondLobbyHistory(const Sent& sent, const Player& receiver);
+  /// Whether `receiver` is one of those `sent` must reach: a member of its lobby (from its last join on), or
+  /// either side of its DM.
+  static bool Addressed(const Sent& sent, const Player& sender, const Player& receiver);
   /// For a report that did not settle: each call short of its lobby's members, who is missing, and how each
   /// missing member sees its own call.
   void PrintCallsShort() const;
@@ -735,14 +738,8 @@ bool Soak::Settled(std::string& why) {
     for (const auto& sent : sender->sent) {
       if (!sent.ok) continue;
       for (const auto& receiver : players_) {
-        const bool member =
-            sent.channel.rfind("lobby ", 0) == 0
-                // A member who joined again (its lobby deleted) gets what was sent after it joined.
-                ? "lobby " + std::to_string(receiver->lobbyId) == sent.channel &&
-                      sent.at >= receiver->lobbyJoinedAt
-                : DmChannel(sender->user.id, sender->friendId) == sent.channel &&
-                      (receiver.get() == sender.get() || receiver->user.id == sender->friendId);
-        if (member && receiver->receivedIds.count(sent.id) == 0 && !BeyondLobbyHistory(sent, *receiver)) {
+        if (Addressed(sent, *sender, *receiver) && receiver->receivedIds.count(sent.id) == 0 &&
+            !BeyondLobbyHistory(sent, *receiver)) {
           why = "\"" + sent.content + "\" (sent at " + std::to_string(Seconds(sent.at - start_)) +
                 " s, channel " + std::to_string(sent.channelId) + ") not yet at " + Tag(*receiver);
           // Which channel ids the receiver saw this conversation's messages in.
@@ -755,6 +752,14 @@ bool Soak::Settled(std::string& why) {
     }
   }
   return true;
+}
+
+bool Soak::Addressed(const Sent& sent, const Player& sender, const Player& receiver) {
+  if (sent.channel.rfind("lobby ", 0) == 0)
+    // A member who joined again (its lobby deleted) gets what was sent after it joined.
+    return "lobby " + std::to_string(receiver.lobbyId) == sent.channel && sent.at >= receiver.lobbyJoinedAt;
+  return DmChannel(sender.user.id, sender.friendId) == sent.channel &&
+         (&receiver == &sender || receiver.user.id == sender.friendId);
 }
 
 bool Soak::BeyondLobbyHistory(const Sent& sent, const Player& receiver) {
@@ -792,7 +797,7 @@ void Soak::PrintCallsShort() const {
                   p.call.GetE2eeActive() ? "on" : "off", Tag(*q).c_str(),
                   q->call ? Call::StatusToString(q->call.GetStatus()).c_str() : "absent", theirs.size(),
                   std::find(theirs.begin(), theirs.end(), p.user.id) != theirs.end()
-                      ? " (the first among them)"
+                      ? (", " + Tag(p) + " among them").c_str()
                       : "");
     }
   }
@@ -803,8 +808,7 @@ void Soak::CheckDelivery() {
   for (const auto& sender : players_)
     for (const auto& sent : sender->sent)
       for (const auto& receiver : players_)
-        if (sent.ok && "lobby " + std::to_string(receiver->lobbyId) == sent.channel &&
-            sent.at >= receiver->lobbyJoinedAt && receiver->receivedIds.count(sent.id) == 0 &&
+        if (sent.ok && Addressed(sent, *sender, *receiver) && receiver->receivedIds.count(sent.id) == 0 &&
             BeyondLobbyHistory(sent, *receiver))
           ++beyondHistory;
   if (beyondHistory > 0)
@@ -1080,17 +1084,21 @@ int Soak::Run() {
   if (!settled) {
     findings_.Add("did not settle within 90 s of the last fault", why);
     PrintCallsShort();
+    // Each event as "<s> <status>(<error>/<detail>)", the error part only for an error.
+    const auto timeline = [this](const std::vector<StatusEvent>& events, const auto& name) {
+      std::string text;
+      for (const auto& e : events)
+        text += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " + name(e.status) +
+                (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
+      return text;
+    };
     for (const auto& p : players_) {
-      std::string line = Tag(*p) + ":";
-      for (const auto& e : p->statuses)
-        line += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " +
-                Client::StatusToString(static_cast<Client::Status>(e.status)) +
-                (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
-      line += "; call:";
-      for (const auto& e : p->callStatuses)
-        line += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " +
-                Call::StatusToString(static_cast<Call::Status>(e.status)) +
-                (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
+      const std::string line =
+          Tag(*p) + ":" +
+          timeline(p->statuses,
+                   [](int s) { return Client::StatusToString(static_cast<Client::Status>(s)); }) +
+          "; call:" +
+          timeline(p->callStatuses, [](int s) { return Call::StatusToString(static_cast<Call::Status>(s)); });
       std::printf("  %s\n", line.c_str());
     }
   }

@@ -193,6 +193,15 @@ HttpResponse MessagingModule::api_put_dm_message_moderation(const RouteContext& 
 
 // ---- DM channels and DMs with activity invites ----------------------------------------------------------
 
+void MessagingModule::write_last_message_id(JsonWriter& writer, const std::string& channel_id) const {
+  writer.Key("last_message_id");
+  if (const auto messages = messages_.channel_messages(channel_id); !messages.empty()) {
+    write_string(writer, messages.back()->id);
+  } else {
+    writer.Null();
+  }
+}
+
 void MessagingModule::fill_ready(const GatewaySession& session, ReadyContent& ready) {
   if (session.bot) return;
   ready.private_channels = to_json([&](JsonWriter& writer) {
@@ -203,12 +212,7 @@ void MessagingModule::fill_ready(const GatewaySession& session, ReadyContent& re
       write_string(writer, channel->id);
       writer.Key("type");
       writer.Int(1);
-      writer.Key("last_message_id");
-      if (const auto messages = messages_.channel_messages(channel->id); !messages.empty()) {
-        write_string(writer, messages.back()->id);
-      } else {
-        writer.Null();
-      }
+      write_last_message_id(writer, channel->id);
       writer.Key("recipients");
       writer.StartArray();
       for (const auto& id : channel->recipient_ids) {
@@ -251,13 +255,7 @@ HttpResponse MessagingModule::api_create_dm_channel(const RouteContext& context)
                               writer.Int(1);
                               writer.Key("flags");
                               writer.Int(0);
-                              writer.Key("last_message_id");
-                              if (const auto messages = messages_.channel_messages(channel->id);
-                                  !messages.empty()) {
-                                write_string(writer, messages.back()->id);
-                              } else {
-                                writer.Null();
-                              }
+                              write_last_message_id(writer, channel->id);
                               writer.Key("recipients");
                               writer.StartArray();
                               write_raw(writer, recipient_text, rapidjson::kObjectType);

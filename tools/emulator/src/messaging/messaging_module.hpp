@@ -82,6 +82,8 @@ class MessagingModule : public FeatureModule,
                                                                const std::string& user_id) const override;
 
  private:
+  // A DM channel object's `last_message_id`: its newest message, null when it has none.
+  void write_last_message_id(JsonWriter& writer, const std::string& channel_id) const;
   // What POST bodies of lobby messages and DMs share: {content, metadata?, nonce?, enforce_nonce?}.
   struct MessageInput {
     std::optional<std::string> content;
