@@ -382,7 +382,8 @@ class Soak {
   void SendMessage(Player& p, bool lobby);
   void SetPresence(Player& p);
   void RecoverToken(Player& p);
-  void StartCall(Player& p);
+  /// Starts the player's call in its lobby; false when the Client refused (why in Player::lastRefusal).
+  bool StartCall(Player& p);
   void JoinLobby(Player& p, std::function<void(bool joined)> done);
   bool Settled(std::string& why);
   /// The platform keeps a lobby's history for 72 hours, and the token-expiry fault moves the fake clock a
@@ -525,7 +526,7 @@ void Soak::Pump() {
   }
 }
 
-void Soak::StartCall(Player& p) {
+bool Soak::StartCall(Player& p) {
   p.call = p.client->StartCallWithAudioCallbacks(
       p.lobbyId,
       [&p](uint64_t, int16_t*, uint64_t, int32_t, uint64_t, bool& mute) {
@@ -547,17 +548,21 @@ void Soak::StartCall(Player& p) {
           data[i] = static_cast<int16_t>(((phase++ / 55) % 2 == 0) ? 3000 : -3000);
       });
   if (!p.call) {
+    // Refused: the Client's own status may have left Ready before the game's callbacks said so (a Gateway
+    // drop a moment ago), or the lobby is not yet in its store. The game tries again (Act).
     const auto lobby = p.client->GetLobbyHandle(p.lobbyId);
-    findings_.Add("StartCall refused", Tag(p) + " in lobby " + std::to_string(p.lobbyId) + ": Client " +
-                                           Client::StatusToString(p.client->GetStatus()) +
-                                           (lobby ? ", lobby known" : ", lobby unknown") +
-                                           (p.client->GetCall(p.lobbyId) ? ", a call in it already" : ""));
-    return;
+    ++p.callStartsRefused;
+    p.lastRefusal = "StartCall refused in lobby " + std::to_string(p.lobbyId) + ": Client " +
+                    Client::StatusToString(p.client->GetStatus()) +
+                    (lobby ? ", lobby known" : ", lobby unknown") +
+                    (p.client->GetCall(p.lobbyId) ? ", a call in it already" : "");
+    return false;
   }
   p.call.SetStatusChangedCallback([this, &p](Call::Status status, Call::Error error, int32_t detail) {
     ledger_.Check("call status changed");
     p.callStatuses.push_back({Clock::now(), static_cast<int>(status), static_cast<int>(error), detail});
   });
+  return true;
 }
 
 // A lobby message, or a DM to the player's friend; recorded, so that the end checks know what was sent.
@@ -687,15 +692,14 @@ void Soak::Act(Player& p, bool sending) {
   }
   if (p.callWanted && !p.endingCall && p.client->GetStatus() == Client::Status::Ready &&
       p.client->GetLobbyHandle(p.lobbyId)) {
-    p.callWanted = false;
-    StartCall(p);
+    p.callWanted = !StartCall(p);
   }
   // A call that ended (its voice session lost with the emulator, or refused) is started again, as a game
   // would.
   if (p.call && p.call.GetStatus() == Call::Status::Disconnected && !p.rejoinPending && !p.callWanted &&
       p.client->GetStatus() == Client::Status::Ready && p.client->GetLobbyHandle(p.lobbyId)) {
     p.client->EndCall(p.call.GetChannelId(), Op<>("EndCall", [] {}));
-    StartCall(p);
+    p.callWanted = !StartCall(p);
   }
   if (!sending) return;
   std::uniform_int_distribution<int> jitter(0, 1000);
@@ -725,7 +729,8 @@ bool Soak::Settled(std::string& why) {
     if (!p.call || p.call.GetStatus() != Call::Status::Connected ||
         p.call.GetParticipants().size() != members || !p.call.GetE2eeActive()) {
       why = Tag(p) + "'s call is " + (p.call ? Call::StatusToString(p.call.GetStatus()) : "absent") +
-            " with " + std::to_string(p.call ? p.call.GetParticipants().size() : 0) + " participants";
+            " with " + std::to_string(p.call ? p.call.GetParticipants().size() : 0) + " participants" +
+            (p.call ? "" : " (" + p.lastRefusal + ")");
       return false;
     }
   }
@@ -1037,7 +1042,7 @@ int Soak::Run() {
       Pump(), std::this_thread::sleep_for(1ms);
   }
   for (auto& p : players_)
-    StartCall(*p);
+    if (!StartCall(*p)) findings_.Add("setup failed", Tag(*p) + ": " + p->lastRefusal);
   std::string why;
   {
     const auto deadline = Clock::now() + 60s;
@@ -1111,11 +1116,13 @@ int Soak::Run() {
   CheckDelivery();
   CheckStores();
   uint64_t frames = 0;
-  int rejoins = 0;
+  int rejoins = 0, refusals = 0;
   for (const auto& p : players_) {
     frames += p->framesReceived;
     rejoins += p->rejoins;
+    refusals += p->callStartsRefused;
   }
+  if (refusals > 0) std::printf("call starts refused and tried again: %d\n", refusals);
   if (rejoins > 0)
     std::printf(
         "lobbies joined again after the platform deleted them (idle while nobody was connected): %d\n",

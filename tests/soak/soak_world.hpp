@@ -116,6 +116,8 @@ struct Player {
   Clock::time_point lobbyJoinedAt;  ///< when its last CreateOrJoinLobby succeeded
   bool callWanted = false;          ///< start the call once the Client knows the lobby (after a rejoin)
   bool endingCall = false;          ///< the old lobby's call is ending (after a rejoin)
+  int callStartsRefused = 0;        ///< StartCall refusals, each tried again
+  std::string lastRefusal;          ///< why the last StartCall was refused
   /// Token recovery: a 401 or a terminal close makes the game refresh its token, or, when the grant is
   /// gone, ask for a new one (a player signing in again).
   enum class Auth { Ok, Refreshing, WaitingForGrant, Updating } auth = Auth::Ok;
