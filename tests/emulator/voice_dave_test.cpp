@@ -1,8 +1,9 @@
 // The voice gateway as DAVE's external sender, without sockets (docs/dave.md): the E2EE requirement of
-// 1 March 2026, key package validation, group creation from pending members, the first commit of an epoch
-// winning, Welcomes to exactly the added members, transitions (all ready, or the timeout), leaves, the sole
-// member reset, op 31 recovery, downgrade and upgrade, and the admin routes. The members here are minimal
-// MLS clients on src/mls (not the SDK's DAVE session, which the integration tests run against the emulator).
+// 1 March 2026, key package validation, group creation from pending members, a new group in one commit, the
+// first commit of an epoch winning, Welcomes to exactly the added members, transitions (all ready, or the
+// timeout), leaves, the sole member reset, op 31 recovery, downgrade and upgrade, and the admin routes. The
+// members here are minimal MLS clients on src/mls (not the SDK's DAVE session, which the integration tests run
+// against the emulator).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -171,6 +172,71 @@ TEST_CASE_FIXTURE(DaveFixture,
   REQUIRE(c.established);
   CHECK(a.group->Epoch() == 1);
   CHECK(a.group->EpochAuthenticator() == c.group->EpochAuthenticator());
+}
+
+TEST_CASE_FIXTURE(DaveFixture,
+                  "DAVE: a new group forms in one commit: its Adds wait for every member's key package") {
+  auto& a = add(alice);
+  auto& b = add(bob);
+  auto& c = add(carol);
+  for (auto* m : {&a, &b, &c})
+    m->join(lobby_id);
+  settle(all());
+  REQUIRE(c.established);
+  const auto before = (*call_of(calls(*this), lobby_id))["counters"]["commits_accepted"].GetUint();
+  REQUIRE(
+      parse(raw("POST", "/_emulator/voice/dave", R"({"lobby_id":")" + lobby_id + R"(","action":"new_group"})")
+                .body)["changed"]
+          .GetBool());
+  // Alice and Bob answer at once; Carol is late. Had their Adds gone out as their key packages came, they
+  // would have made a group of two, and Carol would have taken a second commit.
+  settle({&a, &b});
+  CHECK_FALSE(a.established);
+  CHECK_FALSE((*call_of(calls(*this), lobby_id))["established"].GetBool());
+  settle(all());
+  for (auto* m : {&a, &b, &c}) {
+    REQUIRE(m->established);
+    CHECK(m->group->Epoch() == 1);
+    CHECK(m->group->Members().size() == 3);
+    CHECK(m->group->EpochAuthenticator() == a.group->EpochAuthenticator());
+  }
+  CHECK((*call_of(calls(*this), lobby_id))["counters"]["commits_accepted"].GetUint() == before + 1);
+}
+
+TEST_CASE_FIXTURE(DaveFixture,
+                  "DAVE: a new group does not wait past dave_new_group_wait_ms for a silent member") {
+  settings(R"({"dave_new_group_wait_ms":50})");
+  CHECK(parse(call("GET", "/_emulator/voice/settings").body)["dave_new_group_wait_ms"].GetInt() == 50);
+  CHECK(raw("POST", "/_emulator/voice/settings", R"({"dave_new_group_wait_ms":600001})").status == 400);
+  auto& a = add(alice);
+  auto& b = add(bob);
+  auto& c = add(carol);
+  for (auto* m : {&a, &b, &c})
+    m->join(lobby_id);
+  settle(all());
+  REQUIRE(c.established);
+  c.auto_commit = false;  // Carol will not answer the new group's op 24 with a key package
+  REQUIRE(raw("POST", "/_emulator/voice/dave", R"({"lobby_id":")" + lobby_id + R"(","action":"new_group"})")
+              .status == 200);
+  settle(all());
+  service.voice_tick();  // before the wait is over: still held
+  settle(all());
+  CHECK_FALSE(a.established);
+  std::this_thread::sleep_for(std::chrono::milliseconds(80));
+  service.voice_tick();
+  settle(all());
+  REQUIRE(a.established);
+  REQUIRE(b.established);
+  CHECK(a.group->Epoch() == 1);
+  CHECK(a.group->Members().size() == 2);
+  // Carol's key package, when it comes, is added to the group as a joiner's is.
+  c.auto_commit = true;
+  c.send_key_package();
+  settle(all());
+  REQUIRE(c.established);
+  CHECK(c.welcomed);
+  CHECK(c.group->Epoch() == 2);
+  CHECK(c.group->EpochAuthenticator() == a.group->EpochAuthenticator());
 }
 
 TEST_CASE_FIXTURE(DaveFixture, "DAVE: key packages must name the user, span all time, and be signed") {

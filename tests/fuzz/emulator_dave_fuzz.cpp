@@ -23,7 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace platformpp::emulator;
   if (size < 1) return 0;
   const std::string_view payload(reinterpret_cast<const char*>(data + 1), size - 1);
-  DaveCall call(Gateway(), "1000", 3000);
+  DaveCall call(Gateway(), "1000", 3000, 1000);
   for (const char* user : {"1001", "1002", "1003"})
     call.join(user, 1, 0);
   const auto transition =
@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)key_package;
       } catch (const platformpp::mls::Error&) {
       }
-      (void)call.key_package("1001", payload);
+      (void)call.key_package("1001", payload, 0);
       break;
     case 3:
       try {
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       call.ready_for_transition("1003", transition);
       break;
     case 2:
-      call.invalid_commit_welcome("1001", transition);
+      call.invalid_commit_welcome("1001", transition, 0);
       break;
     case 4:
       call.leave(transition % 2 == 0 ? "1001" : "1002", 0);

@@ -45,8 +45,11 @@ DaveExternalSender DaveExternalSender::generate() {
 }
 
 DaveCall::DaveCall(const DaveExternalSender& gateway, std::string lobby_id,
-                   std::int64_t transition_timeout_ms)
-    : gateway_(gateway), lobby_id_(std::move(lobby_id)), transition_timeout_ms_(transition_timeout_ms) {}
+                   std::int64_t transition_timeout_ms, std::int64_t new_group_wait_ms)
+    : gateway_(gateway),
+      lobby_id_(std::move(lobby_id)),
+      transition_timeout_ms_(transition_timeout_ms),
+      new_group_wait_ms_(new_group_wait_ms) {}
 
 mls::Bytes DaveCall::group_id() const {
   return snowflake_identity(lobby_id_);
@@ -109,7 +112,7 @@ int DaveCall::join(const std::string& user_id, int max_version, std::int64_t now
   return version_;
 }
 
-void DaveCall::leave(const std::string& user_id, std::int64_t) {
+void DaveCall::leave(const std::string& user_id, std::int64_t now_ms) {
   const auto it = members_.find(user_id);
   if (it == members_.end()) return;
   const Member member = std::move(it->second);
@@ -125,7 +128,11 @@ void DaveCall::leave(const std::string& user_id, std::int64_t) {
     return;
   }
   if (member.add_ref) revoke(*member.add_ref);
-  if (!established_ || !member.leaf) return;
+  if (!established_) {
+    propose_pending_adds(now_ms);  // the member a new group's Adds waited for may be the one who left
+    return;
+  }
+  if (!member.leaf) return;
   const auto remaining = group_members();
   if (remaining.size() <= 1) {
     // No member keeps a group to itself: the sole one (if any) starts a new one, which the pending
@@ -138,13 +145,14 @@ void DaveCall::leave(const std::string& user_id, std::int64_t) {
       send(remaining.front(), dave_op::kPrepareTransition, prepare_transition_json(kDaveProtocolVersion, 0),
            false);
     }
-    repropose_pending_adds();
+    propose_pending_adds(now_ms);
     return;
   }
   propose_remove(user_id, *member.leaf);
 }
 
-std::optional<std::string> DaveCall::key_package(const std::string& user_id, std::string_view payload) {
+std::optional<std::string> DaveCall::key_package(const std::string& user_id, std::string_view payload,
+                                                 std::int64_t now_ms) {
   const auto it = members_.find(user_id);
   // Not in a DAVE call (a message sent before a downgrade reached the client): nothing to do.
   if (it == members_.end() || version_ != kDaveProtocolVersion || !it->second.has_external_sender) {
@@ -176,53 +184,75 @@ std::optional<std::string> DaveCall::key_package(const std::string& user_id, std
     if (group_members().empty()) {
       reset_group();
       member.key_package = std::move(key_package);
-      repropose_pending_adds();
+      propose_pending_adds(now_ms);
       return std::nullopt;
     }
     propose_remove(user_id, *member.leaf);
   }
   member.key_package = std::move(key_package);
-  propose_add(user_id);
+  propose_pending_adds(now_ms);
   return std::nullopt;
 }
 
 // ---- proposals -------------------------------------------------------------------------------------------
 
-void DaveCall::propose(mls::Proposal proposal, const std::string& subject, std::uint32_t leaf,
-                       const std::vector<std::string>& recipients) {
+mls::Bytes DaveCall::sign_proposal(mls::Proposal proposal, const std::string& subject, std::uint32_t leaf) {
   mls::GroupContext context;
   context.groupId = group_id();
   context.epoch = established_ ? epoch_ : 0;
   const bool add = proposal.Type() == mls::ProposalType::Add;
   const auto message = mls::ExternalProposal(context, 0, gateway_.key, std::move(proposal));
   auto ref = mls::ProposalRef(std::get<mls::PublicMessage>(message.body).Authenticated());
-  auto encoded = message.Encode();
   // One signing, the same bytes to everyone: a member's commit names the proposal by the hash of them.
-  const auto payload = dave_wire::append_proposals({encoded});
-  for (const auto& recipient : recipients) {
-    members_.at(recipient).seen.insert(ref);
-    send(recipient, dave_op::kProposals, payload, true);
-  }
   if (add) members_.at(subject).add_ref = ref;
-  proposals_[std::move(ref)] = Proposal{std::move(encoded), add, subject, leaf};
+  proposals_[ref] = Proposal{message.Encode(), add, subject, leaf};
   ++counters_.proposals_sent;
+  return ref;
 }
 
-void DaveCall::propose_add(const std::string& user_id) {
-  auto& member = members_.at(user_id);
-  std::vector<std::string> recipients;
-  if (established_) {
-    recipients = group_members();
-  } else {
-    // No group yet: every pending member with a key package has a local group of its own at epoch 0, and
-    // is sent the others' Adds; the first commit the gateway takes makes the group.
-    for (const auto& [other_id, other] : members_) {
-      if (other_id != user_id && other.key_package && other.has_external_sender)
-        recipients.push_back(other_id);
-    }
-    send_pending_adds_to(user_id);
+void DaveCall::send_proposals(const std::vector<mls::Bytes>& refs,
+                              const std::vector<std::string>& recipients) {
+  if (refs.empty()) return;
+  std::vector<mls::Bytes> messages;
+  messages.reserve(refs.size());
+  for (const auto& ref : refs)
+    messages.push_back(proposals_.at(ref).encoded);
+  const auto payload = dave_wire::append_proposals(messages);
+  for (const auto& recipient : recipients) {
+    auto& seen = members_.at(recipient).seen;
+    seen.insert(refs.begin(), refs.end());
+    send(recipient, dave_op::kProposals, payload, true);
   }
-  propose(mls::Proposal{mls::AddProposal{*member.key_package}}, user_id, 0, recipients);
+}
+
+void DaveCall::propose_pending_adds(std::int64_t now_ms) {
+  std::vector<std::string> pending;
+  bool every_key_package = true;
+  for (const auto& [user_id, member] : members_) {
+    if (!member.has_external_sender || in_good_standing(member)) continue;
+    if (!member.key_package) {
+      every_key_package = false;
+    } else if (!member.add_ref) {
+      pending.push_back(user_id);
+    }
+  }
+  if (pending.empty()) return;
+  if (!established_ && !every_key_package) {
+    if (!adds_held_until_ms_) adds_held_until_ms_ = now_ms + new_group_wait_ms_;
+    if (now_ms < *adds_held_until_ms_) return;
+  }
+  adds_held_until_ms_.reset();
+  std::vector<mls::Bytes> refs;
+  refs.reserve(pending.size());
+  for (const auto& user_id : pending)
+    refs.push_back(
+        sign_proposal(mls::Proposal{mls::AddProposal{*members_.at(user_id).key_package}}, user_id, 0));
+  if (established_) return send_proposals(refs, group_members());
+  // No group yet: every pending member with a key package has a local group of its own at epoch 0, and is
+  // sent the others' Adds; the first commit the gateway takes makes the group.
+  for (const auto& [user_id, member] : members_) {
+    if (member.key_package && member.has_external_sender) send_pending_adds_to(user_id);
+  }
 }
 
 void DaveCall::send_pending_adds_to(const std::string& user_id) {
@@ -241,7 +271,7 @@ void DaveCall::propose_remove(const std::string& user_id, std::uint32_t leaf) {
   for (auto& other_id : group_members()) {
     if (other_id != user_id) recipients.push_back(std::move(other_id));
   }
-  propose(mls::Proposal{mls::RemoveProposal{leaf}}, user_id, leaf, recipients);
+  send_proposals({sign_proposal(mls::Proposal{mls::RemoveProposal{leaf}}, user_id, leaf)}, recipients);
 }
 
 void DaveCall::revoke(const mls::Bytes& ref) {
@@ -256,15 +286,6 @@ void DaveCall::revoke(const mls::Bytes& ref) {
     if (subject != members_.end() && subject->second.add_ref == ref) subject->second.add_ref.reset();
   }
   proposals_.erase(it);
-}
-
-void DaveCall::repropose_pending_adds() {
-  std::vector<std::string> pending;
-  for (const auto& [user_id, member] : members_) {
-    if (member.key_package && member.has_external_sender && !member.add_ref) pending.push_back(user_id);
-  }
-  for (const auto& user_id : pending)
-    propose_add(user_id);
 }
 
 // ---- commits ---------------------------------------------------------------------------------------------
@@ -406,7 +427,7 @@ void DaveCall::commit_welcome(const std::string& user_id, std::string_view paylo
   const std::set<std::string> waiting(group.begin(), group.end());
   start_transition(id, waiting, waiting, now_ms);
   // Pending members the commit did not add (their key package came in while it was being made).
-  repropose_pending_adds();
+  propose_pending_adds(now_ms);
 }
 
 // ---- transitions -----------------------------------------------------------------------------------------
@@ -462,9 +483,10 @@ void DaveCall::tick(std::int64_t now_ms) {
     ++counters_.transitions_timed_out;
     execute(id);
   }
+  if (adds_held_until_ms_ && now_ms >= *adds_held_until_ms_) propose_pending_adds(now_ms);
 }
 
-void DaveCall::invalid_commit_welcome(const std::string& user_id, std::uint16_t) {
+void DaveCall::invalid_commit_welcome(const std::string& user_id, std::uint16_t, std::int64_t now_ms) {
   const auto it = members_.find(user_id);
   if (it == members_.end() || version_ != kDaveProtocolVersion) return;
   ++counters_.invalid_reports;
@@ -477,7 +499,7 @@ void DaveCall::invalid_commit_welcome(const std::string& user_id, std::uint16_t)
   member.flagged = true;
   if (group_members().empty()) {
     reset_group();
-    repropose_pending_adds();
+    propose_pending_adds(now_ms);
     return;
   }
   propose_remove(user_id, *member.leaf);
@@ -495,6 +517,7 @@ void DaveCall::reset_group() {
   }
   established_ = false;
   epoch_ = 0;
+  adds_held_until_ms_.reset();
   leaves_.clear();
   proposals_.clear();
   for (auto& [_, member] : members_) {

@@ -63,7 +63,10 @@ struct DaveCounters {
 
 class DaveCall {
  public:
-  DaveCall(const DaveExternalSender& gateway, std::string lobby_id, std::int64_t transition_timeout_ms);
+  // `new_group_wait_ms`: how long a new group's Adds wait for the key packages of members who have not sent
+  // theirs yet (see propose_pending_adds).
+  DaveCall(const DaveExternalSender& gateway, std::string lobby_id, std::int64_t transition_timeout_ms,
+           std::int64_t new_group_wait_ms);
 
   // A member's session selected its protocol, offering up to `max_version` at Identify. Returns the
   // protocol version its Session Description carries; the caller sends that first, then take_outgoing()
@@ -75,13 +78,15 @@ class DaveCall {
   void leave(const std::string& user_id, std::int64_t now_ms);
 
   // Opcode 26. A malformed or invalid key package: the reason (the gateway closes with 4020).
-  std::optional<std::string> key_package(const std::string& user_id, std::string_view payload);
+  std::optional<std::string> key_package(const std::string& user_id, std::string_view payload,
+                                         std::int64_t now_ms);
   // Opcode 28. A commit that is not the first valid one of its epoch is dropped (counted); nothing is said.
   void commit_welcome(const std::string& user_id, std::string_view payload, std::int64_t now_ms);
   // Opcodes 23 and 31.
   void ready_for_transition(const std::string& user_id, std::uint16_t transition_id);
-  void invalid_commit_welcome(const std::string& user_id, std::uint16_t transition_id);
-  // Executes the transitions whose members were not all ready in time.
+  void invalid_commit_welcome(const std::string& user_id, std::uint16_t transition_id, std::int64_t now_ms);
+  // Executes the transitions whose members were not all ready in time, and proposes a new group's Adds whose
+  // wait for the missing key packages is over.
   void tick(std::int64_t now_ms);
 
   // Admin: drop to protocol 0 now (and stay there until allowed again), allow protocol 1 again (upgrades
@@ -130,14 +135,16 @@ class DaveCall {
   [[nodiscard]] std::vector<std::string> group_members() const;
   void send(const std::string& user_id, int opcode, std::string payload, bool binary);
   void send_external_sender(const std::string& user_id);
-  // Signs a proposal for the current epoch and sends it to `recipients`.
-  void propose(mls::Proposal proposal, const std::string& subject, std::uint32_t leaf,
-               const std::vector<std::string>& recipients);
-  void propose_add(const std::string& user_id);
+  // Signs a proposal for the current epoch and records it (an Add as its subject's add_ref); its reference.
+  mls::Bytes sign_proposal(mls::Proposal proposal, const std::string& subject, std::uint32_t leaf);
+  // The proposals in one op 27 to each recipient, so that its next commit names them all.
+  void send_proposals(const std::vector<mls::Bytes>& refs, const std::vector<std::string>& recipients);
   void propose_remove(const std::string& user_id, std::uint32_t leaf);
   void revoke(const mls::Bytes& ref);
-  // Every pending member's key package becomes an Add again (after the group was reset).
-  void repropose_pending_adds();
+  // The pending members' key packages not yet proposed become Adds. Without a group they wait until every
+  // DAVE member has sent one, or for new_group_wait_ms: each pending member commits the Adds it was sent,
+  // and a group formed from some of them would take a commit (and a transition for everyone) per late one.
+  void propose_pending_adds(std::int64_t now_ms);
   // Why a commit is not the one to announce, or nothing when it is.
   [[nodiscard]] std::optional<std::string> check_commit(const Member& member, const mls::MlsMessage& message,
                                                         const std::optional<mls::Welcome>& welcome) const;
@@ -157,6 +164,8 @@ class DaveCall {
   const DaveExternalSender& gateway_;
   const std::string lobby_id_;
   const std::int64_t transition_timeout_ms_;
+  const std::int64_t new_group_wait_ms_;
+  std::optional<std::int64_t> adds_held_until_ms_;  // a new group's Adds are held for missing key packages
   int version_ = kDaveProtocolVersion;
   bool forced_plain_ = false;
   bool established_ = false;

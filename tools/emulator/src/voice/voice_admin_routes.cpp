@@ -101,6 +101,8 @@ std::string VoiceModule::settings_json() const {
     write_string(writer, s.e2ee);
     writer.Key("dave_transition_timeout_ms");
     writer.Int64(s.dave_transition_timeout_ms);
+    writer.Key("dave_new_group_wait_ms");
+    writer.Int64(s.dave_new_group_wait_ms);
     writer.EndObject();
   });
 }
@@ -140,6 +142,7 @@ HttpResponse VoiceModule::admin_set_settings(const RouteContext& context) {
   }
   if (auto v = fields.integer("dave_transition_timeout_ms", false, 0, 600000))
     next.dave_transition_timeout_ms = *v;
+  if (auto v = fields.integer("dave_new_group_wait_ms", false, 0, 600000)) next.dave_new_group_wait_ms = *v;
   const bool reset = fields.boolean("reset", false).value_or(false);
   if (!errors.empty()) return invalid_form_body(errors);
   voice_.settings = reset ? VoiceSettings{} : next;

@@ -25,7 +25,8 @@ DaveCall& VoiceModule::dave_call(const std::string& lobby_id) {
   return voice_.dave_calls
       .emplace(
           std::piecewise_construct, std::forward_as_tuple(lobby_id),
-          std::forward_as_tuple(*voice_.dave_sender, lobby_id, voice_.settings.dave_transition_timeout_ms))
+          std::forward_as_tuple(*voice_.dave_sender, lobby_id, voice_.settings.dave_transition_timeout_ms,
+                                voice_.settings.dave_new_group_wait_ms))
       .first->second;
 }
 
@@ -83,7 +84,7 @@ void VoiceModule::dave_binary(std::uint64_t id, std::string_view message) {
   if (call == voice_.dave_calls.end()) return;  // not in a DAVE call (yet): nothing to act on
   const auto payload = message.substr(1);
   if (opcode == dave_op::kKeyPackage) {
-    if (const auto refusal = call->second.key_package(session.user_id, payload)) {
+    if (const auto refusal = call->second.key_package(session.user_id, payload, steady_now_ms())) {
       dave_flush(lobby_id);
       return close_connection(id, voice_close::kBadRequest, "Bad request.");
     }
@@ -109,7 +110,7 @@ void VoiceModule::dave_transition(std::uint64_t id, int opcode, const rapidjson:
   if (opcode == dave_op::kReadyForTransition) {
     call->second.ready_for_transition(session.user_id, transition_id);
   } else {
-    call->second.invalid_commit_welcome(session.user_id, transition_id);
+    call->second.invalid_commit_welcome(session.user_id, transition_id, steady_now_ms());
   }
   dave_flush(lobby_id);
 }

@@ -73,6 +73,9 @@ struct VoiceSettings {
   // offers no DAVE joins, and the call downgrades to transport encryption only.
   std::string e2ee = "by_date";
   std::int64_t dave_transition_timeout_ms = 3000;  // a transition executes without every member ready
+  // A new group's Adds wait this long for the key packages of DAVE members who have not sent theirs, so that
+  // the group forms in one commit.
+  std::int64_t dave_new_group_wait_ms = 1000;
 };
 
 // 2026-03-01T00:00:00Z: from then on the platform supports end-to-end encrypted calls only.
