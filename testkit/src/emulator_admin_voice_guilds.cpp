@@ -86,6 +86,7 @@ std::vector<EmulatorAdmin::VoiceCall> EmulatorAdmin::VoiceCalls() {
       call.invalidReports = count("invalid_reports");
       call.transitionsExecuted = count("transitions_executed");
       call.transitionsTimedOut = count("transitions_timed_out");
+      call.newGroupWaitsExpired = count("new_group_waits_expired");
     }
     calls.push_back(std::move(call));
   }

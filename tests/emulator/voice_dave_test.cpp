@@ -2,8 +2,8 @@
 // 1 March 2026, key package validation, group creation from pending members, a new group in one commit, the
 // first commit of an epoch winning, Welcomes to exactly the added members, transitions (all ready, or the
 // timeout), leaves, the sole member reset, op 31 recovery, downgrade and upgrade, and the admin routes. The
-// members here are minimal MLS clients on src/mls (not the SDK's DAVE session, which the integration tests run
-// against the emulator).
+// members here are minimal MLS clients on src/mls (not the SDK's DAVE session, which the integration tests
+// run against the emulator).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -229,6 +229,7 @@ TEST_CASE_FIXTURE(DaveFixture,
   REQUIRE(b.established);
   CHECK(a.group->Epoch() == 1);
   CHECK(a.group->Members().size() == 2);
+  CHECK((*call_of(calls(*this), lobby_id))["counters"]["new_group_waits_expired"].GetUint() == 1);
   // Carol's key package, when it comes, is added to the group as a joiner's is.
   c.auto_commit = true;
   c.send_key_package();

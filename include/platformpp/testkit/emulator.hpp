@@ -476,6 +476,8 @@ class EmulatorAdmin {
     uint64_t commitsAccepted = 0, commitsRefused = 0, welcomesSent = 0, invalidReports = 0;
     /// Transitions executed, on time or not.
     uint64_t transitionsExecuted = 0, transitionsTimedOut = 0;
+    /// New groups whose Adds went out after `dave_new_group_wait_ms` without every member's key package.
+    uint64_t newGroupWaitsExpired = 0;
     /// \var commitsRefused
     /// Commits dropped: unreadable or breaking the rules of docs/dave.md.
     /// \var welcomesSent

@@ -240,6 +240,7 @@ void DaveCall::propose_pending_adds(std::int64_t now_ms) {
   if (!established_ && !every_key_package) {
     if (!adds_held_until_ms_) adds_held_until_ms_ = now_ms + new_group_wait_ms_;
     if (now_ms < *adds_held_until_ms_) return;
+    ++counters_.new_group_waits_expired;
   }
   adds_held_until_ms_.reset();
   std::vector<mls::Bytes> refs;

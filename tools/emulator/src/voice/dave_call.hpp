@@ -59,6 +59,7 @@ struct DaveCounters {
   std::uint64_t transitions_executed = 0;
   std::uint64_t transitions_timed_out = 0;
   std::uint64_t invalid_reports = 0;
+  std::uint64_t new_group_waits_expired = 0;  // a new group's Adds went out without every key package
 };
 
 class DaveCall {

@@ -159,6 +159,8 @@ HttpResponse VoiceModule::admin_calls(const RouteContext&) {
                                 writer.Uint64(c.transitions_timed_out);
                                 writer.Key("invalid_reports");
                                 writer.Uint64(c.invalid_reports);
+                                writer.Key("new_group_waits_expired");
+                                writer.Uint64(c.new_group_waits_expired);
                                 writer.EndObject();
                                 writer.EndObject();
                               }
