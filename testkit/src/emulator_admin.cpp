@@ -10,6 +10,7 @@
 #include "net/http_client.hpp"
 #include "net/url.hpp"
 
+#include <chrono>
 #include <future>
 #include <memory>
 #include <stdexcept>
@@ -36,6 +37,9 @@ EmulatorAdmin::EmulatorAdmin(ConnectionInfo connection)
   options.useSystemCertificates = false;
   options.userAgent = "platformpp-testkit";
   options.timeout = std::chrono::milliseconds(10000);
+  // A long run's state export is large: the 100-player hour of the fault soak exported more than the SDK's
+  // 16 MiB default. The emulator is the test's own.
+  options.maxResponseBytes = std::size_t{1} << 30;
   impl_->http = std::make_unique<net::HttpClient>(*impl_->io, impl_->logger, options);
 }
 
@@ -44,9 +48,16 @@ EmulatorAdmin::~EmulatorAdmin() {
   impl_->queue->Shutdown();
 }
 
+namespace {
+// A state export or import of a long run takes longer than the other admin requests' 10 s.
+constexpr std::chrono::milliseconds kStateTransferTimeout(120000);
+}  // namespace
+
 EmulatorAdmin::Response EmulatorAdmin::Request(const std::string& method, const std::string& path,
                                                const std::string& jsonBody) {
   net::HttpRequest request;
+  if (path.rfind("/state/export", 0) == 0 || path.rfind("/state/import", 0) == 0)
+    request.timeout = kStateTransferTimeout;
   request.method = method;
   request.url = connection_.adminBase + path;
   request.headers.emplace_back("Authorization", "Bearer " + connection_.adminToken);

@@ -240,6 +240,29 @@ TEST_CASE_FIXTURE(DaveFixture,
   CHECK(c.group->EpochAuthenticator() == a.group->EpochAuthenticator());
 }
 
+TEST_CASE_FIXTURE(DaveFixture,
+                  "DAVE: the member a new group waits for leaves: the others form it at once") {
+  auto& a = add(alice);
+  auto& b = add(bob);
+  auto& c = add(carol);
+  for (auto* m : {&a, &b, &c})
+    m->join(lobby_id);
+  settle(all());
+  REQUIRE(c.established);
+  c.auto_commit = false;
+  REQUIRE(raw("POST", "/_emulator/voice/dave", R"({"lobby_id":")" + lobby_id + R"(","action":"new_group"})")
+              .status == 200);
+  settle(all());
+  CHECK_FALSE(a.established);  // waiting for Carol's key package
+  voice_state(carol, lobby_id, false);
+  settle({&a, &b});
+  REQUIRE(a.established);
+  REQUIRE(b.established);
+  CHECK(a.group->Members().size() == 2);
+  CHECK(a.group->EpochAuthenticator() == b.group->EpochAuthenticator());
+  CHECK((*call_of(calls(*this), lobby_id))["counters"]["new_group_waits_expired"].GetUint() == 0);
+}
+
 TEST_CASE_FIXTURE(DaveFixture, "DAVE: key packages must name the user, span all time, and be signed") {
   auto& a = add(alice);
   a.auto_commit = false;

@@ -236,7 +236,10 @@ void DaveCall::propose_pending_adds(std::int64_t now_ms) {
       pending.push_back(user_id);
     }
   }
-  if (pending.empty()) return;
+  if (pending.empty()) {
+    adds_held_until_ms_.reset();  // the held ones left
+    return;
+  }
   if (!established_ && !every_key_package) {
     if (!adds_held_until_ms_) adds_held_until_ms_ = now_ms + new_group_wait_ms_;
     if (now_ms < *adds_held_until_ms_) return;
