@@ -43,6 +43,22 @@ struct DaveFixture : Fixture {
     members.back()->lobby = lobby_id;
     return *members.back();
   }
+  // Alice, Bob and Carol, joined and in one group.
+  std::vector<Member*> three_in_group() {
+    std::vector<Member*> three{&add(alice), &add(bob), &add(carol)};
+    for (auto* m : three)
+      m->join(lobby_id);
+    settle(all());
+    REQUIRE(three.back()->established);
+    return three;
+  }
+  // The admin action that makes the members form a new group; whether it changed anything.
+  bool new_group() {
+    return parse(raw("POST", "/_emulator/voice/dave",
+                     R"({"lobby_id":")" + lobby_id + R"(","action":"new_group"})")
+                     .body)["changed"]
+        .GetBool();
+  }
   std::vector<Member*> all() {
     std::vector<Member*> out;
     for (auto& m : members)
@@ -176,18 +192,12 @@ TEST_CASE_FIXTURE(DaveFixture,
 
 TEST_CASE_FIXTURE(DaveFixture,
                   "DAVE: a new group forms in one commit: its Adds wait for every member's key package") {
-  auto& a = add(alice);
-  auto& b = add(bob);
-  auto& c = add(carol);
-  for (auto* m : {&a, &b, &c})
-    m->join(lobby_id);
-  settle(all());
-  REQUIRE(c.established);
+  const auto three = three_in_group();
+  auto& a = *three[0];
+  auto& b = *three[1];
+  auto& c = *three[2];
   const auto before = (*call_of(calls(*this), lobby_id))["counters"]["commits_accepted"].GetUint();
-  REQUIRE(
-      parse(raw("POST", "/_emulator/voice/dave", R"({"lobby_id":")" + lobby_id + R"(","action":"new_group"})")
-                .body)["changed"]
-          .GetBool());
+  REQUIRE(new_group());
   // Alice and Bob answer at once; Carol is late. Had their Adds gone out as their key packages came, they
   // would have made a group of two, and Carol would have taken a second commit.
   settle({&a, &b});
@@ -208,16 +218,12 @@ TEST_CASE_FIXTURE(DaveFixture,
   settings(R"({"dave_new_group_wait_ms":50})");
   CHECK(parse(call("GET", "/_emulator/voice/settings").body)["dave_new_group_wait_ms"].GetInt() == 50);
   CHECK(raw("POST", "/_emulator/voice/settings", R"({"dave_new_group_wait_ms":600001})").status == 400);
-  auto& a = add(alice);
-  auto& b = add(bob);
-  auto& c = add(carol);
-  for (auto* m : {&a, &b, &c})
-    m->join(lobby_id);
-  settle(all());
-  REQUIRE(c.established);
+  const auto three = three_in_group();
+  auto& a = *three[0];
+  auto& b = *three[1];
+  auto& c = *three[2];
   c.auto_commit = false;  // Carol will not answer the new group's op 24 with a key package
-  REQUIRE(raw("POST", "/_emulator/voice/dave", R"({"lobby_id":")" + lobby_id + R"(","action":"new_group"})")
-              .status == 200);
+  REQUIRE(new_group());
   settle(all());
   service.voice_tick();  // before the wait is over: still held
   settle(all());
@@ -240,18 +246,13 @@ TEST_CASE_FIXTURE(DaveFixture,
   CHECK(c.group->EpochAuthenticator() == a.group->EpochAuthenticator());
 }
 
-TEST_CASE_FIXTURE(DaveFixture,
-                  "DAVE: the member a new group waits for leaves: the others form it at once") {
-  auto& a = add(alice);
-  auto& b = add(bob);
-  auto& c = add(carol);
-  for (auto* m : {&a, &b, &c})
-    m->join(lobby_id);
-  settle(all());
-  REQUIRE(c.established);
+TEST_CASE_FIXTURE(DaveFixture, "DAVE: the member a new group waits for leaves: the others form it at once") {
+  const auto three = three_in_group();
+  auto& a = *three[0];
+  auto& b = *three[1];
+  auto& c = *three[2];
   c.auto_commit = false;
-  REQUIRE(raw("POST", "/_emulator/voice/dave", R"({"lobby_id":")" + lobby_id + R"(","action":"new_group"})")
-              .status == 200);
+  REQUIRE(new_group());
   settle(all());
   CHECK_FALSE(a.established);  // waiting for Carol's key package
   voice_state(carol, lobby_id, false);
