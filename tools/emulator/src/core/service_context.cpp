@@ -28,6 +28,7 @@ ServiceContext::ServiceContext(FakeClock& clock_ref, ServiceEndpoints served)
           document::write_member(writer, "frozen_at_ms", saved.frozen_at_ms);
           document::write_member(writer, "last_ms", saved.last_ms);
           document::write_member(writer, "snowflake_increment", std::int64_t{snowflakes.increment()});
+          document::write_member(writer, "snowflake_last_ms", snowflakes.last_ms());
           writer.EndObject();
         });
       },
@@ -36,7 +37,9 @@ ServiceContext::ServiceContext(FakeClock& clock_ref, ServiceEndpoints served)
         clock.restore(
             FakeClock::Saved{document::boolean(body, "frozen"), document::integer(body, "offset_ms"),
                              document::integer(body, "frozen_at_ms"), document::integer(body, "last_ms")});
-        snowflakes.set_increment(static_cast<unsigned>(document::integer(body, "snowflake_increment")));
+        // snowflake_last_ms is absent from the files of versions before it: their ids start over the guard.
+        snowflakes.restore(static_cast<unsigned>(document::integer(body, "snowflake_increment")),
+                           document::integer_or(body, "snowflake_last_ms", -1));
       },
       [] { return std::vector<std::string>{std::string(kClockDocument)}; },
       [] {}});  // the clock goes on across a reset

@@ -13,11 +13,14 @@ SnowflakeGenerator::SnowflakeGenerator(FakeClock& clock, unsigned worker, unsign
     : clock_(clock), worker_(worker & 0x1F), process_(process & 0x1F) {}
 
 std::uint64_t SnowflakeGenerator::next() {
-  const auto since_epoch =
-      static_cast<std::uint64_t>(std::max<std::int64_t>(0, clock_.now_ms() - kPlatformEpochMs));
+  const auto now = std::max<std::int64_t>(0, clock_.now_ms() - kPlatformEpochMs);
+  if (now > last_ms_)
+    last_ms_ = now;
+  else if (increment_ == 0 && last_ms_ >= 0)
+    ++last_ms_;  // wrapped within the millisecond (or the clock is behind the last id's): the next one
   const std::uint64_t increment = increment_;
   increment_ = (increment_ + 1) & 0xFFF;
-  return (since_epoch << 22) | (static_cast<std::uint64_t>(worker_) << 17) |
+  return (static_cast<std::uint64_t>(last_ms_) << 22) | (static_cast<std::uint64_t>(worker_) << 17) |
          (static_cast<std::uint64_t>(process_) << 12) | increment;
 }
 
