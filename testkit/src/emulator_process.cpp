@@ -159,6 +159,8 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   } else {
     args.emplace_back("--no-ipc");
   }
+  if (!options.importFile.empty()) args.insert(args.end(), {"--import", options.importFile});
+  if (!options.exportOnExit.empty()) args.insert(args.end(), {"--export-on-exit", options.exportOnExit});
   args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
 #ifdef _WIN32
   std::wstring commandLine;

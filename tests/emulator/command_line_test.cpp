@@ -52,7 +52,8 @@ TEST_CASE("--io-threads takes 0 to 64") {
 TEST_CASE("every flag, in both spellings") {
   const auto parsed = parse_command_line({"--host", "::1", "--port=8443", "--connection-file", "/tmp/c.json",
                                           "--data-dir=/tmp/d", "--plain-http", "--ipc-name", "game",
-                                          "--frozen-clock", "--ipc-dir=/run/x", "--no-ipc"});
+                                          "--frozen-clock", "--ipc-dir=/run/x", "--no-ipc", "--import",
+                                          "/tmp/world.json", "--export-on-exit=/tmp/left.json"});
   REQUIRE(parsed.action == Action::run);
   CHECK(parsed.options.host == "::1");
   CHECK(parsed.options.port == 8443);
@@ -63,6 +64,8 @@ TEST_CASE("every flag, in both spellings") {
   CHECK(parsed.options.frozen_clock);
   CHECK(parsed.options.ipc_dir == "/run/x");
   CHECK_FALSE(parsed.options.ipc);
+  CHECK(parsed.options.import_file == "/tmp/world.json");
+  CHECK(parsed.options.export_on_exit == "/tmp/left.json");
 }
 
 TEST_CASE("help, version and usage errors") {
@@ -77,6 +80,8 @@ TEST_CASE("help, version and usage errors") {
   CHECK(parse_command_line({"--no-ipc=1"}).action == Action::usage_error);
   CHECK(parse_command_line({"--ipc-dir"}).action == Action::usage_error);
   CHECK(parse_command_line({"--ipc-name", "a/b"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--import"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--export-on-exit"}).action == Action::usage_error);
 }
 
 TEST_CASE("only loopback hosts are accepted") {

@@ -387,6 +387,82 @@ TEST_CASE("a snapshot exported from one emulator seeds another; reset empties it
             .status == 401);
 }
 
+TEST_CASE("--import starts from a snapshot file, --export-on-exit writes one at a clean stop") {
+  StateDir dir;
+  std::string snapshot;
+  Chat chat;
+  {
+    EmulatorProcess source({});
+    HttpsConnection from(source);
+    chat = seed_chat(from);
+    REQUIRE(from.exchange(HttpRequestSpec{verb::post,
+                                          "/api/v10/channels/" + chat.channel + "/messages",
+                                          R"({"content":"before the snapshot"})",
+                                          "Bearer " + chat.ada_token,
+                                          {}})
+                .status == 200);
+    const auto exported = from.exchange(HttpRequestSpec{verb::get, "/_emulator/state/export", {}, {}, {}});
+    REQUIRE(exported.status == 200);
+    snapshot = exported.body;
+  }
+  { std::ofstream(dir.file("world.json"), std::ios::binary) << snapshot; }
+
+  // A test's world from a file: the same users, token and history from the first request on.
+  {
+    EmulatorProcess seeded({"--import", dir.file("world.json"), "--export-on-exit", dir.file("after.json")});
+    HttpsConnection http(seeded);
+    CHECK(served_message_ids(http, chat).size() == 1);
+    REQUIRE(http.exchange(HttpRequestSpec{verb::post,
+                                          "/api/v10/channels/" + chat.channel + "/messages",
+                                          R"({"content":"after the import"})",
+                                          "Bearer " + chat.ada_token,
+                                          {}})
+                .status == 200);
+    CHECK_FALSE(std::filesystem::exists(dir.file("after.json")));  // written at the stop, not before
+    CHECK(seeded.wait_exit(SIGTERM) == 0);
+  }
+  // The world as the stop left it, private to its user (it holds tokens and keys).
+  REQUIRE(std::filesystem::exists(dir.file("after.json")));
+#ifndef _WIN32
+  CHECK((std::filesystem::status(dir.file("after.json")).permissions() & std::filesystem::perms::all) ==
+        (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
+#endif
+  EmulatorProcess again({"--import", dir.file("after.json")});
+  HttpsConnection http(again);
+  CHECK(served_message_ids(http, chat).size() == 2);
+  // With --state the import replaces what the file held, and it is in the file.
+  {
+    EmulatorProcess durable({"--state", dir.file(), "--import", dir.file("after.json")});
+    CHECK(durable.wait_exit(SIGKILL) == -1);
+  }
+  EmulatorProcess restarted({"--state", dir.file()});
+  HttpsConnection kept(restarted);
+  CHECK(served_message_ids(kept, chat).size() == 2);
+}
+
+TEST_CASE("an --import file that is not a snapshot this emulator reads stops it with a clear error") {
+  StateDir dir;
+  const auto check_refused = [&](const std::string& content, int code, const std::string& says) {
+    { std::ofstream(dir.file("world.json"), std::ios::binary) << content; }
+    EmulatorProcess emulator({"--import", dir.file("world.json")}, false);
+    CHECK(emulator.wait_exit() == code);
+    const auto said = emulator.stderr_text();
+    CHECK_MESSAGE(said.find(dir.file("world.json")) != std::string::npos, said);
+    CHECK_MESSAGE(said.find(says) != std::string::npos, said);
+  };
+  check_refused("not json", 5, "not a JSON object");
+  check_refused(R"({"format":"platformpp-emulator-state","schema_version":1})", 5, "no \"documents\" array");
+  // A document this emulator cannot read: nothing of the snapshot is served.
+  check_refused(R"({"format":"platformpp-emulator-state","schema_version":1,"documents":[)"
+                R"({"kind":"user","id":"42","body":{"v":1}}]})",
+                5, "user/42: missing \"username\"");
+  // Written by a newer emulator: refused, as a newer state file is (exit 6).
+  check_refused(R"({"format":"platformpp-emulator-state","schema_version":99,"documents":[]})", 6, "99");
+  EmulatorProcess missing({"--import", dir.file("absent.json")}, false);
+  CHECK(missing.wait_exit() == 5);
+  CHECK_MESSAGE(missing.stderr_text().find("absent.json") != std::string::npos, missing.stderr_text());
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: emulator_state_test <path to platformpp-emulator> [doctest options]\n");

@@ -64,6 +64,12 @@ class EmulatorProcess {
     /// Windows, where pipe names are global, the default gets a suffix unique to this process and start, so
     /// that a client finds its own emulator's pipe and not another test's.
     std::string ipcName = "platformpp-test";
+    /// A snapshot file (ExportState's text) the emulator starts from (passes --import): a test's known
+    /// world, read at start in milliseconds. Empty: an empty emulator.
+    std::string importFile;
+    /// Where the emulator writes its whole state as a snapshot when it stops cleanly, at Stop() (passes
+    /// --export-on-exit): what a failed test left, to look at or to start the next run from. Empty: none.
+    std::string exportOnExit;
     /// More command-line arguments, appended after the ones Start passes.
     std::vector<std::string> extraArguments;
     /// How long Start waits for the connection file before it throws.

@@ -16,7 +16,8 @@ std::string usage_text() {
          "                           [--no-ipc] [--frozen-clock] [--clock-start TIME] [--idle-timeout-ms N]\n"
          "                           [--no-social-rate-limits] [--state FILE [--state-sync normal|full]]\n"
          "                           [--ui-dir DIR] [--io-threads N] [--send-queue-limit BYTES]\n"
-         "                           [--max-connections N] [--help] [--version]\n"
+         "                           [--max-connections N] [--import FILE] [--export-on-exit FILE]\n"
+         "                           [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
          "  --host H             loopback address to listen on (default 127.0.0.1)\n"
@@ -44,6 +45,10 @@ std::string usage_text() {
          "memory)\n"
          "  --state-sync M       normal: what was answered survives a killed emulator (default); full: also\n"
          "                       a power loss, at the cost of waiting for the disk on every change\n"
+         "  --import F           start from the snapshot in F (as GET /_emulator/state/export writes it);\n"
+         "                       with --state it replaces what the file held\n"
+         "  --export-on-exit F   at a clean stop (SIGINT, SIGTERM), write the whole state to F as a\n"
+         "                       snapshot (mode 0600: it holds tokens and keys)\n"
          "  --io-threads N       threads that run the connections' TLS and sockets, 0-64 (default 2); the\n"
          "                       platform's state has a thread of its own. 0: that one thread does it all\n"
          "  --ui-dir D           the web console's files, served at /_emulator/ui (default: the installed\n"
@@ -51,7 +56,9 @@ std::string usage_text() {
          "\n"
          "Exit codes: 0 stopped by SIGINT/SIGTERM, 1 could not start or failed, 2 bad arguments, 5 the "
          "state\n"
-         "file is not one, is another program's or is damaged, 6 it was written by a newer emulator.\n";
+         "file\n"
+         "or the --import file is not one, is another program's or is damaged, 6 a newer emulator wrote "
+         "it.\n";
 }
 
 namespace {
@@ -109,7 +116,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
                flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
                flag == "--io-threads" || flag == "--clock-start" || flag == "--state" ||
                flag == "--state-sync" || flag == "--ui-dir" || flag == "--send-queue-limit" ||
-               flag == "--max-connections") {
+               flag == "--max-connections" || flag == "--import" || flag == "--export-on-exit") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -145,6 +152,10 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         result.options.state_sync_full = *value == "full";
       } else if (flag == "--ui-dir") {
         result.options.ui_dir = *value;
+      } else if (flag == "--import") {
+        result.options.import_file = *value;
+      } else if (flag == "--export-on-exit") {
+        result.options.export_on_exit = *value;
       } else if (flag == "--connection-file") {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {

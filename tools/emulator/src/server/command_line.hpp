@@ -27,6 +27,8 @@ struct EmulatorOptions {
   std::optional<std::string> state_file;       // --state: keep the platform data in this SQLite file
   bool state_sync_full = false;                // --state-sync full: every commit waits for the disk
   std::optional<std::string> ui_dir;           // --ui-dir: the web console's files
+  std::optional<std::string> import_file;      // --import: start from this snapshot (GET /state/export)
+  std::optional<std::string> export_on_exit;   // --export-on-exit: write a snapshot here at a clean stop
 };
 
 struct ParsedCommandLine {

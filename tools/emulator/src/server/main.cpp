@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <fstream>
 #include <optional>
+#include <sstream>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <vector>
@@ -18,6 +21,7 @@
 #include "server/tls_certificates.hpp"
 #include "service/emulator_service.hpp"
 #include "state/state_file.hpp"
+#include "state/state_store.hpp"
 
 using namespace platformpp::emulator;
 
@@ -73,6 +77,24 @@ std::string console_directory(const EmulatorOptions& options) {
     if (path_exists(installed + "/index.html")) return installed;
   }
   return PLATFORMPP_EMULATOR_SOURCE_UI_DIR;
+}
+
+// --import: the snapshot replaces what the service holds (an attached state file's data included), all or
+// nothing. One it cannot read stops the start as an unusable state file does: exit 5, or 6 when a newer
+// emulator wrote it.
+void import_snapshot(EmulatorService& service, const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw StateFileError(5, "--import " + path + ": cannot be opened");
+  std::ostringstream content;
+  content << file.rdbuf();
+  const std::string snapshot = content.str();
+  try {
+    service.state_store().replace_all(StateStore::parse_snapshot(snapshot));
+  } catch (const NewerSnapshotError& e) {
+    throw StateFileError(6, "--import " + path + ": " + e.what());
+  } catch (const std::invalid_argument& e) {
+    throw StateFileError(5, "--import " + path + ": " + e.what());
+  }
 }
 
 }  // namespace
@@ -141,6 +163,15 @@ int main(int argc, char** argv) {
     settings.io_threads = options.io_threads;
     settings.send_queue_limit = options.send_queue_limit;
     settings.max_connections = options.max_connections;
+    if (options.export_on_exit) {
+      settings.on_clean_stop = [path = *options.export_on_exit](EmulatorService& service) {
+        try {
+          write_file_atomically(path, service.state_store().export_json(), 0600);
+        } catch (const std::exception& e) {
+          throw std::runtime_error("--export-on-exit " + path + ": " + e.what());
+        }
+      };
+    }
     run_server(settings, [&](const BoundAddresses& bound) {
       ConnectionInfo info;
       info.host = options.host;
@@ -159,7 +190,8 @@ int main(int argc, char** argv) {
       service->set_social_rate_limits_enabled(options.social_rate_limits);
       service->set_console_directory(console_directory(options));
       if (state_file) service->attach_state_file(std::move(state_file));  // loads it (may throw: exit 5)
-      service->set_voice_udp_port(bound.voice_udp_port);                  // what voice Ready announces
+      if (options.import_file) import_snapshot(*service, *options.import_file);
+      service->set_voice_udp_port(bound.voice_udp_port);  // what voice Ready announces
       write_file_atomically(connection_path, connection_file_json(info), 0600);
 #ifdef _WIN32
       const char* ipc_scheme = " and pipe:";

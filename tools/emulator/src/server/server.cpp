@@ -252,6 +252,13 @@ void run_server(const ServerSettings& settings, const ServiceFactory& make_servi
       fatal_error = std::string("cannot write the state file: ") + e.what();
     }
   }
+  if (!fatal_error && settings.on_clean_stop) {
+    try {
+      settings.on_clean_stop(*service);
+    } catch (const std::exception& e) {
+      fatal_error = e.what();
+    }
+  }
   // Sessions destroyed with the io_context say goodbye to the service; nothing they send goes out now.
   gate->close();
   if (fatal_error) throw std::runtime_error(*fatal_error);

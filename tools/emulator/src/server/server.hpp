@@ -33,6 +33,9 @@ struct ServerSettings {
   // TCP connections (HTTP and the WebSockets upgraded from them) open at once; one more is closed as it is
   // accepted, so that a client that opens without end cannot take every file descriptor from the others.
   std::size_t max_connections = 4096;
+  // Called at a clean stop (SIGINT, SIGTERM, Windows' stop events), after the last turn is committed and
+  // before the service goes: --export-on-exit. What it throws makes run_server throw.
+  std::function<void(EmulatorService&)> on_clean_stop{};
 };
 
 struct BoundAddresses {

@@ -131,8 +131,13 @@ std::vector<DocumentChange> StateStore::parse_snapshot(std::string_view snapshot
     throw std::invalid_argument("the snapshot's \"format\" is not \"platformpp-emulator-state\"");
   }
   const auto version = parsed.FindMember("schema_version");
-  if (version == parsed.MemberEnd() || !version->value.IsInt() || version->value.GetInt() < 1 ||
+  if (version != parsed.MemberEnd() && version->value.IsInt() &&
       version->value.GetInt() > StateFile::kSchemaVersion) {
+    throw NewerSnapshotError(
+        "the snapshot's \"schema_version\" is " + std::to_string(version->value.GetInt()) +
+        ", written by a newer emulator; this one reads 1 to " + std::to_string(StateFile::kSchemaVersion));
+  }
+  if (version == parsed.MemberEnd() || !version->value.IsInt() || version->value.GetInt() < 1) {
     throw std::invalid_argument("the snapshot's \"schema_version\" is not one this emulator reads (1 to " +
                                 std::to_string(StateFile::kSchemaVersion) + ")");
   }

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,13 @@
 #include "state/state_file.hpp"
 
 namespace platformpp::emulator {
+
+// A snapshot written by a newer emulator (its schema_version is above StateFile::kSchemaVersion): refused as
+// a newer state file is (exit 6 at --import).
+class NewerSnapshotError : public std::invalid_argument {
+ public:
+  using std::invalid_argument::invalid_argument;
+};
 
 class StateStore {
  public:
