@@ -37,11 +37,15 @@
 // prints the p50, p99 and CPU ratios of state over memory mode; an emulator that rejects the flag (it exits
 // at start with "unknown argument") is reported as not supporting it and the state runs are skipped.
 //
+// --with-event-log runs each N once more with the emulator writing its event log (--event-log <fresh temp
+// dir>/events.jsonl) and prints the CPU per message of that run over memory mode's (issue 39's goal: at most
+// 1.1x) and the log's bytes per message.
+//
 // --io-threads N starts the emulator with as many threads for its connections (its default otherwise): the
 // busiest thread's share shows how far the load spreads, and so what one machine with more cores carries.
 //
 //   platformpp_bench_emulator_load [EMULATOR] [--clients N[,N...]] [--seconds S] [--rate R] [--with-state]
-//                                  [--io-threads N]
+//                                  [--with-event-log] [--io-threads N]
 #include <platformpp/client.hpp>
 #include <platformpp/io_context.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -83,6 +87,8 @@ constexpr std::size_t kLobbySize = 10;
 constexpr double kCoresGoal = 2.0;
 constexpr double kIssueRate = 10000;  // issue 20: 1,000 Clients, 10,000 lobby messages a second
 constexpr double kSdkMemoryGoalKiB = 200;
+/// Issue 39: the event log on costs the emulator at most this much CPU per message over memory mode.
+constexpr double kEventLogCpuGoal = 1.10;
 constexpr int kBaselineBlocks = 10;  // of kBaselineBlock bare messages, then as many through the SDK
 constexpr int kBaselineBlock = 20;
 constexpr double kLateMs = 10;  // a send call this late after its due time counts as behind schedule
@@ -93,6 +99,7 @@ struct Options {
   double seconds = 60;
   double rate = 10000;
   bool withState = false;
+  bool withEventLog = false;
   std::string ioThreads;  ///< --io-threads for the emulator; empty: its default
 };
 
@@ -225,8 +232,9 @@ double Median(std::vector<double> values) {
 
 /// What a child reports to the parent (through a pipe: plain data only).
 struct Figures {
-  int supported = 1;      ///< 0: state mode asked for, and this emulator does not know --state
-  int drainTimedOut = 0;  ///< 1: answers or deliveries were still missing when the drain's time was up
+  int supported = 1;  ///< 0: state or event-log mode asked for, and this emulator does not know the flag
+  double eventLogBytes = 0;  ///< the event log's size at the end (event-log mode; set by the parent)
+  int drainTimedOut = 0;     ///< 1: answers or deliveries were still missing when the drain's time was up
   double readySeconds = 0;
   double sdkKiBPerClient = 0;
   double emulatorKiBPerConnection = 0;
@@ -399,8 +407,9 @@ bool ParseLoadContent(const std::string& content, std::size_t& sender, std::size
 
 class Run {
  public:
-  Run(const Options& options, std::size_t n, const std::string& stateFile)
-      : options_(options), n_(n), stateFile_(stateFile) {}
+  /// `modeArguments`: what the mode adds to the emulator's command line (--state FILE, --event-log FILE).
+  Run(const Options& options, std::size_t n, std::vector<std::string> modeArguments)
+      : options_(options), n_(n), modeArguments_(std::move(modeArguments)) {}
 
   Figures Measure() {
     testkit::EmulatorProcess::Options emulatorOptions;
@@ -410,12 +419,12 @@ class Run {
     if (!options_.ioThreads.empty())
       emulatorOptions.extraArguments.insert(emulatorOptions.extraArguments.end(),
                                             {"--io-threads", options_.ioThreads});
-    if (!stateFile_.empty())
-      emulatorOptions.extraArguments.insert(emulatorOptions.extraArguments.end(), {"--state", stateFile_});
+    emulatorOptions.extraArguments.insert(emulatorOptions.extraArguments.end(), modeArguments_.begin(),
+                                          modeArguments_.end());
     try {
       emulator_ = testkit::EmulatorProcess::Start(emulatorOptions);
     } catch (const std::exception& e) {
-      if (!stateFile_.empty() && std::strstr(e.what(), "unknown argument") != nullptr) {
+      if (!modeArguments_.empty() && std::strstr(e.what(), "unknown argument") != nullptr) {
         figures_.supported = 0;
         return figures_;
       }
@@ -756,7 +765,7 @@ class Run {
 
   const Options& options_;
   std::size_t n_;
-  std::string stateFile_;
+  std::vector<std::string> modeArguments_;
   std::unique_ptr<testkit::EmulatorProcess> emulator_;
   std::unique_ptr<testkit::EmulatorAdmin> admin_;
   std::shared_ptr<platformpp::IoContext> io_;
@@ -765,8 +774,15 @@ class Run {
   Figures figures_;
 };
 
-void PrintRun(std::size_t n, bool state, const Figures& f, const Options& options) {
-  std::printf("N = %zu, %s:\n", n, state ? "--state" : "memory");
+/// What the emulator keeps besides memory during a run.
+enum class Mode { memory, state, eventLog };
+
+const char* ModeName(Mode mode) {
+  return mode == Mode::state ? "--state" : mode == Mode::eventLog ? "--event-log" : "memory";
+}
+
+void PrintRun(std::size_t n, Mode mode, const Figures& f, const Options& options) {
+  std::printf("N = %zu, %s:\n", n, ModeName(mode));
   std::printf(
       "  %zu Clients Ready in %.2f s; SDK %.0f KiB per idle connected Client; emulator %.0f KiB per "
       "connected Client\n",
@@ -816,13 +832,14 @@ void PrintRun(std::size_t n, bool state, const Figures& f, const Options& option
 }
 
 /// Runs one N in a child process; false when the run failed (no figures).
-bool RunChild(const Options& options, std::size_t n, bool state, Figures& figures) {
+bool RunChild(const Options& options, std::size_t n, Mode mode, Figures& figures) {
   std::string stateDir;
-  std::string stateFile;
-  if (state) {
+  std::vector<std::string> modeArguments;
+  if (mode != Mode::memory) {
     stateDir = (std::filesystem::temp_directory_path() / "platformpp-load-XXXXXX").string();
     if (!::mkdtemp(stateDir.data())) throw std::runtime_error("mkdtemp failed");
-    stateFile = stateDir + "/state.db";
+    if (mode == Mode::state) modeArguments = {"--state", stateDir + "/state.db"};
+    if (mode == Mode::eventLog) modeArguments = {"--event-log", stateDir + "/events.jsonl"};
   }
   int pipe[2];
   // Close-on-exec: the emulator the child starts must not hold the pipe open after the child is gone.
@@ -833,11 +850,11 @@ bool RunChild(const Options& options, std::size_t n, bool state, Figures& figure
     ::close(pipe[0]);
     int code = 0;
     try {
-      Run run(options, n, stateFile);
+      Run run(options, n, modeArguments);
       const Figures f = run.Measure();
       if (::write(pipe[1], &f, sizeof f) != static_cast<ssize_t>(sizeof f)) code = 3;
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "N = %zu%s: %s\n", n, state ? " (--state)" : "", e.what());
+      std::fprintf(stderr, "N = %zu (%s): %s\n", n, ModeName(mode), e.what());
       code = 2;
     }
     std::fflush(nullptr);
@@ -848,6 +865,11 @@ bool RunChild(const Options& options, std::size_t n, bool state, Figures& figure
   ::close(pipe[0]);
   int status = 0;
   ::waitpid(child, &status, 0);
+  if (mode == Mode::eventLog) {
+    std::error_code ignored;
+    const auto size = std::filesystem::file_size(stateDir + "/events.jsonl", ignored);
+    if (!ignored) figures.eventLogBytes = static_cast<double>(size);
+  }
   if (!stateDir.empty()) {
     std::error_code ignored;
     std::filesystem::remove_all(stateDir, ignored);
@@ -882,6 +904,8 @@ Options ParseOptions(int argc, char** argv) {
       if (options.sizes.empty()) throw std::runtime_error("--clients needs N[,N...]");
     } else if (arg == "--with-state") {
       options.withState = true;
+    } else if (arg == "--with-event-log") {
+      options.withEventLog = true;
     } else if (arg == "--io-threads") {
       options.ioThreads = value();
     } else if (!arg.empty() && arg[0] != '-') {
@@ -889,7 +913,7 @@ Options ParseOptions(int argc, char** argv) {
     } else {
       throw std::runtime_error("unknown argument " + arg +
                                " (usage: [EMULATOR] [--clients N[,N...]] [--seconds S] [--rate R] "
-                               "[--with-state] [--io-threads N])");
+                               "[--with-state] [--with-event-log] [--io-threads N])");
     }
   }
   return options;
@@ -928,20 +952,23 @@ int main(int argc, char** argv) {
       Figures memory;
       Figures state;
       bool hasState = false;
+      Figures eventLog;
+      bool hasEventLog = false;
     };
     std::vector<Row> rows;
     bool stateSupported = options.withState;
+    bool eventLogSupported = options.withEventLog;
     bool clean = true;
     for (std::size_t n : options.sizes) {
-      Row row{n, {}, {}, false};
-      if (!RunChild(options, n, false, row.memory)) {
+      Row row{n, {}, {}, false, {}, false};
+      if (!RunChild(options, n, Mode::memory, row.memory)) {
         std::printf("N = %zu: the run failed\n", n);
         return 1;
       }
-      PrintRun(n, false, row.memory, options);
+      PrintRun(n, Mode::memory, row.memory, options);
       clean = clean && row.memory.lost == 0 && row.memory.duplicated == 0 && row.memory.failed == 0;
       if (stateSupported) {
-        if (!RunChild(options, n, true, row.state)) {
+        if (!RunChild(options, n, Mode::state, row.state)) {
           std::printf("N = %zu, --state: the run failed\n", n);
           return 1;
         }
@@ -950,8 +977,22 @@ int main(int argc, char** argv) {
           stateSupported = false;
         } else {
           row.hasState = true;
-          PrintRun(n, true, row.state, options);
+          PrintRun(n, Mode::state, row.state, options);
           clean = clean && row.state.lost == 0 && row.state.duplicated == 0 && row.state.failed == 0;
+        }
+      }
+      if (eventLogSupported) {
+        if (!RunChild(options, n, Mode::eventLog, row.eventLog)) {
+          std::printf("N = %zu, --event-log: the run failed\n", n);
+          return 1;
+        }
+        if (row.eventLog.supported == 0) {
+          std::printf("event-log mode: not supported by this emulator\n");
+          eventLogSupported = false;
+        } else {
+          row.hasEventLog = true;
+          PrintRun(n, Mode::eventLog, row.eventLog, options);
+          clean = clean && row.eventLog.lost == 0 && row.eventLog.duplicated == 0 && row.eventLog.failed == 0;
         }
       }
       rows.push_back(row);
@@ -960,16 +1001,19 @@ int main(int argc, char** argv) {
     std::printf("\n%6s %8s %9s %9s %9s %9s %9s %9s %9s %6s %6s\n", "N", "Ready s", "SDK KiB", "emu KiB",
                 "msgs/s", "p50 ms", "p99 ms", "emu cores", "SDK cores", "lost", "dup");
     for (const Row& row : rows)
-      for (const Figures* f : {&row.memory, row.hasState ? &row.state : nullptr}) {
+      for (const Figures* f :
+           {&row.memory, row.hasState ? &row.state : nullptr, row.hasEventLog ? &row.eventLog : nullptr}) {
         if (f == nullptr) continue;
         std::printf("%6zu%s %8.2f %9.0f %9.0f %9.0f %9.3f %9.3f %9.2f %9.2f %6ld %6ld\n", row.n,
-                    f == &row.state ? "s" : " ", f->readySeconds, f->sdkKiBPerClient,
-                    f->emulatorKiBPerConnection, f->achievedRate, f->p50Ms, f->p99Ms, f->emulatorCores,
-                    f->benchCores, f->lost, f->duplicated);
+                    f == &row.state      ? "s"
+                    : f == &row.eventLog ? "e"
+                                         : " ",
+                    f->readySeconds, f->sdkKiBPerClient, f->emulatorKiBPerConnection, f->achievedRate,
+                    f->p50Ms, f->p99Ms, f->emulatorCores, f->benchCores, f->lost, f->duplicated);
       }
     std::printf(
         "(SDK KiB: per idle connected Client; emu KiB: the emulator's RSS per connected Client; a row "
-        "marked s: --state)\n");
+        "marked s: --state, e: --event-log)\n");
     if (rows.size() > 1) {
       const Figures& small = rows.front().memory;
       const Figures& large = rows.back().memory;
@@ -1019,6 +1063,18 @@ int main(int argc, char** argv) {
             row.state.emulatorCores / f.emulatorCores,
             row.state.emulatorCpuUsPerMessage / f.emulatorCpuUsPerMessage,
             row.state.achievedRate / f.achievedRate);
+      if (row.hasEventLog) {
+        const double cpu = row.eventLog.emulatorCpuUsPerMessage / f.emulatorCpuUsPerMessage;
+        const double accepted = static_cast<double>(std::max(row.eventLog.accepted, 1L));
+        std::printf(
+            "event log vs memory (N = %zu): emulator CPU per message %.2fx (goal at most %.2fx: %s), p50 "
+            "%.2fx, "
+            "p99 %.2fx, achieved rate %.2fx; the log %.0f bytes per accepted message (%.1f MiB)\n",
+            row.n, cpu, kEventLogCpuGoal, cpu <= kEventLogCpuGoal ? "met" : "NOT met",
+            row.eventLog.p50Ms / f.p50Ms, row.eventLog.p99Ms / f.p99Ms,
+            row.eventLog.achievedRate / f.achievedRate, row.eventLog.eventLogBytes / accepted,
+            row.eventLog.eventLogBytes / (1024.0 * 1024.0));
+      }
     }
     if (!clean) std::printf("FAILED: messages were lost, duplicated or not accepted\n");
     return clean ? 0 : 1;

@@ -50,10 +50,10 @@ TEST_CASE("--io-threads takes 0 to 64") {
 }
 
 TEST_CASE("every flag, in both spellings") {
-  const auto parsed = parse_command_line({"--host", "::1", "--port=8443", "--connection-file", "/tmp/c.json",
-                                          "--data-dir=/tmp/d", "--plain-http", "--ipc-name", "game",
-                                          "--frozen-clock", "--ipc-dir=/run/x", "--no-ipc", "--import",
-                                          "/tmp/world.json", "--export-on-exit=/tmp/left.json"});
+  const auto parsed = parse_command_line(
+      {"--host", "::1", "--port=8443", "--connection-file", "/tmp/c.json", "--data-dir=/tmp/d",
+       "--plain-http", "--ipc-name", "game", "--frozen-clock", "--ipc-dir=/run/x", "--no-ipc", "--import",
+       "/tmp/world.json", "--export-on-exit=/tmp/left.json", "--event-log", "/tmp/events.jsonl"});
   REQUIRE(parsed.action == Action::run);
   CHECK(parsed.options.host == "::1");
   CHECK(parsed.options.port == 8443);
@@ -66,6 +66,8 @@ TEST_CASE("every flag, in both spellings") {
   CHECK_FALSE(parsed.options.ipc);
   CHECK(parsed.options.import_file == "/tmp/world.json");
   CHECK(parsed.options.export_on_exit == "/tmp/left.json");
+  CHECK(parsed.options.event_log == "/tmp/events.jsonl");
+  CHECK_FALSE(parse_command_line({}).options.event_log.has_value());
 }
 
 TEST_CASE("help, version and usage errors") {
@@ -82,6 +84,8 @@ TEST_CASE("help, version and usage errors") {
   CHECK(parse_command_line({"--ipc-name", "a/b"}).action == Action::usage_error);
   CHECK(parse_command_line({"--import"}).action == Action::usage_error);
   CHECK(parse_command_line({"--export-on-exit"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--event-log"}).action == Action::usage_error);
+  CHECK(parse_command_line({"--event-log="}).action == Action::usage_error);
 }
 
 TEST_CASE("only loopback hosts are accepted") {

@@ -70,6 +70,10 @@ class EmulatorProcess {
     /// Where the emulator writes its whole state as a snapshot when it stops cleanly, at Stop() (passes
     /// --export-on-exit): what a failed test left, to look at or to start the next run from. Empty: none.
     std::string exportOnExit;
+    /// Where the emulator writes its event log (passes --event-log): every HTTP exchange, frame, connection
+    /// and webhook POST, one JSON object a line, secrets redacted; what a failed CI run leaves to read.
+    /// Empty: none.
+    std::string eventLog;
     /// More command-line arguments, appended after the ones Start passes.
     std::vector<std::string> extraArguments;
     /// How long Start waits for the connection file before it throws.

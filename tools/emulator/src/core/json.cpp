@@ -38,8 +38,13 @@ std::size_t utf8_sequence(std::string_view text, std::size_t at) {
 
 void write_string(JsonWriter& writer, std::string_view value) {
   std::size_t valid = 0;
-  for (std::size_t n = 0; valid < value.size() && (n = utf8_sequence(value, valid)) != 0;)
+  for (std::size_t n = 0; valid < value.size();) {
+    // ASCII, nearly every string written, in a loop the compiler can widen.
+    while (valid < value.size() && static_cast<unsigned char>(value[valid]) < 0x80)
+      ++valid;
+    if (valid == value.size() || (n = utf8_sequence(value, valid)) == 0) break;
     valid += n;
+  }
   if (valid == value.size()) {
     writer.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
     return;

@@ -123,6 +123,7 @@ void IpcModule::received(std::uint64_t id, std::string_view bytes) {
       }
       return;
     }
+    if (frame_listener_) frame_listener_(id, *frame);
     try {
       handle_frame(id, *frame);
     } catch (const std::exception& e) {

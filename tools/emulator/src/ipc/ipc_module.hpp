@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -35,6 +36,9 @@ class IpcModule : public FeatureModule, public DesktopActivities {
   // The peer is gone (end of stream, error or destruction). A no-op for connections the module closed.
   void disconnected(std::uint64_t connection);
   [[nodiscard]] std::size_t connection_count() const noexcept { return connections_.size(); }
+  // Sees each whole frame a client sent, before it is handled: the event log's.
+  using FrameListener = std::function<void(std::uint64_t connection, const IpcFrame& frame)>;
+  void set_frame_listener(FrameListener listener) { frame_listener_ = std::move(listener); }
 
   // DesktopActivities: what the desktop client's connections set for the user (SET_ACTIVITY).
   [[nodiscard]] std::vector<std::string> desktop_activities(std::string_view user_id) const override;
@@ -75,6 +79,7 @@ class IpcModule : public FeatureModule, public DesktopActivities {
   IpcListenerControl* listener_ = nullptr;
   std::map<std::uint64_t, IpcConnection> connections_;
   std::uint64_t next_connection_ = 1;
+  FrameListener frame_listener_;
   std::uint64_t handshakes_ = 0;  // successful handshakes since start (GET /_emulator/ipc)
   // IPC connections whose SET_ACTIVITY is part of a user's presence: connection id -> user id (the desktop
   // client's logged-in user when it was set).

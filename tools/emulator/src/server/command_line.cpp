@@ -17,6 +17,7 @@ std::string usage_text() {
          "                           [--no-social-rate-limits] [--state FILE [--state-sync normal|full]]\n"
          "                           [--ui-dir DIR] [--io-threads N] [--send-queue-limit BYTES]\n"
          "                           [--max-connections N] [--import FILE] [--export-on-exit FILE]\n"
+         "                           [--event-log FILE]\n"
          "                           [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
@@ -49,6 +50,8 @@ std::string usage_text() {
          "                       with --state it replaces what the file held\n"
          "  --export-on-exit F   at a clean stop (SIGINT, SIGTERM), write the whole state to F as a\n"
          "                       snapshot (mode 0600: it holds tokens and keys)\n"
+         "  --event-log F        write every HTTP exchange, Gateway, voice and IPC frame, connection and\n"
+         "                       webhook POST to F, one JSON object a line, secrets redacted (mode 0600)\n"
          "  --io-threads N       threads that run the connections' TLS and sockets, 0-64 (default 2); the\n"
          "                       platform's state has a thread of its own. 0: that one thread does it all\n"
          "  --ui-dir D           the web console's files, served at /_emulator/ui (default: the installed\n"
@@ -116,7 +119,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
                flag == "--ipc-name" || flag == "--ipc-dir" || flag == "--idle-timeout-ms" ||
                flag == "--io-threads" || flag == "--clock-start" || flag == "--state" ||
                flag == "--state-sync" || flag == "--ui-dir" || flag == "--send-queue-limit" ||
-               flag == "--max-connections" || flag == "--import" || flag == "--export-on-exit") {
+               flag == "--max-connections" || flag == "--import" || flag == "--export-on-exit" ||
+               flag == "--event-log") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -156,6 +160,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         result.options.import_file = *value;
       } else if (flag == "--export-on-exit") {
         result.options.export_on_exit = *value;
+      } else if (flag == "--event-log") {
+        result.options.event_log = *value;
       } else if (flag == "--connection-file") {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {

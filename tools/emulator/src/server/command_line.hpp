@@ -29,6 +29,7 @@ struct EmulatorOptions {
   std::optional<std::string> ui_dir;           // --ui-dir: the web console's files
   std::optional<std::string> import_file;      // --import: start from this snapshot (GET /state/export)
   std::optional<std::string> export_on_exit;   // --export-on-exit: write a snapshot here at a clean stop
+  std::optional<std::string> event_log;        // --event-log: write what crossed the emulator's edge here
 };
 
 struct ParsedCommandLine {

@@ -191,6 +191,13 @@ int main(int argc, char** argv) {
       service->set_console_directory(console_directory(options));
       if (state_file) service->attach_state_file(std::move(state_file));  // loads it (may throw: exit 5)
       if (options.import_file) import_snapshot(*service, *options.import_file);
+      if (options.event_log) {
+        try {
+          service->event_log().open(*options.event_log);
+        } catch (const std::exception& e) {
+          throw std::runtime_error("--event-log " + *options.event_log + ": " + e.what());
+        }
+      }
       service->set_voice_udp_port(bound.voice_udp_port);  // what voice Ready announces
       write_file_atomically(connection_path, connection_file_json(info), 0600);
 #ifdef _WIN32

@@ -3,6 +3,7 @@
 #include <sodium.h>
 
 #include <stdexcept>
+#include <utility>
 
 namespace platformpp::emulator {
 
@@ -52,6 +53,191 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   lobbies_.set_calls(&voice_);
   voice_.set_guild_voice(&guilds_);
   lobbies_.set_messages(&messaging_);
+}
+
+// ---- the event log --------------------------------------------------------------------------------
+
+// A webhook or interaction POST and its outcome, on the way to the real transport.
+class EmulatorService::LoggedWebhookTransport final : public WebhookTransport {
+ public:
+  LoggedWebhookTransport(WebhookTransport& inner, EventLog& log) : inner_(inner), log_(log) {}
+  void post(WebhookPost post, std::function<void(WebhookPostResult)> done) override {
+    auto url = post.url.text;
+    auto body = post.body;
+    inner_.post(std::move(post), [this, url = std::move(url), body = std::move(body),
+                                  done = std::move(done)](WebhookPostResult result) {
+      log_.webhook(url, body, result.status, result.error);
+      done(std::move(result));
+    });
+  }
+
+ private:
+  WebhookTransport& inner_;
+  EventLog& log_;
+};
+
+EmulatorService::~EmulatorService() = default;
+
+void EmulatorService::set_webhook_transport(WebhookTransport* transport) {
+  logged_webhooks_.reset();
+  if (transport != nullptr && events_.enabled()) {
+    logged_webhooks_ = std::make_unique<LoggedWebhookTransport>(*transport, events_);
+    transport = logged_webhooks_.get();
+  }
+  webhooks_.set_transport(transport);
+  interactions_.set_transport(transport);
+}
+
+Outcome EmulatorService::complete(const HttpRequest& request, const RequestPlan& plan) {
+  if (!events_.enabled()) return http_.complete(request, plan);
+  // Who the request speaks for, before it runs (it may revoke the very token).
+  std::string user;
+  std::string application;
+  if (const auto authorization = request.header("Authorization")) {
+    const auto space = authorization->find(' ');
+    const auto scheme = authorization->substr(0, space);
+    const auto token =
+        space == std::string_view::npos ? std::string_view() : authorization->substr(space + 1);
+    if (iequals(scheme, "Bearer")) {
+      if (const auto* grant = context_.state.find_grant_by_access_token(token)) {
+        user = grant->user_id;
+        application = grant->app_id;
+      }
+    } else if (iequals(scheme, "Bot")) {
+      if (const auto* app = context_.state.find_application_by_bot_token(token)) {
+        user = app->bot_user_id;
+        application = app->id;
+      }
+    }
+  }
+  auto outcome = http_.complete(request, plan);
+  const char* delivery = "respond";
+  if (outcome.delivery == Outcome::Delivery::drop) delivery = "drop";
+  if (outcome.delivery == Outcome::Delivery::truncate) delivery = "truncate";
+  if (outcome.response.deferred) delivery = "deferred";
+  events_.http(
+      request, user, application,
+      outcome.delivery == Outcome::Delivery::drop && !outcome.response.deferred ? nullptr : &outcome.response,
+      delivery);
+  return outcome;
+}
+
+ConnectionOwner EmulatorService::gateway_owner(std::uint64_t connection) const {
+  const auto* session = gateway_.session_of(connection);
+  if (session == nullptr) return {};
+  return {session->id, session->user_id};
+}
+
+ConnectionOwner EmulatorService::voice_owner(std::uint64_t connection) const {
+  const auto [session, user] = voice_.owner_of(connection);
+  return {session, user};
+}
+
+std::uint64_t EmulatorService::gateway_opened(GatewayPeer& peer, std::string_view target) {
+  if (!events_.enabled()) return gateway_.opened(peer, target);
+  auto logged = std::make_unique<LoggedGatewayPeer>(peer, events_,
+                                                    [this](std::uint64_t id) { return gateway_owner(id); });
+  logged->record([this, target = std::string(target)](std::uint64_t id, const ConnectionOwner&) {
+    events_.connection(EventLog::Protocol::gateway, "open", id, {}, {}, std::nullopt, target);
+  });
+  const auto id = gateway_.opened(*logged, target);
+  logged->set_id(id);
+  logged_gateway_[id] = std::move(logged);
+  return id;
+}
+
+void EmulatorService::gateway_received(std::uint64_t connection, std::string_view message, bool text) {
+  if (events_.enabled() && logged_gateway_.count(connection) != 0) {
+    const auto owner = gateway_owner(connection);
+    if (text) {
+      events_.frame(EventLog::Protocol::gateway, EventLog::Direction::in, connection, owner.session,
+                    owner.user, message, false);
+    } else {
+      events_.binary(EventLog::Protocol::gateway, EventLog::Direction::in, connection, owner.session,
+                     owner.user, -1, message.size());
+    }
+  }
+  gateway_.received(connection, message, text);
+}
+
+void EmulatorService::gateway_disconnected(std::uint64_t connection, std::optional<int> close_code) {
+  const auto logged = logged_gateway_.find(connection);
+  if (logged != logged_gateway_.end()) {
+    const auto owner = gateway_owner(connection);
+    events_.connection(EventLog::Protocol::gateway, "gone", connection, owner.session, owner.user, close_code,
+                       {});
+  }
+  gateway_.disconnected(connection, close_code);
+  if (logged != logged_gateway_.end()) logged_gateway_.erase(logged);
+}
+
+std::uint64_t EmulatorService::voice_opened(VoiceGatewayPeer& peer, std::string_view target) {
+  if (!events_.enabled()) return voice_.opened(peer, target);
+  auto logged =
+      std::make_unique<LoggedVoicePeer>(peer, events_, [this](std::uint64_t id) { return voice_owner(id); });
+  logged->record([this, target = std::string(target)](std::uint64_t id, const ConnectionOwner&) {
+    events_.connection(EventLog::Protocol::voice, "open", id, {}, {}, std::nullopt, target);
+  });
+  const auto id = voice_.opened(*logged, target);
+  logged->set_id(id);
+  logged_voice_[id] = std::move(logged);
+  return id;
+}
+
+void EmulatorService::voice_received(std::uint64_t connection, std::string_view message, bool text) {
+  if (events_.enabled() && logged_voice_.count(connection) != 0) {
+    const auto owner = voice_owner(connection);
+    if (text) {
+      events_.frame(EventLog::Protocol::voice, EventLog::Direction::in, connection, owner.session, owner.user,
+                    message, false);
+    } else {
+      // A client's DAVE binary frame: `u8 opcode | payload`.
+      const int opcode = message.empty() ? -1 : static_cast<unsigned char>(message[0]);
+      events_.binary(EventLog::Protocol::voice, EventLog::Direction::in, connection, owner.session,
+                     owner.user, opcode, message.size());
+    }
+  }
+  voice_.received(connection, message, text);
+}
+
+void EmulatorService::voice_disconnected(std::uint64_t connection, std::optional<int> close_code) {
+  const auto logged = logged_voice_.find(connection);
+  if (logged != logged_voice_.end()) {
+    const auto owner = voice_owner(connection);
+    events_.connection(EventLog::Protocol::voice, "gone", connection, owner.session, owner.user, close_code,
+                       {});
+  }
+  voice_.disconnected(connection, close_code);
+  if (logged != logged_voice_.end()) logged_voice_.erase(logged);
+}
+
+std::uint64_t EmulatorService::ipc_connected(IpcPeer& peer) {
+  if (!events_.enabled()) return ipc_.connected(peer);
+  auto logged =
+      std::make_unique<LoggedIpcPeer>(peer, events_, [](std::uint64_t) { return ConnectionOwner{}; });
+  logged->record([this](std::uint64_t id, const ConnectionOwner&) {
+    events_.connection(EventLog::Protocol::ipc, "open", id, {}, {}, std::nullopt, {});
+  });
+  const auto id = ipc_.connected(*logged);
+  logged->set_id(id);
+  if (logged_ipc_.empty()) {
+    ipc_.set_frame_listener([this](std::uint64_t connection, const IpcFrame& frame) {
+      const auto it = logged_ipc_.find(connection);
+      if (it == logged_ipc_.end()) return;
+      events_.frame(EventLog::Protocol::ipc, EventLog::Direction::in, connection, {}, {}, frame.payload,
+                    false);
+    });
+  }
+  logged_ipc_[id] = std::move(logged);
+  return id;
+}
+
+void EmulatorService::ipc_disconnected(std::uint64_t connection) {
+  const auto logged = logged_ipc_.find(connection);
+  if (logged != logged_ipc_.end())
+    events_.connection(EventLog::Protocol::ipc, "gone", connection, {}, {}, std::nullopt, {});
+  ipc_.disconnected(connection);
+  if (logged != logged_ipc_.end()) logged_ipc_.erase(logged);
 }
 
 }  // namespace platformpp::emulator

@@ -11,6 +11,8 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -20,6 +22,8 @@
 #include "auth/auth_module.hpp"
 #include "console/console_module.hpp"
 #include "core/service_context.hpp"
+#include "events/event_log.hpp"
+#include "events/logged_peers.hpp"
 #include "expressions/application_emoji_module.hpp"
 #include "gateway/gateway_module.hpp"
 #include "guild/guild_module.hpp"
@@ -43,6 +47,7 @@ namespace platformpp::emulator {
 class EmulatorService {
  public:
   EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits = {});
+  ~EmulatorService();
   EmulatorService(const EmulatorService&) = delete;
   EmulatorService& operator=(const EmulatorService&) = delete;
 
@@ -58,9 +63,7 @@ class EmulatorService {
 
   // HTTP (http/).
   RequestPlan plan(const HttpRequest& request) { return http_.plan(request); }
-  Outcome complete(const HttpRequest& request, const RequestPlan& plan) {
-    return http_.complete(request, plan);
-  }
+  Outcome complete(const HttpRequest& request, const RequestPlan& plan);
   // Convenience for tests and callers that need no delay: plan() then complete() immediately.
   Outcome handle(const HttpRequest& request) { return complete(request, plan(request)); }
   // Counts accepted connections (reported by /_emulator/health, so tests can see keep-alive reuse).
@@ -92,54 +95,44 @@ class EmulatorService {
 
   // The desktop-client stand-in on IPC (ipc/). `listener` is null when IPC is off (--no-ipc).
   void set_ipc_listener(IpcListenerControl* listener) noexcept { ipc_.set_listener(listener); }
-  std::uint64_t ipc_connected(IpcPeer& peer) { return ipc_.connected(peer); }
+  std::uint64_t ipc_connected(IpcPeer& peer);
   void ipc_received(std::uint64_t connection, std::string_view bytes) { ipc_.received(connection, bytes); }
-  void ipc_disconnected(std::uint64_t connection) { ipc_.disconnected(connection); }
+  void ipc_disconnected(std::uint64_t connection);
   [[nodiscard]] std::size_t ipc_connection_count() const noexcept { return ipc_.connection_count(); }
 
   // The Gateway (gateway/).
-  std::uint64_t gateway_opened(GatewayPeer& peer, std::string_view target) {
-    return gateway_.opened(peer, target);
-  }
-  void gateway_received(std::uint64_t connection, std::string_view message, bool text) {
-    gateway_.received(connection, message, text);
-  }
-  void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code) {
-    gateway_.disconnected(connection, close_code);
-  }
+  std::uint64_t gateway_opened(GatewayPeer& peer, std::string_view target);
+  void gateway_received(std::uint64_t connection, std::string_view message, bool text);
+  void gateway_disconnected(std::uint64_t connection, std::optional<int> close_code);
   // Called every few tens of ms: the Gateway's timeouts, then its listeners' (idle lobbies, voice), then the
   // webhook events due for a (re)try, then the interactions' deadlines.
   void gateway_tick() {
     gateway_.tick();
     webhooks_.tick();
     interactions_.tick();
+    events_.flush_if_due(steady_now_ms());
   }
   [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_.connection_count(); }
 
   // Webhook events (webhook/): the network side that POSTs them (null at shutdown), and the module other
   // modules emit events through.
   // The same transport POSTs interactions to interactions endpoint URLs.
-  void set_webhook_transport(WebhookTransport* transport) {
-    webhooks_.set_transport(transport);
-    interactions_.set_transport(transport);
-  }
+  // While the event log is on, the POSTs and their outcomes are logged on the way.
+  void set_webhook_transport(WebhookTransport* transport);
   [[nodiscard]] WebhookModule& webhooks() noexcept { return webhooks_; }
 
   // Lobby calls: the voice gateway and the media relay (voice/).
   [[nodiscard]] ForwardingUnit& forwarding_unit() noexcept { return voice_.forwarding_unit(); }
   void set_voice_udp_port(std::uint16_t port) noexcept { voice_.set_udp_port(port); }
-  std::uint64_t voice_opened(VoiceGatewayPeer& peer, std::string_view target) {
-    return voice_.opened(peer, target);
-  }
-  void voice_received(std::uint64_t connection, std::string_view message, bool text) {
-    voice_.received(connection, message, text);
-  }
-  void voice_disconnected(std::uint64_t connection, std::optional<int> close_code) {
-    voice_.disconnected(connection, close_code);
-  }
+  std::uint64_t voice_opened(VoiceGatewayPeer& peer, std::string_view target);
+  void voice_received(std::uint64_t connection, std::string_view message, bool text);
+  void voice_disconnected(std::uint64_t connection, std::optional<int> close_code);
   // Part of gateway_tick(); tests call it alone.
   void voice_tick() { voice_.tick(); }
   [[nodiscard]] std::size_t voice_connection_count() const noexcept { return voice_.connection_count(); }
+
+  // The event log (events/): --event-log's file, and the console's inspector as its observer.
+  [[nodiscard]] EventLog& event_log() noexcept { return events_; }
 
   // Premium apps (premium/): the webhook events sender hears of every entitlement created or migrated here.
   void set_entitlement_created_listener(PremiumModule::EntitlementCreatedListener listener) {
@@ -147,6 +140,10 @@ class EmulatorService {
   }
 
  private:
+  class LoggedWebhookTransport;
+  [[nodiscard]] ConnectionOwner gateway_owner(std::uint64_t connection) const;
+  [[nodiscard]] ConnectionOwner voice_owner(std::uint64_t connection) const;
+
   ServiceContext context_;
   StateStore store_{context_.changes};
   // In dependency order: each module is built after the ones it names.
@@ -169,6 +166,14 @@ class EmulatorService {
   IdentityModule identity_;
   StateModule state_;
   ConsoleModule console_;
+  // The event log's decorators of each connection's peer (events/logged_peers.hpp), by connection id, while
+  // the log is on. Destroyed before the modules: a module uses a peer only while its connection is open, and
+  // every connection has ended before the service goes.
+  EventLog events_{context_.clock};
+  std::map<std::uint64_t, std::unique_ptr<LoggedGatewayPeer>> logged_gateway_;
+  std::map<std::uint64_t, std::unique_ptr<LoggedVoicePeer>> logged_voice_;
+  std::map<std::uint64_t, std::unique_ptr<LoggedIpcPeer>> logged_ipc_;
+  std::unique_ptr<LoggedWebhookTransport> logged_webhooks_;
 };
 
 }  // namespace platformpp::emulator

@@ -277,6 +277,14 @@ void VoiceModule::end_session(const std::string& voice_session, int close_code) 
 // ---- connections
 // -------------------------------------------------------------------------------------------
 
+std::pair<std::string_view, std::string_view> VoiceModule::owner_of(std::uint64_t connection) const {
+  const auto it = voice_.connections.find(connection);
+  if (it == voice_.connections.end() || !it->second.voice_session) return {};
+  const auto session = voice_.sessions.find(*it->second.voice_session);
+  if (session == voice_.sessions.end()) return {*it->second.voice_session, {}};
+  return {session->first, session->second.user_id};
+}
+
 std::uint64_t VoiceModule::opened(VoiceGatewayPeer& peer, std::string_view target) {
   const auto id = voice_.next_connection++;
   auto& connection = voice_.connections[id];

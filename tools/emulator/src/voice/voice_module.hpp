@@ -47,6 +47,9 @@ class VoiceModule : public FeatureModule, public GatewayListener, public LobbyCa
   // The peer is gone. A no-op for connections the module closed or dropped.
   void disconnected(std::uint64_t id, std::optional<int> close_code);
   [[nodiscard]] std::size_t connection_count() const noexcept { return voice_.connections.size(); }
+  // The voice session a connection identified or resumed, and its user (empty until then): the event log's.
+  // Views of the module's records, valid until it next changes.
+  [[nodiscard]] std::pair<std::string_view, std::string_view> owner_of(std::uint64_t connection) const;
 
   // GatewayListener: a Gateway session's calls end with it; the tick closes voice connections without
   // heartbeats (4009), runs DAVE's transition timers and ends sessions past their resume window.
