@@ -26,11 +26,14 @@ struct ConnectionOwner {
   std::string_view user;
 };
 using OwnerLookup = std::function<ConnectionOwner(std::uint64_t connection)>;
+// A number that changes whenever any connection's owner may have (empty: look the owner up every time).
+using OwnerGeneration = std::function<std::uint64_t()>;
 
 class LoggedConnection {
  public:
-  LoggedConnection(EventLog& log, EventLog::Protocol protocol, OwnerLookup owner)
-      : log_(log), protocol_(protocol), owner_(std::move(owner)) {}
+  LoggedConnection(EventLog& log, EventLog::Protocol protocol, OwnerLookup owner,
+                   OwnerGeneration generation = {})
+      : log_(log), protocol_(protocol), owner_(std::move(owner)), generation_(std::move(generation)) {}
 
   void set_id(std::uint64_t id) {
     id_ = id;
@@ -44,18 +47,29 @@ class LoggedConnection {
   template <class Record>
   void record(Record&& write) {
     if (id_ != 0) {
-      const auto owner = owner_(id_);
+      const auto owner = lookup_owner();
       write(id_, owner);
     } else {
       early_.emplace_back([this, write = std::forward<Record>(write)]() mutable {
-        const auto owner = owner_(id_);
+        const auto owner = lookup_owner();
         write(id_, owner);
       });
     }
   }
 
   EventLog& log() noexcept { return log_; }
-  [[nodiscard]] ConnectionOwner lookup_owner() const { return owner_(id_); }
+  // The owner, looked up again only when the generation says it may have changed (a fan-out to a lobby's
+  // members asks once per member per message).
+  [[nodiscard]] ConnectionOwner lookup_owner() {
+    if (!generation_) return owner_(id_);
+    const auto now = generation_();
+    if (!cached_ || now != cached_generation_) {
+      cached_owner_ = owner_(id_);
+      cached_generation_ = now;
+      cached_ = true;
+    }
+    return cached_owner_;
+  }
   [[nodiscard]] EventLog::Protocol protocol() const noexcept { return protocol_; }
   void record_close(int code, std::string_view reason) {
     record([this, code, reason = std::string(reason)](std::uint64_t id, const ConnectionOwner& owner) {
@@ -70,7 +84,7 @@ class LoggedConnection {
   void record_text(std::string_view text) {
     // The common case without a copy: the id is known once opened() returned.
     if (id_ != 0) {
-      const auto owner = owner_(id_);
+      const auto owner = lookup_owner();
       log_.frame(protocol_, EventLog::Direction::out, id_, owner.session, owner.user, text, true);
       return;
     }
@@ -83,14 +97,19 @@ class LoggedConnection {
   EventLog& log_;
   EventLog::Protocol protocol_;
   OwnerLookup owner_;
+  OwnerGeneration generation_;
+  bool cached_ = false;
+  std::uint64_t cached_generation_ = 0;
+  ConnectionOwner cached_owner_;
   std::uint64_t id_ = 0;
   std::vector<std::function<void()>> early_;
 };
 
 class LoggedGatewayPeer final : public GatewayPeer, public LoggedConnection {
  public:
-  LoggedGatewayPeer(GatewayPeer& inner, EventLog& log, OwnerLookup owner)
-      : LoggedConnection(log, EventLog::Protocol::gateway, std::move(owner)), inner_(inner) {}
+  LoggedGatewayPeer(GatewayPeer& inner, EventLog& log, OwnerLookup owner, OwnerGeneration generation)
+      : LoggedConnection(log, EventLog::Protocol::gateway, std::move(owner), std::move(generation)),
+        inner_(inner) {}
   void enable_compression() override { inner_.enable_compression(); }
   void send(std::string json) override {
     record_text(json);

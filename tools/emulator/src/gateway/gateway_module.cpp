@@ -173,6 +173,7 @@ void GatewayModule::detach(std::uint64_t id) {
   if (it == connections_.end() || !it->second.session_id) return;
   const auto session = sessions_.find(*it->second.session_id);
   it->second.session_id.reset();
+  ++owners_changed_;
   if (session == sessions_.end() || session->second.connection != id) return;
   session->second.connection.reset();
   session->second.detached_at_steady_ms = steady_now_ms();
@@ -183,6 +184,7 @@ void GatewayModule::detach(std::uint64_t id) {
 void GatewayModule::end_session(const std::string& session_id) {
   const auto session = sessions_.find(session_id);
   if (session == sessions_.end()) return;
+  ++owners_changed_;
   const auto user_id = session->second.user_id;
   const auto app_id = session->second.app_id;
   if (session->second.connection) {
@@ -431,6 +433,7 @@ void GatewayModule::identify(std::uint64_t id, const rapidjson::Value& d) {
   auto& connection = connections_.at(id);
   connection.session_id = session.id;
   connection.identified = true;
+  ++owners_changed_;
   const auto session_id = session.id;
   const auto inserted = sessions_.emplace(session_id, std::move(session)).first;
   sessions_by_user_[inserted->second.user_id].push_back(&inserted->second);
@@ -537,6 +540,7 @@ void GatewayModule::resume(std::uint64_t id, const rapidjson::Value& d) {
   session.connection = id;
   connection.session_id = session_id;
   connection.identified = true;
+  ++owners_changed_;
   for (const auto& [s, body] : session.buffer) {
     if (s > seq) connection.peer->send_dispatch(body, dispatch_tail(s));
   }

@@ -124,6 +124,9 @@ class GatewayModule : public FeatureModule {
   [[nodiscard]] bool user_connected(std::string_view user_id, std::string_view app_id) const;
   // The session a connection identified or resumed, if any.
   [[nodiscard]] const GatewaySession* session_of(std::uint64_t connection) const;
+  // Changes whenever a connection gains or loses its session, or a session ends: what session_of() said
+  // (and the views into that session) stays true while this is the same.
+  [[nodiscard]] std::uint64_t owners_changed() const noexcept { return owners_changed_; }
   void close_connection(std::uint64_t id, int code, std::string_view reason);
   // Every connection closed with 4009 (session timed out) and every session forgotten, resumable ones too:
   // the platform data was replaced (state import, reset), so clients identify again into the new data.
@@ -208,6 +211,7 @@ class GatewayModule : public FeatureModule {
   // Set while the admin API injects an arbitrary dispatch: the dispatch observer sees only the emulator's
   // own.
   bool injecting_dispatch_ = false;
+  std::uint64_t owners_changed_ = 0;  // owners_changed()
 };
 
 }  // namespace platformpp::emulator

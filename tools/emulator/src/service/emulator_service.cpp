@@ -135,8 +135,9 @@ ConnectionOwner EmulatorService::voice_owner(std::uint64_t connection) const {
 
 std::uint64_t EmulatorService::gateway_opened(GatewayPeer& peer, std::string_view target) {
   if (!events_.enabled()) return gateway_.opened(peer, target);
-  auto logged = std::make_unique<LoggedGatewayPeer>(peer, events_,
-                                                    [this](std::uint64_t id) { return gateway_owner(id); });
+  auto logged = std::make_unique<LoggedGatewayPeer>(
+      peer, events_, [this](std::uint64_t id) { return gateway_owner(id); },
+      [this] { return gateway_.owners_changed(); });
   logged->record([this, target = std::string(target)](std::uint64_t id, const ConnectionOwner&) {
     events_.connection(EventLog::Protocol::gateway, "open", id, {}, {}, std::nullopt, target);
   });
