@@ -105,15 +105,38 @@ class LoggedConnection {
   std::vector<std::function<void()>> early_;
 };
 
-class LoggedGatewayPeer final : public GatewayPeer, public LoggedConnection {
+// What the Gateway's and the voice gateway's peers share: a close with its code, and a drop.
+template <class Peer>
+class LoggedClosablePeer : public Peer, public LoggedConnection {
+ public:
+  void close(int code, std::string reason) override {
+    record_close(code, reason);
+    inner_.close(code, std::move(reason));
+  }
+  void drop() override {
+    record_drop();
+    inner_.drop();
+  }
+
+ protected:
+  LoggedClosablePeer(Peer& inner, EventLog& log, EventLog::Protocol protocol, OwnerLookup owner,
+                     OwnerGeneration generation = {})
+      : LoggedConnection(log, protocol, std::move(owner), std::move(generation)), inner_(inner) {}
+  Peer& inner() noexcept { return inner_; }
+
+ private:
+  Peer& inner_;
+};
+
+class LoggedGatewayPeer final : public LoggedClosablePeer<GatewayPeer> {
  public:
   LoggedGatewayPeer(GatewayPeer& inner, EventLog& log, OwnerLookup owner, OwnerGeneration generation)
-      : LoggedConnection(log, EventLog::Protocol::gateway, std::move(owner), std::move(generation)),
-        inner_(inner) {}
-  void enable_compression() override { inner_.enable_compression(); }
+      : LoggedClosablePeer(inner, log, EventLog::Protocol::gateway, std::move(owner), std::move(generation)) {
+  }
+  void enable_compression() override { inner().enable_compression(); }
   void send(std::string json) override {
     record_text(json);
-    inner_.send(std::move(json));
+    inner().send(std::move(json));
   }
   void send_dispatch(const SharedDispatchBody& body, std::string_view tail) override {
     if (id() != 0) {
@@ -124,28 +147,17 @@ class LoggedGatewayPeer final : public GatewayPeer, public LoggedConnection {
         log().dispatch(id, owner.session, owner.user, body, body->text, tail);
       });
     }
-    inner_.send_dispatch(body, tail);
+    inner().send_dispatch(body, tail);
   }
-  void close(int code, std::string reason) override {
-    record_close(code, reason);
-    inner_.close(code, std::move(reason));
-  }
-  void drop() override {
-    record_drop();
-    inner_.drop();
-  }
-
- private:
-  GatewayPeer& inner_;
 };
 
-class LoggedVoicePeer final : public VoiceGatewayPeer, public LoggedConnection {
+class LoggedVoicePeer final : public LoggedClosablePeer<VoiceGatewayPeer> {
  public:
   LoggedVoicePeer(VoiceGatewayPeer& inner, EventLog& log, OwnerLookup owner)
-      : LoggedConnection(log, EventLog::Protocol::voice, std::move(owner)), inner_(inner) {}
+      : LoggedClosablePeer(inner, log, EventLog::Protocol::voice, std::move(owner)) {}
   void send_text(std::string json) override {
     record_text(json);
-    inner_.send_text(std::move(json));
+    inner().send_text(std::move(json));
   }
   void send_binary(std::string bytes) override {
     // `u16 seq | u8 opcode | payload`: the opcode and the size.
@@ -154,19 +166,8 @@ class LoggedVoicePeer final : public VoiceGatewayPeer, public LoggedConnection {
     record([this, opcode, size](std::uint64_t id, const ConnectionOwner& owner) {
       log().binary(protocol(), EventLog::Direction::out, id, owner.session, owner.user, opcode, size);
     });
-    inner_.send_binary(std::move(bytes));
+    inner().send_binary(std::move(bytes));
   }
-  void close(int code, std::string reason) override {
-    record_close(code, reason);
-    inner_.close(code, std::move(reason));
-  }
-  void drop() override {
-    record_drop();
-    inner_.drop();
-  }
-
- private:
-  VoiceGatewayPeer& inner_;
 };
 
 class LoggedIpcPeer final : public IpcPeer, public LoggedConnection {
