@@ -11,6 +11,7 @@
 
 #include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>  // environ
 
 #include <algorithm>
 #include <chrono>
@@ -21,8 +22,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-extern char** environ;
 
 namespace {
 
