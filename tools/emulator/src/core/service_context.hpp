@@ -67,13 +67,14 @@ class FeatureModule {
   FeatureModule(const FeatureModule&) = delete;
   FeatureModule& operator=(const FeatureModule&) = delete;
 
+  // `Authorization: Bearer <access token>` or `Bot <bot token>`; nullopt when missing, malformed, unknown,
+  // revoked or expired. Public for the event log, which names the caller of each request.
+  [[nodiscard]] std::optional<Principal> authenticate(const HttpRequest& request) const;
+
  protected:
   explicit FeatureModule(ServiceContext& context);
   ~FeatureModule() = default;
 
-  // `Authorization: Bearer <access token>` or `Bot <bot token>`; nullopt when missing, malformed, unknown,
-  // revoked or expired.
-  [[nodiscard]] std::optional<Principal> authenticate(const HttpRequest& request) const;
   // Whether user objects show the real premium_type to this app's token with these scopes: the app is
   // approved for identify.premium and the token has that scope.
   [[nodiscard]] bool premium_visible(std::string_view app_id, const std::vector<std::string>& scopes) const;

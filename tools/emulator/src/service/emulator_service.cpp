@@ -90,25 +90,12 @@ void EmulatorService::set_webhook_transport(WebhookTransport* transport) {
 
 Outcome EmulatorService::complete(const HttpRequest& request, const RequestPlan& plan) {
   if (!events_.enabled()) return http_.complete(request, plan);
-  // Who the request speaks for, before it runs (it may revoke the very token).
+  // Who the request speaks for, copied before it runs (it may revoke the very token).
   std::string user;
   std::string application;
-  if (const auto authorization = request.header("Authorization")) {
-    const auto space = authorization->find(' ');
-    const auto scheme = authorization->substr(0, space);
-    const auto token =
-        space == std::string_view::npos ? std::string_view() : authorization->substr(space + 1);
-    if (iequals(scheme, "Bearer")) {
-      if (const auto* grant = context_.state.find_grant_by_access_token(token)) {
-        user = grant->user_id;
-        application = grant->app_id;
-      }
-    } else if (iequals(scheme, "Bot")) {
-      if (const auto* app = context_.state.find_application_by_bot_token(token)) {
-        user = app->bot_user_id;
-        application = app->id;
-      }
-    }
+  if (const auto principal = http_.authenticate(request)) {
+    user = principal->user->id;
+    if (principal->application != nullptr) application = principal->application->id;
   }
   auto outcome = http_.complete(request, plan);
   const char* delivery = "respond";
