@@ -10,6 +10,7 @@
 #include "net/http_client.hpp"
 #include "net/url.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <memory>
@@ -53,11 +54,15 @@ namespace {
 constexpr std::chrono::milliseconds kStateTransferTimeout(120000);
 }  // namespace
 
+void EmulatorAdmin::SetRequestTimeout(std::chrono::milliseconds timeout) {
+  impl_->http->SetTimeout(timeout);
+}
+
 EmulatorAdmin::Response EmulatorAdmin::Request(const std::string& method, const std::string& path,
                                                const std::string& jsonBody) {
   net::HttpRequest request;
   if (path.rfind("/state/export", 0) == 0 || path.rfind("/state/import", 0) == 0)
-    request.timeout = kStateTransferTimeout;
+    request.timeout = std::max(kStateTransferTimeout, impl_->http->Timeout());
   request.method = method;
   request.url = connection_.adminBase + path;
   request.headers.emplace_back("Authorization", "Bearer " + connection_.adminToken);

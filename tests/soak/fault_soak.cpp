@@ -141,7 +141,7 @@ class Chaos {
         process_(std::move(process)),
         appId_(appId),
         schedule_(std::move(schedule)) {
-    admin_ = std::make_unique<EmulatorAdmin>(process_->Connection());
+    admin_ = MakeAdmin();
   }
 
   EmulatorAdmin& Admin() { return *admin_; }
@@ -168,6 +168,9 @@ class Chaos {
     Clock::time_point at;
     uint64_t userId = 0;
     std::string note;
+    /// When its admin calls had all returned: a clock jump happened somewhere between `at` and this, which
+    /// on a starved machine can be seconds.
+    Clock::time_point done;
   };
   std::vector<Injected> InjectedSoFar() {
     std::lock_guard lock(mutex_);
@@ -238,9 +241,18 @@ class Chaos {
     }
   }
 
+  /// The fault thread's admin client. Its requests may wait far longer than the testkit's 10 s: in the long
+  /// mode 100 Clients starve the emulator of CPU (resumes took up to 102 s in the fourth hour), and a fault
+  /// that fails there ends the schedule (the fourth hour's did, on a Gateway drop 3 s before its end).
+  std::unique_ptr<EmulatorAdmin> MakeAdmin() {
+    auto admin = std::make_unique<EmulatorAdmin>(process_->Connection());
+    admin->SetRequestTimeout(std::chrono::minutes(2));
+    return admin;
+  }
+
   void Inject(const ScheduledFault& fault,
               std::vector<std::pair<Clock::time_point, std::function<void()>>>& endings) {
-    Injected record{fault, Clock::now(), userIds_[static_cast<std::size_t>(fault.player)], {}};
+    Injected record{fault, Clock::now(), userIds_[static_cast<std::size_t>(fault.player)], {}, {}};
     const uint64_t user = record.userId;
     const auto until = record.at + std::chrono::duration_cast<Clock::duration>(
                                        std::chrono::duration<double>(fault.durationSeconds));
@@ -319,12 +331,13 @@ class Chaos {
             }
           }
         }
-        admin_ = std::make_unique<EmulatorAdmin>(process_->Connection());
+        admin_ = MakeAdmin();
         Configure(*admin_);
         record.note = "restarted in " + std::to_string(Seconds(Clock::now() - record.at)) + " s";
         break;
       }
     }
+    record.done = Clock::now();
     std::lock_guard lock(mutex_);
     injected_.push_back(std::move(record));
   }
@@ -411,6 +424,9 @@ class Soak {
   void CheckDelivery();
   void CheckStores();
   void CheckResumes();
+  /// For a finding about one player: its Client's statuses and token updates from 5 s before `at` to 15 s
+  /// after, in seconds since the start.
+  void PrintStatusesAround(const Player& p, Clock::time_point at) const;
   std::string Tag(const Player& p) const { return "player " + std::to_string(p.index); }
   /// An operation callback: checked where it runs, ended once, then `body`.
   template <typename... Args, typename F>
@@ -803,9 +819,11 @@ bool Soak::BeyondLobbyHistory(const Sent& sent, const Player& receiver) {
     return ready;
   };
   for (const auto& injected : chaos_->InjectedSoFar()) {
-    if (injected.fault.kind != FaultKind::TokenExpiry || injected.at < sent.at) continue;
+    // Sent after the jump's admin call returned: the emulator stamped it after the jump. Sent while that call
+    // was under way (the soak's fourth hour lost one sent 20 ms after the call began): either side of it.
+    if (injected.fault.kind != FaultKind::TokenExpiry || injected.done < sent.at) continue;
     // The send's dispatch may reach the emulator's Gateway a few seconds late on a loaded machine.
-    if (!readyThroughout(sent.at, injected.at + kLobbyJumpMargin)) return true;
+    if (!readyThroughout(sent.at, injected.done + kLobbyJumpMargin)) return true;
   }
   return false;
 }
@@ -958,6 +976,21 @@ void Soak::CheckStores() {
 
 // The goals: a session resumes within 2 s of a drop; a terminal close makes one status change and no retry;
 // a call reconnects within 2 s of its voice connection's drop.
+void Soak::PrintStatusesAround(const Player& p, Clock::time_point at) const {
+  const auto near = [&](Clock::time_point t) { return t > at - 5s && t < at + 15s; };
+  std::string text;
+  for (const auto& e : p.statuses) {
+    if (!near(e.at)) continue;
+    text += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " +
+            Client::StatusToString(static_cast<Client::Status>(e.status)) +
+            (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
+  }
+  text += "; token updates:";
+  for (const auto t : p.tokenUpdates)
+    if (near(t)) text += " " + std::to_string(Seconds(t - start_)).substr(0, 6);
+  std::printf("    %s, fault at %.3f s:%s\n", Tag(p).c_str(), Seconds(at - start_), text.c_str());
+}
+
 void Soak::CheckResumes() {
   std::vector<double> resumes, voice;
   for (const auto& injected : chaos_->InjectedSoFar()) {
@@ -991,12 +1024,25 @@ void Soak::CheckResumes() {
       if (seconds > options_.bound) findings_.Add("a call reconnected late after a voice drop", Tag(p));
     } else if (injected.fault.kind == FaultKind::TokenRevocation) {
       // After the terminal close: one Disconnected, then nothing until the game connects again.
-      const auto closed = std::find_if(p.statuses.begin(), p.statuses.end(), [&](const StatusEvent& e) {
-        return e.at > injected.at && (e.status == static_cast<int>(Client::Status::Disconnected) ||
-                                      e.status == static_cast<int>(Client::Status::Ready));
+      auto from = std::find_if(p.statuses.begin(), p.statuses.end(),
+                               [&](const StatusEvent& e) { return e.at > injected.at; });
+      // A Ready before any other status is a READY the emulator sent before the revocation (an Identify with
+      // the game's refreshed token, or a resume, under way then) whose callback ran after it, as callbacks do
+      // on a starved machine. The drop that comes with the revocation ends that session; what follows counts.
+      // Without a session to drop, no READY can have been sent before the revocation and reported after it.
+      const bool dropped = injected.note != "0";
+      if (dropped && from != p.statuses.end() && from->status == static_cast<int>(Client::Status::Ready)) {
+        std::printf("    (a Ready sent before the revocation, reported %.3f s after it)\n",
+                    Seconds(from->at - injected.at));
+        ++from;
+      }
+      const auto closed = std::find_if(from, p.statuses.end(), [&](const StatusEvent& e) {
+        return e.status == static_cast<int>(Client::Status::Disconnected) ||
+               e.status == static_cast<int>(Client::Status::Ready);
       });
       if (closed == p.statuses.end()) {
         findings_.Add("a revoked token's session neither ended nor came back", Tag(p));
+        PrintStatusesAround(p, injected.at);
         continue;
       }
       if (closed->status == static_cast<int>(Client::Status::Ready)) {
@@ -1004,8 +1050,12 @@ void Soak::CheckResumes() {
         // HTTP call made it sign in again before the Gateway tried the revoked one).
         const bool renewed = std::any_of(p.tokenUpdates.begin(), p.tokenUpdates.end(),
                                          [&](auto at) { return at > injected.at && at < closed->at; });
-        if (!renewed) findings_.Add("a revoked token's session came back", Tag(p));
-        std::printf("    the game signed in again before the Gateway used the revoked token\n");
+        if (renewed) {
+          std::printf("    the game signed in again before the Gateway used the revoked token\n");
+        } else {
+          findings_.Add("a revoked token's session came back", Tag(p));
+          PrintStatusesAround(p, injected.at);
+        }
         continue;
       }
       std::printf("    terminal close: %s, detail %d, %.3f s after the revocation\n",

@@ -253,6 +253,10 @@ class EmulatorAdmin {
 
   /// Any admin or API route; `path` is relative to the admin base ("/apps"). Throws only on network failure.
   Response Request(const std::string& method, const std::string& path, const std::string& jsonBody = {});
+  /// How long each later request may take before it fails with a network error: 10 s unless set (a state
+  /// export or import gets at least 120 s). For a test that starves the emulator of CPU on purpose, such as
+  /// the fault soak's long mode.
+  void SetRequestTimeout(std::chrono::milliseconds timeout);
 
   /// True when GET /_emulator/health answers 200; false otherwise, also on a network failure (never throws).
   bool Healthy();
