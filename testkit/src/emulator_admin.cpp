@@ -10,6 +10,10 @@
 #include "net/http_client.hpp"
 #include "net/url.hpp"
 
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
 #include <algorithm>
 #include <chrono>
 #include <future>
@@ -143,6 +147,56 @@ std::string EmulatorAdmin::ExportState() {
 
 void EmulatorAdmin::ImportState(const std::string& snapshot) {
   Expect(Request("POST", "/state/import", snapshot), 200, "import state");
+}
+
+std::string EmulatorAdmin::ScenarioStatus() {
+  auto response = Request("GET", "/scenario");
+  if (response.status != 200)
+    throw std::runtime_error("scenario: HTTP " + std::to_string(response.status) + ": " + response.body);
+  return std::move(response.body);
+}
+
+std::string EmulatorAdmin::ScenarioValue(const std::string& reference) {
+  const auto status = ScenarioStatus();
+  rapidjson::Document document;
+  document.Parse(status.data(), status.size());
+  const auto dot = reference.find('.');
+  const std::string name = reference.substr(0, dot);
+  if (document.HasParseError() || !document.IsObject() || !document.HasMember("names") ||
+      !document["names"].IsObject() || !document["names"].HasMember(name.c_str()))
+    throw std::runtime_error("scenario: no answer is named \"" + name + "\"");
+  const rapidjson::Value* value = &document["names"][name.c_str()];
+  // The parts after the name; a bare name is the answer's id.
+  std::string rest = dot == std::string::npos ? "id" : reference.substr(dot + 1);
+  std::size_t from = 0;
+  while (true) {
+    const auto end = rest.find('.', from);
+    const std::string part = rest.substr(from, end == std::string::npos ? std::string::npos : end - from);
+    if (value->IsObject() && value->HasMember(part.c_str())) {
+      value = &(*value)[part.c_str()];
+    } else if (value->IsArray() && !part.empty() && part.find_first_not_of("0123456789") == std::string::npos &&
+               part.size() < 9 && std::stoul(part) < value->Size()) {
+      value = &(*value)[static_cast<rapidjson::SizeType>(std::stoul(part))];
+    } else {
+      throw std::runtime_error("scenario: the answer named \"" + name + "\" has no \"" + part + "\"");
+    }
+    if (end == std::string::npos) break;
+    from = end + 1;
+  }
+  if (value->IsString()) return {value->GetString(), value->GetStringLength()};
+  if (!value->IsNumber() && !value->IsBool())
+    throw std::runtime_error("scenario: " + reference + " is not a string, number or boolean");
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  value->Accept(writer);
+  return {buffer.GetString(), buffer.GetSize()};
+}
+
+uint64_t EmulatorAdmin::ScenarioId(const std::string& name) {
+  const auto text = ScenarioValue(name);
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
+    throw std::runtime_error("scenario: " + name + " is not an id: " + text);
+  return std::stoull(text);
 }
 
 void EmulatorAdmin::ResetState() {

@@ -162,6 +162,7 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   if (!options.importFile.empty()) args.insert(args.end(), {"--import", options.importFile});
   if (!options.exportOnExit.empty()) args.insert(args.end(), {"--export-on-exit", options.exportOnExit});
   if (!options.eventLog.empty()) args.insert(args.end(), {"--event-log", options.eventLog});
+  if (!options.scenario.empty()) args.insert(args.end(), {"--scenario", options.scenario});
   args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
 #ifdef _WIN32
   std::wstring commandLine;

@@ -74,6 +74,11 @@ class EmulatorProcess {
     /// and webhook POST, one JSON object a line, secrets redacted; what a failed CI run leaves to read.
     /// Empty: none.
     std::string eventLog;
+    /// A scenario file (passes --scenario): the world the emulator sets up before it says it is ready, and a
+    /// timeline of admin calls it plays on the fake clock (tools/emulator/README.md, "Scenarios"). Start
+    /// throws with the file's line when it cannot be used. EmulatorAdmin::ScenarioValue reads what it
+    /// created. Empty: none.
+    std::string scenario;
     /// More command-line arguments, appended after the ones Start passes.
     std::vector<std::string> extraArguments;
     /// How long Start waits for the connection file before it throws.
@@ -394,6 +399,16 @@ class EmulatorAdmin {
   void ImportState(const std::string& snapshot);
   /// Forgets every account, token, relationship, lobby and message (the clock goes on).
   void ResetState();
+
+  /// What the scenario (Options::scenario) named, as a scenario refers to it: "alice" is the id of the
+  /// answer named alice, "alice_token.access_token" a member of one. Numbers and booleans as JSON writes
+  /// them. Throws when the emulator runs no scenario or the answer has no such member.
+  std::string ScenarioValue(const std::string& reference);
+  /// ScenarioValue(name) as an id.
+  uint64_t ScenarioId(const std::string& name);
+  /// The scenario's report (GET /_emulator/scenario): its names with their answers, and each timeline
+  /// step with whether and when it ran and its answer's status.
+  std::string ScenarioStatus();
 
   /// IPC: the stand-in's state.
   IpcState IpcStatus();

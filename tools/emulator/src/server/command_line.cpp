@@ -17,7 +17,7 @@ std::string usage_text() {
          "                           [--no-social-rate-limits] [--state FILE [--state-sync normal|full]]\n"
          "                           [--ui-dir DIR] [--io-threads N] [--send-queue-limit BYTES]\n"
          "                           [--max-connections N] [--import FILE] [--export-on-exit FILE]\n"
-         "                           [--event-log FILE]\n"
+         "                           [--event-log FILE] [--scenario FILE]\n"
          "                           [--help] [--version]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
@@ -52,6 +52,8 @@ std::string usage_text() {
          "                       snapshot (mode 0600: it holds tokens and keys)\n"
          "  --event-log F        write every HTTP exchange, Gateway, voice and IPC frame, connection and\n"
          "                       webhook POST to F, one JSON object a line, secrets redacted (mode 0600)\n"
+         "  --scenario F         set up the world scenario file F describes (after --state and --import),\n"
+         "                       then play its timeline on the fake clock (tools/emulator/README.md)\n"
          "  --io-threads N       threads that run the connections' TLS and sockets, 0-64 (default 2); the\n"
          "                       platform's state has a thread of its own. 0: that one thread does it all\n"
          "  --ui-dir D           the web console's files, served at /_emulator/ui (default: the installed\n"
@@ -61,7 +63,8 @@ std::string usage_text() {
          "state\n"
          "file\n"
          "or the --import file is not one, is another program's or is damaged, 6 a newer emulator wrote "
-         "it.\n";
+         "it,\n"
+         "7 the --scenario file cannot be used (the message names its line).\n";
 }
 
 namespace {
@@ -120,7 +123,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
                flag == "--io-threads" || flag == "--clock-start" || flag == "--state" ||
                flag == "--state-sync" || flag == "--ui-dir" || flag == "--send-queue-limit" ||
                flag == "--max-connections" || flag == "--import" || flag == "--export-on-exit" ||
-               flag == "--event-log") {
+               flag == "--event-log" || flag == "--scenario") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -162,6 +165,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         result.options.export_on_exit = *value;
       } else if (flag == "--event-log") {
         result.options.event_log = *value;
+      } else if (flag == "--scenario") {
+        result.options.scenario_file = *value;
       } else if (flag == "--connection-file") {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {

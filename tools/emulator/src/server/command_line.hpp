@@ -30,6 +30,7 @@ struct EmulatorOptions {
   std::optional<std::string> import_file;      // --import: start from this snapshot (GET /state/export)
   std::optional<std::string> export_on_exit;   // --export-on-exit: write a snapshot here at a clean stop
   std::optional<std::string> event_log;        // --event-log: write what crossed the emulator's edge here
+  std::optional<std::string> scenario_file;    // --scenario: set this world up, then play its timeline
 };
 
 struct ParsedCommandLine {

@@ -15,6 +15,7 @@
 #include "core/fake_clock.hpp"
 #include "core/private_files.hpp"
 #include "core/random_token.hpp"
+#include "scenario/scenario_file.hpp"
 #include "server/command_line.hpp"
 #include "server/connection_file.hpp"
 #include "server/server.hpp"
@@ -97,6 +98,15 @@ void import_snapshot(EmulatorService& service, const std::string& path) {
   }
 }
 
+// --scenario: the file read and checked whole (ScenarioError names its line).
+Scenario read_scenario(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw ScenarioError("--scenario " + path + ": cannot be opened");
+  std::ostringstream content;
+  content << file.rdbuf();
+  return parse_scenario(content.str(), path);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -137,6 +147,16 @@ int main(int argc, char** argv) {
     } catch (const std::exception& e) {
       std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
       return 1;
+    }
+  }
+  // The scenario file next, for the same reason: its errors name their line before anything listens.
+  std::optional<Scenario> scenario;
+  if (options.scenario_file) {
+    try {
+      scenario = read_scenario(*options.scenario_file);
+    } catch (const ScenarioError& e) {
+      std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
+      return 7;
     }
   }
   try {
@@ -198,6 +218,9 @@ int main(int argc, char** argv) {
           throw std::runtime_error("--event-log " + *options.event_log + ": " + e.what());
         }
       }
+      // Its setup's calls go through the service, not the network: the world is ready before the connection
+      // file says the emulator is.
+      if (scenario) service->play_scenario(std::move(*scenario), info.admin_token);
       service->set_voice_udp_port(bound.voice_udp_port);  // what voice Ready announces
       write_file_atomically(connection_path, connection_file_json(info), 0600);
 #ifdef _WIN32
@@ -215,6 +238,9 @@ int main(int argc, char** argv) {
   } catch (const StateFileError& e) {
     std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
     return e.exit_code();
+  } catch (const ScenarioError& e) {
+    std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
+    return 7;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "platformpp-emulator: %s\n", e.what());
     return 1;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/api_error.hpp"
+
 namespace platformpp::emulator {
 
 EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, RateLimitSettings rate_limits)
@@ -53,6 +55,33 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   lobbies_.set_calls(&voice_);
   voice_.set_guild_voice(&guilds_);
   lobbies_.set_messages(&messaging_);
+  context_.admin_router.add("GET", "/scenario", [this](const RouteContext&) {
+    if (!scenario_) return error_response(404, 0, "No scenario: the emulator was started without --scenario.");
+    return HttpResponse::json(200, scenario_->status_json());
+  });
+}
+
+// ---- scenarios --------------------------------------------------------------------------------------
+
+void EmulatorService::play_scenario(Scenario scenario, const std::string& admin_token) {
+  auto call = [this, admin_token](const std::string& method, const std::string& target,
+                                  const std::string& authorization, const std::string& body) {
+    HttpRequest request;
+    request.method = method;
+    request.target = target;
+    if (target.rfind("/_emulator/", 0) == 0) {
+      request.headers.emplace_back("Authorization", "Bearer " + admin_token);
+    } else if (!authorization.empty()) {
+      request.headers.emplace_back("Authorization", authorization);
+    }
+    if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
+    request.body = body;
+    request.client_address = "127.0.0.1";
+    const auto outcome = handle(request);
+    return ScenarioPlayer::Answer{outcome.response.status, outcome.response.body};
+  };
+  scenario_ = std::make_unique<ScenarioPlayer>(std::move(scenario), std::move(call));
+  scenario_->run_setup(context_.clock.now_ms());
 }
 
 // ---- the event log --------------------------------------------------------------------------------

@@ -36,6 +36,7 @@
 #include "messaging/messaging_module.hpp"
 #include "premium/premium_module.hpp"
 #include "presence/presence_module.hpp"
+#include "scenario/scenario_player.hpp"
 #include "social/social_module.hpp"
 #include "state/state_module.hpp"
 #include "state/state_store.hpp"
@@ -110,6 +111,7 @@ class EmulatorService {
     gateway_.tick();
     webhooks_.tick();
     interactions_.tick();
+    if (scenario_) scenario_->tick(context_.clock.now_ms());
     events_.flush_if_due(steady_now_ms());
   }
   [[nodiscard]] std::size_t gateway_connection_count() const noexcept { return gateway_.connection_count(); }
@@ -130,6 +132,12 @@ class EmulatorService {
   // Part of gateway_tick(); tests call it alone.
   void voice_tick() { voice_.tick(); }
   [[nodiscard]] std::size_t voice_connection_count() const noexcept { return voice_.connection_count(); }
+
+  // A scenario (scenario/, --scenario): its setup runs now, through the admin API's routes with
+  // `admin_token` (throws ScenarioError naming the line of a step that failed); its timeline from the tick,
+  // by the fake clock. GET /_emulator/scenario reports it.
+  void play_scenario(Scenario scenario, const std::string& admin_token);
+  [[nodiscard]] const ScenarioPlayer* scenario() const noexcept { return scenario_.get(); }
 
   // The event log (events/): --event-log's file, and the console's inspector as its observer.
   [[nodiscard]] EventLog& event_log() noexcept { return events_; }
@@ -174,6 +182,7 @@ class EmulatorService {
   std::map<std::uint64_t, std::unique_ptr<LoggedVoicePeer>> logged_voice_;
   std::map<std::uint64_t, std::unique_ptr<LoggedIpcPeer>> logged_ipc_;
   std::unique_ptr<LoggedWebhookTransport> logged_webhooks_;
+  std::unique_ptr<ScenarioPlayer> scenario_;
 };
 
 }  // namespace platformpp::emulator
