@@ -24,7 +24,7 @@ namespace {
 
 std::filesystem::path write_scenario(const std::filesystem::path& dir, const std::string& name,
                                      const std::string& text) {
-  const auto path = dir / name;
+  auto path = dir / name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

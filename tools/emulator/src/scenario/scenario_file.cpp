@@ -196,10 +196,14 @@ class Parser {
     const auto found = object.FindMember(member);
     if (found == object.MemberEnd()) fail(object, std::string("\"") + member + "\" is missing");
     if (!found->value.IsString()) fail(found->value, std::string("\"") + member + "\" is a name or an id");
-    const std::string text = found->value.GetString();
+    return reference_to(found->value);
+  }
+
+  // A string naming an answer bound earlier, holding a reference, or an id: as a reference (or the id).
+  std::string reference_to(const rapidjson::Value& value) {
+    std::string text = value.GetString();
     if (text.find("${") != std::string::npos || is_digits(text)) return text;
-    if (!is_name(text) || names_.count(text) == 0)
-      fail(found->value, "\"" + text + "\" names no step before it");
+    if (!is_name(text) || names_.count(text) == 0) fail(value, "\"" + text + "\" names no step before it");
     return "${" + text + "}";
   }
 
@@ -229,14 +233,8 @@ class Parser {
     ScenarioStep step = start(element, "POST", "/friendships");
     rapidjson::Document pair(rapidjson::kObjectType);
     auto& allocator = pair.GetAllocator();
-    const auto as_reference = [&](const rapidjson::Value& user) {
-      const std::string text = user.GetString();
-      if (text.find("${") != std::string::npos || is_digits(text)) return text;
-      if (!is_name(text) || names_.count(text) == 0) fail(user, "\"" + text + "\" names no step before it");
-      return "${" + text + "}";
-    };
-    pair.AddMember("user_id", rapidjson::Value(as_reference(element[0]).c_str(), allocator), allocator);
-    pair.AddMember("other_user_id", rapidjson::Value(as_reference(element[1]).c_str(), allocator), allocator);
+    pair.AddMember("user_id", rapidjson::Value(reference_to(element[0]).c_str(), allocator), allocator);
+    pair.AddMember("other_user_id", rapidjson::Value(reference_to(element[1]).c_str(), allocator), allocator);
     step.body = scenario_body_text(pair);
     return step;
   }
