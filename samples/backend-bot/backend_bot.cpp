@@ -8,6 +8,7 @@
 // The player's clicks are played by the emulator's admin API (what the platform's client would send).
 // Headless; exits non-zero on failure.
 //
+//   platformpp-emulator --scenario samples/backend-bot/backend-bot.scenario.json --connection-file /path/to/connection.json
 //   platformpp-backend-bot --connection-file /path/to/connection.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -159,17 +160,17 @@ int main(int argc, char** argv) {
   try {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     Admin admin(emulator);
-    // The platform's side of the set-up: the application, a community server with its bot, a player.
-    const auto app = admin.CreateApp("Racing Backend");
-    const auto player = admin.CreateUser("rosa_racer", "Rosa");
-    const auto guild = admin.CreateGuild("Racing Club", player.id);
-    Admin::ChannelSpec general;
-    general.name = "general";
-    const auto channel = admin.CreateChannel(guild, general);
-    Admin::ChannelSpec archiveSpec;
-    archiveSpec.name = "archive";
-    const auto archive = admin.CreateChannel(guild, archiveSpec);
-    admin.AddGuildMember(guild, app.botUserId);
+    // The platform's side of the set-up, from the scenario: the application, a community server with its
+    // bot, a player.
+    if (!admin.HasScenarioName("game")) {
+      std::cerr << "platformpp-backend-bot: start the emulator with --scenario samples/backend-bot/backend-bot.scenario.json\n";
+      return 2;
+    }
+    const auto app = admin.ScenarioApp("game");
+    const auto player = admin.ScenarioUser("player");
+    const auto guild = admin.ScenarioId("guild");
+    const auto channel = admin.ScenarioId("general");
+    const auto archive = admin.ScenarioId("archive");
     RaceResults results;
     ReportInbox inbox;
     results.wins[player.id][3] = 12;

@@ -223,14 +223,20 @@ int main(int argc, char** argv) {
   if (args.createApp || !args.appId) {
     try {
       platformpp::testkit::EmulatorAdmin admin(emulator);
-      auto app = admin.CreateApp("Arena");
-      if (args.createApp) {
-        std::cout << app.id << "\n";
-        return 0;
+      // The demo's emulator (--scenario samples/console-game/arena.scenario.json) has the game already: both
+      // players find it there and need no --app-id.
+      if (!args.createApp && admin.HasScenarioName("arena")) {
+        args.appId = admin.ScenarioId("arena");
+      } else {
+        auto app = admin.CreateApp("Arena");
+        if (args.createApp) {
+          std::cout << app.id << "\n";
+          return 0;
+        }
+        args.appId = app.id;
+        banner = "New game application " + std::to_string(app.id) +
+                 ": start the other player with --app-id " + std::to_string(app.id);
       }
-      args.appId = app.id;
-      banner = "New game application " + std::to_string(app.id) + ": start the other player with --app-id " +
-               std::to_string(app.id);
     } catch (const std::exception& e) {
       std::cerr << "platformpp-arena: cannot reach platformpp-emulator at " << emulator.adminBase << ": "
                 << e.what() << "\n  Is it running? Its connection file may be left from an earlier run.\n";

@@ -4,6 +4,7 @@
 // accepts the invite and gets the join secret a game would use to put him in her match. Headless; exits
 // non-zero on failure.
 //
+//   platformpp-emulator --scenario samples/friends/friends.scenario.json --connection-file /path/to/connection.json
 //   platformpp-friends --connection-file /path/to/connection.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -90,9 +91,13 @@ int main(int argc, char** argv) {
   try {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     platformpp::testkit::EmulatorAdmin admin(emulator);
-    auto app = admin.CreateApp("Friends Game");
-    auto ada = admin.CreateUser("ada", "Ada");
-    auto bo = admin.CreateUser("bo", "Bo");
+    if (!admin.HasScenarioName("game")) {
+      std::cerr << "platformpp-friends: start the emulator with --scenario samples/friends/friends.scenario.json\n";
+      return 2;
+    }
+    auto app = admin.ScenarioApp("game");
+    auto ada = admin.ScenarioUser("ada");
+    auto bo = admin.ScenarioUser("bo");
     const std::string scopes = platformpp::Client::GetDefaultCommunicationScopes();
     auto options = emulator.ClientOptionsFor();
     options.ipcEnabled = false;  // each player talks to the platform directly

@@ -1,8 +1,9 @@
-// platformpp-hello: the smallest complete use of the SDK. It seeds a running platformpp-emulator with a game,
-// a player and a token, creates a Client that trusts the emulator's CA, fetches the player over TLS, meets a
+// platformpp-hello: the smallest complete use of the SDK. It finds its game and player in the world its
+// scenario set up in a running platformpp-emulator, creates a Client that trusts the emulator's CA, fetches the player over TLS, meets a
 // rate limit, and shows what destroying a Client with a request in flight does. Headless; exits non-zero on
 // failure.
 //
+//   platformpp-emulator --scenario samples/hello/hello.scenario.json --connection-file /path/to/connection.json
 //   platformpp-hello --connection-file /path/to/connection.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -55,11 +56,14 @@ int main(int argc, char** argv) {
     std::cout << "platformpp " << PLATFORMPP_VERSION_STRING << " -> emulator at " << emulator.apiBase << "\n";
 
     platformpp::testkit::EmulatorAdmin admin(emulator);
-    auto app = admin.CreateApp("Hello Game");
-    auto player = admin.CreateUser("hello_player", "Hello Player");
-    admin.SetConsent(player.id);
-    std::cout << "seeded: application " << app.id << ", player " << player.username << " (" << player.id
-              << ") who consents on the authorize page\n";
+    if (!admin.HasScenarioName("game")) {
+      std::cerr << "platformpp-hello: start the emulator with --scenario samples/hello/hello.scenario.json\n";
+      return 2;
+    }
+    auto app = admin.ScenarioApp("game");
+    auto player = admin.ScenarioUser("player");
+    std::cout << "from the scenario: application " << app.id << ", player " << player.username << " ("
+              << player.id << ") who consents on the authorize page\n";
 
     auto client = std::make_unique<platformpp::Client>(emulator.ClientOptionsFor());
     client->SetApplicationId(app.id);

@@ -5,6 +5,7 @@
 // sender's next message after it. The server attaches moderation data to a message, which the players
 // see; an edit of a DM clears it. Headless; exits non-zero on failure.
 //
+//   platformpp-emulator --scenario samples/lobby-chat/lobby-chat.scenario.json --connection-file /path/to/connection.json
 //   platformpp-lobby-chat --connection-file /path/to/connection.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -73,10 +74,13 @@ int main(int argc, char** argv) {
   try {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     platformpp::testkit::EmulatorAdmin admin(emulator);
-    auto app = admin.CreateApp("Lobby Chat Game");
-    auto ada = admin.CreateUser("ada_chat", "Ada");
-    auto bo = admin.CreateUser("bo_chat", "Bo");
-    admin.MakeFriends(ada.id, bo.id);
+    if (!admin.HasScenarioName("game")) {
+      std::cerr << "platformpp-lobby-chat: start the emulator with --scenario samples/lobby-chat/lobby-chat.scenario.json\n";
+      return 2;
+    }
+    auto app = admin.ScenarioApp("game");
+    auto ada = admin.ScenarioUser("ada");  // friends with Bo (the scenario)
+    auto bo = admin.ScenarioUser("bo");
     const std::string scopes = platformpp::Client::GetDefaultCommunicationScopes();
     auto options = emulator.ClientOptionsFor();
     options.ipcEnabled = false;

@@ -8,6 +8,7 @@
 // (invalid_grant) and the game asks the player again. Last, the player declines. Headless; exits non-zero on
 // failure.
 //
+//   platformpp-emulator --scenario samples/login/login.scenario.json --connection-file /path/to/connection.json
 //   platformpp-login --connection-file /path/to/connection.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -192,9 +193,12 @@ int main(int argc, char** argv) {
   try {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     platformpp::testkit::EmulatorAdmin admin(emulator);
-    auto app = admin.CreateApp("Login Game");
-    auto player = admin.CreateUser("login_player", "Lin");
-    admin.SetConsent(player.id);  // the desktop client stand-in consents as Lin
+    if (!admin.HasScenarioName("game")) {
+      std::cerr << "platformpp-login: start the emulator with --scenario samples/login/login.scenario.json\n";
+      return 2;
+    }
+    auto app = admin.ScenarioApp("game");
+    auto player = admin.ScenarioUser("player");  // the desktop client stand-in consents as Lin (the scenario)
     const auto dir = std::filesystem::temp_directory_path() / ("platformpp-login-" + std::to_string(app.id));
     std::filesystem::create_directories(dir);
     const TokenFile tokens(dir / "refresh-token");

@@ -8,6 +8,7 @@
 // game sees the entitlement end. Last, a potion: bought, consumed once by the server, refused the second
 // time. Headless; exits non-zero on failure.
 //
+//   platformpp-emulator --scenario samples/store/store.scenario.json --connection-file /path/to/connection.json
 //   platformpp-store --connection-file /path/to/connection.json
 //
 // It moves the emulator's clock by two months: run it after anything that shares the emulator.
@@ -76,13 +77,15 @@ int main(int argc, char** argv) {
   try {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     Admin admin(emulator);
-    auto app = admin.CreateApp("Store Game");
-    auto skus = admin.CreateSkus(app.id, {{"Gold membership", Admin::SkuType::Subscription},
-                                          {"Platinum membership", Admin::SkuType::Subscription},
-                                          {"Potion", Admin::SkuType::Consumable}});
-    const uint64_t gold = skus.at(0);
-    const uint64_t potion = skus.at(2);
-    auto ada = admin.CreateUser("ada_store", "Ada");
+    if (!admin.HasScenarioName("game")) {
+      std::cerr << "platformpp-store: start the emulator with --scenario samples/store/store.scenario.json\n";
+      return 2;
+    }
+    auto app = admin.ScenarioApp("game");
+    // Gold and Platinum memberships, then a potion; Ada consents on the authorize page (the scenario).
+    const uint64_t gold = admin.ScenarioId("skus.skus.0.id");
+    const uint64_t potion = admin.ScenarioId("skus.skus.2.id");
+    auto ada = admin.ScenarioUser("ada");
     bool ok = true;
 
     // The game's clock is the platform's: the emulator's fake clock runs at real speed from an offset that
@@ -134,7 +137,6 @@ int main(int argc, char** argv) {
     };
     platformpp::Client game(options);
     game.SetApplicationId(app.id);
-    admin.SetConsent(ada.id);
     // [guide:premium-callbacks]
     bool loaded = false;
     std::vector<platformpp::Entitlement> created, updated;

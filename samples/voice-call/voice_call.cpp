@@ -6,6 +6,7 @@
 // compare out loud. Then Ada switches to push-to-talk, the network loses 10 % of the packets, and Ada's voice
 // connection drops and resumes; the call goes on through all of it. Exits non-zero on failure.
 //
+//   platformpp-emulator --scenario samples/voice-call/voice-call.scenario.json --connection-file /path/to/connection.json
 //   platformpp-voice-call --connection-file /path/to/connection.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
@@ -141,9 +142,13 @@ int main(int argc, char** argv) {
   try {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     platformpp::testkit::EmulatorAdmin admin(emulator);
-    auto app = admin.CreateApp("Voice Call Game");
-    auto ada = admin.CreateUser("ada_voice", "Ada");
-    auto bo = admin.CreateUser("bo_voice", "Bo");
+    if (!admin.HasScenarioName("game")) {
+      std::cerr << "platformpp-voice-call: start the emulator with --scenario samples/voice-call/voice-call.scenario.json\n";
+      return 2;
+    }
+    auto app = admin.ScenarioApp("game");
+    auto ada = admin.ScenarioUser("ada");
+    auto bo = admin.ScenarioUser("bo");
     auto options = emulator.ClientOptionsFor();
     options.ipcEnabled = false;
     // What the audio callbacks use lives longer than the Clients, whose voice threads call them.

@@ -199,6 +199,29 @@ uint64_t EmulatorAdmin::ScenarioId(const std::string& name) {
   return std::stoull(text);
 }
 
+bool EmulatorAdmin::HasScenarioName(const std::string& name) {
+  auto response = Request("GET", "/scenario");
+  if (response.status != 200) return false;
+  rapidjson::Document document;
+  document.Parse(response.body.data(), response.body.size());
+  return !document.HasParseError() && document.IsObject() && document.HasMember("names") &&
+         document["names"].IsObject() && document["names"].HasMember(name.c_str());
+}
+
+EmulatorAdmin::App EmulatorAdmin::ScenarioApp(const std::string& name) {
+  App app;
+  app.id = ScenarioId(name);
+  app.clientSecret = ScenarioValue(name + ".client_secret");
+  app.botToken = ScenarioValue(name + ".bot_token");
+  app.verifyKey = ScenarioValue(name + ".verify_key");
+  app.botUserId = ScenarioId(name + ".bot_user_id");
+  return app;
+}
+
+EmulatorAdmin::User EmulatorAdmin::ScenarioUser(const std::string& name) {
+  return {ScenarioId(name), ScenarioValue(name + ".username")};
+}
+
 void EmulatorAdmin::ResetState() {
   Expect(Request("POST", "/state/reset"), 200, "reset state");
 }

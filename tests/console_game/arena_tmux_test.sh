@@ -48,17 +48,18 @@ say() {  # say WHO TEXT: opens the chat line, types TEXT, sends it
   keys "$1" Enter
 }
 
+# The demo's world (the game's application): the two players find it there, without --app-id.
 "$emulator" --port 0 --data-dir "$work" --ipc-dir "$work" --connection-file "$work/connection.json" \
-  > "$work/emulator.log" 2>&1 &
+  --scenario "$(dirname "$0")/../../samples/console-game/arena.scenario.json" > "$work/emulator.log" 2>&1 &
 emulator_pid=$!
 for _ in $(seq 1 200); do [ -f "$work/connection.json" ] && break; sleep 0.05; done
 [ -f "$work/connection.json" ] || fail "the emulator did not start"
-app=$("$arena" --connection-file "$work/connection.json" --create-app)
+app=$("$arena" --connection-file "$work/connection.json" --create-app)  # for the late player, below
 
 for who in Ada Bo; do
   session=$(echo "$who" | tr 'A-Z' 'a-z')
   T new-session -d -s "$session" -x 100 -y 30 \
-    "'$arena' --connection-file '$work/connection.json' --app-id $app --name $who --audio null; echo \$? > '$work/$session.exit'"
+    "'$arena' --connection-file '$work/connection.json' --name $who --audio null; echo \$? > '$work/$session.exit'"
 done
 T set-option -g remain-on-exit off >/dev/null
 wait_for ada "\| Online"

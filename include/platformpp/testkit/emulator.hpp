@@ -406,6 +406,12 @@ class EmulatorAdmin {
   std::string ScenarioValue(const std::string& reference);
   /// ScenarioValue(name) as an id.
   uint64_t ScenarioId(const std::string& name);
+  /// Whether the emulator runs a scenario that named an answer `name` (false without a scenario).
+  bool HasScenarioName(const std::string& name);
+  /// The application the scenario made and named `name` (its `POST /apps` answer), as CreateApp returns it.
+  App ScenarioApp(const std::string& name);
+  /// The user the scenario made and named `name` (its `POST /users` answer), as CreateUser returns it.
+  User ScenarioUser(const std::string& name);
   /// The scenario's report (GET /_emulator/scenario): its names with their answers, and each timeline
   /// step with whether and when it ran and its answer's status.
   std::string ScenarioStatus();
