@@ -5,8 +5,10 @@
 //   platformpp-arena --connection-file FILE --create-app
 //       creates the game's application on the emulator and prints its id (once, for both players)
 //   platformpp-arena --connection-file FILE [--app-id ID] [--name NAME] [--audio null|system]
-//       the game in the terminal; without --app-id it creates the application and shows its id
-//   platformpp-arena --connection-file FILE --app-id ID --name NAME --headless (--create CODE | --join CODE)
+//       the game in the terminal; without --app-id it plays the demo scenario's application
+//       (samples/console-game/arena.scenario.json) or, against an emulator without it, creates one and
+//       shows its id
+//   platformpp-arena --connection-file FILE [--app-id ID] --name NAME --headless (--create CODE | --join CODE)
 //       a scripted player, no terminal: plays one game in lobby CODE and prints it (the main job runs two)
 // A build without curses (MinGW-w64 has none: PLATFORMPP_ARENA_NO_TERMINAL) has the scripted players only.
 #include <platformpp/platformpp.hpp>
@@ -51,7 +53,7 @@ void Usage() {
   std::cerr
       << "usage: platformpp-arena --connection-file FILE --create-app\n"
          "       platformpp-arena --connection-file FILE [--app-id ID] [--name NAME] [--audio null|system]\n"
-         "       platformpp-arena --connection-file FILE --app-id ID --name NAME --headless\n"
+         "       platformpp-arena --connection-file FILE [--app-id ID] --name NAME --headless\n"
          "                        (--create CODE | --join CODE)\n";
 }
 
@@ -89,8 +91,7 @@ std::optional<Arguments> Parse(int argc, char** argv) {
     }
   }
   if (args.connectionFile.empty()) return std::nullopt;
-  if (args.headless &&
-      (!args.appId || args.name.empty() || args.createCode.empty() == args.joinCode.empty())) {
+  if (args.headless && (args.name.empty() || args.createCode.empty() == args.joinCode.empty())) {
     return std::nullopt;
   }
   return args;
@@ -227,6 +228,11 @@ int main(int argc, char** argv) {
       // players find it there and need no --app-id.
       if (!args.createApp && admin.HasScenarioName("arena")) {
         args.appId = admin.ScenarioId("arena");
+      } else if (args.headless) {
+        // Two scripted processes must play the same application: one they are given, or the demo's.
+        std::cerr << "platformpp-arena: a --headless player needs --app-id, or an emulator started with "
+                     "--scenario samples/console-game/arena.scenario.json\n";
+        return 2;
       } else {
         auto app = admin.CreateApp("Arena");
         if (args.createApp) {

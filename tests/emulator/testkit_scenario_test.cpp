@@ -56,6 +56,16 @@ TEST_CASE("testkit: Options::scenario sets the world up before Start returns and
   CHECK(admin.ScenarioValue("game.name") == "Scenario Game");
   CHECK_THROWS_AS(admin.ScenarioValue("alice.no_such_member"), std::runtime_error);
   CHECK_THROWS_AS(admin.ScenarioId("game.name"), std::runtime_error);
+  CHECK(admin.HasScenarioName("alice_token"));
+  CHECK_FALSE(admin.HasScenarioName("carol"));  // not before its time
+  const auto game = admin.ScenarioApp("game");
+  CHECK(game.id == admin.ScenarioId("game"));
+  CHECK_FALSE(game.botToken.empty());
+  CHECK(game.verifyKey.size() == 64);
+  CHECK(game.botUserId != 0);
+  const auto alice_user = admin.ScenarioUser("alice");
+  CHECK(alice_user.id == alice);
+  CHECK(alice_user.username == "alice");
 
   // Alice's token is the platform's: with it, the platform API says bob is her friend.
   const auto token = admin.ScenarioValue("alice_token.access_token");
