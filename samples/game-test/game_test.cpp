@@ -11,6 +11,7 @@
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
@@ -175,5 +176,46 @@ TEST_CASE("the game is back online after its connection drops") {
   CHECK(Platform().admin.DropGateway({.sessionId = {}, .userId = ada.user.id}) == 1);
   CHECK(RunUntil({&ada}, toldReady));
   CHECK(statuses.front() != platformpp::Client::Status::Ready);  // it was offline in between
+}
+// [guide-end]
+
+// [guide:test-scenario]
+// A test that needs a world (friends, a lobby with history) starts an emulator of its own from a scenario file:
+// the world is there when Start returns, and the test finds what it needs in it by name.
+TEST_CASE("a lobby's history reaches a player who joins the game after it was written") {
+  platformpp::testkit::EmulatorProcess::Options options;
+  options.scenario = GAME_TEST_SCENARIOS "/lobby-with-history.scenario.json";
+  auto emulator = platformpp::testkit::EmulatorProcess::Start(options);
+  platformpp::testkit::EmulatorAdmin admin(emulator->Connection());
+  // Bo's message is on the scenario's timeline, 2 s after the start; Ada comes in later.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+
+  auto clientOptions = emulator->Connection().ClientOptionsFor();
+  clientOptions.ipcEnabled = false;
+  platformpp::Client ada(clientOptions);
+  ada.SetApplicationId(admin.ScenarioId("game"));
+  ada.UpdateToken(platformpp::AuthorizationTokenType::Bearer, admin.ScenarioValue("ada_token.access_token"),
+                  nullptr);
+  ada.Connect();
+  const auto lobbyId = admin.ScenarioId("lobby");
+  std::vector<std::string> history;
+  bool asked = false;
+  bool answered = false;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!answered && std::chrono::steady_clock::now() < deadline) {
+    ada.RunCallbacks();
+    if (!asked && ada.GetStatus() == platformpp::Client::Status::Ready) {
+      asked = true;
+      ada.GetLobbyMessagesWithLimit(lobbyId, 10, [&](const platformpp::ClientResult& result,
+                                                     const std::vector<platformpp::MessageHandle>& messages) {
+        CHECK(result.Successful());
+        for (const auto& message : messages) history.push_back(message.Content());
+        answered = true;
+      });
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  REQUIRE(answered);
+  CHECK(std::find(history.begin(), history.end(), "gl hf") != history.end());
 }
 // [guide-end]
