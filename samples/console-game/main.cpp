@@ -8,7 +8,7 @@
 //       the game in the terminal; without --app-id it plays the demo scenario's application
 //       (samples/console-game/arena.scenario.json) or, against an emulator without it, creates one and
 //       shows its id
-//   platformpp-arena --connection-file FILE [--app-id ID] --name NAME --headless (--create CODE | --join CODE)
+//   platformpp-arena --connection-file FILE [--app-id ID] --name NAME --headless (--create C | --join C)
 //       a scripted player, no terminal: plays one game in lobby CODE and prints it (the main job runs two)
 // A build without curses (MinGW-w64 has none: PLATFORMPP_ARENA_NO_TERMINAL) has the scripted players only.
 #include <platformpp/platformpp.hpp>

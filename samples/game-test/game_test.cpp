@@ -180,8 +180,8 @@ TEST_CASE("the game is back online after its connection drops") {
 // [guide-end]
 
 // [guide:test-scenario]
-// A test that needs a world (friends, a lobby with history) starts an emulator of its own from a scenario file:
-// the world is there when Start returns, and the test finds what it needs in it by name.
+// A test that needs a world (friends, a lobby with history) starts an emulator of its own from a scenario
+// file: the world is there when Start returns, and the test finds what it needs in it by name.
 TEST_CASE("a lobby's history reaches a player who joins the game after it was written") {
   platformpp::testkit::EmulatorProcess::Options options;
   options.scenario = GAME_TEST_SCENARIOS "/lobby-with-history.scenario.json";
@@ -206,12 +206,14 @@ TEST_CASE("a lobby's history reaches a player who joins the game after it was wr
     ada.RunCallbacks();
     if (!asked && ada.GetStatus() == platformpp::Client::Status::Ready) {
       asked = true;
-      ada.GetLobbyMessagesWithLimit(lobbyId, 10, [&](const platformpp::ClientResult& result,
-                                                     const std::vector<platformpp::MessageHandle>& messages) {
+      auto onHistory = [&](const platformpp::ClientResult& result,
+                           const std::vector<platformpp::MessageHandle>& messages) {
         CHECK(result.Successful());
-        for (const auto& message : messages) history.push_back(message.Content());
+        for (const auto& message : messages)
+          history.push_back(message.Content());
         answered = true;
-      });
+      };
+      ada.GetLobbyMessagesWithLimit(lobbyId, 10, onHistory);
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }

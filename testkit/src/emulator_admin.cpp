@@ -174,8 +174,9 @@ std::string EmulatorAdmin::ScenarioValue(const std::string& reference) {
     const std::string part = rest.substr(from, end == std::string::npos ? std::string::npos : end - from);
     if (value->IsObject() && value->HasMember(part.c_str())) {
       value = &(*value)[part.c_str()];
-    } else if (value->IsArray() && !part.empty() && part.find_first_not_of("0123456789") == std::string::npos &&
-               part.size() < 9 && std::stoul(part) < value->Size()) {
+    } else if (value->IsArray() && !part.empty() &&
+               part.find_first_not_of("0123456789") == std::string::npos && part.size() < 9 &&
+               std::stoul(part) < value->Size()) {
       value = &(*value)[static_cast<rapidjson::SizeType>(std::stoul(part))];
     } else {
       throw std::runtime_error("scenario: the answer named \"" + name + "\" has no \"" + part + "\"");

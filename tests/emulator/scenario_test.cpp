@@ -7,13 +7,16 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "scenario/scenario_file.hpp"
 #include "service_bench.hpp"
 #include "test_support.hpp"
+#include "webhook/webhook_transport.hpp"
 
 namespace scenario_test {
 
@@ -63,7 +66,8 @@ TEST_CASE("scenario file: sections become admin calls in file order; the timelin
   CHECK(scenario.setup[0].bind_as == "game");
   CHECK(scenario.setup[0].body == R"({"name":"Arena"})");  // "as" is the scenario's, not the route's
   CHECK(scenario.setup[3].label == "POST /tokens");
-  CHECK(scenario.setup[3].body == R"({"user_id":"${alice}","app_id":"${game}","scopes":"openid sdk.social_layer"})");
+  CHECK(scenario.setup[3].body ==
+        R"({"user_id":"${alice}","app_id":"${game}","scopes":"openid sdk.social_layer"})");
   CHECK(scenario.setup[4].body == R"({"user_id":"${alice}","other_user_id":"${bob}"})");
   CHECK(scenario.setup[5].api);
   CHECK(scenario.setup[5].token == "${alice_token.access_token}");
@@ -84,7 +88,7 @@ TEST_CASE("scenario file: durations, by unit, and what is not one") {
   CHECK(parse_scenario_duration("3h") == 10'800'000);
   CHECK(parse_scenario_duration("30d") == 2'592'000'000);
   CHECK(parse_scenario_duration("999999999d") == 999'999'999LL * 86'400'000);  // the most digits taken
-  CHECK_FALSE(parse_scenario_duration("1000000000d"));                         // one more: refused, no overflow
+  CHECK_FALSE(parse_scenario_duration("1000000000d"));  // one more: refused, no overflow
   CHECK_FALSE(parse_scenario_duration(""));
   CHECK_FALSE(parse_scenario_duration("s"));
   CHECK_FALSE(parse_scenario_duration("5 s"));
@@ -101,7 +105,8 @@ TEST_CASE("scenario file: each refusal names the line it is about") {
   CHECK(refusal("{\n\"scenario\": 2}") ==
         "s.json:2: written for format 2; this emulator reads format 1 (a newer emulator reads it)");
   CHECK(refusal("{\"scenario\": 0}") == "s.json:1: \"scenario\" is 1");
-  CHECK(refusal("{\"scenario\": 1,\n\n\"lobbies\": []}").starts_with("s.json:3: unknown section \"lobbies\""));
+  CHECK(
+      refusal("{\"scenario\": 1,\n\n\"lobbies\": []}").starts_with("s.json:3: unknown section \"lobbies\""));
   CHECK(refusal("{\"scenario\": 1,\n\"users\": {}}") == "s.json:2: \"users\" is an array");
   // Names: well-formed, unique, bound before they are used.
   CHECK(refusal("{\"scenario\": 1, \"users\": [\n{\"as\": \"9lives\", \"username\": \"x\"}]}")
@@ -109,31 +114,38 @@ TEST_CASE("scenario file: each refusal names the line it is about") {
   CHECK(refusal("{\"scenario\": 1, \"users\": [{\"as\": \"a\", \"username\": \"x\"},\n"
                 "{\"as\": \"a\", \"username\": \"y\"}]}") == "s.json:2: \"a\" is already a name");
   CHECK(refusal("{\"scenario\": 1, \"users\": [{\"as\": \"alice\", \"username\": \"alice\"}],\n"
-                "\"friendships\": [[\"alice\",\n\"carol\"]]}") == "s.json:3: \"carol\" names no step before it");
-  CHECK(refusal("{\"scenario\": 1, \"steps\": [\n{\"admin\": \"POST /users\", \"body\": {\"username\": \"${nobody}\"}}]}") ==
-        "s.json:2: \"${nobody}\" refers to no step before it");
-  CHECK(refusal("{\"scenario\": 1, \"steps\": [\n{\"admin\": \"POST /users\", \"body\": {\"username\": \"${open\"}}]}")
+                "\"friendships\": [[\"alice\",\n\"carol\"]]}") ==
+        "s.json:3: \"carol\" names no step before it");
+  CHECK(refusal("{\"scenario\": 1, \"steps\": [\n{\"admin\": \"POST /users\", \"body\": {\"username\": "
+                "\"${nobody}\"}}]}") == "s.json:2: \"${nobody}\" refers to no step before it");
+  CHECK(refusal("{\"scenario\": 1, \"steps\": [\n{\"admin\": \"POST /users\", \"body\": {\"username\": "
+                "\"${open\"}}]}")
             .starts_with("s.json:2: a reference is"));
   // A timeline step refers only to names bound by the setup or by steps due no later than it.
   CHECK(refusal("{\"scenario\": 1, \"timeline\": [\n"
                 "{\"at\": \"1s\", \"admin\": \"POST /users\", \"body\": {\"username\": \"${later}\"}},\n"
-                "{\"at\": \"2s\", \"admin\": \"POST /users\", \"body\": {\"username\": \"l\"}, \"as\": \"later\"}]}") ==
-        "s.json:2: \"${later}\" refers to no step before it");
+                "{\"at\": \"2s\", \"admin\": \"POST /users\", \"body\": {\"username\": \"l\"}, \"as\": "
+                "\"later\"}]}") == "s.json:2: \"${later}\" refers to no step before it");
   CHECK(refusal("{\"scenario\": 1, \"timeline\": [\n"
                 "{\"at\": \"3s\", \"admin\": \"POST /users\", \"body\": {\"username\": \"${earlier}\"}},\n"
-                "{\"at\": \"2s\", \"admin\": \"POST /users\", \"body\": {\"username\": \"e\"}, \"as\": \"earlier\"}]}")
+                "{\"at\": \"2s\", \"admin\": \"POST /users\", \"body\": {\"username\": \"e\"}, \"as\": "
+                "\"earlier\"}]}")
             .empty());
   // Steps: one call, well-formed; a token with api calls only; "at" in the timeline only.
-  CHECK(refusal("{\"scenario\": 1, \"steps\": [\n{\"body\": {}}]}").starts_with("s.json:2: a step has one of"));
-  CHECK(refusal("{\"scenario\": 1, \"steps\": [{\"admin\": \"POST /a\",\n\"api\": \"GET /b\", \"token\": \"t\"}]}")
-            .starts_with("s.json:1: a step has one of"));
+  CHECK(
+      refusal("{\"scenario\": 1, \"steps\": [\n{\"body\": {}}]}").starts_with("s.json:2: a step has one of"));
+  CHECK(
+      refusal(
+          "{\"scenario\": 1, \"steps\": [{\"admin\": \"POST /a\",\n\"api\": \"GET /b\", \"token\": \"t\"}]}")
+          .starts_with("s.json:1: a step has one of"));
   CHECK(refusal("{\"scenario\": 1, \"steps\": [{\n\"admin\": \"FETCH /users\"}]}")
             .starts_with("s.json:2: the call is \"METHOD /path\""));
   CHECK(refusal("{\"scenario\": 1, \"steps\": [{\"admin\":\n\"POST users\"}]}")
             .starts_with("s.json:2: the call's path starts with '/'"));
   CHECK(refusal("{\"scenario\": 1, \"steps\": [{\"api\": \"GET /users/@me\",\n\"token\": \"\"}]}")
             .starts_with("s.json:2: \"token\" is whose call it is"));
-  CHECK(refusal("{\"scenario\": 1, \"steps\": [{\"api\": \"POST /oauth2/token\"}]}").empty());  // none: public
+  CHECK(
+      refusal("{\"scenario\": 1, \"steps\": [{\"api\": \"POST /oauth2/token\"}]}").empty());  // none: public
   CHECK(refusal("{\"scenario\": 1, \"steps\": [{\"admin\": \"GET /health\",\n\"token\": \"t\"}]}")
             .starts_with("s.json:2: \"token\" is for \"api\" steps"));
   CHECK(refusal("{\"scenario\": 1, \"steps\": [{\"admin\": \"GET /health\",\n\"at\": \"1s\"}]}")
@@ -146,10 +158,12 @@ TEST_CASE("scenario file: each refusal names the line it is about") {
             .starts_with("s.json:2: \"at\" is a time after the setup"));
   CHECK(refusal("{\"scenario\": 1, \"tokens\": [{\"user\": \"1\", \"app\": \"2\",\n\"scope\": \"openid\"}]}")
             .starts_with("s.json:2: unknown member \"scope\" of a token"));
-  CHECK(refusal("{\"scenario\": 1, \"friendships\": [\n[\"1\"]]}").starts_with("s.json:2: a friendship is a pair"));
+  CHECK(refusal("{\"scenario\": 1, \"friendships\": [\n[\"1\"]]}")
+            .starts_with("s.json:2: a friendship is a pair"));
 }
 
-TEST_CASE("scenario player: the setup goes through the routes, answers bind, the timeline follows the clock") {
+TEST_CASE(
+    "scenario player: the setup goes through the routes, answers bind, the timeline follows the clock") {
   ServiceBench bench;
   bench.service.play_scenario(parse_scenario(kWorld, "world.json"), "unused-in-process");
   const auto report = [&] {
@@ -164,8 +178,9 @@ TEST_CASE("scenario player: the setup goes through the routes, answers bind, the
   // The API step ran with alice's token: its answer is alice.
   CHECK(std::string(names["me"]["id"].GetString()) == alice);
   // The friendship is the emulator's: bob is alice's friend.
-  const auto relationships = bench.raw("GET", "/api/v10/users/@me/relationships", {},
-                                       "Bearer " + std::string(names["alice_token"]["access_token"].GetString()));
+  const auto relationships =
+      bench.raw("GET", "/api/v10/users/@me/relationships", {},
+                "Bearer " + std::string(names["alice_token"]["access_token"].GetString()));
   CHECK(relationships.status == 200);
   CHECK(relationships.body.find(bob) != std::string::npos);
   CHECK_FALSE(status["names"].HasMember("carol"));
@@ -224,11 +239,35 @@ TEST_CASE("scenario player: a setup step that fails stops it with its line and t
                       "dup.json")
             .starts_with("dup.json:3: POST /users answered 400: "));
   // A reference to a member the answer does not have: the step's line and what is missing.
-  CHECK(setup_refusal("{\"scenario\": 1,\n"
-                      "\"users\": [{\"as\": \"alice\", \"username\": \"alice\"}],\n"
-                      "\"steps\": [{\"admin\": \"POST /users\", \"body\": {\"username\": \"${alice.nickname}\"}}]}",
-                      "m.json") ==
+  CHECK(setup_refusal(
+            "{\"scenario\": 1,\n"
+            "\"users\": [{\"as\": \"alice\", \"username\": \"alice\"}],\n"
+            "\"steps\": [{\"admin\": \"POST /users\", \"body\": {\"username\": \"${alice.nickname}\"}}]}",
+            "m.json") ==
         "m.json:3: POST /users: ${alice.nickname}: the answer of \"alice\" has no \"nickname\"");
+}
+
+TEST_CASE("scenario player: a call answered later counts as made, with status 202") {
+  // The webhook URL's PING goes to a transport that holds it: the route's answer waits for it.
+  struct HeldTransport final : WebhookTransport {
+    void post(WebhookPost, std::function<void(WebhookPostResult)> done) override {
+      held.push_back(std::move(done));
+    }
+    std::vector<std::function<void(WebhookPostResult)>> held;
+  } transport;
+  ServiceBench bench;
+  bench.service.set_webhook_transport(&transport);
+  bench.service.play_scenario(parse_scenario(R"({"scenario": 1,
+    "applications": [{"as": "game", "name": "Hooked"}],
+    "steps": [{"admin": "PUT /applications/${game}/webhook-events", "body": {"url": "https://127.0.0.1:9/hook"},
+               "as": "hook"}]})",
+                                             "hook.json"),
+                              "unused-in-process");
+  CHECK(transport.held.size() == 1);  // the PING was sent, and is still out
+  rapidjson::Document status;
+  REQUIRE(parse_json(bench.raw("GET", "/_emulator/scenario").body, status));
+  CHECK(status["names"]["hook"]["answered_later"].GetBool());
+  bench.service.set_webhook_transport(nullptr);
 }
 
 TEST_CASE("scenario: GET /_emulator/scenario without one is a 404") {
@@ -236,7 +275,8 @@ TEST_CASE("scenario: GET /_emulator/scenario without one is a 404") {
   CHECK(bench.raw("GET", "/_emulator/scenario").status == 404);
 }
 
-TEST_CASE("scenario: every example the emulator ships sets up and plays its whole timeline without an error") {
+TEST_CASE(
+    "scenario: every example the emulator ships sets up and plays its whole timeline without an error") {
   std::set<std::string> played;
   for (const auto& entry : std::filesystem::directory_iterator(PLATFORMPP_SCENARIOS_DIR)) {
     if (entry.path().extension() != ".json") continue;
@@ -279,8 +319,8 @@ TEST_CASE("scenario: every example the emulator ships sets up and plays its whol
     }
     played.insert(name);
   }
-  CHECK(played == std::set<std::string>{"desktop.json", "faults.json", "friends.json", "guild.json", "lobby.json",
-                                        "premium.json", "provisional.json"});
+  CHECK(played == std::set<std::string>{"desktop.json", "faults.json", "friends.json", "guild.json",
+                                        "lobby.json", "premium.json", "provisional.json"});
 }
 
 TEST_CASE("scenario: the README's example plays as it says") {
@@ -293,7 +333,8 @@ TEST_CASE("scenario: the README's example plays as it says") {
   const auto end = readme.find("```", start + 8);
   REQUIRE(end != std::string::npos);
   ServiceBench bench;
-  bench.service.play_scenario(parse_scenario(readme.substr(start + 8, end - start - 8), "README.md"), "unused");
+  bench.service.play_scenario(parse_scenario(readme.substr(start + 8, end - start - 8), "README.md"),
+                              "unused");
   bench.clock.advance(30'000);
   bench.service.gateway_tick();
   rapidjson::Document status;

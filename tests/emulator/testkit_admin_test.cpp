@@ -12,7 +12,9 @@ using platformpp::testkit::EmulatorProcess;
 
 extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
-TEST_CASE("testkit: EmulatorAdmin::SetRequestTimeout: a request fails once it is due; a slow answer within it arrives") {
+TEST_CASE(
+    "testkit: EmulatorAdmin::SetRequestTimeout: a request fails once it is due; a slow answer within it "
+    "arrives") {
   EmulatorProcess::Options options;
   options.binary = g_testkit_emulator_binary;
   options.ipc = false;

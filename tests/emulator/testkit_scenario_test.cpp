@@ -135,7 +135,8 @@ TEST_CASE("testkit: a scenario that cannot be used stops Start with the file's l
     CHECK(std::string(e.what()).find("early.json:2: \"alice\" names no step before it") != std::string::npos);
   }
   options.scenario =
-      write_scenario(dir, "refused.json", "{\"scenario\": 1,\n\"users\": [\n{\"username\": \"x\"}]}").string();
+      write_scenario(dir, "refused.json", "{\"scenario\": 1,\n\"users\": [\n{\"username\": \"x\"}]}")
+          .string();
   try {
     (void)EmulatorProcess::Start(options);
     FAIL("Start accepted a scenario whose user the emulator refuses");

@@ -43,7 +43,8 @@ class LineCountingStream {
   int line_ = 1;
 };
 
-// Each value's line, in the order a DOM walk meets them (the SAX events' order): keys and ends are not values.
+// Each value's line, in the order a DOM walk meets them (the SAX events' order): keys and ends are not
+// values.
 class LineRecorder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, LineRecorder> {
  public:
   LineRecorder(const LineCountingStream& stream, std::vector<int>& lines) : stream_(stream), lines_(lines) {}
@@ -62,19 +63,23 @@ class LineRecorder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Line
 
 using Lines = std::unordered_map<const rapidjson::Value*, int>;
 
-void number_lines(const rapidjson::Value& value, const std::vector<int>& order, std::size_t& next, Lines& lines) {
+void number_lines(const rapidjson::Value& value, const std::vector<int>& order, std::size_t& next,
+                  Lines& lines) {
   lines[&value] = next < order.size() ? order[next] : 0;
   ++next;
   if (value.IsObject()) {
-    for (const auto& member : value.GetObject()) number_lines(member.value, order, next, lines);
+    for (const auto& member : value.GetObject())
+      number_lines(member.value, order, next, lines);
   } else if (value.IsArray()) {
-    for (const auto& element : value.GetArray()) number_lines(element, order, next, lines);
+    for (const auto& element : value.GetArray())
+      number_lines(element, order, next, lines);
   }
 }
 
 int line_of_offset(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+  return 1 +
+         static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
 }
 
 std::string scenario_body_text(const rapidjson::Value& value) {
@@ -85,7 +90,8 @@ std::string scenario_body_text(const rapidjson::Value& value) {
 }
 
 bool is_name(std::string_view name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) != 0 || name[0] == '_')) return false;
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) != 0 || name[0] == '_'))
+    return false;
   return std::all_of(name.begin(), name.end(),
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; });
 }
@@ -135,14 +141,15 @@ class Parser {
         timeline = &value;
         continue;
       }
-      if (key != "applications" && key != "users" && key != "tokens" && key != "friendships" && key != "steps")
+      if (key != "applications" && key != "users" && key != "tokens" && key != "friendships" &&
+          key != "steps")
         fail(value, "unknown section \"" + std::string(key) +
                         "\" (sections: applications, users, tokens, friendships, steps, timeline)");
       if (!value.IsArray()) fail(value, "\"" + std::string(key) + "\" is an array");
       for (const auto& element : value.GetArray()) {
-        ScenarioStep step = key == "applications" ? sugar(element, "POST", "/apps")
-                            : key == "users"      ? sugar(element, "POST", "/users")
-                            : key == "tokens"     ? token(element)
+        ScenarioStep step = key == "applications"  ? sugar(element, "POST", "/apps")
+                            : key == "users"       ? sugar(element, "POST", "/users")
+                            : key == "tokens"      ? token(element)
                             : key == "friendships" ? friendship(element)
                                                    : generic(element, false);
         check_references(step, element);
@@ -152,7 +159,8 @@ class Parser {
     if (timeline != nullptr) {
       if (!timeline->IsArray()) fail(*timeline, "\"timeline\" is an array");
       std::vector<std::pair<ScenarioStep, const rapidjson::Value*>> steps;
-      for (const auto& element : timeline->GetArray()) steps.emplace_back(generic(element, true), &element);
+      for (const auto& element : timeline->GetArray())
+        steps.emplace_back(generic(element, true), &element);
       std::stable_sort(steps.begin(), steps.end(),
                        [](const auto& a, const auto& b) { return *a.first.at_ms < *b.first.at_ms; });
       for (auto& [step, element] : steps) {
@@ -181,7 +189,8 @@ class Parser {
 
   // A section whose elements are the admin route's body, with "as".
   ScenarioStep sugar(const rapidjson::Value& element, const char* method, const char* path) {
-    if (!element.IsObject()) fail(element, std::string("each element is an object: the body of ") + method + " " + path);
+    if (!element.IsObject())
+      fail(element, std::string("each element is an object: the body of ") + method + " " + path);
     ScenarioStep step = start(element, method, path);
     take_name(element, step);
     rapidjson::Document body;
@@ -241,13 +250,15 @@ class Parser {
 
   // {"admin" | "api": "METHOD /path", "token", "body", "as", "at"}
   ScenarioStep generic(const rapidjson::Value& element, bool timed) {
-    if (!element.IsObject()) fail(element, "a step is an object: {\"admin\": \"POST /path\", \"body\": {...}}");
+    if (!element.IsObject())
+      fail(element, "a step is an object: {\"admin\": \"POST /path\", \"body\": {...}}");
     for (const auto& member : element.GetObject()) {
       const std::string_view key(member.name.GetString(), member.name.GetStringLength());
       if (key != "admin" && key != "api" && key != "token" && key != "body" && key != "as" &&
           !(timed && key == "at") && key != "comment")
-        fail(member.value, "unknown member \"" + std::string(key) + "\" of a step (admin or api, token, body, as" +
-                               (timed ? ", at" : "") + ", comment)");
+        fail(member.value, "unknown member \"" + std::string(key) +
+                               "\" of a step (admin or api, token, body, as" + (timed ? ", at" : "") +
+                               ", comment)");
     }
     const auto admin = element.FindMember("admin");
     const auto api = element.FindMember("api");
@@ -270,7 +281,8 @@ class Parser {
       // Without one, the call carries no Authorization (/oauth2/token, /partner-sdk/token).
       if (token != element.MemberEnd()) {
         if (!token->value.IsString() || token->value.GetStringLength() == 0)
-          fail(token->value, "\"token\" is whose call it is: \"${alice_token.access_token}\", \"Bot ${game.bot_token}\"");
+          fail(token->value,
+               "\"token\" is whose call it is: \"${alice_token.access_token}\", \"Bot ${game.bot_token}\"");
         step.token = token->value.GetString();
       }
     } else if (token != element.MemberEnd()) {
@@ -281,11 +293,13 @@ class Parser {
     take_name(element, step);
     if (timed) {
       const auto at = element.FindMember("at");
-      if (at == element.MemberEnd()) fail(element, "a timeline step has \"at\": when, after the setup (\"5s\")");
+      if (at == element.MemberEnd())
+        fail(element, "a timeline step has \"at\": when, after the setup (\"5s\")");
       std::optional<std::int64_t> ms;
       if (at->value.IsInt64() && at->value.GetInt64() >= 0) ms = at->value.GetInt64();
       if (at->value.IsString()) ms = parse_scenario_duration(at->value.GetString());
-      if (!ms) fail(at->value, "\"at\" is a time after the setup: \"250ms\", \"5s\", \"2m\", \"3h\", \"30d\"");
+      if (!ms)
+        fail(at->value, "\"at\" is a time after the setup: \"250ms\", \"5s\", \"2m\", \"3h\", \"30d\"");
       step.at_ms = ms;
     }
     return step;
@@ -327,18 +341,25 @@ Scenario parse_scenario(std::string_view text, const std::string& file_name) {
 
 std::optional<std::int64_t> parse_scenario_duration(std::string_view text) {
   std::size_t digits = 0;
-  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+  while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9')
+    ++digits;
   if (digits == 0 || digits > 9) return std::nullopt;
   std::int64_t amount = 0;
   std::from_chars(text.data(), text.data() + digits, amount);
   const auto unit = text.substr(digits);
   std::int64_t scale = 0;
-  if (unit.empty() || unit == "ms") scale = 1;
-  else if (unit == "s") scale = 1000;
-  else if (unit == "m") scale = 60'000;
-  else if (unit == "h") scale = 3'600'000;
-  else if (unit == "d") scale = 86'400'000;
-  else return std::nullopt;
+  if (unit.empty() || unit == "ms")
+    scale = 1;
+  else if (unit == "s")
+    scale = 1000;
+  else if (unit == "m")
+    scale = 60'000;
+  else if (unit == "h")
+    scale = 3'600'000;
+  else if (unit == "d")
+    scale = 86'400'000;
+  else
+    return std::nullopt;
   return amount * scale;  // 9 digits of days fit in 64 bits
 }
 

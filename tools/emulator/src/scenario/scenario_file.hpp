@@ -29,12 +29,12 @@ struct ScenarioStep {
   int line = 0;                       // where the step starts in the file
   std::optional<std::int64_t> at_ms;  // a timeline step: fake-clock ms after the setup ended
   std::string method;
-  std::string path;        // relative to /_emulator, or to /api/v10 when `api`
-  bool api = false;        // the platform API, with `token`: `Authorization: Bearer <token>`
-  std::string token;       // may hold references; "Bot <token>" is sent as it is
-  std::string body;        // JSON text, may hold references; empty: no body
-  std::string bind_as;     // the name its answer is known by afterwards; empty: none
-  std::string label;       // "POST /users", for messages
+  std::string path;     // relative to /_emulator, or to /api/v10 when `api`
+  bool api = false;     // the platform API, with `token`: `Authorization: Bearer <token>`
+  std::string token;    // may hold references; "Bot <token>" is sent as it is
+  std::string body;     // JSON text, may hold references; empty: no body
+  std::string bind_as;  // the name its answer is known by afterwards; empty: none
+  std::string label;    // "POST /users", for messages
 };
 
 struct Scenario {

@@ -102,7 +102,8 @@ const rapidjson::Value& ScenarioPlayer::lookup(const std::string& reference) con
   const std::string name = reference.substr(0, dot);
   const auto found = answers_.find(name);
   if (found == answers_.end())
-    throw std::invalid_argument("${" + reference + "}: \"" + name + "\" has no answer (its step failed or is later)");
+    throw std::invalid_argument("${" + reference + "}: \"" + name +
+                                "\" has no answer (its step failed or is later)");
   const rapidjson::Value* value = &found->second;
   if (dot == std::string::npos) {
     // A bare name is the answer's id.
@@ -114,7 +115,8 @@ const rapidjson::Value& ScenarioPlayer::lookup(const std::string& reference) con
   std::size_t from = dot + 1;
   while (from <= reference.size()) {
     const auto end = reference.find('.', from);
-    const std::string part = reference.substr(from, end == std::string::npos ? std::string::npos : end - from);
+    const std::string part =
+        reference.substr(from, end == std::string::npos ? std::string::npos : end - from);
     if (value->IsObject() && value->HasMember(part.c_str())) {
       value = &(*value)[part.c_str()];
     } else if (value->IsArray() && !part.empty() &&
@@ -122,7 +124,8 @@ const rapidjson::Value& ScenarioPlayer::lookup(const std::string& reference) con
                std::stoul(part) < value->Size()) {
       value = &(*value)[static_cast<rapidjson::SizeType>(std::stoul(part))];
     } else {
-      throw std::invalid_argument("${" + reference + "}: the answer of \"" + name + "\" has no \"" + part + "\"");
+      throw std::invalid_argument("${" + reference + "}: the answer of \"" + name + "\" has no \"" + part +
+                                  "\"");
     }
     if (end == std::string::npos) break;
     from = end + 1;
@@ -158,9 +161,11 @@ void ScenarioPlayer::resolve(rapidjson::Value& value, rapidjson::Document::Alloc
       value.SetString(replaced.c_str(), static_cast<rapidjson::SizeType>(replaced.size()), allocator);
     }
   } else if (value.IsObject()) {
-    for (auto& member : value.GetObject()) resolve(member.value, allocator);
+    for (auto& member : value.GetObject())
+      resolve(member.value, allocator);
   } else if (value.IsArray()) {
-    for (auto& element : value.GetArray()) resolve(element, allocator);
+    for (auto& element : value.GetArray())
+      resolve(element, allocator);
   }
 }
 

@@ -56,7 +56,8 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
   voice_.set_guild_voice(&guilds_);
   lobbies_.set_messages(&messaging_);
   context_.admin_router.add("GET", "/scenario", [this](const RouteContext&) {
-    if (!scenario_) return error_response(404, 0, "No scenario: the emulator was started without --scenario.");
+    if (!scenario_)
+      return error_response(404, 0, "No scenario: the emulator was started without --scenario.");
     return HttpResponse::json(200, scenario_->status_json());
   });
 }
@@ -78,6 +79,12 @@ void EmulatorService::play_scenario(Scenario scenario, const std::string& admin_
     request.body = body;
     request.client_address = "127.0.0.1";
     const auto outcome = handle(request);
+    if (const auto& later = outcome.response.deferred) {
+      // A route that finishes an exchange on the network first (a webhook URL's PING, an interaction's
+      // answer): the scenario goes on; the answer, if it is not there already, is not kept.
+      if (later->answer()) return ScenarioPlayer::Answer{later->answer()->status, later->answer()->body};
+      return ScenarioPlayer::Answer{202, R"({"answered_later":true})"};
+    }
     return ScenarioPlayer::Answer{outcome.response.status, outcome.response.body};
   };
   scenario_ = std::make_unique<ScenarioPlayer>(std::move(scenario), std::move(call));
