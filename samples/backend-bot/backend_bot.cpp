@@ -8,8 +8,8 @@
 // The player's clicks are played by the emulator's admin API (what the platform's client would send).
 // Headless; exits non-zero on failure.
 //
-//   platformpp-emulator --scenario samples/backend-bot/backend-bot.scenario.json --connection-file /path/to/connection.json
-//   platformpp-backend-bot --connection-file /path/to/connection.json
+//   platformpp-emulator --scenario samples/backend-bot/backend-bot.scenario.json --connection-file emu.json
+//   platformpp-backend-bot --connection-file emu.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
@@ -163,7 +163,8 @@ int main(int argc, char** argv) {
     // The platform's side of the set-up, from the scenario: the application, a community server with its
     // bot, a player.
     if (!admin.HasScenarioName("game")) {
-      std::cerr << "platformpp-backend-bot: start the emulator with --scenario samples/backend-bot/backend-bot.scenario.json\n";
+      std::cerr << "platformpp-backend-bot: start the emulator with --scenario "
+                   "samples/backend-bot/backend-bot.scenario.json\n";
       return 2;
     }
     const auto app = admin.ScenarioApp("game");

@@ -4,8 +4,8 @@
 // accepts the invite and gets the join secret a game would use to put him in her match. Headless; exits
 // non-zero on failure.
 //
-//   platformpp-emulator --scenario samples/friends/friends.scenario.json --connection-file /path/to/connection.json
-//   platformpp-friends --connection-file /path/to/connection.json
+//   platformpp-emulator --scenario samples/friends/friends.scenario.json --connection-file emu.json
+//   platformpp-friends --connection-file emu.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
@@ -92,7 +92,8 @@ int main(int argc, char** argv) {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     platformpp::testkit::EmulatorAdmin admin(emulator);
     if (!admin.HasScenarioName("game")) {
-      std::cerr << "platformpp-friends: start the emulator with --scenario samples/friends/friends.scenario.json\n";
+      std::cerr
+          << "platformpp-friends: start the emulator with --scenario samples/friends/friends.scenario.json\n";
       return 2;
     }
     auto app = admin.ScenarioApp("game");

@@ -1,10 +1,10 @@
 // platformpp-hello: the smallest complete use of the SDK. It finds its game and player in the world its
-// scenario set up in a running platformpp-emulator, creates a Client that trusts the emulator's CA, fetches the player over TLS, meets a
-// rate limit, and shows what destroying a Client with a request in flight does. Headless; exits non-zero on
-// failure.
+// scenario set up in a running platformpp-emulator, creates a Client that trusts the emulator's CA, fetches
+// the player over TLS, meets a rate limit, and shows what destroying a Client with a request in flight does.
+// Headless; exits non-zero on failure.
 //
-//   platformpp-emulator --scenario samples/hello/hello.scenario.json --connection-file /path/to/connection.json
-//   platformpp-hello --connection-file /path/to/connection.json
+//   platformpp-emulator --scenario samples/hello/hello.scenario.json --connection-file emu.json
+//   platformpp-hello --connection-file emu.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 

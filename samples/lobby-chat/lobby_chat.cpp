@@ -5,8 +5,8 @@
 // sender's next message after it. The server attaches moderation data to a message, which the players
 // see; an edit of a DM clears it. Headless; exits non-zero on failure.
 //
-//   platformpp-emulator --scenario samples/lobby-chat/lobby-chat.scenario.json --connection-file /path/to/connection.json
-//   platformpp-lobby-chat --connection-file /path/to/connection.json
+//   platformpp-emulator --scenario samples/lobby-chat/lobby-chat.scenario.json --connection-file emu.json
+//   platformpp-lobby-chat --connection-file emu.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
@@ -75,7 +75,8 @@ int main(int argc, char** argv) {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     platformpp::testkit::EmulatorAdmin admin(emulator);
     if (!admin.HasScenarioName("game")) {
-      std::cerr << "platformpp-lobby-chat: start the emulator with --scenario samples/lobby-chat/lobby-chat.scenario.json\n";
+      std::cerr << "platformpp-lobby-chat: start the emulator with --scenario "
+                   "samples/lobby-chat/lobby-chat.scenario.json\n";
       return 2;
     }
     auto app = admin.ScenarioApp("game");

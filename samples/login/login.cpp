@@ -8,8 +8,8 @@
 // (invalid_grant) and the game asks the player again. Last, the player declines. Headless; exits non-zero on
 // failure.
 //
-//   platformpp-emulator --scenario samples/login/login.scenario.json --connection-file /path/to/connection.json
-//   platformpp-login --connection-file /path/to/connection.json
+//   platformpp-emulator --scenario samples/login/login.scenario.json --connection-file emu.json
+//   platformpp-login --connection-file emu.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 

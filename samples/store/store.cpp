@@ -8,8 +8,8 @@
 // game sees the entitlement end. Last, a potion: bought, consumed once by the server, refused the second
 // time. Headless; exits non-zero on failure.
 //
-//   platformpp-emulator --scenario samples/store/store.scenario.json --connection-file /path/to/connection.json
-//   platformpp-store --connection-file /path/to/connection.json
+//   platformpp-emulator --scenario samples/store/store.scenario.json --connection-file emu.json
+//   platformpp-store --connection-file emu.json
 //
 // It moves the emulator's clock by two months: run it after anything that shares the emulator.
 #include <platformpp/platformpp.hpp>

@@ -6,8 +6,8 @@
 // compare out loud. Then Ada switches to push-to-talk, the network loses 10 % of the packets, and Ada's voice
 // connection drops and resumes; the call goes on through all of it. Exits non-zero on failure.
 //
-//   platformpp-emulator --scenario samples/voice-call/voice-call.scenario.json --connection-file /path/to/connection.json
-//   platformpp-voice-call --connection-file /path/to/connection.json
+//   platformpp-emulator --scenario samples/voice-call/voice-call.scenario.json --connection-file emu.json
+//   platformpp-voice-call --connection-file emu.json
 #include <platformpp/platformpp.hpp>
 #include <platformpp/testkit/emulator.hpp>
 
@@ -143,7 +143,8 @@ int main(int argc, char** argv) {
     auto emulator = platformpp::testkit::ConnectionInfo::Load(connectionFile);
     platformpp::testkit::EmulatorAdmin admin(emulator);
     if (!admin.HasScenarioName("game")) {
-      std::cerr << "platformpp-voice-call: start the emulator with --scenario samples/voice-call/voice-call.scenario.json\n";
+      std::cerr << "platformpp-voice-call: start the emulator with --scenario "
+                   "samples/voice-call/voice-call.scenario.json\n";
       return 2;
     }
     auto app = admin.ScenarioApp("game");

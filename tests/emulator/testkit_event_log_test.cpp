@@ -55,8 +55,8 @@ TEST_CASE("testkit: Options::eventLog writes what crossed the edge, numbered, pr
     a.close(1000);
   }
   // After the client saw RELATIONSHIP_ADD: the log's order is the emulator's, so carol's creation comes after
-  // that dispatch. (Not after the close's line: the client's close returns once the emulator echoed the close,
-  // which can be before the emulator writes that its client left.)
+  // that dispatch. (Not after the close's line: the client's close returns once the emulator echoed the
+  // close, which can be before the emulator writes that its client left.)
   admin.CreateUser("carol");
   REQUIRE(process->Stop() == 0);
 
