@@ -157,40 +157,17 @@ std::string EmulatorAdmin::ScenarioStatus() {
 }
 
 std::string EmulatorAdmin::ScenarioValue(const std::string& reference) {
-  const auto status = ScenarioStatus();
-  rapidjson::Document document;
-  document.Parse(status.data(), status.size());
-  const auto dot = reference.find('.');
-  const std::string name = reference.substr(0, dot);
-  if (document.HasParseError() || !document.IsObject() || !document.HasMember("names") ||
-      !document["names"].IsObject() || !document["names"].HasMember(name.c_str()))
-    throw std::runtime_error("scenario: no answer is named \"" + name + "\"");
-  const rapidjson::Value* value = &document["names"][name.c_str()];
-  // The parts after the name; a bare name is the answer's id.
-  std::string rest = dot == std::string::npos ? "id" : reference.substr(dot + 1);
-  std::size_t from = 0;
-  while (true) {
-    const auto end = rest.find('.', from);
-    const std::string part = rest.substr(from, end == std::string::npos ? std::string::npos : end - from);
-    if (value->IsObject() && value->HasMember(part.c_str())) {
-      value = &(*value)[part.c_str()];
-    } else if (value->IsArray() && !part.empty() &&
-               part.find_first_not_of("0123456789") == std::string::npos && part.size() < 9 &&
-               std::stoul(part) < value->Size()) {
-      value = &(*value)[static_cast<rapidjson::SizeType>(std::stoul(part))];
-    } else {
-      throw std::runtime_error("scenario: the answer named \"" + name + "\" has no \"" + part + "\"");
-    }
-    if (end == std::string::npos) break;
-    from = end + 1;
-  }
-  if (value->IsString()) return {value->GetString(), value->GetStringLength()};
-  if (!value->IsNumber() && !value->IsBool())
+  // The emulator resolves the reference as a scenario's own steps do.
+  auto response = Request("GET", "/scenario/values/" + reference);
+  rapidjson::Document value;
+  value.Parse(response.body.data(), response.body.size());
+  if (response.status != 200 || value.HasParseError())
+    throw std::runtime_error("scenario: " + reference + ": HTTP " + std::to_string(response.status) + ": " +
+                             response.body);
+  if (value.IsString()) return {value.GetString(), value.GetStringLength()};
+  if (!value.IsNumber() && !value.IsBool())
     throw std::runtime_error("scenario: " + reference + " is not a string, number or boolean");
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  value->Accept(writer);
-  return {buffer.GetString(), buffer.GetSize()};
+  return response.body;
 }
 
 uint64_t EmulatorAdmin::ScenarioId(const std::string& name) {

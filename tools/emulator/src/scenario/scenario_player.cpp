@@ -133,6 +133,10 @@ const rapidjson::Value& ScenarioPlayer::lookup(const std::string& reference) con
   return *value;
 }
 
+std::string ScenarioPlayer::resolve_reference(const std::string& reference) const {
+  return player_json_text(lookup(reference));
+}
+
 std::string ScenarioPlayer::substitute(const std::string& text) const {
   std::string out;
   std::size_t from = 0;

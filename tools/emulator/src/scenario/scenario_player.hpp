@@ -41,6 +41,9 @@ class ScenarioPlayer {
   // and outcomes (GET /_emulator/scenario).
   [[nodiscard]] std::string status_json() const;
   [[nodiscard]] bool timeline_done() const noexcept { return next_ >= scenario_.timeline.size(); }
+  // What a reference ("alice", "alice_token.access_token") names now, as JSON text; throws
+  // std::invalid_argument saying what is missing. The testkit's ScenarioValue asks through the admin API.
+  [[nodiscard]] std::string resolve_reference(const std::string& reference) const;
 
  private:
   struct Outcome {

@@ -60,6 +60,15 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
       return error_response(404, 0, "No scenario: the emulator was started without --scenario.");
     return HttpResponse::json(200, scenario_->status_json());
   });
+  context_.admin_router.add("GET", "/scenario/values/{reference}", [this](const RouteContext& route) {
+    if (!scenario_)
+      return error_response(404, 0, "No scenario: the emulator was started without --scenario.");
+    try {
+      return HttpResponse::json(200, scenario_->resolve_reference(route.params.at("reference")));
+    } catch (const std::invalid_argument& e) {
+      return error_response(404, 0, e.what());
+    }
+  });
 }
 
 // ---- scenarios --------------------------------------------------------------------------------------
