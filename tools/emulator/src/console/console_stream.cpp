@@ -2,8 +2,10 @@
 
 #include <rapidjson/document.h>
 
+#include <algorithm>
 #include <array>
 #include <string_view>
+#include <utility>
 
 #include "core/json.hpp"
 
@@ -103,6 +105,147 @@ std::string console_admin_token(std::string_view message) {
   const auto token = document.FindMember("admin_token");
   if (token == document.MemberEnd() || !token->value.IsString()) return {};
   return {token->value.GetString(), token->value.GetStringLength()};
+}
+
+// ---- the inspector ----------------------------------------------------------------------------------------
+
+InspectorHub::~InspectorHub() {
+  if (!feeds_.empty()) log_.set_observer(nullptr);
+}
+
+void InspectorHub::join(InspectorFeed& feed) {
+  if (std::find(feeds_.begin(), feeds_.end(), &feed) != feeds_.end()) return;
+  feeds_.push_back(&feed);
+  if (feeds_.size() > 1) return;
+  log_.set_observer([this](std::string_view line) {
+    // By index: a feed's send does not come back here, but nothing is lost if one ever stops meanwhile.
+    for (std::size_t i = 0; i < feeds_.size(); ++i)
+      feeds_[i]->push(line);
+  });
+}
+
+void InspectorHub::leave(InspectorFeed& feed) {
+  const auto it = std::find(feeds_.begin(), feeds_.end(), &feed);
+  if (it == feeds_.end()) return;
+  feeds_.erase(it);
+  if (feeds_.empty()) log_.set_observer(nullptr);
+}
+
+InspectorFeed::InspectorFeed(InspectorHub& hub, Send send, InspectorLimits limits)
+    : hub_(hub), send_(std::move(send)), limits_(limits) {}
+
+InspectorFeed::~InspectorFeed() {
+  if (active_) hub_.leave(*this);
+}
+
+bool InspectorFeed::handle(std::string_view message) {
+  rapidjson::Document document;
+  if (!parse_json(message, document) || !document.IsObject()) return false;
+  if (const auto inspect = document.FindMember("inspect");
+      inspect != document.MemberEnd() && inspect->value.IsBool()) {
+    if (inspect->value.GetBool()) {
+      start();
+    } else {
+      stop();
+    }
+    return true;
+  }
+  if (const auto ack = document.FindMember("ack"); ack != document.MemberEnd() && ack->value.IsUint64()) {
+    acknowledge(ack->value.GetUint64());
+    return true;
+  }
+  return false;
+}
+
+void InspectorFeed::start() {
+  if (active_) return;
+  // Whether the log was on before this feed: if not, connections opened before now are not followed (the
+  // service puts the log's decorators on a connection when it opens), only their HTTP.
+  const bool continuous = hub_.log().enabled();
+  active_ = true;
+  acknowledged_ = sent_;  // frames of an earlier start no longer hold the window
+  dropped_unreported_ = 0;
+  dropped_total_ = 0;
+  hub_.join(*this);
+  send_(to_json([&](JsonWriter& writer) {
+    writer.StartObject();
+    writer.Key("type");
+    writer.String("inspector");
+    writer.Key("active");
+    writer.Bool(true);
+    writer.Key("after_seq");
+    writer.Uint64(hub_.log().lines());
+    writer.Key("continuous");
+    writer.Bool(continuous);
+    writer.Key("max_lines");
+    writer.Uint64(limits_.max_lines);
+    writer.EndObject();
+  }));
+}
+
+void InspectorFeed::stop() {
+  if (!active_) return;
+  active_ = false;
+  hub_.leave(*this);
+  queue_.clear();
+  queued_bytes_ = 0;
+  send_(R"({"type":"inspector","active":false})");
+}
+
+void InspectorFeed::acknowledge(std::uint64_t batch) {
+  // A number the page cannot have seen yet, or one acknowledged before, changes nothing.
+  if (batch <= acknowledged_ || batch > sent_) return;
+  acknowledged_ = batch;
+  pump();
+}
+
+void InspectorFeed::drop_oldest() {
+  queued_bytes_ -= queue_.front().size();
+  queue_.pop_front();
+  ++dropped_unreported_;
+  ++dropped_total_;
+}
+
+void InspectorFeed::push(std::string_view line) {
+  if (!active_) return;
+  if (line.size() > limits_.max_bytes) {
+    // Alone over the bound: it could never be queued.
+    ++dropped_unreported_;
+    ++dropped_total_;
+    return;
+  }
+  queue_.emplace_back(line);
+  queued_bytes_ += line.size();
+  while (queue_.size() > limits_.max_lines || queued_bytes_ > limits_.max_bytes)
+    drop_oldest();
+  pump();
+}
+
+void InspectorFeed::pump() {
+  while (active_ && !queue_.empty() && sent_ - acknowledged_ < limits_.window) {
+    std::string frame = R"({"type":"events","batch":)";
+    frame += std::to_string(sent_ + 1);
+    frame += R"(,"dropped":)";
+    frame += std::to_string(dropped_unreported_);
+    frame += R"(,"lines":[)";
+    frame.reserve(frame.size() + std::min(queued_bytes_, limits_.batch_bytes) + 2 * limits_.batch_lines);
+    std::size_t lines = 0;
+    std::size_t bytes = 0;
+    while (!queue_.empty() && lines < limits_.batch_lines &&
+           (lines == 0 || bytes + queue_.front().size() <= limits_.batch_bytes)) {
+      // Each line is one JSON object as the log wrote it: put in as it is.
+      if (lines != 0) frame += ',';
+      frame += queue_.front();
+      bytes += queue_.front().size();
+      queued_bytes_ -= queue_.front().size();
+      queue_.pop_front();
+      ++lines;
+    }
+    frame += "]}";
+    ++sent_;
+    dropped_unreported_ = 0;
+    send_(std::move(frame));
+  }
 }
 
 }  // namespace platformpp::emulator

@@ -125,7 +125,8 @@ class VoiceEndpoint final : public WebSocketEndpoint, public VoiceGatewayPeer {
 // The web console's live socket (/_emulator/ui/live, console/console_stream.hpp). A browser cannot add an
 // Authorization header to a WebSocket, so the page's first message carries the admin token,
 // {"admin_token": "..."}; then comes a snapshot of the documents, and each committed turn's changes. A wrong
-// token, or anything else first, closes the socket with 4004 (the Gateway's "authentication failed").
+// token, or anything else first, closes the socket with 4004 (the Gateway's "authentication failed"). Later
+// messages are the inspector's (InspectorFeed): the event log, live, for a page that asks.
 class ConsoleEndpoint final : public WebSocketEndpoint {
  public:
   ConsoleEndpoint(EmulatorService& service, WebSocketChannel& channel)
@@ -136,11 +137,16 @@ class ConsoleEndpoint final : public WebSocketEndpoint {
 
   void opened(std::string_view /*target*/) override {}
   void received(std::string_view message, bool text) override {
-    if (authenticated_) return;  // the page only listens
+    if (authenticated_) {
+      if (text && inspector_) inspector_->handle(message);  // anything else is ignored
+      return;
+    }
     if (!text || !service_.admin_access().accepts_token(console_admin_token(message))) {
       return channel_.close(4004, "Authentication failed.");
     }
     authenticated_ = true;
+    inspector_ = std::make_unique<InspectorFeed>(
+        service_.inspector(), [this](std::string frame) { channel_.send_frame(std::move(frame), false); });
     watch_ = service_.state_store().watch([this](const std::vector<DocumentChange>& changes) {
       if (console_changes_replace_all(changes)) {
         channel_.send_frame(console_snapshot_json(service_.changes()), false);
@@ -156,11 +162,13 @@ class ConsoleEndpoint final : public WebSocketEndpoint {
   void stop_watching() {
     if (watch_ != 0) service_.state_store().unwatch(watch_);
     watch_ = 0;
+    inspector_.reset();
   }
 
   EmulatorService& service_;
   WebSocketChannel& channel_;
   std::uint64_t watch_ = 0;
+  std::unique_ptr<InspectorFeed> inspector_;
   bool authenticated_ = false;
 };
 

@@ -21,6 +21,7 @@
 #include "admin/admin_module.hpp"
 #include "auth/auth_module.hpp"
 #include "console/console_module.hpp"
+#include "console/console_stream.hpp"
 #include "core/service_context.hpp"
 #include "events/event_log.hpp"
 #include "events/logged_peers.hpp"
@@ -141,6 +142,8 @@ class EmulatorService {
 
   // The event log (events/): --event-log's file, and the console's inspector as its observer.
   [[nodiscard]] EventLog& event_log() noexcept { return events_; }
+  // The console pages reading the log live (console/console_stream.hpp): its observer while any does.
+  [[nodiscard]] InspectorHub& inspector() noexcept { return inspector_; }
 
   // Premium apps (premium/): the webhook events sender hears of every entitlement created or migrated here.
   void set_entitlement_created_listener(PremiumModule::EntitlementCreatedListener listener) {
@@ -183,6 +186,8 @@ class EmulatorService {
   std::map<std::uint64_t, std::unique_ptr<LoggedIpcPeer>> logged_ipc_;
   std::unique_ptr<LoggedWebhookTransport> logged_webhooks_;
   std::unique_ptr<ScenarioPlayer> scenario_;
+  // After the log: takes its observer away first.
+  InspectorHub inspector_{events_};
 };
 
 }  // namespace platformpp::emulator
