@@ -39,8 +39,16 @@ FakeClock::FakeClock(RealTimeSource real_time, bool frozen, std::optional<std::i
   offset_ms_ = last_ms_ - real_now;
 }
 
+void FakeClock::begin_turn() {
+  if (turn_depth_++ == 0) turn_real_ms_ = real_time_();
+}
+
+void FakeClock::end_turn() noexcept {
+  if (turn_depth_ > 0) --turn_depth_;
+}
+
 std::int64_t FakeClock::now_ms() {
-  const std::int64_t candidate = frozen_ ? frozen_at_ms_ : real_time_() + offset_ms_;
+  const std::int64_t candidate = frozen_ ? frozen_at_ms_ : real_now() + offset_ms_;
   last_ms_ = std::max(last_ms_, candidate);
   return last_ms_;
 }
@@ -56,7 +64,7 @@ bool FakeClock::set(std::int64_t epoch_ms) {
   if (frozen_) {
     frozen_at_ms_ = epoch_ms;
   } else {
-    offset_ms_ = epoch_ms - real_time_();
+    offset_ms_ = epoch_ms - real_now();
   }
   last_ms_ = epoch_ms;
   return true;
@@ -69,7 +77,7 @@ void FakeClock::set_frozen(bool frozen) {
   if (frozen_) {
     frozen_at_ms_ = now;
   } else {
-    offset_ms_ = now - real_time_();
+    offset_ms_ = now - real_now();
   }
 }
 

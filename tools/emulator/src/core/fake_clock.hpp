@@ -35,6 +35,25 @@ class FakeClock {
   // Frozen time moves only through advance() and set().
   void set_frozen(bool frozen);
 
+  // One turn of the emulator's thread (a request, a frame, a tick) reads real time once: everything it does
+  // (ids, timestamps, the event log's line) sees one instant, so a replay that gives the turn the time its
+  // line recorded makes the same ids. Turns nest (the outer one's instant holds); the clock's own moves
+  // (advance, set) still apply within one.
+  void begin_turn();
+  void end_turn() noexcept;
+  // Real time as the current turn read it (outside a turn: now), what the event log writes beside now_ms().
+  std::int64_t real_ms() { return real_now(); }
+  class Turn {
+   public:
+    explicit Turn(FakeClock& clock) : clock_(clock) { clock_.begin_turn(); }
+    ~Turn() { clock_.end_turn(); }
+    Turn(const Turn&) = delete;
+    Turn& operator=(const Turn&) = delete;
+
+   private:
+    FakeClock& clock_;
+  };
+
   // What a state file keeps of the clock, so that time goes on after a restart where it stood (flowing with
   // real time meanwhile, or frozen).
   struct Saved {
@@ -52,6 +71,10 @@ class FakeClock {
   std::int64_t offset_ms_ = 0;     // added to real time while flowing
   std::int64_t frozen_at_ms_ = 0;  // the time while frozen
   std::int64_t last_ms_ = 0;       // highest value returned, so now_ms() never decreases
+  int turn_depth_ = 0;
+  std::int64_t turn_real_ms_ = 0;  // real time as the current turn read it
+
+  std::int64_t real_now() { return turn_depth_ > 0 ? turn_real_ms_ : real_time_(); }
 };
 
 // Real time (a steady clock's milliseconds) for what the fake clock must not govern: heartbeats, resume

@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include <rapidjson/document.h>
+
 #include "core/json.hpp"
 #include "core/private_files.hpp"
 #include "events/secret_redaction.hpp"
@@ -48,6 +50,30 @@ bool is_json_response(const HttpResponse& response) {
     if (iequals(name, "Content-Type")) return value.find("json") != std::string::npos;
   }
   return false;
+}
+
+// GET /_emulator/scenario/values/<reference> answers with the value alone, a JSON string with no key
+// around it: when the reference's last member is a secret's name (game.client_secret, game.bot_token), the
+// answer is that secret's marker instead.
+bool is_secret_scenario_value(const HttpRequest& request) {
+  constexpr std::string_view kValues = "/_emulator/scenario/values/";
+  const auto path = request.path();
+  if (path.rfind(kValues, 0) != 0) return false;
+  const auto reference = path.substr(kValues.size());
+  const auto dot = reference.rfind('.');
+  return is_secret_key(dot == std::string_view::npos ? reference : reference.substr(dot + 1));
+}
+
+std::string hex_of(std::string_view data) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(data.size() * 2);
+  for (const char c : data) {
+    const auto byte = static_cast<unsigned char>(c);
+    out.push_back(kDigits[byte >> 4]);
+    out.push_back(kDigits[byte & 0x0F]);
+  }
+  return out;
 }
 
 }  // namespace
@@ -103,7 +129,7 @@ void EventLog::begin(std::string_view kind) {
   key(writer_, "seq");
   writer_.Uint64(++seq_);
   key(writer_, "real_ms");
-  writer_.Int64(FakeClock::system_now_ms());
+  writer_.Int64(clock_.real_ms());
   key(writer_, "fake_ms");
   writer_.Int64(clock_.now_ms());
   key(writer_, "kind");
@@ -131,10 +157,62 @@ void EventLog::write_protocol_head(Protocol protocol, std::string_view dir, std:
   optional_string(writer_, "user", user);
 }
 
+void EventLog::start(const EventLogStart& start) {
+  if (!enabled()) return;
+  begin("start");
+  key(writer_, "version");
+  write_string(writer_, start.version);
+  key(writer_, "gateway_url");
+  write_string(writer_, start.gateway_url);
+  key(writer_, "api_base");
+  write_string(writer_, start.api_base);
+  key(writer_, "authority");
+  write_string(writer_, start.authority);
+  key(writer_, "voice_udp_port");
+  writer_.Int(start.voice_udp_port);
+  key(writer_, "clock");
+  writer_.StartObject();
+  key(writer_, "frozen");
+  writer_.Bool(start.clock.frozen);
+  key(writer_, "offset_ms");
+  writer_.Int64(start.clock.offset_ms);
+  key(writer_, "frozen_at_ms");
+  writer_.Int64(start.clock.frozen_at_ms);
+  key(writer_, "last_ms");
+  writer_.Int64(start.clock.last_ms);
+  writer_.EndObject();
+  key(writer_, "social_rate_limits");
+  writer_.Bool(start.social_rate_limits);
+  if (!start.scenario_path.empty()) {
+    key(writer_, "scenario");
+    writer_.StartObject();
+    key(writer_, "path");
+    write_string(writer_, start.scenario_path);
+    key(writer_, "sha256");
+    write_string(writer_, start.scenario_sha256);
+    writer_.EndObject();
+  }
+  if (!start.import_path.empty()) {
+    key(writer_, "import");
+    writer_.StartObject();
+    key(writer_, "path");
+    write_string(writer_, start.import_path);
+    key(writer_, "sha256");
+    write_string(writer_, start.import_sha256);
+    writer_.EndObject();
+  }
+  if (start.state_loaded) {
+    key(writer_, "state_loaded");
+    writer_.Bool(true);
+  }
+  end();
+}
+
 void EventLog::http(const HttpRequest& request, std::string_view user, std::string_view application,
-                    const HttpResponse* response, std::string_view delivery) {
+                    const HttpResponse* response, std::string_view delivery, std::string_view origin) {
   if (!enabled()) return;
   begin("http");
+  optional_string(writer_, "origin", origin);
   key(writer_, "method");
   write_string(writer_, request.method);
   key(writer_, "target");
@@ -148,6 +226,10 @@ void EventLog::http(const HttpRequest& request, std::string_view user, std::stri
   if (const auto type = request.header("Content-Type")) {
     key(writer_, "content_type");
     write_string(writer_, *type);
+  }
+  if (const auto reason = request.header("X-Audit-Log-Reason")) {
+    key(writer_, "audit_reason");
+    write_string(writer_, *reason);
   }
   if (!request.body.empty()) {
     key(writer_, "body");
@@ -168,6 +250,14 @@ void EventLog::http(const HttpRequest& request, std::string_view user, std::stri
       // The whole world with every key in it: its size is what the log needs.
       key(writer_, "response_bytes");
       writer_.Uint64(response->body.size());
+    } else if (response->status == 200 && is_secret_scenario_value(request)) {
+      rapidjson::Document value;
+      value.Parse(response->body.data(), response->body.size());
+      key(writer_, "response_text");
+      write_string(writer_,
+                   "\"" + secret_marker(value.IsString() ? std::string_view(value.GetString(), value.GetStringLength())
+                                                         : std::string_view(response->body)) +
+                       "\"");
     } else if (!response->body.empty()) {
       scratch_.clear();
       append_redacted(response->body, scratch_);
@@ -185,9 +275,14 @@ void EventLog::http(const HttpRequest& request, std::string_view user, std::stri
 }
 
 void EventLog::frame(Protocol protocol, Direction direction, std::uint64_t connection,
-                     std::string_view session, std::string_view user, std::string_view text, bool made_here) {
+                     std::string_view session, std::string_view user, std::string_view text, bool made_here,
+                     int opcode) {
   if (!enabled()) return;
   write_protocol_head(protocol, direction_name(direction), connection, session, user);
+  if (opcode >= 0) {
+    key(writer_, "op");
+    writer_.Int(opcode);
+  }
   scratch_.clear();
   append_redacted(text, scratch_);
   if (made_here && !scratch_.empty() && scratch_.front() == '{') {
@@ -245,13 +340,18 @@ void EventLog::dispatch(std::uint64_t connection, std::string_view session, std:
 }
 
 void EventLog::binary(Protocol protocol, Direction direction, std::uint64_t connection,
-                      std::string_view session, std::string_view user, int opcode, std::size_t bytes) {
+                      std::string_view session, std::string_view user, int opcode, std::size_t bytes,
+                      std::string_view data) {
   if (!enabled()) return;
   write_protocol_head(protocol, direction_name(direction), connection, session, user);
   key(writer_, "binary_op");
   writer_.Int(opcode);
   key(writer_, "bytes");
   writer_.Uint64(bytes);
+  if (!data.empty()) {
+    key(writer_, "data");
+    write_string(writer_, hex_of(data));
+  }
   end();
 }
 
@@ -269,7 +369,7 @@ void EventLog::connection(Protocol protocol, std::string_view event, std::uint64
 }
 
 void EventLog::webhook(std::string_view url, std::string_view body, std::optional<int> status,
-                       std::string_view error) {
+                       std::string_view error, std::string_view answer) {
   if (!enabled()) return;
   begin("webhook");
   key(writer_, "url");
@@ -281,6 +381,10 @@ void EventLog::webhook(std::string_view url, std::string_view body, std::optiona
     writer_.Int(*status);
   }
   optional_string(writer_, "error", error);
+  if (!answer.empty()) {
+    key(writer_, "answer");
+    write_string(writer_, redacted(answer));
+  }
   end();
 }
 

@@ -26,6 +26,24 @@
 
 namespace platformpp::emulator {
 
+// What the first line of a log says about the emulator that wrote it: what a replay needs to build the same
+// emulator (replay/event_log_replay.hpp). Files are named with their SHA-256, so a replay can tell that the
+// scenario or snapshot it is given is the one the run had.
+struct EventLogStart {
+  std::string version;
+  std::string gateway_url;
+  std::string api_base;
+  std::string authority;
+  int voice_udp_port = 0;
+  FakeClock::Saved clock;
+  bool social_rate_limits = true;
+  std::string scenario_path;  // empty: none
+  std::string scenario_sha256;
+  std::string import_path;  // empty: none
+  std::string import_sha256;
+  bool state_loaded = false;  // --state brought a world the log does not hold
+};
+
 class EventLog {
  public:
   enum class Protocol { gateway, voice, ipc };
@@ -48,31 +66,39 @@ class EventLog {
   void flush_if_due(std::int64_t now_steady_ms);
   [[nodiscard]] std::uint64_t lines() const noexcept { return seq_; }
 
+  // The log's first line, {"kind":"start", ...}: written by the emulator's main before its scenario runs.
+  void start(const EventLogStart& start);
+
   // One HTTP exchange: the request, who it authenticated as (empty: no one), and what was done with it
   // ("respond", "drop", "truncate", or "deferred" when the route answers later). `response` null for a drop.
+  // `origin` names who made the request when it was not a client ("scenario": the scenario's own calls).
   void http(const HttpRequest& request, std::string_view user, std::string_view application,
-            const HttpResponse* response, std::string_view delivery);
+            const HttpResponse* response, std::string_view delivery, std::string_view origin = {});
   // A text frame. `made_here` frames (out) are JSON the emulator wrote and go in as JSON ("frame"); what a
-  // client sent goes in as a string ("text"): it may not be JSON at all.
+  // client sent goes in as a string ("text"): it may not be JSON at all. An IPC frame has its opcode ("op";
+  // -1: none written).
   void frame(Protocol protocol, Direction direction, std::uint64_t connection, std::string_view session,
-             std::string_view user, std::string_view text, bool made_here);
+             std::string_view user, std::string_view text, bool made_here, int opcode = -1);
   // A Gateway dispatch sent to one session: the first of a fan-out is written whole, the others together on
   // the next line, {"same_as": <its seq>, "to": [{"conn", "session", "user", "s": <theirs>}, ...]}, which the
   // next line of another kind (or a flush) completes. `body` identifies the fan-out (the same object for all
   // of it; held until the next dispatch, so that no other can take its address meanwhile).
   void dispatch(std::uint64_t connection, std::string_view session, std::string_view user,
                 const std::shared_ptr<const void>& body, std::string_view body_text, std::string_view tail);
-  // A binary frame (a voice gateway's DAVE message, an IPC frame): its opcode and size, not its bytes.
+  // A binary frame (a voice gateway's DAVE message, an IPC frame): its opcode and size. A client's frame
+  // (`data`, given for those) also goes in whole, as hex ("data"), so that a replay can send it again: a
+  // DAVE key package or commit holds public keys and signatures, no secret.
   void binary(Protocol protocol, Direction direction, std::uint64_t connection, std::string_view session,
-              std::string_view user, int opcode, std::size_t bytes);
+              std::string_view user, int opcode, std::size_t bytes, std::string_view data = {});
   // A connection's life: "open" (with the target it asked for), "close" (the emulator closed it, with the
   // code and reason), "drop" (cut without a close), "gone" (the client left; its close code if it sent one).
   void connection(Protocol protocol, std::string_view event, std::uint64_t connection,
                   std::string_view session, std::string_view user, std::optional<int> code,
                   std::string_view detail);
-  // A POST to a webhook events or interactions endpoint URL, and how it ended (the status, or the error).
-  void webhook(std::string_view url, std::string_view body, std::optional<int> status,
-               std::string_view error);
+  // A POST to a webhook events or interactions endpoint URL, and how it ended (the status, or the error),
+  // with the answer's body when it had one (an interactions endpoint answers with its response).
+  void webhook(std::string_view url, std::string_view body, std::optional<int> status, std::string_view error,
+               std::string_view answer = {});
 
  private:
   void begin(std::string_view kind);  // completes an open fan-out line first

@@ -19,6 +19,7 @@ std::string usage_text() {
          "                           [--max-connections N] [--import FILE] [--export-on-exit FILE]\n"
          "                           [--event-log FILE] [--scenario FILE]\n"
          "                           [--help] [--version]\n"
+         "       platformpp-emulator --replay LOG [--scenario FILE] [--import FILE]\n"
          "\n"
          "A local stand-in for the platform's HTTP API and admin API, on loopback only.\n"
          "  --host H             loopback address to listen on (default 127.0.0.1)\n"
@@ -54,6 +55,9 @@ std::string usage_text() {
          "                       webhook POST to F, one JSON object a line, secrets redacted (mode 0600)\n"
          "  --scenario F         set up the world scenario file F describes (after --state and --import),\n"
          "                       then play its timeline on the fake clock (tools/emulator/README.md)\n"
+         "  --replay LOG         replay the client side of the event log LOG against a fresh emulator in\n"
+         "                       this process and compare what it writes with LOG, then exit; --scenario\n"
+         "                       and --import say where the run's files are now, if they moved\n"
          "  --io-threads N       threads that run the connections' TLS and sockets, 0-64 (default 2); the\n"
          "                       platform's state has a thread of its own. 0: that one thread does it all\n"
          "  --ui-dir D           the web console's files, served at /_emulator/ui (default: the installed\n"
@@ -64,7 +68,8 @@ std::string usage_text() {
          "file\n"
          "or the --import file is not one, is another program's or is damaged, 6 a newer emulator wrote "
          "it,\n"
-         "7 the --scenario file cannot be used (the message names its line).\n";
+         "7 the --scenario file cannot be used (the message names its line), 8 the replay differs from\n"
+         "the log, 9 the log cannot be replayed.\n";
 }
 
 namespace {
@@ -123,7 +128,7 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
                flag == "--io-threads" || flag == "--clock-start" || flag == "--state" ||
                flag == "--state-sync" || flag == "--ui-dir" || flag == "--send-queue-limit" ||
                flag == "--max-connections" || flag == "--import" || flag == "--export-on-exit" ||
-               flag == "--event-log" || flag == "--scenario") {
+               flag == "--event-log" || flag == "--scenario" || flag == "--replay") {
       auto value = take_value();
       if (!value || value->empty()) return fail(flag + " needs a value");
       if (flag == "--host") {
@@ -167,6 +172,8 @@ ParsedCommandLine parse_command_line(const std::vector<std::string>& args) {
         result.options.event_log = *value;
       } else if (flag == "--scenario") {
         result.options.scenario_file = *value;
+      } else if (flag == "--replay") {
+        result.options.replay_file = *value;
       } else if (flag == "--connection-file") {
         result.options.connection_file = *value;
       } else if (flag == "--data-dir") {

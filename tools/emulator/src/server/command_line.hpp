@@ -31,6 +31,7 @@ struct EmulatorOptions {
   std::optional<std::string> export_on_exit;   // --export-on-exit: write a snapshot here at a clean stop
   std::optional<std::string> event_log;        // --event-log: write what crossed the emulator's edge here
   std::optional<std::string> scenario_file;    // --scenario: set this world up, then play its timeline
+  std::optional<std::string> replay_file;      // --replay: replay this event log, compare, and exit
 };
 
 struct ParsedCommandLine {

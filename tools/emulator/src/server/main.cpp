@@ -15,6 +15,8 @@
 #include "core/fake_clock.hpp"
 #include "core/private_files.hpp"
 #include "core/random_token.hpp"
+#include "replay/event_log_replay.hpp"
+#include "replay/file_digest.hpp"
 #include "scenario/scenario_file.hpp"
 #include "server/command_line.hpp"
 #include "server/connection_file.hpp"
@@ -107,6 +109,23 @@ Scenario read_scenario(const std::string& path) {
   return parse_scenario(content.str(), path);
 }
 
+// --replay: the log against a fresh emulator in this process; nothing listens.
+int replay(const EmulatorOptions& options) {
+  std::ifstream log(*options.replay_file, std::ios::binary);
+  if (!log) {
+    std::fprintf(stderr, "platformpp-emulator: --replay %s: cannot be opened\n", options.replay_file->c_str());
+    return 9;
+  }
+  ReplayOptions replay_options;
+  replay_options.scenario_path = options.scenario_file.value_or("");
+  replay_options.import_path = options.import_file.value_or("");
+  const auto report = replay_event_log(log, replay_options);
+  std::fputs(report.text().c_str(), stdout);
+  std::fflush(stdout);
+  if (!report.refused.empty()) return 9;
+  return report.identical() ? 0 : 8;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -128,6 +147,7 @@ int main(int argc, char** argv) {
       break;
   }
   const EmulatorOptions& options = parsed.options;
+  if (options.replay_file) return replay(options);
 #ifdef SIGPIPE
   std::signal(SIGPIPE, SIG_IGN);  // a peer closing mid-write must not kill the process
 #endif
@@ -217,6 +237,25 @@ int main(int argc, char** argv) {
         } catch (const std::exception& e) {
           throw std::runtime_error("--event-log " + *options.event_log + ": " + e.what());
         }
+        // What a replay needs to build this emulator again (replay/event_log_replay.hpp).
+        EventLogStart start;
+        start.version = kEmulatorVersion;
+        start.gateway_url = info.gateway_url();
+        start.api_base = info.api_base();
+        start.authority = info.authority();
+        start.voice_udp_port = bound.voice_udp_port;
+        start.clock = service->clock().save();
+        start.social_rate_limits = options.social_rate_limits;
+        if (options.scenario_file) {
+          start.scenario_path = *options.scenario_file;
+          start.scenario_sha256 = file_sha256_hex(*options.scenario_file);
+        }
+        if (options.import_file) {
+          start.import_path = *options.import_file;
+          start.import_sha256 = file_sha256_hex(*options.import_file);
+        }
+        start.state_loaded = options.state_file.has_value();
+        service->event_log().start(start);
       }
       // Its setup's calls go through the service, not the network: the world is ready before the connection
       // file says the emulator is.

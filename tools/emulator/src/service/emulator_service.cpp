@@ -74,6 +74,7 @@ EmulatorService::EmulatorService(FakeClock& clock, ServiceEndpoints endpoints, R
 // ---- scenarios --------------------------------------------------------------------------------------
 
 void EmulatorService::play_scenario(Scenario scenario, const std::string& admin_token) {
+  const FakeClock::Turn turn(context_.clock);
   auto call = [this, admin_token](const std::string& method, const std::string& target,
                                   const std::string& authorization, const std::string& body) {
     HttpRequest request;
@@ -87,7 +88,10 @@ void EmulatorService::play_scenario(Scenario scenario, const std::string& admin_
     if (!body.empty()) request.headers.emplace_back("Content-Type", "application/json");
     request.body = body;
     request.client_address = "127.0.0.1";
+    // The event log names these the scenario's: a replay lets the scenario make them again.
+    scenario_calling_ = true;
     const auto outcome = handle(request);
+    scenario_calling_ = false;
     if (const auto& later = outcome.response.deferred) {
       // A route that finishes an exchange on the network first (a webhook URL's PING, an interaction's
       // answer): the scenario goes on; the answer, if it is not there already, is not kept.
@@ -105,13 +109,15 @@ void EmulatorService::play_scenario(Scenario scenario, const std::string& admin_
 // A webhook or interaction POST and its outcome, on the way to the real transport.
 class EmulatorService::LoggedWebhookTransport final : public WebhookTransport {
  public:
-  LoggedWebhookTransport(WebhookTransport& inner, EventLog& log) : inner_(inner), log_(log) {}
+  LoggedWebhookTransport(WebhookTransport& inner, EventLog& log, FakeClock& clock)
+      : inner_(inner), log_(log), clock_(clock) {}
   void post(WebhookPost post, std::function<void(WebhookPostResult)> done) override {
     auto url = post.url.text;
     auto body = post.body;
     inner_.post(std::move(post), [this, url = std::move(url), body = std::move(body),
                                   done = std::move(done)](WebhookPostResult result) {
-      log_.webhook(url, body, result.status, result.error);
+      const FakeClock::Turn turn(clock_);
+      log_.webhook(url, body, result.status, result.error, result.body);
       done(std::move(result));
     });
   }
@@ -119,6 +125,7 @@ class EmulatorService::LoggedWebhookTransport final : public WebhookTransport {
  private:
   WebhookTransport& inner_;
   EventLog& log_;
+  FakeClock& clock_;
 };
 
 EmulatorService::~EmulatorService() = default;
@@ -126,7 +133,7 @@ EmulatorService::~EmulatorService() = default;
 void EmulatorService::set_webhook_transport(WebhookTransport* transport) {
   logged_webhooks_.reset();
   if (transport != nullptr && events_.enabled()) {
-    logged_webhooks_ = std::make_unique<LoggedWebhookTransport>(*transport, events_);
+    logged_webhooks_ = std::make_unique<LoggedWebhookTransport>(*transport, events_, context_.clock);
     transport = logged_webhooks_.get();
   }
   webhooks_.set_transport(transport);
@@ -134,6 +141,7 @@ void EmulatorService::set_webhook_transport(WebhookTransport* transport) {
 }
 
 Outcome EmulatorService::complete(const HttpRequest& request, const RequestPlan& plan) {
+  const FakeClock::Turn turn(context_.clock);
   if (!events_.enabled()) return http_.complete(request, plan);
   // Who the request speaks for, copied before it runs (it may revoke the very token).
   std::string user;
@@ -150,7 +158,7 @@ Outcome EmulatorService::complete(const HttpRequest& request, const RequestPlan&
   events_.http(
       request, user, application,
       outcome.delivery == Outcome::Delivery::drop && !outcome.response.deferred ? nullptr : &outcome.response,
-      delivery);
+      delivery, scenario_calling_ ? "scenario" : "");
   return outcome;
 }
 
@@ -166,6 +174,7 @@ ConnectionOwner EmulatorService::voice_owner(std::uint64_t connection) const {
 }
 
 std::uint64_t EmulatorService::gateway_opened(GatewayPeer& peer, std::string_view target) {
+  const FakeClock::Turn turn(context_.clock);
   if (!events_.enabled()) return gateway_.opened(peer, target);
   auto logged = std::make_unique<LoggedGatewayPeer>(
       peer, events_, [this](std::uint64_t id) { return gateway_owner(id); },
@@ -180,6 +189,7 @@ std::uint64_t EmulatorService::gateway_opened(GatewayPeer& peer, std::string_vie
 }
 
 void EmulatorService::gateway_received(std::uint64_t connection, std::string_view message, bool text) {
+  const FakeClock::Turn turn(context_.clock);
   if (events_.enabled() && logged_gateway_.count(connection) != 0) {
     const auto owner = gateway_owner(connection);
     if (text) {
@@ -187,13 +197,14 @@ void EmulatorService::gateway_received(std::uint64_t connection, std::string_vie
                     owner.user, message, false);
     } else {
       events_.binary(EventLog::Protocol::gateway, EventLog::Direction::in, connection, owner.session,
-                     owner.user, -1, message.size());
+                     owner.user, -1, message.size(), message);
     }
   }
   gateway_.received(connection, message, text);
 }
 
 void EmulatorService::gateway_disconnected(std::uint64_t connection, std::optional<int> close_code) {
+  const FakeClock::Turn turn(context_.clock);
   const auto logged = logged_gateway_.find(connection);
   if (logged != logged_gateway_.end()) {
     const auto owner = gateway_owner(connection);
@@ -205,6 +216,7 @@ void EmulatorService::gateway_disconnected(std::uint64_t connection, std::option
 }
 
 std::uint64_t EmulatorService::voice_opened(VoiceGatewayPeer& peer, std::string_view target) {
+  const FakeClock::Turn turn(context_.clock);
   if (!events_.enabled()) return voice_.opened(peer, target);
   auto logged =
       std::make_unique<LoggedVoicePeer>(peer, events_, [this](std::uint64_t id) { return voice_owner(id); });
@@ -218,6 +230,7 @@ std::uint64_t EmulatorService::voice_opened(VoiceGatewayPeer& peer, std::string_
 }
 
 void EmulatorService::voice_received(std::uint64_t connection, std::string_view message, bool text) {
+  const FakeClock::Turn turn(context_.clock);
   if (events_.enabled() && logged_voice_.count(connection) != 0) {
     const auto owner = voice_owner(connection);
     if (text) {
@@ -227,13 +240,14 @@ void EmulatorService::voice_received(std::uint64_t connection, std::string_view 
       // A client's DAVE binary frame: `u8 opcode | payload`.
       const int opcode = message.empty() ? -1 : static_cast<unsigned char>(message[0]);
       events_.binary(EventLog::Protocol::voice, EventLog::Direction::in, connection, owner.session,
-                     owner.user, opcode, message.size());
+                     owner.user, opcode, message.size(), message);
     }
   }
   voice_.received(connection, message, text);
 }
 
 void EmulatorService::voice_disconnected(std::uint64_t connection, std::optional<int> close_code) {
+  const FakeClock::Turn turn(context_.clock);
   const auto logged = logged_voice_.find(connection);
   if (logged != logged_voice_.end()) {
     const auto owner = voice_owner(connection);
@@ -245,6 +259,7 @@ void EmulatorService::voice_disconnected(std::uint64_t connection, std::optional
 }
 
 std::uint64_t EmulatorService::ipc_connected(IpcPeer& peer) {
+  const FakeClock::Turn turn(context_.clock);
   if (!events_.enabled()) return ipc_.connected(peer);
   auto logged =
       std::make_unique<LoggedIpcPeer>(peer, events_, [](std::uint64_t) { return ConnectionOwner{}; });
@@ -258,7 +273,7 @@ std::uint64_t EmulatorService::ipc_connected(IpcPeer& peer) {
       const auto it = logged_ipc_.find(connection);
       if (it == logged_ipc_.end()) return;
       events_.frame(EventLog::Protocol::ipc, EventLog::Direction::in, connection, {}, {}, frame.payload,
-                    false);
+                    false, static_cast<int>(frame.opcode));
     });
   }
   logged_ipc_[id] = std::move(logged);
@@ -266,6 +281,7 @@ std::uint64_t EmulatorService::ipc_connected(IpcPeer& peer) {
 }
 
 void EmulatorService::ipc_disconnected(std::uint64_t connection) {
+  const FakeClock::Turn turn(context_.clock);
   const auto logged = logged_ipc_.find(connection);
   if (logged != logged_ipc_.end())
     events_.connection(EventLog::Protocol::ipc, "gone", connection, {}, {}, std::nullopt, {});

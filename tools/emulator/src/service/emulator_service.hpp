@@ -64,7 +64,10 @@ class EmulatorService {
   [[nodiscard]] std::vector<std::string> api_routes() const { return context_.api_router.keys(); }
 
   // HTTP (http/).
-  RequestPlan plan(const HttpRequest& request) { return http_.plan(request); }
+  RequestPlan plan(const HttpRequest& request) {
+    const FakeClock::Turn turn(context_.clock);
+    return http_.plan(request);
+  }
   Outcome complete(const HttpRequest& request, const RequestPlan& plan);
   // Convenience for tests and callers that need no delay: plan() then complete() immediately.
   Outcome handle(const HttpRequest& request) { return complete(request, plan(request)); }
@@ -98,7 +101,10 @@ class EmulatorService {
   // The desktop-client stand-in on IPC (ipc/). `listener` is null when IPC is off (--no-ipc).
   void set_ipc_listener(IpcListenerControl* listener) noexcept { ipc_.set_listener(listener); }
   std::uint64_t ipc_connected(IpcPeer& peer);
-  void ipc_received(std::uint64_t connection, std::string_view bytes) { ipc_.received(connection, bytes); }
+  void ipc_received(std::uint64_t connection, std::string_view bytes) {
+    const FakeClock::Turn turn(context_.clock);
+    ipc_.received(connection, bytes);
+  }
   void ipc_disconnected(std::uint64_t connection);
   [[nodiscard]] std::size_t ipc_connection_count() const noexcept { return ipc_.connection_count(); }
 
@@ -109,6 +115,7 @@ class EmulatorService {
   // Called every few tens of ms: the Gateway's timeouts, then its listeners' (idle lobbies, voice), then the
   // webhook events due for a (re)try, then the interactions' deadlines.
   void gateway_tick() {
+    const FakeClock::Turn turn(context_.clock);
     gateway_.tick();
     webhooks_.tick();
     interactions_.tick();
@@ -186,6 +193,7 @@ class EmulatorService {
   std::map<std::uint64_t, std::unique_ptr<LoggedIpcPeer>> logged_ipc_;
   std::unique_ptr<LoggedWebhookTransport> logged_webhooks_;
   std::unique_ptr<ScenarioPlayer> scenario_;
+  bool scenario_calling_ = false;  // a scenario's call is running (the event log names its origin)
   // After the log: takes its observer away first.
   InspectorHub inspector_{events_};
 };
