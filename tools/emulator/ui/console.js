@@ -7,6 +7,7 @@ import { ClockPanel, FaultsPanel } from "./controls.js";
 import { renderApplications, renderCalls, renderFriendships, renderLobbies, renderMessages, renderOther,
          renderUsers } from "./panels.js";
 import { kGuildKinds, renderGuilds } from "./guilds.js";
+import { Inspector } from "./inspector.js";
 import { Store } from "./store.js";
 
 const kLivePath = "/_emulator/ui/live";
@@ -17,6 +18,27 @@ const store = new Store();
 const live = document.getElementById("live-status");
 const clock = new ClockPanel(document.getElementById("clock"));
 const faults = new FaultsPanel(document.getElementById("faults"));
+const inspector = new Inspector(document.getElementById("inspector"), { store, clock, faults });
+
+// Two views: the documents' panels ("overview") and the event log ("inspector", inspector.js). The address's
+// ?view=inspector opens the second; the choice stays in the address (not the fragment: the admin token's).
+function showView(view) {
+  const inspecting = view === "inspector";
+  document.getElementById("overview").hidden = inspecting;
+  document.getElementById("inspector").hidden = !inspecting;
+  document.body.dataset.view = inspecting ? "inspector" : "overview";
+  for (const button of document.querySelectorAll("nav.views button")) {
+    button.setAttribute("aria-pressed", String(button.dataset.view === document.body.dataset.view));
+  }
+  const address = new URL(location.href);
+  if (inspecting) address.searchParams.set("view", "inspector");
+  else address.searchParams.delete("view");
+  history.replaceState(null, "", address.pathname + address.search + address.hash);
+}
+for (const button of document.querySelectorAll("nav.views button")) {
+  button.addEventListener("click", () => showView(button.dataset.view));
+}
+showView(new URLSearchParams(location.search).get("view") === "inspector" ? "inspector" : "overview");
 
 // Each panel and the kinds it shows; "*" redraws on any kind (the documents of other kinds).
 const panels = [
@@ -45,6 +67,7 @@ function redraw(dirty) {
   }
   if (dirty.has("*") || dirty.has("clock")) clock.update(store.get("clock", "clock"));
   if (dirty.has("*") || dirty.has("user") || dirty.has("presence") || dirty.has("voice_call")) faults.updateUsers(store);
+  inspector.documentsApplied(dirty);
   const counts = document.getElementById("counts");
   counts.textContent = `${store.all("user").size} users · ${store.all("presence").size} online · ` +
                        `${store.all("lobby").size} lobbies · ${store.all("message").size} messages · ` +
@@ -71,6 +94,10 @@ async function connect() {
   socket.addEventListener("open", () => {
     retryMs = kRetryFirstMs;
     socket.send(JSON.stringify({ admin_token: token }));
+    // Sent after the token, so the emulator reads it once the token is taken (or closes the socket first).
+    inspector.attach((message) => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+    });
   });
   socket.addEventListener("message", (event) => {
     let message;
@@ -84,13 +111,16 @@ async function connect() {
       setLive("open", "live");  // the token was taken
       redraw(store.reset(message.documents));
     } else if (message.type === "changes") {
+      inspector.documentsChanged(message.changes);
       redraw(store.apply(message.changes));
     } else {
+      inspector.receive(message);  // the event log's lines, for the inspector
       return;
     }
     document.body.dataset.turns = String(++turns);
   });
   socket.addEventListener("close", (event) => {
+    inspector.detach();
     if (event.code === kTokenRefused) {
       // Asked again; the next connection waits for the new token.
       refuseAdminToken(token);

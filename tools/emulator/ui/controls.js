@@ -11,6 +11,7 @@ const kHourMs = 60 * 60 * 1000;
 export class ClockPanel {
   constructor(root) {
     this.body = null;
+    this.listeners = [];
     this.now = el("output", { id: "clock-now", class: "clock-now" }, "?");
     this.state = el("span", { id: "clock-state", class: "badge" }, "");
     this.freeze = el("button", { id: "freeze-clock", type: "button", onclick: () => this.#toggleFreeze() },
@@ -38,25 +39,49 @@ export class ClockPanel {
     if (!body) return;
     this.body = { ...body };
     this.#show();
+    for (const listener of this.listeners) listener();
   }
 
+  // Moves the fake clock `ms` forward (POST /clock); the answer, or null when nothing was asked.
   async advance(ms) {
-    if (!Number.isFinite(ms) || ms <= 0) return;
-    await this.#post({ advance_ms: Math.round(ms) });
+    if (!Number.isFinite(ms) || ms <= 0) return null;
+    return await this.#post({ advance_ms: Math.round(ms) });
+  }
+
+  // The fake clock now as the page reckons it (ms since the epoch), or null before the first clock document.
+  current() {
+    return this.#current();
+  }
+
+  // Whether the clock is frozen.
+  frozen() {
+    return this.body?.frozen === true;
+  }
+
+  // Freezes or unfreezes it (POST /clock).
+  async toggleFreeze() {
+    return await this.#toggleFreeze();
   }
 
   async #toggleFreeze() {
-    await this.#post({ frozen: !(this.body?.frozen ?? false) });
+    return await this.#post({ frozen: !(this.body?.frozen ?? false) });
   }
 
   // The answer ({now, now_ms, frozen}) is shown at once; the stream's clock document follows.
   async #post(body) {
     const answer = await admin("POST", "/clock", body);
-    if (!answer.ok || !answer.body || typeof answer.body.now_ms !== "number") return;
+    if (!answer.ok || !answer.body || typeof answer.body.now_ms !== "number") return answer;
     const now = answer.body.now_ms;
     this.body = { ...(this.body ?? {}), frozen: answer.body.frozen === true, last_ms: now, frozen_at_ms: now,
                   offset_ms: now - Date.now() };
     this.#show();
+    for (const listener of this.listeners) listener();
+    return answer;
+  }
+
+  // `listener()` runs whenever the clock shown changes (a document, an answer).
+  onChange(listener) {
+    this.listeners.push(listener);
   }
 
   #current() {
@@ -85,7 +110,7 @@ function userOptions(store, users, allLabel) {
           users.map((id) => el("option", { value: id }, `${userLabel(store, id)} (${id})`))];
 }
 
-function describeFault(fault) {
+export function describeFault(fault) {
   const parts = [];
   if (fault.delay_ms) parts.push(`delay ${fault.delay_ms} ms`);
   if (fault.status) parts.push(`status ${fault.status}`);
@@ -95,6 +120,19 @@ function describeFault(fault) {
   if (fault.truncate) parts.push("truncate");
   const left = fault.count === 0 ? "until cleared" : `${fault.remaining ?? fault.count} left`;
   return `${fault.route}: ${parts.join(", ") || "no effect"} (${left})`;
+}
+
+// A fault of the faults panel's kinds: "delay" (`value` ms), "5xx" (`value`: the status) or "429" (`value`:
+// the seconds to wait), on `route`, for `count` requests (0: until cleared).
+export function faultOf(type, route, value, count) {
+  const fault = { route: String(route).trim(), count: Math.max(0, Math.round(Number.isFinite(count) ? count : 1)) };
+  if (type === "delay") fault.delay_ms = Math.max(0, Math.round(value));
+  if (type === "5xx") fault.status = Math.round(value);
+  if (type === "429") {
+    fault.status = 429;
+    fault.retry_after = value;
+  }
+  return fault;
 }
 
 export class FaultsPanel {
@@ -115,6 +153,8 @@ export class FaultsPanel {
     this.loss = el("input", { id: "udp-loss", type: "number", min: "0", max: "100", value: "10", size: "4",
                               "aria-label": "UDP loss percent" });
     this.udpState = el("span", { id: "udp-state", class: "muted" }, "");
+    this.current = [];  // the HTTP faults in place, as GET /faults last said
+    this.listeners = [];
     fill(root,
          el("h3", {}, "HTTP (/api/v10)"),
          el("div", { class: "buttons" }, this.route, this.type, this.value,
@@ -164,32 +204,48 @@ export class FaultsPanel {
   async refreshFaults() {
     const answer = await admin("GET", "/faults");
     if (!answer.ok || !Array.isArray(answer.body?.faults)) return;
+    this.current = answer.body.faults;
+    for (const listener of this.listeners) listener(this.current);
     fill(this.faults, answer.body.faults.length === 0
         ? el("li", { class: "muted" }, "No HTTP faults.")
         : answer.body.faults.map((f) => el("li", { dataset: { faultId: String(f.id) } }, describeFault(f))));
   }
 
-  async #addFault() {
-    const fault = { route: this.route.value.trim(), count: Math.max(0, Math.round(Number(this.count.value))) };
-    const value = Number(this.value.value);
-    if (this.type.value === "delay") fault.delay_ms = Math.max(0, Math.round(value));
-    if (this.type.value === "5xx") fault.status = Math.round(value);
-    if (this.type.value === "429") {
-      fault.status = 429;
-      fault.retry_after = value;
-    }
-    await admin("POST", "/faults", fault);
+  // `listener(faults)` runs with the HTTP faults in place whenever the page learns them.
+  onChange(listener) {
+    this.listeners.push(listener);
+  }
+
+  // Adds an HTTP fault (POST /faults, `fault` as the README describes it), then lists them again.
+  async add(fault) {
+    const answer = await admin("POST", "/faults", fault);
     await this.refreshFaults();
+    return answer;
+  }
+
+  async #addFault() {
+    await this.add(faultOf(this.type.value, this.route.value, Number(this.value.value), Number(this.count.value)));
+  }
+
+  // Removes every HTTP fault (DELETE /faults).
+  async clear() {
+    const answer = await admin("DELETE", "/faults");
+    await this.refreshFaults();
+    return answer;
   }
 
   async #clearFaults() {
-    await admin("DELETE", "/faults");
-    await this.refreshFaults();
+    await this.clear();
   }
 
+  // Drops the Gateway ("/gateway/drop") or voice ("/voice/drop") connections of `user` (all when empty).
   // Answers {connections: N}: the action log shows the status.
+  async drop(path, user) {
+    return await admin("POST", path, user ? { user_id: user } : {});
+  }
+
   async #drop(path, user) {
-    await admin("POST", path, user ? { user_id: user } : {});
+    await this.drop(path, user);
   }
 
   async #udpLoss() {
