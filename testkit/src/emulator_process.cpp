@@ -261,6 +261,75 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   }
 }
 
+EmulatorProcess::ReplayResult EmulatorProcess::Replay(const std::string& eventLog,
+                                                      const ReplayOptions& options) {
+  std::vector<std::string> args = {FindBinary(options.binary), "--replay", eventLog};
+  if (!options.scenario.empty()) args.insert(args.end(), {"--scenario", options.scenario});
+  if (!options.importFile.empty()) args.insert(args.end(), {"--import", options.importFile});
+  ReplayResult result;
+#ifdef _WIN32
+  const std::string directory = MakePrivateTempDirectory();
+  const std::string output = directory + "\\replay.txt";
+  std::wstring commandLine;
+  for (const std::string& arg : args)
+    commandLine += (commandLine.empty() ? L"" : L" ") + QuoteArgument(arg);
+  SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+  HANDLE outputHandle = ::CreateFileW(Widen(output).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &inheritable,
+                                      CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (outputHandle == INVALID_HANDLE_VALUE) throw std::runtime_error("cannot create " + output);
+  STARTUPINFOW startup{};
+  startup.cb = sizeof(startup);
+  startup.dwFlags = STARTF_USESTDHANDLES;
+  startup.hStdInput = ::GetStdHandle(STD_INPUT_HANDLE);
+  startup.hStdOutput = outputHandle;
+  startup.hStdError = outputHandle;
+  PROCESS_INFORMATION created{};
+  const BOOL started = ::CreateProcessW(nullptr, commandLine.data(), nullptr, nullptr, TRUE, 0, nullptr,
+                                        nullptr, &startup, &created);
+  const DWORD spawnError = ::GetLastError();
+  ::CloseHandle(outputHandle);
+  if (!started)
+    throw std::runtime_error("cannot start " + args[0] + ": Windows error " + std::to_string(spawnError));
+  ::CloseHandle(created.hThread);
+  ::WaitForSingleObject(created.hProcess, INFINITE);
+  DWORD code = 0;
+  ::GetExitCodeProcess(created.hProcess, &code);
+  ::CloseHandle(created.hProcess);
+  result.exitCode = static_cast<int>(code);
+#else
+  std::string directory = (std::filesystem::temp_directory_path() / "platformpp-replay-XXXXXX").string();
+  if (!::mkdtemp(directory.data()))
+    throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
+  const std::string output = directory + "/replay.txt";
+  std::vector<char*> argv;
+  for (std::string& arg : args)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  const int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+#endif
+  {
+    std::ifstream in(output);
+    std::stringstream text;
+    text << in.rdbuf();
+    result.report = text.str();
+  }
+  std::error_code ignored;
+  std::filesystem::remove_all(directory, ignored);
+  return result;
+}
+
 EmulatorProcess::~EmulatorProcess() {
   Stop();
   std::error_code ignored;

@@ -82,6 +82,11 @@ TEST_CASE("secrets leave the event log as markers of their hash, and JSON stays 
         "/api/v10/webhooks/123/" + secret_marker("tok-EN") + "/messages/@original");
   CHECK(redacted("/interactions/9/aW50/callback") ==
         "/interactions/9/" + secret_marker("aW50") + "/callback");
+  CHECK(redacted("/api/v10/interactions/9/aW50/callback") ==
+        "/api/v10/interactions/9/" + secret_marker("aW50") + "/callback");
+  // An object's interactions (an admin route) name an action after the id, not a token.
+  CHECK(redacted("/_emulator/applications/12/interactions/9/modal-submit") ==
+        "/_emulator/applications/12/interactions/9/modal-submit");
   // Words that only look like a scheme or a field stay.
   CHECK(redacted("Bearers of news; encode=1; decode=2") == "Bearers of news; encode=1; decode=2");
   // The array ends at its own bracket, not at one inside a string or a nested array.

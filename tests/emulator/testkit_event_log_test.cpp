@@ -140,3 +140,73 @@ TEST_CASE("testkit: Options::eventLog writes what crossed the edge, numbered, pr
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
 }
+
+TEST_CASE("testkit: Replay plays a recorded run back identically, and finds an answer it would not give") {
+  const std::filesystem::path dir = platformpp::emulator::test::make_temp_dir();
+  const auto log_path = dir / "recorded.jsonl";
+  EmulatorProcess::Options options;
+  options.binary = g_testkit_emulator_binary;
+  options.ipc = false;
+  options.eventLog = log_path.string();
+  auto process = EmulatorProcess::Start(options);
+  const auto& connection = process->Connection();
+  EmulatorAdmin admin(connection);
+  const auto app = admin.CreateApp("Replayed Game");
+  const auto alice = admin.CreateUser("alice");
+  const auto bob = admin.CreateUser("bob");
+  const auto token = admin.MintToken(alice.id, app.id, "openid sdk.social_layer").accessToken;
+  {
+    GatewayClient a(connection.caFile, static_cast<unsigned short>(connection.port), "/?v=10&encoding=json");
+    a.next();
+    a.send(R"({"op":2,"d":{"token":"Bearer )" + token +
+           R"(","properties":{"os":"linux","browser":"platformpp","device":"platformpp"},"intents":0}})");
+    a.next_dispatch("READY");
+    admin.MakeFriends(alice.id, bob.id);
+    a.next_dispatch("RELATIONSHIP_ADD");
+    a.close(1000);
+  }
+  admin.CreateUser("carol");
+  REQUIRE(process->Stop() == 0);
+
+  EmulatorProcess::ReplayOptions replay;
+  replay.binary = g_testkit_emulator_binary;
+  const auto same = EmulatorProcess::Replay(log_path.string(), replay);
+  INFO(same.report);
+  CHECK(same.Identical());
+  CHECK(same.report.find("identical") != std::string::npos);
+
+  // The recording says the emulator named carol "caroline": a fresh emulator does not, at that line.
+  std::vector<std::string> lines;
+  {
+    std::ifstream in(log_path);
+    for (std::string line; std::getline(in, line);)
+      lines.push_back(line);
+  }
+  std::string seq;
+  for (auto& line : lines) {
+    const auto at = line.find(R"("username":"carol")");
+    if (at == std::string::npos || line.find(R"("response":)") == std::string::npos) continue;
+    line.replace(at, std::string(R"("username":"carol")").size(), R"("username":"caroline")");
+    rapidjson::Document parsed;
+    parsed.Parse(line.c_str());
+    seq = std::to_string(parsed["seq"].GetUint64());
+    break;
+  }
+  REQUIRE(!seq.empty());
+  const auto changed_path = dir / "changed.jsonl";
+  {
+    std::ofstream out(changed_path);
+    for (const auto& line : lines)
+      out << line << "\n";
+  }
+  const auto changed = EmulatorProcess::Replay(changed_path.string(), replay);
+  INFO(changed.report);
+  CHECK(changed.exitCode == 8);
+  CHECK(changed.report.find("line " + seq + ": ") != std::string::npos);
+  CHECK(changed.report.find("caroline") != std::string::npos);
+
+  const auto missing = EmulatorProcess::Replay((dir / "no-such.jsonl").string(), replay);
+  CHECK(missing.exitCode == 9);
+  std::error_code ignored;
+  std::filesystem::remove_all(dir, ignored);
+}

@@ -87,6 +87,32 @@ class EmulatorProcess {
 
   /// Starts the emulator on a free loopback port and waits for its connection file. Throws when it cannot.
   static std::unique_ptr<EmulatorProcess> Start(Options options);
+
+  /// What Replay needs besides the log.
+  struct ReplayOptions {
+    /// Path of platformpp-emulator, as Options::binary.
+    std::string binary;
+    /// Where the run's scenario file and --import snapshot are now, if they moved since the run (their
+    /// SHA-256 must still be the run's). Empty: where the log's start line says.
+    std::string scenario;
+    std::string importFile;
+  };
+  /// The outcome of Replay.
+  struct ReplayResult {
+    /// 0: identical; 8: the replay differs from the log; 9: the log cannot be replayed (see `report`).
+    int exitCode = -1;
+    /// The emulator's report: a summary line, then each difference with the recorded line's seq.
+    std::string report;
+    /// Whether the fresh emulator wrote every line as the log has it.
+    bool Identical() const noexcept { return exitCode == 0; }
+  };
+  /// Replays an event log (Options::eventLog of an earlier run) against a fresh emulator, as
+  /// `platformpp-emulator --replay` does: the log's client side is fed again, in its order and at its
+  /// times, and every line the fresh emulator writes is compared with the log's (tools/emulator/README.md,
+  /// "Record and replay"). Blocks until the replay ends; throws when the emulator cannot be run.
+  static ReplayResult Replay(const std::string& eventLog, const ReplayOptions& options);
+  /// Replay with the default ReplayOptions.
+  static ReplayResult Replay(const std::string& eventLog) { return Replay(eventLog, ReplayOptions{}); }
   /// Start with the default Options.
   static std::unique_ptr<EmulatorProcess> Start() { return Start(Options{}); }
   ~EmulatorProcess();  ///< Stop()

@@ -183,6 +183,8 @@ void EventLog::start(const EventLogStart& start) {
   writer_.EndObject();
   key(writer_, "social_rate_limits");
   writer_.Bool(start.social_rate_limits);
+  key(writer_, "admin_token");
+  writer_.Bool(start.admin_token);
   if (!start.scenario_path.empty()) {
     key(writer_, "scenario");
     writer_.StartObject();
@@ -254,10 +256,11 @@ void EventLog::http(const HttpRequest& request, std::string_view user, std::stri
       rapidjson::Document value;
       value.Parse(response->body.data(), response->body.size());
       key(writer_, "response_text");
-      write_string(writer_,
-                   "\"" + secret_marker(value.IsString() ? std::string_view(value.GetString(), value.GetStringLength())
-                                                         : std::string_view(response->body)) +
-                       "\"");
+      write_string(writer_, "\"" +
+                                secret_marker(value.IsString() ? std::string_view(value.GetString(),
+                                                                                  value.GetStringLength())
+                                                               : std::string_view(response->body)) +
+                                "\"");
     } else if (!response->body.empty()) {
       scratch_.clear();
       append_redacted(response->body, scratch_);

@@ -37,6 +37,7 @@ struct EventLogStart {
   int voice_udp_port = 0;
   FakeClock::Saved clock;
   bool social_rate_limits = true;
+  bool admin_token = true;    // the admin API wanted its token (a service inside a test's process may not)
   std::string scenario_path;  // empty: none
   std::string scenario_sha256;
   std::string import_path;  // empty: none

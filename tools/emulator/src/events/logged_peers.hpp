@@ -198,7 +198,8 @@ class LoggedIpcPeer final : public IpcPeer, public LoggedConnection {
           }
           const auto opcode = static_cast<int>(static_cast<unsigned char>(bytes[0]));
           connection.log().frame(EventLog::Protocol::ipc, direction, id, owner.session, owner.user,
-                                 std::string_view(bytes).substr(8), direction == EventLog::Direction::out, opcode);
+                                 std::string_view(bytes).substr(8), direction == EventLog::Direction::out,
+                                 opcode);
         });
   }
 

@@ -163,8 +163,13 @@ std::size_t redact_scheme(std::string_view text, std::size_t i, std::string& out
   return 0;
 }
 
-// "/webhooks/<id>/<token>": the token is the segment after the id.
+// "/webhooks/<id>/<token>": the token is the segment after the id. Not under an object ("/applications/
+// <id>/interactions/<id>/modal-submit", an admin route), where the segment names an action.
 std::size_t redact_route_token(std::string_view text, std::size_t i, std::string& out) {
+  std::size_t segment = i;
+  while (segment > 0 && is_digit(text[segment - 1]))
+    --segment;
+  if (segment < i && segment > 0 && text[segment - 1] == '/') return 0;
   for (const auto route : kTokenRoutes) {
     if (text.substr(i, route.size()) != route) continue;
     const std::size_t id_start = i + route.size();

@@ -53,6 +53,12 @@ std::optional<std::int64_t> integer_of(const rapidjson::Value& object, const cha
   return it->value.GetInt64();
 }
 
+bool flag_of(const rapidjson::Value& object, const char* name, bool otherwise) {
+  if (!object.IsObject()) return otherwise;
+  const auto it = object.FindMember(name);
+  return it != object.MemberEnd() && it->value.IsBool() ? it->value.GetBool() : otherwise;
+}
+
 bool is_marker_at(std::string_view text, std::size_t at) {
   return text.size() >= at + kMarkerSize && text.compare(at, kMarkerPrefix.size(), kMarkerPrefix) == 0 &&
          text[at + kMarkerSize - 1] == ']';
@@ -192,9 +198,8 @@ class Replayer {
     }
     std::optional<Scenario> scenario;
     std::string snapshot;
-    if (!load_file(start, "scenario", options_.scenario_path, [&](const std::string& path) {
-          scenario = parse_scenario(read_file(path), path);
-        }))
+    if (!load_file(start, "scenario", options_.scenario_path,
+                   [&](const std::string& path) { scenario = parse_scenario(read_file(path), path); }))
       return;
     if (!load_file(start, "import", options_.import_path,
                    [&](const std::string& path) { snapshot = read_file(path); }))
@@ -217,9 +222,8 @@ class Replayer {
                                   std::string(string_of(start, "authority"))});
     admin_token_ = random_token();
     secrets_[secret_marker(admin_token_)] = admin_token_;
-    service_->set_admin_token(admin_token_);
-    if (start.HasMember("social_rate_limits") && start["social_rate_limits"].IsBool())
-      service_->set_social_rate_limits_enabled(start["social_rate_limits"].GetBool());
+    if (flag_of(start, "admin_token", true)) service_->set_admin_token(admin_token_);
+    service_->set_social_rate_limits_enabled(flag_of(start, "social_rate_limits", true));
     if (!snapshot.empty()) service_->state_store().replace_all(StateStore::parse_snapshot(snapshot));
     service_->event_log().set_observer([this](std::string_view line) { compare_next(line); });
     cursor_ = 0;  // the fresh emulator's start line is compared too (its version, endpoints, clock)
@@ -295,7 +299,8 @@ class Replayer {
       return false;
     }
     if (digest != string_of(file, "sha256")) {
-      report_.refused = std::string("the ") + name + " file " + path + " is not the one the run had (SHA-256 differs)";
+      report_.refused =
+          std::string("the ") + name + " file " + path + " is not the one the run had (SHA-256 differs)";
       return false;
     }
     try {
@@ -316,8 +321,8 @@ class Replayer {
     start.authority = string_of(recorded, "authority");
     start.voice_udp_port = static_cast<int>(integer_of(recorded, "voice_udp_port").value_or(0));
     start.clock = clock_->save();
-    start.social_rate_limits = !recorded.HasMember("social_rate_limits") || !recorded["social_rate_limits"].IsBool() ||
-                               recorded["social_rate_limits"].GetBool();
+    start.social_rate_limits = flag_of(recorded, "social_rate_limits", true);
+    start.admin_token = flag_of(recorded, "admin_token", true);
     if (recorded.HasMember("scenario")) {
       start.scenario_path = string_of(recorded["scenario"], "path");
       start.scenario_sha256 = string_of(recorded["scenario"], "sha256");
@@ -399,9 +404,11 @@ class Replayer {
     }
     // A frame in.
     const bool text = line.HasMember("text");
-    const std::string message = text ? to_live(string_of(line, "text")) : bytes_from_hex(string_of(line, "data"));
+    const std::string message =
+        text ? to_live(string_of(line, "text")) : bytes_from_hex(string_of(line, "data"));
     if (!text && message.empty()) {
-      difference(line, "a binary frame the log holds only the size of (recorded before frames kept their bytes)");
+      difference(line,
+                 "a binary frame the log holds only the size of (recorded before frames kept their bytes)");
       return;
     }
     if (kind == "gateway") service_->gateway_received(*live, message, text);
@@ -494,8 +501,8 @@ class Replayer {
       if (from < text.size() && (text[from] == ':' || text[from] == '=')) ++from;
       if (from < text.size() && text[from] == '"') ++from;
       auto end = from;
-      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 || text[end] == '-' ||
-                                   text[end] == '_'))
+      while (end < text.size() && (std::isalnum(static_cast<unsigned char>(text[end])) != 0 ||
+                                   text[end] == '-' || text[end] == '_'))
         ++end;
       const std::string challenge(text.substr(from, end - from));
       if (challenge.size() != 43 || recorded_to_live_.count(challenge) != 0) continue;
@@ -573,8 +580,8 @@ class Replayer {
     if (cursor_ >= lines_.size()) {
       ++report_.difference_count;
       if (report_.differences.size() < options_.max_differences)
-        report_.differences.push_back({0, "the replayed emulator wrote a line the recording does not have: " +
-                                              shorten(text)});
+        report_.differences.push_back(
+            {0, "the replayed emulator wrote a line the recording does not have: " + shorten(text)});
       return;
     }
     const auto& recorded = lines_[cursor_];
@@ -597,8 +604,8 @@ class Replayer {
         why = "no connection in the replayed line";
         return false;
       }
-      const auto [it, added] =
-          connections_.emplace(std::make_pair(kind, *connection), static_cast<std::uint64_t>(*live_connection));
+      const auto [it, added] = connections_.emplace(std::make_pair(kind, *connection),
+                                                    static_cast<std::uint64_t>(*live_connection));
       if (!added && it->second != static_cast<std::uint64_t>(*live_connection)) {
         why = "connection " + std::to_string(*connection) + " is " + std::to_string(it->second) +
               " in the replay, not " + std::to_string(*live_connection);
@@ -663,7 +670,8 @@ class Replayer {
     if (key == "ssrc" && recorded.IsUint64() && live.IsUint64() &&
         learn(std::to_string(recorded.GetUint64()), std::to_string(live.GetUint64())))
       return true;
-    why = "at " + path + ": recorded " + shorten(json_text(recorded)) + ", replayed " + shorten(json_text(live));
+    why = "at " + path + ": recorded " + shorten(json_text(recorded)) + ", replayed " +
+          shorten(json_text(live));
     return false;
   }
 
@@ -678,7 +686,8 @@ class Replayer {
     }
     // JSON inside a string (a client's frame, a request's body, an answer that is not an object): compared
     // as JSON.
-    if (!recorded.empty() && (recorded.front() == '{' || recorded.front() == '[' || recorded.front() == '"')) {
+    if (!recorded.empty() &&
+        (recorded.front() == '{' || recorded.front() == '[' || recorded.front() == '"')) {
       rapidjson::Document a;
       rapidjson::Document b;
       a.Parse(recorded.data(), recorded.size());
@@ -696,7 +705,8 @@ class Replayer {
       if (same) {
         for (std::size_t i = 0; i < r.markers.size(); ++i) {
           if (!learn_marker(std::string(r.markers[i]), std::string(l.markers[i]))) {
-            why = "at " + path + ": " + std::string(r.markers[i]) + " stands for another secret in the replay already";
+            why = "at " + path + ": " + std::string(r.markers[i]) +
+                  " stands for another secret in the replay already";
             return false;
           }
         }

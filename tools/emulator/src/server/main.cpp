@@ -113,7 +113,8 @@ Scenario read_scenario(const std::string& path) {
 int replay(const EmulatorOptions& options) {
   std::ifstream log(*options.replay_file, std::ios::binary);
   if (!log) {
-    std::fprintf(stderr, "platformpp-emulator: --replay %s: cannot be opened\n", options.replay_file->c_str());
+    std::fprintf(stderr, "platformpp-emulator: --replay %s: cannot be opened\n",
+                 options.replay_file->c_str());
     return 9;
   }
   ReplayOptions replay_options;
