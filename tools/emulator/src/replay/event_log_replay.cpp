@@ -742,7 +742,6 @@ class Replayer {
   std::size_t cursor_ = 1;  // the recorded line the fresh emulator's next line is compared with
   std::size_t stand_ins_ = 0;
   std::unique_ptr<FakeClock> clock_;
-  std::unique_ptr<EmulatorService> service_;
   std::string admin_token_;
   ReplayWebhookTransport webhooks_;
   std::vector<std::unique_ptr<ReplayGatewayPeer>> gateway_peers_;
@@ -752,6 +751,8 @@ class Replayer {
   std::unordered_map<std::string, std::string> recorded_to_live_;
   std::unordered_map<std::string, std::string> live_to_recorded_;
   std::unordered_map<std::string, std::string> secrets_;  // live marker -> live secret
+  // Last: it goes first, before the peers, the transport and the clock it may still use as it ends.
+  std::unique_ptr<EmulatorService> service_;
 };
 
 }  // namespace
