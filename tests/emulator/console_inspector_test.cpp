@@ -47,7 +47,7 @@ struct Page {
     std::vector<std::string> out;
     for (const auto& frame : events()) {
       for (const auto& line : frame["lines"].GetArray())
-        out.push_back(line.HasMember("text") ? line["text"].GetString() : line["kind"].GetString());
+        out.emplace_back(line.HasMember("text") ? line["text"].GetString() : line["kind"].GetString());
     }
     return out;
   }

@@ -118,9 +118,9 @@ void InspectorHub::join(InspectorFeed& feed) {
   feeds_.push_back(&feed);
   if (feeds_.size() > 1) return;
   log_.set_observer([this](std::string_view line) {
-    // By index: a feed's send does not come back here, but nothing is lost if one ever stops meanwhile.
-    for (std::size_t i = 0; i < feeds_.size(); ++i)
-      feeds_[i]->push(line);
+    // A feed's push only writes to its page's socket: no feed joins or leaves meanwhile.
+    for (auto* reader : feeds_)
+      reader->push(line);
   });
 }
 

@@ -63,7 +63,9 @@ class InspectorHub {
   explicit InspectorHub(EventLog& log) : log_(log) {}
   /// Takes the observer away if it put it there.
   ~InspectorHub();
+  /// Not copied: the log's observer and the feeds hold its address.
   InspectorHub(const InspectorHub&) = delete;
+  /// Not copied: the log's observer and the feeds hold its address.
   InspectorHub& operator=(const InspectorHub&) = delete;
 
   /// How many feeds are active.
@@ -91,7 +93,9 @@ class InspectorFeed {
   InspectorFeed(InspectorHub& hub, Send send, InspectorLimits limits = {});
   /// Leaves the hub if active.
   ~InspectorFeed();
+  /// Not copied: the hub holds its address while it is active.
   InspectorFeed(const InspectorFeed&) = delete;
+  /// Not copied: the hub holds its address while it is active.
   InspectorFeed& operator=(const InspectorFeed&) = delete;
 
   /// A message from the page after its token: {"inspect": bool} or {"ack": N}. False when it is neither
