@@ -132,7 +132,9 @@ EmulatorService::~EmulatorService() = default;
 
 void EmulatorService::set_webhook_transport(WebhookTransport* transport) {
   logged_webhooks_.reset();
-  if (transport != nullptr && events_.enabled()) {
+  // Always behind the log's wrapper (it writes only while the log is on): a console page that starts
+  // recording later sees the POSTs too, and each outcome is a turn of its own, as every other input is.
+  if (transport != nullptr) {
     logged_webhooks_ = std::make_unique<LoggedWebhookTransport>(*transport, events_, context_.clock);
     transport = logged_webhooks_.get();
   }
