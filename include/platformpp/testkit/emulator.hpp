@@ -92,9 +92,10 @@ class EmulatorProcess {
   struct ReplayOptions {
     /// Path of platformpp-emulator, as Options::binary.
     std::string binary;
-    /// Where the run's scenario file and --import snapshot are now, if they moved since the run (their
-    /// SHA-256 must still be the run's). Empty: where the log's start line says.
+    /// Where the run's scenario file is now, if it moved since the run (its SHA-256 must still be the
+    /// run's). Empty: where the log's start line says.
     std::string scenario;
+    /// Where the run's --import snapshot is now, if it moved (the same rule).
     std::string importFile;
   };
   /// The outcome of Replay.
