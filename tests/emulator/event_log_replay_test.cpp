@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -34,7 +35,9 @@ struct ReplayPeer final : GatewayPeer {
 // A service recording to a file of its own, on a clock that flows (and rate limits as the emulator's).
 struct Recorder {
   std::filesystem::path path;
-  ServiceBench bench{kBenchStart, Pace::live};
+  // Ends before the file goes: Windows removes no file a process holds open.
+  std::unique_ptr<ServiceBench> owned = std::make_unique<ServiceBench>(kBenchStart, Pace::live);
+  ServiceBench& bench = *owned;
 
   explicit Recorder(const std::string& name)
       : path(std::filesystem::temp_directory_path() / ("platformpp-replay-" + name + ".log")) {
@@ -49,7 +52,13 @@ struct Recorder {
     start.admin_token = false;  // a service in a test's process leaves the admin API open
     bench.service.event_log().start(start);
   }
-  ~Recorder() { std::filesystem::remove(path); }
+  ~Recorder() {
+    owned.reset();
+    std::error_code ignored;
+    std::filesystem::remove(path, ignored);
+  }
+  Recorder(const Recorder&) = delete;
+  Recorder& operator=(const Recorder&) = delete;
 
   std::vector<std::string> lines() {
     bench.service.event_log().flush();
@@ -190,16 +199,18 @@ TEST_CASE("a log that cannot be replayed is refused, saying why") {
     file << R"({"users":[{"as":"zed","username":"zed"}]})";
   }
   auto with_scenario = lines;
-  const auto digest = file_sha256_hex(scenario.string());
+  const auto digest = file_sha256_hex(scenario.generic_string());
   REQUIRE(digest.size() == 64);
-  with_scenario[0].insert(
-      with_scenario[0].size() - 1,
-      R"(,"scenario":{"path":")" + scenario.string() + R"(","sha256":")" + std::string(64, '0') + R"("})");
+  with_scenario[0].insert(with_scenario[0].size() - 1, R"(,"scenario":{"path":")" +
+                                                           scenario.generic_string() + R"(","sha256":")" +
+                                                           std::string(64, '0') + R"("})");
   CHECK(replay_lines(with_scenario).refused.find("SHA-256 differs") != std::string::npos);
   ReplayOptions moved;
-  moved.scenario_path = (std::filesystem::temp_directory_path() / "platformpp-replay-missing.json").string();
+  moved.scenario_path =
+      (std::filesystem::temp_directory_path() / "platformpp-replay-missing.json").generic_string();
   CHECK(replay_lines(with_scenario, moved).refused.find("cannot be read") != std::string::npos);
-  std::filesystem::remove(scenario);
+  std::error_code ignored;
+  std::filesystem::remove(scenario, ignored);
 
   auto from_state = lines;
   from_state[0].insert(from_state[0].size() - 1, R"(,"state_loaded":true)");
