@@ -632,13 +632,15 @@ class Players:
 
 # ---- the test -----------------------------------------------------------------------------------------------
 
-def run(args, work, figures):
+def run(args, work, figures, scene=None):
+    """Runs `scene` (this test's scenario by default) with an emulator and a browser, and stops both (and the
+    players, once started) whatever happens; what went wrong is printed after everything stopped."""
     emulator = Emulator(args.emulator, work)
     held = {"browser": None, "players": None}
     failed = True
     try:
         held["browser"] = Browser(args.chromedriver, args.chromium, work, emulator.server_key_hash())
-        scenario(args, work, emulator, held, figures)
+        (scene or scenario)(args, work, emulator, held, figures)
         failed = False
     finally:
         # Everything is stopped before anything is printed: a closed stdout must not leave processes behind.

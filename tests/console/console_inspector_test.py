@@ -341,36 +341,7 @@ def scenario(args, work, emulator, held, figures):
 
 
 def run(args, work, figures):
-    emulator = base.Emulator(args.emulator, work)
-    held = {"browser": None, "players": None}
-    failed = True
-    try:
-        held["browser"] = base.Browser(args.chromedriver, args.chromium, work, emulator.server_key_hash())
-        scenario(args, work, emulator, held, figures)
-        failed = False
-    finally:
-        browser, players = held["browser"], held["players"]
-        notes = []
-        if failed and browser and browser.session:
-            try:
-                notes.append(f"--- browser console\n{json.dumps(browser.console_log(), indent=1)}")
-                notes.append(f"--- page text\n{browser.run('return document.body.innerText')}")
-            except Exception as e:
-                notes.append(f"(no page: {e})")
-        for stop in (players.stop if players else None, browser.quit if browser else None):
-            try:
-                if stop:
-                    stop()
-            except Exception as e:  # cleanup must not hide the test's own outcome
-                notes.append(f"cleanup: {e}")
-        figures["emulator_exit"] = emulator.stop()
-        if failed or figures["emulator_exit"] != 0:
-            notes.append(f"--- emulator log (exit {figures['emulator_exit']})\n{emulator.log_tail()}")
-        try:
-            for note in notes:
-                print(note, file=sys.stderr)
-        except OSError:
-            pass
+    base.run(args, work, figures, scenario)
 
 
 def main():

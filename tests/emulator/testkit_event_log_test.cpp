@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "gateway_test_client.hpp"
@@ -27,23 +28,14 @@ std::string member(const rapidjson::Value& object, const char* name) {
   return {object[name].GetString(), object[name].GetStringLength()};
 }
 
-}  // namespace
-
-TEST_CASE("testkit: Options::eventLog writes what crossed the edge, numbered, private, without a secret") {
-  const std::filesystem::path dir = platformpp::emulator::test::make_temp_dir();
-  const auto log_path = dir / "events.jsonl";
-  EmulatorProcess::Options options;
-  options.binary = g_testkit_emulator_binary;
-  options.ipc = false;
-  options.eventLog = log_path.string();
-  auto process = EmulatorProcess::Start(options);
-  const auto& connection = process->Connection();
+// What both tests record: alice on the Gateway, made bob's friend, then carol made. Returns alice's id and
+// her token.
+std::pair<uint64_t, std::string> play_session(const platformpp::testkit::ConnectionInfo& connection) {
   EmulatorAdmin admin(connection);
   const auto app = admin.CreateApp("Event Log Game");
   const auto alice = admin.CreateUser("alice");
   const auto bob = admin.CreateUser("bob");
   const auto token = admin.MintToken(alice.id, app.id, "openid sdk.social_layer").accessToken;
-
   {
     GatewayClient a(connection.caFile, static_cast<unsigned short>(connection.port), "/?v=10&encoding=json");
     a.next();
@@ -58,6 +50,21 @@ TEST_CASE("testkit: Options::eventLog writes what crossed the edge, numbered, pr
   // that dispatch. (Not after the close's line: the client's close returns once the emulator echoed the
   // close, which can be before the emulator writes that its client left.)
   admin.CreateUser("carol");
+  return {alice.id, token};
+}
+
+}  // namespace
+
+TEST_CASE("testkit: Options::eventLog writes what crossed the edge, numbered, private, without a secret") {
+  const std::filesystem::path dir = platformpp::emulator::test::make_temp_dir();
+  const auto log_path = dir / "events.jsonl";
+  EmulatorProcess::Options options;
+  options.binary = g_testkit_emulator_binary;
+  options.ipc = false;
+  options.eventLog = log_path.string();
+  auto process = EmulatorProcess::Start(options);
+  const auto& connection = process->Connection();
+  const auto [alice_id_number, token] = play_session(connection);
   REQUIRE(process->Stop() == 0);
 
 #ifndef _WIN32
@@ -84,7 +91,7 @@ TEST_CASE("testkit: Options::eventLog writes what crossed the edge, numbered, pr
     start = end + 1;
   }
 
-  const std::string alice_id = std::to_string(alice.id);
+  const std::string alice_id = std::to_string(alice_id_number);
   bool token_minted = false;
   bool identify_seen = false;
   bool ready_seen = false;
@@ -149,23 +156,7 @@ TEST_CASE("testkit: Replay plays a recorded run back identically, and finds an a
   options.ipc = false;
   options.eventLog = log_path.string();
   auto process = EmulatorProcess::Start(options);
-  const auto& connection = process->Connection();
-  EmulatorAdmin admin(connection);
-  const auto app = admin.CreateApp("Replayed Game");
-  const auto alice = admin.CreateUser("alice");
-  const auto bob = admin.CreateUser("bob");
-  const auto token = admin.MintToken(alice.id, app.id, "openid sdk.social_layer").accessToken;
-  {
-    GatewayClient a(connection.caFile, static_cast<unsigned short>(connection.port), "/?v=10&encoding=json");
-    a.next();
-    a.send(R"({"op":2,"d":{"token":"Bearer )" + token +
-           R"(","properties":{"os":"linux","browser":"platformpp","device":"platformpp"},"intents":0}})");
-    a.next_dispatch("READY");
-    admin.MakeFriends(alice.id, bob.id);
-    a.next_dispatch("RELATIONSHIP_ADD");
-    a.close(1000);
-  }
-  admin.CreateUser("carol");
+  play_session(process->Connection());
   REQUIRE(process->Stop() == 0);
 
   EmulatorProcess::ReplayOptions replay;
