@@ -302,6 +302,7 @@ EmulatorProcess::ReplayResult EmulatorProcess::Replay(const std::string& eventLo
     throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
   const std::string output = directory + "/replay.txt";
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& arg : args)
     argv.push_back(arg.data());
   argv.push_back(nullptr);
