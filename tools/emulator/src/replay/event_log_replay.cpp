@@ -38,6 +38,7 @@ namespace {
 
 constexpr std::string_view kMarkerPrefix = "[redacted#";
 constexpr std::size_t kMarkerSize = 19;  // "[redacted#" + 8 hex digits + "]"
+constexpr int kMaxDepth = 64;            // JSON nesting the replay walks
 
 std::string_view string_of(const rapidjson::Value& object, const char* name) {
   if (!object.IsObject()) return {};
@@ -131,6 +132,14 @@ std::string describe(const rapidjson::Value& line) {
     }
   }
   return text;
+}
+
+// A value for a difference's message, without walking into it (a container's nesting is the log's).
+std::string shallow_text(const rapidjson::Value& value) {
+  if (value.IsObject()) return "an object of " + std::to_string(value.MemberCount()) + " members";
+  if (value.IsArray()) return "an array of " + std::to_string(value.Size()) + " items";
+  const auto text = json_text(value);
+  return text.size() <= 160 ? text : text.substr(0, 157) + "...";
 }
 
 std::string shorten(std::string_view text) {
@@ -274,8 +283,7 @@ class Replayer {
     while (std::getline(recorded, text)) {
       if (text.empty()) continue;
       rapidjson::Document line;
-      line.Parse(text.data(), text.size());
-      if (line.HasParseError() || !line.IsObject()) {
+      if (!parse_json(text, line) || !line.IsObject()) {
         report_.refused = "line " + std::to_string(lines_.size() + 1) + " is not a JSON object";
         return false;
       }
@@ -555,20 +563,20 @@ class Replayer {
   void harvest_secrets(std::string_view json) {
     if (json.empty()) return;
     rapidjson::Document document;
-    document.Parse(json.data(), json.size());
-    if (document.HasParseError()) return;
-    harvest_value(document);
+    if (!parse_json(json, document)) return;
+    harvest_value(document, 0);
   }
-  void harvest_value(const rapidjson::Value& value) {
+  void harvest_value(const rapidjson::Value& value, int depth) {
+    if (depth > kMaxDepth) return;
     if (value.IsString()) {
       const std::string_view text(value.GetString(), value.GetStringLength());
       if (text.size() >= 16) secrets_.emplace(secret_marker(text), std::string(text));
     } else if (value.IsObject()) {
       for (const auto& member : value.GetObject())
-        harvest_value(member.value);
+        harvest_value(member.value, depth + 1);
     } else if (value.IsArray()) {
       for (const auto& item : value.GetArray())
-        harvest_value(item);
+        harvest_value(item, depth + 1);
     }
   }
 
@@ -576,7 +584,7 @@ class Replayer {
 
   void compare_next(std::string_view text) {
     rapidjson::Document live;
-    live.Parse(text.data(), text.size());
+    const bool parsed = parse_json(text, live);
     if (cursor_ >= lines_.size()) {
       ++report_.difference_count;
       if (report_.differences.size() < options_.max_differences)
@@ -587,7 +595,8 @@ class Replayer {
     const auto& recorded = lines_[cursor_];
     ++report_.compared_lines;
     std::string why;
-    if (live.HasParseError() || !compare_line(recorded, live, why)) difference(recorded, why);
+    if (!parsed) why = "the replayed line is not JSON";
+    if (!parsed || !compare_line(recorded, live, why)) difference(recorded, why);
     ++cursor_;
   }
 
@@ -622,7 +631,8 @@ class Replayer {
         why = "\"" + std::string(name) + "\" is missing from the replayed line";
         return false;
       }
-      if (!compare_value(std::string(name), member.value, other->value, std::string(name), why)) return false;
+      if (!compare_value(std::string(name), member.value, other->value, std::string(name), why, 0))
+        return false;
     }
     for (const auto& member : live.GetObject()) {
       if (!recorded.HasMember(member.name)) {
@@ -634,10 +644,15 @@ class Replayer {
   }
 
   bool compare_value(const std::string& key, const rapidjson::Value& recorded, const rapidjson::Value& live,
-                     const std::string& path, std::string& why) {
+                     const std::string& path, std::string& why, int depth) {
+    // Deeper than anything the emulator writes: a log's own nesting cannot take the stack.
+    if (depth > kMaxDepth) {
+      why = "at " + path + ": nested deeper than " + std::to_string(kMaxDepth) + " levels";
+      return false;
+    }
     if (recorded.IsString() && live.IsString())
       return compare_string(key, std::string_view(recorded.GetString(), recorded.GetStringLength()),
-                            std::string_view(live.GetString(), live.GetStringLength()), path, why);
+                            std::string_view(live.GetString(), live.GetStringLength()), path, why, depth);
     if (recorded.IsObject() && live.IsObject()) {
       if (recorded.MemberCount() != live.MemberCount()) {
         why = "at " + path + ": " + std::to_string(recorded.MemberCount()) + " members recorded, " +
@@ -651,7 +666,7 @@ class Replayer {
           why = "at " + path + ": \"" + name + "\" is missing from the replay";
           return false;
         }
-        if (!compare_value(name, member.value, other->value, path + "." + name, why)) return false;
+        if (!compare_value(name, member.value, other->value, path + "." + name, why, depth + 1)) return false;
       }
       return true;
     }
@@ -662,7 +677,8 @@ class Replayer {
         return false;
       }
       for (rapidjson::SizeType i = 0; i < recorded.Size(); ++i)
-        if (!compare_value(key, recorded[i], live[i], path + "." + std::to_string(i), why)) return false;
+        if (!compare_value(key, recorded[i], live[i], path + "." + std::to_string(i), why, depth + 1))
+          return false;
       return true;
     }
     if (recorded == live) return true;
@@ -670,13 +686,12 @@ class Replayer {
     if (key == "ssrc" && recorded.IsUint64() && live.IsUint64() &&
         learn(std::to_string(recorded.GetUint64()), std::to_string(live.GetUint64())))
       return true;
-    why = "at " + path + ": recorded " + shorten(json_text(recorded)) + ", replayed " +
-          shorten(json_text(live));
+    why = "at " + path + ": recorded " + shallow_text(recorded) + ", replayed " + shallow_text(live);
     return false;
   }
 
   bool compare_string(const std::string& key, std::string_view recorded, std::string_view live,
-                      const std::string& path, std::string& why) {
+                      const std::string& path, std::string& why, int depth) {
     if (recorded == live) return true;
     // Random by nature: a session's id and an application's key pair are new in every run.
     if (key == "session" || key == "session_id" || key == "verify_key") {
@@ -690,9 +705,8 @@ class Replayer {
         (recorded.front() == '{' || recorded.front() == '[' || recorded.front() == '"')) {
       rapidjson::Document a;
       rapidjson::Document b;
-      a.Parse(recorded.data(), recorded.size());
-      b.Parse(live.data(), live.size());
-      if (!a.HasParseError() && !b.HasParseError()) return compare_value(key, a, b, path, why);
+      if (parse_json(recorded, a) && parse_json(live, b))
+        return compare_value(key, a, b, path, why, depth + 1);
     }
     // Text with markers in it: the markers pair up, the rest is the same once the values learned so far
     // stand in.
