@@ -2,10 +2,12 @@
 # Two scripted players of the console game (platformpp-arena --headless, two processes) meet in a lobby by its
 # code against an emulator of their own and play one game of Connect Four; both must print the same final
 # board. Where the terminal game cannot be driven through tmux (the Windows build: no curses), this is the
-# game's end-to-end test.
+# game's end-to-end test. The session the emulator recorded (two clients' interleaved requests and frames)
+# then replays identically against a fresh emulator.
 #   arena_headless_test.sh EMULATOR ARENA [RUNNER]     (RUNNER: wine64 for a Windows build)
 set -euo pipefail
 source "$(dirname "$0")/../samples/emulator_for_script.sh"
+record=1
 start_emulator "$1" "${3:-}"
 arena=$2
 player=("${runner[@]}" "$arena" --connection-file "$work/connection.json")
@@ -29,3 +31,4 @@ board() { tr -d '\r' < "$1" | grep -Eo '\|[.XO ]{13}\|$'; }
 # (Bo's name as Ada sees it may still be his account's username: the message is what must have arrived.)
 grep -q "chat: .*: gl hf from Bo" <(tr -d '\r' < "$work/ada.log") || { echo "Ada did not see Bo's chat" >&2; exit 1; }
 echo "both players saw the same game"
+replay_recording

@@ -278,6 +278,22 @@ class Replayer {
   }
 
  private:
+  // Every string of the recording, by its marker: a client's value that a line also holds in clear.
+  void index_clear_values(const rapidjson::Value& value, int depth) {
+    if (depth > kMaxDepth) return;
+    if (value.IsString()) {
+      const std::string_view text(value.GetString(), value.GetStringLength());
+      if (!text.empty() && text.size() <= 4096 && !is_marker_at(text, 0))
+        shown_in_clear_.emplace(secret_marker(text), std::string(text));
+    } else if (value.IsObject()) {
+      for (const auto& member : value.GetObject())
+        index_clear_values(member.value, depth + 1);
+    } else if (value.IsArray()) {
+      for (const auto& item : value.GetArray())
+        index_clear_values(item, depth + 1);
+    }
+  }
+
   bool read(std::istream& recorded) {
     std::string text;
     while (std::getline(recorded, text)) {
@@ -290,6 +306,10 @@ class Replayer {
       lines_.push_back(std::move(line));
     }
     report_.recorded_lines = lines_.size();
+    for (const auto& line : lines_) {
+      for (const auto& member : line.GetObject())
+        if (member.name == "frame" || member.name == "response") index_clear_values(member.value, 0);
+    }
     if (lines_.empty()) report_.refused = "the log is empty";
     return !lines_.empty();
   }
@@ -479,11 +499,18 @@ class Replayer {
       const std::string marker(marked.markers[i]);
       const auto live = recorded_to_live_.find(marker);
       const auto secret = live == recorded_to_live_.end() ? secrets_.end() : secrets_.find(live->second);
-      if (secret == secrets_.end()) {
-        // A secret the client made (a lobby's secret, a PKCE verifier): the log holds its marker only, so a
-        // stand-in of the replay's own takes its place wherever the recording used it. Where the emulator
-        // checks it against something else the client sent in clear (a PKCE challenge), the replay differs
-        // there, and says so.
+      const auto shown =
+          live == recorded_to_live_.end() ? shown_in_clear_.find(marker) : shown_in_clear_.end();
+      if (shown != shown_in_clear_.end()) {
+        // A value the client made that the emulator itself wrote out in clear somewhere in the recording (an
+        // external provider's token becomes the account's provider user id): the very value is sent.
+        secrets_[marker] = shown->second;
+        learn(marker, marker);
+        out += shown->second;
+      } else if (secret == secrets_.end()) {
+        // A secret the client made (a lobby's secret): the log holds its marker only, so a stand-in of the
+        // replay's own takes its place wherever the recording used it. Where the emulator checks it against
+        // something else the client sent in clear, the replay differs there, and says so.
         const std::string stand_in = random_token();
         const std::string stand_in_marker = secret_marker(stand_in);
         secrets_[stand_in_marker] = stand_in;
@@ -765,6 +792,8 @@ class Replayer {
   std::unordered_map<std::string, std::string> recorded_to_live_;
   std::unordered_map<std::string, std::string> live_to_recorded_;
   std::unordered_map<std::string, std::string> secrets_;  // live marker -> live secret
+  std::unordered_map<std::string, std::string>
+      shown_in_clear_;  // marker -> a recorded value written in clear
   // Last: it goes first, before the peers, the transport and the clock it may still use as it ends.
   std::unique_ptr<EmulatorService> service_;
 };
