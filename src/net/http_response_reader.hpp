@@ -9,6 +9,7 @@
 
 #include <boost/beast/http/basic_parser.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -37,9 +38,12 @@ class ResponseReader final : public boost::beast::http::basic_parser<false> {
     headers_.emplace_back(View(name), View(value));
   }
   void on_header_impl(error_code&) override {}
-  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code&) override {
-    // The body limit is checked by the parser before this; reserve what the server announced.
-    if (length) body_.reserve(static_cast<std::size_t>(*length));
+  void on_body_init_impl(const boost::optional<std::uint64_t>& length, error_code& ec) override {
+    // Beast 1.74's eager loop reaches here even after the header failed (a Content-Length over the body
+    // limit): that error stands, and nothing is reserved. Otherwise reserve what the server announced, up to
+    // kReserveCap: the body limit is checked as the body comes, and a reservation is only a head start.
+    if (ec) return;
+    if (length) body_.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(*length, kReserveCap)));
   }
   std::size_t on_body_impl(string_view body, error_code&) override {
     body_.append(body.data(), body.size());
@@ -51,6 +55,8 @@ class ResponseReader final : public boost::beast::http::basic_parser<false> {
     return body.size();
   }
   void on_finish_impl(error_code&) override {}
+
+  static constexpr std::uint64_t kReserveCap = std::uint64_t{1} << 20;  // 1 MiB
 
   int& status_;
   HttpHeaders& headers_;
