@@ -10,6 +10,7 @@
 #include "core/activity.hpp"
 #include "core/api_error.hpp"
 #include "core/json.hpp"
+#include "core/json_body.hpp"
 
 namespace platformpp::emulator {
 
@@ -26,6 +27,7 @@ PresenceModule::PresenceModule(ServiceContext& context, GatewayModule& gateway)
     : FeatureModule(context), gateway_(gateway) {
   api_router_.add("POST", "/channels/{channel_id}/messages/{message_id}/activity-join",
                   bind(&PresenceModule::api_activity_join));
+  admin_router_.add("POST", "/users/{user_id}/presence", bind(&PresenceModule::admin_set_presence));
   DocumentKind kind;
   kind.name = std::string(kPresenceDocument);
   kind.save = [this](const std::string& user_id) { return presence_document(user_id); };
@@ -106,13 +108,20 @@ std::optional<std::string> PresenceModule::presence_update_json(std::string_view
       if (status != "offline") activities.push_back(presence->activities);
     }
   }
+  // A presence the admin API set stands for a user without a session of their own.
+  if (!on_gateway) {
+    if (const auto set = set_presences_.find(user_id); set != set_presences_.end()) {
+      status = set->second.status;
+      activities.push_back(set->second.activities);
+    }
+  }
   // The desktop client's activity (IPC SET_ACTIVITY) keeps its user online even without a Gateway session.
   bool on_desktop = false;
   for (const auto& activity : desktop_activities(user_id)) {
     on_desktop = true;
     if (status != "offline" || !on_gateway) activities.push_back("[" + activity + "]");
   }
-  if (on_desktop && !on_gateway) status = "online";
+  if (on_desktop && !on_gateway && status == "offline") status = "online";
   if (status == "offline") return std::nullopt;
   const auto* user = state_.find_user(user_id);
   return to_json([&](JsonWriter& writer) {
@@ -195,9 +204,13 @@ void PresenceModule::send_to_game_friend(const std::string& app_id, const std::s
 std::optional<std::string> PresenceModule::presence_document(const std::string& user_id) const {
   const auto desktop = desktop_activities(user_id);
   const auto& sessions = gateway_.sessions_of_user(user_id);
-  if (sessions.empty() && desktop.empty()) return std::nullopt;
+  const auto set = set_presences_.find(user_id);
+  const bool set_shown = sessions.empty() && set != set_presences_.end();
+  if (sessions.empty() && desktop.empty() && !set_shown) return std::nullopt;
   const auto* presence = sessions.empty() ? nullptr : gateway_.presence_of(user_id);
-  const std::string status = presence != nullptr ? presence->status : "online";
+  const std::string status = presence != nullptr ? presence->status
+                             : set_shown         ? set->second.status
+                                                 : "online";
   return to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("status");  // as the user set it ("invisible" included)
@@ -208,6 +221,8 @@ std::optional<std::string> PresenceModule::presence_document(const std::string& 
     write_raw(writer, public_activities_json(current_activities(user_id)), rapidjson::kArrayType);
     writer.Key("desktop");
     writer.Bool(!desktop.empty());
+    writer.Key("set_by_admin");  // POST /_emulator/users/{id}/presence, shown while there is no session
+    writer.Bool(set_shown);
     writer.Key("sessions");
     writer.StartArray();
     for (const auto* session : sessions) {
@@ -243,10 +258,68 @@ std::vector<std::string> PresenceModule::current_activities(std::string_view use
   std::vector<std::string> result;
   if (gateway_.user_online(user_id)) {
     if (const auto* presence = gateway_.presence_of(user_id)) result.push_back(presence->activities);
+  } else if (const auto set = set_presences_.find(user_id); set != set_presences_.end()) {
+    result.push_back(set->second.activities);
   }
   for (const auto& activity : desktop_activities(user_id))
     result.push_back("[" + activity + "]");
   return result;
+}
+
+HttpResponse PresenceModule::admin_set_presence(const RouteContext& context) {
+  const std::string& user_id = context.params.at("user_id");
+  if (state_.find_user(user_id) == nullptr) return unknown_user();
+  rapidjson::Document body;
+  if (auto error = read_json_object(context.request, body)) return std::move(*error);
+  FieldErrors errors;
+  BodyFields fields(body, errors);
+  const auto status = fields.string("status", true);
+  if (status && *status != "online" && *status != "idle" && *status != "dnd" && *status != "offline" &&
+      *status != "invisible")
+    fields.add_issue("status", field_issue("BASE_TYPE_CHOICES",
+                                           "Value must be one of online, idle, dnd, "
+                                           "invisible, offline."));
+  constexpr rapidjson::SizeType kMaxActivities = 16;
+  std::string activities = "[]";
+  if (body.HasMember("activities")) {
+    rapidjson::Document list;
+    list.CopyFrom(body["activities"], list.GetAllocator());
+    bool valid = list.IsArray() && list.Size() <= kMaxActivities;
+    for (rapidjson::SizeType i = 0; valid && i < list.Size(); ++i) {
+      auto& activity = list[i];
+      valid = activity.IsObject() && activity.HasMember("name") && activity["name"].IsString() &&
+              activity.HasMember("type") && activity["type"].IsInt() &&
+              activity_type_allowed(activity["type"].GetInt());
+      if (!valid) break;
+      // Stamped as the platform stamps a client's: an id and created_at, and its application when it names
+      // one that exists.
+      std::string app_id;
+      if (activity.HasMember("application_id")) {
+        valid = activity["application_id"].IsString();
+        if (valid) app_id = activity["application_id"].GetString();
+        valid = valid && state_.find_application(app_id) != nullptr;
+        if (!valid) break;
+      }
+      stamp_activity(activity, list.GetAllocator(), state_.find_application(app_id), app_id, i,
+                     clock_.now_ms());
+      if (app_id.empty()) activity.RemoveMember("application_id");
+    }
+    if (!valid) {
+      fields.add_issue("activities", field_issue("BASE_TYPE_BAD_ARRAY",
+                                                 "At most 16 activities, each with a name and a type "
+                                                 "of 0, 2, 3 or 5 (and an existing application_id)."));
+    } else {
+      activities = json_text(list);
+    }
+  }
+  if (!errors.empty()) return invalid_form_body(errors);
+  if (*status == "offline" || *status == "invisible") {
+    set_presences_.erase(user_id);
+  } else {
+    set_presences_[user_id] = SetPresence{*status, std::move(activities)};
+  }
+  changed(user_id);
+  return HttpResponse::json(200, presence_update_json(user_id).value_or(offline_json(user_id)));
 }
 
 HttpResponse PresenceModule::api_activity_join(const RouteContext& context) {

@@ -3,8 +3,8 @@
 //
 // Nothing here is kept in the state file (docs/emulator-state.md): a presence lives only as long as its
 // user's Gateway sessions (GatewayModule forgets it with the last one, so even a custom status set by op 3
-// goes) and the desktop client's IPC connections, none of which outlives the process; last_sent_ only spares
-// friends a repeat of what they already saw.
+// goes), the desktop client's IPC connections and the admin API's presences, none of which outlives the
+// process; last_sent_ only spares friends a repeat of what they already saw.
 #pragma once
 
 #include <map>
@@ -110,12 +110,22 @@ class PresenceModule : public FeatureModule, public GatewayListener {
   // The "presence" document of the user; nullopt while they are offline (no session, no desktop activity).
   [[nodiscard]] std::optional<std::string> presence_document(const std::string& user_id) const;
   HttpResponse api_activity_join(const RouteContext& context);
+  // POST /_emulator/users/{user_id}/presence {status, activities}: what friends see of a user who has no
+  // Gateway session (a friend who comes online in a scenario, a bot's stand-in); "offline" ends it.
+  HttpResponse admin_set_presence(const RouteContext& context);
+
+  // A presence set through the admin API, shown while the user has no Gateway session of their own.
+  struct SetPresence {
+    std::string status;      // online, idle or dnd
+    std::string activities;  // a JSON array text
+  };
 
   GatewayModule& gateway_;
   const DesktopActivities* desktop_ = nullptr;
   const PresenceAudience* audience_ = nullptr;
   const ActivityInvites* invites_ = nullptr;
-  std::map<std::string, std::string> last_sent_;  // by user id: friends' last view
+  std::map<std::string, std::string> last_sent_;                   // by user id: friends' last view
+  std::map<std::string, SetPresence, std::less<>> set_presences_;  // by user id
 };
 
 }  // namespace platformpp::emulator
