@@ -923,15 +923,21 @@ def scenario(args, work, emulator, held, figures):
     figures["total_s"] = round(time.monotonic() - started, 1)
 
 
-def main():
+def command_line(add_output):
+    """The options both browser tests take; `add_output(parser)` adds where each writes its screenshots."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--emulator", required=True)
     parser.add_argument("--players", required=True)
-    parser.add_argument("--screenshot", required=True)
+    add_output(parser)
     parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
     parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
     parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def run_test(args, scene, prefix):
+    """Checks what a browser test needs, runs `scene` (run()) in a work directory named `prefix`..., and
+    returns the test's exit status, printing the players' and chromedriver's logs when it failed."""
     missing = [name for name, path in (("chromium", args.chromium), ("chromedriver", args.chromedriver)) if not path]
     if missing:
         what = f"{' and '.join(missing)} not installed (Debian: apt-get install chromium chromium-driver; " \
@@ -955,10 +961,10 @@ def main():
         return 1
     # A SIGTERM (a timeout, Ctrl-C in a wrapper) unwinds like an error, so the processes are stopped.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    work = tempfile.mkdtemp(prefix="console-browser-")
+    work = tempfile.mkdtemp(prefix=prefix)
     figures = {}
     try:
-        run(args, work, figures)
+        run(args, work, figures, scene)
         print(f"figures: {json.dumps(figures)}", flush=True)
         return 0 if figures.get("emulator_exit") == 0 else 1
     except (Failure, WebDriverError, OSError) as e:
@@ -975,6 +981,11 @@ def main():
     finally:
         if not args.keep:
             shutil.rmtree(work, ignore_errors=True)
+
+
+def main():
+    args = command_line(lambda parser: parser.add_argument("--screenshot", required=True))
+    return run_test(args, scenario, "console-browser-")
 
 
 if __name__ == "__main__":

@@ -27,21 +27,15 @@ Exit 0: passed; 1: failed; 77: chromium or chromedriver is not installed (failed
 
   console_inspector_test.py --emulator PATH --players PATH --artifacts build/artifacts
 """
-import argparse
 import json
 import os
-import shutil
-import signal
-import socket
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import console_browser_test as base  # noqa: E402 (the harness: emulator, browser, players)
-from console_browser_test import Failure, check, wait_for  # noqa: E402
+from console_browser_test import check, wait_for  # noqa: E402
 
-SKIP = 77
 SIZES = (("wide", 1440, 900), ("narrow", 900, 1000))
 
 # The inspector as a user sees it: the rows of the list, and the status line.
@@ -340,57 +334,10 @@ def scenario(args, work, emulator, held, figures):
     figures["total_s"] = round(time.monotonic() - started, 1)
 
 
-def run(args, work, figures):
-    base.run(args, work, figures, scenario)
-
-
 def main():
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--emulator", required=True)
-    parser.add_argument("--players", required=True)
-    parser.add_argument("--artifacts", required=True, help="where inspector-wide.png and inspector-narrow.png go")
-    parser.add_argument("--chromium", default=shutil.which("chromium") or shutil.which("chromium-browser"))
-    parser.add_argument("--chromedriver", default=shutil.which("chromedriver"))
-    parser.add_argument("--keep", action="store_true", help="keep the work directory (logs)")
-    args = parser.parse_args()
-    missing = [name for name, path in (("chromium", args.chromium), ("chromedriver", args.chromedriver)) if not path]
-    if missing:
-        what = f"{' and '.join(missing)} not installed (Debian: apt-get install chromium chromium-driver; " \
-               "tools/install-deps installs them)"
-        if os.environ.get("CI") == "true":
-            print(f"FAILED: required under CI=true, but {what}", flush=True)
-            return 1
-        print(f"SKIPPED: {what}", flush=True)
-        return SKIP
-    try:
-        addresses = {info[4][0] for info in socket.getaddrinfo("localhost", None)}
-    except OSError as e:
-        addresses = {str(e)}
-    if not any(a.startswith("127.") or a == "::1" for a in addresses):
-        print(f"FAILED: 'localhost' does not resolve to loopback ({', '.join(sorted(addresses))}), and chromedriver "
-              "needs it (Debian: apt-get install netbase)", file=sys.stderr, flush=True)
-        return 1
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    work = tempfile.mkdtemp(prefix="console-inspector-")
-    figures = {}
-    try:
-        run(args, work, figures)
-        print(f"figures: {json.dumps(figures)}", flush=True)
-        return 0 if figures.get("emulator_exit") == 0 else 1
-    except (Failure, base.WebDriverError, OSError) as e:
-        print(f"FAILED: {e}", file=sys.stderr, flush=True)
-        for name in ("players.log", "chromedriver.log"):
-            path = os.path.join(work, name)
-            if os.path.exists(path):
-                with open(path, "rb") as f:
-                    tail = f.read().decode(errors="replace").splitlines()[-30:]
-                print(f"--- {name}\n" + "\n".join(tail), file=sys.stderr)
-        print(f"(logs in {work})", file=sys.stderr)
-        args.keep = True
-        return 1
-    finally:
-        if not args.keep:
-            shutil.rmtree(work, ignore_errors=True)
+    args = base.command_line(lambda parser: parser.add_argument(
+        "--artifacts", required=True, help="where inspector-wide.png and inspector-narrow.png go"))
+    return base.run_test(args, scenario, "console-inspector-")
 
 
 if __name__ == "__main__":
