@@ -43,6 +43,15 @@ void EmulatorAdmin::MakeFriends(uint64_t userId, uint64_t otherUserId) {
          200, "make friends");
 }
 
+std::string EmulatorAdmin::SetPresence(uint64_t userId, const std::string& status,
+                                       const std::string& activitiesJson) {
+  const auto response =
+      Request("POST", "/users/" + std::to_string(userId) + "/presence",
+              JsonObject().Add("status", status).AddRaw("activities", activitiesJson).Done());
+  Expect(response, 200, "set presence");
+  return response.body;
+}
+
 std::string EmulatorAdmin::SetUserProfile(uint64_t userId, const UserProfile& profile) {
   JsonObject body;
   const auto field = [&](const char* key, const std::optional<std::string>& value, bool clear) {

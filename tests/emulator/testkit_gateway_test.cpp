@@ -59,6 +59,14 @@ TEST_CASE("testkit: Gateway admin calls") {
 
   admin.MakeFriends(alice.id, bob.id);
   CHECK(str(a.next_dispatch("RELATIONSHIP_ADD")["d"]["id"]) == std::to_string(bob.id));
+  // Bob comes online without a Client of his own.
+  admin.SetPresence(bob.id, "dnd", R"([{"name":"Arena","type":0}])");
+  const auto presence = a.next_dispatch("PRESENCE_UPDATE");
+  CHECK(str(presence["d"]["user"]["id"]) == std::to_string(bob.id));
+  CHECK(str(presence["d"]["status"]) == "dnd");
+  CHECK(str(presence["d"]["activities"][0]["name"]) == "Arena");
+  admin.SetPresence(bob.id, "offline");
+  CHECK(str(a.next_dispatch("PRESENCE_UPDATE")["d"]["status"]) == "offline");
 
   const auto seqs = admin.InjectDispatch(alice.id, "TEST_EVENT", R"({"n":1})");
   REQUIRE(seqs.size() == 1);

@@ -457,6 +457,12 @@ class EmulatorAdmin {
 
   /// Gateway: a friendship (type 1 both ways); RELATIONSHIP_ADD goes to both users' sessions.
   void MakeFriends(uint64_t userId, uint64_t otherUserId);
+  /// Shows a user who has no Gateway session to their friends as `status` ("online", "idle" or "dnd";
+  /// "offline" or "invisible" ends it) with `activitiesJson` (a JSON array of activities, each with a name
+  /// and a type 0, 2, 3 or 5): a friend who comes online without a Client. Friends' sessions get
+  /// PRESENCE_UPDATE. Returns its d (JSON).
+  std::string SetPresence(uint64_t userId, const std::string& status,
+                          const std::string& activitiesJson = "[]");
   /// Sets a user's name, avatar, guild tag or premium type; a visible change dispatches USER_UPDATE to the
   /// user and RELATIONSHIP_UPDATE to those with a relationship to them. Returns the user object (JSON).
   std::string SetUserProfile(uint64_t userId, const UserProfile& profile);
