@@ -33,7 +33,12 @@ uint64_t Millis(const json::Value& object, std::string_view name) {
   const json::Value* v = json::Member(object, name);
   if (!v) return 0;
   if (v->IsUint64()) return v->GetUint64();
-  if (v->IsNumber() && v->GetDouble() > 0) return static_cast<uint64_t>(v->GetDouble());
+  // A fractional or huge number: only what a uint64 holds converts (beyond it, and NaN, the conversion is
+  // undefined); the rest reads as not given.
+  if (v->IsNumber()) {
+    const double millis = v->GetDouble();
+    if (millis > 0 && millis < 18446744073709551616.0) return static_cast<uint64_t>(millis);
+  }
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "gateway/dispatch_router.hpp"
 #include "gateway/gateway_connection.hpp"
 #include "json/json.hpp"
+#include "social/channel_info.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -23,14 +24,6 @@
 #include <string>
 
 namespace platformpp::social {
-
-/// CHANNEL_INFO's `d`: the guild and each listed channel's status (unset when null, empty or not a string).
-/// Channels without a readable id are skipped; nullopt when `data` has no guild id.
-struct ChannelInfo {
-  uint64_t guildId = 0;
-  std::map<uint64_t, std::optional<std::string>> statuses;
-};
-std::optional<ChannelInfo> ParseChannelInfo(const json::Value& data);
 
 class VoiceChannelStatuses {
  public:

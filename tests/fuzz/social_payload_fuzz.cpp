@@ -5,8 +5,8 @@
 #include "json/json.hpp"
 #include "presence/activity_validation.hpp"
 #include "social/activity_json.hpp"
+#include "social/channel_info.hpp"
 #include "social/social_json.hpp"
-#include "social/voice_channel_statuses.hpp"
 
 #include <cstddef>
 #include <cstdint>
