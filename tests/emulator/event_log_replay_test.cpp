@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "events/secret_redaction.hpp"
+#include "recording_gateway_peer.hpp"
 #include "replay/event_log_replay.hpp"
 #include "replay/file_digest.hpp"
 #include "scenario/scenario_file.hpp"
@@ -23,14 +24,6 @@ using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
 namespace {
-
-struct ReplayPeer final : GatewayPeer {
-  void enable_compression() override {}
-  void send(std::string json) override { sent.push_back(std::move(json)); }
-  void close(int, std::string) override {}
-  void drop() override {}
-  std::vector<std::string> sent;
-};
 
 // A service recording to a file of its own, on a clock that flows (and rate limits as the emulator's).
 struct Recorder {
@@ -86,8 +79,8 @@ void record_session(Recorder& recorder) {
   const auto app_id = str(bench.app_json("Game")["id"]);
   const auto alice_token = bench.token(alice, app_id);
   const auto bob_token = bench.token(bob, app_id);
-  ReplayPeer alice_peer;
-  ReplayPeer bob_peer;
+  RecordingGatewayPeer alice_peer;
+  RecordingGatewayPeer bob_peer;
   const auto alice_connection = bench.service.gateway_opened(alice_peer, "/?v=10&encoding=json");
   bench.real_now += 2;
   bench.service.gateway_received(

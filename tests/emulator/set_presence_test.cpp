@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "recording_gateway_peer.hpp"
 #include "service_bench.hpp"
 #include "test_support.hpp"
 
@@ -16,26 +17,16 @@ using namespace platformpp::emulator::test;
 
 namespace {
 
-struct PresencePeer final : GatewayPeer {
-  void enable_compression() override {}
-  void send(std::string json) override { sent.push_back(std::move(json)); }
-  void close(int, std::string) override {}
-  void drop() override {}
-  // The d of every PRESENCE_UPDATE received so far.
-  std::vector<rapidjson::Document> presences() const {
-    std::vector<rapidjson::Document> found;
-    for (const auto& text : sent) {
-      auto payload = parse(text);
-      if (payload["op"].GetInt() == 0 && str(payload["t"]) == "PRESENCE_UPDATE") {
-        rapidjson::Document d;
-        d.CopyFrom(payload["d"], d.GetAllocator());
-        found.push_back(std::move(d));
-      }
-    }
-    return found;
+// The d of every PRESENCE_UPDATE the peer received so far.
+std::vector<rapidjson::Document> presences(const RecordingGatewayPeer& peer) {
+  std::vector<rapidjson::Document> found;
+  for (const auto& payload : peer.dispatches("PRESENCE_UPDATE")) {
+    rapidjson::Document d;
+    d.CopyFrom(payload["d"], d.GetAllocator());
+    found.push_back(std::move(d));
   }
-  std::vector<std::string> sent;
-};
+  return found;
+}
 
 }  // namespace
 
@@ -48,11 +39,11 @@ TEST_CASE("a presence set through the admin API shows a friend online without a 
   bench.call("POST", "/_emulator/friendships",
              R"({"user_id":")" + alice + R"(","other_user_id":")" + bob + R"("})");
   const auto token = bench.token(alice, app_id);
-  PresencePeer peer;
+  RecordingGatewayPeer peer;
   const auto connection = bench.service.gateway_opened(peer, "/?v=10&encoding=json");
   bench.service.gateway_received(
       connection, R"({"op":2,"d":{"token":"Bearer )" + token + R"(","properties":{},"intents":0}})", true);
-  CHECK(peer.presences().empty());  // bob has no session: offline, never announced
+  CHECK(presences(peer).empty());  // bob has no session: offline, never announced
 
   // Bob comes online, playing.
   const auto set = bench.raw("POST", "/_emulator/users/" + bob + "/presence",
@@ -60,7 +51,7 @@ TEST_CASE("a presence set through the admin API shows a friend online without a 
                              HeaderList{{"Content-Type", "application/json"}});
   REQUIRE(set.status == 200);
   CHECK(str(parse(set.body)["status"]) == "idle");
-  auto seen = peer.presences();
+  auto seen = presences(peer);
   REQUIRE(seen.size() == 1);
   CHECK(str(seen[0]["user"]["id"]) == bob);
   CHECK(str(seen[0]["status"]) == "idle");
@@ -68,7 +59,7 @@ TEST_CASE("a presence set through the admin API shows a friend online without a 
   CHECK(str(seen[0]["activities"][0]["name"]) == "Arena");
 
   // A session that starts now finds him online in its READY.
-  PresencePeer later;
+  RecordingGatewayPeer later;
   const auto second = bench.service.gateway_opened(later, "/?v=10&encoding=json");
   bench.service.gateway_received(
       second, R"({"op":2,"d":{"token":"Bearer )" + token + R"(","properties":{},"intents":0}})", true);
@@ -86,7 +77,7 @@ TEST_CASE("a presence set through the admin API shows a friend online without a 
               .raw("POST", "/_emulator/users/" + bob + "/presence", R"({"status":"offline"})",
                    HeaderList{{"Content-Type", "application/json"}})
               .status == 200);
-  seen = peer.presences();
+  seen = presences(peer);
   REQUIRE(seen.size() == 2);
   CHECK(str(seen[1]["status"]) == "offline");
 
@@ -95,7 +86,7 @@ TEST_CASE("a presence set through the admin API shows a friend online without a 
               .raw("POST", "/_emulator/users/" + carol + "/presence", R"({"status":"online"})",
                    HeaderList{{"Content-Type", "application/json"}})
               .status == 200);
-  CHECK(peer.presences().size() == 2);
+  CHECK(presences(peer).size() == 2);
 }
 
 TEST_CASE("the admin presence's body: a known user, a status of the platform's, at most 16 activities") {

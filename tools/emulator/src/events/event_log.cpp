@@ -185,24 +185,19 @@ void EventLog::start(const EventLogStart& start) {
   writer_.Bool(start.social_rate_limits);
   key(writer_, "admin_token");
   writer_.Bool(start.admin_token);
-  if (!start.scenario_path.empty()) {
-    key(writer_, "scenario");
+  // A file the run began from: {"path", "sha256"}.
+  const auto file = [this](std::string_view name, std::string_view path, std::string_view sha256) {
+    if (path.empty()) return;
+    key(writer_, name);
     writer_.StartObject();
     key(writer_, "path");
-    write_string(writer_, start.scenario_path);
+    write_string(writer_, path);
     key(writer_, "sha256");
-    write_string(writer_, start.scenario_sha256);
+    write_string(writer_, sha256);
     writer_.EndObject();
-  }
-  if (!start.import_path.empty()) {
-    key(writer_, "import");
-    writer_.StartObject();
-    key(writer_, "path");
-    write_string(writer_, start.import_path);
-    key(writer_, "sha256");
-    write_string(writer_, start.import_sha256);
-    writer_.EndObject();
-  }
+  };
+  file("scenario", start.scenario_path, start.scenario_sha256);
+  file("import", start.import_path, start.import_sha256);
   if (start.state_loaded) {
     key(writer_, "state_loaded");
     writer_.Bool(true);

@@ -19,10 +19,10 @@
 //
 // A secret a client made itself is in the log as a marker only: the replay sends the value itself when the
 // emulator wrote it out in clear somewhere in the log (an external provider's token becomes an account's
-// provider user id), else a stand-in of its own (a lobby's secret) wherever the recording used it. What it cannot replay, reported rather than guessed:
-// a client's secret checked against something it sent in clear (a PKCE code verifier against its
-// challenge), time-outs of real time (a heartbeat that came too late in the recording comes at once here),
-// and the voice media over UDP, which the log does not hold.
+// provider user id), else a stand-in of its own (a lobby's secret) wherever the recording used it. What it
+// cannot replay, reported rather than guessed: a client's secret checked against something it sent in clear
+// (a PKCE code verifier against its challenge), time-outs of real time (a heartbeat that came too late in the
+// recording comes at once here), and the voice media over UDP, which the log does not hold.
 #pragma once
 
 #include <cstddef>
