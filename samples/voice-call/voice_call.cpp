@@ -278,12 +278,23 @@ int main(int argc, char** argv) {
     talking = true;
     Play(a, b, std::chrono::milliseconds(500));
     ear.Take();
+    const platformpp::CallMediaStatistics boBefore = b.call.GetMediaStatistics();
     Play(a, b, std::chrono::milliseconds(2000));
     auto heard = ear.Take();
     const double snr = ToneSnrDb(heard);
     const double medianSnr = ToneSnrDb(heard, 4800, true);
     std::cout << std::fixed << std::setprecision(1) << "  Bo heard " << heard.size() / 48
               << " ms of Ada, SNR " << snr << " dB (median 100 ms window " << medianSnr << " dB)\n";
+    // [guide:call-quality]
+    // What Bo's call did over those two seconds: frames that were missing when due to play (lost on the
+    // way, or late: a sender that did not run for a while) and the frames concealment made up for them.
+    const platformpp::CallMediaStatistics boNow = b.call.GetMediaStatistics();
+    const uint64_t decoded = boNow.framesDecoded - boBefore.framesDecoded;
+    const uint64_t lost = boNow.framesLost - boBefore.framesLost;
+    const uint64_t concealed = boNow.framesConcealed - boBefore.framesConcealed;
+    // [guide-end]
+    std::cout << "  Bo's call: " << decoded << " frames decoded, " << lost << " lost, " << concealed
+              << " concealed\n";
     ok &= Check(heard.size() >= 48000 && medianSnr >= 20 && snr >= 10,
                 "Bo hears Ada's 440 Hz clearly (SNR >= 20 dB in the median 100 ms, >= 10 dB in all)");
     ok &= Check(Frames(a, b, [&] { return !boSees.empty() && boSees.front() == "Ada speaks"; }),
