@@ -47,7 +47,7 @@ using core::win32::Widen;
 
 // A fresh directory under the temporary directory that only the current user may open (a protected DACL with
 // one entry, like the emulator's own data dir): it holds the connection file and the data.
-std::string MakePrivateTempDirectory() {
+std::string MakePrivateTempDirectory(const std::string& prefix) {
   HANDLE token = nullptr;
   if (!::OpenProcessToken(::GetCurrentProcess(), TOKEN_QUERY, &token))
     throw std::runtime_error("OpenProcessToken failed");
@@ -75,7 +75,7 @@ std::string MakePrivateTempDirectory() {
     LARGE_INTEGER now{};
     ::QueryPerformanceCounter(&now);
     const std::wstring candidate =
-        base + L"\\platformpp-emulator-" + std::to_wstring(::GetCurrentProcessId()) + L"-" +
+        base + L"\\" + Widen(prefix) + L"-" + std::to_wstring(::GetCurrentProcessId()) + L"-" +
         std::to_wstring(now.QuadPart % 1000000007) + L"-" + std::to_wstring(attempt);
     if (::CreateDirectoryW(candidate.c_str(), &attributes)) return Narrow(candidate);
     if (::GetLastError() != ERROR_ALREADY_EXISTS) break;
@@ -88,7 +88,84 @@ bool RunningUnderWine() {
   HMODULE ntdll = ::GetModuleHandleW(L"ntdll.dll");
   return ntdll != nullptr && ::GetProcAddress(ntdll, "wine_get_version") != nullptr;
 }
+#else
+// A fresh directory under the temporary directory that only the current user may open: it holds the
+// connection file, the data and the IPC socket.
+std::string MakePrivateTempDirectory(const std::string& prefix) {
+  std::string base = (std::filesystem::temp_directory_path() / (prefix + "-XXXXXX")).string();
+  if (!::mkdtemp(base.data()))
+    throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
+  if (::chmod(base.c_str(), 0700) != 0)
+    throw std::runtime_error("chmod " + base + " failed: " + std::strerror(errno));
+  return base;
+}
 #endif
+
+std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A child process: args[0] (searched for on PATH when it is a bare name) with its standard output and error
+// in `output`, a file created for it.
+struct Child {
+  int pid = -1;
+#ifdef _WIN32
+  HANDLE process = nullptr;
+#endif
+};
+
+// ownProcessGroup (Windows): a console process group of its own, so that a Ctrl+Break reaches the child
+// alone.
+Child Spawn(std::vector<std::string> args, const std::string& output, [[maybe_unused]] bool ownProcessGroup) {
+  Child child;
+#ifdef _WIN32
+  std::wstring commandLine;
+  for (const std::string& arg : args)
+    commandLine += (commandLine.empty() ? L"" : L" ") + QuoteArgument(arg);
+  SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
+  HANDLE outputHandle = ::CreateFileW(Widen(output).c_str(), GENERIC_WRITE,
+                                      FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, &inheritable,
+                                      CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
+  if (outputHandle == INVALID_HANDLE_VALUE) throw std::runtime_error("cannot create " + output);
+  STARTUPINFOW startup{};
+  startup.cb = sizeof(startup);
+  startup.dwFlags = STARTF_USESTDHANDLES;
+  startup.hStdInput = ::GetStdHandle(STD_INPUT_HANDLE);
+  startup.hStdOutput = outputHandle;
+  startup.hStdError = outputHandle;
+  PROCESS_INFORMATION created{};
+  const BOOL started =
+      ::CreateProcessW(nullptr, commandLine.data(), nullptr, nullptr, TRUE,
+                       ownProcessGroup ? CREATE_NEW_PROCESS_GROUP : 0, nullptr, nullptr, &startup, &created);
+  const DWORD spawnError = ::GetLastError();
+  ::CloseHandle(outputHandle);
+  if (!started)
+    throw std::runtime_error("cannot start " + args[0] + ": Windows error " + std::to_string(spawnError));
+  ::CloseHandle(created.hThread);
+  child.process = created.hProcess;
+  child.pid = static_cast<int>(created.dwProcessId);
+#else
+  std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
+  for (std::string& arg : args)
+    argv.push_back(arg.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0600);
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+  pid_t pid = -1;
+  const int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
+  child.pid = pid;
+#endif
+  return child;
+}
 
 }  // namespace
 
@@ -129,24 +206,12 @@ ClientOptions ConnectionInfo::ClientOptionsFor() const {
 
 std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   std::unique_ptr<EmulatorProcess> process(new EmulatorProcess());
-#ifdef _WIN32
-  std::string base = MakePrivateTempDirectory();
+  const std::string base = MakePrivateTempDirectory("platformpp-emulator");
   process->dataDir_ = base;
-  process->connectionFile_ = base + "\\connection.json";
-#else
-  std::string base = (std::filesystem::temp_directory_path() / "platformpp-emulator-XXXXXX").string();
-  if (!::mkdtemp(base.data()))
-    throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
-  process->dataDir_ = base;
-  process->connectionFile_ = base + "/connection.json";
-  // Private: it holds the IPC socket, which must be reachable by this user only.
-  if (::chmod(base.c_str(), 0700) != 0)
-    throw std::runtime_error("chmod " + base + " failed: " + std::strerror(errno));
-#endif
+  process->connectionFile_ = (std::filesystem::path(base) / "connection.json").string();
 
-  std::string binary = FindBinary(options.binary);
-  std::vector<std::string> args = {binary,       "--port", "0", "--connection-file", process->connectionFile_,
-                                   "--data-dir", base};
+  std::vector<std::string> args = {FindBinary(options.binary), "--port",     "0", "--connection-file",
+                                   process->connectionFile_,   "--data-dir", base};
   if (options.plainHttp) args.emplace_back("--plain-http");
   if (options.ipc) {
 #ifdef _WIN32
@@ -164,51 +229,14 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
   if (!options.eventLog.empty()) args.insert(args.end(), {"--event-log", options.eventLog});
   if (!options.scenario.empty()) args.insert(args.end(), {"--scenario", options.scenario});
   args.insert(args.end(), options.extraArguments.begin(), options.extraArguments.end());
+  const std::string log = (std::filesystem::path(base) / "emulator.log").string();
+  // A process group of its own, so that Stop's Ctrl+Break reaches the emulator alone.
+  const Child child = Spawn(std::move(args), log, true);
+  process->pid_ = child.pid;
 #ifdef _WIN32
-  std::wstring commandLine;
-  for (const std::string& arg : args)
-    commandLine += (commandLine.empty() ? L"" : L" ") + QuoteArgument(arg);
-  std::string log = base + "\\emulator.log";
-  SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
-  HANDLE logHandle =
-      ::CreateFileW(Widen(log).c_str(), GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                    &inheritable, CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (logHandle == INVALID_HANDLE_VALUE) throw std::runtime_error("cannot create " + log);
-  STARTUPINFOW startup{};
-  startup.cb = sizeof(startup);
-  startup.dwFlags = STARTF_USESTDHANDLES;
-  startup.hStdInput = ::GetStdHandle(STD_INPUT_HANDLE);
-  startup.hStdOutput = logHandle;
-  startup.hStdError = logHandle;
-  PROCESS_INFORMATION created{};
-  // A process group of its own, so that Stop's Ctrl+Break reaches the emulator alone. A bare name is searched
-  // for on PATH by CreateProcessW (lpApplicationName null).
-  const BOOL started = ::CreateProcessW(nullptr, commandLine.data(), nullptr, nullptr, TRUE,
-                                        CREATE_NEW_PROCESS_GROUP, nullptr, nullptr, &startup, &created);
-  const DWORD spawnError = ::GetLastError();
-  ::CloseHandle(logHandle);
-  if (!started)
-    throw std::runtime_error("cannot start " + binary + ": Windows error " + std::to_string(spawnError));
-  ::CloseHandle(created.hThread);
-  process->process_ = created.hProcess;
-  process->pid_ = static_cast<int>(created.dwProcessId);
+  process->process_ = child.process;
 #else
-  std::vector<char*> argv;
-  argv.reserve(args.size());
-  for (std::string& arg : args)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  std::string log = base + "/emulator.log";
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = -1;
-  int rc = ::posix_spawnp(&pid, binary.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + binary + ": " + std::strerror(rc));
-  process->pid_ = pid;
+  const pid_t pid = child.pid;
 #endif
 
   auto deadline = std::chrono::steady_clock::now() + options.startTimeout;
@@ -222,17 +250,10 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
     if (::waitpid(pid, &status, WNOHANG) == pid) {
 #endif
       process->pid_ = -1;
-      std::ifstream in(log);
-      std::stringstream text;
-      text << in.rdbuf();
-      throw std::runtime_error("the emulator exited before it was ready: " + text.str());
+      throw std::runtime_error("the emulator exited before it was ready: " + ReadWholeFile(log));
     }
-    if (std::chrono::steady_clock::now() > deadline) {
-      std::ifstream in(log);
-      std::stringstream text;
-      text << in.rdbuf();
-      throw std::runtime_error("the emulator did not start in time; it printed: " + text.str());
-    }
+    if (std::chrono::steady_clock::now() > deadline)
+      throw std::runtime_error("the emulator did not start in time; it printed: " + ReadWholeFile(log));
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   // A file that exists may still refuse a read for a moment on Windows (a virus scanner opening it first, or
@@ -249,12 +270,9 @@ std::unique_ptr<EmulatorProcess> EmulatorProcess::Start(Options options) {
       const bool exited = ::waitpid(pid, &status, WNOHANG) == pid;
       if (exited) process->pid_ = -1;
 #endif
-      if (exited) {
-        std::ifstream in(log);
-        std::stringstream text;
-        text << in.rdbuf();
-        throw std::runtime_error("the emulator exited after writing its connection file: " + text.str());
-      }
+      if (exited)
+        throw std::runtime_error("the emulator exited after writing its connection file: " +
+                                 ReadWholeFile(log));
       if (attempt >= 100) throw;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -266,66 +284,23 @@ EmulatorProcess::ReplayResult EmulatorProcess::Replay(const std::string& eventLo
   std::vector<std::string> args = {FindBinary(options.binary), "--replay", eventLog};
   if (!options.scenario.empty()) args.insert(args.end(), {"--scenario", options.scenario});
   if (!options.importFile.empty()) args.insert(args.end(), {"--import", options.importFile});
+  const std::string directory = MakePrivateTempDirectory("platformpp-replay");
+  const std::string output = (std::filesystem::path(directory) / "replay.txt").string();
+  const Child child = Spawn(std::move(args), output, false);
   ReplayResult result;
 #ifdef _WIN32
-  const std::string directory = MakePrivateTempDirectory();
-  const std::string output = directory + "\\replay.txt";
-  std::wstring commandLine;
-  for (const std::string& arg : args)
-    commandLine += (commandLine.empty() ? L"" : L" ") + QuoteArgument(arg);
-  SECURITY_ATTRIBUTES inheritable{sizeof(SECURITY_ATTRIBUTES), nullptr, TRUE};
-  HANDLE outputHandle = ::CreateFileW(Widen(output).c_str(), GENERIC_WRITE, FILE_SHARE_READ, &inheritable,
-                                      CREATE_ALWAYS, FILE_ATTRIBUTE_NORMAL, nullptr);
-  if (outputHandle == INVALID_HANDLE_VALUE) throw std::runtime_error("cannot create " + output);
-  STARTUPINFOW startup{};
-  startup.cb = sizeof(startup);
-  startup.dwFlags = STARTF_USESTDHANDLES;
-  startup.hStdInput = ::GetStdHandle(STD_INPUT_HANDLE);
-  startup.hStdOutput = outputHandle;
-  startup.hStdError = outputHandle;
-  PROCESS_INFORMATION created{};
-  const BOOL started = ::CreateProcessW(nullptr, commandLine.data(), nullptr, nullptr, TRUE, 0, nullptr,
-                                        nullptr, &startup, &created);
-  const DWORD spawnError = ::GetLastError();
-  ::CloseHandle(outputHandle);
-  if (!started)
-    throw std::runtime_error("cannot start " + args[0] + ": Windows error " + std::to_string(spawnError));
-  ::CloseHandle(created.hThread);
-  ::WaitForSingleObject(created.hProcess, INFINITE);
+  ::WaitForSingleObject(child.process, INFINITE);
   DWORD code = 0;
-  ::GetExitCodeProcess(created.hProcess, &code);
-  ::CloseHandle(created.hProcess);
+  ::GetExitCodeProcess(child.process, &code);
+  ::CloseHandle(child.process);
   result.exitCode = static_cast<int>(code);
 #else
-  std::string directory = (std::filesystem::temp_directory_path() / "platformpp-replay-XXXXXX").string();
-  if (!::mkdtemp(directory.data()))
-    throw std::runtime_error(std::string("mkdtemp failed: ") + std::strerror(errno));
-  const std::string output = directory + "/replay.txt";
-  std::vector<char*> argv;
-  argv.reserve(args.size() + 1);
-  for (std::string& arg : args)
-    argv.push_back(arg.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, output.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0600);
-  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-  pid_t pid = -1;
-  const int rc = ::posix_spawnp(&pid, args[0].c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) throw std::runtime_error("cannot start " + args[0] + ": " + std::strerror(rc));
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(child.pid, &status, 0) < 0 && errno == EINTR) {
   }
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 #endif
-  {
-    std::ifstream in(output);
-    std::stringstream text;
-    text << in.rdbuf();
-    result.report = text.str();
-  }
+  result.report = ReadWholeFile(output);
   std::error_code ignored;
   std::filesystem::remove_all(directory, ignored);
   return result;
