@@ -37,6 +37,7 @@ void JitterBuffer::Reset() noexcept {
   lastWasSilence_ = false;
   underrunRun_ = 0;
   aboveTargetTicks_ = 0;
+  unconfirmed_ = 0;
   anyPacket_ = false;
   haveTransit_ = false;
   jitterMs_ = 0;
@@ -66,6 +67,18 @@ void JitterBuffer::UpdateJitter(uint32_t timestamp, uint64_t nowMs) noexcept {
   targetFrames_ = std::clamp(options_.initialFrames + extra, options_.minFrames, options_.maxFrames);
 }
 
+void JitterBuffer::ConfirmLosses(uint16_t arrived) noexcept {
+  if (unconfirmed_ == 0) return;
+  // The sender numbers every packet it sends: one numbered at or after a sequence concealed as an underrun
+  // shows that that one was sent too. A jump of a window or more is a new numbering, which shows nothing.
+  const int delta = SequenceDelta(arrived, unconfirmedFrom_);
+  if (delta < 0 || delta >= static_cast<int>(kCapacity)) return;
+  const int confirmed = std::min(delta + 1, unconfirmed_);
+  counters_.lost += static_cast<uint64_t>(confirmed);
+  unconfirmedFrom_ = static_cast<uint16_t>(unconfirmedFrom_ + confirmed);
+  unconfirmed_ -= confirmed;
+}
+
 JitterBuffer::PushResult JitterBuffer::Push(uint16_t sequence, uint32_t timestamp,
                                             std::span<const uint8_t> payload, uint64_t nowMs) noexcept {
   if (payload.empty() || payload.size() > kMaxPayloadSize) {
@@ -73,6 +86,7 @@ JitterBuffer::PushResult JitterBuffer::Push(uint16_t sequence, uint32_t timestam
     return PushResult::Invalid;
   }
   if (anyPacket_ && nowMs - lastPacketMs_ > options_.resetAfterSilenceMs) Reset();
+  ConfirmLosses(sequence);
   const constexpr int kWindow = static_cast<int>(kCapacity);
 
   if (playing_) {
@@ -153,6 +167,7 @@ JitterBuffer::Playout JitterBuffer::Pop(uint64_t nowMs) noexcept {
     if (lastWasSilence_ || underrunRun_ >= options_.maxFrames) {
       playing_ = false;
       lastPlayed_ = lastReceived_;  // concealed sequences stay open for the next spurt
+      unconfirmed_ = 0;             // and were not lost: the stream stopped, or its next spurt plays them
       return out;
     }
     ++underrunRun_;
@@ -164,8 +179,10 @@ JitterBuffer::Playout JitterBuffer::Pop(uint64_t nowMs) noexcept {
       // delay, and play it when it comes.
       out.underrun = true;
     } else {
-      // Low jitter: it is more likely lost; conceal it and keep the timing.
-      ++counters_.lost;
+      // Low jitter: it is more likely lost; conceal it and keep the timing. A loss once a later packet
+      // shows it was sent (ConfirmLosses).
+      if (unconfirmed_ == 0) unconfirmedFrom_ = nextSequence_;
+      ++unconfirmed_;
       havePlayed_ = true;
       lastPlayed_ = nextSequence_;
       ++nextSequence_;

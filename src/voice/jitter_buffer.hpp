@@ -8,8 +8,9 @@
 //   - starts playing once it holds its target delay (or the first packet has waited that long), keeps the
 //     delay near the target: an underrun (nothing buffered during a talk spurt) under measured jitter
 //     conceals without advancing, which adds a frame of delay (the packet is probably late); with low jitter
-//     it counts the frame as lost and moves on (keeping the timing); a buffer above target for a while drops
-//     one frame;
+//     it conceals the frame and moves on (keeping the timing), and counts it lost once a later packet shows
+//     it was sent (a stream that stops is concealed for a while, not lost); a buffer above target for a
+//     while drops one frame;
 //   - measures interarrival jitter as RFC 3550 section 6.4.1 does (transit differences, gain 1/16) and sets
 //     the target to `initialFrames + floor(2 * jitter / 20 ms)`, within [minFrames, maxFrames];
 //   - goes idle after a talk spurt's silence frame (F8 FF FE) or a run of underruns, and forgets the stream
@@ -80,7 +81,10 @@ class JitterBuffer {
     uint64_t duplicate = 0;
     uint64_t late = 0;
     uint64_t invalid = 0;
-    uint64_t lost = 0;       // Missing reported
+    // Frames missing when due to play that the sender did send: a gap before a buffered packet, or
+    // underruns a later packet showed were a gap (it came late, or one after it came). The ticks a stream
+    // that simply stopped was concealed for are not losses: those sequence numbers were never sent.
+    uint64_t lost = 0;
     uint64_t underruns = 0;  // ticks with nothing buffered during a talk spurt (delay grew)
     uint64_t dropped = 0;    // frames dropped to shrink the delay
     uint64_t resets = 0;
@@ -97,6 +101,7 @@ class JitterBuffer {
 
   Slot& SlotFor(uint16_t sequence) noexcept { return slots_[sequence % kCapacity]; }
   void UpdateJitter(uint32_t timestamp, uint64_t nowMs) noexcept;
+  void ConfirmLosses(uint16_t arrived) noexcept;
   void Release(Slot& slot) noexcept;
 
   JitterBufferOptions options_;
@@ -112,6 +117,10 @@ class JitterBuffer {
   uint64_t bufferingSinceMs_ = 0;
   int underrunRun_ = 0;
   int aboveTargetTicks_ = 0;
+  // Underruns that moved on (low jitter) and that no packet has yet shown to be losses: from
+  // `unconfirmedFrom_`, `unconfirmed_` sequences. Dropped when the talk spurt ends.
+  uint16_t unconfirmedFrom_ = 0;
+  int unconfirmed_ = 0;
 
   bool anyPacket_ = false;
   uint64_t lastPacketMs_ = 0;

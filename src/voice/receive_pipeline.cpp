@@ -14,6 +14,7 @@ struct ReceivePipeline::Stream {
   uint32_t ssrc = 0;
   std::optional<uint64_t> userId;
   uint64_t lastPacketMs = 0;
+  uint64_t lostCounted = 0;  // the jitter buffer's losses already in the pipeline's counters
   JitterBuffer jitter;
   OpusFrameDecoder decoder;
   std::array<int16_t, kOpusFrameSamples> pcm{};
@@ -50,6 +51,12 @@ ReceivePipeline::Stream* ReceivePipeline::StreamFor(uint32_t ssrc, uint64_t nowM
   auto user = ssrcUsers_.find(ssrc);
   stream->userId = user == ssrcUsers_.end() ? std::nullopt : std::optional<uint64_t>(user->second);
   return stream;
+}
+
+void ReceivePipeline::CountLosses(Stream& stream) noexcept {
+  const uint64_t lost = stream.jitter.GetCounters().lost;
+  counters_.lost += lost - stream.lostCounted;
+  stream.lostCounted = lost;
 }
 
 ReceivePipeline::PacketResult ReceivePipeline::OnDatagram(std::span<const uint8_t> datagram,
@@ -128,7 +135,10 @@ ReceivePipeline::PacketResult ReceivePipeline::OnRtp(std::span<const uint8_t> rt
     ++counters_.noStream;
     return PacketResult::NoStream;
   }
-  switch (stream->jitter.Push(header->sequence, header->timestamp, frame, nowMs)) {
+  const JitterBuffer::PushResult pushed =
+      stream->jitter.Push(header->sequence, header->timestamp, frame, nowMs);
+  CountLosses(*stream);  // a packet can show that frames concealed earlier were lost
+  switch (pushed) {
     case JitterBuffer::PushResult::Accepted:
       stream->lastPacketMs = nowMs;
       ++counters_.accepted;
@@ -171,6 +181,7 @@ int ReceivePipeline::PlayoutTick(uint64_t nowMs, PcmFrame mix) noexcept {
     Stream& stream = *owned;
     if (!stream.inUse) continue;
     const JitterBuffer::Playout playout = stream.jitter.Pop(nowMs);
+    CountLosses(stream);
     int decoded = -1;
     switch (playout.kind) {
       case JitterBuffer::Playout::Kind::None:
@@ -186,7 +197,6 @@ int ReceivePipeline::PlayoutTick(uint64_t nowMs, PcmFrame mix) noexcept {
         }
         break;
       case JitterBuffer::Playout::Kind::Missing:
-        if (!playout.underrun) ++counters_.lost;
         ++counters_.concealed;
         if (!playout.next.empty()) {
           decoded = stream.decoder.DecodeFec(playout.next, stream.pcm);

@@ -103,7 +103,8 @@ class ReceivePipeline {
     uint64_t late = 0;
     uint64_t duplicate = 0;
     uint64_t noStream = 0;
-    uint64_t lost = 0;          // frames missing from the sequence at their playout time
+    uint64_t lost = 0;          // frames the sender sent that were missing at their playout time
+                                // (JitterBuffer::Counters::lost)
     uint64_t concealed = 0;     // frames produced by PLC or FEC (losses and underruns)
     uint64_t fecRecovered = 0;  // of which from the next packet's FEC data
     uint64_t decodeErrors = 0;
@@ -113,6 +114,8 @@ class ReceivePipeline {
 
  private:
   struct Stream;
+  // Adds what the stream's jitter buffer counted as lost since the last call.
+  void CountLosses(Stream& stream) noexcept;
   struct UserSettings {
     bool muted = false;
     int volume = kDefaultVolumePercent;

@@ -140,6 +140,54 @@ TEST_CASE("the buffer idles after a silence frame and after too many underruns")
   CHECK(PushSeq(other, 2, 140) == JitterBuffer::PushResult::Late);
 }
 
+TEST_CASE("underruns are losses only once a later packet shows they were sent") {
+  // A sender that stops without a silence frame (it left the call, or moved): its stream is concealed
+  // until the buffer idles, and nothing was lost: those sequence numbers were never sent.
+  JitterBuffer stopped(JitterBufferOptions{.maxFrames = 10});
+  PushSeq(stopped, 1, 0);
+  PushSeq(stopped, 2, 0);
+  uint64_t now = 20;
+  for (; stopped.Pop(now).kind != Kind::None || stopped.Playing(); now += 20) {
+  }
+  CHECK(stopped.GetCounters().underruns == 10);
+  CHECK(stopped.GetCounters().lost == 0);
+  // Its next talk spurt (the numbering goes on from 3) plays from its first packet: still nothing lost.
+  CHECK(PushSeq(stopped, 3, now + 20) == JitterBuffer::PushResult::Accepted);
+  CHECK(stopped.GetCounters().lost == 0);
+
+  // A sender that pauses 60 ms mid-spurt and goes on (3, 4, 5 in a burst, then 6): the three concealed
+  // frames were sent and came too late, one lost each as it arrives; 6 plays.
+  JitterBuffer paused;
+  PushSeq(paused, 1, 0);
+  PushSeq(paused, 2, 0);
+  paused.Pop(20);
+  paused.Pop(40);
+  for (uint64_t t = 60; t <= 100; t += 20)
+    CHECK(paused.Pop(t).kind == Kind::Missing);
+  CHECK(paused.GetCounters().lost == 0);
+  CHECK(PushSeq(paused, 3, 105) == JitterBuffer::PushResult::Late);
+  CHECK(paused.GetCounters().lost == 1);
+  CHECK(PushSeq(paused, 4, 105) == JitterBuffer::PushResult::Late);
+  CHECK(PushSeq(paused, 5, 105) == JitterBuffer::PushResult::Late);
+  CHECK(paused.GetCounters().lost == 3);
+  CHECK(PushSeq(paused, 6, 110) == JitterBuffer::PushResult::Accepted);
+  CHECK(paused.GetCounters().lost == 3);
+  auto out = paused.Pop(120);
+  REQUIRE(out.kind == Kind::Frame);
+  CHECK(SequenceOf(out.payload) == 6);
+
+  // Two underruns, then a packet two past them (the two were lost on the way): both lost at once.
+  JitterBuffer gap;
+  PushSeq(gap, 1, 0);
+  PushSeq(gap, 2, 0);
+  gap.Pop(20);
+  gap.Pop(40);
+  gap.Pop(60);
+  gap.Pop(80);
+  CHECK(PushSeq(gap, 5, 90) == JitterBuffer::PushResult::Accepted);
+  CHECK(gap.GetCounters().lost == 2);
+}
+
 TEST_CASE("an empty buffer with low jitter is a loss; under jitter it holds for the late packet") {
   JitterBuffer calm;
   PushSeq(calm, 1, 0);
@@ -149,9 +197,11 @@ TEST_CASE("an empty buffer with low jitter is a loss; under jitter it holds for 
   auto out = calm.Pop(60);
   CHECK(out.kind == Kind::Missing);
   CHECK_FALSE(out.underrun);
-  CHECK(calm.GetCounters().lost == 1);
+  CHECK(calm.GetCounters().lost == 0);  // not yet known to have been sent
   CHECK(PushSeq(calm, 3, 70) == JitterBuffer::PushResult::Late);
+  CHECK(calm.GetCounters().lost == 1);  // it was, and came too late
   CHECK(PushSeq(calm, 4, 75) == JitterBuffer::PushResult::Accepted);
+  CHECK(calm.GetCounters().lost == 1);
 
   // Arrivals alternating 0 and 40 ms apart: about 20 ms of jitter, a target of 4 frames.
   JitterBuffer jittery;
