@@ -235,7 +235,12 @@ TEST_CASE("DAVE: a downgrade (E2EE optional) sends media in clear; the upgrade e
   REQUIRE(AllEncryptedTogether(f));
   const auto clearAfter = SessionOf(a.Id()).payloadsClear;
   const auto again = HearTone(f, a, b, 1000ms);
-  CHECK(ToneSnrDb(again, 440) >= 20.0);
+  // The median window, as everywhere here: a machine that stops running the audio threads for 100 ms
+  // (docs/fault-soak.md) spoils a window or two of the whole, not the path.
+  MESSAGE("440 Hz tone A -> B after the upgrade: SNR "
+          << ToneSnrDb(again, 440) << " dB, median of 100 ms windows " << ToneSnrMedianDb(again, 440)
+          << " dB");
+  CHECK(ToneSnrMedianDb(again, 440) >= 20.0);
   CHECK(SessionOf(a.Id()).payloadsClear <= clearAfter + 2);  // frames in flight at the switch at most
   f.Pump(200ms);
   CHECK(aChanges == std::vector<bool>{true, false, true});
