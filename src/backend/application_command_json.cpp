@@ -97,8 +97,14 @@ json::Value OptionBody(const ApplicationCommandOption& option, Allocator& a) {
     body.AddMember("channel_types", types, a);
   }
   const bool integer = option.type == ApplicationCommandOptionType::Integer;
+  // An integer option's bound goes as a JSON integer when it is one the platform can take (|v| <= 2^53);
+  // any other value (a fraction, or a huge one read from a payload) stays a double, which the platform
+  // refuses, rather than a conversion to int64_t that is undefined past its range (found by libFuzzer).
   const auto number = [&](double value) {
-    return integer ? json::Value(static_cast<int64_t>(value)) : json::Value(value);
+    constexpr double kLargestExact = 9007199254740992.0;  // 2^53
+    if (integer && std::abs(value) <= kLargestExact && value == std::trunc(value))
+      return json::Value(static_cast<int64_t>(value));
+    return json::Value(value);
   };
   if (option.minValue) body.AddMember("min_value", number(*option.minValue), a);
   if (option.maxValue) body.AddMember("max_value", number(*option.maxValue), a);

@@ -186,6 +186,29 @@ TEST_CASE("the size of a command: 8000 characters crossed by one; entry points a
   CHECK(Broken(chat) == Paths{"handler"});
 }
 
+TEST_CASE("an integer option's bounds in the body: integers up to 2^53, anything else as a number") {
+  auto command = Chat();
+  auto option = Option(ApplicationCommandOptionType::Integer, "n");
+  option.minValue = -9007199254740992.0;
+  option.maxValue = 9007199254740992.0;
+  command.options = {option};
+  CHECK(CommandBodyJson(command).find(R"("min_value":-9007199254740992,"max_value":9007199254740992})") !=
+        std::string::npos);
+  // One past 2^53 is not a double; the next one is, and so is a bound read from a hostile payload: written
+  // as numbers (the platform refuses them, as the SDK's checks do), never converted past int64_t's range.
+  option.minValue = 1.5;
+  option.maxValue = 3.3e127;
+  command.options = {option};
+  CHECK(CommandBodyJson(command).find(R"("min_value":1.5,"max_value":3.3e127})") != std::string::npos);
+  option.maxValue = 18014398509481984.0;  // 2^54
+  command.options = {option};
+  json::Document body;
+  REQUIRE(json::Parse(CommandBodyJson(command), body));
+  const auto& written = body["options"][0]["max_value"];
+  CHECK(written.IsDouble());
+  CHECK(written.GetDouble() == 18014398509481984.0);
+}
+
 TEST_CASE("the body sent and the answer read back") {
   auto command = Chat();
   command.nameLocalizations = {{"de", "statistik"}};
