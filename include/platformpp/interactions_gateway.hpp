@@ -82,7 +82,8 @@ class InteractionsGateway {
   /// come is the intents' choice (InteractionsGatewayOptions::intents).
   using EventCallback = std::function<void(const std::string& name, const std::string& dataJson)>;
   /// Receives each AUTO_MODERATION_ACTION_EXECUTION, read (needs the AUTO_MODERATION_EXECUTION intent,
-  /// 1 << 21, and MANAGE_GUILD in the guild). The event also reaches the EventCallback.
+  /// 1 << 21, and MANAGE_GUILD in the guild). The event also reaches the EventCallback, right after this one
+  /// in the same RunCallbacks.
   using AutoModActionCallback = std::function<void(const AutoModActionExecution& execution)>;
   /// Replaces the event callback (any thread); events that come while none is set are dropped.
   void SetEventCallback(EventCallback callback);

@@ -122,23 +122,24 @@ class InteractionsGateway::Impl {
   }
 
   // On the network thread: the event to the game's callbacks, queued for RunCallbacks. The callbacks are
-  // read when delivered, so a callback replaced meanwhile gets what is still queued.
+  // read when delivered, so a callback replaced meanwhile gets what is still queued. The typed callback and
+  // the raw one share one queued entry: a game never sees one of them for an event without the other.
   void OnEvent(std::string name, std::string json) {
+    std::optional<AutoModActionExecution> execution;
     if (name == "AUTO_MODERATION_ACTION_EXECUTION") {
-      if (auto execution = ParseAutoModActionExecution(json)) {
-        queue_->Push([sinks = sinks_, execution = std::move(*execution)](core::CallbackMode mode) {
-          if (mode != core::CallbackMode::Deliver) return;
-          auto callback = sinks->Load(sinks->autoMod);
-          if (callback && *callback) (*callback)(execution);
-        });
-      } else {
+      execution = ParseAutoModActionExecution(json);
+      if (!execution)
         logger_->Warning("gateway: an AUTO_MODERATION_ACTION_EXECUTION that cannot be read, dropped");
-      }
     }
-    queue_->Push([sinks = sinks_, name = std::move(name), json = std::move(json)](core::CallbackMode mode) {
+    queue_->Push([sinks = sinks_, execution = std::move(execution), name = std::move(name),
+                  json = std::move(json)](core::CallbackMode mode) {
       if (mode != core::CallbackMode::Deliver) return;
-      auto callback = sinks->Load(sinks->event);
-      if (callback && *callback) (*callback)(name, json);
+      if (execution) {
+        auto typed = sinks->Load(sinks->autoMod);
+        if (typed && *typed) (*typed)(*execution);
+      }
+      auto raw = sinks->Load(sinks->event);
+      if (raw && *raw) (*raw)(name, json);
     });
   }
 
