@@ -80,6 +80,30 @@ TEST_CASE("scenario file: sections become admin calls in file order; the timelin
   CHECK(*scenario.timeline[3].at_ms == 7'200'000);
 }
 
+TEST_CASE(
+    "scenario file: a byte order mark is skipped; a lone byte of one is not JSON, and lines stay right") {
+  const auto plain = parse_scenario(kWorld, "world.json");
+  const auto marked = parse_scenario(std::string("\xEF\xBB\xBF") + kWorld, "world.json");
+  REQUIRE(marked.setup.size() == plain.setup.size());
+  REQUIRE(marked.timeline.size() == plain.timeline.size());
+  for (std::size_t i = 0; i < plain.setup.size(); ++i)
+    CHECK(marked.setup[i].line == plain.setup[i].line);
+  CHECK(marked.timeline[0].line == 16);
+  // libFuzzer's find: RapidJSON's Document::Parse took a lone 0xEF for a mark's start and skipped it, the
+  // pass that numbers lines did not, and every step got line 0.
+  CHECK(refusal(std::string("\xEF") + kWorld).find("s.json:1: not JSON") == 0);
+  CHECK(refusal(std::string("\xEF\xBB") + kWorld).find("s.json:1: not JSON") == 0);
+  // Nested deeper than any stack: refused (the parse is iterative), not a crash; 64 levels are read.
+  CHECK(refusal(std::string(1'000'000, '[') + std::string(1'000'000, ']')) ==
+        "s.json:1: nested deeper than 64 levels");
+  const auto nested = [](int depth) {
+    return R"({"scenario": 1, "steps": [{"admin": "POST /users", "body": )" + std::string(depth - 3, '[') +
+           std::string(depth - 3, ']') + "}]}";
+  };
+  CHECK(refusal(nested(64)).find("nested") == std::string::npos);
+  CHECK(refusal(nested(65)) == "s.json:1: nested deeper than 64 levels");
+}
+
 TEST_CASE("scenario file: durations, by unit, and what is not one") {
   CHECK(parse_scenario_duration("0") == 0);
   CHECK(parse_scenario_duration("250ms") == 250);

@@ -28,7 +28,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (is_json(input) && !is_json(out)) __builtin_trap();
 
   // Each shape, complete before the input starts, so that nothing the input holds can make it something else.
+  // An input that holds the planted value itself (libFuzzer finds it among the program's constants) shows it
+  // in plain text, as any text that is not in a secret's place: nothing to check then.
   const std::string secret = "Pl4nted-s3cret_value.0123456789";
+  if (input.find(secret) != std::string_view::npos) return 0;
   const std::string planted[] = {
       R"({"access_token":")" + secret + R"("})",
       "Authorization: Bearer " + secret + " ",

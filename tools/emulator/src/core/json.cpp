@@ -63,7 +63,12 @@ void write_string(JsonWriter& writer, std::string_view value) {
 }
 
 bool parse_json(std::string_view text, rapidjson::Document& document) {
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
+  // Full precision: a number is read as the nearest double, as the platform's own parsers read it.
+  // RapidJSON's default may be a few units in the last place off, so a stored number written back and read
+  // again drifted
+  // ("26666666662222227000.0" came back as "...230000.0"; libFuzzer, emulator_commands).
+  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag |
+                              rapidjson::kParseFullPrecisionFlag;
   document.Parse<kFlags>(text.data(), text.size());
   return !document.HasParseError();
 }

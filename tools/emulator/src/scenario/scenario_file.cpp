@@ -52,13 +52,26 @@ class LineRecorder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, Line
     lines_.push_back(stream_.line());
     return true;
   }
+  // Deeper than kMaxDepth stops the pass: the DOM's walks (numbering, writing a step's body) recurse.
+  bool StartObject() { return Default() && ++depth_ <= kMaxDepth; }
+  bool StartArray() { return Default() && ++depth_ <= kMaxDepth; }
   bool Key(const char* /*unused*/, rapidjson::SizeType /*unused*/, bool /*unused*/) { return true; }
-  bool EndObject(rapidjson::SizeType /*unused*/) { return true; }
-  bool EndArray(rapidjson::SizeType /*unused*/) { return true; }
+  bool EndObject(rapidjson::SizeType /*unused*/) {
+    --depth_;
+    return true;
+  }
+  bool EndArray(rapidjson::SizeType /*unused*/) {
+    --depth_;
+    return true;
+  }
+  [[nodiscard]] bool too_deep() const noexcept { return depth_ > kMaxDepth; }
+
+  static constexpr int kMaxDepth = 64;
 
  private:
   const LineCountingStream& stream_;
   std::vector<int>& lines_;
+  int depth_ = 0;
 };
 
 using Lines = std::unordered_map<const rapidjson::Value*, int>;
@@ -102,10 +115,20 @@ bool is_digits(std::string_view text) {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {}
+  Parser(std::string_view text, std::string file) : text_(text), file_(std::move(file)) {
+    // A UTF-8 byte order mark (what some Windows editors save) is not part of the JSON.
+    constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+    if (text_.substr(0, kByteOrderMark.size()) == kByteOrderMark) text_.remove_prefix(kByteOrderMark.size());
+  }
 
   Scenario parse() {
-    document_.Parse(text_.data(), text_.size());
+    // The DOM and the pass that numbers its values read the same stream type with the same flags, so that
+    // they agree on every byte: Document::Parse(text, size) skipped a lone leading 0xEF as the start of a
+    // byte order mark, which this stream did not, and every step's line became 0 (libFuzzer). Iterative: a
+    // deeply nested file is refused, not a stack overflow.
+    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
+    LineCountingStream text_stream(text_);
+    document_.ParseStream<kFlags>(text_stream);
     if (document_.HasParseError()) {
       throw ScenarioError(file_ + ":" + std::to_string(line_of_offset(text_, document_.GetErrorOffset())) +
                           ": not JSON: " + rapidjson::GetParseError_En(document_.GetParseError()));
@@ -114,7 +137,11 @@ class Parser {
     LineCountingStream stream(text_);
     LineRecorder recorder(stream, order);
     rapidjson::Reader reader;
-    reader.Parse(stream, recorder);
+    reader.Parse<kFlags>(stream, recorder);
+    if (recorder.too_deep()) {
+      throw ScenarioError(file_ + ":" + std::to_string(stream.line()) + ": nested deeper than " +
+                          std::to_string(LineRecorder::kMaxDepth) + " levels");
+    }
     std::size_t next = 0;
     number_lines(document_, order, next, lines_);
 
