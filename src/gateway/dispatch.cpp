@@ -21,8 +21,7 @@ const json::Value* Dispatch::Data(std::string* error) const {
       auto* text = static_cast<char*>(parsed.allocator.Malloc(dataJson.size() + 1));
       std::memcpy(text, dataJson.data(), dataJson.size());
       text[dataJson.size()] = '\0';
-      // Full precision, as json::Parse reads.
-      parsed.document.ParseInsitu<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(text);
+      parsed.document.ParseInsitu<rapidjson::kParseIterativeFlag>(text);
       if (parsed.document.HasParseError()) {
         parsed.error = std::string(rapidjson::GetParseError_En(parsed.document.GetParseError())) +
                        " at offset " + std::to_string(parsed.document.GetErrorOffset());

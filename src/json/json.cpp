@@ -5,11 +5,8 @@
 namespace platformpp::json {
 
 bool Parse(std::string_view text, Document& document, std::string* error) {
-  // Iterative: nesting depth costs heap, not stack. Trailing garbage after the value is an error. Full
-  // precision: a number is the nearest double, as the platform's parsers read it (the default may be a few
-  // units in the last place off, and a value read and sent back would change).
-  document.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(text.data(),
-                                                                                      text.size());
+  // Iterative: nesting depth costs heap, not stack. Trailing garbage after the value is an error.
+  document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (!document.HasParseError()) return true;
   if (error) {
     *error = std::string(rapidjson::GetParseError_En(document.GetParseError())) + " at offset " +

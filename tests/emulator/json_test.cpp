@@ -29,4 +29,22 @@ TEST_CASE("a number written by the emulator reads back as itself") {
   CHECK(round_trip("[26666666662222227000.0]") == "[26666666662222227000.0]");
 }
 
+// RapidJSON 1.1.0's full-precision parse reads these as garbage (6.2e290 for 0e193); the emulator reads them
+// as the zeros they are.
+TEST_CASE("a zero with a large exponent reads as zero") {
+  for (const std::string number :
+       {"0e193", "-0e193", "0.000e300", "0E-400", "0.0e+23", "-0.00000000000000e99"}) {
+    CAPTURE(number);
+    rapidjson::Document document;
+    REQUIRE(parse_json("[" + number + "]", document));
+    CHECK(document[0].GetDouble() == 0.0);
+  }
+  // Beside a number that needs full precision, in a string and out of one.
+  rapidjson::Document document;
+  REQUIRE(parse_json(R"(["0e193", 26666666662222227000.0])", document));
+  CHECK(json_text(document) == R"(["0e193",26666666662222227000.0])");
+  REQUIRE(parse_json(R"([1e5, 0e300, 26666666662222227000.0])", document));
+  CHECK(document[1].GetDouble() == 0.0);
+}
+
 }  // namespace json_test

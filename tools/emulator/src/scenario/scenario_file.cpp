@@ -126,7 +126,7 @@ class Parser {
     // they agree on every byte: Document::Parse(text, size) skipped a lone leading 0xEF as the start of a
     // byte order mark, which this stream did not, and every step's line became 0 (libFuzzer). Iterative: a
     // deeply nested file is refused, not a stack overflow.
-    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
+    constexpr unsigned kFlags = rapidjson::kParseIterativeFlag;
     LineCountingStream text_stream(text_);
     document_.ParseStream<kFlags>(text_stream);
     if (document_.HasParseError()) {
