@@ -64,11 +64,12 @@ void write_string(JsonWriter& writer, std::string_view value) {
 
 namespace {
 
-// RapidJSON 1.1.0's full-precision parse reads a zero with an exponent past the fast path's ("0e193",
-// "-0.00e-40") as garbage (6.2e290 with GCC: DiyFp::Normalize counts the leading zeros of 0, which is
-// undefined; libFuzzer, emulator_scenario_file). Such a number, outside strings, sends the text to the
-// default parse, which reads it as 0.
-bool has_zero_with_exponent(std::string_view text) noexcept {
+// RapidJSON 1.1.0's full-precision parse reads a zero past its fast path's reach, with an exponent or many
+// fraction digits ("0e193", "0.000...0" with 57 zeros), as garbage (6.2e290 with GCC: DiyFp::Normalize counts
+// the leading zeros of 0, which is undefined; libFuzzer, emulator_scenario_file and emulator_commands). A
+// zero written with a fraction or an exponent, outside strings, sends the text to the default parse, which
+// reads 0.
+bool has_long_zero(std::string_view text) noexcept {
   bool in_string = false;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
@@ -83,16 +84,18 @@ bool has_zero_with_exponent(std::string_view text) noexcept {
       in_string = true;
       continue;
     }
-    const bool digit = c >= '0' && c <= '9';
-    if (!digit && c != '-') continue;
+    if ((c < '0' || c > '9') && c != '-') continue;
     bool nonzero = false;
+    bool fraction = false;
     std::size_t j = i;
     for (; j < text.size(); ++j) {
       const char d = text[j];
       if (d >= '1' && d <= '9') nonzero = true;
+      if (d == '.') fraction = true;
       if ((d < '0' || d > '9') && d != '-' && d != '.') break;
     }
-    if (!nonzero && j < text.size() && (text[j] == 'e' || text[j] == 'E')) return true;
+    const bool exponent = j < text.size() && (text[j] == 'e' || text[j] == 'E');
+    if (!nonzero && (fraction || exponent)) return true;
     // The exponent's digits are not a number of their own.
     while (j < text.size() && (text[j] == 'e' || text[j] == 'E' || text[j] == '+' || text[j] == '-' ||
                                (text[j] >= '0' && text[j] <= '9')))
@@ -110,7 +113,7 @@ bool parse_json(std::string_view text, rapidjson::Document& document) {
   // again drifted
   // ("26666666662222227000.0" came back as "...230000.0"; libFuzzer, emulator_commands).
   constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
-  if (has_zero_with_exponent(text))
+  if (has_long_zero(text))
     document.Parse<kFlags>(text.data(), text.size());
   else
     document.Parse<kFlags | rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
