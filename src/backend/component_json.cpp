@@ -50,12 +50,10 @@ void Snowflake(ComponentWriter& w, std::string_view key, uint64_t id) {
 // Members kept from the platform, spliced back into the object being written.
 void Unknown(ComponentWriter& w, const std::string& membersJson) {
   if (membersJson.empty()) return;
-  // Full precision, so that numbers come back exactly as the writer printed them (the writer prints the
-  // shortest text that reads back to the same double).
+  // Numbers read exactly, so that they come back as the writer printed them (the writer prints the shortest
+  // text that reads back to the same double).
   json::Document kept;
-  kept.Parse<rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag>(membersJson.data(),
-                                                                                  membersJson.size());
-  if (kept.HasParseError() || !kept.IsObject()) return;
+  if (!json::Parse(membersJson, kept) || !kept.IsObject()) return;
   for (const auto& member : kept.GetObject()) {
     w.Key(member.name.GetString(), member.name.GetStringLength());
     member.value.Accept(w);

@@ -1,7 +1,5 @@
 #include "gateway/dispatch.hpp"
 
-#include <rapidjson/error/en.h>
-
 #include <cstring>
 
 #include "core/logger.hpp"
@@ -21,13 +19,8 @@ const json::Value* Dispatch::Data(std::string* error) const {
       auto* text = static_cast<char*>(parsed.allocator.Malloc(dataJson.size() + 1));
       std::memcpy(text, dataJson.data(), dataJson.size());
       text[dataJson.size()] = '\0';
-      parsed.document.ParseInsitu<rapidjson::kParseIterativeFlag>(text);
-      if (parsed.document.HasParseError()) {
-        parsed.error = std::string(rapidjson::GetParseError_En(parsed.document.GetParseError())) +
-                       " at offset " + std::to_string(parsed.document.GetErrorOffset());
-      } else if (!parsed.document.IsObject()) {
+      if (json::ParseInsitu(text, parsed.document, &parsed.error) && !parsed.document.IsObject())
         parsed.error = "not a JSON object";
-      }
     }
   }
   if (!parsed_->error.empty()) {

@@ -2,17 +2,33 @@
 
 #include <charconv>
 
+#include "json_wire/exact_numbers.hpp"
+
 namespace platformpp::json {
 
-bool Parse(std::string_view text, Document& document, std::string* error) {
-  // Iterative: nesting depth costs heap, not stack. Trailing garbage after the value is an error.
-  document.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
-  if (!document.HasParseError()) return true;
-  if (error) {
-    *error = std::string(rapidjson::GetParseError_En(document.GetParseError())) + " at offset " +
-             std::to_string(document.GetErrorOffset());
-  }
+namespace {
+
+bool Report(const rapidjson::ParseResult& result, std::string* error) {
+  if (!result.IsError()) return true;
+  if (error)
+    *error = std::string(rapidjson::GetParseError_En(result.Code())) + " at offset " +
+             std::to_string(result.Offset());
   return false;
+}
+
+}  // namespace
+
+bool Parse(std::string_view text, Document& document, std::string* error) {
+  // Iterative: nesting depth costs heap, not stack. Trailing garbage after the value is an error. Numbers
+  // exactly: an integer as itself, any other as the nearest double (json_wire/exact_numbers.hpp).
+  return Report(json_wire::ParseExact(text, document, /*validateUtf8=*/false), error);
+}
+
+bool ParseInsitu(char* text, Document& document, std::string* error) {
+  rapidjson::InsituStringStream stream(text);
+  return Report(
+      json_wire::ParseExact<rapidjson::kParseIterativeFlag | rapidjson::kParseInsituFlag>(stream, document),
+      error);
 }
 
 const Value* Member(const Value& object, std::string_view name) noexcept {

@@ -18,8 +18,11 @@ namespace platformpp::json {
 using Value = rapidjson::Value;
 using Document = rapidjson::Document;
 
-/// Parses `text`; on failure returns false and sets `error` to a short description with the offset.
+/// Parses `text`; on failure returns false and sets `error` to a short description with the offset. An
+/// integer reads as itself, any other number as the nearest double (json_wire/exact_numbers.hpp).
 bool Parse(std::string_view text, Document& document, std::string* error = nullptr);
+/// Parse in place: `text`, NUL-terminated, becomes the strings' storage and must outlive the document.
+bool ParseInsitu(char* text, Document& document, std::string* error = nullptr);
 
 const Value* Member(const Value& object, std::string_view name) noexcept;
 /// The member when it is an object (ObjectMember) or an array (ArrayMember); null otherwise.

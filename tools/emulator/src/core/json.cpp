@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <string>
 
+#include "json_wire/exact_numbers.hpp"
+
 namespace platformpp::emulator {
 
 namespace {
@@ -62,62 +64,13 @@ void write_string(JsonWriter& writer, std::string_view value) {
   writer.String(repaired.data(), static_cast<rapidjson::SizeType>(repaired.size()));
 }
 
-namespace {
-
-// RapidJSON 1.1.0's full-precision parse reads a zero past its fast path's reach, with an exponent or many
-// fraction digits ("0e193", "0.000...0" with 57 zeros), as garbage (6.2e290 with GCC: DiyFp::Normalize counts
-// the leading zeros of 0, which is undefined; libFuzzer, emulator_scenario_file and emulator_commands). A
-// zero written with a fraction or an exponent, outside strings, sends the text to the default parse, which
-// reads 0.
-bool has_long_zero(std::string_view text) noexcept {
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\')
-        ++i;
-      else if (c == '"')
-        in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
-    if ((c < '0' || c > '9') && c != '-') continue;
-    bool nonzero = false;
-    bool fraction = false;
-    std::size_t j = i;
-    for (; j < text.size(); ++j) {
-      const char d = text[j];
-      if (d >= '1' && d <= '9') nonzero = true;
-      if (d == '.') fraction = true;
-      if ((d < '0' || d > '9') && d != '-' && d != '.') break;
-    }
-    const bool exponent = j < text.size() && (text[j] == 'e' || text[j] == 'E');
-    if (!nonzero && (fraction || exponent)) return true;
-    // The exponent's digits are not a number of their own.
-    while (j < text.size() && (text[j] == 'e' || text[j] == 'E' || text[j] == '+' || text[j] == '-' ||
-                               (text[j] >= '0' && text[j] <= '9')))
-      ++j;
-    i = j - 1;
-  }
-  return false;
-}
-
-}  // namespace
-
 bool parse_json(std::string_view text, rapidjson::Document& document) {
-  // Full precision: a number is read as the nearest double, as the platform's own parsers read it.
-  // RapidJSON's default may be a few units in the last place off, so a stored number written back and read
-  // again drifted
-  // ("26666666662222227000.0" came back as "...230000.0"; libFuzzer, emulator_commands).
-  constexpr unsigned kFlags = rapidjson::kParseIterativeFlag | rapidjson::kParseValidateEncodingFlag;
-  if (has_long_zero(text))
-    document.Parse<kFlags>(text.data(), text.size());
-  else
-    document.Parse<kFlags | rapidjson::kParseFullPrecisionFlag>(text.data(), text.size());
-  return !document.HasParseError();
+  // Numbers as the platform's own parsers read them: an integer as itself, any other as the nearest double.
+  // RapidJSON's default conversion may be a few units in the last place off, so a stored number written back
+  // and read again drifted ("26666666662222227000.0" came back as "...230000.0"), and its full-precision mode
+  // reads some zeros as garbage ("0e193" as 6.2e290; libFuzzer, emulator_commands and
+  // emulator_scenario_file).
+  return !json_wire::ParseExact(text, document, /*validateUtf8=*/true).IsError();
 }
 
 std::string json_text(const rapidjson::Value& value) {
