@@ -100,8 +100,8 @@ bool console_changes_replace_all(const std::vector<DocumentChange>& changes) {
 
 std::string console_admin_token(std::string_view message) {
   rapidjson::Document document;
-  document.Parse(message.data(), message.size());
-  if (document.HasParseError() || !document.IsObject()) return {};
+  parse_stored_json(message, document);
+  if (!document.IsObject()) return {};
   const auto token = document.FindMember("admin_token");
   if (token == document.MemberEnd() || !token->value.IsString()) return {};
   return {token->value.GetString(), token->value.GetStringLength()};

@@ -26,6 +26,11 @@ std::string to_json(WriteFn&& write) {
 // UTF-8. Returns false on any syntax error or trailing garbage.
 [[nodiscard]] bool parse_json(std::string_view text, rapidjson::Document& document);
 
+// parse_json for text the emulator stored or made itself (a message's embeds, a command's options, an
+// answer it wrote): the same exact numbers, so that what it writes again is what it stored. Text that does
+// not parse leaves `document` null, which the caller's type checks refuse.
+void parse_stored_json(std::string_view text, rapidjson::Document& document);
+
 // A JSON string of `value`. Text that is not valid UTF-8 (a percent-decoded query parameter's name echoed in
 // an error, say) would make the whole answer invalid JSON: each byte of an invalid sequence is written as
 // U+FFFD.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/json.hpp"
+
 namespace platformpp::emulator {
 
 void StateChanges::register_kind(DocumentKind kind) {
@@ -68,7 +70,7 @@ void StateChanges::load(const std::vector<DocumentChange>& documents) {
   for (std::size_t k = 0; k < kinds_.size(); ++k) {
     for (const auto* document : by_kind[k]) {
       rapidjson::Document body;
-      if (body.Parse(document->body->data(), document->body->size()).HasParseError() || !body.IsObject()) {
+      if (!parse_json(*document->body, body) || !body.IsObject()) {
         throw std::invalid_argument("document " + document->kind + "/" + document->id +
                                     " is not a JSON object");
       }

@@ -249,7 +249,7 @@ void EventLog::http(const HttpRequest& request, std::string_view user, std::stri
       writer_.Uint64(response->body.size());
     } else if (response->status == 200 && is_secret_scenario_value(request)) {
       rapidjson::Document value;
-      value.Parse(response->body.data(), response->body.size());
+      parse_stored_json(response->body, value);
       key(writer_, "response_text");
       write_string(writer_, "\"" +
                                 secret_marker(value.IsString() ? std::string_view(value.GetString(),

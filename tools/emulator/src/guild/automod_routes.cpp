@@ -36,8 +36,8 @@ AuditLogEntry rule_audit_entry(int action, const AutoModRule* before, const Auto
   entry.target_id = (after != nullptr ? after : before)->id;
   rapidjson::Document old_json;
   rapidjson::Document new_json;
-  if (before != nullptr) old_json.Parse(automod_rule_json(*before).c_str());
-  if (after != nullptr) new_json.Parse(automod_rule_json(*after).c_str());
+  if (before != nullptr) parse_stored_json(automod_rule_json(*before), old_json);
+  if (after != nullptr) parse_stored_json(automod_rule_json(*after), new_json);
   std::set<std::string> keys;
   for (const auto* document : {&old_json, &new_json}) {
     if (!document->IsObject()) continue;

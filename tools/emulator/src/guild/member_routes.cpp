@@ -139,7 +139,7 @@ void GuildModule::member_dispatch(const Guild& guild, std::string_view type, con
   } else {
     rapidjson::Document object;
     const auto json = guild_member_json(member, *user);
-    object.Parse(json.data(), json.size());
+    parse_stored_json(json, object);
     object.AddMember("guild_id", rapidjson::Value(guild.id.c_str(), object.GetAllocator()),
                      object.GetAllocator());
     d = json_text(object);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/json.hpp"
 #include "interactions/component_rules.hpp"
 #include "interactions/interactions_module.hpp"
 
@@ -13,7 +14,7 @@ namespace platformpp::emulator {
 void InteractionsModule::check_message_components(const std::string& app_id, const Message& message,
                                                   FieldErrors& errors) const {
   rapidjson::Document components;
-  components.Parse(message.components.data(), message.components.size());
+  parse_stored_json(message.components, components);
   const auto flags = static_cast<std::uint64_t>(static_cast<std::uint32_t>(message.flags));
   check_components(components, message_surface(flags), errors, {"components"},
                    [&](std::string_view sku) { return premium_.sku_available(app_id, sku); });

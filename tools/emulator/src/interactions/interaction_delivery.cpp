@@ -51,8 +51,8 @@ std::string ping_json(const Application& app, const std::string& id, const std::
 // The answer's interaction response object, if it is one.
 std::optional<rapidjson::Document> response_of(const WebhookPostResult& result) {
   rapidjson::Document body;
-  body.Parse(result.body.data(), result.body.size());
-  if (body.HasParseError() || !body.IsObject()) return std::nullopt;
+  parse_stored_json(result.body, body);
+  if (!body.IsObject()) return std::nullopt;
   return body;
 }
 

@@ -158,7 +158,7 @@ std::string InteractionsModule::payload_json(const Interaction& interaction, con
       writer.Key("member");
       rapidjson::Document member;
       const auto member_text = guild_member_json(*place.guild->find_member(user.id), user);
-      member.Parse(member_text.data(), member_text.size());
+      parse_stored_json(member_text, member);
       auto& allocator = member.GetAllocator();
       const auto permissions = bits_string(channel_permissions(*place.guild, *place.guild_channel, user.id));
       member.AddMember("permissions", rapidjson::Value(permissions.c_str(), allocator), allocator);

@@ -45,7 +45,7 @@ class Resolved {
     auto& map = root_[kind];
     if (map.HasMember(id.c_str())) return;
     rapidjson::Document item(&allocator);
-    item.Parse(json.data(), json.size());
+    parse_stored_json(json, item);
     map.AddMember(Value(id.c_str(), allocator), Value(item, allocator), allocator);
   }
   [[nodiscard]] bool empty() const { return root_.MemberCount() == 0; }
@@ -301,7 +301,7 @@ class OptionReader {
       if (member != nullptr) {
         rapidjson::Document object;
         const auto text = guild_member_json(*member, *user);
-        object.Parse(text.data(), text.size());
+        parse_stored_json(text, object);
         object.RemoveMember("user");  // resolved members have no user (it is in resolved.users)
         const auto permissions = bits_string(channel_permissions(*place_.guild, *place_.guild_channel, id));
         object.AddMember("permissions", Value(permissions.c_str(), object.GetAllocator()),
@@ -562,7 +562,7 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
   std::string options_json;
   if (command->type == command_type::kChatInput) {
     rapidjson::Document definitions;
-    definitions.Parse(command->options.data(), command->options.size());
+    parse_stored_json(command->options, definitions);
     options_json =
         to_json([&](JsonWriter& writer) { reader.read(definitions, options, writer, {"options"}); });
     if (autocomplete && reader.focused_count() != 1) {
@@ -580,10 +580,10 @@ HttpResponse InteractionsModule::admin_invoke_command(const RouteContext& contex
       interaction.target_user_id = *target_id;
       // The target resolves like a USER option.
       rapidjson::Document def;
-      def.Parse(R"([{"name":"target","type":6}])");
+      parse_stored_json(R"([{"name":"target","type":6}])", def);
       rapidjson::Document given;
       const auto given_text = R"([{"name":"target","value":")" + *target_id + R"("}])";
-      given.Parse(given_text.data(), given_text.size());
+      parse_stored_json(given_text, given);
       (void)to_json([&](JsonWriter& writer) { reader.read(def, &given, writer, {"target_id"}); });
     } else {
       const auto* target = messaging_.find_channel_message(place.channel_id, *target_id);
@@ -652,7 +652,7 @@ HttpResponse InteractionsModule::admin_use_component(const RouteContext& context
     return unknown_message();
   }
   rapidjson::Document components;
-  components.Parse(message->components.data(), message->components.size());
+  parse_stored_json(message->components, components);
   const auto* component = find_component(components, *custom_id);
   if (component == nullptr) {
     fields.add_issue("custom_id",
@@ -733,7 +733,7 @@ HttpResponse InteractionsModule::admin_use_component(const RouteContext& context
   // A message component interaction is authorized by the installs the message's interaction had.
   if (message->interaction_metadata) {
     rapidjson::Document metadata;
-    metadata.Parse(message->interaction_metadata->data(), message->interaction_metadata->size());
+    parse_stored_json(*message->interaction_metadata, metadata);
     if (metadata.IsObject() && metadata.HasMember("authorizing_integration_owners")) {
       const auto& owners = metadata["authorizing_integration_owners"];
       interaction.guild_installed = owners.HasMember("0");

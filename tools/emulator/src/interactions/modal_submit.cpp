@@ -96,7 +96,7 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
   place.user_installed = opener.user_installed;
 
   rapidjson::Document modal;
-  modal.Parse(opener.modal_json->data(), opener.modal_json->size());
+  parse_stored_json(*opener.modal_json, modal);
   const Value& components = modal["components"];
   std::set<int> taken;
   collect_ids(components, taken);
@@ -295,7 +295,7 @@ HttpResponse InteractionsModule::admin_submit_modal(const RouteContext& context)
   interaction.triggering_interaction_id = opener.id;
   interaction.source_message_id = opener.source_message_id;
   rapidjson::Document opened;
-  opened.Parse(opener.modal_json->data(), opener.modal_json->size());
+  parse_stored_json(*opener.modal_json, opened);
   const auto data = to_json([&](JsonWriter& writer) {
     writer.StartObject();
     writer.Key("custom_id");

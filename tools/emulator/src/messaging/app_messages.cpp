@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "core/json.hpp"
 #include "guild/permissions.hpp"
 #include "messaging/message_body.hpp"
 #include "messaging/messaging_module.hpp"
@@ -21,7 +22,7 @@ std::string dispatch_json(const std::string& api_json, const std::optional<std::
                           bool stripped) {
   rapidjson::Document d;
   auto text = stripped ? without_content(api_json) : api_json;
-  d.Parse(text.data(), text.size());
+  parse_stored_json(text, d);
   if (!d.IsObject() || !guild_id) return text;
   d.AddMember("guild_id", rapidjson::Value(guild_id->c_str(), d.GetAllocator()), d.GetAllocator());
   return json_text(d);

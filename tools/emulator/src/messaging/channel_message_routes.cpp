@@ -244,7 +244,7 @@ HttpResponse MessagingModule::api_create_channel_message(const RouteContext& con
   if (forwarded != nullptr) {
     rapidjson::Document source;
     const auto source_json = message_json(*forwarded, true);
-    source.Parse(source_json.data(), source_json.size());
+    parse_stored_json(source_json, source);
     message.snapshots = snapshot_json(source);
     message.flags = message_flag::kHasSnapshot;
   } else {

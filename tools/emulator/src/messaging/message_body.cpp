@@ -393,7 +393,7 @@ bool apply_message_fields(const Value& body, const std::map<std::size_t, Multipa
 
 std::string without_content(std::string_view message_json) {
   rapidjson::Document d;
-  d.Parse(message_json.data(), message_json.size());
+  parse_stored_json(message_json, d);
   if (!d.IsObject()) return std::string(message_json);
   const auto empty = [](Value& message) {
     if (!message.IsObject()) return;

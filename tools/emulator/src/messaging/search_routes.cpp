@@ -163,8 +163,8 @@ Facts facts_of(const Message& message) {
         facts.sound || type.rfind("audio/", 0) == 0 || one_of(extension, {"mp3", "ogg", "wav", "flac"});
   }
   rapidjson::Document embeds;
-  embeds.Parse(message.embeds.data(), message.embeds.size());
-  if (!embeds.HasParseError() && embeds.IsArray()) {
+  parse_stored_json(message.embeds, embeds);
+  if (embeds.IsArray()) {
     for (const auto& embed : embeds.GetArray()) {
       if (!embed.IsObject()) continue;
       facts.embed = true;

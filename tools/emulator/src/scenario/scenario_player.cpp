@@ -7,6 +7,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "core/json.hpp"
+
 namespace platformpp::emulator {
 
 namespace {
@@ -76,7 +78,7 @@ std::string ScenarioPlayer::run(const ScenarioStep& step, int& status) {
     }
     if (!step.body.empty()) {
       rapidjson::Document document;
-      document.Parse(step.body.data(), step.body.size());
+      parse_stored_json(step.body, document);
       resolve(document, document.GetAllocator());
       body = player_json_text(document);
     }
@@ -90,8 +92,8 @@ std::string ScenarioPlayer::run(const ScenarioStep& step, int& status) {
   }
   if (!step.bind_as.empty()) {
     rapidjson::Document document;
-    document.Parse(answer.body.data(), answer.body.size());
-    if (document.HasParseError()) document.SetObject();  // a 204: the name is bound to an empty answer
+    if (!parse_json(answer.body, document))
+      document.SetObject();  // a 204: the name is bound to an empty answer
     answers_[step.bind_as] = std::move(document);
   }
   return {};
