@@ -13,7 +13,7 @@
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
-namespace {
+namespace gateway_guilds_socket_test {
 
 using http_verb = HttpMethod;
 
@@ -34,8 +34,6 @@ std::string identify(const std::string& token, int intents = 0) {
          R"(","properties":{"os":"linux","browser":"t","device":"t"},"intents":)" + std::to_string(intents) +
          "}}";
 }
-
-}  // namespace
 
 TEST_CASE("guilds over sockets: obfuscated READY and CHANNEL_CREATE, HTTP omission, RGM limit") {
   EmulatorProcess emulator{{"--no-ipc"}};
@@ -113,3 +111,5 @@ TEST_CASE("guilds over sockets: obfuscated READY and CHANNEL_CREATE, HTTP omissi
   CHECK(str(limited["d"]["meta"]["guild_id"]) == guild);
   CHECK(str(limited["d"]["meta"]["nonce"]) == "x");
 }
+
+}  // namespace gateway_guilds_socket_test

@@ -21,7 +21,7 @@ using platformpp::testkit::EmulatorProcess;
 
 extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
-namespace {
+namespace testkit_event_log_test {
 
 std::string member(const rapidjson::Value& object, const char* name) {
   if (!object.IsObject() || !object.HasMember(name) || !object[name].IsString()) return {};
@@ -52,8 +52,6 @@ std::pair<uint64_t, std::string> play_session(const platformpp::testkit::Connect
   admin.CreateUser("carol");
   return {alice.id, token};
 }
-
-}  // namespace
 
 TEST_CASE("testkit: Options::eventLog writes what crossed the edge, numbered, private, without a secret") {
   const std::filesystem::path dir = platformpp::emulator::test::make_temp_dir();
@@ -201,3 +199,5 @@ TEST_CASE("testkit: Replay plays a recorded run back identically, and finds an a
   std::error_code ignored;
   std::filesystem::remove_all(dir, ignored);
 }
+
+}  // namespace testkit_event_log_test

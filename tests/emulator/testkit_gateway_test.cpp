@@ -16,7 +16,7 @@ using platformpp::testkit::EmulatorProcess;
 
 extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
-namespace {
+namespace testkit_gateway_test {
 
 std::string str(const rapidjson::Value& value) {
   REQUIRE(value.IsString());
@@ -27,8 +27,6 @@ std::string identify(const std::string& token) {
   return R"({"op":2,"d":{"token":"Bearer )" + token +
          R"(","properties":{"os":"linux","browser":"platformpp","device":"platformpp"},"intents":0}})";
 }
-
-}  // namespace
 
 TEST_CASE("testkit: Gateway admin calls") {
   EmulatorProcess::Options options;
@@ -177,3 +175,5 @@ TEST_CASE("testkit: social admin calls (profile, spammer, premium)") {
   CHECK(c.next_dispatch("READY")["d"]["user"]["premium_type"].GetInt() == 0);
   CHECK_THROWS_AS(admin.ApprovePremium(1), std::runtime_error);
 }
+
+}  // namespace testkit_gateway_test

@@ -16,14 +16,12 @@ using Overwrites = std::vector<EmulatorAdmin::ChannelOverwrite>;
 
 extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
-namespace {
+namespace testkit_guilds_test {
 
 std::string text(const rapidjson::Value& value) {
   REQUIRE(value.IsString());
   return std::string(value.GetString(), value.GetStringLength());
 }
-
-}  // namespace
 
 TEST_CASE("testkit: guild admin calls") {
   EmulatorProcess::Options options;
@@ -78,3 +76,5 @@ TEST_CASE("testkit: guild admin calls") {
   CHECK(text(client.next_dispatch("CHANNEL_DELETE")["d"]["id"]) == std::to_string(secret));
   CHECK_THROWS_AS(admin.DeleteChannel(guild, secret), std::runtime_error);
 }
+
+}  // namespace testkit_guilds_test

@@ -20,7 +20,7 @@ using platformpp::testkit::EmulatorProcess;
 
 extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
-namespace {
+namespace testkit_scenario_test {
 
 std::filesystem::path write_scenario(const std::filesystem::path& dir, const std::string& name,
                                      const std::string& text) {
@@ -28,8 +28,6 @@ std::filesystem::path write_scenario(const std::filesystem::path& dir, const std
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }
-
-}  // namespace
 
 TEST_CASE("testkit: Options::scenario sets the world up before Start returns and plays its timeline") {
   const auto dir = platformpp::emulator::test::make_temp_dir();
@@ -146,3 +144,5 @@ TEST_CASE("testkit: a scenario that cannot be used stops Start with the file's l
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
 }
+
+}  // namespace testkit_scenario_test

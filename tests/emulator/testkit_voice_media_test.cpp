@@ -24,7 +24,7 @@ using Bytes = std::vector<std::uint8_t>;
 
 extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
-namespace {
+namespace testkit_voice_media_test {
 
 std::string text(const rapidjson::Value& value) {
   REQUIRE(value.IsString());
@@ -97,8 +97,6 @@ struct Player {
     return {};
   }
 };
-
-}  // namespace
 
 TEST_CASE("testkit: voice UDP faults") {
   EmulatorProcess::Options options;
@@ -188,3 +186,5 @@ TEST_CASE("voice media end to end through the real emulator, with a loss fault o
   CHECK(forwarded == 3);  // sealed for bob; the fault lost one on the way
   CHECK(process->Stop() == 0);
 }
+
+}  // namespace testkit_voice_media_test

@@ -14,7 +14,7 @@ using platformpp::testkit::EmulatorProcess;
 
 extern std::string g_testkit_emulator_binary;  // testkit_ipc_test.cpp
 
-namespace {
+namespace testkit_voice_test {
 
 std::string text(const rapidjson::Value& value) {
   REQUIRE(value.IsString());
@@ -38,8 +38,6 @@ std::string resume(const std::string& lobby_id, const std::string& session_id, c
   return R"({"op":7,"d":{"server_id":")" + lobby_id + R"(","session_id":")" + session_id + R"(","token":")" +
          token + R"(","seq_ack":)" + std::to_string(seq_ack) + "}}";
 }
-
-}  // namespace
 
 TEST_CASE("testkit: voice admin calls") {
   EmulatorProcess::Options options;
@@ -118,3 +116,5 @@ TEST_CASE("testkit: voice admin calls") {
   reset.reset = true;
   admin.SetVoiceSettings(reset);
 }
+
+}  // namespace testkit_voice_test

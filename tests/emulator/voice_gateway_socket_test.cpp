@@ -14,7 +14,7 @@
 using namespace platformpp::emulator;
 using namespace platformpp::emulator::test;
 
-namespace {
+namespace voice_gateway_socket_test {
 
 using http_verb = HttpMethod;
 
@@ -74,8 +74,6 @@ std::string voice_identify(const std::string& lobby_id, const std::string& user_
   return R"({"op":0,"d":{"server_id":")" + lobby_id + R"(","user_id":")" + user_id + R"(","session_id":")" +
          session_id + R"(","token":")" + token + R"(","max_dave_protocol_version":0}})";
 }
-
-}  // namespace
 
 TEST_CASE("voice over sockets: the upgrade needs v 4..8; 4..7 are served without seq") {
   VoiceWorld world;
@@ -175,3 +173,5 @@ TEST_CASE("voice over sockets: a lobby call from op 4 to 4014") {
   CHECK(str(left["d"]["user_id"]) == alice);
   CHECK(left["d"]["channel_id"].IsNull());
 }
+
+}  // namespace voice_gateway_socket_test
