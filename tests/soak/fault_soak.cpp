@@ -630,8 +630,11 @@ void Soak::SetPresence(Player& p) {
   // What friends must see in the end: the last activity asked for. One asked for while the Client is not
   // Ready ends with a failure that says it goes out once Connect reaches Ready, and the Client keeps it.
   p.presenceState = state;
-  p.client->UpdateRichPresence(activity, Op<ClientResult>("UpdateRichPresence", [&p](const ClientResult&) {
+  p.presenceAskedAt = Clock::now();
+  p.presenceOutcome = "pending";
+  p.client->UpdateRichPresence(activity, Op<ClientResult>("UpdateRichPresence", [&p](const ClientResult& r) {
                                  p.presencePending = false;
+                                 p.presenceOutcome = r.Successful() ? "ok" : r.Error();
                                }));
 }
 
@@ -966,10 +969,24 @@ void Soak::CheckStores() {
       const auto user = p.client->GetUser(p.friendId);
       const auto activity = user ? user->GameActivity() : std::nullopt;
       const auto state = activity ? activity->State() : std::nullopt;
-      if (!state || *state != (*it)->presenceState)
-        findings_.Add(
-            "a friend's presence differs from what they asked for",
-            Tag(p) + " sees " + (state ? *state : "nothing") + ", asked for " + (*it)->presenceState);
+      if (!state || *state != (*it)->presenceState) {
+        // Which side lost it: when the friend asked and how that ended, and when each side's session was
+        // last Ready (a READY's presences, or a PRESENCE_UPDATE missed around it).
+        const Player& q = **it;
+        const auto lastReady = [&](const Player& who) {
+          for (auto e = who.statuses.rbegin(); e != who.statuses.rend(); ++e)
+            if (e->status == static_cast<int>(Client::Status::Ready))
+              return std::to_string(Seconds(e->at - start_)).substr(0, 7) + " s";
+          return std::string("never");
+        };
+        findings_.Add("a friend's presence differs from what they asked for",
+                      Tag(p) + " sees " + (state ? *state : "nothing") + (user ? "" : " (no such user)") +
+                          ", " + Tag(q) + " asked for " + q.presenceState + " at " +
+                          std::to_string(Seconds(q.presenceAskedAt - start_)).substr(0, 7) + " s (" +
+                          q.presenceOutcome + "), now " + Client::StatusToString(q.client->GetStatus()) +
+                          "; last Ready: " + Tag(q) + " " + lastReady(q) + ", " + Tag(p) + " " +
+                          lastReady(p));
+      }
     }
   }
 }

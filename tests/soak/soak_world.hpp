@@ -108,6 +108,8 @@ struct Player {
   std::string presenceState;  ///< the last state UpdateRichPresence set with success
   int presenceRound = 0;
   bool presencePending = false;
+  Clock::time_point presenceAskedAt;  ///< when the last UpdateRichPresence was called, for the report
+  std::string presenceOutcome;        ///< how it ended ("ok" or its error), for the report
   bool lobbyMessagePending = false, dmPending = false;
   /// The platform deleted its lobby (nobody connected for its idle timeout: after the emulator was killed and
   /// the fake clock jumped a week, before anyone was back); the game joins it again by its secret.
