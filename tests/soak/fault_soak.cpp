@@ -983,9 +983,10 @@ void Soak::CheckStores() {
                       Tag(p) + " sees " + (state ? *state : "nothing") + (user ? "" : " (no such user)") +
                           ", " + Tag(q) + " asked for " + q.presenceState + " at " +
                           std::to_string(Seconds(q.presenceAskedAt - start_)).substr(0, 7) + " s (" +
-                          q.presenceOutcome + "), now " + Client::StatusToString(q.client->GetStatus()) +
-                          "; last Ready: " + Tag(q) + " " + lastReady(q) + ", " + Tag(p) + " " +
-                          lastReady(p));
+                          q.presenceOutcome + "); now " + Tag(p) + " " +
+                          Client::StatusToString(p.client->GetStatus()) + ", " + Tag(q) + " " +
+                          Client::StatusToString(q.client->GetStatus()) + "; last Ready: " + Tag(p) + " " +
+                          lastReady(p) + ", " + Tag(q) + " " + lastReady(q));
       }
     }
   }
