@@ -974,10 +974,11 @@ void Soak::CheckStores() {
         // last Ready (a READY's presences, or a PRESENCE_UPDATE missed around it).
         const Player& q = **it;
         const auto lastReady = [&](const Player& who) {
-          for (auto e = who.statuses.rbegin(); e != who.statuses.rend(); ++e)
-            if (e->status == static_cast<int>(Client::Status::Ready))
-              return std::to_string(Seconds(e->at - start_)).substr(0, 7) + " s";
-          return std::string("never");
+          std::string last = "never";
+          for (const auto& e : who.statuses)
+            if (e.status == static_cast<int>(Client::Status::Ready))
+              last = std::to_string(Seconds(e.at - start_)).substr(0, 7) + " s";
+          return last;
         };
         findings_.Add("a friend's presence differs from what they asked for",
                       Tag(p) + " sees " + (state ? *state : "nothing") + (user ? "" : " (no such user)") +
