@@ -428,6 +428,11 @@ class Soak {
   /// after, in seconds since the start.
   void PrintStatusesAround(const Player& p, Clock::time_point at) const;
   std::string Tag(const Player& p) const { return "player " + std::to_string(p.index); }
+  /// A moment of the run for the report: seconds since the start, cut to six characters as its timelines
+  /// show.
+  std::string SinceStart(Clock::time_point t) const {
+    return std::to_string(Seconds(t - start_)).substr(0, 6);
+  }
   /// An operation callback: checked where it runs, ended once, then `body`.
   template <typename... Args, typename F>
   std::function<void(Args...)> Op(const std::string& what, F body) {
@@ -976,16 +981,14 @@ void Soak::CheckStores() {
         const auto lastReady = [&](const Player& who) {
           std::string last = "never";
           for (const auto& e : who.statuses)
-            if (e.status == static_cast<int>(Client::Status::Ready))
-              last = std::to_string(Seconds(e.at - start_)).substr(0, 7) + " s";
+            if (e.status == static_cast<int>(Client::Status::Ready)) last = SinceStart(e.at) + " s";
           return last;
         };
         findings_.Add("a friend's presence differs from what they asked for",
                       Tag(p) + " sees " + (state ? *state : "nothing") + (user ? "" : " (no such user)") +
                           ", " + Tag(q) + " asked for " + q.presenceState + " at " +
-                          std::to_string(Seconds(q.presenceAskedAt - start_)).substr(0, 7) + " s (" +
-                          q.presenceOutcome + "); now " + Tag(p) + " " +
-                          Client::StatusToString(p.client->GetStatus()) + ", " + Tag(q) + " " +
+                          SinceStart(q.presenceAskedAt) + " s (" + q.presenceOutcome + "); now " + Tag(p) +
+                          " " + Client::StatusToString(p.client->GetStatus()) + ", " + Tag(q) + " " +
                           Client::StatusToString(q.client->GetStatus()) + "; last Ready: " + Tag(p) + " " +
                           lastReady(p) + ", " + Tag(q) + " " + lastReady(q));
       }
@@ -1000,13 +1003,12 @@ void Soak::PrintStatusesAround(const Player& p, Clock::time_point at) const {
   std::string text;
   for (const auto& e : p.statuses) {
     if (!near(e.at)) continue;
-    text += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " +
-            Client::StatusToString(static_cast<Client::Status>(e.status)) +
+    text += " " + SinceStart(e.at) + " " + Client::StatusToString(static_cast<Client::Status>(e.status)) +
             (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
   }
   text += "; token updates:";
   for (const auto t : p.tokenUpdates)
-    if (near(t)) text += " " + std::to_string(Seconds(t - start_)).substr(0, 6);
+    if (near(t)) text += " " + SinceStart(t);
   std::printf("    %s, fault at %.3f s:%s\n", Tag(p).c_str(), Seconds(at - start_), text.c_str());
 }
 
@@ -1186,7 +1188,7 @@ int Soak::Run() {
     const auto timeline = [this](const std::vector<StatusEvent>& events, const auto& name) {
       std::string text;
       for (const auto& e : events)
-        text += " " + std::to_string(Seconds(e.at - start_)).substr(0, 6) + " " + name(e.status) +
+        text += " " + SinceStart(e.at) + " " + name(e.status) +
                 (e.error != 0 ? "(" + std::to_string(e.error) + "/" + std::to_string(e.detail) + ")" : "");
       return text;
     };

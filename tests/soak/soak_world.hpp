@@ -105,7 +105,7 @@ struct Player {
   std::map<uint64_t, Clock::time_point> receivedAt;      ///< when MessageCreated came, for the report
   std::map<std::string, std::set<uint64_t>> channelIds;  ///< per channel as above, the ids it came in
   std::vector<Sent> sent;
-  std::string presenceState;  ///< the last state UpdateRichPresence set with success
+  std::string presenceState;  ///< the last state asked of UpdateRichPresence (what friends must see)
   int presenceRound = 0;
   bool presencePending = false;
   Clock::time_point presenceAskedAt;  ///< when the last UpdateRichPresence was called, for the report
