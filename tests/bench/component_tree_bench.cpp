@@ -15,13 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using namespace platformpp;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kIterations = 2000;
-constexpr int kRounds = 7;
+const int kIterations = platformpp::bench::Sized(2000, 100);
+const int kRounds = platformpp::bench::Sized(7, 1);
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());

@@ -38,6 +38,8 @@
 #include <optional>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using namespace platformpp::voice;
 namespace media_wire = platformpp::media_wire;
 using namespace platformpp::voice::dave;
@@ -46,7 +48,7 @@ namespace mls = platformpp::mls;
 namespace {
 
 constexpr int kFrames = 500;  // 10 s of audio per round
-constexpr int kRounds = 7;
+const int kRounds = platformpp::bench::Sized(7, 1);
 constexpr int kMembers = 25;
 constexpr uint64_t kSender = 1001, kReceiver = 1002;
 

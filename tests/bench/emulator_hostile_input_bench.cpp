@@ -41,6 +41,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -50,7 +52,8 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr auto kPhase = std::chrono::seconds(3);
+const auto kPhase = platformpp::bench::Sized<std::chrono::milliseconds>(std::chrono::seconds(3),
+                                                                        std::chrono::milliseconds(500));
 
 struct Target {
   platformpp::testkit::ConnectionInfo info;

@@ -38,6 +38,8 @@
 #include "voice/forwarding_unit.hpp"
 #include "voice/voice_udp_server.hpp"
 
+#include "bench_mode.hpp"
+
 using namespace platformpp::emulator;
 namespace media_wire = platformpp::media_wire;
 using platformpp::media_wire::TransportKey;
@@ -49,8 +51,9 @@ namespace {
 constexpr int kParticipants = 25;
 constexpr int kPacketsPerSecond = 50;
 constexpr std::size_t kPayloadSize = 100;
-constexpr auto kRunTime = std::chrono::seconds(5);
-constexpr int kTicks = static_cast<int>(kRunTime / std::chrono::milliseconds(1000 / kPacketsPerSecond));
+const auto kRunTime =
+    platformpp::bench::Sized<std::chrono::milliseconds>(std::chrono::seconds(5), std::chrono::seconds(1));
+const int kTicks = static_cast<int>(kRunTime / std::chrono::milliseconds(1000 / kPacketsPerSecond));
 
 int udp_socket(std::uint16_t& port) {
   const int fd = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);

@@ -20,13 +20,15 @@
 #include <string>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using namespace platformpp::gateway;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kFrames = 100'000;
-constexpr int kRounds = 7;
+const int kFrames = platformpp::bench::Sized(100'000, 10'000);
+const int kRounds = platformpp::bench::Sized(7, 1);
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());

@@ -30,6 +30,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 namespace asio = boost::asio;
 namespace beast = boost::beast;
 namespace http = beast::http;
@@ -37,7 +39,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kRequests = 2000;
+const int kRequests = platformpp::bench::Sized(2000, 200);
 constexpr int kBlock = 50;
 
 // CPU time of the whole process (every thread), in microseconds.

@@ -17,14 +17,16 @@
 #include <string>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using namespace platformpp;
 using namespace platformpp::backend;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kInteractions = 20'000;
-constexpr int kRounds = 5;
+const int kInteractions = platformpp::bench::Sized(20'000, 500);
+const int kRounds = platformpp::bench::Sized(5, 1);
 
 // A slash command with a subcommand, options, resolved objects and a member: a typical interaction.
 const std::string kBody =

@@ -27,14 +27,16 @@
 #include <thread>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kClients = 50;
-constexpr int kMessages = 2000;
+const int kClients = platformpp::bench::Sized(50, 10);
+const int kMessages = platformpp::bench::Sized(2000, 200);
 constexpr double kTargetP99Ms = 10.0;
-constexpr int kBareMessages = 500;
+const int kBareMessages = platformpp::bench::Sized(500, 100);
 
 double Percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;

@@ -35,6 +35,8 @@
 #include <thread>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using Clock = std::chrono::steady_clock;
 namespace bench = platformpp::bench;
 
@@ -160,7 +162,7 @@ int main(int argc, char** argv) {
     admin.SetGatewayLimits(limits);
     admin.SetGlobalRateLimit(0);
 
-    const std::vector<std::size_t> sizes{100, 1000};
+    const auto sizes = platformpp::bench::Sized<std::vector<std::size_t>>({100, 1000}, {20, 50});
     // One account per baseline connection and per Client: 2 x the largest N.
     std::vector<Account> accounts;
     for (std::size_t i = 0; i < 2 * sizes.back(); ++i) {
@@ -203,16 +205,17 @@ int main(int argc, char** argv) {
     const Figures& small = results.front();
     const Figures& large = results.back();
     std::printf(
-        "growth 100 -> 1000: time x%.1f, CPU per Client x%.2f, memory per Client x%.2f (linear: x10, "
+        "growth %zu -> %zu: time x%.1f, CPU per Client x%.2f, memory per Client x%.2f (linear: x%.1f, "
         "x1, x1)\n",
-        large.readySeconds / small.readySeconds, large.cpuMsPerClient / small.cpuMsPerClient,
-        large.kibPerClient / small.kibPerClient);
+        sizes.front(), sizes.back(), large.readySeconds / small.readySeconds,
+        large.cpuMsPerClient / small.cpuMsPerClient, large.kibPerClient / small.kibPerClient,
+        static_cast<double>(sizes.back()) / static_cast<double>(sizes.front()));
     for (const Figures* f : {&small, &large}) {
       const double ratio = f->cpuMsPerClient / f->baselineCpuMs;
       std::printf(
-          "ratio (N = %s): SDK CPU per Client / bare connection = %.2f (goal <= %.1f); memory %.0f KiB "
+          "ratio (N = %zu): SDK CPU per Client / bare connection = %.2f (goal <= %.1f); memory %.0f KiB "
           "/ %.0f KiB goal = %.2f\n",
-          f == &small ? "100" : "1000", ratio, kCpuGoalRatio, f->kibPerClient, kMemoryGoalKiB,
+          f == &small ? sizes.front() : sizes.back(), ratio, kCpuGoalRatio, f->kibPerClient, kMemoryGoalKiB,
           f->kibPerClient / kMemoryGoalKiB);
     }
     return 0;

@@ -31,13 +31,15 @@
 #include <string>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using namespace platformpp::mls;
 using Clock = std::chrono::steady_clock;
 namespace bare_hpke = platformpp::bench::bare_hpke;
 
 namespace {
 
-constexpr int kRounds = 7;
+const int kRounds = platformpp::bench::Sized(7, 1);
 constexpr int kMembersBefore = 24;
 
 double Median(std::vector<double> values) {

@@ -10,6 +10,8 @@
 #include <memory>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using platformpp::ClientResult;
 using platformpp::core::CallbackQueue;
 using platformpp::core::Completion;
@@ -17,8 +19,8 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kCompletions = 1'000'000;
-constexpr int kRounds = 7;
+const int kCompletions = platformpp::bench::Sized(1'000'000, 50'000);
+const int kRounds = platformpp::bench::Sized(7, 1);
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());

@@ -36,11 +36,13 @@
 #include <thread>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-constexpr int kBursts = 15;  // per configuration
+const int kBursts = platformpp::bench::Sized(15, 3);  // per configuration
 constexpr double kTargetMs = 60.0;
 constexpr int kPeriodFrames = 20;  // a burst every 400 ms
 constexpr int kBurstFrames = 5;

@@ -28,6 +28,8 @@
 #include <random>
 #include <vector>
 
+#include "bench_mode.hpp"
+
 using namespace platformpp::voice;
 namespace media_wire = platformpp::media_wire;
 using platformpp::bench::BareOpener;
@@ -37,7 +39,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 constexpr int kFrames = 500;  // 10 s of audio per round
-constexpr int kRounds = 5;
+const int kRounds = platformpp::bench::Sized(5, 1);
 
 double Median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
