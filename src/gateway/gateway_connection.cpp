@@ -118,17 +118,19 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   void Send(std::string payload, std::function<void(bool)> done) {
     // Posted, never dispatched: from a sink handling READY, it runs once the status is Ready.
     asio::post(strand_, [self = shared_from_this(), payload = std::move(payload), done = std::move(done)] {
-      bool sendable = !self->shutdown_ && self->status_ == Status::Ready && self->link_ &&
-                      !self->link_->closing && payload.size() <= kMaxClientPayloadBytes;
-      if (!sendable) {
-        self->logger_->Verbose(payload.size() > kMaxClientPayloadBytes
-                                   ? "Gateway: payload over " + std::to_string(kMaxClientPayloadBytes) +
-                                         " bytes dropped"
-                                   : std::string("Gateway: not ready; payload dropped"));
-      } else {
-        self->link_->Send(payload);
+      self->SendNow(payload, done);
+    });
+  }
+
+  void SendLatest(std::function<std::optional<std::string>()> build, std::function<void(bool)> done) {
+    asio::post(strand_, [self = shared_from_this(), build = std::move(build), done = std::move(done)] {
+      std::optional<std::string> payload;
+      if (!self->shutdown_) payload = build();
+      if (!payload) {
+        if (done) self->Invoke("send", done, false);
+        return;
       }
-      if (done) self->Invoke("send", done, sendable);
+      self->SendNow(*payload, done);
     });
   }
 
@@ -145,6 +147,20 @@ class GatewayConnection::Impl : public std::enable_shared_from_this<Impl> {
   }
 
  private:
+  void SendNow(const std::string& payload, const std::function<void(bool)>& done) {
+    bool sendable = !shutdown_ && status_ == Status::Ready && link_ && !link_->closing &&
+                    payload.size() <= kMaxClientPayloadBytes;
+    if (!sendable) {
+      logger_->Verbose(payload.size() > kMaxClientPayloadBytes
+                           ? "Gateway: payload over " + std::to_string(kMaxClientPayloadBytes) +
+                                 " bytes dropped"
+                           : std::string("Gateway: not ready; payload dropped"));
+    } else {
+      link_->Send(payload);
+    }
+    if (done) Invoke("send", done, sendable);
+  }
+
   void Spawn() {
     running_ = true;
     session_.Spawn(
@@ -588,6 +604,11 @@ void GatewayConnection::Reidentify() {
 
 void GatewayConnection::Send(std::string payload, std::function<void(bool sent)> done) {
   if (impl_) impl_->Send(std::move(payload), std::move(done));
+}
+
+void GatewayConnection::SendLatest(std::function<std::optional<std::string>()> build,
+                                   std::function<void(bool sent)> done) {
+  if (impl_) impl_->SendLatest(std::move(build), std::move(done));
 }
 
 void GatewayConnection::Shutdown() {

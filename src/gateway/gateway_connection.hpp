@@ -97,6 +97,12 @@ class GatewayConnection {
   /// Send while handling READY or RESUMED gets its payload out right after that dispatch, as the first of the
   /// new session. Thread-safe.
   void Send(std::string payload, std::function<void(bool sent)> done = {});
+  /// As Send, but the payload is what `build` returns when the send runs on the network thread (nullopt:
+  /// nothing to send, `done` hears false). A sink's resend on READY or RESUMED then carries the state of the
+  /// moment the session is Ready: a game thread that changed that state just before, and saw the session not
+  /// Ready yet, is not left behind. `build` is not called once the connection is shut down.
+  void SendLatest(std::function<std::optional<std::string>()> build,
+                  std::function<void(bool sent)> done = {});
 
   /// The session's status, current before the status handler hears of a change. Any thread.
   Status CurrentStatus() const noexcept { return status_.load(std::memory_order_acquire); }

@@ -222,25 +222,31 @@ void PresenceService::SetOnlineStatus(StatusType status, UpdateStatusCallback ca
 }
 
 void PresenceService::SendOverGateway(const std::shared_ptr<Done>& done) {
-  std::string data;
-  {
-    std::lock_guard lock(mutex_);
-    data = PresenceData(activity_, status_);
-    viaIpc_ = false;
-  }
-  std::string error;
-  std::optional<std::string> payload = gateway::BuildPayload(gateway::Opcode::PresenceUpdate, data, &error);
-  if (!payload) {
-    runtime_.Log().Error("presence: cannot send: " + error);
-    if (done) (*done)(ClientResult::Failure(ErrorType::ValidationError, "activity: " + error));
-    return;
-  }
-  gateway_.Send(std::move(*payload), [done](bool sent) {
-    if (!done) return;
-    (*done)(sent ? ClientResult()
-                 : NotReady("the realtime connection went away before the presence was sent; it goes out "
-                            "again after the next READY"));
-  });
+  // The presence is read when the send goes out, on the network thread, not now: a resend on READY then
+  // carries what a game thread set while the session was not yet Ready (and found it not Ready).
+  auto error =
+      std::make_shared<std::string>();  // both lambdas run on the network thread, one after the other
+  gateway_.SendLatest(
+      [this, error]() -> std::optional<std::string> {
+        std::string data;
+        {
+          std::lock_guard lock(mutex_);
+          data = PresenceData(activity_, status_);
+          viaIpc_ = false;
+        }
+        std::optional<std::string> payload =
+            gateway::BuildPayload(gateway::Opcode::PresenceUpdate, data, error.get());
+        if (!payload) runtime_.Log().Error("presence: cannot send: " + *error);
+        return payload;
+      },
+      [done, error](bool sent) {
+        if (!done) return;
+        if (!error->empty())
+          return (*done)(ClientResult::Failure(ErrorType::ValidationError, "activity: " + *error));
+        (*done)(sent ? ClientResult()
+                     : NotReady("the realtime connection went away before the presence was sent; it goes out "
+                                "again after the next READY"));
+      });
 }
 
 void PresenceService::SendOverIpc(const std::shared_ptr<Done>& done) {

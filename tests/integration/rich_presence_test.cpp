@@ -3,9 +3,13 @@
 // presence comes back after reconnects of either connection (docs/social-protocol.md).
 #include "core/callback_queue.hpp"
 #include "core/logger.hpp"
+#include "core/runtime.hpp"
 #include "emulator_fixture.hpp"
 #include "gateway/gateway_connection.hpp"
+#include "ipc/ipc_link.hpp"
 #include "net/http_client.hpp"
+#include "presence/presence_service.hpp"
+#include "social/social_store.hpp"
 
 #include <platformpp/activity.hpp>
 #include <platformpp/client.hpp>
@@ -436,6 +440,60 @@ TEST_CASE("gateway Send: dropped when not Ready or over 4096 bytes, handed to th
   CHECK(RunAll({b->client.get()}, [&] { return SeenState(*b->client, a->Id()) == "raw send"; }));
   CHECK(ready.load());  // nothing made the server close the connection
   gateway.Shutdown();
+}
+
+// The window the 1-hour fault soak's presence finding pointed at (docs/fault-soak.md): READY's resend of the
+// presence ran as the dispatch was handled, before the session's status became Ready. A game thread's
+// UpdateRichPresence landing in between found the session not Ready (so did not send) while the resend had
+// already read the old activity: friends kept the old one until the next change. Here the update is made at
+// exactly that point, from the sink that handles READY, as a game thread would make it there.
+TEST_CASE("rich presence: an update made between READY's dispatch and the Ready status goes out") {
+  auto a = NewPlayer("rp_window_a", /*connect=*/false);
+  auto b = NewPlayer("rp_window_b");
+  itest::Shared().admin->MakeFriends(a->Id(), b->Id());
+
+  platformpp::ClientOptions clientOptions = itest::Shared().Options();
+  clientOptions.ipcEnabled = false;  // the Gateway or nothing: no desktop client to fall back on
+  platformpp::core::Runtime runtime(clientOptions);
+  platformpp::net::HttpClientOptions httpOptions;
+  httpOptions.caFile = clientOptions.caFile;
+  platformpp::net::HttpClient http(runtime.Io(), runtime.LoggerPtr(), httpOptions);
+  platformpp::ipc::IpcLink ipc(runtime.Io(), runtime.LoggerPtr(),
+                               platformpp::ipc::IpcLinkOptions{false, "", ""});
+  platformpp::gateway::GatewayOptions options;
+  options.apiBase = clientOptions.apiBase;
+  options.caFile = clientOptions.caFile;
+  options.token = [token = a->token] { return "Bearer " + token; };
+  platformpp::gateway::GatewayConnection gateway(runtime.Io(), runtime.LoggerPtr(), http, options);
+  platformpp::social::SocialStore social(runtime, gateway);
+  platformpp::presence::PresenceService presence(runtime, http, gateway, ipc, social);
+
+  std::atomic<int> outcomes{0};
+  std::atomic<bool> secondAskedNotReady{false};
+  std::atomic<bool> asked{false};
+  gateway.SetDispatchSink([&](const platformpp::gateway::Dispatch& dispatch) {
+    social.OnDispatch(dispatch);
+    presence.OnDispatch(dispatch);
+    if (dispatch.type == "READY" && !asked.exchange(true)) {
+      REQUIRE(gateway.CurrentStatus() != Client::Status::Ready);  // the window: READY handled, not Ready yet
+      presence.UpdateRichPresence(Playing("second"), [&](const ClientResult& result) {
+        secondAskedNotReady = result.Type() == ErrorType::ClientNotReady;
+        ++outcomes;
+      });
+    }
+  });
+  // Kept for the next READY: nowhere to send it yet.
+  presence.UpdateRichPresence(Playing("first"), [&](const ClientResult&) { ++outcomes; });
+  gateway.Connect();
+
+  CHECK(RunAll({b->client.get()}, [&] {
+    runtime.Queue().Drain();
+    return SeenState(*b->client, a->Id()) == "second";
+  }));
+  CHECK(outcomes.load() == 2);
+  CHECK(secondAskedNotReady.load());  // it found the session not Ready: the resend is what carried it
+  gateway.Shutdown();
+  runtime.Queue().Drain();
 }
 
 }  // namespace rich_presence_test
