@@ -82,7 +82,10 @@ struct Sent {
   uint64_t channelId = 0;  ///< on success, the platform's id of the channel
   bool ended = false;
   bool ok = false;
-  Clock::time_point at;  ///< when it was sent
+  Clock::time_point at;      ///< when it was sent
+  bool toLobby = false;      ///< a lobby message, else a DM
+  uint64_t lobbyId = 0;      ///< a lobby message's lobby
+  uint64_t recipientId = 0;  ///< a DM's recipient
 };
 
 /// A player: one Client and the game's books about it.
