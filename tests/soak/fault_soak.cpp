@@ -1205,15 +1205,31 @@ int Soak::Run() {
   const auto settleStart = Clock::now();
   owed_.reset();  // the setup's settling listed none
   bool settled = false;
+  auto longestPass = Clock::duration::zero();  // the game's callbacks, its actions and the check
   while (Clock::now() < settleStart + 90s) {
+    const auto passStart = Clock::now();
     Pump();
     for (auto& p : players_)
       Act(*p, false);
-    if ((settled = Settled(why))) break;
+    settled = Settled(why);
+    longestPass = std::max(longestPass, Clock::now() - passStart);
+    if (settled) break;
     std::this_thread::sleep_for(2ms);
   }
-  std::printf("settled in %.1f s after the last fault%s%s\n", Seconds(Clock::now() - settleStart),
-              settled ? "" : ": NOT SETTLED: ", settled ? "" : why.c_str());
+  // Sessions that came and went while settling: with no fault left, each is the machine's (a starved
+  // heartbeat) or a bug.
+  std::size_t changes = 0, changed = 0;
+  for (const auto& p : players_) {
+    const auto n = std::count_if(p->statuses.begin(), p->statuses.end(),
+                                 [&](const StatusEvent& e) { return e.at > settleStart; });
+    changes += static_cast<std::size_t>(n);
+    changed += n > 0 ? 1 : 0;
+  }
+  std::printf(
+      "settled in %.1f s after the last fault (longest pass %.2f s; %zu status changes in %zu Clients "
+      "meanwhile)%s%s\n",
+      Seconds(Clock::now() - settleStart), Seconds(longestPass), changes, changed,
+      settled ? "" : ": NOT SETTLED: ", settled ? "" : why.c_str());
   if (!settled) {
     findings_.Add("did not settle within 90 s of the last fault", why);
     PrintCallsShort();
