@@ -224,8 +224,8 @@ void PresenceService::SetOnlineStatus(StatusType status, UpdateStatusCallback ca
 void PresenceService::SendOverGateway(const std::shared_ptr<Done>& done) {
   // The presence is read when the send goes out, on the network thread, not now: a resend on READY then
   // carries what a game thread set while the session was not yet Ready (and found it not Ready).
-  auto error =
-      std::make_shared<std::string>();  // both lambdas run on the network thread, one after the other
+  // Written by the first lambda, read by the second: both run on the network thread, one after the other.
+  auto error = std::make_shared<std::string>();
   gateway_.SendLatest(
       [this, error]() -> std::optional<std::string> {
         std::string data;
