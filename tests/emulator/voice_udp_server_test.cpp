@@ -137,6 +137,41 @@ TEST_CASE("IP discovery and forwarding over real UDP sockets") {
   unit.on_datagram(a.endpoint(), Bytes(8, 1));  // no sink: ignored
 }
 
+// A flood the service thread cannot keep up with waits in the socket's receive queue. That queue is bounded:
+// what does not fit is dropped, so that an IP discovery request sent after the backlog waits behind a
+// fraction of a second of traffic, not seconds (the 100-player soak's calls failed their 5 s discovery for
+// minutes).
+TEST_CASE("a flood while the service thread is busy: the backlog is bounded, a later discovery is answered") {
+  boost::asio::io_context io(1);
+  ForwardingUnit unit;
+  VoiceUdpServer server(io, "127.0.0.1");
+  server.start(unit);
+  ClientSocket flooder, caller;
+  const auto ssrc = unit.allocate_ssrc();
+  unit.add_session("caller", ssrc, "1", "L");
+
+  // 20,000 media-sized datagrams of an unknown sender while the loop does not run (the thread is busy).
+  constexpr int kFlood = 20000;
+  Bytes media(120, 0x42);
+  platformpp::media_wire::WriteRtpHeader(1, 0, 0xDEAD, std::span<std::uint8_t, 12>(media.data(), 12));
+  for (int i = 0; i < kFlood; ++i)
+    flooder.send_to(server.port(), media);
+  // What the queue held is what the loop then finds.
+  for (int idle = 0; idle < 20;) {
+    io.restart();
+    idle = io.poll() == 0 ? idle + 1 : 0;
+  }
+  const auto backlog = server.counters().received;
+  MESSAGE("datagrams queued of " << kFlood << ": " << backlog);
+  CHECK(backlog > 0);
+  CHECK(backlog < 2500);  // the 4 MiB queue asked for before held about 10,000 of these
+
+  caller.send_to(server.port(), platformpp::media_wire::IpDiscoveryRequest(ssrc));
+  const auto answer = receive(io, caller, std::chrono::milliseconds(500));
+  REQUIRE(answer);
+  CHECK(platformpp::media_wire::ParseIpDiscoveryResponse(*answer, ssrc));
+}
+
 TEST_CASE("delayed datagrams leave in due order, not before their delay; equal delays keep their order") {
   boost::asio::io_context io(1);
   VoiceUdpServer server(io, "127.0.0.1");

@@ -33,6 +33,7 @@ constexpr int kReadBurst = 64;
 constexpr std::size_t kMaxDatagram = 65536;
 constexpr std::size_t kSlotCapacity = 1500;  // an MTU: a larger datagram is rare
 constexpr std::uint32_t kPreparedSlots = 256;
+constexpr int kReceiveBuffer = 256 * 1024;  // asked of the kernel, which doubles it for its bookkeeping
 
 // Memory for the handlers of one kind of operation: a few fixed blocks, reused. Asio 1.74 recycles one block
 // per thread, which two kinds of operations in turn (receive, timer) keep missing; with these, steady-state
@@ -277,8 +278,14 @@ VoiceUdpServer::VoiceUdpServer(boost::asio::io_context& io, const std::string& h
     impl_->socket.bind(endpoint);
     // Never block the I/O thread: a full send buffer loses the datagram, as a congested network would.
     impl_->socket.non_blocking(true);
-    // Room for bursts (a 25-person call is ~30,000 datagrams a second); the kernel caps what it grants.
-    impl_->socket.set_option(net::socket_base::receive_buffer_size(4 * 1024 * 1024));
+    // A receive queue bounded in time, as a router's is: when the service thread falls behind (a starved CI
+    // machine), what waits is dropped, not delayed by seconds. A 4 MiB queue (the kernel granted 8) held
+    // seconds of a 100-player soak's media in front of every IP discovery request, whose answers then came
+    // after the SDK's 5 s budget: calls failed to connect again and again for minutes (docs/fault-soak.md).
+    // This one holds a few hundred datagrams: a 25-person call's 1,250 a second for a quarter of a second,
+    // past the 100 ms stops of a VM's vCPU; a discovery request lost to it is sent again a second later.
+    impl_->socket.set_option(net::socket_base::receive_buffer_size(kReceiveBuffer));
+    // The sends fan out (a 25-person call is ~30,000 datagrams a second): room for their bursts.
     impl_->socket.set_option(net::socket_base::send_buffer_size(4 * 1024 * 1024));
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot open the voice UDP socket on " + host + ": " + e.code().message());
