@@ -1,8 +1,8 @@
 // How much work a benchmark does. Run by hand (or with `ctest -L bench -V`) each does its full measurement,
-// whose ratios docs/performance.md reports. With PLATFORMPP_BENCH_SMOKE=1 in its environment (CTest sets it in
-// a tree configured with the PLATFORMPP_BENCH_SMOKE option, as CI's is) each does a few rounds of
-// the same work through the same code and keeps every correctness check, since in CI a benchmark only proves
-// that it still works (its timings there, on a machine shared with three other builds, would mean nothing).
+// whose ratios docs/performance.md reports. With PLATFORMPP_BENCH_SMOKE=1 in its environment (CTest sets it
+// in a tree configured with the PLATFORMPP_BENCH_SMOKE option, as CI's is) each does a few rounds of the same
+// work through the same code and keeps every correctness check, since in CI a benchmark only proves that it
+// still works (its timings there, on a machine shared with three other builds, would mean nothing).
 #pragma once
 
 #include <cstdlib>
