@@ -1,9 +1,11 @@
-// The SDK's one translation unit that compiles Beast's WebSocket templates: the link over both stream types
-// and the connect sequence the Gateway and the voice gateway share.
+// The SDK's one translation unit that compiles Beast's WebSocket templates: the link, over a stream that
+// speaks TLS or not (one instantiation of the templates for both), and the connect sequence the Gateway and
+// the voice gateway share.
 #include "core/asio_prelude.hpp"
 
 #include "net/websocket_link.hpp"
 
+#include "beast_stream/maybe_tls_stream.hpp"
 #include "net/tls_setup.hpp"
 #include "net/url.hpp"
 
@@ -14,15 +16,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
-#include <boost/beast/ssl.hpp>
 #include <boost/beast/websocket.hpp>
-#include <boost/beast/websocket/ssl.hpp>
 
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
 #include <deque>
-#include <type_traits>
 
 namespace platformpp::net::ws {
 namespace {
@@ -36,11 +35,9 @@ using boost::system::error_code;
 
 constexpr auto kAwait = asio::use_awaitable;
 
-using PlainWs = websocket::stream<beast::tcp_stream>;
-using TlsWs = websocket::stream<beast::ssl_stream<beast::tcp_stream>>;
+using Ws = websocket::stream<beast_stream::MaybeTlsStream>;
 
-template <class Ws>
-class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Ws>> {
+class WsLink final : public Link, public std::enable_shared_from_this<WsLink> {
  public:
   WsLink(std::unique_ptr<Ws> ws, const Strand& strand)
       : ws_(std::move(ws)), strand_(strand), timer_(strand) {}
@@ -62,7 +59,7 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Ws>
     closing = true;
     closeCode_ = code;
     timer_.expires_after(kCloseGrace);
-    timer_.async_wait([self = this->shared_from_this()](error_code ec) {
+    timer_.async_wait([self = shared_from_this()](error_code ec) {
       if (!ec) self->Teardown();
     });
     if (!writing_) DoClose();
@@ -100,22 +97,21 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Ws>
   void WriteNext() {
     writing_ = true;
     ws_->binary(writes_.front().binary);
-    ws_->async_write(
-        asio::buffer(writes_.front().data),
-        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code ec, std::size_t) {
-          self->writing_ = false;
-          if (self->tornDown_) return;
-          if (ec) {
-            self->Teardown();
-            return;
-          }
-          self->writes_.pop_front();
-          if (self->closing) {
-            self->DoClose();
-          } else if (!self->writes_.empty()) {
-            self->WriteNext();
-          }
-        }));
+    ws_->async_write(asio::buffer(writes_.front().data),
+                     asio::bind_executor(strand_, [self = shared_from_this()](error_code ec, std::size_t) {
+                       self->writing_ = false;
+                       if (self->tornDown_) return;
+                       if (ec) {
+                         self->Teardown();
+                         return;
+                       }
+                       self->writes_.pop_front();
+                       if (self->closing) {
+                         self->DoClose();
+                       } else if (!self->writes_.empty()) {
+                         self->WriteNext();
+                       }
+                     }));
   }
 
   void DoClose() {
@@ -123,7 +119,7 @@ class WsLink final : public Link, public std::enable_shared_from_this<WsLink<Ws>
     closeSent_ = true;
     ws_->async_close(
         websocket::close_reason(closeCode_),
-        asio::bind_executor(strand_, [self = this->shared_from_this()](error_code) { self->Teardown(); }));
+        asio::bind_executor(strand_, [self = shared_from_this()](error_code) { self->Teardown(); }));
   }
 
   std::unique_ptr<Ws> ws_;
@@ -143,7 +139,6 @@ struct ClearOnExit {
   ~ClearOnExit() { f = nullptr; }
 };
 
-template <class Ws>
 asio::awaitable<ConnectResult> Handshake(std::unique_ptr<Ws> ws, const Strand& strand, const Url& url,
                                          const tcp::resolver::results_type& endpoints,
                                          const ConnectOptions& options, std::function<void()>& abort,
@@ -161,10 +156,11 @@ asio::awaitable<ConnectResult> Handshake(std::unique_ptr<Ws> ws, const Strand& s
     co_return result;
   }
   tcpStream.socket().set_option(tcp::no_delay(true), ec);
-  if constexpr (std::is_same_v<Ws, TlsWs>) {
-    SSL* ssl = ws->next_layer().native_handle();
+  if (ws->next_layer().Secure()) {
+    SSL* ssl = ws->next_layer().Tls().native_handle();
     ExpectPeerName(ssl, url.host);
-    co_await ws->next_layer().async_handshake(ssl::stream_base::client, asio::redirect_error(kAwait, ec));
+    co_await ws->next_layer().Tls().async_handshake(ssl::stream_base::client,
+                                                    asio::redirect_error(kAwait, ec));
     if (ec || stopped()) {
       long verify = SSL_get_verify_result(ssl);
       result.stage = ConnectStage::TlsHandshake;
@@ -191,7 +187,7 @@ asio::awaitable<ConnectResult> Handshake(std::unique_ptr<Ws> ws, const Strand& s
   timeouts.idle_timeout = websocket::stream_base::none();
   timeouts.keep_alive_pings = false;
   ws->set_option(timeouts);
-  result.link = std::make_shared<WsLink<Ws>>(std::move(ws), strand);
+  result.link = std::make_shared<WsLink>(std::move(ws), strand);
   co_return result;
 }
 
@@ -216,12 +212,7 @@ asio::awaitable<ConnectResult> Connect(const Strand& strand, ssl::context* tls, 
     result.failure = "resolve " + url.host + ": " + ec.message();
     co_return result;
   }
-  if (url.Secure()) {
-    auto ws = std::make_unique<TlsWs>(strand, *tls);
-    ConnectResult result = co_await Handshake(std::move(ws), strand, url, endpoints, options, abort, stopped);
-    co_return result;
-  }
-  auto ws = std::make_unique<PlainWs>(strand);
+  auto ws = url.Secure() ? std::make_unique<Ws>(strand, *tls) : std::make_unique<Ws>(strand);
   ConnectResult result = co_await Handshake(std::move(ws), strand, url, endpoints, options, abort, stopped);
   co_return result;
 }

@@ -76,9 +76,9 @@ endforeach()
 
 # --- What the emulator shares with the SDK ---------------------------------------------------------------------
 # The emulator is an independent implementation: of the SDK it includes the media wire code, the
-# exact reading of JSON numbers and MLS, nothing else.
+# exact reading of JSON numbers, MLS and the stream under Beast's sessions, nothing else.
 # Its include roots are its own src/ first, then the SDK's, so an include it does not have itself is the SDK's.
-set(emulator_shares media_wire json_wire mls)
+set(emulator_shares media_wire json_wire mls beast_stream)
 file(GLOB_RECURSE emulator_sources "${SOURCE_DIR}/tools/emulator/src/*.hpp" "${SOURCE_DIR}/tools/emulator/src/*.cpp")
 set(emulator_includes 0)
 foreach(source IN LISTS emulator_sources)

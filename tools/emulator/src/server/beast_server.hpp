@@ -1,11 +1,13 @@
-// What the server's Beast sessions share: the namespaces, the two stream types (plain TCP and TLS) and
-// the limits on what a peer may send.
+// What the server's Beast sessions share: the namespaces, the stream (TLS or plain TCP, chosen per listener)
+// and the limits on what a peer may send.
 // Included by server/server.cpp alone: the one translation unit that instantiates Boost.Beast's server
 // templates (they are slow to compile), so each session kind has a file of its own without costing a
 // compilation of its own.
 #pragma once
 
 #include "server/asio_prelude.hpp"
+
+#include "beast_stream/maybe_tls_stream.hpp"
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
@@ -31,8 +33,8 @@ inline constexpr std::uint32_t kHeaderLimit = 16 * 1024;
 inline constexpr auto kHandshakeTimeout = std::chrono::seconds(10);
 inline constexpr auto kWriteTimeout = std::chrono::seconds(30);
 
-using PlainStream = beast::tcp_stream;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+// One stream type for plain and TLS connections: Beast's HTTP and WebSocket templates are instantiated once.
+using SessionStream = ::platformpp::beast_stream::MaybeTlsStream;
 
 inline bool is_http_parse_error(const beast::error_code& ec) {
   return &ec.category() == &http::make_error_code(http::error::bad_target).category();

@@ -13,7 +13,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <type_traits>
 
 #include "core/api_error.hpp"
 #include "server/connection_places.hpp"
@@ -39,11 +38,9 @@ bool same_origin(const Request& request) {
 // One connection, on its I/O thread: reads requests one at a time (keep-alive), has the service on its
 // thread plan and complete each (waiting out a fault's delay on a timer without blocking other
 // connections), then writes the outcome.
-template <class Stream>
-class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
-
+  // `stream_args`: the TLS context, for a TLS listener's connection; nothing for plain HTTP.
   template <class... StreamArgs>
   HttpSession(EmulatorService& service, IoLane& lane, TurnGate& gate, tcp::socket socket,
               StreamArgs&... stream_args)
@@ -63,9 +60,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     idle_timeout_ = idle_timeout;
     send_queue_limit_ = send_queue_limit;
     place_ = std::move(place);
-    if constexpr (kTls) {
+    if (stream_.Secure()) {
       lowest().expires_after(kHandshakeTimeout);
-      stream_.async_handshake(ssl::stream_base::server, handler(Step::handshake));
+      stream_.Tls().async_handshake(ssl::stream_base::server, handler(Step::handshake));
     } else {
       read_request();
     }
@@ -76,7 +73,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 
   using Handler = StepHandler<HttpSession, Step>;
   friend Handler;
-  Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
+  Handler handler(Step step) { return Handler{shared_from_this(), step}; }
 
   void on(Step step, beast::error_code ec, std::size_t /*bytes*/) {
     switch (step) {
@@ -86,7 +83,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
       case Step::read:
         return on_read(ec);
       case Step::delay:
-        if (!ec) lane_.to_service([self = this->shared_from_this()] { self->finish_request(); });
+        if (!ec) lane_.to_service([self = shared_from_this()] { self->finish_request(); });
         return;
       case Step::written:
         if (ec) return close();
@@ -144,7 +141,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     keep_alive_ = message.keep_alive();
     version_ = message.version();
     // The stream waits (no operation on it) while the service thread has the request.
-    lane_.to_service([self = this->shared_from_this()] { self->plan_request(); });
+    lane_.to_service([self = shared_from_this()] { self->plan_request(); });
   }
 
   // On the service thread.
@@ -167,15 +164,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   // Runs `work` on this connection's I/O thread.
   template <class Work>
   void on_stream(Work work) {
-    lane_.to_stream([self = this->shared_from_this(), work = std::move(work)]() mutable { work(*self); });
+    lane_.to_stream([self = shared_from_this(), work = std::move(work)]() mutable { work(*self); });
   }
 
   // Hands the stream over to a WebSocket serving `Endpoint`.
   template <class Endpoint>
   void upgrade() {
     lowest().expires_never();
-    auto socket = std::make_shared<WebSocketSession<Stream>>(std::move(stream_), lane_, send_queue_limit_,
-                                                             client_address_, std::move(place_));
+    auto socket = std::make_shared<WebSocketSession>(std::move(stream_), lane_, send_queue_limit_,
+                                                     client_address_, std::move(place_));
     auto link = std::make_shared<WebSocketLink>(gate_, lane_, socket);
     link->attach(std::make_unique<Endpoint>(service_, *link));
     socket->start(std::move(link), parser_->release());
@@ -196,18 +193,15 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
         return on_stream([](HttpSession& self) { self.close(); });
       case Outcome::Delivery::truncate:
         // Half an answer acknowledges as much as a whole one: it waits for the turn's commit too.
-        return gate_.send(
-            [self = this->shared_from_this(), response = std::move(outcome.response)]() mutable {
-              self->on_stream([response = std::move(response)](HttpSession& session) {
-                session.write_truncated(response);
-              });
-            });
+        return gate_.send([self = shared_from_this(), response = std::move(outcome.response)]() mutable {
+          self->on_stream(
+              [response = std::move(response)](HttpSession& session) { session.write_truncated(response); });
+        });
       case Outcome::Delivery::respond:
         if (const auto deferred = outcome.response.deferred) {
           // The answer comes later (a webhook events URL's PING); other connections are served meanwhile.
-          return deferred->wait([self = this->shared_from_this()](HttpResponse response) {
-            self->respond(std::move(response));
-          });
+          return deferred->wait(
+              [self = shared_from_this()](HttpResponse response) { self->respond(std::move(response)); });
         }
         return respond(std::move(outcome.response));
     }
@@ -223,7 +217,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
 
   // An answer, once what it acknowledges is committed (server/turn_gate.hpp). On the service thread.
   void respond(HttpResponse response) {
-    gate_.send([self = this->shared_from_this(), response = std::move(response)]() mutable {
+    gate_.send([self = shared_from_this(), response = std::move(response)]() mutable {
       self->on_stream([response = std::move(response)](HttpSession& session) mutable {
         session.write_response(std::move(response));
       });
@@ -260,9 +254,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
   }
 
   void shutdown() {
-    if constexpr (kTls) {
+    if (stream_.Secure()) {
       lowest().expires_after(std::chrono::seconds(2));
-      stream_.async_shutdown(handler(Step::shut_down));
+      stream_.Tls().async_shutdown(handler(Step::shut_down));
     } else {
       beast::error_code ec;
       lowest().socket().shutdown(tcp::socket::shutdown_send, ec);
@@ -276,7 +270,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession<Stream>> {
     lowest().socket().close(ec);
   }
 
-  Stream stream_;
+  SessionStream stream_;
   EmulatorService& service_;
   IoLane& lane_;
   TurnGate& gate_;

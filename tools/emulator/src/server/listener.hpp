@@ -62,18 +62,12 @@ class Listener : public std::enable_shared_from_this<Listener> {
     }
     beast::error_code option_ec;
     socket.set_option(tcp::no_delay(true), option_ec);
-    if (tls_ != nullptr) {
-      auto session =
-          std::make_shared<HttpSession<TlsStream>>(service_, lane, gate_, std::move(socket), *tls_);
-      lane.to_stream([session, timeout = idle_timeout_, limit = send_queue_limit_, place] {
-        session->start(timeout, limit, place);
-      });
-    } else {
-      auto session = std::make_shared<HttpSession<PlainStream>>(service_, lane, gate_, std::move(socket));
-      lane.to_stream([session, timeout = idle_timeout_, limit = send_queue_limit_, place] {
-        session->start(timeout, limit, place);
-      });
-    }
+    auto session = tls_ != nullptr
+                       ? std::make_shared<HttpSession>(service_, lane, gate_, std::move(socket), *tls_)
+                       : std::make_shared<HttpSession>(service_, lane, gate_, std::move(socket));
+    lane.to_stream([session, timeout = idle_timeout_, limit = send_queue_limit_, place] {
+      session->start(timeout, limit, place);
+    });
     accept();
   }
 

@@ -16,8 +16,8 @@
 #include <boost/beast/ssl.hpp>
 #include <chrono>
 #include <optional>
-#include <type_traits>
 
+#include "beast_stream/maybe_tls_stream.hpp"
 #include "core/service_context.hpp"
 #include "server/step_handler.hpp"
 
@@ -33,8 +33,8 @@ using tcp = net::ip::tcp;
 
 constexpr std::uint64_t kAnswerBodyLimit = std::uint64_t{1024} * 1024;
 
-using PlainStream = beast::tcp_stream;
-using TlsStream = beast::ssl_stream<beast::tcp_stream>;
+// http and https over one stream type: Beast's HTTP client templates are instantiated once.
+using Stream = ::platformpp::beast_stream::MaybeTlsStream;
 
 // What went wrong, in words for the delivery's attempt (never the body or the signature).
 std::string describe(const beast::error_code& ec, bool answered_nothing) {
@@ -50,11 +50,9 @@ std::string describe(const beast::error_code& ec, bool answered_nothing) {
 
 // One POST: connect, (TLS handshake,) write, read the answer, report. Every step completes into one handler
 // type (StepHandler), as the server's sessions do.
-template <class Stream>
-class Exchange : public std::enable_shared_from_this<Exchange<Stream>> {
+class Exchange : public std::enable_shared_from_this<Exchange> {
  public:
-  static constexpr bool kTls = std::is_same_v<Stream, TlsStream>;
-
+  // `stream_args`: the TLS context for https; nothing for http.
   template <class... StreamArgs>
   Exchange(WebhookPost post, std::function<void(WebhookPostResult)> done, net::io_context& io,
            StreamArgs&... stream_args)
@@ -64,11 +62,12 @@ class Exchange : public std::enable_shared_from_this<Exchange<Stream>> {
     beast::error_code ec;
     const auto address = net::ip::make_address(post_.url.address, ec);
     if (ec) return finish("bad address " + post_.url.address);
-    if constexpr (kTls) {
+    if (stream_.Secure()) {
       // The certificate must name the host: its IP address, or "localhost".
-      stream_.set_verify_mode(ssl::verify_peer);
-      stream_.set_verify_callback(ssl::host_name_verification(post_.url.host));
-      if (post_.url.host == "localhost") SSL_set_tlsext_host_name(stream_.native_handle(), "localhost");
+      auto& tls = stream_.Tls();
+      tls.set_verify_mode(ssl::verify_peer);
+      tls.set_verify_callback(ssl::host_name_verification(post_.url.host));
+      if (post_.url.host == "localhost") SSL_set_tlsext_host_name(tls.native_handle(), "localhost");
     }
     request_.method(http::verb::post);
     request_.target(post_.url.target);
@@ -95,7 +94,7 @@ class Exchange : public std::enable_shared_from_this<Exchange<Stream>> {
 
   using Handler = StepHandler<Exchange, Step>;
   friend Handler;
-  Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
+  Handler handler(Step step) { return Handler{shared_from_this(), step}; }
 
   beast::tcp_stream& lowest() { return beast::get_lowest_layer(stream_); }
 
@@ -103,11 +102,9 @@ class Exchange : public std::enable_shared_from_this<Exchange<Stream>> {
     if (ec) return finish(describe(ec, step == Step::read && !parser_.got_some()));
     switch (step) {
       case Step::connected:
-        if constexpr (kTls) {
-          return stream_.async_handshake(ssl::stream_base::client, handler(Step::handshaken));
-        } else {
-          return write();
-        }
+        if (stream_.Secure())
+          return stream_.Tls().async_handshake(ssl::stream_base::client, handler(Step::handshaken));
+        return write();
       case Step::handshaken:
         return write();
       case Step::written:
@@ -169,7 +166,7 @@ WebhookClient::~WebhookClient() = default;
 
 void WebhookClient::post(WebhookPost post, std::function<void(WebhookPostResult)> done) {
   if (!post.url.tls) {
-    auto exchange = std::make_shared<Exchange<PlainStream>>(std::move(post), std::move(done), io_);
+    auto exchange = std::make_shared<Exchange>(std::move(post), std::move(done), io_);
     // Started from the io_context, so `done` never runs inside post().
     net::post(io_, [exchange] { exchange->start(); });
     return;
@@ -182,7 +179,7 @@ void WebhookClient::post(WebhookPost post, std::function<void(WebhookPostResult)
   }
   // The exchange's completion releases the context: `done` is wrapped to hold it.
   auto finish = [context, done = std::move(done)](WebhookPostResult result) { done(std::move(result)); };
-  auto exchange = std::make_shared<Exchange<TlsStream>>(std::move(post), std::move(finish), io_, *context);
+  auto exchange = std::make_shared<Exchange>(std::move(post), std::move(finish), io_, *context);
   net::post(io_, [exchange] { exchange->start(); });
 }
 

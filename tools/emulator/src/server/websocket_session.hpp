@@ -24,11 +24,9 @@ namespace platformpp::emulator::server_detail {
 // `v`), on the stream's I/O thread: reads messages and hands them to its endpoint on the service thread,
 // writes text and binary frames, one write at a time. Every asynchronous operation completes into the same
 // handler type (each distinct handler type instantiates Beast's composed operations again).
-template <class Stream>
-class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession<Stream>>,
-                               public WebSocketIo {
+class WebSocketSession final : public std::enable_shared_from_this<WebSocketSession>, public WebSocketIo {
  public:
-  WebSocketSession(Stream&& stream, IoLane& lane, std::size_t send_queue_limit, std::string peer,
+  WebSocketSession(SessionStream&& stream, IoLane& lane, std::size_t send_queue_limit, std::string peer,
                    std::shared_ptr<const ConnectionPlace> place)
       : ws_(std::move(stream)),
         close_timer_(ws_.get_executor()),
@@ -86,7 +84,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
 
   using Handler = StepHandler<WebSocketSession, Step>;
   friend Handler;
-  Handler handler(Step step) { return Handler{this->shared_from_this(), step}; }
+  Handler handler(Step step) { return Handler{shared_from_this(), step}; }
 
   void on(Step step, beast::error_code ec, std::size_t /*bytes*/) {
     switch (step) {
@@ -166,7 +164,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
     socket.close(ec);
   }
 
-  websocket::stream<Stream> ws_;
+  websocket::stream<SessionStream> ws_;
   net::steady_timer close_timer_;
   IoLane& lane_;
   std::shared_ptr<WebSocketLink> link_;  // used on the service thread only
