@@ -477,7 +477,10 @@ class Client {
   // 2000 characters (ValidationError otherwise). Nothing is lost: a message that cannot reach the platform
   // (no connection, lost response, 5xx) is sent again with the same nonce and `enforce_nonce` until the
   // platform answers, so it appears exactly once, and the messages of one Client to one channel arrive in
-  // the order they were sent. The callback gets the message's id once the platform has it.
+  // the order they were sent. The callback gets the message's id once the platform has it. A 401 after such
+  // a try (the message may be on the platform already) holds the message until UpdateToken gives a new
+  // token, then it goes again with the same nonce; without one within the nonce's 5 minutes it ends with
+  // the 401.
 
   /// @name The callback types of message.hpp, by the platform SDK's names
   /// @{

@@ -8,6 +8,8 @@
 #include "social/social_store.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 #include <utility>
 
 namespace platformpp::messaging {
@@ -52,6 +54,14 @@ constexpr gateway::DispatchClaim kClaims[] = {
 };
 static_assert(std::size(kClaims) == static_cast<std::size_t>(Kind::DmDelete) + 1);
 
+// What the outbox compares to tell that the game gave a new token: a hash of the current one (0 without).
+Outbox::TokenId OutboxTokenIdentity(core::Runtime& runtime) {
+  return [&runtime]() -> std::size_t {
+    auto credentials = runtime.credentials.Get();
+    return credentials ? std::hash<std::string>{}(credentials->token) : 0;
+  };
+}
+
 }  // namespace
 
 MessageService::MessageService(core::Runtime& runtime, net::HttpClient& http,
@@ -60,14 +70,20 @@ MessageService::MessageService(core::Runtime& runtime, net::HttpClient& http,
   timer_ = std::make_unique<core::RetryTimer>(runtime.Io());
   outbox_ = std::make_shared<Outbox>(
       OutboxPolicy{},
-      [timer = timer_.get(), logger = runtime.LoggerPtr()](std::chrono::milliseconds delay,
+      [timer = timer_.get(), logger = runtime.LoggerPtr()](Outbox::Wait why, std::chrono::milliseconds delay,
                                                            std::function<void()> task) {
-        logger->Info(
-            "message: no answer from the platform (network error, timeout or 5xx); sending again in " +
-            std::to_string(delay.count()) + " ms with the same nonce");
+        if (why == Outbox::Wait::Retry) {
+          logger->Info(
+              "message: no answer from the platform (network error, timeout or 5xx); sending again in " +
+              std::to_string(delay.count()) + " ms with the same nonce");
+        } else if (why == Outbox::Wait::HoldForToken) {
+          logger->Info(
+              "message: HTTP 401 after a try that may have reached the platform; held until the token "
+              "changes (UpdateToken), then sent again with the same nonce");
+        }
         timer->After(delay, std::move(task));
       },
-      [] { return Outbox::Clock::now(); });
+      [] { return Outbox::Clock::now(); }, OutboxTokenIdentity(runtime));
 }
 
 MessageService::MessageService(core::Runtime& runtime, net::HttpClient& http,
@@ -77,7 +93,8 @@ MessageService::MessageService(core::Runtime& runtime, net::HttpClient& http,
       http_(http),
       users_(users),
       lobbies_(lobbies),
-      outbox_(std::make_shared<Outbox>(policy, std::move(schedule), std::move(now))) {}
+      outbox_(std::make_shared<Outbox>(policy, std::move(schedule), std::move(now),
+                                       OutboxTokenIdentity(runtime))) {}
 
 MessageService::~MessageService() {
   Shutdown();

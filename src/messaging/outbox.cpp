@@ -8,8 +8,12 @@
 
 namespace platformpp::messaging {
 
-Outbox::Outbox(OutboxPolicy policy, Schedule schedule, Now now)
-    : policy_(policy), schedule_(std::move(schedule)), now_(std::move(now)), random_(core::Random::Seeded()) {
+Outbox::Outbox(OutboxPolicy policy, Schedule schedule, Now now, TokenId tokenId)
+    : policy_(policy),
+      schedule_(std::move(schedule)),
+      now_(std::move(now)),
+      tokenId_(std::move(tokenId)),
+      random_(core::Random::Seeded()) {
   // 18 digits, random per Outbox: two Clients of one player (the platform dedupes per author) do not share
   // nonces; the counter keeps them unique within this one.
   std::uniform_int_distribution<uint64_t> pick(100'000'000'000'000'000ULL, 899'999'999'999'999'999ULL);
@@ -53,6 +57,7 @@ void Outbox::StartFront(const Key& key) {
   uint64_t seq = 0;
   std::chrono::milliseconds timeout{0};
   bool expired = false;
+  const std::size_t token = CurrentToken();  // read before the lock: nothing is called with it held
   {
     std::lock_guard lock(mutex_);
     auto it = channels_.find(key);
@@ -61,6 +66,7 @@ void Outbox::StartFront(const Key& key) {
     Clock::time_point now = now_();
     if (!entry.first) entry.first = now;
     seq = entry.seq;
+    entry.token = token;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*entry.first + policy_.dedupeWindow -
                                                                       policy_.margin - now);
     if (left.count() <= 0) {
@@ -84,6 +90,18 @@ void Outbox::StartFront(const Key& key) {
 }
 
 void Outbox::OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& response) {
+  if (response.transport.Successful() && response.status == 401) {
+    // The HTTP client tried more than once (a network error or a 5xx first), or the outbox did.
+    bool mayHaveReached = response.attempts > 1;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = channels_.find(key);
+      if (closed_ || it == channels_.end() || it->second.queue.empty() || it->second.queue.front().seq != seq)
+        return;
+      mayHaveReached = mayHaveReached || it->second.queue.front().retries > 0;
+    }
+    if (mayHaveReached) return AwaitToken(key, seq, net::ResultOf(response), Wait::HoldForToken);
+  }
   switch (Classify(response)) {
     case Verdict::Done:
       return End(key, seq, {}, &response);
@@ -119,7 +137,7 @@ void Outbox::OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& res
     return End(key, seq, ClientResult(std::move(details)), nullptr);
   }
   std::weak_ptr<Outbox> weak = weak_from_this();
-  schedule_(delay, [weak, key, seq] {
+  schedule_(Wait::Retry, delay, [weak, key, seq] {
     auto self = weak.lock();
     if (!self) return;
     {
@@ -131,6 +149,28 @@ void Outbox::OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& res
       }
     }
     self->StartFront(key);
+  });
+}
+
+void Outbox::AwaitToken(const Key& key, uint64_t seq, ClientResult refused, Wait why) {
+  const std::size_t token = CurrentToken();
+  bool changed = false;
+  bool expired = false;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = channels_.find(key);
+    if (closed_ || it == channels_.end() || it->second.queue.empty() || it->second.queue.front().seq != seq)
+      return;
+    Entry& entry = it->second.queue.front();
+    changed = token != 0 && token != entry.token;
+    expired = now_() + policy_.tokenPoll >= *entry.first + policy_.dedupeWindow - policy_.margin;
+    if (changed) ++entry.retries;
+  }
+  if (changed) return StartFront(key);
+  if (expired) return End(key, seq, std::move(refused), nullptr);
+  std::weak_ptr<Outbox> weak = weak_from_this();
+  schedule_(why, policy_.tokenPoll, [weak, key, seq, refused = std::move(refused)]() mutable {
+    if (auto self = weak.lock()) self->AwaitToken(key, seq, std::move(refused), Wait::TokenPoll);
   });
 }
 

@@ -9,6 +9,12 @@
 // with NetworkError. A 429 the HTTP client did not wait out, and any other 4xx, end it with that error. Then
 // the channel's next message goes.
 //
+// Except a 401 after a try that may have reached the platform (a network error, a timeout or a 5xx before it,
+// in this attempt or an earlier one): the message may already be on the platform, and the game's usual answer
+// to a 401, signing in again and sending anew, would post it twice. The outbox holds it instead, and sends it
+// again with the same nonce once the token has changed (the platform then answers with the message it has, or
+// creates it); if no new token comes before the window's end, the message ends with the 401.
+//
 // The outbox knows neither HTTP routes nor timers: the owner gives each message its attempt and the outbox
 // a scheduler and a clock, so the policy is tested without sockets. Thread-safe; nothing is called with the
 // outbox's mutex held.
@@ -42,6 +48,9 @@ struct OutboxPolicy {
   /// The longest one attempt may take (the HTTP client's own retries included); shorter near the window's
   /// end.
   std::chrono::milliseconds attemptTimeout = std::chrono::seconds(30);
+  /// While a message waits for a new token (a 401 after a try that may have reached the platform), how often
+  /// the token is looked at (no request is made meanwhile).
+  std::chrono::milliseconds tokenPoll{250};
 };
 
 class Outbox : public std::enable_shared_from_this<Outbox> {
@@ -57,10 +66,16 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
   using Attempt = std::function<void(std::chrono::milliseconds timeout, Answer answer)>;
   /// Ends a message exactly once: success with the platform's 2xx response, or the error.
   using Finish = std::function<void(ClientResult result, const net::HttpResponse* response)>;
-  using Schedule = std::function<void(std::chrono::milliseconds delay, std::function<void()> task)>;
+  /// Why a task is scheduled: a retry after no answer, the start of a hold for a new token, or a later look
+  /// at the token while holding (frequent: not worth a log line).
+  enum class Wait { Retry, HoldForToken, TokenPoll };
+  using Schedule = std::function<void(Wait why, std::chrono::milliseconds delay, std::function<void()> task)>;
   using Now = std::function<Clock::time_point()>;
+  /// An identity of the token requests carry now (a hash of it; 0 without one), compared, never shown.
+  using TokenId = std::function<std::size_t()>;
 
-  Outbox(OutboxPolicy policy, Schedule schedule, Now now);
+  /// `tokenId` may be empty: a held message then waits for the window's end.
+  Outbox(OutboxPolicy policy, Schedule schedule, Now now, TokenId tokenId = nullptr);
   Outbox(const Outbox&) = delete;
   Outbox& operator=(const Outbox&) = delete;
 
@@ -87,6 +102,7 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
     Finish finish;
     std::optional<Clock::time_point> first;  // the first attempt's start
     int retries = 0;
+    std::size_t token = 0;  // TokenId when the current attempt started
   };
   struct Channel {
     std::deque<Entry> queue;  // front: in flight (or waiting for its retry)
@@ -95,12 +111,17 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
 
   void StartFront(const Key& key);
   void OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& response);
+  // A 401 after a try that may have reached the platform: sends again once the token changed, ends with
+  // `refused` when the window closes first.
+  void AwaitToken(const Key& key, uint64_t seq, ClientResult refused, Wait why);
+  std::size_t CurrentToken() const { return tokenId_ ? tokenId_() : 0; }
   // Pops the channel's front (seq `seq`) and ends it; then starts the next.
   void End(const Key& key, uint64_t seq, ClientResult result, const net::HttpResponse* response);
 
   const OutboxPolicy policy_;
   const Schedule schedule_;
   const Now now_;
+  const TokenId tokenId_;
   mutable std::mutex mutex_;
   bool closed_ = false;
   uint64_t nextSeq_ = 1;

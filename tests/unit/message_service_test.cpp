@@ -442,7 +442,9 @@ struct FakeOutbox {
     Outbox::Answer answer;
   };
   Outbox::Clock::time_point now{std::chrono::hours(1)};
+  std::size_t token = 1;  // what Outbox::TokenId answers: the game's current token
   std::vector<std::pair<std::chrono::milliseconds, std::function<void()>>> scheduled;
+  std::vector<Outbox::Wait> waits;  // why each task was scheduled
   std::vector<Started> started;
   std::vector<std::string> finished;  // "message: result"
   std::shared_ptr<Outbox> outbox;
@@ -450,10 +452,11 @@ struct FakeOutbox {
   FakeOutbox() {
     outbox = std::make_shared<Outbox>(
         messaging::OutboxPolicy{},
-        [this](std::chrono::milliseconds delay, std::function<void()> task) {
+        [this](Outbox::Wait why, std::chrono::milliseconds delay, std::function<void()> task) {
+          waits.push_back(why);
           scheduled.emplace_back(delay, std::move(task));
         },
-        [this] { return now; });
+        [this] { return now; }, [this] { return token; });
   }
   void Send(Outbox::Key key, int message) {
     outbox->Enqueue(
@@ -467,9 +470,11 @@ struct FakeOutbox {
                                                   : std::string(ErrorTypeToString(result.Type()))));
         });
   }
-  // Answers the `index`-th started attempt.
-  void Answer(std::size_t index, int status, ErrorType transport = ErrorType::None) {
+  // Answers the `index`-th started attempt; `attempts`: the HTTP client's tries (more than 1: it retried a
+  // network error or a 5xx first).
+  void Answer(std::size_t index, int status, ErrorType transport = ErrorType::None, int attempts = 1) {
     net::HttpResponse response;
+    response.attempts = attempts;
     if (transport != ErrorType::None) {
       response.transport = ClientResult::Failure(transport, "test");
     } else {
@@ -582,6 +587,75 @@ TEST_CASE("outbox: shutdown ends every message with ClientDestroyed exactly once
   CHECK(f.finished.size() == 4);
   CHECK(f.finished.back() == "4: ClientDestroyed");
   CHECK(f.started.size() == 2);
+}
+
+TEST_CASE("outbox: a 401 after a try that may have reached the platform waits for a new token") {
+  FakeOutbox f;
+  SUBCASE("the outbox's own retry came first") {
+    f.Send(kA, 1);
+    f.Send(kA, 2);
+    f.Answer(0, 0, ErrorType::NetworkError);
+    f.RunScheduled();
+    REQUIRE(f.started.size() == 2);
+    f.Answer(1, 401);
+    CHECK(f.finished.empty());  // held, not failed: the first try may have posted it
+    REQUIRE(f.waits.size() == 2);
+    CHECK(f.waits[1] == Outbox::Wait::HoldForToken);
+    for (int i = 0; i < 5; ++i) {  // the token did not change: no request, another look later
+      f.now += f.scheduled.at(0).first;
+      f.RunScheduled();
+      CHECK(f.started.size() == 2);
+      CHECK(f.waits.back() == Outbox::Wait::TokenPoll);
+    }
+    f.token = 2;  // the game signed in again
+    f.RunScheduled();
+    REQUIRE(f.started.size() == 3);
+    CHECK(f.started[2].message == 1);  // the same message: the same nonce
+    CHECK(f.scheduled.empty());
+    f.Answer(2, 200);
+    REQUIRE(f.started.size() == 4);
+    CHECK(f.started[3].message == 2);  // order kept: message 2 waited behind it
+    f.Answer(3, 200);
+    CHECK(f.finished == std::vector<std::string>{"1: ok 200", "2: ok 200"});
+  }
+  SUBCASE("the HTTP client retried within the attempt; the token changed before the 401 came") {
+    f.Send(kA, 1);
+    f.token = 2;
+    f.Answer(0, 401, ErrorType::None, 2);
+    REQUIRE(f.started.size() == 2);  // sent again at once with the new token
+    CHECK(f.scheduled.empty());
+    f.Answer(1, 200);
+    CHECK(f.finished == std::vector<std::string>{"1: ok 200"});
+  }
+  SUBCASE("no new token before the dedupe window closes: it ends with the 401") {
+    f.Send(kA, 1);
+    f.Answer(0, 401, ErrorType::None, 3);
+    CHECK(f.finished.empty());
+    f.now += std::chrono::seconds(269);  // the window's margin is 30 s of its 5 minutes
+    f.RunScheduled();
+    CHECK(f.finished.empty());
+    REQUIRE(f.scheduled.size() == 1);
+    f.now += std::chrono::seconds(1);
+    f.RunScheduled();
+    CHECK(f.finished == std::vector<std::string>{"1: HTTPError"});
+    CHECK(f.scheduled.empty());
+    CHECK(f.started.size() == 1);
+  }
+  SUBCASE("a 401 on a first, single try ends the message at once, as before") {
+    f.Send(kA, 1);
+    f.Answer(0, 401);
+    CHECK(f.finished == std::vector<std::string>{"1: HTTPError"});
+    CHECK(f.scheduled.empty());
+  }
+  SUBCASE("shutdown while held ends it once") {
+    f.Send(kA, 1);
+    f.Answer(0, 401, ErrorType::None, 2);
+    f.outbox->Shutdown();
+    f.token = 2;
+    f.RunScheduled();
+    CHECK(f.finished == std::vector<std::string>{"1: ClientDestroyed"});
+    CHECK(f.started.size() == 1);
+  }
 }
 
 TEST_CASE("outbox: nonces are decimal, at most 25 characters, unique") {
