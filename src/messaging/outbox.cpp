@@ -95,10 +95,9 @@ void Outbox::OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& res
     bool mayHaveReached = response.attempts > 1;
     {
       std::lock_guard lock(mutex_);
-      auto it = channels_.find(key);
-      if (closed_ || it == channels_.end() || it->second.queue.empty() || it->second.queue.front().seq != seq)
-        return;
-      mayHaveReached = mayHaveReached || it->second.queue.front().retries > 0;
+      const Entry* entry = FrontWith(key, seq);
+      if (!entry) return;
+      mayHaveReached = mayHaveReached || entry->retries > 0;
     }
     if (mayHaveReached) return AwaitToken(key, seq, net::ResultOf(response), Wait::HoldForToken);
   }
@@ -115,10 +114,9 @@ void Outbox::OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& res
   bool expired = false;
   {
     std::lock_guard lock(mutex_);
-    auto it = channels_.find(key);
-    if (closed_ || it == channels_.end() || it->second.queue.empty() || it->second.queue.front().seq != seq)
-      return;
-    Entry& entry = it->second.queue.front();
+    Entry* front = FrontWith(key, seq);
+    if (!front) return;
+    Entry& entry = *front;
     int64_t ceiling = policy_.backoffInitial.count() << std::min(entry.retries, 20);
     ceiling = std::max<int64_t>(std::min<int64_t>(ceiling, policy_.backoffMaximum.count()), 1);
     ++entry.retries;
@@ -142,11 +140,7 @@ void Outbox::OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& res
     if (!self) return;
     {
       std::lock_guard lock(self->mutex_);
-      auto it = self->channels_.find(key);
-      if (self->closed_ || it == self->channels_.end() || it->second.queue.empty() ||
-          it->second.queue.front().seq != seq) {
-        return;
-      }
+      if (!self->FrontWith(key, seq)) return;
     }
     self->StartFront(key);
   });
@@ -158,10 +152,9 @@ void Outbox::AwaitToken(const Key& key, uint64_t seq, ClientResult refused, Wait
   bool expired = false;
   {
     std::lock_guard lock(mutex_);
-    auto it = channels_.find(key);
-    if (closed_ || it == channels_.end() || it->second.queue.empty() || it->second.queue.front().seq != seq)
-      return;
-    Entry& entry = it->second.queue.front();
+    Entry* front = FrontWith(key, seq);
+    if (!front) return;
+    Entry& entry = *front;
     changed = token != 0 && token != entry.token;
     expired = now_() + policy_.tokenPoll >= *entry.first + policy_.dedupeWindow - policy_.margin;
     if (changed) ++entry.retries;
@@ -172,6 +165,13 @@ void Outbox::AwaitToken(const Key& key, uint64_t seq, ClientResult refused, Wait
   schedule_(why, policy_.tokenPoll, [weak, key, seq, refused = std::move(refused)]() mutable {
     if (auto self = weak.lock()) self->AwaitToken(key, seq, std::move(refused), Wait::TokenPoll);
   });
+}
+
+Outbox::Entry* Outbox::FrontWith(const Key& key, uint64_t seq) {
+  auto it = channels_.find(key);
+  if (closed_ || it == channels_.end() || it->second.queue.empty() || it->second.queue.front().seq != seq)
+    return nullptr;
+  return &it->second.queue.front();
 }
 
 void Outbox::End(const Key& key, uint64_t seq, ClientResult result, const net::HttpResponse* response) {

@@ -109,6 +109,8 @@ class Outbox : public std::enable_shared_from_this<Outbox> {
     bool busy = false;
   };
 
+  // The channel's front entry if it is still message `seq` and the outbox is open, else null. Under mutex_.
+  Entry* FrontWith(const Key& key, uint64_t seq);
   void StartFront(const Key& key);
   void OnAnswer(const Key& key, uint64_t seq, const net::HttpResponse& response);
   // A 401 after a try that may have reached the platform: sends again once the token changed, ends with
