@@ -50,7 +50,7 @@ class WebSocketSession final : public std::enable_shared_from_this<WebSocketSess
       response.set(http::field::server, "platformpp-emulator");
     }));
     // Larger than the Gateway's payload limit, so an oversized payload gets the platform's 4002.
-    ws_.read_message_max(64 * 1024);
+    ws_.read_message_max(std::size_t{64} * 1024);
     ws_.async_accept(request_, handler(Step::accepted));
   }
 
