@@ -4,6 +4,7 @@
 #include "core/asio_prelude.hpp"
 
 #include "backend/endpoint_server.hpp"
+#include "beast_stream/maybe_tls_stream.hpp"
 #include "core/io_context_access.hpp"
 
 #include <platformpp/io_context.hpp>
@@ -18,7 +19,6 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
-#include <boost/beast/ssl.hpp>
 
 #include <atomic>
 #include <future>
@@ -126,23 +126,23 @@ class Listener : public std::enable_shared_from_this<Listener> {
   static asio::awaitable<void> Serve(std::shared_ptr<Listener> self, tcp::socket socket) {
     if (self->closed_) co_return;
     const auto timeout = self->shared_->settings.requestTimeout;
-    if (self->shared_->tls) {
-      beast::ssl_stream<beast::tcp_stream> stream(beast::tcp_stream(std::move(socket)), *self->shared_->tls);
-      Registration registration(*self, beast::get_lowest_layer(stream));
+    // One stream type for HTTP and HTTPS: Beast's HTTP templates and the stream layers under them are then
+    // compiled once (beast_stream/maybe_tls_stream.hpp).
+    beast_stream::MaybeTlsStream stream = self->shared_->tls
+                                              ? beast_stream::MaybeTlsStream(std::move(socket), *self->shared_->tls)
+                                              : beast_stream::MaybeTlsStream(std::move(socket));
+    Registration registration(*self, beast::get_lowest_layer(stream));
+    if (stream.Secure()) {
       beast::get_lowest_layer(stream).expires_after(timeout);
       beast::error_code ec;
-      co_await stream.async_handshake(ssl::stream_base::server,
-                                      asio::redirect_error(asio::use_awaitable, ec));
+      co_await stream.Tls().async_handshake(ssl::stream_base::server,
+                                            asio::redirect_error(asio::use_awaitable, ec));
       if (ec) {
         self->shared_->logger->Verbose(self->Name() + ": TLS handshake failed: " + ec.message());
         co_return;
       }
-      co_await self->Exchanges(stream);
-    } else {
-      beast::tcp_stream stream(std::move(socket));
-      Registration registration(*self, stream);
-      co_await self->Exchanges(stream);
     }
+    co_await self->Exchanges(stream);
   }
 
   // The connection is known to Close while it lives.
@@ -163,8 +163,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   };
 
   // Requests on one connection, kept alive as long as the client asks and stays within the timeout.
-  template <class Stream>
-  asio::awaitable<void> Exchanges(Stream& stream) {
+  asio::awaitable<void> Exchanges(beast_stream::MaybeTlsStream& stream) {
     const ServerSettings& settings = shared_->settings;
     beast::flat_buffer buffer;
     while (!closed_) {
