@@ -128,9 +128,9 @@ class Listener : public std::enable_shared_from_this<Listener> {
     const auto timeout = self->shared_->settings.requestTimeout;
     // One stream type for HTTP and HTTPS: Beast's HTTP templates and the stream layers under them are then
     // compiled once (beast_stream/maybe_tls_stream.hpp).
-    beast_stream::MaybeTlsStream stream = self->shared_->tls
-                                              ? beast_stream::MaybeTlsStream(std::move(socket), *self->shared_->tls)
-                                              : beast_stream::MaybeTlsStream(std::move(socket));
+    beast_stream::MaybeTlsStream stream =
+        self->shared_->tls ? beast_stream::MaybeTlsStream(std::move(socket), *self->shared_->tls)
+                           : beast_stream::MaybeTlsStream(std::move(socket));
     Registration registration(*self, beast::get_lowest_layer(stream));
     if (stream.Secure()) {
       beast::get_lowest_layer(stream).expires_after(timeout);

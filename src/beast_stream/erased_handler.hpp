@@ -25,7 +25,8 @@ class ErasedHandler {
   using executor_type = boost::asio::any_io_executor;
 
   /// Holds `handler`; `fallback` is the executor it runs on if it has none of its own (the stream's).
-  template <class Handler, std::enable_if_t<!std::is_same_v<std::remove_cvref_t<Handler>, ErasedHandler>, int> = 0>
+  template <class Handler,
+            std::enable_if_t<!std::is_same_v<std::remove_cvref_t<Handler>, ErasedHandler>, int> = 0>
   ErasedHandler(Handler&& handler, const executor_type& fallback)
       : executor_(boost::asio::get_associated_executor(handler, fallback)),
         continuation_(IsContinuation(handler)),
